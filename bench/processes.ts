@@ -1,0 +1,80 @@
+/** Servers under benchmark run in child processes, so the load generator has its own event loop. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { World } from '../src/core/world/types.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function waitForUrl(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = pattern.exec(buffered);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited early (${code}): ${buffered}`)));
+  });
+}
+
+function stopper(child: ChildProcess, cleanup: () => void): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) {
+        cleanup();
+        resolve();
+        return;
+      }
+      child.once('exit', () => {
+        cleanup();
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+/** slashd itself, through its CLI, on a fresh SQLite file. */
+export async function startSlashd(world: World): Promise<ChildServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'slashd-bench-'));
+  const worldPath = join(dir, 'world.json');
+  writeFileSync(worldPath, JSON.stringify(world));
+  const child = spawn(
+    process.execPath,
+    ['bin/slashd.js', 'serve', '--port', '0', '--db', join(dir, 'bench.sqlite'), '--world', worldPath, '--admin-token', 'bench'],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
+  return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** The baseline: a bare node:http server answering every request with the same bytes. */
+export async function startBareServer(body: string): Promise<ChildServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'slashd-bare-'));
+  const bodyPath = join(dir, 'body.json');
+  writeFileSync(bodyPath, body);
+  const script = `
+    const http = require('node:http');
+    const body = require('node:fs').readFileSync(${JSON.stringify(bodyPath)});
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+        res.end(body);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+    process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
+  return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+}

@@ -1,0 +1,24 @@
+/** `npm run bench`: every benchmark in bench/, each reported against its same-run baseline. */
+import { runCommandsBench } from './commands.bench.js';
+
+interface Bench {
+  name: string;
+  run(): Promise<{ lines: string[] }>;
+}
+
+const BENCHES: Bench[] = [{ name: 'commands (issue 2)', run: runCommandsBench }];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  for (const bench of BENCHES) {
+    if (only.length > 0 && !only.some((o) => bench.name.includes(o))) continue;
+    console.log(`## ${bench.name}`);
+    const { lines } = await bench.run();
+    for (const line of lines) console.log(line);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,82 @@
+/** The one place where slashd is wired: store, bus, services and the HTTP adapter. */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { SnowflakeGenerator } from './core/snowflake.js';
+import type { World } from './core/world/types.js';
+import { InProcessEventBus, type EventBus } from './events/bus.js';
+import type { HttpContext } from './http/context.js';
+import { buildServer, redactUrl } from './http/server.js';
+import { CommandsService } from './services/commands-service.js';
+import { WorldService } from './services/world-service.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import type { Store } from './store/store.js';
+
+export interface SlashdConfig {
+  /** SQLite file path, or ':memory:'. */
+  db: string;
+  /** Replaces the stored world at start-up; commands are kept. */
+  world?: World | null;
+  /** Added to the stored world at start-up (the demo world of `npm start`). */
+  mergeWorld?: World | null;
+  adminToken?: string;
+  logLevel?: string;
+  now?: () => number;
+}
+
+export interface Slashd {
+  server: FastifyInstance;
+  store: Store;
+  bus: EventBus;
+  ctx: HttpContext;
+  adminToken: string;
+  listen(options: { host: string; port: number }): Promise<string>;
+  close(): Promise<void>;
+}
+
+function loggerOptions(level: string | undefined): FastifyServerOptions['logger'] {
+  if (!level || level === 'silent') return false;
+  return {
+    level,
+    serializers: {
+      // The default serializer would log the raw URL, which can hold an interaction token.
+      req: (request: { method: string; url: string }) => ({ method: request.method, url: redactUrl(request.url) }),
+    },
+  };
+}
+
+export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
+  const now = config.now ?? Date.now;
+  const store = new SqliteStore({ path: config.db, now });
+  const bus = new InProcessEventBus();
+  const ids = new SnowflakeGenerator(0, process.pid & 31, now);
+  const commands = new CommandsService({ store, ids, now });
+  const world = new WorldService(store, commands);
+  const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
+  const ctx: HttpContext = { store, bus, ids, commands, world, adminToken, now };
+
+  if (config.world) await world.replace(config.world);
+  if (config.mergeWorld) await world.merge(config.mergeWorld);
+
+  const server = await buildServer(ctx, { logger: loggerOptions(config.logLevel) });
+  let closed = false;
+  return {
+    server,
+    store,
+    bus,
+    ctx,
+    adminToken,
+    async listen({ host, port }) {
+      await server.listen({ host, port });
+      const address = server.server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      return `http://${shownHost}:${actualPort}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close();
+      await store.close();
+    },
+  };
+}

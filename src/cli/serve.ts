@@ -1,0 +1,84 @@
+/** `slashd serve`: options from flags, then environment variables, then defaults. */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createSlashd } from '../app.js';
+import { parseWorld } from '../core/world/parse.js';
+import type { World } from '../core/world/types.js';
+import { DEMO_WORLD } from '../world/demo-world.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 3210;
+export const DEFAULT_DB = './data/slashd.sqlite';
+
+export interface Output {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+function readWorld(value: unknown, source: string): World {
+  const parsed = parseWorld(value);
+  if (parsed.ok) return parsed.value;
+  const details = parsed.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.code} ${i.message}`).join('\n');
+  throw new Error(`The world in ${source} is invalid:\n${details}`);
+}
+
+export function loadWorldFile(path: string): World {
+  return readWorld(JSON.parse(readFileSync(path, 'utf8')), path);
+}
+
+export async function runServe(args: string[], out: Output, env = process.env): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      db: { type: 'string' },
+      world: { type: 'string' },
+      demo: { type: 'boolean' },
+      'admin-token': { type: 'string' },
+      'log-level': { type: 'string' },
+    },
+  });
+  const host = values.host ?? env.SLASHD_HOST ?? DEFAULT_HOST;
+  const port = Number(values.port ?? env.SLASHD_PORT ?? DEFAULT_PORT);
+  const db = values.db ?? env.SLASHD_DB ?? DEFAULT_DB;
+  const worldPath = values.world ?? env.SLASHD_WORLD;
+  const demo = values.demo ?? env.SLASHD_DEMO === '1';
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    out.error(`Invalid port: ${String(values.port ?? env.SLASHD_PORT)}`);
+    return 2;
+  }
+  if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
+
+  const demoWorld = demo ? readWorld(DEMO_WORLD, 'the demo world') : null;
+  const slashd = await createSlashd({
+    db,
+    world: worldPath ? loadWorldFile(worldPath) : null,
+    mergeWorld: demoWorld,
+    adminToken: values['admin-token'] ?? env.SLASHD_ADMIN_TOKEN,
+    logLevel: values['log-level'] ?? env.SLASHD_LOG_LEVEL ?? 'warn',
+  });
+  const url = await slashd.listen({ host, port });
+  out.log(`slashd listening on ${url}`);
+  out.log(`  API base:    ${url}/api/v10`);
+  if (!values['admin-token'] && !env.SLASHD_ADMIN_TOKEN) out.log(`  admin token: ${slashd.adminToken}`);
+  if (demoWorld) {
+    for (const app of demoWorld.applications) {
+      out.log(`  demo app "${app.name}": id ${app.id}, bot token ${app.bot_token}`);
+    }
+    for (const guild of demoWorld.guilds) out.log(`  demo guild "${guild.name}": id ${guild.id}`);
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      slashd.close().then(resolve, resolve);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  out.log('slashd stopped');
+  return 0;
+}

@@ -1,0 +1,115 @@
+/**
+ * The command model: what slashd stores for a command after validation (a normalized definition)
+ * and the record around it. Wire shapes live in `wire.ts`.
+ */
+import type { LocalizationMap } from '../locales.js';
+
+export const CommandType = { ChatInput: 1, User: 2, Message: 3, PrimaryEntryPoint: 4 } as const;
+export type CommandTypeValue = (typeof CommandType)[keyof typeof CommandType];
+
+export const OptionType = {
+  Subcommand: 1,
+  SubcommandGroup: 2,
+  String: 3,
+  Integer: 4,
+  Boolean: 5,
+  User: 6,
+  Channel: 7,
+  Role: 8,
+  Mentionable: 9,
+  Number: 10,
+  Attachment: 11,
+} as const;
+export type OptionTypeValue = (typeof OptionType)[keyof typeof OptionType];
+
+export const EntryPointHandler = { AppHandler: 1, DiscordLaunchActivity: 2 } as const;
+export const IntegrationType = { GuildInstall: 0, UserInstall: 1 } as const;
+export const InteractionContext = { Guild: 0, BotDm: 1, PrivateChannel: 2 } as const;
+
+/** Application flag: the app has an Activity (facts, section 10). */
+export const APPLICATION_FLAG_EMBEDDED = 1 << 17;
+
+export interface ChoiceDefinition {
+  name: string;
+  name_localizations: LocalizationMap | null;
+  value: string | number;
+}
+
+/** A normalized option: fields that do not apply to its type are absent. */
+export interface OptionDefinition {
+  type: OptionTypeValue;
+  name: string;
+  name_localizations: LocalizationMap | null;
+  description: string;
+  description_localizations: LocalizationMap | null;
+  required?: boolean;
+  choices?: ChoiceDefinition[];
+  options?: OptionDefinition[];
+  channel_types?: number[];
+  min_value?: number;
+  max_value?: number;
+  min_length?: number;
+  max_length?: number;
+  autocomplete?: boolean;
+}
+
+/** A normalized command definition: every field present, defaults applied. */
+export interface CommandDefinition {
+  type: CommandTypeValue;
+  name: string;
+  name_localizations: LocalizationMap | null;
+  /** "" for USER, MESSAGE and (unless given) PRIMARY_ENTRY_POINT commands. */
+  description: string;
+  description_localizations: LocalizationMap | null;
+  /** [] when the command has none. */
+  options: OptionDefinition[];
+  /** A decimal bit-set string, or null. */
+  default_member_permissions: string | null;
+  dm_permission: boolean;
+  default_permission: boolean;
+  nsfw: boolean;
+  /** Global commands only; null on guild commands. */
+  integration_types: number[] | null;
+  /** Global commands only; null on guild commands. */
+  contexts: number[] | null;
+  /** PRIMARY_ENTRY_POINT only; null otherwise. */
+  handler: number | null;
+}
+
+export interface StoredCommand {
+  id: string;
+  application_id: string;
+  /** null for a global command. */
+  guild_id: string | null;
+  /** Snowflake string; changes when, and only when, the definition changes. */
+  version: string;
+  definition: CommandDefinition;
+}
+
+/** Where a command lives: global (guildId null) or one guild, always of one application. */
+export interface CommandScope {
+  applicationId: string;
+  guildId: string | null;
+}
+
+/** A stable serialization, so that two equal definitions compare equal whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function sameDefinition(a: CommandDefinition, b: CommandDefinition): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}

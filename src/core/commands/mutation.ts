@@ -1,0 +1,26 @@
+/** What a change to one scope's commands reads and writes; the store applies it atomically. */
+import type { StoredCommand } from './model.js';
+
+/** What a planner sees of one scope, read inside the transaction that will apply its plan. */
+export interface ScopeState {
+  commands: StoredCommand[];
+  /** Commands created in this scope today (UTC), bulk creates included. */
+  createsToday: number;
+}
+
+/** The rows one change writes; applied all together or not at all. */
+export interface CommandMutation {
+  insert: StoredCommand[];
+  update: StoredCommand[];
+  delete: string[];
+  /** Commands whose permission overwrites go (deleted or renamed), in every guild. */
+  dropPermissionsOf: string[];
+  /** How many of the inserts count toward the daily create limit. */
+  countedCreates: number;
+}
+
+/**
+ * A pure decision over the scope's current state. It may throw (an ApiError) to refuse: nothing
+ * is written then.
+ */
+export type CommandPlanner<R> = (state: ScopeState) => { mutation: CommandMutation; result: R };

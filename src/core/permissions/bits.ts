@@ -1,0 +1,72 @@
+/**
+ * Permission flags and bit sets (facts, section 8). v10 serializes a bit set as a decimal string of
+ * arbitrary size, so the core keeps every bit set as a bigint and never goes through `number`.
+ */
+
+/** Everything, in every channel; overwrites cannot take it away. */
+export const ADMINISTRATOR = 1n << 3n;
+/** Create, edit and delete channels. */
+export const MANAGE_CHANNELS = 1n << 4n;
+/** Edit the guild's settings; half of what editing command permissions needs. */
+export const MANAGE_GUILD = 1n << 5n;
+/** See a channel at all. */
+export const VIEW_CHANNEL = 1n << 10n;
+/** Send messages in a channel that is not a thread; invoking a USER command needs it. */
+export const SEND_MESSAGES = 1n << 11n;
+/** Manage roles below one's highest role; the other half of what editing command permissions needs. */
+export const MANAGE_ROLES = 1n << 28n;
+/** Use application commands in a channel (slashd's gate before any command overwrite; docs/permissions.md). */
+export const USE_APPLICATION_COMMANDS = 1n << 31n;
+/** Send messages in threads: what SEND_MESSAGES is outside them. */
+export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
+/** Use commands of user-installed apps in a guild (no world install is a user install yet). */
+export const USE_EXTERNAL_APPS = 1n << 50n;
+
+/** The one flag bit v10 leaves unassigned below BYPASS_SLOWMODE (1 << 52), the highest it defines. */
+const UNASSIGNED_BIT_47 = 1n << 47n;
+/**
+ * Every flag v10 defines (bits 0 to 52 but 47): what an owner or administrator has in any channel.
+ * It equals discord.js's `PermissionsBitField.All`, so client-side `has()` checks agree.
+ */
+export const ALL = ((1n << 53n) - 1n) & ~UNASSIGNED_BIT_47;
+/** The empty bit set. */
+export const NONE = 0n;
+
+/** A decimal bit-set string: digits only, no sign, no exponent, any length. */
+const DECIMAL_BIT_SET = /^\d+$/;
+
+/** True for a value v10 accepts as a permission bit-set string. */
+export function isDecimalBitSet(value: unknown): value is string {
+  return typeof value === 'string' && DECIMAL_BIT_SET.test(value);
+}
+
+/**
+ * The bit set a decimal string (or a non-negative safe integer, as discord.py sends) stands for.
+ * Anything else is the empty set: a malformed bit set must grant nothing, and must not throw.
+ */
+export function parsePermissions(value: unknown): bigint {
+  if (isDecimalBitSet(value)) return BigInt(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'bigint' && value >= 0n) return value;
+  return NONE;
+}
+
+/** The wire form of a bit set; a negative value (no valid bit set) formats as "0". */
+export function formatPermissions(bits: bigint): string {
+  return bits < 0n ? '0' : bits.toString();
+}
+
+/** True when `bits` holds every bit of `required` (vacuously true for the empty set). */
+export function hasAll(bits: bigint, required: bigint): boolean {
+  return (bits & required) === required;
+}
+
+/** True when `bits` holds at least one bit of `flags`. */
+export function hasAny(bits: bigint, flags: bigint): boolean {
+  return (bits & flags) !== 0n;
+}
+
+/** `bits` with an overwrite applied: its deny bits cleared first, then its allow bits set. */
+export function applyOverwrite(bits: bigint, allow: bigint, deny: bigint): bigint {
+  return (bits & ~deny) | allow;
+}

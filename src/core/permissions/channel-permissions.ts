@@ -1,0 +1,146 @@
+/**
+ * The v10 channel permission algorithm (facts, section 8): guild-level base permissions from
+ * @everyone and the member's roles, then the channel's overwrites in their fixed order. Pure: it
+ * reads the guild it is given and nothing else.
+ */
+import type { Channel, Guild, Member, PermissionOverwrite } from '../world/types.js';
+import {
+  ADMINISTRATOR,
+  ALL,
+  NONE,
+  SEND_MESSAGES,
+  SEND_MESSAGES_IN_THREADS,
+  VIEW_CHANNEL,
+  applyOverwrite,
+  hasAll,
+  parsePermissions,
+} from './bits.js';
+import { governingChannel, isThread } from './channels.js';
+import { findInstall } from './install.js';
+
+/** v10 overwrite type of a role overwrite (the @everyone one included). */
+export const ROLE_OVERWRITE = 0;
+/** v10 overwrite type of a member overwrite. */
+export const MEMBER_OVERWRITE = 1;
+
+/**
+ * Who the algorithm computes for: a member, or an app's bot, whose role bit set comes from its
+ * install rather than from a role of the guild.
+ */
+interface PermissionSubject {
+  readonly userId: string;
+  readonly roleIds: readonly string[];
+  /** Bits granted on top of @everyone and the roles, as a role would grant them. */
+  readonly extraRoleBits: bigint;
+  readonly isOwner: boolean;
+}
+
+function memberSubject(guild: Guild, member: Member): PermissionSubject {
+  return { userId: member.user_id, roleIds: member.roles, extraRoleBits: NONE, isOwner: member.user_id === guild.owner_id };
+}
+
+function rolePermissions(guild: Guild, roleId: string): bigint {
+  const role = guild.roles.find((candidate) => candidate.id === roleId);
+  return role ? parsePermissions(role.permissions) : NONE;
+}
+
+/** The @everyone role's permissions: the role whose id is the guild id. */
+export function everyonePermissions(guild: Guild): bigint {
+  return rolePermissions(guild, guild.id);
+}
+
+function subjectBasePermissions(guild: Guild, subject: PermissionSubject): bigint {
+  if (subject.isOwner) return ALL;
+  let bits = everyonePermissions(guild) | subject.extraRoleBits;
+  for (const roleId of subject.roleIds) bits |= rolePermissions(guild, roleId);
+  return hasAll(bits, ADMINISTRATOR) ? ALL : bits;
+}
+
+/** A member's guild-level permissions: all of them for the owner or an administrator. */
+export function basePermissions(guild: Guild, member: Member): bigint {
+  return subjectBasePermissions(guild, memberSubject(guild, member));
+}
+
+/** True for the guild owner and for a member with ADMINISTRATOR from @everyone or any role. */
+export function isAdministrator(guild: Guild, member: Member): boolean {
+  return basePermissions(guild, member) === ALL;
+}
+
+function everyoneOverwrite(guild: Guild, overwrites: readonly PermissionOverwrite[]): PermissionOverwrite | undefined {
+  return overwrites.find((overwrite) => overwrite.type === ROLE_OVERWRITE && overwrite.id === guild.id);
+}
+
+function memberOverwrite(userId: string, overwrites: readonly PermissionOverwrite[]): PermissionOverwrite | undefined {
+  return overwrites.find((overwrite) => overwrite.type === MEMBER_OVERWRITE && overwrite.id === userId);
+}
+
+/** The subject's role overwrites merged into one: a deny of any of them, an allow of any of them. */
+function mergedRoleOverwrite(
+  guild: Guild,
+  subject: PermissionSubject,
+  overwrites: readonly PermissionOverwrite[],
+): { allow: bigint; deny: bigint } {
+  let allow = NONE;
+  let deny = NONE;
+  for (const overwrite of overwrites) {
+    const isOwnRole = overwrite.type === ROLE_OVERWRITE && overwrite.id !== guild.id && subject.roleIds.includes(overwrite.id);
+    if (!isOwnRole) continue;
+    allow |= parsePermissions(overwrite.allow);
+    deny |= parsePermissions(overwrite.deny);
+  }
+  return { allow, deny };
+}
+
+function applyOptionalOverwrite(bits: bigint, overwrite: PermissionOverwrite | undefined): bigint {
+  if (!overwrite) return bits;
+  return applyOverwrite(bits, parsePermissions(overwrite.allow), parsePermissions(overwrite.deny));
+}
+
+function subjectChannelPermissions(guild: Guild, subject: PermissionSubject, channel: Channel): bigint {
+  const base = subjectBasePermissions(guild, subject);
+  if (base === ALL) return ALL;
+  // A missing list (a world file may omit it) means no overwrites, not an error.
+  const overwrites = governingChannel(guild, channel).permission_overwrites ?? [];
+  let bits = applyOptionalOverwrite(base, everyoneOverwrite(guild, overwrites));
+  const roles = mergedRoleOverwrite(guild, subject, overwrites);
+  bits = applyOverwrite(bits, roles.allow, roles.deny);
+  return applyOptionalOverwrite(bits, memberOverwrite(subject.userId, overwrites));
+}
+
+/** A member's permissions in a channel; a thread takes its parent channel's overwrites. */
+export function channelPermissions(guild: Guild, member: Member, channel: Channel): bigint {
+  return subjectChannelPermissions(guild, memberSubject(guild, member), channel);
+}
+
+/**
+ * An app's permissions in a channel (the interaction's `app_permissions`): its bot is a member
+ * whose user id is the application id, with @everyone plus one role holding the install's
+ * `permissions`. That role exists only in the install, so no role overwrite can name it; a member
+ * overwrite for the bot's user id applies. An app without bot permissions (or not installed) gets
+ * what a member without roles gets.
+ */
+export function appChannelPermissions(guild: Guild, applicationId: string, channel: Channel): bigint {
+  const install = findInstall(guild, applicationId);
+  const subject: PermissionSubject = {
+    userId: applicationId,
+    roleIds: [],
+    extraRoleBits: parsePermissions(install?.permissions ?? null),
+    isOwner: false,
+  };
+  return subjectChannelPermissions(guild, subject, channel);
+}
+
+/** True when the member can see the channel (VIEW_CHANNEL after overwrites). */
+export function canViewChannel(guild: Guild, member: Member, channel: Channel): boolean {
+  return hasAll(channelPermissions(guild, member, channel), VIEW_CHANNEL);
+}
+
+/** The flag that lets a member send messages in `channel`: a thread has its own. */
+export function sendMessagesFlag(channel: Channel): bigint {
+  return isThread(channel) ? SEND_MESSAGES_IN_THREADS : SEND_MESSAGES;
+}
+
+/** True when the member may send messages in the channel (invoking a USER command needs it). */
+export function canSendMessages(guild: Guild, member: Member, channel: Channel): boolean {
+  return hasAll(channelPermissions(guild, member, channel), sendMessagesFlag(channel));
+}

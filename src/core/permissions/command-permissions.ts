@@ -1,0 +1,74 @@
+/**
+ * Command permissions (Permissions v2) in their wire shape, and the two id constants v10 defines
+ * (spec, "Application command permission"; facts, section 8).
+ */
+
+/** What a command permission overwrite names (wire `type`). */
+export const CommandPermissionType = {
+  /** A role of the guild; the guild id stands for @everyone. */
+  Role: 1,
+  /** A member of the guild. */
+  User: 2,
+  /** A channel of the guild; the guild id minus 1 stands for every channel. */
+  Channel: 3,
+} as const;
+export type CommandPermissionTypeValue = (typeof CommandPermissionType)[keyof typeof CommandPermissionType];
+
+/** One overwrite: `permission` true allows, false disallows. */
+export interface CommandPermission {
+  id: string;
+  type: CommandPermissionTypeValue;
+  permission: boolean;
+}
+
+/**
+ * The guild application command permissions object. `id` is a command id (that command's
+ * overwrites) or the application id (the app-level overwrites, for commands without their own).
+ */
+export interface GuildCommandPermissions {
+  id: string;
+  application_id: string;
+  guild_id: string;
+  permissions: CommandPermission[];
+}
+
+/** At most this many overwrites per command (and per app-level object) in a guild. */
+export const MAX_COMMAND_PERMISSIONS = 100;
+
+/** The id that stands for @everyone in a ROLE overwrite: the guild id itself. */
+export function everyoneId(guildId: string): string {
+  return guildId;
+}
+
+/**
+ * The id that stands for every channel of the guild in a CHANNEL overwrite: the guild id minus 1.
+ * Guild ids reach the core validated, so BigInt cannot fail here.
+ */
+export function allChannelsId(guildId: string): string {
+  return (BigInt(guildId) - 1n).toString();
+}
+
+/** The overwrite of `type` for `id`, if the list has one. */
+export function findOverwrite(
+  permissions: readonly CommandPermission[],
+  type: CommandPermissionTypeValue,
+  id: string,
+): CommandPermission | undefined {
+  return permissions.find((overwrite) => overwrite.type === type && overwrite.id === id);
+}
+
+/**
+ * The overwrites stored under `id` (a command id, or the application id for the app level) among
+ * a guild's permissions objects; null when there is no such object.
+ */
+export function overwritesFor(
+  guildPermissions: readonly GuildCommandPermissions[],
+  id: string,
+): CommandPermission[] | null {
+  return guildPermissions.find((object) => object.id === id)?.permissions ?? null;
+}
+
+/** True when `id` names the app-level object of `applicationId` rather than a command's. */
+export function isAppLevel(permissions: Pick<GuildCommandPermissions, 'id' | 'application_id'>): boolean {
+  return permissions.id === permissions.application_id;
+}

@@ -1,0 +1,161 @@
+/**
+ * Who may replace a command's (or the app's) permission overwrites in a guild. The spec leaves
+ * the complete list "not shown"; slashd's list, in the order checked, is in docs/permissions.md.
+ * The caller has already checked the token (a Bearer token with
+ * `applications.commands.permissions.update` for a user) and validated the body.
+ */
+import { JsonCode } from '../errors.js';
+import type { StoredCommand } from '../commands/model.js';
+import type { Application, Guild, Member, User } from '../world/types.js';
+import { MANAGE_GUILD, MANAGE_ROLES, hasAll } from './bits.js';
+import { basePermissions, canViewChannel } from './channel-permissions.js';
+import { canHostCommands, findChannel } from './channels.js';
+import { CommandPermissionType, allChannelsId, type CommandPermission } from './command-permissions.js';
+import { evaluateCommandAccess } from './engine.js';
+import { canManageRole, rolePosition } from './role-hierarchy.js';
+
+/** Why an editor is refused, in the order the checks run. */
+export const EditorReason = {
+  /** The user is not a member of the guild. */
+  NotMember: 'not_member',
+  /** Neither owner nor administrator, and without MANAGE_GUILD and MANAGE_ROLES. */
+  MissingManageGuildAndRoles: 'missing_manage_guild_and_roles',
+  /** The editor cannot use the command in any channel of the guild. */
+  CannotUseCommand: 'cannot_use_command',
+  /** An added, changed or removed overwrite names a role at or above the editor's highest role. */
+  RoleNotManageable: 'role_not_manageable',
+  /** An added or changed overwrite names a user who is not a member of the guild. */
+  UserNotMember: 'user_not_member',
+  /** An added, changed or removed overwrite names a channel the editor cannot view. */
+  ChannelNotVisible: 'channel_not_visible',
+} as const;
+export type EditorReasonCode = (typeof EditorReason)[keyof typeof EditorReason];
+
+/** The HTTP status of every refusal: the user is authenticated, but may not do this. */
+export const EDITOR_REFUSAL_STATUS = 403;
+
+export type EditorCheck =
+  | { ok: true }
+  | { ok: false; status: number; code: number; message: string; reason: EditorReasonCode };
+
+export interface PermissionEditorInput {
+  readonly app: Application;
+  readonly guild: Guild;
+  /** The user the Bearer token acts for. */
+  readonly user: User;
+  /** The user's membership in the guild; null when not a member. */
+  readonly member: Member | null;
+  /** The command whose overwrites are edited; null for the app-level object. */
+  readonly command: StoredCommand | null;
+  /** The command's overwrites stored now (ignored for an app-level edit); null when none. */
+  readonly commandPermissions: readonly CommandPermission[] | null;
+  /** The app-level overwrites stored now; null when none. */
+  readonly appPermissions: readonly CommandPermission[] | null;
+  /** The new overwrites, already validated against the guild. */
+  readonly permissions: readonly CommandPermission[];
+  /** The app is installed in the guild with `applications.commands` or `bot`. */
+  readonly installed: boolean;
+}
+
+const OK: EditorCheck = { ok: true };
+
+function missingPermissions(reason: EditorReasonCode): EditorCheck {
+  return { ok: false, status: EDITOR_REFUSAL_STATUS, code: JsonCode.MissingPermissions, message: 'Missing Permissions', reason };
+}
+
+function missingAccess(reason: EditorReasonCode): EditorCheck {
+  return { ok: false, status: EDITOR_REFUSAL_STATUS, code: JsonCode.MissingAccess, message: 'Missing Access', reason };
+}
+
+/** Overwrites the edit sets (new, or with a new value) and those it removes. */
+interface OverwriteChanges {
+  readonly set: readonly CommandPermission[];
+  readonly removed: readonly CommandPermission[];
+}
+
+const overwriteKey = (overwrite: CommandPermission): string => `${overwrite.type}:${overwrite.id}`;
+
+/**
+ * Only what changes is checked: an editor may keep an overwrite they could not have made (one for
+ * a role above them, say) while editing the rest; a PUT must repeat it to keep it.
+ */
+function overwriteChanges(current: readonly CommandPermission[], next: readonly CommandPermission[]): OverwriteChanges {
+  const currentByKey = new Map(current.map((overwrite) => [overwriteKey(overwrite), overwrite]));
+  const nextKeys = new Set(next.map(overwriteKey));
+  return {
+    set: next.filter((overwrite) => currentByKey.get(overwriteKey(overwrite))?.permission !== overwrite.permission),
+    removed: current.filter((overwrite) => !nextKeys.has(overwriteKey(overwrite))),
+  };
+}
+
+function ofType(overwrites: readonly CommandPermission[], type: CommandPermission['type']): CommandPermission[] {
+  return overwrites.filter((overwrite) => overwrite.type === type);
+}
+
+function checkManagesGuildAndRoles(guild: Guild, member: Member): EditorCheck {
+  // Owners and administrators have every bit in their base permissions.
+  return hasAll(basePermissions(guild, member), MANAGE_GUILD | MANAGE_ROLES)
+    ? OK
+    : missingPermissions(EditorReason.MissingManageGuildAndRoles);
+}
+
+/** The editor must be able to use the command somewhere in the guild: app-level edits need no command. */
+function checkCanUseCommand(input: PermissionEditorInput, member: Member): EditorCheck {
+  const { command, guild } = input;
+  if (!command) return OK;
+  const usableSomewhere = guild.channels.some(
+    (channel) =>
+      canHostCommands(channel) &&
+      evaluateCommandAccess({ ...input, command, member, channel }).allowed,
+  );
+  return usableSomewhere ? OK : missingPermissions(EditorReason.CannotUseCommand);
+}
+
+function checkRoles(guild: Guild, member: Member, changes: OverwriteChanges): EditorCheck {
+  const setRoles = ofType(changes.set, CommandPermissionType.Role);
+  // A removed overwrite for a role deleted since is no one's role: removing it harms no hierarchy.
+  const removedRoles = ofType(changes.removed, CommandPermissionType.Role).filter(
+    (overwrite) => rolePosition(guild, overwrite.id) !== null,
+  );
+  const allManageable = [...setRoles, ...removedRoles].every((overwrite) => canManageRole(guild, member, overwrite.id));
+  return allManageable ? OK : missingPermissions(EditorReason.RoleNotManageable);
+}
+
+function checkUsers(guild: Guild, changes: OverwriteChanges): EditorCheck {
+  const allMembers = ofType(changes.set, CommandPermissionType.User).every((overwrite) =>
+    guild.members.some((candidate) => candidate.user_id === overwrite.id),
+  );
+  return allMembers ? OK : missingPermissions(EditorReason.UserNotMember);
+}
+
+function checkChannels(guild: Guild, member: Member, changes: OverwriteChanges): EditorCheck {
+  const touched = [...ofType(changes.set, CommandPermissionType.Channel), ...ofType(changes.removed, CommandPermissionType.Channel)];
+  const allVisible = touched.every((overwrite) => {
+    if (overwrite.id === allChannelsId(guild.id)) return true;
+    const channel = findChannel(guild, overwrite.id);
+    // A channel deleted since can only be removed; one being set must exist and be visible.
+    if (!channel) return !changes.set.includes(overwrite);
+    return canViewChannel(guild, member, channel);
+  });
+  return allVisible ? OK : missingPermissions(EditorReason.ChannelNotVisible);
+}
+
+/** May this user replace these overwrites? Checks run in order; the first refusal is returned. */
+export function checkPermissionEditor(input: PermissionEditorInput): EditorCheck {
+  const { guild, member } = input;
+  if (!member) return missingAccess(EditorReason.NotMember);
+  const current = (input.command ? input.commandPermissions : input.appPermissions) ?? [];
+  const changes = overwriteChanges(current, input.permissions);
+  const checks: readonly (() => EditorCheck)[] = [
+    () => checkManagesGuildAndRoles(guild, member),
+    () => checkCanUseCommand(input, member),
+    () => checkRoles(guild, member, changes),
+    () => checkUsers(guild, changes),
+    () => checkChannels(guild, member, changes),
+  ];
+  for (const check of checks) {
+    const result = check();
+    if (!result.ok) return result;
+  }
+  return OK;
+}

@@ -1,0 +1,31 @@
+/** What validation needs to know beyond the body: the scope and the application's traits. */
+import type { Issue } from '../errors.js';
+
+/** The application's traits that command rules depend on (world file, applications[]). */
+export interface AppTraits {
+  /** Application flags bit set; EMBEDDED (1 << 17) allows a PRIMARY_ENTRY_POINT command. */
+  flags: number;
+  /** The integration types the app supports; a global command's must be a subset. */
+  integration_types: number[];
+  /** An app with discovery enabled may not have age-restricted commands. */
+  discoverable: boolean;
+}
+
+export interface ValidationContext {
+  scope: 'global' | 'guild';
+  app: AppTraits;
+}
+
+/** The outcome of validating a body: the normalized value, or every violation found. */
+export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/** How one command body is read, which differs per endpoint. */
+export interface CommandRules extends ValidationContext {
+  /** Which defaults fill omitted `integration_types` and `contexts` (spec, JSON params). */
+  readonly defaults: 'create' | 'bulk';
+  /**
+   * Whether `contexts` came from the client. PATCH passes false when it kept the stored value,
+   * which is then not checked against PRIVATE_CHANNEL again.
+   */
+  readonly contextsFromClient: boolean;
+}

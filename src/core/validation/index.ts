@@ -1,0 +1,50 @@
+/**
+ * slashd's command validation: pure functions from a request body to a normalized definition or
+ * to every violation in it (an `Issue` per violation, with its JSON path and string code). No I/O
+ * and no server imports, so bot authors can run it offline (`slashd lint`, `slashd/validation`).
+ */
+import type { CommandDefinition } from '../commands/model.js';
+import type { Issue } from '../errors.js';
+import { readBulkBody } from './bulk.js';
+import type { BulkItem, BulkItemDraft } from './bulk-item.js';
+import { readCommand } from './command.js';
+import type { Result, ValidationContext } from './context.js';
+import { readPatch } from './patch.js';
+
+export type { AppTraits, Result, ValidationContext } from './context.js';
+export type { BulkItem } from './bulk-item.js';
+export type { TypeCountOverflow } from './counts.js';
+export { findTypeCountOverflow } from './counts.js';
+export { commandSize } from './size.js';
+export * as codes from './codes.js';
+export * as limits from './limits.js';
+
+function resultOf<T>(value: T | undefined, issues: Issue[]): Result<T> {
+  if (issues.length > 0 || value === undefined) return { ok: false, issues };
+  return { ok: true, value };
+}
+
+/** POST create (an upsert by name and type; the caller matches). */
+export function validateCreateCommand(body: unknown, ctx: ValidationContext): Result<CommandDefinition> {
+  const issues: Issue[] = [];
+  const definition = readCommand(body, [], { ...ctx, defaults: 'create', contextsFromClient: true }, issues);
+  return resultOf(definition, issues);
+}
+
+/** PATCH: provided fields replace whole values; returns the merged, fully re-validated definition. */
+export function validatePatchCommand(body: unknown, existing: CommandDefinition, ctx: ValidationContext): Result<CommandDefinition> {
+  const issues: Issue[] = [];
+  return resultOf(readPatch(body, existing, ctx, issues), issues);
+}
+
+function isComplete(item: BulkItemDraft): item is BulkItem {
+  return item.definition !== undefined;
+}
+
+/** PUT bulk overwrite: the whole list, in order. */
+export function validateBulkOverwrite(body: unknown, ctx: ValidationContext): Result<BulkItem[]> {
+  const issues: Issue[] = [];
+  const items = readBulkBody(body, ctx, issues);
+  const complete = items.filter(isComplete);
+  return resultOf(complete.length === items.length ? complete : undefined, issues);
+}

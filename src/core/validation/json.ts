@@ -1,0 +1,61 @@
+/**
+ * Reading fields of untrusted JSON: each reader checks one JSON type and reports at the field's
+ * path when it is wrong, so a wrong type is an issue and never an exception.
+ */
+import type { IssuePath } from '../errors.js';
+import {
+  reportNotBoolean, reportNotInteger, reportNotList, reportNotNumber, reportNotObject, reportNotString,
+  type Issues,
+} from './report.js';
+
+export type JsonRecord = Readonly<Record<string, unknown>>;
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Omitted and null mean the same for every optional field (the field's default applies). */
+export function isAbsent(value: unknown): value is null | undefined {
+  return value === undefined || value === null;
+}
+
+/** A field's own value; inherited properties (a crafted prototype) never count as given. */
+export function fieldOf(record: JsonRecord, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+export function readString(value: unknown, path: IssuePath, issues: Issues): string | undefined {
+  if (typeof value === 'string') return value;
+  reportNotString(issues, path, value);
+  return undefined;
+}
+
+export function readBoolean(value: unknown, path: IssuePath, issues: Issues): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  reportNotBoolean(issues, path);
+  return undefined;
+}
+
+export function readInteger(value: unknown, path: IssuePath, issues: Issues): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  reportNotInteger(issues, path, value);
+  return undefined;
+}
+
+export function readNumber(value: unknown, path: IssuePath, issues: Issues): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  reportNotNumber(issues, path, value);
+  return undefined;
+}
+
+export function readList(value: unknown, path: IssuePath, issues: Issues): readonly unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  reportNotList(issues, path);
+  return undefined;
+}
+
+export function readRecord(value: unknown, path: IssuePath, issues: Issues): JsonRecord | undefined {
+  if (isRecord(value)) return value;
+  reportNotObject(issues, path);
+  return undefined;
+}

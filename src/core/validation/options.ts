@@ -1,0 +1,176 @@
+/**
+ * Command options (spec, Application command option). Each type-specific field is accepted only on
+ * the types it applies to; a subcommand or group carries a nested list, checked level by level.
+ */
+import { OptionType, type OptionDefinition, type OptionTypeValue } from '../commands/model.js';
+import type { IssuePath } from '../errors.js';
+import { readLengthBounds, readValueBounds } from './bounds.js';
+import { readChoices, type ChoiceOptionType } from './choices.js';
+import { APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES, APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED } from './codes.js';
+import { checkDescription, readRequiredDescription } from './descriptions.js';
+import { fieldOf, isAbsent, readBoolean, readInteger, readList, readRecord, type JsonRecord } from './json.js';
+import {
+  checkLevelKinds, checkRequiredFirst, checkUniqueLocalizedNames, checkUniqueNames, type Level, type LevelEntries,
+} from './levels.js';
+import { OPTION_DEPTH_MAX, OPTIONS_PER_LEVEL_MAX } from './limits.js';
+import { readEnumList } from './lists.js';
+import { readLocalizations } from './localizations.js';
+import { checkSlashName, readName } from './names.js';
+import { report, reportNotOneOf, reportRequired, reportTooLong, type Issues } from './report.js';
+import { CHANNEL_TYPES, isOptionType, OPTION_TYPES, optionTypeName } from './values.js';
+
+type TypeSpecificField =
+  | 'required' | 'choices' | 'options' | 'channel_types' | 'min_value' | 'max_value'
+  | 'min_length' | 'max_length' | 'autocomplete';
+
+const TYPE_SPECIFIC_FIELDS: readonly TypeSpecificField[] = [
+  'required', 'choices', 'options', 'channel_types', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete',
+];
+
+/** The type-specific fields each option type takes (spec, "Applies to" column). */
+const FIELDS_BY_TYPE: Readonly<Record<OptionTypeValue, readonly TypeSpecificField[]>> = {
+  [OptionType.Subcommand]: ['options'],
+  [OptionType.SubcommandGroup]: ['options'],
+  [OptionType.String]: ['required', 'choices', 'min_length', 'max_length', 'autocomplete'],
+  [OptionType.Integer]: ['required', 'choices', 'min_value', 'max_value', 'autocomplete'],
+  [OptionType.Boolean]: ['required'],
+  [OptionType.User]: ['required'],
+  [OptionType.Channel]: ['required', 'channel_types'],
+  [OptionType.Role]: ['required'],
+  [OptionType.Mentionable]: ['required'],
+  [OptionType.Number]: ['required', 'choices', 'min_value', 'max_value', 'autocomplete'],
+  [OptionType.Attachment]: ['required'],
+};
+
+/**
+ * Whether a field says anything. Clients that serialize every field send null, false or [] for
+ * fields they do not use; those mean "not set" and are accepted on any type.
+ */
+function isSet(value: unknown): boolean {
+  return !isAbsent(value) && value !== false && !(Array.isArray(value) && value.length === 0);
+}
+
+function checkFieldsApply(record: JsonRecord, path: IssuePath, type: OptionTypeValue, issues: Issues): void {
+  const allowed = FIELDS_BY_TYPE[type];
+  for (const field of TYPE_SPECIFIC_FIELDS) {
+    if (!allowed.includes(field) && isSet(fieldOf(record, field))) {
+      report(issues, [...path, field], APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED,
+        `This field is not allowed on options of type ${optionTypeName(type)}.`);
+    }
+  }
+}
+
+function readOptionType(value: unknown, path: IssuePath, issues: Issues): OptionTypeValue | undefined {
+  if (isAbsent(value)) {
+    reportRequired(issues, path);
+    return undefined;
+  }
+  const type = readInteger(value, path, issues);
+  if (type === undefined) return undefined;
+  if (isOptionType(type)) return type;
+  reportNotOneOf(issues, path, OPTION_TYPES);
+  return undefined;
+}
+
+function readFlag(record: JsonRecord, field: string, path: IssuePath, issues: Issues): boolean {
+  const value = fieldOf(record, field);
+  if (isAbsent(value)) return false;
+  return readBoolean(value, [...path, field], issues) ?? false;
+}
+
+function isChoiceType(type: OptionTypeValue): type is ChoiceOptionType {
+  return type === OptionType.String || type === OptionType.Integer || type === OptionType.Number;
+}
+
+/** Choices and autocomplete, which exclude each other. */
+function readSuggestions(record: JsonRecord, path: IssuePath, type: ChoiceOptionType, option: OptionDefinition, issues: Issues): void {
+  const rawChoices = fieldOf(record, 'choices');
+  const choices = isAbsent(rawChoices) ? [] : readChoices(rawChoices, [...path, 'choices'], type, issues);
+  const hasChoices = Array.isArray(rawChoices) && rawChoices.length > 0;
+  if (choices.length > 0) option.choices = choices;
+  const autocomplete = readFlag(record, 'autocomplete', path, issues);
+  if (autocomplete && hasChoices) {
+    report(issues, [...path, 'autocomplete'], APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES,
+      'Autocomplete cannot be enabled on an option with choices');
+  }
+  // Kept only when on, as v10 returns it; discord.js compares it strictly when deciding to redeploy.
+  if (autocomplete) option.autocomplete = true;
+}
+
+function readChannelTypes(record: JsonRecord, path: IssuePath, option: OptionDefinition, issues: Issues): void {
+  const value = fieldOf(record, 'channel_types');
+  if (isAbsent(value)) return;
+  const channelTypes = readEnumList(value, [...path, 'channel_types'], CHANNEL_TYPES, 0, issues);
+  if (channelTypes && channelTypes.length > 0) option.channel_types = channelTypes;
+}
+
+/** The fields of a plain (non-subcommand) option that depend on its type. */
+function readPlainOptionFields(record: JsonRecord, path: IssuePath, option: OptionDefinition, issues: Issues): void {
+  const type = option.type;
+  option.required = readFlag(record, 'required', path, issues);
+  if (isChoiceType(type)) readSuggestions(record, path, type, option, issues);
+  if (type === OptionType.String) {
+    const { min, max } = readLengthBounds(record, path, issues);
+    if (min !== undefined) option.min_length = min;
+    if (max !== undefined) option.max_length = max;
+  }
+  if (type === OptionType.Integer || type === OptionType.Number) {
+    const { min, max } = readValueBounds(record, path, type, issues);
+    if (min !== undefined) option.min_value = min;
+    if (max !== undefined) option.max_value = max;
+  }
+  if (type === OptionType.Channel) readChannelTypes(record, path, option, issues);
+}
+
+/**
+ * One option at `depth` (the command's own list is depth 1). Undefined when it is not an object or
+ * has no valid type; otherwise a best-effort definition even when some fields are wrong.
+ */
+function readOption(value: unknown, path: IssuePath, depth: number, issues: Issues): OptionDefinition | undefined {
+  const record = readRecord(value, path, issues);
+  if (!record) return undefined;
+  const type = readOptionType(fieldOf(record, 'type'), [...path, 'type'], issues);
+  const name = readName(fieldOf(record, 'name'), [...path, 'name'], checkSlashName, issues) ?? '';
+  const nameLocalizations = readLocalizations(
+    fieldOf(record, 'name_localizations'), [...path, 'name_localizations'], name, checkSlashName, issues,
+  );
+  const description = readRequiredDescription(fieldOf(record, 'description'), [...path, 'description'], issues) ?? '';
+  const descriptionLocalizations = readLocalizations(
+    fieldOf(record, 'description_localizations'), [...path, 'description_localizations'], description, checkDescription, issues,
+  );
+  if (type === undefined) return undefined;
+  checkFieldsApply(record, path, type, issues);
+  const option: OptionDefinition = {
+    type,
+    name,
+    name_localizations: nameLocalizations,
+    description,
+    description_localizations: descriptionLocalizations,
+  };
+  if (type === OptionType.Subcommand || type === OptionType.SubcommandGroup) {
+    const level: Level = type === OptionType.Subcommand ? 'subcommand' : 'group';
+    // Deeper lists only exist under misplaced subcommands, already reported at their type.
+    const children = depth < OPTION_DEPTH_MAX
+      ? readOptionList(fieldOf(record, 'options'), [...path, 'options'], level, depth + 1, issues)
+      : [];
+    // Like choices and channel types, an empty list is left out, as v10 returns it.
+    if (children.length > 0) option.options = children;
+  } else {
+    readPlainOptionFields(record, path, option, issues);
+  }
+  return option;
+}
+
+/** An options list owned by `level`; null and omitted mean an empty list. */
+export function readOptionList(value: unknown, path: IssuePath, level: Level, depth: number, issues: Issues): OptionDefinition[] {
+  if (isAbsent(value)) return [];
+  const list = readList(value, path, issues);
+  if (!list) return [];
+  if (list.length > OPTIONS_PER_LEVEL_MAX) reportTooLong(issues, path, OPTIONS_PER_LEVEL_MAX);
+  const entries: LevelEntries = list.map((entry, index) => readOption(entry, [...path, index], depth, issues));
+  checkLevelKinds(entries, path, level, issues);
+  checkUniqueNames(entries, path, issues);
+  checkUniqueLocalizedNames(entries, path, issues);
+  checkRequiredFirst(entries, path, issues);
+  return entries.filter((entry): entry is OptionDefinition => entry !== undefined);
+}

@@ -1,0 +1,245 @@
+/**
+ * Reads a world file (shared/contracts/world.md) into the normalized World, filling defaults.
+ * Problems come back as Issues with their JSON path; the admin API uses the same readers.
+ */
+import { issue, type Issue, type IssuePath } from '../errors.js';
+import { isSnowflake } from '../snowflake.js';
+import type {
+  Application, Channel, Guild, Install, Member, Message, OAuth2Token, PermissionOverwrite, Role, User, World,
+} from './types.js';
+
+type Json = Record<string, unknown>;
+export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+class Reader {
+  readonly issues: Issue[] = [];
+
+  object(value: unknown, path: IssuePath): Json {
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;
+    this.issues.push(issue(path, 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType'));
+    return {};
+  }
+
+  list(value: unknown, path: IssuePath, optional = true): unknown[] {
+    if (value === undefined && optional) return [];
+    if (Array.isArray(value)) return value;
+    this.issues.push(issue(path, 'LIST_TYPE_CONVERT', 'Only iterables may be used in a ListType'));
+    return [];
+  }
+
+  snowflake(value: unknown, path: IssuePath): string {
+    if (isSnowflake(value)) return value;
+    this.issues.push(issue(path, 'NUMBER_TYPE_COERCE', `Value "${String(value)}" is not snowflake.`));
+    return '0';
+  }
+
+  optionalSnowflake(value: unknown, path: IssuePath): string | null {
+    return value === undefined || value === null ? null : this.snowflake(value, path);
+  }
+
+  string(value: unknown, path: IssuePath, fallback?: string): string {
+    if (typeof value === 'string') return value;
+    if (value === undefined && fallback !== undefined) return fallback;
+    this.issues.push(
+      value === undefined
+        ? issue(path, 'BASE_TYPE_REQUIRED', 'This field is required')
+        : issue(path, 'STRING_TYPE_CONVERT', 'Could not interpret value as string.'),
+    );
+    return fallback ?? '';
+  }
+
+  nullableString(value: unknown, path: IssuePath): string | null {
+    return value === undefined || value === null ? null : this.string(value, path);
+  }
+
+  boolean(value: unknown, path: IssuePath, fallback: boolean): boolean {
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'boolean') return value;
+    this.issues.push(issue(path, 'BOOLEAN_TYPE_CONVERT', 'Only booleans may be used in a BooleanType'));
+    return fallback;
+  }
+
+  integer(value: unknown, path: IssuePath, fallback: number): number {
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+    this.issues.push(issue(path, 'NUMBER_TYPE_COERCE', `Value "${String(value)}" is not int.`));
+    return fallback;
+  }
+
+  bitSet(value: unknown, path: IssuePath, fallback: string): string {
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'string' && /^\d{1,40}$/.test(value)) return BigInt(value).toString();
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+    this.issues.push(issue(path, 'NUMBER_TYPE_COERCE', `Value "${String(value)}" is not a permission bit set.`));
+    return fallback;
+  }
+
+  stringList(value: unknown, path: IssuePath): string[] {
+    return this.list(value, path).map((v, i) => this.string(v, [...path, i]));
+  }
+
+  snowflakeList(value: unknown, path: IssuePath): string[] {
+    return this.list(value, path).map((v, i) => this.snowflake(v, [...path, i]));
+  }
+}
+
+function readApplication(r: Reader, value: unknown, path: IssuePath): Application {
+  const o = r.object(value, path);
+  const integrationTypes = o.integration_types === undefined
+    ? [0]
+    : r.list(o.integration_types, [...path, 'integration_types']).map((v, i) => {
+        if (v === 0 || v === 1) return v;
+        r.issues.push(issue([...path, 'integration_types', i], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}.'));
+        return 0;
+      });
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    name: r.string(o.name, [...path, 'name']),
+    owner_id: r.snowflake(o.owner_id, [...path, 'owner_id']),
+    bot_token: r.string(o.bot_token, [...path, 'bot_token']),
+    client_secret: r.string(o.client_secret, [...path, 'client_secret'], ''),
+    public_client: r.boolean(o.public_client, [...path, 'public_client'], false),
+    redirect_uris: r.stringList(o.redirect_uris, [...path, 'redirect_uris']),
+    flags: r.integer(o.flags, [...path, 'flags'], 0),
+    integration_types: [...new Set(integrationTypes)],
+    discoverable: r.boolean(o.discoverable, [...path, 'discoverable'], false),
+    interactions_endpoint_url: r.nullableString(o.interactions_endpoint_url, [...path, 'interactions_endpoint_url']),
+  };
+}
+
+function readUser(r: Reader, value: unknown, path: IssuePath): User {
+  const o = r.object(value, path);
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    username: r.string(o.username, [...path, 'username']),
+    token: r.string(o.token, [...path, 'token']),
+    locale: r.string(o.locale, [...path, 'locale'], 'en-US'),
+    age_verified: r.boolean(o.age_verified, [...path, 'age_verified'], false),
+  };
+}
+
+function readRole(r: Reader, value: unknown, path: IssuePath): Role {
+  const o = r.object(value, path);
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    name: r.string(o.name, [...path, 'name']),
+    permissions: r.bitSet(o.permissions, [...path, 'permissions'], '0'),
+  };
+}
+
+function readOverwrite(r: Reader, value: unknown, path: IssuePath): PermissionOverwrite {
+  const o = r.object(value, path);
+  const type = o.type === 0 || o.type === 1 ? o.type : 0;
+  if (type !== o.type) r.issues.push(issue([...path, 'type'], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}.'));
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    type,
+    allow: r.bitSet(o.allow, [...path, 'allow'], '0'),
+    deny: r.bitSet(o.deny, [...path, 'deny'], '0'),
+  };
+}
+
+function readChannel(r: Reader, value: unknown, path: IssuePath): Channel {
+  const o = r.object(value, path);
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    type: r.integer(o.type, [...path, 'type'], 0),
+    name: r.string(o.name, [...path, 'name']),
+    nsfw: r.boolean(o.nsfw, [...path, 'nsfw'], false),
+    parent_id: r.optionalSnowflake(o.parent_id, [...path, 'parent_id']),
+    permission_overwrites: r
+      .list(o.permission_overwrites, [...path, 'permission_overwrites'])
+      .map((v, i) => readOverwrite(r, v, [...path, 'permission_overwrites', i])),
+  };
+}
+
+/** Members without a join date joined at the v10 epoch: a fixed value keeps fixtures stable. */
+const DEFAULT_JOINED_AT = '2015-01-01T00:00:00.000Z';
+
+function readMember(r: Reader, value: unknown, path: IssuePath): Member {
+  const o = r.object(value, path);
+  return {
+    user_id: r.snowflake(o.user_id, [...path, 'user_id']),
+    roles: r.snowflakeList(o.roles, [...path, 'roles']),
+    nick: r.nullableString(o.nick, [...path, 'nick']),
+    joined_at: r.string(o.joined_at ?? undefined, [...path, 'joined_at'], DEFAULT_JOINED_AT),
+  };
+}
+
+function readInstall(r: Reader, value: unknown, path: IssuePath): Install {
+  const o = r.object(value, path);
+  return {
+    application_id: r.snowflake(o.application_id, [...path, 'application_id']),
+    scopes: r.stringList(o.scopes, [...path, 'scopes']),
+    permissions: o.permissions === undefined || o.permissions === null
+      ? null
+      : r.bitSet(o.permissions, [...path, 'permissions'], '0'),
+  };
+}
+
+function readMessage(r: Reader, value: unknown, path: IssuePath): Message {
+  const o = r.object(value, path);
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    channel_id: r.snowflake(o.channel_id, [...path, 'channel_id']),
+    author_id: r.snowflake(o.author_id, [...path, 'author_id']),
+    content: r.string(o.content, [...path, 'content'], ''),
+  };
+}
+
+function readGuild(r: Reader, value: unknown, path: IssuePath): Guild {
+  const o = r.object(value, path);
+  const each = <T>(field: string, read: (r: Reader, v: unknown, p: IssuePath) => T): T[] =>
+    r.list(o[field], [...path, field]).map((v, i) => read(r, v, [...path, field, i]));
+  const guild: Guild = {
+    id: r.snowflake(o.id, [...path, 'id']),
+    name: r.string(o.name, [...path, 'name']),
+    owner_id: r.snowflake(o.owner_id, [...path, 'owner_id']),
+    preferred_locale: r.string(o.preferred_locale, [...path, 'preferred_locale'], 'en-US'),
+    roles: each('roles', readRole),
+    channels: each('channels', readChannel),
+    members: each('members', readMember),
+    installs: each('installs', readInstall),
+    messages: each('messages', readMessage),
+  };
+  if (!guild.roles.some((role) => role.id === guild.id)) {
+    // Every guild has an @everyone role; a world that leaves it out gets one with no permissions.
+    guild.roles.unshift({ id: guild.id, name: '@everyone', permissions: '0' });
+  }
+  return guild;
+}
+
+function readToken(r: Reader, value: unknown, path: IssuePath): OAuth2Token {
+  const o = r.object(value, path);
+  return {
+    access_token: r.string(o.access_token, [...path, 'access_token']),
+    user_id: r.optionalSnowflake(o.user_id, [...path, 'user_id']),
+    application_id: r.snowflake(o.application_id, [...path, 'application_id']),
+    scopes: r.stringList(o.scopes, [...path, 'scopes']),
+  };
+}
+
+function parseWith<T>(read: (r: Reader, value: unknown, path: IssuePath) => T, value: unknown): Parsed<T> {
+  const reader = new Reader();
+  const result = read(reader, value, []);
+  return reader.issues.length > 0 ? { ok: false, issues: reader.issues } : { ok: true, value: result };
+}
+
+export const parseApplication = (value: unknown) => parseWith(readApplication, value);
+export const parseUser = (value: unknown) => parseWith(readUser, value);
+export const parseGuild = (value: unknown) => parseWith(readGuild, value);
+export const parseOAuth2Token = (value: unknown) => parseWith(readToken, value);
+
+export function parseWorld(value: unknown): Parsed<World> {
+  return parseWith((r, v, path) => {
+    const o = r.object(v, path);
+    const each = <T>(field: string, read: (r: Reader, v: unknown, p: IssuePath) => T): T[] =>
+      r.list(o[field], [field]).map((item, i) => read(r, item, [field, i]));
+    return {
+      applications: each('applications', readApplication),
+      users: each('users', readUser),
+      guilds: each('guilds', readGuild),
+      oauth2_tokens: each('oauth2_tokens', readToken),
+    };
+  }, value);
+}

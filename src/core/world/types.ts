@@ -1,0 +1,105 @@
+/**
+ * The world slashd serves commands in (shared/contracts/world.md): applications, users, guilds
+ * and pre-issued OAuth2 tokens. These are the normalized shapes the core works with.
+ */
+
+export interface Application {
+  id: string;
+  name: string;
+  owner_id: string;
+  bot_token: string;
+  client_secret: string;
+  public_client: boolean;
+  redirect_uris: string[];
+  /** Application flags bit set; EMBEDDED = 1 << 17. */
+  flags: number;
+  /** Installation contexts the app supports: GUILD_INSTALL 0, USER_INSTALL 1. */
+  integration_types: number[];
+  discoverable: boolean;
+  interactions_endpoint_url: string | null;
+}
+
+export interface User {
+  id: string;
+  username: string;
+  token: string;
+  /** The user's settings locale: the last step of locale resolution. */
+  locale: string;
+  age_verified: boolean;
+}
+
+export interface Role {
+  id: string;
+  name: string;
+  /** Decimal bit-set string. */
+  permissions: string;
+}
+
+/** v10 permission overwrite: type 0 role, 1 member. */
+export interface PermissionOverwrite {
+  id: string;
+  type: 0 | 1;
+  allow: string;
+  deny: string;
+}
+
+export interface Channel {
+  id: string;
+  /** v10 channel type (0 text, 2 voice, 4 category, 5 announcement, 10/11/12 threads, 13 stage, 15 forum). */
+  type: number;
+  name: string;
+  nsfw: boolean;
+  parent_id: string | null;
+  permission_overwrites: PermissionOverwrite[];
+}
+
+export interface Member {
+  user_id: string;
+  roles: string[];
+  nick: string | null;
+  joined_at: string;
+}
+
+export interface Install {
+  application_id: string;
+  scopes: string[];
+  /** The bot's role bit set, as a decimal string; null when the install has no bot permissions. */
+  permissions: string | null;
+}
+
+export interface Message {
+  id: string;
+  channel_id: string;
+  author_id: string;
+  content: string;
+}
+
+export interface Guild {
+  id: string;
+  name: string;
+  owner_id: string;
+  preferred_locale: string;
+  roles: Role[];
+  channels: Channel[];
+  members: Member[];
+  installs: Install[];
+  messages: Message[];
+}
+
+export interface OAuth2Token {
+  access_token: string;
+  /** Absent for a client-credentials token: the app's owner acts. */
+  user_id: string | null;
+  application_id: string;
+  scopes: string[];
+}
+
+export interface World {
+  applications: Application[];
+  users: User[];
+  guilds: Guild[];
+  oauth2_tokens: OAuth2Token[];
+}
+
+/** The channel types that are threads: a thread takes its parent's overwrites. */
+export const THREAD_CHANNEL_TYPES: ReadonlySet<number> = new Set([10, 11, 12]);

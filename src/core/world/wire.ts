@@ -1,0 +1,100 @@
+/**
+ * Users and applications as v10 returns them to client libraries logging in. Every field v10
+ * returns is present; slashd has no value for avatars, banners and the like, so those are null.
+ */
+import type { Application, User } from './types.js';
+
+type WireObject = Record<string, unknown>;
+
+function baseUser(id: string, username: string): WireObject {
+  return {
+    id,
+    username,
+    avatar: null,
+    discriminator: '0',
+    public_flags: 0,
+    flags: 0,
+    banner: null,
+    accent_color: null,
+    global_name: null,
+    avatar_decoration_data: null,
+    collectibles: null,
+    primary_guild: null,
+  };
+}
+
+/** A user as others see it (e.g. the owner inside an application object). */
+export function toWirePublicUser(user: User): WireObject {
+  return baseUser(user.id, user.username);
+}
+
+/** The current user of `GET /users/@me` for a user or a bearer token. */
+export function toWireCurrentUser(user: User): WireObject {
+  return {
+    ...baseUser(user.id, user.username),
+    mfa_enabled: false,
+    locale: user.locale,
+    premium_type: 0,
+    email: null,
+    verified: true,
+  };
+}
+
+/** The app's bot user: same id as the application (world contract). */
+export function toWireBotUser(app: Application): WireObject {
+  return {
+    ...baseUser(app.id, app.name),
+    bot: true,
+    mfa_enabled: false,
+    locale: 'en-US',
+    premium_type: 0,
+    email: null,
+    verified: true,
+  };
+}
+
+/** The full application object of `GET /applications/@me`. */
+export function toWireApplication(app: Application, verifyKey: string, owner: User | null): WireObject {
+  return {
+    id: app.id,
+    name: app.name,
+    icon: null,
+    description: '',
+    type: null,
+    cover_image: null,
+    primary_sku_id: null,
+    bot: toWirePublicBot(app),
+    slug: null,
+    guild_id: null,
+    rpc_origins: [],
+    bot_public: true,
+    bot_require_code_grant: false,
+    terms_of_service_url: null,
+    privacy_policy_url: null,
+    custom_install_url: null,
+    install_params: null,
+    integration_types_config: Object.fromEntries(app.integration_types.map((t) => [String(t), {}])),
+    verify_key: verifyKey,
+    flags: app.flags,
+    flags_new: String(app.flags),
+    max_participants: null,
+    tags: [],
+    redirect_uris: app.redirect_uris,
+    interactions_endpoint_url: app.interactions_endpoint_url,
+    role_connections_verification_url: null,
+    owner: owner ? toWirePublicUser(owner) : { ...baseUser(app.owner_id, 'unknown') },
+    approximate_guild_count: 0,
+    approximate_user_install_count: 0,
+    approximate_user_authorization_count: 0,
+    event_webhooks_url: null,
+    event_webhooks_status: 1,
+    event_webhooks_types: [],
+    explicit_content_filter: 0,
+    team: null,
+    eligible_oauth2_scopes: [],
+  };
+}
+
+function toWirePublicBot(app: Application): WireObject {
+  return { ...baseUser(app.id, app.name), bot: true };
+}

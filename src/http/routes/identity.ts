@@ -1,0 +1,30 @@
+/** Who am I: the endpoints client libraries call to log in (facts, section 2). */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unauthorized } from '../../core/errors.js';
+import { toWireApplication, toWireBotUser, toWireCurrentUser } from '../../core/world/wire.js';
+import { authenticate, type Principal } from '../auth.js';
+import type { HttpContext } from '../context.js';
+
+export async function identityRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
+  async function principalOf(request: FastifyRequest): Promise<Principal> {
+    const principal = await authenticate(ctx.store, request.headers.authorization);
+    if (!principal) throw unauthorized();
+    return principal;
+  }
+
+  api.get('/users/@me', async (request) => {
+    const principal = await principalOf(request);
+    if (principal.kind === 'bot') return toWireBotUser(principal.app);
+    if (!principal.user) throw unauthorized();
+    return toWireCurrentUser(principal.user);
+  });
+
+  const currentApplication = async (request: FastifyRequest) => {
+    const principal = await principalOf(request);
+    if (principal.kind === 'user') throw unauthorized();
+    const owner = await ctx.store.getUser(principal.app.owner_id);
+    return toWireApplication(principal.app, principal.app.keys.verifyKey, owner);
+  };
+  api.get('/applications/@me', currentApplication);
+  api.get('/oauth2/applications/@me', currentApplication);
+}

@@ -1,0 +1,73 @@
+/** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9. */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { notFound, methodNotAllowed } from '../core/errors.js';
+import type { HttpContext } from './context.js';
+import { errorHandler, invalidApiVersion, invalidJson, sendError } from './errors.js';
+import { RouteIndex } from './method-not-allowed.js';
+import { adminRoutes } from './routes/admin.js';
+import { applicationCommandRoutes } from './routes/application-commands.js';
+import { identityRoutes } from './routes/identity.js';
+import { oauth2Routes } from './routes/oauth2.js';
+
+/** API versions served; v9 is the same as v10 for everything here (facts, section 1). */
+const SERVED_VERSIONS = ['v10', 'v9'] as const;
+const VERSIONED_PATH = /^\/api\/v(\d+)(?:\/|$)/;
+
+/** Interaction and webhook tokens travel in paths: they are cut out of every logged URL. */
+const TOKEN_IN_PATH = /^(\/api\/v\d+\/(?:interactions\/\d+|webhooks\/\d+))\/[^/?]+/;
+
+export function redactUrl(url: string): string {
+  return url.replace(TOKEN_IN_PATH, '$1/:token');
+}
+
+export interface ServerOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildServer(ctx: HttpContext, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 4 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const routes = new RouteIndex();
+  routes.attach(app);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(invalidJson(), undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    done(null, Object.fromEntries(new URLSearchParams(text)));
+  });
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const version = VERSIONED_PATH.exec(path)?.[1];
+    if (version !== undefined && !SERVED_VERSIONS.includes(`v${version}` as (typeof SERVED_VERSIONS)[number])) {
+      return sendError(reply, invalidApiVersion());
+    }
+    return sendError(reply, routes.hasPath(path) ? methodNotAllowed() : notFound());
+  });
+
+  for (const version of SERVED_VERSIONS) {
+    await app.register(
+      async (api) => {
+        await api.register(applicationCommandRoutes, { ctx });
+        await api.register(identityRoutes, { ctx });
+        await api.register(oauth2Routes, { ctx });
+      },
+      { prefix: `/api/${version}` },
+    );
+  }
+  await app.register(adminRoutes, { ctx, prefix: '/admin' });
+  return app;
+}

@@ -1,0 +1,131 @@
+/**
+ * Command registration: validation (pure), a plan over the scope's state (pure), applied by the
+ * store in one transaction. List responses are cached per scope as serialized JSON and dropped
+ * whenever this process changes that scope.
+ */
+import { DICTIONARIES, toWireCommand, type LocalizationView } from '../core/commands/wire.js';
+import {
+  planBulkOverwrite, planCreate, planDelete, planEdit, planEnsureEntryPoint, type PlanContext,
+} from '../core/commands/plans.js';
+import type { CommandDefinition, CommandScope, StoredCommand } from '../core/commands/model.js';
+import { invalidFormBody, unknownCommand, type Issue } from '../core/errors.js';
+import type { CommandPlanner } from '../core/commands/mutation.js';
+import type { SnowflakeGenerator } from '../core/snowflake.js';
+import {
+  validateBulkOverwrite, validateCreateCommand, validatePatchCommand, type ValidationContext,
+} from '../core/validation/index.js';
+import type { Application } from '../core/world/types.js';
+import type { Store } from '../store/store.js';
+
+export interface CommandsServiceDeps {
+  store: Store;
+  ids: SnowflakeGenerator;
+  now?: () => number;
+}
+
+function scopeCacheKey(scope: CommandScope): string {
+  return `${scope.applicationId}/${scope.guildId ?? ''}`;
+}
+
+function viewCacheKey(view: LocalizationView): string {
+  return view.kind === 'dictionaries' ? '*' : (view.locale ?? '');
+}
+
+function validationContext(app: Application, scope: CommandScope): ValidationContext {
+  return {
+    scope: scope.guildId === null ? 'global' : 'guild',
+    app: { flags: app.flags, integration_types: app.integration_types, discoverable: app.discoverable },
+  };
+}
+
+function unwrap<T>(result: { ok: true; value: T } | { ok: false; issues: Issue[] }): T {
+  if (!result.ok) throw invalidFormBody(result.issues);
+  return result.value;
+}
+
+export class CommandsService {
+  private readonly listCache = new Map<string, Map<string, string>>();
+  /** Bumped on every change to a scope, so a list read that raced a write is not cached. */
+  private readonly generations = new Map<string, number>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: CommandsServiceDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private planContext(scope: CommandScope): PlanContext {
+    return { scope, nextId: () => this.deps.ids.next(), now: this.now() };
+  }
+
+  private invalidate(scope: CommandScope): void {
+    const key = scopeCacheKey(scope);
+    this.listCache.delete(key);
+    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+  }
+
+  /** The scope's list as a JSON string, served from the cache when this process has it. */
+  async listJson(scope: CommandScope, view: LocalizationView): Promise<string> {
+    const scopeKey = scopeCacheKey(scope);
+    const viewKey = viewCacheKey(view);
+    const cached = this.listCache.get(scopeKey)?.get(viewKey);
+    if (cached !== undefined) return cached;
+    const generation = this.generations.get(scopeKey) ?? 0;
+    const commands = await this.deps.store.listCommands(scope);
+    const json = JSON.stringify(commands.map((c) => toWireCommand(c, view)));
+    if ((this.generations.get(scopeKey) ?? 0) !== generation) return json;
+    let views = this.listCache.get(scopeKey);
+    if (!views) {
+      views = new Map();
+      this.listCache.set(scopeKey, views);
+    }
+    views.set(viewKey, json);
+    return json;
+  }
+
+  async list(scope: CommandScope): Promise<StoredCommand[]> {
+    return this.deps.store.listCommands(scope);
+  }
+
+  async get(scope: CommandScope, commandId: string): Promise<StoredCommand> {
+    const command = await this.deps.store.getCommand(scope, commandId);
+    if (!command) throw unknownCommand();
+    return command;
+  }
+
+  async create(app: Application, scope: CommandScope, body: unknown): Promise<{ created: boolean; command: StoredCommand }> {
+    const definition = unwrap(validateCreateCommand(body, validationContext(app, scope)));
+    return this.mutate(scope, (state) => planCreate(this.planContext(scope), state, definition));
+  }
+
+  async edit(app: Application, scope: CommandScope, commandId: string, body: unknown): Promise<StoredCommand> {
+    const ctx = validationContext(app, scope);
+    const patch = (existing: CommandDefinition) => unwrap(validatePatchCommand(body, existing, ctx));
+    return this.mutate(scope, (state) => planEdit(this.planContext(scope), state, commandId, patch));
+  }
+
+  async delete(scope: CommandScope, commandId: string): Promise<void> {
+    await this.mutate(scope, (state) => planDelete(state, commandId));
+  }
+
+  async bulkOverwrite(app: Application, scope: CommandScope, body: unknown): Promise<StoredCommand[]> {
+    const entries = unwrap(validateBulkOverwrite(body, validationContext(app, scope)));
+    return this.mutate(scope, (state) => planBulkOverwrite(this.planContext(scope), state, entries));
+  }
+
+  async ensureEntryPoint(app: Application): Promise<StoredCommand | null> {
+    const scope = { applicationId: app.id, guildId: null };
+    return this.mutate(scope, (state) => planEnsureEntryPoint(this.planContext(scope), state, app.integration_types));
+  }
+
+  private async mutate<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R> {
+    try {
+      return await this.deps.store.mutateCommands(scope, planner);
+    } finally {
+      this.invalidate(scope);
+    }
+  }
+
+  static wire(command: StoredCommand): Record<string, unknown> {
+    return toWireCommand(command, DICTIONARIES);
+  }
+}

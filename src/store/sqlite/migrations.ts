@@ -1,0 +1,99 @@
+/**
+ * Versioned schema migrations, applied in order, each once. A migration is never edited after it
+ * has shipped: a change to the schema is a new entry at the end.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'world and commands',
+    sql: `
+      CREATE TABLE applications (
+        id TEXT PRIMARY KEY,
+        bot_token_hash TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        verify_key TEXT NOT NULL,
+        private_key_pem TEXT NOT NULL
+      );
+      CREATE INDEX applications_by_token ON applications (bot_token_hash);
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,
+        doc TEXT NOT NULL
+      );
+      CREATE INDEX users_by_token ON users (token_hash);
+      CREATE TABLE guilds (
+        id TEXT PRIMARY KEY,
+        doc TEXT NOT NULL
+      );
+      CREATE TABLE oauth2_tokens (
+        token_hash TEXT PRIMARY KEY,
+        application_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        expires_at INTEGER
+      );
+      CREATE TABLE commands (
+        application_id TEXT NOT NULL,
+        -- '' for the global scope, so that the unique key below covers it.
+        guild_key TEXT NOT NULL,
+        id TEXT NOT NULL,
+        type INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        version TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        PRIMARY KEY (application_id, id),
+        UNIQUE (application_id, guild_key, type, name)
+      );
+      CREATE INDEX commands_by_scope ON commands (application_id, guild_key, id);
+      CREATE TABLE command_creates (
+        application_id TEXT NOT NULL,
+        guild_key TEXT NOT NULL,
+        day TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (application_id, guild_key, day)
+      );
+      CREATE TABLE command_permissions (
+        application_id TEXT NOT NULL,
+        guild_id TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        permissions TEXT NOT NULL,
+        PRIMARY KEY (application_id, guild_id, target_id)
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'interactions, messages and activity instances',
+    sql: `
+      CREATE TABLE interactions (
+        application_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (application_id, id)
+      );
+      CREATE INDEX interactions_by_user ON interactions (user_id, id);
+      CREATE TABLE messages (
+        channel_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        application_id TEXT,
+        interaction_id TEXT,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (channel_id, id)
+      );
+      CREATE INDEX messages_by_interaction ON messages (application_id, interaction_id);
+      CREATE TABLE activity_instances (
+        application_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (application_id, id)
+      );
+    `,
+  },
+];

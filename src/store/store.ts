@@ -1,0 +1,110 @@
+/**
+ * The one storage interface. SQLite implements it now and PostgreSQL next, so it speaks only in
+ * domain shapes, every command query is keyed by application id, and every multi-row change is
+ * one atomic call.
+ */
+import type { CommandScope, StoredCommand } from '../core/commands/model.js';
+import type { CommandPlanner } from '../core/commands/mutation.js';
+import type { CommandPermission, GuildCommandPermissions } from '../core/permissions/command-permissions.js';
+import type { InteractionRecord, InteractionState } from '../core/interactions/lifecycle.js';
+import type { StoredMessage } from '../core/interactions/messages.js';
+import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
+
+export type { CommandMutation, CommandPlanner, ScopeState } from '../core/commands/mutation.js';
+
+/** Keys generated for an application's signed interaction delivery. */
+export interface ApplicationKeys {
+  /** Hex-encoded Ed25519 public key (the application's `verify_key`). */
+  verifyKey: string;
+  /** PKCS#8 PEM of the private key; never leaves the server. */
+  privateKeyPem: string;
+}
+
+export interface StoredApplication extends Application {
+  keys: ApplicationKeys;
+}
+
+export interface IssuedToken extends OAuth2Token {
+  /** Epoch ms after which the token is refused; null for pre-issued tokens. */
+  expires_at: number | null;
+}
+
+export interface Store {
+  // The world.
+  replaceWorld(world: World): Promise<void>;
+  mergeWorld(world: World): Promise<void>;
+  exportWorld(): Promise<World>;
+  putApplication(app: Application): Promise<StoredApplication>;
+  deleteApplication(id: string): Promise<boolean>;
+  getApplication(id: string): Promise<StoredApplication | null>;
+  findApplicationByBotToken(token: string): Promise<StoredApplication | null>;
+  listApplications(): Promise<StoredApplication[]>;
+  putUser(user: User): Promise<void>;
+  deleteUser(id: string): Promise<boolean>;
+  getUser(id: string): Promise<User | null>;
+  findUserByToken(token: string): Promise<User | null>;
+  listUsers(): Promise<User[]>;
+  putGuild(guild: Guild): Promise<void>;
+  deleteGuild(id: string): Promise<boolean>;
+  getGuild(id: string): Promise<Guild | null>;
+  listGuilds(): Promise<Guild[]>;
+  putOAuth2Token(token: IssuedToken): Promise<void>;
+  deleteOAuth2Token(accessToken: string): Promise<boolean>;
+  findOAuth2Token(accessToken: string): Promise<IssuedToken | null>;
+  listOAuth2Tokens(): Promise<IssuedToken[]>;
+
+  // Commands, always of one application.
+  listCommands(scope: CommandScope): Promise<StoredCommand[]>;
+  getCommand(scope: CommandScope, commandId: string): Promise<StoredCommand | null>;
+  /** Runs the planner on the scope's state and applies its mutation, atomically. */
+  mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R>;
+
+  // Command permissions of one application in one guild.
+  listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]>;
+  getCommandPermissions(applicationId: string, guildId: string, targetId: string): Promise<GuildCommandPermissions | null>;
+  /** Replaces the overwrites of one command (or of the app, targetId = app id) in one guild. */
+  putCommandPermissions(
+    applicationId: string,
+    guildId: string,
+    targetId: string,
+    permissions: CommandPermission[],
+  ): Promise<GuildCommandPermissions>;
+
+  // Interactions, keyed by application id.
+  putInteraction(record: InteractionRecord): Promise<void>;
+  getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null>;
+  /** The interaction as its invoking user asks for it. */
+  findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null>;
+  /**
+   * Applies `patch` only while the stored state is one of `from` (a compare-and-set, so that two
+   * racing acknowledgements cannot both win); false when the state had moved on.
+   */
+  updateInteraction(
+    applicationId: string,
+    id: string,
+    from: readonly InteractionState[],
+    patch: Partial<InteractionRecord>,
+  ): Promise<boolean>;
+
+  // Messages slashd itself holds (interaction responses, follow-ups, launch notices).
+  putMessage(message: StoredMessage): Promise<void>;
+  getMessage(channelId: string, id: string): Promise<StoredMessage | null>;
+  /** Newest first. */
+  listChannelMessages(channelId: string, limit: number): Promise<StoredMessage[]>;
+  deleteMessage(channelId: string, id: string): Promise<boolean>;
+  putActivityInstance(instance: ActivityInstance): Promise<void>;
+  listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;
+
+  close(): Promise<void>;
+}
+
+/** A launched Activity (entry point commands). */
+export interface ActivityInstance {
+  id: string;
+  application_id: string;
+  channel_id: string;
+  guild_id: string | null;
+  user_id: string;
+  interaction_id: string;
+  created_at: number;
+}
