@@ -6,7 +6,14 @@ import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
 import type { HttpContext } from './http/context.js';
 import { buildServer, redactUrl } from './http/server.js';
+import { HttpDelivery } from './delivery/http-delivery.js';
+import { CommandIndexService } from './services/command-index-service.js';
 import { CommandsService } from './services/commands-service.js';
+import { EndpointService } from './services/endpoint-service.js';
+import { InteractionsService } from './services/interactions-service.js';
+import { MessageRenderer } from './services/message-renderer.js';
+import { PermissionsService } from './services/permissions-service.js';
+import { ResponsesService } from './services/responses-service.js';
 import { WorldService } from './services/world-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
@@ -52,7 +59,25 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const commands = new CommandsService({ store, ids, now });
   const world = new WorldService(store, commands);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
-  const ctx: HttpContext = { store, bus, ids, commands, world, adminToken, now };
+  const delivery = new HttpDelivery(now);
+  const renderer = new MessageRenderer(store);
+  const responses = new ResponsesService({ store, ids, now, renderer });
+  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now });
+  const ctx: HttpContext = {
+    store,
+    bus,
+    ids,
+    commands,
+    world,
+    adminToken,
+    now,
+    permissions: new PermissionsService(store, bus),
+    commandIndex: new CommandIndexService(store),
+    interactions,
+    responses,
+    endpoints: new EndpointService(store, delivery, ids),
+    renderer,
+  };
 
   if (config.world) await world.replace(config.world);
   if (config.mergeWorld) await world.merge(config.mergeWorld);
@@ -75,6 +100,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     async close() {
       if (closed) return;
       closed = true;
+      interactions.stop();
       await server.close();
       await store.close();
     },

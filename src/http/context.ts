@@ -1,7 +1,13 @@
 /** What every route plugin gets: the adapters and services, wired once in src/app.ts. */
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { EventBus } from '../events/bus.js';
+import type { CommandIndexService } from '../services/command-index-service.js';
 import type { CommandsService } from '../services/commands-service.js';
+import type { EndpointService } from '../services/endpoint-service.js';
+import type { InteractionsService } from '../services/interactions-service.js';
+import type { MessageRenderer } from '../services/message-renderer.js';
+import type { PermissionsService } from '../services/permissions-service.js';
+import type { ResponsesService } from '../services/responses-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { Store } from '../store/store.js';
 
@@ -11,6 +17,12 @@ export interface HttpContext {
   ids: SnowflakeGenerator;
   commands: CommandsService;
   world: WorldService;
+  permissions: PermissionsService;
+  commandIndex: CommandIndexService;
+  interactions: InteractionsService;
+  responses: ResponsesService;
+  endpoints: EndpointService;
+  renderer: MessageRenderer;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
   now: () => number;

@@ -6,6 +6,10 @@ import { errorHandler, invalidApiVersion, invalidJson, sendError } from './error
 import { RouteIndex } from './method-not-allowed.js';
 import { adminRoutes } from './routes/admin.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
+import { channelRoutes } from './routes/channels.js';
+import { commandPermissionRoutes } from './routes/command-permissions.js';
+import { interactionRoutes } from './routes/interactions.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { identityRoutes } from './routes/identity.js';
 import { oauth2Routes } from './routes/oauth2.js';
 
@@ -62,6 +66,10 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
     await app.register(
       async (api) => {
         await api.register(applicationCommandRoutes, { ctx });
+        await api.register(commandPermissionRoutes, { ctx });
+        await api.register(channelRoutes, { ctx });
+        await api.register(interactionRoutes, { ctx });
+        await api.register(webhookRoutes, { ctx });
         await api.register(identityRoutes, { ctx });
         await api.register(oauth2Routes, { ctx });
       },

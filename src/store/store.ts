@@ -47,6 +47,8 @@ export interface Store {
   putGuild(guild: Guild): Promise<void>;
   deleteGuild(id: string): Promise<boolean>;
   getGuild(id: string): Promise<Guild | null>;
+  /** The guild a channel (or thread) belongs to. */
+  findGuildByChannel(channelId: string): Promise<Guild | null>;
   listGuilds(): Promise<Guild[]>;
   putOAuth2Token(token: IssuedToken): Promise<void>;
   deleteOAuth2Token(accessToken: string): Promise<boolean>;

@@ -18,6 +18,8 @@ import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 type Json = Record<string, unknown>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type WireJson = Record<string, any>;
 
 // ajv and ajv-formats are CommonJS: under NodeNext their default import is module.exports.
 const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default;
@@ -207,7 +209,7 @@ export interface WireCommandExpectation {
  * and MESSAGE commands, `contexts`/`integration_types` on global commands, ids and versions as
  * snowflake strings, and nothing that v10 does not return.
  */
-export function assertWireCommand(value: unknown, expected: WireCommandExpectation): asserts value is Json {
+export function assertWireCommand(value: unknown, expected: WireCommandExpectation): asserts value is WireJson {
   assertMatchesSchema('ApplicationCommandResponse', value);
   const c = value as Json;
   const label = `command ${JSON.stringify(c.name)}`;
@@ -243,7 +245,7 @@ export function assertWireCommand(value: unknown, expected: WireCommandExpectati
 }
 
 /** Every command of a list. */
-export function assertWireCommands(value: unknown, expected: WireCommandExpectation): asserts value is Json[] {
+export function assertWireCommands(value: unknown, expected: WireCommandExpectation): asserts value is WireJson[] {
   assert.ok(Array.isArray(value), 'a list of commands');
   for (const command of value) assertWireCommand(command, expected);
 }

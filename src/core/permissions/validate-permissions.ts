@@ -172,13 +172,12 @@ function validateItem(item: unknown, index: number, guild: Guild, seen: Set<stri
     () => checkPresent(permission, permissionPath),
     () => checkBoolean(permission, permissionPath),
   );
-  const targetIssue =
-    !idIssue && isSnowflake(id)
-      ? firstIssue(
-          () => checkNotSeen(id, seen, idPath),
-          () => (isPermissionType(type) ? checkTargetExists(id, type, guild, idPath) : null),
-        )
-      : null;
+  const targetIssue = isSnowflake(id)
+    ? firstIssue(
+        () => checkNotSeen(id, seen, idPath),
+        () => (isPermissionType(type) ? checkTargetExists(id, type, guild, idPath) : null),
+      )
+    : null;
   if (isSnowflake(id)) seen.add(id);
 
   const issues = [idIssue, targetIssue, typeIssue, permissionIssue].filter((found): found is Issue => found !== null);

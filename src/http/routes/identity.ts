@@ -27,4 +27,12 @@ export async function identityRoutes(api: FastifyInstance, { ctx }: { ctx: HttpC
   };
   api.get('/applications/@me', currentApplication);
   api.get('/oauth2/applications/@me', currentApplication);
+
+  api.patch('/applications/@me', async (request) => {
+    const principal = await principalOf(request);
+    if (principal.kind !== 'bot') throw unauthorized();
+    const app = await ctx.endpoints.update(principal.app, request.body);
+    const owner = await ctx.store.getUser(app.owner_id);
+    return toWireApplication(app, app.keys.verifyKey, owner);
+  });
 }

@@ -88,6 +88,13 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (channel_id, id)
       );
       CREATE INDEX messages_by_interaction ON messages (application_id, interaction_id);
+      CREATE TABLE channel_guilds (
+        channel_id TEXT PRIMARY KEY,
+        guild_id TEXT NOT NULL
+      );
+      CREATE INDEX channel_guilds_by_guild ON channel_guilds (guild_id);
+      INSERT INTO channel_guilds (channel_id, guild_id)
+        SELECT json_extract(c.value, '$.id'), guilds.id FROM guilds, json_each(guilds.doc, '$.channels') AS c;
       CREATE TABLE activity_instances (
         application_id TEXT NOT NULL,
         id TEXT NOT NULL,

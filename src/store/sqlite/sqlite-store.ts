@@ -108,7 +108,7 @@ export class SqliteStore implements Store {
       for (const { id } of this.sql('SELECT id FROM applications').all() as { id: string }[]) {
         if (!keep.has(id)) this.sql('DELETE FROM applications WHERE id = ?').run(id);
       }
-      this.db.exec('DELETE FROM users; DELETE FROM guilds; DELETE FROM oauth2_tokens;');
+      this.db.exec('DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM oauth2_tokens;');
       this.writeWorld(world);
     }).immediate();
   }
@@ -224,13 +224,25 @@ export class SqliteStore implements Store {
   }
 
   private writeGuild(guild: Guild): void {
-    this.sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
-      .run(guild.id, JSON.stringify(guild));
+    this.db.transaction(() => {
+      this.sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
+        .run(guild.id, JSON.stringify(guild));
+      this.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(guild.id);
+      const link = this.sql('INSERT OR REPLACE INTO channel_guilds (channel_id, guild_id) VALUES (?, ?)');
+      for (const channel of guild.channels) link.run(channel.id, guild.id);
+    })();
+  }
+
+  async findGuildByChannel(channelId: string): Promise<Guild | null> {
+    const row = this.sql('SELECT g.doc FROM channel_guilds c JOIN guilds g ON g.id = c.guild_id WHERE c.channel_id = ?')
+      .get(channelId) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as Guild) : null;
   }
 
   async deleteGuild(id: string): Promise<boolean> {
     return this.db.transaction(() => {
       const gone = this.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
+      this.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
       this.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;
     }).immediate();

@@ -1,0 +1,183 @@
+/**
+ * The message model: what slashd stores for a message in a channel (world messages, interaction
+ * responses, follow-ups) and the v10 message object a client library reads.
+ */
+import { CommandType } from '../commands/model.js';
+import { snowflakeTimestampMs } from '../snowflake.js';
+import type { Application, Message, User } from '../world/types.js';
+import { toWirePublicUser } from '../world/wire.js';
+
+/** Message flag: only the invoking user sees the message. */
+export const EPHEMERAL_FLAG = 1 << 6;
+
+/** v10 message types slashd produces. */
+export const MessageType = { Default: 0, ChatInputCommand: 20, ContextMenuCommand: 23 } as const;
+
+export type MessageAuthor = { kind: 'user'; id: string } | { kind: 'app'; id: string };
+
+/** What a response or follow-up records of the interaction it answers. */
+export interface StoredInteractionMetadata {
+  id: string;
+  /** The interaction type: 2 for a command. */
+  type: number;
+  user_id: string;
+  authorizing_integration_owners: Record<string, string>;
+  /** The command's default name. */
+  name: string;
+  command_type: number;
+  /** Follow-ups only: the interaction's original response. */
+  original_response_message_id?: string;
+  /** USER commands: the targeted user. */
+  target_user_id?: string;
+  /** MESSAGE commands: the targeted message. */
+  target_message_id?: string;
+}
+
+export interface StoredMessage {
+  id: string;
+  channel_id: string;
+  guild_id: string | null;
+  author: MessageAuthor;
+  content: string;
+  embeds: Record<string, unknown>[];
+  components: Record<string, unknown>[];
+  /** Message flags as stored; EPHEMERAL is added on output when `ephemeral_for_user_id` is set. */
+  flags: number;
+  /** ISO 8601. */
+  timestamp: string;
+  edited_timestamp: string | null;
+  interaction_metadata?: StoredInteractionMetadata;
+  /** The one user who may see the message; null for a message everyone in the channel sees. */
+  ephemeral_for_user_id: string | null;
+  webhook_id?: string;
+  application_id?: string;
+  tts?: boolean;
+}
+
+/** Where `toWireMessage` finds the users and applications a message names. */
+export interface MessageRenderContext {
+  findUser(id: string): User | undefined;
+  findApplication(id: string): Application | undefined;
+}
+
+type WireObject = Record<string, unknown>;
+
+/** A public user object from an identity alone: the public form shows no other field of a User. */
+function publicUser(id: string, username: string): WireObject {
+  return toWirePublicUser({ id, username, token: '', locale: '', age_verified: false });
+}
+
+/** Who v10 shows for an id that names nobody any more: a user named like a deleted account. */
+function unknownUser(id: string): WireObject {
+  return publicUser(id, 'Deleted User');
+}
+
+function wireUser(id: string, ctx: MessageRenderContext): WireObject {
+  const user = ctx.findUser(id);
+  return user ? toWirePublicUser(user) : unknownUser(id);
+}
+
+/** An app's messages are written by its bot user (same id as the application, world contract). */
+function wireBotUser(id: string, ctx: MessageRenderContext): WireObject {
+  const app = ctx.findApplication(id);
+  const base = app ? publicUser(id, app.name) : unknownUser(id);
+  return { ...base, bot: true };
+}
+
+function wireAuthor(author: MessageAuthor, ctx: MessageRenderContext): WireObject {
+  return author.kind === 'app' ? wireBotUser(author.id, ctx) : wireUser(author.id, ctx);
+}
+
+function isContextMenu(commandType: number): boolean {
+  return commandType === CommandType.User || commandType === CommandType.Message;
+}
+
+/** 20 for answers to slash and entry point commands, 23 for context menus, 0 for anything else. */
+export function messageTypeOf(message: StoredMessage): number {
+  const metadata = message.interaction_metadata;
+  if (!metadata) return MessageType.Default;
+  return isContextMenu(metadata.command_type) ? MessageType.ContextMenuCommand : MessageType.ChatInputCommand;
+}
+
+function wireInteractionMetadata(metadata: StoredInteractionMetadata, ctx: MessageRenderContext): WireObject {
+  const wire: WireObject = {
+    id: metadata.id,
+    type: metadata.type,
+    user: wireUser(metadata.user_id, ctx),
+    authorizing_integration_owners: metadata.authorizing_integration_owners,
+    name: metadata.name,
+    command_type: metadata.command_type,
+  };
+  if (metadata.original_response_message_id) wire.original_response_message_id = metadata.original_response_message_id;
+  if (metadata.target_user_id) wire.target_user = wireUser(metadata.target_user_id, ctx);
+  if (metadata.target_message_id) wire.target_message_id = metadata.target_message_id;
+  return wire;
+}
+
+/** The deprecated `interaction` field: client libraries still read it for the command's name. */
+function wireLegacyInteraction(metadata: StoredInteractionMetadata, ctx: MessageRenderContext): WireObject {
+  return { id: metadata.id, type: metadata.type, name: metadata.name, user: wireUser(metadata.user_id, ctx) };
+}
+
+function wireFlags(message: StoredMessage): number {
+  return message.ephemeral_for_user_id !== null ? message.flags | EPHEMERAL_FLAG : message.flags;
+}
+
+/** Application messages are sent through the interaction's webhook, whose id is the application id. */
+function addAppFields(wire: WireObject, message: StoredMessage): void {
+  const appId = message.author.kind === 'app' ? message.author.id : undefined;
+  const webhookId = message.webhook_id ?? appId;
+  const applicationId = message.application_id ?? appId;
+  if (webhookId) wire.webhook_id = webhookId;
+  if (applicationId) wire.application_id = applicationId;
+}
+
+/** The v10 message object. */
+export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext): WireObject {
+  const wire: WireObject = {
+    id: message.id,
+    type: messageTypeOf(message),
+    channel_id: message.channel_id,
+    author: wireAuthor(message.author, ctx),
+    content: message.content,
+    timestamp: message.timestamp,
+    edited_timestamp: message.edited_timestamp,
+    tts: message.tts ?? false,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: message.embeds,
+    pinned: false,
+    flags: wireFlags(message),
+    components: message.components,
+  };
+  addAppFields(wire, message);
+  if (message.interaction_metadata) {
+    wire.interaction_metadata = wireInteractionMetadata(message.interaction_metadata, ctx);
+    wire.interaction = wireLegacyInteraction(message.interaction_metadata, ctx);
+  }
+  return wire;
+}
+
+/** Ephemeral messages are seen only by the user who invoked the interaction. */
+export function messageVisibleTo(message: StoredMessage, userId: string): boolean {
+  return message.ephemeral_for_user_id === null || message.ephemeral_for_user_id === userId;
+}
+
+/** A message of the world file, in the stored model; its time is its snowflake's. */
+export function fromWorldMessage(message: Message, guildId: string | null): StoredMessage {
+  return {
+    id: message.id,
+    channel_id: message.channel_id,
+    guild_id: guildId,
+    author: { kind: 'user', id: message.author_id },
+    content: message.content,
+    embeds: [],
+    components: [],
+    flags: 0,
+    timestamp: new Date(snowflakeTimestampMs(message.id)).toISOString(),
+    edited_timestamp: null,
+    ephemeral_for_user_id: null,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * What a user of the client sees in a channel: its command picker (the application command index)
+ * and its messages. Both take a user token (`Authorization: <token>`).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { missingAccess, unauthorized } from '../../core/errors.js';
+import { resolveRequesterLocale } from '../../core/locales.js';
+import { canViewChannel } from '../../core/permissions/channel-permissions.js';
+import type { Channel, Guild, Member, User } from '../../core/world/types.js';
+import { unknownChannel } from '../../services/invocation-scene.js';
+import { authenticate } from '../auth.js';
+import type { HttpContext } from '../context.js';
+
+/** Messages one page returns unless `limit` says otherwise, and the most it may say. */
+export const MESSAGES_PAGE_DEFAULT = 50;
+export const MESSAGES_PAGE_MAX = 100;
+
+interface ChannelParams {
+  channelId: string;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
+  async function viewer(request: FastifyRequest<{ Params: ChannelParams }>): Promise<{ user: User; guild: Guild; member: Member; channel: Channel }> {
+    const principal = await authenticate(ctx.store, request.headers.authorization);
+    if (!principal || principal.kind !== 'user') throw unauthorized();
+    const guild = await ctx.store.findGuildByChannel(request.params.channelId);
+    const channel = guild?.channels.find((c) => c.id === request.params.channelId);
+    if (!guild || !channel) throw unknownChannel();
+    const member = guild.members.find((m) => m.user_id === principal.user.id);
+    if (!member || !canViewChannel(guild, member, channel)) throw missingAccess();
+    return { user: principal.user, guild, member, channel };
+  }
+
+  api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', async (request) => {
+    const { user, guild, channel } = await viewer(request);
+    const locale = resolveRequesterLocale({
+      serviceLocale: header(request, 'x-service-locale'),
+      discordLocale: header(request, 'x-discord-locale'),
+      acceptLanguage: header(request, 'accept-language'),
+      userLocale: user.locale,
+    });
+    return ctx.commandIndex.build(guild, channel, user, locale);
+  });
+
+  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>('/channels/:channelId/messages', async (request) => {
+    const { user, guild, channel } = await viewer(request);
+    const asked = Number(request.query.limit ?? MESSAGES_PAGE_DEFAULT);
+    const limit = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MESSAGES_PAGE_MAX) : MESSAGES_PAGE_DEFAULT;
+    return ctx.renderer.channelMessages(guild, channel, user, limit);
+  });
+}

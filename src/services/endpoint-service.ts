@@ -1,0 +1,60 @@
+/**
+ * An app's interactions endpoint URL (facts, section 5): stored only after the endpoint answers
+ * a signed PING with PONG and refuses a badly signed request with 401.
+ */
+import { invalidFormBody, issue } from '../core/errors.js';
+import type { SnowflakeGenerator } from '../core/snowflake.js';
+import type { HttpDelivery } from '../delivery/http-delivery.js';
+import type { Store, StoredApplication } from '../store/store.js';
+
+/** How long the endpoint has to answer each verification request, in ms. */
+export const ENDPOINT_VERIFY_TIMEOUT_MS = 3_000;
+/** Longest interactions endpoint URL accepted. */
+export const ENDPOINT_URL_MAX_LENGTH = 2048;
+
+const FIELD = 'interactions_endpoint_url';
+
+function readUrl(value: unknown): string | null {
+  if (value === null || value === '') return null;
+  if (typeof value !== 'string' || value.length > ENDPOINT_URL_MAX_LENGTH) {
+    throw invalidFormBody([issue([FIELD], 'URL_TYPE_INVALID_URL', 'Not a well formed URL.')]);
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidFormBody([issue([FIELD], 'URL_TYPE_INVALID_URL', 'Not a well formed URL.')]);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalidFormBody([issue([FIELD], 'URL_TYPE_INVALID_SCHEME', `Scheme "${url.protocol.slice(0, -1)}" is not supported. Scheme must be one of ('http', 'https').`)]);
+  }
+  return value;
+}
+
+export class EndpointService {
+  constructor(
+    private readonly store: Store,
+    private readonly delivery: HttpDelivery,
+    private readonly ids: SnowflakeGenerator,
+  ) {}
+
+  async update(app: StoredApplication, body: unknown): Promise<StoredApplication> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw invalidFormBody([issue([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType')]);
+    }
+    const fields = body as Record<string, unknown>;
+    if (!(FIELD in fields)) return app;
+    const url = readUrl(fields[FIELD]);
+    if (url !== null) {
+      const ping = { id: this.ids.next(), application_id: app.id, type: 1, token: 'ping', version: 1 };
+      const check = await this.delivery.verifyEndpoint(app, url, ping, ENDPOINT_VERIFY_TIMEOUT_MS);
+      if (!check.ok) {
+        throw invalidFormBody([
+          issue([FIELD], 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID', `The specified interactions endpoint url could not be verified: ${check.reason}`),
+        ]);
+      }
+    }
+    const { keys: _keys, ...plain } = app;
+    return this.store.putApplication({ ...plain, interactions_endpoint_url: url });
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * Invoking commands: the client's request is checked (permissions, version, options) before
+ * anything reaches the app; then the interaction is recorded and delivered, signed over HTTP to
+ * the app's endpoint or on the event bus for the gateway. Unanswered, it fails after 3 seconds.
+ */
+import { randomBytes } from 'node:crypto';
+import { CommandType, EntryPointHandler } from '../core/commands/model.js';
+import { toWireCommand } from '../core/commands/wire.js';
+import { ApiError, invalidFormBody, issue, JsonCode } from '../core/errors.js';
+import { buildInteraction } from '../core/interactions/build-interaction.js';
+import { checkInvocation } from '../core/interactions/check-invocation.js';
+import {
+  currentState,
+  INITIAL_RESPONSE_DEADLINE_MS,
+  makeInteractionToken,
+  type InteractionRecord,
+} from '../core/interactions/lifecycle.js';
+import { mayUseInBotDm } from '../core/invocation/dm-access.js';
+import { readInvokeRequest, type InvokeRequest } from '../core/invocation/request.js';
+import { appChannelPermissions, channelPermissions } from '../core/permissions/channel-permissions.js';
+import { formatPermissions } from '../core/permissions/bits.js';
+import { evaluateCommandInvocation } from '../core/permissions/invocation.js';
+import type { SnowflakeGenerator } from '../core/snowflake.js';
+import type { User } from '../core/world/types.js';
+import type { HttpDelivery } from '../delivery/http-delivery.js';
+import type { EventBus } from '../events/bus.js';
+import type { Store } from '../store/store.js';
+import { loadScene, type InvocationScene } from './invocation-scene.js';
+import type { ResponsesService } from './responses-service.js';
+
+export interface InvokeResult {
+  id: string;
+  nonce: string | null;
+  state: string;
+}
+
+export interface InteractionsServiceDeps {
+  store: Store;
+  bus: EventBus;
+  ids: SnowflakeGenerator;
+  delivery: HttpDelivery;
+  responses: ResponsesService;
+  now: () => number;
+}
+
+const missingPermissions = () => new ApiError(403, JsonCode.MissingPermissions, 'You lack permissions to perform that action');
+
+/** Read-repair: the client's copy of the command is stale; the error names the current version. */
+function outdatedCommand(scene: InvocationScene): ApiError {
+  return new ApiError(
+    400,
+    JsonCode.InvalidFormBody,
+    'Invalid Form Body',
+    { data: { version: { _errors: [{ code: 'APPLICATION_COMMAND_OUTDATED', message: 'This command is outdated, please try again in a few minutes' }] } } },
+    { current_version: scene.command.version, application_command: toWireCommand(scene.command) },
+  );
+}
+
+function checkAccess(scene: InvocationScene): void {
+  if (!scene.inGuild) {
+    if (!mayUseInBotDm(scene.command)) throw missingPermissions();
+    return;
+  }
+  const { guild, member, channel, installed, commandPermissions, appPermissions } = scene.inGuild;
+  const decision = evaluateCommandInvocation({
+    app: scene.app,
+    command: scene.command,
+    commandPermissions,
+    appPermissions,
+    guild,
+    member,
+    user: scene.user,
+    channel,
+    installed,
+  });
+  if (!decision.allowed) throw missingPermissions();
+}
+
+export class InteractionsService {
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly deps: InteractionsServiceDeps) {}
+
+  async invoke(user: User, body: unknown): Promise<InvokeResult> {
+    const parsed = readInvokeRequest(body);
+    if (!parsed.ok) throw invalidFormBody(parsed.issues);
+    const request = parsed.value;
+    const scene = await loadScene(this.deps.store, user, request);
+    checkAccess(scene);
+    if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
+    if (request.type === 4 && scene.command.definition.type !== CommandType.ChatInput) {
+      throw invalidFormBody([issue(['type'], 'INTERACTION_TYPE_INVALID', 'Only chat input commands have autocomplete')]);
+    }
+    const record = await this.record(scene, request);
+    await this.dispatch(scene, record);
+    const stored = await this.deps.store.getInteraction(record.application_id, record.id);
+    const state = stored ? currentState(stored, this.deps.now()).state : record.state;
+    return { id: record.id, nonce: record.nonce, state };
+  }
+
+  private async record(scene: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
+    const kind = request.type === 4 ? 'autocomplete' : 'command';
+    const guild = scene.inGuild?.guild ?? null;
+    const checked = checkInvocation(scene.command, request.data, kind, {
+      guild,
+      channel: scene.channel,
+      messages: guild?.messages ?? [],
+      users: await this.deps.store.listUsers(),
+    });
+    if (!checked.ok) throw invalidFormBody(checked.issues.map((i) => ({ ...i, path: ['data', ...stripDataPrefix(i.path)] })));
+    const id = this.deps.ids.next();
+    const token = makeInteractionToken(scene.app.id, id, randomBytes(32).toString('base64url'));
+    const member = scene.inGuild?.member ?? null;
+    const payload = buildInteraction({
+      id,
+      token,
+      kind,
+      app: scene.app,
+      command: scene.command,
+      checked: checked.value,
+      user: scene.user,
+      guild,
+      member,
+      channel: scene.channel,
+      locale: scene.user.locale,
+      messages: guild?.messages ?? [],
+      users: await this.deps.store.listUsers(),
+      authorizingIntegrationOwners: guild ? { '0': guild.id } : { '0': '0' },
+      context: guild ? 0 : 1,
+      appPermissions: guild ? formatPermissions(appChannelPermissions(guild, scene.app.id, scene.channel)) : '0',
+      memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, scene.channel)) : null,
+    });
+    const record: InteractionRecord = {
+      id,
+      application_id: scene.app.id,
+      type: request.type,
+      token,
+      user_id: scene.user.id,
+      guild_id: guild?.id ?? null,
+      channel_id: scene.channel.id,
+      command_id: scene.command.id,
+      command_name: scene.command.definition.name,
+      command_type: scene.command.definition.type,
+      nonce: request.nonce,
+      state: 'pending',
+      failure_reason: null,
+      response: null,
+      created_at: this.deps.now(),
+      original_message_id: null,
+      focused_option: checked.value.focused?.option ?? null,
+      activity_instance_id: null,
+      payload,
+    };
+    await this.deps.store.putInteraction(record);
+    return record;
+  }
+
+  private async dispatch(scene: InvocationScene, record: InteractionRecord): Promise<void> {
+    const { definition } = scene.command;
+    if (definition.type === CommandType.PrimaryEntryPoint && definition.handler === EntryPointHandler.DiscordLaunchActivity) {
+      await this.deps.responses.launchActivityForUser(scene.app, record);
+      return;
+    }
+    this.scheduleTimeout(record);
+    const url = scene.app.interactions_endpoint_url;
+    if (!url) {
+      this.deps.bus.publish('INTERACTION_CREATE', { applicationId: scene.app.id, data: record.payload });
+      return;
+    }
+    const remaining = record.created_at + INITIAL_RESPONSE_DEADLINE_MS - this.deps.now();
+    const outcome = await this.deps.delivery.deliver(scene.app, url, record.payload, Math.max(1, remaining));
+    if (outcome.kind === 'inline') {
+      await this.deps.responses.acceptInlineResponse(scene.app, record, outcome.response);
+    } else if (outcome.kind === 'failed') {
+      await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
+        state: 'failed',
+        failure_reason: 'delivery_failure',
+      });
+    }
+  }
+
+  private scheduleTimeout(record: InteractionRecord): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.deps.store
+        .updateInteraction(record.application_id, record.id, ['pending'], { state: 'failed', failure_reason: 'timeout' })
+        .catch(() => undefined);
+    }, INITIAL_RESPONSE_DEADLINE_MS);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** The interaction as its invoking user sees it: state, and the app's response. */
+  async status(user: User, interactionId: string): Promise<Record<string, unknown> | null> {
+    const record = await this.deps.store.findUserInteraction(user.id, interactionId);
+    if (!record) return null;
+    const { state, reason } = currentState(record, this.deps.now());
+    const out: Record<string, unknown> = { id: record.id, nonce: record.nonce, state, response: record.response };
+    if (state === 'failed') out.failure_reason = reason;
+    return out;
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}
+
+/** The invocation check reports paths under `data` or relative to it; the client sees `data.…`. */
+function stripDataPrefix(path: readonly (string | number)[]): (string | number)[] {
+  return path[0] === 'data' ? path.slice(1) : [...path];
+}

@@ -1,0 +1,77 @@
+/**
+ * Everything an invocation is decided on, read from the store once: the app, the command, where
+ * it runs (guild, channel, member) and who invokes it.
+ */
+import type { StoredCommand } from '../core/commands/model.js';
+import { ApiError, JsonCode, missingAccess, unknownCommand } from '../core/errors.js';
+import type { InvokeRequest } from '../core/invocation/request.js';
+import { overwritesFor } from '../core/permissions/command-permissions.js';
+import type { CommandPermission } from '../core/permissions/command-permissions.js';
+import { isInstalledForCommands } from '../core/permissions/install.js';
+import type { Channel, Guild, Member, User } from '../core/world/types.js';
+import type { Store, StoredApplication } from '../store/store.js';
+
+export interface GuildScene {
+  guild: Guild;
+  member: Member;
+  channel: Channel;
+  installed: boolean;
+  commandPermissions: CommandPermission[] | null;
+  appPermissions: CommandPermission[] | null;
+}
+
+export interface InvocationScene {
+  app: StoredApplication;
+  user: User;
+  command: StoredCommand;
+  /** null for the bot's DM. */
+  inGuild: GuildScene | null;
+  /** In a DM, a stand-in channel object: the world has no DM channels. */
+  channel: Channel;
+}
+
+export const unknownApplication = () => new ApiError(404, JsonCode.UnknownApplication, 'Unknown Application');
+export const unknownChannel = () => new ApiError(404, JsonCode.UnknownChannel, 'Unknown Channel');
+export const unknownGuild = () => new ApiError(404, JsonCode.UnknownGuild, 'Unknown Guild');
+
+async function findCommand(store: Store, request: InvokeRequest): Promise<StoredCommand> {
+  const applicationId = request.application_id;
+  const global = await store.getCommand({ applicationId, guildId: null }, request.data.id);
+  if (global) return global;
+  if (request.guild_id) {
+    const local = await store.getCommand({ applicationId, guildId: request.guild_id }, request.data.id);
+    if (local) return local;
+  }
+  throw unknownCommand();
+}
+
+export async function loadScene(store: Store, user: User, request: InvokeRequest): Promise<InvocationScene> {
+  const app = await store.getApplication(request.application_id);
+  if (!app) throw unknownApplication();
+  const command = await findCommand(store, request);
+  if (request.guild_id === null) {
+    const channel: Channel = { id: request.channel_id, type: 1, name: '', nsfw: false, parent_id: null, permission_overwrites: [] };
+    return { app, user, command, inGuild: null, channel };
+  }
+  const guild = await store.getGuild(request.guild_id);
+  if (!guild) throw unknownGuild();
+  const member = guild.members.find((m) => m.user_id === user.id);
+  if (!member) throw missingAccess();
+  const channel = guild.channels.find((c) => c.id === request.channel_id);
+  if (!channel) throw unknownChannel();
+  const permissions = await store.listCommandPermissions(app.id, guild.id);
+  return {
+    app,
+    user,
+    command,
+    channel,
+    inGuild: {
+      guild,
+      member,
+      channel,
+      installed: isInstalledForCommands(guild, app.id),
+      commandPermissions: overwritesFor(permissions, command.id),
+      appPermissions: overwritesFor(permissions, app.id),
+    },
+  };
+}

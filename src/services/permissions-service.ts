@@ -1,0 +1,69 @@
+/**
+ * Command permissions in a guild: reads for the app, edits for a user who may make them, each
+ * edit one write followed by the APPLICATION_COMMAND_PERMISSIONS_UPDATE event.
+ */
+import type { StoredCommand } from '../core/commands/model.js';
+import { ApiError, invalidFormBody, JsonCode, unknownCommand } from '../core/errors.js';
+import {
+  overwritesFor,
+  type GuildCommandPermissions,
+} from '../core/permissions/command-permissions.js';
+import { isInstalledForCommands } from '../core/permissions/install.js';
+import { validatePermissionsBody } from '../core/permissions/validate-permissions.js';
+import { checkPermissionEditor } from '../core/permissions/who-may-edit.js';
+import type { Guild, User } from '../core/world/types.js';
+import type { EventBus } from '../events/bus.js';
+import type { Store, StoredApplication } from '../store/store.js';
+
+export const unknownCommandPermissions = () =>
+  new ApiError(404, JsonCode.UnknownApplicationCommandPermissions, 'Unknown application command permissions');
+
+export class PermissionsService {
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+  ) {}
+
+  async list(app: StoredApplication, guild: Guild): Promise<GuildCommandPermissions[]> {
+    return this.store.listCommandPermissions(app.id, guild.id);
+  }
+
+  /** The command (global, or of this guild) a permissions path names; null for the app-level id. */
+  private async target(app: StoredApplication, guild: Guild, targetId: string): Promise<StoredCommand | null> {
+    if (targetId === app.id) return null;
+    const command =
+      (await this.store.getCommand({ applicationId: app.id, guildId: null }, targetId)) ??
+      (await this.store.getCommand({ applicationId: app.id, guildId: guild.id }, targetId));
+    if (!command) throw unknownCommand();
+    return command;
+  }
+
+  async get(app: StoredApplication, guild: Guild, targetId: string): Promise<GuildCommandPermissions> {
+    await this.target(app, guild, targetId);
+    const found = await this.store.getCommandPermissions(app.id, guild.id, targetId);
+    if (!found) throw unknownCommandPermissions();
+    return found;
+  }
+
+  async put(app: StoredApplication, guild: Guild, editor: User, targetId: string, body: unknown): Promise<GuildCommandPermissions> {
+    const command = await this.target(app, guild, targetId);
+    const validated = validatePermissionsBody(body, guild);
+    if (!validated.ok) throw invalidFormBody(validated.issues);
+    const stored = await this.store.listCommandPermissions(app.id, guild.id);
+    const check = checkPermissionEditor({
+      app,
+      guild,
+      user: editor,
+      member: guild.members.find((m) => m.user_id === editor.id) ?? null,
+      command,
+      commandPermissions: command ? overwritesFor(stored, command.id) : null,
+      appPermissions: overwritesFor(stored, app.id),
+      permissions: validated.value,
+      installed: isInstalledForCommands(guild, app.id),
+    });
+    if (!check.ok) throw new ApiError(check.status, check.code, check.message);
+    const saved = await this.store.putCommandPermissions(app.id, guild.id, targetId, validated.value);
+    this.bus.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', { applicationId: app.id, data: saved });
+    return saved;
+  }
+}
