@@ -353,7 +353,6 @@ describe('bounded fuzz: never a 5xx, and a refused write changes nothing', () =>
     );
     // Mutations explore both sides of the validation (a fuzz that is only refused tests little).
     assert.ok(outcomes.accepted > 0 && outcomes.refused > 0, JSON.stringify(outcomes));
-    console.log(`# mutation fuzz outcomes: ${JSON.stringify(outcomes)}`);
   });
 
   test('random strings as JSON bodies', async () => {

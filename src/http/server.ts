@@ -32,7 +32,10 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 4 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
+    frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
   });
   const routes = new RouteIndex();
   routes.attach(app);

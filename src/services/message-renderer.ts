@@ -3,56 +3,53 @@
  * messages and slashd's own (responses, follow-ups), newest first, ephemeral ones only for their
  * user.
  */
-import { messageVisibleTo, toWireMessage, type StoredMessage } from '../core/interactions/messages.js';
-import { toWireBotUser, toWirePublicUser } from '../core/world/wire.js';
-import type { Channel, Guild, Message, User } from '../core/world/types.js';
-import { snowflakeTimestampMs } from '../core/snowflake.js';
+import {
+  fromWorldMessage, messageVisibleTo, toWireMessage, type MessageRenderContext, type StoredMessage,
+} from '../core/interactions/messages.js';
+import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
+
+function newestFirst(a: StoredMessage, b: StoredMessage): number {
+  const x = BigInt(a.id);
+  const y = BigInt(b.id);
+  return x === y ? 0 : x < y ? 1 : -1;
+}
 
 export class MessageRenderer {
   constructor(private readonly store: Store) {}
 
-  private async userObject(userId: string): Promise<Record<string, unknown> | null> {
-    const user = await this.store.getUser(userId);
-    return user ? toWirePublicUser(user) : null;
+  /** Loads every user and application the messages name, so that rendering itself is pure. */
+  private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
+    const users = new Map<string, User>();
+    const apps = new Map<string, Application>();
+    for (const message of messages) {
+      const ids = [message.author.id, message.interaction_metadata?.user_id, message.interaction_metadata?.target_user_id];
+      for (const id of ids) {
+        if (!id || users.has(id)) continue;
+        const user = await this.store.getUser(id);
+        if (user) users.set(id, user);
+      }
+      for (const id of [message.application_id, message.author.kind === 'app' ? message.author.id : undefined]) {
+        if (!id || apps.has(id)) continue;
+        const app = await this.store.getApplication(id);
+        if (app) apps.set(id, app);
+      }
+    }
+    return { findUser: (id) => users.get(id), findApplication: (id) => apps.get(id) };
   }
 
   async render(message: StoredMessage): Promise<Record<string, unknown>> {
-    let author: Record<string, unknown> | null;
-    if (message.author.kind === 'app') {
-      const app = await this.store.getApplication(message.author.id);
-      author = app ? toWireBotUser(app) : null;
-    } else {
-      author = await this.userObject(message.author.id);
-    }
-    const interactionUser = message.interaction_metadata ? await this.userObject(message.interaction_metadata.user_id) : null;
-    return toWireMessage(message, { author: author ?? { id: message.author.id }, interactionUser });
-  }
-
-  /** A message of the world file, in the same shape as slashd's own. */
-  private fromWorld(message: Message, guild: Guild): StoredMessage {
-    return {
-      id: message.id,
-      channel_id: message.channel_id,
-      guild_id: guild.id,
-      author: { kind: 'user', id: message.author_id },
-      content: message.content,
-      embeds: [],
-      components: [],
-      flags: 0,
-      timestamp: new Date(snowflakeTimestampMs(message.id)).toISOString(),
-      edited_timestamp: null,
-      ephemeral_for_user_id: null,
-    };
+    return toWireMessage(message, await this.contextFor([message]));
   }
 
   async channelMessages(guild: Guild, channel: Channel, viewer: User, limit: number): Promise<Record<string, unknown>[]> {
-    const own = await this.store.listChannelMessages(channel.id, limit * 2);
-    const fromWorld = guild.messages.filter((m) => m.channel_id === channel.id).map((m) => this.fromWorld(m, guild));
+    const own = (await this.store.listChannelMessages(channel.id, viewer.id, limit));
+    const fromWorld = guild.messages.filter((m) => m.channel_id === channel.id).map((m) => fromWorldMessage(m, guild.id));
     const visible = [...own, ...fromWorld]
       .filter((m) => messageVisibleTo(m, viewer.id))
-      .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : BigInt(b.id) < BigInt(a.id) ? -1 : 0))
+      .sort(newestFirst)
       .slice(0, limit);
-    return Promise.all(visible.map((m) => this.render(m)));
+    const ctx = await this.contextFor(visible);
+    return visible.map((m) => toWireMessage(m, ctx));
   }
 }

@@ -91,8 +91,8 @@ export interface Store {
   // Messages slashd itself holds (interaction responses, follow-ups, launch notices).
   putMessage(message: StoredMessage): Promise<void>;
   getMessage(channelId: string, id: string): Promise<StoredMessage | null>;
-  /** Newest first. */
-  listChannelMessages(channelId: string, limit: number): Promise<StoredMessage[]>;
+  /** Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own). */
+  listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]>;
   deleteMessage(channelId: string, id: string): Promise<boolean>;
   putActivityInstance(instance: ActivityInstance): Promise<void>;
   listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;

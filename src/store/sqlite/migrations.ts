@@ -84,6 +84,8 @@ export const MIGRATIONS: readonly Migration[] = [
         id TEXT NOT NULL,
         application_id TEXT,
         interaction_id TEXT,
+        -- The one user who may see an ephemeral message; NULL: everyone in the channel.
+        visible_to TEXT,
         doc TEXT NOT NULL,
         PRIMARY KEY (channel_id, id)
       );

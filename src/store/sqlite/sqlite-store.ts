@@ -437,14 +437,15 @@ export class SqliteStore implements Store {
 
   async putMessage(message: StoredMessage): Promise<void> {
     this.sql(
-        `INSERT INTO messages (channel_id, id, application_id, interaction_id, doc) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (channel_id, id) DO UPDATE SET doc = excluded.doc`,
+        `INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (channel_id, id) DO UPDATE SET doc = excluded.doc, visible_to = excluded.visible_to`,
       )
       .run(
         message.channel_id,
         message.id,
         message.application_id ?? null,
         message.interaction_metadata?.id ?? null,
+        message.ephemeral_for_user_id,
         JSON.stringify(message),
       );
   }
@@ -456,9 +457,11 @@ export class SqliteStore implements Store {
     return row ? (JSON.parse(row.doc) as StoredMessage) : null;
   }
 
-  async listChannelMessages(channelId: string, limit: number): Promise<StoredMessage[]> {
-    const rows = this.sql('SELECT doc FROM messages WHERE channel_id = ? ORDER BY length(id) DESC, id DESC LIMIT ?')
-      .all(channelId, limit) as { doc: string }[];
+  async listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]> {
+    const rows = this.sql(
+      `SELECT doc FROM messages WHERE channel_id = ? AND (visible_to IS NULL OR visible_to = ?)
+       ORDER BY length(id) DESC, id DESC LIMIT ?`,
+    ).all(channelId, viewerId, limit) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as StoredMessage);
   }
 

@@ -1,0 +1,170 @@
+/**
+ * The OAuth2 token endpoint, client credentials (facts, section 9): form-encoded, HTTP Basic
+ * client authentication; the token then deploys commands like a bot token.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { REST } from '@discordjs/rest';
+import { Routes } from 'discord-api-types/v10';
+import { assertErrorBody, assertWireCommands } from './helpers/openapi.js';
+import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const DEMO_SECRET = 'demo-client-secret';
+const SCOPE = 'applications.commands.update';
+
+function basic(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+}
+
+describe('POST /oauth2/token (client credentials)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  function token(form: Record<string, string>, auth: string | null = basic(DEMO_APP_ID, DEMO_SECRET)): Promise<TestResponse> {
+    return server.request('POST', '/oauth2/token', {
+      auth,
+      rawBody: new URLSearchParams(form).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  }
+
+  function expectOAuthError(response: TestResponse, status: number, error: string): void {
+    assert.equal(response.status, status, response.text);
+    assert.equal(response.body.error, error, response.text);
+    assert.equal(typeof response.body.error_description, 'string');
+    assert.equal(response.body.access_token, undefined);
+  }
+
+  test('issues a Bearer token: {access_token, token_type, expires_in: 604800, scope}', async () => {
+    const response = await token({ grant_type: 'client_credentials', scope: SCOPE });
+    assert.equal(response.status, 200, response.text);
+    const body = response.body as Json;
+    assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'scope', 'token_type']);
+    assert.equal(typeof body.access_token, 'string');
+    assert.ok(body.access_token.length >= 16);
+    assert.equal(body.token_type, 'Bearer');
+    assert.equal(body.expires_in, 604800);
+    assert.equal(body.scope, SCOPE);
+    assert.equal(body.refresh_token, undefined, 'client credentials: no refresh token');
+
+    const second = await token({ grant_type: 'client_credentials', scope: SCOPE });
+    assert.notEqual(second.body.access_token, body.access_token, 'a fresh token each time');
+  });
+
+  test('the issued token deploys commands, with raw HTTP and with @discordjs/rest', async () => {
+    const issued = (await token({ grant_type: 'client_credentials', scope: SCOPE })).body.access_token as string;
+    const bearer = `Bearer ${issued}`;
+    const put = await server.request('PUT', `/applications/${DEMO_APP_ID}/commands`, {
+      auth: bearer,
+      body: [{ name: 'deployed', description: 'By a bearer token' }],
+    });
+    assert.equal(put.status, 200, put.text);
+    assertWireCommands(put.body, { applicationId: DEMO_APP_ID, guildId: null });
+
+    const rest = new REST({ version: '10', api: `${server.url}/api`, authPrefix: 'Bearer' }).setToken(issued);
+    try {
+      const guild = (await rest.put(Routes.applicationGuildCommands(DEMO_APP_ID, TEST_GUILD_ID), {
+        body: [new SlashCommandBuilder().setName('guildwide').setDescription('Via REST with a Bearer token').toJSON()],
+      })) as Json[];
+      assertWireCommands(guild, { applicationId: DEMO_APP_ID, guildId: TEST_GUILD_ID });
+    } finally {
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
+    }
+
+    // The bot sees what the token deployed.
+    const seen = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    assert.deepEqual(seen.body.map((c: Json) => c.name), ['deployed']);
+
+    // The token acts for the owner.
+    const me = await server.request('GET', '/users/@me', { auth: bearer });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.id, ALICE_ID);
+
+    // It is this app's token only.
+    const other = await server.request('GET', `/applications/${OTHER_APP_ID}/commands`, { auth: bearer });
+    assert.equal(other.status, 403);
+    assertErrorBody(other.status, other.body);
+  });
+
+  test('a token without applications.commands.update cannot deploy (403, 50026)', async () => {
+    const issued = await token({ grant_type: 'client_credentials', scope: 'identify' });
+    assert.equal(issued.status, 200, issued.text);
+    assert.equal(issued.body.scope, 'identify');
+    const response = await server.request('PUT', `/applications/${DEMO_APP_ID}/commands`, {
+      auth: `Bearer ${issued.body.access_token}`,
+      body: [{ name: 'nope', description: 'Refused' }],
+    });
+    assert.equal(response.status, 403);
+    assertErrorBody(response.status, response.body);
+    assert.equal(response.body.code, 50026);
+  });
+
+  test('the client secret may also come in the form (client_secret_post)', async () => {
+    const response = await token(
+      { grant_type: 'client_credentials', scope: SCOPE, client_id: DEMO_APP_ID, client_secret: DEMO_SECRET },
+      null,
+    );
+    assert.equal(response.status, 200, response.text);
+    assert.equal(response.body.token_type, 'Bearer');
+  });
+
+  test('client authentication failures: 401 invalid_client, and no token', async () => {
+    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic(DEMO_APP_ID, 'wrong-secret')), 401, 'invalid_client');
+    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic(DEMO_APP_ID, 'other-client-secret')), 401, 'invalid_client');
+    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic('999999999999999999', DEMO_SECRET)), 401, 'invalid_client');
+    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic('not-an-id', DEMO_SECRET)), 401, 'invalid_client');
+    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, null), 401, 'invalid_client');
+    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, 'Basic !!!not-base64'), 401, 'invalid_client');
+  });
+
+  test('an unsupported grant type: 400', async () => {
+    for (const grant of ['password', 'implicit', '', 'CLIENT_CREDENTIALS']) {
+      const response = await token({ grant_type: grant, scope: SCOPE });
+      expectOAuthError(response, 400, 'unsupported_grant_type');
+    }
+    const missing = await token({ scope: SCOPE });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.access_token, undefined);
+  });
+
+  test('a bad scope: 400 invalid_scope', async () => {
+    for (const scope of ['not.a.scope', `${SCOPE} bogus`, '']) {
+      expectOAuthError(await token({ grant_type: 'client_credentials', scope }), 400, 'invalid_scope');
+    }
+  });
+
+  test('form-encoded bodies only: a JSON body is refused and issues nothing', async () => {
+    const response = await server.request('POST', '/oauth2/token', {
+      auth: basic(DEMO_APP_ID, DEMO_SECRET),
+      body: { grant_type: 'client_credentials', scope: SCOPE },
+    });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.body.access_token, undefined);
+    assert.equal(typeof response.body.error, 'string');
+  });
+
+  test('revoke: the token stops working', async () => {
+    const issued = (await token({ grant_type: 'client_credentials', scope: SCOPE })).body.access_token as string;
+    const list = () => server.request('GET', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bearer ${issued}` });
+    assert.equal((await list()).status, 200);
+    const revoked = await server.request('POST', '/oauth2/token/revoke', {
+      auth: basic(DEMO_APP_ID, DEMO_SECRET),
+      rawBody: new URLSearchParams({ token: issued }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(revoked.status, 200);
+    const after = await list();
+    assert.equal(after.status, 401);
+    assert.deepEqual(after.body, { message: '401: Unauthorized', code: 0 });
+  });
+});
