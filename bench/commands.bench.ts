@@ -20,7 +20,8 @@ const auth = { authorization: `Bot ${DEMO_BOT_TOKEN}` };
 async function requestsPerSecond(options: autocannon.Options): Promise<number> {
   const result = await autocannon({ connections: CONNECTIONS, duration: ROUND_SECONDS, ...options });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`benchmark run had ${result.non2xx} non-2xx responses and ${result.errors} errors`);
+    const statuses = JSON.stringify(result.statusCodeStats);
+    throw new Error(`benchmark run had ${result.non2xx} non-2xx responses and ${result.errors} errors: ${statuses}`);
   }
   return result.requests.average;
 }
@@ -72,8 +73,8 @@ export async function runCommandsBench(): Promise<{ lines: string[] }> {
         (i) => ({ method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: bulkLists[i % 2] }),
         BULK_ITERATIONS,
       );
-      // (b) create (upsert): two definitions of one name alternate, so every request writes.
-      const createBodies = [JSON.stringify(slashCommand('upsert-me', 0)), JSON.stringify(slashCommand('upsert-me', 1))];
+      // (b) create (upsert): two definitions of an existing name alternate, so every request writes.
+      const createBodies = [JSON.stringify(slashCommand('cmd-0', 7)), JSON.stringify(slashCommand('cmd-0', 8))];
       const createRate = await requestsPerSecond({
         url: commandsUrl,
         method: 'POST',

@@ -1,12 +1,20 @@
 /** `npm run bench`: every benchmark in bench/, each reported against its same-run baseline. */
 import { runCommandsBench } from './commands.bench.js';
+import { runInteractionsBench } from './interactions.bench.js';
+import { runPermissionsBench } from './permissions.bench.js';
+import { runValidationBench } from './validation.bench.js';
 
 interface Bench {
   name: string;
   run(): Promise<{ lines: string[] }>;
 }
 
-const BENCHES: Bench[] = [{ name: 'commands (issue 2)', run: runCommandsBench }];
+const BENCHES: Bench[] = [
+  { name: 'commands (issue 2)', run: runCommandsBench },
+  { name: 'validation (issue 3)', run: runValidationBench },
+  { name: 'permissions (issue 4)', run: runPermissionsBench },
+  { name: 'interactions (issue 5)', run: runInteractionsBench },
+];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertErrorBody, assertWireCommand, assertWireCommands } from './helpers/openapi.js';
+import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   BOB_IDENTIFY_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN, OTHER_BOT_TOKEN, SECOND_GUILD_ID, TEST_GUILD_ID,
@@ -75,7 +75,7 @@ describe('command endpoints: who may call them', () => {
   const fixtureIds = new Map<string, string>();
 
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
   });
   after(async () => {
     await server.close();
@@ -164,7 +164,7 @@ describe('command endpoints: who may call them', () => {
         const bulk = await server.request('PUT', scope.base, { auth, body: [FIXTURE, { name: 'second', description: 'Second' }] });
         assert.equal(bulk.status, 200);
         assertWireCommands(bulk.body, expected);
-        assert.equal(bulk.body.find((c: Json) => c.name === FIXTURE.name).id, fixtureId);
+        assert.equal(bulk.body.find((c: Json) => c.name === FIXTURE.name)!.id, fixtureId);
 
         const after = await server.request('GET', scope.base, { auth: BOT });
         assert.deepEqual(after.body.map((c: Json) => c.name).sort(), ['fixture', 'second']);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createSlashd, type Slashd } from '../src/app.js';
-import { assertErrorBody, assertWireCommand, assertWireCommands } from './helpers/openapi.js';
+import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld,
@@ -42,7 +42,7 @@ async function fullList(server: { request: TestServer['request'] }, base: string
 describe('create, get, list, edit, delete', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
   });
   after(async () => {
     await server.close();
@@ -87,7 +87,7 @@ describe('create, get, list, edit, delete', () => {
       const listed = await server.request('GET', base, { auth: BOT, headers: { 'x-discord-locale': 'fr' } });
       assert.equal(listed.status, 200);
       assertWireCommands(listed.body, { ...expected, view: 'list' });
-      const inList = listed.body.find((x: Json) => x.id === c.id);
+      const inList = listed.body.find((x: Json) => x.id === c.id)!;
       assert.equal(inList.name_localized, 'meteo', 'the list carries the requester locale');
       assert.equal(inList.name_localizations, undefined, 'and not the dictionaries');
 
@@ -223,7 +223,7 @@ describe('create, get, list, edit, delete', () => {
 describe('per-type limits (30032)', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
   });
   after(async () => {
     await server.close();
@@ -264,6 +264,13 @@ describe('per-type limits (30032)', () => {
     expectError(await server.request('PUT', GUILD_BASE, { auth: BOT, body: tooManyChat }), 400, 30032);
     assert.deepEqual(await fullList(server, GUILD_BASE), before);
 
+    // More than 130 items: refused whatever the types.
+    const tooLong = Array.from({ length: 131 }, (_, i) => ({ name: `Item ${i}`, type: 2 + (i % 2) }));
+    const refused = await server.request('PUT', GUILD_BASE, { auth: BOT, body: tooLong });
+    assert.equal(refused.status, 400, refused.text.slice(0, 300));
+    assertErrorBody(refused.status, refused.body);
+    assert.deepEqual(await fullList(server, GUILD_BASE), before);
+
     const exactly = [...Array.from({ length: 100 }, (_, i) => chat(`c${i}`)), ...Array.from({ length: 15 }, (_, i) => ({ name: `U${i}`, type: 2 })), ...Array.from({ length: 15 }, (_, i) => ({ name: `M${i}`, type: 3 }))];
     const full = await server.request('PUT', GUILD_BASE, { auth: BOT, body: exactly });
     assert.equal(full.status, 200, `130 commands at every limit are fine: ${full.text.slice(0, 300)}`);
@@ -290,7 +297,7 @@ async function startDayServer(db: string, dayOffset = 0): Promise<DayServer> {
   const now = () => FIXED_NOON + dayOffset * DAY_MS + (Date.now() - origin);
   const slashd = await createSlashd({ db, world: exampleWorld(), adminToken: ADMIN_TOKEN, now });
   const url = await slashd.listen({ host: '127.0.0.1', port: 0 });
-  return {
+  return withSchemaChecks<DayServer>({
     slashd,
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
@@ -311,7 +318,7 @@ async function startDayServer(db: string, dayOffset = 0): Promise<DayServer> {
       return { status: response.status, headers: response.headers, text, body: parsed };
     },
     close: () => slashd.close(),
-  };
+  });
 }
 
 function names(prefix: string, count: number): Json[] {

@@ -12,7 +12,7 @@ import {
   type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
 import { Client, ClientApplication } from 'discord.js';
-import { assertErrorBody, assertWireCommand, assertWireCommands } from './helpers/openapi.js';
+import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID,
@@ -77,7 +77,7 @@ describe('deploy flow with @discordjs/rest and @discordjs/builders', () => {
   let rest: REST;
 
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
     rest = restFor(server);
   });
   after(async () => {
@@ -288,7 +288,7 @@ describe('bulk overwrite semantics (facts, section 2)', () => {
   const route = Routes.applicationGuildCommands(DEMO_APP_ID, TEST_GUILD_ID);
 
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
     rest = restFor(server);
   });
   after(async () => {
@@ -338,6 +338,27 @@ describe('bulk overwrite semantics (facts, section 2)', () => {
     );
   });
 
+  test('two commands swap names by id in one list: both ids kept', async () => {
+    const first = (await rest.put(route, { body: [slash('left', 'Left'), slash('right', 'Right')] })) as Json[];
+    const left = byName(first).get('1:left')!;
+    const right = byName(first).get('1:right')!;
+    const swapped = (await rest.put(route, {
+      body: [
+        { ...slash('right', 'Left'), id: left.id },
+        { ...slash('left', 'Right'), id: right.id },
+      ],
+    })) as Json[];
+    assertWireCommands(swapped, GUILD);
+    const named = byName(swapped);
+    assert.equal(named.get('1:right')!.id, left.id);
+    assert.equal(named.get('1:left')!.id, right.id);
+    const listed = (await rest.get(route)) as Json[];
+    assert.deepEqual(
+      listed.map((c) => [c.id, c.name]).sort(),
+      [[left.id, 'right'], [right.id, 'left']].sort(),
+    );
+  });
+
   test('matching by name is within the type: a USER command of the same name is another command', async () => {
     const first = (await rest.put(route, { body: [slash('report')] })) as Json[];
     const chat = first[0]!;
@@ -382,7 +403,7 @@ describe('the entry point command (code 50240)', () => {
   const route = Routes.applicationCommands(ACTIVITY_APP_ID);
 
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
     rest = restFor(server, ACTIVITY_BOT_TOKEN);
   });
   after(async () => {
@@ -433,6 +454,17 @@ describe('the entry point command (code 50240)', () => {
     assert.equal(put.length, 2);
   });
 
+  test('the entry point may be deleted on its own; then a bulk PUT without it is fine', async () => {
+    const list = (await rest.get(route)) as Json[];
+    const launch = list.find((c) => c.type === 4)!;
+    const deleted = await server.request('DELETE', Routes.applicationCommand(ACTIVITY_APP_ID, launch.id), {
+      auth: `Bot ${ACTIVITY_BOT_TOKEN}`,
+    });
+    assert.equal(deleted.status, 204);
+    const put = (await rest.put(route, { body: [new SlashCommandBuilder().setName('play').setDescription('Play').toJSON()] })) as Json[];
+    assert.deepEqual(put.map((c) => c.type), [1]);
+  });
+
   test('a guild bulk PUT is not concerned by the global entry point', async () => {
     const put = (await rest.put(Routes.applicationGuildCommands(ACTIVITY_APP_ID, TEST_GUILD_ID), {
       body: [new SlashCommandBuilder().setName('play').setDescription('Play').toJSON()],
@@ -449,7 +481,7 @@ describe('discord.js Client: application.commands without a gateway', () => {
   let client: Client;
 
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
     client = new Client({ intents: [], rest: { api: `${server.url}/api` } });
     client.token = DEMO_BOT_TOKEN;
     client.rest.setToken(DEMO_BOT_TOKEN);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
+import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID, BOB_ID, BOB_IDENTIFY_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN, OTHER_APP_ID, OTHER_BOT_TOKEN,
@@ -21,7 +21,7 @@ const APPLICATION_PATHS = ['/applications/@me', '/oauth2/applications/@me'];
 describe('identity endpoints', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
   });
   after(async () => {
     await server.close();

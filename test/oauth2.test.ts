@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
-import { assertErrorBody, assertWireCommands } from './helpers/openapi.js';
+import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -23,7 +23,7 @@ function basic(id: string, secret: string): string {
 describe('POST /oauth2/token (client credentials)', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer();
+    server = withSchemaChecks(await startServer());
   });
   after(async () => {
     await server.close();

@@ -44,7 +44,7 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; issues: Issue[]
 }
 
 export class CommandsService {
-  private readonly listCache = new Map<string, Map<string, string>>();
+  private readonly listCache = new Map<string, Map<string, Buffer>>();
   /** Bumped on every change to a scope, so a list read that raced a write is not cached. */
   private readonly generations = new Map<string, number>();
   private readonly now: () => number;
@@ -63,15 +63,18 @@ export class CommandsService {
     this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
   }
 
-  /** The scope's list as a JSON string, served from the cache when this process has it. */
-  async listJson(scope: CommandScope, view: LocalizationView): Promise<string> {
+  /**
+   * The scope's list as JSON bytes, served from the cache when this process has it: encoding
+   * a 100-command list costs more than the rest of the request.
+   */
+  async listJson(scope: CommandScope, view: LocalizationView): Promise<Buffer> {
     const scopeKey = scopeCacheKey(scope);
     const viewKey = viewCacheKey(view);
     const cached = this.listCache.get(scopeKey)?.get(viewKey);
     if (cached !== undefined) return cached;
     const generation = this.generations.get(scopeKey) ?? 0;
     const commands = await this.deps.store.listCommands(scope);
-    const json = JSON.stringify(commands.map((c) => toWireCommand(c, view)));
+    const json = Buffer.from(JSON.stringify(commands.map((c) => toWireCommand(c, view))));
     if ((this.generations.get(scopeKey) ?? 0) !== generation) return json;
     let views = this.listCache.get(scopeKey);
     if (!views) {

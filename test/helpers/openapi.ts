@@ -249,3 +249,46 @@ export function assertWireCommands(value: unknown, expected: WireCommandExpectat
   assert.ok(Array.isArray(value), 'a list of commands');
   for (const command of value) assertWireCommand(command, expected);
 }
+
+// ---- every response of a test server, checked --------------------------------------------------
+
+const COMMAND_ROUTE = /^\/applications\/[^/]+(?:\/guilds\/[^/]+)?\/commands(?:\/[^/]+)?$/;
+const APPLICATION_ROUTES = new Set(['/applications/@me', '/oauth2/applications/@me']);
+
+/**
+ * Checks one response against the schema its route promises: commands (ApplicationCommandResponse),
+ * `/users/@me` (UserPIIResponse), the current application (PrivateApplicationResponse), and every
+ * error (ErrorResponse; RatelimitedResponse for 429). The OAuth2 token endpoint has OAuth2's own
+ * error shape and is left to its tests. `path` is a full URL or a path under /api/v10.
+ */
+export function assertResponseMatchesSchema(path: string, response: { status: number; body: unknown; text?: string }): void {
+  const pathname = path.startsWith('http') ? new URL(path).pathname : `/api/v10${path.split('?')[0]}`;
+  const api = /^\/api\/v(?:9|10)(\/.*)$/.exec(pathname)?.[1];
+  if (api?.startsWith('/oauth2/token')) return;
+  if (response.status >= 400) {
+    assertErrorBody(response.status, response.body);
+    return;
+  }
+  if (api === undefined || response.body === undefined) return;
+  if (COMMAND_ROUTE.test(api)) assertCommandResponse(response.body);
+  else if (api === '/users/@me') assertMatchesSchema('UserPIIResponse', response.body);
+  else if (APPLICATION_ROUTES.has(api)) assertMatchesSchema('PrivateApplicationResponse', response.body);
+}
+
+type Requester = (method: string, path: string, options?: any) => Promise<{ status: number; body: any; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The same server, whose `request` checks every response with `assertResponseMatchesSchema`. */
+export function withSchemaChecks<T extends { request: Requester }>(server: T): T {
+  const request = server.request.bind(server);
+  const checked: Requester = async (method, path, options) => {
+    const response = await request(method, path, options);
+    try {
+      assertResponseMatchesSchema(path, response);
+    } catch (error) {
+      (error as Error).message = `${method} ${path} -> ${response.status}: ${(error as Error).message}`;
+      throw error;
+    }
+    return response;
+  };
+  return { ...server, request: checked };
+}

@@ -33,10 +33,10 @@ export interface TestResponse {
   body: any;
 }
 
-export async function startServer(options: { world?: World; db?: string } = {}): Promise<TestServer> {
+export async function startServer(options: { world?: World; db?: string; now?: () => number } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-test-'));
   const dbPath = options.db ?? join(dir, 'slashd.sqlite');
-  const slashd = await createSlashd({ db: dbPath, world: options.world ?? exampleWorld(), adminToken: ADMIN_TOKEN });
+  const slashd = await createSlashd({ db: dbPath, world: options.world ?? exampleWorld(), adminToken: ADMIN_TOKEN, now: options.now });
   const url = await slashd.listen({ host: '127.0.0.1', port: 0 });
   const api = `${url}/api/v10`;
   return {

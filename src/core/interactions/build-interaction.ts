@@ -4,9 +4,10 @@
  * command's default names, never localized ones.
  */
 import type { StoredCommand } from '../commands/model.js';
-import type { Application, Channel, Guild, Member, Message, User } from '../world/types.js';
+import type { Application, Channel, Guild, Member, User } from '../world/types.js';
 import { toWirePublicUser } from '../world/wire.js';
 import type { CheckedInvocation, InvocationKind } from './invocation-types.js';
+import type { ChannelMessage } from './messages.js';
 import { ATTACHMENT_SIZE_LIMIT, INTERACTION_VERSION } from './limits.js';
 import { buildResolved } from './resolved.js';
 import { toWireInteractionMember, toWirePartialChannel, toWirePartialGuild, type WireObject } from './wire-objects.js';
@@ -27,9 +28,11 @@ export interface InteractionInput {
   channel: Channel;
   /** The invoking user's locale. */
   locale: string;
-  /** World data to resolve from. */
-  messages: Message[];
+  /** World data to resolve from: messages may be world messages or stored ones. */
+  messages: ChannelMessage[];
   users: User[];
+  /** Other applications, for messages their bots wrote; the invoked app is always known. */
+  applications?: Application[];
   authorizingIntegrationOwners: Record<string, string>;
   context: 0 | 1 | 2;
   appPermissions: string;

@@ -1,6 +1,7 @@
 /** The shapes checking an invocation works with and produces (spec, "Interactions received by the app"). */
 import type { OptionDefinition, OptionTypeValue } from '../commands/model.js';
-import type { Channel, Guild, Message, User } from '../world/types.js';
+import type { Channel, Guild, User } from '../world/types.js';
+import type { ChannelMessage } from './messages.js';
 
 /** What ids of an invocation may resolve to. */
 export interface InvocationTarget {
@@ -8,8 +9,11 @@ export interface InvocationTarget {
   guild: Guild | null;
   /** The channel the command is invoked in. */
   channel: Channel;
-  /** Messages available for MESSAGE command targets. */
-  messages: Message[];
+  /**
+   * Messages available for MESSAGE command targets: world messages and stored ones (responses,
+   * follow-ups). Only messages the invoking user can see belong here (see `messageVisibleTo`).
+   */
+  messages: ChannelMessage[];
   /** Every user of the world: a USER option may name a user who is not a member. */
   users: User[];
 }

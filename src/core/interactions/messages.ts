@@ -54,6 +54,18 @@ export interface StoredMessage {
   tts?: boolean;
 }
 
+/** A message of a channel: one of the world file, or one slashd stored (responses, follow-ups). */
+export type ChannelMessage = Message | StoredMessage;
+
+export function isStoredMessage(message: ChannelMessage): message is StoredMessage {
+  return 'author' in message;
+}
+
+/** Either kind of message in the stored model. */
+export function toStoredMessage(message: ChannelMessage, guildId: string | null): StoredMessage {
+  return isStoredMessage(message) ? message : fromWorldMessage(message, guildId);
+}
+
 /** Where `toWireMessage` finds the users and applications a message names. */
 export interface MessageRenderContext {
   findUser(id: string): User | undefined;

@@ -5,10 +5,10 @@
  */
 import { formatPermissions } from '../permissions/bits.js';
 import { channelPermissions } from '../permissions/channel-permissions.js';
-import type { Application, Channel, Guild, Member, Message, User } from '../world/types.js';
+import type { Application, Channel, Guild, Member, User } from '../world/types.js';
 import { toWirePublicUser } from '../world/wire.js';
 import type { ReferencedIds } from './invocation-types.js';
-import { fromWorldMessage, toWireMessage, type MessageRenderContext } from './messages.js';
+import { toStoredMessage, toWireMessage, type ChannelMessage, type MessageRenderContext } from './messages.js';
 import {
   placeholderAttachment, toWirePartialChannel, toWireResolvedMember, toWireRole, type WireObject,
 } from './wire-objects.js';
@@ -22,7 +22,9 @@ export interface ResolutionSource {
   /** The channel the command is invoked in: resolved members carry their permissions in it. */
   channel: Channel;
   users: readonly User[];
-  messages: readonly Message[];
+  messages: readonly ChannelMessage[];
+  /** Applications whose bots may have written a resolved message; the invoked app is always known. */
+  applications?: readonly Application[];
   /** Attachments the caller received, by id; any other id gets a placeholder. */
   attachments?: Readonly<Record<string, WireObject>>;
 }
@@ -75,14 +77,14 @@ function resolveChannel(source: ResolutionSource, id: string): WireObject | unde
 function messageContext(source: ResolutionSource): MessageRenderContext {
   return {
     findUser: (id) => source.users.find((user) => user.id === id),
-    findApplication: (id) => (id === source.app.id ? source.app : undefined),
+    findApplication: (id) => (id === source.app.id ? source.app : source.applications?.find((app) => app.id === id)),
   };
 }
 
 function resolveMessage(source: ResolutionSource, id: string): WireObject | undefined {
   const message = source.messages.find((candidate) => candidate.id === id);
   if (!message) return undefined;
-  return toWireMessage(fromWorldMessage(message, source.guild?.id ?? null), messageContext(source));
+  return toWireMessage(toStoredMessage(message, source.guild?.id ?? null), messageContext(source));
 }
 
 function resolveAttachment(source: ResolutionSource, id: string): WireObject {

@@ -1,10 +1,125 @@
-// STUB written by the lead so the server compiles meanwhile; helper-4 replaces this file.
-import type { Issue } from '../errors.js';
+/**
+ * Checking an app's answers: the body of an interaction callback (its type must answer this kind of
+ * interaction, its data must fit the type) and, through `message-data.ts`, webhook messages.
+ *
+ * Which callback answers what (facts, section 5): a command (interaction type 2) takes 4, 5, 9 and,
+ * for apps with Activities, 12; an autocomplete request (type 4) takes 8 only. PONG (1) answers
+ * PINGs, 6 and 7 answer components, and 10 (PREMIUM_REQUIRED) is deprecated: none of them answers
+ * an invocation.
+ */
 import type { OptionDefinition } from '../commands/model.js';
-export interface ResponseContext { interactionType: 2 | 4; appHasActivities: boolean; focusedOption: OptionDefinition | null }
-export function checkCallback(body: unknown, _ctx: ResponseContext): { ok: true; value: { type: number; data?: Record<string, unknown> } } | { ok: false; issues: Issue[] } {
-  return { ok: true, value: body as { type: number; data?: Record<string, unknown> } };
+import type { Issue, IssuePath } from '../errors.js';
+import { fieldOf, isAbsent, readInteger, readRecord, type JsonRecord } from '../validation/json.js';
+import { report, reportNotOneOf, reportRequired, type Issues } from '../validation/report.js';
+import { readAutocompleteResult } from './autocomplete-result.js';
+import { INTERACTION_CALLBACK_ACTIVITIES_REQUIRED, INTERACTION_CALLBACK_TYPE_INVALID } from './codes.js';
+import { readMessageData, reportEmptyMessage } from './message-data.js';
+import { readModal } from './modal.js';
+
+export {
+  checkMessageData, emptyMessageError, isEmptyMessageFailure, type MessageDataCheck, type MessageDataOptions,
+} from './message-data.js';
+
+/** Interaction callback (response) types (facts, section 5). */
+export const CallbackKind = {
+  Pong: 1,
+  ChannelMessageWithSource: 4,
+  DeferredChannelMessageWithSource: 5,
+  DeferredUpdateMessage: 6,
+  UpdateMessage: 7,
+  AutocompleteResult: 8,
+  Modal: 9,
+  PremiumRequired: 10,
+  LaunchActivity: 12,
+} as const;
+
+const CALLBACK_TYPES: readonly number[] = Object.values(CallbackKind);
+
+/** The callback types that may answer each invocation interaction type. */
+const ANSWERS: Readonly<Record<2 | 4, readonly number[]>> = {
+  2: [CallbackKind.ChannelMessageWithSource, CallbackKind.DeferredChannelMessageWithSource, CallbackKind.Modal, CallbackKind.LaunchActivity],
+  4: [CallbackKind.AutocompleteResult],
+};
+
+export interface ResponseContext {
+  interactionType: 2 | 4;
+  appHasActivities: boolean;
+  /** The option being autocompleted: its type is the type of the suggested values. */
+  focusedOption: OptionDefinition | null;
 }
-export function checkMessageData(body: unknown, _opts: { forDeferred?: boolean; partial?: boolean }): { ok: true; value: Record<string, unknown> } | { ok: false; issues: Issue[] } {
-  return { ok: true, value: body as Record<string, unknown> };
+
+export interface CheckedCallback {
+  type: number;
+  data?: Record<string, unknown>;
+}
+
+export type CallbackCheck = { ok: true; value: CheckedCallback } | { ok: false; issues: Issue[] };
+
+const DATA_PATH: IssuePath = ['data'];
+
+function readCallbackType(body: JsonRecord, issues: Issues): number | undefined {
+  const raw = fieldOf(body, 'type');
+  if (isAbsent(raw)) {
+    reportRequired(issues, ['type']);
+    return undefined;
+  }
+  const type = readInteger(raw, ['type'], issues);
+  if (type === undefined) return undefined;
+  if (CALLBACK_TYPES.includes(type)) return type;
+  reportNotOneOf(issues, ['type'], CALLBACK_TYPES);
+  return undefined;
+}
+
+/** True when `type` may answer this interaction; reports why not otherwise. */
+function checkAnswers(type: number, ctx: ResponseContext, issues: Issues): boolean {
+  if (!ANSWERS[ctx.interactionType].includes(type)) {
+    report(issues, ['type'], INTERACTION_CALLBACK_TYPE_INVALID, `Callback type ${type} cannot answer an interaction of type ${ctx.interactionType}.`);
+    return false;
+  }
+  if (type === CallbackKind.LaunchActivity && !ctx.appHasActivities) {
+    report(issues, ['type'], INTERACTION_CALLBACK_ACTIVITIES_REQUIRED, 'Only applications with Activities can launch one.');
+    return false;
+  }
+  return true;
+}
+
+/** A message response needs something to show; a missing `data` is an empty message. */
+function readMessageResponse(raw: unknown, issues: Issues): Record<string, unknown> | undefined {
+  if (isAbsent(raw)) {
+    reportEmptyMessage(issues);
+    return undefined;
+  }
+  return readMessageData(raw, {}, DATA_PATH, issues);
+}
+
+/** A deferred response may say nothing at all. */
+function readDeferredResponse(raw: unknown, issues: Issues): Record<string, unknown> | undefined {
+  return isAbsent(raw) ? undefined : readMessageData(raw, { forDeferred: true }, DATA_PATH, issues);
+}
+
+/** The `data` a callback type carries, checked by that type's rules; LAUNCH_ACTIVITY carries none. */
+function readCallbackData(type: number, raw: unknown, ctx: ResponseContext, issues: Issues): Record<string, unknown> | undefined {
+  switch (type) {
+    case CallbackKind.ChannelMessageWithSource:
+      return readMessageResponse(raw, issues);
+    case CallbackKind.DeferredChannelMessageWithSource:
+      return readDeferredResponse(raw, issues);
+    case CallbackKind.AutocompleteResult:
+      return readAutocompleteResult(raw, ctx.focusedOption, DATA_PATH, issues);
+    case CallbackKind.Modal:
+      return readModal(raw, DATA_PATH, issues);
+    default:
+      return undefined;
+  }
+}
+
+/** Checks a callback body (`POST /interactions/{id}/{token}/callback`, or an inline HTTP answer). */
+export function checkCallback(body: unknown, ctx: ResponseContext): CallbackCheck {
+  const issues: Issues = [];
+  const record = readRecord(body, [], issues);
+  const type = record && readCallbackType(record, issues);
+  if (!record || type === undefined || !checkAnswers(type, ctx, issues)) return { ok: false, issues };
+  const data = readCallbackData(type, fieldOf(record, 'data'), ctx, issues);
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: data === undefined ? { type } : { type, data } };
 }

@@ -46,7 +46,8 @@ export function readBulkBody(body: unknown, ctx: ValidationContext, issues: Issu
   const list = readList(body, [], issues);
   if (!list) return [];
   if (list.length > BULK_COMMANDS_MAX) reportTooLong(issues, [], BULK_COMMANDS_MAX);
-  const items = list.map((value, index) => readBulkItem(value, index, ctx, issues));
+  // Array.from, unlike map, visits the holes of a sparse array (as undefined).
+  const items = Array.from(list, (value, index) => readBulkItem(value, index, ctx, issues));
   checkUniqueNamesPerType(items, issues);
   checkUniqueIds(items, issues);
   return items;

@@ -52,9 +52,9 @@ export function readChoices(value: unknown, path: IssuePath, type: ChoiceOptionT
   if (!list) return [];
   if (list.length > CHOICES_PER_OPTION_MAX) reportTooLong(issues, path, CHOICES_PER_OPTION_MAX);
   const choices: ChoiceDefinition[] = [];
-  list.forEach((entry, index) => {
-    const choice = readChoice(entry, [...path, index], type, issues);
+  for (let index = 0; index < list.length; index++) {
+    const choice = readChoice(list[index], [...path, index], type, issues);
     if (choice) choices.push(choice);
-  });
+  }
   return choices;
 }

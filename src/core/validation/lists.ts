@@ -18,13 +18,13 @@ export function readEnumList(
   if (!list) return undefined;
   if (list.length < minLength) reportTooShort(issues, path, minLength);
   const members: number[] = [];
-  list.forEach((entry, index) => {
+  for (let index = 0; index < list.length; index++) {
     const entryPath = [...path, index];
-    const member = readInteger(entry, entryPath, issues);
-    if (member === undefined) return;
+    const member = readInteger(list[index], entryPath, issues);
+    if (member === undefined) continue;
     if (!allowed.includes(member)) reportNotOneOf(issues, entryPath, allowed);
     else if (members.includes(member)) reportDuplicateValue(issues, entryPath, member);
     else members.push(member);
-  });
+  }
   return members;
 }

@@ -167,7 +167,8 @@ export function readOptionList(value: unknown, path: IssuePath, level: Level, de
   const list = readList(value, path, issues);
   if (!list) return [];
   if (list.length > OPTIONS_PER_LEVEL_MAX) reportTooLong(issues, path, OPTIONS_PER_LEVEL_MAX);
-  const entries: LevelEntries = list.map((entry, index) => readOption(entry, [...path, index], depth, issues));
+  // Array.from, unlike map, visits the holes of a sparse array (as undefined).
+  const entries: LevelEntries = Array.from(list, (entry, index) => readOption(entry, [...path, index], depth, issues));
   checkLevelKinds(entries, path, level, issues);
   checkUniqueNames(entries, path, issues);
   checkUniqueLocalizedNames(entries, path, issues);

@@ -2,7 +2,11 @@
 import type { IssuePath } from '../errors.js';
 import { reportBadLength, type Issues } from './report.js';
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 export function codePointLength(text: string): number {
+  // Most text has no surrogates, and then every UTF-16 unit is a code point.
+  if (!SURROGATE.test(text)) return text.length;
   let length = text.length;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

@@ -60,6 +60,11 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly now: () => number;
   private readonly statements = new Map<string, Database.Statement>();
+  /**
+   * Applications by bot-token digest: every bot request reads one, and they change only through
+   * this store, which drops the cache on each application write.
+   */
+  private readonly applicationsByToken = new Map<string, StoredApplication>();
 
   constructor(options: SqliteStoreOptions) {
     this.db = new Database(options.path);
@@ -103,6 +108,7 @@ export class SqliteStore implements Store {
   // ---- the world -------------------------------------------------------------------------------
 
   async replaceWorld(world: World): Promise<void> {
+    this.applicationsByToken.clear();
     this.db.transaction(() => {
       const keep = new Set(world.applications.map((a) => a.id));
       for (const { id } of this.sql('SELECT id FROM applications').all() as { id: string }[]) {
@@ -141,6 +147,7 @@ export class SqliteStore implements Store {
   }
 
   private writeApplication(app: Application): StoredApplication {
+    this.applicationsByToken.clear();
     const existing = this.sql('SELECT verify_key, private_key_pem FROM applications WHERE id = ?')
       .get(app.id) as { verify_key: string; private_key_pem: string } | undefined;
     // Keys survive a reload of the world: a bot keeps verifying with the key it already has.
@@ -156,6 +163,7 @@ export class SqliteStore implements Store {
   }
 
   async deleteApplication(id: string): Promise<boolean> {
+    this.applicationsByToken.clear();
     return this.db.transaction(() => {
       const gone = this.sql('DELETE FROM applications WHERE id = ?').run(id).changes > 0;
       this.sql('DELETE FROM commands WHERE application_id = ?').run(id);
@@ -173,10 +181,16 @@ export class SqliteStore implements Store {
   }
 
   async findApplicationByBotToken(token: string): Promise<StoredApplication | null> {
-    const row = this.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE bot_token_hash = ?')
-      .get(tokenDigest(token)) as ApplicationRow | undefined;
-    if (!row) return null;
-    const app = rowToApplication(row);
+    const digest = tokenDigest(token);
+    let app = this.applicationsByToken.get(digest);
+    if (!app) {
+      const row = this.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE bot_token_hash = ?').get(digest) as
+        | ApplicationRow
+        | undefined;
+      if (!row) return null;
+      app = rowToApplication(row);
+      this.applicationsByToken.set(digest, app);
+    }
     return sameSecret(app.bot_token, token) ? app : null;
   }
 

@@ -1,0 +1,8 @@
+/** The pure core of invoking commands: checking invocations, building interactions, checking answers, messages. */
+export * from './codes.js';
+export * from './limits.js';
+export * from './check-invocation.js';
+export * from './build-interaction.js';
+export * from './responses.js';
+export * from './messages.js';
+export { SUPPRESS_EMBEDS_FLAG, SUPPRESS_NOTIFICATIONS_FLAG } from './message-data.js';

@@ -1,0 +1,53 @@
+/**
+ * The data of a MODAL response (type 9): a form the client shows (facts, section 5). Its
+ * components are checked for count and shape only; rendering them is the client's business.
+ */
+import type { IssuePath } from '../errors.js';
+import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../validation/json.js';
+import { reportBadLength, reportRequired, type Issues } from '../validation/report.js';
+import { checkLength } from '../validation/text.js';
+import {
+  MODAL_COMPONENTS_MAX, MODAL_COMPONENTS_MIN, MODAL_CUSTOM_ID_LENGTH_MAX, MODAL_CUSTOM_ID_LENGTH_MIN,
+  MODAL_TITLE_LENGTH_MAX, MODAL_TITLE_LENGTH_MIN,
+} from './limits.js';
+
+function readRequiredText(data: JsonRecord, key: string, min: number, max: number, path: IssuePath, issues: Issues): string | undefined {
+  const raw = fieldOf(data, key);
+  const fieldPath = [...path, key];
+  if (isAbsent(raw)) {
+    reportRequired(issues, fieldPath);
+    return undefined;
+  }
+  const text = readString(raw, fieldPath, issues);
+  if (text !== undefined) checkLength(text, min, max, fieldPath, issues);
+  return text;
+}
+
+function readComponents(data: JsonRecord, path: IssuePath, issues: Issues): readonly unknown[] | undefined {
+  const raw = fieldOf(data, 'components');
+  const listPath = [...path, 'components'];
+  if (isAbsent(raw)) {
+    reportRequired(issues, listPath);
+    return undefined;
+  }
+  const list = readList(raw, listPath, issues);
+  if (!list) return undefined;
+  if (list.length < MODAL_COMPONENTS_MIN || list.length > MODAL_COMPONENTS_MAX) {
+    reportBadLength(issues, listPath, MODAL_COMPONENTS_MIN, MODAL_COMPONENTS_MAX);
+  }
+  list.forEach((component, index) => readRecord(component, [...listPath, index], issues));
+  return list;
+}
+
+export function readModal(raw: unknown, path: IssuePath, issues: Issues): Record<string, unknown> | undefined {
+  if (isAbsent(raw)) {
+    reportRequired(issues, path);
+    return undefined;
+  }
+  const data = readRecord(raw, path, issues);
+  if (!data) return undefined;
+  const customId = readRequiredText(data, 'custom_id', MODAL_CUSTOM_ID_LENGTH_MIN, MODAL_CUSTOM_ID_LENGTH_MAX, path, issues);
+  const title = readRequiredText(data, 'title', MODAL_TITLE_LENGTH_MIN, MODAL_TITLE_LENGTH_MAX, path, issues);
+  const components = readComponents(data, path, issues);
+  return { custom_id: customId, title, components };
+}

@@ -1,0 +1,58 @@
+/**
+ * The validation module stands alone: bot authors import it offline, so its import graph may reach
+ * only itself and the three pure shared modules, with no Node built-ins and no packages.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import * as validation from '../src/core/validation/index.js';
+import { VALIDATION_CODES } from '../src/core/validation/codes.js';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const VALIDATION_DIR = join(SRC, 'core/validation');
+const ALLOWED_OUTSIDE = new Set(['core/errors.ts', 'core/commands/model.ts', 'core/locales.ts']);
+const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT)].map((match) => match[1] ?? match[2] ?? '');
+}
+
+function reachable(): Set<string> {
+  const seen = new Set<string>();
+  const pending = readdirSync(VALIDATION_DIR).filter((f) => f.endsWith('.ts')).map((f) => join(VALIDATION_DIR, f));
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (file === undefined || seen.has(file)) continue;
+    seen.add(file);
+    for (const specifier of importsOf(file)) {
+      assert.ok(specifier.startsWith('.'), `${relative(SRC, file)} imports ${specifier}: only relative imports are allowed`);
+      pending.push(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+    }
+  }
+  return seen;
+}
+
+test('the import graph stays inside validation and the pure shared modules', () => {
+  for (const file of reachable()) {
+    const path = relative(SRC, file).split('\\').join('/');
+    assert.ok(path.startsWith('core/validation/') || ALLOWED_OUTSIDE.has(path), `validation reaches ${path}`);
+  }
+});
+
+test('the public API', () => {
+  assert.equal(typeof validation.validateCreateCommand, 'function');
+  assert.equal(typeof validation.validatePatchCommand, 'function');
+  assert.equal(typeof validation.validateBulkOverwrite, 'function');
+  assert.equal(typeof validation.findTypeCountOverflow, 'function');
+  assert.equal(validation.limits.OPTIONS_PER_LEVEL_MAX, 25);
+  assert.equal(validation.codes.APPLICATION_COMMAND_TOO_LARGE, 'APPLICATION_COMMAND_TOO_LARGE');
+});
+
+test('every code is documented in docs/errors.md', () => {
+  const docs = readFileSync(fileURLToPath(new URL('../docs/errors.md', import.meta.url)), 'utf8');
+  for (const code of VALIDATION_CODES) assert.ok(docs.includes(`\`${code}\``), `${code} is missing from docs/errors.md`);
+  assert.equal(new Set(VALIDATION_CODES).size, VALIDATION_CODES.length);
+});
