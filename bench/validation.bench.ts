@@ -14,9 +14,12 @@ import { commandSize, validateCreateCommand, type ValidationContext } from '../s
 
 /** Target ratio of slashd's validation time to Ajv's. */
 const RATIO_GOAL = 2;
+/** Calls of each before timing, so both run optimized code. */
 const WARMUP_CALLS = 2_000;
-const CALLS_PER_ROUND = 2_000;
-const ROUNDS = 7;
+/** Calls per timed round. */
+const CALLS_PER_ROUND = 1_000;
+/** Timed rounds of each; the median counts. */
+const ROUNDS = 9;
 
 const CONTEXT: ValidationContext = {
   scope: 'global',
@@ -114,17 +117,38 @@ function compileAjvCheck(): (payload: unknown) => boolean {
   return (payload) => check(payload) === true;
 }
 
-/** Microseconds per call: the median over rounds, after a warm-up. */
 function microsecondsPerCall(call: () => unknown): number {
-  for (let i = 0; i < WARMUP_CALLS; i++) call();
-  const rounds: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < CALLS_PER_ROUND; i++) call();
-    rounds.push(Number(process.hrtime.bigint() - start) / 1000 / CALLS_PER_ROUND);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < CALLS_PER_ROUND; i++) call();
+  return Number(process.hrtime.bigint() - start) / 1000 / CALLS_PER_ROUND;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * Microseconds per call of each, the median over rounds after a warm-up. The two alternate round
+ * by round, so a change in machine load weighs on both alike; the ratio is the median of the
+ * per-round ratios.
+ */
+function compare(first: () => unknown, second: () => unknown): { first: number; second: number; ratio: number } {
+  for (let i = 0; i < WARMUP_CALLS; i++) {
+    first();
+    second();
   }
-  rounds.sort((a, b) => a - b);
-  return rounds[Math.floor(rounds.length / 2)] ?? Number.NaN;
+  const firsts: number[] = [];
+  const seconds: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const a = microsecondsPerCall(first);
+    const b = microsecondsPerCall(second);
+    firsts.push(a);
+    seconds.push(b);
+    ratios.push(a / b);
+  }
+  return { first: median(firsts), second: median(seconds), ratio: median(ratios) };
 }
 
 export async function runValidationBench(): Promise<{ lines: string[] }> {
@@ -134,9 +158,10 @@ export async function runValidationBench(): Promise<{ lines: string[] }> {
   const ajvCheck = compileAjvCheck();
   if (!ajvCheck(payload)) throw new Error('bench payload does not pass the OpenAPI schema');
 
-  const validateMicros = microsecondsPerCall(() => validateCreateCommand(payload, CONTEXT));
-  const ajvMicros = microsecondsPerCall(() => ajvCheck(payload));
-  const ratio = validateMicros / ajvMicros;
+  const { first: validateMicros, second: ajvMicros, ratio } = compare(
+    () => validateCreateCommand(payload, CONTEXT),
+    () => ajvCheck(payload),
+  );
   const size = commandSize(result.value);
   return {
     lines: [

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { StoredCommand } from '../src/core/commands/model.js';
 import { buildInteraction, type InteractionInput } from '../src/core/interactions/build-interaction.js';
 import { checkInvocation, type CheckedInvocation, type InvocationKind, type InvocationTarget } from '../src/core/interactions/check-invocation.js';
+import type { StoredMessage } from '../src/core/interactions/messages.js';
 import { formatPermissions } from '../src/core/permissions/bits.js';
 import { channelPermissions } from '../src/core/permissions/channel-permissions.js';
 import type { Application, Member } from '../src/core/world/types.js';
@@ -236,6 +237,31 @@ describe('data.resolved', () => {
       flags: 0,
       components: [],
     });
+  });
+
+  it('a MESSAGE command on a stored response: the bot wrote it, and it answers a command', () => {
+    const command = messageCommand();
+    const guild = testGuild();
+    const target = guildTarget();
+    const responseId = '1370000000000000009';
+    const stored: StoredMessage = {
+      id: responseId, channel_id: GENERAL, guild_id: GUILD_ID, author: { kind: 'app', id: APP_ID }, content: 'pong', embeds: [],
+      components: [], flags: 0, timestamp: '2025-04-01T00:00:00.000Z', edited_timestamp: null, ephemeral_for_user_id: null,
+      interaction_metadata: { id: INTERACTION_ID, type: 2, user_id: BOB, authorizing_integration_owners: { '0': GUILD_ID }, name: 'demo', command_type: 1 },
+    };
+    const messages = [...target.messages, stored];
+    const checked = check(command, { target_id: responseId }, 'command', { ...target, messages });
+    const built = buildInteraction({
+      id: INTERACTION_ID, token: TOKEN, kind: 'command', app: app(), command, checked, user: userOf(ALICE), guild,
+      member: memberOf(ALICE), channel: target.channel, locale: 'en-US', messages, users: target.users,
+      authorizingIntegrationOwners: { '0': GUILD_ID }, context: 0, appPermissions: '0', memberPermissions: '0',
+    });
+    const message = field(built, 'data', 'resolved', 'messages', responseId);
+    assert.equal(message.type, 20);
+    assert.equal(field(message, 'author').bot, true);
+    assert.equal(field(message, 'author').username, 'Demo Bot');
+    assert.equal(message.webhook_id, APP_ID);
+    assert.equal(field(message, 'interaction_metadata').name, 'demo');
   });
 
   it('roles, channels and attachments that options reference', () => {

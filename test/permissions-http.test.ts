@@ -67,14 +67,29 @@ describe('command permission endpoints', () => {
   /** Ids of the fixture commands. */
   const ids: Record<string, string> = {};
 
+  /**
+   * Every request of this file: a permissions response (200 on a .../permissions path) is checked
+   * against CommandPermissionsResponse, and every error body against ErrorResponse.
+   */
+  async function request(method: string, path: string, options?: Parameters<TestServer['request']>[2]): Promise<TestResponse> {
+    const response = await server.request(method, path, options);
+    if (response.status >= 400) assertErrorBody(response.status, response.body);
+    else if (response.status === 200 && /\/permissions$/.test(path)) {
+      for (const object of Array.isArray(response.body) ? response.body : [response.body]) {
+        assertMatchesSchema('CommandPermissionsResponse', object);
+      }
+    }
+    return response;
+  }
+
   async function createCommand(key: string, base: string, body: Json, auth = BOT): Promise<void> {
-    const response = await server.request('POST', base, { auth, body });
+    const response = await request('POST', base, { auth, body });
     assert.equal(response.status, 201, `create ${key}: ${response.text}`);
     ids[key] = response.body.id;
   }
 
   async function admin(method: string, path: string, body?: unknown): Promise<TestResponse> {
-    const response = await server.request(method, `${server.url}/admin${path}`, { auth: `Bearer ${ADMIN_TOKEN}`, body });
+    const response = await request(method, `${server.url}/admin${path}`, { auth: `Bearer ${ADMIN_TOKEN}`, body });
     assert.ok(response.status < 300, `admin ${method} ${path}: ${response.status} ${response.text}`);
     return response;
   }
@@ -82,8 +97,8 @@ describe('command permission endpoints', () => {
   /** The whole state these tests can change: every permissions object of the demo app in both guilds. */
   async function snapshot(): Promise<unknown> {
     const [test, third] = await Promise.all([
-      server.request('GET', LIST, { auth: BOT }),
-      server.request('GET', `${guildBase(THIRD_GUILD_ID)}/permissions`, { auth: BOT }),
+      request('GET', LIST, { auth: BOT }),
+      request('GET', `${guildBase(THIRD_GUILD_ID)}/permissions`, { auth: BOT }),
     ]);
     assert.equal(test.status, 200);
     assert.equal(third.status, 200);
@@ -91,7 +106,7 @@ describe('command permission endpoints', () => {
   }
 
   function put(targetId: string, permissions: unknown, auth = ALICE, guildId = TEST_GUILD_ID): Promise<TestResponse> {
-    return server.request('PUT', permissionsPath(targetId, guildId), { auth, body: { permissions } });
+    return request('PUT', permissionsPath(targetId, guildId), { auth, body: { permissions } });
   }
 
   /** A successful PUT: 200, the schema, the overwrites as sent, and exactly one event carrying the same object. */
@@ -127,7 +142,7 @@ describe('command permission endpoints', () => {
   /** A 50035 refusal whose error tree has exactly these leaves (path → string codes). */
   async function invalid(targetId: string, body: unknown, leaves: Record<string, string[]>): Promise<Json> {
     const response = await refused(
-      () => server.request('PUT', permissionsPath(targetId), { auth: ALICE, body }),
+      () => request('PUT', permissionsPath(targetId), { auth: ALICE, body }),
       400,
       50035,
     );
@@ -176,7 +191,7 @@ describe('command permission endpoints', () => {
     await createCommand('bare', BASE, { name: 'bare', description: 'Never has overwrites' });
     await createCommand('global', `/applications/${DEMO_APP_ID}/commands`, { name: 'global-one', description: 'A global command' });
     await createCommand('third', guildBase(THIRD_GUILD_ID), { name: 'third-only', description: 'A command of the third guild' });
-    const launch = await server.request('GET', '/applications/1324165260902400003/commands', { auth: `Bot ${ACTIVITY_BOT_TOKEN}` });
+    const launch = await request('GET', '/applications/1324165260902400003/commands', { auth: `Bot ${ACTIVITY_BOT_TOKEN}` });
     assert.equal(launch.status, 200);
     ids.launch = launch.body.find((c: Json) => c.type === 4).id;
 
@@ -194,7 +209,7 @@ describe('command permission endpoints', () => {
       const commandLevel = await putOk(ids.listed!, [role(MODERATOR_ROLE, true), user(CAROL_ID, false), channel(GENERAL, true)]);
       const globalLevel = await putOk(ids.global!, [role(EVERYONE, false), channel(ALL_CHANNELS, true)]);
       for (const auth of [BOT, ALICE, BOB]) {
-        const response = await server.request('GET', LIST, { auth });
+        const response = await request('GET', LIST, { auth });
         assert.equal(response.status, 200, response.text);
         assert.ok(Array.isArray(response.body));
         for (const object of response.body) assertMatchesSchema('CommandPermissionsResponse', object);
@@ -212,21 +227,21 @@ describe('command permission endpoints', () => {
     });
 
     test("the list is per guild: another guild's list holds none of these", async () => {
-      const response = await server.request('GET', `${guildBase(THIRD_GUILD_ID)}/permissions`, { auth: BOT });
+      const response = await request('GET', `${guildBase(THIRD_GUILD_ID)}/permissions`, { auth: BOT });
       assert.equal(response.status, 200, response.text);
       assert.deepEqual(response.body, []);
-      const global = await server.request('GET', permissionsPath(ids.global!, THIRD_GUILD_ID), { auth: BOT });
+      const global = await request('GET', permissionsPath(ids.global!, THIRD_GUILD_ID), { auth: BOT });
       assertError(global, 404, 10066);
     });
 
     test('GET per command and for the application id, with the bot token and a Bearer token', async () => {
       const stored = await putOk(ids.replaced!, [role(MODERATOR_ROLE, false), user(DAVE_ID, true)]);
       for (const auth of [BOT, ALICE, `Bearer ${DEMO_CC_TOKEN}`]) {
-        const command = await server.request('GET', permissionsPath(ids.replaced!), { auth });
+        const command = await request('GET', permissionsPath(ids.replaced!), { auth });
         assert.equal(command.status, 200, command.text);
         assertMatchesSchema('CommandPermissionsResponse', command.body);
         assert.deepEqual(command.body, stored);
-        const app = await server.request('GET', permissionsPath(DEMO_APP_ID), { auth });
+        const app = await request('GET', permissionsPath(DEMO_APP_ID), { auth });
         assert.equal(app.status, 200, app.text);
         assertMatchesSchema('CommandPermissionsResponse', app.body);
         assert.equal(app.body.id, DEMO_APP_ID);
@@ -235,27 +250,27 @@ describe('command permission endpoints', () => {
     });
 
     test('GET of something without overwrites or unknown: 10066 or 10063', async () => {
-      assertError(await server.request('GET', permissionsPath(ids.bare!), { auth: BOT }), 404, 10066);
-      assertError(await server.request('GET', permissionsPath(DEMO_APP_ID, THIRD_GUILD_ID), { auth: BOT }), 404, 10066);
-      assertError(await server.request('GET', permissionsPath('1234567890123456789'), { auth: BOT }), 404, 10063);
+      assertError(await request('GET', permissionsPath(ids.bare!), { auth: BOT }), 404, 10066);
+      assertError(await request('GET', permissionsPath(DEMO_APP_ID, THIRD_GUILD_ID), { auth: BOT }), 404, 10066);
+      assertError(await request('GET', permissionsPath('1234567890123456789'), { auth: BOT }), 404, 10063);
       // Another app's command, and a guild command of another guild, are unknown here.
-      assertError(await server.request('GET', permissionsPath(ids.launch!), { auth: BOT }), 404, 10063);
-      assertError(await server.request('GET', permissionsPath(ids.third!), { auth: BOT }), 404, 10063);
+      assertError(await request('GET', permissionsPath(ids.launch!), { auth: BOT }), 404, 10063);
+      assertError(await request('GET', permissionsPath(ids.third!), { auth: BOT }), 404, 10063);
     });
 
     test('reads refused: no token, a user token, another app, a guild without the app', async () => {
       for (const path of [LIST, permissionsPath(ids.listed!), permissionsPath(DEMO_APP_ID)]) {
-        const none = await server.request('GET', path);
+        const none = await request('GET', path);
         assertError(none, 401, 0);
         assert.deepEqual(none.body, { message: '401: Unauthorized', code: 0 });
-        assertError(await server.request('GET', path, { auth: 'alice-user-token' }), 401, 0);
-        assertError(await server.request('GET', path, { auth: `Bot ${OTHER_BOT_TOKEN}` }), 403, 20012);
-        assertError(await server.request('GET', path, { auth: 'Bearer other-app-alice-perm-token' }), 403, 20012);
+        assertError(await request('GET', path, { auth: 'alice-user-token' }), 401, 0);
+        assertError(await request('GET', path, { auth: `Bot ${OTHER_BOT_TOKEN}` }), 403, 20012);
+        assertError(await request('GET', path, { auth: 'Bearer other-app-alice-perm-token' }), 403, 20012);
       }
       const second = guildBase(SECOND_GUILD_ID);
-      assertError(await server.request('GET', `${second}/permissions`, { auth: BOT }), 403, 50001);
-      assertError(await server.request('GET', `${second}/${ids.listed}/permissions`, { auth: ALICE }), 403, 50001);
-      assertError(await server.request('GET', `${guildBase('1345183757107209999')}/permissions`, { auth: BOT }), 403, 50001);
+      assertError(await request('GET', `${second}/permissions`, { auth: BOT }), 403, 50001);
+      assertError(await request('GET', `${second}/${ids.listed}/permissions`, { auth: ALICE }), 403, 50001);
+      assertError(await request('GET', `${guildBase('1345183757107209999')}/permissions`, { auth: BOT }), 403, 50001);
     });
   });
 
@@ -263,23 +278,23 @@ describe('command permission endpoints', () => {
     test('PUT replaces the overwrites of the command in that guild', async () => {
       await putOk(ids.replaced!, [role(MODERATOR_ROLE, false), user(DAVE_ID, true), channel(GENERAL, false)]);
       const next = await putOk(ids.replaced!, [user(CAROL_ID, true)]);
-      const read = await server.request('GET', permissionsPath(ids.replaced!), { auth: BOT });
+      const read = await request('GET', permissionsPath(ids.replaced!), { auth: BOT });
       assert.deepEqual(read.body, next);
       assert.deepEqual(read.body.permissions, [user(CAROL_ID, true)], 'nothing of the earlier list is left');
     });
 
     test('PUT for the application id sets the app-level overwrites', async () => {
       const body = await putOk(DEMO_APP_ID, [role(MUTED_ROLE, false), channel(ANNOUNCEMENTS, false), user(DAVE_ID, false)]);
-      const read = await server.request('GET', permissionsPath(DEMO_APP_ID), { auth: ALICE });
+      const read = await request('GET', permissionsPath(DEMO_APP_ID), { auth: ALICE });
       assert.deepEqual(read.body, body);
     });
 
     test('PUT of a global command is per guild', async () => {
       const inTestGuild = await putOk(ids.global!, [role(EVERYONE, false), channel(ALL_CHANNELS, true)]);
       const inThirdGuild = await putOk(ids.global!, [user(BOB_ID, false)], ALICE, THIRD_GUILD_ID);
-      const third = await server.request('GET', permissionsPath(ids.global!, THIRD_GUILD_ID), { auth: BOT });
+      const third = await request('GET', permissionsPath(ids.global!, THIRD_GUILD_ID), { auth: BOT });
       assert.deepEqual(third.body, inThirdGuild);
-      const test = await server.request('GET', permissionsPath(ids.global!), { auth: BOT });
+      const test = await request('GET', permissionsPath(ids.global!), { auth: BOT });
       assert.deepEqual(test.body, inTestGuild, "the third guild's PUT left the Test Guild's alone");
     });
 
@@ -292,10 +307,10 @@ describe('command permission endpoints', () => {
     test('the batch PUT is disabled: 405 with a v10 error body, nothing changed', async () => {
       const batch = [{ id: ids.plain, permissions: [user(BOB_ID, false)] }];
       for (const auth of [ALICE, BOT]) {
-        const response = await refused(() => server.request('PUT', LIST, { auth, body: batch }), 405, 0);
+        const response = await refused(() => request('PUT', LIST, { auth, body: batch }), 405, 0);
         assert.match(response.body.message, /disabled/i);
       }
-      assertError(await server.request('GET', permissionsPath(ids.plain!), { auth: BOT }), 404, 10066);
+      assertError(await request('GET', permissionsPath(ids.plain!), { auth: BOT }), 404, 10066);
     });
   });
 
@@ -369,7 +384,7 @@ describe('command permission endpoints', () => {
       const overwrites = THIRD_ROLES.map((id) => role(id, true));
       assert.equal(overwrites.length, 101);
       const response = await refused(
-        () => server.request('PUT', permissionsPath(ids.third!, THIRD_GUILD_ID), { auth: ALICE, body: { permissions: overwrites } }),
+        () => request('PUT', permissionsPath(ids.third!, THIRD_GUILD_ID), { auth: ALICE, body: { permissions: overwrites } }),
         400,
         50035,
       );
@@ -463,7 +478,7 @@ describe('command permission endpoints', () => {
 
     test('the constants: guild id = @everyone (ROLE), guild id - 1 = all channels (CHANNEL) are accepted', async () => {
       await putOk(ids.validated!, [role(EVERYONE, false), channel(ALL_CHANNELS, false)]);
-      const read = await server.request('GET', permissionsPath(ids.validated!), { auth: BOT });
+      const read = await request('GET', permissionsPath(ids.validated!), { auth: BOT });
       assert.deepEqual(read.body.permissions, [role(EVERYONE, false), channel(ALL_CHANNELS, false)]);
       // Each constant means something only with its own type.
       await invalid(ids.validated!, { permissions: [channel(EVERYONE, true), role(ALL_CHANNELS, true)] }, {

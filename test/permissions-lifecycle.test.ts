@@ -37,6 +37,21 @@ const OVERWRITES = [
 describe('command permissions follow their command', () => {
   let server: TestServer;
 
+  /**
+   * Every request of this file: a permissions response (200 on a .../permissions path) is checked
+   * against CommandPermissionsResponse, and every error body against ErrorResponse.
+   */
+  async function request(method: string, path: string, options?: Parameters<TestServer['request']>[2]): Promise<TestResponse> {
+    const response = await server.request(method, path, options);
+    if (response.status >= 400) assertErrorBody(response.status, response.body);
+    else if (response.status === 200 && /\/permissions$/.test(path)) {
+      for (const object of Array.isArray(response.body) ? response.body : [response.body]) {
+        assertMatchesSchema('CommandPermissionsResponse', object);
+      }
+    }
+    return response;
+  }
+
   function assertError(response: TestResponse, status: number, code: number): void {
     assert.equal(response.status, status, response.text);
     assertErrorBody(response.status, response.body);
@@ -44,7 +59,7 @@ describe('command permissions follow their command', () => {
   }
 
   async function call(method: string, path: string, body?: unknown): Promise<TestResponse> {
-    return server.request(method, path, { auth: BOT, body });
+    return request(method, path, { auth: BOT, body });
   }
 
   async function create(base: string, name: string, extra: Json = {}): Promise<Json> {
@@ -54,7 +69,7 @@ describe('command permissions follow their command', () => {
   }
 
   async function setOverwrites(guildId: string, targetId: string, permissions: Json[] = OVERWRITES): Promise<void> {
-    const response = await server.request('PUT', permissionsPath(guildId, targetId), { auth: ALICE, body: { permissions } });
+    const response = await request('PUT', permissionsPath(guildId, targetId), { auth: ALICE, body: { permissions } });
     assert.equal(response.status, 200, response.text);
     assertMatchesSchema('CommandPermissionsResponse', response.body);
   }
@@ -88,7 +103,7 @@ describe('command permissions follow their command', () => {
 
   before(async () => {
     server = await startServer();
-    const admin = await server.request('PUT', `${server.url}/admin/guilds/${OTHER_GUILD_ID}`, {
+    const admin = await request('PUT', `${server.url}/admin/guilds/${OTHER_GUILD_ID}`, {
       auth: `Bearer ${ADMIN_TOKEN}`,
       body: {
         id: OTHER_GUILD_ID,

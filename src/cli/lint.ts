@@ -79,9 +79,10 @@ function traitsFromWorld(world: unknown, appId: string, worldPath: string): AppT
   const applications = isObject(world) && Array.isArray(world.applications) ? world.applications : [];
   const app = applications.find((candidate): candidate is Record<string, unknown> => isObject(candidate) && candidate.id === appId);
   if (!app) throw new UsageError(`no application with id ${appId} in ${worldPath}`, false);
+  // Defaults as the world loader applies them: GUILD_INSTALL only, no flags, not discoverable.
   const integrationTypes = Array.isArray(app.integration_types)
     ? app.integration_types.filter((type): type is number => typeof type === 'number')
-    : DEFAULT_LINT_TRAITS.integration_types;
+    : [0];
   return {
     flags: typeof app.flags === 'number' ? app.flags : 0,
     integration_types: integrationTypes,

@@ -90,6 +90,7 @@ export const JsonCode = {
   InteractionAlreadyAcknowledged: 40060,
   MaxFollowUpMessages: 40094,
   MissingAccess: 50001,
+  CannotSendEmptyMessage: 50006,
   MissingPermissions: 50013,
   InvalidAuthenticationToken: 50014,
   InvalidOAuth2AccessToken: 50025,

@@ -6,9 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { CommandType, EntryPointHandler } from '../core/commands/model.js';
 import { toWireCommand } from '../core/commands/wire.js';
-import { ApiError, invalidFormBody, issue, JsonCode } from '../core/errors.js';
+import { ApiError, invalidFormBody, JsonCode } from '../core/errors.js';
 import { buildInteraction } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
+import type { ChannelMessage } from '../core/interactions/messages.js';
 import {
   currentState,
   INITIAL_RESPONSE_DEADLINE_MS,
@@ -42,6 +43,9 @@ export interface InteractionsServiceDeps {
   responses: ResponsesService;
   now: () => number;
 }
+
+/** How many of slashd's own recent messages in a channel a MESSAGE command may target. */
+const MESSAGE_TARGETS_MAX = 100;
 
 const missingPermissions = () => new ApiError(403, JsonCode.MissingPermissions, 'You lack permissions to perform that action');
 
@@ -88,9 +92,6 @@ export class InteractionsService {
     const scene = await loadScene(this.deps.store, user, request);
     checkAccess(scene);
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
-    if (request.type === 4 && scene.command.definition.type !== CommandType.ChatInput) {
-      throw invalidFormBody([issue(['type'], 'INTERACTION_TYPE_INVALID', 'Only chat input commands have autocomplete')]);
-    }
     const record = await this.record(scene, request);
     await this.dispatch(scene, record);
     const stored = await this.deps.store.getInteraction(record.application_id, record.id);
@@ -101,13 +102,14 @@ export class InteractionsService {
   private async record(scene: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
     const kind = request.type === 4 ? 'autocomplete' : 'command';
     const guild = scene.inGuild?.guild ?? null;
-    const checked = checkInvocation(scene.command, request.data, kind, {
-      guild,
-      channel: scene.channel,
-      messages: guild?.messages ?? [],
-      users: await this.deps.store.listUsers(),
-    });
-    if (!checked.ok) throw invalidFormBody(checked.issues.map((i) => ({ ...i, path: ['data', ...stripDataPrefix(i.path)] })));
+    // A MESSAGE command may target the world's messages and slashd's own that this user can see.
+    const messages: ChannelMessage[] = [
+      ...(guild?.messages.filter((m) => m.channel_id === scene.channel.id) ?? []),
+      ...(await this.deps.store.listChannelMessages(scene.channel.id, scene.user.id, MESSAGE_TARGETS_MAX)),
+    ];
+    const users = await this.deps.store.listUsers();
+    const checked = checkInvocation(scene.command, request.data, kind, { guild, channel: scene.channel, messages, users });
+    if (!checked.ok) throw invalidFormBody(checked.issues);
     const id = this.deps.ids.next();
     const token = makeInteractionToken(scene.app.id, id, randomBytes(32).toString('base64url'));
     const member = scene.inGuild?.member ?? null;
@@ -123,8 +125,8 @@ export class InteractionsService {
       member,
       channel: scene.channel,
       locale: scene.user.locale,
-      messages: guild?.messages ?? [],
-      users: await this.deps.store.listUsers(),
+      messages,
+      users,
       authorizingIntegrationOwners: guild ? { '0': guild.id } : { '0': '0' },
       context: guild ? 0 : 1,
       appPermissions: guild ? formatPermissions(appChannelPermissions(guild, scene.app.id, scene.channel)) : '0',
@@ -204,9 +206,4 @@ export class InteractionsService {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
-}
-
-/** The invocation check reports paths under `data` or relative to it; the client sees `data.…`. */
-function stripDataPrefix(path: readonly (string | number)[]): (string | number)[] {
-  return path[0] === 'data' ? path.slice(1) : [...path];
 }

@@ -4,7 +4,7 @@
  * the channel as messages.
  */
 import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
-import { ApiError, invalidFormBody, JsonCode } from '../core/errors.js';
+import { ApiError, invalidFormBody, JsonCode, type Issue } from '../core/errors.js';
 import {
   CallbackType,
   checkCanAcknowledge,
@@ -16,7 +16,7 @@ import {
   alreadyAcknowledged,
   type InteractionRecord,
 } from '../core/interactions/lifecycle.js';
-import { checkCallback, checkMessageData } from '../core/interactions/responses.js';
+import { checkCallback, checkMessageData, emptyMessageError, isEmptyMessageFailure } from '../core/interactions/responses.js';
 import type { StoredMessage } from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { Store, StoredApplication } from '../store/store.js';
@@ -26,6 +26,15 @@ import type { MessageRenderer } from './message-renderer.js';
 /** Message flags (v10). */
 const EPHEMERAL = 64;
 const LOADING = 128;
+/** The flags an app may set on a message it sends; EPHEMERAL is tracked apart, as visibility. */
+const SUPPRESS_EMBEDS = 4;
+const SUPPRESS_NOTIFICATIONS = 4096;
+const SENDABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS;
+
+/** An empty message is a JSON error of its own (50006), not a form error. */
+function formError(issues: Issue[]): ApiError {
+  return isEmptyMessageFailure(issues) ? emptyMessageError() : invalidFormBody(issues);
+}
 
 export const unknownWebhook = () => new ApiError(404, JsonCode.UnknownWebhook, 'Unknown Webhook');
 export const invalidWebhookToken = () => new ApiError(401, JsonCode.InvalidWebhookToken, 'Invalid Webhook Token');
@@ -97,7 +106,7 @@ export class ResponsesService {
       appHasActivities: hasActivities(app),
       focusedOption: record.focused_option,
     });
-    if (!checked.ok) throw invalidFormBody(checked.issues);
+    if (!checked.ok) throw formError(checked.issues);
     const response = checked.value;
     const state = stateAfterCallback(response.type);
 
@@ -183,7 +192,8 @@ export class ResponsesService {
       content: loading ? '' : typeof data.content === 'string' ? data.content : '',
       embeds: loading || !Array.isArray(data.embeds) ? [] : data.embeds,
       components: loading || !Array.isArray(data.components) ? [] : data.components,
-      flags: (ephemeral ? EPHEMERAL : 0) | (loading ? LOADING : 0),
+      flags: (flags & SENDABLE_FLAGS) | (loading ? LOADING : 0),
+      tts: data.tts === true,
       timestamp: new Date(this.deps.now()).toISOString(),
       edited_timestamp: null,
       interaction_metadata: {
@@ -215,8 +225,9 @@ export class ResponsesService {
     const record = await this.webhookInteraction(applicationId, token);
     if (record.state === 'pending') throw unknownWebhook();
     const checked = checkMessageData(body, {});
-    if (!checked.ok) throw invalidFormBody(checked.issues);
+    if (!checked.ok) throw formError(checked.issues);
     const message = this.newMessage(record, checked.value, false);
+    message.interaction_metadata = { ...message.interaction_metadata!, original_response_message_id: record.original_message_id ?? undefined };
     await this.deps.store.putMessage(message);
     return message;
   }
@@ -230,7 +241,7 @@ export class ResponsesService {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
     const checked = checkMessageData(body, { partial: true });
-    if (!checked.ok) throw invalidFormBody(checked.issues);
+    if (!checked.ok) throw formError(checked.issues);
     const data = checked.value;
     const edited: StoredMessage = {
       ...message,

@@ -72,22 +72,22 @@ export function checkUniqueNames(entries: LevelEntries, path: IssuePath, issues:
  */
 export function checkUniqueLocalizedNames(entries: LevelEntries, path: IssuePath, issues: Issues): void {
   if (!entries.some((entry) => entry?.name_localizations)) return;
-  const defaultNames = new Set(entries.map((entry) => entry?.name).filter((name) => name !== undefined && name !== ''));
-  const namesByLocale = new Map<string, Set<string>>();
+  const defaultNames = new Set<string>();
+  for (const entry of entries) if (entry && entry.name !== '') defaultNames.add(entry.name);
+  /** "locale name" pairs seen so far; a space cannot occur in a locale or in an option name. */
+  const localizedNames = new Set<string>();
   entries.forEach((entry, index) => {
-    if (!entry?.name_localizations) return;
-    for (const [locale, name] of Object.entries(entry.name_localizations)) {
+    const localizations = entry?.name_localizations;
+    if (!localizations) return;
+    for (const locale in localizations) {
+      const name = localizations[locale];
       if (name === undefined) continue;
-      let localeNames = namesByLocale.get(locale);
-      if (!localeNames) {
-        localeNames = new Set();
-        namesByLocale.set(locale, localeNames);
-      }
-      if (defaultNames.has(name) || localeNames.has(name)) {
+      const key = `${locale} ${name}`;
+      if (defaultNames.has(name) || localizedNames.has(key)) {
         report(issues, [...path, index, 'name_localizations', locale], APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
           'Localized option names must differ from every option name on the same level');
       }
-      localeNames.add(name);
+      localizedNames.add(key);
     }
   });
 }

@@ -6,7 +6,7 @@ import { OptionType, type OptionDefinition, type OptionTypeValue } from '../comm
 import type { IssuePath } from '../errors.js';
 import { readLengthBounds, readValueBounds } from './bounds.js';
 import { readChoices, type ChoiceOptionType } from './choices.js';
-import { APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES, APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED } from './codes.js';
+import { APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES } from './codes.js';
 import { checkDescription, readRequiredDescription } from './descriptions.js';
 import { fieldOf, isAbsent, readBoolean, readInteger, readList, readRecord, type JsonRecord } from './json.js';
 import {
@@ -16,49 +16,9 @@ import { OPTION_DEPTH_MAX, OPTIONS_PER_LEVEL_MAX } from './limits.js';
 import { readEnumList } from './lists.js';
 import { readLocalizations } from './localizations.js';
 import { checkSlashName, readName } from './names.js';
+import { checkFieldsApply } from './option-fields.js';
 import { report, reportNotOneOf, reportRequired, reportTooLong, type Issues } from './report.js';
-import { CHANNEL_TYPES, isOptionType, OPTION_TYPES, optionTypeName } from './values.js';
-
-type TypeSpecificField =
-  | 'required' | 'choices' | 'options' | 'channel_types' | 'min_value' | 'max_value'
-  | 'min_length' | 'max_length' | 'autocomplete';
-
-const TYPE_SPECIFIC_FIELDS: readonly TypeSpecificField[] = [
-  'required', 'choices', 'options', 'channel_types', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete',
-];
-
-/** The type-specific fields each option type takes (spec, "Applies to" column). */
-const FIELDS_BY_TYPE: Readonly<Record<OptionTypeValue, readonly TypeSpecificField[]>> = {
-  [OptionType.Subcommand]: ['options'],
-  [OptionType.SubcommandGroup]: ['options'],
-  [OptionType.String]: ['required', 'choices', 'min_length', 'max_length', 'autocomplete'],
-  [OptionType.Integer]: ['required', 'choices', 'min_value', 'max_value', 'autocomplete'],
-  [OptionType.Boolean]: ['required'],
-  [OptionType.User]: ['required'],
-  [OptionType.Channel]: ['required', 'channel_types'],
-  [OptionType.Role]: ['required'],
-  [OptionType.Mentionable]: ['required'],
-  [OptionType.Number]: ['required', 'choices', 'min_value', 'max_value', 'autocomplete'],
-  [OptionType.Attachment]: ['required'],
-};
-
-/**
- * Whether a field says anything. Clients that serialize every field send null, false or [] for
- * fields they do not use; those mean "not set" and are accepted on any type.
- */
-function isSet(value: unknown): boolean {
-  return !isAbsent(value) && value !== false && !(Array.isArray(value) && value.length === 0);
-}
-
-function checkFieldsApply(record: JsonRecord, path: IssuePath, type: OptionTypeValue, issues: Issues): void {
-  const allowed = FIELDS_BY_TYPE[type];
-  for (const field of TYPE_SPECIFIC_FIELDS) {
-    if (!allowed.includes(field) && isSet(fieldOf(record, field))) {
-      report(issues, [...path, field], APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED,
-        `This field is not allowed on options of type ${optionTypeName(type)}.`);
-    }
-  }
-}
+import { CHANNEL_TYPES, isOptionType, OPTION_TYPES } from './values.js';
 
 function readOptionType(value: unknown, path: IssuePath, issues: Issues): OptionTypeValue | undefined {
   if (isAbsent(value)) {
