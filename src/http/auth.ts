@@ -12,10 +12,8 @@ export type Principal =
   | { kind: 'bearer'; app: StoredApplication; token: IssuedToken; user: User | null }
   | { kind: 'user'; user: User };
 
-export const SCOPE_COMMANDS = 'applications.commands';
 export const SCOPE_COMMANDS_UPDATE = 'applications.commands.update';
 export const SCOPE_PERMISSIONS_UPDATE = 'applications.commands.permissions.update';
-export const SCOPE_BOT = 'bot';
 
 export async function authenticate(store: Store, header: string | undefined): Promise<Principal | null> {
   if (!header) return null;

@@ -8,7 +8,8 @@ import { DICTIONARIES, toWireCommand, type LocalizationView } from '../../core/c
 import { missingAccess, unknownCommand } from '../../core/errors.js';
 import { resolveRequesterLocale } from '../../core/locales.js';
 import { isSnowflake } from '../../core/snowflake.js';
-import { authenticate, requireCommandsCaller, SCOPE_BOT, SCOPE_COMMANDS, type Principal } from '../auth.js';
+import { isInstalledForCommands } from '../../core/permissions/install.js';
+import { authenticate, requireCommandsCaller, type Principal } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { queryFlag } from '../query.js';
 import type { StoredApplication } from '../../store/store.js';
@@ -46,8 +47,7 @@ export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { 
     const app = requireCommandsCaller(principal, applicationId);
     if (guildId === undefined) return { app, principal: principal!, scope: { applicationId, guildId: null } };
     const guild = isSnowflake(guildId) ? await ctx.store.getGuild(guildId) : null;
-    const install = guild?.installs.find((i) => i.application_id === app.id);
-    if (!install || !install.scopes.some((s) => s === SCOPE_COMMANDS || s === SCOPE_BOT)) throw missingAccess();
+    if (!guild || !isInstalledForCommands(guild, app.id)) throw missingAccess();
     return { app, principal: principal!, scope: { applicationId, guildId } };
   }
 
