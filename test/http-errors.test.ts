@@ -252,7 +252,9 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.record({
 
 function mutate(base: Json, mutations: Mutation[]): unknown {
   const copy = structuredClone(base);
-  for (const m of mutations) {
+  for (const original of mutations) {
+    // Values are cloned in: generated values are shared between runs and must stay untouched.
+    const m = { ...original, value: structuredClone(original.value) };
     const paths = containers(copy);
     const path = paths[m.where % paths.length]!;
     const node = at(copy, path) as Json | unknown[];

@@ -184,6 +184,9 @@ export class InteractionsService {
   private scheduleTimeout(record: InteractionRecord): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
+      // The injected clock decides, not the timer: until it says the deadline has passed, the
+      // interaction is still pending (and `currentState` fails it lazily once it has).
+      if (this.deps.now() < record.created_at + INITIAL_RESPONSE_DEADLINE_MS) return;
       void this.deps.store
         .updateInteraction(record.application_id, record.id, ['pending'], { state: 'failed', failure_reason: 'timeout' })
         .catch(() => undefined);

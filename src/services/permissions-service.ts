@@ -46,23 +46,28 @@ export class PermissionsService {
   }
 
   async put(app: StoredApplication, guild: Guild, editor: User, targetId: string, body: unknown): Promise<GuildCommandPermissions> {
-    const command = await this.target(app, guild, targetId);
+    await this.target(app, guild, targetId);
     const validated = validatePermissionsBody(body, guild);
     if (!validated.ok) throw invalidFormBody(validated.issues);
-    const stored = await this.store.listCommandPermissions(app.id, guild.id);
-    const check = checkPermissionEditor({
-      app,
-      guild,
-      user: editor,
-      member: guild.members.find((m) => m.user_id === editor.id) ?? null,
-      command,
-      commandPermissions: command ? overwritesFor(stored, command.id) : null,
-      appPermissions: overwritesFor(stored, app.id),
-      permissions: validated.value,
-      installed: isInstalledForCommands(guild, app.id),
+    const member = guild.members.find((m) => m.user_id === editor.id) ?? null;
+    const installed = isInstalledForCommands(guild, app.id);
+    // Decided on what is stored at the moment of writing: a command deleted meanwhile is gone.
+    const saved = await this.store.mutateCommandPermissions(app.id, guild.id, targetId, ({ permissions, command }) => {
+      if (targetId !== app.id && !command) throw unknownCommand();
+      const check = checkPermissionEditor({
+        app,
+        guild,
+        user: editor,
+        member,
+        command,
+        commandPermissions: command ? overwritesFor(permissions, command.id) : null,
+        appPermissions: overwritesFor(permissions, app.id),
+        permissions: validated.value,
+        installed,
+      });
+      if (!check.ok) throw new ApiError(check.status, check.code, check.message);
+      return validated.value;
     });
-    if (!check.ok) throw new ApiError(check.status, check.code, check.message);
-    const saved = await this.store.putCommandPermissions(app.id, guild.id, targetId, validated.value);
     this.bus.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', { applicationId: app.id, data: saved });
     return saved;
   }

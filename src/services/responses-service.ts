@@ -145,9 +145,9 @@ export class ResponsesService {
     } else if (activityInstanceId) {
       interaction.activity_instance_id = activityInstanceId;
       out.resource = { type, activity_instance: { id: activityInstanceId } };
-    } else {
-      out.resource = { type };
     }
+    // An autocomplete result or a modal creates no resource: `resource` is optional, and the v10
+    // document's resource shapes are a message (4, 7) or an activity instance (12) only.
     return out;
   }
 

@@ -64,12 +64,16 @@ export interface Store {
   // Command permissions of one application in one guild.
   listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]>;
   getCommandPermissions(applicationId: string, guildId: string, targetId: string): Promise<GuildCommandPermissions | null>;
-  /** Replaces the overwrites of one command (or of the app, targetId = app id) in one guild. */
-  putCommandPermissions(
+  /**
+   * Replaces the overwrites of one command (or of the app: targetId = app id) in one guild. The
+   * planner decides over the state read inside the same transaction (it may throw to refuse), so
+   * a command deleted meanwhile cannot keep overwrites.
+   */
+  mutateCommandPermissions(
     applicationId: string,
     guildId: string,
     targetId: string,
-    permissions: CommandPermission[],
+    planner: PermissionsPlanner,
   ): Promise<GuildCommandPermissions>;
 
   // Interactions, keyed by application id.
@@ -99,6 +103,16 @@ export interface Store {
 
   close(): Promise<void>;
 }
+
+/** What a permissions planner sees, read inside the transaction that applies its plan. */
+export interface PermissionsState {
+  /** Every permissions object of the app in the guild. */
+  permissions: GuildCommandPermissions[];
+  /** The command the target id names (global, or of this guild); null when it names none. */
+  command: StoredCommand | null;
+}
+
+export type PermissionsPlanner = (state: PermissionsState) => CommandPermission[];
 
 /** A launched Activity (entry point commands). */
 export interface ActivityInstance {

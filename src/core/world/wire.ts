@@ -53,7 +53,11 @@ export function toWireBotUser(app: Application): WireObject {
   };
 }
 
-/** The full application object of `GET /applications/@me`. */
+/**
+ * The full application object of `GET /applications/@me`. Fields v10 marks nullable are null when
+ * slashd has no value; optional fields that v10 never sends as null (cover image, slug, terms of
+ * service, ...) are left out, as v10 does for an app that has not set them.
+ */
 export function toWireApplication(app: Application, verifyKey: string, owner: User | null): WireObject {
   return {
     id: app.id,
@@ -61,19 +65,14 @@ export function toWireApplication(app: Application, verifyKey: string, owner: Us
     icon: null,
     description: '',
     type: null,
-    cover_image: null,
-    primary_sku_id: null,
     bot: toWirePublicBot(app),
-    slug: null,
-    guild_id: null,
     rpc_origins: [],
     bot_public: true,
     bot_require_code_grant: false,
-    terms_of_service_url: null,
-    privacy_policy_url: null,
-    custom_install_url: null,
-    install_params: null,
-    integration_types_config: Object.fromEntries(app.integration_types.map((t) => [String(t), {}])),
+    install_params: { scopes: ['applications.commands', 'bot'], permissions: '0' },
+    integration_types_config: Object.fromEntries(
+      app.integration_types.map((t) => [String(t), { oauth2_install_params: { scopes: ['applications.commands'], permissions: '0' } }]),
+    ),
     verify_key: verifyKey,
     flags: app.flags,
     flags_new: String(app.flags),
@@ -82,7 +81,7 @@ export function toWireApplication(app: Application, verifyKey: string, owner: Us
     redirect_uris: app.redirect_uris,
     interactions_endpoint_url: app.interactions_endpoint_url,
     role_connections_verification_url: null,
-    owner: owner ? toWirePublicUser(owner) : { ...baseUser(app.owner_id, 'unknown') },
+    owner: owner ? toWirePublicUser(owner) : baseUser(app.owner_id, 'unknown'),
     approximate_guild_count: 0,
     approximate_user_install_count: 0,
     approximate_user_authorization_count: 0,

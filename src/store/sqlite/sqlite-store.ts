@@ -5,7 +5,9 @@ import type { Application, Guild, User, World } from '../../core/world/types.js'
 import { generateApplicationKeys } from '../keys.js';
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
-import type { ActivityInstance, CommandPlanner, IssuedToken, Store, StoredApplication } from '../store.js';
+import type {
+  ActivityInstance, CommandPlanner, IssuedToken, PermissionsPlanner, Store, StoredApplication,
+} from '../store.js';
 import { sameSecret, tokenDigest } from '../tokens.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -32,6 +34,15 @@ interface ApplicationRow {
   doc: string;
   verify_key: string;
   private_key_pem: string;
+}
+
+/** Cached read results are shared between requests: freezing makes any mutation fail loudly. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function rowToCommand(row: CommandRow): StoredCommand {
@@ -65,6 +76,20 @@ export class SqliteStore implements Store {
    * this store, which drops the cache on each application write.
    */
   private readonly applicationsByToken = new Map<string, StoredApplication>();
+  /**
+   * Parsed, frozen read results of the two hottest reads (command lists and permissions objects,
+   * which the command index reads per app per request). Every write to them goes through this
+   * store, which drops the entries it touches. One process per database file is assumed: several
+   * nodes share PostgreSQL, whose store invalidates through the event bus instead.
+   */
+  private readonly commandsCache = new Map<string, StoredCommand[]>();
+  private readonly permissionsCache = new Map<string, GuildCommandPermissions[]>();
+
+  private forgetApplication(applicationId: string): void {
+    for (const cache of [this.commandsCache, this.permissionsCache]) {
+      for (const key of cache.keys()) if (key.startsWith(`${applicationId}/`)) cache.delete(key);
+    }
+  }
 
   constructor(options: SqliteStoreOptions) {
     this.db = new Database(options.path);
@@ -109,6 +134,8 @@ export class SqliteStore implements Store {
 
   async replaceWorld(world: World): Promise<void> {
     this.applicationsByToken.clear();
+    this.commandsCache.clear();
+    this.permissionsCache.clear();
     this.db.transaction(() => {
       const keep = new Set(world.applications.map((a) => a.id));
       for (const { id } of this.sql('SELECT id FROM applications').all() as { id: string }[]) {
@@ -164,6 +191,7 @@ export class SqliteStore implements Store {
 
   async deleteApplication(id: string): Promise<boolean> {
     this.applicationsByToken.clear();
+    this.forgetApplication(id);
     return this.db.transaction(() => {
       const gone = this.sql('DELETE FROM applications WHERE id = ?').run(id).changes > 0;
       this.sql('DELETE FROM commands WHERE application_id = ?').run(id);
@@ -257,6 +285,7 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const gone = this.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
       this.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
+      for (const key of this.permissionsCache.keys()) if (key.endsWith(`/${id}`)) this.permissionsCache.delete(key);
       this.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;
     }).immediate();
@@ -308,7 +337,13 @@ export class SqliteStore implements Store {
   // ---- commands --------------------------------------------------------------------------------
 
   async listCommands(scope: CommandScope): Promise<StoredCommand[]> {
-    return this.readCommands(scope);
+    const key = `${scope.applicationId}/${scopeKey(scope)}`;
+    let commands = this.commandsCache.get(key);
+    if (!commands) {
+      commands = deepFreeze(this.readCommands(scope));
+      this.commandsCache.set(key, commands);
+    }
+    return commands;
   }
 
   private readCommands(scope: CommandScope): StoredCommand[] {
@@ -321,6 +356,10 @@ export class SqliteStore implements Store {
   }
 
   async getCommand(scope: CommandScope, commandId: string): Promise<StoredCommand | null> {
+    return this.readCommand(scope, commandId);
+  }
+
+  private readCommand(scope: CommandScope, commandId: string): StoredCommand | null {
     const row = this.sql(
         `SELECT application_id, guild_key, id, version, definition FROM commands
          WHERE application_id = ? AND guild_key = ? AND id = ?`,
@@ -366,6 +405,7 @@ export class SqliteStore implements Store {
           )
           .run(scope.applicationId, key, day, mutation.countedCreates);
       }
+      this.forgetApplication(scope.applicationId);
       return result;
     }).immediate();
   }
@@ -373,6 +413,16 @@ export class SqliteStore implements Store {
   // ---- command permissions ---------------------------------------------------------------------
 
   async listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]> {
+    const key = `${applicationId}/${guildId}`;
+    let permissions = this.permissionsCache.get(key);
+    if (!permissions) {
+      permissions = deepFreeze(this.readCommandPermissions(applicationId, guildId));
+      this.permissionsCache.set(key, permissions);
+    }
+    return permissions;
+  }
+
+  private readCommandPermissions(applicationId: string, guildId: string): GuildCommandPermissions[] {
     const rows = this.sql(
         `SELECT target_id, permissions FROM command_permissions
          WHERE application_id = ? AND guild_id = ? ORDER BY length(target_id), target_id`,
@@ -394,18 +444,23 @@ export class SqliteStore implements Store {
       : null;
   }
 
-  async putCommandPermissions(
+  async mutateCommandPermissions(
     applicationId: string,
     guildId: string,
     targetId: string,
-    permissions: CommandPermission[],
+    planner: PermissionsPlanner,
   ): Promise<GuildCommandPermissions> {
-    this.sql(
+    return this.db.transaction(() => {
+      const command =
+        this.readCommand({ applicationId, guildId: null }, targetId) ?? this.readCommand({ applicationId, guildId }, targetId);
+      const permissions = planner({ permissions: this.readCommandPermissions(applicationId, guildId), command });
+      this.sql(
         `INSERT INTO command_permissions (application_id, guild_id, target_id, permissions) VALUES (?, ?, ?, ?)
          ON CONFLICT (application_id, guild_id, target_id) DO UPDATE SET permissions = excluded.permissions`,
-      )
-      .run(applicationId, guildId, targetId, JSON.stringify(permissions));
-    return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
+      ).run(applicationId, guildId, targetId, JSON.stringify(permissions));
+      this.permissionsCache.delete(`${applicationId}/${guildId}`);
+      return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
+    }).immediate();
   }
 
   // ---- interactions and messages ---------------------------------------------------------------
