@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import { parseWorld } from '../src/core/world/parse.js';
 import type { World } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
@@ -251,5 +252,44 @@ describe('admin API', () => {
     assert.ok(!(await world()).applications.some((a) => a.id === NEW_APP_ID), 'the added app is gone');
     const list = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, { auth: bot });
     assert.ok(list.body.some((c: Json) => c.id === created.body.id));
+  });
+});
+
+describe('admin API: bounded fuzz', () => {
+  let server: TestServer;
+  before(async () => {
+    server = withSchemaChecks(await startServer());
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  function admin(method: string, path: string, body?: unknown): Promise<TestResponse> {
+    return server.request(method, `${server.url}/admin${path}`, { auth: ADMIN, body });
+  }
+
+  async function world(): Promise<unknown> {
+    const response = await admin('GET', '/world');
+    assert.equal(response.status, 200);
+    return response.body;
+  }
+
+  test('random bodies to the admin writes: never a 5xx, and a refused write changes nothing', async () => {
+    const paths = ['/world', `/applications/${NEW_APP_ID}`, `/users/${NEW_USER_ID}`, `/guilds/${NEW_GUILD_ID}`, '/oauth2-tokens'];
+    let before = await world();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), fc.jsonValue({ maxDepth: 4 }), async (path, body) => {
+        const method = path === '/oauth2-tokens' ? 'POST' : 'PUT';
+        const response = await admin(method, path, body);
+        assert.ok(response.status < 500, `${method} ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
+        if (response.status >= 400) {
+          assertErrorBody(response.status, response.body);
+          assert.deepEqual(await world(), before, `${method} ${path} refused, yet the world changed`);
+        } else {
+          before = await world();
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -83,6 +83,20 @@ describe('error bodies', () => {
     }
   });
 
+  test('malformed paths (broken percent escapes, huge ids): a 4xx with a v10 error body', async () => {
+    for (const path of [
+      '/applications/%ZZ/commands',
+      `/applications/${DEMO_APP_ID}/guilds/%E0%A4%A/commands`,
+      `/applications/${DEMO_APP_ID}/commands/%`,
+      `/applications/${'9'.repeat(200)}/commands`,
+      `/applications/${DEMO_APP_ID}/guilds/${'1'.repeat(30)}/commands`,
+    ]) {
+      const response = await server.request('GET', path, { auth: BOT });
+      assert.ok(response.status >= 400 && response.status < 500, `${path}: ${response.status} ${response.text}`);
+      assertErrorBody(response.status, response.body);
+    }
+  });
+
   test('a wrong method on a known route: 405 {"message": "405: Method Not Allowed", "code": 0}', async () => {
     const cases: [string, string][] = [
       ['DELETE', GLOBAL_BASE],

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
@@ -125,6 +126,33 @@ describe('POST /oauth2/token (client credentials)', () => {
     expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic('not-an-id', DEMO_SECRET)), 401, 'invalid_client');
     expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, null), 401, 'invalid_client');
     expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, 'Basic !!!not-base64'), 401, 'invalid_client');
+  });
+
+  test('malformed client credentials are a client error, never a 5xx', async () => {
+    // Basic credentials are form-urlencoded before base64 (RFC 6749, 2.3.1): a broken escape
+    // is a failed authentication.
+    for (const credentials of ['%E0%A4%A:secret', `${DEMO_APP_ID}:%zz`, '%:%', ':', '', 'no-colon']) {
+      const auth = `Basic ${Buffer.from(credentials).toString('base64')}`;
+      expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, auth), 401, 'invalid_client');
+      const revoke = await server.request('POST', '/oauth2/token/revoke', {
+        auth,
+        rawBody: 'token=whatever',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      assert.equal(revoke.status, 401, `revoke with ${credentials}: ${revoke.text}`);
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.string(), fc.string(), fc.string({ maxLength: 80 }), async (id, secret, form) => {
+        const auth = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+        const response = await server.request('POST', '/oauth2/token', {
+          auth,
+          rawBody: form,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+        assert.ok(response.status >= 400 && response.status < 500, `${JSON.stringify([id, secret, form])}: ${response.status} ${response.text}`);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   test('an unsupported grant type: 400', async () => {

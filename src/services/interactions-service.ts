@@ -9,7 +9,7 @@ import { toWireCommand } from '../core/commands/wire.js';
 import { ApiError, invalidFormBody, JsonCode } from '../core/errors.js';
 import { buildInteraction } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
-import type { ChannelMessage } from '../core/interactions/messages.js';
+import { messageVisibleTo, type ChannelMessage, type StoredMessage } from '../core/interactions/messages.js';
 import {
   currentState,
   INITIAL_RESPONSE_DEADLINE_MS,
@@ -21,7 +21,7 @@ import { readInvokeRequest, type InvokeRequest } from '../core/invocation/reques
 import { appChannelPermissions, channelPermissions } from '../core/permissions/channel-permissions.js';
 import { formatPermissions } from '../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../core/permissions/invocation.js';
-import type { SnowflakeGenerator } from '../core/snowflake.js';
+import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
 import type { User } from '../core/world/types.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
 import type { EventBus } from '../events/bus.js';
@@ -43,9 +43,6 @@ export interface InteractionsServiceDeps {
   responses: ResponsesService;
   now: () => number;
 }
-
-/** How many of slashd's own recent messages in a channel a MESSAGE command may target. */
-const MESSAGE_TARGETS_MAX = 100;
 
 const missingPermissions = () => new ApiError(403, JsonCode.MissingPermissions, 'You lack permissions to perform that action');
 
@@ -99,14 +96,24 @@ export class InteractionsService {
     return { id: record.id, nonce: record.nonce, state };
   }
 
+  /**
+   * slashd's own message a MESSAGE command targets, when this user can see it: looked up by id, so
+   * that any message of the channel can be targeted and other invocations read no messages at all.
+   */
+  private async targetedMessage(scene: InvocationScene, request: InvokeRequest): Promise<StoredMessage | null> {
+    const targetId = request.data.target_id;
+    if (scene.command.definition.type !== CommandType.Message || !isSnowflake(targetId)) return null;
+    const message = await this.deps.store.getMessage(scene.channel.id, targetId);
+    return message && messageVisibleTo(message, scene.user.id) ? message : null;
+  }
+
   private async record(scene: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
     const kind = request.type === 4 ? 'autocomplete' : 'command';
     const guild = scene.inGuild?.guild ?? null;
     // A MESSAGE command may target the world's messages and slashd's own that this user can see.
-    const messages: ChannelMessage[] = [
-      ...(guild?.messages.filter((m) => m.channel_id === scene.channel.id) ?? []),
-      ...(await this.deps.store.listChannelMessages(scene.channel.id, scene.user.id, MESSAGE_TARGETS_MAX)),
-    ];
+    const messages: ChannelMessage[] = guild?.messages.filter((m) => m.channel_id === scene.channel.id) ?? [];
+    const own = await this.targetedMessage(scene, request);
+    if (own) messages.push(own);
     const users = await this.deps.store.listUsers();
     const checked = checkInvocation(scene.command, request.data, kind, { guild, channel: scene.channel, messages, users });
     if (!checked.ok) throw invalidFormBody(checked.issues);

@@ -37,10 +37,15 @@ function readClientCredentials(request: FastifyRequest, form: Record<string, str
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon === -1) return null;
-    return {
-      clientId: decodeURIComponent(decoded.slice(0, colon)),
-      clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
-    };
+    try {
+      return {
+        clientId: decodeURIComponent(decoded.slice(0, colon)),
+        clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
+      };
+    } catch {
+      // A malformed escape (URIError) is a failed client authentication, not a server error.
+      return null;
+    }
   }
   if (form.client_id && form.client_secret) return { clientId: form.client_id, clientSecret: form.client_secret };
   return null;
