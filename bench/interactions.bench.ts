@@ -13,12 +13,15 @@
  *   in-process, divided by the per-interaction time;
  * - the baseline in the same run: a bare node:http server answering the same two requests
  *   (same bodies, same pacing).
+ * Flows are spread over 64 text channels so that two flows in flight never share one: the newest
+ * message of the channel must then be exactly this interaction's answer, and every flow checks it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { World } from '../src/core/world/types.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from '../test/helpers/world.js';
 import { REPO_ROOT, startBareServer, startSlashd } from './processes.js';
 import { fixed, percentile } from './stats.js';
@@ -32,7 +35,19 @@ const MAX_IN_FLIGHT = 32;
 const SIGN_ITERATIONS = 5000;
 
 const USER_TOKEN = 'alice-user-token';
-const GENERAL = '1345183757107200011';
+const CHANNELS = 64;
+/** The benchmark's text channels, added to the example's Test Guild (ids in a range of their own). */
+const channelId = (i: number): string => (1345183757107203000n + BigInt(i % CHANNELS)).toString();
+
+function benchWorld(): World {
+  const world = exampleWorld();
+  const guild = world.guilds.find((g) => g.id === TEST_GUILD_ID);
+  if (!guild) throw new Error('the example world has no Test Guild');
+  for (let i = 0; i < CHANNELS; i++) {
+    guild.channels.push({ id: channelId(i), type: 0, name: `bench-${i}`, nsfw: false, parent_id: null, permission_overwrites: [] });
+  }
+  return world;
+}
 
 interface Reply {
   status: number;
@@ -154,8 +169,10 @@ async function closedLoop(inFlight: number, seconds: number, flow: (i: number) =
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
+      // Each worker keeps to its own index (and so its own channel).
+      const index = next++;
       while (performance.now() < end) {
-        await flow(next++);
+        await flow(index);
         done++;
       }
     }),
@@ -183,7 +200,7 @@ function signMicros(bytes: Buffer): number {
 
 export async function runInteractionsBench(): Promise<{ lines: string[] }> {
   const lines: string[] = [];
-  const slashd = await startSlashd(exampleWorld());
+  const slashd = await startSlashd(benchWorld());
   const api = client(slashd.url);
   const bot = { authorization: `Bot ${DEMO_BOT_TOKEN}`, 'content-type': 'application/json' };
   let app: { url: string; stop(): Promise<void> } | null = null;
@@ -202,38 +219,51 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
     );
     if (created.status !== 201) throw new Error(`command create failed: ${created.status} ${created.text}`);
     const command = JSON.parse(created.text) as { id: string; version: string };
-    const invokeBody = JSON.stringify({
-      type: 2,
-      application_id: DEMO_APP_ID,
-      guild_id: TEST_GUILD_ID,
-      channel_id: GENERAL,
-      data: { id: command.id, name: 'ping', type: 1, version: command.version, options: [{ name: 'text', type: 3, value: 'hello' }] },
-    });
+    const invokeBodies = Array.from({ length: CHANNELS }, (_, i) =>
+      JSON.stringify({
+        type: 2,
+        application_id: DEMO_APP_ID,
+        guild_id: TEST_GUILD_ID,
+        channel_id: channelId(i),
+        data: { id: command.id, name: 'ping', type: 1, version: command.version, options: [{ name: 'text', type: 3, value: 'hello' }] },
+      }),
+    );
+    const readPaths = Array.from({ length: CHANNELS }, (_, i) => `/api/v10/channels/${channelId(i)}/messages?limit=1`);
     const user = { authorization: USER_TOKEN, 'content-type': 'application/json' };
-    const readPath = `/api/v10/channels/${GENERAL}/messages?limit=1`;
     let errors = 0;
     let unseen = 0;
 
-    const flow = async (): Promise<void> => {
-      const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBody);
-      if (invoked.status !== 200) {
-        errors++;
-        return;
+    /** Flows in flight per channel: the newest-message check is exact only for a flow alone in its channel. */
+    const inFlight = new Uint16Array(CHANNELS);
+    let shared = 0;
+    /** Flow i runs in channel i mod 64: the newest message there must be this interaction's answer. */
+    const flow = async (i: number): Promise<void> => {
+      const channel = i % CHANNELS;
+      const alone = inFlight[channel] === 0;
+      if (!alone) shared++;
+      inFlight[channel]!++;
+      try {
+        const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBodies[channel]!);
+        if (invoked.status !== 200) {
+          errors++;
+          return;
+        }
+        const { id, state } = JSON.parse(invoked.text) as { id: string; state: string };
+        if (state !== 'responded') errors++;
+        const read = await api.call('GET', readPaths[channel]!, { authorization: USER_TOKEN });
+        const [newest] = JSON.parse(read.text) as { interaction_metadata?: { id: string } }[];
+        if (read.status !== 200 || !newest?.interaction_metadata) unseen++;
+        else if (alone && newest.interaction_metadata.id !== id) unseen++;
+      } finally {
+        inFlight[channel]!--;
       }
-      const { id, state } = JSON.parse(invoked.text) as { id: string; state: string };
-      if (state !== 'responded') errors++;
-      const read = await api.call('GET', readPath, { authorization: USER_TOKEN });
-      const [newest] = JSON.parse(read.text) as { interaction_metadata?: { id: string } }[];
-      // Ours, or a newer one (flows overlap): either way the answer was stored before the read.
-      if (read.status !== 200 || !newest?.interaction_metadata || BigInt(newest.interaction_metadata.id) < BigInt(id)) unseen++;
     };
-    const invokeOnly = async (): Promise<void> => {
-      const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBody);
+    const invokeOnly = async (i: number): Promise<void> => {
+      const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBodies[i % CHANNELS]!);
       if (invoked.status !== 200) errors++;
     };
 
-    for (let i = 0; i < WARMUP_FLOWS; i++) await flow();
-    const warmupMessages = WARMUP_FLOWS;
+    for (let i = 0; i < WARMUP_FLOWS; i++) await flow(i);
 
     // The main figure: 500 flows/s, open loop.
     const run = await paced(RATE, PACED_SECONDS, flow);
@@ -257,11 +287,11 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
     const bareClient = client(bare.url);
     let bareRun: { times: number[]; maxLagMs: number };
     try {
-      const bareFlow = async (): Promise<void> => {
-        await bareClient.call('POST', '/api/v10/interactions', user, invokeBody);
-        await bareClient.call('GET', readPath, { authorization: USER_TOKEN });
+      const bareFlow = async (i: number): Promise<void> => {
+        await bareClient.call('POST', '/api/v10/interactions', user, invokeBodies[i % CHANNELS]!);
+        await bareClient.call('GET', readPaths[i % CHANNELS]!, { authorization: USER_TOKEN });
       };
-      for (let i = 0; i < WARMUP_FLOWS; i++) await bareFlow();
+      for (let i = 0; i < WARMUP_FLOWS; i++) await bareFlow(i);
       bareRun = await paced(RATE, BASELINE_SECONDS, bareFlow);
     } finally {
       bareClient.close();
@@ -279,7 +309,7 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
       `(a') baseline, a bare node:http server answering the same two requests at ${RATE}/s for ${BASELINE_SECONDS} s: ${describeLatency(bareRun.times)}; slashd adds p50 ${fixed(p50Ms - percentile(sorted(bareRun.times), 50))} ms`,
       `(b) sustained maximum (closed loop, ${MAX_IN_FLIGHT} in flight, ${MAX_SECONDS} s each): ${fixed(maxInvocations, 0)} interactions/s (POST /interactions alone, each delivered and answered inline), ${fixed(maxFlows, 0)} whole flows/s (with the read)`,
       `(c) signing: crypto.sign Ed25519 over ${signedBytes.length} bytes (timestamp + the delivered body) ${fixed(signUs, 1)} µs; ${fixed((signUs / (p50Ms * 1000)) * 100, 1)}% of the p50 flow at ${RATE}/s, ${fixed((signUs / perInteractionAtMaxUs) * 100, 1)}% of slashd's time per interaction at the sustained maximum (${fixed(perInteractionAtMaxUs, 0)} µs)`,
-      `(d) the app (discord-interactions verifyKey) verified ${stats.interactions} interactions and ${stats.pings} PING(s); ${stats.rejected} rejected (the deliberately bad verification request), ${stats.unsigned} unsigned; ${warmupMessages} warm-up flows before measuring`,
+      `(d) the app (discord-interactions verifyKey) verified ${stats.interactions} interactions and ${stats.pings} PING(s); ${stats.rejected} rejected (the deliberately bad verification request), ${stats.unsigned} unsigned; ${WARMUP_FLOWS} sequential warm-up flows before measuring; ${shared} flows shared their channel with another in flight (checked loosely)`,
     );
   } finally {
     api.close();

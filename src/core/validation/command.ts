@@ -2,7 +2,7 @@
  * One command body read into the normalized definition (model.ts): every field present, defaults
  * applied, and every rule of the command level checked. Endpoint differences come in as `rules`.
  */
-import { CommandType, type CommandDefinition, type CommandTypeValue, type OptionDefinition } from '../commands/model.js';
+import { CommandType, InteractionContext, type CommandDefinition, type CommandTypeValue, type OptionDefinition } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
 import { APPLICATION_COMMAND_FIELD_NOT_ALLOWED, APPLICATION_COMMAND_NSFW_DISCOVERABLE } from './codes.js';
 import type { CommandRules } from './context.js';
@@ -62,15 +62,25 @@ interface SharedFields extends InstallFields {
 
 function readSharedFields(record: JsonRecord, path: IssuePath, rules: CommandRules, issues: Issues): SharedFields {
   const dmPermission = readFlag(record, 'dm_permission', path, true, issues);
+  const defaultMemberPermissions = readDefaultMemberPermissions(
+    fieldOf(record, 'default_member_permissions'), [...path, 'default_member_permissions'], issues,
+  );
+  const defaultPermission = readFlag(record, 'default_permission', path, true, issues);
+  const nsfw = readNsfw(record, path, rules, issues);
+  const installs = readInstallFields(record, path, rules, issues);
+  // A command kept out of DMs by the deprecated flag keeps BOT_DM out of its defaulted contexts.
+  const contexts =
+    !dmPermission && installs.contexts !== null && isAbsent(fieldOf(record, 'contexts'))
+      ? installs.contexts.filter((context) => context !== InteractionContext.BotDm)
+      : installs.contexts;
   return {
-    default_member_permissions: readDefaultMemberPermissions(
-      fieldOf(record, 'default_member_permissions'), [...path, 'default_member_permissions'], issues,
-    ),
+    default_member_permissions: defaultMemberPermissions,
     // Guild commands never appear in DMs: the value is checked but not kept (facts, section 12).
     dm_permission: rules.scope === 'global' ? dmPermission : true,
-    default_permission: readFlag(record, 'default_permission', path, true, issues),
-    nsfw: readNsfw(record, path, rules, issues),
-    ...readInstallFields(record, path, rules, issues),
+    default_permission: defaultPermission,
+    nsfw,
+    integration_types: installs.integration_types,
+    contexts,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { issue, type Issue, type IssuePath } from '../errors.js';
 import { isSnowflake } from '../snowflake.js';
+import { checkWorldConsistency } from './consistency.js';
 import type {
   Application, Channel, Guild, Install, Member, Message, OAuth2Token, PermissionOverwrite, Role, User, World,
 } from './types.js';
@@ -231,6 +232,13 @@ export const parseGuild = (value: unknown) => parseWith(readGuild, value);
 export const parseOAuth2Token = (value: unknown) => parseWith(readToken, value);
 
 export function parseWorld(value: unknown): Parsed<World> {
+  const parsed = parseShape(value);
+  if (!parsed.ok) return parsed;
+  const issues = checkWorldConsistency(parsed.value);
+  return issues.length > 0 ? { ok: false, issues } : parsed;
+}
+
+function parseShape(value: unknown): Parsed<World> {
   return parseWith((r, v, path) => {
     const o = r.object(v, path);
     const each = <T>(field: string, read: (r: Reader, v: unknown, p: IssuePath) => T): T[] =>

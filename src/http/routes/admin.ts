@@ -66,7 +66,7 @@ export async function adminRoutes(
   admin.put<{ Params: { id: string } }>('/users/:id', async (request) => {
     const user = accept(parseUser(request.body));
     samePathId(request.params.id, user.id);
-    await ctx.store.putUser(user);
+    await world.putUser(user);
     return user;
   });
   admin.delete<{ Params: { id: string } }>('/users/:id', async (request, reply) => {

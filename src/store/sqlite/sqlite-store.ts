@@ -139,7 +139,8 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       const keep = new Set(world.applications.map((a) => a.id));
       for (const { id } of this.sql('SELECT id FROM applications').all() as { id: string }[]) {
-        if (!keep.has(id)) this.sql('DELETE FROM applications WHERE id = ?').run(id);
+        // An application the new world leaves out goes with everything it owned.
+        if (!keep.has(id)) this.removeApplication(id);
       }
       this.db.exec('DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM oauth2_tokens;');
       this.writeWorld(world);
@@ -192,13 +193,15 @@ export class SqliteStore implements Store {
   async deleteApplication(id: string): Promise<boolean> {
     this.applicationsByToken.clear();
     this.forgetApplication(id);
-    return this.db.transaction(() => {
-      const gone = this.sql('DELETE FROM applications WHERE id = ?').run(id).changes > 0;
-      this.sql('DELETE FROM commands WHERE application_id = ?').run(id);
-      this.sql('DELETE FROM command_permissions WHERE application_id = ?').run(id);
-      this.sql('DELETE FROM oauth2_tokens WHERE application_id = ?').run(id);
-      return gone;
-    }).immediate();
+    return this.db.transaction(() => this.removeApplication(id)).immediate();
+  }
+
+  private removeApplication(id: string): boolean {
+    const gone = this.sql('DELETE FROM applications WHERE id = ?').run(id).changes > 0;
+    for (const table of ['commands', 'command_creates', 'command_permissions', 'oauth2_tokens', 'interactions', 'activity_instances']) {
+      this.sql(`DELETE FROM ${table} WHERE application_id = ?`).run(id);
+    }
+    return gone;
   }
 
   async getApplication(id: string): Promise<StoredApplication | null> {

@@ -1,0 +1,53 @@
+/**
+ * Rules across a whole world: ids and secrets are unique, and references point at something.
+ * Two apps with one bot token would let either log in as the other, so this is a safety check as
+ * much as a tidiness one.
+ */
+import { issue, type Issue } from '../errors.js';
+import type { World } from './types.js';
+
+/** The code for a second object with an id or a secret already taken. */
+export const WORLD_DUPLICATE = 'WORLD_DUPLICATE';
+/** The code for a reference to an application, user or guild the world does not declare. */
+export const WORLD_UNKNOWN_REFERENCE = 'WORLD_UNKNOWN_REFERENCE';
+
+function checkUnique(issues: Issue[], values: string[], list: string, field: string, what: string): void {
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    if (seen.has(value)) issues.push(issue([list, index, field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`));
+    seen.add(value);
+  });
+}
+
+export function checkWorldConsistency(world: World): Issue[] {
+  const issues: Issue[] = [];
+  checkUnique(issues, world.applications.map((a) => a.id), 'applications', 'id', 'application');
+  checkUnique(issues, world.applications.map((a) => a.bot_token), 'applications', 'bot_token', 'application');
+  checkUnique(issues, world.users.map((u) => u.id), 'users', 'id', 'user');
+  checkUnique(issues, world.users.map((u) => u.token), 'users', 'token', 'user');
+  checkUnique(issues, world.guilds.map((g) => g.id), 'guilds', 'id', 'guild');
+  checkUnique(issues, world.oauth2_tokens.map((t) => t.access_token), 'oauth2_tokens', 'access_token', 'token');
+
+  const users = new Set(world.users.map((u) => u.id));
+  const apps = new Set(world.applications.map((a) => a.id));
+  const unknown = (path: (string | number)[], kind: string, id: string) =>
+    issues.push(issue(path, WORLD_UNKNOWN_REFERENCE, `Unknown ${kind}: ${id}`));
+
+  world.applications.forEach((app, i) => {
+    if (!users.has(app.owner_id)) unknown(['applications', i, 'owner_id'], 'user', app.owner_id);
+  });
+  world.guilds.forEach((guild, g) => {
+    if (!users.has(guild.owner_id)) unknown(['guilds', g, 'owner_id'], 'user', guild.owner_id);
+    guild.members.forEach((member, m) => {
+      if (!users.has(member.user_id)) unknown(['guilds', g, 'members', m, 'user_id'], 'user', member.user_id);
+    });
+    guild.installs.forEach((install, n) => {
+      if (!apps.has(install.application_id)) unknown(['guilds', g, 'installs', n, 'application_id'], 'application', install.application_id);
+    });
+  });
+  world.oauth2_tokens.forEach((token, t) => {
+    if (!apps.has(token.application_id)) unknown(['oauth2_tokens', t, 'application_id'], 'application', token.application_id);
+    if (token.user_id !== null && !users.has(token.user_id)) unknown(['oauth2_tokens', t, 'user_id'], 'user', token.user_id);
+  });
+  return issues;
+}

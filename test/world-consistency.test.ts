@@ -1,0 +1,75 @@
+/** World-wide rules: unique ids and secrets, references that resolve, and what a reload removes. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { parseWorld } from '../src/core/world/parse.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, exampleWorld } from './helpers/world.js';
+
+function issuesOf(world: unknown): string[] {
+  const parsed = parseWorld(world);
+  assert.equal(parsed.ok, false, 'the world is refused');
+  return parsed.ok ? [] : parsed.issues.map((i) => `${i.path.join('.')} ${i.code}`);
+}
+
+describe('world consistency', () => {
+  it('the example world is consistent', () => {
+    assert.ok(parseWorld(exampleWorld()).ok);
+  });
+
+  it('refuses two applications with one bot token, and duplicate ids', () => {
+    const world = exampleWorld();
+    world.applications[1]!.bot_token = world.applications[0]!.bot_token;
+    world.users.push({ ...world.users[0]!, token: 'fresh' });
+    assert.deepEqual(issuesOf(world), ['applications.1.bot_token WORLD_DUPLICATE', 'users.5.id WORLD_DUPLICATE']);
+  });
+
+  it('refuses references to applications and users it does not declare', () => {
+    const world = exampleWorld();
+    world.guilds[0]!.installs.push({ application_id: '1324165260902409999', scopes: ['bot'], permissions: null });
+    world.oauth2_tokens.push({ access_token: 'x', user_id: '1335036896870409999', application_id: DEMO_APP_ID, scopes: [] });
+    assert.deepEqual(issuesOf(world), [
+      'guilds.0.installs.2.application_id WORLD_UNKNOWN_REFERENCE',
+      'oauth2_tokens.5.user_id WORLD_UNKNOWN_REFERENCE',
+    ]);
+  });
+});
+
+describe('the admin API keeps secrets unique', () => {
+  let server: TestServer;
+  const admin = `Bearer ${ADMIN_TOKEN}`;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  it('refuses an application that takes another app’s bot token, and changes nothing', async () => {
+    const other = exampleWorld().applications.find((a) => a.id === OTHER_APP_ID)!;
+    const response = await server.request('PUT', `${server.url}/admin/applications/${OTHER_APP_ID}`, {
+      auth: null,
+      headers: { authorization: admin },
+      body: { ...other, bot_token: DEMO_BOT_TOKEN },
+    });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.code, 50035);
+    assert.equal(response.body.errors.bot_token._errors[0].code, 'WORLD_DUPLICATE');
+    const me = await server.request('GET', '/users/@me', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    assert.equal(me.body.id, DEMO_APP_ID, 'the demo token still logs in as the demo app');
+  });
+
+  it('a world reload that drops an application drops its commands too', async () => {
+    const created = await server.request('POST', `/applications/${OTHER_APP_ID}/commands`, {
+      auth: 'Bot other-bot-token',
+      body: { name: 'orphan', description: 'Left behind?' },
+    });
+    assert.equal(created.status, 201);
+    const world = exampleWorld();
+    const without = { ...world, applications: world.applications.filter((a) => a.id !== OTHER_APP_ID) };
+    without.guilds = without.guilds.map((g) => ({ ...g, installs: g.installs.filter((i) => i.application_id !== OTHER_APP_ID) }));
+    const reload = await server.request('PUT', `${server.url}/admin/world`, { auth: null, headers: { authorization: admin }, body: without });
+    assert.equal(reload.status, 200, reload.text);
+    const back = await server.request('PUT', `${server.url}/admin/world`, { auth: null, headers: { authorization: admin }, body: world });
+    assert.equal(back.status, 200, back.text);
+    const list = await server.request('GET', `/applications/${OTHER_APP_ID}/commands`, { auth: 'Bot other-bot-token' });
+    assert.deepEqual(list.body, [], 'the returning application starts with no commands');
+  });
+});
