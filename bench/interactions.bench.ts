@@ -30,6 +30,7 @@ const RATE = 500;
 const PACED_SECONDS = 10;
 const BASELINE_SECONDS = 3;
 const WARMUP_FLOWS = 300;
+const WARMUP_PACED_SECONDS = 2;
 const MAX_SECONDS = 5;
 const MAX_IN_FLIGHT = 32;
 const SIGN_ITERATIONS = 5000;
@@ -235,12 +236,13 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
 
     /** Flows in flight per channel: the newest-message check is exact only for a flow alone in its channel. */
     const inFlight = new Uint16Array(CHANNELS);
+    const started = new Uint32Array(CHANNELS);
     let shared = 0;
     /** Flow i runs in channel i mod 64: the newest message there must be this interaction's answer. */
     const flow = async (i: number): Promise<void> => {
       const channel = i % CHANNELS;
-      const alone = inFlight[channel] === 0;
-      if (!alone) shared++;
+      const wasIdle = inFlight[channel] === 0;
+      const mine = ++started[channel]!;
       inFlight[channel]!++;
       try {
         const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBodies[channel]!);
@@ -252,6 +254,9 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
         if (state !== 'responded') errors++;
         const read = await api.call('GET', readPaths[channel]!, { authorization: USER_TOKEN });
         const [newest] = JSON.parse(read.text) as { interaction_metadata?: { id: string } }[];
+        // Alone: no other flow in this channel from this flow's start to its read.
+        const alone = wasIdle && started[channel] === mine;
+        if (!alone) shared++;
         if (read.status !== 200 || !newest?.interaction_metadata) unseen++;
         else if (alone && newest.interaction_metadata.id !== id) unseen++;
       } finally {
@@ -263,7 +268,10 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
       if (invoked.status !== 200) errors++;
     };
 
+    // Warm-up: sequential flows, then two seconds at the measured rate (JIT, caches, pools), discarded.
     for (let i = 0; i < WARMUP_FLOWS; i++) await flow(i);
+    await paced(RATE, WARMUP_PACED_SECONDS, flow);
+    shared = 0;
 
     // The main figure: 500 flows/s, open loop.
     const run = await paced(RATE, PACED_SECONDS, flow);
@@ -308,8 +316,8 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
       `(a) invoke → signed delivery → inline answer → GET messages?limit=1, ${RATE} flows/s offered for ${PACED_SECONDS} s (open loop, ${run.times.length} flows): ${describeLatency(run.times)} (goal p99 < 10 ms); first second p50 ${fixed(percentile(sorted(firstSecond), 50))} / p99 ${fixed(percentile(sorted(firstSecond), 99))} ms, last second p50 ${fixed(percentile(sorted(lastSecond), 50))} / p99 ${fixed(percentile(sorted(lastSecond), 99))} ms; load generator lag max ${fixed(run.maxLagMs)} ms`,
       `(a') baseline, a bare node:http server answering the same two requests at ${RATE}/s for ${BASELINE_SECONDS} s: ${describeLatency(bareRun.times)}; slashd adds p50 ${fixed(p50Ms - percentile(sorted(bareRun.times), 50))} ms`,
       `(b) sustained maximum (closed loop, ${MAX_IN_FLIGHT} in flight, ${MAX_SECONDS} s each): ${fixed(maxInvocations, 0)} interactions/s (POST /interactions alone, each delivered and answered inline), ${fixed(maxFlows, 0)} whole flows/s (with the read)`,
-      `(c) signing: crypto.sign Ed25519 over ${signedBytes.length} bytes (timestamp + the delivered body) ${fixed(signUs, 1)} µs; ${fixed((signUs / (p50Ms * 1000)) * 100, 1)}% of the p50 flow at ${RATE}/s, ${fixed((signUs / perInteractionAtMaxUs) * 100, 1)}% of slashd's time per interaction at the sustained maximum (${fixed(perInteractionAtMaxUs, 0)} µs)`,
-      `(d) the app (discord-interactions verifyKey) verified ${stats.interactions} interactions and ${stats.pings} PING(s); ${stats.rejected} rejected (the deliberately bad verification request), ${stats.unsigned} unsigned; ${WARMUP_FLOWS} sequential warm-up flows before measuring; ${shared} flows shared their channel with another in flight (checked loosely)`,
+      `(c) signing: crypto.sign Ed25519 over ${signedBytes.length} bytes (timestamp + the delivered body) ${fixed(signUs, 1)} µs; ${fixed((signUs / (p50Ms * 1000)) * 100, 1)}% of the p50 flow at ${RATE}/s, ${fixed((signUs / perInteractionAtMaxUs) * 100, 1)}% of the time per interaction at the sustained maximum (1 / rate = ${fixed(perInteractionAtMaxUs, 0)} µs)`,
+      `(d) the app (discord-interactions verifyKey) verified ${stats.interactions} interactions and ${stats.pings} PING(s); ${stats.rejected} rejected (the deliberately bad verification request), ${stats.unsigned} unsigned; warm-up before measuring: ${WARMUP_FLOWS} sequential flows and ${WARMUP_PACED_SECONDS} s at ${RATE}/s; ${shared} flows shared their channel with another in flight (checked loosely)`,
     );
   } finally {
     api.close();

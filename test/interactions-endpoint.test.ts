@@ -16,7 +16,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   assertVerificationRequests, fetchVerifyKey, setEndpoint, startAppServer, type AppBehaviour, type AppServer, type Json,
 } from './helpers/app-server.js';
-import { assertErrorBody } from './helpers/openapi.js';
+import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -65,6 +65,7 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
   async function storedUrl(): Promise<string | null> {
     const response = await server.request('GET', '/applications/@me', { auth: `Bot ${DEMO_BOT_TOKEN}` });
     assert.equal(response.status, 200, response.text);
+    assertMatchesSchema('PrivateApplicationResponse', response.body);
     assert.equal(response.body.id, DEMO_APP_ID);
     assert.equal(response.body.verify_key, verifyKey, 'the key never changes');
     return response.body[FIELD] ?? null;
@@ -109,6 +110,7 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
     good = await app();
     const response = await setEndpoint(server.api, DEMO_BOT_TOKEN, good.url);
     assert.equal(response.status, 200, response.text);
+    assertMatchesSchema('PrivateApplicationResponse', response.body);
     assert.equal(response.body!.id, DEMO_APP_ID, 'the PATCH returns the application');
     assert.equal(response.body![FIELD], good.url);
     assert.equal(await storedUrl(), good.url, 'GET /applications/@me shows it');

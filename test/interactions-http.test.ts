@@ -485,6 +485,28 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
     assert.equal(other.body.code, 10062);
   });
 
+  // Last but one: it fills #general with a hundred messages.
+  test("a MESSAGE command on an app's own answer, even one with a hundred newer messages above it", async () => {
+    app.handle(() => ({ inline: { type: 4, data: { content: 'the target' } } }));
+    const { interaction: first } = await invoke(ALICE, invocation('echo', { options: [{ name: 'text', type: 3, value: 't' }] }), 'responded');
+    const target = (await channelMessages(ALICE))[0]!;
+    assert.equal(target.interaction_metadata.id, first.id);
+    for (let i = 0; i < 100; i++) {
+      const followUp = await app.call('POST', `/webhooks/${DEMO_APP_ID}/${first.token}`, { content: `filler ${i}` });
+      assert.equal(followUp.status, 200, followUp.text);
+    }
+    app.handle((interaction) => ({
+      inline: { type: 4, data: { content: `quoted: ${interaction.data.resolved.messages[interaction.data.target_id].content}` } },
+    }));
+    const { interaction } = await invoke(BOB, invocation('Quote', { target_id: target.id }), 'responded');
+    assert.equal(interaction.data.target_id, target.id);
+    const resolved = interaction.data.resolved.messages[target.id];
+    assert.equal(resolved.content, 'the target');
+    assert.equal(resolved.author.id, DEMO_APP_ID);
+    assert.equal(resolved.interaction_metadata?.id, first.id, 'the resolved message is a full message object');
+    assert.equal((await channelMessages(BOB))[0]!.content, 'quoted: the target');
+  });
+
   test('every request the app received was signed, and every interaction verified', () => {
     assert.ok(app.interactions().length >= 10);
     assertOnlySignedTraffic(app);

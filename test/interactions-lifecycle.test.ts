@@ -305,6 +305,26 @@ describe('interaction lifecycle on an injected clock', () => {
       assert.equal((await state(id)).failure_reason, 'delivery_failure');
     });
 
+    test('an endpoint that answers only after the deadline: timeout, not delivery_failure; the late inline answer is dropped', async () => {
+      app.handle(() => {
+        clock += DEADLINE_MS;
+        return { inline: { type: 4, data: { content: 'too slow' } } };
+      });
+      const { id, state: accepted } = await invoke();
+      assert.equal(accepted, 'failed');
+      const shown = await state(id);
+      assert.equal(shown.failure_reason, 'timeout');
+      assert.equal(shown.response, null);
+      assert.ok(!(await channelContents()).includes('too slow'));
+
+      app.handle(() => {
+        clock += DEADLINE_MS;
+        return { status: 500, body: 'slow and broken' };
+      });
+      const failed = await invoke();
+      assert.equal((await state(failed.id)).failure_reason, 'timeout');
+    });
+
     test('an invalid inline answer (type 8 to a command) fails the interaction: invalid_response', async () => {
       app.handle(() => ({ inline: { type: 8, data: { choices: [{ name: 'a', value: 'a' }] } } }));
       const { id } = await invoke();

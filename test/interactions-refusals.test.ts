@@ -264,6 +264,26 @@ describe('refused invocations never reach the app', () => {
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTIONS_NOT_ALLOWED'));
   });
 
+  test("a MESSAGE command on another user's ephemeral message: it does not resolve for this user", async () => {
+    app.handle(() => ({ inline: { type: 4, data: { content: 'for bob only', flags: 64 } } }));
+    const invoked = await server.request('POST', '/interactions', {
+      auth: BOB, body: invocation('echo', { options: [{ name: 'text', type: 3, value: 'hush' }] }),
+    });
+    assert.equal(invoked.status, 200, invoked.text);
+    receivedBefore = app.received.length;
+    const bobSees = await server.request('GET', `/channels/${GENERAL}/messages?limit=1`, { auth: BOB });
+    const ephemeral = (bobSees.body as Json[])[0]!;
+    assert.equal(ephemeral.content, 'for bob only');
+    const response = await refused(CAROL, invocation('Quote', { target_id: ephemeral.id }), 400, 50035);
+    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_UNKNOWN_MESSAGE'), JSON.stringify(response.body.errors));
+    // bob himself may quote it.
+    app.handle(() => ({ inline: { type: 4, data: { content: 'accepted' } } }));
+    const own = await server.request('POST', '/interactions', { auth: BOB, body: invocation('Quote', { target_id: ephemeral.id }) });
+    assert.equal(own.status, 200, own.text);
+    assert.equal(app.interactions().at(-1)?.data.resolved.messages[ephemeral.id]?.content, 'for bob only');
+    receivedBefore = app.received.length;
+  });
+
   test('autocomplete: no focused option, two focused options, an invalid number, an option without autocomplete, a USER command', async () => {
     const type = 4;
     let response = await refused(BOB, invocation('search', { options: [{ name: 'query', type: 3, value: 'ca' }] }, { type }), 400, 50035);

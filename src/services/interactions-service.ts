@@ -181,9 +181,12 @@ export class InteractionsService {
     if (outcome.kind === 'inline') {
       await this.deps.responses.acceptInlineResponse(scene.app, record, outcome.response);
     } else if (outcome.kind === 'failed') {
+      // Past the deadline (the endpoint did not answer in time, and the request was aborted) it is
+      // a timeout, whichever of the abort and the deadline timer came first.
+      const late = this.deps.now() >= record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
       await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
         state: 'failed',
-        failure_reason: 'delivery_failure',
+        failure_reason: late ? 'timeout' : 'delivery_failure',
       });
     }
   }
