@@ -83,7 +83,9 @@ export class ResponsesService {
   async acceptInlineResponse(app: StoredApplication, record: InteractionRecord, body: unknown): Promise<void> {
     try {
       await this.acknowledge(app, record, body);
-    } catch {
+    } catch (error) {
+      // Only a refused answer fails the interaction as invalid; anything else is slashd's own fault.
+      if (!(error instanceof ApiError)) throw error;
       await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
         state: 'failed',
         failure_reason: 'invalid_response',
@@ -117,14 +119,14 @@ export class ResponsesService {
     }
     if (response.type === CallbackType.LaunchActivity) activityInstanceId = this.deps.ids.next();
 
-    const won = await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
-      state,
-      response,
-      original_message_id: message?.id ?? null,
-      activity_instance_id: activityInstanceId,
-    });
+    const won = await this.deps.store.updateInteraction(
+      record.application_id,
+      record.id,
+      ['pending'],
+      { state, response, original_message_id: message?.id ?? null, activity_instance_id: activityInstanceId },
+      message ?? undefined,
+    );
     if (!won) throw alreadyAcknowledged();
-    if (message) await this.deps.store.putMessage(message);
     if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
     return { message, callbackResponse: await this.callbackResponse(record, response.type, message, activityInstanceId) };
   }
@@ -157,14 +159,14 @@ export class ResponsesService {
   async launchActivityForUser(app: StoredApplication, record: InteractionRecord): Promise<void> {
     const instanceId = this.deps.ids.next();
     const notice = this.newMessage(record, { content: `Started ${app.name}` }, false);
-    await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
-      state: 'responded',
-      response: { type: CallbackType.LaunchActivity },
-      activity_instance_id: instanceId,
-      original_message_id: notice.id,
-    });
+    await this.deps.store.updateInteraction(
+      record.application_id,
+      record.id,
+      ['pending'],
+      { state: 'responded', response: { type: CallbackType.LaunchActivity }, activity_instance_id: instanceId, original_message_id: notice.id },
+      notice,
+    );
     await this.recordActivity(record, instanceId);
-    await this.deps.store.putMessage(notice);
   }
 
   private async recordActivity(record: InteractionRecord, id: string): Promise<void> {

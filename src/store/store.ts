@@ -90,6 +90,8 @@ export interface Store {
     id: string,
     from: readonly InteractionState[],
     patch: Partial<InteractionRecord>,
+    /** Written in the same transaction, only when the update applies (the answer's message). */
+    message?: StoredMessage,
   ): Promise<boolean>;
 
   // Messages slashd itself holds (interaction responses, follow-ups, launch notices).

@@ -105,4 +105,10 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'channel messages newest first',
+    // Snowflakes sort numerically as (length, text): this index serves the newest-first read.
+    sql: `CREATE INDEX messages_by_channel_newest ON messages (channel_id, length(id), id);`,
+  },
 ];

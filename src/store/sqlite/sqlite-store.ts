@@ -492,6 +492,7 @@ export class SqliteStore implements Store {
     id: string,
     from: readonly InteractionState[],
     patch: Partial<InteractionRecord>,
+    message?: StoredMessage,
   ): Promise<boolean> {
     return this.db.transaction(() => {
       const row = this.sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?').get(applicationId, id) as
@@ -503,11 +504,16 @@ export class SqliteStore implements Store {
       const next = { ...record, ...patch };
       this.sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
         .run(next.state, JSON.stringify(next), applicationId, id);
+      if (message) this.writeMessage(message);
       return true;
     }).immediate();
   }
 
   async putMessage(message: StoredMessage): Promise<void> {
+    this.writeMessage(message);
+  }
+
+  private writeMessage(message: StoredMessage): void {
     this.sql(
         `INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (channel_id, id) DO UPDATE SET doc = excluded.doc, visible_to = excluded.visible_to`,
