@@ -4,6 +4,7 @@
  * requester's locale unless `with_localizations` asks for the dictionaries.
  */
 import { pickLocalized, type Locale, type LocalizationMap } from '../locales.js';
+import { memoizeFrozen } from '../frozen-memo.js';
 import type { ChoiceDefinition, OptionDefinition, StoredCommand } from './model.js';
 
 export type LocalizationView =
@@ -76,4 +77,28 @@ export function toWireCommand(command: StoredCommand, view: LocalizationView = D
   out.nsfw = d.nsfw;
   if (d.handler !== null) out.handler = d.handler;
   return out;
+}
+
+/** One cache key per view: '*' for the dictionaries, else the locale ('' for none). */
+function viewKey(view: LocalizationView): string {
+  return view.kind === 'dictionaries' ? '*' : (view.locale ?? '');
+}
+
+/** Per stored (frozen) command: its JSON text per view. Dropped with the command object. */
+const wireJsonByCommand = new WeakMap<StoredCommand, Map<string, string>>();
+
+/**
+ * `JSON.stringify(toWireCommand(command, view))`, encoded once per command and view when the
+ * command is the store's frozen copy: the command index sends up to hundreds of commands per
+ * request, and encoding them is most of its cost. A command that is not frozen is encoded anew.
+ */
+export function toWireCommandJson(command: StoredCommand, view: LocalizationView = DICTIONARIES): string {
+  const byView = memoizeFrozen(wireJsonByCommand, command, () => new Map<string, string>());
+  const key = viewKey(view);
+  let json = byView.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(toWireCommand(command, view));
+    byView.set(key, json);
+  }
+  return json;
 }

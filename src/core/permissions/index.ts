@@ -7,6 +7,8 @@ export * from './role-hierarchy.js';
 export * from './command-permissions.js';
 export * from './validate-permissions.js';
 export * from './engine.js';
+export * from './overwrite-index.js';
+export * from './fast-access.js';
 export * from './invocation.js';
 export * from './visible-commands.js';
 export * from './who-may-edit.js';

@@ -36,7 +36,7 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     return { user: principal.user, guild, member, channel };
   }
 
-  api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', async (request) => {
+  api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', async (request, reply) => {
     const { user, guild, channel } = await viewer(request);
     const locale = resolveRequesterLocale({
       serviceLocale: header(request, 'x-service-locale'),
@@ -44,7 +44,8 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
       acceptLanguage: header(request, 'accept-language'),
       userLocale: user.locale,
     });
-    return ctx.commandIndex.build(guild, channel, user, locale);
+    // Assembled from each command's cached JSON: the index is read on every picker open.
+    return reply.type('application/json; charset=utf-8').send(await ctx.commandIndex.buildJson(guild, channel, user, locale));
   });
 
   api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>('/channels/:channelId/messages', async (request) => {

@@ -84,6 +84,8 @@ export class SqliteStore implements Store {
    */
   private readonly commandsCache = new Map<string, StoredCommand[]>();
   private readonly permissionsCache = new Map<string, GuildCommandPermissions[]>();
+  /** Guilds by id, parsed and frozen: every guild-scoped request reads one. */
+  private readonly guildCache = new Map<string, Guild>();
 
   private forgetApplication(applicationId: string): void {
     for (const cache of [this.commandsCache, this.permissionsCache]) {
@@ -136,6 +138,7 @@ export class SqliteStore implements Store {
     this.applicationsByToken.clear();
     this.commandsCache.clear();
     this.permissionsCache.clear();
+    this.guildCache.clear();
     this.db.transaction(() => {
       const keep = new Set(world.applications.map((a) => a.id));
       for (const { id } of this.sql('SELECT id FROM applications').all() as { id: string }[]) {
@@ -269,6 +272,7 @@ export class SqliteStore implements Store {
   }
 
   private writeGuild(guild: Guild): void {
+    this.guildCache.delete(guild.id);
     this.db.transaction(() => {
       this.sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
         .run(guild.id, JSON.stringify(guild));
@@ -279,13 +283,15 @@ export class SqliteStore implements Store {
   }
 
   async findGuildByChannel(channelId: string): Promise<Guild | null> {
-    const row = this.sql('SELECT g.doc FROM channel_guilds c JOIN guilds g ON g.id = c.guild_id WHERE c.channel_id = ?')
-      .get(channelId) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as Guild) : null;
+    const row = this.sql('SELECT guild_id FROM channel_guilds WHERE channel_id = ?').get(channelId) as
+      | { guild_id: string }
+      | undefined;
+    return row ? this.getGuild(row.guild_id) : null;
   }
 
   async deleteGuild(id: string): Promise<boolean> {
     return this.db.transaction(() => {
+      this.guildCache.delete(id);
       const gone = this.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
       this.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
       for (const key of this.permissionsCache.keys()) if (key.endsWith(`/${id}`)) this.permissionsCache.delete(key);
@@ -295,8 +301,13 @@ export class SqliteStore implements Store {
   }
 
   async getGuild(id: string): Promise<Guild | null> {
+    const cached = this.guildCache.get(id);
+    if (cached) return cached;
     const row = this.sql('SELECT doc FROM guilds WHERE id = ?').get(id) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as Guild) : null;
+    if (!row) return null;
+    const guild = deepFreeze(JSON.parse(row.doc) as Guild);
+    this.guildCache.set(id, guild);
+    return guild;
   }
 
   async listGuilds(): Promise<Guild[]> {
