@@ -91,8 +91,8 @@ export class InteractionsService {
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
     const record = await this.record(scene, request);
     await this.dispatch(scene, record);
-    const stored = await this.deps.store.getInteraction(record.application_id, record.id);
-    const state = stored ? currentState(stored, this.deps.now()).state : record.state;
+    const stored = (await this.deps.store.getInteractionState(record.application_id, record.id)) ?? record.state;
+    const { state } = currentState({ ...record, state: stored }, this.deps.now());
     return { id: record.id, nonce: record.nonce, state };
   }
 

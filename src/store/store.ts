@@ -79,6 +79,8 @@ export interface Store {
   // Interactions, keyed by application id.
   putInteraction(record: InteractionRecord): Promise<void>;
   getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null>;
+  /** Just the stored state: what `POST /interactions` reports after delivery. */
+  getInteractionState(applicationId: string, id: string): Promise<InteractionState | null>;
   /** The interaction as its invoking user asks for it. */
   findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null>;
   /**

@@ -13,3 +13,10 @@ export function sameSecret(a: string, b: string): boolean {
   const db = createHash('sha256').update(b, 'utf8').digest();
   return timingSafeEqual(da, db);
 }
+
+/** Constant-time equality of two hex digests (a digest found by lookup, against the one asked for). */
+export function sameDigest(a: string, b: string): boolean {
+  const da = Buffer.from(a, 'hex');
+  const db = Buffer.from(b, 'hex');
+  return da.length === db.length && timingSafeEqual(da, db);
+}

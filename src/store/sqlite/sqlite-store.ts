@@ -8,7 +8,7 @@ import type { StoredMessage } from '../../core/interactions/messages.js';
 import type {
   ActivityInstance, CommandPlanner, IssuedToken, PermissionsPlanner, Store, StoredApplication,
 } from '../store.js';
-import { sameSecret, tokenDigest } from '../tokens.js';
+import { sameDigest, sameSecret, tokenDigest } from '../tokens.js';
 import { MIGRATIONS } from './migrations.js';
 
 const GLOBAL_SCOPE_KEY = '';
@@ -75,7 +75,7 @@ export class SqliteStore implements Store {
    * Applications by bot-token digest: every bot request reads one, and they change only through
    * this store, which drops the cache on each application write.
    */
-  private readonly applicationsByToken = new Map<string, StoredApplication>();
+  private readonly applicationsByToken = new Map<string, { app: StoredApplication; digest: string }>();
   /**
    * Parsed, frozen read results of the two hottest reads (command lists and permissions objects,
    * which the command index reads per app per request). Every write to them goes through this
@@ -84,6 +84,9 @@ export class SqliteStore implements Store {
    */
   private readonly commandsCache = new Map<string, StoredCommand[]>();
   private readonly permissionsCache = new Map<string, GuildCommandPermissions[]>();
+  /** Applications by id and users by token digest, parsed and frozen: read on every request. */
+  private readonly applicationsById = new Map<string, StoredApplication>();
+  private readonly usersByToken = new Map<string, User>();
   /** Guilds by id, parsed and frozen: every guild-scoped request reads one. */
   private readonly guildCache = new Map<string, Guild>();
 
@@ -136,9 +139,11 @@ export class SqliteStore implements Store {
 
   async replaceWorld(world: World): Promise<void> {
     this.applicationsByToken.clear();
+    this.applicationsById.clear();
     this.commandsCache.clear();
     this.permissionsCache.clear();
     this.guildCache.clear();
+    this.usersByToken.clear();
     this.db.transaction(() => {
       const keep = new Set(world.applications.map((a) => a.id));
       for (const { id } of this.sql('SELECT id FROM applications').all() as { id: string }[]) {
@@ -179,6 +184,7 @@ export class SqliteStore implements Store {
 
   private writeApplication(app: Application): StoredApplication {
     this.applicationsByToken.clear();
+    this.applicationsById.clear();
     const existing = this.sql('SELECT verify_key, private_key_pem FROM applications WHERE id = ?')
       .get(app.id) as { verify_key: string; private_key_pem: string } | undefined;
     // Keys survive a reload of the world: a bot keeps verifying with the key it already has.
@@ -195,6 +201,7 @@ export class SqliteStore implements Store {
 
   async deleteApplication(id: string): Promise<boolean> {
     this.applicationsByToken.clear();
+    this.applicationsById.clear();
     this.forgetApplication(id);
     return this.db.transaction(() => this.removeApplication(id)).immediate();
   }
@@ -208,24 +215,28 @@ export class SqliteStore implements Store {
   }
 
   async getApplication(id: string): Promise<StoredApplication | null> {
+    const cached = this.applicationsById.get(id);
+    if (cached) return cached;
     const row = this.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE id = ?').get(id) as
       | ApplicationRow
       | undefined;
-    return row ? rowToApplication(row) : null;
+    if (!row) return null;
+    const app = deepFreeze(rowToApplication(row));
+    this.applicationsById.set(id, app);
+    return app;
   }
 
   async findApplicationByBotToken(token: string): Promise<StoredApplication | null> {
     const digest = tokenDigest(token);
-    let app = this.applicationsByToken.get(digest);
-    if (!app) {
-      const row = this.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE bot_token_hash = ?').get(digest) as
-        | ApplicationRow
-        | undefined;
+    let entry = this.applicationsByToken.get(digest);
+    if (!entry) {
+      const row = this.sql('SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = ?')
+        .get(digest) as (ApplicationRow & { bot_token_hash: string }) | undefined;
       if (!row) return null;
-      app = rowToApplication(row);
-      this.applicationsByToken.set(digest, app);
+      entry = { app: deepFreeze(rowToApplication(row)), digest: row.bot_token_hash };
+      this.applicationsByToken.set(digest, entry);
     }
-    return sameSecret(app.bot_token, token) ? app : null;
+    return sameDigest(entry.digest, digest) ? entry.app : null;
   }
 
   async listApplications(): Promise<StoredApplication[]> {
@@ -238,6 +249,7 @@ export class SqliteStore implements Store {
   }
 
   private writeUser(user: User): void {
+    this.usersByToken.clear();
     this.sql(
         `INSERT INTO users (id, token_hash, doc) VALUES (?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
@@ -246,6 +258,7 @@ export class SqliteStore implements Store {
   }
 
   async deleteUser(id: string): Promise<boolean> {
+    this.usersByToken.clear();
     return this.sql('DELETE FROM users WHERE id = ?').run(id).changes > 0;
   }
 
@@ -255,12 +268,16 @@ export class SqliteStore implements Store {
   }
 
   async findUserByToken(token: string): Promise<User | null> {
-    const row = this.sql('SELECT doc FROM users WHERE token_hash = ?').get(tokenDigest(token)) as
-      | { doc: string }
+    const digest = tokenDigest(token);
+    const cached = this.usersByToken.get(digest);
+    if (cached) return cached;
+    const row = this.sql('SELECT doc, token_hash FROM users WHERE token_hash = ?').get(digest) as
+      | { doc: string; token_hash: string }
       | undefined;
-    if (!row) return null;
-    const user = JSON.parse(row.doc) as User;
-    return sameSecret(user.token, token) ? user : null;
+    if (!row || !sameDigest(row.token_hash, digest)) return null;
+    const user = deepFreeze(JSON.parse(row.doc) as User);
+    this.usersByToken.set(digest, user);
+    return user;
   }
 
   async listUsers(): Promise<User[]> {
@@ -489,6 +506,13 @@ export class SqliteStore implements Store {
       | { doc: string }
       | undefined;
     return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+  }
+
+  async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
+    const row = this.sql('SELECT state FROM interactions WHERE application_id = ? AND id = ?').get(applicationId, id) as
+      | { state: InteractionState }
+      | undefined;
+    return row?.state ?? null;
   }
 
   async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
