@@ -1,0 +1,119 @@
+/**
+ * Bad input never yields a 5xx, on every endpoint that takes a body or a path a client chooses:
+ * interactions, callbacks, webhooks, permissions, the current application, OAuth2 and the admin
+ * API. Bounded runs of random JSON, random raw bytes and random path segments.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { startServer, type TestServer } from './helpers/server.js';
+import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+
+const GENERAL = '1345183757107200011';
+
+interface Target {
+  method: string;
+  path: (server: TestServer, segment: string) => string;
+  auth: string | null;
+}
+
+describe('no 5xx on any endpoint', () => {
+  let server: TestServer;
+  let commandId = '';
+  let interactionPath = '';
+  let webhookPath = '';
+  const targets: Target[] = [];
+
+  before(async () => {
+    server = await startServer();
+    const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      body: { name: 'fuzz', description: 'Fuzzed', options: [{ type: 4, name: 'n', description: 'A number', min_value: 0 }] },
+    });
+    assert.equal(created.status, 201);
+    commandId = created.body.id;
+    // An app without an endpoint: the interaction waits on the bus, and its token is real.
+    const invoked = await server.request('POST', '/interactions', {
+      auth: 'alice-user-token',
+      body: {
+        type: 2, application_id: DEMO_APP_ID, guild_id: TEST_GUILD_ID, channel_id: GENERAL,
+        data: { id: commandId, name: 'fuzz', type: 1, version: created.body.version },
+      },
+    });
+    assert.equal(invoked.status, 200, invoked.text);
+    const stored = await server.slashd.store.getInteraction(DEMO_APP_ID, invoked.body.id);
+    assert.ok(stored);
+    interactionPath = `/interactions/${stored.id}/${stored.token}`;
+    webhookPath = `/webhooks/${DEMO_APP_ID}/${stored.token}`;
+
+    const admin = `Bearer ${ADMIN_TOKEN}`;
+    targets.push(
+      { method: 'POST', path: () => '/interactions', auth: 'alice-user-token' },
+      { method: 'POST', path: () => `${interactionPath}/callback`, auth: null },
+      { method: 'POST', path: (_s, seg) => `/interactions/${seg}/${seg}/callback`, auth: null },
+      { method: 'POST', path: () => webhookPath, auth: null },
+      { method: 'PATCH', path: () => `${webhookPath}/messages/@original`, auth: null },
+      { method: 'PATCH', path: (_s, seg) => `/webhooks/${DEMO_APP_ID}/${seg}/messages/${seg}`, auth: null },
+      { method: 'PUT', path: () => `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${commandId}/permissions`, auth: 'Bearer alice-perm-token' },
+      { method: 'PUT', path: (_s, seg) => `/applications/${DEMO_APP_ID}/guilds/${seg}/commands/${seg}/permissions`, auth: 'Bearer alice-perm-token' },
+      { method: 'PATCH', path: () => '/applications/@me', auth: `Bot ${DEMO_BOT_TOKEN}` },
+      { method: 'GET', path: (_s, seg) => `/channels/${seg}/messages?limit=${seg}`, auth: 'alice-user-token' },
+      { method: 'GET', path: (_s, seg) => `/channels/${seg}/application-command-index`, auth: 'alice-user-token' },
+      { method: 'PUT', path: (s) => `${s.url}/admin/world`, auth: admin },
+      { method: 'POST', path: (s) => `${s.url}/admin/world`, auth: admin },
+      { method: 'PUT', path: (s, seg) => `${s.url}/admin/guilds/${seg}`, auth: admin },
+      { method: 'PUT', path: (s, seg) => `${s.url}/admin/applications/${seg}`, auth: admin },
+      { method: 'POST', path: (s) => `${s.url}/admin/oauth2-tokens`, auth: admin },
+    );
+  });
+  after(() => server.close());
+
+  const segmentArb = fc.oneof(
+    fc.constantFrom('0', '1', '-1', '18446744073709551616', '@me', '@original', '%00', 'null', '1345183757107200011'),
+    fc.stringMatching(/^[A-Za-z0-9._~-]{1,40}$/),
+  );
+
+  it('random JSON bodies and path segments', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.jsonValue({ maxDepth: 4 }), segmentArb, async (pick, body, segment) => {
+        const target = targets[pick % targets.length]!;
+        const response = await server.request(target.method, target.path(server, segment), {
+          auth: target.auth,
+          ...(target.method === 'GET' ? {} : { rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+        });
+        assert.ok(response.status < 500, `${target.method} ${target.path(server, segment)} → ${response.status} ${response.text}`);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('random raw bytes with random content types', async () => {
+    const contentTypeArb = fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x');
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.string({ maxLength: 200 }), contentTypeArb, segmentArb, async (pick, raw, contentType, segment) => {
+        const target = targets[pick % targets.length]!;
+        const response = await server.request(target.method, target.path(server, segment), {
+          auth: target.auth,
+          ...(target.method === 'GET' ? {} : { rawBody: raw, headers: { 'content-type': contentType } }),
+        });
+        assert.ok(response.status < 500, `${target.method} → ${response.status} ${response.text}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the OAuth2 token endpoint with random forms', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom('grant_type', 'scope', 'client_id', 'client_secret', 'code'), fc.string()), fc.string(), async (form, basic) => {
+        const response = await fetch(`${server.api}/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(basic).toString('base64')}` },
+          body: new URLSearchParams(form).toString(),
+        });
+        await response.arrayBuffer();
+        assert.ok(response.status < 500, `oauth2 → ${response.status}`);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
