@@ -9,7 +9,6 @@ import {
 } from '../core/commands/plans.js';
 import type { CommandDefinition, CommandScope, StoredCommand } from '../core/commands/model.js';
 import { invalidFormBody, unknownCommand, type Issue } from '../core/errors.js';
-import type { CommandPlanner } from '../core/commands/mutation.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import {
   validateBulkOverwrite, validateCreateCommand, validatePatchCommand, type ValidationContext,
@@ -21,10 +20,6 @@ export interface CommandsServiceDeps {
   store: Store;
   ids: SnowflakeGenerator;
   now?: () => number;
-}
-
-function scopeCacheKey(scope: CommandScope): string {
-  return `${scope.applicationId}/${scope.guildId ?? ''}`;
 }
 
 function viewCacheKey(view: LocalizationView): string {
@@ -44,9 +39,11 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; issues: Issue[]
 }
 
 export class CommandsService {
-  private readonly listCache = new Map<string, Map<string, Buffer>>();
-  /** Bumped on every change to a scope, so a list read that raced a write is not cached. */
-  private readonly generations = new Map<string, number>();
+  /**
+   * Serialized lists by the identity of the store's frozen list (which it keeps until the scope
+   * changes), then by view: encoding a 100-command list costs more than the rest of the request.
+   */
+  private readonly listBytes = new WeakMap<readonly StoredCommand[], Map<string, Buffer>>();
   private readonly now: () => number;
 
   constructor(private readonly deps: CommandsServiceDeps) {
@@ -57,32 +54,22 @@ export class CommandsService {
     return { scope, nextId: () => this.deps.ids.next(), now: this.now() };
   }
 
-  private invalidate(scope: CommandScope): void {
-    const key = scopeCacheKey(scope);
-    this.listCache.delete(key);
-    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
-  }
-
-  /**
-   * The scope's list as JSON bytes, served from the cache when this process has it: encoding
-   * a 100-command list costs more than the rest of the request.
-   */
+  /** The scope's list as JSON bytes in the requested localization view. */
   async listJson(scope: CommandScope, view: LocalizationView): Promise<Buffer> {
-    const scopeKey = scopeCacheKey(scope);
-    const viewKey = viewCacheKey(view);
-    const cached = this.listCache.get(scopeKey)?.get(viewKey);
-    if (cached !== undefined) return cached;
-    const generation = this.generations.get(scopeKey) ?? 0;
     const commands = await this.deps.store.listCommands(scope);
-    const json = Buffer.from(JSON.stringify(commands.map((c) => toWireCommand(c, view))));
-    if ((this.generations.get(scopeKey) ?? 0) !== generation) return json;
-    let views = this.listCache.get(scopeKey);
+    let views = this.listBytes.get(commands);
     if (!views) {
       views = new Map();
-      this.listCache.set(scopeKey, views);
+      // Only a frozen list keeps its contents for as long as it keeps its identity.
+      if (Object.isFrozen(commands)) this.listBytes.set(commands, views);
     }
-    views.set(viewKey, json);
-    return json;
+    const viewKey = viewCacheKey(view);
+    let bytes = views.get(viewKey);
+    if (!bytes) {
+      bytes = Buffer.from(JSON.stringify(commands.map((c) => toWireCommand(c, view))));
+      views.set(viewKey, bytes);
+    }
+    return bytes;
   }
 
   async list(scope: CommandScope): Promise<StoredCommand[]> {
@@ -97,36 +84,29 @@ export class CommandsService {
 
   async create(app: Application, scope: CommandScope, body: unknown): Promise<{ created: boolean; command: StoredCommand }> {
     const definition = unwrap(validateCreateCommand(body, validationContext(app, scope)));
-    return this.mutate(scope, (state) => planCreate(this.planContext(scope), state, definition));
+    return this.deps.store.mutateCommands(scope, (state) => planCreate(this.planContext(scope), state, definition));
   }
 
   async edit(app: Application, scope: CommandScope, commandId: string, body: unknown): Promise<StoredCommand> {
     const ctx = validationContext(app, scope);
     const patch = (existing: CommandDefinition) => unwrap(validatePatchCommand(body, existing, ctx));
-    return this.mutate(scope, (state) => planEdit(this.planContext(scope), state, commandId, patch));
+    return this.deps.store.mutateCommands(scope, (state) => planEdit(this.planContext(scope), state, commandId, patch));
   }
 
   async delete(scope: CommandScope, commandId: string): Promise<void> {
-    await this.mutate(scope, (state) => planDelete(state, commandId));
+    await this.deps.store.mutateCommands(scope, (state) => planDelete(state, commandId));
   }
 
   async bulkOverwrite(app: Application, scope: CommandScope, body: unknown): Promise<StoredCommand[]> {
     const entries = unwrap(validateBulkOverwrite(body, validationContext(app, scope)));
-    return this.mutate(scope, (state) => planBulkOverwrite(this.planContext(scope), state, entries));
+    return this.deps.store.mutateCommands(scope, (state) => planBulkOverwrite(this.planContext(scope), state, entries));
   }
 
   async ensureEntryPoint(app: Application): Promise<StoredCommand | null> {
     const scope = { applicationId: app.id, guildId: null };
-    return this.mutate(scope, (state) => planEnsureEntryPoint(this.planContext(scope), state, app.integration_types));
+    return this.deps.store.mutateCommands(scope, (state) => planEnsureEntryPoint(this.planContext(scope), state, app.integration_types));
   }
 
-  private async mutate<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R> {
-    try {
-      return await this.deps.store.mutateCommands(scope, planner);
-    } finally {
-      this.invalidate(scope);
-    }
-  }
 
   static wire(command: StoredCommand): Record<string, unknown> {
     return toWireCommand(command, DICTIONARIES);

@@ -10,6 +10,7 @@ import type {
 } from '../store.js';
 import { sameDigest, sameSecret, tokenDigest } from '../tokens.js';
 import { MIGRATIONS } from './migrations.js';
+import { deepFreeze, ReadCaches } from './read-caches.js';
 
 const GLOBAL_SCOPE_KEY = '';
 
@@ -34,15 +35,6 @@ interface ApplicationRow {
   doc: string;
   verify_key: string;
   private_key_pem: string;
-}
-
-/** Cached read results are shared between requests: freezing makes any mutation fail loudly. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 function rowToCommand(row: CommandRow): StoredCommand {
@@ -71,30 +63,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly now: () => number;
   private readonly statements = new Map<string, Database.Statement>();
-  /**
-   * Applications by bot-token digest: every bot request reads one, and they change only through
-   * this store, which drops the cache on each application write.
-   */
-  private readonly applicationsByToken = new Map<string, { app: StoredApplication; digest: string }>();
-  /**
-   * Parsed, frozen read results of the two hottest reads (command lists and permissions objects,
-   * which the command index reads per app per request). Every write to them goes through this
-   * store, which drops the entries it touches. One process per database file is assumed: several
-   * nodes share PostgreSQL, whose store invalidates through the event bus instead.
-   */
-  private readonly commandsCache = new Map<string, StoredCommand[]>();
-  private readonly permissionsCache = new Map<string, GuildCommandPermissions[]>();
-  /** Applications by id and users by token digest, parsed and frozen: read on every request. */
-  private readonly applicationsById = new Map<string, StoredApplication>();
-  private readonly usersByToken = new Map<string, User>();
-  /** Guilds by id, parsed and frozen: every guild-scoped request reads one. */
-  private readonly guildCache = new Map<string, Guild>();
-
-  private forgetApplication(applicationId: string): void {
-    for (const cache of [this.commandsCache, this.permissionsCache]) {
-      for (const key of cache.keys()) if (key.startsWith(`${applicationId}/`)) cache.delete(key);
-    }
-  }
+  private readonly cached = new ReadCaches();
 
   constructor(options: SqliteStoreOptions) {
     this.db = new Database(options.path);
@@ -114,6 +83,12 @@ export class SqliteStore implements Store {
       this.statements.set(text, statement);
     }
     return statement;
+  }
+
+  /** The read caches, emptied first if another connection has written since they were filled. */
+  private caches(): ReadCaches {
+    this.cached.checkDataVersion(this.sql('PRAGMA data_version').pluck().get() as number);
+    return this.cached;
   }
 
   private migrate(): void {
@@ -138,12 +113,7 @@ export class SqliteStore implements Store {
   // ---- the world -------------------------------------------------------------------------------
 
   async replaceWorld(world: World): Promise<void> {
-    this.applicationsByToken.clear();
-    this.applicationsById.clear();
-    this.commandsCache.clear();
-    this.permissionsCache.clear();
-    this.guildCache.clear();
-    this.usersByToken.clear();
+    this.cached.clear();
     this.db.transaction(() => {
       const keep = new Set(world.applications.map((a) => a.id));
       for (const { id } of this.sql('SELECT id FROM applications').all() as { id: string }[]) {
@@ -183,8 +153,7 @@ export class SqliteStore implements Store {
   }
 
   private writeApplication(app: Application): StoredApplication {
-    this.applicationsByToken.clear();
-    this.applicationsById.clear();
+    this.cached.forgetApplications();
     const existing = this.sql('SELECT verify_key, private_key_pem FROM applications WHERE id = ?')
       .get(app.id) as { verify_key: string; private_key_pem: string } | undefined;
     // Keys survive a reload of the world: a bot keeps verifying with the key it already has.
@@ -200,9 +169,8 @@ export class SqliteStore implements Store {
   }
 
   async deleteApplication(id: string): Promise<boolean> {
-    this.applicationsByToken.clear();
-    this.applicationsById.clear();
-    this.forgetApplication(id);
+    this.cached.forgetApplications();
+    this.cached.forgetCommandsOf(id);
     return this.db.transaction(() => this.removeApplication(id)).immediate();
   }
 
@@ -215,26 +183,26 @@ export class SqliteStore implements Store {
   }
 
   async getApplication(id: string): Promise<StoredApplication | null> {
-    const cached = this.applicationsById.get(id);
+    const cached = this.caches().applicationsById.get(id);
     if (cached) return cached;
     const row = this.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE id = ?').get(id) as
       | ApplicationRow
       | undefined;
     if (!row) return null;
     const app = deepFreeze(rowToApplication(row));
-    this.applicationsById.set(id, app);
+    this.cached.applicationsById.set(id, app);
     return app;
   }
 
   async findApplicationByBotToken(token: string): Promise<StoredApplication | null> {
     const digest = tokenDigest(token);
-    let entry = this.applicationsByToken.get(digest);
+    let entry = this.caches().applicationsByToken.get(digest);
     if (!entry) {
       const row = this.sql('SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = ?')
         .get(digest) as (ApplicationRow & { bot_token_hash: string }) | undefined;
       if (!row) return null;
       entry = { app: deepFreeze(rowToApplication(row)), digest: row.bot_token_hash };
-      this.applicationsByToken.set(digest, entry);
+      this.cached.applicationsByToken.set(digest, entry);
     }
     return sameDigest(entry.digest, digest) ? entry.app : null;
   }
@@ -249,7 +217,7 @@ export class SqliteStore implements Store {
   }
 
   private writeUser(user: User): void {
-    this.usersByToken.clear();
+    this.cached.usersByToken.clear();
     this.sql(
         `INSERT INTO users (id, token_hash, doc) VALUES (?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
@@ -258,7 +226,7 @@ export class SqliteStore implements Store {
   }
 
   async deleteUser(id: string): Promise<boolean> {
-    this.usersByToken.clear();
+    this.cached.usersByToken.clear();
     return this.sql('DELETE FROM users WHERE id = ?').run(id).changes > 0;
   }
 
@@ -269,14 +237,14 @@ export class SqliteStore implements Store {
 
   async findUserByToken(token: string): Promise<User | null> {
     const digest = tokenDigest(token);
-    const cached = this.usersByToken.get(digest);
+    const cached = this.caches().usersByToken.get(digest);
     if (cached) return cached;
     const row = this.sql('SELECT doc, token_hash FROM users WHERE token_hash = ?').get(digest) as
       | { doc: string; token_hash: string }
       | undefined;
     if (!row || !sameDigest(row.token_hash, digest)) return null;
     const user = deepFreeze(JSON.parse(row.doc) as User);
-    this.usersByToken.set(digest, user);
+    this.cached.usersByToken.set(digest, user);
     return user;
   }
 
@@ -289,7 +257,7 @@ export class SqliteStore implements Store {
   }
 
   private writeGuild(guild: Guild): void {
-    this.guildCache.delete(guild.id);
+    this.cached.forgetGuild(guild.id);
     this.db.transaction(() => {
       this.sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
         .run(guild.id, JSON.stringify(guild));
@@ -308,22 +276,21 @@ export class SqliteStore implements Store {
 
   async deleteGuild(id: string): Promise<boolean> {
     return this.db.transaction(() => {
-      this.guildCache.delete(id);
       const gone = this.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
       this.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
-      for (const key of this.permissionsCache.keys()) if (key.endsWith(`/${id}`)) this.permissionsCache.delete(key);
+      this.cached.forgetGuild(id);
       this.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;
     }).immediate();
   }
 
   async getGuild(id: string): Promise<Guild | null> {
-    const cached = this.guildCache.get(id);
+    const cached = this.caches().guilds.get(id);
     if (cached) return cached;
     const row = this.sql('SELECT doc FROM guilds WHERE id = ?').get(id) as { doc: string } | undefined;
     if (!row) return null;
     const guild = deepFreeze(JSON.parse(row.doc) as Guild);
-    this.guildCache.set(id, guild);
+    this.cached.guilds.set(id, guild);
     return guild;
   }
 
@@ -368,11 +335,16 @@ export class SqliteStore implements Store {
   // ---- commands --------------------------------------------------------------------------------
 
   async listCommands(scope: CommandScope): Promise<StoredCommand[]> {
+    return this.cachedCommands(scope);
+  }
+
+  /** The scope's commands, parsed once and frozen until a write to the scope. */
+  private cachedCommands(scope: CommandScope): StoredCommand[] {
     const key = `${scope.applicationId}/${scopeKey(scope)}`;
-    let commands = this.commandsCache.get(key);
+    let commands = this.caches().commands.get(key);
     if (!commands) {
       commands = deepFreeze(this.readCommands(scope));
-      this.commandsCache.set(key, commands);
+      this.cached.commands.set(key, commands);
     }
     return commands;
   }
@@ -407,7 +379,8 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const counted = this.sql('SELECT count FROM command_creates WHERE application_id = ? AND guild_key = ? AND day = ?')
         .get(scope.applicationId, key, day) as { count: number } | undefined;
-      const { mutation, result } = planner({ commands: this.readCommands(scope), createsToday: counted?.count ?? 0 });
+      // The cache is current here: the write lock is held, and another process's commit shows in data_version.
+      const { mutation, result } = planner({ commands: this.cachedCommands(scope), createsToday: counted?.count ?? 0 });
 
       const remove = this.sql('DELETE FROM commands WHERE application_id = ? AND id = ?');
       for (const id of mutation.delete) remove.run(scope.applicationId, id);
@@ -436,7 +409,7 @@ export class SqliteStore implements Store {
           )
           .run(scope.applicationId, key, day, mutation.countedCreates);
       }
-      this.forgetApplication(scope.applicationId);
+      this.cached.forgetCommandsOf(scope.applicationId);
       return result;
     }).immediate();
   }
@@ -445,10 +418,10 @@ export class SqliteStore implements Store {
 
   async listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]> {
     const key = `${applicationId}/${guildId}`;
-    let permissions = this.permissionsCache.get(key);
+    let permissions = this.caches().permissions.get(key);
     if (!permissions) {
       permissions = deepFreeze(this.readCommandPermissions(applicationId, guildId));
-      this.permissionsCache.set(key, permissions);
+      this.cached.permissions.set(key, permissions);
     }
     return permissions;
   }
@@ -489,7 +462,7 @@ export class SqliteStore implements Store {
         `INSERT INTO command_permissions (application_id, guild_id, target_id, permissions) VALUES (?, ?, ?, ?)
          ON CONFLICT (application_id, guild_id, target_id) DO UPDATE SET permissions = excluded.permissions`,
       ).run(applicationId, guildId, targetId, JSON.stringify(permissions));
-      this.permissionsCache.delete(`${applicationId}/${guildId}`);
+      this.cached.permissions.delete(`${applicationId}/${guildId}`);
       return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
     }).immediate();
   }
