@@ -24,3 +24,18 @@ export interface CommandMutation {
  * is written then.
  */
 export type CommandPlanner<R> = (state: ScopeState) => { mutation: CommandMutation; result: R };
+
+/** Snowflakes compare as numbers: shorter first, then by their digits. */
+export function compareSnowflakes(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The scope's list after `mutation`, in id order: what a re-read would give, without one. */
+export function applyMutation(commands: readonly StoredCommand[], mutation: CommandMutation): StoredCommand[] {
+  const deleted = new Set(mutation.delete);
+  const updated = new Map(mutation.update.map((c) => [c.id, c]));
+  return [
+    ...commands.filter((c) => !deleted.has(c.id)).map((c) => updated.get(c.id) ?? c),
+    ...mutation.insert,
+  ].sort((a, b) => compareSnowflakes(a.id, b.id));
+}

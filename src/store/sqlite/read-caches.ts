@@ -59,6 +59,10 @@ export class ReadCaches {
     }
   }
 
+  forgetPermissionsOf(applicationId: string): void {
+    for (const key of this.permissions.keys()) if (key.startsWith(`${applicationId}/`)) this.permissions.delete(key);
+  }
+
   forgetGuild(guildId: string): void {
     this.guilds.delete(guildId);
     for (const key of this.permissions.keys()) if (key.endsWith(`/${guildId}`)) this.permissions.delete(key);

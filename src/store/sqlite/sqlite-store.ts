@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
+import { applyMutation } from '../../core/commands/mutation.js';
 import type { CommandPermission, GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { Application, Guild, User, World } from '../../core/world/types.js';
 import { generateApplicationKeys } from '../keys.js';
@@ -376,11 +377,16 @@ export class SqliteStore implements Store {
     const day = utcDay(this.now());
     // IMMEDIATE takes the write lock before reading, so concurrent planners (even in other
     // processes on the same file) see each other's creates and the daily count stays exact.
-    return this.db.transaction(() => {
+    let after: StoredCommand[] = [];
+    let permissionsDropped = false;
+    const outcome = this.db.transaction(() => {
       const counted = this.sql('SELECT count FROM command_creates WHERE application_id = ? AND guild_key = ? AND day = ?')
         .get(scope.applicationId, key, day) as { count: number } | undefined;
       // The cache is current here: the write lock is held, and another process's commit shows in data_version.
-      const { mutation, result } = planner({ commands: this.cachedCommands(scope), createsToday: counted?.count ?? 0 });
+      const before = this.cachedCommands(scope);
+      const { mutation, result } = planner({ commands: before, createsToday: counted?.count ?? 0 });
+      after = applyMutation(before, mutation);
+      permissionsDropped = mutation.dropPermissionsOf.length > 0;
 
       const remove = this.sql('DELETE FROM commands WHERE application_id = ? AND id = ?');
       for (const id of mutation.delete) remove.run(scope.applicationId, id);
@@ -409,9 +415,12 @@ export class SqliteStore implements Store {
           )
           .run(scope.applicationId, key, day, mutation.countedCreates);
       }
-      this.cached.forgetCommandsOf(scope.applicationId);
       return result;
     }).immediate();
+    // Only once committed: the cached list becomes the new one, without parsing it back.
+    this.cached.commands.set(`${scope.applicationId}/${key}`, deepFreeze(after));
+    if (permissionsDropped) this.cached.forgetPermissionsOf(scope.applicationId);
+    return outcome;
   }
 
   // ---- command permissions ---------------------------------------------------------------------
