@@ -1,9 +1,9 @@
 /**
  * Command registration: validation (pure), a plan over the scope's state (pure), applied by the
- * store in one transaction. List responses are cached per scope as serialized JSON and dropped
- * whenever this process changes that scope.
+ * store in one transaction. A list is serialized once per stored list: the store hands out the
+ * same frozen list until the scope changes.
  */
-import { DICTIONARIES, toWireCommand, type LocalizationView } from '../core/commands/wire.js';
+import { toWireCommand, type LocalizationView } from '../core/commands/wire.js';
 import {
   planBulkOverwrite, planCreate, planDelete, planEdit, planEnsureEntryPoint, type PlanContext,
 } from '../core/commands/plans.js';
@@ -72,10 +72,6 @@ export class CommandsService {
     return bytes;
   }
 
-  async list(scope: CommandScope): Promise<StoredCommand[]> {
-    return this.deps.store.listCommands(scope);
-  }
-
   async get(scope: CommandScope, commandId: string): Promise<StoredCommand> {
     const command = await this.deps.store.getCommand(scope, commandId);
     if (!command) throw unknownCommand();
@@ -105,10 +101,5 @@ export class CommandsService {
   async ensureEntryPoint(app: Application): Promise<StoredCommand | null> {
     const scope = { applicationId: app.id, guildId: null };
     return this.deps.store.mutateCommands(scope, (state) => planEnsureEntryPoint(this.planContext(scope), state, app.integration_types));
-  }
-
-
-  static wire(command: StoredCommand): Record<string, unknown> {
-    return toWireCommand(command, DICTIONARIES);
   }
 }

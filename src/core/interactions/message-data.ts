@@ -8,7 +8,7 @@
  * changes an existing message (v10's edit rule): the caller keeps EPHEMERAL as it was.
  */
 import { ApiError, type Issue, type IssuePath } from '../errors.js';
-import { fieldOf, isAbsent, readBoolean, readInteger, readList, readRecord, readString, type JsonRecord } from '../validation/json.js';
+import { fieldOf, readBoolean, readInteger, readList, readRecord, readString, type JsonRecord } from '../validation/json.js';
 import { report, reportTooLong, type Issues } from '../validation/report.js';
 import { checkLength } from '../validation/text.js';
 import { checkAllowedMentions } from './allowed-mentions.js';
