@@ -1,0 +1,64 @@
+/**
+ * One better-sqlite3 connection in WAL mode, with what every table module needs: prepared
+ * statements by SQL text, the read caches, the clock, and the schema migrations.
+ */
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+import { ReadCaches } from './read-caches.js';
+
+export class SqliteConnection {
+  readonly db: Database.Database;
+  readonly cached = new ReadCaches();
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(
+    path: string,
+    readonly now: () => number,
+  ) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+    this.migrate();
+  }
+
+  /** Prepared once per SQL text: preparing costs more than running most of these queries. */
+  sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** The read caches, emptied first if another connection has written since they were filled. */
+  caches(): ReadCaches {
+    this.cached.checkDataVersion(this.sql('PRAGMA data_version').pluck().get() as number);
+    return this.cached;
+  }
+
+  private migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    const applied = new Set(
+      (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+    );
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      this.db.transaction(() => {
+        this.db.exec(migration.sql);
+        this.db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(migration.version, migration.name);
+      }).immediate();
+    }
+  }
+
+  schemaVersion(): number {
+    const row = this.sql('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    return row.v ?? 0;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,108 @@
+/** Interactions, the messages slashd holds, and launched Activities. */
+import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
+import type { StoredMessage } from '../../core/interactions/messages.js';
+import type { ActivityInstance } from '../store.js';
+import type { SqliteConnection } from './connection.js';
+
+export class InteractionTables {
+  constructor(private readonly conn: SqliteConnection) {}
+
+  async putInteraction(record: InteractionRecord): Promise<void> {
+    this.conn.sql('INSERT INTO interactions (application_id, id, user_id, state, doc) VALUES (?, ?, ?, ?, ?)')
+      .run(record.application_id, record.id, record.user_id, record.state, JSON.stringify(record));
+  }
+
+  async getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null> {
+    const row = this.conn.sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?').get(applicationId, id) as
+      | { doc: string }
+      | undefined;
+    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+  }
+
+  async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
+    const row = this.conn.sql('SELECT state FROM interactions WHERE application_id = ? AND id = ?').get(applicationId, id) as
+      | { state: InteractionState }
+      | undefined;
+    return row?.state ?? null;
+  }
+
+  async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
+    const row = this.conn.sql('SELECT doc FROM interactions WHERE user_id = ? AND id = ?').get(userId, id) as
+      | { doc: string }
+      | undefined;
+    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+  }
+
+  async updateInteraction(
+    applicationId: string,
+    id: string,
+    from: readonly InteractionState[],
+    patch: Partial<InteractionRecord>,
+    message?: StoredMessage,
+  ): Promise<boolean> {
+    return this.conn.db.transaction(() => {
+      const row = this.conn.sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?').get(applicationId, id) as
+        | { doc: string }
+        | undefined;
+      if (!row) return false;
+      const record = JSON.parse(row.doc) as InteractionRecord;
+      if (!from.includes(record.state)) return false;
+      const next = { ...record, ...patch };
+      this.conn.sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
+        .run(next.state, JSON.stringify(next), applicationId, id);
+      if (message) this.writeMessage(message);
+      return true;
+    }).immediate();
+  }
+
+  async putMessage(message: StoredMessage): Promise<void> {
+    this.writeMessage(message);
+  }
+
+  private writeMessage(message: StoredMessage): void {
+    this.conn.sql(
+        `INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (channel_id, id) DO UPDATE SET doc = excluded.doc, visible_to = excluded.visible_to`,
+      )
+      .run(
+        message.channel_id,
+        message.id,
+        message.application_id ?? null,
+        message.interaction_metadata?.id ?? null,
+        message.ephemeral_for_user_id,
+        JSON.stringify(message),
+      );
+  }
+
+  async getMessage(channelId: string, id: string): Promise<StoredMessage | null> {
+    const row = this.conn.sql('SELECT doc FROM messages WHERE channel_id = ? AND id = ?').get(channelId, id) as
+      | { doc: string }
+      | undefined;
+    return row ? (JSON.parse(row.doc) as StoredMessage) : null;
+  }
+
+  async listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]> {
+    const rows = this.conn.sql(
+      `SELECT doc FROM messages WHERE channel_id = ? AND (visible_to IS NULL OR visible_to = ?)
+       ORDER BY length(id) DESC, id DESC LIMIT ?`,
+    ).all(channelId, viewerId, limit) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+  }
+
+  async deleteMessage(channelId: string, id: string): Promise<boolean> {
+    return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+  }
+
+  async putActivityInstance(instance: ActivityInstance): Promise<void> {
+    this.conn.sql('INSERT INTO activity_instances (application_id, id, doc) VALUES (?, ?, ?)')
+      .run(instance.application_id, instance.id, JSON.stringify(instance));
+  }
+
+  async listActivityInstances(applicationId: string): Promise<ActivityInstance[]> {
+    return (
+      this.conn.sql('SELECT doc FROM activity_instances WHERE application_id = ? ORDER BY id').all(applicationId) as {
+        doc: string;
+      }[]
+    ).map((r) => JSON.parse(r.doc) as ActivityInstance);
+  }
+}

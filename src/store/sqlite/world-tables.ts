@@ -1,0 +1,247 @@
+/** The world's tables: applications (with their keys), users, guilds, OAuth2 tokens. */
+import type { Application, Guild, User, World } from '../../core/world/types.js';
+import { generateApplicationKeys } from '../keys.js';
+import type { IssuedToken, StoredApplication } from '../store.js';
+import { sameDigest, sameSecret, tokenDigest } from '../tokens.js';
+import type { SqliteConnection } from './connection.js';
+import { deepFreeze } from './read-caches.js';
+
+interface ApplicationRow {
+  doc: string;
+  verify_key: string;
+  private_key_pem: string;
+}
+
+function rowToApplication(row: ApplicationRow): StoredApplication {
+  const app = JSON.parse(row.doc) as Application;
+  return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
+}
+
+/** Tables whose rows belong to an application and go with it. */
+const APPLICATION_OWNED_TABLES = [
+  'commands', 'command_creates', 'command_permissions', 'oauth2_tokens', 'interactions', 'activity_instances',
+] as const;
+
+export class WorldTables {
+  constructor(private readonly conn: SqliteConnection) {}
+
+  async replaceWorld(world: World): Promise<void> {
+    this.conn.cached.clear();
+    this.conn.db.transaction(() => {
+      const keep = new Set(world.applications.map((a) => a.id));
+      for (const { id } of this.conn.sql('SELECT id FROM applications').all() as { id: string }[]) {
+        // An application the new world leaves out goes with everything it owned.
+        if (!keep.has(id)) this.removeApplication(id);
+      }
+      this.conn.db.exec('DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM oauth2_tokens;');
+      this.writeWorld(world);
+    }).immediate();
+  }
+
+  async mergeWorld(world: World): Promise<void> {
+    this.conn.db.transaction(() => this.writeWorld(world)).immediate();
+  }
+
+  private writeWorld(world: World): void {
+    for (const app of world.applications) this.writeApplication(app);
+    for (const user of world.users) this.writeUser(user);
+    for (const guild of world.guilds) this.writeGuild(guild);
+    for (const token of world.oauth2_tokens) this.writeToken({ ...token, expires_at: null });
+  }
+
+  async exportWorld(): Promise<World> {
+    const tokens = await this.listOAuth2Tokens();
+    return {
+      applications: (await this.listApplications()).map(({ keys: _keys, ...app }) => app),
+      users: await this.listUsers(),
+      guilds: await this.listGuilds(),
+      oauth2_tokens: tokens
+        .filter((t) => t.expires_at === null)
+        .map(({ expires_at: _expires, ...token }) => token),
+    };
+  }
+
+  async putApplication(app: Application): Promise<StoredApplication> {
+    return this.conn.db.transaction(() => this.writeApplication(app)).immediate();
+  }
+
+  private writeApplication(app: Application): StoredApplication {
+    this.conn.cached.forgetApplications();
+    const existing = this.conn.sql('SELECT verify_key, private_key_pem FROM applications WHERE id = ?')
+      .get(app.id) as { verify_key: string; private_key_pem: string } | undefined;
+    // Keys survive a reload of the world: a bot keeps verifying with the key it already has.
+    const keys = existing
+      ? { verifyKey: existing.verify_key, privateKeyPem: existing.private_key_pem }
+      : generateApplicationKeys();
+    this.conn.sql(
+        `INSERT INTO applications (id, bot_token_hash, doc, verify_key, private_key_pem) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET bot_token_hash = excluded.bot_token_hash, doc = excluded.doc`,
+      )
+      .run(app.id, tokenDigest(app.bot_token), JSON.stringify(app), keys.verifyKey, keys.privateKeyPem);
+    return { ...app, keys };
+  }
+
+  async deleteApplication(id: string): Promise<boolean> {
+    this.conn.cached.forgetApplications();
+    this.conn.cached.forgetCommandsOf(id);
+    return this.conn.db.transaction(() => this.removeApplication(id)).immediate();
+  }
+
+  private removeApplication(id: string): boolean {
+    const gone = this.conn.sql('DELETE FROM applications WHERE id = ?').run(id).changes > 0;
+    for (const table of APPLICATION_OWNED_TABLES) {
+      this.conn.sql(`DELETE FROM ${table} WHERE application_id = ?`).run(id);
+    }
+    return gone;
+  }
+
+  async getApplication(id: string): Promise<StoredApplication | null> {
+    const cached = this.conn.caches().applicationsById.get(id);
+    if (cached) return cached;
+    const row = this.conn.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE id = ?').get(id) as
+      | ApplicationRow
+      | undefined;
+    if (!row) return null;
+    const app = deepFreeze(rowToApplication(row));
+    this.conn.cached.applicationsById.set(id, app);
+    return app;
+  }
+
+  async findApplicationByBotToken(token: string): Promise<StoredApplication | null> {
+    const digest = tokenDigest(token);
+    let entry = this.conn.caches().applicationsByToken.get(digest);
+    if (!entry) {
+      const row = this.conn.sql('SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = ?')
+        .get(digest) as (ApplicationRow & { bot_token_hash: string }) | undefined;
+      if (!row) return null;
+      entry = { app: deepFreeze(rowToApplication(row)), digest: row.bot_token_hash };
+      this.conn.cached.applicationsByToken.set(digest, entry);
+    }
+    return sameDigest(entry.digest, digest) ? entry.app : null;
+  }
+
+  async listApplications(): Promise<StoredApplication[]> {
+    const rows = this.conn.sql('SELECT doc, verify_key, private_key_pem FROM applications ORDER BY id').all() as ApplicationRow[];
+    return rows.map(rowToApplication);
+  }
+
+  async putUser(user: User): Promise<void> {
+    this.writeUser(user);
+  }
+
+  private writeUser(user: User): void {
+    this.conn.cached.usersByToken.clear();
+    this.conn.sql(
+        `INSERT INTO users (id, token_hash, doc) VALUES (?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
+      )
+      .run(user.id, tokenDigest(user.token), JSON.stringify(user));
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    this.conn.cached.usersByToken.clear();
+    return this.conn.sql('DELETE FROM users WHERE id = ?').run(id).changes > 0;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const row = this.conn.sql('SELECT doc FROM users WHERE id = ?').get(id) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as User) : null;
+  }
+
+  async findUserByToken(token: string): Promise<User | null> {
+    const digest = tokenDigest(token);
+    const cached = this.conn.caches().usersByToken.get(digest);
+    if (cached) return cached;
+    const row = this.conn.sql('SELECT doc, token_hash FROM users WHERE token_hash = ?').get(digest) as
+      | { doc: string; token_hash: string }
+      | undefined;
+    if (!row || !sameDigest(row.token_hash, digest)) return null;
+    const user = deepFreeze(JSON.parse(row.doc) as User);
+    this.conn.cached.usersByToken.set(digest, user);
+    return user;
+  }
+
+  async listUsers(): Promise<User[]> {
+    return (this.conn.sql('SELECT doc FROM users ORDER BY id').all() as { doc: string }[]).map((r) => JSON.parse(r.doc));
+  }
+
+  async putGuild(guild: Guild): Promise<void> {
+    this.writeGuild(guild);
+  }
+
+  private writeGuild(guild: Guild): void {
+    this.conn.cached.forgetGuild(guild.id);
+    this.conn.db.transaction(() => {
+      this.conn.sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
+        .run(guild.id, JSON.stringify(guild));
+      this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(guild.id);
+      const link = this.conn.sql('INSERT OR REPLACE INTO channel_guilds (channel_id, guild_id) VALUES (?, ?)');
+      for (const channel of guild.channels) link.run(channel.id, guild.id);
+    })();
+  }
+
+  async findGuildByChannel(channelId: string): Promise<Guild | null> {
+    const row = this.conn.sql('SELECT guild_id FROM channel_guilds WHERE channel_id = ?').get(channelId) as
+      | { guild_id: string }
+      | undefined;
+    return row ? this.getGuild(row.guild_id) : null;
+  }
+
+  async deleteGuild(id: string): Promise<boolean> {
+    return this.conn.db.transaction(() => {
+      const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
+      this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
+      this.conn.cached.forgetGuild(id);
+      this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
+      return gone;
+    }).immediate();
+  }
+
+  async getGuild(id: string): Promise<Guild | null> {
+    const cached = this.conn.caches().guilds.get(id);
+    if (cached) return cached;
+    const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(id) as { doc: string } | undefined;
+    if (!row) return null;
+    const guild = deepFreeze(JSON.parse(row.doc) as Guild);
+    this.conn.cached.guilds.set(id, guild);
+    return guild;
+  }
+
+  async listGuilds(): Promise<Guild[]> {
+    return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map((r) => JSON.parse(r.doc));
+  }
+
+  async putOAuth2Token(token: IssuedToken): Promise<void> {
+    this.writeToken(token);
+  }
+
+  private writeToken(token: IssuedToken): void {
+    this.conn.sql(
+        `INSERT INTO oauth2_tokens (token_hash, application_id, doc, expires_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (token_hash) DO UPDATE SET application_id = excluded.application_id, doc = excluded.doc,
+           expires_at = excluded.expires_at`,
+      )
+      .run(tokenDigest(token.access_token), token.application_id, JSON.stringify(token), token.expires_at);
+  }
+
+  async deleteOAuth2Token(accessToken: string): Promise<boolean> {
+    return this.conn.sql('DELETE FROM oauth2_tokens WHERE token_hash = ?').run(tokenDigest(accessToken)).changes > 0;
+  }
+
+  async findOAuth2Token(accessToken: string): Promise<IssuedToken | null> {
+    const row = this.conn.sql('SELECT doc FROM oauth2_tokens WHERE token_hash = ?').get(tokenDigest(accessToken)) as
+      | { doc: string }
+      | undefined;
+    if (!row) return null;
+    const token = JSON.parse(row.doc) as IssuedToken;
+    if (!sameSecret(token.access_token, accessToken)) return null;
+    if (token.expires_at !== null && token.expires_at <= this.conn.now()) return null;
+    return token;
+  }
+
+  async listOAuth2Tokens(): Promise<IssuedToken[]> {
+    return (this.conn.sql('SELECT doc FROM oauth2_tokens ORDER BY token_hash').all() as { doc: string }[]).map((r) =>
+      JSON.parse(r.doc),
+    );
+  }
+}
