@@ -19,8 +19,9 @@ describe('read caches across connections', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'slashd-caches-'));
-    first = new SqliteStore({ path: join(dir, 'db.sqlite') });
-    second = new SqliteStore({ path: join(dir, 'db.sqlite') });
+    // No staleness window: every read asks SQLite whether another connection has written.
+    first = new SqliteStore({ path: join(dir, 'db.sqlite'), readStalenessMs: 0 });
+    second = new SqliteStore({ path: join(dir, 'db.sqlite'), readStalenessMs: 0 });
     await first.replaceWorld(exampleWorld());
   });
   after(async () => {
@@ -43,6 +44,19 @@ describe('read caches across connections', () => {
     const after = await second.listCommands(scope);
     assert.deepEqual(after.map((c) => c.definition.name), ['from-first']);
     assert.ok(Object.isFrozen(after), 'cached lists are frozen');
+  });
+
+  it('plans always read fresh, whatever the staleness allowed to plain reads', async () => {
+    const lax = new SqliteStore({ path: join(dir, 'db.sqlite'), readStalenessMs: 60_000 });
+    try {
+      await lax.listCommands(scope);
+      await create(first, 'seen-by-plans');
+      const { created } = await create(lax, 'seen-by-plans');
+      assert.equal(created, false, 'the planner saw the other connection’s command');
+      await first.mutateCommands(scope, (state) => planDelete(state, state.commands.find((c) => c.definition.name === 'seen-by-plans')!.id));
+    } finally {
+      await lax.close();
+    }
   });
 
   it('plans in one connection see commands the other created', async () => {

@@ -43,9 +43,9 @@ export class CommandTables {
   }
 
   /** The scope's commands, parsed once and frozen until a write to the scope. */
-  private cachedCommands(scope: CommandScope): StoredCommand[] {
+  private cachedCommands(scope: CommandScope, fresh = false): StoredCommand[] {
     const key = `${scope.applicationId}/${scopeKey(scope)}`;
-    let commands = this.conn.caches().commands.get(key);
+    let commands = (fresh ? this.conn.freshCaches() : this.conn.caches()).commands.get(key);
     if (!commands) {
       commands = deepFreeze(this.readCommands(scope));
       this.conn.cached.commands.set(key, commands);
@@ -86,7 +86,7 @@ export class CommandTables {
       const counted = this.conn.sql('SELECT count FROM command_creates WHERE application_id = ? AND guild_key = ? AND day = ?')
         .get(scope.applicationId, key, day) as { count: number } | undefined;
       // The cache is current here: the write lock is held, and another process's commit shows in data_version.
-      const before = this.cachedCommands(scope);
+      const before = this.cachedCommands(scope, true);
       const { mutation, result } = planner({ commands: before, createsToday: counted?.count ?? 0 });
       after = applyMutation(before, mutation);
       permissionsDropped = mutation.dropPermissionsOf.length > 0;

@@ -6,14 +6,19 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
 import { ReadCaches } from './read-caches.js';
 
+/** By default, how long a plain read may trust the caches before it asks SQLite again, in ms. */
+export const READ_STALENESS_MS = 1;
+
 export class SqliteConnection {
   readonly db: Database.Database;
   readonly cached = new ReadCaches();
   private readonly statements = new Map<string, Database.Statement>();
+  private lastVersionCheck = Number.NEGATIVE_INFINITY;
 
   constructor(
     path: string,
     readonly now: () => number,
+    private readonly readStalenessMs = READ_STALENESS_MS,
   ) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
@@ -33,8 +38,19 @@ export class SqliteConnection {
     return statement;
   }
 
-  /** The read caches, emptied first if another connection has written since they were filled. */
+  /**
+   * The read caches for a plain read: another connection's commit is noticed within the read
+   * staleness (a read racing a commit could have gone either way anyway).
+   */
   caches(): ReadCaches {
+    const now = performance.now();
+    if (now - this.lastVersionCheck >= this.readStalenessMs) return this.freshCaches();
+    return this.cached;
+  }
+
+  /** The read caches, emptied first if another connection has written since they were filled. */
+  freshCaches(): ReadCaches {
+    this.lastVersionCheck = performance.now();
     this.cached.checkDataVersion(this.sql('PRAGMA data_version').pluck().get() as number);
     return this.cached;
   }

@@ -19,6 +19,8 @@ export interface SqliteStoreOptions {
   /** A file path, or ':memory:'. */
   path: string;
   now?: () => number;
+  /** How long plain reads may trust the caches after another process commits, in ms (default 1). */
+  readStalenessMs?: number;
 }
 
 export class SqliteStore implements Store {
@@ -28,7 +30,7 @@ export class SqliteStore implements Store {
   private readonly interactions: InteractionTables;
 
   constructor(options: SqliteStoreOptions) {
-    this.conn = new SqliteConnection(options.path, options.now ?? Date.now);
+    this.conn = new SqliteConnection(options.path, options.now ?? Date.now, options.readStalenessMs);
     this.world = new WorldTables(this.conn);
     this.commands = new CommandTables(this.conn);
     this.interactions = new InteractionTables(this.conn);
