@@ -3,6 +3,7 @@
  * statements by SQL text, the read caches, the clock, and the schema migrations.
  */
 import Database from 'better-sqlite3';
+import { AUTOCHECKPOINT_PAGES, WalCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations.js';
 import { ReadCaches } from './read-caches.js';
 
@@ -14,6 +15,7 @@ export class SqliteConnection {
   readonly cached = new ReadCaches();
   private readonly statements = new Map<string, Database.Statement>();
   private lastVersionCheck = Number.NEGATIVE_INFINITY;
+  private readonly checkpointer: WalCheckpointer | null = null;
 
   constructor(
     path: string,
@@ -26,6 +28,11 @@ export class SqliteConnection {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
     this.migrate();
+    if (this.db.pragma('journal_mode', { simple: true }) === 'wal') {
+      // Checkpoints copy pages back and fsync: a worker does them, not the thread serving requests.
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new WalCheckpointer(path, () => this.db.open && this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`));
+    }
   }
 
   /** Prepared once per SQL text: preparing costs more than running most of these queries. */
@@ -74,7 +81,8 @@ export class SqliteConnection {
     return row.v ?? 0;
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }

@@ -206,6 +206,6 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    this.conn.close();
+    await this.conn.close();
   }
 }

@@ -1,0 +1,37 @@
+/**
+ * Moves WAL checkpoints off the serving thread (see checkpoint-worker.ts). Should the worker ever
+ * stop on its own, the connection goes back to SQLite's own automatic checkpoints, so the WAL
+ * cannot grow without bound.
+ */
+import { Worker } from 'node:worker_threads';
+
+/** How often the worker checkpoints, in ms. */
+export const CHECKPOINT_INTERVAL_MS = 1000;
+/** SQLite's default automatic checkpoint threshold, in pages: the fallback. */
+export const AUTOCHECKPOINT_PAGES = 1000;
+
+export class WalCheckpointer {
+  private readonly worker: Worker;
+  private stopping = false;
+  private exited = false;
+
+  constructor(path: string, onLost: () => void, intervalMs = CHECKPOINT_INTERVAL_MS) {
+    this.worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { path, intervalMs } });
+    this.worker.unref();
+    this.worker.on('error', () => undefined);
+    this.worker.on('exit', () => {
+      this.exited = true;
+      if (!this.stopping) onLost();
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping || this.exited) return;
+    this.stopping = true;
+    // Held while it stops: an unreferenced worker would let the process end before it answers.
+    this.worker.ref();
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage('stop');
+    await exited;
+  }
+}
