@@ -34,15 +34,15 @@ export const unknownApplication = () => new ApiError(404, JsonCode.UnknownApplic
 export const unknownChannel = () => new ApiError(404, JsonCode.UnknownChannel, 'Unknown Channel');
 export const unknownGuild = () => new ApiError(404, JsonCode.UnknownGuild, 'Unknown Guild');
 
+/** From the scope lists, which the store keeps parsed: a command id names one in either scope. */
 async function findCommand(store: Store, request: InvokeRequest): Promise<StoredCommand> {
   const applicationId = request.application_id;
-  const global = await store.getCommand({ applicationId, guildId: null }, request.data.id);
-  if (global) return global;
-  if (request.guild_id) {
-    const local = await store.getCommand({ applicationId, guildId: request.guild_id }, request.data.id);
-    if (local) return local;
-  }
-  throw unknownCommand();
+  const byId = (commands: readonly StoredCommand[]) => commands.find((c) => c.id === request.data.id);
+  const found =
+    byId(await store.listCommands({ applicationId, guildId: null })) ??
+    (request.guild_id ? byId(await store.listCommands({ applicationId, guildId: request.guild_id })) : undefined);
+  if (!found) throw unknownCommand();
+  return found;
 }
 
 export async function loadScene(store: Store, user: User, request: InvokeRequest): Promise<InvocationScene> {

@@ -24,6 +24,8 @@ export class ReadCaches {
   readonly applicationsById = new Map<string, StoredApplication>();
   /** By user-token digest. */
   readonly usersByToken = new Map<string, User>();
+  /** Every user, and by id; null until first read. */
+  users: { list: User[]; byId: Map<string, User> } | null = null;
   readonly guilds = new Map<string, Guild>();
   /** By `${applicationId}/${guildId or ''}`. */
   readonly commands = new Map<string, StoredCommand[]>();
@@ -41,10 +43,15 @@ export class ReadCaches {
 
   clear(): void {
     this.forgetApplications();
-    this.usersByToken.clear();
+    this.forgetUsers();
     this.guilds.clear();
     this.commands.clear();
     this.permissions.clear();
+  }
+
+  forgetUsers(): void {
+    this.usersByToken.clear();
+    this.users = null;
   }
 
   forgetApplications(): void {

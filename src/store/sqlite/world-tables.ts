@@ -130,7 +130,7 @@ export class WorldTables {
   }
 
   private writeUser(user: User): void {
-    this.conn.cached.usersByToken.clear();
+    this.conn.cached.forgetUsers();
     this.conn.sql(
         `INSERT INTO users (id, token_hash, doc) VALUES (?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
@@ -139,13 +139,24 @@ export class WorldTables {
   }
 
   async deleteUser(id: string): Promise<boolean> {
-    this.conn.cached.usersByToken.clear();
+    this.conn.cached.forgetUsers();
     return this.conn.sql('DELETE FROM users WHERE id = ?').run(id).changes > 0;
   }
 
   async getUser(id: string): Promise<User | null> {
-    const row = this.conn.sql('SELECT doc FROM users WHERE id = ?').get(id) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as User) : null;
+    return this.cachedUsers().byId.get(id) ?? null;
+  }
+
+  /** Every user, parsed once and frozen until a user is written. */
+  private cachedUsers(): { list: User[]; byId: Map<string, User> } {
+    const caches = this.conn.caches();
+    if (!caches.users) {
+      const list = deepFreeze(
+        (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as User),
+      );
+      caches.users = { list, byId: new Map(list.map((u) => [u.id, u])) };
+    }
+    return caches.users;
   }
 
   async findUserByToken(token: string): Promise<User | null> {
@@ -162,7 +173,7 @@ export class WorldTables {
   }
 
   async listUsers(): Promise<User[]> {
-    return (this.conn.sql('SELECT doc FROM users ORDER BY id').all() as { doc: string }[]).map((r) => JSON.parse(r.doc));
+    return this.cachedUsers().list;
   }
 
   async putGuild(guild: Guild): Promise<void> {
