@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 
 /** How often the worker checkpoints, in ms. */
-export const CHECKPOINT_INTERVAL_MS = 1000;
+export const CHECKPOINT_INTERVAL_MS = 200;
 /** SQLite's default automatic checkpoint threshold, in pages: the fallback. */
 export const AUTOCHECKPOINT_PAGES = 1000;
 
