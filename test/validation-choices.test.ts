@@ -1,26 +1,12 @@
 /** Choices: at most 25; names 1-100; values of the option's type, strings up to 100 characters. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
+import { validateCreateCommand } from '../src/core/validation/index.js';
 import {
   BASE_TYPE_BAD_LENGTH, BASE_TYPE_CHOICES, BASE_TYPE_MAX_LENGTH, BASE_TYPE_REQUIRED, DICT_TYPE_CONVERT,
   LIST_TYPE_CONVERT, NUMBER_TYPE_COERCE, NUMBER_TYPE_MAX, NUMBER_TYPE_MIN, STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
-
-type Path = readonly (string | number)[];
-interface Case { name: string; body: unknown; expect: readonly (readonly [Path, string])[] }
-
-const GLOBAL: ValidationContext = { scope: 'global', app: { flags: 0, integration_types: [0, 1], discoverable: false } };
-
-function check({ body, expect }: Case): void {
-  const result = validateCreateCommand(body, GLOBAL);
-  if (expect.length === 0) assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
-  else assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.path, i.code]), expect);
-}
-
-function runCases(cases: readonly Case[]): void {
-  for (const c of cases) test(c.name, () => check(c));
-}
+import { check, runCases, GLOBAL, type Path } from './helpers/validation-cases.js';
 
 function withChoices(type: number, choices: unknown): Record<string, unknown> {
   return { name: 'cmd', description: 'd', options: [{ type, name: 'o', description: 'd', choices }] };

@@ -11,27 +11,14 @@ import {
   BOOLEAN_TYPE_CONVERT, DICT_TYPE_CONVERT, LIST_TYPE_CONVERT, LIST_TYPE_DUPLICATE_VALUE, NUMBER_TYPE_COERCE,
   NUMBER_TYPE_MAX, NUMBER_TYPE_MIN,
 } from '../src/core/validation/codes.js';
-
-type Path = readonly (string | number)[];
-interface Case { name: string; body: unknown; expect: readonly (readonly [Path, string])[]; ctx?: ValidationContext }
+import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
 const APP = { flags: 0, integration_types: [0, 1], discoverable: false };
-const GLOBAL: ValidationContext = { scope: 'global', app: APP };
 const GUILD: ValidationContext = { scope: 'guild', app: APP };
 const EMBEDDED: ValidationContext = { scope: 'global', app: { ...APP, flags: 1 << 17 } };
 const EMBEDDED_GUILD: ValidationContext = { scope: 'guild', app: { ...APP, flags: 1 << 17 } };
 const DISCOVERABLE: ValidationContext = { scope: 'global', app: { ...APP, discoverable: true } };
 const GUILD_INSTALL_ONLY: ValidationContext = { scope: 'global', app: { ...APP, integration_types: [0] } };
-
-function check({ body, expect, ctx = GLOBAL }: Case): void {
-  const result = validateCreateCommand(body, ctx);
-  if (expect.length === 0) assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
-  else assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.path, i.code]), expect);
-}
-
-function runCases(cases: readonly Case[]): void {
-  for (const c of cases) test(c.name, () => check(c));
-}
 
 function valueOf(body: unknown, ctx: ValidationContext = GLOBAL): CommandDefinition {
   const result = validateCreateCommand(body, ctx);

@@ -6,22 +6,9 @@ import {
   APPLICATION_COMMAND_FIELD_NOT_ALLOWED as NOT_ALLOWED, BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
   BASE_TYPE_REQUIRED as REQUIRED, STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
+import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
-type Path = readonly (string | number)[];
-interface Case { name: string; body: unknown; expect: readonly (readonly [Path, string])[]; ctx?: ValidationContext }
-
-const GLOBAL: ValidationContext = { scope: 'global', app: { flags: 0, integration_types: [0, 1], discoverable: false } };
 const EMBEDDED_APP: ValidationContext = { scope: 'global', app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false } };
-
-function check({ body, expect, ctx = GLOBAL }: Case): void {
-  const result = validateCreateCommand(body, ctx);
-  if (expect.length === 0) assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
-  else assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.path, i.code]), expect);
-}
-
-function runCases(cases: readonly Case[]): void {
-  for (const c of cases) test(c.name, () => check(c));
-}
 
 const ASTRAL_LETTER = '\u{20000}';
 const chat = (description: unknown) => ({ name: 'cmd', description });

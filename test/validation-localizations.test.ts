@@ -2,26 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SUPPORTED_LOCALES } from '../src/core/locales.js';
-import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
+import { validateCreateCommand } from '../src/core/validation/index.js';
 import {
   APPLICATION_COMMAND_INVALID_NAME, APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME, BASE_TYPE_BAD_LENGTH,
   BASE_TYPE_CHOICES, DICT_TYPE_CONVERT, STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
-
-type Path = readonly (string | number)[];
-interface Case { name: string; body: unknown; expect: readonly (readonly [Path, string])[] }
-
-const GLOBAL: ValidationContext = { scope: 'global', app: { flags: 0, integration_types: [0, 1], discoverable: false } };
-
-function check({ body, expect }: Case): void {
-  const result = validateCreateCommand(body, GLOBAL);
-  if (expect.length === 0) assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
-  else assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.path, i.code]), expect);
-}
-
-function runCases(cases: readonly Case[]): void {
-  for (const c of cases) test(c.name, () => check(c));
-}
+import { check, runCases, GLOBAL } from './helpers/validation-cases.js';
 
 const named = (name_localizations: unknown) => ({ name: 'cmd', description: 'd', name_localizations });
 type Option = Record<string, unknown>;

@@ -1,27 +1,13 @@
 /** Names: the CHAT_INPUT pattern in lowercase, free-form context-menu names, lengths in code points. */
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
+import { describe } from 'node:test';
+import type { ValidationContext } from '../src/core/validation/index.js';
 import {
   APPLICATION_COMMAND_INVALID_NAME as INVALID_NAME, BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
   BASE_TYPE_REQUIRED as REQUIRED, STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
+import { runCases } from './helpers/validation-cases.js';
 
-type Path = readonly (string | number)[];
-interface Case { name: string; body: unknown; expect: readonly (readonly [Path, string])[]; ctx?: ValidationContext }
-
-const GLOBAL: ValidationContext = { scope: 'global', app: { flags: 0, integration_types: [0, 1], discoverable: false } };
 const EMBEDDED_APP: ValidationContext = { scope: 'global', app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false } };
-
-function check({ body, expect, ctx = GLOBAL }: Case): void {
-  const result = validateCreateCommand(body, ctx);
-  if (expect.length === 0) assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
-  else assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.path, i.code]), expect);
-}
-
-function runCases(cases: readonly Case[]): void {
-  for (const c of cases) test(c.name, () => check(c));
-}
 
 const chat = (name: unknown) => ({ name, description: 'd' });
 const user = (name: unknown) => ({ type: 2, name });

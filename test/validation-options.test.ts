@@ -1,7 +1,7 @@
 /** Options: which fields apply to which type, value and length bounds, and the rules of one level. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
+import { validateCreateCommand } from '../src/core/validation/index.js';
 import {
   APPLICATION_COMMAND_FIELD_NOT_ALLOWED, APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES as AUTOCOMPLETE_CHOICES,
   APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED as NOT_ALLOWED, APPLICATION_COMMAND_OPTION_RANGE_INVALID as RANGE_INVALID,
@@ -9,21 +9,7 @@ import {
   BASE_TYPE_CHOICES, BASE_TYPE_MAX_LENGTH, BASE_TYPE_REQUIRED, BOOLEAN_TYPE_CONVERT, DICT_TYPE_CONVERT,
   LIST_TYPE_CONVERT, LIST_TYPE_DUPLICATE_VALUE, NUMBER_TYPE_COERCE, NUMBER_TYPE_MAX, NUMBER_TYPE_MIN,
 } from '../src/core/validation/codes.js';
-
-type Path = readonly (string | number)[];
-interface Case { name: string; body: unknown; expect: readonly (readonly [Path, string])[]; ctx?: ValidationContext }
-
-const GLOBAL: ValidationContext = { scope: 'global', app: { flags: 0, integration_types: [0, 1], discoverable: false } };
-
-function check({ body, expect, ctx = GLOBAL }: Case): void {
-  const result = validateCreateCommand(body, ctx);
-  if (expect.length === 0) assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
-  else assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.path, i.code]), expect);
-}
-
-function runCases(cases: readonly Case[]): void {
-  for (const c of cases) test(c.name, () => check(c));
-}
+import { check, runCases, GLOBAL, type Path } from './helpers/validation-cases.js';
 
 /** A command whose only option is `option` (a description and name filled in when omitted). */
 function withOption(option: Record<string, unknown>): Record<string, unknown> {

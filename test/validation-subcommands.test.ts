@@ -1,26 +1,12 @@
 /** Subcommand structure: groups hold subcommands, subcommands hold plain options, one level of groups. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
+import { validateCreateCommand } from '../src/core/validation/index.js';
 import {
   APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME, APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID as REQUIRED_INVALID,
   APPLICATION_COMMAND_OPTIONS_TYPE_INVALID as TYPE_INVALID, BASE_TYPE_MAX_LENGTH,
 } from '../src/core/validation/codes.js';
-
-type Path = readonly (string | number)[];
-interface Case { name: string; body: unknown; expect: readonly (readonly [Path, string])[] }
-
-const GLOBAL: ValidationContext = { scope: 'global', app: { flags: 0, integration_types: [0, 1], discoverable: false } };
-
-function check({ body, expect }: Case): void {
-  const result = validateCreateCommand(body, GLOBAL);
-  if (expect.length === 0) assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
-  else assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.path, i.code]), expect);
-}
-
-function runCases(cases: readonly Case[]): void {
-  for (const c of cases) test(c.name, () => check(c));
-}
+import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
 type Option = Record<string, unknown>;
 const command = (...options: Option[]) => ({ name: 'cmd', description: 'd', options });
