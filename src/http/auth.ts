@@ -50,9 +50,12 @@ export function missingScope(): ApiError {
  * The app a command endpoint acts for: the caller must be that app's bot, or a bearer token of
  * that app with `applications.commands.update`. Another app's token learns nothing of this one.
  */
-export function requireCommandsCaller(principal: Principal | null, applicationId: string): StoredApplication {
+export function requireCommandsCaller(
+  principal: Principal | null,
+  applicationId: string,
+): { app: StoredApplication; principal: Exclude<Principal, { kind: 'user' }> } {
   if (!principal || principal.kind === 'user') throw unauthorized();
   if (principal.app.id !== applicationId) throw notAuthorizedForApplication();
   if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw missingScope();
-  return principal.app;
+  return { app: principal.app, principal };
 }

@@ -6,12 +6,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandScope } from '../../core/commands/model.js';
 import { DICTIONARIES, toWireCommand, type LocalizationView } from '../../core/commands/wire.js';
 import { missingAccess, unknownCommand } from '../../core/errors.js';
-import { resolveRequesterLocale } from '../../core/locales.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import { isInstalledForCommands } from '../../core/permissions/install.js';
 import { authenticate, requireCommandsCaller, type Principal } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { queryFlag } from '../query.js';
+import { requesterLocale } from '../requester-locale.js';
 import type { StoredApplication } from '../../store/store.js';
 
 interface ScopeParams {
@@ -35,32 +35,21 @@ interface Caller {
   scope: CommandScope;
 }
 
-function headerValue(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
   async function resolveCaller(request: FastifyRequest<{ Params: ScopeParams }>): Promise<Caller> {
-    const principal = await authenticate(ctx.store, request.headers.authorization);
     const { applicationId, guildId } = request.params;
-    const app = requireCommandsCaller(principal, applicationId);
-    if (guildId === undefined) return { app, principal: principal!, scope: { applicationId, guildId: null } };
+    const { app, principal } = requireCommandsCaller(await authenticate(ctx.store, request.headers.authorization), applicationId);
+    if (guildId === undefined) return { app, principal, scope: { applicationId, guildId: null } };
     const guild = isSnowflake(guildId) ? await ctx.store.getGuild(guildId) : null;
     if (!guild || !isInstalledForCommands(guild, app.id)) throw missingAccess();
-    return { app, principal: principal!, scope: { applicationId, guildId } };
+    return { app, principal, scope: { applicationId, guildId } };
   }
 
   function listView(request: FastifyRequest, principal: Principal): LocalizationView {
     const query = request.query as Record<string, unknown>;
     if (queryFlag(query.with_localizations)) return DICTIONARIES;
     const userLocale = principal.kind === 'bot' ? null : principal.user?.locale;
-    const locale = resolveRequesterLocale({
-      serviceLocale: headerValue(request, 'x-service-locale'),
-      discordLocale: headerValue(request, 'x-discord-locale'),
-      acceptLanguage: headerValue(request, 'accept-language'),
-      userLocale,
-    });
+    const locale = requesterLocale(request, userLocale);
     return { kind: 'localized', locale };
   }
 

@@ -4,12 +4,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { missingAccess, unauthorized } from '../../core/errors.js';
-import { resolveRequesterLocale } from '../../core/locales.js';
 import { canViewChannel } from '../../core/permissions/channel-permissions.js';
 import type { Channel, Guild, Member, User } from '../../core/world/types.js';
 import { unknownChannel } from '../../services/invocation-scene.js';
 import { authenticate } from '../auth.js';
 import type { HttpContext } from '../context.js';
+import { requesterLocale } from '../requester-locale.js';
 
 /** Messages one page returns unless `limit` says otherwise, and the most it may say. */
 export const MESSAGES_PAGE_DEFAULT = 50;
@@ -17,11 +17,6 @@ export const MESSAGES_PAGE_MAX = 100;
 
 interface ChannelParams {
   channelId: string;
-}
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
@@ -38,12 +33,7 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
 
   api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', async (request, reply) => {
     const { user, guild, channel } = await viewer(request);
-    const locale = resolveRequesterLocale({
-      serviceLocale: header(request, 'x-service-locale'),
-      discordLocale: header(request, 'x-discord-locale'),
-      acceptLanguage: header(request, 'accept-language'),
-      userLocale: user.locale,
-    });
+    const locale = requesterLocale(request, user.locale);
     // Assembled from each command's cached JSON: the index is read on every picker open.
     return reply.type('application/json; charset=utf-8').send(await ctx.commandIndex.buildJson(guild, channel, user, locale));
   });
