@@ -6,10 +6,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { startServer, type TestServer } from './helpers/server.js';
+import { assertErrorBody } from './helpers/openapi.js';
+import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
 const GENERAL = '1345183757107200011';
+
+/** Not a 5xx, and every refusal is a v10 error body (ErrorResponse in the OpenAPI document). */
+function assertClientError(response: TestResponse, what: string): void {
+  assert.ok(response.status < 500, `${what} → ${response.status} ${response.text}`);
+  if (response.status >= 400) assertErrorBody(response.status, response.body);
+}
 
 interface Target {
   method: string;
@@ -81,7 +88,7 @@ describe('no 5xx on any endpoint', () => {
           auth: target.auth,
           ...(target.method === 'GET' ? {} : { rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
         });
-        assert.ok(response.status < 500, `${target.method} ${target.path(server, segment)} → ${response.status} ${response.text}`);
+        assertClientError(response, `${target.method} ${target.path(server, segment)}`);
       }),
       { numRuns: 400 },
     );
@@ -96,7 +103,7 @@ describe('no 5xx on any endpoint', () => {
           auth: target.auth,
           ...(target.method === 'GET' ? {} : { rawBody: raw, headers: { 'content-type': contentType } }),
         });
-        assert.ok(response.status < 500, `${target.method} → ${response.status} ${response.text}`);
+        assertClientError(response, target.method);
       }),
       { numRuns: 200 },
     );

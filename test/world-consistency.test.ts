@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseWorld } from '../src/core/world/parse.js';
+import { assertErrorBody } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, exampleWorld } from './helpers/world.js';
 
@@ -50,6 +51,7 @@ describe('the admin API keeps secrets unique', () => {
       body: { ...other, bot_token: DEMO_BOT_TOKEN },
     });
     assert.equal(response.status, 400);
+    assertErrorBody(response.status, response.body);
     assert.equal(response.body.code, 50035);
     assert.equal(response.body.errors.bot_token._errors[0].code, 'WORLD_DUPLICATE');
     const me = await server.request('GET', '/users/@me', { auth: `Bot ${DEMO_BOT_TOKEN}` });
