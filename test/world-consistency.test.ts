@@ -58,6 +58,32 @@ describe('the admin API keeps secrets unique', () => {
     assert.equal(me.body.id, DEMO_APP_ID, 'the demo token still logs in as the demo app');
   });
 
+  it('a merge that would give a second application the same bot token is refused whole', async () => {
+    const intruder = { ...exampleWorld().applications[0]!, id: '1324165260902409999', name: 'Intruder' };
+    const merge = await server.request('POST', `${server.url}/admin/world`, {
+      auth: null,
+      headers: { authorization: admin },
+      body: { applications: [intruder], users: [], guilds: [], oauth2_tokens: [] },
+    });
+    assert.equal(merge.status, 400, merge.text);
+    assertErrorBody(merge.status, merge.body);
+    assert.equal(merge.body.errors.applications['3'].bot_token._errors[0].code, 'WORLD_DUPLICATE', merge.text);
+    const apps = await server.request('GET', `${server.url}/admin/applications`, { auth: null, headers: { authorization: admin } });
+    assert.ok(!apps.body.some((a: { id: string }) => a.id === intruder.id), 'nothing of the merge was written');
+  });
+
+  it('a merge may refer to what is stored already', async () => {
+    const newcomer = { ...exampleWorld().applications[1]!, id: '1324165260902409998', name: 'Newcomer', bot_token: 'newcomer-token' };
+    const merge = await server.request('POST', `${server.url}/admin/world`, {
+      auth: null,
+      headers: { authorization: admin },
+      body: { applications: [newcomer] },
+    });
+    assert.equal(merge.status, 200, merge.text);
+    const me = await server.request('GET', '/users/@me', { auth: 'Bot newcomer-token' });
+    assert.equal(me.body.id, newcomer.id);
+  });
+
   it('a world reload that drops an application drops its commands too', async () => {
     const created = await server.request('POST', `/applications/${OTHER_APP_ID}/commands`, {
       auth: 'Bot other-bot-token',

@@ -231,14 +231,19 @@ export const parseUser = (value: unknown) => parseWith(readUser, value);
 export const parseGuild = (value: unknown) => parseWith(readGuild, value);
 export const parseOAuth2Token = (value: unknown) => parseWith(readToken, value);
 
+/** A whole world: its shape, then the rules across it (see consistency.ts). */
 export function parseWorld(value: unknown): Parsed<World> {
-  const parsed = parseShape(value);
+  const parsed = parseWorldShape(value);
   if (!parsed.ok) return parsed;
   const issues = checkWorldConsistency(parsed.value);
   return issues.length > 0 ? { ok: false, issues } : parsed;
 }
 
-function parseShape(value: unknown): Parsed<World> {
+/**
+ * A world's shape only: for an addition to the stored world, whose references may point at what
+ * is stored already; the merged result is checked as a whole.
+ */
+export function parseWorldShape(value: unknown): Parsed<World> {
   return parseWith((r, v, path) => {
     const o = r.object(v, path);
     const each = <T>(field: string, read: (r: Reader, v: unknown, p: IssuePath) => T): T[] =>

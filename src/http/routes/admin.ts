@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidFormBody, notFound, unauthorized, type Issue } from '../../core/errors.js';
-import { parseApplication, parseGuild, parseOAuth2Token, parseUser, parseWorld } from '../../core/world/parse.js';
+import { parseApplication, parseGuild, parseOAuth2Token, parseUser, parseWorld, parseWorldShape } from '../../core/world/parse.js';
 import type { World } from '../../core/world/types.js';
 import { sameSecret } from '../../store/tokens.js';
 import type { HttpContext } from '../context.js';
@@ -35,7 +35,7 @@ export async function adminRoutes(
     return ctx.store.exportWorld();
   });
   admin.post('/world', async (request) => {
-    await world.merge(accept(parseWorld(request.body)) as World);
+    await world.merge(accept(parseWorldShape(request.body)));
     return ctx.store.exportWorld();
   });
 
