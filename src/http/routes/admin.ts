@@ -5,7 +5,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidFormBody, notFound, unauthorized, type Issue } from '../../core/errors.js';
 import { parseApplication, parseGuild, parseOAuth2Token, parseUser, parseWorld, parseWorldShape } from '../../core/world/parse.js';
-import type { World } from '../../core/world/types.js';
+import type { Application, World } from '../../core/world/types.js';
+import type { StoredApplication } from '../../store/store.js';
 import { sameSecret } from '../../store/tokens.js';
 import type { HttpContext } from '../context.js';
 
@@ -39,56 +40,57 @@ export async function adminRoutes(
     return ctx.store.exportWorld();
   });
 
-  admin.get('/applications', async () => (await ctx.store.listApplications()).map(({ keys: _keys, ...app }) => app));
-  admin.get<{ Params: { id: string } }>('/applications/:id', async (request) => {
-    const app = await ctx.store.getApplication(request.params.id);
-    if (!app) throw notFound();
-    const { keys: _keys, ...rest } = app;
-    return rest;
-  });
-  admin.put<{ Params: { id: string } }>('/applications/:id', async (request) => {
-    const app = accept(parseApplication(request.body));
-    samePathId(request.params.id, app.id);
-    await world.putApplication(app);
-    return app;
-  });
-  admin.delete<{ Params: { id: string } }>('/applications/:id', async (request, reply) => {
-    if (!(await ctx.store.deleteApplication(request.params.id))) throw notFound();
-    return reply.code(204).send();
-  });
+  /** One world resource in the world file's shape: list, get, put (an upsert) and delete by id. */
+  function resource<T extends { id: string }>(path: string, ops: {
+    list: () => Promise<T[]>;
+    get: (id: string) => Promise<T | null>;
+    parse: (body: unknown) => { ok: true; value: T } | { ok: false; issues: Issue[] };
+    put: (value: T) => Promise<void>;
+    remove: (id: string) => Promise<boolean>;
+  }): void {
+    admin.get(path, async () => ops.list());
+    admin.get<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
+      const found = await ops.get(request.params.id);
+      if (!found) throw notFound();
+      return found;
+    });
+    admin.put<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
+      const value = accept(ops.parse(request.body));
+      samePathId(request.params.id, value.id);
+      await ops.put(value);
+      return value;
+    });
+    admin.delete<{ Params: { id: string } }>(`${path}/:id`, async (request, reply) => {
+      if (!(await ops.remove(request.params.id))) throw notFound();
+      return reply.code(204).send();
+    });
+  }
 
-  admin.get('/users', async () => ctx.store.listUsers());
-  admin.get<{ Params: { id: string } }>('/users/:id', async (request) => {
-    const user = await ctx.store.getUser(request.params.id);
-    if (!user) throw notFound();
-    return user;
+  // The admin API shows applications as the world file has them: without the signing keys.
+  const withoutKeys = ({ keys: _keys, ...app }: StoredApplication): Application => app;
+  resource('/applications', {
+    list: async () => (await ctx.store.listApplications()).map(withoutKeys),
+    get: async (id) => {
+      const app = await ctx.store.getApplication(id);
+      return app && withoutKeys(app);
+    },
+    parse: parseApplication,
+    put: (app) => world.putApplication(app),
+    remove: (id) => ctx.store.deleteApplication(id),
   });
-  admin.put<{ Params: { id: string } }>('/users/:id', async (request) => {
-    const user = accept(parseUser(request.body));
-    samePathId(request.params.id, user.id);
-    await world.putUser(user);
-    return user;
+  resource('/users', {
+    list: () => ctx.store.listUsers(),
+    get: (id) => ctx.store.getUser(id),
+    parse: parseUser,
+    put: (user) => world.putUser(user),
+    remove: (id) => ctx.store.deleteUser(id),
   });
-  admin.delete<{ Params: { id: string } }>('/users/:id', async (request, reply) => {
-    if (!(await ctx.store.deleteUser(request.params.id))) throw notFound();
-    return reply.code(204).send();
-  });
-
-  admin.get('/guilds', async () => ctx.store.listGuilds());
-  admin.get<{ Params: { id: string } }>('/guilds/:id', async (request) => {
-    const guild = await ctx.store.getGuild(request.params.id);
-    if (!guild) throw notFound();
-    return guild;
-  });
-  admin.put<{ Params: { id: string } }>('/guilds/:id', async (request) => {
-    const guild = accept(parseGuild(request.body));
-    samePathId(request.params.id, guild.id);
-    await ctx.store.putGuild(guild);
-    return guild;
-  });
-  admin.delete<{ Params: { id: string } }>('/guilds/:id', async (request, reply) => {
-    if (!(await ctx.store.deleteGuild(request.params.id))) throw notFound();
-    return reply.code(204).send();
+  resource('/guilds', {
+    list: () => ctx.store.listGuilds(),
+    get: (id) => ctx.store.getGuild(id),
+    parse: parseGuild,
+    put: (guild) => ctx.store.putGuild(guild),
+    remove: (id) => ctx.store.deleteGuild(id),
   });
 
   admin.get('/oauth2-tokens', async () => ctx.store.listOAuth2Tokens());
