@@ -188,7 +188,7 @@ describe('validatePermissionsBody: wire errors and robustness', () => {
     const result = validatePermissionsBody({ permissions: [valid(BOB, 2), { id: BOB, type: 4, permission: true }] }, testGuild());
     assert.equal(result.ok, false);
     if (result.ok) return;
-    assert.deepEqual(formErrorTree(result.issues), {
+    assert.deepEqual(JSON.parse(JSON.stringify(formErrorTree(result.issues))), {
       permissions: {
         '1': {
           id: { _errors: [{ code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID', message: `Duplicate overwrite for id ${BOB}` }] },

@@ -109,6 +109,10 @@ describe('default_member_permissions', () => {
     { name: 'an empty string', body: chat({ default_member_permissions: '' }), expect: [[at, NUMBER_TYPE_COERCE]] },
     { name: 'a decimal point', body: chat({ default_member_permissions: '8.0' }), expect: [[at, NUMBER_TYPE_COERCE]] },
     { name: 'a boolean', body: chat({ default_member_permissions: true }), expect: [[at, NUMBER_TYPE_COERCE]] },
+    { name: '2^64 - 1 (every bit of 64)', body: chat({ default_member_permissions: '18446744073709551615' }), expect: [] },
+    { name: '2^64 (beyond 64 bits)', body: chat({ default_member_permissions: '18446744073709551616' }), expect: [[at, NUMBER_TYPE_MAX]] },
+    { name: '39 digits', body: chat({ default_member_permissions: '1'.repeat(39) }), expect: [[at, NUMBER_TYPE_MAX]] },
+    { name: '10 000 digits', body: chat({ default_member_permissions: '9'.repeat(10_000) }), expect: [[at, NUMBER_TYPE_MAX]] },
   ]);
 
   test('always stored as a decimal string or null', () => {
@@ -120,7 +124,8 @@ describe('default_member_permissions', () => {
     assert.equal(stored('0008'), '8');
     assert.equal(stored('000'), '0');
     assert.equal(stored('1125899906842624'), '1125899906842624');
-    assert.equal(stored('123456789012345678901234567890'), '123456789012345678901234567890');
+    assert.equal(stored('18446744073709551615'), '18446744073709551615');
+    assert.equal(stored('0018446744073709551615'), '18446744073709551615');
   });
 });
 

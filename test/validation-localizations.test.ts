@@ -7,6 +7,7 @@ import {
   APPLICATION_COMMAND_INVALID_NAME, APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME, BASE_TYPE_BAD_LENGTH,
   BASE_TYPE_CHOICES, DICT_TYPE_CONVERT, STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
+import { DICT_TYPE_INVALID_KEY } from '../src/core/records.js';
 import { check, runCases, GLOBAL } from './helpers/validation-cases.js';
 
 const named = (name_localizations: unknown) => ({ name: 'cmd', description: 'd', name_localizations });
@@ -25,7 +26,11 @@ describe('locale keys', () => {
     { name: 'a bare language of a regional locale', body: named({ en: 'a' }), expect: [[['name_localizations', 'en'], BASE_TYPE_CHOICES]] },
     { name: 'another letter case', body: named({ 'EN-us': 'a' }), expect: [[['name_localizations', 'EN-us'], BASE_TYPE_CHOICES]] },
     { name: 'ar (only in the OpenAPI document)', body: named({ ar: 'a' }), expect: [[['name_localizations', 'ar'], BASE_TYPE_CHOICES]] },
-    { name: '__proto__ as a key', body: named(JSON.parse('{"__proto__": "a"}')), expect: [[['name_localizations', '__proto__'], BASE_TYPE_CHOICES]] },
+    { name: '__proto__ as a key', body: named(JSON.parse('{"__proto__": "a"}')), expect: [[['name_localizations', '__proto__'], DICT_TYPE_INVALID_KEY]] },
+    { name: 'constructor as a key', body: named({ constructor: 'a' }), expect: [[['name_localizations', 'constructor'], DICT_TYPE_INVALID_KEY]] },
+    { name: 'prototype as a key', body: named({ prototype: 'a' }), expect: [[['name_localizations', 'prototype'], DICT_TYPE_INVALID_KEY]] },
+    { name: 'hasOwnProperty is just an unknown locale', body: named({ hasOwnProperty: 'a' }), expect: [[['name_localizations', 'hasOwnProperty'], BASE_TYPE_CHOICES]] },
+    { name: 'toString is just an unknown locale', body: named({ toString: 'a' }), expect: [[['name_localizations', 'toString'], BASE_TYPE_CHOICES]] },
     { name: 'not an object', body: named('fr'), expect: [[['name_localizations'], DICT_TYPE_CONVERT]] },
     { name: 'a list', body: named(['a']), expect: [[['name_localizations'], DICT_TYPE_CONVERT]] },
     { name: 'a value that is not a string', body: named({ fr: 1 }), expect: [[['name_localizations', 'fr'], STRING_TYPE_CONVERT]] },
@@ -57,7 +62,8 @@ describe('values equal to the default are ignored', () => {
     assert.equal(only.value.name_localizations, null);
     const mixed = validateCreateCommand(named({ fr: 'commande', de: 'cmd' }), GLOBAL);
     assert.ok(mixed.ok);
-    assert.deepEqual(mixed.value.name_localizations, { fr: 'commande' });
+    assert.deepEqual({ ...mixed.value.name_localizations }, { fr: 'commande' });
+    assert.equal(Object.getPrototypeOf(mixed.value.name_localizations), null, 'client-keyed maps have no prototype');
     const empty = validateCreateCommand(named({}), GLOBAL);
     assert.ok(empty.ok);
     assert.equal(empty.value.name_localizations, null);

@@ -49,7 +49,7 @@ describe('8000 characters per CHAT_INPUT command', () => {
     assert.equal(result.ok, false);
     assert.ok(!result.ok);
     assert.deepEqual(result.issues, [{ path: [], code: APPLICATION_COMMAND_TOO_LARGE, message: 'Command exceeds maximum size (8000)' }]);
-    assert.deepEqual(formErrorTree(result.issues), {
+    assert.deepEqual(JSON.parse(JSON.stringify(formErrorTree(result.issues))), {
       _errors: [{ code: 'APPLICATION_COMMAND_TOO_LARGE', message: 'Command exceeds maximum size (8000)' }],
     });
   });
@@ -97,7 +97,7 @@ describe('8000 characters per CHAT_INPUT command', () => {
     const result = validateBulkOverwrite([{ name: 'ok', description: 'd' }, commandOfSize(8001)], GLOBAL);
     assert.ok(!result.ok);
     assert.deepEqual(result.issues.map((i) => [i.path, i.code]), [[[1], APPLICATION_COMMAND_TOO_LARGE]]);
-    assert.deepEqual(formErrorTree(result.issues), {
+    assert.deepEqual(JSON.parse(JSON.stringify(formErrorTree(result.issues))), {
       1: { _errors: [{ code: 'APPLICATION_COMMAND_TOO_LARGE', message: 'Command exceeds maximum size (8000)' }] },
     });
   });

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { IssuePath } from '../core/errors.js';
+import { readJsonText } from '../core/json.js';
 import { findTypeCountOverflow, validateBulkOverwrite, type AppTraits } from '../core/validation/index.js';
 import { commandTypeName, isCommandType } from '../core/validation/values.js';
 
@@ -63,11 +64,11 @@ async function readJson(path: string, what: string): Promise<unknown> {
   } catch (error) {
     throw new UsageError(`cannot read ${what} ${path}: ${error instanceof Error ? error.message : String(error)}`, false);
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new UsageError(`${what} ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`, false);
-  }
+  const read = readJsonText(text);
+  if (read.ok) return read.value;
+  if (read.reason === 'syntax') throw new UsageError(`${what} ${path} is not JSON: ${read.message}`, false);
+  const keys = read.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  throw new UsageError(`${what} ${path} holds reserved keys: ${keys}`, false);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSlashd } from '../app.js';
+import { createSlashd, type Slashd } from '../app.js';
+import type { Issue } from '../core/errors.js';
+import { readJsonText } from '../core/json.js';
+import { DatabaseOpenError } from '../store/sqlite/connection.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
@@ -16,15 +19,26 @@ export interface Output {
   error(line: string): void;
 }
 
+/** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
+function isDatabaseSetupError(error: unknown): error is Error {
+  return error instanceof DatabaseOpenError || (error instanceof Error && 'syscall' in error && error.syscall === 'mkdir');
+}
+
 function readWorld(value: unknown, source: string): World {
   const parsed = parseWorld(value);
   if (parsed.ok) return parsed.value;
-  const details = parsed.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.code} ${i.message}`).join('\n');
-  throw new Error(`The world in ${source} is invalid:\n${details}`);
+  throw new Error(`The world in ${source} is invalid:\n${describeIssues(parsed.issues)}`);
+}
+
+function describeIssues(issues: readonly Issue[]): string {
+  return issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.code} ${i.message}`).join('\n');
 }
 
 export function loadWorldFile(path: string): World {
-  return readWorld(JSON.parse(readFileSync(path, 'utf8')), path);
+  const read = readJsonText(readFileSync(path, 'utf8'));
+  if (read.ok) return readWorld(read.value, path);
+  if (read.reason === 'syntax') throw new Error(`The world in ${path} is not JSON: ${read.message}`);
+  throw new Error(`The world in ${path} is invalid:\n${describeIssues(read.issues)}`);
 }
 
 export async function runServe(args: string[], out: Output, env = process.env): Promise<number> {
@@ -49,16 +63,24 @@ export async function runServe(args: string[], out: Output, env = process.env): 
     out.error(`Invalid port: ${String(values.port ?? env.SLASHD_PORT)}`);
     return 2;
   }
-  if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
-
   const demoWorld = demo ? readWorld(DEMO_WORLD, 'the demo world') : null;
-  const slashd = await createSlashd({
-    db,
-    world: worldPath ? loadWorldFile(worldPath) : null,
-    mergeWorld: demoWorld,
-    adminToken: values['admin-token'] ?? env.SLASHD_ADMIN_TOKEN,
-    logLevel: values['log-level'] ?? env.SLASHD_LOG_LEVEL ?? 'warn',
-  });
+  const world = worldPath ? loadWorldFile(worldPath) : null;
+  let slashd: Slashd;
+  try {
+    if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
+    slashd = await createSlashd({
+      db,
+      world,
+      mergeWorld: demoWorld,
+      adminToken: values['admin-token'] ?? env.SLASHD_ADMIN_TOKEN,
+      logLevel: values['log-level'] ?? env.SLASHD_LOG_LEVEL ?? 'warn',
+    });
+  } catch (error) {
+    // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.
+    if (!isDatabaseSetupError(error)) throw error;
+    out.error(error instanceof DatabaseOpenError ? error.message : `cannot open the SQLite database at ${db}: ${error.message}`);
+    return 1;
+  }
   const url = await slashd.listen({ host, port });
   out.log(`slashd listening on ${url}`);
   out.log(`  API base:    ${url}/api/v10`);

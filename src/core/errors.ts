@@ -3,6 +3,8 @@
  * turns them into the v10 wire format (`{code, message, errors}`) with `formErrorTree`.
  */
 
+import { nullRecord } from './records.js';
+
 export type IssuePath = readonly (string | number)[];
 
 /** One violation found in a request body: where it is and what rule it breaks. */
@@ -44,7 +46,8 @@ export class ApiError extends Error {
  * and every leaf holds `_errors`. An empty path puts `_errors` directly at the root.
  */
 export function formErrorTree(issues: readonly Issue[]): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
+  // Segments are client-chosen keys: every node has no prototype, so "__proto__" is just a key.
+  const root = nullRecord();
   for (const { path, code, message } of issues) {
     let node = root;
     for (const segment of path) {
@@ -53,12 +56,13 @@ export function formErrorTree(issues: readonly Issue[]): Record<string, unknown>
       if (child && typeof child === 'object') {
         node = child as Record<string, unknown>;
       } else {
-        const created: Record<string, unknown> = {};
+        const created = nullRecord();
         node[key] = created;
         node = created;
       }
     }
-    const list = (node._errors as { code: string; message: string }[] | undefined) ?? [];
+    // A client's key "_errors" may already sit here as a subtree: the leaf list wins, never a crash.
+    const list = Array.isArray(node._errors) ? (node._errors as { code: string; message: string }[]) : [];
     list.push({ code, message });
     node._errors = list;
   }

@@ -4,6 +4,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { readJsonText } from '../core/json.js';
 import type { StoredApplication } from '../store/store.js';
 import { InteractionSigner } from './signer.js';
 
@@ -59,12 +60,10 @@ function post(agents: Agents, url: string, request: { body: string; headers: Rec
   });
 }
 
+/** An answer that is not JSON, or holds a poisoned key, is no answer. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const read = readJsonText(text);
+  return read.ok ? read.value : undefined;
 }
 
 export class HttpDelivery {

@@ -2,7 +2,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { notFound, methodNotAllowed } from '../core/errors.js';
 import type { HttpContext } from './context.js';
-import { errorHandler, invalidApiVersion, invalidJson, sendError } from './errors.js';
+import { errorHandler, invalidApiVersion, sendError } from './errors.js';
+import { parseJsonBody } from './json-body.js';
 import { RouteIndex } from './method-not-allowed.js';
 import { adminRoutes } from './routes/admin.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
@@ -41,15 +42,7 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
   routes.attach(app);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(invalidJson(), undefined);
-    }
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     done(null, Object.fromEntries(new URLSearchParams(text)));

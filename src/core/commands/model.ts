@@ -3,6 +3,7 @@
  * and the record around it. Wire shapes live in `wire.ts`.
  */
 import type { LocalizationMap } from '../locales.js';
+import { nullRecord } from '../records.js';
 
 export const CommandType = { ChatInput: 1, User: 2, Message: 3, PrimaryEntryPoint: 4 } as const;
 export type CommandTypeValue = (typeof CommandType)[keyof typeof CommandType];
@@ -100,7 +101,7 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    const out = nullRecord();
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
       if (v !== undefined) out[key] = sortKeys(v);

@@ -3,6 +3,7 @@
  * section 5). A member implies its user; maps with nothing in them are left out, and so is
  * `resolved` itself when every map is empty.
  */
+import { nullRecord } from '../records.js';
 import { formatPermissions } from '../permissions/bits.js';
 import { channelPermissions } from '../permissions/channel-permissions.js';
 import type { Application, Channel, Guild, Member, User } from '../world/types.js';
@@ -33,7 +34,7 @@ type ResolvedMap = Record<string, WireObject>;
 
 /** Builds a map from ids, skipping ids that no longer resolve rather than failing the invocation. */
 function mapOf(ids: readonly string[], toWire: (id: string) => WireObject | undefined): ResolvedMap {
-  const map: ResolvedMap = {};
+  const map = nullRecord<WireObject>();
   for (const id of ids) {
     const wire = toWire(id);
     if (wire) map[id] = wire;
@@ -100,7 +101,7 @@ function userIdsWithMembers(referenced: ReferencedIds): string[] {
 
 /** `data.resolved`, or undefined when the invocation references nothing. */
 export function buildResolved(referenced: ReferencedIds, source: ResolutionSource): WireObject | undefined {
-  const maps: Record<string, ResolvedMap> = {
+  const maps = {
     users: mapOf(userIdsWithMembers(referenced), (id) => resolveUser(source, id)),
     members: mapOf(referenced.members, (id) => resolveMember(source, id)),
     roles: mapOf(referenced.roles, (id) => resolveRole(source, id)),
@@ -108,7 +109,7 @@ export function buildResolved(referenced: ReferencedIds, source: ResolutionSourc
     messages: mapOf(referenced.messages, (id) => resolveMessage(source, id)),
     attachments: mapOf(referenced.attachments, (id) => resolveAttachment(source, id)),
   };
-  const resolved: WireObject = {};
+  const resolved = nullRecord();
   for (const [key, map] of Object.entries(maps)) {
     if (Object.keys(map).length > 0) resolved[key] = map;
   }

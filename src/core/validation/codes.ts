@@ -11,6 +11,9 @@ export const BASE_TYPE_CHOICES = 'BASE_TYPE_CHOICES';
 /** A CHAT_INPUT command's names, descriptions and choice values exceed 8000 characters. */
 export const APPLICATION_COMMAND_TOO_LARGE = 'APPLICATION_COMMAND_TOO_LARGE';
 
+/** A key that names the prototype machinery (`__proto__`, `constructor`, `prototype`); defined with the records it protects. */
+export { DICT_TYPE_INVALID_KEY } from '../records.js';
+
 /** A string or list is shorter or longer than its bounds allow. */
 export const BASE_TYPE_BAD_LENGTH = 'BASE_TYPE_BAD_LENGTH';
 /** A string or list is longer than its maximum (it has no minimum). */

@@ -79,8 +79,7 @@ export function checkUniqueLocalizedNames(entries: LevelEntries, path: IssuePath
   entries.forEach((entry, index) => {
     const localizations = entry?.name_localizations;
     if (!localizations) return;
-    for (const locale in localizations) {
-      const name = localizations[locale];
+    for (const [locale, name] of Object.entries(localizations)) {
       if (name === undefined) continue;
       const key = `${locale} ${name}`;
       if (defaultNames.has(name) || localizedNames.has(key)) {

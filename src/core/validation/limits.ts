@@ -54,6 +54,9 @@ export const BULK_COMMANDS_MAX = 130;
 /** Fewest entries in `contexts` or `integration_types` when the list is given. */
 export const INSTALL_LIST_LENGTH_MIN = 1;
 
+/** Largest `default_member_permissions` bit set: v10 permissions fit in 64 bits (docs/decisions.md). */
+export const PERMISSIONS_BITS_MAX = (1n << 64n) - 1n;
+
 /** Largest integer `default_member_permissions` accepted as a JSON number (larger sets must be strings). */
 export const PERMISSIONS_INTEGER_MAX = Number.MAX_SAFE_INTEGER;
 

@@ -3,6 +3,7 @@
  * obeys its field's rule; a value equal to the default is ignored, so it is neither checked nor kept.
  */
 import type { IssuePath } from '../errors.js';
+import { isReservedKey, nullRecord, reservedKeyIssue } from '../records.js';
 import { isSupportedLocale, SUPPORTED_LOCALES, type LocalizationMap } from '../locales.js';
 import { isAbsent, readRecord, readString } from './json.js';
 import type { TextRule } from './names.js';
@@ -22,6 +23,10 @@ export function readLocalizations(
   let map: LocalizationMap | null = null;
   for (const locale of Object.keys(record)) {
     const localePath = [...path, locale];
+    if (isReservedKey(locale)) {
+      issues.push(reservedKeyIssue(localePath));
+      continue;
+    }
     if (!isSupportedLocale(locale)) {
       reportNotOneOf(issues, localePath, SUPPORTED_LOCALES);
       continue;
@@ -32,7 +37,7 @@ export function readLocalizations(
     const text = readString(raw, localePath, issues);
     if (text === undefined || text === defaultText) continue;
     rule(text, localePath, issues);
-    map ??= {};
+    map ??= nullRecord<string>();
     map[locale] = text;
   }
   return map;

@@ -4,15 +4,26 @@
  */
 import type { IssuePath } from '../errors.js';
 import { isAbsent } from './json.js';
-import { PERMISSIONS_INTEGER_MAX } from './limits.js';
+import { PERMISSIONS_BITS_MAX, PERMISSIONS_INTEGER_MAX } from './limits.js';
 import { reportAboveMax, reportBelowMin, reportNotInteger, type Issues } from './report.js';
 
 const DECIMAL = /^\d+$/;
 const NEGATIVE_DECIMAL = /^-\d+$/;
 
+/** Digits of the largest 64-bit value: a longer number (leading zeros aside) is out of range unread. */
+const PERMISSIONS_DIGITS_MAX = PERMISSIONS_BITS_MAX.toString().length;
+
+function fitsPermissionBits(digits: string): boolean {
+  return digits.length <= PERMISSIONS_DIGITS_MAX && BigInt(digits) <= PERMISSIONS_BITS_MAX;
+}
+
+/** A set beyond 64 bits is stored nowhere: bits no permission has would be compared later. */
 function readPermissionString(text: string, path: IssuePath, issues: Issues): string | null {
-  if (DECIMAL.test(text)) return text.replace(/^0+(?=\d)/, '');
-  if (NEGATIVE_DECIMAL.test(text)) reportBelowMin(issues, path, 0);
+  if (DECIMAL.test(text)) {
+    const digits = text.replace(/^0+(?=\d)/, '');
+    if (fitsPermissionBits(digits)) return digits;
+    reportAboveMax(issues, path, PERMISSIONS_BITS_MAX);
+  } else if (NEGATIVE_DECIMAL.test(text)) reportBelowMin(issues, path, 0);
   else reportNotInteger(issues, path, text);
   return null;
 }

@@ -62,7 +62,7 @@ export function reportNotSnowflake(issues: Issues, path: IssuePath, value: unkno
   report(issues, path, NUMBER_TYPE_COERCE, `Value "${describeValue(value)}" is not snowflake.`);
 }
 
-export function reportAboveMax(issues: Issues, path: IssuePath, max: number): void {
+export function reportAboveMax(issues: Issues, path: IssuePath, max: number | bigint): void {
   report(issues, path, NUMBER_TYPE_MAX, `Value should be less than or equal to ${max}.`);
 }
 

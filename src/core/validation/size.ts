@@ -14,8 +14,8 @@ import { codePointLength } from './text.js';
 function longestVariant(text: string, localizations: LocalizationMap | null): number {
   let longest = codePointLength(text);
   if (localizations) {
-    for (const locale in localizations) {
-      const localized = localizations[locale];
+    // Own keys only: an inherited enumerable key is never part of the client's command.
+    for (const localized of Object.values(localizations)) {
       if (localized !== undefined) longest = Math.max(longest, codePointLength(localized));
     }
   }

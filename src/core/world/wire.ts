@@ -2,6 +2,7 @@
  * Users and applications as v10 returns them to client libraries logging in. Every field v10
  * returns is present; slashd has no value for avatars, banners and the like, so those are null.
  */
+import { nullRecordFrom } from '../records.js';
 import type { Application, User } from './types.js';
 
 type WireObject = Record<string, unknown>;
@@ -70,7 +71,7 @@ export function toWireApplication(app: Application, verifyKey: string, owner: Us
     bot_public: true,
     bot_require_code_grant: false,
     install_params: { scopes: ['applications.commands', 'bot'], permissions: '0' },
-    integration_types_config: Object.fromEntries(
+    integration_types_config: nullRecordFrom(
       app.integration_types.map((t) => [String(t), { oauth2_install_params: { scopes: ['applications.commands'], permissions: '0' } }]),
     ),
     verify_key: verifyKey,

@@ -10,6 +10,22 @@ import { ReadCaches } from './read-caches.js';
 /** By default, how long a plain read may trust the caches before it asks SQLite again, in ms. */
 export const READ_STALENESS_MS = 1;
 
+/** The database file could not be opened or set up; the message names the path, for the operator. */
+export class DatabaseOpenError extends Error {
+  constructor(readonly path: string, cause: unknown) {
+    super(`cannot open the SQLite database at ${path}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'DatabaseOpenError';
+  }
+}
+
+function openDatabase(path: string): Database.Database {
+  try {
+    return new Database(path);
+  } catch (error) {
+    throw new DatabaseOpenError(path, error);
+  }
+}
+
 export class SqliteConnection {
   readonly db: Database.Database;
   readonly cached = new ReadCaches();
@@ -22,12 +38,18 @@ export class SqliteConnection {
     readonly now: () => number,
     private readonly readStalenessMs = READ_STALENESS_MS,
   ) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('foreign_keys = ON');
-    this.migrate();
+    this.db = openDatabase(path);
+    try {
+      // SQLite opens lazily: a directory or an unwritable file fails at the first statement.
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('busy_timeout = 5000');
+      this.db.pragma('foreign_keys = ON');
+      this.migrate();
+    } catch (error) {
+      this.db.close();
+      throw new DatabaseOpenError(path, error);
+    }
     if (this.db.pragma('journal_mode', { simple: true }) === 'wal') {
       // Checkpoints copy pages back and fsync: a worker does them, not the thread serving requests.
       this.db.pragma('wal_autocheckpoint = 0');
