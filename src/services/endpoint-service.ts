@@ -43,7 +43,8 @@ export class EndpointService {
       throw invalidFormBody([issue([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType')]);
     }
     const fields = body as Record<string, unknown>;
-    if (!(FIELD in fields)) return app;
+    // Own fields only: `in` would also see what Object.prototype holds.
+    if (!Object.hasOwn(fields, FIELD)) return app;
     const url = readUrl(fields[FIELD]);
     if (url !== null) {
       const ping = { id: this.ids.next(), application_id: app.id, type: 1, token: 'ping', version: 1 };
