@@ -65,16 +65,20 @@ describe('prototype pollution through client keys', () => {
     assert.equal(({} as Record<string, unknown>).x, undefined);
   });
 
-  it('200 hostile keys in one body give a small error body, and the next one is not larger', async () => {
-    const keys = Array.from({ length: 200 }, (_, i) => `"__proto__":"v${i}"`).join(',');
-    const body = `{"name":"x","description":"d","name_localizations":{${keys}},"description_localizations":{${keys}}}`;
-    const first = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, rawBody: body, headers: JSON_HEADERS });
-    const second = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, rawBody: body, headers: JSON_HEADERS });
-    assert.equal(first.status, 400);
-    assert.ok(first.text.length < 2_000, `error body is ${first.text.length} bytes`);
-    assert.equal(second.text, first.text);
-    assert.deepEqual(prototypeKeys(), cleanPrototype);
-  });
+  for (const reserved of ['__proto__', 'constructor']) {
+    it(`"${reserved}" among 200 bad locale keys gives a bounded error body, and repeating it gives the same bytes`, async () => {
+      const keys = [`"${reserved}":"x"`, ...Array.from({ length: 200 }, (_, i) => `"k${i}":"v${i}"`)].join(',');
+      const body = `{"name":"x","description":"d","name_localizations":{${keys}},"description_localizations":{${keys}}}`;
+      const send = () => server.request('POST', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, rawBody: body, headers: JSON_HEADERS });
+      const first = await send();
+      const second = await send();
+      assert.equal(first.status, 400);
+      // 402 issues of about 260 bytes at most; the polluted server answered hundreds of megabytes.
+      assert.ok(first.text.length < 150_000, `error body is ${first.text.length} bytes`);
+      assert.equal(second.text, first.text);
+      assert.deepEqual(prototypeKeys(), cleanPrototype);
+    });
+  }
 
   it('constructor.prototype anywhere in a body is refused at its path before any route reads it', async () => {
     const response = await server.request('PATCH', '/applications/@me', {
