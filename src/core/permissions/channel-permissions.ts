@@ -8,6 +8,7 @@ import {
   ADMINISTRATOR,
   ALL,
   NONE,
+  READ_MESSAGE_HISTORY,
   SEND_MESSAGES,
   SEND_MESSAGES_IN_THREADS,
   VIEW_CHANNEL,
@@ -104,7 +105,9 @@ function subjectChannelPermissions(guild: Guild, subject: PermissionSubject, cha
   let bits = applyOptionalOverwrite(base, everyoneOverwrite(guild, overwrites));
   const roles = mergedRoleOverwrite(guild, subject, overwrites);
   bits = applyOverwrite(bits, roles.allow, roles.deny);
-  return applyOptionalOverwrite(bits, memberOverwrite(subject.userId, overwrites));
+  bits = applyOptionalOverwrite(bits, memberOverwrite(subject.userId, overwrites));
+  // v10: a channel one cannot view grants nothing else in it (administrators returned above).
+  return hasAll(bits, VIEW_CHANNEL) ? bits : NONE;
 }
 
 /** A member's permissions in a channel; a thread takes its parent channel's overwrites. */
@@ -133,6 +136,19 @@ export function appChannelPermissions(guild: Guild, applicationId: string, chann
 /** True when the member can see the channel (VIEW_CHANNEL after overwrites). */
 export function canViewChannel(guild: Guild, member: Member, channel: Channel): boolean {
   return hasAll(channelPermissions(guild, member, channel), VIEW_CHANNEL);
+}
+
+/**
+ * True when the member may read the channel's messages: v10 needs VIEW_CHANNEL and
+ * READ_MESSAGE_HISTORY to read history, and slashd's messages are all history.
+ */
+export function canReadMessages(guild: Guild, member: Member, channel: Channel): boolean {
+  return hasAll(channelPermissions(guild, member, channel), VIEW_CHANNEL | READ_MESSAGE_HISTORY);
+}
+
+/** The same for an app's bot, from its install's role bits. */
+export function appCanReadMessages(guild: Guild, applicationId: string, channel: Channel): boolean {
+  return hasAll(appChannelPermissions(guild, applicationId, channel), VIEW_CHANNEL | READ_MESSAGE_HISTORY);
 }
 
 /** The flag that lets a member send messages in `channel`: a thread has its own. */
