@@ -25,6 +25,8 @@ const HELLO_MESSAGE = '1345183757107200100';
 const SECRET = '1345183757107200015';
 const SECRET_THREAD = '1345183757107200016';
 const SECRET_MESSAGE = '1345183757107200101';
+/** A private thread of general that only alice joined. */
+const PRIVATE_THREAD = '1345183757107200017';
 /** A channel id no guild has: the client's name for the bot's DM. */
 const DM_CHANNEL = '1399999999999999990';
 const VIEW_CHANNEL = String(1 << 10);
@@ -42,6 +44,7 @@ function accessWorld() {
       ],
     },
     { id: SECRET_THREAD, type: 11, name: 'secret-thread', nsfw: false, parent_id: SECRET, permission_overwrites: [] },
+    { id: PRIVATE_THREAD, type: 12, name: 'private', nsfw: false, parent_id: GENERAL, permission_overwrites: [], thread_member_ids: ['1335036896870400001'] },
   );
   guild.messages.push({ id: SECRET_MESSAGE, channel_id: SECRET, author_id: '1335036896870400001', content: 'the launch codes' });
   return world;
@@ -132,6 +135,13 @@ describe('invocation and message-read access', () => {
     const read = await server.request('GET', `/channels/${SECRET}/messages`, { auth: CAROL });
     assert.equal(read.status, 403, read.text);
     assert.equal(read.body.code, 50001);
+  });
+
+  test('a private thread refuses a guild member who has not joined it (10003); its member invokes there', async () => {
+    await refused(CAROL, invocation(guildCommands.where!, PRIVATE_THREAD, TEST_GUILD_ID), 404, 10003);
+    const joined = await server.request('POST', '/interactions', { auth: ALICE, body: invocation(guildCommands.where!, PRIVATE_THREAD, TEST_GUILD_ID) });
+    assert.equal(joined.status, 200, joined.text);
+    assert.equal(app.received.length, receivedBefore + 1);
   });
 
   test('defect 1: a CHANNEL option naming a channel the invoker cannot view is refused as unknown', async () => {

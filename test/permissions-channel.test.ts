@@ -178,7 +178,7 @@ describe('channelPermissions', () => {
 
   it('reads a thread under announcements with the announcements overwrites', () => {
     const guild = testGuild();
-    guild.channels.push(channel('1345183757107200015', 12, 'private-thread', { parent_id: ANNOUNCEMENTS }));
+    guild.channels.push(channel('1345183757107200015', 12, 'private-thread', { parent_id: ANNOUNCEMENTS, thread_member_ids: [CAROL] }));
     const thread = findChannelOf(guild, '1345183757107200015');
     assert.equal(channelPermissions(guild, findMember(guild, CAROL), thread), EVERYONE & ~SEND_MESSAGES);
   });
@@ -327,5 +327,36 @@ describe('channelPermissions without VIEW_CHANNEL (v10: nothing at all in that c
         return (result & VIEW_CHANNEL) !== 0n || result === 0n;
       }),
     );
+  });
+});
+
+describe('private threads (type 12): only their members and MANAGE_THREADS see them', () => {
+  const PRIVATE = '1345183757107200097';
+  function withPrivateThread(memberIds: string[]): Guild {
+    const guild = guildWithChannel([]);
+    guild.channels.push(channel(PRIVATE, 12, 'private', { parent_id: EXTRA, thread_member_ids: memberIds }));
+    return guild;
+  }
+
+  it('gives a member of the thread its parent permissions and a non-member nothing', () => {
+    const guild = withPrivateThread([CAROL]);
+    const thread = findChannelOf(guild, PRIVATE);
+    assert.equal(channelPermissions(guild, findMember(guild, CAROL), thread), EVERYONE);
+    assert.equal(channelPermissions(guild, findMember(guild, DAVE), thread), 0n);
+    assert.equal(canViewChannel(guild, findMember(guild, DAVE), thread), false);
+  });
+
+  it('lets MANAGE_THREADS and administrators see it without joining', () => {
+    const guild = withPrivateThread([]);
+    guild.roles = guild.roles.map((r) => (r.id === MODERATOR_ROLE ? { ...r, permissions: String(MODERATOR | (1n << 34n)) } : r));
+    const thread = findChannelOf(guild, PRIVATE);
+    assert.equal(canViewChannel(guild, findMember(guild, BOB), thread), true);
+    assert.equal(channelPermissions(guild, findMember(guild, ALICE), thread), ALL);
+  });
+
+  it('lets a bot in only as a thread member (by its application id)', () => {
+    assert.equal(appChannelPermissions(withPrivateThread([]), DEMO_APP_ID, findChannelOf(withPrivateThread([]), PRIVATE)), 0n);
+    const joined = withPrivateThread([DEMO_APP_ID]);
+    assert.ok(appChannelPermissions(joined, DEMO_APP_ID, findChannelOf(joined, PRIVATE)) & VIEW_CHANNEL);
   });
 });

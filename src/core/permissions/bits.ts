@@ -19,6 +19,8 @@ export const READ_MESSAGE_HISTORY = 1n << 16n;
 export const MANAGE_ROLES = 1n << 28n;
 /** Use application commands in a channel (slashd's gate before any command overwrite; docs/permissions.md). */
 export const USE_APPLICATION_COMMANDS = 1n << 31n;
+/** See and manage every thread, private ones included. */
+export const MANAGE_THREADS = 1n << 34n;
 /** Send messages in threads: what SEND_MESSAGES is outside them. */
 export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
 /** Use commands of user-installed apps in a guild (no world install is a user install yet). */

@@ -3,10 +3,11 @@
  * @everyone and the member's roles, then the channel's overwrites in their fixed order. Pure: it
  * reads the guild it is given and nothing else.
  */
-import type { Channel, Guild, Member, PermissionOverwrite } from '../world/types.js';
+import { PRIVATE_THREAD_TYPE, type Channel, type Guild, type Member, type PermissionOverwrite } from '../world/types.js';
 import {
   ADMINISTRATOR,
   ALL,
+  MANAGE_THREADS,
   NONE,
   READ_MESSAGE_HISTORY,
   SEND_MESSAGES,
@@ -107,7 +108,14 @@ function subjectChannelPermissions(guild: Guild, subject: PermissionSubject, cha
   bits = applyOverwrite(bits, roles.allow, roles.deny);
   bits = applyOptionalOverwrite(bits, memberOverwrite(subject.userId, overwrites));
   // v10: a channel one cannot view grants nothing else in it (administrators returned above).
-  return hasAll(bits, VIEW_CHANNEL) ? bits : NONE;
+  if (!hasAll(bits, VIEW_CHANNEL) || outsidePrivateThread(subject, channel, bits)) return NONE;
+  return bits;
+}
+
+/** A private thread is seen by its members and by those who may manage threads, nobody else. */
+function outsidePrivateThread(subject: PermissionSubject, channel: Channel, bits: bigint): boolean {
+  if (channel.type !== PRIVATE_THREAD_TYPE || hasAll(bits, MANAGE_THREADS)) return false;
+  return !(channel.thread_member_ids ?? []).includes(subject.userId);
 }
 
 /** A member's permissions in a channel; a thread takes its parent channel's overwrites. */
