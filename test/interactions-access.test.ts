@@ -10,7 +10,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { assertErrorBody } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import { ADMIN_TOKEN, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE = 'alice-user-token';
@@ -156,6 +156,30 @@ describe('invocation and message-read access', () => {
     assert.equal(own.status, 200, own.text);
     const other = await server.request('GET', `/interactions/${id}`, { auth: CAROL });
     assert.equal(other.status, 404, other.text);
+  });
+
+  test('GET /interactions/{id}: once the invoker may no longer view the channel, the interaction is unknown to them', async () => {
+    const response = await server.request('POST', '/interactions', { auth: BOB, body: invocation(guildCommands.where!, GENERAL, TEST_GUILD_ID) });
+    assert.equal(response.status, 200, response.text);
+    const id = response.body.id as string;
+    assert.equal((await server.request('GET', `/interactions/${id}`, { auth: BOB })).status, 200);
+
+    const admin = `Bearer ${ADMIN_TOKEN}`;
+    const guild = (await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: admin })).body as Json;
+    const general = (guild.channels as Json[]).find((c) => c.id === GENERAL)!;
+    general.permission_overwrites = [...(general.permission_overwrites ?? []), { id: BOB_ID, type: 1, allow: '0', deny: VIEW_CHANNEL }];
+    const put = await server.request('PUT', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: admin, body: guild });
+    assert.equal(put.status, 200, put.text);
+    try {
+      const hidden = await server.request('GET', `/interactions/${id}`, { auth: BOB });
+      assert.equal(hidden.status, 404, hidden.text);
+      assert.equal(hidden.body.code, 10062);
+    } finally {
+      general.permission_overwrites = (general.permission_overwrites as Json[]).filter((o) => o.id !== BOB_ID);
+      const restored = await server.request('PUT', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: admin, body: guild });
+      assert.equal(restored.status, 200, restored.text);
+    }
+    assert.equal((await server.request('GET', `/interactions/${id}`, { auth: BOB })).status, 200, 'visible again once restored');
   });
 
   test('defect 2: a DM invocation naming a guild channel is refused (10003) and reaches neither the app nor the channel', async () => {
