@@ -114,10 +114,10 @@ describe('channelPermissions', () => {
     const guild = testGuild();
     const announcements = findChannelOf(guild, ANNOUNCEMENTS);
     assert.equal(channelPermissions(guild, findMember(guild, CAROL), announcements), EVERYONE & ~SEND_MESSAGES);
-    const both = guildWithChannel([overwrite(EVERYONE_ROLE, 0, SEND_MESSAGES | EMBED_LINKS, SEND_MESSAGES | VIEW_CHANNEL)]);
+    const both = guildWithChannel([overwrite(EVERYONE_ROLE, 0, SEND_MESSAGES | EMBED_LINKS, SEND_MESSAGES | USE_APPLICATION_COMMANDS)]);
     assert.equal(
       channelPermissions(both, findMember(both, CAROL), findChannelOf(both, EXTRA)),
-      (EVERYONE & ~VIEW_CHANNEL) | SEND_MESSAGES | EMBED_LINKS,
+      (EVERYONE & ~USE_APPLICATION_COMMANDS) | SEND_MESSAGES | EMBED_LINKS,
     );
   });
 
@@ -178,7 +178,7 @@ describe('channelPermissions', () => {
 
   it('reads a thread under announcements with the announcements overwrites', () => {
     const guild = testGuild();
-    guild.channels.push(channel('1345183757107200015', 12, 'private-thread', { parent_id: ANNOUNCEMENTS }));
+    guild.channels.push(channel('1345183757107200015', 12, 'private-thread', { parent_id: ANNOUNCEMENTS, thread_member_ids: [CAROL] }));
     const thread = findChannelOf(guild, '1345183757107200015');
     assert.equal(channelPermissions(guild, findMember(guild, CAROL), thread), EVERYONE & ~SEND_MESSAGES);
   });
@@ -187,10 +187,10 @@ describe('channelPermissions', () => {
     const guild = testGuild();
     const orphan = channel('1345183757107200016', 10, 'orphan', {
       parent_id: '1',
-      permission_overwrites: [overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL)],
+      permission_overwrites: [overwrite(EVERYONE_ROLE, 0, 0n, USE_APPLICATION_COMMANDS)],
     });
     guild.channels.push(orphan);
-    assert.equal(channelPermissions(guild, findMember(guild, CAROL), orphan), EVERYONE & ~VIEW_CHANNEL);
+    assert.equal(channelPermissions(guild, findMember(guild, CAROL), orphan), EVERYONE & ~USE_APPLICATION_COMMANDS);
   });
 
   it('does not depend on the order of the overwrites', () => {
@@ -246,8 +246,11 @@ describe('appChannelPermissions (app_permissions)', () => {
   });
 
   it('applies a member overwrite for the bot user (its id is the application id)', () => {
-    const guild = guildWithChannel([overwrite(DEMO_APP_ID, 1, SEND_MESSAGES, VIEW_CHANNEL), overwrite(EVERYONE_ROLE, 0, 0n, SEND_MESSAGES)]);
-    assert.equal(appChannelPermissions(guild, DEMO_APP_ID, findChannelOf(guild, EXTRA)), EVERYONE & ~VIEW_CHANNEL);
+    const guild = guildWithChannel([
+      overwrite(DEMO_APP_ID, 1, SEND_MESSAGES, USE_APPLICATION_COMMANDS),
+      overwrite(EVERYONE_ROLE, 0, 0n, SEND_MESSAGES),
+    ]);
+    assert.equal(appChannelPermissions(guild, DEMO_APP_ID, findChannelOf(guild, EXTRA)), EVERYONE & ~USE_APPLICATION_COMMANDS);
   });
 
   it('is what a member without roles gets for an install without bot permissions', () => {
@@ -281,3 +284,79 @@ function hasBits(bits: bigint, flags: bigint): boolean {
   return (bits & flags) === flags;
 }
 
+
+describe('channelPermissions without VIEW_CHANNEL (v10: nothing at all in that channel)', () => {
+  it('is 0 for a member whose @everyone overwrite denies VIEW_CHANNEL, though SEND_MESSAGES stays allowed at guild level', () => {
+    const guild = guildWithChannel([overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL)]);
+    const carol = findMember(guild, CAROL);
+    assert.ok(basePermissions(guild, carol) & SEND_MESSAGES, 'the guild level grants SEND_MESSAGES');
+    assert.equal(channelPermissions(guild, carol, findChannelOf(guild, EXTRA)), 0n);
+    assert.equal(canSendMessages(guild, carol, findChannelOf(guild, EXTRA)), false);
+  });
+
+  it('is 0 when a member overwrite denies VIEW_CHANNEL even with other bits allowed by it', () => {
+    const guild = guildWithChannel([overwrite(CAROL, 1, EMBED_LINKS | ATTACH_FILES, VIEW_CHANNEL)]);
+    assert.equal(channelPermissions(guild, findMember(guild, CAROL), findChannelOf(guild, EXTRA)), 0n);
+    assert.ok(channelPermissions(guild, findMember(guild, BOB), findChannelOf(guild, EXTRA)) & VIEW_CHANNEL, 'bob is not concerned');
+  });
+
+  it('is 0 in a thread whose parent hides itself from the member', () => {
+    const guild = guildWithChannel([overwrite(CAROL, 1, 0n, VIEW_CHANNEL)]);
+    guild.channels.push(channel('1345183757107200098', 11, 'hidden-thread', { parent_id: EXTRA }));
+    assert.equal(channelPermissions(guild, findMember(guild, CAROL), findChannelOf(guild, '1345183757107200098')), 0n);
+  });
+
+  it('stays ALL for an administrator and the owner, whom no overwrite can hide a channel from', () => {
+    const guild = guildWithChannel([overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL), overwrite(ADMIN_ROLE, 0, 0n, VIEW_CHANNEL)]);
+    assert.equal(channelPermissions(guild, findMember(guild, ALICE), findChannelOf(guild, EXTRA)), ALL);
+    const owned = guildWithChannel([overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL)], testGuild());
+    assert.equal(channelPermissions(owned, findMember(owned, ALICE), findChannelOf(owned, EXTRA)), ALL);
+  });
+
+  it('is 0 for an app whose bot is denied VIEW_CHANNEL by a member overwrite', () => {
+    const guild = guildWithChannel([overwrite(DEMO_APP_ID, 1, 0n, VIEW_CHANNEL)]);
+    assert.equal(appChannelPermissions(guild, DEMO_APP_ID, findChannelOf(guild, EXTRA)), 0n);
+  });
+
+  it('property: any overwrite set leaving VIEW_CHANNEL unset leaves no bit at all for a non-administrator', () => {
+    const bits = fc.bigInt({ min: 0n, max: (1n << 53n) - 1n }).map((b) => b & ~ADMINISTRATOR);
+    fc.assert(
+      fc.property(bits, bits, bits, bits, (everyoneAllow, everyoneDeny, memberAllow, memberDeny) => {
+        const guild = guildWithChannel([overwrite(EVERYONE_ROLE, 0, everyoneAllow, everyoneDeny), overwrite(CAROL, 1, memberAllow, memberDeny)]);
+        const result = channelPermissions(guild, findMember(guild, CAROL), findChannelOf(guild, EXTRA));
+        return (result & VIEW_CHANNEL) !== 0n || result === 0n;
+      }),
+    );
+  });
+});
+
+describe('private threads (type 12): only their members and MANAGE_THREADS see them', () => {
+  const PRIVATE = '1345183757107200097';
+  function withPrivateThread(memberIds: string[]): Guild {
+    const guild = guildWithChannel([]);
+    guild.channels.push(channel(PRIVATE, 12, 'private', { parent_id: EXTRA, thread_member_ids: memberIds }));
+    return guild;
+  }
+
+  it('gives a member of the thread its parent permissions and a non-member nothing', () => {
+    const guild = withPrivateThread([CAROL]);
+    const thread = findChannelOf(guild, PRIVATE);
+    assert.equal(channelPermissions(guild, findMember(guild, CAROL), thread), EVERYONE);
+    assert.equal(channelPermissions(guild, findMember(guild, DAVE), thread), 0n);
+    assert.equal(canViewChannel(guild, findMember(guild, DAVE), thread), false);
+  });
+
+  it('lets MANAGE_THREADS and administrators see it without joining', () => {
+    const guild = withPrivateThread([]);
+    guild.roles = guild.roles.map((r) => (r.id === MODERATOR_ROLE ? { ...r, permissions: String(MODERATOR | (1n << 34n)) } : r));
+    const thread = findChannelOf(guild, PRIVATE);
+    assert.equal(canViewChannel(guild, findMember(guild, BOB), thread), true);
+    assert.equal(channelPermissions(guild, findMember(guild, ALICE), thread), ALL);
+  });
+
+  it('lets a bot in only as a thread member (by its application id)', () => {
+    assert.equal(appChannelPermissions(withPrivateThread([]), DEMO_APP_ID, findChannelOf(withPrivateThread([]), PRIVATE)), 0n);
+    const joined = withPrivateThread([DEMO_APP_ID]);
+    assert.ok(appChannelPermissions(joined, DEMO_APP_ID, findChannelOf(joined, PRIVATE)) & VIEW_CHANNEL);
+  });
+});

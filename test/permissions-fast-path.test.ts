@@ -161,7 +161,8 @@ const guildArbitrary: fc.Arbitrary<Guild> = fc
     };
     guild.channels = [
       ...guild.channels.map((c) => ({ ...c, permission_overwrites: overwritesOf[c.id] ?? c.permission_overwrites })),
-      channel(NSFW_THREAD, 12, 'nsfw-thread', { parent_id: NSFW_LOUNGE }),
+      // Everyone joined this private thread: it stands for a thread seen through its parent.
+      channel(NSFW_THREAD, 12, 'nsfw-thread', { parent_id: NSFW_LOUNGE, thread_member_ids: [...USER_IDS, DEMO_APP_ID] }),
       channel(ORPHAN_THREAD, 11, 'orphan', { parent_id: MISSING_PARENT, nsfw: true, permission_overwrites: g.general }),
     ];
     return guild;

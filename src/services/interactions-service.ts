@@ -18,11 +18,11 @@ import {
 } from '../core/interactions/lifecycle.js';
 import { mayUseInBotDm } from '../core/invocation/dm-access.js';
 import { readInvokeRequest, type InvokeRequest } from '../core/invocation/request.js';
-import { appChannelPermissions, channelPermissions } from '../core/permissions/channel-permissions.js';
+import { appChannelPermissions, canReadMessages, canViewChannel, channelPermissions } from '../core/permissions/channel-permissions.js';
 import { formatPermissions } from '../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../core/permissions/invocation.js';
 import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
-import type { User } from '../core/world/types.js';
+import type { Guild, User } from '../core/world/types.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
 import type { EventBus } from '../events/bus.js';
 import type { Store } from '../store/store.js';
@@ -77,6 +77,40 @@ function checkAccess(scene: InvocationScene): void {
   if (!decision.allowed) throw missingPermissions();
 }
 
+/** True when the invoker may read the channel's history (always in the bot's DM). */
+function mayReadHistory(scene: InvocationScene): boolean {
+  if (!scene.inGuild) return true;
+  const { guild, member, channel } = scene.inGuild;
+  return canReadMessages(guild, member, channel);
+}
+
+/** The world's messages of the invocation's channel, when the invoker may read them. */
+function readableWorldMessages(scene: InvocationScene): ChannelMessage[] {
+  if (!scene.inGuild || !mayReadHistory(scene)) return [];
+  return scene.inGuild.guild.messages.filter((m) => m.channel_id === scene.channel.id);
+}
+
+/**
+ * Whether the invoker may read one of slashd's messages in the invocation's channel. A DM's
+ * channel id is the client's word (the world has no DM channels), so there only the user's own
+ * interactions' messages count: another user's DM under the same id stays unreadable.
+ */
+function messageReadableIn(scene: InvocationScene, message: StoredMessage): boolean {
+  if (!messageVisibleTo(message, scene.user.id) || !mayReadHistory(scene)) return false;
+  if (scene.inGuild) return message.guild_id === scene.inGuild.guild.id;
+  return message.guild_id === null && message.interaction_metadata?.user_id === scene.user.id;
+}
+
+/**
+ * The guild as the invoker sees it, for resolving options: a CHANNEL option naming a channel they
+ * cannot view is refused as an unknown channel, and the app never learns of it.
+ */
+function viewableGuild(scene: InvocationScene): Guild | null {
+  if (!scene.inGuild) return null;
+  const { guild, member } = scene.inGuild;
+  return { ...guild, channels: guild.channels.filter((channel) => canViewChannel(guild, member, channel)) };
+}
+
 export class InteractionsService {
   private readonly timers = new Set<NodeJS.Timeout>();
 
@@ -104,18 +138,18 @@ export class InteractionsService {
     const targetId = request.data.target_id;
     if (scene.command.definition.type !== CommandType.Message || !isSnowflake(targetId)) return null;
     const message = await this.deps.store.getMessage(scene.channel.id, targetId);
-    return message && messageVisibleTo(message, scene.user.id) ? message : null;
+    return message && messageReadableIn(scene, message) ? message : null;
   }
 
   private async record(scene: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
     const kind = request.type === 4 ? 'autocomplete' : 'command';
     const guild = scene.inGuild?.guild ?? null;
     // A MESSAGE command may target the world's messages and slashd's own that this user can see.
-    const messages: ChannelMessage[] = guild?.messages.filter((m) => m.channel_id === scene.channel.id) ?? [];
+    const messages: ChannelMessage[] = readableWorldMessages(scene);
     const own = await this.targetedMessage(scene, request);
     if (own) messages.push(own);
     const users = await this.deps.store.listUsers();
-    const checked = checkInvocation(scene.command, request.data, kind, { guild, channel: scene.channel, messages, users });
+    const checked = checkInvocation(scene.command, request.data, kind, { guild: viewableGuild(scene), channel: scene.channel, messages, users });
     if (!checked.ok) throw invalidFormBody(checked.issues);
     const id = this.deps.ids.next();
     const token = makeInteractionToken(scene.app.id, id, randomBytes(32).toString('base64url'));
@@ -208,11 +242,23 @@ export class InteractionsService {
   /** The interaction as its invoking user sees it: state, and the app's response. */
   async status(user: User, interactionId: string): Promise<Record<string, unknown> | null> {
     const record = await this.deps.store.findUserInteraction(user.id, interactionId);
-    if (!record) return null;
+    if (!record || !(await this.invokerStillReads(user, record))) return null;
     const { state, reason } = currentState(record, this.deps.now());
     const out: Record<string, unknown> = { id: record.id, nonce: record.nonce, state, response: record.response };
     if (state === 'failed') out.failure_reason = reason;
     return out;
+  }
+
+  /**
+   * The response is a message of the channel: the invoker sees it only while they may still read
+   * that channel, else the interaction is unknown to them (its channel's existence stays hidden).
+   */
+  private async invokerStillReads(user: User, record: InteractionRecord): Promise<boolean> {
+    if (record.guild_id === null) return true;
+    const guild = await this.deps.store.getGuild(record.guild_id);
+    const member = guild?.members.find((m) => m.user_id === user.id);
+    const channel = guild?.channels.find((c) => c.id === record.channel_id);
+    return guild !== null && guild !== undefined && member !== undefined && channel !== undefined && canReadMessages(guild, member, channel);
   }
 
   stop(): void {

@@ -5,6 +5,7 @@
 import type { StoredCommand } from '../core/commands/model.js';
 import { ApiError, JsonCode, missingAccess, unknownCommand } from '../core/errors.js';
 import type { InvokeRequest } from '../core/invocation/request.js';
+import { canViewChannel } from '../core/permissions/channel-permissions.js';
 import { overwritesFor } from '../core/permissions/command-permissions.js';
 import type { CommandPermission } from '../core/permissions/command-permissions.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
@@ -50,6 +51,9 @@ export async function loadScene(store: Store, user: User, request: InvokeRequest
   if (!app) throw unknownApplication();
   const command = await findCommand(store, request);
   if (request.guild_id === null) {
+    // The world has no DM channels: an id the world knows is a guild channel, never a DM's. Refused
+    // as unknown, so that a DM invocation neither reaches a guild channel nor reveals it exists.
+    if (await store.findGuildByChannel(request.channel_id)) throw unknownChannel();
     const channel: Channel = { id: request.channel_id, type: 1, name: '', nsfw: false, parent_id: null, permission_overwrites: [] };
     return { app, user, command, inGuild: null, channel };
   }
@@ -58,7 +62,8 @@ export async function loadScene(store: Store, user: User, request: InvokeRequest
   const member = guild.members.find((m) => m.user_id === user.id);
   if (!member) throw missingAccess();
   const channel = guild.channels.find((c) => c.id === request.channel_id);
-  if (!channel) throw unknownChannel();
+  // A channel the member cannot view is refused as unknown: v10 does not reveal that it exists.
+  if (!channel || !canViewChannel(guild, member, channel)) throw unknownChannel();
   const permissions = await store.listCommandPermissions(app.id, guild.id);
   return {
     app,

@@ -42,11 +42,12 @@ export class MessageRenderer {
     return toWireMessage(message, await this.contextFor([message]));
   }
 
-  async channelMessages(guild: Guild, channel: Channel, viewer: User, limit: number): Promise<Record<string, unknown>[]> {
-    const own = (await this.store.listChannelMessages(channel.id, viewer.id, limit));
+  /** `viewerId` is a user's id, or an app's id for its bot: no ephemeral message is for a bot. */
+  async channelMessages(guild: Guild, channel: Channel, viewerId: string, limit: number): Promise<Record<string, unknown>[]> {
+    const own = (await this.store.listChannelMessages(channel.id, viewerId, limit));
     const fromWorld = guild.messages.filter((m) => m.channel_id === channel.id).map((m) => fromWorldMessage(m, guild.id));
     const visible = [...own, ...fromWorld]
-      .filter((m) => messageVisibleTo(m, viewer.id))
+      .filter((m) => messageVisibleTo(m, viewerId) && m.guild_id === guild.id)
       .sort(newestFirst)
       .slice(0, limit);
     const ctx = await this.contextFor(visible);

@@ -13,10 +13,14 @@ export const MANAGE_GUILD = 1n << 5n;
 export const VIEW_CHANNEL = 1n << 10n;
 /** Send messages in a channel that is not a thread; invoking a USER command needs it. */
 export const SEND_MESSAGES = 1n << 11n;
+/** Read a channel's earlier messages; v10 needs it with VIEW_CHANNEL to read any history. */
+export const READ_MESSAGE_HISTORY = 1n << 16n;
 /** Manage roles below one's highest role; the other half of what editing command permissions needs. */
 export const MANAGE_ROLES = 1n << 28n;
 /** Use application commands in a channel (slashd's gate before any command overwrite; docs/permissions.md). */
 export const USE_APPLICATION_COMMANDS = 1n << 31n;
+/** See and manage every thread, private ones included. */
+export const MANAGE_THREADS = 1n << 34n;
 /** Send messages in threads: what SEND_MESSAGES is outside them. */
 export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
 /** Use commands of user-installed apps in a guild (no world install is a user install yet). */

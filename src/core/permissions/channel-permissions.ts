@@ -3,11 +3,13 @@
  * @everyone and the member's roles, then the channel's overwrites in their fixed order. Pure: it
  * reads the guild it is given and nothing else.
  */
-import type { Channel, Guild, Member, PermissionOverwrite } from '../world/types.js';
+import { PRIVATE_THREAD_TYPE, type Channel, type Guild, type Member, type PermissionOverwrite } from '../world/types.js';
 import {
   ADMINISTRATOR,
   ALL,
+  MANAGE_THREADS,
   NONE,
+  READ_MESSAGE_HISTORY,
   SEND_MESSAGES,
   SEND_MESSAGES_IN_THREADS,
   VIEW_CHANNEL,
@@ -104,7 +106,16 @@ function subjectChannelPermissions(guild: Guild, subject: PermissionSubject, cha
   let bits = applyOptionalOverwrite(base, everyoneOverwrite(guild, overwrites));
   const roles = mergedRoleOverwrite(guild, subject, overwrites);
   bits = applyOverwrite(bits, roles.allow, roles.deny);
-  return applyOptionalOverwrite(bits, memberOverwrite(subject.userId, overwrites));
+  bits = applyOptionalOverwrite(bits, memberOverwrite(subject.userId, overwrites));
+  // v10: a channel one cannot view grants nothing else in it (administrators returned above).
+  if (!hasAll(bits, VIEW_CHANNEL) || outsidePrivateThread(subject, channel, bits)) return NONE;
+  return bits;
+}
+
+/** A private thread is seen by its members and by those who may manage threads, nobody else. */
+function outsidePrivateThread(subject: PermissionSubject, channel: Channel, bits: bigint): boolean {
+  if (channel.type !== PRIVATE_THREAD_TYPE || hasAll(bits, MANAGE_THREADS)) return false;
+  return !(channel.thread_member_ids ?? []).includes(subject.userId);
 }
 
 /** A member's permissions in a channel; a thread takes its parent channel's overwrites. */
@@ -133,6 +144,19 @@ export function appChannelPermissions(guild: Guild, applicationId: string, chann
 /** True when the member can see the channel (VIEW_CHANNEL after overwrites). */
 export function canViewChannel(guild: Guild, member: Member, channel: Channel): boolean {
   return hasAll(channelPermissions(guild, member, channel), VIEW_CHANNEL);
+}
+
+/**
+ * True when the member may read the channel's messages: v10 needs VIEW_CHANNEL and
+ * READ_MESSAGE_HISTORY to read history, and slashd's messages are all history.
+ */
+export function canReadMessages(guild: Guild, member: Member, channel: Channel): boolean {
+  return hasAll(channelPermissions(guild, member, channel), VIEW_CHANNEL | READ_MESSAGE_HISTORY);
+}
+
+/** The same for an app's bot, from its install's role bits. */
+export function appCanReadMessages(guild: Guild, applicationId: string, channel: Channel): boolean {
+  return hasAll(appChannelPermissions(guild, applicationId, channel), VIEW_CHANNEL | READ_MESSAGE_HISTORY);
 }
 
 /** The flag that lets a member send messages in `channel`: a thread has its own. */

@@ -41,6 +41,11 @@ export function checkWorldConsistency(world: World): Issue[] {
     guild.members.forEach((member, m) => {
       if (!users.has(member.user_id)) unknown(['guilds', g, 'members', m, 'user_id'], 'user', member.user_id);
     });
+    guild.channels.forEach((channel, c) => {
+      (channel.thread_member_ids ?? []).forEach((id, t) => {
+        if (!users.has(id) && !apps.has(id)) unknown(['guilds', g, 'channels', c, 'thread_member_ids', t], 'user', id);
+      });
+    });
     guild.installs.forEach((install, n) => {
       if (!apps.has(install.application_id)) unknown(['guilds', g, 'installs', n, 'application_id'], 'application', install.application_id);
     });

@@ -151,6 +151,8 @@ function readChannel(r: Reader, value: unknown, path: IssuePath): Channel {
     permission_overwrites: r
       .list(o.permission_overwrites, [...path, 'permission_overwrites'])
       .map((v, i) => readOverwrite(r, v, [...path, 'permission_overwrites', i])),
+    // Only when given, so that worlds without private threads keep their exact shape.
+    ...(o.thread_member_ids === undefined ? {} : { thread_member_ids: r.snowflakeList(o.thread_member_ids, [...path, 'thread_member_ids']) }),
   };
 }
 

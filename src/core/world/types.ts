@@ -51,6 +51,11 @@ export interface Channel {
   nsfw: boolean;
   parent_id: string | null;
   permission_overwrites: PermissionOverwrite[];
+  /**
+   * A thread's members (user ids; an app's bot by its application id). Only a private thread
+   * (type 12) reads it: there, only its members and those with MANAGE_THREADS see it. Absent: none.
+   */
+  thread_member_ids?: string[];
 }
 
 export interface Member {
@@ -100,6 +105,9 @@ export interface World {
   guilds: Guild[];
   oauth2_tokens: OAuth2Token[];
 }
+
+/** v10 channel type of a private thread: seen only by its members (and MANAGE_THREADS). */
+export const PRIVATE_THREAD_TYPE = 12;
 
 /** The channel types that are threads: a thread takes its parent's overwrites. */
 export const THREAD_CHANNEL_TYPES: ReadonlySet<number> = new Set([10, 11, 12]);

@@ -1,10 +1,12 @@
 /**
  * What a user of the client sees in a channel: its command picker (the application command index)
- * and its messages. Both take a user token (`Authorization: <token>`).
+ * and its messages. Both take a user token (`Authorization: <token>`); the messages also take an
+ * app's bot token, as v10 lets a bot read the channels it can see.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { missingAccess, unauthorized } from '../../core/errors.js';
-import { canViewChannel } from '../../core/permissions/channel-permissions.js';
+import { appCanReadMessages, canReadMessages, canViewChannel } from '../../core/permissions/channel-permissions.js';
+import { BOT_SCOPE, findInstall } from '../../core/permissions/install.js';
 import type { Channel, Guild, Member, User } from '../../core/world/types.js';
 import { unknownChannel } from '../../services/invocation-scene.js';
 import { authenticate } from '../auth.js';
@@ -38,10 +40,30 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     return reply.type('application/json; charset=utf-8').send(await ctx.commandIndex.buildJson(guild, channel, user, locale));
   });
 
+  /**
+   * Who reads a channel's messages: a member who may read its history, or an app's bot (installed
+   * with the bot scope) that may, from its install's role bits. Anyone else gets Missing Access.
+   */
+  async function reader(request: FastifyRequest<{ Params: ChannelParams }>): Promise<{ readerId: string; guild: Guild; channel: Channel }> {
+    const principal = await authenticate(ctx.store, request.headers.authorization);
+    if (!principal || (principal.kind !== 'user' && principal.kind !== 'bot')) throw unauthorized();
+    const guild = await ctx.store.findGuildByChannel(request.params.channelId);
+    const channel = guild?.channels.find((c) => c.id === request.params.channelId);
+    if (!guild || !channel) throw unknownChannel();
+    if (principal.kind === 'bot') {
+      if (!findInstall(guild, principal.app.id)?.scopes.includes(BOT_SCOPE)) throw missingAccess();
+      if (!appCanReadMessages(guild, principal.app.id, channel)) throw missingAccess();
+      return { readerId: principal.app.id, guild, channel };
+    }
+    const member = guild.members.find((m) => m.user_id === principal.user.id);
+    if (!member || !canReadMessages(guild, member, channel)) throw missingAccess();
+    return { readerId: principal.user.id, guild, channel };
+  }
+
   api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>('/channels/:channelId/messages', async (request) => {
-    const { user, guild, channel } = await viewer(request);
+    const { readerId, guild, channel } = await reader(request);
     const asked = Number(request.query.limit ?? MESSAGES_PAGE_DEFAULT);
     const limit = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MESSAGES_PAGE_MAX) : MESSAGES_PAGE_DEFAULT;
-    return ctx.renderer.channelMessages(guild, channel, user, limit);
+    return ctx.renderer.channelMessages(guild, channel, readerId, limit);
   });
 }
