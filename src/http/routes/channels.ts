@@ -31,14 +31,14 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     return { user: principal.user, guild, member, channel };
   }
 
-  api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', async (request, reply) => {
+  api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', { config: { auth: 'user' } }, async (request, reply) => {
     const { user, guild, channel } = await viewer(request);
     const locale = requesterLocale(request, user.locale);
     // Assembled from each command's cached JSON: the index is read on every picker open.
     return reply.type('application/json; charset=utf-8').send(await ctx.commandIndex.buildJson(guild, channel, user, locale));
   });
 
-  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>('/channels/:channelId/messages', async (request) => {
+  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>('/channels/:channelId/messages', { config: { auth: 'user' } }, async (request) => {
     const { user, guild, channel } = await viewer(request);
     const asked = Number(request.query.limit ?? MESSAGES_PAGE_DEFAULT);
     const limit = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MESSAGES_PAGE_MAX) : MESSAGES_PAGE_DEFAULT;
