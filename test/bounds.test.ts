@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { MAX_DELIVERY_RESPONSE_BYTES } from '../src/delivery/http-delivery.js';
 import { JOURNAL_SIZE_LIMIT_BYTES, WalCheckpointer } from '../src/store/sqlite/checkpointer.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../src/http/limits.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 const ALICE = 'alice-user-token';
@@ -98,6 +99,13 @@ describe('uploads to POST /api/v10/interactions', () => {
     const head = requestHead('/api/v10/interactions', { authorization: 'not-a-token', 'content-type': 'application/json', 'content-length': '4000000' });
     const { received } = await rawExchange(port, head);
     assert.match(received, /^HTTP\/1\.1 401 /);
+  });
+
+  it('with a token and a body over the route limit get the v10 413', async () => {
+    const content = 'x'.repeat(DEFAULT_BODY_LIMIT_BYTES);
+    const response = await server.request('POST', '/interactions', { auth: ALICE, body: { content } });
+    assert.equal(response.status, 413, response.text);
+    assert.deepEqual(response.body, { message: 'Request entity too large', code: 0 });
   });
 
   it('with a token, sent slowly, are cut off by the request timeout', { timeout: 20_000 }, async () => {
