@@ -5,6 +5,7 @@ import { SnowflakeGenerator } from './core/snowflake.js';
 import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
 import type { HttpContext } from './http/context.js';
+import type { HttpTimeouts } from './http/limits.js';
 import { buildServer, redactUrl } from './http/server.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
 import { CommandIndexService } from './services/command-index-service.js';
@@ -28,6 +29,8 @@ export interface SlashdConfig {
   adminToken?: string;
   logLevel?: string;
   now?: () => number;
+  /** HTTP server timeouts; each defaults to its constant in src/http/limits.ts. */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 export interface Slashd {
@@ -82,7 +85,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   if (config.world) await world.replace(config.world);
   if (config.mergeWorld) await world.merge(config.mergeWorld);
 
-  const server = await buildServer(ctx, { logger: loggerOptions(config.logLevel) });
+  const server = await buildServer(ctx, { logger: loggerOptions(config.logLevel), timeouts: config.timeouts });
   let closed = false;
   return {
     server,

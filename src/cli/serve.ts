@@ -52,6 +52,7 @@ export async function runServe(args: string[], out: Output, env = process.env): 
       demo: { type: 'boolean' },
       'admin-token': { type: 'string' },
       'log-level': { type: 'string' },
+      'request-timeout': { type: 'string' },
     },
   });
   const host = values.host ?? env.SLASHD_HOST ?? DEFAULT_HOST;
@@ -61,6 +62,12 @@ export async function runServe(args: string[], out: Output, env = process.env): 
   const demo = values.demo ?? env.SLASHD_DEMO === '1';
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     out.error(`Invalid port: ${String(values.port ?? env.SLASHD_PORT)}`);
+    return 2;
+  }
+  const requestTimeout = values['request-timeout'] ?? env.SLASHD_REQUEST_TIMEOUT_MS;
+  const requestTimeoutMs = requestTimeout === undefined ? undefined : Number(requestTimeout);
+  if (requestTimeoutMs !== undefined && (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0)) {
+    out.error(`Invalid request timeout (ms): ${requestTimeout}`);
     return 2;
   }
   const demoWorld = demo ? readWorld(DEMO_WORLD, 'the demo world') : null;
@@ -74,6 +81,7 @@ export async function runServe(args: string[], out: Output, env = process.env): 
       mergeWorld: demoWorld,
       adminToken: values['admin-token'] ?? env.SLASHD_ADMIN_TOKEN,
       logLevel: values['log-level'] ?? env.SLASHD_LOG_LEVEL ?? 'warn',
+      timeouts: requestTimeoutMs === undefined ? undefined : { requestTimeoutMs },
     });
   } catch (error) {
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.

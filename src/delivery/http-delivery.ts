@@ -18,6 +18,13 @@ export type EndpointCheck = { ok: true } | { ok: false; reason: string };
 /** Idle keep-alive connections are dropped before a typical server's 5 s keep-alive timeout. */
 const IDLE_SOCKET_TIMEOUT_MS = 4_000;
 
+/** Largest endpoint answer read (4 MiB, far above any legal response): past it the socket is destroyed. */
+export const MAX_DELIVERY_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+export function responseTooLarge(limit: number): Error {
+  return new Error(`the endpoint's response exceeded ${limit} bytes`);
+}
+
 interface Agents {
   http: HttpAgent;
   https: HttpsAgent;
@@ -40,8 +47,23 @@ function post(agents: Agents, url: string, request: { body: string; headers: Rec
       reject(error);
     };
     const onResponse = (response: IncomingMessage) => {
+      if (Number(response.headers['content-length'] ?? 0) > MAX_DELIVERY_RESPONSE_BYTES) {
+        req.destroy();
+        fail(responseTooLarge(MAX_DELIVERY_RESPONSE_BYTES));
+        return;
+      }
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > MAX_DELIVERY_RESPONSE_BYTES) {
+          // Destroying the request drops the socket: the rest of the body is never read.
+          req.destroy();
+          fail(responseTooLarge(MAX_DELIVERY_RESPONSE_BYTES));
+          return;
+        }
+        chunks.push(chunk);
+      });
       response.on('error', fail);
       response.on('end', () => {
         clearTimeout(timer);

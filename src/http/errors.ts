@@ -1,4 +1,6 @@
 /** Every failure leaves as a v10 error body; nothing a client sends yields a 5xx. */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, issue, JsonCode, invalidFormBody } from '../core/errors.js';
 
@@ -28,6 +30,27 @@ function fromFastifyError(error: FastifyError): ApiError {
       return new ApiError(500, 0, '500: Internal Server Error');
     }
   }
+}
+
+/** Status of a connection-level failure node reports before any route runs. */
+function clientErrorStatus(code: string | undefined): number {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  return 400;
+}
+
+/**
+ * Timeouts and unparsable requests never reach a route: they are answered on the socket, still
+ * with a v10 body, and the connection is closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = clientErrorStatus(error.code);
+  const body = JSON.stringify(new ApiError(status, 0, `${status}: ${STATUS_CODES[status]}`).toBody());
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {

@@ -2,8 +2,10 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { notFound, methodNotAllowed } from '../core/errors.js';
 import type { HttpContext } from './context.js';
-import { errorHandler, invalidApiVersion, sendError } from './errors.js';
+import { clientErrorHandler, errorHandler, invalidApiVersion, sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
+import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
+import { authenticateBeforeBody } from './route-auth.js';
 import { RouteIndex } from './method-not-allowed.js';
 import { adminRoutes } from './routes/admin.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
@@ -27,16 +29,19 @@ export function redactUrl(url: string): string {
 
 export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 export async function buildServer(ctx: HttpContext, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: 4 * 1024 * 1024,
+    bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
+    ...serverTimeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts }),
     // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
+    clientErrorHandler,
   });
   const routes = new RouteIndex();
   routes.attach(app);
@@ -49,6 +54,7 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
   });
 
   app.setErrorHandler(errorHandler);
+  authenticateBeforeBody(app, ctx.store);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const version = VERSIONED_PATH.exec(path)?.[1];

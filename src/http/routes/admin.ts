@@ -3,6 +3,7 @@
  * the world file (shared/contracts/world.md). Guarded by the admin token from the config.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../limits.js';
 import { ApiError, invalidFormBody, notFound, unauthorized, type Issue } from '../../core/errors.js';
 import { parseApplication, parseGuild, parseOAuth2Token, parseUser, parseWorld, parseWorldShape } from '../../core/world/parse.js';
 import type { Application, World } from '../../core/world/types.js';
@@ -31,11 +32,11 @@ export async function adminRoutes(
   });
 
   admin.get('/world', async () => ctx.store.exportWorld());
-  admin.put('/world', async (request) => {
+  admin.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
     await world.replace(accept(parseWorld(request.body)) as World);
     return ctx.store.exportWorld();
   });
-  admin.post('/world', async (request) => {
+  admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
     await world.merge(accept(parseWorldShape(request.body)));
     return ctx.store.exportWorld();
   });

@@ -8,6 +8,7 @@ import { DICTIONARIES, toWireCommand, type LocalizationView } from '../../core/c
 import { missingAccess, unknownCommand } from '../../core/errors.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import { isInstalledForCommands } from '../../core/permissions/install.js';
+import { COMMANDS_BODY_LIMIT_BYTES } from '../limits.js';
 import { authenticate, requireCommandsCaller, type Principal } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { queryFlag } from '../query.js';
@@ -96,11 +97,13 @@ export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { 
 
   for (const base of ['/applications/:applicationId/commands', '/applications/:applicationId/guilds/:guildId/commands']) {
     const schema = { params: scopeParamsSchema };
-    api.get(base, { schema }, list);
-    api.post(base, { schema }, create);
-    api.put(base, { schema }, bulkOverwrite);
-    api.get(`${base}/:commandId`, { schema }, get);
-    api.patch(`${base}/:commandId`, { schema }, edit);
-    api.delete(`${base}/:commandId`, { schema }, remove);
+    const config = { auth: 'app' } as const;
+    const write = { schema, config, bodyLimit: COMMANDS_BODY_LIMIT_BYTES };
+    api.get(base, { schema, config }, list);
+    api.post(base, write, create);
+    api.put(base, write, bulkOverwrite);
+    api.get(`${base}/:commandId`, { schema, config }, get);
+    api.patch(`${base}/:commandId`, write, edit);
+    api.delete(`${base}/:commandId`, { schema, config }, remove);
   }
 }

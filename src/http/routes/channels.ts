@@ -33,7 +33,7 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     return { user: principal.user, guild, member, channel };
   }
 
-  api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', async (request, reply) => {
+  api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', { config: { auth: 'user' } }, async (request, reply) => {
     const { user, guild, channel } = await viewer(request);
     const locale = requesterLocale(request, user.locale);
     // Assembled from each command's cached JSON: the index is read on every picker open.
@@ -60,7 +60,7 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     return { readerId: principal.user.id, guild, channel };
   }
 
-  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>('/channels/:channelId/messages', async (request) => {
+  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>('/channels/:channelId/messages', { config: { auth: 'any' } }, async (request) => {
     const { readerId, guild, channel } = await reader(request);
     const asked = Number(request.query.limit ?? MESSAGES_PAGE_DEFAULT);
     const limit = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MESSAGES_PAGE_MAX) : MESSAGES_PAGE_DEFAULT;

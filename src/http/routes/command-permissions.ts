@@ -46,22 +46,22 @@ export async function commandPermissionRoutes(api: FastifyInstance, { ctx }: { c
 
   const base = '/applications/:applicationId/guilds/:guildId/commands';
 
-  api.get<{ Params: GuildParams }>(`${base}/permissions`, async (request) => {
+  api.get<{ Params: GuildParams }>(`${base}/permissions`, { config: { auth: 'app' } }, async (request) => {
     const { app, guild } = await resolve(request);
     return ctx.permissions.list(app, guild);
   });
 
-  api.put<{ Params: GuildParams }>(`${base}/permissions`, async (request) => {
+  api.put<{ Params: GuildParams }>(`${base}/permissions`, { config: { auth: 'app' } }, async (request) => {
     await resolve(request);
     throw batchEditDisabled();
   });
 
-  api.get<{ Params: TargetParams }>(`${base}/:commandId/permissions`, async (request) => {
+  api.get<{ Params: TargetParams }>(`${base}/:commandId/permissions`, { config: { auth: 'app' } }, async (request) => {
     const { app, guild } = await resolve(request);
     return ctx.permissions.get(app, guild, request.params.commandId);
   });
 
-  api.put<{ Params: TargetParams }>(`${base}/:commandId/permissions`, async (request) => {
+  api.put<{ Params: TargetParams }>(`${base}/:commandId/permissions`, { config: { auth: 'app' } }, async (request) => {
     const { principal, app, guild } = await resolve(request);
     return ctx.permissions.put(app, guild, editor(principal), request.params.commandId, request.body);
   });

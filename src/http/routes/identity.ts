@@ -12,7 +12,7 @@ export async function identityRoutes(api: FastifyInstance, { ctx }: { ctx: HttpC
     return principal;
   }
 
-  api.get('/users/@me', async (request) => {
+  api.get('/users/@me', { config: { auth: 'any' } }, async (request) => {
     const principal = await principalOf(request);
     if (principal.kind === 'bot') return toWireBotUser(principal.app);
     if (!principal.user) throw unauthorized();
@@ -25,10 +25,10 @@ export async function identityRoutes(api: FastifyInstance, { ctx }: { ctx: HttpC
     const owner = await ctx.store.getUser(principal.app.owner_id);
     return toWireApplication(principal.app, principal.app.keys.verifyKey, owner);
   };
-  api.get('/applications/@me', currentApplication);
-  api.get('/oauth2/applications/@me', currentApplication);
+  api.get('/applications/@me', { config: { auth: 'app' } }, currentApplication);
+  api.get('/oauth2/applications/@me', { config: { auth: 'app' } }, currentApplication);
 
-  api.patch('/applications/@me', async (request) => {
+  api.patch('/applications/@me', { config: { auth: 'bot' } }, async (request) => {
     const principal = await principalOf(request);
     if (principal.kind !== 'bot') throw unauthorized();
     const app = await ctx.endpoints.update(principal.app, request.body);

@@ -17,12 +17,12 @@ export async function interactionRoutes(api: FastifyInstance, { ctx }: { ctx: Ht
     return principal.user;
   }
 
-  api.post('/interactions', async (request) => {
+  api.post('/interactions', { config: { auth: 'user' } }, async (request) => {
     const user = await invokingUser(request);
     return ctx.interactions.invoke(user, request.body);
   });
 
-  api.get<{ Params: { interactionId: string } }>('/interactions/:interactionId', async (request) => {
+  api.get<{ Params: { interactionId: string } }>('/interactions/:interactionId', { config: { auth: 'user' } }, async (request) => {
     const user = await invokingUser(request);
     const status = await ctx.interactions.status(user, request.params.interactionId);
     if (!status) throw unknownInteraction();

@@ -1,7 +1,9 @@
 /**
  * Runs in a worker thread: checkpoints the WAL of one database file on a timer, on a connection
  * of its own, so that the copy back into the database and its fsync never block the event loop
- * that serves requests. PASSIVE mode never waits for readers or writers.
+ * that serves requests. PASSIVE mode never waits for readers or writers. When a tick finds no new
+ * frames since the last one, writes have paused: a TRUNCATE checkpoint then empties the WAL file,
+ * which would otherwise keep the size of the largest burst of writes.
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -9,15 +11,39 @@ import { parentPort, workerData } from 'node:worker_threads';
 interface CheckpointWorkerData {
   path: string;
   intervalMs: number;
+  journalSizeLimit: number;
 }
 
-const { path, intervalMs } = workerData as CheckpointWorkerData;
+const { path, intervalMs, journalSizeLimit } = workerData as CheckpointWorkerData;
 const db = new Database(path);
 db.pragma('busy_timeout = 1000');
+db.pragma(`journal_size_limit = ${journalSizeLimit}`);
+
+interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+/** Frames in the WAL at the previous tick; the same count again means no write came in between. */
+let previousLog = 0;
+
+function tick(): void {
+  const [result] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[];
+  if (!result) return;
+  const paused = result.log > 0 && result.log === previousLog && result.checkpointed === result.log;
+  previousLog = result.log;
+  if (!paused) return;
+  const [truncated] = db.pragma('wal_checkpoint(TRUNCATE)') as CheckpointResult[];
+  if (truncated && truncated.busy === 0) {
+    previousLog = 0;
+    parentPort?.postMessage('truncated');
+  }
+}
 
 const timer = setInterval(() => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    tick();
   } catch {
     // A busy database is checkpointed on the next tick; nothing is lost by skipping one.
   }

@@ -9,20 +9,35 @@ import { Worker } from 'node:worker_threads';
 export const CHECKPOINT_INTERVAL_MS = 200;
 /** SQLite's default automatic checkpoint threshold, in pages: the fallback. */
 export const AUTOCHECKPOINT_PAGES = 1000;
+/** The WAL is cut back to this size whenever it restarts (SQLite's journal_size_limit), in bytes. */
+export const JOURNAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 export class WalCheckpointer {
   private readonly worker: Worker;
   private stopping = false;
   private exited = false;
 
+  private readonly truncatedListeners = new Set<() => void>();
+
   constructor(path: string, onLost: () => void, intervalMs = CHECKPOINT_INTERVAL_MS) {
-    this.worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { path, intervalMs } });
+    this.worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), {
+      workerData: { path, intervalMs, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES },
+    });
+    this.worker.on('message', (message: unknown) => {
+      if (message === 'truncated') for (const listener of this.truncatedListeners) listener();
+    });
     this.worker.unref();
     this.worker.on('error', () => undefined);
     this.worker.on('exit', () => {
       this.exited = true;
       if (!this.stopping) onLost();
     });
+  }
+
+  /** Runs `listener` each time writes paused and the worker truncated the WAL to zero bytes. */
+  onTruncated(listener: () => void): () => void {
+    this.truncatedListeners.add(listener);
+    return () => this.truncatedListeners.delete(listener);
   }
 
   async stop(): Promise<void> {

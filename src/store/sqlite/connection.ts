@@ -3,7 +3,7 @@
  * statements by SQL text, the read caches, the clock, and the schema migrations.
  */
 import Database from 'better-sqlite3';
-import { AUTOCHECKPOINT_PAGES, WalCheckpointer } from './checkpointer.js';
+import { AUTOCHECKPOINT_PAGES, JOURNAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations.js';
 import { ReadCaches } from './read-caches.js';
 
@@ -45,6 +45,7 @@ export class SqliteConnection {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('foreign_keys = ON');
+      this.db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
       this.migrate();
     } catch (error) {
       this.db.close();

@@ -1,0 +1,48 @@
+/** Bounds of the HTTP server: how much a request may send and how long it may take. */
+
+/** Body limit of every route not listed below: a message with embeds or a modal is tens of KB. */
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
+/** Command writes: a bulk overwrite of 100 localized commands of 8000 characters runs to MBs. */
+export const COMMANDS_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/** The admin world import (`PUT`/`POST /admin/world`) carries whole guilds with their members. */
+export const WORLD_IMPORT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/** Time for a whole request, headers and body: a slow upload is cut off after it (Fastify's default is none). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** Time for a request's headers to arrive (node's own default is 60 s). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** An idle socket (nothing received or sent) is closed after it. */
+export const CONNECTION_TIMEOUT_MS = 60_000;
+/** An idle kept-alive connection is closed after it (Fastify's default is 72 s). */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** How often node looks for requests past their timeouts; shorter timeouts are checked more often. */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+export interface HttpTimeouts {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  connectionTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  headersTimeoutMs: HEADERS_TIMEOUT_MS,
+  connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
+  keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+};
+
+/** Fastify's server options for these timeouts; node requires headers to time out no later than the request. */
+export function serverTimeoutOptions(timeouts: HttpTimeouts) {
+  const headersTimeout = Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs);
+  return {
+    requestTimeout: timeouts.requestTimeoutMs,
+    connectionTimeout: timeouts.connectionTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    http: {
+      requestTimeout: timeouts.requestTimeoutMs,
+      headersTimeout,
+      connectionsCheckingInterval: Math.max(10, Math.min(TIMEOUT_CHECK_INTERVAL_MS, Math.floor(timeouts.requestTimeoutMs / 4))),
+    },
+  };
+}
