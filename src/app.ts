@@ -1,7 +1,6 @@
 /** The one place where slashd is wired: store, bus, services and the HTTP adapter. */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { SnowflakeGenerator } from './core/snowflake.js';
 import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
 import type { HttpContext } from './http/context.js';
@@ -12,6 +11,7 @@ import { CommandsService } from './services/commands-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
+import { NodeLease } from './services/node-lease.js';
 import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { WorldService } from './services/world-service.js';
@@ -28,6 +28,11 @@ export interface SlashdConfig {
   adminToken?: string;
   logLevel?: string;
   now?: () => number;
+  /**
+   * The snowflake node id (0..1023) to lease if it is free (default: from the pid). Only a hint:
+   * the lease in the store decides, so processes with equal hints still get distinct ids.
+   */
+  nodeIdHint?: number;
 }
 
 export interface Slashd {
@@ -55,7 +60,8 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const now = config.now ?? Date.now;
   const store = new SqliteStore({ path: config.db, now });
   const bus = new InProcessEventBus();
-  const ids = new SnowflakeGenerator(0, process.pid & 31, now);
+  const lease = await NodeLease.acquire(store, config.nodeIdHint ?? process.pid, now);
+  const ids = lease.ids;
   const commands = new CommandsService({ store, ids, now });
   const world = new WorldService(store, commands);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
@@ -102,6 +108,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       closed = true;
       interactions.stop();
       await server.close();
+      await lease.release();
       await store.close();
     },
   };
