@@ -5,7 +5,9 @@ import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
 import type { HttpContext } from './http/context.js';
 import { buildServer, redactUrl } from './http/server.js';
+import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
+import type { Resolver } from './delivery/outbound-lookup.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { CommandsService } from './services/commands-service.js';
 import { EndpointService } from './services/endpoint-service.js';
@@ -33,6 +35,10 @@ export interface SlashdConfig {
    * the lease in the store decides, so processes with equal hints still get distinct ids.
    */
   nodeIdHint?: number;
+  /** Which addresses interactions endpoints may have (default: public and loopback). */
+  endpointPolicy?: OutboundPolicy;
+  /** Name resolution for outbound requests; tests inject one to play DNS rebinding. */
+  resolve?: Resolver;
 }
 
 export interface Slashd {
@@ -65,7 +71,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const commands = new CommandsService({ store, ids, now });
   const world = new WorldService(store, commands);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
-  const delivery = new HttpDelivery(now);
+  const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
   const responses = new ResponsesService({ store, ids, now, renderer });
   const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now });
@@ -89,6 +95,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   if (config.mergeWorld) await world.merge(config.mergeWorld);
 
   const server = await buildServer(ctx, { logger: loggerOptions(config.logLevel) });
+  interactions.logTo(server.log);
   let closed = false;
   return {
     server,

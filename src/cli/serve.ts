@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSlashd } from '../app.js';
+import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode } from '../core/outbound-policy.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
@@ -23,6 +24,10 @@ function readWorld(value: unknown, source: string): World {
   throw new Error(`The world in ${source} is invalid:\n${details}`);
 }
 
+function isPolicyMode(value: string): value is EndpointPolicyMode {
+  return (ENDPOINT_POLICY_MODES as readonly string[]).includes(value);
+}
+
 export function loadWorldFile(path: string): World {
   return readWorld(JSON.parse(readFileSync(path, 'utf8')), path);
 }
@@ -38,8 +43,16 @@ export async function runServe(args: string[], out: Output, env = process.env): 
       demo: { type: 'boolean' },
       'admin-token': { type: 'string' },
       'log-level': { type: 'string' },
+      'endpoint-policy': { type: 'string' },
+      'allow-private-endpoints': { type: 'boolean' },
     },
   });
+  const policyMode = values['endpoint-policy'] ?? env.SLASHD_ENDPOINT_POLICY ?? 'default';
+  if (!isPolicyMode(policyMode)) {
+    out.error(`Invalid endpoint policy: ${policyMode} (one of ${ENDPOINT_POLICY_MODES.join(', ')})`);
+    return 2;
+  }
+  const allowPrivate = values['allow-private-endpoints'] ?? env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
   const host = values.host ?? env.SLASHD_HOST ?? DEFAULT_HOST;
   const port = Number(values.port ?? env.SLASHD_PORT ?? DEFAULT_PORT);
   const db = values.db ?? env.SLASHD_DB ?? DEFAULT_DB;
@@ -58,6 +71,7 @@ export async function runServe(args: string[], out: Output, env = process.env): 
     mergeWorld: demoWorld,
     adminToken: values['admin-token'] ?? env.SLASHD_ADMIN_TOKEN,
     logLevel: values['log-level'] ?? env.SLASHD_LOG_LEVEL ?? 'warn',
+    endpointPolicy: { mode: policyMode, allowPrivate },
   });
   const url = await slashd.listen({ host, port });
   out.log(`slashd listening on ${url}`);

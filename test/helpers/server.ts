@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSlashd, type Slashd } from '../../src/app.js';
+import { createSlashd, type Slashd, type SlashdConfig } from '../../src/app.js';
 import type { World } from '../../src/core/world/types.js';
 import { ADMIN_TOKEN, exampleWorld } from './world.js';
 
@@ -33,10 +33,14 @@ export interface TestResponse {
   body: any;
 }
 
-export async function startServer(options: { world?: World; db?: string; now?: () => number } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { world?: World; db?: string; now?: () => number; config?: Partial<SlashdConfig> } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-test-'));
   const dbPath = options.db ?? join(dir, 'slashd.sqlite');
-  const slashd = await createSlashd({ db: dbPath, world: options.world ?? exampleWorld(), adminToken: ADMIN_TOKEN, now: options.now });
+  const slashd = await createSlashd({
+    db: dbPath, world: options.world ?? exampleWorld(), adminToken: ADMIN_TOKEN, now: options.now, ...options.config,
+  });
   const url = await slashd.listen({ host: '127.0.0.1', port: 0 });
   const api = `${url}/api/v10`;
   return {
