@@ -82,7 +82,7 @@ export function describeDeliveryError(error: unknown): string {
   if (!(error instanceof Error)) return 'delivery failed';
   if (isPolicyRefusal(error)) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
-  return typeof code === 'string' && /^E[A-Z_]+$/.test(code) ? `could not connect (${code})` : error.message;
+  return typeof code === 'string' && /^E(?!RR_)[A-Z_]+$/.test(code) ? `could not connect (${code})` : error.message;
 }
 
 function parseJson(text: string): unknown {
