@@ -1,18 +1,20 @@
 /** The one place where slashd is wired: store, bus, services and the HTTP adapter. */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { SnowflakeGenerator } from './core/snowflake.js';
 import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
 import type { HttpContext } from './http/context.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { buildServer, redactUrl } from './http/server.js';
+import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
+import type { Resolver } from './delivery/outbound-lookup.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { CommandsService } from './services/commands-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
+import { NodeLease } from './services/node-lease.js';
 import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { WorldService } from './services/world-service.js';
@@ -31,6 +33,15 @@ export interface SlashdConfig {
   now?: () => number;
   /** HTTP server timeouts; each defaults to its constant in src/http/limits.ts. */
   timeouts?: Partial<HttpTimeouts>;
+  /**
+   * The snowflake node id (0..1023) to lease if it is free (default: from the pid). Only a hint:
+   * the lease in the store decides, so processes with equal hints still get distinct ids.
+   */
+  nodeIdHint?: number;
+  /** Which addresses interactions endpoints may have (default: public and loopback). */
+  endpointPolicy?: OutboundPolicy;
+  /** Name resolution for outbound requests; tests inject one to play DNS rebinding. */
+  resolve?: Resolver;
 }
 
 export interface Slashd {
@@ -58,11 +69,12 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const now = config.now ?? Date.now;
   const store = new SqliteStore({ path: config.db, now });
   const bus = new InProcessEventBus();
-  const ids = new SnowflakeGenerator(0, process.pid & 31, now);
+  const lease = await NodeLease.acquire(store, config.nodeIdHint ?? process.pid, now);
+  const ids = lease.ids;
   const commands = new CommandsService({ store, ids, now });
   const world = new WorldService(store, commands);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
-  const delivery = new HttpDelivery(now);
+  const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
   const responses = new ResponsesService({ store, ids, now, renderer });
   const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now });
@@ -86,6 +98,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   if (config.mergeWorld) await world.merge(config.mergeWorld);
 
   const server = await buildServer(ctx, { logger: loggerOptions(config.logLevel), timeouts: config.timeouts });
+  interactions.logTo(server.log);
   let closed = false;
   return {
     server,
@@ -105,6 +118,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       closed = true;
       interactions.stop();
       await server.close();
+      await lease.release();
       await store.close();
     },
   };

@@ -10,7 +10,7 @@ import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
+import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -169,6 +169,36 @@ describe('POST /oauth2/token (client credentials)', () => {
     for (const scope of ['not.a.scope', `${SCOPE} bogus`, '']) {
       expectOAuthError(await token({ grant_type: 'client_credentials', scope }), 400, 'invalid_scope');
     }
+  });
+
+  test('a user-granted scope (applications.commands.permissions.update) is never issued for the client secret alone', async () => {
+    for (const scope of ['applications.commands.permissions.update', `${SCOPE} applications.commands.permissions.update`]) {
+      const response = await token({ grant_type: 'client_credentials', scope });
+      expectOAuthError(response, 400, 'invalid_scope');
+      assert.match(response.body.error_description, /applications\.commands\.permissions\.update/);
+    }
+  });
+
+  test('a stored token without a user cannot edit command permissions, even with the scope', async () => {
+    const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      body: { name: 'guarded', description: 'Its permissions stay as they are' },
+    });
+    assert.ok(created.status < 300, created.text);
+    const stored = await server.request('POST', `${server.url}/admin/oauth2-tokens`, {
+      auth: `Bearer ${ADMIN_TOKEN}`,
+      body: { access_token: 'legacy-cc-perm-token', user_id: null, application_id: DEMO_APP_ID, scopes: ['applications.commands.permissions.update'] },
+    });
+    assert.ok(stored.status < 300, stored.text);
+    const path = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${created.body.id}/permissions`;
+    const put = await server.request('PUT', path, {
+      auth: 'Bearer legacy-cc-perm-token',
+      body: { permissions: [{ id: TEST_GUILD_ID, type: 1, permission: false }] },
+    });
+    assert.equal(put.status, 403, put.text);
+    assert.equal(put.body.code, 50026);
+    const after = await server.request('GET', path, { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    assert.equal(after.status, 404, 'no permissions were written');
   });
 
   test('form-encoded bodies only: a JSON body is refused and issues nothing', async () => {

@@ -6,6 +6,7 @@ import { createSlashd, type Slashd } from '../app.js';
 import type { Issue } from '../core/errors.js';
 import { readJsonText } from '../core/json.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
+import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode } from '../core/outbound-policy.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
@@ -34,6 +35,10 @@ function describeIssues(issues: readonly Issue[]): string {
   return issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.code} ${i.message}`).join('\n');
 }
 
+function isPolicyMode(value: string): value is EndpointPolicyMode {
+  return (ENDPOINT_POLICY_MODES as readonly string[]).includes(value);
+}
+
 export function loadWorldFile(path: string): World {
   const read = readJsonText(readFileSync(path, 'utf8'));
   if (read.ok) return readWorld(read.value, path);
@@ -53,8 +58,16 @@ export async function runServe(args: string[], out: Output, env = process.env): 
       'admin-token': { type: 'string' },
       'log-level': { type: 'string' },
       'request-timeout': { type: 'string' },
+      'endpoint-policy': { type: 'string' },
+      'allow-private-endpoints': { type: 'boolean' },
     },
   });
+  const policyMode = values['endpoint-policy'] ?? env.SLASHD_ENDPOINT_POLICY ?? 'default';
+  if (!isPolicyMode(policyMode)) {
+    out.error(`Invalid endpoint policy: ${policyMode} (one of ${ENDPOINT_POLICY_MODES.join(', ')})`);
+    return 2;
+  }
+  const allowPrivate = values['allow-private-endpoints'] ?? env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
   const host = values.host ?? env.SLASHD_HOST ?? DEFAULT_HOST;
   const port = Number(values.port ?? env.SLASHD_PORT ?? DEFAULT_PORT);
   const db = values.db ?? env.SLASHD_DB ?? DEFAULT_DB;
@@ -82,6 +95,7 @@ export async function runServe(args: string[], out: Output, env = process.env): 
       adminToken: values['admin-token'] ?? env.SLASHD_ADMIN_TOKEN,
       logLevel: values['log-level'] ?? env.SLASHD_LOG_LEVEL ?? 'warn',
       timeouts: requestTimeoutMs === undefined ? undefined : { requestTimeoutMs },
+      endpointPolicy: { mode: policyMode, allowPrivate },
     });
   } catch (error) {
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.

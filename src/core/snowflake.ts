@@ -5,6 +5,9 @@ export const SNOWFLAKE_EPOCH_MS = 1420070400000n;
 
 const INCREMENT_MASK = 0xfffn;
 
+/** Distinct node ids: the 5 worker bits and the 5 process bits of a snowflake, taken together. */
+export const NODE_ID_COUNT = 1024;
+
 /**
  * Makes ids that grow with time and never repeat within one generator. The clock is passed in so
  * that the generator stays pure; a backwards step of the clock keeps the last timestamp.
@@ -14,10 +17,26 @@ export class SnowflakeGenerator {
   private increment = 0n;
 
   constructor(
-    private readonly workerId = 0,
-    private readonly processId = 0,
+    private workerId = 0,
+    private processId = 0,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** A generator for one node id (0..1023): the high 5 bits are the worker, the low 5 the process. */
+  static forNode(nodeId: number, now: () => number = Date.now): SnowflakeGenerator {
+    return new SnowflakeGenerator(nodeId >> 5, nodeId & 31, now);
+  }
+
+  /** The node id (0..1023) this generator writes into its ids. */
+  get nodeId(): number {
+    return ((this.workerId & 31) << 5) | (this.processId & 31);
+  }
+
+  /** Switches to another node id, once a lease on it is held (the old one was lost). */
+  moveToNode(nodeId: number): void {
+    this.workerId = nodeId >> 5;
+    this.processId = nodeId & 31;
+  }
 
   next(): string {
     let ms = BigInt(this.now()) - SNOWFLAKE_EPOCH_MS;
@@ -37,6 +56,17 @@ export class SnowflakeGenerator {
       this.increment;
     return id.toString();
   }
+}
+
+/**
+ * The node id to lease: the preferred one when no live lease holds it, else the lowest free one;
+ * null when all are held.
+ */
+export function chooseNodeId(held: ReadonlySet<number>, preferred: number): number | null {
+  const first = ((preferred % NODE_ID_COUNT) + NODE_ID_COUNT) % NODE_ID_COUNT;
+  if (!held.has(first)) return first;
+  for (let id = 0; id < NODE_ID_COUNT; id++) if (!held.has(id)) return id;
+  return null;
 }
 
 export function isSnowflake(value: unknown): value is string {

@@ -5,7 +5,9 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { readJsonText } from '../core/json.js';
+import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from '../core/outbound-policy.js';
 import type { StoredApplication } from '../store/store.js';
+import { assertUrlAllowed, guardedLookup, isPolicyRefusal, systemResolver, type Resolver } from './outbound-lookup.js';
 import { InteractionSigner } from './signer.js';
 
 export type DeliveryOutcome =
@@ -13,7 +15,20 @@ export type DeliveryOutcome =
   | { kind: 'deferred' }
   | { kind: 'failed'; reason: string };
 
-export type EndpointCheck = { ok: true } | { ok: false; reason: string };
+/**
+ * `unverified` covers every failure to get a PONG (refused, reset, timed out, any other answer):
+ * one text for all, so that verifying URLs cannot serve as a port scanner.
+ */
+export type EndpointCheck = { ok: true } | { ok: false; kind: 'unverified' | 'policy' | 'bad-signature'; reason: string };
+
+export interface OutboundOptions {
+  policy?: OutboundPolicy;
+  /** Name resolution (the system's by default); tests pass their own to play DNS rebinding. */
+  resolve?: Resolver;
+}
+
+/** The one text of every verification failure that is not the policy's or the signature check's. */
+export const ENDPOINT_UNVERIFIED = 'the endpoint could not be verified';
 
 /** Idle keep-alive connections are dropped before a typical server's 5 s keep-alive timeout. */
 const IDLE_SOCKET_TIMEOUT_MS = 4_000;
@@ -82,6 +97,17 @@ function post(agents: Agents, url: string, request: { body: string; headers: Rec
   });
 }
 
+/**
+ * Why a delivery failed, for the app's developer (the interaction's failure detail and the log):
+ * the endpoint was verified and is theirs, so the cause is named (ECONNREFUSED, a timeout, ...).
+ */
+export function describeDeliveryError(error: unknown): string {
+  if (!(error instanceof Error)) return 'delivery failed';
+  if (isPolicyRefusal(error)) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  return typeof code === 'string' && /^E(?!RR_)[A-Z_]+$/.test(code) ? `could not connect (${code})` : error.message;
+}
+
 /** An answer that is not JSON, or holds a poisoned key, is no answer. */
 function parseJson(text: string): unknown {
   const read = readJsonText(text);
@@ -90,16 +116,26 @@ function parseJson(text: string): unknown {
 
 export class HttpDelivery {
   readonly signer = new InteractionSigner();
-  private readonly agents: Agents = {
-    http: new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS }),
-    https: new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS }),
-  };
+  private readonly agents: Agents;
+  private readonly policy: OutboundPolicy;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    outbound: OutboundOptions = {},
+  ) {
+    this.policy = outbound.policy ?? DEFAULT_OUTBOUND_POLICY;
+    // The agents open every socket, so their lookup sees every address slashd connects to.
+    const lookup = guardedLookup(this.policy, outbound.resolve ?? systemResolver);
+    this.agents = {
+      http: new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS, lookup }),
+      https: new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS, lookup }),
+    };
+  }
 
   async deliver(app: StoredApplication, url: string, payload: Record<string, unknown>, timeoutMs: number): Promise<DeliveryOutcome> {
     const request = this.signer.sign(app, JSON.stringify(payload), this.now());
     try {
+      assertUrlAllowed(this.policy, url);
       const { status, text } = await post(this.agents, url, request, timeoutMs);
       if (status === 202) return { kind: 'deferred' };
       if (status === 200 || status === 201) {
@@ -109,7 +145,7 @@ export class HttpDelivery {
       if (status === 204) return { kind: 'deferred' };
       return { kind: 'failed', reason: `the endpoint answered ${status}` };
     } catch (error) {
-      return { kind: 'failed', reason: error instanceof Error ? error.message : 'delivery failed' };
+      return { kind: 'failed', reason: describeDeliveryError(error) };
     }
   }
 
@@ -119,19 +155,21 @@ export class HttpDelivery {
    */
   async verifyEndpoint(app: StoredApplication, url: string, ping: Record<string, unknown>, timeoutMs: number): Promise<EndpointCheck> {
     const body = JSON.stringify(ping);
+    const unverified = { ok: false, kind: 'unverified', reason: ENDPOINT_UNVERIFIED } as const;
     try {
+      assertUrlAllowed(this.policy, url);
       const good = await post(this.agents, url, this.signer.sign(app, body, this.now()), timeoutMs);
       const pong = parseJson(good.text) as { type?: unknown } | undefined;
-      if (good.status !== 200 || pong?.type !== 1) {
-        return { ok: false, reason: `the endpoint did not answer a PING with PONG (status ${good.status})` };
-      }
+      if (good.status !== 200 || pong?.type !== 1) return unverified;
+      // Past a PONG to a signed PING the other side is an interactions endpoint, so saying what it
+      // got wrong reveals nothing about the network.
       const bad = await post(this.agents, url, this.signer.badlySigned(body, this.now()), timeoutMs);
       if (bad.status !== 401) {
-        return { ok: false, reason: `the endpoint accepted a request with a bad signature (status ${bad.status}, expected 401)` };
+        return { ok: false, kind: 'bad-signature', reason: `the endpoint accepted a request with a bad signature (status ${bad.status}, expected 401)` };
       }
       return { ok: true };
     } catch (error) {
-      return { ok: false, reason: `the endpoint could not be reached: ${error instanceof Error ? error.message : 'error'}` };
+      return isPolicyRefusal(error) ? { ok: false, kind: 'policy', reason: error.message } : unverified;
     }
   }
 }

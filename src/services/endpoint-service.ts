@@ -50,9 +50,10 @@ export class EndpointService {
       const ping = { id: this.ids.next(), application_id: app.id, type: 1, token: 'ping', version: 1 };
       const check = await this.delivery.verifyEndpoint(app, url, ping, ENDPOINT_VERIFY_TIMEOUT_MS);
       if (!check.ok) {
-        throw invalidFormBody([
-          issue([FIELD], 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID', `The specified interactions endpoint url could not be verified: ${check.reason}`),
-        ]);
+        const message = check.kind === 'unverified'
+          ? 'The specified interactions endpoint url could not be verified.'
+          : `The specified interactions endpoint url could not be verified: ${check.reason}`;
+        throw invalidFormBody([issue([FIELD], 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID', message)]);
       }
     }
     const { keys: _keys, ...plain } = app;

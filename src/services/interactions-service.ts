@@ -14,6 +14,7 @@ import {
   currentState,
   INITIAL_RESPONSE_DEADLINE_MS,
   makeInteractionToken,
+  type FailureReason,
   type InteractionRecord,
 } from '../core/interactions/lifecycle.js';
 import { mayUseInBotDm } from '../core/invocation/dm-access.js';
@@ -42,6 +43,11 @@ export interface InteractionsServiceDeps {
   delivery: HttpDelivery;
   responses: ResponsesService;
   now: () => number;
+}
+
+/** Where failed deliveries are logged (the server's pino logger fits). */
+export interface DeliveryLog {
+  info(fields: Record<string, unknown>, message: string): void;
 }
 
 const missingPermissions = () => new ApiError(403, JsonCode.MissingPermissions, 'You lack permissions to perform that action');
@@ -113,8 +119,14 @@ function viewableGuild(scene: InvocationScene): Guild | null {
 
 export class InteractionsService {
   private readonly timers = new Set<NodeJS.Timeout>();
+  private log: DeliveryLog | null = null;
 
   constructor(private readonly deps: InteractionsServiceDeps) {}
+
+  /** The logger exists once the HTTP server does, after this service. */
+  logTo(log: DeliveryLog): void {
+    this.log = log;
+  }
 
   async invoke(user: User, body: unknown): Promise<InvokeResult> {
     const parsed = readInvokeRequest(body);
@@ -218,11 +230,22 @@ export class InteractionsService {
       // Past the deadline (the endpoint did not answer in time, and the request was aborted) it is
       // a timeout, whichever of the abort and the deadline timer came first.
       const late = this.deps.now() >= record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
-      await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
-        state: 'failed',
-        failure_reason: late ? 'timeout' : 'delivery_failure',
-      });
+      await this.recordDeliveryFailure(record, late ? 'timeout' : 'delivery_failure', outcome.reason);
     }
+  }
+
+  /** The stable code stays in failure_reason; the cause goes to failure_detail and one log line. */
+  private async recordDeliveryFailure(record: InteractionRecord, reason: FailureReason, detail: string): Promise<void> {
+    await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
+      state: 'failed',
+      failure_reason: reason,
+      failure_detail: detail,
+    });
+    // Logged even when the deadline timer failed it first: the cause is only known here.
+    this.log?.info(
+      { applicationId: record.application_id, interactionId: record.id, reason, detail },
+      'interaction delivery failed',
+    );
   }
 
   private scheduleTimeout(record: InteractionRecord): void {
@@ -245,7 +268,10 @@ export class InteractionsService {
     if (!record || !(await this.invokerStillReads(user, record))) return null;
     const { state, reason } = currentState(record, this.deps.now());
     const out: Record<string, unknown> = { id: record.id, nonce: record.nonce, state, response: record.response };
-    if (state === 'failed') out.failure_reason = reason;
+    if (state === 'failed') {
+      out.failure_reason = reason;
+      if (record.failure_detail) out.failure_detail = record.failure_detail;
+    }
     return out;
   }
 

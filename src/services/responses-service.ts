@@ -253,7 +253,7 @@ export class ResponsesService {
       flags: message.flags & ~LOADING,
       edited_timestamp: (message.flags & LOADING) !== 0 ? null : new Date(this.deps.now()).toISOString(),
     };
-    await this.deps.store.putMessage(edited);
+    if (!(await this.deps.store.editMessage(edited))) throw unknownMessage();
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
       await this.deps.store.updateInteraction(record.application_id, record.id, ['acknowledged'], { state: 'responded' });

@@ -97,7 +97,10 @@ export interface Store {
   ): Promise<boolean>;
 
   // Messages slashd itself holds (interaction responses, follow-ups, launch notices).
+  /** A new message; its id must be new (no upsert, so that an id collision cannot overwrite). */
   putMessage(message: StoredMessage): Promise<void>;
+  /** Rewrites an existing message of the same id; false when it no longer exists. */
+  editMessage(message: StoredMessage): Promise<boolean>;
   getMessage(channelId: string, id: string): Promise<StoredMessage | null>;
   /** Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own). */
   listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]>;
@@ -105,7 +108,23 @@ export interface Store {
   putActivityInstance(instance: ActivityInstance): Promise<void>;
   listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;
 
+  // Snowflake node ids (0..1023), leased so that two processes on one database never share one.
+  /** Takes the preferred node id, or another free one, in one transaction; null when all are held. */
+  acquireNodeLease(request: NodeLeaseRequest): Promise<number | null>;
+  /** Extends a lease this holder still has; false when it has expired (another may hold it now). */
+  renewNodeLease(nodeId: number, holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the id back; it rests for `restMs` so that its next holder's ids start later. */
+  releaseNodeLease(nodeId: number, holder: string, restMs: number): Promise<void>;
+
   close(): Promise<void>;
+}
+
+export interface NodeLeaseRequest {
+  /** A random value naming this process; renewals and the release must present it. */
+  holder: string;
+  /** Tried first (e.g. derived from the pid); any free id will do. */
+  preferred: number;
+  ttlMs: number;
 }
 
 /** What a permissions planner sees, read inside the transaction that applies its plan. */

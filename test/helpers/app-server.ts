@@ -62,6 +62,8 @@ export interface AppServerOptions {
   applicationId: string;
   behaviour?: AppBehaviour;
   handler?: AppHandler;
+  /** Answer with `connection: close`, so that each request slashd sends opens a new connection. */
+  closeEachConnection?: boolean;
 }
 
 export interface AppServer {
@@ -134,6 +136,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
         const send = (status: number, payload?: string | Json) => {
           entry.status = status;
           const text = payload === undefined ? '' : typeof payload === 'string' ? payload : JSON.stringify(payload);
+          if (options.closeEachConnection) res.setHeader('connection', 'close');
           res.writeHead(status, typeof payload === 'object' ? { 'content-type': 'application/json' } : {});
           res.end(text);
         };

@@ -33,6 +33,8 @@ export interface InteractionRecord {
   nonce: string | null;
   state: InteractionState;
   failure_reason: FailureReason | null;
+  /** What went wrong, for the app's developer (ECONNREFUSED, the status, invalid JSON, ...). */
+  failure_detail?: string | null;
   response: InteractionResponse | null;
   created_at: number;
   original_message_id: string | null;

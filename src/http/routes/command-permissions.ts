@@ -40,6 +40,9 @@ export async function commandPermissionRoutes(api: FastifyInstance, { ctx }: { c
   function editor(principal: Principal): User {
     if (principal.kind === 'bot') throw botsCannotUseEndpoint();
     if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE)) throw missingScope();
+    // Only a user grants this scope: a token without a user (client credentials, stored before
+    // the scope was refused there) never edits permissions as if the owner had granted it.
+    if (principal.token.user_id === null) throw missingScope();
     if (!principal.user) throw unauthorized();
     return principal.user;
   }

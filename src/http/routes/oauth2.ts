@@ -11,11 +11,14 @@ import type { StoredApplication } from '../../store/store.js';
 /** Lifetime of an issued access token, in seconds (v10's `expires_in`). */
 export const ACCESS_TOKEN_TTL_SECONDS = 604_800;
 
-/** Scopes a client-credentials token may carry: the owner acts, so nothing that needs a user grant. */
-const CLIENT_CREDENTIALS_SCOPES = new Set([
+/**
+ * Scopes a client may grant itself with its secret alone (the token acts for the app's owner).
+ * Anything a user must grant, `applications.commands.permissions.update` above all, is absent: it
+ * comes only from an authorization code, so a leaked client secret cannot edit permissions.
+ */
+export const CLIENT_CREDENTIALS_SCOPES: ReadonlySet<string> = new Set([
   'applications.commands.update',
   'applications.commands',
-  'applications.commands.permissions.update',
   'identify',
   'guilds',
   'connections',

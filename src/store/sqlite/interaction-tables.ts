@@ -59,10 +59,16 @@ export class InteractionTables {
     this.writeMessage(message);
   }
 
+  /** An edit rewrites the message of that id; a message that is gone stays gone. */
+  async editMessage(message: StoredMessage): Promise<boolean> {
+    return this.conn.sql('UPDATE messages SET doc = ?, visible_to = ? WHERE channel_id = ? AND id = ?')
+      .run(JSON.stringify(message), message.ephemeral_for_user_id, message.channel_id, message.id).changes > 0;
+  }
+
+  /** A plain INSERT: a new message whose id is taken fails loudly rather than overwrite another. */
   private writeMessage(message: StoredMessage): void {
     this.conn.sql(
-        `INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (channel_id, id) DO UPDATE SET doc = excluded.doc, visible_to = excluded.visible_to`,
+        'INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc) VALUES (?, ?, ?, ?, ?, ?)',
       )
       .run(
         message.channel_id,

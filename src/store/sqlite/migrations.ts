@@ -111,4 +111,16 @@ export const MIGRATIONS: readonly Migration[] = [
     // Snowflakes sort numerically as (length, text): this index serves the newest-first read.
     sql: `CREATE INDEX messages_by_channel_newest ON messages (channel_id, length(id), id);`,
   },
+  {
+    version: 4,
+    name: 'snowflake node leases',
+    // One row per node id ever leased; a row whose expires_at has passed is free to take.
+    sql: `
+      CREATE TABLE node_leases (
+        node_id INTEGER PRIMARY KEY CHECK (node_id BETWEEN 0 AND 1023),
+        holder TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

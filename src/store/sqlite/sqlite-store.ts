@@ -8,11 +8,12 @@ import type { InteractionRecord, InteractionState } from '../../core/interaction
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { Application, Guild, User, World } from '../../core/world/types.js';
 import type {
-  ActivityInstance, CommandPlanner, IssuedToken, PermissionsPlanner, Store, StoredApplication,
+  ActivityInstance, CommandPlanner, IssuedToken, NodeLeaseRequest, PermissionsPlanner, Store, StoredApplication,
 } from '../store.js';
 import { CommandTables } from './command-tables.js';
 import { SqliteConnection } from './connection.js';
 import { InteractionTables } from './interaction-tables.js';
+import { LeaseTables } from './lease-tables.js';
 import { WorldTables } from './world-tables.js';
 
 export interface SqliteStoreOptions {
@@ -28,12 +29,14 @@ export class SqliteStore implements Store {
   private readonly world: WorldTables;
   private readonly commands: CommandTables;
   private readonly interactions: InteractionTables;
+  private readonly leases: LeaseTables;
 
   constructor(options: SqliteStoreOptions) {
     this.conn = new SqliteConnection(options.path, options.now ?? Date.now, options.readStalenessMs);
     this.world = new WorldTables(this.conn);
     this.commands = new CommandTables(this.conn);
     this.interactions = new InteractionTables(this.conn);
+    this.leases = new LeaseTables(this.conn);
   }
 
   schemaVersion(): number {
@@ -185,6 +188,10 @@ export class SqliteStore implements Store {
     return this.interactions.putMessage(message);
   }
 
+  editMessage(message: StoredMessage): Promise<boolean> {
+    return this.interactions.editMessage(message);
+  }
+
   getMessage(channelId: string, id: string): Promise<StoredMessage | null> {
     return this.interactions.getMessage(channelId, id);
   }
@@ -203,6 +210,19 @@ export class SqliteStore implements Store {
 
   listActivityInstances(applicationId: string): Promise<ActivityInstance[]> {
     return this.interactions.listActivityInstances(applicationId);
+  }
+
+  // ---- node leases -----------------------------------------------------------------------------
+  acquireNodeLease(request: NodeLeaseRequest): Promise<number | null> {
+    return this.leases.acquireNodeLease(request);
+  }
+
+  renewNodeLease(nodeId: number, holder: string, ttlMs: number): Promise<boolean> {
+    return this.leases.renewNodeLease(nodeId, holder, ttlMs);
+  }
+
+  releaseNodeLease(nodeId: number, holder: string, restMs: number): Promise<void> {
+    return this.leases.releaseNodeLease(nodeId, holder, restMs);
   }
 
   async close(): Promise<void> {
