@@ -5,6 +5,7 @@ import type { HttpContext } from './context.js';
 import { errorHandler, invalidApiVersion, invalidJson, sendError } from './errors.js';
 import { RouteIndex } from './method-not-allowed.js';
 import { adminRoutes } from './routes/admin.js';
+import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
@@ -32,6 +33,8 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 4 * 1024 * 1024,
+    // A stop closes idle keep-alive connections at once instead of waiting for their timeout.
+    forceCloseConnections: 'idle',
     // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
@@ -80,5 +83,6 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
     );
   }
   await app.register(adminRoutes, { ctx, prefix: '/admin' });
+  await app.register(homeRoutes, { ctx });
   return app;
 }

@@ -105,6 +105,8 @@ export interface Store {
   putActivityInstance(instance: ActivityInstance): Promise<void>;
   listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;
 
+  /** The cheapest query the store can answer; rejects when the store cannot serve (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

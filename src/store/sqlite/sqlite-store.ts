@@ -205,6 +205,10 @@ export class SqliteStore implements Store {
     return this.interactions.listActivityInstances(applicationId);
   }
 
+  async ping(): Promise<void> {
+    this.conn.ping();
+  }
+
   async close(): Promise<void> {
     await this.conn.close();
   }
