@@ -14,6 +14,9 @@ export const POLL_INTERVAL_MS = 50;
 /** Messages read per poll when looking for a deferred answer. */
 export const MESSAGES_READ = 50;
 
+/** Deferred callbacks (5, and 6 for components): the answer comes later as an edit of `@original`. */
+const DEFERRED_CALLBACKS = new Set([5, 6]);
+
 export type Outcome =
   | { kind: 'response'; response: Json }
   | { kind: 'message'; message: Json }
@@ -43,8 +46,10 @@ async function look(query: OutcomeQuery): Promise<Outcome | null> {
   if (status.status !== 200) return { kind: 'failed', reason: `the interaction could not be read (${status.status})` };
   const state = status.body.state as string;
   if (state === 'failed') return { kind: 'failed', reason: explainFailure(String(status.body.failure_reason)) };
-  if (state === 'responded') return { kind: 'response', response: status.body.response as Json };
-  if (state === 'acknowledged') {
+  const response = status.body.response as Json | null;
+  // A deferred answer that the app has since edited is `responded` too; its text is in the channel.
+  if (state === 'responded' && response && !DEFERRED_CALLBACKS.has(response.type)) return { kind: 'response', response };
+  if (state === 'acknowledged' || state === 'responded') {
     const message = await deferredAnswer(query);
     return message ? { kind: 'message', message } : null;
   }
