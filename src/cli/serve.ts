@@ -154,9 +154,11 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
     logLevel: args.logLevel,
     logFormat: args.logFormat,
   });
+  // Listening for signals before anything is printed: a stop asked for right after the banner is graceful too.
+  const stopped = untilStopped(slashd);
   const url = await slashd.listen({ host: args.host, port: args.port });
   await printBanner(slashd, url, args, out);
-  await untilStopped(slashd);
+  await stopped;
   out.log('slashd stopped');
   return EXIT_OK;
 }
