@@ -165,10 +165,10 @@ describe('answers rendered as the user sees them', () => {
 describe('log lines on a terminal', () => {
   test('a pino record becomes one line with the time, level, message and request', () => {
     const line = formatLogLine(JSON.stringify({
-      level: 30, time: Date.UTC(2026, 0, 1, 12, 0, 1), msg: 'request completed',
+      level: 30, time: Date.UTC(2026, 0, 1, 12, 0, 1), msg: 'request completed', reqId: 'req-7',
       req: { method: 'GET', url: '/api/v10/x' }, res: { statusCode: 200 }, responseTime: 2.4,
     }));
-    assert.equal(line, '12:00:01 INFO  request completed GET /api/v10/x 200 (2 ms)');
+    assert.equal(line, '12:00:01 INFO  request completed [req-7] GET /api/v10/x 200 (2 ms)');
     assert.equal(formatLogLine('not json'), 'not json');
   });
 });

@@ -25,7 +25,8 @@ function clock(time: unknown): string {
 
 /** The request, response and error details pino attaches, in a few words. */
 function details(record: LogRecord): string[] {
-  const parts: string[] = [];
+  // The request id pairs "incoming request" with its "request completed".
+  const parts: string[] = typeof record.reqId === 'string' ? [`[${record.reqId}]`] : [];
   const req = field(record, 'req');
   if (req) parts.push(`${String(req.method)} ${String(req.url)}`);
   const res = field(record, 'res');
