@@ -65,7 +65,10 @@ function answer(interaction) {
   };
 }
 
-const me = await call('GET', '/applications/@me');
+const me = await call('GET', '/applications/@me').catch((error) => {
+  console.error(`hello-app: cannot use slashd at ${slashd} (${error.cause?.message ?? error.message}); is it running? (npm start)`);
+  process.exit(1);
+});
 const key = publicKey(me.verify_key);
 
 const server = createServer((request, response) => {
