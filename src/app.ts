@@ -5,6 +5,7 @@ import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
 import type { HttpContext } from './http/context.js';
 import type { HttpTimeouts } from './http/limits.js';
+import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
 import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
@@ -30,6 +31,8 @@ export interface SlashdConfig {
   mergeWorld?: World | null;
   adminToken?: string;
   logLevel?: string;
+  /** 'pretty': one readable line per record (for a terminal); 'json' (the default): pino's JSON lines. */
+  logFormat?: 'json' | 'pretty';
   now?: () => number;
   /** HTTP server timeouts; each defaults to its constant in src/http/limits.ts. */
   timeouts?: Partial<HttpTimeouts>;
@@ -54,10 +57,11 @@ export interface Slashd {
   close(): Promise<void>;
 }
 
-function loggerOptions(level: string | undefined): FastifyServerOptions['logger'] {
+function loggerOptions(level: string | undefined, format: 'json' | 'pretty' = 'json'): FastifyServerOptions['logger'] {
   if (!level || level === 'silent') return false;
   return {
     level,
+    ...(format === 'pretty' ? { stream: prettyLogStream((text) => process.stdout.write(text)) } : {}),
     serializers: {
       // The default serializer would log the raw URL, which can hold an interaction token.
       req: (request: { method: string; url: string }) => ({ method: request.method, url: redactUrl(request.url) }),
@@ -97,7 +101,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   if (config.world) await world.replace(config.world);
   if (config.mergeWorld) await world.merge(config.mergeWorld);
 
-  const server = await buildServer(ctx, { logger: loggerOptions(config.logLevel), timeouts: config.timeouts });
+  const server = await buildServer(ctx, { logger: loggerOptions(config.logLevel, config.logFormat), timeouts: config.timeouts });
   interactions.logTo(server.log);
   let closed = false;
   return {
@@ -118,6 +122,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       closed = true;
       interactions.stop();
       await server.close();
+      delivery.close();
       await lease.release();
       await store.close();
     },

@@ -72,7 +72,7 @@ describe('error bodies', () => {
       `${server.api}/nope`,
       `${server.api}/applications/${DEMO_APP_ID}/nope`,
       `${server.api}/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/1/2/3`,
-      `${server.url}/`,
+      // `/` itself is slashd's home page (home.test.ts).
       `${server.url}/nothing-here`,
     ]) {
       for (const auth of [null, BOT]) {

@@ -51,23 +51,46 @@ describe('valid bodies', () => {
 });
 
 describe('invalid bodies', () => {
-  test('every issue as "path: CODE message", exit 1', async () => {
+  test('every issue as "path = value (command "name"): CODE message", then a count; exit 1', async () => {
     const body = [ping, { name: 'Echo', description: 'd', options: [{ type: 3, name: 'Text', description: 'd' }] }];
     assert.deepEqual(await lint(file(body)), {
       status: 1,
       log: [],
       error: [
-        '1.name: APPLICATION_COMMAND_INVALID_NAME Command name is invalid',
-        '1.options.0.name: APPLICATION_COMMAND_INVALID_NAME Command name is invalid',
+        '1.name = "Echo" (command "Echo"): APPLICATION_COMMAND_INVALID_NAME Command name is invalid: it must be lower case ("E" is not)',
+        '1.options.0.name = "Text" (command "Echo"): APPLICATION_COMMAND_INVALID_NAME Command name is invalid: it must be lower case ("T" is not)',
+        '2 errors in 1 command',
       ],
     });
   });
 
-  test('a root issue', async () => {
+  test('a character outside the pattern is named', async () => {
+    const result = await lint(file([{ name: 'say!', description: 'd' }]));
+    assert.deepEqual(result.error, [
+      '0.name = "say!" (command "say!"): APPLICATION_COMMAND_INVALID_NAME Command name is invalid: "!" is a character that is not allowed (letters, numbers, - _ and \' only)',
+      '1 error in 1 command',
+    ]);
+  });
+
+  test('issues are sorted by path (list indexes as numbers), counted per command', async () => {
+    const good = (i: number) => ({ name: `c${i}`, description: 'd' });
+    const bad = (name: string) => ({ name, description: '' });
+    const body = [good(0), good(1), bad('B2'), good(3), good(4), good(5), good(6), good(7), good(8), good(9), bad('b10'), { type: 2, name: 'Profile', description: 'x' }];
+    const result = await lint(file(body));
+    assert.equal(result.status, 1);
+    const paths = result.error.slice(0, -1).map((line) => line.split(' ')[0]);
+    assert.deepEqual(paths, ['2.description', '2.name', '10.description', '11.description']);
+    assert.match(result.error[1] ?? '', /^2\.name = "B2" \(command "B2"\): APPLICATION_COMMAND_INVALID_NAME /);
+    assert.equal(result.error.at(-1), '4 errors in 3 commands');
+  });
+
+  test('a missing field shows no value; an issue at the root belongs to no command', async () => {
+    const missing = await lint(file([{ description: 'no name' }]));
+    assert.deepEqual(missing.error, ['0.name (command 0): BASE_TYPE_REQUIRED This field is required', '1 error in 1 command']);
     assert.deepEqual(await lint(file({ name: 'ping' })), {
       status: 1,
       log: [],
-      error: ['(root): LIST_TYPE_CONVERT Only iterables may be used in a ListType'],
+      error: ['(root): LIST_TYPE_CONVERT Only iterables may be used in a ListType', '1 error'],
     });
   });
 
@@ -76,14 +99,17 @@ describe('invalid bodies', () => {
     assert.deepEqual(await lint(file(users)), {
       status: 1,
       log: [],
-      error: ['(root): 30032 Maximum number of application commands reached (15 USER commands)'],
+      error: ['(root): 30032 Maximum number of application commands reached (15 USER commands)', '1 error'],
     });
   });
 
   test('an entry point in a guild list', async () => {
     const result = await lint(file([{ type: 4, name: 'Launch', handler: 2 }]), '--guild', '--world', WORLD, '--app', '3');
     assert.equal(result.status, 1);
-    assert.deepEqual(result.error, ['0.type: APPLICATION_COMMAND_ENTRY_POINT_GUILD Entry Point commands cannot be guild commands']);
+    assert.deepEqual(result.error, [
+      '0.type = 4 (command "Launch"): APPLICATION_COMMAND_ENTRY_POINT_GUILD Entry Point commands cannot be guild commands',
+      '1 error in 1 command',
+    ]);
   });
 });
 
@@ -99,10 +125,13 @@ describe('app traits', () => {
     assert.deepEqual(await lint(nsfw, '--world', WORLD, '--app', '2'), {
       status: 1,
       log: [],
-      error: ['0.nsfw: APPLICATION_COMMAND_NSFW_DISCOVERABLE Applications with discovery enabled cannot have age-restricted commands'],
+      error: [
+        '0.nsfw = true (command "ping"): APPLICATION_COMMAND_NSFW_DISCOVERABLE Applications with discovery enabled cannot have age-restricted commands',
+        '1 error in 1 command',
+      ],
     });
     const userInstall = file([{ ...ping, integration_types: [0, 1] }]);
-    assert.equal((await lint(userInstall, '--world', WORLD, '--app', '1')).error[0]?.split(':')[0], '0.integration_types.1');
+    assert.equal((await lint(userInstall, '--world', WORLD, '--app', '1')).error[0]?.split(' ')[0], '0.integration_types.1');
     assert.deepEqual(await lint(file([{ type: 4, name: 'Launch', handler: 2 }]), '--world', WORLD, '--app', '3'), {
       status: 0, log: ['ok: 1 commands'], error: [],
     });

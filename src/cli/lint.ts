@@ -3,16 +3,13 @@
  * the same validation the server runs. Exit status: 0 valid, 1 invalid, 2 usage or read error.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import type { IssuePath } from '../core/errors.js';
+import type { Issue, IssuePath } from '../core/errors.js';
 import { readJsonText } from '../core/json.js';
 import { findTypeCountOverflow, validateBulkOverwrite, type AppTraits } from '../core/validation/index.js';
 import { commandTypeName, isCommandType } from '../core/validation/values.js';
+import { EXIT_FAILED as EXIT_INVALID, EXIT_OK, EXIT_USAGE, parseCommandLine, UsageError, type Output } from './usage.js';
 
-export interface LintOutput {
-  log(line: string): void;
-  error(line: string): void;
-}
+export type LintOutput = Output;
 
 export const LINT_USAGE = 'usage: slashd lint FILE [--guild] [--world FILE --app ID]';
 
@@ -22,10 +19,6 @@ export const DEFAULT_LINT_TRAITS: AppTraits = { flags: 0, integration_types: [0,
 /** The JSON code of "maximum number of application commands reached" (facts, section 3). */
 const MAX_APPLICATION_COMMANDS = 30032;
 
-const EXIT_OK = 0;
-const EXIT_INVALID = 1;
-const EXIT_USAGE = 2;
-
 interface LintArgs {
   file: string;
   guild: boolean;
@@ -33,28 +26,15 @@ interface LintArgs {
   app: string | undefined;
 }
 
-/** Exit status 2: bad arguments (the usage follows the message) or a file that cannot be read. */
-class UsageError extends Error {
-  constructor(message: string, readonly showUsage = true) {
-    super(message);
-  }
-}
-
 function parseLintArgs(args: string[]): LintArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { guild: { type: 'boolean' }, world: { type: 'string' }, app: { type: 'string' } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { positionals, values } = parsed;
+  const { positionals, values } = parseCommandLine(args, {
+    guild: { type: 'boolean' }, world: { type: 'string' }, app: { type: 'string' },
+  });
+  const world = values.world as string | undefined;
+  const app = values.app as string | undefined;
   if (positionals.length !== 1 || positionals[0] === undefined) throw new UsageError('expected exactly one FILE');
-  if ((values.world === undefined) !== (values.app === undefined)) throw new UsageError('--world and --app go together');
-  return { file: positionals[0], guild: values.guild === true, world: values.world, app: values.app };
+  if ((world === undefined) !== (app === undefined)) throw new UsageError('--world and --app go together');
+  return { file: positionals[0], guild: values.guild === true, world, app };
 }
 
 async function readJson(path: string, what: string): Promise<unknown> {
@@ -95,6 +75,67 @@ export function formatIssuePath(path: IssuePath): string {
   return path.length === 0 ? '(root)' : path.join('.');
 }
 
+/** Longest shown offending value, in characters; longer ones are cut with an ellipsis. */
+export const SHOWN_VALUE_MAX = 60;
+
+/** Paths in document order: list indexes as numbers, keys as text. */
+export function compareIssuePaths(a: IssuePath, b: IssuePath): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) < String(y) ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+/** The value at `path` in `body`, or undefined when the path leads nowhere. */
+function valueAt(body: unknown, path: IssuePath): unknown {
+  let value = body;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}
+
+function shownValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > SHOWN_VALUE_MAX ? `${text.slice(0, SHOWN_VALUE_MAX - 1)}…` : text;
+}
+
+/** The command an issue sits in: its index in the list and, when it has one, its name. */
+function commandOf(body: unknown, path: IssuePath): { index: number; label: string } | null {
+  const index = path[0];
+  if (typeof index !== 'number' || !Array.isArray(body)) return null;
+  const name = valueAt(body, [index, 'name']);
+  return { index, label: typeof name === 'string' ? `command "${name}"` : `command ${index}` };
+}
+
+/** One line per issue: `path = value (command "name"): CODE message`. */
+export function formatIssue(body: unknown, issue: Issue): string {
+  const value = issue.path.length === 0 ? undefined : valueAt(body, issue.path);
+  const command = commandOf(body, issue.path);
+  const where = [
+    formatIssuePath(issue.path),
+    value === undefined ? '' : ` = ${shownValue(value)}`,
+    command ? ` (${command.label})` : '',
+  ].join('');
+  return `${where}: ${issue.code} ${issue.message}`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** The closing line: "3 errors in 2 commands" (issues at the root belong to no command). */
+export function issueCount(body: unknown, issues: readonly Issue[]): string {
+  const commands = new Set(issues.map((issue) => commandOf(body, issue.path)?.index).filter((index) => index !== undefined));
+  const errors = plural(issues.length, 'error');
+  return commands.size === 0 ? errors : `${errors} in ${plural(commands.size, 'command')}`;
+}
+
 async function lint(args: LintArgs, out: LintOutput): Promise<number> {
   const body = await readJson(args.file, 'file');
   const app = args.world === undefined || args.app === undefined
@@ -103,13 +144,16 @@ async function lint(args: LintArgs, out: LintOutput): Promise<number> {
   const scope = args.guild ? 'guild' : 'global';
   const result = validateBulkOverwrite(body, { scope, app });
   if (!result.ok) {
-    for (const { path, code, message } of result.issues) out.error(`${formatIssuePath(path)}: ${code} ${message}`);
+    const sorted = [...result.issues].sort((a, b) => compareIssuePaths(a.path, b.path));
+    for (const issue of sorted) out.error(formatIssue(body, issue));
+    out.error(issueCount(body, sorted));
     return EXIT_INVALID;
   }
   const overflow = findTypeCountOverflow(result.value.map((item) => item.definition), scope);
   if (overflow) {
     const typeName = isCommandType(overflow.type) ? commandTypeName(overflow.type) : String(overflow.type);
     out.error(`(root): ${MAX_APPLICATION_COMMANDS} Maximum number of application commands reached (${overflow.limit} ${typeName} commands)`);
+    out.error('1 error');
     return EXIT_INVALID;
   }
   out.log(`ok: ${result.value.length} commands`);

@@ -1,23 +1,35 @@
-/** The `slashd` command: `serve` and `lint`. */
+/** The `slashd` command: `serve`, `invoke`, `world` and `lint`. */
+import { runInvoke } from './invoke/run.js';
 import { runLint } from './lint.js';
-import { runServe, type Output } from './serve.js';
+import { runServe } from './serve.js';
+import { EXIT_OK, EXIT_USAGE, USAGE, type Output } from './usage.js';
+import { runWorld } from './world.js';
 
-const USAGE = `usage:
-  slashd serve [--host H] [--port P] [--db PATH|:memory:] [--world FILE] [--demo] [--admin-token T]
-      environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1, SLASHD_ADMIN_TOKEN
-  slashd lint FILE [--guild] [--world FILE --app ID]`;
+export type { Output } from './usage.js';
 
 const console_: Output = { log: (line) => console.log(line), error: (line) => console.error(line) };
 
+type Command = (args: string[], out: Output) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: (args, out) => runServe(args, out),
+  invoke: (args, out) => runInvoke(args, out),
+  world: (args, out) => runWorld(args, out),
+  lint: (args, out) => runLint(args, out),
+};
+
+const HELP = new Set(['help', '--help', '-h']);
+
 export async function main(argv: string[], out: Output = console_): Promise<number> {
   const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve':
-      return runServe(rest, out);
-    case 'lint':
-      return runLint(rest, out);
-    default:
-      out.error(USAGE);
-      return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  if (command !== undefined && HELP.has(command)) {
+    out.log(USAGE);
+    return EXIT_OK;
   }
+  const run = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (run) return run(rest, out);
+  // Without a command there is nothing to do: the usage, and the status of a wrong command line.
+  if (command !== undefined) out.error(`slashd: unknown command '${command}'`);
+  out.error(USAGE);
+  return EXIT_USAGE;
 }

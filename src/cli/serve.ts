@@ -1,24 +1,28 @@
 /** `slashd serve`: options from flags, then environment variables, then defaults. */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
+import { dirname, resolve } from 'node:path';
 import { createSlashd, type Slashd } from '../app.js';
 import type { Issue } from '../core/errors.js';
 import { readJsonText } from '../core/json.js';
+import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
-import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode } from '../core/outbound-policy.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
+import { adminTokenPath, loadOrCreateAdminToken } from './admin-token.js';
+import { DEFAULT_URL } from './client.js';
+import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
+import { worldLines } from './world-text.js';
+
+export type { Output } from './usage.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 3210;
 export const DEFAULT_DB = './data/slashd.sqlite';
-
-export interface Output {
-  log(line: string): void;
-  error(line: string): void;
-}
+/** Warnings and errors only: a quiet terminal unless something is wrong. */
+export const DEFAULT_LOG_LEVEL = 'warn';
+/** The levels `--log-level` takes (pino's). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
 function isDatabaseSetupError(error: unknown): error is Error {
@@ -35,10 +39,6 @@ function describeIssues(issues: readonly Issue[]): string {
   return issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.code} ${i.message}`).join('\n');
 }
 
-function isPolicyMode(value: string): value is EndpointPolicyMode {
-  return (ENDPOINT_POLICY_MODES as readonly string[]).includes(value);
-}
-
 export function loadWorldFile(path: string): World {
   const read = readJsonText(readFileSync(path, 'utf8'));
   if (read.ok) return readWorld(read.value, path);
@@ -46,83 +46,175 @@ export function loadWorldFile(path: string): World {
   throw new Error(`The world in ${path} is invalid:\n${describeIssues(read.issues)}`);
 }
 
-export async function runServe(args: string[], out: Output, env = process.env): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      db: { type: 'string' },
-      world: { type: 'string' },
-      demo: { type: 'boolean' },
-      'admin-token': { type: 'string' },
-      'log-level': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      'endpoint-policy': { type: 'string' },
-      'allow-private-endpoints': { type: 'boolean' },
-    },
+interface ServeArgs {
+  host: string;
+  port: number;
+  db: string;
+  worldPath: string | undefined;
+  demo: boolean;
+  /** Given by a flag or the environment; otherwise the database's stored token is used. */
+  adminToken: string | undefined;
+  logLevel: string;
+  logFormat: 'json' | 'pretty';
+  /** Whole-request timeout in ms; the default when undefined. */
+  requestTimeoutMs: number | undefined;
+  endpointPolicy: OutboundPolicy;
+}
+
+function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
+  if (raw === undefined) return isTerminal ? 'pretty' : 'json';
+  if (raw === 'json' || raw === 'pretty') return raw;
+  throw new UsageError(`--log-format is pretty or json, not '${raw}'`);
+}
+
+function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
+  const { values, positionals } = parseCommandLine(args, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    db: { type: 'string' },
+    world: { type: 'string' },
+    demo: { type: 'boolean' },
+    'admin-token': { type: 'string' },
+    'log-level': { type: 'string' },
+    'log-format': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'endpoint-policy': { type: 'string' },
+    'allow-private-endpoints': { type: 'boolean' },
   });
-  const policyMode = values['endpoint-policy'] ?? env.SLASHD_ENDPOINT_POLICY ?? 'default';
-  if (!isPolicyMode(policyMode)) {
-    out.error(`Invalid endpoint policy: ${policyMode} (one of ${ENDPOINT_POLICY_MODES.join(', ')})`);
-    return 2;
-  }
-  const allowPrivate = values['allow-private-endpoints'] ?? env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
-  const host = values.host ?? env.SLASHD_HOST ?? DEFAULT_HOST;
-  const port = Number(values.port ?? env.SLASHD_PORT ?? DEFAULT_PORT);
-  const db = values.db ?? env.SLASHD_DB ?? DEFAULT_DB;
-  const worldPath = values.world ?? env.SLASHD_WORLD;
-  const demo = values.demo ?? env.SLASHD_DEMO === '1';
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    out.error(`Invalid port: ${String(values.port ?? env.SLASHD_PORT)}`);
-    return 2;
-  }
-  const requestTimeout = values['request-timeout'] ?? env.SLASHD_REQUEST_TIMEOUT_MS;
+  const text = (name: string) => values[name] as string | undefined;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  const port = Number(text('port') ?? env.SLASHD_PORT ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid port: ${String(text('port') ?? env.SLASHD_PORT)}`);
+  const logLevel = text('log-level') ?? env.SLASHD_LOG_LEVEL ?? DEFAULT_LOG_LEVEL;
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level is one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`);
+  const requestTimeout = text('request-timeout') ?? env.SLASHD_REQUEST_TIMEOUT_MS;
   const requestTimeoutMs = requestTimeout === undefined ? undefined : Number(requestTimeout);
   if (requestTimeoutMs !== undefined && (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0)) {
-    out.error(`Invalid request timeout (ms): ${requestTimeout}`);
-    return 2;
+    throw new UsageError(`invalid request timeout (ms): ${requestTimeout}`);
   }
-  const demoWorld = demo ? readWorld(DEMO_WORLD, 'the demo world') : null;
-  const world = worldPath ? loadWorldFile(worldPath) : null;
-  let slashd: Slashd;
-  try {
-    if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
-    slashd = await createSlashd({
-      db,
-      world,
-      mergeWorld: demoWorld,
-      adminToken: values['admin-token'] ?? env.SLASHD_ADMIN_TOKEN,
-      logLevel: values['log-level'] ?? env.SLASHD_LOG_LEVEL ?? 'warn',
-      timeouts: requestTimeoutMs === undefined ? undefined : { requestTimeoutMs },
-      endpointPolicy: { mode: policyMode, allowPrivate },
-    });
-  } catch (error) {
-    // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.
-    if (!isDatabaseSetupError(error)) throw error;
-    out.error(error instanceof DatabaseOpenError ? error.message : `cannot open the SQLite database at ${db}: ${error.message}`);
-    return 1;
+  const mode = text('endpoint-policy') ?? env.SLASHD_ENDPOINT_POLICY ?? 'default';
+  if (!(ENDPOINT_POLICY_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--endpoint-policy is one of ${ENDPOINT_POLICY_MODES.join(', ')}, not '${mode}'`);
   }
-  const url = await slashd.listen({ host, port });
+  const allowPrivate = values['allow-private-endpoints'] === true || env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
+  return {
+    requestTimeoutMs,
+    endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
+    host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
+    port,
+    db: text('db') ?? env.SLASHD_DB ?? DEFAULT_DB,
+    worldPath: text('world') ?? env.SLASHD_WORLD,
+    demo: values.demo === true || env.SLASHD_DEMO === '1',
+    adminToken: text('admin-token') ?? env.SLASHD_ADMIN_TOKEN,
+    logLevel,
+    logFormat: logFormat(text('log-format'), process.stdout.isTTY === true),
+  };
+}
+
+/** Shell quoting for a printed command line: single quotes unless the word is plain. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Whether `slashd invoke` finds this server's admin token without being told (the default database). */
+function tokenFoundByDefault(args: ServeArgs): boolean {
+  const path = adminTokenPath(args.db);
+  const defaultPath = adminTokenPath(DEFAULT_DB);
+  return args.adminToken === undefined && path !== null && defaultPath !== null && resolve(path) === resolve(defaultPath);
+}
+
+/**
+ * The next step after `npm start`: the example app, then a `slashd invoke` line that works against
+ * the demo world as printed (the URL and admin token are only spelled out when not the defaults).
+ */
+export function nextStepLines(url: string, adminToken: string, args: ServeArgs): string[] {
+  const guild = DEMO_WORLD.guilds[0];
+  const user = DEMO_WORLD.users.find((u) => u.id === guild.owner_id)!;
+  const channel = guild.channels.find((c) => c.type === 0)!;
+  const urlWords = url === DEFAULT_URL ? [] : ['--url', url];
+  const tokenWords = tokenFoundByDefault(args) ? [] : ['--admin-token', adminToken];
+  const app = ['node', 'examples/hello-app.js', ...urlWords];
+  const invoke = ['node', 'bin/slashd.js', 'invoke', '--as', user.username, '--channel', channel.name, ...urlWords, ...tokenWords, '/hello name:world'];
+  const bot = DEMO_WORLD.applications[0];
+  return [
+    'next steps:',
+    '  1. in another terminal, start the example app: it registers /hello for "Demo Bot" and answers it',
+    `     $ ${app.map(shellWord).join(' ')}`,
+    `  2. invoke /hello as ${user.username} in #${channel.name}, and read the app's answer:`,
+    `     $ ${invoke.map(shellWord).join(' ')}`,
+    '  your own HTTP-interactions app: give it the application\'s verify_key (GET /api/v10/applications/@me), then',
+    `  PATCH ${url}/api/v10/applications/@me {"interactions_endpoint_url": "<your URL>"} with "Authorization: Bot ${bot.bot_token}";`,
+    '  acting as a user with curl or slashd invoke: docs/invoking.md',
+  ];
+}
+
+async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Output): Promise<void> {
   out.log(`slashd listening on ${url}`);
   out.log(`  API base:    ${url}/api/v10`);
-  if (!values['admin-token'] && !env.SLASHD_ADMIN_TOKEN) out.log(`  admin token: ${slashd.adminToken}`);
-  if (demoWorld) {
-    for (const app of demoWorld.applications) {
-      out.log(`  demo app "${app.name}": id ${app.id}, bot token ${app.bot_token}`);
-    }
-    for (const guild of demoWorld.guilds) out.log(`  demo guild "${guild.name}": id ${guild.id}`);
+  out.log(`  health:      ${url}/healthz, ${url}/readyz`);
+  if (args.adminToken === undefined) {
+    const kept = adminTokenPath(args.db);
+    out.log(`  admin token: ${slashd.adminToken}${kept ? ` (kept in ${kept})` : ' (in-memory database: a new one each start)'}`);
   }
+  if (!args.demo) {
+    out.log('  `slashd world` lists the users, guilds and channels of this world');
+    return;
+  }
+  for (const line of worldLines(await slashd.store.exportWorld())) out.log(line);
+  for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
+}
 
-  await new Promise<void>((resolve) => {
+function untilStopped(slashd: Slashd): Promise<void> {
+  return new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
-      slashd.close().then(resolve, resolve);
+      slashd.close().then(done, done);
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
-  out.log('slashd stopped');
-  return 0;
 }
+
+async function serve(args: ServeArgs, out: Output): Promise<number> {
+  const demoWorld = args.demo ? readWorld(DEMO_WORLD, 'the demo world') : null;
+  const world = args.worldPath ? loadWorldFile(args.worldPath) : null;
+  let slashd: Slashd;
+  try {
+    if (args.db !== ':memory:') mkdirSync(dirname(args.db), { recursive: true });
+    slashd = await createSlashd({
+      db: args.db,
+      world,
+      mergeWorld: demoWorld,
+      adminToken: args.adminToken ?? loadOrCreateAdminToken(args.db),
+      logLevel: args.logLevel,
+      logFormat: args.logFormat,
+      timeouts: args.requestTimeoutMs === undefined ? undefined : { requestTimeoutMs: args.requestTimeoutMs },
+      endpointPolicy: args.endpointPolicy,
+    });
+  } catch (error) {
+    // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.
+    if (!isDatabaseSetupError(error)) throw error;
+    out.error(error instanceof DatabaseOpenError ? error.message : `cannot open the SQLite database at ${args.db}: ${error.message}`);
+    return 1;
+  }
+  // Listening for signals before anything is printed: a stop asked for right after the banner is graceful too.
+  const stopped = untilStopped(slashd);
+  const url = await slashd.listen({ host: args.host, port: args.port });
+  await printBanner(slashd, url, args, out);
+  await stopped;
+  out.log('slashd stopped');
+  return EXIT_OK;
+}
+
+export async function runServe(argv: string[], out: Output, env = process.env): Promise<number> {
+  let args: ServeArgs;
+  try {
+    args = parseServeArgs(argv, env);
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsageError('serve', error, out);
+    throw error;
+  }
+  return serve(args, out);
+}
+

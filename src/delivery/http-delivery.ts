@@ -132,6 +132,12 @@ export class HttpDelivery {
     };
   }
 
+  /** Drops the kept-alive connections to endpoints, so that nothing holds the process open after a stop. */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
   async deliver(app: StoredApplication, url: string, payload: Record<string, unknown>, timeoutMs: number): Promise<DeliveryOutcome> {
     const request = this.signer.sign(app, JSON.stringify(payload), this.now());
     try {

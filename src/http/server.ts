@@ -8,6 +8,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, 
 import { authenticateBeforeBody } from './route-auth.js';
 import { RouteIndex } from './method-not-allowed.js';
 import { adminRoutes } from './routes/admin.js';
+import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
@@ -37,6 +38,8 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
     logger: options.logger ?? false,
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     ...serverTimeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts }),
+    // A stop closes idle keep-alive connections at once instead of waiting for their timeout.
+    forceCloseConnections: 'idle',
     // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
@@ -79,5 +82,6 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
     );
   }
   await app.register(adminRoutes, { ctx, prefix: '/admin' });
+  await app.register(homeRoutes, { ctx });
   return app;
 }

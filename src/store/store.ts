@@ -116,6 +116,8 @@ export interface Store {
   /** Gives the id back; it rests for `restMs` so that its next holder's ids start later. */
   releaseNodeLease(nodeId: number, holder: string, restMs: number): Promise<void>;
 
+  /** The cheapest query the store can answer; rejects when the store cannot serve (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

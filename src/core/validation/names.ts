@@ -13,29 +13,44 @@ import { checkLength } from './text.js';
 /** A rule one text field obeys; its localized values obey the same one. */
 export type TextRule = (text: string, path: IssuePath, issues: Issues) => void;
 
-/** The pattern's character class; its length part is checked on its own, in code points. */
-const SLASH_NAME_CHARACTERS = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]*$/u;
 /** Most names are plain ASCII; those need neither the Unicode pattern nor case mapping. */
 const PLAIN_LOWERCASE_NAME = /^[-_'a-z0-9]*$/;
 
-/** Every letter that has a lowercase variant is in it (uncased letters pass as they are). */
-function isLowercase(name: string): boolean {
+/** The pattern's single-character class: a name may hold only these. */
+const SLASH_NAME_CHARACTER = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]$/u;
+
+/** The first character of a letter that has a lowercase variant and is not in it, if any. */
+function firstNotLowercase(name: string): string | undefined {
   for (const character of name) {
-    if (character.toLowerCase() !== character) return false;
+    if (character.toLowerCase() !== character) return character;
   }
-  return true;
+  return undefined;
 }
 
-function hasSlashNameCharacters(name: string): boolean {
-  if (PLAIN_LOWERCASE_NAME.test(name)) return true;
-  return SLASH_NAME_CHARACTERS.test(name) && isLowercase(name);
+function firstNotAllowed(name: string): string | undefined {
+  for (const character of name) {
+    if (!SLASH_NAME_CHARACTER.test(character)) return character;
+  }
+  return undefined;
+}
+
+/** Why a name breaks the slash-command pattern, in words; undefined when it does not. */
+export function slashNameProblem(name: string): string | undefined {
+  if (PLAIN_LOWERCASE_NAME.test(name)) return undefined;
+  const notAllowed = firstNotAllowed(name);
+  if (notAllowed !== undefined) {
+    return `${JSON.stringify(notAllowed)} is a character that is not allowed (letters, numbers, - _ and ' only)`;
+  }
+  const upper = firstNotLowercase(name);
+  return upper === undefined ? undefined : `it must be lower case (${JSON.stringify(upper)} is not)`;
 }
 
 /** CHAT_INPUT command names and option names. */
 export const checkSlashName: TextRule = (name, path, issues) => {
   checkLength(name, NAME_LENGTH_MIN, NAME_LENGTH_MAX, path, issues);
-  if (!hasSlashNameCharacters(name)) {
-    report(issues, path, APPLICATION_COMMAND_INVALID_NAME, 'Command name is invalid');
+  const problem = slashNameProblem(name);
+  if (problem !== undefined) {
+    report(issues, path, APPLICATION_COMMAND_INVALID_NAME, `Command name is invalid: ${problem}`);
   }
 };
 

@@ -104,6 +104,11 @@ export class SqliteConnection {
     return row.v ?? 0;
   }
 
+  /** Throws when the connection is closed or the file cannot be read. */
+  ping(): void {
+    this.db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();

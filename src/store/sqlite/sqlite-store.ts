@@ -225,6 +225,10 @@ export class SqliteStore implements Store {
     return this.leases.releaseNodeLease(nodeId, holder, restMs);
   }
 
+  async ping(): Promise<void> {
+    this.conn.ping();
+  }
+
   async close(): Promise<void> {
     await this.conn.close();
   }

@@ -1,0 +1,58 @@
+/** `slashd invoke`'s command line. */
+import { adminToken, serverUrl, type Env } from '../client.js';
+import { parseCommandLine, UsageError } from '../usage.js';
+
+/** How long `invoke` waits for the app's answer by default, in seconds (a deferred answer may take long). */
+export const DEFAULT_WAIT_SECONDS = 10;
+
+export interface InvokeArgs {
+  as: string;
+  channel: string;
+  guild: string | undefined;
+  target: string | undefined;
+  /** The command as typed, e.g. `/weather city:Paris days:3`. */
+  command: string;
+  url: string;
+  adminToken: string;
+  waitMs: number;
+}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function waitMs(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_WAIT_SECONDS * 1000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--wait takes a number of seconds, not '${raw}'`);
+  return seconds * 1000;
+}
+
+export function parseInvokeArgs(args: string[], env: Env): InvokeArgs {
+  const { values, positionals } = parseCommandLine(args, {
+    as: { type: 'string' },
+    channel: { type: 'string' },
+    guild: { type: 'string' },
+    target: { type: 'string' },
+    url: { type: 'string' },
+    'admin-token': { type: 'string' },
+    wait: { type: 'string' },
+  });
+  // Unquoted, the command arrives as several words: they are one command.
+  const command = positionals.join(' ').trim();
+  if (command === '') throw new UsageError("no command: expected something like '/hello name:world'");
+  const as = required(values, 'as');
+  const channel = required(values, 'channel');
+  return {
+    as,
+    channel,
+    guild: values.guild as string | undefined,
+    target: values.target as string | undefined,
+    command,
+    url: serverUrl(values.url as string | undefined, env),
+    adminToken: adminToken(values['admin-token'] as string | undefined, env),
+    waitMs: waitMs(values.wait as string | undefined),
+  };
+}

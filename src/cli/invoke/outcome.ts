@@ -1,0 +1,81 @@
+/**
+ * Waiting for the app's answer as the client does: the interaction's state is polled until it is
+ * answered or failed. A deferred answer ("thinking…") is awaited in the channel, where the app's
+ * edit of `@original` replaces the loading message. The wait is bounded.
+ */
+import { requestJson } from '../client.js';
+import { LOADING_FLAG } from './render.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+/** Pause between two polls, in ms: short against the 3 s answer deadline, light on the server. */
+export const POLL_INTERVAL_MS = 50;
+/** Messages read per poll when looking for a deferred answer. */
+export const MESSAGES_READ = 50;
+
+/** Deferred callbacks (5, and 6 for components): the answer comes later as an edit of `@original`. */
+const DEFERRED_CALLBACKS = new Set([5, 6]);
+
+export type Outcome =
+  | { kind: 'response'; response: Json }
+  | { kind: 'message'; message: Json }
+  | { kind: 'failed'; reason: string };
+
+export interface OutcomeQuery {
+  url: string;
+  userToken: string;
+  channelId: string;
+  interactionId: string;
+  waitMs: number;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The deferred answer once the app has replaced the loading message; null while it has not. */
+async function deferredAnswer(query: OutcomeQuery): Promise<Json | null> {
+  const answer = await requestJson(`${query.url}/api/v10/channels/${query.channelId}/messages?limit=${MESSAGES_READ}`, { auth: query.userToken });
+  if (answer.status !== 200 || !Array.isArray(answer.body)) return null;
+  const message = (answer.body as Json[]).find((m) => m.interaction_metadata?.id === query.interactionId);
+  return message && (Number(message.flags ?? 0) & LOADING_FLAG) === 0 ? message : null;
+}
+
+/** One look at the interaction: the outcome, or null while it is still pending. */
+async function look(query: OutcomeQuery): Promise<Outcome | null> {
+  const status = await requestJson(`${query.url}/api/v10/interactions/${query.interactionId}`, { auth: query.userToken });
+  if (status.status !== 200) return { kind: 'failed', reason: `the interaction could not be read (${status.status})` };
+  const state = status.body.state as string;
+  if (state === 'failed') return { kind: 'failed', reason: explainFailure(String(status.body.failure_reason)) };
+  const response = status.body.response as Json | null;
+  // A deferred answer that the app has since edited is `responded` too; its text is in the channel.
+  if (state === 'responded' && response && !DEFERRED_CALLBACKS.has(response.type)) return { kind: 'response', response };
+  if (state === 'acknowledged' || state === 'responded') {
+    const message = await deferredAnswer(query);
+    return message ? { kind: 'message', message } : null;
+  }
+  return null;
+}
+
+/** The failure reasons slashd records, in words. */
+export function explainFailure(reason: string): string {
+  switch (reason) {
+    case 'timeout':
+      return 'timeout: the app did not answer within 3 seconds ("The application did not respond")';
+    case 'delivery_failure':
+      return 'delivery_failure: the app\'s interactions endpoint could not be reached or answered with an error';
+    case 'invalid_response':
+      return 'invalid_response: the app\'s answer was not a valid interaction response';
+    default:
+      return reason;
+  }
+}
+
+export async function awaitOutcome(query: OutcomeQuery): Promise<Outcome> {
+  const deadline = Date.now() + query.waitMs;
+  for (;;) {
+    const outcome = await look(query);
+    if (outcome) return outcome;
+    if (Date.now() >= deadline) return { kind: 'failed', reason: `no answer within ${query.waitMs / 1000} s (--wait)` };
+    await pause(POLL_INTERVAL_MS);
+  }
+}

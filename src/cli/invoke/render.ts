@@ -1,0 +1,80 @@
+/**
+ * The app's answer as the user would see it in the client, as plain text: the message's content,
+ * each embed's title, description and fields, and its components (buttons, menus, text).
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+/** The EPHEMERAL message flag: only the invoking user sees the message. */
+export const EPHEMERAL_FLAG = 1 << 6;
+/** The message flag of a deferred answer that is still "thinking". */
+export const LOADING_FLAG = 1 << 7;
+
+/** Callback types that carry a message (facts, section 5). */
+const MESSAGE_CALLBACKS = new Set([4, 7]);
+const MODAL_CALLBACK = 9;
+const LAUNCH_ACTIVITY_CALLBACK = 12;
+
+/** Component types (v10): a row, a button, a text input, and the select menus. */
+const ROW = 1;
+const BUTTON = 2;
+const TEXT_INPUT = 4;
+const SELECT_MENUS = new Set([3, 5, 6, 7, 8]);
+
+const INDENT = '  ';
+
+function indent(lines: string[], depth = 1): string[] {
+  return lines.map((line) => `${INDENT.repeat(depth)}${line}`);
+}
+
+function textLines(text: unknown): string[] {
+  return typeof text === 'string' && text !== '' ? text.split('\n') : [];
+}
+
+export function renderEmbed(embed: Json): string[] {
+  const lines: string[] = [`[embed] ${typeof embed.title === 'string' ? embed.title : '(no title)'}`];
+  lines.push(...indent(textLines(embed.description)));
+  for (const field of Array.isArray(embed.fields) ? (embed.fields as Json[]) : []) {
+    lines.push(...indent([`${String(field.name)}: ${String(field.value)}`]));
+  }
+  if (typeof embed.footer?.text === 'string') lines.push(...indent([`— ${embed.footer.text}`]));
+  return lines;
+}
+
+function renderComponent(component: Json): string[] {
+  if (component.type === ROW || Array.isArray(component.components)) {
+    const children = (component.components as Json[] | undefined) ?? [];
+    const inline = children.map(renderComponent).filter((lines) => lines.length === 1).map((lines) => lines[0]);
+    if (inline.length === children.length && component.type === ROW) return [inline.join('  ')];
+    return children.flatMap(renderComponent);
+  }
+  if (component.type === BUTTON) return [`[button: ${String(component.label ?? component.emoji?.name ?? '')}${component.url ? ` → ${String(component.url)}` : ''}]`];
+  if (SELECT_MENUS.has(component.type)) return [`[menu: ${String(component.placeholder ?? component.custom_id ?? '')}]`];
+  if (component.type === TEXT_INPUT) return [`[text input: ${String(component.label ?? component.custom_id ?? '')}]`];
+  // Display components (components v2) carry their text in `content`.
+  return textLines(component.content);
+}
+
+/** A message's visible parts, one line each (empty when it shows nothing). */
+export function renderMessage(message: Json): string[] {
+  const lines = [...textLines(message.content)];
+  for (const embed of Array.isArray(message.embeds) ? (message.embeds as Json[]) : []) lines.push(...renderEmbed(embed));
+  for (const component of Array.isArray(message.components) ? (message.components as Json[]) : []) lines.push(...renderComponent(component));
+  return lines;
+}
+
+/** The first answer (an interaction response), as the user sees it. */
+export function renderResponse(response: Json): string[] {
+  const data: Json = response.data ?? {};
+  if (MESSAGE_CALLBACKS.has(response.type)) return renderMessage(data);
+  if (response.type === MODAL_CALLBACK) {
+    return [`[modal: ${String(data.title ?? '')}]`, ...indent((data.components as Json[] | undefined ?? []).flatMap(renderComponent))];
+  }
+  if (response.type === LAUNCH_ACTIVITY_CALLBACK) return ['[the app launched its activity]'];
+  return [`[answer of type ${String(response.type)}]`];
+}
+
+export function isEphemeral(message: Json): boolean {
+  return (Number(message.flags ?? 0) & EPHEMERAL_FLAG) !== 0;
+}

@@ -1,0 +1,174 @@
+/**
+ * The command a user typed, found in the channel's command index (what the client's picker shows
+ * this user there), and turned into the `data` of `POST /interactions`: the subcommand path walked
+ * down, each option value typed by the definition, users, channels and roles named by name or id.
+ */
+import { CommandType, OptionType } from '../../core/commands/model.js';
+import type { Guild, World } from '../../core/world/types.js';
+import { UsageError } from '../usage.js';
+import type { TypedCommand } from './command-line.js';
+import { findChannelId, findRole, findRoleId, findUserId } from './resolve-world.js';
+
+/** A command or option as the command index has it (the v10 wire shape, the fields read here). */
+export interface IndexOption {
+  type: number;
+  name: string;
+  options?: IndexOption[];
+  choices?: { name: string; value: string | number }[];
+}
+
+export interface IndexCommand {
+  id: string;
+  application_id: string;
+  version: string;
+  type?: number;
+  name: string;
+  options?: IndexOption[];
+}
+
+export interface WireOption {
+  type: number;
+  name: string;
+  value?: string | number | boolean;
+  options?: WireOption[];
+}
+
+export interface InvocationData {
+  id: string;
+  name: string;
+  type: number;
+  version: string;
+  options?: WireOption[];
+  target_id?: string;
+}
+
+/** Where values that name things are looked up. */
+export interface LookupScope {
+  world: World;
+  guild: Guild;
+}
+
+const BRANCH_TYPES: readonly number[] = [OptionType.Subcommand, OptionType.SubcommandGroup];
+/** Words accepted for a BOOLEAN option. */
+const TRUE_WORDS = ['true', 'yes', 'on', '1'];
+const FALSE_WORDS = ['false', 'no', 'off', '0'];
+
+function names(list: readonly { name: string }[]): string {
+  return list.map((item) => item.name).join(', ') || '(none)';
+}
+
+/** The command of this name and kind; a name two apps use is ambiguous. */
+export function findCommand(commands: readonly IndexCommand[], name: string, contextMenu: boolean): IndexCommand {
+  const wanted = (command: IndexCommand) => {
+    const type = command.type ?? CommandType.ChatInput;
+    return contextMenu ? type === CommandType.User || type === CommandType.Message : type === CommandType.ChatInput;
+  };
+  const candidates = commands.filter(wanted);
+  const exact = candidates.filter((command) => command.name === name);
+  const found = exact.length > 0 ? exact : candidates.filter((command) => command.name.toLowerCase() === name.toLowerCase());
+  if (found.length === 1) return found[0]!;
+  if (found.length > 1) throw new UsageError(`several apps have a command '${name}' here`, false);
+  const kind = contextMenu ? 'context-menu command (with --target)' : 'slash command';
+  throw new UsageError(`no ${kind} '${name}' that this user may use in this channel; they are: ${names(candidates)}`, false);
+}
+
+function typedNumber(option: IndexOption, raw: string): number {
+  const value = Number(raw);
+  const integer = option.type === OptionType.Integer;
+  if (raw.trim() === '' || !Number.isFinite(value) || (integer && !Number.isSafeInteger(value))) {
+    throw new UsageError(`option ${option.name}: '${raw}' is not ${integer ? 'an integer' : 'a number'}`, false);
+  }
+  return value;
+}
+
+function typedBoolean(option: IndexOption, raw: string): boolean {
+  const word = raw.toLowerCase();
+  if (TRUE_WORDS.includes(word)) return true;
+  if (FALSE_WORDS.includes(word)) return false;
+  throw new UsageError(`option ${option.name}: '${raw}' is not true or false`, false);
+}
+
+/** A user or a role: a user's name wins, as in the client's mention picker. */
+function mentionableId(scope: LookupScope, raw: string): string {
+  const role = findRole(scope.guild, raw);
+  try {
+    return findUserId(scope.world, raw);
+  } catch (error) {
+    if (role) return role.id;
+    throw error;
+  }
+}
+
+/** A choice may be typed by its name or its value. */
+function choiceValue(option: IndexOption, raw: string): string | number | undefined {
+  const choice = option.choices?.find((c) => String(c.value) === raw) ?? option.choices?.find((c) => c.name.toLowerCase() === raw.toLowerCase());
+  return choice?.value;
+}
+
+export function typedValue(option: IndexOption, raw: string, scope: LookupScope): string | number | boolean {
+  const chosen = choiceValue(option, raw);
+  if (chosen !== undefined) return chosen;
+  switch (option.type) {
+    case OptionType.Integer:
+    case OptionType.Number:
+      return typedNumber(option, raw);
+    case OptionType.Boolean:
+      return typedBoolean(option, raw);
+    case OptionType.User:
+      return findUserId(scope.world, raw);
+    case OptionType.Channel:
+      return findChannelId(scope.guild, raw);
+    case OptionType.Role:
+      return findRoleId(scope.guild, raw);
+    case OptionType.Mentionable:
+      return mentionableId(scope, raw);
+    case OptionType.Attachment:
+      throw new UsageError(`option ${option.name}: attachments cannot be sent from the command line`, false);
+    default:
+      return raw;
+  }
+}
+
+function leafOptions(definitions: readonly IndexOption[], typed: TypedCommand, scope: LookupScope): WireOption[] {
+  return typed.options.map(({ name, value }) => {
+    const option = definitions.find((d) => d.name === name) ?? definitions.find((d) => d.name.toLowerCase() === name.toLowerCase());
+    if (!option || BRANCH_TYPES.includes(option.type)) {
+      throw new UsageError(`no option '${name}'; the options are: ${names(definitions.filter((d) => !BRANCH_TYPES.includes(d.type)))}`, false);
+    }
+    return { type: option.type, name: option.name, value: typedValue(option, value, scope) };
+  });
+}
+
+/** Walks the typed path through subcommand groups and subcommands, then types the options. */
+function optionTree(definitions: readonly IndexOption[], path: string[], typed: TypedCommand, scope: LookupScope): WireOption[] {
+  const branches = definitions.filter((d) => BRANCH_TYPES.includes(d.type));
+  if (branches.length === 0) {
+    if (path.length > 0) throw new UsageError(`unexpected '${path.join(' ')}': this command has no subcommands`, false);
+    return leafOptions(definitions, typed, scope);
+  }
+  const [next, ...rest] = path;
+  const branch = next === undefined ? undefined : branches.find((b) => b.name === next.toLowerCase());
+  if (!branch) {
+    const said = next === undefined ? 'a subcommand is needed' : `no subcommand '${next}'`;
+    throw new UsageError(`${said}; the choices are: ${names(branches)}`, false);
+  }
+  return [{ type: branch.type, name: branch.name, options: optionTree(branch.options ?? [], rest, typed, scope) }];
+}
+
+/** The `data` of the invocation: a slash command with its options, or a context-menu command on its target. */
+export function invocationData(command: IndexCommand, typed: TypedCommand, scope: LookupScope, target?: string): InvocationData {
+  const type = command.type ?? CommandType.ChatInput;
+  const data: InvocationData = { id: command.id, name: command.name, type, version: command.version };
+  if (type === CommandType.User) data.target_id = findUserId(scope.world, requireTarget(target));
+  else if (type === CommandType.Message) data.target_id = requireTarget(target);
+  else {
+    const options = optionTree(command.options ?? [], typed.path.slice(1), typed, scope);
+    if (options.length > 0) data.options = options;
+  }
+  return data;
+}
+
+function requireTarget(target: string | undefined): string {
+  if (target === undefined) throw new UsageError('a context-menu command needs --target (a user, or a message id)', false);
+  return target;
+}

@@ -1,0 +1,58 @@
+/** What every `slashd` command shares: its output, its exit codes, and how bad arguments are told. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export interface Output {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+/** Success. */
+export const EXIT_OK = 0;
+/** The command ran and the answer is no (invalid commands, a refused or failed interaction). */
+export const EXIT_FAILED = 1;
+/** The command line is wrong, or a file or server it names cannot be used. */
+export const EXIT_USAGE = 2;
+
+export const USAGE = `usage:
+  slashd serve [--host H] [--port P] [--db PATH|:memory:] [--world FILE] [--demo]
+               [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
+      environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1,
+                   SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL
+      LEVEL: fatal, error, warn (default), info, debug, trace or silent; logs are readable
+      lines on a terminal and JSON lines otherwise
+  slashd invoke --as USER --channel CHANNEL [--guild GUILD] [--target ID] '/command [sub] opt:value ...'
+               [--url URL] [--admin-token T] [--wait SECONDS]
+      acts as USER (name or id) in CHANNEL (name or id) and prints the app's answer
+  slashd world [--url URL] [--admin-token T]
+      prints the users (with tokens), guilds, channels and applications of a running slashd
+  slashd lint FILE [--guild] [--world FILE --app ID]
+      checks a bulk overwrite body offline
+  client commands read SLASHD_URL (default http://127.0.0.1:3210) and SLASHD_ADMIN_TOKEN; without
+  them, the token kept in ./data/admin-token (where \`npm start\` keeps it)`;
+
+/** A wrong command line: the message, then (unless told otherwise) the usage; exit status 2. */
+export class UsageError extends Error {
+  constructor(message: string, readonly showUsage = true) {
+    super(message);
+  }
+}
+
+/** node:util's parseArgs, its errors (unknown option, missing value) turned into usage errors. */
+export function parseCommandLine<T extends ParseArgsConfig['options']>(
+  args: string[],
+  options: T,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Prints a usage error the way every command does and gives its exit status. */
+export function reportUsageError(command: string, error: UsageError, out: Output, usage = USAGE): number {
+  out.error(`slashd ${command}: ${error.message}`);
+  if (error.showUsage) out.error(usage);
+  return EXIT_USAGE;
+}

@@ -1,0 +1,18 @@
+/** `slashd world`: the running world, through the admin API. Exit 0, or 2 when it cannot be read. */
+import { adminToken, fetchWorld, serverUrl, type Env } from './client.js';
+import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
+import { worldLines } from './world-text.js';
+
+export async function runWorld(argv: string[], out: Output, env: Env = process.env): Promise<number> {
+  try {
+    const { values, positionals } = parseCommandLine(argv, { url: { type: 'string' }, 'admin-token': { type: 'string' } });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const url = serverUrl(values.url as string | undefined, env);
+    const world = await fetchWorld({ url, adminToken: adminToken(values['admin-token'] as string | undefined, env) });
+    for (const line of worldLines(world)) out.log(line);
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsageError('world', error, out);
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * `slashd invoke` against a real slashd and a real app (discord-interactions' verifyKey): the
+ * answer printed as the user sees it (inline, and deferred then edited), exit 0; a refusal with
+ * the v10 message, code and field path, exit 1; a failed delivery with its reason, exit 1.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runInvoke } from '../src/cli/invoke/run.js';
+import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+
+const COMMANDS: Json[] = [
+  {
+    name: 'weather', description: 'The weather',
+    options: [
+      { type: 3, name: 'city', description: 'Where', required: true },
+      { type: 4, name: 'days', description: 'How many days', min_value: 1, max_value: 7 },
+    ],
+  },
+  { name: 'later', description: 'Answers later' },
+  { name: 'broken', description: 'Fails' },
+];
+
+describe('slashd invoke', () => {
+  let server: TestServer;
+  let app: AppServer;
+
+  before(async () => {
+    server = await startServer();
+    app = await startRegisteredApp(server.api, DEMO_BOT_TOKEN, (interaction) => {
+      const options = Object.fromEntries(((interaction.data.options ?? []) as Json[]).map((o) => [o.name, o.value]));
+      if (interaction.data.name === 'weather') {
+        return { inline: { type: 4, data: { content: `Weather in ${options.city}`, embeds: [{ title: `${options.days} days`, fields: [{ name: 'day 1', value: 'sunny' }] }] } } };
+      }
+      if (interaction.data.name === 'later') {
+        return {
+          accepted: true,
+          after: async (received, self) => {
+            await self.callback(received, { type: 5 });
+            await self.call('PATCH', `/webhooks/${DEMO_APP_ID}/${received.token}/messages/@original`, { content: 'done, later' });
+          },
+        };
+      }
+      return { status: 500, body: 'broken' };
+    });
+    const put = await server.request('PUT', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, body: COMMANDS });
+    assert.equal(put.status, 200, put.text);
+  });
+
+  after(async () => {
+    await app.close();
+    await server.close();
+  });
+
+  async function invoke(...argv: string[]) {
+    const log: string[] = [];
+    const error: string[] = [];
+    const status = await runInvoke(
+      ['--as', 'alice', '--channel', 'general', ...argv],
+      { log: (line) => log.push(line), error: (line) => error.push(line) },
+      { SLASHD_URL: server.url, SLASHD_ADMIN_TOKEN: ADMIN_TOKEN },
+    );
+    return { status, log, error };
+  }
+
+  test('options are typed by the command and the inline answer is printed; exit 0', async () => {
+    const result = await invoke('/weather city:Paris days:3');
+    assert.equal(result.status, 0, result.error.join('\n'));
+    assert.deepEqual(result.log, ['alice in #general: /weather city:Paris days:3', 'Demo Bot answered:', '  Weather in Paris', '  [embed] 3 days', '    day 1: sunny']);
+    const received = app.interactions().at(-1)!;
+    assert.deepEqual(received.data.options, [{ type: 3, name: 'city', value: 'Paris' }, { type: 4, name: 'days', value: 3 }]);
+  });
+
+  test('a deferred answer is printed once the app has edited @original; exit 0', async () => {
+    const result = await invoke('/later');
+    await app.idle();
+    assert.equal(result.status, 0, result.error.join('\n'));
+    assert.deepEqual(result.log.slice(1), ['Demo Bot answered:', '  done, later']);
+  });
+
+  test('a value the command refuses: the v10 message, code and field path; exit 1', async () => {
+    const result = await invoke('/weather city:Paris days:9');
+    assert.equal(result.status, 1);
+    assert.equal(result.error[0], 'refused (400): Invalid Form Body (code 50035)');
+    assert.match(result.error[1] ?? '', /^ {2}data\.options\.1\.value: /);
+  });
+
+  test('an app that answers 500: the failure reason; exit 1', async () => {
+    const result = await invoke('/broken');
+    assert.equal(result.status, 1);
+    assert.match(result.error[0] ?? '', /^failed: delivery_failure/);
+  });
+});
