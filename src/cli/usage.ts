@@ -16,8 +16,11 @@ export const EXIT_USAGE = 2;
 export const USAGE = `usage:
   slashd serve [--host H] [--port P] [--db PATH|:memory:] [--world FILE] [--demo]
                [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
+               [--request-timeout MS] [--endpoint-policy default|public-only] [--allow-private-endpoints]
       environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1,
-                   SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL
+                   SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL, SLASHD_REQUEST_TIMEOUT_MS,
+                   SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1
+      interactions endpoints may be public or loopback addresses by default (docs/security.md)
       LEVEL: fatal, error, warn (default), info, debug, trace or silent; logs are readable
       lines on a terminal and JSON lines otherwise
   slashd invoke --as USER --channel CHANNEL [--guild GUILD] [--target ID] '/command [sub] opt:value ...'

@@ -58,6 +58,10 @@ export class NodeLease {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.renewing;
-    await this.store.releaseNodeLease(this.nodeId, this.holder, NODE_LEASE_REST_MS);
+    try {
+      await this.store.releaseNodeLease(this.nodeId, this.holder, NODE_LEASE_REST_MS);
+    } catch {
+      // A store that can no longer be written (closed, unreachable) keeps the lease until it lapses.
+    }
   }
 }
