@@ -26,7 +26,8 @@ function fromFastifyError(error: FastifyError): ApiError {
       return new ApiError(413, 0, 'Request entity too large');
     default: {
       const status = error.statusCode ?? 500;
-      if (status >= 400 && status < 500) return new ApiError(status, 0, `${status}: ${error.message}`);
+      // Fastify's messages can quote the URL (a malformed percent-encoding), and URLs carry tokens.
+      if (status >= 400 && status < 500) return new ApiError(status, 0, `${status}: ${STATUS_CODES[status] ?? 'Client Error'}`);
       return new ApiError(500, 0, '500: Internal Server Error');
     }
   }
@@ -59,7 +60,8 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
     reply.header('retry-after', Math.ceil(retryAfter).toString());
     reply.header('x-ratelimit-scope', 'shared');
   }
-  return reply.code(error.status).type('application/json').send(JSON.stringify(error.toBody()));
+  // Bytes, not text: Fastify would append a charset to a string, also on paths that skip onSend hooks.
+  return reply.code(error.status).type('application/json').send(Buffer.from(JSON.stringify(error.toBody())));
 }
 
 export function errorHandler(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

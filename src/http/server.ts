@@ -1,9 +1,10 @@
 /** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9. */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { notFound, methodNotAllowed } from '../core/errors.js';
 import type { HttpContext } from './context.js';
 import { clientErrorHandler, errorHandler, invalidApiVersion, sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
+import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
 import { authenticateBeforeBody } from './route-auth.js';
 import { RouteIndex } from './method-not-allowed.js';
@@ -28,6 +29,19 @@ export function redactUrl(url: string): string {
   return url.replace(TOKEN_IN_PATH, '$1/:token');
 }
 
+/**
+ * v10 sends JSON as exactly `application/json`, and discord.py parses a body as JSON only when the
+ * header equals that string; Fastify appends `; charset=utf-8` to JSON it sends, so every reply's
+ * type is normalised here once, whatever route or error path produced it.
+ */
+function exactJsonContentType(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  const type = reply.getHeader('content-type');
+  if (typeof type === 'string' && type.startsWith('application/json') && type !== 'application/json') {
+    reply.header('content-type', 'application/json');
+  }
+  done(null, payload);
+}
+
 export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
   timeouts?: Partial<HttpTimeouts>;
@@ -43,11 +57,13 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
     // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
+    rewriteUrl: (request) => decodeSafePathEscapes(request.url ?? '/'),
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
     clientErrorHandler,
   });
   const routes = new RouteIndex();
   routes.attach(app);
+  app.addHook('onSend', exactJsonContentType);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
