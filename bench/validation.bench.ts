@@ -105,7 +105,7 @@ function findRepoRoot(start: string): string {
 
 function loadOpenApi(): { components: unknown } {
   const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
-  return JSON.parse(readFileSync(resolve(root, '../shared/reference/openapi.json'), 'utf8')) as { components: unknown };
+  return JSON.parse(readFileSync(resolve(root, 'test/fixtures/openapi/openapi.json'), 'utf8')) as { components: unknown };
 }
 
 const OPENAPI_ID = 'https://slashd.invalid/openapi.json';

@@ -1,5 +1,5 @@
 /**
- * The contract's reference world (shared/contracts/world.example.json) loads as is, a server
+ * The contract's reference world (test/fixtures/world.example.json, the world contract's example) loads as is, a server
  * started with it serves, and it is the built-in demo world of `npm start`.
  */
 import assert from 'node:assert/strict';
@@ -8,13 +8,13 @@ import { describe, test } from 'node:test';
 import { parseWorld } from '../src/core/world/parse.js';
 import type { World } from '../src/core/world/types.js';
 import { DEMO_WORLD } from '../src/world/demo-world.js';
-import { assertMatchesSchema, sharedPath, withSchemaChecks } from './helpers/openapi.js';
+import { assertMatchesSchema, fixturePath, withSchemaChecks } from './helpers/openapi.js';
 import { startServer } from './helpers/server.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function readExample(): Json {
-  return JSON.parse(readFileSync(sharedPath('contracts', 'world.example.json'), 'utf8')) as Json;
+  return JSON.parse(readFileSync(fixturePath('world.example.json'), 'utf8')) as Json;
 }
 
 function parsed(value: unknown): World {

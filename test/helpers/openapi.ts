@@ -1,5 +1,5 @@
 /**
- * The public v10 OpenAPI document (shared/reference/openapi.json) as a schema oracle for tests,
+ * The public v10 OpenAPI document (test/fixtures/openapi/openapi.json, MIT) as a schema oracle for tests,
  * with the relaxations of the facts, section 11, where the documentation wins over the document:
  * - `_errors[].code` is a string in real responses (the document says integer);
  * - 429 bodies may omit `code`;
@@ -36,9 +36,9 @@ export function repoRoot(): string {
   }
 }
 
-/** A path under the shared tree beside the repository (`../shared/...` from the repo root). */
-export function sharedPath(...segments: string[]): string {
-  return join(repoRoot(), '..', 'shared', ...segments);
+/** A file the tests keep in `test/fixtures/` (the repository needs nothing beside it). */
+export function fixturePath(...segments: string[]): string {
+  return join(repoRoot(), 'test', 'fixtures', ...segments);
 }
 
 export const SUPPORTED_LOCALES = [
@@ -121,7 +121,7 @@ const validators = new Map<string, ValidateFunction>();
 
 function ajv(): InstanceType<typeof Ajv2020> {
   if (ajvInstance) return ajvInstance;
-  const document = JSON.parse(readFileSync(sharedPath('reference', 'openapi.json'), 'utf8')) as Json;
+  const document = JSON.parse(readFileSync(fixturePath('openapi', 'openapi.json'), 'utf8')) as Json;
   const components = document.components as Json;
   relax(components);
   const instance = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
