@@ -1,5 +1,5 @@
 /**
- * Issue 2 benchmarks, each against a baseline measured in the same run:
+ * Command endpoint benchmarks, each against a baseline measured in the same run:
  * (a) GET of a 100-command global list vs a bare node:http server returning the same bytes,
  *     alternating rounds; (b) create (upsert) requests per second; (c) bulk overwrite of 130
  *     commands, p50/p99 latency, vs a bare server round trip of the same request.

@@ -1,5 +1,5 @@
 /**
- * Issue 5 benchmark: invoke → signed delivery → inline answer → the message readable by the user.
+ * Interactions benchmark: invoke → signed delivery → inline answer → the message readable by the user.
  *
  * slashd runs as a child process (its CLI, a fresh SQLite file); the app's interactions endpoint
  * runs in another child process, verifies every request with discord-interactions' `verifyKey`

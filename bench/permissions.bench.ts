@@ -1,5 +1,5 @@
 /**
- * Issue 4 benchmark: the application command index of one channel for a member with 20 roles, in
+ * Permissions benchmark: the application command index of one channel for a member with 20 roles, in
  * a guild where the app has 100 commands, each with 100 permission overwrites (set through the
  * PUT endpoint with a Bearer token of the guild owner). Reported: p50 and p99 latency of sequential
  * index requests, and the index's throughput as a ratio to the plain list endpoint

@@ -10,10 +10,10 @@ interface Bench {
 }
 
 const BENCHES: Bench[] = [
-  { name: 'commands (issue 2)', run: runCommandsBench },
-  { name: 'validation (issue 3)', run: runValidationBench },
-  { name: 'permissions (issue 4)', run: runPermissionsBench },
-  { name: 'interactions (issue 5)', run: runInteractionsBench },
+  { name: 'commands ', run: runCommandsBench },
+  { name: 'validation ', run: runValidationBench },
+  { name: 'permissions ', run: runPermissionsBench },
+  { name: 'interactions ', run: runInteractionsBench },
 ];
 
 async function main(): Promise<void> {

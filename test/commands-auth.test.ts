@@ -1,5 +1,5 @@
 /**
- * Every command endpoint, global and guild, against every kind of caller (issue 2, "Must show"):
+ * Every command endpoint, global and guild, against every kind of caller ("Must show"):
  * no token, a bad token, another app's bot, a Bearer token without the scope, and the callers
  * that may: the app's bot and a client-credentials Bearer token with
  * `applications.commands.update`. A refused call changes nothing.

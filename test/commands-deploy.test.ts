@@ -1,5 +1,5 @@
 /**
- * A bot's standard deploy flow, unmodified (issue 2, "Must show"): @discordjs/rest with its `api`
+ * A bot's standard deploy flow, unmodified ("Must show"): @discordjs/rest with its `api`
  * option pointed at slashd, commands built with @discordjs/builders, routes from
  * discord-api-types. REST hides statuses, so the statuses are checked with raw requests beside it.
  */
@@ -282,7 +282,7 @@ describe('deploy flow with @discordjs/rest and @discordjs/builders', () => {
   });
 });
 
-describe('bulk overwrite semantics (facts, section 2)', () => {
+describe('bulk overwrite semantics (docs/v10-behaviour.md#endpoints)', () => {
   let server: TestServer;
   let rest: REST;
   const route = Routes.applicationGuildCommands(DEMO_APP_ID, TEST_GUILD_ID);

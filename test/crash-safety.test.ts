@@ -1,5 +1,5 @@
 /**
- * SIGKILL in the middle of a bulk overwrite of 100 commands (issue 2, "Must show"): the real CLI
+ * SIGKILL in the middle of a bulk overwrite of 100 commands ("Must show"): the real CLI
  * as a child process, killed while list B is in flight over list A, then restarted on the same
  * file. The list is exactly A or exactly B, never a mix, and the daily create count agrees with
  * it. The kill lands at a different point in each iteration; the assertion holds wherever it lands.

@@ -1,5 +1,5 @@
 /**
- * The v10 error bodies at the HTTP edge (issue 2, "Errors"), and a bounded fuzz: no input a
+ * The v10 error bodies at the HTTP edge ("Errors"), and a bounded fuzz: no input a
  * client sends yields a 5xx, and a refused write changes nothing.
  */
 import assert from 'node:assert/strict';

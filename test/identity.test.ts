@@ -1,5 +1,5 @@
 /**
- * Who am I (issue 2, "Auth"): `GET /users/@me`, `GET /applications/@me` and
+ * Who am I ("Auth"): `GET /users/@me`, `GET /applications/@me` and
  * `GET /oauth2/applications/@me`, which client libraries call to log in, return the full v10
  * objects (validated against the OpenAPI schemas) for the bot and for a Bearer token.
  */

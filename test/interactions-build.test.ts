@@ -88,7 +88,7 @@ const bobPermissionsInGeneral = () => formatPermissions(channelPermissions(testG
 describe('buildInteraction in a guild', () => {
   const interaction = inGuild(everyOptionCommand(), { options: [{ name: 'text', type: 3, value: 'hello' }] });
 
-  it('has every top-level field of the spec and facts, section 5', () => {
+  it('has every top-level field of the v10 API (docs/v10-behaviour.md#interactions)', () => {
     assert.deepEqual(Object.keys(interaction).sort(), [
       'app_permissions', 'application_id', 'attachment_size_limit', 'authorizing_integration_owners', 'channel', 'channel_id',
       'context', 'data', 'entitlements', 'guild', 'guild_id', 'guild_locale', 'id', 'locale', 'member', 'token', 'type', 'version',

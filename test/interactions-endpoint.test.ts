@@ -1,5 +1,5 @@
 /**
- * The interactions endpoint URL (issue 5, "Signed HTTP delivery"): `PATCH /applications/@me`
+ * The interactions endpoint URL ("Signed HTTP delivery"): `PATCH /applications/@me`
  * stores it only after the endpoint answers a signed PING with PONG and refuses a badly signed
  * request with 401; otherwise 400 (50035 at `interactions_endpoint_url`) and the stored URL is
  * unchanged. An endpoint that accepts bad signatures is never stored. null clears the URL.

@@ -1,5 +1,5 @@
 /**
- * Entry point commands (issue 5, "Entry points"): the Activity app's auto-created "Launch" command
+ * Entry point commands ("Entry points"): the Activity app's auto-created "Launch" command
  * (handler 2, DISCORD_LAUNCH_ACTIVITY) is handled by slashd itself: it launches the Activity
  * (records an activity instance) and posts a message in the channel, without contacting the app
  * (which has an endpoint, and receives nothing but the verification requests). An entry point with

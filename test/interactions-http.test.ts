@@ -1,11 +1,11 @@
 /**
- * Invoking commands end to end (issue 5, "Must show"): a real app built on discord-interactions
+ * Invoking commands end to end ("Must show"): a real app built on discord-interactions
  * (its `verifyKey`, unmodified) receives a slash command with options, a subcommand, a USER and a
  * MESSAGE command and an autocomplete request over signed HTTP; it answers inline and through the
  * callback (with and without `with_response`), defers and edits `@original`, sends follow-ups and
  * an ephemeral reply; the user sees every result in the channel (with `interaction_metadata`) and
  * another user does not see the ephemeral one. Every interaction is checked for every field of the
- * facts, section 5; every message against the OpenAPI `MessageResponse` schema.
+ * docs/v10-behaviour.md#interactions; every message against the OpenAPI `MessageResponse` schema.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -28,12 +28,12 @@ const EPHEMERAL = InteractionResponseFlags.EPHEMERAL;
 const LOADING = 1 << 7;
 const SNOWFLAKE = /^[1-9][0-9]{0,19}$/;
 
-/** Every top-level field of an interaction in a guild (facts, section 5). */
+/** Every top-level field of an interaction in a guild (docs/v10-behaviour.md#interactions). */
 const GUILD_INTERACTION_FIELDS = [
   'id', 'application_id', 'type', 'token', 'version', 'guild_id', 'guild', 'channel_id', 'channel', 'member',
   'app_permissions', 'locale', 'guild_locale', 'context', 'authorizing_integration_owners', 'entitlements', 'data',
 ];
-/** Every field of the member object of an interaction (spec, "Interactions received by the app"). */
+/** Every field of the member object of an interaction (v10 API, "Interactions received by the app"). */
 const MEMBER_FIELDS = ['user', 'roles', 'permissions', 'joined_at', 'nick', 'avatar', 'premium_since', 'pending', 'mute', 'deaf'];
 
 const BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;

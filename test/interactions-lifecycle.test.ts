@@ -1,5 +1,5 @@
 /**
- * The life of an interaction (issue 5, "Answering"), on an injected clock, never on wall-clock
+ * The life of an interaction ("Answering"), on an injected clock, never on wall-clock
  * waits: one acknowledgement (a second gets 40060); the first answer within 3 seconds, else the
  * interaction fails for the user (timeout) and its token is dead (10062); a wrong token or id gets
  * 10062; follow-ups for 15 minutes, then 401 50027; an app without an endpoint gets the interaction

@@ -1,5 +1,5 @@
 /**
- * Refused invocations (issue 5, "Must show"): before anything reaches the app slashd checks the
+ * Refused invocations ("Must show"): before anything reaches the app slashd checks the
  * user's right to use the command in the channel, the command's version (read-repair: the error
  * carries the current version), that a command with subcommands is invoked through one, and every
  * option against the definition; a USER command needs SEND_MESSAGES in the channel. Each refusal

@@ -1,4 +1,4 @@
-/** Localized listings over HTTP (issue 3, Localization): the requester's locale, fallbacks, dictionaries. */
+/** Localized listings over HTTP (Localization): the requester's locale, fallbacks, dictionaries. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from './helpers/server.js';

@@ -1,5 +1,5 @@
 /**
- * The OAuth2 token endpoint, client credentials (facts, section 9): form-encoded, HTTP Basic
+ * The OAuth2 token endpoint, client credentials (docs/v10-behaviour.md#oauth2): form-encoded, HTTP Basic
  * client authentication; the token then deploys commands like a bot token.
  */
 import assert from 'node:assert/strict';

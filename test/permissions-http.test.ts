@@ -1,5 +1,5 @@
 /**
- * The command permission endpoints over HTTP (issue 4, "Must show"): the list (app-level object
+ * The command permission endpoints over HTTP ("Must show"): the list (app-level object
  * included), GET and PUT per command and for the application id, the disabled batch PUT, who may
  * edit (bot token, missing scope, a user without MANAGE_ROLES, a user who cannot run the command,
  * another guild, another app), the validation of the body, and the APPLICATION_COMMAND_PERMISSIONS_UPDATE

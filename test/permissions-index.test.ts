@@ -1,5 +1,5 @@
 /**
- * The application command index through HTTP (issue 4, "What a member sees"): for members with
+ * The application command index through HTTP ("What a member sees"): for members with
  * different roles, in channels with different overwrites, a thread and an age-restricted channel,
  * `GET /channels/{id}/application-command-index` returns exactly the commands the engine allows.
  *

@@ -1,5 +1,5 @@
 /**
- * Command permissions follow their command (issue 4, "Lifecycle"; spec: "Deleting or renaming a
+ * Command permissions follow their command ("Lifecycle"; v10 API: "Deleting or renaming a
  * command permanently deletes its permissions"): DELETE, a rename by PATCH, and a removal or a rename
  * in a bulk overwrite delete the command's overwrites, in every guild, in the same transaction; an
  * edit that keeps the name keeps them. POST is an upsert by name, so it can never rename: a POST

@@ -25,7 +25,7 @@ const TYPE_NAMES: Record<number, string> = {
   8: 'ROLE', 9: 'MENTIONABLE', 10: 'NUMBER', 11: 'ATTACHMENT',
 };
 
-/** The spec's "Applies to" column. */
+/** The v10 API's "Applies to" column. */
 const APPLIES_TO: Record<string, readonly number[]> = {
   required: [3, 4, 5, 6, 7, 8, 9, 10, 11],
   choices: [3, 4, 10],

@@ -16,7 +16,7 @@ export const LINT_USAGE = 'usage: slashd lint FILE [--guild] [--world FILE --app
 /** Traits of an app that is guild- and user-installable, not embedded, not discoverable. */
 export const DEFAULT_LINT_TRAITS: AppTraits = { flags: 0, integration_types: [0, 1], discoverable: false };
 
-/** The JSON code of "maximum number of application commands reached" (facts, section 3). */
+/** The JSON code of "maximum number of application commands reached" (docs/v10-behaviour.md#errors). */
 const MAX_APPLICATION_COMMANDS = 30032;
 
 interface LintArgs {
@@ -55,7 +55,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Only the three traits are read from the world file (shared/contracts/world.md, applications[]). */
+/** Only the three traits are read from the world file (docs/world.md, applications[]). */
 function traitsFromWorld(world: unknown, appId: string, worldPath: string): AppTraits {
   const applications = isObject(world) && Array.isArray(world.applications) ? world.applications : [];
   const app = applications.find((candidate): candidate is Record<string, unknown> => isObject(candidate) && candidate.id === appId);

@@ -73,7 +73,7 @@ export function invalidFormBody(issues: readonly Issue[]): ApiError {
   return new ApiError(400, JsonCode.InvalidFormBody, 'Invalid Form Body', formErrorTree(issues));
 }
 
-/** The numeric JSON error codes slashd uses (facts, section 3). */
+/** The numeric JSON error codes slashd uses (docs/v10-behaviour.md#errors). */
 export const JsonCode = {
   General: 0,
   UnknownApplication: 10002,

@@ -1,4 +1,4 @@
-/** Locales (facts, section 7) and how a requester's locale is chosen and applied. */
+/** Locales (docs/v10-behaviour.md#contexts-integration-types-and-locales) and how a requester's locale is chosen and applied. */
 
 /** The 32 locales v10 accepts as localization keys. */
 export const SUPPORTED_LOCALES = [
@@ -16,7 +16,7 @@ export function isSupportedLocale(value: string): value is Locale {
   return SUPPORTED.has(value);
 }
 
-/** Where a locale key is missing, the one to try next (spec, Localization rule 4). */
+/** Where a locale key is missing, the one to try next (v10 API, Localization rule 4). */
 export const LOCALE_FALLBACK: Readonly<Partial<Record<Locale, Locale>>> = {
   'en-US': 'en-GB',
   'en-GB': 'en-US',
@@ -78,7 +78,7 @@ export interface LocaleSources {
 
 /**
  * The requester's locale: X-Service-Locale, then X-Discord-Locale, then Accept-Language, then the
- * user's settings locale (facts, section 7). Null when none names a supported locale.
+ * user's settings locale (docs/v10-behaviour.md#contexts-integration-types-and-locales). Null when none names a supported locale.
  */
 export function resolveRequesterLocale(sources: LocaleSources): Locale | null {
   for (const header of [sources.serviceLocale, sources.discordLocale]) {

@@ -1,4 +1,4 @@
-/** Snowflakes: 64-bit ids as decimal strings (facts, section 1). */
+/** Snowflakes: 64-bit ids as decimal strings (docs/v10-behaviour.md#conventions). */
 
 /** 2015-01-01T00:00:00Z, the v10 epoch. */
 export const SNOWFLAKE_EPOCH_MS = 1420070400000n;

@@ -157,7 +157,7 @@ export class HttpDelivery {
 
   /**
    * Before a URL is stored: a signed PING must get PONG, and a badly signed one must get 401
-   * (facts, section 5). An endpoint that accepts bad signatures is never stored.
+   * (docs/v10-behaviour.md#interactions). An endpoint that accepts bad signatures is never stored.
    */
   async verifyEndpoint(app: StoredApplication, url: string, ping: Record<string, unknown>, timeoutMs: number): Promise<EndpointCheck> {
     const body = JSON.stringify(ping);

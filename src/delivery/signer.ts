@@ -1,4 +1,4 @@
-/** Ed25519 signatures over timestamp + body, as v10 apps verify them (facts, section 5). */
+/** Ed25519 signatures over timestamp + body, as v10 apps verify them (docs/v10-behaviour.md#interactions). */
 import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 import type { StoredApplication } from '../store/store.js';
 

@@ -1,4 +1,4 @@
-/** The requester's locale from the request's headers, then the user's settings (facts, section 7). */
+/** The requester's locale from the request's headers, then the user's settings (docs/v10-behaviour.md#contexts-integration-types-and-locales). */
 import type { FastifyRequest } from 'fastify';
 import { resolveRequesterLocale, type Locale } from '../core/locales.js';
 

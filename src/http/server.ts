@@ -18,7 +18,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { identityRoutes } from './routes/identity.js';
 import { oauth2Routes } from './routes/oauth2.js';
 
-/** API versions served; v9 is the same as v10 for everything here (facts, section 1). */
+/** API versions served; v9 is the same as v10 for everything here (docs/v10-behaviour.md#conventions). */
 const SERVED_VERSIONS = ['v10', 'v9'] as const;
 const VERSIONED_PATH = /^\/api\/v(\d+)(?:\/|$)/;
 

@@ -1,5 +1,5 @@
 /**
- * An app's interactions endpoint URL (facts, section 5): stored only after the endpoint answers
+ * An app's interactions endpoint URL (docs/v10-behaviour.md#interactions): stored only after the endpoint answers
  * a signed PING with PONG and refuses a badly signed request with 401.
  */
 import { invalidFormBody, issue } from '../core/errors.js';

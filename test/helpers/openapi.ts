@@ -1,6 +1,6 @@
 /**
  * The public v10 OpenAPI document (test/fixtures/openapi/openapi.json, MIT) as a schema oracle for tests,
- * with the relaxations of the facts, section 11, where the documentation wins over the document:
+ * with the relaxations of the docs/v10-behaviour.md#the-openapi-document, where the documentation wins over the document:
  * - `_errors[].code` is a string in real responses (the document says integer);
  * - 429 bodies may omit `code`;
  * - `default_member_permissions` is a decimal string (the document's requests say integer);
@@ -112,7 +112,7 @@ function relax(components: Json): void {
     value.maxLength = 100;
   }
 
-  // Locales: the 32 of the facts, section 7.
+  // Locales: the 32 of the docs/v10-behaviour.md#contexts-integration-types-and-locales.
   schemas.AvailableLocalesEnum = { type: 'string', enum: [...SUPPORTED_LOCALES] };
 }
 
@@ -204,7 +204,7 @@ export interface WireCommandExpectation {
 }
 
 /**
- * A command exactly as v10 returns it (issue 2, "Commands endpoints"): the schema, plus every spec
+ * A command exactly as v10 returns it ("Commands endpoints"): the schema, plus every documented
  * field present, `default_member_permissions` null or a decimal string, `description: ""` on USER
  * and MESSAGE commands, `contexts`/`integration_types` on global commands, ids and versions as
  * snowflake strings, and nothing that v10 does not return.

@@ -11,7 +11,7 @@ export const EPHEMERAL_FLAG = 1 << 6;
 /** The message flag of a deferred answer that is still "thinking". */
 export const LOADING_FLAG = 1 << 7;
 
-/** Callback types that carry a message (facts, section 5). */
+/** Callback types that carry a message (docs/v10-behaviour.md#interactions). */
 const MESSAGE_CALLBACKS = new Set([4, 7]);
 const MODAL_CALLBACK = 9;
 const LAUNCH_ACTIVITY_CALLBACK = 12;

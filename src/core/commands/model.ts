@@ -27,7 +27,7 @@ export const EntryPointHandler = { AppHandler: 1, DiscordLaunchActivity: 2 } as 
 export const IntegrationType = { GuildInstall: 0, UserInstall: 1 } as const;
 export const InteractionContext = { Guild: 0, BotDm: 1, PrivateChannel: 2 } as const;
 
-/** Application flag: the app has an Activity (facts, section 10). */
+/** Application flag: the app has an Activity (docs/v10-behaviour.md#constants). */
 export const APPLICATION_FLAG_EMBEDDED = 1 << 17;
 
 export interface ChoiceDefinition {

@@ -7,7 +7,7 @@ import { findTypeCountOverflow } from '../validation/index.js';
 import type { CommandMutation, ScopeState } from './mutation.js';
 import { CommandType, EntryPointHandler, sameDefinition, type CommandDefinition, type CommandScope, type StoredCommand } from './model.js';
 
-/** Most commands one scope may create in a UTC day (spec, Limits). */
+/** Most commands one scope may create in a UTC day (v10 API, Limits). */
 export const DAILY_COMMAND_CREATES_MAX = 200;
 
 const MS_PER_DAY = 86_400_000;
@@ -133,7 +133,7 @@ const ENTRY_POINT_REMOVED_MESSAGE =
   "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.";
 
 /**
- * PUT: the list replaces the scope (facts, section 2). Items match by id first, then by name and
+ * PUT: the list replaces the scope (docs/v10-behaviour.md#endpoints). Items match by id first, then by name and
  * type; matched commands keep their ids (and versions when unchanged); the rest are deleted.
  */
 export function planBulkOverwrite(ctx: PlanContext, state: ScopeState, entries: BulkEntry[]): Planned<StoredCommand[]> {
@@ -187,7 +187,7 @@ export function planBulkOverwrite(ctx: PlanContext, state: ScopeState, entries: 
   return { mutation, result };
 }
 
-/** The command an app gets when it gains Activities (spec, Entry point handler types). */
+/** The command an app gets when it gains Activities (v10 API, Entry point handler types). */
 export function launchCommandDefinition(integrationTypes: number[]): CommandDefinition {
   return {
     type: CommandType.PrimaryEntryPoint,

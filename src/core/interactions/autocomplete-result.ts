@@ -1,7 +1,7 @@
 /**
  * The data of an APPLICATION_COMMAND_AUTOCOMPLETE_RESULT (type 8): the suggestions for the focused
  * option, under the same rules as an option's registered choices (at most 25, names 1-100, values of
- * the option's type, strings up to 100) (facts, section 5). An empty list means "no suggestions".
+ * the option's type, strings up to 100) (docs/v10-behaviour.md#interactions). An empty list means "no suggestions".
  */
 import { OptionType, type OptionDefinition } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';

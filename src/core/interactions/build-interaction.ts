@@ -1,6 +1,6 @@
 /**
  * The interaction object an app receives for an invocation that passed `checkInvocation`: every
- * field of the spec ("Interactions received by the app") and of the facts, section 5. Names are the
+ * field of the v10 API ("Interactions received by the app") and of the docs/v10-behaviour.md#interactions. Names are the
  * command's default names, never localized ones.
  */
 import type { StoredCommand } from '../commands/model.js';
@@ -12,7 +12,7 @@ import { ATTACHMENT_SIZE_LIMIT, INTERACTION_VERSION } from './limits.js';
 import { buildResolved } from './resolved.js';
 import { toWireInteractionMember, toWirePartialChannel, toWirePartialGuild, type WireObject } from './wire-objects.js';
 
-/** Interaction types of invocations (facts, section 5). */
+/** Interaction types of invocations (docs/v10-behaviour.md#interactions). */
 export const InteractionType = { ApplicationCommand: 2, ApplicationCommandAutocomplete: 4 } as const;
 
 export interface InteractionInput {

@@ -1,5 +1,5 @@
 /**
- * Checking a client's invocation before anything reaches the app (issue 5, "Invoking"): the command
+ * Checking a client's invocation before anything reaches the app ("Invoking"): the command
  * it names, its target, and every option against the definition. The version and the user's right to
  * use the command are checked by the caller. Pure: it reads the command and the world it is given.
  */
@@ -26,7 +26,7 @@ export type InvocationCheck = { ok: true; value: CheckedInvocation } | { ok: fal
 const DATA_PATH: IssuePath = ['data'];
 const OPTIONS_PATH: IssuePath = ['data', 'options'];
 
-/** Names in an invocation are always default names (spec): a localized command name is a mismatch. */
+/** Names in an invocation are always default names (v10 API): a localized command name is a mismatch. */
 function checkName(data: JsonRecord, command: StoredCommand, issues: Issues): void {
   const path = [...DATA_PATH, 'name'];
   const raw = fieldOf(data, 'name');
@@ -53,7 +53,7 @@ function checkAutocompleteAllowed(command: StoredCommand, issues: Issues): void 
   report(issues, ['type'], INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID, 'Only CHAT_INPUT commands have autocomplete.');
 }
 
-/** USER and MESSAGE commands take no options; an empty list counts as none (facts, section 12). */
+/** USER and MESSAGE commands take no options; an empty list counts as none (docs/v10-behaviour.md#compatibility-decisions). */
 function checkNoOptions(data: JsonRecord, issues: Issues): void {
   const raw = fieldOf(data, 'options');
   if (isAbsent(raw) || (Array.isArray(raw) && raw.length === 0)) return;

@@ -71,7 +71,7 @@ export const MESSAGE_EMBEDS_TOO_LARGE = 'MESSAGE_EMBEDS_TOO_LARGE';
  */
 export const MESSAGE_EMPTY = 'MESSAGE_EMPTY';
 
-/** The JSON error code (facts, section 3 style) of `MESSAGE_EMPTY`. */
+/** The JSON error code (docs/v10-behaviour.md#errors style) of `MESSAGE_EMPTY`. */
 export const CANNOT_SEND_EMPTY_MESSAGE_JSON_CODE = 50006;
 /** The message v10 gives with code 50006. */
 export const CANNOT_SEND_EMPTY_MESSAGE_TEXT = 'Cannot send an empty message';

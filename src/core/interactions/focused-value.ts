@@ -1,5 +1,5 @@
 /**
- * The value of the option being autocompleted: the user's partial input (spec, "Interactions
+ * The value of the option being autocompleted: the user's partial input (v10 API, "Interactions
  * received by the app", Autocomplete). Partial strings pass whatever their length and choices;
  * numbers must still be numbers of the option's type, as the client only sends input that passes
  * its own check. Bounds (`min_value`, `max_length`, choices) are not applied: "1" on the way to

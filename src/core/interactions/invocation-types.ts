@@ -1,4 +1,4 @@
-/** The shapes checking an invocation works with and produces (spec, "Interactions received by the app"). */
+/** The shapes checking an invocation works with and produces (v10 API, "Interactions received by the app"). */
 import type { OptionDefinition, OptionTypeValue } from '../commands/model.js';
 import type { Channel, Guild, User } from '../world/types.js';
 import type { ChannelMessage } from './messages.js';
@@ -20,7 +20,7 @@ export interface InvocationTarget {
 
 export type InvocationKind = 'command' | 'autocomplete';
 
-/** One entry of `data.options` as the app receives it (facts, section 5). */
+/** One entry of `data.options` as the app receives it (docs/v10-behaviour.md#interactions). */
 export interface WireDataOption {
   name: string;
   type: OptionTypeValue;

@@ -5,9 +5,9 @@
 import { ApiError, JsonCode } from '../errors.js';
 import type { OptionDefinition } from '../commands/model.js';
 
-/** How long an app has to send the first answer, in ms (facts, section 5). */
+/** How long an app has to send the first answer, in ms (docs/v10-behaviour.md#interactions). */
 export const INITIAL_RESPONSE_DEADLINE_MS = 3_000;
-/** How long an interaction token serves follow-ups, in ms (facts, section 5). */
+/** How long an interaction token serves follow-ups, in ms (docs/v10-behaviour.md#interactions). */
 export const TOKEN_LIFETIME_MS = 15 * 60_000;
 
 export type InteractionState = 'pending' | 'acknowledged' | 'responded' | 'failed';
@@ -45,7 +45,7 @@ export interface InteractionRecord {
   payload: Record<string, unknown>;
 }
 
-/** Callback (interaction response) types (facts, section 5). */
+/** Callback (interaction response) types (docs/v10-behaviour.md#interactions). */
 export const CallbackType = {
   Pong: 1,
   ChannelMessageWithSource: 4,

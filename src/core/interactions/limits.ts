@@ -1,5 +1,5 @@
 /**
- * Every number the interaction rules depend on, one constant each (spec, Limits; facts, section 5).
+ * Every number the interaction rules depend on, one constant each (v10 API, Limits; docs/v10-behaviour.md#interactions).
  * Text lengths count code points, as command validation does.
  */
 
@@ -49,5 +49,5 @@ export const MODAL_COMPONENTS_MAX = 5;
 
 /** The `attachment_size_limit` every interaction carries: 25 MiB, v10's default upload limit. */
 export const ATTACHMENT_SIZE_LIMIT = 26_214_400;
-/** The interaction `version` field: always 1 (facts, section 5). */
+/** The interaction `version` field: always 1 (docs/v10-behaviour.md#interactions). */
 export const INTERACTION_VERSION = 1;

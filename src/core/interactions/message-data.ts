@@ -1,6 +1,6 @@
 /**
  * The message an app sends: an interaction response (types 4 and 5), a follow-up, or an edit of
- * either (facts, section 5). Only the fields below are kept; anything else is dropped, so what is
+ * either (docs/v10-behaviour.md#interactions). Only the fields below are kept; anything else is dropped, so what is
  * stored is what slashd understood.
  *
  * Decisions: a create (`partial` unset) treats null like an omitted field; an edit (`partial`) keeps

@@ -1,5 +1,5 @@
 /**
- * The data of a MODAL response (type 9): a form the client shows (facts, section 5). Its
+ * The data of a MODAL response (type 9): a form the client shows (docs/v10-behaviour.md#interactions). Its
  * components are checked for count and shape only; rendering them is the client's business.
  */
 import type { IssuePath } from '../errors.js';

@@ -1,7 +1,7 @@
 /**
  * Walking `data.options` against the definition, level by level: every entry names an option of
  * its level once, subcommands and groups lead one level down, and the walk takes exactly one path
- * through them (spec, Subcommand structure). Each entry becomes the wire option the app receives.
+ * through them (v10 API, Subcommand structure). Each entry becomes the wire option the app receives.
  *
  * Decisions: names are matched against default names only (v10 clients send default names; a
  * localized name is an unknown option). An entry's `type` may be omitted (the definition's applies)

@@ -28,7 +28,7 @@ function hasChoices(option: OptionDefinition): boolean {
   return option.choices !== undefined && option.choices.length > 0;
 }
 
-/** Choices replace the bounds: they are "the only valid values a user can pick" (spec, Option choice). */
+/** Choices replace the bounds: they are "the only valid values a user can pick" (v10 API, Option choice). */
 function checkChoice(value: string | number, option: OptionDefinition, path: IssuePath, issues: Issues): void {
   if (option.choices?.some((choice) => choice.value === value)) return;
   report(issues, path, INTERACTION_OPTION_INVALID_CHOICE, 'Value is not one of the option\'s choices.');
@@ -51,7 +51,7 @@ function readStringValue(value: unknown, option: OptionDefinition, path: IssuePa
   return text;
 }
 
-/** INTEGER within ±(2^53 − 1), NUMBER finite within ±2^53 (spec, Option types); undefined when mistyped. */
+/** INTEGER within ±(2^53 − 1), NUMBER finite within ±2^53 (v10 API, Option types); undefined when mistyped. */
 export function readTypedNumber(value: unknown, type: number, path: IssuePath, issues: Issues): number | undefined {
   const isInteger = type === OptionType.Integer;
   const number = isInteger ? readInteger(value, path, issues) : readNumber(value, path, issues);

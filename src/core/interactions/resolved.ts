@@ -1,6 +1,6 @@
 /**
- * `data.resolved`: the objects behind the ids an invocation references, keyed by id (facts,
- * section 5). A member implies its user; maps with nothing in them are left out, and so is
+ * `data.resolved`: the objects behind the ids an invocation references, keyed by id (
+ * docs/v10-behaviour.md#interactions). A member implies its user; maps with nothing in them are left out, and so is
  * `resolved` itself when every map is empty.
  */
 import { nullRecord } from '../records.js';
@@ -92,7 +92,7 @@ function resolveAttachment(source: ResolutionSource, id: string): WireObject {
   return source.attachments?.[id] ?? placeholderAttachment(id);
 }
 
-/** Every user a resolved member stands for is in `users` too (facts, section 5). */
+/** Every user a resolved member stands for is in `users` too (docs/v10-behaviour.md#interactions). */
 function userIdsWithMembers(referenced: ReferencedIds): string[] {
   const ids = [...referenced.users];
   for (const id of referenced.members) if (!ids.includes(id)) ids.push(id);

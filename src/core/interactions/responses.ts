@@ -2,7 +2,7 @@
  * Checking an app's answers: the body of an interaction callback (its type must answer this kind of
  * interaction, its data must fit the type) and, through `message-data.ts`, webhook messages.
  *
- * Which callback answers what (facts, section 5): a command (interaction type 2) takes 4, 5, 9 and,
+ * Which callback answers what (docs/v10-behaviour.md#interactions): a command (interaction type 2) takes 4, 5, 9 and,
  * for apps with Activities, 12; an autocomplete request (type 4) takes 8 only. PONG (1) answers
  * PINGs, 6 and 7 answer components, and 10 (PREMIUM_REQUIRED) is deprecated: none of them answers
  * an invocation.
@@ -20,7 +20,7 @@ export {
   checkMessageData, emptyMessageError, isEmptyMessageFailure, type MessageDataCheck, type MessageDataOptions,
 } from './message-data.js';
 
-/** Interaction callback (response) types (facts, section 5). */
+/** Interaction callback (response) types (docs/v10-behaviour.md#interactions). */
 export const CallbackKind = {
   Pong: 1,
   ChannelMessageWithSource: 4,

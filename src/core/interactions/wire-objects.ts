@@ -1,5 +1,5 @@
 /**
- * The partial guild, channel, member and role objects an interaction carries (facts, section 5).
+ * The partial guild, channel, member and role objects an interaction carries (docs/v10-behaviour.md#interactions).
  * slashd has no avatars, boosts or timeouts, so those fields are present with their empty values:
  * client libraries read them without checking.
  */
@@ -64,7 +64,7 @@ export function toWireInteractionMember(guild: Guild, member: Member, user: User
   };
 }
 
-/** A member of `data.resolved.members`: no `user`, `deaf` or `mute` (facts, section 5); permissions in the channel. */
+/** A member of `data.resolved.members`: no `user`, `deaf` or `mute` (docs/v10-behaviour.md#interactions); permissions in the channel. */
 export function toWireResolvedMember(guild: Guild, member: Member, channel: Channel): WireObject {
   return memberFields(guild, member, formatPermissions(channelPermissions(guild, member, channel)));
 }

@@ -1,5 +1,5 @@
 /**
- * Permission flags and bit sets (facts, section 8). v10 serializes a bit set as a decimal string of
+ * Permission flags and bit sets (docs/v10-behaviour.md#permissions). v10 serializes a bit set as a decimal string of
  * arbitrary size, so the core keeps every bit set as a bigint and never goes through `number`.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The v10 channel permission algorithm (facts, section 8): guild-level base permissions from
+ * The v10 channel permission algorithm (docs/v10-behaviour.md#permissions): guild-level base permissions from
  * @everyone and the member's roles, then the channel's overwrites in their fixed order. Pure: it
  * reads the guild it is given and nothing else.
  */

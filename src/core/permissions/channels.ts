@@ -1,6 +1,6 @@
 /**
  * Which channel stands for a channel in permission questions: a thread has no overwrites and no
- * age restriction of its own, its parent's apply (facts, section 8; spec, "Rules").
+ * age restriction of its own, its parent's apply (docs/v10-behaviour.md#permissions; v10 API, "Rules").
  */
 import { THREAD_CHANNEL_TYPES, type Channel, type Guild } from '../world/types.js';
 

@@ -1,6 +1,6 @@
 /**
  * Command permissions (Permissions v2) in their wire shape, and the two id constants v10 defines
- * (spec, "Application command permission"; facts, section 8).
+ * (v10 API, "Application command permission"; docs/v10-behaviour.md#permissions).
  */
 
 /** What a command permission overwrite names (wire `type`). */

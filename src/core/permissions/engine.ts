@@ -1,7 +1,7 @@
 /**
  * The command access engine: may this member use this command in this channel? It applies the
  * availability rules (scope, contexts, integration types, install, entry point, age restriction),
- * then the permission rules of facts section 8 in their exact order. Every branch has a reason
+ * then the permission rules of docs/v10-behaviour.md#permissions in their exact order. Every branch has a reason
  * code of its own, so a decision explains itself (docs/permissions.md lists them in order).
  */
 import { CommandType, IntegrationType, InteractionContext, APPLICATION_FLAG_EMBEDDED, type StoredCommand } from '../commands/model.js';

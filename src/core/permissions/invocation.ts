@@ -1,5 +1,5 @@
 /**
- * What invoking a command needs beyond being allowed to use it. The spec's one such rule: a USER
+ * What invoking a command needs beyond being allowed to use it. The one such rule of the v10 API: a USER
  * command needs permission to send messages in the channel ("Errors", 2), which in a thread is
  * SEND_MESSAGES_IN_THREADS. The command stays visible without it; the invocation fails.
  */

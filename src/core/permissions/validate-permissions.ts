@@ -17,7 +17,7 @@ import {
   type CommandPermissionTypeValue,
 } from './command-permissions.js';
 
-/** The string codes this validator reports (facts, section 3: v10 style, listed in docs/permissions.md). */
+/** The string codes this validator reports (docs/v10-behaviour.md#errors: v10 style, listed in docs/permissions.md). */
 export const PermissionsBodyCode = {
   /** A required field is missing or null. */
   Required: 'BASE_TYPE_REQUIRED',
@@ -187,7 +187,7 @@ function validateItem(item: unknown, index: number, guild: Guild, seen: Set<stri
 
 /**
  * Validates a PUT command permissions body for `guild`. The value holds the overwrites with only
- * their three fields (unknown fields are ignored, facts section 12). A list over the limit is
+ * their three fields (unknown fields are ignored, docs/v10-behaviour.md#compatibility-decisions). A list over the limit is
  * reported once, without checking its items: their number is already the problem.
  */
 export function validatePermissionsBody(body: unknown, guild: Guild): PermissionsBodyResult {

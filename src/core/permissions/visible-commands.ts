@@ -1,6 +1,6 @@
 /**
  * The commands a member sees in a channel's command picker: of one app's global and guild
- * commands, those the engine lets the member use there (spec: a user without permission does not
+ * commands, those the engine lets the member use there (v10 API: a user without permission does not
  * see the command).
  *
  * A picker decides every command of the app for one member in one channel, so it takes the

@@ -1,5 +1,5 @@
 /**
- * Who may replace a command's (or the app's) permission overwrites in a guild. The spec leaves
+ * Who may replace a command's (or the app's) permission overwrites in a guild. The v10 API leaves
  * the complete list "not shown"; slashd's list, in the order checked, is in docs/permissions.md.
  * The caller has already checked the token (a Bearer token with
  * `applications.commands.permissions.update` for a user) and validated the body.

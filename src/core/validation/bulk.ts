@@ -1,5 +1,5 @@
 /**
- * Bulk overwrite bodies (facts, section 2): an array of at most 130 create bodies, each with an
+ * Bulk overwrite bodies (docs/v10-behaviour.md#endpoints): an array of at most 130 create bodies, each with an
  * optional `id`; within the list, names are unique per type and ids are unique.
  */
 import type { BulkItemDraft } from './bulk-item.js';

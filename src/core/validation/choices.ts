@@ -1,4 +1,4 @@
-/** Option choices (spec, Option choice): at most 25, each a name and a value of the option's type. */
+/** Option choices (v10 API, Option choice): at most 25, each a name and a value of the option's type. */
 import { OptionType, type ChoiceDefinition } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
 import { isAbsent, readList, readRecord, readString, fieldOf } from './json.js';

@@ -1,6 +1,6 @@
 /**
  * The string codes validation emits (the `code` of a 50035 `_errors` entry). The first three are
- * documented v10 codes; the rest are named in the same style (facts, section 3) and listed in
+ * documented v10 codes; the rest are named in the same style (docs/v10-behaviour.md#errors) and listed in
  * docs/errors.md.
  */
 

@@ -34,7 +34,7 @@ function readFlag(record: JsonRecord, field: string, path: IssuePath, fallback: 
   return readBoolean(value, [...path, field], issues) ?? fallback;
 }
 
-/** Options only on CHAT_INPUT; elsewhere `[]` and null count as none (facts, section 12). */
+/** Options only on CHAT_INPUT; elsewhere `[]` and null count as none (docs/v10-behaviour.md#compatibility-decisions). */
 function readCommandOptions(value: unknown, path: IssuePath, type: CommandTypeValue, issues: Issues): OptionDefinition[] {
   if (type === CommandType.ChatInput) return readOptionList(value, path, 'command', 1, issues);
   if (!isAbsent(value) && !(Array.isArray(value) && value.length === 0)) {
@@ -75,7 +75,7 @@ function readSharedFields(record: JsonRecord, path: IssuePath, rules: CommandRul
       : installs.contexts;
   return {
     default_member_permissions: defaultMemberPermissions,
-    // Guild commands never appear in DMs: the value is checked but not kept (facts, section 12).
+    // Guild commands never appear in DMs: the value is checked but not kept (docs/v10-behaviour.md#compatibility-decisions).
     dm_permission: rules.scope === 'global' ? dmPermission : true,
     default_permission: defaultPermission,
     nsfw,

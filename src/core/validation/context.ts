@@ -21,7 +21,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
 /** How one command body is read, which differs per endpoint. */
 export interface CommandRules extends ValidationContext {
-  /** Which defaults fill omitted `integration_types` and `contexts` (spec, JSON params). */
+  /** Which defaults fill omitted `integration_types` and `contexts` (v10 API, JSON params). */
   readonly defaults: 'create' | 'bulk';
   /**
    * Whether `contexts` came from the client. PATCH passes false when it kept the stored value,

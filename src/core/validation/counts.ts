@@ -1,4 +1,4 @@
-/** How many commands of each type one scope may hold (spec, Limits). */
+/** How many commands of each type one scope may hold (v10 API, Limits). */
 import { CommandType } from '../commands/model.js';
 import type { CommandDefinition } from '../commands/model.js';
 import {

@@ -1,5 +1,5 @@
 /**
- * Descriptions (spec, Application command; facts, section 12). CHAT_INPUT commands and every
+ * Descriptions (v10 API, Application command; docs/v10-behaviour.md#compatibility-decisions). CHAT_INPUT commands and every
  * option need one; USER and MESSAGE commands may not have one ("" and null count as none);
  * a PRIMARY_ENTRY_POINT command may have one.
  */

@@ -1,5 +1,5 @@
 /**
- * PRIMARY_ENTRY_POINT commands (spec, Entry point handler types; facts, section 10): only for apps
+ * PRIMARY_ENTRY_POINT commands (v10 API, Entry point handler types; docs/v10-behaviour.md#constants): only for apps
  * with an Activity (the EMBEDDED flag), only global, and they alone carry a `handler`.
  */
 import { APPLICATION_FLAG_EMBEDDED, CommandType, type CommandTypeValue } from '../commands/model.js';

@@ -1,6 +1,6 @@
 /**
- * Where a global command is installed and usable: `integration_types` and `contexts` (facts,
- * section 7). Guild commands accept both and store neither (facts, section 12).
+ * Where a global command is installed and usable: `integration_types` and `contexts` (
+ * docs/v10-behaviour.md#contexts-integration-types-and-locales). Guild commands accept both and store neither (docs/v10-behaviour.md#compatibility-decisions).
  */
 import { IntegrationType, InteractionContext } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
@@ -29,7 +29,7 @@ function checkSupportedByApp(list: readonly unknown[], path: IssuePath, app: App
   });
 }
 
-/** PRIVATE_CHANNEL is meaningful only for user-installable commands (spec, Context types). */
+/** PRIVATE_CHANNEL is meaningful only for user-installable commands (v10 API, Context types). */
 function checkPrivateChannel(list: readonly unknown[], path: IssuePath, integrationTypes: readonly number[], issues: Issues): void {
   if (integrationTypes.includes(IntegrationType.UserInstall)) return;
   list.forEach((entry, index) => {

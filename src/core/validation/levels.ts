@@ -68,7 +68,7 @@ export function checkUniqueNames(entries: LevelEntries, path: IssuePath, issues:
 
 /**
  * A localized option name differs from every default option name on the level and from every
- * other option name in that locale on the level (spec, Localization rule 3).
+ * other option name in that locale on the level (v10 API, Localization rule 3).
  */
 export function checkUniqueLocalizedNames(entries: LevelEntries, path: IssuePath, issues: Issues): void {
   if (!entries.some((entry) => entry?.name_localizations)) return;

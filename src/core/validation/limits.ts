@@ -1,5 +1,5 @@
 /**
- * Every number the validation rules depend on, one constant each (spec, Limits; facts, section 2).
+ * Every number the validation rules depend on, one constant each (v10 API, Limits; docs/v10-behaviour.md#endpoints).
  * Lengths count Unicode code points, not UTF-16 units.
  */
 
@@ -24,7 +24,7 @@ export const CHOICES_PER_OPTION_MAX = 25;
 export const CHOICE_NAME_LENGTH_MIN = 1;
 /** Most characters in a choice name. */
 export const CHOICE_NAME_LENGTH_MAX = 100;
-/** Most characters in a string choice value (the OpenAPI document's 6000 is wrong: facts, section 11). */
+/** Most characters in a string choice value (the OpenAPI document's 6000 is wrong: docs/v10-behaviour.md#the-openapi-document). */
 export const CHOICE_STRING_VALUE_LENGTH_MAX = 100;
 
 /** Smallest value an INTEGER option or choice may hold: -(2^53 - 1). */

@@ -1,5 +1,5 @@
 /**
- * Localization dictionaries (spec, Localization). Keys are the 32 supported locales; each value
+ * Localization dictionaries (v10 API, Localization). Keys are the 32 supported locales; each value
  * obeys its field's rule; a value equal to the default is ignored, so it is neither checked nor kept.
  */
 import type { IssuePath } from '../errors.js';

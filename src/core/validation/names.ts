@@ -1,5 +1,5 @@
 /**
- * Command and option names (spec, Naming rules). CHAT_INPUT command names and all option names
+ * Command and option names (v10 API, Naming rules). CHAT_INPUT command names and all option names
  * follow the slash-command pattern in lowercase; the other command types only have a length.
  */
 import { CommandType, type CommandTypeValue } from '../commands/model.js';

@@ -1,6 +1,6 @@
 /**
  * Values of INTEGER and NUMBER options (`min_value`, `max_value`, choice values): an INTEGER is an
- * integer within ±(2^53 − 1), a NUMBER any finite number within ±2^53 (spec, Option types).
+ * integer within ±(2^53 − 1), a NUMBER any finite number within ±2^53 (v10 API, Option types).
  */
 import { OptionType } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';

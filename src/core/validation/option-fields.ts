@@ -1,5 +1,5 @@
 /**
- * Which option fields apply to which option type (spec, Application command option, "Applies to").
+ * Which option fields apply to which option type (v10 API, Application command option, "Applies to").
  * A field given on a type it does not apply to is an error, unless it says nothing.
  */
 import { OptionType, type OptionTypeValue } from '../commands/model.js';
@@ -17,7 +17,7 @@ const TYPE_SPECIFIC_FIELDS: readonly TypeSpecificField[] = [
   'required', 'choices', 'options', 'channel_types', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete',
 ];
 
-/** The type-specific fields each option type takes (spec, "Applies to" column). */
+/** The type-specific fields each option type takes (v10 API, "Applies to" column). */
 const FIELDS_BY_TYPE: Readonly<Record<OptionTypeValue, readonly TypeSpecificField[]>> = {
   [OptionType.Subcommand]: ['options'],
   [OptionType.SubcommandGroup]: ['options'],

@@ -1,5 +1,5 @@
 /**
- * Command options (spec, Application command option). Each type-specific field is accepted only on
+ * Command options (v10 API, Application command option). Each type-specific field is accepted only on
  * the types it applies to; a subcommand or group carries a nested list, checked level by level.
  */
 import { OptionType, type OptionDefinition, type OptionTypeValue } from '../commands/model.js';

@@ -1,7 +1,7 @@
 /**
- * PATCH bodies (spec, Edit ... Command): every field is optional and a provided field replaces the
+ * PATCH bodies (v10 API, Edit ... Command): every field is optional and a provided field replaces the
  * stored value whole; the merged command is then validated as a create. `type` may be sent only
- * unchanged (discord.js sends it; facts, section 12).
+ * unchanged (discord.js sends it; docs/v10-behaviour.md#compatibility-decisions).
  */
 import type { CommandDefinition } from '../commands/model.js';
 import { APPLICATION_COMMAND_TYPE_IMMUTABLE } from './codes.js';

@@ -1,6 +1,6 @@
 /**
  * `default_member_permissions`: a permission bit set, sent as a decimal string or (discord.py) a
- * JSON integer, stored as a decimal string without leading zeros (facts, section 12).
+ * JSON integer, stored as a decimal string without leading zeros (docs/v10-behaviour.md#compatibility-decisions).
  */
 import type { IssuePath } from '../errors.js';
 import { isAbsent } from './json.js';

@@ -1,5 +1,5 @@
 /**
- * The 8000-character budget of a CHAT_INPUT command (spec, Limits): names, descriptions and choice
+ * The 8000-character budget of a CHAT_INPUT command (v10 API, Limits): names, descriptions and choice
  * values of the command, its options at every depth and their choices. Of a field and its
  * localizations only the longest variant counts.
  */

@@ -1,4 +1,4 @@
-/** Snowflake ids in request bodies: decimal strings of an unsigned 64-bit integer (facts, section 1). */
+/** Snowflake ids in request bodies: decimal strings of an unsigned 64-bit integer (docs/v10-behaviour.md#conventions). */
 import type { IssuePath } from '../errors.js';
 import { isAbsent } from './json.js';
 import { reportNotSnowflake, type Issues } from './report.js';

@@ -17,9 +17,9 @@ export const INTERACTION_CONTEXTS: readonly number[] = Object.values(Interaction
 /** The v10 channel types an option's `channel_types` may name. */
 export const CHANNEL_TYPES: readonly number[] = [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16];
 
-/** `integration_types` of a bulk item that omits it (spec, JSON params). */
+/** `integration_types` of a bulk item that omits it (v10 API, JSON params). */
 export const BULK_DEFAULT_INTEGRATION_TYPES: readonly number[] = [IntegrationType.GuildInstall];
-/** `contexts` of a bulk item that omits it (spec, JSON params). */
+/** `contexts` of a bulk item that omits it (v10 API, JSON params). */
 export const BULK_DEFAULT_CONTEXTS: readonly number[] = [
   InteractionContext.Guild, InteractionContext.BotDm, InteractionContext.PrivateChannel,
 ];

@@ -1,5 +1,5 @@
 /**
- * Reads a world file (shared/contracts/world.md) into the normalized World, filling defaults.
+ * Reads a world file (docs/world.md) into the normalized World, filling defaults.
  * Problems come back as Issues with their JSON path; the admin API uses the same readers.
  */
 import { issue, type Issue, type IssuePath } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The world slashd serves commands in (shared/contracts/world.md): applications, users, guilds
+ * The world slashd serves commands in (docs/world.md): applications, users, guilds
  * and pre-issued OAuth2 tokens. These are the normalized shapes the core works with.
  */
 

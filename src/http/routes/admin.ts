@@ -1,6 +1,6 @@
 /**
  * The admin API: the world (applications, users, guilds, pre-issued tokens) in the same shapes as
- * the world file (shared/contracts/world.md). Guarded by the admin token from the config.
+ * the world file (docs/world.md). Guarded by the admin token from the config.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../limits.js';

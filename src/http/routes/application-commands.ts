@@ -1,5 +1,5 @@
 /**
- * Global and guild application commands (spec, Endpoints; facts, section 2). One handler set
+ * Global and guild application commands (v10 API, Endpoints; docs/v10-behaviour.md#endpoints). One handler set
  * serves both scopes: a guild id in the path narrows the scope and requires the app's install.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Command permissions (spec, Command permission endpoints; facts, section 2). Reads take the bot
+ * Command permissions (v10 API, Command permission endpoints; docs/v10-behaviour.md#endpoints). Reads take the bot
  * token or a Bearer token of the app; edits only a Bearer token with
  * `applications.commands.permissions.update`, for a user who may make them.
  */
@@ -23,7 +23,7 @@ interface TargetParams extends GuildParams {
 
 const botsCannotUseEndpoint = () => new ApiError(403, JsonCode.BotsCannotUseEndpoint, 'Bots cannot use this endpoint');
 
-/** The batch edit is disabled in v10 (facts, section 2): a clear refusal, nothing changed. */
+/** The batch edit is disabled in v10 (docs/v10-behaviour.md#endpoints): a clear refusal, nothing changed. */
 const batchEditDisabled = () =>
   new ApiError(405, 0, 'Batch editing application command permissions is disabled; edit them per command.');
 

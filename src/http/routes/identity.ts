@@ -1,4 +1,4 @@
-/** Who am I: the endpoints client libraries call to log in (facts, section 2). */
+/** Who am I: the endpoints client libraries call to log in (docs/v10-behaviour.md#endpoints). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../../core/errors.js';
 import { toWireApplication, toWireBotUser, toWireCurrentUser } from '../../core/world/wire.js';

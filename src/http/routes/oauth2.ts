@@ -1,5 +1,5 @@
 /**
- * OAuth2 token endpoint (facts, section 9): client credentials for now; authorization codes come
+ * OAuth2 token endpoint (docs/v10-behaviour.md#oauth2): client credentials for now; authorization codes come
  * with the OAuth2 issue. Errors use OAuth2's own shape, not v10's.
  */
 import { randomBytes } from 'node:crypto';
