@@ -67,10 +67,6 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    done(null, Object.fromEntries(new URLSearchParams(text)));
-  });
 
   app.setErrorHandler(errorHandler);
   authenticateBeforeBody(app, ctx.store);

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { nullRecordFrom } from '../../core/records.js';
 import type { HttpContext } from '../context.js';
 import { sameSecret } from '../../store/tokens.js';
 import type { StoredApplication } from '../../store/store.js';
@@ -55,6 +56,12 @@ function readClientCredentials(request: FastifyRequest, form: Record<string, str
 }
 
 export async function oauth2Routes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
+  // The token endpoint is form-encoded; this plugin is the only place that reads forms, so every
+  // other route answers a form body with the v10 invalid-content-type error and writes nothing.
+  api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    done(null, nullRecordFrom(new URLSearchParams(text)));
+  });
   async function authenticateClient(credentials: ClientCredentials | null): Promise<StoredApplication | null> {
     if (!credentials || !/^\d{1,20}$/.test(credentials.clientId)) return null;
     const app = await ctx.store.getApplication(credentials.clientId);
