@@ -45,7 +45,14 @@ function benchWorld(): World {
   const guild = world.guilds.find((g) => g.id === TEST_GUILD_ID);
   if (!guild) throw new Error('the example world has no Test Guild');
   for (let i = 0; i < CHANNELS; i++) {
-    guild.channels.push({ id: channelId(i), type: 0, name: `bench-${i}`, nsfw: false, parent_id: null, permission_overwrites: [] });
+    guild.channels.push({
+      id: channelId(i),
+      type: 0,
+      name: `bench-${i}`,
+      nsfw: false,
+      parent_id: null,
+      permission_overwrites: [],
+    });
   }
   return world;
 }
@@ -62,7 +69,14 @@ function client(base: string) {
   function call(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const req = request(
-        { agent, host: origin.hostname, port: origin.port, method, path, headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) } },
+        {
+          agent,
+          host: origin.hostname,
+          port: origin.port,
+          method,
+          path,
+          headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -141,7 +155,11 @@ async function startApp(publicKey: string): Promise<{ url: string; stop(): Promi
  * Starts `flow` RATE times a second for `seconds`, on a fixed schedule (open loop), and returns
  * every flow's duration in ms, in start order, plus how far the scheduler fell behind at worst.
  */
-async function paced(rate: number, seconds: number, flow: (i: number) => Promise<void>): Promise<{ times: number[]; maxLagMs: number }> {
+async function paced(
+  rate: number,
+  seconds: number,
+  flow: (i: number) => Promise<void>,
+): Promise<{ times: number[]; maxLagMs: number }> {
   const total = rate * seconds;
   const interval = 1000 / rate;
   const times: number[] = new Array(total);
@@ -154,9 +172,11 @@ async function paced(rate: number, seconds: number, flow: (i: number) => Promise
     if (wait > 1) await sleep(Math.floor(wait));
     maxLagMs = Math.max(maxLagMs, performance.now() - due);
     const started = performance.now();
-    running.push(flow(i).then(() => {
-      times[i] = performance.now() - started;
-    }));
+    running.push(
+      flow(i).then(() => {
+        times[i] = performance.now() - started;
+      }),
+    );
   }
   await Promise.all(running);
   return { times, maxLagMs };
@@ -210,13 +230,22 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
     if (me.status !== 200) throw new Error(`GET /applications/@me: ${me.status} ${me.text}`);
     const verifyKeyHex = (JSON.parse(me.text) as { verify_key: string }).verify_key;
     app = await startApp(verifyKeyHex);
-    const patched = await api.call('PATCH', '/api/v10/applications/@me', bot, JSON.stringify({ interactions_endpoint_url: `${app.url}/interactions` }));
+    const patched = await api.call(
+      'PATCH',
+      '/api/v10/applications/@me',
+      bot,
+      JSON.stringify({ interactions_endpoint_url: `${app.url}/interactions` }),
+    );
     if (patched.status !== 200) throw new Error(`endpoint verification failed: ${patched.status} ${patched.text}`);
     const created = await api.call(
       'POST',
       `/api/v10/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`,
       bot,
-      JSON.stringify({ name: 'ping', description: 'Ping', options: [{ type: 3, name: 'text', description: 'Text', required: true }] }),
+      JSON.stringify({
+        name: 'ping',
+        description: 'Ping',
+        options: [{ type: 3, name: 'text', description: 'Text', required: true }],
+      }),
     );
     if (created.status !== 201) throw new Error(`command create failed: ${created.status} ${created.text}`);
     const command = JSON.parse(created.text) as { id: string; version: string };
@@ -226,7 +255,13 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
         application_id: DEMO_APP_ID,
         guild_id: TEST_GUILD_ID,
         channel_id: channelId(i),
-        data: { id: command.id, name: 'ping', type: 1, version: command.version, options: [{ name: 'text', type: 3, value: 'hello' }] },
+        data: {
+          id: command.id,
+          name: 'ping',
+          type: 1,
+          version: command.version,
+          options: [{ name: 'text', type: 3, value: 'hello' }],
+        },
       }),
     );
     const readPaths = Array.from({ length: CHANNELS }, (_, i) => `/api/v10/channels/${channelId(i)}/messages?limit=1`);
@@ -283,11 +318,17 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
     const maxInvocations = await closedLoop(MAX_IN_FLIGHT, MAX_SECONDS, invokeOnly);
 
     // What the app saw: every delivery signed and verified, and the bytes that were signed.
-    const stats = JSON.parse((await fetch(`${app.url}/stats`).then((r) => r.text()))) as {
-      interactions: number; pings: number; unsigned: number; rejected: number; lastBody: string;
+    const stats = JSON.parse(await fetch(`${app.url}/stats`).then((r) => r.text())) as {
+      interactions: number;
+      pings: number;
+      unsigned: number;
+      rejected: number;
+      lastBody: string;
     };
     if (errors > 0 || unseen > 0 || stats.unsigned > 0) {
-      throw new Error(`benchmark run had ${errors} failed invocations, ${unseen} unreadable answers, ${stats.unsigned} unsigned deliveries`);
+      throw new Error(
+        `benchmark run had ${errors} failed invocations, ${unseen} unreadable answers, ${stats.unsigned} unsigned deliveries`,
+      );
     }
 
     // Baseline: a bare node:http server answering the same two requests at the same rate.

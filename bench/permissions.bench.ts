@@ -51,7 +51,11 @@ export function permissionsBenchWorld(): World {
     { id: OWNER_ID, username: 'bench-owner', token: 'bench-owner-user-token', locale: 'en-US', age_verified: true },
     { id: MEMBER_ID, username: 'bench-member', token: MEMBER_TOKEN, locale: 'fr', age_verified: true },
     ...Array.from({ length: OTHER_MEMBERS }, (_, i) => ({
-      id: otherUserId(i), username: `bench-user-${i}`, token: `bench-user-token-${i}`, locale: 'de', age_verified: true,
+      id: otherUserId(i),
+      username: `bench-user-${i}`,
+      token: `bench-user-token-${i}`,
+      locale: 'de',
+      age_verified: true,
     })),
   );
   world.guilds.push({
@@ -61,7 +65,11 @@ export function permissionsBenchWorld(): World {
     preferred_locale: 'en-US',
     roles: [
       // Listed highest first; each role adds a harmless bit (12 to 21: never ADMINISTRATOR, VIEW_CHANNEL or USE_APPLICATION_COMMANDS).
-      ...Array.from({ length: roleCount }, (_, i) => ({ id: roleId(i), name: `role-${i}`, permissions: String(1n << BigInt(12 + (i % 10))) })),
+      ...Array.from({ length: roleCount }, (_, i) => ({
+        id: roleId(i),
+        name: `role-${i}`,
+        permissions: String(1n << BigInt(12 + (i % 10))),
+      })),
       { id: GUILD_ID, name: '@everyone', permissions: EVERYONE_BITS },
     ],
     channels: Array.from({ length: OTHER_CHANNELS + 1 }, (_, i) => ({
@@ -87,7 +95,10 @@ export function permissionsBenchWorld(): World {
         joined_at: '2025-03-02T00:00:00.000Z',
       },
       ...Array.from({ length: OTHER_MEMBERS }, (_, i) => ({
-        user_id: otherUserId(i), roles: [roleId(MEMBER_ROLES + (i % OTHER_ROLES))], nick: null, joined_at: '2025-03-03T00:00:00.000Z',
+        user_id: otherUserId(i),
+        roles: [roleId(MEMBER_ROLES + (i % OTHER_ROLES))],
+        nick: null,
+        joined_at: '2025-03-03T00:00:00.000Z',
       })),
     ],
     installs: [{ application_id: DEMO_APP_ID, scopes: ['bot', 'applications.commands'], permissions: EVERYONE_BITS }],
@@ -113,10 +124,15 @@ export function benchOverwrites(n: number): { id: string; type: number; permissi
     ...Array.from({ length: 39 }, (_, i) => ({ id: channelId(i + 1), type: 3, permission: (i + n) % 2 === 0 })),
     { id: ALL_CHANNELS, type: 3, permission: true },
     ...Array.from({ length: 20 }, (_, i) => ({ id: roleId(MEMBER_ROLES + i), type: 1, permission: (i + n) % 3 !== 0 })),
-    ...Array.from({ length: MEMBER_ROLES }, (_, i) => ({ id: roleId(i), type: 1, permission: !hidden && i === n % MEMBER_ROLES })),
+    ...Array.from({ length: MEMBER_ROLES }, (_, i) => ({
+      id: roleId(i),
+      type: 1,
+      permission: !hidden && i === n % MEMBER_ROLES,
+    })),
     ...Array.from({ length: 20 }, (_, i) => ({ id: otherUserId(i), type: 2, permission: (i + n) % 2 === 1 })),
   ];
-  if (overwrites.length !== OVERWRITES_PER_COMMAND) throw new Error(`${overwrites.length} overwrites, not ${OVERWRITES_PER_COMMAND}`);
+  if (overwrites.length !== OVERWRITES_PER_COMMAND)
+    throw new Error(`${overwrites.length} overwrites, not ${OVERWRITES_PER_COMMAND}`);
   return overwrites;
 }
 
@@ -174,7 +190,9 @@ export async function runPermissionsBench(): Promise<{ lines: string[] }> {
         `permissions of command ${n}`,
       );
     }
-    const index = (await checkedJson(await fetch(indexUrl, { headers: member }), 'index')) as { application_commands: unknown[] };
+    const index = (await checkedJson(await fetch(indexUrl, { headers: member }), 'index')) as {
+      application_commands: unknown[];
+    };
     const expectedVisible = COMMANDS - Math.ceil(COMMANDS / HIDDEN_EVERY);
     if (index.application_commands.length !== expectedVisible) {
       throw new Error(`the index shows ${index.application_commands.length} commands, expected ${expectedVisible}`);

@@ -49,7 +49,18 @@ export async function startSlashd(world: World): Promise<ChildServer> {
   writeFileSync(worldPath, JSON.stringify(world));
   const child = spawn(
     process.execPath,
-    ['bin/slashd.js', 'serve', '--port', '0', '--db', join(dir, 'bench.sqlite'), '--world', worldPath, '--admin-token', 'bench'],
+    [
+      'bin/slashd.js',
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      join(dir, 'bench.sqlite'),
+      '--world',
+      worldPath,
+      '--admin-token',
+      'bench',
+    ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);

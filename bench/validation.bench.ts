@@ -105,7 +105,9 @@ function findRepoRoot(start: string): string {
 
 function loadOpenApi(): { components: unknown } {
   const root = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
-  return JSON.parse(readFileSync(resolve(root, 'test/fixtures/openapi/openapi.json'), 'utf8')) as { components: unknown };
+  return JSON.parse(readFileSync(resolve(root, 'test/fixtures/openapi/openapi.json'), 'utf8')) as {
+    components: unknown;
+  };
 }
 
 const OPENAPI_ID = 'https://slashd.invalid/openapi.json';
@@ -158,7 +160,11 @@ export async function runValidationBench(): Promise<{ lines: string[] }> {
   const ajvCheck = compileAjvCheck();
   if (!ajvCheck(payload)) throw new Error('bench payload does not pass the OpenAPI schema');
 
-  const { first: validateMicros, second: ajvMicros, ratio } = compare(
+  const {
+    first: validateMicros,
+    second: ajvMicros,
+    ratio,
+  } = compare(
     () => validateCreateCommand(payload, CONTEXT),
     () => ajvCheck(payload),
   );

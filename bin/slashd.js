@@ -3,6 +3,11 @@
 import { main } from '../dist/src/cli/main.js';
 
 main(process.argv.slice(2)).then(
-  (code) => { if (typeof code === 'number') process.exitCode = code; },
-  (err) => { console.error(err instanceof Error ? err.message : err); process.exitCode = 1; },
+  (code) => {
+    if (typeof code === 'number') process.exitCode = code;
+  },
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  },
 );

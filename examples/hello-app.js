@@ -37,36 +37,45 @@ async function call(method, path, body) {
 
 // The application's public key, as a key object node can verify with.
 function publicKey(hex) {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(hex, 'hex').toString('base64url') }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(hex, 'hex').toString('base64url') },
+    format: 'jwk',
+  });
 }
 
 function signedCorrectly(key, request, body) {
   const signature = request.headers['x-signature-ed25519'];
   const timestamp = request.headers['x-signature-timestamp'];
-  if (typeof signature !== 'string' || typeof timestamp !== 'string' || !/^[0-9a-f]{128}$/i.test(signature)) return false;
+  if (typeof signature !== 'string' || typeof timestamp !== 'string' || !/^[0-9a-f]{128}$/i.test(signature))
+    return false;
   return verify(null, Buffer.from(timestamp + body), key, Buffer.from(signature, 'hex'));
 }
 
 function answer(interaction) {
   if (interaction.type === 1) return { type: 1 }; // PING → PONG
   const user = interaction.member?.user ?? interaction.user;
-  if (interaction.data?.name !== 'hello') return { type: 4, data: { content: `I do not know /${interaction.data?.name}.`, flags: 64 } };
+  if (interaction.data?.name !== 'hello')
+    return { type: 4, data: { content: `I do not know /${interaction.data?.name}.`, flags: 64 } };
   const name = interaction.data.options?.find((option) => option.name === 'name')?.value ?? user?.username ?? 'you';
   return {
     type: 4,
     data: {
       content: `Hello, ${name}!`,
-      embeds: [{
-        title: 'Answered by examples/hello-app.js',
-        description: `${user?.username ?? 'Someone'} invoked /hello through slashd.`,
-        fields: [{ name: 'channel', value: `<#${interaction.channel_id}>` }],
-      }],
+      embeds: [
+        {
+          title: 'Answered by examples/hello-app.js',
+          description: `${user?.username ?? 'Someone'} invoked /hello through slashd.`,
+          fields: [{ name: 'channel', value: `<#${interaction.channel_id}>` }],
+        },
+      ],
     },
   };
 }
 
 const me = await call('GET', '/applications/@me').catch((error) => {
-  console.error(`hello-app: cannot use slashd at ${slashd} (${error.cause?.message ?? error.message}); is it running? (npm start)`);
+  console.error(
+    `hello-app: cannot use slashd at ${slashd} (${error.cause?.message ?? error.message}); is it running? (npm start)`,
+  );
   process.exit(1);
 });
 const key = publicKey(me.verify_key);

@@ -101,7 +101,10 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   if (config.world) await world.replace(config.world);
   if (config.mergeWorld) await world.merge(config.mergeWorld);
 
-  const server = await buildServer(ctx, { logger: loggerOptions(config.logLevel, config.logFormat), timeouts: config.timeouts });
+  const server = await buildServer(ctx, {
+    logger: loggerOptions(config.logLevel, config.logFormat),
+    timeouts: config.timeouts,
+  });
   interactions.logTo(server.log);
   let closed = false;
   return {

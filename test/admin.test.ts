@@ -10,9 +10,7 @@ import { parseWorld } from '../src/core/world/parse.js';
 import type { World } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import {
-  ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld,
-} from './helpers/world.js';
+import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -126,7 +124,10 @@ describe('admin API', () => {
     assert.equal(replaced.status, 200);
     assert.equal((await server.request('GET', '/users/@me', { auth: 'Bot new-bot-token' })).status, 401);
     const list = await server.request('GET', `/applications/${NEW_APP_ID}/commands`, { auth: 'Bot rotated-bot-token' });
-    assert.deepEqual(list.body.map((c: Json) => c.name), ['hello']);
+    assert.deepEqual(
+      list.body.map((c: Json) => c.name),
+      ['hello'],
+    );
 
     assert.ok((await world()).applications.some((a) => a.id === NEW_APP_ID));
   });
@@ -200,7 +201,12 @@ describe('admin API', () => {
     assert.equal(errors.users, undefined, 'the valid user is not in the tree');
     assert.deepEqual(await world(), before);
 
-    const guild = await admin('PUT', `/guilds/${NEW_GUILD_ID}`, { id: NEW_GUILD_ID, name: 'G', owner_id: ALICE_ID, roles: [{ id: 'x' }] });
+    const guild = await admin('PUT', `/guilds/${NEW_GUILD_ID}`, {
+      id: NEW_GUILD_ID,
+      name: 'G',
+      owner_id: ALICE_ID,
+      roles: [{ id: 'x' }],
+    });
     assert.equal(guild.status, 400);
     assert.equal(guild.body.code, 50035);
     assert.ok(guild.body.errors.roles['0'].id, 'roles.0.id');
@@ -250,7 +256,9 @@ describe('admin API', () => {
     const replaced = await admin('PUT', '/world', exampleWorld());
     assert.equal(replaced.status, 200, replaced.text);
     assert.ok(!(await world()).applications.some((a) => a.id === NEW_APP_ID), 'the added app is gone');
-    const list = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, { auth: bot });
+    const list = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth: bot,
+    });
     assert.ok(list.body.some((c: Json) => c.id === created.body.id));
   });
 });
@@ -275,13 +283,22 @@ describe('admin API: bounded fuzz', () => {
   }
 
   test('random bodies to the admin writes: never a 5xx, and a refused write changes nothing', async () => {
-    const paths = ['/world', `/applications/${NEW_APP_ID}`, `/users/${NEW_USER_ID}`, `/guilds/${NEW_GUILD_ID}`, '/oauth2-tokens'];
+    const paths = [
+      '/world',
+      `/applications/${NEW_APP_ID}`,
+      `/users/${NEW_USER_ID}`,
+      `/guilds/${NEW_GUILD_ID}`,
+      '/oauth2-tokens',
+    ];
     let before = await world();
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), fc.jsonValue({ maxDepth: 4 }), async (path, body) => {
         const method = path === '/oauth2-tokens' ? 'POST' : 'PUT';
         const response = await admin(method, path, body);
-        assert.ok(response.status < 500, `${method} ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
+        assert.ok(
+          response.status < 500,
+          `${method} ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`,
+        );
         if (response.status >= 400) {
           assertErrorBody(response.status, response.body);
           assert.deepEqual(await world(), before, `${method} ${path} refused, yet the world changed`);

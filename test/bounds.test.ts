@@ -67,12 +67,24 @@ describe('a delivery whose endpoint answers 100 MB', () => {
   it('fails with the reason and grows RSS by less than 20 MB', { timeout: 120_000 }, async () => {
     const child = fileURLToPath(new URL('./helpers/big-answer-child.js', import.meta.url));
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--expose-gc', child], { maxBuffer: 1024 * 1024 }, (error, out) => (error ? reject(error) : resolve(out)));
+      execFile(process.execPath, ['--expose-gc', child], { maxBuffer: 1024 * 1024 }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      );
     });
-    const result = JSON.parse(stdout) as { outcome: { kind: string; reason?: string }; growthBytes: number; peakGrowthBytes: number };
-    assert.deepEqual(result.outcome, { kind: 'failed', reason: `the endpoint's response exceeded ${MAX_DELIVERY_RESPONSE_BYTES} bytes` });
+    const result = JSON.parse(stdout) as {
+      outcome: { kind: string; reason?: string };
+      growthBytes: number;
+      peakGrowthBytes: number;
+    };
+    assert.deepEqual(result.outcome, {
+      kind: 'failed',
+      reason: `the endpoint's response exceeded ${MAX_DELIVERY_RESPONSE_BYTES} bytes`,
+    });
     assert.ok(result.growthBytes < MAX_RSS_GROWTH_BYTES, `RSS grew ${result.growthBytes} bytes`);
-    assert.ok(result.peakGrowthBytes < MAX_RSS_GROWTH_BYTES, `RSS peaked ${result.peakGrowthBytes} bytes above the start`);
+    assert.ok(
+      result.peakGrowthBytes < MAX_RSS_GROWTH_BYTES,
+      `RSS peaked ${result.peakGrowthBytes} bytes above the start`,
+    );
   });
 });
 
@@ -86,17 +98,28 @@ describe('uploads to POST /api/v10/interactions', () => {
   });
   after(async () => server?.close());
 
-  it('without a token get the v10 401 and a closed connection before any body byte is read', { timeout: 20_000 }, async () => {
-    const head = requestHead('/api/v10/interactions', { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) });
-    const { received, bodyBytesSent } = await rawExchange(port, head);
-    assert.equal(bodyBytesSent, 0);
-    assert.match(received, /^HTTP\/1\.1 401 /);
-    assert.match(received, /connection: close/i);
-    assert.ok(received.endsWith('{"message":"401: Unauthorized","code":0}'), received);
-  });
+  it(
+    'without a token get the v10 401 and a closed connection before any body byte is read',
+    { timeout: 20_000 },
+    async () => {
+      const head = requestHead('/api/v10/interactions', {
+        'content-type': 'application/json',
+        'content-length': String(100 * 1024 * 1024),
+      });
+      const { received, bodyBytesSent } = await rawExchange(port, head);
+      assert.equal(bodyBytesSent, 0);
+      assert.match(received, /^HTTP\/1\.1 401 /);
+      assert.match(received, /connection: close/i);
+      assert.ok(received.endsWith('{"message":"401: Unauthorized","code":0}'), received);
+    },
+  );
 
   it('with a bad token get 401 the same way', { timeout: 20_000 }, async () => {
-    const head = requestHead('/api/v10/interactions', { authorization: 'not-a-token', 'content-type': 'application/json', 'content-length': '4000000' });
+    const head = requestHead('/api/v10/interactions', {
+      authorization: 'not-a-token',
+      'content-type': 'application/json',
+      'content-length': '4000000',
+    });
     const { received } = await rawExchange(port, head);
     assert.match(received, /^HTTP\/1\.1 401 /);
   });
@@ -110,7 +133,11 @@ describe('uploads to POST /api/v10/interactions', () => {
 
   it('with a token, sent slowly, are cut off by the request timeout', { timeout: 20_000 }, async () => {
     const length = 10_000;
-    const head = requestHead('/api/v10/interactions', { authorization: ALICE, 'content-type': 'application/json', 'content-length': String(length) });
+    const head = requestHead('/api/v10/interactions', {
+      authorization: ALICE,
+      'content-type': 'application/json',
+      'content-length': String(length),
+    });
     const { received, bodyBytesSent } = await rawExchange(port, head, length);
     assert.ok(bodyBytesSent < length, 'the server closed before the body was complete');
     assert.match(received, /^HTTP\/1\.1 408 /, received);

@@ -69,7 +69,18 @@ describe('usage and exit statuses', () => {
   });
 
   test('invoke against a server that is not there: exit 2, saying so', async () => {
-    const result = await run('invoke', '--as', 'alice', '--channel', 'general', '--url', 'http://127.0.0.1:1', '--admin-token', 't', '/hello');
+    const result = await run(
+      'invoke',
+      '--as',
+      'alice',
+      '--channel',
+      'general',
+      '--url',
+      'http://127.0.0.1:1',
+      '--admin-token',
+      't',
+      '/hello',
+    );
     assert.equal(result.status, 2);
     assert.match(result.error[0] ?? '', /cannot reach slashd at http:\/\/127\.0\.0\.1:1/);
   });
@@ -78,10 +89,15 @@ describe('usage and exit statuses', () => {
 describe('the typed command', () => {
   test('path words, then name:value pairs; quotes and unquoted words continue a value', () => {
     assert.deepEqual(parseTypedCommand('/config set name value:"two words"'), {
-      path: ['config', 'set', 'name'], options: [{ name: 'value', value: 'two words' }],
+      path: ['config', 'set', 'name'],
+      options: [{ name: 'value', value: 'two words' }],
     });
     assert.deepEqual(parseTypedCommand('/echo text:hello world count:3'), {
-      path: ['echo'], options: [{ name: 'text', value: 'hello world' }, { name: 'count', value: '3' }],
+      path: ['echo'],
+      options: [
+        { name: 'text', value: 'hello world' },
+        { name: 'count', value: '3' },
+      ],
     });
     assert.deepEqual(splitWords(`a 'b c' "d'e"`), ['a', 'b c', "d'e"]);
   });
@@ -96,26 +112,47 @@ const world: World = exampleWorld();
 const guild = world.guilds[0]!;
 const scope = { world, guild };
 const ECHO: IndexCommand = {
-  id: '10', application_id: '1', version: '11', type: 1, name: 'echo',
+  id: '10',
+  application_id: '1',
+  version: '11',
+  type: 1,
+  name: 'echo',
   options: [
-    { type: 3, name: 'text' }, { type: 4, name: 'count' }, { type: 10, name: 'ratio' }, { type: 5, name: 'loud' },
-    { type: 6, name: 'who' }, { type: 7, name: 'where' }, { type: 8, name: 'role' }, { type: 9, name: 'anything' },
+    { type: 3, name: 'text' },
+    { type: 4, name: 'count' },
+    { type: 10, name: 'ratio' },
+    { type: 5, name: 'loud' },
+    { type: 6, name: 'who' },
+    { type: 7, name: 'where' },
+    { type: 8, name: 'role' },
+    { type: 9, name: 'anything' },
     { type: 3, name: 'colour', choices: [{ name: 'Red', value: 'red' }] },
   ],
 };
 const CONFIG: IndexCommand = {
-  id: '20', application_id: '1', version: '21', name: 'config',
-  options: [{ type: 2, name: 'set', options: [{ type: 1, name: 'name', options: [{ type: 3, name: 'value' }] }] }, { type: 1, name: 'show' }],
+  id: '20',
+  application_id: '1',
+  version: '21',
+  name: 'config',
+  options: [
+    { type: 2, name: 'set', options: [{ type: 1, name: 'name', options: [{ type: 3, name: 'value' }] }] },
+    { type: 1, name: 'show' },
+  ],
 };
 const PROFILE: IndexCommand = { id: '30', application_id: '1', version: '31', type: 2, name: 'Profile' };
 
 describe('option values typed by the definition', () => {
   test('numbers, booleans, users, channels, roles and choices by name', () => {
-    const typed = parseTypedCommand('/echo text:hi count:3 ratio:0.5 loud:yes who:bob where:#general role:@Moderator anything:carol colour:Red');
+    const typed = parseTypedCommand(
+      '/echo text:hi count:3 ratio:0.5 loud:yes who:bob where:#general role:@Moderator anything:carol colour:Red',
+    );
     const data = invocationData(ECHO, typed, scope);
     const values = Object.fromEntries((data.options ?? []).map((o) => [o.name, o.value]));
     assert.deepEqual(values, {
-      text: 'hi', count: 3, ratio: 0.5, loud: true,
+      text: 'hi',
+      count: 3,
+      ratio: 0.5,
+      loud: true,
       who: findUser(world, 'bob').id,
       where: findChannel(world, 'general').channel.id,
       role: guild.roles.find((r) => r.name === 'Moderator')!.id,
@@ -125,8 +162,11 @@ describe('option values typed by the definition', () => {
     assert.equal(data.version, '11');
   });
 
-  test('a value that is not of the option\'s type is a usage error naming the option', () => {
-    assert.throws(() => invocationData(ECHO, parseTypedCommand('/echo count:three'), scope), /option count: 'three' is not an integer/);
+  test("a value that is not of the option's type is a usage error naming the option", () => {
+    assert.throws(
+      () => invocationData(ECHO, parseTypedCommand('/echo count:three'), scope),
+      /option count: 'three' is not an integer/,
+    );
     assert.throws(() => invocationData(ECHO, parseTypedCommand('/echo count:1.5'), scope), /not an integer/);
     assert.throws(() => invocationData(ECHO, parseTypedCommand('/echo loud:maybe'), scope), /not true or false/);
     assert.throws(() => invocationData(ECHO, parseTypedCommand('/echo who:nobody'), scope), /no user 'nobody'/);
@@ -134,13 +174,21 @@ describe('option values typed by the definition', () => {
 
   test('subcommand paths lead down; a missing subcommand lists the choices', () => {
     const data = invocationData(CONFIG, parseTypedCommand('/config set name value:x'), scope);
-    assert.deepEqual(data.options, [{ type: 2, name: 'set', options: [{ type: 1, name: 'name', options: [{ type: 3, name: 'value', value: 'x' }] }] }]);
-    assert.throws(() => invocationData(CONFIG, parseTypedCommand('/config'), scope), /a subcommand is needed; the choices are: set, show/);
+    assert.deepEqual(data.options, [
+      { type: 2, name: 'set', options: [{ type: 1, name: 'name', options: [{ type: 3, name: 'value', value: 'x' }] }] },
+    ]);
+    assert.throws(
+      () => invocationData(CONFIG, parseTypedCommand('/config'), scope),
+      /a subcommand is needed; the choices are: set, show/,
+    );
   });
 
   test('a USER command takes its target by name; without --target it is a usage error', () => {
     const command = findCommand([ECHO, PROFILE], 'Profile', true);
-    assert.equal(invocationData(command, { path: ['Profile'], options: [] }, scope, 'bob').target_id, findUser(world, 'bob').id);
+    assert.equal(
+      invocationData(command, { path: ['Profile'], options: [] }, scope, 'bob').target_id,
+      findUser(world, 'bob').id,
+    );
     assert.throws(() => invocationData(command, { path: ['Profile'], options: [] }, scope), /needs --target/);
     assert.throws(() => findCommand([ECHO], 'ping', false), /no slash command 'ping' .* they are: echo/);
   });
@@ -153,7 +201,15 @@ describe('answers rendered as the user sees them', () => {
       data: {
         content: 'Sunny',
         embeds: [{ title: 'Paris', description: '3 days', fields: [{ name: 'max', value: '21°' }] }],
-        components: [{ type: 1, components: [{ type: 2, label: 'More' }, { type: 3, custom_id: 'm', placeholder: 'Pick a day' }] }],
+        components: [
+          {
+            type: 1,
+            components: [
+              { type: 2, label: 'More' },
+              { type: 3, custom_id: 'm', placeholder: 'Pick a day' },
+            ],
+          },
+        ],
       },
     });
     assert.deepEqual(lines, ['Sunny', '[embed] Paris', '  3 days', '  max: 21°', '[button: More]  [menu: Pick a day]']);
@@ -164,10 +220,17 @@ describe('answers rendered as the user sees them', () => {
 
 describe('log lines on a terminal', () => {
   test('a pino record becomes one line with the time, level, message and request', () => {
-    const line = formatLogLine(JSON.stringify({
-      level: 30, time: Date.UTC(2026, 0, 1, 12, 0, 1), msg: 'request completed', reqId: 'req-7',
-      req: { method: 'GET', url: '/api/v10/x' }, res: { statusCode: 200 }, responseTime: 2.4,
-    }));
+    const line = formatLogLine(
+      JSON.stringify({
+        level: 30,
+        time: Date.UTC(2026, 0, 1, 12, 0, 1),
+        msg: 'request completed',
+        reqId: 'req-7',
+        req: { method: 'GET', url: '/api/v10/x' },
+        res: { statusCode: 200 },
+        responseTime: 2.4,
+      }),
+    );
     assert.equal(line, '12:00:01 INFO  request completed [req-7] GET /api/v10/x 200 (2 ms)');
     assert.equal(formatLogLine('not json'), 'not json');
   });

@@ -9,7 +9,13 @@ import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
-  BOB_IDENTIFY_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN, OTHER_BOT_TOKEN, SECOND_GUILD_ID, TEST_GUILD_ID,
+  BOB_IDENTIFY_TOKEN,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  DEMO_CC_TOKEN,
+  OTHER_BOT_TOKEN,
+  SECOND_GUILD_ID,
+  TEST_GUILD_ID,
 } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -32,7 +38,11 @@ type Endpoint = 'list' | 'create' | 'bulk' | 'get' | 'patch' | 'delete';
 const ENDPOINTS: Endpoint[] = ['list', 'create', 'bulk', 'get', 'patch', 'delete'];
 const WRITES = new Set<Endpoint>(['create', 'bulk', 'patch', 'delete']);
 
-const FIXTURE = { name: 'fixture', description: 'The fixture command', options: [{ type: 3, name: 'secretopt', description: 'An option' }] };
+const FIXTURE = {
+  name: 'fixture',
+  description: 'The fixture command',
+  options: [{ type: 3, name: 'secretopt', description: 'An option' }],
+};
 
 function call(endpoint: Endpoint, base: string, commandId: string): { method: string; path: string; body?: unknown } {
   switch (endpoint) {
@@ -66,7 +76,12 @@ const REFUSALS: Refusal[] = [
   { caller: 'a bad bearer token', auth: 'Bearer not-a-real-token', status: 401, body: UNAUTHORIZED },
   { caller: 'a bare "Bot" scheme', auth: 'Bot', status: 401, body: UNAUTHORIZED },
   { caller: "another app's bot token", auth: `Bot ${OTHER_BOT_TOKEN}`, status: 403 },
-  { caller: 'a Bearer token without applications.commands.update', auth: `Bearer ${BOB_IDENTIFY_TOKEN}`, status: 403, code: 50026 },
+  {
+    caller: 'a Bearer token without applications.commands.update',
+    auth: `Bearer ${BOB_IDENTIFY_TOKEN}`,
+    status: 403,
+    code: 50026,
+  },
 ];
 
 describe('command endpoints: who may call them', () => {
@@ -142,18 +157,27 @@ describe('command endpoints: who may call them', () => {
         const list = await server.request('GET', scope.base, { auth });
         assert.equal(list.status, 200);
         assertWireCommands(list.body, { ...expected, view: 'list' });
-        assert.deepEqual(list.body.map((c: Json) => c.id), [fixtureId]);
+        assert.deepEqual(
+          list.body.map((c: Json) => c.id),
+          [fixtureId],
+        );
 
         const got = await server.request('GET', `${scope.base}/${fixtureId}`, { auth });
         assert.equal(got.status, 200);
         assertWireCommand(got.body, expected);
         assert.equal(got.body.name, FIXTURE.name);
 
-        const created = await server.request('POST', scope.base, { auth, body: { name: 'made', description: 'Made here' } });
+        const created = await server.request('POST', scope.base, {
+          auth,
+          body: { name: 'made', description: 'Made here' },
+        });
         assert.equal(created.status, 201);
         assertWireCommand(created.body, expected);
 
-        const patched = await server.request('PATCH', `${scope.base}/${created.body.id}`, { auth, body: { description: 'Patched' } });
+        const patched = await server.request('PATCH', `${scope.base}/${created.body.id}`, {
+          auth,
+          body: { description: 'Patched' },
+        });
         assert.equal(patched.status, 200);
         assertWireCommand(patched.body, expected);
         assert.equal(patched.body.description, 'Patched');
@@ -161,7 +185,10 @@ describe('command endpoints: who may call them', () => {
         const deleted = await server.request('DELETE', `${scope.base}/${created.body.id}`, { auth });
         assert.equal(deleted.status, 204);
 
-        const bulk = await server.request('PUT', scope.base, { auth, body: [FIXTURE, { name: 'second', description: 'Second' }] });
+        const bulk = await server.request('PUT', scope.base, {
+          auth,
+          body: [FIXTURE, { name: 'second', description: 'Second' }],
+        });
         assert.equal(bulk.status, 200);
         assertWireCommands(bulk.body, expected);
         assert.equal(bulk.body.find((c: Json) => c.name === FIXTURE.name)!.id, fixtureId);
@@ -196,9 +223,13 @@ describe('command endpoints: who may call them', () => {
     assert.equal(response.status, 403);
     assert.ok(!response.text.includes(FIXTURE.name));
     // Its own list there is its own, empty.
-    const own = await server.request('GET', `/applications/${'1324165260902400002'}/guilds/${SECOND_GUILD_ID}/commands`, {
-      auth: `Bot ${OTHER_BOT_TOKEN}`,
-    });
+    const own = await server.request(
+      'GET',
+      `/applications/${'1324165260902400002'}/guilds/${SECOND_GUILD_ID}/commands`,
+      {
+        auth: `Bot ${OTHER_BOT_TOKEN}`,
+      },
+    );
     assert.equal(own.status, 200);
     assert.deepEqual(own.body, []);
   });

@@ -12,7 +12,13 @@ import { createSlashd, type Slashd } from '../src/app.js';
 import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
-  ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld,
+  ACTIVITY_APP_ID,
+  ACTIVITY_BOT_TOKEN,
+  ADMIN_TOKEN,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  TEST_GUILD_ID,
+  exampleWorld,
 } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -63,7 +69,15 @@ describe('create, get, list, edit, delete', () => {
             { type: 3, name: 'city', description: 'City', required: true, min_length: 1, max_length: 50 },
             { type: 10, name: 'days', description: 'Days', min_value: 1, max_value: 7.5 },
             { type: 7, name: 'channel', description: 'Channel', channel_types: [0, 5] },
-            { type: 4, name: 'unit', description: 'Unit', choices: [{ name: 'Celsius', value: 1 }, { name: 'Fahrenheit', value: 2 }] },
+            {
+              type: 4,
+              name: 'unit',
+              description: 'Unit',
+              choices: [
+                { name: 'Celsius', value: 1 },
+                { name: 'Fahrenheit', value: 2 },
+              ],
+            },
           ],
           default_member_permissions: '8',
           nsfw: false,
@@ -93,7 +107,10 @@ describe('create, get, list, edit, delete', () => {
 
       const withDictionaries = await server.request('GET', `${base}?with_localizations=true`, { auth: BOT });
       assertWireCommands(withDictionaries.body, expected);
-      assert.deepEqual(withDictionaries.body.find((x: Json) => x.id === c.id), c);
+      assert.deepEqual(
+        withDictionaries.body.find((x: Json) => x.id === c.id),
+        c,
+      );
 
       const deleted = await server.request('DELETE', `${base}/${c.id}`, { auth: BOT });
       assert.equal(deleted.status, 204);
@@ -114,7 +131,14 @@ describe('create, get, list, edit, delete', () => {
       // Key order and defaults written out do not make a change.
       const spelledOut = await server.request('POST', base, {
         auth: BOT,
-        body: { description: 'The upsert command', type: 1, name: 'upsert', options: [], nsfw: false, default_member_permissions: null },
+        body: {
+          description: 'The upsert command',
+          type: 1,
+          name: 'upsert',
+          options: [],
+          nsfw: false,
+          default_member_permissions: null,
+        },
       });
       assert.equal(spelledOut.status, 200);
       assert.equal(spelledOut.body.version, first.body.version, 'defaults spelled out are no change');
@@ -135,7 +159,12 @@ describe('create, get, list, edit, delete', () => {
     });
 
     test(`${label}: PATCH rules`, async () => {
-      const created = (await server.request('POST', base, { auth: BOT, body: { ...chat('editable'), nsfw: true, options: [{ type: 5, name: 'flag', description: 'A flag' }] } })).body;
+      const created = (
+        await server.request('POST', base, {
+          auth: BOT,
+          body: { ...chat('editable'), nsfw: true, options: [{ type: 5, name: 'flag', description: 'A flag' }] },
+        })
+      ).body;
       const path = `${base}/${created.id}`;
 
       const renamed = await server.request('PATCH', path, { auth: BOT, body: { name: 'edited' } });
@@ -204,7 +233,11 @@ describe('create, get, list, edit, delete', () => {
       ["another app's command", `${GLOBAL_BASE}/${launch.id}`],
     ];
     for (const [label, path] of cases) {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { description: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { description: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const response = await server.request(method, path, { auth: BOT, body });
         assert.equal(response.status, 404, `${method} ${label}: ${response.text}`);
         assertErrorBody(response.status, response.body);
@@ -236,13 +269,20 @@ describe('per-type limits (30032)', () => {
     assert.equal(put.body.length, 15);
     const before = await fullList(server, GUILD_BASE);
 
-    expectError(await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'User Cmd 15', type: 2 } }), 400, 30032);
+    expectError(
+      await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'User Cmd 15', type: 2 } }),
+      400,
+      30032,
+    );
     assert.deepEqual(await fullList(server, GUILD_BASE), before);
 
     // Other types are counted apart.
     const message = await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'Msg Cmd', type: 3 } });
     assert.equal(message.status, 201);
-    const upsert = await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'User Cmd 3', type: 2, nsfw: true } });
+    const upsert = await server.request('POST', GUILD_BASE, {
+      auth: BOT,
+      body: { name: 'User Cmd 3', type: 2, nsfw: true },
+    });
     assert.equal(upsert.status, 200, 'an overwrite is not a new command');
   });
 
@@ -250,7 +290,11 @@ describe('per-type limits (30032)', () => {
     const messages = Array.from({ length: 15 }, (_, i) => ({ name: `Msg ${i}`, type: 3 }));
     assert.equal((await server.request('PUT', GLOBAL_BASE, { auth: BOT, body: messages })).status, 200);
     const before = await fullList(server, GLOBAL_BASE);
-    expectError(await server.request('POST', GLOBAL_BASE, { auth: BOT, body: { name: 'Msg 15', type: 3 } }), 400, 30032);
+    expectError(
+      await server.request('POST', GLOBAL_BASE, { auth: BOT, body: { name: 'Msg 15', type: 3 } }),
+      400,
+      30032,
+    );
     assert.deepEqual(await fullList(server, GLOBAL_BASE), before);
   });
 
@@ -271,7 +315,11 @@ describe('per-type limits (30032)', () => {
     assertErrorBody(refused.status, refused.body);
     assert.deepEqual(await fullList(server, GUILD_BASE), before);
 
-    const exactly = [...Array.from({ length: 100 }, (_, i) => chat(`c${i}`)), ...Array.from({ length: 15 }, (_, i) => ({ name: `U${i}`, type: 2 })), ...Array.from({ length: 15 }, (_, i) => ({ name: `M${i}`, type: 3 }))];
+    const exactly = [
+      ...Array.from({ length: 100 }, (_, i) => chat(`c${i}`)),
+      ...Array.from({ length: 15 }, (_, i) => ({ name: `U${i}`, type: 2 })),
+      ...Array.from({ length: 15 }, (_, i) => ({ name: `M${i}`, type: 3 })),
+    ];
     const full = await server.request('PUT', GUILD_BASE, { auth: BOT, body: exactly });
     assert.equal(full.status, 200, `130 commands at every limit are fine: ${full.text.slice(0, 300)}`);
     assert.equal(full.body.length, 130);
@@ -328,7 +376,10 @@ function names(prefix: string, count: number): Json[] {
 function expectDailyLimit(response: TestResponse): void {
   expectError(response, 429, 30034);
   assert.equal(typeof response.body.retry_after, 'number');
-  assert.ok(response.body.retry_after > 0 && response.body.retry_after <= 86_400, `retry_after ${response.body.retry_after}`);
+  assert.ok(
+    response.body.retry_after > 0 && response.body.retry_after <= 86_400,
+    `retry_after ${response.body.retry_after}`,
+  );
   assert.equal(response.body.global, false);
   assert.ok(response.headers.get('retry-after'), 'a Retry-After header');
 }
@@ -356,7 +407,9 @@ describe('the daily create limit (30034)', () => {
       // A USER command: the guild already has 100 CHAT_INPUT commands, and the type limit (30032)
       // is checked before the daily limit.
       expectDailyLimit(await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'One More', type: 2 } }));
-      expectDailyLimit(await server.request('PUT', GUILD_BASE, { auth: BOT, body: [...names('b', 99), chat('new-in-bulk')] }));
+      expectDailyLimit(
+        await server.request('PUT', GUILD_BASE, { auth: BOT, body: [...names('b', 99), chat('new-in-bulk')] }),
+      );
       assert.deepEqual(await fullList(server, GUILD_BASE), before, 'refused creates change nothing');
 
       // Overwrites, edits and deletes are not creates.
@@ -372,7 +425,9 @@ describe('the daily create limit (30034)', () => {
 
       await server.close();
       server = await startDayServer(db);
-      expectDailyLimit(await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'After Restart', type: 3 } }));
+      expectDailyLimit(
+        await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'After Restart', type: 3 } }),
+      );
       // Deleting does not give creates back.
       assert.equal((await server.request('PUT', GUILD_BASE, { auth: BOT, body: [] })).status, 200);
       expectDailyLimit(await server.request('POST', GUILD_BASE, { auth: BOT, body: chat('after-delete') }));
@@ -402,10 +457,7 @@ describe('the daily create limit (30034)', () => {
       assert.equal(refused.length, 20);
       for (const r of refused) expectDailyLimit(r);
       const list = await fullList(server, GUILD_BASE);
-      assert.deepEqual(
-        list.map((c) => c.id).sort(),
-        created.map((r) => r.body.id).sort(),
-      );
+      assert.deepEqual(list.map((c) => c.id).sort(), created.map((r) => r.body.id).sort());
     } finally {
       await server.close();
     }

@@ -8,15 +8,17 @@ import { after, before, describe, test } from 'node:test';
 import { ContextMenuCommandBuilder, SlashCommandBuilder } from '@discordjs/builders';
 import { DiscordAPIError, REST } from '@discordjs/rest';
 import {
-  ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, PermissionFlagsBits, Routes,
+  ApplicationCommandType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  PermissionFlagsBits,
+  Routes,
   type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
 import { Client, ClientApplication } from 'discord.js';
 import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import {
-  ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID,
-} from './helpers/world.js';
+import { ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -54,7 +56,11 @@ function deployList(): RESTPostAPIApplicationCommandsJSONBody[] {
           .setName('set')
           .setDescription('Set a value')
           .addStringOption((o) =>
-            o.setName('key').setDescription('The key').setRequired(true).addChoices({ name: 'Prefix', value: 'prefix' }),
+            o
+              .setName('key')
+              .setDescription('The key')
+              .setRequired(true)
+              .addChoices({ name: 'Prefix', value: 'prefix' }),
           )
           .addIntegerOption((o) => o.setName('value').setDescription('The value').setMinValue(0).setMaxValue(10)),
       )
@@ -63,7 +69,10 @@ function deployList(): RESTPostAPIApplicationCommandsJSONBody[] {
           .setName('roles')
           .setDescription('Role settings')
           .addSubcommand((s) =>
-            s.setName('add').setDescription('Add a role').addRoleOption((o) => o.setName('role').setDescription('Role').setRequired(true)),
+            s
+              .setName('add')
+              .setDescription('Add a role')
+              .addRoleOption((o) => o.setName('role').setDescription('Role').setRequired(true)),
           ),
       )
       .toJSON(),
@@ -165,10 +174,7 @@ describe('deploy flow with @discordjs/rest and @discordjs/builders', () => {
 
     const listed = (await rest.get(Routes.applicationCommands(DEMO_APP_ID))) as Json[];
     assertWireCommands(listed, { ...GLOBAL, view: 'list' });
-    assert.deepEqual(
-      listed.map((c) => c.id).sort(),
-      put.map((c) => c.id).sort(),
-    );
+    assert.deepEqual(listed.map((c) => c.id).sort(), put.map((c) => c.id).sort());
     // The guild list is a different scope: untouched by the global PUT.
     const guildList = (await rest.get(Routes.applicationGuildCommands(DEMO_APP_ID, TEST_GUILD_ID))) as Json[];
     assert.ok(guildList.every((c) => c.guild_id === TEST_GUILD_ID));
@@ -240,7 +246,10 @@ describe('deploy flow with @discordjs/rest and @discordjs/builders', () => {
 
     // discord.js sends the whole command, `type` included: the equal type is ignored.
     const whole = (await rest.patch(route, {
-      body: { ...new SlashCommandBuilder().setName('patchme').setDescription('After').toJSON(), options: patched.options },
+      body: {
+        ...new SlashCommandBuilder().setName('patchme').setDescription('After').toJSON(),
+        options: patched.options,
+      },
     })) as Json;
     assert.equal(whole.version, patched.version, 'the whole unchanged definition keeps the version');
 
@@ -319,12 +328,11 @@ describe('bulk overwrite semantics (docs/v10-behaviour.md#endpoints)', () => {
     assert.ok(![alpha.id, beta.id, gamma.id].includes(delta.id), 'a new command gets a new id');
 
     const listed = (await rest.get(route)) as Json[];
-    assert.deepEqual(
-      listed.map((c) => c.id).sort(),
-      second.map((c) => c.id).sort(),
-    );
+    assert.deepEqual(listed.map((c) => c.id).sort(), second.map((c) => c.id).sort());
     assert.ok(!listed.some((c) => c.id === gamma.id), 'unmatched gamma deleted');
-    const gone = await server.request('GET', Routes.applicationGuildCommand(DEMO_APP_ID, TEST_GUILD_ID, gamma.id), { auth: BOT });
+    const gone = await server.request('GET', Routes.applicationGuildCommand(DEMO_APP_ID, TEST_GUILD_ID, gamma.id), {
+      auth: BOT,
+    });
     assert.equal(gone.status, 404);
     assert.equal(gone.body.code, 10063);
 
@@ -332,10 +340,7 @@ describe('bulk overwrite semantics (docs/v10-behaviour.md#endpoints)', () => {
     const third = (await rest.put(route, {
       body: [{ ...slash('alpha-renamed'), id: alpha.id }, slash('beta'), slash('delta')],
     })) as Json[];
-    assert.deepEqual(
-      third.map((c) => [c.id, c.version]).sort(),
-      second.map((c) => [c.id, c.version]).sort(),
-    );
+    assert.deepEqual(third.map((c) => [c.id, c.version]).sort(), second.map((c) => [c.id, c.version]).sort());
   });
 
   test('two commands swap names by id in one list: both ids kept', async () => {
@@ -355,7 +360,10 @@ describe('bulk overwrite semantics (docs/v10-behaviour.md#endpoints)', () => {
     const listed = (await rest.get(route)) as Json[];
     assert.deepEqual(
       listed.map((c) => [c.id, c.name]).sort(),
-      [[left.id, 'right'], [right.id, 'left']].sort(),
+      [
+        [left.id, 'right'],
+        [right.id, 'left'],
+      ].sort(),
     );
   });
 
@@ -369,7 +377,10 @@ describe('bulk overwrite semantics (docs/v10-behaviour.md#endpoints)', () => {
     assert.equal(second[0]!.type, 2);
     assert.notEqual(second[0]!.id, chat.id, 'the CHAT_INPUT command is not matched by a USER item');
     const both = (await rest.put(route, {
-      body: [slash('report'), new ContextMenuCommandBuilder().setName('report').setType(ApplicationCommandType.User).toJSON()],
+      body: [
+        slash('report'),
+        new ContextMenuCommandBuilder().setName('report').setType(ApplicationCommandType.User).toJSON(),
+      ],
     })) as Json[];
     assert.equal(both.length, 2);
     assert.equal(byName(both).get('2:report')!.id, second[0]!.id, 'the USER command kept by name and type');
@@ -461,8 +472,13 @@ describe('the entry point command (code 50240)', () => {
       auth: `Bot ${ACTIVITY_BOT_TOKEN}`,
     });
     assert.equal(deleted.status, 204);
-    const put = (await rest.put(route, { body: [new SlashCommandBuilder().setName('play').setDescription('Play').toJSON()] })) as Json[];
-    assert.deepEqual(put.map((c) => c.type), [1]);
+    const put = (await rest.put(route, {
+      body: [new SlashCommandBuilder().setName('play').setDescription('Play').toJSON()],
+    })) as Json[];
+    assert.deepEqual(
+      put.map((c) => c.type),
+      [1],
+    );
   });
 
   test('a guild bulk PUT is not concerned by the global entry point', async () => {
@@ -486,7 +502,10 @@ describe('discord.js Client: application.commands without a gateway', () => {
     client.token = DEMO_BOT_TOKEN;
     client.rest.setToken(DEMO_BOT_TOKEN);
     // The constructor is private in the typings; READY makes it the same way.
-    const Application = ClientApplication as unknown as new (client: Client, data: { id: string; flags: number }) => ClientApplication;
+    const Application = ClientApplication as unknown as new (
+      client: Client,
+      data: { id: string; flags: number },
+    ) => ClientApplication;
     client.application = new Application(client, { id: DEMO_APP_ID, flags: 0 });
   });
   after(async () => {

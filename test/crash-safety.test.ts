@@ -94,7 +94,9 @@ function send(url: string, method: string, path: string, body?: unknown): Sent {
         agent: false,
         headers: {
           authorization: BOT,
-          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
         },
       },
       (res) => {
@@ -164,86 +166,95 @@ function utcDay(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-describe('crash safety of the bulk overwrite', { skip: existsSync(BUILT_CLI) ? false : 'the CLI is not built (npx tsc -p .)' }, () => {
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'slashd-crash-'));
-  });
-  after(async () => {
-    for (const child of [...children]) await kill(child, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  KILL_POINTS.forEach((point, iteration) => {
-    test(`SIGKILL ${point.label}: after a restart the list is exactly A or exactly B`, async (t) => {
-      const db = join(dir, `crash-${iteration}.sqlite`);
-      const worldFile = join(dir, `world-${iteration}.json`);
-      writeFileSync(worldFile, JSON.stringify(exampleWorld()));
-      const dayAtStart = utcDay();
-      const listA = commandList('alpha');
-      const listB = commandList('beta');
-
-      let child = await startChild(db, worldFile);
-      const putA = await call(child.url, 'PUT', LIST_PATH, listA);
-      // Calibration on a warm server: the same amount of work in another scope, timed from the
-      // moment the body is written to the answer.
-      const calibration = send(child.url, 'PUT', GUILD_LIST_PATH, commandList('gamma'));
-      await calibration.written;
-      const startedCalibration = performance.now();
-      assert.equal((await calibration.response)?.status, 200);
-      const processingMs = performance.now() - startedCalibration;
-      assert.equal(putA.status, 200, JSON.stringify(putA.body).slice(0, 500));
-      const a = (putA.body as Json[]).map((c) => [c.name, c.id]).sort();
-      assert.equal(a.length, 100);
-
-      const inFlight = send(child.url, 'PUT', LIST_PATH, listB);
-      const victim = child.process;
-      if (point.fraction === null) {
-        victim.kill('SIGKILL');
-      } else {
-        await inFlight.written;
-        if (point.fraction > 0) await new Promise((resolve) => setTimeout(resolve, processingMs * point.fraction!));
-        victim.kill('SIGKILL');
-      }
-      await kill(victim, 'SIGKILL');
-      const answered = await inFlight.response;
-
-      child = await startChild(db, worldFile);
-      try {
-        const listed = await call(child.url, 'GET', LIST_PATH);
-        assert.equal(listed.status, 200);
-        assertCommandResponse(listed.body);
-        const now = (listed.body as Json[]).map((c) => [c.name, c.id]).sort();
-        const names = now.map(([name]) => name).sort();
-        const isA = JSON.stringify(now) === JSON.stringify(a);
-        const isB =
-          JSON.stringify(names) === JSON.stringify(listB.map((c) => c.name).sort()) &&
-          now.every(([, id]) => !a.some(([, oldId]) => oldId === id));
-        t.diagnostic(`after the crash: list ${isA ? 'A' : isB ? 'B' : 'mixed'}; the PUT was ${answered ? `answered ${answered.status}` : 'not answered'}`);
-        assert.ok(isA || isB, `a mix after the crash: ${JSON.stringify(names.slice(0, 5))}... (${names.length} commands)`);
-        if (answered && answered.status === 200) {
-          // The server answered before dying: the answer is what was stored.
-          assert.ok(isB, 'a bulk overwrite that was answered 200 is durable');
-          assert.deepEqual(now, (answered.body as Json[]).map((c) => [c.name, c.id]).sort());
-        }
-        for (const command of listed.body as Json[]) {
-          assert.equal(command.options.length, 5, `${command.name}: whole commands, not parts`);
-        }
-
-        // The daily create count went with the commands: A counted 100, B 100 more.
-        if (utcDay() === dayAtStart) {
-          if (isA) {
-            const retry = await call(child.url, 'PUT', LIST_PATH, listB);
-            assert.equal(retry.status, 200, 'B was rolled back whole, its creates too');
-          } else {
-            const more = await call(child.url, 'POST', LIST_PATH, { name: 'One More', type: 2 });
-            assert.equal(more.status, 429, 'B committed whole, its 100 creates counted');
-            assert.equal((more.body as Json).code, 30034);
-          }
-        }
-      } finally {
-        await kill(child.process, 'SIGTERM');
-      }
+describe(
+  'crash safety of the bulk overwrite',
+  { skip: existsSync(BUILT_CLI) ? false : 'the CLI is not built (npx tsc -p .)' },
+  () => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'slashd-crash-'));
     });
-  });
-});
+    after(async () => {
+      for (const child of [...children]) await kill(child, 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    KILL_POINTS.forEach((point, iteration) => {
+      test(`SIGKILL ${point.label}: after a restart the list is exactly A or exactly B`, async (t) => {
+        const db = join(dir, `crash-${iteration}.sqlite`);
+        const worldFile = join(dir, `world-${iteration}.json`);
+        writeFileSync(worldFile, JSON.stringify(exampleWorld()));
+        const dayAtStart = utcDay();
+        const listA = commandList('alpha');
+        const listB = commandList('beta');
+
+        let child = await startChild(db, worldFile);
+        const putA = await call(child.url, 'PUT', LIST_PATH, listA);
+        // Calibration on a warm server: the same amount of work in another scope, timed from the
+        // moment the body is written to the answer.
+        const calibration = send(child.url, 'PUT', GUILD_LIST_PATH, commandList('gamma'));
+        await calibration.written;
+        const startedCalibration = performance.now();
+        assert.equal((await calibration.response)?.status, 200);
+        const processingMs = performance.now() - startedCalibration;
+        assert.equal(putA.status, 200, JSON.stringify(putA.body).slice(0, 500));
+        const a = (putA.body as Json[]).map((c) => [c.name, c.id]).sort();
+        assert.equal(a.length, 100);
+
+        const inFlight = send(child.url, 'PUT', LIST_PATH, listB);
+        const victim = child.process;
+        if (point.fraction === null) {
+          victim.kill('SIGKILL');
+        } else {
+          await inFlight.written;
+          if (point.fraction > 0) await new Promise((resolve) => setTimeout(resolve, processingMs * point.fraction!));
+          victim.kill('SIGKILL');
+        }
+        await kill(victim, 'SIGKILL');
+        const answered = await inFlight.response;
+
+        child = await startChild(db, worldFile);
+        try {
+          const listed = await call(child.url, 'GET', LIST_PATH);
+          assert.equal(listed.status, 200);
+          assertCommandResponse(listed.body);
+          const now = (listed.body as Json[]).map((c) => [c.name, c.id]).sort();
+          const names = now.map(([name]) => name).sort();
+          const isA = JSON.stringify(now) === JSON.stringify(a);
+          const isB =
+            JSON.stringify(names) === JSON.stringify(listB.map((c) => c.name).sort()) &&
+            now.every(([, id]) => !a.some(([, oldId]) => oldId === id));
+          t.diagnostic(
+            `after the crash: list ${isA ? 'A' : isB ? 'B' : 'mixed'}; the PUT was ${answered ? `answered ${answered.status}` : 'not answered'}`,
+          );
+          assert.ok(
+            isA || isB,
+            `a mix after the crash: ${JSON.stringify(names.slice(0, 5))}... (${names.length} commands)`,
+          );
+          if (answered && answered.status === 200) {
+            // The server answered before dying: the answer is what was stored.
+            assert.ok(isB, 'a bulk overwrite that was answered 200 is durable');
+            assert.deepEqual(now, (answered.body as Json[]).map((c) => [c.name, c.id]).sort());
+          }
+          for (const command of listed.body as Json[]) {
+            assert.equal(command.options.length, 5, `${command.name}: whole commands, not parts`);
+          }
+
+          // The daily create count went with the commands: A counted 100, B 100 more.
+          if (utcDay() === dayAtStart) {
+            if (isA) {
+              const retry = await call(child.url, 'PUT', LIST_PATH, listB);
+              assert.equal(retry.status, 200, 'B was rolled back whole, its creates too');
+            } else {
+              const more = await call(child.url, 'POST', LIST_PATH, { name: 'One More', type: 2 });
+              assert.equal(more.status, 429, 'B committed whole, its 100 creates counted');
+              assert.equal((more.body as Json).code, 30034);
+            }
+          }
+        } finally {
+          await kill(child.process, 'SIGTERM');
+        }
+      });
+    });
+  },
+);

@@ -19,7 +19,11 @@ const run = promisify(execFile);
 
 function assertDiscordPyInstalled(): void {
   const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-  assert.equal(probe.status, 0, `discord.py is missing: install the Debian package python3-discord (apt-get install python3-discord); ${probe.stderr ?? ''}`);
+  assert.equal(
+    probe.status,
+    0,
+    `discord.py is missing: install the Debian package python3-discord (apt-get install python3-discord); ${probe.stderr ?? ''}`,
+  );
 }
 
 describe('discord.py against slashd', () => {
@@ -30,7 +34,9 @@ describe('discord.py against slashd', () => {
   before(async () => {
     assertDiscordPyInstalled();
     server = await startServer();
-    const { stdout } = await run(PYTHON, [SCRIPT, `${server.api}`, DEMO_BOT_TOKEN, TEST_GUILD_ID], { timeout: 120_000 });
+    const { stdout } = await run(PYTHON, [SCRIPT, `${server.api}`, DEMO_BOT_TOKEN, TEST_GUILD_ID], {
+      timeout: 120_000,
+    });
     result = JSON.parse(stdout.trim().split('\n').pop()!);
   });
   after(() => server?.close());
@@ -41,18 +47,40 @@ describe('discord.py against slashd', () => {
   });
 
   test('tree.sync() registers slash commands, a group and both context menus, globally and in the guild', async () => {
-    const expected = [['Profile', 2], ['Quote message', 3], ['settings', 1], ['tags', 1], ['weather', 1]];
+    const expected = [
+      ['Profile', 2],
+      ['Quote message', 3],
+      ['settings', 1],
+      ['tags', 1],
+      ['weather', 1],
+    ];
     assert.deepEqual(result.synced_global, expected);
     assert.deepEqual(result.synced_guild, expected);
-    const global = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}` });
-    assert.deepEqual(global.body.map((c: { name: string }) => c.name).sort(), ['Profile', 'Quote message', 'settings', 'tags', 'weather']);
-    const guild = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}` });
-    assert.deepEqual(guild.body.map((c: { name: string }) => c.name).sort(), ['Profile', 'Quote message', 'settings', 'tags', 'weather']);
+    const global = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+    });
+    assert.deepEqual(global.body.map((c: { name: string }) => c.name).sort(), [
+      'Profile',
+      'Quote message',
+      'settings',
+      'tags',
+      'weather',
+    ]);
+    const guild = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+    });
+    assert.deepEqual(guild.body.map((c: { name: string }) => c.name).sort(), [
+      'Profile',
+      'Quote message',
+      'settings',
+      'tags',
+      'weather',
+    ]);
     const settings = global.body.find((c: { name: string }) => c.name === 'settings');
     assert.equal(settings.default_member_permissions, '32');
   });
 
-  test('fetch_commands reads them back, with the group\'s subcommands and the default permissions', () => {
+  test("fetch_commands reads them back, with the group's subcommands and the default permissions", () => {
     assert.deepEqual(result.fetched_global, ['Profile', 'Quote message', 'settings', 'tags', 'weather']);
     assert.deepEqual(result.fetched_guild, ['Profile', 'Quote message', 'settings', 'tags', 'weather']);
     assert.deepEqual(result.tags_subcommands, ['add', 'remove']);

@@ -92,7 +92,11 @@ describe('the endpoint policy (default: public and loopback)', () => {
   async function app(options: { handler?: () => Json; closeEachConnection?: boolean } = {}): Promise<AppServer> {
     const handler = options.handler ?? (() => ({ inline: { type: 4, data: { content: 'pong' } } }));
     const started = await startAppServer({
-      publicKey: verifyKey, api: server.api, applicationId: DEMO_APP_ID, handler: handler as never, closeEachConnection: options.closeEachConnection,
+      publicKey: verifyKey,
+      api: server.api,
+      applicationId: DEMO_APP_ID,
+      handler: handler as never,
+      closeEachConnection: options.closeEachConnection,
     });
     apps.push(started);
     return started;
@@ -102,7 +106,11 @@ describe('the endpoint policy (default: public and loopback)', () => {
     const response = await setEndpoint(server.api, DEMO_BOT_TOKEN, url);
     assert.equal(response.status, 400, `${url}: ${response.text}`);
     const errors = endpointErrors(response.body);
-    assert.deepEqual(errors.map((e) => e.code), ['APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID'], url);
+    assert.deepEqual(
+      errors.map((e) => e.code),
+      ['APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID'],
+      url,
+    );
     return errors[0]!.message as string;
   }
 
@@ -110,7 +118,10 @@ describe('the endpoint policy (default: public and loopback)', () => {
     const response = await server.request('POST', '/interactions', {
       auth: BOB,
       body: {
-        type: 2, application_id: DEMO_APP_ID, guild_id: TEST_GUILD_ID, channel_id: GENERAL,
+        type: 2,
+        application_id: DEMO_APP_ID,
+        guild_id: TEST_GUILD_ID,
+        channel_id: GENERAL,
         data: { id: command.id, name: command.name, type: 1, version: command.version },
       },
     });
@@ -122,12 +133,30 @@ describe('the endpoint policy (default: public and loopback)', () => {
 
   test('private, link-local and reserved addresses, in any spelling or behind a name: refused by the policy', async () => {
     const urls = [
-      'http://169.254.169.254/latest/meta-data/', 'http://2852039166/', 'http://0xa9.0xfe.0xa9.0xfe/', 'http://[::ffff:a9fe:a9fe]/',
-      'http://10.0.0.1/', 'http://10.1/', 'http://192.168.1.1:8080/', 'http://172.16.0.1/', 'http://100.64.0.1/',
-      'http://[fd00::1]/', 'http://[fe80::1]/', 'http://0/', 'http://0.0.0.0:80/', 'http://[::]/', 'http://224.0.0.1/',
-      'http://metadata.test/', 'http://private.test/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://2852039166/',
+      'http://0xa9.0xfe.0xa9.0xfe/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://10.0.0.1/',
+      'http://10.1/',
+      'http://192.168.1.1:8080/',
+      'http://172.16.0.1/',
+      'http://100.64.0.1/',
+      'http://[fd00::1]/',
+      'http://[fe80::1]/',
+      'http://0/',
+      'http://0.0.0.0:80/',
+      'http://[::]/',
+      'http://224.0.0.1/',
+      'http://metadata.test/',
+      'http://private.test/',
     ];
-    for (const url of urls) assert.equal(await refusedWith(url), `The specified interactions endpoint url could not be verified: ${POLICY_REFUSAL}`, url);
+    for (const url of urls)
+      assert.equal(
+        await refusedWith(url),
+        `The specified interactions endpoint url could not be verified: ${POLICY_REFUSAL}`,
+        url,
+      );
   });
 
   test('a URL with credentials is refused and the endpoint receives nothing', async () => {
@@ -189,13 +218,22 @@ describe('the endpoint policy (default: public and loopback)', () => {
     assert.equal((await setEndpoint(server.api, DEMO_BOT_TOKEN, target.url)).status, 200);
 
     const failed500 = await invoke();
-    assert.deepEqual([failed500.failure_reason, failed500.failure_detail], ['delivery_failure', 'the endpoint answered 500']);
+    assert.deepEqual(
+      [failed500.failure_reason, failed500.failure_detail],
+      ['delivery_failure', 'the endpoint answered 500'],
+    );
     answer = { status: 200, body: 'not json' };
     const invalid = await invoke();
-    assert.deepEqual([invalid.failure_reason, invalid.failure_detail], ['delivery_failure', 'invalid JSON in the inline response']);
+    assert.deepEqual(
+      [invalid.failure_reason, invalid.failure_detail],
+      ['delivery_failure', 'invalid JSON in the inline response'],
+    );
     await target.close();
     const gone = await invoke();
-    assert.deepEqual([gone.failure_reason, gone.failure_detail], ['delivery_failure', 'could not connect (ECONNREFUSED)']);
+    assert.deepEqual(
+      [gone.failure_reason, gone.failure_detail],
+      ['delivery_failure', 'could not connect (ECONNREFUSED)'],
+    );
   });
 });
 
@@ -219,7 +257,10 @@ describe('the endpoint policy: public-only', () => {
     for (const url of [target.url, `http://localhost:${port}/interactions`, `http://[::1]:${port}/interactions`]) {
       const response = await setEndpoint(server.api, DEMO_BOT_TOKEN, url);
       assert.equal(response.status, 400, response.text);
-      assert.equal(endpointErrors(response.body)[0]!.message, `The specified interactions endpoint url could not be verified: ${POLICY_REFUSAL}`);
+      assert.equal(
+        endpointErrors(response.body)[0]!.message,
+        `The specified interactions endpoint url could not be verified: ${POLICY_REFUSAL}`,
+      );
     }
     assert.equal(target.received.length, 0);
   });
@@ -242,7 +283,18 @@ describe('slashd serve: policy flags and the delivery log', () => {
   function serve(args: string[]): Promise<Served> {
     const child = spawn(
       process.execPath,
-      [join(repoRoot(), 'bin', 'slashd.js'), 'serve', '--demo', '--db', ':memory:', '--port', '0', '--admin-token', 'x', ...args],
+      [
+        join(repoRoot(), 'bin', 'slashd.js'),
+        'serve',
+        '--demo',
+        '--db',
+        ':memory:',
+        '--port',
+        '0',
+        '--admin-token',
+        'x',
+        ...args,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     children.push(child);
@@ -297,7 +349,10 @@ describe('slashd serve: policy flags and the delivery log', () => {
     const slashd = await serve(['--log-level', 'info']);
     const { verifyKey } = await fetchVerifyKey(slashd.api, DEMO_BOT_TOKEN);
     const target = await startAppServer({
-      publicKey: verifyKey, api: slashd.api, applicationId: DEMO_APP_ID, handler: () => ({ status: 503, body: 'down' }),
+      publicKey: verifyKey,
+      api: slashd.api,
+      applicationId: DEMO_APP_ID,
+      handler: () => ({ status: 503, body: 'down' }),
     });
     try {
       assert.equal((await setEndpoint(slashd.api, DEMO_BOT_TOKEN, target.url)).status, 200);
@@ -311,7 +366,10 @@ describe('slashd serve: policy flags and the delivery log', () => {
         method: 'POST',
         headers: { authorization: BOB, 'content-type': 'application/json' },
         body: JSON.stringify({
-          type: 2, application_id: DEMO_APP_ID, guild_id: TEST_GUILD_ID, channel_id: GENERAL,
+          type: 2,
+          application_id: DEMO_APP_ID,
+          guild_id: TEST_GUILD_ID,
+          channel_id: GENERAL,
           data: { id: command.id, name: 'ping', type: 1, version: command.version },
         }),
       });
@@ -320,7 +378,11 @@ describe('slashd serve: policy flags and the delivery log', () => {
       const token = target.received.find((r) => r.body?.id === interactionId)?.body?.token as string;
       assert.ok(token, 'the app received the interaction and its token');
 
-      const lines = slashd.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Json);
+      const lines = slashd
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Json);
       const failures = lines.filter((l) => l.msg === 'interaction delivery failed');
       assert.equal(failures.length, 1, slashd.output());
       assert.equal(failures[0]!.level, 30, 'info');

@@ -14,21 +14,30 @@ describe('form-encoded bodies', () => {
   after(() => server.close());
 
   test('a form-encoded command create is the v10 content-type error, and no command is created', async () => {
-    const before = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const before = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+    });
     const response = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`, headers: FORM, rawBody: 'name=formmade&description=made+from+a+form',
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      headers: FORM,
+      rawBody: 'name=formmade&description=made+from+a+form',
     });
     assert.equal(response.status, 400);
     assert.equal(response.headers.get('content-type'), 'application/json');
     assert.equal(response.body.code, 50035);
     assert.equal(response.body.errors._errors[0].code, 'CONTENT_TYPE_INVALID');
-    const afterList = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const afterList = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+    });
     assert.deepEqual(afterList.body, before.body);
     assert.ok(!afterList.text.includes('formmade'));
   });
 
   test('the token endpoint still reads its form', async () => {
-    const response = await server.request('POST', '/oauth2/token', { headers: FORM, rawBody: 'grant_type=client_credentials&scope=identify' });
+    const response = await server.request('POST', '/oauth2/token', {
+      headers: FORM,
+      rawBody: 'grant_type=client_credentials&scope=identify',
+    });
     // No client authentication was given: an OAuth2 error, read from the form, not a content-type error.
     assert.equal(response.status, 401);
     assert.equal(typeof response.body.error, 'string');

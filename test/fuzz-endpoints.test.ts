@@ -35,7 +35,11 @@ describe('no 5xx on any endpoint', () => {
     server = await startServer();
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
       auth: `Bot ${DEMO_BOT_TOKEN}`,
-      body: { name: 'fuzz', description: 'Fuzzed', options: [{ type: 4, name: 'n', description: 'A number', min_value: 0 }] },
+      body: {
+        name: 'fuzz',
+        description: 'Fuzzed',
+        options: [{ type: 4, name: 'n', description: 'A number', min_value: 0 }],
+      },
     });
     assert.equal(created.status, 201);
     commandId = created.body.id;
@@ -43,7 +47,10 @@ describe('no 5xx on any endpoint', () => {
     const invoked = await server.request('POST', '/interactions', {
       auth: 'alice-user-token',
       body: {
-        type: 2, application_id: DEMO_APP_ID, guild_id: TEST_GUILD_ID, channel_id: GENERAL,
+        type: 2,
+        application_id: DEMO_APP_ID,
+        guild_id: TEST_GUILD_ID,
+        channel_id: GENERAL,
         data: { id: commandId, name: 'fuzz', type: 1, version: created.body.version },
       },
     });
@@ -61,8 +68,16 @@ describe('no 5xx on any endpoint', () => {
       { method: 'POST', path: () => webhookPath, auth: null },
       { method: 'PATCH', path: () => `${webhookPath}/messages/@original`, auth: null },
       { method: 'PATCH', path: (_s, seg) => `/webhooks/${DEMO_APP_ID}/${seg}/messages/${seg}`, auth: null },
-      { method: 'PUT', path: () => `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${commandId}/permissions`, auth: 'Bearer alice-perm-token' },
-      { method: 'PUT', path: (_s, seg) => `/applications/${DEMO_APP_ID}/guilds/${seg}/commands/${seg}/permissions`, auth: 'Bearer alice-perm-token' },
+      {
+        method: 'PUT',
+        path: () => `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${commandId}/permissions`,
+        auth: 'Bearer alice-perm-token',
+      },
+      {
+        method: 'PUT',
+        path: (_s, seg) => `/applications/${DEMO_APP_ID}/guilds/${seg}/commands/${seg}/permissions`,
+        auth: 'Bearer alice-perm-token',
+      },
       { method: 'PATCH', path: () => '/applications/@me', auth: `Bot ${DEMO_BOT_TOKEN}` },
       { method: 'GET', path: (_s, seg) => `/channels/${seg}/messages?limit=${seg}`, auth: 'alice-user-token' },
       { method: 'GET', path: (_s, seg) => `/channels/${seg}/application-command-index`, auth: 'alice-user-token' },
@@ -86,7 +101,9 @@ describe('no 5xx on any endpoint', () => {
         const target = targets[pick % targets.length]!;
         const response = await server.request(target.method, target.path(server, segment), {
           auth: target.auth,
-          ...(target.method === 'GET' ? {} : { rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+          ...(target.method === 'GET'
+            ? {}
+            : { rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
         });
         assertClientError(response, `${target.method} ${target.path(server, segment)}`);
       }),
@@ -95,31 +112,49 @@ describe('no 5xx on any endpoint', () => {
   });
 
   it('random raw bytes with random content types', async () => {
-    const contentTypeArb = fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x');
+    const contentTypeArb = fc.constantFrom(
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+    );
     await fc.assert(
-      fc.asyncProperty(fc.nat(), fc.string({ maxLength: 200 }), contentTypeArb, segmentArb, async (pick, raw, contentType, segment) => {
-        const target = targets[pick % targets.length]!;
-        const response = await server.request(target.method, target.path(server, segment), {
-          auth: target.auth,
-          ...(target.method === 'GET' ? {} : { rawBody: raw, headers: { 'content-type': contentType } }),
-        });
-        assertClientError(response, target.method);
-      }),
+      fc.asyncProperty(
+        fc.nat(),
+        fc.string({ maxLength: 200 }),
+        contentTypeArb,
+        segmentArb,
+        async (pick, raw, contentType, segment) => {
+          const target = targets[pick % targets.length]!;
+          const response = await server.request(target.method, target.path(server, segment), {
+            auth: target.auth,
+            ...(target.method === 'GET' ? {} : { rawBody: raw, headers: { 'content-type': contentType } }),
+          });
+          assertClientError(response, target.method);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('the OAuth2 token endpoint with random forms', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom('grant_type', 'scope', 'client_id', 'client_secret', 'code'), fc.string()), fc.string(), async (form, basic) => {
-        const response = await fetch(`${server.api}/oauth2/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(basic).toString('base64')}` },
-          body: new URLSearchParams(form).toString(),
-        });
-        await response.arrayBuffer();
-        assert.ok(response.status < 500, `oauth2 → ${response.status}`);
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('grant_type', 'scope', 'client_id', 'client_secret', 'code'), fc.string()),
+        fc.string(),
+        async (form, basic) => {
+          const response = await fetch(`${server.api}/oauth2/token`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded',
+              authorization: `Basic ${Buffer.from(basic).toString('base64')}`,
+            },
+            body: new URLSearchParams(form).toString(),
+          });
+          await response.arrayBuffer();
+          assert.ok(response.status < 500, `oauth2 → ${response.status}`);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -15,7 +15,9 @@ const HUGE_KEEP_ALIVE_MS = 10 * 60_000;
 
 describe('GET /, /healthz, /readyz', () => {
   let server: TestServer;
-  before(async () => { server = await startServer(); });
+  before(async () => {
+    server = await startServer();
+  });
   after(() => server.close());
 
   test('/ is an HTML page naming slashd, the API base and the docs', async () => {
@@ -84,13 +86,17 @@ describe('stopping', () => {
     let bound: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
       server.close().then(() => 'closed'),
-      new Promise<string>((resolve) => { bound = setTimeout(() => resolve('still waiting'), STOP_BOUND_MS); }),
+      new Promise<string>((resolve) => {
+        bound = setTimeout(() => resolve('still waiting'), STOP_BOUND_MS);
+      }),
     ]);
     clearTimeout(bound);
     assert.equal(outcome, 'closed');
     const socketOutcome = await Promise.race([
       socketClosed!.then(() => 'socket closed'),
-      new Promise<string>((resolve) => { bound = setTimeout(() => resolve('socket still open'), STOP_BOUND_MS); }),
+      new Promise<string>((resolve) => {
+        bound = setTimeout(() => resolve('socket still open'), STOP_BOUND_MS);
+      }),
     ]);
     clearTimeout(bound);
     assert.equal(socketOutcome, 'socket closed');

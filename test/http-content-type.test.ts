@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import {
+  ADMIN_TOKEN,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  DEMO_CC_TOKEN,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
 
 const COMMAND = { name: 'walk', description: 'Walks every route', type: 1 };
 
@@ -20,27 +27,58 @@ describe('Content-Type of every JSON response', () => {
     const world = exampleWorld();
     const user = world.users.find((u) => world.guilds[0]!.members.some((m) => m.user_id === u.id))!;
     const channel = world.guilds[0]!.channels.find((c) => c.type === 0)!;
-    const created = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, body: COMMAND });
+    const created = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      body: COMMAND,
+    });
     const commandId = created.body.id as string;
     callers = [null, `Bot ${DEMO_BOT_TOKEN}`, `Bearer ${DEMO_CC_TOKEN}`, user.token, 'Bot wrong-token'];
     const commands = `/applications/${DEMO_APP_ID}/commands`;
     const guildCommands = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
     routes = [
-      ['GET', commands], ['POST', commands, COMMAND], ['PUT', commands, [COMMAND]],
-      ['GET', `${commands}/${commandId}`], ['PATCH', `${commands}/${commandId}`, { description: 'Walked' }],
-      ['GET', guildCommands], ['PUT', guildCommands, []], ['DELETE', `${guildCommands}/1`],
-      ['GET', `${guildCommands}/permissions`], ['GET', `${guildCommands}/${commandId}/permissions`],
+      ['GET', commands],
+      ['POST', commands, COMMAND],
+      ['PUT', commands, [COMMAND]],
+      ['GET', `${commands}/${commandId}`],
+      ['PATCH', `${commands}/${commandId}`, { description: 'Walked' }],
+      ['GET', guildCommands],
+      ['PUT', guildCommands, []],
+      ['DELETE', `${guildCommands}/1`],
+      ['GET', `${guildCommands}/permissions`],
+      ['GET', `${guildCommands}/${commandId}/permissions`],
       ['PUT', `${guildCommands}/${commandId}/permissions`, { permissions: [] }],
-      ['GET', `/channels/${channel.id}/application-command-index`], ['GET', `/channels/${channel.id}/messages`],
-      ['POST', '/interactions', { type: 2, application_id: DEMO_APP_ID, guild_id: TEST_GUILD_ID, channel_id: channel.id, data: { id: commandId, name: 'walk', type: 1 } }],
-      ['GET', '/interactions/1'], ['POST', '/interactions/1/token/callback', { type: 4, data: { content: 'x' } }],
-      ['POST', `/webhooks/${DEMO_APP_ID}/token`, { content: 'x' }], ['GET', `/webhooks/${DEMO_APP_ID}/token/messages/@original`],
-      ['PATCH', `/webhooks/${DEMO_APP_ID}/token/messages/@original`, { content: 'y' }], ['DELETE', `/webhooks/${DEMO_APP_ID}/token/messages/1`],
-      ['GET', '/users/@me'], ['GET', '/users/%40me'], ['GET', '/applications/@me'], ['GET', '/oauth2/applications/@me'],
-      ['PATCH', '/applications/@me', { description: 'walked' }], ['POST', '/oauth2/token', {}], ['POST', '/oauth2/token/revoke', {}],
+      ['GET', `/channels/${channel.id}/application-command-index`],
+      ['GET', `/channels/${channel.id}/messages`],
+      [
+        'POST',
+        '/interactions',
+        {
+          type: 2,
+          application_id: DEMO_APP_ID,
+          guild_id: TEST_GUILD_ID,
+          channel_id: channel.id,
+          data: { id: commandId, name: 'walk', type: 1 },
+        },
+      ],
+      ['GET', '/interactions/1'],
+      ['POST', '/interactions/1/token/callback', { type: 4, data: { content: 'x' } }],
+      ['POST', `/webhooks/${DEMO_APP_ID}/token`, { content: 'x' }],
+      ['GET', `/webhooks/${DEMO_APP_ID}/token/messages/@original`],
+      ['PATCH', `/webhooks/${DEMO_APP_ID}/token/messages/@original`, { content: 'y' }],
+      ['DELETE', `/webhooks/${DEMO_APP_ID}/token/messages/1`],
+      ['GET', '/users/@me'],
+      ['GET', '/users/%40me'],
+      ['GET', '/applications/@me'],
+      ['GET', '/oauth2/applications/@me'],
+      ['PATCH', '/applications/@me', { description: 'walked' }],
+      ['POST', '/oauth2/token', {}],
+      ['POST', '/oauth2/token/revoke', {}],
       ['DELETE', `${commands}/${commandId}`],
-      ['GET', `${server.url}/admin/world`], ['GET', `${server.url}/admin/users`], ['GET', `${server.url}/admin/oauth2-tokens`],
-      ['GET', `${server.url}/healthz`], ['GET', `${server.url}/readyz`],
+      ['GET', `${server.url}/admin/world`],
+      ['GET', `${server.url}/admin/users`],
+      ['GET', `${server.url}/admin/oauth2-tokens`],
+      ['GET', `${server.url}/healthz`],
+      ['GET', `${server.url}/readyz`],
     ];
   });
   after(() => server.close());
@@ -52,7 +90,11 @@ describe('Content-Type of every JSON response', () => {
         const response = await server.request(method, path, { auth, body });
         if (response.text === '') continue;
         seen += 1;
-        assert.equal(response.headers.get('content-type'), 'application/json', `${method} ${path} as ${auth ?? 'nobody'}: ${response.status}`);
+        assert.equal(
+          response.headers.get('content-type'),
+          'application/json',
+          `${method} ${path} as ${auth ?? 'nobody'}: ${response.status}`,
+        );
         assert.notEqual(response.body, undefined, `${method} ${path}: the body is JSON`);
       }
     }
@@ -63,10 +105,21 @@ describe('Content-Type of every JSON response', () => {
     const cases = [
       await server.request('GET', '/no/such/route'),
       await server.request('DELETE', '/users/@me', { auth: `Bot ${DEMO_BOT_TOKEN}` }),
-      await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, headers: { 'content-type': 'application/json' }, rawBody: `{"name":"${'x'.repeat(5 * 1024 * 1024)}"}` }),
-      await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, headers: { 'content-type': 'application/json' }, rawBody: '{"name":' }),
+      await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
+        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        headers: { 'content-type': 'application/json' },
+        rawBody: `{"name":"${'x'.repeat(5 * 1024 * 1024)}"}`,
+      }),
+      await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
+        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        headers: { 'content-type': 'application/json' },
+        rawBody: '{"name":',
+      }),
     ];
-    assert.deepEqual(cases.map((c) => c.status), [404, 405, 413, 400]);
+    assert.deepEqual(
+      cases.map((c) => c.status),
+      [404, 405, 413, 400],
+    );
     for (const response of cases) assert.equal(response.headers.get('content-type'), 'application/json');
   });
 });

@@ -8,12 +8,19 @@ import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN } from './helpers/world.js';
 
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; type: string | undefined; text: string }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; type: string | undefined; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers }, (response) => {
       let text = '';
-      response.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'], text }));
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'], text }),
+      );
     });
     req.on('error', reject);
     req.end();

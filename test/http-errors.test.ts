@@ -45,8 +45,15 @@ describe('error bodies', () => {
 
   test('invalid JSON: 400, 50109', async () => {
     for (const rawBody of ['{bad', '{"name": "x",}', '[1, 2', 'nul', '{"a": "\\x"}']) {
-      for (const [method, path] of [['POST', GLOBAL_BASE], ['PUT', GUILD_BASE]] as const) {
-        const response = await server.request(method, path, { auth: BOT, rawBody, headers: { 'content-type': 'application/json' } });
+      for (const [method, path] of [
+        ['POST', GLOBAL_BASE],
+        ['PUT', GUILD_BASE],
+      ] as const) {
+        const response = await server.request(method, path, {
+          auth: BOT,
+          rawBody,
+          headers: { 'content-type': 'application/json' },
+        });
         expectError(response, 400, 50109);
       }
     }
@@ -122,7 +129,10 @@ describe('error bodies', () => {
       expectError(response, 400, 50041);
     }
     const v9 = `${server.url}/api/v9`;
-    const created = await server.request('POST', `${v9}${GLOBAL_BASE}`, { auth: BOT, body: { name: 'viav9', description: 'Via v9' } });
+    const created = await server.request('POST', `${v9}${GLOBAL_BASE}`, {
+      auth: BOT,
+      body: { name: 'viav9', description: 'Via v9' },
+    });
     assert.equal(created.status, 201);
     assertCommandResponse(created.body);
     const viaV10 = await server.request('GET', `${GLOBAL_BASE}/${created.body.id}`, { auth: BOT });
@@ -141,7 +151,10 @@ describe('error bodies', () => {
     for (const body of ['a string', 42, true, null, [], [{ name: 'x', description: 'y' }]]) {
       expectError(await server.request('POST', GLOBAL_BASE, { auth: BOT, body }), 400, 50035);
     }
-    const created = await server.request('POST', GLOBAL_BASE, { auth: BOT, body: { name: 'target', description: 'Target' } });
+    const created = await server.request('POST', GLOBAL_BASE, {
+      auth: BOT,
+      body: { name: 'target', description: 'Target' },
+    });
     for (const body of ['a string', 42, false, null, []]) {
       expectError(await server.request('PATCH', `${GLOBAL_BASE}/${created.body.id}`, { auth: BOT, body }), 400, 50035);
     }
@@ -179,7 +192,10 @@ describe('error bodies', () => {
     expectError(required, 400, 50035);
     assert.deepEqual(required.body.errors.name._errors[0].code, 'BASE_TYPE_REQUIRED');
 
-    const bulk = await server.request('PUT', GUILD_BASE, { auth: BOT, body: [{ name: 'ok', description: 'Fine' }, { type: 1 }] });
+    const bulk = await server.request('PUT', GUILD_BASE, {
+      auth: BOT,
+      body: [{ name: 'ok', description: 'Fine' }, { type: 1 }],
+    });
     expectError(bulk, 400, 50035);
     assert.ok(bulk.body.errors['1'], 'array indices are string keys');
     assert.equal(bulk.body.errors['0'], undefined);
@@ -206,7 +222,14 @@ const VALID_COMMANDS: Json[] = [
           { type: 4, name: 'value', description: 'Value', min_value: 0, max_value: 100 },
         ],
       },
-      { type: 2, name: 'roles', description: 'Roles', options: [{ type: 1, name: 'add', description: 'Add', options: [{ type: 8, name: 'role', description: 'Role' }] }] },
+      {
+        type: 2,
+        name: 'roles',
+        description: 'Roles',
+        options: [
+          { type: 1, name: 'add', description: 'Add', options: [{ type: 8, name: 'role', description: 'Role' }] },
+        ],
+      },
     ],
   },
   { name: 'Inspect User', type: 2 },
@@ -217,7 +240,15 @@ const VALID_COMMANDS: Json[] = [
     contexts: [0, 1],
     integration_types: [0, 1],
     options: [
-      { type: 3, name: 'query', description: 'Query', required: true, min_length: 1, max_length: 200, autocomplete: true },
+      {
+        type: 3,
+        name: 'query',
+        description: 'Query',
+        required: true,
+        min_length: 1,
+        max_length: 200,
+        autocomplete: true,
+      },
       { type: 10, name: 'score', description: 'Score', min_value: -1.5, max_value: 1.5 },
       { type: 7, name: 'where', description: 'Channel', channel_types: [0, 2] },
     ],
@@ -225,9 +256,51 @@ const VALID_COMMANDS: Json[] = [
 ];
 
 const INTERESTING: unknown[] = [
-  null, undefined, '', 'x', 'X', ' ', 'a'.repeat(32), 'a'.repeat(33), 'b'.repeat(100), 'b'.repeat(101), 'c'.repeat(6001),
-  'UPPER', 'with space', 'ok-name', 'émoji😀', '\u0000', 0, -1, 1, 2, 3, 4, 5, 11, 12, 99, 2 ** 31, 2 ** 53, -(2 ** 53) - 2, 1.5, 1e308, -0,
-  true, false, [], {}, [null], [0, 0], ['0'], { fr: 'x' }, { 'xx-XX': 'x' }, { fr: '' }, '123', '-1', '99999999999999999999999999',
+  null,
+  undefined,
+  '',
+  'x',
+  'X',
+  ' ',
+  'a'.repeat(32),
+  'a'.repeat(33),
+  'b'.repeat(100),
+  'b'.repeat(101),
+  'c'.repeat(6001),
+  'UPPER',
+  'with space',
+  'ok-name',
+  'émoji😀',
+  '\u0000',
+  0,
+  -1,
+  1,
+  2,
+  3,
+  4,
+  5,
+  11,
+  12,
+  99,
+  2 ** 31,
+  2 ** 53,
+  -(2 ** 53) - 2,
+  1.5,
+  1e308,
+  -0,
+  true,
+  false,
+  [],
+  {},
+  [null],
+  [0, 0],
+  ['0'],
+  { fr: 'x' },
+  { 'xx-XX': 'x' },
+  { fr: '' },
+  '123',
+  '-1',
+  '99999999999999999999999999',
   Array.from({ length: 26 }, (_, i) => ({ type: 3, name: `o${i}`, description: 'd' })),
   Array.from({ length: 26 }, (_, i) => ({ name: `c${i}`, value: `v${i}` })),
 ];
@@ -252,9 +325,29 @@ function at(root: unknown, path: (string | number)[]): unknown {
 type Mutation = { where: number; kind: 'set' | 'delete' | 'duplicate'; key: number; value: unknown };
 
 const FIELD_NAMES = [
-  'name', 'description', 'type', 'options', 'choices', 'value', 'required', 'min_value', 'max_value', 'min_length',
-  'max_length', 'autocomplete', 'channel_types', 'name_localizations', 'description_localizations',
-  'default_member_permissions', 'dm_permission', 'nsfw', 'contexts', 'integration_types', 'handler', 'id', 'version',
+  'name',
+  'description',
+  'type',
+  'options',
+  'choices',
+  'value',
+  'required',
+  'min_value',
+  'max_value',
+  'min_length',
+  'max_length',
+  'autocomplete',
+  'channel_types',
+  'name_localizations',
+  'description_localizations',
+  'default_member_permissions',
+  'dm_permission',
+  'nsfw',
+  'contexts',
+  'integration_types',
+  'handler',
+  'id',
+  'version',
 ];
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.record({
@@ -313,14 +406,21 @@ describe('bounded fuzz: never a 5xx, and a refused write changes nothing', () =>
   const lists = new Map<string, string>();
 
   /** Sends one write and checks the outcome against the list before and after. */
-  async function check(method: 'POST' | 'PUT' | 'PATCH', base: string, options: { body?: unknown; rawBody?: string }): Promise<void> {
+  async function check(
+    method: 'POST' | 'PUT' | 'PATCH',
+    base: string,
+    options: { body?: unknown; rawBody?: string },
+  ): Promise<void> {
     let target = targets.get(base)!;
     const before = lists.get(base) ?? (await snapshot(base));
     lists.delete(base);
     const path = method === 'PATCH' ? `${base}/${target}` : base;
     const headers = options.rawBody !== undefined ? { 'content-type': 'application/json' } : undefined;
     const response = await server.request(method, path, { auth: BOT, ...options, headers });
-    assert.ok(response.status < 500, `${method} ${path} ${JSON.stringify(options).slice(0, 500)} -> ${response.status} ${response.text}`);
+    assert.ok(
+      response.status < 500,
+      `${method} ${path} ${JSON.stringify(options).slice(0, 500)} -> ${response.status} ${response.text}`,
+    );
     if (response.status >= 400) {
       outcomes.refused += 1;
       assertErrorBody(response.status, response.body);

@@ -9,7 +9,14 @@ import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
-  ALICE_ID, BOB_ID, BOB_IDENTIFY_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN, OTHER_APP_ID, OTHER_BOT_TOKEN,
+  ALICE_ID,
+  BOB_ID,
+  BOB_IDENTIFY_TOKEN,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  DEMO_CC_TOKEN,
+  OTHER_APP_ID,
+  OTHER_BOT_TOKEN,
 } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

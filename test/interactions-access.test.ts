@@ -37,16 +37,33 @@ function accessWorld() {
   const guild = world.guilds.find((g) => g.id === TEST_GUILD_ID)!;
   guild.channels.push(
     {
-      id: SECRET, type: 0, name: 'secret', nsfw: false, parent_id: null,
+      id: SECRET,
+      type: 0,
+      name: 'secret',
+      nsfw: false,
+      parent_id: null,
       permission_overwrites: [
         { id: CAROL_ID, type: 1, allow: '0', deny: VIEW_CHANNEL },
         { id: DEMO_APP_ID, type: 1, allow: '0', deny: READ_MESSAGE_HISTORY },
       ],
     },
     { id: SECRET_THREAD, type: 11, name: 'secret-thread', nsfw: false, parent_id: SECRET, permission_overwrites: [] },
-    { id: PRIVATE_THREAD, type: 12, name: 'private', nsfw: false, parent_id: GENERAL, permission_overwrites: [], thread_member_ids: ['1335036896870400001'] },
+    {
+      id: PRIVATE_THREAD,
+      type: 12,
+      name: 'private',
+      nsfw: false,
+      parent_id: GENERAL,
+      permission_overwrites: [],
+      thread_member_ids: ['1335036896870400001'],
+    },
   );
-  guild.messages.push({ id: SECRET_MESSAGE, channel_id: SECRET, author_id: '1335036896870400001', content: 'the launch codes' });
+  guild.messages.push({
+    id: SECRET_MESSAGE,
+    channel_id: SECRET,
+    author_id: '1335036896870400001',
+    content: 'the launch codes',
+  });
   return world;
 }
 
@@ -71,13 +88,18 @@ describe('invocation and message-read access', () => {
     for (const command of guildDeployed.body as Json[]) guildCommands[command.name] = command;
     const globalDeployed = await server.request('PUT', `/applications/${DEMO_APP_ID}/commands`, {
       auth: BOT,
-      body: [{ type: 3, name: 'Quote DM', dm_permission: true }, { name: 'say', description: 'Says hi', dm_permission: true }],
+      body: [
+        { type: 3, name: 'Quote DM', dm_permission: true },
+        { name: 'say', description: 'Says hi', dm_permission: true },
+      ],
     });
     assert.equal(globalDeployed.status, 200, globalDeployed.text);
     for (const command of globalDeployed.body as Json[]) globalCommands[command.name] = command;
     app = await startRegisteredApp(server.api, DEMO_BOT_TOKEN, (interaction) => {
       const secret = interaction.data?.name === 'whisper';
-      return { inline: { type: 4, data: { content: secret ? 'for your eyes only' : 'bot reply', flags: secret ? 64 : 0 } } };
+      return {
+        inline: { type: 4, data: { content: secret ? 'for your eyes only' : 'bot reply', flags: secret ? 64 : 0 } },
+      };
     });
   });
 
@@ -127,7 +149,12 @@ describe('invocation and message-read access', () => {
 
   test('defect 1: a member denied VIEW_CHANNEL cannot invoke there: 10003 Unknown Channel, the app gets nothing', async () => {
     const secretBefore = (await messages(BOB, SECRET)).length;
-    await refused(CAROL, invocation(guildCommands.Quote!, SECRET, TEST_GUILD_ID, { target_id: SECRET_MESSAGE }), 404, 10003);
+    await refused(
+      CAROL,
+      invocation(guildCommands.Quote!, SECRET, TEST_GUILD_ID, { target_id: SECRET_MESSAGE }),
+      404,
+      10003,
+    );
     // A thread takes its parent's permissions: hidden too.
     await refused(CAROL, invocation(guildCommands.where!, SECRET_THREAD, TEST_GUILD_ID), 404, 10003);
     assert.equal((await messages(BOB, SECRET)).length, secretBefore, 'no reply was stored in the hidden channel');
@@ -139,17 +166,30 @@ describe('invocation and message-read access', () => {
 
   test('a private thread refuses a guild member who has not joined it (10003); its member invokes there', async () => {
     await refused(CAROL, invocation(guildCommands.where!, PRIVATE_THREAD, TEST_GUILD_ID), 404, 10003);
-    const joined = await server.request('POST', '/interactions', { auth: ALICE, body: invocation(guildCommands.where!, PRIVATE_THREAD, TEST_GUILD_ID) });
+    const joined = await server.request('POST', '/interactions', {
+      auth: ALICE,
+      body: invocation(guildCommands.where!, PRIVATE_THREAD, TEST_GUILD_ID),
+    });
     assert.equal(joined.status, 200, joined.text);
     assert.equal(app.received.length, receivedBefore + 1);
   });
 
   test('defect 1: a CHANNEL option naming a channel the invoker cannot view is refused as unknown', async () => {
-    await refused(CAROL, invocation(guildCommands.where!, GENERAL, TEST_GUILD_ID, { options: [{ name: 'channel', type: 7, value: SECRET }] }), 400, 50035);
+    await refused(
+      CAROL,
+      invocation(guildCommands.where!, GENERAL, TEST_GUILD_ID, {
+        options: [{ name: 'channel', type: 7, value: SECRET }],
+      }),
+      400,
+      50035,
+    );
   });
 
   test('defect 1: GET /interactions/{id} shows the response only to the invoker', async () => {
-    const response = await server.request('POST', '/interactions', { auth: BOB, body: invocation(guildCommands.where!, SECRET, TEST_GUILD_ID) });
+    const response = await server.request('POST', '/interactions', {
+      auth: BOB,
+      body: invocation(guildCommands.where!, SECRET, TEST_GUILD_ID),
+    });
     assert.equal(response.status, 200, response.text);
     const id = response.body.id as string;
     const own = await server.request('GET', `/interactions/${id}`, { auth: BOB });
@@ -159,16 +199,26 @@ describe('invocation and message-read access', () => {
   });
 
   test('GET /interactions/{id}: once the invoker may no longer view the channel, the interaction is unknown to them', async () => {
-    const response = await server.request('POST', '/interactions', { auth: BOB, body: invocation(guildCommands.where!, GENERAL, TEST_GUILD_ID) });
+    const response = await server.request('POST', '/interactions', {
+      auth: BOB,
+      body: invocation(guildCommands.where!, GENERAL, TEST_GUILD_ID),
+    });
     assert.equal(response.status, 200, response.text);
     const id = response.body.id as string;
     assert.equal((await server.request('GET', `/interactions/${id}`, { auth: BOB })).status, 200);
 
     const admin = `Bearer ${ADMIN_TOKEN}`;
-    const guild = (await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: admin })).body as Json;
+    const guild = (await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: admin }))
+      .body as Json;
     const general = (guild.channels as Json[]).find((c) => c.id === GENERAL)!;
-    general.permission_overwrites = [...(general.permission_overwrites ?? []), { id: BOB_ID, type: 1, allow: '0', deny: VIEW_CHANNEL }];
-    const put = await server.request('PUT', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: admin, body: guild });
+    general.permission_overwrites = [
+      ...(general.permission_overwrites ?? []),
+      { id: BOB_ID, type: 1, allow: '0', deny: VIEW_CHANNEL },
+    ];
+    const put = await server.request('PUT', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, {
+      auth: admin,
+      body: guild,
+    });
     assert.equal(put.status, 200, put.text);
     try {
       const hidden = await server.request('GET', `/interactions/${id}`, { auth: BOB });
@@ -176,15 +226,27 @@ describe('invocation and message-read access', () => {
       assert.equal(hidden.body.code, 10062);
     } finally {
       general.permission_overwrites = (general.permission_overwrites as Json[]).filter((o) => o.id !== BOB_ID);
-      const restored = await server.request('PUT', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: admin, body: guild });
+      const restored = await server.request('PUT', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, {
+        auth: admin,
+        body: guild,
+      });
       assert.equal(restored.status, 200, restored.text);
     }
-    assert.equal((await server.request('GET', `/interactions/${id}`, { auth: BOB })).status, 200, 'visible again once restored');
+    assert.equal(
+      (await server.request('GET', `/interactions/${id}`, { auth: BOB })).status,
+      200,
+      'visible again once restored',
+    );
   });
 
   test('defect 2: a DM invocation naming a guild channel is refused (10003) and reaches neither the app nor the channel', async () => {
     const generalBefore = (await messages(ALICE, GENERAL)).length;
-    await refused(ERIN, invocation(globalCommands['Quote DM']!, GENERAL, null, { target_id: HELLO_MESSAGE }), 404, 10003);
+    await refused(
+      ERIN,
+      invocation(globalCommands['Quote DM']!, GENERAL, null, { target_id: HELLO_MESSAGE }),
+      404,
+      10003,
+    );
     const nullGuild = { ...invocation(globalCommands.say!, GENERAL, null), guild_id: null };
     await refused(ERIN, nullGuild, 404, 10003);
     // A member of the guild cannot either: a guild channel is never a DM.
@@ -193,22 +255,40 @@ describe('invocation and message-read access', () => {
   });
 
   test('control: a DM invocation in a channel no guild has is delivered as a DM', async () => {
-    const response = await server.request('POST', '/interactions', { auth: ERIN, body: invocation(globalCommands.say!, DM_CHANNEL, null) });
+    const response = await server.request('POST', '/interactions', {
+      auth: ERIN,
+      body: invocation(globalCommands.say!, DM_CHANNEL, null),
+    });
     assert.equal(response.status, 200, response.text);
     assert.equal(app.received.length, receivedBefore + 1);
     assert.equal(app.interactions().at(-1)!.context, 1);
   });
 
   test('a bot reads its reply in a channel with its bot token, but never an ephemeral one', async () => {
-    const replied = await server.request('POST', '/interactions', { auth: BOB, body: invocation(globalCommands.say!, GENERAL, TEST_GUILD_ID) });
+    const replied = await server.request('POST', '/interactions', {
+      auth: BOB,
+      body: invocation(globalCommands.say!, GENERAL, TEST_GUILD_ID),
+    });
     assert.equal(replied.status, 200, replied.text);
-    const whispered = await server.request('POST', '/interactions', { auth: BOB, body: invocation(guildCommands.whisper!, GENERAL, TEST_GUILD_ID) });
+    const whispered = await server.request('POST', '/interactions', {
+      auth: BOB,
+      body: invocation(guildCommands.whisper!, GENERAL, TEST_GUILD_ID),
+    });
     assert.equal(whispered.status, 200, whispered.text);
     const seen = await messages(BOT, GENERAL);
-    assert.ok(seen.some((m) => m.content === 'bot reply' && m.author?.id === DEMO_APP_ID), 'the bot sees its reply');
-    assert.ok(seen.some((m) => m.id === HELLO_MESSAGE), 'and the world message');
+    assert.ok(
+      seen.some((m) => m.content === 'bot reply' && m.author?.id === DEMO_APP_ID),
+      'the bot sees its reply',
+    );
+    assert.ok(
+      seen.some((m) => m.id === HELLO_MESSAGE),
+      'and the world message',
+    );
     assert.ok(!seen.some((m) => m.content === 'for your eyes only'), 'not the ephemeral one');
-    assert.ok((await messages(BOB, GENERAL)).some((m) => m.content === 'for your eyes only'), 'which its invoker sees');
+    assert.ok(
+      (await messages(BOB, GENERAL)).some((m) => m.content === 'for your eyes only'),
+      'which its invoker sees',
+    );
   });
 
   test('a bot without READ_MESSAGE_HISTORY in a channel is refused with 50001 Missing Access', async () => {

@@ -2,16 +2,40 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StoredCommand } from '../src/core/commands/model.js';
 import { buildInteraction, type InteractionInput } from '../src/core/interactions/build-interaction.js';
-import { checkInvocation, type CheckedInvocation, type InvocationKind, type InvocationTarget } from '../src/core/interactions/check-invocation.js';
+import {
+  checkInvocation,
+  type CheckedInvocation,
+  type InvocationKind,
+  type InvocationTarget,
+} from '../src/core/interactions/check-invocation.js';
 import type { StoredMessage } from '../src/core/interactions/messages.js';
 import { formatPermissions } from '../src/core/permissions/bits.js';
 import { channelPermissions } from '../src/core/permissions/channel-permissions.js';
 import type { Application, Member } from '../src/core/world/types.js';
 import { toWirePublicUser } from '../src/core/world/wire.js';
 import {
-  ALICE, APP_ID, BOB, CAROL, CATEGORY, COMMAND_ID, ERIN, GENERAL, GUILD_ID, HELLO_MESSAGE, MODERATOR_ROLE, NOBODY,
-  dmTarget, everyOptionCommand, guildTarget, invocationData, messageCommand, subcommandCommand, testGuild, userCommand,
-  userOf, world,
+  ALICE,
+  APP_ID,
+  BOB,
+  CAROL,
+  CATEGORY,
+  COMMAND_ID,
+  ERIN,
+  GENERAL,
+  GUILD_ID,
+  HELLO_MESSAGE,
+  MODERATOR_ROLE,
+  NOBODY,
+  dmTarget,
+  everyOptionCommand,
+  guildTarget,
+  invocationData,
+  messageCommand,
+  subcommandCommand,
+  testGuild,
+  userCommand,
+  userOf,
+  world,
 } from './interactions-fixtures.js';
 
 type Wire = Record<string, unknown>;
@@ -31,7 +55,12 @@ function memberOf(userId: string): Member {
   return member;
 }
 
-function check(command: StoredCommand, extra: Record<string, unknown>, kind: InvocationKind, target: InvocationTarget): CheckedInvocation {
+function check(
+  command: StoredCommand,
+  extra: Record<string, unknown>,
+  kind: InvocationKind,
+  target: InvocationTarget,
+): CheckedInvocation {
   const result = checkInvocation(command, invocationData(command, extra), kind, target);
   if (!result.ok) assert.fail(JSON.stringify(result.issues));
   return result.value;
@@ -66,9 +95,23 @@ function inGuild(command: StoredCommand, extra: Record<string, unknown>, kind: I
 function inDm(command: StoredCommand, extra: Record<string, unknown>): Wire {
   const target = dmTarget();
   return buildInteraction({
-    id: INTERACTION_ID, token: TOKEN, kind: 'command', app: app(), command, checked: check(command, extra, 'command', target),
-    user: userOf(ALICE), guild: null, member: null, channel: target.channel, locale: 'en-US', messages: [], users: target.users,
-    authorizingIntegrationOwners: { '0': '0' }, context: 1, appPermissions: '0', memberPermissions: null,
+    id: INTERACTION_ID,
+    token: TOKEN,
+    kind: 'command',
+    app: app(),
+    command,
+    checked: check(command, extra, 'command', target),
+    user: userOf(ALICE),
+    guild: null,
+    member: null,
+    channel: target.channel,
+    locale: 'en-US',
+    messages: [],
+    users: target.users,
+    authorizingIntegrationOwners: { '0': '0' },
+    context: 1,
+    appPermissions: '0',
+    memberPermissions: null,
   });
 }
 
@@ -83,15 +126,32 @@ function field<T = Wire>(object: unknown, ...path: string[]): T {
   return current as T;
 }
 
-const bobPermissionsInGeneral = () => formatPermissions(channelPermissions(testGuild(), memberOf(BOB), guildTarget().channel));
+const bobPermissionsInGeneral = () =>
+  formatPermissions(channelPermissions(testGuild(), memberOf(BOB), guildTarget().channel));
 
 describe('buildInteraction in a guild', () => {
   const interaction = inGuild(everyOptionCommand(), { options: [{ name: 'text', type: 3, value: 'hello' }] });
 
   it('has every top-level field of the v10 API (docs/v10-behaviour.md#interactions)', () => {
     assert.deepEqual(Object.keys(interaction).sort(), [
-      'app_permissions', 'application_id', 'attachment_size_limit', 'authorizing_integration_owners', 'channel', 'channel_id',
-      'context', 'data', 'entitlements', 'guild', 'guild_id', 'guild_locale', 'id', 'locale', 'member', 'token', 'type', 'version',
+      'app_permissions',
+      'application_id',
+      'attachment_size_limit',
+      'authorizing_integration_owners',
+      'channel',
+      'channel_id',
+      'context',
+      'data',
+      'entitlements',
+      'guild',
+      'guild_id',
+      'guild_locale',
+      'id',
+      'locale',
+      'member',
+      'token',
+      'type',
+      'version',
     ]);
     assert.equal(interaction.id, INTERACTION_ID);
     assert.equal(interaction.application_id, APP_ID);
@@ -110,9 +170,15 @@ describe('buildInteraction in a guild', () => {
     assert.equal(interaction.attachment_size_limit, 26214400);
   });
 
-  it('a partial channel with the member\'s permissions in it', () => {
+  it("a partial channel with the member's permissions in it", () => {
     assert.deepEqual(interaction.channel, {
-      id: GENERAL, type: 0, name: 'general', nsfw: false, parent_id: CATEGORY, flags: 0, guild_id: GUILD_ID,
+      id: GENERAL,
+      type: 0,
+      name: 'general',
+      nsfw: false,
+      parent_id: CATEGORY,
+      flags: 0,
+      guild_id: GUILD_ID,
       permissions: bobPermissionsInGeneral(),
     });
   });
@@ -139,10 +205,15 @@ describe('buildInteraction in a guild', () => {
   });
 
   it('data: id, default name, type, options; no guild_id for a global command; no resolved without ids', () => {
-    assert.deepEqual(interaction.data, { id: COMMAND_ID, name: 'demo', type: 1, options: [{ name: 'text', type: 3, value: 'hello' }] });
+    assert.deepEqual(interaction.data, {
+      id: COMMAND_ID,
+      name: 'demo',
+      type: 1,
+      options: [{ name: 'text', type: 3, value: 'hello' }],
+    });
   });
 
-  it('names are never localized, though the user\'s locale has localizations', () => {
+  it("names are never localized, though the user's locale has localizations", () => {
     const data = field(interaction, 'data');
     assert.equal(data.name, 'demo');
     assert.equal(field<{ name: string }[]>(data, 'options')[0]?.name, 'text');
@@ -155,24 +226,36 @@ describe('buildInteraction in a guild', () => {
   });
 
   it('data.guild_id for a guild command, and nested subcommand options', () => {
-    const options = [{ name: 'config', type: 2, options: [{ name: 'get', type: 1, options: [{ name: 'key', type: 3, value: 'k' }] }] }];
+    const options = [
+      { name: 'config', type: 2, options: [{ name: 'get', type: 1, options: [{ name: 'key', type: 3, value: 'k' }] }] },
+    ];
     const built = inGuild(subcommandCommand(), { options });
     assert.deepEqual(built.data, { id: COMMAND_ID, name: 'admin', type: 1, guild_id: GUILD_ID, options });
   });
 
   it('type 4 for autocomplete, with the focused option', () => {
-    const built = inGuild(everyOptionCommand(), { options: [{ name: 'query', type: 3, value: 'ab', focused: true }] }, 'autocomplete');
+    const built = inGuild(
+      everyOptionCommand(),
+      { options: [{ name: 'query', type: 3, value: 'ab', focused: true }] },
+      'autocomplete',
+    );
     assert.equal(built.type, 4);
     assert.deepEqual(field(built, 'data', 'options'), [{ name: 'query', type: 3, value: 'ab', focused: true }]);
   });
 });
 
 describe('buildInteraction outside a guild', () => {
-  const interaction = inDm(everyOptionCommand(), { options: [{ name: 'text', type: 3, value: 'hello' }, { name: 'who', type: 6, value: BOB }] });
+  const interaction = inDm(everyOptionCommand(), {
+    options: [
+      { name: 'text', type: 3, value: 'hello' },
+      { name: 'who', type: 6, value: BOB },
+    ],
+  });
 
   it('carries user instead of member, and no guild fields', () => {
     assert.deepEqual(interaction.user, toWirePublicUser(userOf(ALICE)));
-    for (const absent of ['member', 'guild', 'guild_id', 'guild_locale']) assert.equal(absent in interaction, false, absent);
+    for (const absent of ['member', 'guild', 'guild_id', 'guild_locale'])
+      assert.equal(absent in interaction, false, absent);
     assert.equal(interaction.context, 1);
     assert.deepEqual(interaction.authorizing_integration_owners, { '0': '0' });
   });
@@ -250,16 +333,46 @@ describe('data.resolved', () => {
     const target = guildTarget();
     const responseId = '1370000000000000009';
     const stored: StoredMessage = {
-      id: responseId, channel_id: GENERAL, guild_id: GUILD_ID, author: { kind: 'app', id: APP_ID }, content: 'pong', embeds: [],
-      components: [], flags: 0, timestamp: '2025-04-01T00:00:00.000Z', edited_timestamp: null, ephemeral_for_user_id: null,
-      interaction_metadata: { id: INTERACTION_ID, type: 2, user_id: BOB, authorizing_integration_owners: { '0': GUILD_ID }, name: 'demo', command_type: 1 },
+      id: responseId,
+      channel_id: GENERAL,
+      guild_id: GUILD_ID,
+      author: { kind: 'app', id: APP_ID },
+      content: 'pong',
+      embeds: [],
+      components: [],
+      flags: 0,
+      timestamp: '2025-04-01T00:00:00.000Z',
+      edited_timestamp: null,
+      ephemeral_for_user_id: null,
+      interaction_metadata: {
+        id: INTERACTION_ID,
+        type: 2,
+        user_id: BOB,
+        authorizing_integration_owners: { '0': GUILD_ID },
+        name: 'demo',
+        command_type: 1,
+      },
     };
     const messages = [...target.messages, stored];
     const checked = check(command, { target_id: responseId }, 'command', { ...target, messages });
     const built = buildInteraction({
-      id: INTERACTION_ID, token: TOKEN, kind: 'command', app: app(), command, checked, user: userOf(ALICE), guild,
-      member: memberOf(ALICE), channel: target.channel, locale: 'en-US', messages, users: target.users,
-      authorizingIntegrationOwners: { '0': GUILD_ID }, context: 0, appPermissions: '0', memberPermissions: '0',
+      id: INTERACTION_ID,
+      token: TOKEN,
+      kind: 'command',
+      app: app(),
+      command,
+      checked,
+      user: userOf(ALICE),
+      guild,
+      member: memberOf(ALICE),
+      channel: target.channel,
+      locale: 'en-US',
+      messages,
+      users: target.users,
+      authorizingIntegrationOwners: { '0': GUILD_ID },
+      context: 0,
+      appPermissions: '0',
+      memberPermissions: '0',
     });
     const message = field(built, 'data', 'resolved', 'messages', responseId);
     assert.equal(message.type, 20);
@@ -282,9 +395,18 @@ describe('data.resolved', () => {
     const resolved = field(built, 'data', 'resolved');
     assert.deepEqual(Object.keys(resolved).sort(), ['attachments', 'channels', 'roles']);
     assert.deepEqual(field(resolved, 'roles', MODERATOR_ROLE), {
-      id: MODERATOR_ROLE, name: 'Moderator', permissions: '268435490', color: 0,
-      colors: { primary_color: 0, secondary_color: null, tertiary_color: null }, hoist: false, managed: false,
-      mentionable: false, position: 2, icon: null, unicode_emoji: null, flags: 0,
+      id: MODERATOR_ROLE,
+      name: 'Moderator',
+      permissions: '268435490',
+      color: 0,
+      colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+      hoist: false,
+      managed: false,
+      mentionable: false,
+      position: 2,
+      icon: null,
+      unicode_emoji: null,
+      flags: 0,
     });
     assert.equal(field(resolved, 'roles', GUILD_ID).position, 0);
     assert.equal(field(resolved, 'roles', GUILD_ID).name, '@everyone');
@@ -292,23 +414,64 @@ describe('data.resolved', () => {
     const category = guild.channels.find((channel) => channel.id === CATEGORY);
     assert.ok(category);
     assert.deepEqual(field(resolved, 'channels', CATEGORY), {
-      id: CATEGORY, type: 4, name: 'Text', nsfw: false, parent_id: null, flags: 0, guild_id: GUILD_ID,
+      id: CATEGORY,
+      type: 4,
+      name: 'Text',
+      nsfw: false,
+      parent_id: null,
+      flags: 0,
+      guild_id: GUILD_ID,
       permissions: formatPermissions(channelPermissions(guild, memberOf(BOB), category)),
     });
     assert.deepEqual(field(resolved, 'attachments', NOBODY), {
-      id: NOBODY, filename: 'file', size: 0, url: '', proxy_url: '', content_type: 'application/octet-stream', ephemeral: true,
+      id: NOBODY,
+      filename: 'file',
+      size: 0,
+      url: '',
+      proxy_url: '',
+      content_type: 'application/octet-stream',
+      ephemeral: true,
     });
   });
 
   it('an attachment the caller supplies replaces the placeholder', () => {
     const command = everyOptionCommand();
     const target = guildTarget();
-    const upload = { id: NOBODY, filename: 'cat.png', size: 3, url: 'http://127.0.0.1/cat.png', proxy_url: 'http://127.0.0.1/cat.png' };
+    const upload = {
+      id: NOBODY,
+      filename: 'cat.png',
+      size: 3,
+      url: 'http://127.0.0.1/cat.png',
+      proxy_url: 'http://127.0.0.1/cat.png',
+    };
     const input: InteractionInput = {
-      id: INTERACTION_ID, token: TOKEN, kind: 'command', app: app(), command,
-      checked: check(command, { options: [{ name: 'text', value: 'hello' }, { name: 'file', value: NOBODY }] }, 'command', target),
-      user: userOf(BOB), guild: testGuild(), member: memberOf(BOB), channel: target.channel, locale: 'fr', messages: [],
-      users: target.users, authorizingIntegrationOwners: { '0': GUILD_ID }, context: 0, appPermissions: '0', memberPermissions: '0',
+      id: INTERACTION_ID,
+      token: TOKEN,
+      kind: 'command',
+      app: app(),
+      command,
+      checked: check(
+        command,
+        {
+          options: [
+            { name: 'text', value: 'hello' },
+            { name: 'file', value: NOBODY },
+          ],
+        },
+        'command',
+        target,
+      ),
+      user: userOf(BOB),
+      guild: testGuild(),
+      member: memberOf(BOB),
+      channel: target.channel,
+      locale: 'fr',
+      messages: [],
+      users: target.users,
+      authorizingIntegrationOwners: { '0': GUILD_ID },
+      context: 0,
+      appPermissions: '0',
+      memberPermissions: '0',
       attachments: { [NOBODY]: upload },
     };
     assert.deepEqual(field(buildInteraction(input), 'data', 'resolved', 'attachments', NOBODY), upload);
@@ -318,13 +481,29 @@ describe('data.resolved', () => {
     const command = userCommand();
     const target = guildTarget();
     const checked: CheckedInvocation = {
-      options: undefined, focused: null, target_id: BOB,
+      options: undefined,
+      focused: null,
+      target_id: BOB,
       referenced: { users: [], members: [BOB], roles: [], channels: [], messages: [], attachments: [] },
     };
     const built = buildInteraction({
-      id: INTERACTION_ID, token: TOKEN, kind: 'command', app: app(), command, checked, user: userOf(ALICE), guild: testGuild(),
-      member: memberOf(ALICE), channel: target.channel, locale: 'en-US', messages: [], users: target.users,
-      authorizingIntegrationOwners: { '0': GUILD_ID }, context: 0, appPermissions: '0', memberPermissions: '0',
+      id: INTERACTION_ID,
+      token: TOKEN,
+      kind: 'command',
+      app: app(),
+      command,
+      checked,
+      user: userOf(ALICE),
+      guild: testGuild(),
+      member: memberOf(ALICE),
+      channel: target.channel,
+      locale: 'en-US',
+      messages: [],
+      users: target.users,
+      authorizingIntegrationOwners: { '0': GUILD_ID },
+      context: 0,
+      appPermissions: '0',
+      memberPermissions: '0',
     });
     assert.deepEqual(Object.keys(field(built, 'data', 'resolved', 'users')), [BOB]);
   });

@@ -14,7 +14,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import {
-  assertVerificationRequests, fetchVerifyKey, setEndpoint, startAppServer, type AppBehaviour, type AppServer, type Json,
+  assertVerificationRequests,
+  fetchVerifyKey,
+  setEndpoint,
+  startAppServer,
+  type AppBehaviour,
+  type AppServer,
+  type Json,
 } from './helpers/app-server.js';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -80,7 +86,10 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
     assert.equal(response.body!.code, 50035);
     const errors = response.body!.errors?.[FIELD]?._errors as Json[] | undefined;
     assert.ok(errors, `the error is at ${FIELD}: ${response.text}`);
-    assert.deepEqual(errors.map((e) => e.code), [expectedCode]);
+    assert.deepEqual(
+      errors.map((e) => e.code),
+      [expectedCode],
+    );
     assert.equal(await storedUrl(), before, 'the stored URL is unchanged');
     return response.body!;
   }
@@ -89,7 +98,10 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
     const response = await server.request('POST', '/interactions', {
       auth: 'bob-user-token',
       body: {
-        type: 2, application_id: DEMO_APP_ID, guild_id: TEST_GUILD_ID, channel_id: GENERAL,
+        type: 2,
+        application_id: DEMO_APP_ID,
+        guild_id: TEST_GUILD_ID,
+        channel_id: GENERAL,
         data: { id: command.id, name: command.name, type: 1, version: command.version },
       },
     });
@@ -131,7 +143,7 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
     const body = await refused(lax.url);
     assert.match(JSON.stringify(body.errors), /bad signature/);
     assert.equal(lax.received.length, 2, 'the PING and the badly signed request');
-    const [ping, bad] = lax.received as [typeof lax.received[0], typeof lax.received[0]];
+    const [ping, bad] = lax.received as [(typeof lax.received)[0], (typeof lax.received)[0]];
     assert.ok(ping.signed && ping.verified, 'the PING was correctly signed');
     assert.ok(bad.signed, 'the bad request carried signature headers (never unsigned)');
     assert.equal(bad.verified, false, 'and its signature does not verify');
@@ -172,7 +184,11 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const body = await refused(`http://127.0.0.1:${port}/interactions`);
     assert.match(JSON.stringify(body.errors), /could not be verified\./);
-    assert.doesNotMatch(JSON.stringify(body.errors), new RegExp(`ECONNREFUSED|${port}`), 'nothing tells a closed port from an open one');
+    assert.doesNotMatch(
+      JSON.stringify(body.errors),
+      new RegExp(`ECONNREFUSED|${port}`),
+      'nothing tells a closed port from an open one',
+    );
   });
 
   test('URLs that are not http(s) URLs are refused without any request', async () => {
@@ -182,7 +198,7 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
     await refused(long, 'URL_TYPE_INVALID_URL');
   });
 
-  test('a PATCH without the field changes nothing; only the app\'s bot token may PATCH', async () => {
+  test("a PATCH without the field changes nothing; only the app's bot token may PATCH", async () => {
     const response = await server.request('PATCH', '/applications/@me', { auth: `Bot ${DEMO_BOT_TOKEN}`, body: {} });
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body[FIELD], good.url);

@@ -13,7 +13,12 @@ import { assertVerificationRequests, startRegisteredApp, type AppServer, type Js
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
-  ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, ADMIN_TOKEN, BOB_ID, DEMO_APP_ID, TEST_GUILD_ID,
+  ACTIVITY_APP_ID,
+  ACTIVITY_BOT_TOKEN,
+  ADMIN_TOKEN,
+  BOB_ID,
+  DEMO_APP_ID,
+  TEST_GUILD_ID,
 } from './helpers/world.js';
 
 const BOB = 'bob-user-token';
@@ -30,7 +35,10 @@ describe('entry point commands', () => {
 
   before(async () => {
     server = await startServer();
-    app = await startRegisteredApp(server.api, ACTIVITY_BOT_TOKEN, () => ({ status: 500, body: 'this app expected nothing' }));
+    app = await startRegisteredApp(server.api, ACTIVITY_BOT_TOKEN, () => ({
+      status: 500,
+      body: 'this app expected nothing',
+    }));
   });
 
   after(async () => {
@@ -105,14 +113,20 @@ describe('entry point commands', () => {
     assert.equal(message.interaction_metadata.user.id, BOB_ID);
     assert.equal(message.interaction_metadata.command_type, PRIMARY_ENTRY_POINT);
     assert.ok(message.content.length > 0, 'the launch notice says something');
-    assert.ok((await channelMessages(CAROL)).some((m) => m.id === message.id), 'everyone in the channel sees it');
+    assert.ok(
+      (await channelMessages(CAROL)).some((m) => m.id === message.id),
+      'everyone in the channel sees it',
+    );
 
     assert.equal(app.received.length, receivedBefore, 'the app received nothing');
     assertVerificationRequests(app.received);
   });
 
   test('bulk overwrite must keep the entry point (50240)', async () => {
-    const response = await server.request('PUT', COMMANDS, { auth: ACTIVITY_BOT, body: [{ name: 'status', description: 'Status' }] });
+    const response = await server.request('PUT', COMMANDS, {
+      auth: ACTIVITY_BOT,
+      body: [{ name: 'status', description: 'Status' }],
+    });
     assert.equal(response.status, 400, response.text);
     assertErrorBody(400, response.body);
     assert.equal(response.body.code, 50240);
@@ -123,7 +137,9 @@ describe('entry point commands', () => {
     const current = await entryPoint();
     const put = await server.request('PUT', COMMANDS, {
       auth: ACTIVITY_BOT,
-      body: [{ id: current.id, name: 'Launch', type: PRIMARY_ENTRY_POINT, handler: 1, description: 'Launch it yourself' }],
+      body: [
+        { id: current.id, name: 'Launch', type: PRIMARY_ENTRY_POINT, handler: 1, description: 'Launch it yourself' },
+      ],
     });
     assert.equal(put.status, 200, put.text);
     const launch = await entryPoint();
@@ -169,7 +185,10 @@ describe('entry point commands', () => {
     const instanceId = callback.body.resource.activity_instance.id;
     assert.equal(callback.body.interaction.activity_instance_id, instanceId);
     const instances = await server.slashd.store.listActivityInstances(ACTIVITY_APP_ID);
-    assert.ok(instances.some((i) => i.id === instanceId && i.interaction_id === response.body.id), 'the instance was recorded');
+    assert.ok(
+      instances.some((i) => i.id === instanceId && i.interaction_id === response.body.id),
+      'the instance was recorded',
+    );
     const status = await server.request('GET', `/interactions/${response.body.id}`, { auth: BOB });
     assert.equal(status.body.state, 'responded');
   });
@@ -177,7 +196,9 @@ describe('entry point commands', () => {
   test('an app that gets Activities through the admin API gets its "Launch" entry point (handler 2)', async () => {
     const demo = `Bot demo-bot-token-please-change`;
     assert.ok(!(await globalCommands(DEMO_APP_ID, demo)).some((c) => c.type === PRIMARY_ENTRY_POINT), 'none before');
-    const current = await server.request('GET', `${server.url}/admin/applications/${DEMO_APP_ID}`, { auth: `Bearer ${ADMIN_TOKEN}` });
+    const current = await server.request('GET', `${server.url}/admin/applications/${DEMO_APP_ID}`, {
+      auth: `Bearer ${ADMIN_TOKEN}`,
+    });
     assert.equal(current.status, 200, current.text);
     const put = await server.request('PUT', `${server.url}/admin/applications/${DEMO_APP_ID}`, {
       auth: `Bearer ${ADMIN_TOKEN}`,

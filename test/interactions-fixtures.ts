@@ -2,7 +2,13 @@
  * Fixtures for the interaction tests: the reference world and a few commands that use every
  * option type and rule. Every function returns fresh objects.
  */
-import { CommandType, OptionType, type CommandDefinition, type OptionDefinition, type StoredCommand } from '../src/core/commands/model.js';
+import {
+  CommandType,
+  OptionType,
+  type CommandDefinition,
+  type OptionDefinition,
+  type StoredCommand,
+} from '../src/core/commands/model.js';
 import type { InvocationTarget } from '../src/core/interactions/check-invocation.js';
 import type { Channel, Guild, User } from '../src/core/world/types.js';
 import { exampleWorld } from './helpers/world.js';
@@ -61,12 +67,30 @@ export function guildTarget(channelId = GENERAL): InvocationTarget {
 
 /** Invoking in a DM with the bot: no guild, one channel. */
 export function dmTarget(): InvocationTarget {
-  const channel: Channel = { id: '1360000000000000001', type: 1, name: '', nsfw: false, parent_id: null, permission_overwrites: [] };
+  const channel: Channel = {
+    id: '1360000000000000001',
+    type: 1,
+    name: '',
+    nsfw: false,
+    parent_id: null,
+    permission_overwrites: [],
+  };
   return { guild: null, channel, messages: [], users: users() };
 }
 
-export function option(type: OptionDefinition['type'], name: string, extra: Partial<OptionDefinition> = {}): OptionDefinition {
-  return { type, name, name_localizations: null, description: `the ${name}`, description_localizations: null, ...extra };
+export function option(
+  type: OptionDefinition['type'],
+  name: string,
+  extra: Partial<OptionDefinition> = {},
+): OptionDefinition {
+  return {
+    type,
+    name,
+    name_localizations: null,
+    description: `the ${name}`,
+    description_localizations: null,
+    ...extra,
+  };
 }
 
 export function definition(extra: Partial<CommandDefinition> = {}): CommandDefinition {
@@ -94,53 +118,78 @@ export function stored(def: CommandDefinition, guildId: string | null = null): S
 
 /** A CHAT_INPUT command with one option of every type and every value rule. */
 export function everyOptionCommand(): StoredCommand {
-  return stored(definition({
-    name: 'demo',
-    name_localizations: { fr: 'démo' },
-    options: [
-      option(OptionType.String, 'text', { required: true, min_length: 2, max_length: 10, name_localizations: { fr: 'texte' } }),
-      option(OptionType.Integer, 'count', { min_value: 1, max_value: 100 }),
-      option(OptionType.Number, 'ratio', { min_value: 0, max_value: 1 }),
-      option(OptionType.Boolean, 'flag'),
-      option(OptionType.User, 'who'),
-      option(OptionType.Channel, 'where', { channel_types: [0] }),
-      option(OptionType.Channel, 'anywhere'),
-      option(OptionType.Role, 'role'),
-      option(OptionType.Mentionable, 'any'),
-      option(OptionType.Attachment, 'file'),
-      option(OptionType.String, 'size', { choices: [{ name: 'Small', name_localizations: null, value: 'small' }, { name: 'Large', name_localizations: null, value: 'large' }] }),
-      option(OptionType.Integer, 'level', { choices: [{ name: 'One', name_localizations: null, value: 1 }, { name: 'Two', name_localizations: null, value: 2 }] }),
-      option(OptionType.String, 'query', { autocomplete: true, max_length: 5 }),
-      option(OptionType.Integer, 'amount', { autocomplete: true, min_value: 100 }),
-      option(OptionType.Number, 'weight', { autocomplete: true }),
-      option(OptionType.Integer, 'big'),
-      option(OptionType.Number, 'huge'),
-      option(OptionType.String, 'note'),
-    ],
-  }));
+  return stored(
+    definition({
+      name: 'demo',
+      name_localizations: { fr: 'démo' },
+      options: [
+        option(OptionType.String, 'text', {
+          required: true,
+          min_length: 2,
+          max_length: 10,
+          name_localizations: { fr: 'texte' },
+        }),
+        option(OptionType.Integer, 'count', { min_value: 1, max_value: 100 }),
+        option(OptionType.Number, 'ratio', { min_value: 0, max_value: 1 }),
+        option(OptionType.Boolean, 'flag'),
+        option(OptionType.User, 'who'),
+        option(OptionType.Channel, 'where', { channel_types: [0] }),
+        option(OptionType.Channel, 'anywhere'),
+        option(OptionType.Role, 'role'),
+        option(OptionType.Mentionable, 'any'),
+        option(OptionType.Attachment, 'file'),
+        option(OptionType.String, 'size', {
+          choices: [
+            { name: 'Small', name_localizations: null, value: 'small' },
+            { name: 'Large', name_localizations: null, value: 'large' },
+          ],
+        }),
+        option(OptionType.Integer, 'level', {
+          choices: [
+            { name: 'One', name_localizations: null, value: 1 },
+            { name: 'Two', name_localizations: null, value: 2 },
+          ],
+        }),
+        option(OptionType.String, 'query', { autocomplete: true, max_length: 5 }),
+        option(OptionType.Integer, 'amount', { autocomplete: true, min_value: 100 }),
+        option(OptionType.Number, 'weight', { autocomplete: true }),
+        option(OptionType.Integer, 'big'),
+        option(OptionType.Number, 'huge'),
+        option(OptionType.String, 'note'),
+      ],
+    }),
+  );
 }
 
 /** A command with a group of two subcommands, a plain subcommand and a group with none. */
 export function subcommandCommand(): StoredCommand {
-  return stored(definition({
-    name: 'admin',
-    options: [
-      option(OptionType.SubcommandGroup, 'config', {
-        options: [
-          option(OptionType.Subcommand, 'set', {
-            options: [option(OptionType.String, 'key', { required: true }), option(OptionType.String, 'value', { autocomplete: true })],
-          }),
-          option(OptionType.Subcommand, 'get', { options: [option(OptionType.String, 'key', { required: true })] }),
-        ],
-      }),
-      option(OptionType.Subcommand, 'ping', { options: [] }),
-      option(OptionType.SubcommandGroup, 'empty', { options: [] }),
-    ],
-  }), GUILD_ID);
+  return stored(
+    definition({
+      name: 'admin',
+      options: [
+        option(OptionType.SubcommandGroup, 'config', {
+          options: [
+            option(OptionType.Subcommand, 'set', {
+              options: [
+                option(OptionType.String, 'key', { required: true }),
+                option(OptionType.String, 'value', { autocomplete: true }),
+              ],
+            }),
+            option(OptionType.Subcommand, 'get', { options: [option(OptionType.String, 'key', { required: true })] }),
+          ],
+        }),
+        option(OptionType.Subcommand, 'ping', { options: [] }),
+        option(OptionType.SubcommandGroup, 'empty', { options: [] }),
+      ],
+    }),
+    GUILD_ID,
+  );
 }
 
 export function userCommand(): StoredCommand {
-  return stored(definition({ type: CommandType.User, name: 'Inspect', description: '', name_localizations: { fr: 'Inspecter' } }));
+  return stored(
+    definition({ type: CommandType.User, name: 'Inspect', description: '', name_localizations: { fr: 'Inspecter' } }),
+  );
 }
 
 export function messageCommand(): StoredCommand {
@@ -149,5 +198,11 @@ export function messageCommand(): StoredCommand {
 
 /** The `data` a client sends for `command`, with the given options. */
 export function invocationData(command: StoredCommand, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id: command.id, name: command.definition.name, type: command.definition.type, version: command.version, ...extra };
+  return {
+    id: command.id,
+    name: command.definition.name,
+    type: command.definition.type,
+    version: command.version,
+    ...extra,
+  };
 }

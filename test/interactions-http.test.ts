@@ -30,11 +30,37 @@ const SNOWFLAKE = /^[1-9][0-9]{0,19}$/;
 
 /** Every top-level field of an interaction in a guild (docs/v10-behaviour.md#interactions). */
 const GUILD_INTERACTION_FIELDS = [
-  'id', 'application_id', 'type', 'token', 'version', 'guild_id', 'guild', 'channel_id', 'channel', 'member',
-  'app_permissions', 'locale', 'guild_locale', 'context', 'authorizing_integration_owners', 'entitlements', 'data',
+  'id',
+  'application_id',
+  'type',
+  'token',
+  'version',
+  'guild_id',
+  'guild',
+  'channel_id',
+  'channel',
+  'member',
+  'app_permissions',
+  'locale',
+  'guild_locale',
+  'context',
+  'authorizing_integration_owners',
+  'entitlements',
+  'data',
 ];
 /** Every field of the member object of an interaction (v10 API, "Interactions received by the app"). */
-const MEMBER_FIELDS = ['user', 'roles', 'permissions', 'joined_at', 'nick', 'avatar', 'premium_since', 'pending', 'mute', 'deaf'];
+const MEMBER_FIELDS = [
+  'user',
+  'roles',
+  'permissions',
+  'joined_at',
+  'nick',
+  'avatar',
+  'premium_since',
+  'pending',
+  'mute',
+  'deaf',
+];
 
 const BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 
@@ -46,15 +72,38 @@ const DEFINITIONS: Json[] = [
     name_localizations: { fr: 'repeter', 'es-419': 'repetir' },
     description_localizations: { fr: 'Répète un texte' },
     options: [
-      { type: 3, name: 'text', description: 'What to say', required: true, name_localizations: { fr: 'texte' }, min_length: 1, max_length: 50 },
-      { type: 4, name: 'count', description: 'How often', min_value: 1, max_value: 10, name_localizations: { fr: 'fois' } },
+      {
+        type: 3,
+        name: 'text',
+        description: 'What to say',
+        required: true,
+        name_localizations: { fr: 'texte' },
+        min_length: 1,
+        max_length: 50,
+      },
+      {
+        type: 4,
+        name: 'count',
+        description: 'How often',
+        min_value: 1,
+        max_value: 10,
+        name_localizations: { fr: 'fois' },
+      },
       { type: 10, name: 'ratio', description: 'A ratio', min_value: 0, max_value: 1 },
       { type: 5, name: 'loud', description: 'Shout' },
       { type: 6, name: 'who', description: 'A user' },
       { type: 8, name: 'role', description: 'A role' },
       { type: 7, name: 'where', description: 'A channel', channel_types: [0, 4] },
       { type: 9, name: 'anything', description: 'A user or a role' },
-      { type: 3, name: 'colour', description: 'A colour', choices: [{ name: 'Red', value: 'red', name_localizations: { fr: 'Rouge' } }, { name: 'Blue', value: 'blue' }] },
+      {
+        type: 3,
+        name: 'colour',
+        description: 'A colour',
+        choices: [
+          { name: 'Red', value: 'red', name_localizations: { fr: 'Rouge' } },
+          { name: 'Blue', value: 'blue' },
+        ],
+      },
     ],
   },
   {
@@ -63,8 +112,18 @@ const DEFINITIONS: Json[] = [
     name_localizations: { fr: 'configurer' },
     options: [
       {
-        type: 2, name: 'set', description: 'Set a value', name_localizations: { fr: 'definir' },
-        options: [{ type: 1, name: 'name', description: 'Set the name', options: [{ type: 3, name: 'value', description: 'The name', required: true }] }],
+        type: 2,
+        name: 'set',
+        description: 'Set a value',
+        name_localizations: { fr: 'definir' },
+        options: [
+          {
+            type: 1,
+            name: 'name',
+            description: 'Set the name',
+            options: [{ type: 3, name: 'value', description: 'The name', required: true }],
+          },
+        ],
       },
       { type: 1, name: 'show', description: 'Show the configuration' },
     ],
@@ -75,7 +134,14 @@ const DEFINITIONS: Json[] = [
     name: 'search',
     description: 'Search',
     options: [
-      { type: 3, name: 'query', description: 'What', required: true, autocomplete: true, name_localizations: { fr: 'requete' } },
+      {
+        type: 3,
+        name: 'query',
+        description: 'What',
+        required: true,
+        autocomplete: true,
+        name_localizations: { fr: 'requete' },
+      },
       { type: 4, name: 'page', description: 'Which page', autocomplete: true, min_value: 1, max_value: 100 },
     ],
   },
@@ -100,7 +166,12 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
   });
 
   /** The client's invocation body for a deployed command, in #general of the test guild. */
-  function invocation(name: string, data: Json = {}, type = InteractionType.APPLICATION_COMMAND, channelId = GENERAL): Json {
+  function invocation(
+    name: string,
+    data: Json = {},
+    type = InteractionType.APPLICATION_COMMAND,
+    channelId = GENERAL,
+  ): Json {
     const command = commands[name]!;
     return {
       type,
@@ -113,7 +184,11 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
   }
 
   /** Invokes, expects acceptance, and returns the accepted body and the interaction the app received. */
-  async function invoke(auth: string, body: Json, expectedState?: string): Promise<{ accepted: Json; interaction: Json }> {
+  async function invoke(
+    auth: string,
+    body: Json,
+    expectedState?: string,
+  ): Promise<{ accepted: Json; interaction: Json }> {
     const before = app.interactions().length;
     const response = await server.request('POST', '/interactions', { auth, body });
     assert.equal(response.status, 200, response.text);
@@ -147,7 +222,13 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
   }
 
   /** The message of an interaction as its user sees it, with the interaction's metadata. */
-  async function assertUserSees(auth: string, userId: string, interaction: Json, messageId: string, content: string): Promise<Json> {
+  async function assertUserSees(
+    auth: string,
+    userId: string,
+    interaction: Json,
+    messageId: string,
+    content: string,
+  ): Promise<Json> {
     const message = await seenBy(auth, messageId);
     assert.ok(message, `the user sees message ${messageId}`);
     assert.equal(message.content, content);
@@ -161,7 +242,10 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
     return message;
   }
 
-  function assertGuildInteraction(interaction: Json, expected: { userId: string; locale: string; type: number; command: Json }): void {
+  function assertGuildInteraction(
+    interaction: Json,
+    expected: { userId: string; locale: string; type: number; command: Json },
+  ): void {
     for (const field of GUILD_INTERACTION_FIELDS) assert.ok(field in interaction, `interaction field ${field} present`);
     assert.match(interaction.id, SNOWFLAKE);
     assert.equal(interaction.application_id, DEMO_APP_ID);
@@ -200,7 +284,10 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
 
   test('a slash command with options of every kind reaches the app, which answers inline', async () => {
     app.handle((interaction) => ({
-      inline: { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: `echo: ${interaction.data.options[0].value}` } },
+      inline: {
+        type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,
+        data: { content: `echo: ${interaction.data.options[0].value}` },
+      },
     }));
     // bob's client is in French: the command and options carry French localizations.
     const options = [
@@ -215,7 +302,12 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
       { name: 'colour', type: 3, value: 'red' },
     ];
     const { accepted, interaction } = await invoke(BOB, invocation('echo', { options }), 'responded');
-    assertGuildInteraction(interaction, { userId: BOB_ID, locale: 'fr', type: InteractionType.APPLICATION_COMMAND, command: commands.echo! });
+    assertGuildInteraction(interaction, {
+      userId: BOB_ID,
+      locale: 'fr',
+      type: InteractionType.APPLICATION_COMMAND,
+      command: commands.echo!,
+    });
 
     // Options: default names, the declared types, the values as given.
     assert.deepEqual(interaction.data.options, options);
@@ -224,7 +316,11 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
     const resolved = interaction.data.resolved;
     assert.deepEqual(Object.keys(resolved.users).sort(), [ALICE_ID, CAROL_ID].sort());
     assert.equal(resolved.users[CAROL_ID].username, 'carol');
-    assert.deepEqual(Object.keys(resolved.members).sort(), [ALICE_ID, CAROL_ID].sort(), 'members of the referenced users');
+    assert.deepEqual(
+      Object.keys(resolved.members).sort(),
+      [ALICE_ID, CAROL_ID].sort(),
+      'members of the referenced users',
+    );
     for (const member of Object.values(resolved.members) as Json[]) {
       assert.equal(member.user, undefined, 'resolved members carry no user');
       assert.ok(!('deaf' in member) && !('mute' in member), 'resolved members carry neither deaf nor mute');
@@ -251,9 +347,19 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
     app.handle(() => ({
       accepted: true,
       after: (interaction, self) =>
-        self.callback(interaction, { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'name set' } }, '?with_response=true'),
+        self.callback(
+          interaction,
+          { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'name set' } },
+          '?with_response=true',
+        ),
     }));
-    const options = [{ name: 'set', type: 2, options: [{ name: 'name', type: 1, options: [{ name: 'value', type: 3, value: 'slashd' }] }] }];
+    const options = [
+      {
+        name: 'set',
+        type: 2,
+        options: [{ name: 'name', type: 1, options: [{ name: 'value', type: 3, value: 'slashd' }] }],
+      },
+    ];
     const { accepted, interaction } = await invoke(BOB, invocation('config', { options }));
     assert.deepEqual(interaction.data.options, options, 'group → subcommand → option, default names');
     assert.equal(interaction.data.name, 'config');
@@ -280,13 +386,19 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
       accepted: true,
       after: (interaction, self) => self.callback(interaction, { type: 4, data: { content: 'config: default' } }),
     }));
-    const { accepted, interaction } = await invoke(ALICE, invocation('config', { options: [{ name: 'show', type: 1 }] }));
+    const { accepted, interaction } = await invoke(
+      ALICE,
+      invocation('config', { options: [{ name: 'show', type: 1 }] }),
+    );
     assert.equal(interaction.data.options.length, 1);
     const [show] = interaction.data.options;
     assert.equal(show.name, 'show');
     assert.equal(show.type, 1);
     assert.equal(show.value, undefined, 'a subcommand carries no value');
-    assert.ok(show.options === undefined || (Array.isArray(show.options) && show.options.length === 0), 'and no options');
+    assert.ok(
+      show.options === undefined || (Array.isArray(show.options) && show.options.length === 0),
+      'and no options',
+    );
     const [callback] = (await app.idle()).slice(-1) as [{ status: number; text: string }];
     assert.equal(callback.status, 204);
     assert.equal(callback.text, '');
@@ -298,7 +410,10 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
 
   test('a USER command carries target_id and the target as resolved user and member', async () => {
     app.handle((interaction) => ({
-      inline: { type: 4, data: { content: `profile of ${interaction.data.resolved.users[interaction.data.target_id].username}` } },
+      inline: {
+        type: 4,
+        data: { content: `profile of ${interaction.data.resolved.users[interaction.data.target_id].username}` },
+      },
     }));
     const { interaction } = await invoke(ALICE, invocation('Profile', { target_id: BOB_ID }), 'responded');
     assertGuildInteraction(interaction, { userId: ALICE_ID, locale: 'en-US', type: 2, command: commands.Profile! });
@@ -319,7 +434,10 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
 
   test('a MESSAGE command carries target_id and the message as resolved', async () => {
     app.handle((interaction) => ({
-      inline: { type: 4, data: { content: `> ${interaction.data.resolved.messages[interaction.data.target_id].content}` } },
+      inline: {
+        type: 4,
+        data: { content: `> ${interaction.data.resolved.messages[interaction.data.target_id].content}` },
+      },
     }));
     const { interaction } = await invoke(CAROL, invocation('Quote', { target_id: HELLO_MESSAGE }), 'responded');
     assertGuildInteraction(interaction, { userId: CAROL_ID, locale: 'es-419', type: 2, command: commands.Quote! });
@@ -340,14 +458,23 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
       return {
         inline: {
           type: InteractionResponseType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
-          data: { choices: [{ name: `${focused.value}cat`, value: `${focused.value}cat` }, { name: `${focused.value}dog`, value: `${focused.value}dog` }] },
+          data: {
+            choices: [
+              { name: `${focused.value}cat`, value: `${focused.value}cat` },
+              { name: `${focused.value}dog`, value: `${focused.value}dog` },
+            ],
+          },
         },
       };
     });
     const messagesBefore = (await channelMessages(BOB)).length;
     // The required option is being typed; the optional one is not filled yet.
     const options = [{ name: 'query', type: 3, value: 'ho', focused: true }];
-    const { accepted, interaction } = await invoke(BOB, invocation('search', { options }, InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE), 'responded');
+    const { accepted, interaction } = await invoke(
+      BOB,
+      invocation('search', { options }, InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE),
+      'responded',
+    );
     assertGuildInteraction(interaction, { userId: BOB_ID, locale: 'fr', type: 4, command: commands.search! });
     assert.deepEqual(interaction.data.options, [{ name: 'query', type: 3, value: 'ho', focused: true }]);
 
@@ -356,24 +483,48 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
     assert.equal(state.response.type, 8);
     assert.deepEqual(
       state.response.data.choices.map((c: Json) => ({ name: c.name, value: c.value })),
-      [{ name: 'hocat', value: 'hocat' }, { name: 'hodog', value: 'hodog' }],
+      [
+        { name: 'hocat', value: 'hocat' },
+        { name: 'hodog', value: 'hodog' },
+      ],
     );
     assert.equal((await channelMessages(BOB)).length, messagesBefore, 'autocomplete posts no message');
   });
 
   test('autocomplete of an INTEGER option with a filled option beside it', async () => {
-    app.handle(() => ({ inline: { type: 8, data: { choices: [{ name: 'page 1', value: 1 }, { name: 'page 12', value: 12 }] } } }));
+    app.handle(() => ({
+      inline: {
+        type: 8,
+        data: {
+          choices: [
+            { name: 'page 1', value: 1 },
+            { name: 'page 12', value: 12 },
+          ],
+        },
+      },
+    }));
     // The client sends the digits typed so far; v10 delivers a focused number as that text.
-    const options = [{ name: 'query', type: 3, value: 'cats' }, { name: 'page', type: 4, value: '1', focused: true }];
+    const options = [
+      { name: 'query', type: 3, value: 'cats' },
+      { name: 'page', type: 4, value: '1', focused: true },
+    ];
     const { accepted, interaction } = await invoke(ALICE, invocation('search', { options }, 4), 'responded');
     assert.deepEqual(interaction.data.options, options, 'only the option being typed is focused');
     const choices = (await status(ALICE, accepted.id)).response.data.choices as Json[];
-    assert.deepEqual(choices.map((c) => c.value), [1, 12], 'INTEGER choices keep their numbers');
+    assert.deepEqual(
+      choices.map((c) => c.value),
+      [1, 12],
+      'INTEGER choices keep their numbers',
+    );
   });
 
   test('the app defers (type 5), the user sees it loading, then the app edits @original', async () => {
     app.handle(() => ({ inline: { type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE } }));
-    const { accepted, interaction } = await invoke(BOB, invocation('echo', { options: [{ name: 'text', type: 3, value: 'later' }] }), 'acknowledged');
+    const { accepted, interaction } = await invoke(
+      BOB,
+      invocation('echo', { options: [{ name: 'text', type: 3, value: 'later' }] }),
+      'acknowledged',
+    );
     assert.equal((await status(BOB, accepted.id)).state, 'acknowledged');
     const loading = (await channelMessages(BOB))[0]!;
     assert.equal(loading.interaction_metadata.id, interaction.id);
@@ -383,7 +534,9 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
     assert.equal(original.status, 200, original.text);
     assert.equal(original.body?.id, loading.id, '@original is the deferred message');
 
-    const edited = await app.call('PATCH', `/webhooks/${DEMO_APP_ID}/${interaction.token}/messages/@original`, { content: 'done: later' });
+    const edited = await app.call('PATCH', `/webhooks/${DEMO_APP_ID}/${interaction.token}/messages/@original`, {
+      content: 'done: later',
+    });
     assert.equal(edited.status, 200, edited.text);
     assertMatchesSchema('MessageResponse', edited.body);
     assert.equal(edited.body!.id, loading.id);
@@ -397,7 +550,11 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
 
   test('follow-ups: posted, read back, edited and deleted through the interaction webhook', async () => {
     app.handle(() => ({ inline: { type: 4, data: { content: 'first' } } }));
-    const { interaction } = await invoke(ALICE, invocation('echo', { options: [{ name: 'text', type: 3, value: 'x' }] }), 'responded');
+    const { interaction } = await invoke(
+      ALICE,
+      invocation('echo', { options: [{ name: 'text', type: 3, value: 'x' }] }),
+      'responded',
+    );
     const hook = `/webhooks/${DEMO_APP_ID}/${interaction.token}`;
 
     const followUp = await app.call('POST', hook, { content: 'second' });
@@ -412,7 +569,11 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
     assert.equal(read.body!.content, 'second');
 
     const messages = await channelMessages(ALICE);
-    assert.deepEqual(messages.slice(0, 2).map((m) => m.content), ['second', 'first'], 'newest first');
+    assert.deepEqual(
+      messages.slice(0, 2).map((m) => m.content),
+      ['second', 'first'],
+      'newest first',
+    );
     await assertUserSees(ALICE, ALICE_ID, interaction, id, 'second');
     assert.ok(await seenBy(CAROL, id), 'a public follow-up is seen by others');
 
@@ -437,14 +598,21 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
 
   test('an ephemeral reply and an ephemeral follow-up are seen by the invoking user only', async () => {
     app.handle(() => ({ inline: { type: 4, data: { content: 'only for you', flags: EPHEMERAL } } }));
-    const { interaction } = await invoke(BOB, invocation('echo', { options: [{ name: 'text', type: 3, value: 'secret' }] }), 'responded');
+    const { interaction } = await invoke(
+      BOB,
+      invocation('echo', { options: [{ name: 'text', type: 3, value: 'secret' }] }),
+      'responded',
+    );
     const reply = (await channelMessages(BOB))[0]!;
     await assertUserSees(BOB, BOB_ID, interaction, reply.id, 'only for you');
     assert.equal(reply.flags & EPHEMERAL, EPHEMERAL);
     assert.equal(await seenBy(CAROL, reply.id), undefined, 'carol does not see the ephemeral reply');
     assert.equal(await seenBy(ALICE, reply.id), undefined, 'nor does alice, the owner');
 
-    const followUp = await app.call('POST', `/webhooks/${DEMO_APP_ID}/${interaction.token}`, { content: 'psst', flags: EPHEMERAL });
+    const followUp = await app.call('POST', `/webhooks/${DEMO_APP_ID}/${interaction.token}`, {
+      content: 'psst',
+      flags: EPHEMERAL,
+    });
     assert.equal(followUp.status, 200, followUp.text);
     assert.equal(followUp.body!.flags & EPHEMERAL, EPHEMERAL);
     await assertUserSees(BOB, BOB_ID, interaction, followUp.body!.id, 'psst');
@@ -454,7 +622,8 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
   test('an ephemeral reply through the callback: with_response says it is ephemeral', async () => {
     app.handle(() => ({
       accepted: true,
-      after: (interaction, self) => self.callback(interaction, { type: 4, data: { content: 'hidden', flags: EPHEMERAL } }, '?with_response=1'),
+      after: (interaction, self) =>
+        self.callback(interaction, { type: 4, data: { content: 'hidden', flags: EPHEMERAL } }, '?with_response=1'),
     }));
     const { interaction } = await invoke(ALICE, invocation('config', { options: [{ name: 'show', type: 1 }] }));
     const [callback] = (await app.idle()).slice(-1) as [{ status: number; body: Json }];
@@ -468,8 +637,14 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
 
   test('an ephemeral deferred answer stays ephemeral when @original is edited', async () => {
     app.handle(() => ({ inline: { type: 5, data: { flags: EPHEMERAL } } }));
-    const { interaction } = await invoke(CAROL, invocation('echo', { options: [{ name: 'text', type: 3, value: 'q' }] }), 'acknowledged');
-    const edited = await app.call('PATCH', `/webhooks/${DEMO_APP_ID}/${interaction.token}/messages/@original`, { content: 'quiet result' });
+    const { interaction } = await invoke(
+      CAROL,
+      invocation('echo', { options: [{ name: 'text', type: 3, value: 'q' }] }),
+      'acknowledged',
+    );
+    const edited = await app.call('PATCH', `/webhooks/${DEMO_APP_ID}/${interaction.token}/messages/@original`, {
+      content: 'quiet result',
+    });
     assert.equal(edited.status, 200, edited.text);
     assert.equal(edited.body!.flags & EPHEMERAL, EPHEMERAL);
     await assertUserSees(CAROL, CAROL_ID, interaction, edited.body!.id, 'quiet result');
@@ -478,7 +653,11 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
 
   test('only the invoking user reads the interaction state', async () => {
     app.handle(() => ({ inline: { type: 4, data: { content: 'mine' } } }));
-    const { accepted } = await invoke(ALICE, invocation('echo', { options: [{ name: 'text', type: 3, value: 'm' }] }), 'responded');
+    const { accepted } = await invoke(
+      ALICE,
+      invocation('echo', { options: [{ name: 'text', type: 3, value: 'm' }] }),
+      'responded',
+    );
     const other = await server.request('GET', `/interactions/${accepted.id}`, { auth: BOB });
     assert.equal(other.status, 404);
     assertErrorBody(404, other.body);
@@ -488,7 +667,11 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
   // Last but one: it fills #general with a hundred messages.
   test("a MESSAGE command on an app's own answer, even one with a hundred newer messages above it", async () => {
     app.handle(() => ({ inline: { type: 4, data: { content: 'the target' } } }));
-    const { interaction: first } = await invoke(ALICE, invocation('echo', { options: [{ name: 'text', type: 3, value: 't' }] }), 'responded');
+    const { interaction: first } = await invoke(
+      ALICE,
+      invocation('echo', { options: [{ name: 'text', type: 3, value: 't' }] }),
+      'responded',
+    );
     const target = (await channelMessages(ALICE))[0]!;
     assert.equal(target.interaction_metadata.id, first.id);
     for (let i = 0; i < 100; i++) {
@@ -496,7 +679,10 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
       assert.equal(followUp.status, 200, followUp.text);
     }
     app.handle((interaction) => ({
-      inline: { type: 4, data: { content: `quoted: ${interaction.data.resolved.messages[interaction.data.target_id].content}` } },
+      inline: {
+        type: 4,
+        data: { content: `quoted: ${interaction.data.resolved.messages[interaction.data.target_id].content}` },
+      },
     }));
     const { interaction } = await invoke(BOB, invocation('Quote', { target_id: target.id }), 'responded');
     assert.equal(interaction.data.target_id, target.id);

@@ -49,7 +49,10 @@ describe('interaction lifecycle on an injected clock', () => {
     for (const command of deployed.body as Json[]) commands[command.name] = command;
     // The Activity app has no interactions endpoint: it gets its interactions on the bus.
     const activityBase = `/applications/${ACTIVITY_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
-    const created = await server.request('POST', activityBase, { auth: `Bot ${ACTIVITY_BOT_TOKEN}`, body: { name: 'status', description: 'Status' } });
+    const created = await server.request('POST', activityBase, {
+      auth: `Bot ${ACTIVITY_BOT_TOKEN}`,
+      body: { name: 'status', description: 'Status' },
+    });
     assert.equal(created.status, 201, created.text);
     activityCommands.status = created.body;
     app = await startRegisteredApp(server.api, DEMO_BOT_TOKEN);
@@ -74,12 +77,21 @@ describe('interaction lifecycle on an injected clock', () => {
       application_id: applicationId,
       guild_id: TEST_GUILD_ID,
       channel_id: GENERAL,
-      data: { id: command.id, name: command.name, type: command.type, version: command.version, ...(options ? { options } : {}) },
+      data: {
+        id: command.id,
+        name: command.name,
+        type: command.type,
+        version: command.version,
+        ...(options ? { options } : {}),
+      },
     };
   }
 
   /** Invokes `ping` (or the given body); the app answers 202 unless the test set another handler. */
-  async function invoke(body: Json = invocation(commands.ping!), auth = BOB): Promise<{ id: string; state: string; interaction: Json | undefined }> {
+  async function invoke(
+    body: Json = invocation(commands.ping!),
+    auth = BOB,
+  ): Promise<{ id: string; state: string; interaction: Json | undefined }> {
     const before = app.interactions().length;
     const response = await server.request('POST', '/interactions', { auth, body });
     assert.equal(response.status, 200, response.text);
@@ -138,14 +150,18 @@ describe('interaction lifecycle on an injected clock', () => {
       assert.equal((await callback(interaction!, { type: 5 })).status, 204);
       assert.equal((await state(id)).state, 'acknowledged');
       assertError(await callback(interaction!, { type: 4, data: { content: 'late' } }), 400, 40060);
-      const edit = await server.request('PATCH', `/webhooks/${DEMO_APP_ID}/${interaction!.token}/messages/@original`, { body: { content: 'done' } });
+      const edit = await server.request('PATCH', `/webhooks/${DEMO_APP_ID}/${interaction!.token}/messages/@original`, {
+        body: { content: 'done' },
+      });
       assert.equal(edit.status, 200, edit.text);
       assert.equal((await state(id)).state, 'responded');
     });
 
     test('two concurrent acknowledgements: exactly one wins', async () => {
       const { id, interaction } = await invoke();
-      const answers = await Promise.all([1, 2, 3, 4].map((n) => callback(interaction!, { type: 4, data: { content: `race ${n}` } })));
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map((n) => callback(interaction!, { type: 4, data: { content: `race ${n}` } })),
+      );
       const won = answers.filter((r) => r.status === 204);
       assert.equal(won.length, 1, answers.map((r) => r.status).join(','));
       for (const lost of answers.filter((r) => r.status !== 204)) assertError(lost, 400, 40060);
@@ -177,23 +193,51 @@ describe('interaction lifecycle on an injected clock', () => {
       assert.equal(after.failure_reason, 'timeout');
       assert.equal(after.response, null);
       // The token serves nothing any more.
-      assertError(await server.request('POST', `/webhooks/${DEMO_APP_ID}/${interaction!.token}`, { body: { content: 'x' } }), 401, 50027);
+      assertError(
+        await server.request('POST', `/webhooks/${DEMO_APP_ID}/${interaction!.token}`, { body: { content: 'x' } }),
+        401,
+        50027,
+      );
       assert.ok(!(await channelContents()).includes('too late'));
     });
   });
 
   describe('tokens', () => {
-    test('a wrong token, an unknown id, or another interaction\'s token: 10062', async () => {
+    test("a wrong token, an unknown id, or another interaction's token: 10062", async () => {
       const first = await invoke();
       const second = await invoke();
       const a = first.interaction!;
       const b = second.interaction!;
       const [prefix, secret] = (a.token as string).split('.') as [string, string];
       const flipped = `${prefix}.${secret[0] === 'A' ? 'B' : 'A'}${secret.slice(1)}`;
-      assertError(await server.request('POST', `/interactions/${a.id}/${flipped}/callback`, { body: { type: 4, data: { content: 'x' } } }), 404, 10062);
-      assertError(await server.request('POST', `/interactions/${a.id}/not-a-token/callback`, { body: { type: 4, data: { content: 'x' } } }), 404, 10062);
-      assertError(await server.request('POST', `/interactions/${a.id}/${b.token}/callback`, { body: { type: 4, data: { content: 'x' } } }), 404, 10062);
-      assertError(await server.request('POST', `/interactions/1399999999999999999/${a.token}/callback`, { body: { type: 4, data: { content: 'x' } } }), 404, 10062);
+      assertError(
+        await server.request('POST', `/interactions/${a.id}/${flipped}/callback`, {
+          body: { type: 4, data: { content: 'x' } },
+        }),
+        404,
+        10062,
+      );
+      assertError(
+        await server.request('POST', `/interactions/${a.id}/not-a-token/callback`, {
+          body: { type: 4, data: { content: 'x' } },
+        }),
+        404,
+        10062,
+      );
+      assertError(
+        await server.request('POST', `/interactions/${a.id}/${b.token}/callback`, {
+          body: { type: 4, data: { content: 'x' } },
+        }),
+        404,
+        10062,
+      );
+      assertError(
+        await server.request('POST', `/interactions/1399999999999999999/${a.token}/callback`, {
+          body: { type: 4, data: { content: 'x' } },
+        }),
+        404,
+        10062,
+      );
       // None of these acknowledged anything: the real tokens still work.
       assert.equal((await state(first.id)).state, 'pending');
       assert.equal((await callback(a, { type: 4, data: { content: 'a' } })).status, 204);
@@ -209,7 +253,10 @@ describe('interaction lifecycle on an injected clock', () => {
       assertErrorBody(404, post.body);
       assert.equal(post.body.code, 10015);
       // The right token under another application's id.
-      const otherApp = await server.request('GET', `/webhooks/${ACTIVITY_APP_ID}/${interaction!.token}/messages/@original`);
+      const otherApp = await server.request(
+        'GET',
+        `/webhooks/${ACTIVITY_APP_ID}/${interaction!.token}/messages/@original`,
+      );
       assert.equal(otherApp.status, 404);
       assert.equal(otherApp.body.code, 10015);
     });
@@ -225,7 +272,11 @@ describe('interaction lifecycle on an injected clock', () => {
       clock += 1;
       assertError(await server.request('POST', hook, { body: { content: 'follow-up too late' } }), 401, 50027);
       assertError(await server.request('GET', `${hook}/messages/@original`), 401, 50027);
-      assertError(await server.request('PATCH', `${hook}/messages/@original`, { body: { content: 'edit' } }), 401, 50027);
+      assertError(
+        await server.request('PATCH', `${hook}/messages/@original`, { body: { content: 'edit' } }),
+        401,
+        50027,
+      );
       assertError(await server.request('DELETE', `${hook}/messages/${inTime.body.id}`), 401, 50027);
       const contents = await channelContents();
       assert.ok(contents.includes('answer') && contents.includes('follow-up in time'), 'nothing was deleted');
@@ -235,7 +286,11 @@ describe('interaction lifecycle on an injected clock', () => {
     test('a follow-up before the first answer is refused', async () => {
       const { interaction } = await invoke();
       // v10 answers a follow-up to an unacknowledged interaction with Unknown Webhook.
-      assertError(await server.request('POST', `/webhooks/${DEMO_APP_ID}/${interaction!.token}`, { body: { content: 'early' } }), 404, 10015);
+      assertError(
+        await server.request('POST', `/webhooks/${DEMO_APP_ID}/${interaction!.token}`, { body: { content: 'early' } }),
+        404,
+        10015,
+      );
       assert.equal((await callback(interaction!, { type: 4, data: { content: 'now' } })).status, 204);
     });
   });
@@ -253,7 +308,11 @@ describe('interaction lifecycle on an injected clock', () => {
       assert.equal(event.data.version, 1);
       assert.equal(event.data.data.name, 'status');
       assert.equal(typeof event.data.token, 'string');
-      const answered = await callback(event.data, { type: 4, data: { content: 'from the gateway app' } }, '?with_response=true');
+      const answered = await callback(
+        event.data,
+        { type: 4, data: { content: 'from the gateway app' } },
+        '?with_response=true',
+      );
       assert.equal(answered.status, 200, answered.text);
       assertMatchesSchema('InteractionCallbackResponse', answered.body);
       assert.equal((await state(id)).state, 'responded');
@@ -345,7 +404,12 @@ describe('interaction lifecycle on an injected clock', () => {
     test('a command: 8 (autocomplete result), 6, 7 (components only), 1 (PONG) and 10 are refused; the interaction stays pending', async () => {
       const { id, interaction } = await invoke();
       for (const type of [8, 6, 7, 1, 10]) {
-        const body = type === 8 ? { type, data: { choices: [{ name: 'a', value: 'a' }] } } : type === 7 ? { type, data: { content: 'x' } } : { type };
+        const body =
+          type === 8
+            ? { type, data: { choices: [{ name: 'a', value: 'a' }] } }
+            : type === 7
+              ? { type, data: { content: 'x' } }
+              : { type };
         await refusedCallback(interaction!, body, 'INTERACTION_CALLBACK_TYPE_INVALID');
       }
       assertError(await callback(interaction!, { type: 11 }), 400, 50035);
@@ -359,7 +423,7 @@ describe('interaction lifecycle on an injected clock', () => {
       assert.equal((await state(id)).state, 'pending');
     });
 
-    test('an autocomplete request: only type 8, with at most 25 choices of the option\'s type', async () => {
+    test("an autocomplete request: only type 8, with at most 25 choices of the option's type", async () => {
       const body = invocation(commands.pick!, DEMO_APP_ID, 4, [{ name: 'size', type: 4, value: '', focused: true }]);
       const { id, interaction } = await invoke(body);
       assert.ok(interaction);
@@ -370,8 +434,16 @@ describe('interaction lifecycle on an injected clock', () => {
       }
       const tooMany = Array.from({ length: 26 }, (_, i) => ({ name: `size ${i + 1}`, value: i + 1 }));
       assertError(await callback(interaction, { type: 8, data: { choices: tooMany } }), 400, 50035);
-      assertError(await callback(interaction, { type: 8, data: { choices: [{ name: 'big', value: 'big' }] } }), 400, 50035);
-      assertError(await callback(interaction, { type: 8, data: { choices: [{ name: 'half', value: 1.5 }] } }), 400, 50035);
+      assertError(
+        await callback(interaction, { type: 8, data: { choices: [{ name: 'big', value: 'big' }] } }),
+        400,
+        50035,
+      );
+      assertError(
+        await callback(interaction, { type: 8, data: { choices: [{ name: 'half', value: 1.5 }] } }),
+        400,
+        50035,
+      );
       assert.equal((await state(id)).state, 'pending');
       const good = tooMany.slice(0, 25);
       const answered = await callback(interaction, { type: 8, data: { choices: good } }, '?with_response=true');
@@ -388,9 +460,20 @@ describe('interaction lifecycle on an injected clock', () => {
     test('a string autocomplete result: values of at most 100 characters', async () => {
       const body = invocation(commands.pick!, DEMO_APP_ID, 4, [{ name: 'fruit', type: 3, value: 'ap', focused: true }]);
       const { interaction } = await invoke(body);
-      assertError(await callback(interaction!, { type: 8, data: { choices: [{ name: 'long', value: 'x'.repeat(101) }] } }), 400, 50035);
-      assertError(await callback(interaction!, { type: 8, data: { choices: [{ name: 'number', value: 3 }] } }), 400, 50035);
-      assert.equal((await callback(interaction!, { type: 8, data: { choices: [{ name: 'apple', value: 'apple' }] } })).status, 204);
+      assertError(
+        await callback(interaction!, { type: 8, data: { choices: [{ name: 'long', value: 'x'.repeat(101) }] } }),
+        400,
+        50035,
+      );
+      assertError(
+        await callback(interaction!, { type: 8, data: { choices: [{ name: 'number', value: 3 }] } }),
+        400,
+        50035,
+      );
+      assert.equal(
+        (await callback(interaction!, { type: 8, data: { choices: [{ name: 'apple', value: 'apple' }] } })).status,
+        204,
+      );
     });
 
     test('a modal (type 9) answers a command', async () => {
@@ -416,7 +499,7 @@ describe('interaction lifecycle on an injected clock', () => {
     });
   });
 
-  test('unanswered interactions fail for the user: alice cannot see bob\'s, bob sees his own as failed', async () => {
+  test("unanswered interactions fail for the user: alice cannot see bob's, bob sees his own as failed", async () => {
     const { id } = await invoke();
     clock += DEADLINE_MS;
     assertError(await server.request('GET', `/interactions/${id}`, { auth: ALICE }), 404, 10062);

@@ -1,10 +1,28 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  fromWorldMessage, messageTypeOf, messageVisibleTo, toWireMessage, type MessageRenderContext, type StoredInteractionMetadata, type StoredMessage,
+  fromWorldMessage,
+  messageTypeOf,
+  messageVisibleTo,
+  toWireMessage,
+  type MessageRenderContext,
+  type StoredInteractionMetadata,
+  type StoredMessage,
 } from '../src/core/interactions/messages.js';
 import { toWirePublicUser } from '../src/core/world/wire.js';
-import { ALICE, APP_ID, BOB, CAROL, GENERAL, GUILD_ID, HELLO_MESSAGE, NOBODY, testGuild, userOf, world } from './interactions-fixtures.js';
+import {
+  ALICE,
+  APP_ID,
+  BOB,
+  CAROL,
+  GENERAL,
+  GUILD_ID,
+  HELLO_MESSAGE,
+  NOBODY,
+  testGuild,
+  userOf,
+  world,
+} from './interactions-fixtures.js';
 
 const INTERACTION_ID = '1370000000000000001';
 const RESPONSE_ID = '1370000000000000002';
@@ -15,7 +33,15 @@ const context: MessageRenderContext = {
 };
 
 function metadata(extra: Partial<StoredInteractionMetadata> = {}): StoredInteractionMetadata {
-  return { id: INTERACTION_ID, type: 2, user_id: BOB, authorizing_integration_owners: { '0': GUILD_ID }, name: 'demo', command_type: 1, ...extra };
+  return {
+    id: INTERACTION_ID,
+    type: 2,
+    user_id: BOB,
+    authorizing_integration_owners: { '0': GUILD_ID },
+    name: 'demo',
+    command_type: 1,
+    ...extra,
+  };
 }
 
 function response(extra: Partial<StoredMessage> = {}): StoredMessage {
@@ -81,33 +107,46 @@ describe('toWireMessage', () => {
   });
 
   it('a follow-up of a USER command names its original response and target', () => {
-    const message = response({ interaction_metadata: metadata({ command_type: 2, original_response_message_id: RESPONSE_ID, target_user_id: CAROL }) });
+    const message = response({
+      interaction_metadata: metadata({
+        command_type: 2,
+        original_response_message_id: RESPONSE_ID,
+        target_user_id: CAROL,
+      }),
+    });
     const wire = toWireMessage(message, context).interaction_metadata as Record<string, unknown>;
     assert.equal(wire.original_response_message_id, RESPONSE_ID);
     assert.deepEqual(wire.target_user, toWirePublicUser(userOf(CAROL)));
   });
 
-  it('a MESSAGE command\'s answer names the target message', () => {
+  it("a MESSAGE command's answer names the target message", () => {
     const message = response({ interaction_metadata: metadata({ command_type: 3, target_message_id: HELLO_MESSAGE }) });
-    assert.equal((toWireMessage(message, context).interaction_metadata as Record<string, unknown>).target_message_id, HELLO_MESSAGE);
+    assert.equal(
+      (toWireMessage(message, context).interaction_metadata as Record<string, unknown>).target_message_id,
+      HELLO_MESSAGE,
+    );
   });
 
-  it('a user\'s message: type 0, no webhook, no interaction fields', () => {
+  it("a user's message: type 0, no webhook, no interaction fields", () => {
     const hello = testGuild().messages[0];
     assert.ok(hello);
     const wire = toWireMessage(fromWorldMessage(hello, GUILD_ID), context);
     assert.equal(wire.type, 0);
     assert.deepEqual(wire.author, toWirePublicUser(userOf(CAROL)));
-    for (const absent of ['webhook_id', 'application_id', 'interaction_metadata', 'interaction']) assert.equal(absent in wire, false, absent);
+    for (const absent of ['webhook_id', 'application_id', 'interaction_metadata', 'interaction'])
+      assert.equal(absent in wire, false, absent);
   });
 
-  it('explicit webhook and application ids win over the author\'s', () => {
+  it("explicit webhook and application ids win over the author's", () => {
     const wire = toWireMessage(response({ webhook_id: NOBODY, application_id: APP_ID }), context);
     assert.equal(wire.webhook_id, NOBODY);
   });
 
   it('an author nobody knows any more is shown as a deleted user', () => {
-    const wire = toWireMessage(response({ author: { kind: 'user', id: NOBODY }, interaction_metadata: undefined }), context);
+    const wire = toWireMessage(
+      response({ author: { kind: 'user', id: NOBODY }, interaction_metadata: undefined }),
+      context,
+    );
     assert.deepEqual(wire.author, toWirePublicUser({ ...userOf(ALICE), id: NOBODY, username: 'Deleted User' }));
   });
 
@@ -119,7 +158,10 @@ describe('toWireMessage', () => {
 
 describe('fromWorldMessage', () => {
   it('takes its time from the snowflake', () => {
-    const stored = fromWorldMessage({ id: HELLO_MESSAGE, channel_id: GENERAL, author_id: CAROL, content: 'hello world' }, GUILD_ID);
+    const stored = fromWorldMessage(
+      { id: HELLO_MESSAGE, channel_id: GENERAL, author_id: CAROL, content: 'hello world' },
+      GUILD_ID,
+    );
     assert.equal(Date.parse(stored.timestamp), Number((BigInt(HELLO_MESSAGE) >> 22n) + 1420070400000n));
     assert.equal(stored.ephemeral_for_user_id, null);
   });

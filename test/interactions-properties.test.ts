@@ -3,11 +3,28 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { OptionType, type OptionDefinition, type StoredCommand } from '../src/core/commands/model.js';
 import { buildInteraction } from '../src/core/interactions/build-interaction.js';
-import { checkInvocation, type InvocationKind, type WireDataOption } from '../src/core/interactions/check-invocation.js';
+import {
+  checkInvocation,
+  type InvocationKind,
+  type WireDataOption,
+} from '../src/core/interactions/check-invocation.js';
 import { checkCallback, checkMessageData } from '../src/core/interactions/responses.js';
 import {
-  APP_ID, GENERAL, HELLO_MESSAGE, NOBODY, dmTarget, everyOptionCommand, guildTarget, invocationData, messageCommand,
-  subcommandCommand, testGuild, userCommand, userOf, world, BOB,
+  APP_ID,
+  GENERAL,
+  HELLO_MESSAGE,
+  NOBODY,
+  dmTarget,
+  everyOptionCommand,
+  guildTarget,
+  invocationData,
+  messageCommand,
+  subcommandCommand,
+  testGuild,
+  userCommand,
+  userOf,
+  world,
+  BOB,
 } from './interactions-fixtures.js';
 
 const RUNS = 300;
@@ -24,7 +41,25 @@ function assertWellFormed(result: ReturnType<typeof checkInvocation>): void {
 }
 
 /** Option entries that name real options with arbitrary values: deeper than random JSON reaches. */
-const OPTION_NAMES = ['text', 'count', 'ratio', 'flag', 'who', 'where', 'role', 'any', 'file', 'size', 'query', 'amount', 'config', 'set', 'ping', 'key', 'value'];
+const OPTION_NAMES = [
+  'text',
+  'count',
+  'ratio',
+  'flag',
+  'who',
+  'where',
+  'role',
+  'any',
+  'file',
+  'size',
+  'query',
+  'amount',
+  'config',
+  'set',
+  'ping',
+  'key',
+  'value',
+];
 const entry = fc.letrec((tie) => ({
   option: fc.record(
     {
@@ -105,11 +140,23 @@ function validValue(option: OptionDefinition): fc.Arbitrary<string | number | bo
   if (option.choices?.length) return fc.constantFrom(...option.choices.map((choice) => choice.value));
   switch (option.type) {
     case OptionType.String:
-      return fc.string({ minLength: option.min_length ?? 0, maxLength: Math.min(option.max_length ?? 6000, 50), unit: 'binary' });
+      return fc.string({
+        minLength: option.min_length ?? 0,
+        maxLength: Math.min(option.max_length ?? 6000, 50),
+        unit: 'binary',
+      });
     case OptionType.Integer:
-      return fc.integer({ min: option.min_value ?? -Number.MAX_SAFE_INTEGER, max: option.max_value ?? Number.MAX_SAFE_INTEGER });
+      return fc.integer({
+        min: option.min_value ?? -Number.MAX_SAFE_INTEGER,
+        max: option.max_value ?? Number.MAX_SAFE_INTEGER,
+      });
     case OptionType.Number:
-      return fc.double({ min: option.min_value ?? -(2 ** 53), max: option.max_value ?? 2 ** 53, noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: option.min_value ?? -(2 ** 53),
+        max: option.max_value ?? 2 ** 53,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case OptionType.Boolean:
       return fc.boolean();
     case OptionType.User:
@@ -132,7 +179,14 @@ function validLeafOptions(definitions: readonly OptionDefinition[]): fc.Arbitrar
   return fc.shuffledSubarray(optional).chain((chosen) => {
     const picked = [...required, ...chosen];
     return fc.tuple(...picked.map(validValue)).chain((values) =>
-      fc.shuffledSubarray(picked.map((option, index) => ({ name: option.name, type: option.type, value: values[index] as string | number | boolean })), { minLength: picked.length }),
+      fc.shuffledSubarray(
+        picked.map((option, index) => ({
+          name: option.name,
+          type: option.type,
+          value: values[index] as string | number | boolean,
+        })),
+        { minLength: picked.length },
+      ),
     );
   });
 }
@@ -154,12 +208,15 @@ describe('valid invocations are accepted', () => {
     const command = subcommandCommand();
     const paths = fc.constantFrom(['config', 'set'], ['config', 'get'], ['ping']);
     fc.assert(
-      fc.property(paths.chain((path) => fc.tuple(fc.constant(path), validLeafOptions(leafDefinitions(command, path)))), ([path, leaf]) => {
-        const options = nest(command, path, leaf);
-        const result = checkInvocation(command, invocationData(command, { options }), 'command', guildTarget());
-        if (!result.ok) assert.fail(JSON.stringify(result.issues));
-        assert.deepEqual(result.value.options, options);
-      }),
+      fc.property(
+        paths.chain((path) => fc.tuple(fc.constant(path), validLeafOptions(leafDefinitions(command, path)))),
+        ([path, leaf]) => {
+          const options = nest(command, path, leaf);
+          const result = checkInvocation(command, invocationData(command, { options }), 'command', guildTarget());
+          if (!result.ok) assert.fail(JSON.stringify(result.issues));
+          assert.deepEqual(result.value.options, options);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -170,9 +227,21 @@ describe('valid invocations are accepted', () => {
     const partial = (option: OptionDefinition): fc.Arbitrary<string> =>
       option.type === OptionType.String
         ? fc.string({ maxLength: 200 })
-        : fc.oneof(fc.constant(''), (option.type === OptionType.Integer ? fc.integer({ min: -1e15, max: 1e15 }) : fc.double({ min: -1e15, max: 1e15, noNaN: true })).map(String));
-    const focused = fc.constantFrom(...autocompleted).chain((option) => partial(option).map((value) => ({ name: option.name, type: option.type, value, focused: true as const })));
-    const others = validLeafOptions(command.definition.options.filter((option) => !option.autocomplete && !option.required));
+        : fc.oneof(
+            fc.constant(''),
+            (option.type === OptionType.Integer
+              ? fc.integer({ min: -1e15, max: 1e15 })
+              : fc.double({ min: -1e15, max: 1e15, noNaN: true })
+            ).map(String),
+          );
+    const focused = fc
+      .constantFrom(...autocompleted)
+      .chain((option) =>
+        partial(option).map((value) => ({ name: option.name, type: option.type, value, focused: true as const })),
+      );
+    const others = validLeafOptions(
+      command.definition.options.filter((option) => !option.autocomplete && !option.required),
+    );
     fc.assert(
       fc.property(focused, others, fc.nat(), (focusedOption, rest, at) => {
         const options: WireDataOption[] = [...rest];
@@ -195,10 +264,23 @@ describe('valid invocations are accepted', () => {
         if (!result.ok) return assert.fail('refused');
         const member = guild.members.find((candidate) => candidate.user_id === BOB) ?? null;
         const interaction = buildInteraction({
-          id: '1', token: 't', kind: 'command', app: demoApp(), command,
-          checked: result.value, user: userOf(BOB), guild: target.guild, member, channel: target.channel, locale: 'fr',
-          messages: target.messages, users: target.users, authorizingIntegrationOwners: { '0': guild.id }, context: 0,
-          appPermissions: '0', memberPermissions: '0',
+          id: '1',
+          token: 't',
+          kind: 'command',
+          app: demoApp(),
+          command,
+          checked: result.value,
+          user: userOf(BOB),
+          guild: target.guild,
+          member,
+          channel: target.channel,
+          locale: 'fr',
+          messages: target.messages,
+          users: target.users,
+          authorizingIntegrationOwners: { '0': guild.id },
+          context: 0,
+          appPermissions: '0',
+          memberPermissions: '0',
         });
         const data = interaction.data as { resolved?: Record<string, Record<string, unknown>> };
         const { referenced } = result.value;
@@ -226,7 +308,10 @@ function nest(command: StoredCommand, path: readonly string[], leaf: WireDataOpt
     level = option.options ?? [];
     return option;
   });
-  return branches.reduceRight<WireDataOption[]>((inner, option) => [{ name: option.name, type: option.type, options: inner }], leaf);
+  return branches.reduceRight<WireDataOption[]>(
+    (inner, option) => [{ name: option.name, type: option.type, options: inner }],
+    leaf,
+  );
 }
 
 function demoApp() {

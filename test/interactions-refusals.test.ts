@@ -36,10 +36,26 @@ const DEFINITIONS: Json[] = [
     description: 'Echo a text',
     name_localizations: { fr: 'repeter' },
     options: [
-      { type: 3, name: 'text', description: 'What to say', required: true, min_length: 2, max_length: 10, name_localizations: { fr: 'texte' } },
+      {
+        type: 3,
+        name: 'text',
+        description: 'What to say',
+        required: true,
+        min_length: 2,
+        max_length: 10,
+        name_localizations: { fr: 'texte' },
+      },
       { type: 4, name: 'count', description: 'How often', min_value: 1, max_value: 10 },
       { type: 10, name: 'ratio', description: 'A ratio', min_value: 0, max_value: 1 },
-      { type: 3, name: 'colour', description: 'A colour', choices: [{ name: 'Red', value: 'red' }, { name: 'Blue', value: 'blue' }] },
+      {
+        type: 3,
+        name: 'colour',
+        description: 'A colour',
+        choices: [
+          { name: 'Red', value: 'red' },
+          { name: 'Blue', value: 'blue' },
+        ],
+      },
       { type: 7, name: 'where', description: 'A text channel', channel_types: [0] },
       { type: 6, name: 'who', description: 'A user' },
     ],
@@ -48,7 +64,19 @@ const DEFINITIONS: Json[] = [
     name: 'config',
     description: 'Configure',
     options: [
-      { type: 2, name: 'set', description: 'Set', options: [{ type: 1, name: 'name', description: 'Set the name', options: [{ type: 3, name: 'value', description: 'v', required: true }] }] },
+      {
+        type: 2,
+        name: 'set',
+        description: 'Set',
+        options: [
+          {
+            type: 1,
+            name: 'name',
+            description: 'Set the name',
+            options: [{ type: 3, name: 'value', description: 'v', required: true }],
+          },
+        ],
+      },
       { type: 1, name: 'show', description: 'Show' },
     ],
   },
@@ -87,7 +115,9 @@ describe('refused invocations never reach the app', () => {
       body: { permissions: [{ id: CAROL_ID, type: 2, permission: false }] },
     });
     assert.equal(overwrite.status, 200, overwrite.text);
-    app = await startRegisteredApp(server.api, DEMO_BOT_TOKEN, () => ({ inline: { type: 4, data: { content: 'accepted' } } }));
+    app = await startRegisteredApp(server.api, DEMO_BOT_TOKEN, () => ({
+      inline: { type: 4, data: { content: 'accepted' } },
+    }));
     unsubscribe = server.slashd.bus.subscribe('INTERACTION_CREATE', (event) => published.push(event));
   });
 
@@ -144,7 +174,12 @@ describe('refused invocations never reach the app', () => {
   test('control: a correct invocation is delivered (so the refusals below are the checks, not the setup)', async () => {
     const response = await server.request('POST', '/interactions', {
       auth: BOB,
-      body: invocation('echo', { options: [{ name: 'text', type: 3, value: 'hello' }, { name: 'count', type: 4, value: 10 }] }),
+      body: invocation('echo', {
+        options: [
+          { name: 'text', type: 3, value: 'hello' },
+          { name: 'count', type: 4, value: 10 },
+        ],
+      }),
     });
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.state, 'responded');
@@ -154,7 +189,10 @@ describe('refused invocations never reach the app', () => {
 
   test('a stale version: refused, and the error carries the current version (read-repair)', async () => {
     const stale = invocation('echo', { options: [{ name: 'text', type: 3, value: 'hello' }] });
-    const edit = await server.request('PATCH', `${BASE}/${commands.echo!.id}`, { auth: BOT, body: { description: 'Echo a text, v2' } });
+    const edit = await server.request('PATCH', `${BASE}/${commands.echo!.id}`, {
+      auth: BOT,
+      body: { description: 'Echo a text, v2' },
+    });
     assert.equal(edit.status, 200, edit.text);
     const current = edit.body.version as string;
     assert.notEqual(current, commands.echo!.version, 'the edit made a new version');
@@ -167,7 +205,10 @@ describe('refused invocations never reach the app', () => {
     assert.equal(response.body.application_command?.description, 'Echo a text, v2');
 
     // With the current version the same invocation goes through.
-    const retried = await server.request('POST', '/interactions', { auth: BOB, body: { ...stale, data: { ...stale.data, version: current } } });
+    const retried = await server.request('POST', '/interactions', {
+      auth: BOB,
+      body: { ...stale, data: { ...stale.data, version: current } },
+    });
     assert.equal(retried.status, 200, retried.text);
     receivedBefore = app.received.length;
   });
@@ -192,54 +233,123 @@ describe('refused invocations never reach the app', () => {
 
   test('an INTEGER above max_value, a NUMBER below min_value, a string too short or too long', async () => {
     const text = { name: 'text', type: 3, value: 'hello' };
-    let response = await refused(BOB, invocation('echo', { options: [text, { name: 'count', type: 4, value: 11 }] }), 400, 50035);
+    let response = await refused(
+      BOB,
+      invocation('echo', { options: [text, { name: 'count', type: 4, value: 11 }] }),
+      400,
+      50035,
+    );
     assert.deepEqual(errorCodes(response.body, ['data', 'options', 1, 'value']), ['NUMBER_TYPE_MAX']);
-    response = await refused(BOB, invocation('echo', { options: [text, { name: 'ratio', type: 10, value: -0.5 }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('echo', { options: [text, { name: 'ratio', type: 10, value: -0.5 }] }),
+      400,
+      50035,
+    );
     assert.deepEqual(errorCodes(response.body, ['data', 'options', 1, 'value']), ['NUMBER_TYPE_MIN']);
     response = await refused(BOB, invocation('echo', { options: [{ name: 'text', type: 3, value: 'h' }] }), 400, 50035);
     assert.deepEqual(errorCodes(response.body, ['data', 'options', 0, 'value']), ['BASE_TYPE_BAD_LENGTH']);
-    response = await refused(BOB, invocation('echo', { options: [{ name: 'text', type: 3, value: 'x'.repeat(11) }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('echo', { options: [{ name: 'text', type: 3, value: 'x'.repeat(11) }] }),
+      400,
+      50035,
+    );
     assert.deepEqual(errorCodes(response.body, ['data', 'options', 0, 'value']), ['BASE_TYPE_BAD_LENGTH']);
   });
 
   test('a mistyped option: a string for an INTEGER, a fraction for an INTEGER, a declared type that is not the option type', async () => {
     const text = { name: 'text', type: 3, value: 'hello' };
-    let response = await refused(BOB, invocation('echo', { options: [text, { name: 'count', type: 4, value: 'three' }] }), 400, 50035);
+    let response = await refused(
+      BOB,
+      invocation('echo', { options: [text, { name: 'count', type: 4, value: 'three' }] }),
+      400,
+      50035,
+    );
     assert.equal(errorCodes(response.body, ['data', 'options', 1, 'value']).length, 1);
-    response = await refused(BOB, invocation('echo', { options: [text, { name: 'count', type: 4, value: 2.5 }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('echo', { options: [text, { name: 'count', type: 4, value: 2.5 }] }),
+      400,
+      50035,
+    );
     assert.equal(errorCodes(response.body, ['data', 'options', 1, 'value']).length, 1);
     response = await refused(BOB, invocation('echo', { options: [{ name: 'text', type: 4, value: 5 }] }), 400, 50035);
     assert.deepEqual(errorCodes(response.body, ['data', 'options', 0, 'type']), ['INTERACTION_OPTION_TYPE_MISMATCH']);
   });
 
   test('a missing required option, at the top level and in a subcommand', async () => {
-    let response = await refused(BOB, invocation('echo', { options: [{ name: 'count', type: 4, value: 2 }] }), 400, 50035);
-    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_REQUIRED'), JSON.stringify(response.body.errors));
+    let response = await refused(
+      BOB,
+      invocation('echo', { options: [{ name: 'count', type: 4, value: 2 }] }),
+      400,
+      50035,
+    );
+    assert.ok(
+      JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_REQUIRED'),
+      JSON.stringify(response.body.errors),
+    );
     response = await refused(BOB, invocation('echo'), 400, 50035);
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_REQUIRED'));
-    response = await refused(BOB, invocation('config', { options: [{ name: 'set', type: 2, options: [{ name: 'name', type: 1, options: [] }] }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('config', { options: [{ name: 'set', type: 2, options: [{ name: 'name', type: 1, options: [] }] }] }),
+      400,
+      50035,
+    );
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_REQUIRED'));
   });
 
   test('a base command that has subcommands, and a group without its subcommand', async () => {
     let response = await refused(BOB, invocation('config'), 400, 50035);
-    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_SUBCOMMAND_REQUIRED'), JSON.stringify(response.body.errors));
+    assert.ok(
+      JSON.stringify(response.body.errors).includes('INTERACTION_SUBCOMMAND_REQUIRED'),
+      JSON.stringify(response.body.errors),
+    );
     response = await refused(BOB, invocation('config', { options: [{ name: 'set', type: 2 }] }), 400, 50035);
-    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_SUBCOMMAND_REQUIRED'), JSON.stringify(response.body.errors));
+    assert.ok(
+      JSON.stringify(response.body.errors).includes('INTERACTION_SUBCOMMAND_REQUIRED'),
+      JSON.stringify(response.body.errors),
+    );
   });
 
   test('a value that is not a choice, an unknown option, a channel of a type the option excludes, an id that names nobody', async () => {
     const text = { name: 'text', type: 3, value: 'hello' };
-    let response = await refused(BOB, invocation('echo', { options: [text, { name: 'colour', type: 3, value: 'green' }] }), 400, 50035);
+    let response = await refused(
+      BOB,
+      invocation('echo', { options: [text, { name: 'colour', type: 3, value: 'green' }] }),
+      400,
+      50035,
+    );
     assert.deepEqual(errorCodes(response.body, ['data', 'options', 1, 'value']), ['INTERACTION_OPTION_INVALID_CHOICE']);
-    response = await refused(BOB, invocation('echo', { options: [text, { name: 'volume', type: 4, value: 1 }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('echo', { options: [text, { name: 'volume', type: 4, value: 1 }] }),
+      400,
+      50035,
+    );
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_UNKNOWN'));
-    response = await refused(BOB, invocation('echo', { options: [text, { name: 'where', type: 7, value: THREAD }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('echo', { options: [text, { name: 'where', type: 7, value: THREAD }] }),
+      400,
+      50035,
+    );
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_CHANNEL_TYPE_INVALID'));
-    response = await refused(BOB, invocation('echo', { options: [text, { name: 'who', type: 6, value: NOBODY }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('echo', { options: [text, { name: 'who', type: 6, value: NOBODY }] }),
+      400,
+      50035,
+    );
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_UNKNOWN_USER'));
     // A localized option name is not the option's name: clients always send the default names.
-    response = await refused(BOB, invocation('echo', { options: [{ name: 'texte', type: 3, value: 'hello' }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('echo', { options: [{ name: 'texte', type: 3, value: 'hello' }] }),
+      400,
+      50035,
+    );
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_UNKNOWN'));
   });
 
@@ -248,8 +358,14 @@ describe('refused invocations never reach the app', () => {
     await refused(CAROL, invocation('Profile', { target_id: BOB_ID }, { channelId: ANNOUNCEMENTS }), 403, 50013);
     await refused(BOB, invocation('Profile', { target_id: CAROL_ID }, { channelId: ANNOUNCEMENTS }), 403, 50013);
     // The same command in #general, and in #announcements for the Admin: delivered.
-    for (const [auth, channelId] of [[CAROL, GENERAL], [ALICE, ANNOUNCEMENTS]] as const) {
-      const ok = await server.request('POST', '/interactions', { auth, body: invocation('Profile', { target_id: BOB_ID }, { channelId }) });
+    for (const [auth, channelId] of [
+      [CAROL, GENERAL],
+      [ALICE, ANNOUNCEMENTS],
+    ] as const) {
+      const ok = await server.request('POST', '/interactions', {
+        auth,
+        body: invocation('Profile', { target_id: BOB_ID }, { channelId }),
+      });
       assert.equal(ok.status, 200, ok.text);
     }
     receivedBefore = app.received.length;
@@ -257,17 +373,29 @@ describe('refused invocations never reach the app', () => {
 
   test('USER and MESSAGE commands: a target that does not resolve, options where none are taken', async () => {
     let response = await refused(BOB, invocation('Profile', { target_id: NOBODY }), 400, 50035);
-    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_UNKNOWN_USER'), JSON.stringify(response.body.errors));
+    assert.ok(
+      JSON.stringify(response.body.errors).includes('INTERACTION_UNKNOWN_USER'),
+      JSON.stringify(response.body.errors),
+    );
     response = await refused(BOB, invocation('Quote', { target_id: NOBODY }), 400, 50035);
-    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_UNKNOWN_MESSAGE'), JSON.stringify(response.body.errors));
-    response = await refused(BOB, invocation('Quote', { target_id: HELLO_MESSAGE, options: [{ name: 'x', type: 3, value: 'y' }] }), 400, 50035);
+    assert.ok(
+      JSON.stringify(response.body.errors).includes('INTERACTION_UNKNOWN_MESSAGE'),
+      JSON.stringify(response.body.errors),
+    );
+    response = await refused(
+      BOB,
+      invocation('Quote', { target_id: HELLO_MESSAGE, options: [{ name: 'x', type: 3, value: 'y' }] }),
+      400,
+      50035,
+    );
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTIONS_NOT_ALLOWED'));
   });
 
   test("a MESSAGE command on another user's ephemeral message: it does not resolve for this user", async () => {
     app.handle(() => ({ inline: { type: 4, data: { content: 'for bob only', flags: 64 } } }));
     const invoked = await server.request('POST', '/interactions', {
-      auth: BOB, body: invocation('echo', { options: [{ name: 'text', type: 3, value: 'hush' }] }),
+      auth: BOB,
+      body: invocation('echo', { options: [{ name: 'text', type: 3, value: 'hush' }] }),
     });
     assert.equal(invoked.status, 200, invoked.text);
     receivedBefore = app.received.length;
@@ -275,10 +403,16 @@ describe('refused invocations never reach the app', () => {
     const ephemeral = (bobSees.body as Json[])[0]!;
     assert.equal(ephemeral.content, 'for bob only');
     const response = await refused(CAROL, invocation('Quote', { target_id: ephemeral.id }), 400, 50035);
-    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_UNKNOWN_MESSAGE'), JSON.stringify(response.body.errors));
+    assert.ok(
+      JSON.stringify(response.body.errors).includes('INTERACTION_UNKNOWN_MESSAGE'),
+      JSON.stringify(response.body.errors),
+    );
     // bob himself may quote it.
     app.handle(() => ({ inline: { type: 4, data: { content: 'accepted' } } }));
-    const own = await server.request('POST', '/interactions', { auth: BOB, body: invocation('Quote', { target_id: ephemeral.id }) });
+    const own = await server.request('POST', '/interactions', {
+      auth: BOB,
+      body: invocation('Quote', { target_id: ephemeral.id }),
+    });
     assert.equal(own.status, 200, own.text);
     assert.equal(app.interactions().at(-1)?.data.resolved.messages[ephemeral.id]?.content, 'for bob only');
     receivedBefore = app.received.length;
@@ -286,26 +420,78 @@ describe('refused invocations never reach the app', () => {
 
   test('autocomplete: no focused option, two focused options, an invalid number, an option without autocomplete, a USER command', async () => {
     const type = 4;
-    let response = await refused(BOB, invocation('search', { options: [{ name: 'query', type: 3, value: 'ca' }] }, { type }), 400, 50035);
+    let response = await refused(
+      BOB,
+      invocation('search', { options: [{ name: 'query', type: 3, value: 'ca' }] }, { type }),
+      400,
+      50035,
+    );
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED'));
-    response = await refused(BOB, invocation('search', {
-      options: [{ name: 'query', type: 3, value: 'ca', focused: true }, { name: 'page', type: 4, value: '1', focused: true }],
-    }, { type }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation(
+        'search',
+        {
+          options: [
+            { name: 'query', type: 3, value: 'ca', focused: true },
+            { name: 'page', type: 4, value: '1', focused: true },
+          ],
+        },
+        { type },
+      ),
+      400,
+      50035,
+    );
     assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE'));
-    response = await refused(BOB, invocation('search', { options: [{ name: 'page', type: 4, value: '1x', focused: true }] }, { type }), 400, 50035);
-    assert.equal(errorCodes(response.body, ['data', 'options', 0, 'value']).length, 1, 'an invalid number does not pass');
-    response = await refused(BOB, invocation('search', { options: [{ name: 'plain', type: 3, value: 'a', focused: true }] }, { type }), 400, 50035);
-    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_AUTOCOMPLETE_NOT_ENABLED'), JSON.stringify(response.body.errors));
+    response = await refused(
+      BOB,
+      invocation('search', { options: [{ name: 'page', type: 4, value: '1x', focused: true }] }, { type }),
+      400,
+      50035,
+    );
+    assert.equal(
+      errorCodes(response.body, ['data', 'options', 0, 'value']).length,
+      1,
+      'an invalid number does not pass',
+    );
+    response = await refused(
+      BOB,
+      invocation('search', { options: [{ name: 'plain', type: 3, value: 'a', focused: true }] }, { type }),
+      400,
+      50035,
+    );
+    assert.ok(
+      JSON.stringify(response.body.errors).includes('INTERACTION_AUTOCOMPLETE_NOT_ENABLED'),
+      JSON.stringify(response.body.errors),
+    );
     await refused(BOB, invocation('Profile', { target_id: CAROL_ID }, { type }), 400, 50035);
     // focused outside autocomplete is not allowed either.
-    response = await refused(BOB, invocation('search', { options: [{ name: 'query', type: 3, value: 'ca', focused: true }] }), 400, 50035);
-    assert.ok(JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_FIELD_NOT_ALLOWED'), JSON.stringify(response.body.errors));
+    response = await refused(
+      BOB,
+      invocation('search', { options: [{ name: 'query', type: 3, value: 'ca', focused: true }] }),
+      400,
+      50035,
+    );
+    assert.ok(
+      JSON.stringify(response.body.errors).includes('INTERACTION_OPTION_FIELD_NOT_ALLOWED'),
+      JSON.stringify(response.body.errors),
+    );
   });
 
-  test('a name or type that is not the command\'s', async () => {
-    let response = await refused(BOB, invocation('echo', { name: 'repeter', options: [{ name: 'text', type: 3, value: 'hello' }] }), 400, 50035);
+  test("a name or type that is not the command's", async () => {
+    let response = await refused(
+      BOB,
+      invocation('echo', { name: 'repeter', options: [{ name: 'text', type: 3, value: 'hello' }] }),
+      400,
+      50035,
+    );
     assert.deepEqual(errorCodes(response.body, ['data', 'name']), ['INTERACTION_COMMAND_NAME_MISMATCH']);
-    response = await refused(BOB, invocation('echo', { type: 2, options: [{ name: 'text', type: 3, value: 'hello' }] }), 400, 50035);
+    response = await refused(
+      BOB,
+      invocation('echo', { type: 2, options: [{ name: 'text', type: 3, value: 'hello' }] }),
+      400,
+      50035,
+    );
     assert.deepEqual(errorCodes(response.body, ['data', 'type']), ['INTERACTION_COMMAND_TYPE_MISMATCH']);
   });
 
@@ -324,7 +510,10 @@ describe('refused invocations never reach the app', () => {
 
   test('across all refusals the app received only the verification requests and the controls', () => {
     const interactions = app.interactions();
-    assert.ok(interactions.every((i) => i.data.name !== 'purge' && i.data.name !== 'spicy'), 'no refused command ever arrived');
+    assert.ok(
+      interactions.every((i) => i.data.name !== 'purge' && i.data.name !== 'spicy'),
+      'no refused command ever arrived',
+    );
     assert.ok(!interactions.some((i) => i.member.user.id === CAROL_ID && i.data.name === 'greet'));
     assert.ok(interactions.every((i) => i.member.user.id !== ALICE_ID || i.data.name === 'Profile'));
   });

@@ -12,7 +12,8 @@ import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpe
 
 const COMMANDS: Json[] = [
   {
-    name: 'weather', description: 'The weather',
+    name: 'weather',
+    description: 'The weather',
     options: [
       { type: 3, name: 'city', description: 'Where', required: true },
       { type: 4, name: 'days', description: 'How many days', min_value: 1, max_value: 7 },
@@ -31,20 +32,33 @@ describe('slashd invoke', () => {
     app = await startRegisteredApp(server.api, DEMO_BOT_TOKEN, (interaction) => {
       const options = Object.fromEntries(((interaction.data.options ?? []) as Json[]).map((o) => [o.name, o.value]));
       if (interaction.data.name === 'weather') {
-        return { inline: { type: 4, data: { content: `Weather in ${options.city}`, embeds: [{ title: `${options.days} days`, fields: [{ name: 'day 1', value: 'sunny' }] }] } } };
+        return {
+          inline: {
+            type: 4,
+            data: {
+              content: `Weather in ${options.city}`,
+              embeds: [{ title: `${options.days} days`, fields: [{ name: 'day 1', value: 'sunny' }] }],
+            },
+          },
+        };
       }
       if (interaction.data.name === 'later') {
         return {
           accepted: true,
           after: async (received, self) => {
             await self.callback(received, { type: 5 });
-            await self.call('PATCH', `/webhooks/${DEMO_APP_ID}/${received.token}/messages/@original`, { content: 'done, later' });
+            await self.call('PATCH', `/webhooks/${DEMO_APP_ID}/${received.token}/messages/@original`, {
+              content: 'done, later',
+            });
           },
         };
       }
       return { status: 500, body: 'broken' };
     });
-    const put = await server.request('PUT', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, body: COMMANDS });
+    const put = await server.request('PUT', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      body: COMMANDS,
+    });
     assert.equal(put.status, 200, put.text);
   });
 
@@ -67,9 +81,18 @@ describe('slashd invoke', () => {
   test('options are typed by the command and the inline answer is printed; exit 0', async () => {
     const result = await invoke('/weather city:Paris days:3');
     assert.equal(result.status, 0, result.error.join('\n'));
-    assert.deepEqual(result.log, ['alice in #general: /weather city:Paris days:3', 'Demo Bot answered:', '  Weather in Paris', '  [embed] 3 days', '    day 1: sunny']);
+    assert.deepEqual(result.log, [
+      'alice in #general: /weather city:Paris days:3',
+      'Demo Bot answered:',
+      '  Weather in Paris',
+      '  [embed] 3 days',
+      '    day 1: sunny',
+    ]);
     const received = app.interactions().at(-1)!;
-    assert.deepEqual(received.data.options, [{ type: 3, name: 'city', value: 'Paris' }, { type: 4, name: 'days', value: 3 }]);
+    assert.deepEqual(received.data.options, [
+      { type: 3, name: 'city', value: 'Paris' },
+      { type: 4, name: 'days', value: 3 },
+    ]);
   });
 
   test('a deferred answer is printed once the app has edited @original; exit 0', async () => {

@@ -46,7 +46,11 @@ describe('valid bodies', () => {
   });
 
   test('--guild', async () => {
-    assert.deepEqual(await lint(file([{ ...ping, dm_permission: false }]), '--guild'), { status: 0, log: ['ok: 1 commands'], error: [] });
+    assert.deepEqual(await lint(file([{ ...ping, dm_permission: false }]), '--guild'), {
+      status: 0,
+      log: ['ok: 1 commands'],
+      error: [],
+    });
   });
 });
 
@@ -75,7 +79,20 @@ describe('invalid bodies', () => {
   test('issues are sorted by path (list indexes as numbers), counted per command', async () => {
     const good = (i: number) => ({ name: `c${i}`, description: 'd' });
     const bad = (name: string) => ({ name, description: '' });
-    const body = [good(0), good(1), bad('B2'), good(3), good(4), good(5), good(6), good(7), good(8), good(9), bad('b10'), { type: 2, name: 'Profile', description: 'x' }];
+    const body = [
+      good(0),
+      good(1),
+      bad('B2'),
+      good(3),
+      good(4),
+      good(5),
+      good(6),
+      good(7),
+      good(8),
+      good(9),
+      bad('b10'),
+      { type: 2, name: 'Profile', description: 'x' },
+    ];
     const result = await lint(file(body));
     assert.equal(result.status, 1);
     const paths = result.error.slice(0, -1).map((line) => line.split(' ')[0]);
@@ -86,7 +103,10 @@ describe('invalid bodies', () => {
 
   test('a missing field shows no value; an issue at the root belongs to no command', async () => {
     const missing = await lint(file([{ description: 'no name' }]));
-    assert.deepEqual(missing.error, ['0.name (command 0): BASE_TYPE_REQUIRED This field is required', '1 error in 1 command']);
+    assert.deepEqual(missing.error, [
+      '0.name (command 0): BASE_TYPE_REQUIRED This field is required',
+      '1 error in 1 command',
+    ]);
     assert.deepEqual(await lint(file({ name: 'ping' })), {
       status: 1,
       log: [],
@@ -104,7 +124,14 @@ describe('invalid bodies', () => {
   });
 
   test('an entry point in a guild list', async () => {
-    const result = await lint(file([{ type: 4, name: 'Launch', handler: 2 }]), '--guild', '--world', WORLD, '--app', '3');
+    const result = await lint(
+      file([{ type: 4, name: 'Launch', handler: 2 }]),
+      '--guild',
+      '--world',
+      WORLD,
+      '--app',
+      '3',
+    );
     assert.equal(result.status, 1);
     assert.deepEqual(result.error, [
       '0.type = 4 (command "Launch"): APPLICATION_COMMAND_ENTRY_POINT_GUILD Entry Point commands cannot be guild commands',
@@ -131,9 +158,14 @@ describe('app traits', () => {
       ],
     });
     const userInstall = file([{ ...ping, integration_types: [0, 1] }]);
-    assert.equal((await lint(userInstall, '--world', WORLD, '--app', '1')).error[0]?.split(' ')[0], '0.integration_types.1');
+    assert.equal(
+      (await lint(userInstall, '--world', WORLD, '--app', '1')).error[0]?.split(' ')[0],
+      '0.integration_types.1',
+    );
     assert.deepEqual(await lint(file([{ type: 4, name: 'Launch', handler: 2 }]), '--world', WORLD, '--app', '3'), {
-      status: 0, log: ['ok: 1 commands'], error: [],
+      status: 0,
+      log: ['ok: 1 commands'],
+      error: [],
     });
   });
 });

@@ -1,13 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  localeFromAcceptLanguage, matchLocaleTag, pickLocalized, resolveRequesterLocale, SUPPORTED_LOCALES,
+  localeFromAcceptLanguage,
+  matchLocaleTag,
+  pickLocalized,
+  resolveRequesterLocale,
+  SUPPORTED_LOCALES,
 } from '../src/core/locales.js';
 
 describe('requester locale', () => {
   const cases: [string, Parameters<typeof resolveRequesterLocale>[0], string | null][] = [
-    ['X-Service-Locale first', { serviceLocale: 'fr', discordLocale: 'de', acceptLanguage: 'ja', userLocale: 'ko' }, 'fr'],
-    ['X-Discord-Locale when X-Service-Locale is absent', { discordLocale: 'de', acceptLanguage: 'ja', userLocale: 'ko' }, 'de'],
+    [
+      'X-Service-Locale first',
+      { serviceLocale: 'fr', discordLocale: 'de', acceptLanguage: 'ja', userLocale: 'ko' },
+      'fr',
+    ],
+    [
+      'X-Discord-Locale when X-Service-Locale is absent',
+      { discordLocale: 'de', acceptLanguage: 'ja', userLocale: 'ko' },
+      'de',
+    ],
     ['Accept-Language next', { acceptLanguage: 'ja', userLocale: 'ko' }, 'ja'],
     ['the user settings locale last', { userLocale: 'ko' }, 'ko'],
     ['an unsupported header falls through', { serviceLocale: 'xx', userLocale: 'pl' }, 'pl'],

@@ -30,7 +30,10 @@ describe('localized listings', () => {
   let server: TestServer;
   before(async () => {
     server = await startServer();
-    const put = await server.request('PUT', globalPath, { auth: bot, body: [localized, { name: 'plain', description: 'No localizations' }] });
+    const put = await server.request('PUT', globalPath, {
+      auth: bot,
+      body: [localized, { name: 'plain', description: 'No localizations' }],
+    });
     assert.equal(put.status, 200);
     const guildPut = await server.request('PUT', guildPath, { auth: bot, body: [localized] });
     assert.equal(guildPut.status, 200);
@@ -118,7 +121,10 @@ describe('localized listings', () => {
 
   it('single-command responses carry the dictionaries', async () => {
     const [greet] = await list({}, '?with_localizations=true');
-    const single = await server.request('GET', `${globalPath}/${greet!.id}`, { auth: bot, headers: { 'x-service-locale': 'fr' } });
+    const single = await server.request('GET', `${globalPath}/${greet!.id}`, {
+      auth: bot,
+      headers: { 'x-service-locale': 'fr' },
+    });
     assert.equal(single.status, 200);
     assert.equal(single.body.name_localizations.fr, 'saluer');
     assert.equal(single.body.name_localized, undefined);

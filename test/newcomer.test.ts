@@ -62,7 +62,7 @@ describe('npm start, then the printed next step', () => {
     assert.match(adminToken, /^[\w-]{20,}$/);
   });
 
-  test('the printed example app and the printed invoke line give the app\'s answer, exit 0', async () => {
+  test("the printed example app and the printed invoke line give the app's answer, exit 0", async () => {
     assert.equal(commands.length, 2, `two runnable lines: ${commands.join(' | ')}`);
     const [appLine, invokeLine] = commands as [string, string];
     assert.match(invokeLine, /slashd\.js invoke /);
@@ -81,7 +81,17 @@ describe('npm start, then the printed next step', () => {
 
   test('a user who is not in the guild is refused: the v10 error, exit 1', async () => {
     const result = await runToEnd(process.execPath, [
-      CLI, 'invoke', '--as', 'erin', '--channel', 'general', '--url', url, '--admin-token', adminToken, '/hello',
+      CLI,
+      'invoke',
+      '--as',
+      'erin',
+      '--channel',
+      'general',
+      '--url',
+      url,
+      '--admin-token',
+      adminToken,
+      '/hello',
     ]);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /^refused \(403\): Missing Access \(code 50001\)$/m);
@@ -89,7 +99,17 @@ describe('npm start, then the printed next step', () => {
 
   test('an option the command does not have is a usage error before anything is sent: exit 2', async () => {
     const result = await runToEnd(process.execPath, [
-      CLI, 'invoke', '--as', 'alice', '--channel', 'general', '--url', url, '--admin-token', adminToken, '/hello nmae:x',
+      CLI,
+      'invoke',
+      '--as',
+      'alice',
+      '--channel',
+      'general',
+      '--url',
+      url,
+      '--admin-token',
+      adminToken,
+      '/hello nmae:x',
     ]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /no option 'nmae'; the options are: name/);

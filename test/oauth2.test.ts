@@ -30,7 +30,10 @@ describe('POST /oauth2/token (client credentials)', () => {
     await server.close();
   });
 
-  function token(form: Record<string, string>, auth: string | null = basic(DEMO_APP_ID, DEMO_SECRET)): Promise<TestResponse> {
+  function token(
+    form: Record<string, string>,
+    auth: string | null = basic(DEMO_APP_ID, DEMO_SECRET),
+  ): Promise<TestResponse> {
     return server.request('POST', '/oauth2/token', {
       auth,
       rawBody: new URLSearchParams(form).toString(),
@@ -83,8 +86,13 @@ describe('POST /oauth2/token (client credentials)', () => {
     }
 
     // The bot sees what the token deployed.
-    const seen = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}` });
-    assert.deepEqual(seen.body.map((c: Json) => c.name), ['deployed']);
+    const seen = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+    });
+    assert.deepEqual(
+      seen.body.map((c: Json) => c.name),
+      ['deployed'],
+    );
 
     // The token acts for the owner.
     const me = await server.request('GET', '/users/@me', { auth: bearer });
@@ -120,12 +128,32 @@ describe('POST /oauth2/token (client credentials)', () => {
   });
 
   test('client authentication failures: 401 invalid_client, and no token', async () => {
-    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic(DEMO_APP_ID, 'wrong-secret')), 401, 'invalid_client');
-    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic(DEMO_APP_ID, 'other-client-secret')), 401, 'invalid_client');
-    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic('999999999999999999', DEMO_SECRET)), 401, 'invalid_client');
-    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, basic('not-an-id', DEMO_SECRET)), 401, 'invalid_client');
+    expectOAuthError(
+      await token({ grant_type: 'client_credentials', scope: SCOPE }, basic(DEMO_APP_ID, 'wrong-secret')),
+      401,
+      'invalid_client',
+    );
+    expectOAuthError(
+      await token({ grant_type: 'client_credentials', scope: SCOPE }, basic(DEMO_APP_ID, 'other-client-secret')),
+      401,
+      'invalid_client',
+    );
+    expectOAuthError(
+      await token({ grant_type: 'client_credentials', scope: SCOPE }, basic('999999999999999999', DEMO_SECRET)),
+      401,
+      'invalid_client',
+    );
+    expectOAuthError(
+      await token({ grant_type: 'client_credentials', scope: SCOPE }, basic('not-an-id', DEMO_SECRET)),
+      401,
+      'invalid_client',
+    );
     expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, null), 401, 'invalid_client');
-    expectOAuthError(await token({ grant_type: 'client_credentials', scope: SCOPE }, 'Basic !!!not-base64'), 401, 'invalid_client');
+    expectOAuthError(
+      await token({ grant_type: 'client_credentials', scope: SCOPE }, 'Basic !!!not-base64'),
+      401,
+      'invalid_client',
+    );
   });
 
   test('malformed client credentials are a client error, never a 5xx', async () => {
@@ -149,7 +177,10 @@ describe('POST /oauth2/token (client credentials)', () => {
           rawBody: form,
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
         });
-        assert.ok(response.status >= 400 && response.status < 500, `${JSON.stringify([id, secret, form])}: ${response.status} ${response.text}`);
+        assert.ok(
+          response.status >= 400 && response.status < 500,
+          `${JSON.stringify([id, secret, form])}: ${response.status} ${response.text}`,
+        );
       }),
       { numRuns: 100 },
     );
@@ -172,7 +203,10 @@ describe('POST /oauth2/token (client credentials)', () => {
   });
 
   test('a user-granted scope (applications.commands.permissions.update) is never issued for the client secret alone', async () => {
-    for (const scope of ['applications.commands.permissions.update', `${SCOPE} applications.commands.permissions.update`]) {
+    for (const scope of [
+      'applications.commands.permissions.update',
+      `${SCOPE} applications.commands.permissions.update`,
+    ]) {
       const response = await token({ grant_type: 'client_credentials', scope });
       expectOAuthError(response, 400, 'invalid_scope');
       assert.match(response.body.error_description, /applications\.commands\.permissions\.update/);
@@ -187,7 +221,12 @@ describe('POST /oauth2/token (client credentials)', () => {
     assert.ok(created.status < 300, created.text);
     const stored = await server.request('POST', `${server.url}/admin/oauth2-tokens`, {
       auth: `Bearer ${ADMIN_TOKEN}`,
-      body: { access_token: 'legacy-cc-perm-token', user_id: null, application_id: DEMO_APP_ID, scopes: ['applications.commands.permissions.update'] },
+      body: {
+        access_token: 'legacy-cc-perm-token',
+        user_id: null,
+        application_id: DEMO_APP_ID,
+        scopes: ['applications.commands.permissions.update'],
+      },
     });
     assert.ok(stored.status < 300, stored.text);
     const path = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${created.body.id}/permissions`;

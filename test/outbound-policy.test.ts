@@ -5,24 +5,71 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  checkEndpointUrl, classAllowed, classifyAddress, DEFAULT_OUTBOUND_POLICY, type AddressClass, type OutboundPolicy,
+  checkEndpointUrl,
+  classAllowed,
+  classifyAddress,
+  DEFAULT_OUTBOUND_POLICY,
+  type AddressClass,
+  type OutboundPolicy,
 } from '../src/core/outbound-policy.js';
 
 const PUBLIC_ONLY: OutboundPolicy = { mode: 'public-only', allowPrivate: false };
 const TRUSTED: OutboundPolicy = { mode: 'default', allowPrivate: true };
 
 const CASES: Record<AddressClass, string[]> = {
-  public: ['1.1.1.1', '8.8.8.8', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '192.167.1.1', '2606:4700:4700::1111', '2001:4860::8888'],
+  public: [
+    '1.1.1.1',
+    '8.8.8.8',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '192.167.1.1',
+    '2606:4700:4700::1111',
+    '2001:4860::8888',
+  ],
   loopback: ['127.0.0.1', '127.255.255.254', '::1', '[::1]', '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:0:0:1'],
   private: [
-    '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.0.1', '100.64.0.1', '100.127.255.255',
-    'fc00::1', 'fd12:3456::1', '::ffff:10.1.2.3', '::ffff:c0a8:101', '64:ff9b::a00:1', '2002:a00:1::1', 'fec0::1',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.1',
+    '100.64.0.1',
+    '100.127.255.255',
+    'fc00::1',
+    'fd12:3456::1',
+    '::ffff:10.1.2.3',
+    '::ffff:c0a8:101',
+    '64:ff9b::a00:1',
+    '2002:a00:1::1',
+    'fec0::1',
   ],
-  'link-local': ['169.254.169.254', '169.254.0.1', 'fe80::1', 'fe80::1%eth0', 'febf::1', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe'],
+  'link-local': [
+    '169.254.169.254',
+    '169.254.0.1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'febf::1',
+    '::ffff:169.254.169.254',
+    '::ffff:a9fe:a9fe',
+  ],
   multicast: ['224.0.0.1', '239.255.255.250', 'ff02::1', 'ff05::2'],
   reserved: [
-    '0.0.0.0', '0.1.2.3', '240.0.0.1', '255.255.255.255', '192.0.2.1', '198.51.100.7', '203.0.113.9', '198.18.0.1', '192.0.0.8',
-    '::', '::0', '::1.2.3.4', '2001:db8::1', '100::1',
+    '0.0.0.0',
+    '0.1.2.3',
+    '240.0.0.1',
+    '255.255.255.255',
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '198.18.0.1',
+    '192.0.0.8',
+    '::',
+    '::0',
+    '::1.2.3.4',
+    '2001:db8::1',
+    '100::1',
   ],
   'not-an-ip': ['example.com', 'localhost', '', '1.2.3', '1.2.3.256', '::g', '1::2::3', '1:2:3:4:5:6:7:8:9'],
 };
@@ -42,7 +89,12 @@ describe('the modes', () => {
     assert.deepEqual(allowed(DEFAULT_OUTBOUND_POLICY), ['loopback', 'public']);
     assert.deepEqual(allowed(PUBLIC_ONLY), ['public']);
     assert.deepEqual(allowed(TRUSTED), ['link-local', 'loopback', 'private', 'public']);
-    assert.deepEqual(allowed({ mode: 'public-only', allowPrivate: true }), ['link-local', 'loopback', 'private', 'public']);
+    assert.deepEqual(allowed({ mode: 'public-only', allowPrivate: true }), [
+      'link-local',
+      'loopback',
+      'private',
+      'public',
+    ]);
   });
 });
 
@@ -54,7 +106,17 @@ describe('checkEndpointUrl', () => {
       assert.equal(checkEndpointUrl(DEFAULT_OUTBOUND_POLICY, url), null, `${host} is loopback, allowed by default`);
       assert.equal(checkEndpointUrl(PUBLIC_ONLY, url), 'address', `${host} is refused under public-only`);
     }
-    for (const host of ['0', '0x0', '[::]', '[::ffff:a9fe:a9fe]', '[::ffff:169.254.169.254]', '2852039166', '0xa9.0xfe.0xa9.0xfe', '10.1', '3232235777']) {
+    for (const host of [
+      '0',
+      '0x0',
+      '[::]',
+      '[::ffff:a9fe:a9fe]',
+      '[::ffff:169.254.169.254]',
+      '2852039166',
+      '0xa9.0xfe.0xa9.0xfe',
+      '10.1',
+      '3232235777',
+    ]) {
       assert.equal(checkEndpointUrl(DEFAULT_OUTBOUND_POLICY, new URL(`http://${host}/`)), 'address', host);
     }
   });

@@ -32,7 +32,10 @@ describe('the packed package', { timeout: INSTALL_WAIT_MS }, () => {
     consumer = join(dir, 'consumer');
     await run('mkdir', ['-p', consumer]);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: consumer, maxBuffer: 64 * 1024 * 1024 });
+    await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+      cwd: consumer,
+      maxBuffer: 64 * 1024 * 1024,
+    });
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,7 +50,8 @@ describe('the packed package', { timeout: INSTALL_WAIT_MS }, () => {
   });
 
   test('import("slashd") gives createSlashd and the validation entry', async () => {
-    const script = "const m = await import('slashd'); const v = await import('slashd/validation'); console.log(JSON.stringify({ createSlashd: typeof m.createSlashd, parseWorld: typeof m.parseWorld, validate: typeof v.validateBulkOverwrite }));";
+    const script =
+      "const m = await import('slashd'); const v = await import('slashd/validation'); console.log(JSON.stringify({ createSlashd: typeof m.createSlashd, parseWorld: typeof m.parseWorld, validate: typeof v.validateBulkOverwrite }));";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer });
     assert.deepEqual(JSON.parse(stdout), { createSlashd: 'function', parseWorld: 'function', validate: 'function' });
   });
@@ -55,7 +59,10 @@ describe('the packed package', { timeout: INSTALL_WAIT_MS }, () => {
   test('slashd serve from the install answers on loopback', async () => {
     const bin = join(consumer, 'node_modules', '.bin', 'slashd');
     assert.ok(existsSync(bin), 'the install has no slashd bin');
-    const child = spawn(bin, ['serve', '--port', '0', '--db', ':memory:', '--demo', '--log-format', 'json'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, ['serve', '--port', '0', '--db', ':memory:', '--demo', '--log-format', 'json'], {
+      cwd: consumer,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

@@ -57,9 +57,31 @@ describe('parsePermissions', () => {
     it(`parses ${String(input)}`, () => assert.equal(parsePermissions(input), expected));
   }
 
-  const invalid: unknown[] = ['', ' 8', '8 ', '-1', '+1', '1e3', '0x10', '1.5', 'abc', null, undefined, {}, [], true, 1.5, -1, NaN, Infinity, -5n, 2 ** 60];
+  const invalid: unknown[] = [
+    '',
+    ' 8',
+    '8 ',
+    '-1',
+    '+1',
+    '1e3',
+    '0x10',
+    '1.5',
+    'abc',
+    null,
+    undefined,
+    {},
+    [],
+    true,
+    1.5,
+    -1,
+    NaN,
+    Infinity,
+    -5n,
+    2 ** 60,
+  ];
   for (const input of invalid) {
-    it(`reads ${JSON.stringify(String(input))} (${typeof input}) as the empty set`, () => assert.equal(parsePermissions(input), 0n));
+    it(`reads ${JSON.stringify(String(input))} (${typeof input}) as the empty set`, () =>
+      assert.equal(parsePermissions(input), 0n));
   }
 
   it('never throws and round-trips through formatPermissions', () => {

@@ -56,7 +56,10 @@ const ATTACH_FILES = 1n << 15n;
 
 /** The test guild with one extra text channel carrying `overwrites`. */
 function guildWithChannel(overwrites: ReturnType<typeof overwrite>[], base: Guild = guildOwnedByErin()): Guild {
-  return { ...base, channels: [...base.channels, channel('1345183757107200099', 0, 'extra', { permission_overwrites: overwrites })] };
+  return {
+    ...base,
+    channels: [...base.channels, channel('1345183757107200099', 0, 'extra', { permission_overwrites: overwrites })],
+  };
 }
 const EXTRA = '1345183757107200099';
 
@@ -74,7 +77,9 @@ describe('basePermissions', () => {
 
   it('gives everyone every permission when @everyone has ADMINISTRATOR', () => {
     const guild = guildOwnedByErin();
-    guild.roles = guild.roles.map((r) => (r.id === EVERYONE_ROLE ? { ...r, permissions: ADMINISTRATOR.toString() } : r));
+    guild.roles = guild.roles.map((r) =>
+      r.id === EVERYONE_ROLE ? { ...r, permissions: ADMINISTRATOR.toString() } : r,
+    );
     assert.equal(basePermissions(guild, findMember(guild, CAROL)), ALL);
   });
 
@@ -107,14 +112,19 @@ describe('channelPermissions', () => {
 
   it('is the base permissions in a channel without overwrites', () => {
     const guild = testGuild();
-    assert.equal(channelPermissions(guild, findMember(guild, BOB), findChannelOf(guild, GENERAL)), EVERYONE | MODERATOR);
+    assert.equal(
+      channelPermissions(guild, findMember(guild, BOB), findChannelOf(guild, GENERAL)),
+      EVERYONE | MODERATOR,
+    );
   });
 
   it('applies the @everyone overwrite, deny then allow', () => {
     const guild = testGuild();
     const announcements = findChannelOf(guild, ANNOUNCEMENTS);
     assert.equal(channelPermissions(guild, findMember(guild, CAROL), announcements), EVERYONE & ~SEND_MESSAGES);
-    const both = guildWithChannel([overwrite(EVERYONE_ROLE, 0, SEND_MESSAGES | EMBED_LINKS, SEND_MESSAGES | USE_APPLICATION_COMMANDS)]);
+    const both = guildWithChannel([
+      overwrite(EVERYONE_ROLE, 0, SEND_MESSAGES | EMBED_LINKS, SEND_MESSAGES | USE_APPLICATION_COMMANDS),
+    ]);
     assert.equal(
       channelPermissions(both, findMember(both, CAROL), findChannelOf(both, EXTRA)),
       (EVERYONE & ~USE_APPLICATION_COMMANDS) | SEND_MESSAGES | EMBED_LINKS,
@@ -134,7 +144,10 @@ describe('channelPermissions', () => {
   });
 
   it('lets a role overwrite undo the @everyone overwrite', () => {
-    const guild = guildWithChannel([overwrite(EVERYONE_ROLE, 0, 0n, SEND_MESSAGES), overwrite(MODERATOR_ROLE, 0, SEND_MESSAGES, 0n)]);
+    const guild = guildWithChannel([
+      overwrite(EVERYONE_ROLE, 0, 0n, SEND_MESSAGES),
+      overwrite(MODERATOR_ROLE, 0, SEND_MESSAGES, 0n),
+    ]);
     const extra = findChannelOf(guild, EXTRA);
     assert.equal(hasBits(channelPermissions(guild, findMember(guild, BOB), extra), SEND_MESSAGES), true);
     assert.equal(hasBits(channelPermissions(guild, findMember(guild, CAROL), extra), SEND_MESSAGES), false);
@@ -178,7 +191,9 @@ describe('channelPermissions', () => {
 
   it('reads a thread under announcements with the announcements overwrites', () => {
     const guild = testGuild();
-    guild.channels.push(channel('1345183757107200015', 12, 'private-thread', { parent_id: ANNOUNCEMENTS, thread_member_ids: [CAROL] }));
+    guild.channels.push(
+      channel('1345183757107200015', 12, 'private-thread', { parent_id: ANNOUNCEMENTS, thread_member_ids: [CAROL] }),
+    );
     const thread = findChannelOf(guild, '1345183757107200015');
     assert.equal(channelPermissions(guild, findMember(guild, CAROL), thread), EVERYONE & ~SEND_MESSAGES);
   });
@@ -219,7 +234,10 @@ describe('channelPermissions', () => {
 
 describe('helpers over channel permissions', () => {
   it('canViewChannel follows VIEW_CHANNEL after overwrites', () => {
-    const guild = guildWithChannel([overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL), overwrite(MODERATOR_ROLE, 0, VIEW_CHANNEL, 0n)]);
+    const guild = guildWithChannel([
+      overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL),
+      overwrite(MODERATOR_ROLE, 0, VIEW_CHANNEL, 0n),
+    ]);
     const extra = findChannelOf(guild, EXTRA);
     assert.equal(canViewChannel(guild, findMember(guild, CAROL), extra), false);
     assert.equal(canViewChannel(guild, findMember(guild, BOB), extra), true);
@@ -242,7 +260,10 @@ describe('appChannelPermissions (app_permissions)', () => {
     const guild = testGuild();
     guild.installs[0] = { ...guild.installs[0]!, permissions: (EMBED_LINKS | SEND_MESSAGES).toString() };
     assert.equal(appChannelPermissions(guild, DEMO_APP_ID, findChannelOf(guild, GENERAL)), EVERYONE | EMBED_LINKS);
-    assert.equal(appChannelPermissions(guild, DEMO_APP_ID, findChannelOf(guild, ANNOUNCEMENTS)), (EVERYONE | EMBED_LINKS) & ~SEND_MESSAGES);
+    assert.equal(
+      appChannelPermissions(guild, DEMO_APP_ID, findChannelOf(guild, ANNOUNCEMENTS)),
+      (EVERYONE | EMBED_LINKS) & ~SEND_MESSAGES,
+    );
   });
 
   it('applies a member overwrite for the bot user (its id is the application id)', () => {
@@ -250,13 +271,19 @@ describe('appChannelPermissions (app_permissions)', () => {
       overwrite(DEMO_APP_ID, 1, SEND_MESSAGES, USE_APPLICATION_COMMANDS),
       overwrite(EVERYONE_ROLE, 0, 0n, SEND_MESSAGES),
     ]);
-    assert.equal(appChannelPermissions(guild, DEMO_APP_ID, findChannelOf(guild, EXTRA)), EVERYONE & ~USE_APPLICATION_COMMANDS);
+    assert.equal(
+      appChannelPermissions(guild, DEMO_APP_ID, findChannelOf(guild, EXTRA)),
+      EVERYONE & ~USE_APPLICATION_COMMANDS,
+    );
   });
 
   it('is what a member without roles gets for an install without bot permissions', () => {
     const guild = testGuild();
     assert.equal(findInstall(guild, ACTIVITY_APP_ID)?.permissions, null);
-    assert.equal(appChannelPermissions(guild, ACTIVITY_APP_ID, findChannelOf(guild, ANNOUNCEMENTS)), EVERYONE & ~SEND_MESSAGES);
+    assert.equal(
+      appChannelPermissions(guild, ACTIVITY_APP_ID, findChannelOf(guild, ANNOUNCEMENTS)),
+      EVERYONE & ~SEND_MESSAGES,
+    );
     assert.equal(appChannelPermissions(guild, OTHER_APP_ID, findChannelOf(guild, GENERAL)), EVERYONE);
   });
 
@@ -284,7 +311,6 @@ function hasBits(bits: bigint, flags: bigint): boolean {
   return (bits & flags) === flags;
 }
 
-
 describe('channelPermissions without VIEW_CHANNEL (v10: nothing at all in that channel)', () => {
   it('is 0 for a member whose @everyone overwrite denies VIEW_CHANNEL, though SEND_MESSAGES stays allowed at guild level', () => {
     const guild = guildWithChannel([overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL)]);
@@ -297,7 +323,10 @@ describe('channelPermissions without VIEW_CHANNEL (v10: nothing at all in that c
   it('is 0 when a member overwrite denies VIEW_CHANNEL even with other bits allowed by it', () => {
     const guild = guildWithChannel([overwrite(CAROL, 1, EMBED_LINKS | ATTACH_FILES, VIEW_CHANNEL)]);
     assert.equal(channelPermissions(guild, findMember(guild, CAROL), findChannelOf(guild, EXTRA)), 0n);
-    assert.ok(channelPermissions(guild, findMember(guild, BOB), findChannelOf(guild, EXTRA)) & VIEW_CHANNEL, 'bob is not concerned');
+    assert.ok(
+      channelPermissions(guild, findMember(guild, BOB), findChannelOf(guild, EXTRA)) & VIEW_CHANNEL,
+      'bob is not concerned',
+    );
   });
 
   it('is 0 in a thread whose parent hides itself from the member', () => {
@@ -307,7 +336,10 @@ describe('channelPermissions without VIEW_CHANNEL (v10: nothing at all in that c
   });
 
   it('stays ALL for an administrator and the owner, whom no overwrite can hide a channel from', () => {
-    const guild = guildWithChannel([overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL), overwrite(ADMIN_ROLE, 0, 0n, VIEW_CHANNEL)]);
+    const guild = guildWithChannel([
+      overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL),
+      overwrite(ADMIN_ROLE, 0, 0n, VIEW_CHANNEL),
+    ]);
     assert.equal(channelPermissions(guild, findMember(guild, ALICE), findChannelOf(guild, EXTRA)), ALL);
     const owned = guildWithChannel([overwrite(EVERYONE_ROLE, 0, 0n, VIEW_CHANNEL)], testGuild());
     assert.equal(channelPermissions(owned, findMember(owned, ALICE), findChannelOf(owned, EXTRA)), ALL);
@@ -322,7 +354,10 @@ describe('channelPermissions without VIEW_CHANNEL (v10: nothing at all in that c
     const bits = fc.bigInt({ min: 0n, max: (1n << 53n) - 1n }).map((b) => b & ~ADMINISTRATOR);
     fc.assert(
       fc.property(bits, bits, bits, bits, (everyoneAllow, everyoneDeny, memberAllow, memberDeny) => {
-        const guild = guildWithChannel([overwrite(EVERYONE_ROLE, 0, everyoneAllow, everyoneDeny), overwrite(CAROL, 1, memberAllow, memberDeny)]);
+        const guild = guildWithChannel([
+          overwrite(EVERYONE_ROLE, 0, everyoneAllow, everyoneDeny),
+          overwrite(CAROL, 1, memberAllow, memberDeny),
+        ]);
         const result = channelPermissions(guild, findMember(guild, CAROL), findChannelOf(guild, EXTRA));
         return (result & VIEW_CHANNEL) !== 0n || result === 0n;
       }),
@@ -348,14 +383,19 @@ describe('private threads (type 12): only their members and MANAGE_THREADS see t
 
   it('lets MANAGE_THREADS and administrators see it without joining', () => {
     const guild = withPrivateThread([]);
-    guild.roles = guild.roles.map((r) => (r.id === MODERATOR_ROLE ? { ...r, permissions: String(MODERATOR | (1n << 34n)) } : r));
+    guild.roles = guild.roles.map((r) =>
+      r.id === MODERATOR_ROLE ? { ...r, permissions: String(MODERATOR | (1n << 34n)) } : r,
+    );
     const thread = findChannelOf(guild, PRIVATE);
     assert.equal(canViewChannel(guild, findMember(guild, BOB), thread), true);
     assert.equal(channelPermissions(guild, findMember(guild, ALICE), thread), ALL);
   });
 
   it('lets a bot in only as a thread member (by its application id)', () => {
-    assert.equal(appChannelPermissions(withPrivateThread([]), DEMO_APP_ID, findChannelOf(withPrivateThread([]), PRIVATE)), 0n);
+    assert.equal(
+      appChannelPermissions(withPrivateThread([]), DEMO_APP_ID, findChannelOf(withPrivateThread([]), PRIVATE)),
+      0n,
+    );
     const joined = withPrivateThread([DEMO_APP_ID]);
     assert.ok(appChannelPermissions(joined, DEMO_APP_ID, findChannelOf(joined, PRIVATE)) & VIEW_CHANNEL);
   });

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { VIEW_CHANNEL } from '../src/core/permissions/bits.js';
 import type { CommandPermission } from '../src/core/permissions/command-permissions.js';
 import { canManageRole, highestRolePosition, rolePosition } from '../src/core/permissions/role-hierarchy.js';
-import { EditorReason, checkPermissionEditor, type PermissionEditorInput } from '../src/core/permissions/who-may-edit.js';
+import {
+  EditorReason,
+  checkPermissionEditor,
+  type PermissionEditorInput,
+} from '../src/core/permissions/who-may-edit.js';
 import type { Guild } from '../src/core/world/types.js';
 import {
   ADMIN_ROLE,
@@ -114,7 +118,7 @@ describe('role hierarchy from the order of guild.roles', () => {
     assert.equal(rolePosition(guild, ADMIN_ROLE), 3);
   });
 
-  it('takes a member\'s highest role', () => {
+  it("takes a member's highest role", () => {
     const guild = testGuild();
     assert.equal(highestRolePosition(guild, member(DAVE, [MUTED_ROLE, MODERATOR_ROLE, '404'])), 2);
     assert.equal(highestRolePosition(guild, member(CAROL)), 0);
@@ -135,7 +139,11 @@ describe('role hierarchy from the order of guild.roles', () => {
 describe('checkPermissionEditor: who the editor is', () => {
   check([
     { name: 'a user who is not a member of the guild', scenario: { userId: ERIN }, refusal: 'NotMember' },
-    { name: 'a member without MANAGE_GUILD or MANAGE_ROLES', scenario: { userId: CAROL }, refusal: 'MissingManageGuildAndRoles' },
+    {
+      name: 'a member without MANAGE_GUILD or MANAGE_ROLES',
+      scenario: { userId: CAROL },
+      refusal: 'MissingManageGuildAndRoles',
+    },
     {
       name: 'a member with MANAGE_GUILD only',
       scenario: (() => {
@@ -154,9 +162,15 @@ describe('checkPermissionEditor: who the editor is', () => {
       })(),
       refusal: 'MissingManageGuildAndRoles',
     },
-    { name: 'a member with MANAGE_GUILD and MANAGE_ROLES (bob, Moderator)', scenario: { permissions: [userOverwrite(CAROL, true)] } },
+    {
+      name: 'a member with MANAGE_GUILD and MANAGE_ROLES (bob, Moderator)',
+      scenario: { permissions: [userOverwrite(CAROL, true)] },
+    },
     { name: 'the owner', scenario: { userId: ALICE, permissions: [roleOverwrite(ADMIN_ROLE, true)] } },
-    { name: 'an administrator who is not the owner', scenario: { guild: guildOwnedByErin(), userId: ALICE, permissions: [userOverwrite(BOB, false)] } },
+    {
+      name: 'an administrator who is not the owner',
+      scenario: { guild: guildOwnedByErin(), userId: ALICE, permissions: [userOverwrite(BOB, false)] },
+    },
   ]);
 });
 
@@ -182,7 +196,11 @@ describe('checkPermissionEditor: the editor must be able to use the command', ()
     },
     {
       name: 'the app-level overwrites, though the editor could not use the command',
-      scenario: { appLevel: true, commandPermissions: [userOverwrite(BOB, false)], permissions: [userOverwrite(CAROL, false)] },
+      scenario: {
+        appLevel: true,
+        commandPermissions: [userOverwrite(BOB, false)],
+        permissions: [userOverwrite(CAROL, false)],
+      },
     },
     {
       name: 'an age-restricted command in a guild without an age-restricted channel, even for the owner',
@@ -198,23 +216,40 @@ describe('checkPermissionEditor: the editor must be able to use the command', ()
 
 describe('checkPermissionEditor: the roles, users and channels the overwrites name', () => {
   check([
-    { name: 'a role below the editor\'s highest', scenario: { permissions: [roleOverwrite(MUTED_ROLE, false)] } },
+    { name: "a role below the editor's highest", scenario: { permissions: [roleOverwrite(MUTED_ROLE, false)] } },
     { name: '@everyone', scenario: { permissions: [roleOverwrite(EVERYONE_ROLE, false)] } },
-    { name: 'the editor\'s own highest role', scenario: { permissions: [roleOverwrite(MODERATOR_ROLE, true)] }, refusal: 'RoleNotManageable' },
-    { name: 'a role above the editor', scenario: { permissions: [roleOverwrite(ADMIN_ROLE, true)] }, refusal: 'RoleNotManageable' },
+    {
+      name: "the editor's own highest role",
+      scenario: { permissions: [roleOverwrite(MODERATOR_ROLE, true)] },
+      refusal: 'RoleNotManageable',
+    },
+    {
+      name: 'a role above the editor',
+      scenario: { permissions: [roleOverwrite(ADMIN_ROLE, true)] },
+      refusal: 'RoleNotManageable',
+    },
     {
       name: 'an administrator naming their own highest role (the hierarchy binds administrators)',
       scenario: { guild: guildOwnedByErin(), userId: ALICE, permissions: [roleOverwrite(ADMIN_ROLE, true)] },
       refusal: 'RoleNotManageable',
     },
-    { name: 'the owner naming the highest role', scenario: { userId: ALICE, permissions: [roleOverwrite(ADMIN_ROLE, false)] } },
+    {
+      name: 'the owner naming the highest role',
+      scenario: { userId: ALICE, permissions: [roleOverwrite(ADMIN_ROLE, false)] },
+    },
     {
       name: 'an existing overwrite for a role above the editor, kept as it is',
-      scenario: { commandPermissions: [roleOverwrite(ADMIN_ROLE, true)], permissions: [roleOverwrite(ADMIN_ROLE, true), userOverwrite(CAROL, true)] },
+      scenario: {
+        commandPermissions: [roleOverwrite(ADMIN_ROLE, true)],
+        permissions: [roleOverwrite(ADMIN_ROLE, true), userOverwrite(CAROL, true)],
+      },
     },
     {
       name: 'an existing overwrite for a role above the editor, flipped',
-      scenario: { commandPermissions: [roleOverwrite(ADMIN_ROLE, true)], permissions: [roleOverwrite(ADMIN_ROLE, false)] },
+      scenario: {
+        commandPermissions: [roleOverwrite(ADMIN_ROLE, true)],
+        permissions: [roleOverwrite(ADMIN_ROLE, false)],
+      },
       refusal: 'RoleNotManageable',
     },
     {
@@ -231,8 +266,15 @@ describe('checkPermissionEditor: the roles, users and channels the overwrites na
       name: 'an existing overwrite for a role deleted since, removed',
       scenario: { commandPermissions: [roleOverwrite('1345183757107200404', true)], permissions: [] },
     },
-    { name: 'a member of the guild', scenario: { permissions: [userOverwrite(DAVE, false), userOverwrite(ALICE, true)] } },
-    { name: 'a user who is not a member', scenario: { permissions: [userOverwrite(ERIN, true)] }, refusal: 'UserNotMember' },
+    {
+      name: 'a member of the guild',
+      scenario: { permissions: [userOverwrite(DAVE, false), userOverwrite(ALICE, true)] },
+    },
+    {
+      name: 'a user who is not a member',
+      scenario: { permissions: [userOverwrite(ERIN, true)] },
+      refusal: 'UserNotMember',
+    },
     {
       name: 'an existing overwrite for a user who left, removed',
       scenario: { commandPermissions: [userOverwrite(ERIN, true)], permissions: [] },
@@ -246,7 +288,11 @@ describe('checkPermissionEditor: the roles, users and channels the overwrites na
     },
     {
       name: 'an existing overwrite for a channel the editor cannot view, removed',
-      scenario: { guild: guildWithHiddenChannel(), commandPermissions: [channelOverwrite(HIDDEN, false)], permissions: [] },
+      scenario: {
+        guild: guildWithHiddenChannel(),
+        commandPermissions: [channelOverwrite(HIDDEN, false)],
+        permissions: [],
+      },
       refusal: 'ChannelNotVisible',
     },
     {
@@ -259,7 +305,11 @@ describe('checkPermissionEditor: the roles, users and channels the overwrites na
     },
     {
       name: 'a channel hidden from @everyone, named by an administrator',
-      scenario: { guild: guildWithHiddenChannel(guildOwnedByErin()), userId: ALICE, permissions: [channelOverwrite(HIDDEN, false)] },
+      scenario: {
+        guild: guildWithHiddenChannel(guildOwnedByErin()),
+        userId: ALICE,
+        permissions: [channelOverwrite(HIDDEN, false)],
+      },
     },
     {
       name: 'an existing overwrite for a channel deleted since, removed',

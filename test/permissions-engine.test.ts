@@ -100,13 +100,16 @@ describe('engine: availability (outside the overwrite order, binds administrator
       reason: AccessReason.IntegrationType,
     },
     {
-      name: 'a global command without integration_types takes the app\'s (user install only)',
-      scenario: () => ({ app: demoApp({ integration_types: [1] }), command: globalCommand({ integration_types: null }) }),
+      name: "a global command without integration_types takes the app's (user install only)",
+      scenario: () => ({
+        app: demoApp({ integration_types: [1] }),
+        command: globalCommand({ integration_types: null }),
+      }),
       allowed: false,
       reason: AccessReason.IntegrationType,
     },
     {
-      name: 'a global command without integration_types takes the app\'s (guild install)',
+      name: "a global command without integration_types takes the app's (guild install)",
       scenario: () => ({ command: globalCommand({ integration_types: null }) }),
       allowed: true,
       reason: AccessReason.DefaultMemberPermissionsNull,
@@ -143,7 +146,12 @@ describe('engine: availability (outside the overwrite order, binds administrator
     },
     {
       name: 'an age-restricted command for an owner who is not age-verified',
-      scenario: () => ({ userId: ALICE, userOverrides: { age_verified: false }, channelId: NSFW_LOUNGE, command: globalCommand({ nsfw: true }) }),
+      scenario: () => ({
+        userId: ALICE,
+        userOverrides: { age_verified: false },
+        channelId: NSFW_LOUNGE,
+        command: globalCommand({ nsfw: true }),
+      }),
       allowed: false,
       reason: AccessReason.NsfwUser,
     },
@@ -155,7 +163,12 @@ describe('engine: availability (outside the overwrite order, binds administrator
     },
     {
       name: 'an age-restricted command for an administrator in a channel that is not age-restricted',
-      scenario: () => ({ guild: guildOwnedByErin(), userId: ALICE, channelId: GENERAL, command: globalCommand({ nsfw: true }) }),
+      scenario: () => ({
+        guild: guildOwnedByErin(),
+        userId: ALICE,
+        channelId: GENERAL,
+        command: globalCommand({ nsfw: true }),
+      }),
       allowed: false,
       reason: AccessReason.NsfwChannel,
     },
@@ -173,7 +186,11 @@ describe('engine: availability (outside the overwrite order, binds administrator
     },
     {
       name: 'an age-restricted command in a thread of an age-restricted channel',
-      scenario: () => ({ guild: guildWithNsfwThread(), channelId: NSFW_THREAD, command: globalCommand({ nsfw: true }) }),
+      scenario: () => ({
+        guild: guildWithNsfwThread(),
+        channelId: NSFW_THREAD,
+        command: globalCommand({ nsfw: true }),
+      }),
       allowed: true,
       reason: AccessReason.DefaultMemberPermissionsNull,
     },
@@ -182,7 +199,11 @@ describe('engine: availability (outside the overwrite order, binds administrator
 
 describe('engine: owners and administrators', () => {
   const everythingDenied = () => ({
-    commandPermissions: [channelOverwrite(GENERAL, false), userOverwrite(ALICE, false), roleOverwrite(EVERYONE_ROLE, false)],
+    commandPermissions: [
+      channelOverwrite(GENERAL, false),
+      userOverwrite(ALICE, false),
+      roleOverwrite(EVERYONE_ROLE, false),
+    ],
     appPermissions: [channelOverwrite(ALL_CHANNELS, false), userOverwrite(ALICE, false)],
     command: globalCommand({ default_member_permissions: '0' }),
   });
@@ -227,7 +248,12 @@ describe('engine: USE_APPLICATION_COMMANDS gates every overwrite', () => {
       scenario: () => {
         const guild = guildWithoutCommandsInGeneral();
         guild.channels = guild.channels.map((c) =>
-          c.id === GENERAL ? { ...c, permission_overwrites: [...c.permission_overwrites, overwrite(BOB, 1, USE_APPLICATION_COMMANDS, 0n)] } : c,
+          c.id === GENERAL
+            ? {
+                ...c,
+                permission_overwrites: [...c.permission_overwrites, overwrite(BOB, 1, USE_APPLICATION_COMMANDS, 0n)],
+              }
+            : c,
         );
         return { guild };
       },
@@ -259,31 +285,44 @@ describe('engine step 1: channels', () => {
     },
     {
       name: 'a command overwrite true for the channel beats its all-channels false',
-      scenario: () => ({ commandPermissions: [channelOverwrite(ALL_CHANNELS, false), channelOverwrite(GENERAL, true)] }),
+      scenario: () => ({
+        commandPermissions: [channelOverwrite(ALL_CHANNELS, false), channelOverwrite(GENERAL, true)],
+      }),
       allowed: true,
       reason: AccessReason.DefaultMemberPermissionsNull,
     },
     {
       name: 'a command all-channels overwrite false',
-      scenario: () => ({ commandPermissions: [channelOverwrite(ALL_CHANNELS, false), channelOverwrite(ANNOUNCEMENTS, true)] }),
+      scenario: () => ({
+        commandPermissions: [channelOverwrite(ALL_CHANNELS, false), channelOverwrite(ANNOUNCEMENTS, true)],
+      }),
       allowed: false,
       reason: AccessReason.AllChannelsDenied,
     },
     {
       name: 'a command overwrite true for the channel beats an app-level false for it',
-      scenario: () => ({ commandPermissions: [channelOverwrite(GENERAL, true)], appPermissions: [channelOverwrite(GENERAL, false)] }),
+      scenario: () => ({
+        commandPermissions: [channelOverwrite(GENERAL, true)],
+        appPermissions: [channelOverwrite(GENERAL, false)],
+      }),
       allowed: true,
       reason: AccessReason.DefaultMemberPermissionsNull,
     },
     {
       name: 'a command all-channels true beats an app-level false for the channel',
-      scenario: () => ({ commandPermissions: [channelOverwrite(ALL_CHANNELS, true)], appPermissions: [channelOverwrite(GENERAL, false)] }),
+      scenario: () => ({
+        commandPermissions: [channelOverwrite(ALL_CHANNELS, true)],
+        appPermissions: [channelOverwrite(GENERAL, false)],
+      }),
       allowed: true,
       reason: AccessReason.DefaultMemberPermissionsNull,
     },
     {
       name: 'an app-level overwrite false for the channel (the command has none)',
-      scenario: () => ({ commandPermissions: [userOverwrite(BOB, true)], appPermissions: [channelOverwrite(GENERAL, false)] }),
+      scenario: () => ({
+        commandPermissions: [userOverwrite(BOB, true)],
+        appPermissions: [channelOverwrite(GENERAL, false)],
+      }),
       allowed: false,
       reason: AccessReason.AppChannelDenied,
     },
@@ -332,14 +371,20 @@ describe('engine step 2: users and roles, command level (final)', () => {
         userId: DAVE,
         roles: [MODERATOR_ROLE, MUTED_ROLE],
         command: globalCommand({ default_member_permissions: '0' }),
-        commandPermissions: [roleOverwrite(MODERATOR_ROLE, false), roleOverwrite(MUTED_ROLE, true), roleOverwrite(EVERYONE_ROLE, false)],
+        commandPermissions: [
+          roleOverwrite(MODERATOR_ROLE, false),
+          roleOverwrite(MUTED_ROLE, true),
+          roleOverwrite(EVERYONE_ROLE, false),
+        ],
       }),
       allowed: true,
       reason: AccessReason.RoleAllowed,
     },
     {
       name: 'command role overwrites all false beat a @everyone true',
-      scenario: () => ({ commandPermissions: [roleOverwrite(MODERATOR_ROLE, false), roleOverwrite(EVERYONE_ROLE, true)] }),
+      scenario: () => ({
+        commandPermissions: [roleOverwrite(MODERATOR_ROLE, false), roleOverwrite(EVERYONE_ROLE, true)],
+      }),
       allowed: false,
       reason: AccessReason.RoleDenied,
     },
@@ -362,19 +407,30 @@ describe('engine step 2: users and roles, command level (final)', () => {
     },
     {
       name: 'a command @everyone overwrite false',
-      scenario: () => ({ userId: CAROL, commandPermissions: [roleOverwrite(EVERYONE_ROLE, false)], appPermissions: [userOverwrite(CAROL, true)] }),
+      scenario: () => ({
+        userId: CAROL,
+        commandPermissions: [roleOverwrite(EVERYONE_ROLE, false)],
+        appPermissions: [userOverwrite(CAROL, true)],
+      }),
       allowed: false,
       reason: AccessReason.EveryoneDenied,
     },
     {
       name: 'a member who holds the @everyone id in their roles is still judged by the @everyone rule',
-      scenario: () => ({ userId: CAROL, roles: [EVERYONE_ROLE], commandPermissions: [roleOverwrite(EVERYONE_ROLE, false)] }),
+      scenario: () => ({
+        userId: CAROL,
+        roles: [EVERYONE_ROLE],
+        commandPermissions: [roleOverwrite(EVERYONE_ROLE, false)],
+      }),
       allowed: false,
       reason: AccessReason.EveryoneDenied,
     },
     {
       name: 'command overwrites naming someone else fall through to the app level',
-      scenario: () => ({ commandPermissions: [userOverwrite(CAROL, true)], appPermissions: [userOverwrite(BOB, false)] }),
+      scenario: () => ({
+        commandPermissions: [userOverwrite(CAROL, true)],
+        appPermissions: [userOverwrite(BOB, false)],
+      }),
       allowed: false,
       reason: AccessReason.AppUserDenied,
     },
@@ -391,7 +447,10 @@ describe('engine step 2: users and roles, app level (not final)', () => {
     },
     {
       name: 'an app-level overwrite true for the member goes on to default_member_permissions',
-      scenario: () => ({ command: globalCommand({ default_member_permissions: '0' }), appPermissions: [userOverwrite(BOB, true)] }),
+      scenario: () => ({
+        command: globalCommand({ default_member_permissions: '0' }),
+        appPermissions: [userOverwrite(BOB, true)],
+      }),
       allowed: false,
       reason: AccessReason.DefaultMemberPermissionsZero,
     },
@@ -477,19 +536,29 @@ describe('engine step 3: default_member_permissions', () => {
     },
     {
       name: 'several bits: every one is needed',
-      scenario: () => ({ command: globalCommand({ default_member_permissions: ((1n << 5n) | (1n << 13n)).toString() }) }),
+      scenario: () => ({
+        command: globalCommand({ default_member_permissions: ((1n << 5n) | (1n << 13n)).toString() }),
+      }),
       allowed: false,
       reason: AccessReason.MissingDefaultMemberPermissions,
     },
     {
       name: 'SEND_MESSAGES in a channel whose overwrites deny it',
-      scenario: () => ({ userId: CAROL, channelId: ANNOUNCEMENTS, command: globalCommand({ default_member_permissions: SEND_MESSAGES.toString() }) }),
+      scenario: () => ({
+        userId: CAROL,
+        channelId: ANNOUNCEMENTS,
+        command: globalCommand({ default_member_permissions: SEND_MESSAGES.toString() }),
+      }),
       allowed: false,
       reason: AccessReason.MissingDefaultMemberPermissions,
     },
     {
       name: 'SEND_MESSAGES in a channel without overwrites',
-      scenario: () => ({ userId: CAROL, channelId: GENERAL, command: globalCommand({ default_member_permissions: SEND_MESSAGES.toString() }) }),
+      scenario: () => ({
+        userId: CAROL,
+        channelId: GENERAL,
+        command: globalCommand({ default_member_permissions: SEND_MESSAGES.toString() }),
+      }),
       allowed: true,
       reason: AccessReason.DefaultMemberPermissionsMet,
     },

@@ -16,9 +16,24 @@ import fc from 'fast-check';
 import type { CommandDefinition, StoredCommand } from '../src/core/commands/model.js';
 import { DICTIONARIES, toWireCommand, toWireCommandJson, type LocalizationView } from '../src/core/commands/wire.js';
 import type { Locale } from '../src/core/locales.js';
-import { ADMINISTRATOR, ALL, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../src/core/permissions/bits.js';
-import { overwritesFor, type CommandPermission, type GuildCommandPermissions } from '../src/core/permissions/command-permissions.js';
-import { AccessReason, evaluateCommandAccess, type AccessDecision, type CommandAccessInput } from '../src/core/permissions/engine.js';
+import {
+  ADMINISTRATOR,
+  ALL,
+  SEND_MESSAGES,
+  USE_APPLICATION_COMMANDS,
+  VIEW_CHANNEL,
+} from '../src/core/permissions/bits.js';
+import {
+  overwritesFor,
+  type CommandPermission,
+  type GuildCommandPermissions,
+} from '../src/core/permissions/command-permissions.js';
+import {
+  AccessReason,
+  evaluateCommandAccess,
+  type AccessDecision,
+  type CommandAccessInput,
+} from '../src/core/permissions/engine.js';
 import { AccessScene, evaluateCommandAccessFast, type AccessSceneInput } from '../src/core/permissions/fast-access.js';
 import { indexOverwrites } from '../src/core/permissions/overwrite-index.js';
 import { visibleCommands } from '../src/core/permissions/visible-commands.js';
@@ -102,7 +117,11 @@ const roleBits = fc.oneof(
 /** Channel overwrites for @everyone, the roles and the members. */
 const channelOverwrites: fc.Arbitrary<PermissionOverwrite[]> = fc
   .uniqueArray(
-    fc.record({ id: fc.constantFrom(...ROLE_IDS, ...USER_IDS), allow: flagBits, deny: fc.oneof(flagBits, fc.constant(ALL)) }),
+    fc.record({
+      id: fc.constantFrom(...ROLE_IDS, ...USER_IDS),
+      allow: flagBits,
+      deny: fc.oneof(flagBits, fc.constant(ALL)),
+    }),
     { selector: (entry) => entry.id, maxLength: 5 },
   )
   .map((entries) => entries.map((e) => overwrite(e.id, USER_IDS.includes(e.id) ? 1 : 0, e.allow, e.deny)));
@@ -162,7 +181,10 @@ const guildArbitrary: fc.Arbitrary<Guild> = fc
     guild.channels = [
       ...guild.channels.map((c) => ({ ...c, permission_overwrites: overwritesOf[c.id] ?? c.permission_overwrites })),
       // Everyone joined this private thread: it stands for a thread seen through its parent.
-      channel(NSFW_THREAD, 12, 'nsfw-thread', { parent_id: NSFW_LOUNGE, thread_member_ids: [...USER_IDS, DEMO_APP_ID] }),
+      channel(NSFW_THREAD, 12, 'nsfw-thread', {
+        parent_id: NSFW_LOUNGE,
+        thread_member_ids: [...USER_IDS, DEMO_APP_ID],
+      }),
       channel(ORPHAN_THREAD, 11, 'orphan', { parent_id: MISSING_PARENT, nsfw: true, permission_overwrites: g.general }),
     ];
     return guild;
@@ -229,7 +251,8 @@ const pickerCase = fc
     });
     for (const f of p.foreign) {
       if (f.kind === 'app') guildPermissions.unshift(permissionsObject(f.id, f.permissions, OTHER_APP_ID));
-      else if (f.kind === 'guild') guildPermissions.unshift(permissionsObject(f.id, f.permissions, DEMO_APP_ID, SECOND_GUILD_ID));
+      else if (f.kind === 'guild')
+        guildPermissions.unshift(permissionsObject(f.id, f.permissions, DEMO_APP_ID, SECOND_GUILD_ID));
       else guildPermissions.push(permissionsObject(f.id, f.permissions));
     }
     return { commands: p.commands, guildPermissions };
@@ -253,7 +276,12 @@ function frozenCopy<T>(value: T): T {
 /** One command, through the fast path, with a scene of its own. */
 function fastDecision(input: CommandAccessInput): AccessDecision {
   const { command, commandPermissions, appPermissions } = input;
-  return evaluateCommandAccessFast(new AccessScene(input), command, indexOverwrites(commandPermissions), indexOverwrites(appPermissions));
+  return evaluateCommandAccessFast(
+    new AccessScene(input),
+    command,
+    indexOverwrites(commandPermissions),
+    indexOverwrites(appPermissions),
+  );
 }
 
 /** The picker as it was before the fast path: the reference engine on each command, objects found by a scan. */
@@ -267,7 +295,8 @@ function referenceVisible(
   return commands.filter(
     (command) =>
       command.application_id === scene.app.id &&
-      evaluateCommandAccess({ ...scene, command, commandPermissions: overwritesFor(own, command.id), appPermissions }).allowed,
+      evaluateCommandAccess({ ...scene, command, commandPermissions: overwritesFor(own, command.id), appPermissions })
+        .allowed,
   );
 }
 
@@ -287,7 +316,12 @@ function pickedBoth(
 
 /** One engine input: a scene, a command and its overwrites. */
 const accessCase: fc.Arbitrary<CommandAccessInput> = fc
-  .record({ scene: sceneInput, command: anyCommand, commandPermissions: optionalOverwrites, appPermissions: optionalOverwrites })
+  .record({
+    scene: sceneInput,
+    command: anyCommand,
+    commandPermissions: optionalOverwrites,
+    appPermissions: optionalOverwrites,
+  })
   .map(({ scene, ...rest }) => ({ ...scene, ...rest }));
 
 // ---- properties ----
@@ -310,7 +344,12 @@ describe('the fast path of the engine', () => {
         const appPermissions = overwritesFor(own, DEMO_APP_ID);
         for (const command of commands) {
           const commandPermissions = overwritesFor(own, command.id);
-          const fast = evaluateCommandAccessFast(shared, command, indexOverwrites(commandPermissions), indexOverwrites(appPermissions));
+          const fast = evaluateCommandAccessFast(
+            shared,
+            command,
+            indexOverwrites(commandPermissions),
+            indexOverwrites(appPermissions),
+          );
           const reference = evaluateCommandAccess({ ...scene, command, commandPermissions, appPermissions });
           assert.deepEqual(fast, reference, command.id);
         }
@@ -343,13 +382,16 @@ describe('visibleCommands on the fast path', () => {
     );
   });
 
-  it('shows the same on the store\'s frozen lists, for several members and guilds in turn (cached indexes do not leak)', () => {
+  it("shows the same on the store's frozen lists, for several members and guilds in turn (cached indexes do not leak)", () => {
     fc.assert(
       fc.property(fc.array(sceneInput, { minLength: 2, maxLength: 4 }), pickerCase, (scenes, picker) => {
         const commands = frozenCopy(picker.commands);
         const guildPermissions = frozenCopy(picker.guildPermissions);
         // The same list read for the second guild must be filtered (and cached) for that guild.
-        const inBothGuilds = scenes.flatMap((scene) => [scene, { ...scene, guild: { ...scene.guild, id: SECOND_GUILD_ID } }]);
+        const inBothGuilds = scenes.flatMap((scene) => [
+          scene,
+          { ...scene, guild: { ...scene.guild, id: SECOND_GUILD_ID } },
+        ]);
         for (const scene of [...inBothGuilds, ...inBothGuilds]) {
           const { fast, reference } = pickedBoth(scene, commands, guildPermissions);
           assert.deepEqual(fast, reference);
@@ -418,10 +460,15 @@ function sceneFixture(): AccessSceneInput {
 // ---- wire JSON ----
 
 const LOCALES: (Locale | null)[] = [null, 'fr', 'de', 'en-GB', 'en-US', 'es-419', 'es-ES'];
-const VIEWS: LocalizationView[] = [DICTIONARIES, ...LOCALES.map((locale): LocalizationView => ({ kind: 'localized', locale }))];
+const VIEWS: LocalizationView[] = [
+  DICTIONARIES,
+  ...LOCALES.map((locale): LocalizationView => ({ kind: 'localized', locale })),
+];
 
 const localizationMap = fc.option(
-  fc.dictionary(fc.constantFrom('fr', 'de', 'en-US', 'es-ES', 'ja'), fc.string({ minLength: 1, maxLength: 8 }), { maxKeys: 3 }),
+  fc.dictionary(fc.constantFrom('fr', 'de', 'en-US', 'es-ES', 'ja'), fc.string({ minLength: 1, maxLength: 8 }), {
+    maxKeys: 3,
+  }),
   { nil: null },
 );
 
@@ -468,7 +515,13 @@ const wireCommand: fc.Arbitrary<StoredCommand> = fc
       default_member_permissions: w.dmp,
     };
     return w.global
-      ? { id: '1400000000000000009', application_id: DEMO_APP_ID, guild_id: null, version: '7', definition: definition(fields) }
+      ? {
+          id: '1400000000000000009',
+          application_id: DEMO_APP_ID,
+          guild_id: null,
+          version: '7',
+          definition: definition(fields),
+        }
       : {
           id: '1400000000000000010',
           application_id: DEMO_APP_ID,
@@ -523,17 +576,26 @@ const KEYS = { verifyKey: 'verify', privateKeyPem: 'private' };
 describe('the index service', () => {
   it('sends as JSON text exactly the JSON of its object form', async () => {
     await fc.assert(
-      fc.asyncProperty(sceneInput, pickerCase, fc.constantFrom(...LOCALES), fc.boolean(), async (scene, picker, locale, frozen) => {
-        const apps: StoredApplication[] = [
-          { ...scene.app, keys: KEYS },
-          { ...demoApp({ id: ACTIVITY_APP_ID, name: 'Activity App', flags: APPLICATION_FLAG_EMBEDDED }), keys: KEYS },
-        ];
-        const service = new CommandIndexService(stubStore(apps, picker.commands, picker.guildPermissions, frozen));
-        for (let call = 0; call < 2; call++) {
-          const index = await service.build(scene.guild, scene.channel, scene.user, locale);
-          assert.equal(await service.buildJson(scene.guild, scene.channel, scene.user, locale), JSON.stringify(index));
-        }
-      }),
+      fc.asyncProperty(
+        sceneInput,
+        pickerCase,
+        fc.constantFrom(...LOCALES),
+        fc.boolean(),
+        async (scene, picker, locale, frozen) => {
+          const apps: StoredApplication[] = [
+            { ...scene.app, keys: KEYS },
+            { ...demoApp({ id: ACTIVITY_APP_ID, name: 'Activity App', flags: APPLICATION_FLAG_EMBEDDED }), keys: KEYS },
+          ];
+          const service = new CommandIndexService(stubStore(apps, picker.commands, picker.guildPermissions, frozen));
+          for (let call = 0; call < 2; call++) {
+            const index = await service.build(scene.guild, scene.channel, scene.user, locale);
+            assert.equal(
+              await service.buildJson(scene.guild, scene.channel, scene.user, locale),
+              JSON.stringify(index),
+            );
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -541,7 +603,10 @@ describe('the index service', () => {
   it('shows a member the commands the reference picker allows (the demo app installed in the test guild)', async () => {
     const guild = testGuild();
     // MANAGE_GUILD (32): bob the moderator has it, carol does not; erin is no member at all.
-    const commands = [demoGlobalCommand(0, { name: 'open' }), demoGlobalCommand(1, { name: 'mods', default_member_permissions: '32' })];
+    const commands = [
+      demoGlobalCommand(0, { name: 'open' }),
+      demoGlobalCommand(1, { name: 'mods', default_member_permissions: '32' }),
+    ];
     const service = new CommandIndexService(stubStore([{ ...demoApp(), keys: KEYS }], commands, [], true));
     const channelOfIndex = guild.channels.find((c) => c.id === GENERAL) as Channel;
     const names = async (userId: string): Promise<string[]> => {

@@ -12,8 +12,18 @@ import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
-  ACTIVITY_BOT_TOKEN, ADMIN_TOKEN, ALICE_ID, BOB_ID, BOB_IDENTIFY_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN,
-  OTHER_APP_ID, OTHER_BOT_TOKEN, SECOND_GUILD_ID, TEST_GUILD_ID,
+  ACTIVITY_BOT_TOKEN,
+  ADMIN_TOKEN,
+  ALICE_ID,
+  BOB_ID,
+  BOB_IDENTIFY_TOKEN,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  DEMO_CC_TOKEN,
+  OTHER_APP_ID,
+  OTHER_BOT_TOKEN,
+  SECOND_GUILD_ID,
+  TEST_GUILD_ID,
 } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -71,7 +81,11 @@ describe('command permission endpoints', () => {
    * Every request of this file: a permissions response (200 on a .../permissions path) is checked
    * against CommandPermissionsResponse, and every error body against ErrorResponse.
    */
-  async function request(method: string, path: string, options?: Parameters<TestServer['request']>[2]): Promise<TestResponse> {
+  async function request(
+    method: string,
+    path: string,
+    options?: Parameters<TestServer['request']>[2],
+  ): Promise<TestResponse> {
     const response = await server.request(method, path, options);
     if (response.status >= 400) assertErrorBody(response.status, response.body);
     else if (response.status === 200 && /\/permissions$/.test(path)) {
@@ -141,11 +155,7 @@ describe('command permission endpoints', () => {
 
   /** A 50035 refusal whose error tree has exactly these leaves (path → string codes). */
   async function invalid(targetId: string, body: unknown, leaves: Record<string, string[]>): Promise<Json> {
-    const response = await refused(
-      () => request('PUT', permissionsPath(targetId), { auth: ALICE, body }),
-      400,
-      50035,
-    );
+    const response = await refused(() => request('PUT', permissionsPath(targetId), { auth: ALICE, body }), 400, 50035);
     assert.equal(response.body.message, 'Invalid Form Body');
     assert.deepEqual(errorLeaves(response.body.errors), leaves, JSON.stringify(response.body));
     return response.body;
@@ -174,24 +184,40 @@ describe('command permission endpoints', () => {
     });
     // Bearer tokens the world file does not have: erin (no member of the Test Guild) and the other app.
     await admin('POST', '/oauth2-tokens', {
-      access_token: 'erin-perm-token', user_id: ERIN_ID, application_id: DEMO_APP_ID,
+      access_token: 'erin-perm-token',
+      user_id: ERIN_ID,
+      application_id: DEMO_APP_ID,
       scopes: ['identify', 'applications.commands.permissions.update'],
     });
     await admin('POST', '/oauth2-tokens', {
-      access_token: 'other-app-alice-perm-token', user_id: ALICE_ID, application_id: OTHER_APP_ID,
+      access_token: 'other-app-alice-perm-token',
+      user_id: ALICE_ID,
+      application_id: OTHER_APP_ID,
       scopes: ['identify', 'applications.commands.permissions.update'],
     });
 
     await createCommand('plain', BASE, { name: 'plain', description: 'Anyone may use it' });
-    await createCommand('banOnly', BASE, { name: 'ban-only', description: 'Needs BAN_MEMBERS', default_member_permissions: '4' });
+    await createCommand('banOnly', BASE, {
+      name: 'ban-only',
+      description: 'Needs BAN_MEMBERS',
+      default_member_permissions: '4',
+    });
     await createCommand('denyBob', BASE, { name: 'deny-bob', description: 'Bob is denied by an overwrite' });
     await createCommand('listed', BASE, { name: 'listed', description: 'Has overwrites in the list' });
     await createCommand('replaced', BASE, { name: 'replaced', description: 'Its overwrites are replaced' });
     await createCommand('validated', BASE, { name: 'validated', description: 'Target of invalid bodies' });
     await createCommand('bare', BASE, { name: 'bare', description: 'Never has overwrites' });
-    await createCommand('global', `/applications/${DEMO_APP_ID}/commands`, { name: 'global-one', description: 'A global command' });
-    await createCommand('third', guildBase(THIRD_GUILD_ID), { name: 'third-only', description: 'A command of the third guild' });
-    const launch = await request('GET', '/applications/1324165260902400003/commands', { auth: `Bot ${ACTIVITY_BOT_TOKEN}` });
+    await createCommand('global', `/applications/${DEMO_APP_ID}/commands`, {
+      name: 'global-one',
+      description: 'A global command',
+    });
+    await createCommand('third', guildBase(THIRD_GUILD_ID), {
+      name: 'third-only',
+      description: 'A command of the third guild',
+    });
+    const launch = await request('GET', '/applications/1324165260902400003/commands', {
+      auth: `Bot ${ACTIVITY_BOT_TOKEN}`,
+    });
     assert.equal(launch.status, 200);
     ids.launch = launch.body.find((c: Json) => c.type === 4).id;
 
@@ -206,7 +232,11 @@ describe('command permission endpoints', () => {
   describe('reads', () => {
     test('the list holds every permissions object of the app in the guild, the app-level one included', async () => {
       const appLevel = await putOk(DEMO_APP_ID, [role(MUTED_ROLE, false), channel(ANNOUNCEMENTS, false)]);
-      const commandLevel = await putOk(ids.listed!, [role(MODERATOR_ROLE, true), user(CAROL_ID, false), channel(GENERAL, true)]);
+      const commandLevel = await putOk(ids.listed!, [
+        role(MODERATOR_ROLE, true),
+        user(CAROL_ID, false),
+        channel(GENERAL, true),
+      ]);
       const globalLevel = await putOk(ids.global!, [role(EVERYONE, false), channel(ALL_CHANNELS, true)]);
       for (const auth of [BOT, ALICE, BOB]) {
         const response = await request('GET', LIST, { auth });
@@ -284,7 +314,11 @@ describe('command permission endpoints', () => {
     });
 
     test('PUT for the application id sets the app-level overwrites', async () => {
-      const body = await putOk(DEMO_APP_ID, [role(MUTED_ROLE, false), channel(ANNOUNCEMENTS, false), user(DAVE_ID, false)]);
+      const body = await putOk(DEMO_APP_ID, [
+        role(MUTED_ROLE, false),
+        channel(ANNOUNCEMENTS, false),
+        user(DAVE_ID, false),
+      ]);
       const read = await request('GET', permissionsPath(DEMO_APP_ID), { auth: ALICE });
       assert.deepEqual(read.body, body);
     });
@@ -298,7 +332,7 @@ describe('command permission endpoints', () => {
       assert.deepEqual(test.body, inTestGuild, "the third guild's PUT left the Test Guild's alone");
     });
 
-    test('PUT of an unknown command, or of another app\'s command: 10063, nothing changed', async () => {
+    test("PUT of an unknown command, or of another app's command: 10063, nothing changed", async () => {
       await refused(() => put('1234567890123456789', [user(BOB_ID, true)]), 404, 10063);
       await refused(() => put(ids.launch!, [user(BOB_ID, true)]), 404, 10063);
       await refused(() => put(ids.third!, [user(BOB_ID, true)]), 404, 10063);
@@ -358,7 +392,7 @@ describe('command permission endpoints', () => {
       await putOk(DEMO_APP_ID, [channel(ALL_CHANNELS, true), role(MUTED_ROLE, false)], BOB);
     });
 
-    test('a role at or above the editor\'s highest role: 403, 50013', async () => {
+    test("a role at or above the editor's highest role: 403, 50013", async () => {
       await refused(() => put(ids.plain!, [role(ADMIN_ROLE, true)], BOB), 403, 50013);
       await refused(() => put(ids.plain!, [role(MODERATOR_ROLE, true)], BOB), 403, 50013);
     });
@@ -384,7 +418,11 @@ describe('command permission endpoints', () => {
       const overwrites = THIRD_ROLES.map((id) => role(id, true));
       assert.equal(overwrites.length, 101);
       const response = await refused(
-        () => request('PUT', permissionsPath(ids.third!, THIRD_GUILD_ID), { auth: ALICE, body: { permissions: overwrites } }),
+        () =>
+          request('PUT', permissionsPath(ids.third!, THIRD_GUILD_ID), {
+            auth: ALICE,
+            body: { permissions: overwrites },
+          }),
         400,
         50035,
       );
@@ -394,30 +432,58 @@ describe('command permission endpoints', () => {
     });
 
     test('a bad type', async () => {
-      await invalid(ids.validated!, { permissions: [{ id: CAROL_ID, type: 4, permission: true }] }, {
-        'permissions.0.type': ['BASE_TYPE_CHOICES'],
-      });
-      await invalid(ids.validated!, { permissions: [{ id: CAROL_ID, type: 0, permission: true }] }, {
-        'permissions.0.type': ['BASE_TYPE_CHOICES'],
-      });
-      await invalid(ids.validated!, { permissions: [user(BOB_ID, true), { id: CAROL_ID, type: '2', permission: true }] }, {
-        'permissions.1.type': ['NUMBER_TYPE_COERCE'],
-      });
-      await invalid(ids.validated!, { permissions: [{ id: CAROL_ID, permission: true }] }, {
-        'permissions.0.type': ['BASE_TYPE_REQUIRED'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [{ id: CAROL_ID, type: 4, permission: true }] },
+        {
+          'permissions.0.type': ['BASE_TYPE_CHOICES'],
+        },
+      );
+      await invalid(
+        ids.validated!,
+        { permissions: [{ id: CAROL_ID, type: 0, permission: true }] },
+        {
+          'permissions.0.type': ['BASE_TYPE_CHOICES'],
+        },
+      );
+      await invalid(
+        ids.validated!,
+        { permissions: [user(BOB_ID, true), { id: CAROL_ID, type: '2', permission: true }] },
+        {
+          'permissions.1.type': ['NUMBER_TYPE_COERCE'],
+        },
+      );
+      await invalid(
+        ids.validated!,
+        { permissions: [{ id: CAROL_ID, permission: true }] },
+        {
+          'permissions.0.type': ['BASE_TYPE_REQUIRED'],
+        },
+      );
     });
 
     test('a bad id or permission', async () => {
-      await invalid(ids.validated!, { permissions: [{ id: 'abc', type: 2, permission: true }] }, {
-        'permissions.0.id': ['NUMBER_TYPE_COERCE'],
-      });
-      await invalid(ids.validated!, { permissions: [{ id: CAROL_ID, type: 2, permission: 'yes' }] }, {
-        'permissions.0.permission': ['BOOLEAN_TYPE_COERCE'],
-      });
-      await invalid(ids.validated!, { permissions: [{ id: CAROL_ID, type: 2 }] }, {
-        'permissions.0.permission': ['BASE_TYPE_REQUIRED'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [{ id: 'abc', type: 2, permission: true }] },
+        {
+          'permissions.0.id': ['NUMBER_TYPE_COERCE'],
+        },
+      );
+      await invalid(
+        ids.validated!,
+        { permissions: [{ id: CAROL_ID, type: 2, permission: 'yes' }] },
+        {
+          'permissions.0.permission': ['BOOLEAN_TYPE_COERCE'],
+        },
+      );
+      await invalid(
+        ids.validated!,
+        { permissions: [{ id: CAROL_ID, type: 2 }] },
+        {
+          'permissions.0.permission': ['BASE_TYPE_REQUIRED'],
+        },
+      );
     });
 
     test('the body itself', async () => {
@@ -429,38 +495,70 @@ describe('command permission endpoints', () => {
     });
 
     test('unknown role, user and channel ids, and ids of the wrong type', async () => {
-      await invalid(ids.validated!, { permissions: [role('1345183757107209999', true)] }, {
-        'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE'],
-      });
-      await invalid(ids.validated!, { permissions: [user(ERIN_ID, true)] }, {
-        'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER'],
-      });
-      await invalid(ids.validated!, { permissions: [channel('1345183757107209999', true)] }, {
-        'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [role('1345183757107209999', true)] },
+        {
+          'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE'],
+        },
+      );
+      await invalid(
+        ids.validated!,
+        { permissions: [user(ERIN_ID, true)] },
+        {
+          'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER'],
+        },
+      );
+      await invalid(
+        ids.validated!,
+        { permissions: [channel('1345183757107209999', true)] },
+        {
+          'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
+        },
+      );
       // A channel of another guild is unknown here.
-      await invalid(ids.validated!, { permissions: [channel(SECOND_GUILD_CHANNEL, true)] }, {
-        'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [channel(SECOND_GUILD_CHANNEL, true)] },
+        {
+          'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
+        },
+      );
       // A user id as a ROLE, a role id as a USER, a role id as a CHANNEL.
-      await invalid(ids.validated!, { permissions: [role(CAROL_ID, true), user(MUTED_ROLE, true), channel(MODERATOR_ROLE, true)] }, {
-        'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE'],
-        'permissions.1.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER'],
-        'permissions.2.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [role(CAROL_ID, true), user(MUTED_ROLE, true), channel(MODERATOR_ROLE, true)] },
+        {
+          'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE'],
+          'permissions.1.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER'],
+          'permissions.2.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
+        },
+      );
       // A thread follows its parent: an overwrite for it could never apply.
-      await invalid(ids.validated!, { permissions: [channel(THREAD, false)] }, {
-        'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_THREAD_CHANNEL'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [channel(THREAD, false)] },
+        {
+          'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_THREAD_CHANNEL'],
+        },
+      );
     });
 
     test('a duplicate id', async () => {
-      await invalid(ids.validated!, { permissions: [user(CAROL_ID, true), user(CAROL_ID, false)] }, {
-        'permissions.1.id': ['APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID'],
-      });
-      await invalid(ids.validated!, { permissions: [role(EVERYONE, true), channel(GENERAL, true), role(EVERYONE, false)] }, {
-        'permissions.2.id': ['APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [user(CAROL_ID, true), user(CAROL_ID, false)] },
+        {
+          'permissions.1.id': ['APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID'],
+        },
+      );
+      await invalid(
+        ids.validated!,
+        { permissions: [role(EVERYONE, true), channel(GENERAL, true), role(EVERYONE, false)] },
+        {
+          'permissions.2.id': ['APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID'],
+        },
+      );
     });
 
     test('every problem of a body at once', async () => {
@@ -481,16 +579,24 @@ describe('command permission endpoints', () => {
       const read = await request('GET', permissionsPath(ids.validated!), { auth: BOT });
       assert.deepEqual(read.body.permissions, [role(EVERYONE, false), channel(ALL_CHANNELS, false)]);
       // Each constant means something only with its own type.
-      await invalid(ids.validated!, { permissions: [channel(EVERYONE, true), role(ALL_CHANNELS, true)] }, {
-        'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
-        'permissions.1.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [channel(EVERYONE, true), role(ALL_CHANNELS, true)] },
+        {
+          'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
+          'permissions.1.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE'],
+        },
+      );
       // The Third Guild's constants are not the Test Guild's.
       const thirdAllChannels = (BigInt(THIRD_GUILD_ID) - 1n).toString();
-      await invalid(ids.validated!, { permissions: [role(THIRD_GUILD_ID, true), channel(thirdAllChannels, true)] }, {
-        'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE'],
-        'permissions.1.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
-      });
+      await invalid(
+        ids.validated!,
+        { permissions: [role(THIRD_GUILD_ID, true), channel(thirdAllChannels, true)] },
+        {
+          'permissions.0.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE'],
+          'permissions.1.id': ['APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL'],
+        },
+      );
     });
 
     test('unknown fields of an overwrite are ignored, and not stored', async () => {
@@ -506,7 +612,10 @@ describe('command permission endpoints', () => {
     const second = await putOk(DEMO_APP_ID, [role(MUTED_ROLE, false)]);
     await refused(() => put(ids.replaced!, [user(BOB_ID, true)], BOT), 403, 20001);
     await refused(() => put(ids.replaced!, [user(ERIN_ID, true)]), 400, 50035);
-    assert.deepEqual(events.slice(before).map((event) => event.data), [first, second]);
+    assert.deepEqual(
+      events.slice(before).map((event) => event.data),
+      [first, second],
+    );
     for (const event of events) assert.equal(event.applicationId, DEMO_APP_ID);
   });
 });

@@ -20,7 +20,15 @@ import type { Application, Guild, User } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommand } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
-  ACTIVITY_APP_ID, ADMIN_TOKEN, ALICE_ID, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, OTHER_BOT_TOKEN, TEST_GUILD_ID,
+  ACTIVITY_APP_ID,
+  ADMIN_TOKEN,
+  ALICE_ID,
+  BOB_ID,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  OTHER_APP_ID,
+  OTHER_BOT_TOKEN,
+  TEST_GUILD_ID,
 } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -96,26 +104,37 @@ function testGuild(): Json {
       { id: CHANNELS.general, type: 0, name: 'general', parent_id: '1345183757107200010' },
       { id: CHANNELS['nsfw-lounge'], type: 0, name: 'nsfw-lounge', nsfw: true, parent_id: '1345183757107200010' },
       {
-        id: CHANNELS.announcements, type: 0, name: 'announcements', parent_id: '1345183757107200010',
+        id: CHANNELS.announcements,
+        type: 0,
+        name: 'announcements',
+        parent_id: '1345183757107200010',
         permission_overwrites: [{ id: EVERYONE, type: 0, allow: '0', deny: '2048' }],
       },
       { id: CHANNELS['a-thread'], type: 11, name: 'a-thread', parent_id: CHANNELS.general },
       // A thread of the age-restricted channel: it is not marked nsfw itself, its parent is.
       { id: CHANNELS['nsfw-thread'], type: 11, name: 'nsfw-thread', parent_id: CHANNELS['nsfw-lounge'] },
       {
-        id: CHANNELS.staff, type: 0, name: 'staff',
+        id: CHANNELS.staff,
+        type: 0,
+        name: 'staff',
         permission_overwrites: [{ id: GINA_ID, type: 1, allow: MANAGE_MESSAGES, deny: '0' }],
       },
       {
-        id: CHANNELS.quiet, type: 0, name: 'quiet',
+        id: CHANNELS.quiet,
+        type: 0,
+        name: 'quiet',
         permission_overwrites: [{ id: SUPPORT_ROLE, type: 0, allow: '0', deny: MANAGE_MESSAGES }],
       },
       {
-        id: CHANNELS['no-apps'], type: 0, name: 'no-apps',
+        id: CHANNELS['no-apps'],
+        type: 0,
+        name: 'no-apps',
         permission_overwrites: [{ id: EVERYONE, type: 0, allow: '0', deny: USE_APPLICATION_COMMANDS }],
       },
       {
-        id: CHANNELS.hidden, type: 0, name: 'hidden',
+        id: CHANNELS.hidden,
+        type: 0,
+        name: 'hidden',
         permission_overwrites: [
           { id: EVERYONE, type: 0, allow: '0', deny: VIEW_CHANNEL },
           { id: MODERATOR_ROLE, type: 0, allow: VIEW_CHANNEL, deny: '0' },
@@ -180,19 +199,68 @@ const COMMANDS: CommandFixture[] = [
     },
   },
   { scope: 'global', body: { type: 2, name: 'Inspect User' } },
-  { scope: 'test', body: { name: 'user-beats-role', description: 'Helper denied, frank allowed' }, overwrites: [role(HELPER_ROLE, false), user(FRANK_ID, true)] },
-  { scope: 'test', body: { name: 'role-deny', description: 'Moderator denied' }, overwrites: [role(MODERATOR_ROLE, false)] },
-  { scope: 'test', body: { name: 'role-any-allow', description: 'Helper denied, Support allowed' }, overwrites: [role(HELPER_ROLE, false), role(SUPPORT_ROLE, true)] },
-  { scope: 'test', body: { name: 'everyone-deny', description: '@everyone denied, Moderator allowed' }, overwrites: [role(EVERYONE, false), role(MODERATOR_ROLE, true)] },
-  { scope: 'test', body: { name: 'general-only', description: 'All channels denied but general' }, overwrites: [channel(ALL_CHANNELS, false), channel(CHANNELS.general, true)] },
-  { scope: 'test', body: { name: 'not-in-general', description: 'Denied in general' }, overwrites: [channel(CHANNELS.general, false)] },
-  { scope: 'test', body: { name: 'admins-only', description: 'default_member_permissions 0', default_member_permissions: '0' } },
-  { scope: 'test', body: { name: 'admins-and-bob', description: '0, and bob allowed', default_member_permissions: '0' }, overwrites: [user(BOB_ID, true)] },
-  { scope: 'test', body: { name: 'needs-manage-messages', description: 'Needs MANAGE_MESSAGES', default_member_permissions: MANAGE_MESSAGES } },
+  {
+    scope: 'test',
+    body: { name: 'user-beats-role', description: 'Helper denied, frank allowed' },
+    overwrites: [role(HELPER_ROLE, false), user(FRANK_ID, true)],
+  },
+  {
+    scope: 'test',
+    body: { name: 'role-deny', description: 'Moderator denied' },
+    overwrites: [role(MODERATOR_ROLE, false)],
+  },
+  {
+    scope: 'test',
+    body: { name: 'role-any-allow', description: 'Helper denied, Support allowed' },
+    overwrites: [role(HELPER_ROLE, false), role(SUPPORT_ROLE, true)],
+  },
+  {
+    scope: 'test',
+    body: { name: 'everyone-deny', description: '@everyone denied, Moderator allowed' },
+    overwrites: [role(EVERYONE, false), role(MODERATOR_ROLE, true)],
+  },
+  {
+    scope: 'test',
+    body: { name: 'general-only', description: 'All channels denied but general' },
+    overwrites: [channel(ALL_CHANNELS, false), channel(CHANNELS.general, true)],
+  },
+  {
+    scope: 'test',
+    body: { name: 'not-in-general', description: 'Denied in general' },
+    overwrites: [channel(CHANNELS.general, false)],
+  },
+  {
+    scope: 'test',
+    body: { name: 'admins-only', description: 'default_member_permissions 0', default_member_permissions: '0' },
+  },
+  {
+    scope: 'test',
+    body: { name: 'admins-and-bob', description: '0, and bob allowed', default_member_permissions: '0' },
+    overwrites: [user(BOB_ID, true)],
+  },
+  {
+    scope: 'test',
+    body: {
+      name: 'needs-manage-messages',
+      description: 'Needs MANAGE_MESSAGES',
+      default_member_permissions: MANAGE_MESSAGES,
+    },
+  },
   { scope: 'test', body: { name: 'adult', description: 'Age-restricted', nsfw: true } },
-  { scope: 'test', body: { name: 'dave-welcome', description: 'Dave allowed at command level' }, overwrites: [user(DAVE_ID, true)] },
-  { scope: 'test', body: { name: 'app-channel-override', description: 'Allowed in app-muted' }, overwrites: [channel(CHANNELS['app-muted'], true)] },
-  { scope: 'test', body: { name: 'legacy-disabled', description: 'default_permission false', default_permission: false } },
+  {
+    scope: 'test',
+    body: { name: 'dave-welcome', description: 'Dave allowed at command level' },
+    overwrites: [user(DAVE_ID, true)],
+  },
+  {
+    scope: 'test',
+    body: { name: 'app-channel-override', description: 'Allowed in app-muted' },
+    overwrites: [channel(CHANNELS['app-muted'], true)],
+  },
+  {
+    scope: 'test',
+    body: { name: 'legacy-disabled', description: 'default_permission false', default_permission: false },
+  },
   { scope: 'third', body: { name: 'third-only', description: 'A guild command of another guild' } },
 ];
 
@@ -210,48 +278,328 @@ interface IndexCase {
 
 /** One row per case of the issue: the decision and the branch that makes it, written out. */
 const CASES: IndexCase[] = [
-  { user: 'frank', channel: 'general', command: 'user-beats-role', visible: true, reason: 'user_allowed', why: 'a command-level user allow beats a role deny' },
-  { user: 'gina', channel: 'general', command: 'user-beats-role', visible: false, reason: 'role_denied', why: 'the role deny applies to a Helper without a user overwrite' },
+  {
+    user: 'frank',
+    channel: 'general',
+    command: 'user-beats-role',
+    visible: true,
+    reason: 'user_allowed',
+    why: 'a command-level user allow beats a role deny',
+  },
+  {
+    user: 'gina',
+    channel: 'general',
+    command: 'user-beats-role',
+    visible: false,
+    reason: 'role_denied',
+    why: 'the role deny applies to a Helper without a user overwrite',
+  },
   { user: 'bob', channel: 'general', command: 'role-deny', visible: false, reason: 'role_denied', why: 'role deny' },
-  { user: 'carol', channel: 'general', command: 'role-deny', visible: true, reason: 'default_member_permissions_null', why: 'a role deny of another role' },
-  { user: 'frank', channel: 'general', command: 'role-any-allow', visible: true, reason: 'role_allowed', why: 'any role allow wins over a role deny' },
-  { user: 'gina', channel: 'general', command: 'role-any-allow', visible: false, reason: 'role_denied', why: 'all her role overwrites deny' },
-  { user: 'carol', channel: 'general', command: 'everyone-deny', visible: false, reason: 'everyone_denied', why: '@everyone deny' },
-  { user: 'dave', channel: 'general', command: 'everyone-deny', visible: false, reason: 'everyone_denied', why: "the command's @everyone deny decides before the app level" },
-  { user: 'bob', channel: 'general', command: 'everyone-deny', visible: true, reason: 'role_allowed', why: 'a role allow beats the @everyone deny' },
-  { user: 'erin', channel: 'general', command: 'everyone-deny', visible: true, reason: 'administrator', why: 'administrators use every command' },
-  { user: 'alice', channel: 'general', command: 'everyone-deny', visible: true, reason: 'owner', why: 'the owner uses every command' },
-  { user: 'dave', channel: 'general', command: 'open', visible: false, reason: 'app_role_denied', why: 'app-level role deny' },
-  { user: 'dave', channel: 'general', command: 'dave-welcome', visible: true, reason: 'user_allowed', why: 'a command-level user allow beats the app-level role deny' },
-  { user: 'carol', channel: 'app-muted', command: 'open', visible: false, reason: 'app_channel_denied', why: 'app-level channel deny' },
-  { user: 'carol', channel: 'app-muted', command: 'app-channel-override', visible: true, reason: 'default_member_permissions_null', why: 'a command-level channel allow beats the app-level channel deny' },
-  { user: 'carol', channel: 'general', command: 'general-only', visible: true, reason: 'default_member_permissions_null', why: 'the channel allow beats the all-channels deny' },
-  { user: 'carol', channel: 'announcements', command: 'general-only', visible: false, reason: 'all_channels_denied', why: 'all-channels constant denies' },
-  { user: 'carol', channel: 'a-thread', command: 'general-only', visible: true, reason: 'default_member_permissions_null', why: 'a thread counts as its parent' },
-  { user: 'carol', channel: 'general', command: 'not-in-general', visible: false, reason: 'channel_denied', why: 'channel deny' },
-  { user: 'carol', channel: 'a-thread', command: 'not-in-general', visible: false, reason: 'channel_denied', why: 'a channel deny applies to its thread' },
-  { user: 'carol', channel: 'announcements', command: 'not-in-general', visible: true, reason: 'default_member_permissions_null', why: 'the deny names another channel' },
-  { user: 'bob', channel: 'general', command: 'admins-only', visible: false, reason: 'default_member_permissions_zero', why: '"0": not for a moderator' },
-  { user: 'erin', channel: 'general', command: 'admins-only', visible: true, reason: 'administrator', why: '"0": administrators' },
+  {
+    user: 'carol',
+    channel: 'general',
+    command: 'role-deny',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: 'a role deny of another role',
+  },
+  {
+    user: 'frank',
+    channel: 'general',
+    command: 'role-any-allow',
+    visible: true,
+    reason: 'role_allowed',
+    why: 'any role allow wins over a role deny',
+  },
+  {
+    user: 'gina',
+    channel: 'general',
+    command: 'role-any-allow',
+    visible: false,
+    reason: 'role_denied',
+    why: 'all her role overwrites deny',
+  },
+  {
+    user: 'carol',
+    channel: 'general',
+    command: 'everyone-deny',
+    visible: false,
+    reason: 'everyone_denied',
+    why: '@everyone deny',
+  },
+  {
+    user: 'dave',
+    channel: 'general',
+    command: 'everyone-deny',
+    visible: false,
+    reason: 'everyone_denied',
+    why: "the command's @everyone deny decides before the app level",
+  },
+  {
+    user: 'bob',
+    channel: 'general',
+    command: 'everyone-deny',
+    visible: true,
+    reason: 'role_allowed',
+    why: 'a role allow beats the @everyone deny',
+  },
+  {
+    user: 'erin',
+    channel: 'general',
+    command: 'everyone-deny',
+    visible: true,
+    reason: 'administrator',
+    why: 'administrators use every command',
+  },
+  {
+    user: 'alice',
+    channel: 'general',
+    command: 'everyone-deny',
+    visible: true,
+    reason: 'owner',
+    why: 'the owner uses every command',
+  },
+  {
+    user: 'dave',
+    channel: 'general',
+    command: 'open',
+    visible: false,
+    reason: 'app_role_denied',
+    why: 'app-level role deny',
+  },
+  {
+    user: 'dave',
+    channel: 'general',
+    command: 'dave-welcome',
+    visible: true,
+    reason: 'user_allowed',
+    why: 'a command-level user allow beats the app-level role deny',
+  },
+  {
+    user: 'carol',
+    channel: 'app-muted',
+    command: 'open',
+    visible: false,
+    reason: 'app_channel_denied',
+    why: 'app-level channel deny',
+  },
+  {
+    user: 'carol',
+    channel: 'app-muted',
+    command: 'app-channel-override',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: 'a command-level channel allow beats the app-level channel deny',
+  },
+  {
+    user: 'carol',
+    channel: 'general',
+    command: 'general-only',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: 'the channel allow beats the all-channels deny',
+  },
+  {
+    user: 'carol',
+    channel: 'announcements',
+    command: 'general-only',
+    visible: false,
+    reason: 'all_channels_denied',
+    why: 'all-channels constant denies',
+  },
+  {
+    user: 'carol',
+    channel: 'a-thread',
+    command: 'general-only',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: 'a thread counts as its parent',
+  },
+  {
+    user: 'carol',
+    channel: 'general',
+    command: 'not-in-general',
+    visible: false,
+    reason: 'channel_denied',
+    why: 'channel deny',
+  },
+  {
+    user: 'carol',
+    channel: 'a-thread',
+    command: 'not-in-general',
+    visible: false,
+    reason: 'channel_denied',
+    why: 'a channel deny applies to its thread',
+  },
+  {
+    user: 'carol',
+    channel: 'announcements',
+    command: 'not-in-general',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: 'the deny names another channel',
+  },
+  {
+    user: 'bob',
+    channel: 'general',
+    command: 'admins-only',
+    visible: false,
+    reason: 'default_member_permissions_zero',
+    why: '"0": not for a moderator',
+  },
+  {
+    user: 'erin',
+    channel: 'general',
+    command: 'admins-only',
+    visible: true,
+    reason: 'administrator',
+    why: '"0": administrators',
+  },
   { user: 'alice', channel: 'general', command: 'admins-only', visible: true, reason: 'owner', why: '"0": the owner' },
-  { user: 'bob', channel: 'general', command: 'admins-and-bob', visible: true, reason: 'user_allowed', why: '"0" and an explicit user overwrite' },
-  { user: 'carol', channel: 'general', command: 'admins-and-bob', visible: false, reason: 'default_member_permissions_zero', why: '"0" without an overwrite' },
-  { user: 'frank', channel: 'general', command: 'needs-manage-messages', visible: true, reason: 'default_member_permissions_met', why: 'MANAGE_MESSAGES from the Support role' },
-  { user: 'frank', channel: 'quiet', command: 'needs-manage-messages', visible: false, reason: 'missing_default_member_permissions', why: 'a channel role overwrite takes MANAGE_MESSAGES away' },
-  { user: 'gina', channel: 'staff', command: 'needs-manage-messages', visible: true, reason: 'default_member_permissions_met', why: 'a channel member overwrite gives MANAGE_MESSAGES' },
-  { user: 'gina', channel: 'general', command: 'needs-manage-messages', visible: false, reason: 'missing_default_member_permissions', why: 'no MANAGE_MESSAGES' },
-  { user: 'bob', channel: 'nsfw-lounge', command: 'adult', visible: true, reason: 'default_member_permissions_null', why: 'age-verified, in an age-restricted channel' },
-  { user: 'bob', channel: 'nsfw-thread', command: 'adult', visible: true, reason: 'default_member_permissions_null', why: 'a thread of an age-restricted channel' },
-  { user: 'bob', channel: 'general', command: 'adult', visible: false, reason: 'nsfw_channel', why: 'not an age-restricted channel' },
-  { user: 'dave', channel: 'nsfw-lounge', command: 'adult', visible: false, reason: 'nsfw_user', why: 'dave is not age-verified' },
-  { user: 'alice', channel: 'general', command: 'adult', visible: false, reason: 'nsfw_channel', why: 'age restriction binds the owner too' },
-  { user: 'carol', channel: 'general', command: 'legacy-disabled', visible: false, reason: 'default_permission_false', why: 'default_permission false acts as "0"' },
-  { user: 'carol', channel: 'no-apps', command: 'open', visible: false, reason: 'missing_use_application_commands', why: 'no USE_APPLICATION_COMMANDS in the channel' },
-  { user: 'erin', channel: 'no-apps', command: 'open', visible: true, reason: 'administrator', why: 'administrators have every bit' },
-  { user: 'bob', channel: 'hidden', command: 'open', visible: true, reason: 'default_member_permissions_null', why: 'the Moderator role may view the hidden channel' },
-  { user: 'bob', channel: 'general', command: 'third-only', visible: false, reason: 'other_guild', why: 'a guild command of another guild' },
-  { user: 'carol', channel: 'general', command: 'other-app-command', visible: false, reason: 'not_installed', why: 'the app is not installed in the guild' },
-  { user: 'carol', channel: 'general', command: 'Launch', visible: true, reason: 'default_member_permissions_null', why: "another installed app's command" },
+  {
+    user: 'bob',
+    channel: 'general',
+    command: 'admins-and-bob',
+    visible: true,
+    reason: 'user_allowed',
+    why: '"0" and an explicit user overwrite',
+  },
+  {
+    user: 'carol',
+    channel: 'general',
+    command: 'admins-and-bob',
+    visible: false,
+    reason: 'default_member_permissions_zero',
+    why: '"0" without an overwrite',
+  },
+  {
+    user: 'frank',
+    channel: 'general',
+    command: 'needs-manage-messages',
+    visible: true,
+    reason: 'default_member_permissions_met',
+    why: 'MANAGE_MESSAGES from the Support role',
+  },
+  {
+    user: 'frank',
+    channel: 'quiet',
+    command: 'needs-manage-messages',
+    visible: false,
+    reason: 'missing_default_member_permissions',
+    why: 'a channel role overwrite takes MANAGE_MESSAGES away',
+  },
+  {
+    user: 'gina',
+    channel: 'staff',
+    command: 'needs-manage-messages',
+    visible: true,
+    reason: 'default_member_permissions_met',
+    why: 'a channel member overwrite gives MANAGE_MESSAGES',
+  },
+  {
+    user: 'gina',
+    channel: 'general',
+    command: 'needs-manage-messages',
+    visible: false,
+    reason: 'missing_default_member_permissions',
+    why: 'no MANAGE_MESSAGES',
+  },
+  {
+    user: 'bob',
+    channel: 'nsfw-lounge',
+    command: 'adult',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: 'age-verified, in an age-restricted channel',
+  },
+  {
+    user: 'bob',
+    channel: 'nsfw-thread',
+    command: 'adult',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: 'a thread of an age-restricted channel',
+  },
+  {
+    user: 'bob',
+    channel: 'general',
+    command: 'adult',
+    visible: false,
+    reason: 'nsfw_channel',
+    why: 'not an age-restricted channel',
+  },
+  {
+    user: 'dave',
+    channel: 'nsfw-lounge',
+    command: 'adult',
+    visible: false,
+    reason: 'nsfw_user',
+    why: 'dave is not age-verified',
+  },
+  {
+    user: 'alice',
+    channel: 'general',
+    command: 'adult',
+    visible: false,
+    reason: 'nsfw_channel',
+    why: 'age restriction binds the owner too',
+  },
+  {
+    user: 'carol',
+    channel: 'general',
+    command: 'legacy-disabled',
+    visible: false,
+    reason: 'default_permission_false',
+    why: 'default_permission false acts as "0"',
+  },
+  {
+    user: 'carol',
+    channel: 'no-apps',
+    command: 'open',
+    visible: false,
+    reason: 'missing_use_application_commands',
+    why: 'no USE_APPLICATION_COMMANDS in the channel',
+  },
+  {
+    user: 'erin',
+    channel: 'no-apps',
+    command: 'open',
+    visible: true,
+    reason: 'administrator',
+    why: 'administrators have every bit',
+  },
+  {
+    user: 'bob',
+    channel: 'hidden',
+    command: 'open',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: 'the Moderator role may view the hidden channel',
+  },
+  {
+    user: 'bob',
+    channel: 'general',
+    command: 'third-only',
+    visible: false,
+    reason: 'other_guild',
+    why: 'a guild command of another guild',
+  },
+  {
+    user: 'carol',
+    channel: 'general',
+    command: 'other-app-command',
+    visible: false,
+    reason: 'not_installed',
+    why: 'the app is not installed in the guild',
+  },
+  {
+    user: 'carol',
+    channel: 'general',
+    command: 'Launch',
+    visible: true,
+    reason: 'default_member_permissions_null',
+    why: "another installed app's command",
+  },
 ];
 describe('the application command index', () => {
   let server: TestServer;
@@ -259,17 +607,25 @@ describe('the application command index', () => {
   const ids = new Map<string, string>();
 
   async function admin(method: string, path: string, body?: unknown): Promise<TestResponse> {
-    const response = await server.request(method, `${server.url}/admin${path}`, { auth: `Bearer ${ADMIN_TOKEN}`, body });
+    const response = await server.request(method, `${server.url}/admin${path}`, {
+      auth: `Bearer ${ADMIN_TOKEN}`,
+      body,
+    });
     assert.ok(response.status < 300, `admin ${method} ${path}: ${response.status} ${response.text}`);
     return response;
   }
 
   function index(userName: UserName, channelId: string, headers?: Record<string, string>): Promise<TestResponse> {
-    return server.request('GET', `/channels/${channelId}/application-command-index`, { auth: USERS[userName]!.token, headers });
+    return server.request('GET', `/channels/${channelId}/application-command-index`, {
+      auth: USERS[userName]!.token,
+      headers,
+    });
   }
 
   /** The data the engine needs, read back from the admin API and the store, as the service sees it. */
-  async function readBack(guildId: string): Promise<{ guild: Guild; apps: Application[]; users: User[]; commands: StoredCommand[] }> {
+  async function readBack(
+    guildId: string,
+  ): Promise<{ guild: Guild; apps: Application[]; users: User[]; commands: StoredCommand[] }> {
     const guild = (await admin('GET', `/guilds/${guildId}`)).body as Guild;
     const apps = (await admin('GET', '/applications')).body as Application[];
     const users = (await admin('GET', '/users')).body as User[];
@@ -278,13 +634,18 @@ describe('the application command index', () => {
     for (const app of apps) {
       commands.push(...(await server.slashd.store.listCommands({ applicationId: app.id, guildId: null })));
       // Guild commands of every guild, so that the engine's other_guild rule is exercised too.
-      for (const id of guildIds) commands.push(...(await server.slashd.store.listCommands({ applicationId: app.id, guildId: id })));
+      for (const id of guildIds)
+        commands.push(...(await server.slashd.store.listCommands({ applicationId: app.id, guildId: id })));
     }
     return { guild, apps, users, commands };
   }
 
   /** The engine's decision for every command of every app, for this user in this channel. */
-  async function decisions(guildId: string, userId: string, channelId: string): Promise<Map<string, AccessDecision> | 'no access'> {
+  async function decisions(
+    guildId: string,
+    userId: string,
+    channelId: string,
+  ): Promise<Map<string, AccessDecision> | 'no access'> {
     const { guild, apps, users, commands } = await readBack(guildId);
     const member = guild.members.find((m) => m.user_id === userId);
     const where = guild.channels.find((c) => c.id === channelId);
@@ -318,7 +679,11 @@ describe('the application command index', () => {
     assert.deepEqual(Object.keys(body).sort(), ['application_commands', 'applications']);
     assert.ok(Array.isArray(body.applications) && Array.isArray(body.application_commands));
     for (const command of body.application_commands) {
-      assertWireCommand(command, { applicationId: command.application_id, guildId: command.guild_id ?? null, view: 'list' });
+      assertWireCommand(command, {
+        applicationId: command.application_id,
+        guildId: command.guild_id ?? null,
+        view: 'list',
+      });
     }
     const appIds = body.applications.map((app: Json) => app.id);
     assert.equal(new Set(appIds).size, appIds.length, 'each application once');
@@ -350,17 +715,25 @@ describe('the application command index', () => {
       assert.equal(created.status, 201, `${fixture.body.name}: ${created.text}`);
       ids.set(fixture.body.name, created.body.id);
       if (fixture.overwrites) {
-        const put = await server.request('PUT', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${created.body.id}/permissions`, {
-          auth: ALICE_PERM,
-          body: { permissions: fixture.overwrites },
-        });
+        const put = await server.request(
+          'PUT',
+          `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${created.body.id}/permissions`,
+          {
+            auth: ALICE_PERM,
+            body: { permissions: fixture.overwrites },
+          },
+        );
         assert.equal(put.status, 200, `${fixture.body.name}: ${put.text}`);
       }
     }
-    const appLevel = await server.request('PUT', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${DEMO_APP_ID}/permissions`, {
-      auth: ALICE_PERM,
-      body: { permissions: APP_LEVEL },
-    });
+    const appLevel = await server.request(
+      'PUT',
+      `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${DEMO_APP_ID}/permissions`,
+      {
+        auth: ALICE_PERM,
+        body: { permissions: APP_LEVEL },
+      },
+    );
     assert.equal(appLevel.status, 200, appLevel.text);
     // An app that is not installed in the Test Guild has a global command too.
     const other = await server.request('POST', `/applications/${OTHER_APP_ID}/commands`, {
@@ -369,7 +742,9 @@ describe('the application command index', () => {
     });
     assert.equal(other.status, 201, other.text);
     ids.set('other-app-command', other.body.id);
-    const launch = await server.request('GET', `/applications/${ACTIVITY_APP_ID}/commands`, { auth: 'Bot activity-bot-token' });
+    const launch = await server.request('GET', `/applications/${ACTIVITY_APP_ID}/commands`, {
+      auth: 'Bot activity-bot-token',
+    });
     ids.set('Launch', launch.body.find((c: Json) => c.type === 4).id);
   });
 
@@ -419,7 +794,11 @@ describe('the application command index', () => {
         assert.ok(commandId, `fixture ${c.command}`);
         const expected = await decisions(TEST_GUILD_ID, USERS[c.user]!.id, CHANNELS[c.channel]);
         assert.notEqual(expected, 'no access');
-        assert.deepEqual((expected as Map<string, AccessDecision>).get(commandId), { allowed: c.visible, reason: c.reason }, 'the engine');
+        assert.deepEqual(
+          (expected as Map<string, AccessDecision>).get(commandId),
+          { allowed: c.visible, reason: c.reason },
+          'the engine',
+        );
         const response = await index(c.user, CHANNELS[c.channel]);
         assert.equal(response.status, 200, response.text);
         const shown = response.body.application_commands.some((command: Json) => command.id === commandId);
@@ -459,7 +838,10 @@ describe('the application command index', () => {
       assert.equal(response.status, 200, response.text);
       assertIndexShape(response.body);
       const names = response.body.application_commands.map((c: Json) => c.name).sort();
-      const allowed = [...(expected as Map<string, AccessDecision>)].filter(([, d]) => d.allowed).map(([id]) => id).sort();
+      const allowed = [...(expected as Map<string, AccessDecision>)]
+        .filter(([, d]) => d.allowed)
+        .map(([id]) => id)
+        .sort();
       assert.deepEqual(response.body.application_commands.map((c: Json) => c.id).sort(), allowed);
       // The Test Guild's overwrites and guild commands do not reach here.
       assert.deepEqual(names, ['Inspect User', 'localized', 'open', 'third-only'], userName);
@@ -477,7 +859,10 @@ describe('the application command index', () => {
 
     /** The same command in the global list endpoint, for the same locale. */
     async function listEntry(locale: string): Promise<Json> {
-      const response = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, { auth: BOT, headers: { 'X-Discord-Locale': locale } });
+      const response = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
+        auth: BOT,
+        headers: { 'X-Discord-Locale': locale },
+      });
       assert.equal(response.status, 200, response.text);
       return response.body.find((c: Json) => c.name === 'localized');
     }
@@ -499,7 +884,10 @@ describe('the application command index', () => {
 
     test('X-Service-Locale and Accept-Language are read too', async () => {
       assert.equal((await localizedEntry('bob', { 'X-Service-Locale': 'de' })).name_localized, 'lokalisiert');
-      assert.equal((await localizedEntry('bob', { 'Accept-Language': 'de-DE,de;q=0.9' })).name_localized, 'lokalisiert');
+      assert.equal(
+        (await localizedEntry('bob', { 'Accept-Language': 'de-DE,de;q=0.9' })).name_localized,
+        'lokalisiert',
+      );
     });
 
     test('a locale without an entry gets no localized field; en-US falls back to en-GB', async () => {
@@ -508,7 +896,11 @@ describe('the application command index', () => {
       assert.equal('description_localized' in frank, false);
       // alice's settings locale is en-US, which has no entry: en-GB's applies.
       assert.equal((await localizedEntry('alice')).name_localized, 'localised');
-      assert.equal('description_localized' in (await localizedEntry('alice')), false, 'neither en-US nor en-GB has a description');
+      assert.equal(
+        'description_localized' in (await localizedEntry('alice')),
+        false,
+        'neither en-US nor en-GB has a description',
+      );
     });
   });
 });

@@ -41,7 +41,11 @@ describe('command permissions follow their command', () => {
    * Every request of this file: a permissions response (200 on a .../permissions path) is checked
    * against CommandPermissionsResponse, and every error body against ErrorResponse.
    */
-  async function request(method: string, path: string, options?: Parameters<TestServer['request']>[2]): Promise<TestResponse> {
+  async function request(
+    method: string,
+    path: string,
+    options?: Parameters<TestServer['request']>[2],
+  ): Promise<TestResponse> {
     const response = await server.request(method, path, options);
     if (response.status >= 400) assertErrorBody(response.status, response.body);
     else if (response.status === 200 && /\/permissions$/.test(path)) {
@@ -112,7 +116,10 @@ describe('command permissions follow their command', () => {
         preferred_locale: 'en-US',
         roles: [{ id: OTHER_GUILD_ID, name: '@everyone', permissions: '2147552256' }],
         channels: [{ id: '1345183757107203011', type: 0, name: 'general' }],
-        members: [{ user_id: ALICE_ID, roles: [] }, { user_id: BOB_ID, roles: [] }],
+        members: [
+          { user_id: ALICE_ID, roles: [] },
+          { user_id: BOB_ID, roles: [] },
+        ],
         installs: [{ application_id: DEMO_APP_ID, scopes: ['applications.commands'] }],
       },
     });
@@ -250,7 +257,9 @@ describe('command permissions follow their command', () => {
     test('a rename by id keeps the id and deletes the overwrites', async () => {
       const command = await create(GUILD_BASE, 'bulk-before');
       await setOverwrites(TEST_GUILD_ID, command.id);
-      const response = await call('PUT', GUILD_BASE, [{ id: command.id, name: 'bulk-after', description: 'Renamed in bulk' }]);
+      const response = await call('PUT', GUILD_BASE, [
+        { id: command.id, name: 'bulk-after', description: 'Renamed in bulk' },
+      ]);
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body[0].id, command.id);
       await assertDroppedCommandKept(TEST_GUILD_ID, command.id);
@@ -291,7 +300,10 @@ describe('command permissions follow their command', () => {
           { id: byId.id, name: 'by-id', description, default_member_permissions: '32' },
         ]);
         assert.equal(response.status, 200, response.text);
-        assert.deepEqual(response.body.map((c: Json) => c.id), [byName.id, byId.id]);
+        assert.deepEqual(
+          response.body.map((c: Json) => c.id),
+          [byName.id, byId.id],
+        );
         await assertKept(TEST_GUILD_ID, byName.id);
         await assertKept(TEST_GUILD_ID, byId.id);
       }

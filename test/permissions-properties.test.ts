@@ -47,16 +47,23 @@ const commandPermission: fc.Arbitrary<CommandPermission> = fc.oneof(
   fc.record({ id: fc.constantFrom(...USER_IDS), type: fc.constant(2 as const), permission: fc.boolean() }),
   fc.record({ id: fc.constantFrom(...CHANNEL_IDS), type: fc.constant(3 as const), permission: fc.boolean() }),
 );
-const overwriteList = fc.uniqueArray(commandPermission, { selector: (entry) => `${entry.type}:${entry.id}`, maxLength: 10 });
+const overwriteList = fc.uniqueArray(commandPermission, {
+  selector: (entry) => `${entry.type}:${entry.id}`,
+  maxLength: 10,
+});
 const optionalOverwrites = fc.option(overwriteList, { nil: null });
 
-const flagBits = fc.subarray([VIEW_CHANNEL, SEND_MESSAGES, USE_APPLICATION_COMMANDS, 1n << 5n, 1n << 13n]).map((flags) =>
-  flags.reduce((all, flag) => all | flag, 0n),
-);
+const flagBits = fc
+  .subarray([VIEW_CHANNEL, SEND_MESSAGES, USE_APPLICATION_COMMANDS, 1n << 5n, 1n << 13n])
+  .map((flags) => flags.reduce((all, flag) => all | flag, 0n));
 /** Channel overwrites of #general and #announcements: for @everyone, the roles, and the members. */
 const channelOverwrites: fc.Arbitrary<PermissionOverwrite[]> = fc
   .uniqueArray(
-    fc.record({ id: fc.constantFrom(...ROLE_IDS, ...USER_IDS), allow: flagBits, deny: fc.oneof(flagBits, fc.constant(ALL)) }),
+    fc.record({
+      id: fc.constantFrom(...ROLE_IDS, ...USER_IDS),
+      allow: flagBits,
+      deny: fc.oneof(flagBits, fc.constant(ALL)),
+    }),
     { selector: (entry) => entry.id, maxLength: 5 },
   )
   .map((entries) => entries.map((e) => overwrite(e.id, USER_IDS.includes(e.id) ? 1 : 0, e.allow, e.deny)));
@@ -79,7 +86,12 @@ const usableCommand: fc.Arbitrary<StoredCommand> = fc
     integrationTypes: fc.constantFrom<number[]>([0], [0, 1]),
   })
   .map((c) => {
-    const fields = { type: c.type, default_member_permissions: c.dmp, default_permission: c.defaultPermission, nsfw: false };
+    const fields = {
+      type: c.type,
+      default_member_permissions: c.dmp,
+      default_permission: c.defaultPermission,
+      nsfw: false,
+    };
     return c.global
       ? globalCommand({ ...fields, contexts: c.contexts, integration_types: c.integrationTypes })
       : guildCommand(GUILD_ID, fields);
@@ -159,12 +171,18 @@ describe('engine properties', () => {
           const base = accessInput({ guild, userId, roles, channelId: w.channelId });
           // Given: the member has USE_APPLICATION_COMMANDS there, and no channel overwrite says false.
           fc.pre(hasAll(channelPermissions(guild, base.member, base.channel), USE_APPLICATION_COMMANDS));
-          const channelsAllowed = (list: CommandPermission[]) => list.map((e) => (e.type === 3 ? { ...e, permission: true } : e));
+          const channelsAllowed = (list: CommandPermission[]) =>
+            list.map((e) => (e.type === 3 ? { ...e, permission: true } : e));
           const commandPermissions = [
             ...channelsAllowed(w.commandPermissions ?? []).filter((e) => !(e.type === 2 && e.id === userId)),
             { id: userId, type: 2 as const, permission: true },
           ];
-          const input = { ...base, command: w.command, commandPermissions, appPermissions: channelsAllowed(w.appPermissions ?? []) };
+          const input = {
+            ...base,
+            command: w.command,
+            commandPermissions,
+            appPermissions: channelsAllowed(w.appPermissions ?? []),
+          };
           assert.deepEqual(evaluateCommandAccess(input), { allowed: true, reason: AccessReason.UserAllowed });
         },
       ),
@@ -180,15 +198,27 @@ describe('engine properties', () => {
         fc.subarray([MODERATOR_ROLE, MUTED_ROLE]),
         fc.boolean(),
         (w, userId, roles, allChannels) => {
-          const base = accessInput({ guild: guildWith(w.general, w.announcements), userId, roles, channelId: w.channelId });
+          const base = accessInput({
+            guild: guildWith(w.general, w.announcements),
+            userId,
+            roles,
+            channelId: w.channelId,
+          });
           const denied = allChannels ? ALL_CHANNELS : governingChannel(base.guild, base.channel).id;
           // The all-channels false applies only where the command has no overwrite for the channel itself.
-          const shadowing = (e: CommandPermission) => e.type === 3 && (e.id === denied || (allChannels && e.id === governingChannel(base.guild, base.channel).id));
+          const shadowing = (e: CommandPermission) =>
+            e.type === 3 &&
+            (e.id === denied || (allChannels && e.id === governingChannel(base.guild, base.channel).id));
           const commandPermissions = [
             ...(w.commandPermissions ?? []).filter((e) => !shadowing(e)),
             { id: denied, type: 3 as const, permission: false },
           ];
-          const decision = evaluateCommandAccess({ ...base, command: w.command, commandPermissions, appPermissions: w.appPermissions });
+          const decision = evaluateCommandAccess({
+            ...base,
+            command: w.command,
+            commandPermissions,
+            appPermissions: w.appPermissions,
+          });
           assert.equal(decision.allowed, false);
         },
       ),
@@ -203,9 +233,15 @@ describe('engine properties', () => {
         fc.constantFrom(...NON_ADMIN_USERS),
         fc.subarray([MODERATOR_ROLE, MUTED_ROLE]),
         (w, userId, roles) => {
-          const base = accessInput({ guild: guildWith(w.general, w.announcements), userId, roles, channelId: w.channelId });
+          const base = accessInput({
+            guild: guildWith(w.general, w.announcements),
+            userId,
+            roles,
+            channelId: w.channelId,
+          });
           const channelOfCommand = governingChannel(base.guild, base.channel).id;
-          const relevant = (e: CommandPermission) => e.type === 3 && (e.id === channelOfCommand || e.id === ALL_CHANNELS);
+          const relevant = (e: CommandPermission) =>
+            e.type === 3 && (e.id === channelOfCommand || e.id === ALL_CHANNELS);
           const commandPermissions = (w.commandPermissions ?? []).filter((e) => !relevant(e));
           const appPermissions = [
             ...(w.appPermissions ?? []).filter((e) => !(e.type === 3 && e.id === channelOfCommand)),
@@ -221,22 +257,27 @@ describe('engine properties', () => {
 
   it('never lets a member without USE_APPLICATION_COMMANDS in the channel through, unless an administrator', () => {
     fc.assert(
-      fc.property(world, fc.constantFrom(...NON_ADMIN_USERS), fc.subarray([MODERATOR_ROLE, MUTED_ROLE]), (w, userId, roles) => {
-        const guild = guildWith(w.general, w.announcements);
-        const input = accessInput({
-          guild,
-          userId,
-          roles,
-          channelId: w.channelId,
-          command: w.command,
-          commandPermissions: w.commandPermissions,
-          appPermissions: w.appPermissions,
-        });
-        const decision = evaluateCommandAccess(input);
-        if (!hasAll(channelPermissions(guild, input.member, input.channel), USE_APPLICATION_COMMANDS)) {
-          assert.deepEqual(decision, { allowed: false, reason: AccessReason.MissingUseApplicationCommands });
-        }
-      }),
+      fc.property(
+        world,
+        fc.constantFrom(...NON_ADMIN_USERS),
+        fc.subarray([MODERATOR_ROLE, MUTED_ROLE]),
+        (w, userId, roles) => {
+          const guild = guildWith(w.general, w.announcements);
+          const input = accessInput({
+            guild,
+            userId,
+            roles,
+            channelId: w.channelId,
+            command: w.command,
+            commandPermissions: w.commandPermissions,
+            appPermissions: w.appPermissions,
+          });
+          const decision = evaluateCommandAccess(input);
+          if (!hasAll(channelPermissions(guild, input.member, input.channel), USE_APPLICATION_COMMANDS)) {
+            assert.deepEqual(decision, { allowed: false, reason: AccessReason.MissingUseApplicationCommands });
+          }
+        },
+      ),
       RUNS,
     );
   });

@@ -175,23 +175,33 @@ describe('validatePermissionsBody: targets in the guild', () => {
     ]));
 
   it('rejects an id given twice, at the later item, whatever the types', () =>
-    expectIssues({ permissions: [valid(BOB, 2), valid(GENERAL, 3), valid(BOB, 2, false), valid(GENERAL, 1), valid(BOB, 7)] }, [
-      { path: ['permissions', 2, 'id'], code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID' },
-      { path: ['permissions', 3, 'id'], code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID' },
-      { path: ['permissions', 4, 'id'], code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID' },
-      { path: ['permissions', 4, 'type'], code: 'BASE_TYPE_CHOICES' },
-    ]));
+    expectIssues(
+      { permissions: [valid(BOB, 2), valid(GENERAL, 3), valid(BOB, 2, false), valid(GENERAL, 1), valid(BOB, 7)] },
+      [
+        { path: ['permissions', 2, 'id'], code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID' },
+        { path: ['permissions', 3, 'id'], code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID' },
+        { path: ['permissions', 4, 'id'], code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID' },
+        { path: ['permissions', 4, 'type'], code: 'BASE_TYPE_CHOICES' },
+      ],
+    ));
 });
 
 describe('validatePermissionsBody: wire errors and robustness', () => {
   it('builds the v10 50035 error tree from its issues', () => {
-    const result = validatePermissionsBody({ permissions: [valid(BOB, 2), { id: BOB, type: 4, permission: true }] }, testGuild());
+    const result = validatePermissionsBody(
+      { permissions: [valid(BOB, 2), { id: BOB, type: 4, permission: true }] },
+      testGuild(),
+    );
     assert.equal(result.ok, false);
     if (result.ok) return;
     assert.deepEqual(JSON.parse(JSON.stringify(formErrorTree(result.issues))), {
       permissions: {
         '1': {
-          id: { _errors: [{ code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID', message: `Duplicate overwrite for id ${BOB}` }] },
+          id: {
+            _errors: [
+              { code: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID', message: `Duplicate overwrite for id ${BOB}` },
+            ],
+          },
           type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {1, 2, 3}.' }] },
         },
       },
@@ -203,14 +213,20 @@ describe('validatePermissionsBody: wire errors and robustness', () => {
       fc.jsonValue(),
       fc.record(
         {
-          id: fc.oneof(fc.constantFrom(BOB, CAROL, ERIN, GENERAL, THREAD, GUILD_ID, ALL_CHANNELS, MODERATOR_ROLE), fc.jsonValue()),
+          id: fc.oneof(
+            fc.constantFrom(BOB, CAROL, ERIN, GENERAL, THREAD, GUILD_ID, ALL_CHANNELS, MODERATOR_ROLE),
+            fc.jsonValue(),
+          ),
           type: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.jsonValue()),
           permission: fc.oneof(fc.boolean(), fc.jsonValue()),
         },
         { requiredKeys: [] },
       ),
     );
-    const body = fc.oneof(fc.jsonValue(), fc.record({ permissions: fc.oneof(fc.array(anyItem, { maxLength: 8 }), fc.jsonValue()) }));
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ permissions: fc.oneof(fc.array(anyItem, { maxLength: 8 }), fc.jsonValue()) }),
+    );
     fc.assert(
       fc.property(body, (candidate) => {
         const result = validatePermissionsBody(candidate, testGuild());

@@ -78,7 +78,12 @@ describe('visibleCommands', () => {
     const permissions: GuildCommandPermissions[] = [
       { id: ping.id, application_id: DEMO_APP_ID, guild_id: GUILD_ID, permissions: [channelOverwrite(GENERAL, false)] },
       { id: DEMO_APP_ID, application_id: DEMO_APP_ID, guild_id: GUILD_ID, permissions: [userOverwrite(CAROL, false)] },
-      { id: local.id, application_id: DEMO_APP_ID, guild_id: SECOND_GUILD_ID, permissions: [userOverwrite(CAROL, true)] },
+      {
+        id: local.id,
+        application_id: DEMO_APP_ID,
+        guild_id: SECOND_GUILD_ID,
+        permissions: [userOverwrite(CAROL, true)],
+      },
       { id: local.id, application_id: OTHER_APP_ID, guild_id: GUILD_ID, permissions: [userOverwrite(CAROL, true)] },
     ];
     assert.deepEqual(visible(CAROL, GENERAL, permissions), []);
@@ -99,22 +104,34 @@ describe('evaluateCommandInvocation', () => {
 
   it('refuses a USER command without SEND_MESSAGES in the channel, though the command is usable', () => {
     const input = accessInput({ userId: CAROL, channelId: ANNOUNCEMENTS, command: userCommand });
-    assert.deepEqual(evaluateCommandInvocation(input), { allowed: false, reason: InvocationReason.MissingSendMessages });
+    assert.deepEqual(evaluateCommandInvocation(input), {
+      allowed: false,
+      reason: InvocationReason.MissingSendMessages,
+    });
   });
 
   it('allows a USER command with SEND_MESSAGES', () => {
     const input = accessInput({ userId: CAROL, channelId: GENERAL, command: userCommand });
-    assert.deepEqual(evaluateCommandInvocation(input), { allowed: true, reason: AccessReason.DefaultMemberPermissionsNull });
+    assert.deepEqual(evaluateCommandInvocation(input), {
+      allowed: true,
+      reason: AccessReason.DefaultMemberPermissionsNull,
+    });
   });
 
   it('asks SEND_MESSAGES_IN_THREADS of a USER command in a thread', () => {
     const guild = testGuild();
-    assert.deepEqual(evaluateCommandInvocation(accessInput({ guild, userId: CAROL, channelId: THREAD, command: userCommand })), {
-      allowed: false,
-      reason: InvocationReason.MissingSendMessages,
-    });
+    assert.deepEqual(
+      evaluateCommandInvocation(accessInput({ guild, userId: CAROL, channelId: THREAD, command: userCommand })),
+      {
+        allowed: false,
+        reason: InvocationReason.MissingSendMessages,
+      },
+    );
     guild.roles[0] = { ...guild.roles[0]!, permissions: (BigInt(EVERYONE_BITS) | SEND_MESSAGES_IN_THREADS).toString() };
-    assert.equal(evaluateCommandInvocation(accessInput({ guild, userId: CAROL, channelId: THREAD, command: userCommand })).allowed, true);
+    assert.equal(
+      evaluateCommandInvocation(accessInput({ guild, userId: CAROL, channelId: THREAD, command: userCommand })).allowed,
+      true,
+    );
   });
 
   it('does not ask it of other command types', () => {
@@ -122,8 +139,13 @@ describe('evaluateCommandInvocation', () => {
     assert.equal(evaluateCommandInvocation(input).allowed, true);
   });
 
-  it('passes on the engine\'s denial first', () => {
-    const input = accessInput({ userId: CAROL, channelId: ANNOUNCEMENTS, command: userCommand, commandPermissions: [userOverwrite(CAROL, false)] });
+  it("passes on the engine's denial first", () => {
+    const input = accessInput({
+      userId: CAROL,
+      channelId: ANNOUNCEMENTS,
+      command: userCommand,
+      commandPermissions: [userOverwrite(CAROL, false)],
+    });
     assert.deepEqual(evaluateCommandInvocation(input), { allowed: false, reason: AccessReason.UserDenied });
   });
 });

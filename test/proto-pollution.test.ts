@@ -19,7 +19,10 @@ const ROOT = repoRoot();
 const CLI = join(ROOT, 'bin', 'slashd.js');
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ATTACK = '{"name":"x","description":"d","name_localizations":{"__proto__":"x"}}';
-const reservedKey = (key: string) => ({ code: 'DICT_TYPE_INVALID_KEY', message: `The key "${key}" is reserved and cannot be used.` });
+const reservedKey = (key: string) => ({
+  code: 'DICT_TYPE_INVALID_KEY',
+  message: `The key "${key}" is reserved and cannot be used.`,
+});
 
 /** What Object.prototype holds: any key a request adds shows up here. */
 function prototypeKeys(): string[] {
@@ -42,19 +45,27 @@ describe('prototype pollution through client keys', () => {
   });
   after(() => server.close());
 
-  it('the reported attack is a 50035 at the key, and another app\'s error body stays what it was on a fresh server', async () => {
+  it("the reported attack is a 50035 at the key, and another app's error body stays what it was on a fresh server", async () => {
     const baseline = await otherAppsBadCommand(server);
     assert.equal(baseline.status, 400);
 
     const attack = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`, rawBody: ATTACK, headers: JSON_HEADERS,
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      rawBody: ATTACK,
+      headers: JSON_HEADERS,
     });
     assert.equal(attack.status, 400);
     // Compared as text: a parsed "__proto__" key is an own property, which property access cannot see.
-    assert.equal(attack.text, JSON.stringify({
-      message: 'Invalid Form Body', code: 50035,
-      errors: JSON.parse(`{"name_localizations":{"__proto__":{"_errors":[${JSON.stringify(reservedKey('__proto__'))}]}}}`),
-    }));
+    assert.equal(
+      attack.text,
+      JSON.stringify({
+        message: 'Invalid Form Body',
+        code: 50035,
+        errors: JSON.parse(
+          `{"name_localizations":{"__proto__":{"_errors":[${JSON.stringify(reservedKey('__proto__'))}]}}}`,
+        ),
+      }),
+    );
 
     const later = await otherAppsBadCommand(server);
     assert.equal(later.status, 400);
@@ -69,7 +80,12 @@ describe('prototype pollution through client keys', () => {
     it(`"${reserved}" among 200 bad locale keys gives a bounded error body, and repeating it gives the same bytes`, async () => {
       const keys = [`"${reserved}":"x"`, ...Array.from({ length: 200 }, (_, i) => `"k${i}":"v${i}"`)].join(',');
       const body = `{"name":"x","description":"d","name_localizations":{${keys}},"description_localizations":{${keys}}}`;
-      const send = () => server.request('POST', `/applications/${DEMO_APP_ID}/commands`, { auth: `Bot ${DEMO_BOT_TOKEN}`, rawBody: body, headers: JSON_HEADERS });
+      const send = () =>
+        server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
+          auth: `Bot ${DEMO_BOT_TOKEN}`,
+          rawBody: body,
+          headers: JSON_HEADERS,
+        });
       const first = await send();
       const second = await send();
       assert.equal(first.status, 400);
@@ -82,11 +98,14 @@ describe('prototype pollution through client keys', () => {
 
   it('constructor.prototype anywhere in a body is refused at its path before any route reads it', async () => {
     const response = await server.request('PATCH', '/applications/@me', {
-      auth: `Bot ${DEMO_BOT_TOKEN}`, rawBody: '{"description":"d","tags":[{"constructor":{"prototype":{"x":1}}}]}', headers: JSON_HEADERS,
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      rawBody: '{"description":"d","tags":[{"constructor":{"prototype":{"x":1}}}]}',
+      headers: JSON_HEADERS,
     });
     assert.equal(response.status, 400);
     assert.deepEqual(response.body, {
-      message: 'Invalid Form Body', code: 50035,
+      message: 'Invalid Form Body',
+      code: 50035,
       errors: { tags: { 0: { constructor: { _errors: [reservedKey('constructor')] } } } },
     });
   });
@@ -95,7 +114,18 @@ describe('prototype pollution through client keys', () => {
     it(`"${key}" in a localization dictionary of an option choice is refused at its path`, async () => {
       const response = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
         auth: `Bot ${DEMO_BOT_TOKEN}`,
-        body: { name: 'c', description: 'd', options: [{ type: 3, name: 'o', description: 'd', choices: [{ name: 'a', value: 'a', name_localizations: { [key]: 'b' } }] }] },
+        body: {
+          name: 'c',
+          description: 'd',
+          options: [
+            {
+              type: 3,
+              name: 'o',
+              description: 'd',
+              choices: [{ name: 'a', value: 'a', name_localizations: { [key]: 'b' } }],
+            },
+          ],
+        },
       });
       assert.equal(response.status, 400);
       assert.deepEqual(response.body.errors, {
@@ -107,7 +137,8 @@ describe('prototype pollution through client keys', () => {
   for (const key of ['hasOwnProperty', 'toString', 'valueOf']) {
     it(`"${key}" as a locale is an ordinary unknown locale (BASE_TYPE_CHOICES), never a crash`, async () => {
       const response = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-        auth: `Bot ${DEMO_BOT_TOKEN}`, body: { name: 'c', description: 'd', description_localizations: { [key]: 'x' } },
+        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        body: { name: 'c', description: 'd', description_localizations: { [key]: 'x' } },
       });
       assert.equal(response.status, 400);
       assert.deepEqual(Object.keys(response.body.errors.description_localizations), [key]);
@@ -117,7 +148,8 @@ describe('prototype pollution through client keys', () => {
 
   it('a client key "_errors" next to an error at its parent never crashes the error tree', async () => {
     const response = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`, body: { name: 'c', description: 'd', name_localizations: { _errors: 'x', constructor: 'y' } },
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      body: { name: 'c', description: 'd', name_localizations: { _errors: 'x', constructor: 'y' } },
     });
     assert.equal(response.status, 400);
     assert.equal(response.body.code, 50035);
@@ -134,23 +166,37 @@ describe('default_member_permissions beyond 64 bits', () => {
   it('a 39-digit set is refused with NUMBER_TYPE_MAX and nothing is stored', async () => {
     const path = `/applications/${DEMO_APP_ID}/commands`;
     const response = await server.request('POST', path, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`, body: { name: 'wide', description: 'd', default_member_permissions: '1'.repeat(39) },
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      body: { name: 'wide', description: 'd', default_member_permissions: '1'.repeat(39) },
     });
     assert.equal(response.status, 400);
     assert.deepEqual(response.body.errors, {
-      default_member_permissions: { _errors: [{ code: 'NUMBER_TYPE_MAX', message: 'Value should be less than or equal to 18446744073709551615.' }] },
+      default_member_permissions: {
+        _errors: [{ code: 'NUMBER_TYPE_MAX', message: 'Value should be less than or equal to 18446744073709551615.' }],
+      },
     });
     const listed = await server.request('GET', path, { auth: `Bot ${DEMO_BOT_TOKEN}` });
-    assert.equal(listed.body.some((command: { name: string }) => command.name === 'wide'), false);
+    assert.equal(
+      listed.body.some((command: { name: string }) => command.name === 'wide'),
+      false,
+    );
   });
 });
 
 describe('the one JSON reader', () => {
   it('reports the path of every poisoned key, nested in lists and objects', () => {
-    const read = readJsonText('{"a":[1,{"b":{"__proto__":{}}}],"c":{"constructor":{"prototype":1}},"d":{"constructor":1}}');
+    const read = readJsonText(
+      '{"a":[1,{"b":{"__proto__":{}}}],"c":{"constructor":{"prototype":1}},"d":{"constructor":1}}',
+    );
     assert.equal(read.ok, false);
     assert.ok(!read.ok && read.reason === 'poisoned');
-    assert.deepEqual(read.issues.map((i) => i.path), [['a', 1, 'b', '__proto__'], ['c', 'constructor']]);
+    assert.deepEqual(
+      read.issues.map((i) => i.path),
+      [
+        ['a', 1, 'b', '__proto__'],
+        ['c', 'constructor'],
+      ],
+    );
   });
 
   it('walks a 200 000-deep body without recursion', () => {
@@ -167,8 +213,12 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -195,8 +245,22 @@ describe('files read by the CLI', () => {
   });
 
   for (const [what, db] of [
-    ['a directory', () => { const d = join(dir, 'a-dir'); mkdirSync(d, { recursive: true }); return d; }],
-    ['a path under a regular file', () => { const f = join(dir, 'plain-file'); writeFileSync(f, ''); return join(f, 'db.sqlite'); }],
+    [
+      'a directory',
+      () => {
+        const d = join(dir, 'a-dir');
+        mkdirSync(d, { recursive: true });
+        return d;
+      },
+    ],
+    [
+      'a path under a regular file',
+      () => {
+        const f = join(dir, 'plain-file');
+        writeFileSync(f, '');
+        return join(f, 'db.sqlite');
+      },
+    ],
   ] as const) {
     it(`slashd serve with --db naming ${what} exits 1 with one line naming the path`, async () => {
       const path = db();

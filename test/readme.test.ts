@@ -29,16 +29,28 @@ describe('the README example', () => {
     const code = readmeExample();
     assert.ok(code.includes(README_BASE), 'the example points at the default address');
     // Asynchronously: the server answering the example runs in this process.
-    const result = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code.replaceAll(README_BASE, `${server.url}/api`)], {
-      cwd: repoRoot(),
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const result = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', code.replaceAll(README_BASE, `${server.url}/api`)],
+      {
+        cwd: repoRoot(),
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     const auth = `Bot ${DEMO_BOT_TOKEN}`;
     const global = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, { auth });
-    const guild = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, { auth });
-    assert.deepEqual(global.body.map((c: { name: string }) => c.name), ['ping']);
-    assert.deepEqual(guild.body.map((c: { name: string }) => c.name), ['ping']);
+    const guild = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth,
+    });
+    assert.deepEqual(
+      global.body.map((c: { name: string }) => c.name),
+      ['ping'],
+    );
+    assert.deepEqual(
+      guild.body.map((c: { name: string }) => c.name),
+      ['ping'],
+    );
     assert.match(result.stdout, /name: 'ping'/);
   });
 });

@@ -82,10 +82,18 @@ async function stopChild(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-async function send(api: string, method: string, path: string, auth: string, body: unknown): Promise<{ status: number; body: Json }> {
+async function send(
+  api: string,
+  method: string,
+  path: string,
+  auth: string,
+  body: unknown,
+): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${api}${path}`, {
     method,
-    headers: auth ? { authorization: auth, 'content-type': 'application/json' } : { 'content-type': 'application/json' },
+    headers: auth
+      ? { authorization: auth, 'content-type': 'application/json' }
+      : { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const text = await response.text();
@@ -118,7 +126,9 @@ describe('two slashd processes on one SQLite file', () => {
     await store.replaceWorld(worldWithGuilds());
     await store.close();
     children = await Promise.all([startChild(db), startChild(db)]);
-    app = await startRegisteredApp(children[0]!.api, DEMO_BOT_TOKEN, () => ({ inline: { type: 4, data: { content: 'pong' } } }));
+    app = await startRegisteredApp(children[0]!.api, DEMO_BOT_TOKEN, () => ({
+      inline: { type: 4, data: { content: 'pong' } },
+    }));
   });
 
   after(async () => {
@@ -134,11 +144,20 @@ describe('two slashd processes on one SQLite file', () => {
   });
 
   test('2,000 commands and messages created through both at once: every id unique, no 5xx', async () => {
-    const guildIds = [TEST_GUILD_ID, ...Array.from({ length: GUILDS - 1 }, (_, i) => `13451837571073${String(i).padStart(2, '0')}001`)];
-    const ping = await send(children[0]!.api, 'POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, BOT, {
-      name: 'ping',
-      description: 'Answered inline',
-    });
+    const guildIds = [
+      TEST_GUILD_ID,
+      ...Array.from({ length: GUILDS - 1 }, (_, i) => `13451837571073${String(i).padStart(2, '0')}001`),
+    ];
+    const ping = await send(
+      children[0]!.api,
+      'POST',
+      `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`,
+      BOT,
+      {
+        name: 'ping',
+        description: 'Answered inline',
+      },
+    );
     assert.equal(ping.status, 201, JSON.stringify(ping.body));
 
     const statuses: number[] = [];
@@ -178,29 +197,47 @@ describe('two slashd processes on one SQLite file', () => {
         assert.ok(interaction, 'the app received the interaction');
         // The follow-up goes through the other process: ids from both meet in one channel.
         const other = children[(i + 1) % 2]!;
-        const followUp = await send(other.api, 'POST', `/webhooks/${DEMO_APP_ID}/${interaction.token}`, '', { content: `follow-up ${i}` });
+        const followUp = await send(other.api, 'POST', `/webhooks/${DEMO_APP_ID}/${interaction.token}`, '', {
+          content: `follow-up ${i}`,
+        });
         statuses.push(followUp.status);
         if (followUp.status >= 300) refusals.push(`follow-up ${followUp.status} ${JSON.stringify(followUp.body)}`);
         if (followUp.status === 200) created.push({ id: followUp.body.id as string, via: other });
       });
     }
     // Commands and invocations interleaved, so that both processes create ids at the same time.
-    const interleaved = tasks.map((task, i) => ({ task, key: (i * 7919) % tasks.length })).sort((x, y) => x.key - y.key);
-    await pool(interleaved.map((x) => x.task), IN_FLIGHT);
+    const interleaved = tasks
+      .map((task, i) => ({ task, key: (i * 7919) % tasks.length }))
+      .sort((x, y) => x.key - y.key);
+    await pool(
+      interleaved.map((x) => x.task),
+      IN_FLIGHT,
+    );
 
-    assert.deepEqual(statuses.filter((s) => s >= 500), [], 'no 5xx');
+    assert.deepEqual(
+      statuses.filter((s) => s >= 500),
+      [],
+      'no 5xx',
+    );
     assert.deepEqual(refusals.slice(0, 5), [], 'every create and invocation was accepted');
-    for (const { id, via } of created) assert.equal(nodeOf(id), via.nodeId, `id ${id} carries the node id of the process that made it`);
+    for (const { id, via } of created)
+      assert.equal(nodeOf(id), via.nodeId, `id ${id} carries the node id of the process that made it`);
 
     const file = new Database(db, { readonly: true });
     try {
-      const rows = file.prepare(
-        `SELECT id FROM commands UNION ALL SELECT id FROM messages WHERE application_id IS NOT NULL UNION ALL SELECT id FROM interactions`,
-      ).all() as { id: string }[];
+      const rows = file
+        .prepare(
+          `SELECT id FROM commands UNION ALL SELECT id FROM messages WHERE application_id IS NOT NULL UNION ALL SELECT id FROM interactions`,
+        )
+        .all() as { id: string }[];
       const ids = rows.map((r) => r.id);
       assert.equal(new Set(ids).size, ids.length, 'no id appears twice in the database');
-      const commands = file.prepare('SELECT count(*) AS n FROM commands WHERE application_id = ?').get(DEMO_APP_ID) as { n: number };
-      const messages = file.prepare('SELECT count(*) AS n FROM messages WHERE application_id = ?').get(DEMO_APP_ID) as { n: number };
+      const commands = file.prepare('SELECT count(*) AS n FROM commands WHERE application_id = ?').get(DEMO_APP_ID) as {
+        n: number;
+      };
+      const messages = file.prepare('SELECT count(*) AS n FROM messages WHERE application_id = ?').get(DEMO_APP_ID) as {
+        n: number;
+      };
       assert.equal(commands.n - 1, GUILDS * COMMANDS_PER_GUILD, 'every command was stored, none overwritten');
       assert.equal(messages.n, 2 * INVOCATIONS, 'every inline answer and follow-up is a message of its own');
       assert.ok(commands.n - 1 + messages.n >= 2_000);

@@ -31,9 +31,14 @@ describe('read caches across connections', () => {
   });
 
   function create(store: SqliteStore, name: string) {
-    const parsed = validateCreateCommand({ name, description: 'x' }, { scope: 'guild', app: { flags: 0, integration_types: [0], discoverable: false } });
+    const parsed = validateCreateCommand(
+      { name, description: 'x' },
+      { scope: 'guild', app: { flags: 0, integration_types: [0], discoverable: false } },
+    );
     assert.ok(parsed.ok);
-    return store.mutateCommands(scope, (state) => planCreate({ scope, nextId: () => ids.next(), now: Date.now() }, state, parsed.value));
+    return store.mutateCommands(scope, (state) =>
+      planCreate({ scope, nextId: () => ids.next(), now: Date.now() }, state, parsed.value),
+    );
   }
 
   it('a list cached by one connection shows the other connection’s writes', async () => {
@@ -42,7 +47,10 @@ describe('read caches across connections', () => {
     assert.equal(before, await second.listCommands(scope), 'served from the cache while nothing changes');
     await create(first, 'from-first');
     const after = await second.listCommands(scope);
-    assert.deepEqual(after.map((c) => c.definition.name), ['from-first']);
+    assert.deepEqual(
+      after.map((c) => c.definition.name),
+      ['from-first'],
+    );
     assert.ok(Object.isFrozen(after), 'cached lists are frozen');
   });
 
@@ -53,7 +61,9 @@ describe('read caches across connections', () => {
       await create(first, 'seen-by-plans');
       const { created } = await create(lax, 'seen-by-plans');
       assert.equal(created, false, 'the planner saw the other connection’s command');
-      await first.mutateCommands(scope, (state) => planDelete(state, state.commands.find((c) => c.definition.name === 'seen-by-plans')!.id));
+      await first.mutateCommands(scope, (state) =>
+        planDelete(state, state.commands.find((c) => c.definition.name === 'seen-by-plans')!.id),
+      );
     } finally {
       await lax.close();
     }

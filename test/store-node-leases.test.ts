@@ -95,7 +95,10 @@ describe('node leases on one SQLite file', () => {
     for (let i = 0; i < NODE_ID_COUNT; i++) {
       assert.equal(await store.acquireNodeLease({ holder: `h${i}`, preferred: i, ttlMs: NODE_LEASE_TTL_MS }), i);
     }
-    await assert.rejects(NodeLease.acquire(store, 0, () => clock), NodeIdsExhaustedError);
+    await assert.rejects(
+      NodeLease.acquire(store, 0, () => clock),
+      NodeIdsExhaustedError,
+    );
   });
 
   test('a new message whose id exists fails instead of overwriting it; an edit of a gone message is refused', async () => {

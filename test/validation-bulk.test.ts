@@ -3,13 +3,24 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateBulkOverwrite, type BulkItem, type ValidationContext } from '../src/core/validation/index.js';
 import {
-  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID, APPLICATION_COMMAND_ENTRY_POINT_GUILD, APPLICATION_COMMAND_INVALID_NAME,
-  APPLICATION_COMMANDS_DUPLICATE_ID as DUPLICATE_ID, APPLICATION_COMMANDS_DUPLICATE_NAME as DUPLICATE_NAME,
-  BASE_TYPE_MAX_LENGTH, DICT_TYPE_CONVERT, LIST_TYPE_CONVERT, NUMBER_TYPE_COERCE,
+  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID,
+  APPLICATION_COMMAND_ENTRY_POINT_GUILD,
+  APPLICATION_COMMAND_INVALID_NAME,
+  APPLICATION_COMMANDS_DUPLICATE_ID as DUPLICATE_ID,
+  APPLICATION_COMMANDS_DUPLICATE_NAME as DUPLICATE_NAME,
+  BASE_TYPE_MAX_LENGTH,
+  DICT_TYPE_CONVERT,
+  LIST_TYPE_CONVERT,
+  NUMBER_TYPE_COERCE,
 } from '../src/core/validation/codes.js';
 
 type Path = readonly (string | number)[];
-interface Case { name: string; body: unknown; expect: readonly (readonly [Path, string])[]; ctx?: ValidationContext }
+interface Case {
+  name: string;
+  body: unknown;
+  expect: readonly (readonly [Path, string])[];
+  ctx?: ValidationContext;
+}
 
 const APP = { flags: 0, integration_types: [0, 1], discoverable: false };
 const GLOBAL: ValidationContext = { scope: 'global', app: APP };
@@ -43,11 +54,18 @@ describe('the list', () => {
     { name: 'an object', body: { 0: chat('a') }, expect: [[[], LIST_TYPE_CONVERT]] },
     { name: 'null', body: null, expect: [[[], LIST_TYPE_CONVERT]] },
     { name: 'an item that is not an object', body: [chat('a'), 'b'], expect: [[[1], DICT_TYPE_CONVERT]] },
-    { name: 'item issues are at the item index', body: [chat('a'), chat('B')], expect: [[[1, 'name'], APPLICATION_COMMAND_INVALID_NAME]] },
+    {
+      name: 'item issues are at the item index',
+      body: [chat('a'), chat('B')],
+      expect: [[[1, 'name'], APPLICATION_COMMAND_INVALID_NAME]],
+    },
   ]);
 
   test('the order is kept', () => {
-    assert.deepEqual(itemsOf([chat('b'), { type: 2, name: 'A' }, chat('a')]).map((i) => i.definition.name), ['b', 'A', 'a']);
+    assert.deepEqual(
+      itemsOf([chat('b'), { type: 2, name: 'A' }, chat('a')]).map((i) => i.definition.name),
+      ['b', 'A', 'a'],
+    );
   });
 });
 
@@ -55,25 +73,58 @@ describe('ids', () => {
   runCases([
     { name: 'a snowflake string', body: [chat('a', { id: '1324165260902400001' })], expect: [] },
     { name: 'the largest 64-bit id', body: [chat('a', { id: '18446744073709551615' })], expect: [] },
-    { name: 'past 64 bits', body: [chat('a', { id: '18446744073709551616' })], expect: [[[0, 'id'], NUMBER_TYPE_COERCE]] },
-    { name: '21 digits', body: [chat('a', { id: '100000000000000000000' })], expect: [[[0, 'id'], NUMBER_TYPE_COERCE]] },
+    {
+      name: 'past 64 bits',
+      body: [chat('a', { id: '18446744073709551616' })],
+      expect: [[[0, 'id'], NUMBER_TYPE_COERCE]],
+    },
+    {
+      name: '21 digits',
+      body: [chat('a', { id: '100000000000000000000' })],
+      expect: [[[0, 'id'], NUMBER_TYPE_COERCE]],
+    },
     { name: 'not digits', body: [chat('a', { id: 'abc' })], expect: [[[0, 'id'], NUMBER_TYPE_COERCE]] },
     { name: 'empty', body: [chat('a', { id: '' })], expect: [[[0, 'id'], NUMBER_TYPE_COERCE]] },
     { name: 'a JSON number', body: [chat('a', { id: 123 })], expect: [[[0, 'id'], NUMBER_TYPE_COERCE]] },
-    { name: 'the same id twice', body: [chat('a', { id: '5' }), chat('b', { id: '5' })], expect: [[[1, 'id'], DUPLICATE_ID]] },
+    {
+      name: 'the same id twice',
+      body: [chat('a', { id: '5' }), chat('b', { id: '5' })],
+      expect: [[[1, 'id'], DUPLICATE_ID]],
+    },
   ]);
 
   test('stored as given, null when omitted or null', () => {
-    assert.deepEqual(itemsOf([chat('a', { id: '42' }), chat('b'), chat('c', { id: null })]).map((i) => i.id), ['42', null, null]);
+    assert.deepEqual(
+      itemsOf([chat('a', { id: '42' }), chat('b'), chat('c', { id: null })]).map((i) => i.id),
+      ['42', null, null],
+    );
   });
 });
 
 describe('names are unique per type within the list', () => {
   runCases([
     { name: 'one name on CHAT_INPUT and USER', body: [chat('a'), { type: 2, name: 'a' }], expect: [] },
-    { name: 'two CHAT_INPUT commands with one name', body: [chat('a'), chat('b'), chat('a')], expect: [[[2, 'name'], DUPLICATE_NAME]] },
-    { name: 'two USER commands with one name', body: [{ type: 2, name: 'Hi' }, { type: 2, name: 'Hi' }], expect: [[[1, 'name'], DUPLICATE_NAME]] },
-    { name: 'names differing only in case are distinct', body: [{ type: 3, name: 'Hi' }, { type: 3, name: 'hi' }], expect: [] },
+    {
+      name: 'two CHAT_INPUT commands with one name',
+      body: [chat('a'), chat('b'), chat('a')],
+      expect: [[[2, 'name'], DUPLICATE_NAME]],
+    },
+    {
+      name: 'two USER commands with one name',
+      body: [
+        { type: 2, name: 'Hi' },
+        { type: 2, name: 'Hi' },
+      ],
+      expect: [[[1, 'name'], DUPLICATE_NAME]],
+    },
+    {
+      name: 'names differing only in case are distinct',
+      body: [
+        { type: 3, name: 'Hi' },
+        { type: 3, name: 'hi' },
+      ],
+      expect: [],
+    },
   ]);
 });
 
@@ -94,7 +145,10 @@ describe('bulk defaults and compatibility decisions', () => {
   });
 
   test('guild bulk: no integration_types or contexts, nsfw stored', () => {
-    const [item] = itemsOf([chat('a', { nsfw: true, dm_permission: false, contexts: [0], integration_types: [0] })], GUILD);
+    const [item] = itemsOf(
+      [chat('a', { nsfw: true, dm_permission: false, contexts: [0], integration_types: [0] })],
+      GUILD,
+    );
     assert.equal(item?.definition.nsfw, true);
     assert.equal(item?.definition.dm_permission, true);
     assert.equal(item?.definition.integration_types, null);
@@ -102,16 +156,30 @@ describe('bulk defaults and compatibility decisions', () => {
   });
 
   test('context-menu commands need no description', () => {
-    assert.deepEqual(itemsOf([{ type: 2, name: 'Profile' }, { type: 3, name: 'Quote', description: '' }]).map((i) => i.definition.description), ['', '']);
+    assert.deepEqual(
+      itemsOf([
+        { type: 2, name: 'Profile' },
+        { type: 3, name: 'Quote', description: '' },
+      ]).map((i) => i.definition.description),
+      ['', ''],
+    );
   });
 
   test('no entry point in a guild list', () => {
-    check({ name: '', body: [{ type: 4, name: 'Launch', handler: 2 }], expect: [[[0, 'type'], APPLICATION_COMMAND_ENTRY_POINT_GUILD]], ctx: EMBEDDED_GUILD });
+    check({
+      name: '',
+      body: [{ type: 4, name: 'Launch', handler: 2 }],
+      expect: [[[0, 'type'], APPLICATION_COMMAND_ENTRY_POINT_GUILD]],
+      ctx: EMBEDDED_GUILD,
+    });
   });
 
   test('issues of several items are all reported', () => {
     const result = validateBulkOverwrite([chat('A'), { type: 2 }, chat('a', { id: 'x' }), chat('a')], GLOBAL);
     assert.ok(!result.ok);
-    assert.deepEqual(result.issues.map((i) => i.path.join('.')), ['0.name', '1.name', '2.id', '3.name']);
+    assert.deepEqual(
+      result.issues.map((i) => i.path.join('.')),
+      ['0.name', '1.name', '2.id', '3.name'],
+    );
   });
 });

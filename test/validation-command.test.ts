@@ -5,11 +5,21 @@ import type { CommandDefinition } from '../src/core/commands/model.js';
 import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
 import {
   APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID as PRIVATE_CHANNEL_INVALID,
-  APPLICATION_COMMAND_ENTRY_POINT_GUILD as ENTRY_POINT_GUILD, APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED as NOT_EMBEDDED,
-  APPLICATION_COMMAND_FIELD_NOT_ALLOWED as NOT_ALLOWED, APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED as UNSUPPORTED,
-  APPLICATION_COMMAND_NSFW_DISCOVERABLE as NSFW_DISCOVERABLE, BASE_TYPE_CHOICES, BASE_TYPE_MIN_LENGTH, BASE_TYPE_REQUIRED,
-  BOOLEAN_TYPE_CONVERT, DICT_TYPE_CONVERT, LIST_TYPE_CONVERT, LIST_TYPE_DUPLICATE_VALUE, NUMBER_TYPE_COERCE,
-  NUMBER_TYPE_MAX, NUMBER_TYPE_MIN,
+  APPLICATION_COMMAND_ENTRY_POINT_GUILD as ENTRY_POINT_GUILD,
+  APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED as NOT_EMBEDDED,
+  APPLICATION_COMMAND_FIELD_NOT_ALLOWED as NOT_ALLOWED,
+  APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED as UNSUPPORTED,
+  APPLICATION_COMMAND_NSFW_DISCOVERABLE as NSFW_DISCOVERABLE,
+  BASE_TYPE_CHOICES,
+  BASE_TYPE_MIN_LENGTH,
+  BASE_TYPE_REQUIRED,
+  BOOLEAN_TYPE_CONVERT,
+  DICT_TYPE_CONVERT,
+  LIST_TYPE_CONVERT,
+  LIST_TYPE_DUPLICATE_VALUE,
+  NUMBER_TYPE_COERCE,
+  NUMBER_TYPE_MAX,
+  NUMBER_TYPE_MIN,
 } from '../src/core/validation/codes.js';
 import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
@@ -42,7 +52,11 @@ describe('type', () => {
     {
       name: 'an unknown type still checks the type-independent fields',
       body: { type: 9, name: '', nsfw: 'x' },
-      expect: [[['type'], BASE_TYPE_CHOICES], [['name'], 'BASE_TYPE_BAD_LENGTH'], [['nsfw'], BOOLEAN_TYPE_CONVERT]],
+      expect: [
+        [['type'], BASE_TYPE_CHOICES],
+        [['name'], 'BASE_TYPE_BAD_LENGTH'],
+        [['nsfw'], BOOLEAN_TYPE_CONVERT],
+      ],
     },
     { name: 'a body that is a list', body: [], expect: [[[], DICT_TYPE_CONVERT]] },
     { name: 'a body that is null', body: null, expect: [[[], DICT_TYPE_CONVERT]] },
@@ -62,15 +76,38 @@ describe('PRIMARY_ENTRY_POINT and handler', () => {
     { name: 'handler 2 (DISCORD_LAUNCH_ACTIVITY)', body: entryPoint({ handler: 2 }), expect: [], ctx: EMBEDDED },
     { name: 'handler 0', body: entryPoint({ handler: 0 }), expect: [[['handler'], BASE_TYPE_CHOICES]], ctx: EMBEDDED },
     { name: 'handler 3', body: entryPoint({ handler: 3 }), expect: [[['handler'], BASE_TYPE_CHOICES]], ctx: EMBEDDED },
-    { name: 'handler missing', body: entryPoint({ handler: undefined }), expect: [[['handler'], BASE_TYPE_REQUIRED]], ctx: EMBEDDED },
-    { name: 'handler null', body: entryPoint({ handler: null }), expect: [[['handler'], BASE_TYPE_REQUIRED]], ctx: EMBEDDED },
-    { name: 'handler a string', body: entryPoint({ handler: '1' }), expect: [[['handler'], NUMBER_TYPE_COERCE]], ctx: EMBEDDED },
+    {
+      name: 'handler missing',
+      body: entryPoint({ handler: undefined }),
+      expect: [[['handler'], BASE_TYPE_REQUIRED]],
+      ctx: EMBEDDED,
+    },
+    {
+      name: 'handler null',
+      body: entryPoint({ handler: null }),
+      expect: [[['handler'], BASE_TYPE_REQUIRED]],
+      ctx: EMBEDDED,
+    },
+    {
+      name: 'handler a string',
+      body: entryPoint({ handler: '1' }),
+      expect: [[['handler'], NUMBER_TYPE_COERCE]],
+      ctx: EMBEDDED,
+    },
     { name: 'handler on CHAT_INPUT', body: chat({ handler: 1 }), expect: [[['handler'], NOT_ALLOWED]] },
     { name: 'handler on USER', body: { type: 2, name: 'U', handler: 2 }, expect: [[['handler'], NOT_ALLOWED]] },
     { name: 'handler null on CHAT_INPUT', body: chat({ handler: null }), expect: [] },
     { name: 'an app without the EMBEDDED flag', body: entryPoint(), expect: [[['type'], NOT_EMBEDDED]] },
     { name: 'a guild entry point', body: entryPoint(), expect: [[['type'], ENTRY_POINT_GUILD]], ctx: EMBEDDED_GUILD },
-    { name: 'both', body: entryPoint(), expect: [[['type'], NOT_EMBEDDED], [['type'], ENTRY_POINT_GUILD]], ctx: GUILD },
+    {
+      name: 'both',
+      body: entryPoint(),
+      expect: [
+        [['type'], NOT_EMBEDDED],
+        [['type'], ENTRY_POINT_GUILD],
+      ],
+      ctx: GUILD,
+    },
   ]);
 
   test('handler is stored on entry points and null elsewhere', () => {
@@ -84,7 +121,12 @@ describe('nsfw', () => {
   runCases([
     { name: 'true on an app without discovery', body: chat({ nsfw: true }), expect: [] },
     { name: 'false on a discoverable app', body: chat({ nsfw: false }), expect: [], ctx: DISCOVERABLE },
-    { name: 'true on a discoverable app', body: chat({ nsfw: true }), expect: [[['nsfw'], NSFW_DISCOVERABLE]], ctx: DISCOVERABLE },
+    {
+      name: 'true on a discoverable app',
+      body: chat({ nsfw: true }),
+      expect: [[['nsfw'], NSFW_DISCOVERABLE]],
+      ctx: DISCOVERABLE,
+    },
     { name: 'not a boolean', body: chat({ nsfw: 'true' }), expect: [[['nsfw'], BOOLEAN_TYPE_CONVERT]] },
   ]);
 
@@ -103,16 +145,32 @@ describe('default_member_permissions', () => {
     { name: 'integer -1', body: chat({ default_member_permissions: -1 }), expect: [[at, NUMBER_TYPE_MIN]] },
     { name: '"-1"', body: chat({ default_member_permissions: '-1' }), expect: [[at, NUMBER_TYPE_MIN]] },
     { name: 'integer 2^53-1', body: chat({ default_member_permissions: Number.MAX_SAFE_INTEGER }), expect: [] },
-    { name: 'integer 2^53 (must be a string)', body: chat({ default_member_permissions: 2 ** 53 }), expect: [[at, NUMBER_TYPE_MAX]] },
+    {
+      name: 'integer 2^53 (must be a string)',
+      body: chat({ default_member_permissions: 2 ** 53 }),
+      expect: [[at, NUMBER_TYPE_MAX]],
+    },
     { name: 'a fraction', body: chat({ default_member_permissions: 1.5 }), expect: [[at, NUMBER_TYPE_COERCE]] },
     { name: 'a word', body: chat({ default_member_permissions: 'admin' }), expect: [[at, NUMBER_TYPE_COERCE]] },
     { name: 'an empty string', body: chat({ default_member_permissions: '' }), expect: [[at, NUMBER_TYPE_COERCE]] },
     { name: 'a decimal point', body: chat({ default_member_permissions: '8.0' }), expect: [[at, NUMBER_TYPE_COERCE]] },
     { name: 'a boolean', body: chat({ default_member_permissions: true }), expect: [[at, NUMBER_TYPE_COERCE]] },
-    { name: '2^64 - 1 (every bit of 64)', body: chat({ default_member_permissions: '18446744073709551615' }), expect: [] },
-    { name: '2^64 (beyond 64 bits)', body: chat({ default_member_permissions: '18446744073709551616' }), expect: [[at, NUMBER_TYPE_MAX]] },
+    {
+      name: '2^64 - 1 (every bit of 64)',
+      body: chat({ default_member_permissions: '18446744073709551615' }),
+      expect: [],
+    },
+    {
+      name: '2^64 (beyond 64 bits)',
+      body: chat({ default_member_permissions: '18446744073709551616' }),
+      expect: [[at, NUMBER_TYPE_MAX]],
+    },
     { name: '39 digits', body: chat({ default_member_permissions: '1'.repeat(39) }), expect: [[at, NUMBER_TYPE_MAX]] },
-    { name: '10 000 digits', body: chat({ default_member_permissions: '9'.repeat(10_000) }), expect: [[at, NUMBER_TYPE_MAX]] },
+    {
+      name: '10 000 digits',
+      body: chat({ default_member_permissions: '9'.repeat(10_000) }),
+      expect: [[at, NUMBER_TYPE_MAX]],
+    },
   ]);
 
   test('always stored as a decimal string or null', () => {
@@ -132,18 +190,56 @@ describe('default_member_permissions', () => {
 describe('integration_types and contexts on global commands', () => {
   runCases([
     { name: 'integration_types [0, 1]', body: chat({ integration_types: [0, 1] }), expect: [] },
-    { name: 'integration_types [2]', body: chat({ integration_types: [2] }), expect: [[['integration_types', 0], BASE_TYPE_CHOICES]] },
-    { name: 'integration_types [-1]', body: chat({ integration_types: [-1] }), expect: [[['integration_types', 0], BASE_TYPE_CHOICES]] },
-    { name: 'integration_types duplicate', body: chat({ integration_types: [1, 1] }), expect: [[['integration_types', 1], LIST_TYPE_DUPLICATE_VALUE]] },
-    { name: 'integration_types []', body: chat({ integration_types: [] }), expect: [[['integration_types'], BASE_TYPE_MIN_LENGTH]] },
-    { name: 'integration_types not a list', body: chat({ integration_types: 0 }), expect: [[['integration_types'], LIST_TYPE_CONVERT]] },
-    { name: 'integration_types entry a string', body: chat({ integration_types: ['0'] }), expect: [[['integration_types', 0], NUMBER_TYPE_COERCE]] },
-    { name: 'integration_types the app supports', body: chat({ integration_types: [0] }), expect: [], ctx: GUILD_INSTALL_ONLY },
-    { name: 'integration_types the app does not support', body: chat({ integration_types: [0, 1] }), expect: [[['integration_types', 1], UNSUPPORTED]], ctx: GUILD_INSTALL_ONLY },
+    {
+      name: 'integration_types [2]',
+      body: chat({ integration_types: [2] }),
+      expect: [[['integration_types', 0], BASE_TYPE_CHOICES]],
+    },
+    {
+      name: 'integration_types [-1]',
+      body: chat({ integration_types: [-1] }),
+      expect: [[['integration_types', 0], BASE_TYPE_CHOICES]],
+    },
+    {
+      name: 'integration_types duplicate',
+      body: chat({ integration_types: [1, 1] }),
+      expect: [[['integration_types', 1], LIST_TYPE_DUPLICATE_VALUE]],
+    },
+    {
+      name: 'integration_types []',
+      body: chat({ integration_types: [] }),
+      expect: [[['integration_types'], BASE_TYPE_MIN_LENGTH]],
+    },
+    {
+      name: 'integration_types not a list',
+      body: chat({ integration_types: 0 }),
+      expect: [[['integration_types'], LIST_TYPE_CONVERT]],
+    },
+    {
+      name: 'integration_types entry a string',
+      body: chat({ integration_types: ['0'] }),
+      expect: [[['integration_types', 0], NUMBER_TYPE_COERCE]],
+    },
+    {
+      name: 'integration_types the app supports',
+      body: chat({ integration_types: [0] }),
+      expect: [],
+      ctx: GUILD_INSTALL_ONLY,
+    },
+    {
+      name: 'integration_types the app does not support',
+      body: chat({ integration_types: [0, 1] }),
+      expect: [[['integration_types', 1], UNSUPPORTED]],
+      ctx: GUILD_INSTALL_ONLY,
+    },
     { name: 'contexts [0, 1, 2]', body: chat({ contexts: [0, 1, 2] }), expect: [] },
     { name: 'contexts [3]', body: chat({ contexts: [3] }), expect: [[['contexts', 0], BASE_TYPE_CHOICES]] },
     { name: 'contexts [-1]', body: chat({ contexts: [-1] }), expect: [[['contexts', 0], BASE_TYPE_CHOICES]] },
-    { name: 'contexts duplicate', body: chat({ contexts: [0, 1, 0] }), expect: [[['contexts', 2], LIST_TYPE_DUPLICATE_VALUE]] },
+    {
+      name: 'contexts duplicate',
+      body: chat({ contexts: [0, 1, 0] }),
+      expect: [[['contexts', 2], LIST_TYPE_DUPLICATE_VALUE]],
+    },
     { name: 'contexts []', body: chat({ contexts: [] }), expect: [[['contexts'], BASE_TYPE_MIN_LENGTH]] },
     { name: 'contexts not a list', body: chat({ contexts: {} }), expect: [[['contexts'], LIST_TYPE_CONVERT]] },
     { name: 'PRIVATE_CHANNEL with USER_INSTALL', body: chat({ integration_types: [1], contexts: [2] }), expect: [] },
@@ -158,7 +254,11 @@ describe('integration_types and contexts on global commands', () => {
       expect: [[['contexts', 0], PRIVATE_CHANNEL_INVALID]],
       ctx: GUILD_INSTALL_ONLY,
     },
-    { name: 'PRIVATE_CHANNEL against the app default that has USER_INSTALL', body: chat({ contexts: [2] }), expect: [] },
+    {
+      name: 'PRIVATE_CHANNEL against the app default that has USER_INSTALL',
+      body: chat({ contexts: [2] }),
+      expect: [],
+    },
   ]);
 
   test('create defaults: integration_types from the app, contexts null', () => {
@@ -173,9 +273,24 @@ describe('integration_types and contexts on global commands', () => {
 describe('guild commands accept the global-only fields and store none of them', () => {
   runCases([
     { name: 'dm_permission false', body: chat({ dm_permission: false }), expect: [], ctx: GUILD },
-    { name: 'contexts and integration_types', body: chat({ contexts: [0, 1, 2], integration_types: [0] }), expect: [], ctx: GUILD },
-    { name: 'dm_permission of the wrong type', body: chat({ dm_permission: 'no' }), expect: [[['dm_permission'], BOOLEAN_TYPE_CONVERT]], ctx: GUILD },
-    { name: 'contexts out of the enum', body: chat({ contexts: [7] }), expect: [[['contexts', 0], BASE_TYPE_CHOICES]], ctx: GUILD },
+    {
+      name: 'contexts and integration_types',
+      body: chat({ contexts: [0, 1, 2], integration_types: [0] }),
+      expect: [],
+      ctx: GUILD,
+    },
+    {
+      name: 'dm_permission of the wrong type',
+      body: chat({ dm_permission: 'no' }),
+      expect: [[['dm_permission'], BOOLEAN_TYPE_CONVERT]],
+      ctx: GUILD,
+    },
+    {
+      name: 'contexts out of the enum',
+      body: chat({ contexts: [7] }),
+      expect: [[['contexts', 0], BASE_TYPE_CHOICES]],
+      ctx: GUILD,
+    },
   ]);
 
   test('stored: dm_permission true, integration_types and contexts null', () => {
@@ -188,8 +303,16 @@ describe('guild commands accept the global-only fields and store none of them', 
 
 describe('dm_permission and default_permission', () => {
   runCases([
-    { name: 'dm_permission not a boolean', body: chat({ dm_permission: 0 }), expect: [[['dm_permission'], BOOLEAN_TYPE_CONVERT]] },
-    { name: 'default_permission not a boolean', body: chat({ default_permission: 'yes' }), expect: [[['default_permission'], BOOLEAN_TYPE_CONVERT]] },
+    {
+      name: 'dm_permission not a boolean',
+      body: chat({ dm_permission: 0 }),
+      expect: [[['dm_permission'], BOOLEAN_TYPE_CONVERT]],
+    },
+    {
+      name: 'default_permission not a boolean',
+      body: chat({ default_permission: 'yes' }),
+      expect: [[['default_permission'], BOOLEAN_TYPE_CONVERT]],
+    },
   ]);
 
   test('stored on global commands, default true', () => {
@@ -222,52 +345,77 @@ describe('the normalized definition', () => {
   });
 
   test('a USER command on a guild', () => {
-    assert.deepEqual(valueOf({ type: 2, name: 'Show Profile', description: '', options: [], dm_permission: false }, GUILD), {
-      type: 2,
-      name: 'Show Profile',
-      name_localizations: null,
-      description: '',
-      description_localizations: null,
-      options: [],
-      default_member_permissions: null,
-      dm_permission: true,
-      default_permission: true,
-      nsfw: false,
-      integration_types: null,
-      contexts: null,
-      handler: null,
-    });
+    assert.deepEqual(
+      valueOf({ type: 2, name: 'Show Profile', description: '', options: [], dm_permission: false }, GUILD),
+      {
+        type: 2,
+        name: 'Show Profile',
+        name_localizations: null,
+        description: '',
+        description_localizations: null,
+        options: [],
+        default_member_permissions: null,
+        dm_permission: true,
+        default_permission: true,
+        nsfw: false,
+        integration_types: null,
+        contexts: null,
+        handler: null,
+      },
+    );
   });
 
   test('unknown fields are ignored', () => {
-    const value = valueOf(chat({ id: '1', application_id: '2', version: '3', guild_id: '4', name_localized: 'x', extra: { a: 1 } }));
+    const value = valueOf(
+      chat({ id: '1', application_id: '2', version: '3', guild_id: '4', name_localized: 'x', extra: { a: 1 } }),
+    );
     assert.deepEqual(Object.keys(value).sort(), [
-      'contexts', 'default_member_permissions', 'default_permission', 'description', 'description_localizations',
-      'dm_permission', 'handler', 'integration_types', 'name', 'name_localizations', 'nsfw', 'options', 'type',
+      'contexts',
+      'default_member_permissions',
+      'default_permission',
+      'description',
+      'description_localizations',
+      'dm_permission',
+      'handler',
+      'integration_types',
+      'name',
+      'name_localizations',
+      'nsfw',
+      'options',
+      'type',
     ]);
   });
 
   test('the output validates to itself', () => {
-    const first = valueOf(chat({
-      name_localizations: { fr: 'commande', de: 'cmd' },
-      options: [{ type: 4, name: 'n', description: 'd', min_value: 1, choices: [{ name: 'one', value: 1 }] }],
-      default_member_permissions: 8,
-      contexts: [0, 1],
-    }));
+    const first = valueOf(
+      chat({
+        name_localizations: { fr: 'commande', de: 'cmd' },
+        options: [{ type: 4, name: 'n', description: 'd', min_value: 1, choices: [{ name: 'one', value: 1 }] }],
+        default_member_permissions: 8,
+        contexts: [0, 1],
+      }),
+    );
     assert.deepEqual(valueOf(first), first);
   });
 
   test('every violation is collected, in one pass', () => {
-    const result = validateCreateCommand({
-      name: 'Bad Name',
-      description: '',
-      options: [{ type: 3, name: 'o', description: 'd', min_length: -1 }],
-      nsfw: 1,
-      contexts: [5],
-    }, GLOBAL);
+    const result = validateCreateCommand(
+      {
+        name: 'Bad Name',
+        description: '',
+        options: [{ type: 3, name: 'o', description: 'd', min_length: -1 }],
+        nsfw: 1,
+        contexts: [5],
+      },
+      GLOBAL,
+    );
     assert.equal(result.ok, false);
     assert.deepEqual(!result.ok && result.issues.map((i) => i.path.join('.')), [
-      'name', 'nsfw', 'contexts.0', 'description', 'options.0.min_length',
+      'name',
+      'nsfw',
+      'contexts.0',
+      'description',
+      'options.0.min_length',
     ]);
   });
 });

@@ -6,9 +6,19 @@ import { findTypeCountOverflow } from '../src/core/validation/index.js';
 
 function definitions(type: CommandTypeValue, count: number): CommandDefinition[] {
   return Array.from({ length: count }, (_, i) => ({
-    type, name: `c${i}`, name_localizations: null, description: '', description_localizations: null, options: [],
-    default_member_permissions: null, dm_permission: true, default_permission: true, nsfw: false,
-    integration_types: [0], contexts: null, handler: type === 4 ? 2 : null,
+    type,
+    name: `c${i}`,
+    name_localizations: null,
+    description: '',
+    description_localizations: null,
+    options: [],
+    default_member_permissions: null,
+    dm_permission: true,
+    default_permission: true,
+    nsfw: false,
+    integration_types: [0],
+    contexts: null,
+    handler: type === 4 ? 2 : null,
   }));
 }
 
@@ -36,6 +46,9 @@ describe('findTypeCountOverflow', () => {
   });
 
   test('the first type over its limit, in type order', () => {
-    assert.deepEqual(findTypeCountOverflow([...definitions(3, 16), ...definitions(2, 16)], 'global'), { type: 2, limit: 15 });
+    assert.deepEqual(findTypeCountOverflow([...definitions(3, 16), ...definitions(2, 16)], 'global'), {
+      type: 2,
+      limit: 15,
+    });
   });
 });

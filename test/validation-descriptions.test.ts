@@ -3,16 +3,25 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
 import {
-  APPLICATION_COMMAND_FIELD_NOT_ALLOWED as NOT_ALLOWED, BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
-  BASE_TYPE_REQUIRED as REQUIRED, STRING_TYPE_CONVERT,
+  APPLICATION_COMMAND_FIELD_NOT_ALLOWED as NOT_ALLOWED,
+  BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
+  BASE_TYPE_REQUIRED as REQUIRED,
+  STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
 import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
-const EMBEDDED_APP: ValidationContext = { scope: 'global', app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false } };
+const EMBEDDED_APP: ValidationContext = {
+  scope: 'global',
+  app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false },
+};
 
 const ASTRAL_LETTER = '\u{20000}';
 const chat = (description: unknown) => ({ name: 'cmd', description });
-const option = (description: unknown) => ({ name: 'cmd', description: 'd', options: [{ type: 5, name: 'o', description }] });
+const option = (description: unknown) => ({
+  name: 'cmd',
+  description: 'd',
+  options: [{ type: 5, name: 'o', description }],
+});
 
 describe('CHAT_INPUT descriptions', () => {
   runCases([
@@ -35,7 +44,11 @@ describe('option descriptions', () => {
     { name: 'empty', body: option(''), expect: [[at, BAD_LENGTH]] },
     { name: '100 characters', body: option('d'.repeat(100)), expect: [] },
     { name: '101 characters', body: option('d'.repeat(101)), expect: [[at, BAD_LENGTH]] },
-    { name: 'missing', body: { name: 'cmd', description: 'd', options: [{ type: 5, name: 'o' }] }, expect: [[at, REQUIRED]] },
+    {
+      name: 'missing',
+      body: { name: 'cmd', description: 'd', options: [{ type: 5, name: 'o' }] },
+      expect: [[at, REQUIRED]],
+    },
     { name: 'a number', body: option(1), expect: [[at, STRING_TYPE_CONVERT]] },
   ]);
 });
@@ -45,10 +58,26 @@ describe('USER and MESSAGE commands have no description and no options', () => {
     { name: 'USER: omitted', body: { type: 2, name: 'Profile' }, expect: [] },
     { name: 'USER: empty string counts as absent', body: { type: 2, name: 'Profile', description: '' }, expect: [] },
     { name: 'USER: null counts as absent', body: { type: 2, name: 'Profile', description: null }, expect: [] },
-    { name: 'USER: one character', body: { type: 2, name: 'Profile', description: 'x' }, expect: [[['description'], NOT_ALLOWED]] },
-    { name: 'MESSAGE: one character', body: { type: 3, name: 'Quote', description: 'x' }, expect: [[['description'], NOT_ALLOWED]] },
-    { name: 'USER: empty localizations', body: { type: 2, name: 'Profile', description_localizations: {} }, expect: [] },
-    { name: 'USER: null localizations', body: { type: 2, name: 'Profile', description_localizations: null }, expect: [] },
+    {
+      name: 'USER: one character',
+      body: { type: 2, name: 'Profile', description: 'x' },
+      expect: [[['description'], NOT_ALLOWED]],
+    },
+    {
+      name: 'MESSAGE: one character',
+      body: { type: 3, name: 'Quote', description: 'x' },
+      expect: [[['description'], NOT_ALLOWED]],
+    },
+    {
+      name: 'USER: empty localizations',
+      body: { type: 2, name: 'Profile', description_localizations: {} },
+      expect: [],
+    },
+    {
+      name: 'USER: null localizations',
+      body: { type: 2, name: 'Profile', description_localizations: null },
+      expect: [],
+    },
     {
       name: 'USER: a localized description',
       body: { type: 2, name: 'Profile', description_localizations: { fr: 'x' } },
@@ -84,7 +113,12 @@ describe('PRIMARY_ENTRY_POINT descriptions are optional', () => {
   runCases([
     { name: 'omitted', body: entryPoint(undefined), expect: [], ctx: EMBEDDED_APP },
     { name: '100 characters', body: entryPoint('d'.repeat(100)), expect: [], ctx: EMBEDDED_APP },
-    { name: '101 characters', body: entryPoint('d'.repeat(101)), expect: [[['description'], BAD_LENGTH]], ctx: EMBEDDED_APP },
+    {
+      name: '101 characters',
+      body: entryPoint('d'.repeat(101)),
+      expect: [[['description'], BAD_LENGTH]],
+      ctx: EMBEDDED_APP,
+    },
     {
       name: 'options are not allowed',
       body: { type: 4, name: 'Launch', handler: 1, options: [{ type: 3, name: 'o', description: 'd' }] },
@@ -104,7 +138,11 @@ describe('localized descriptions obey the description rule', () => {
     { name: '101 characters', body: chatLocalized('x'.repeat(101)), expect: [[at, BAD_LENGTH]] },
     {
       name: 'option: 101 characters',
-      body: { name: 'cmd', description: 'd', options: [{ type: 5, name: 'o', description: 'd', description_localizations: { ja: 'x'.repeat(101) } }] },
+      body: {
+        name: 'cmd',
+        description: 'd',
+        options: [{ type: 5, name: 'o', description: 'd', description_localizations: { ja: 'x'.repeat(101) } }],
+      },
       expect: [[['options', 0, 'description_localizations', 'ja'], BAD_LENGTH]],
     },
   ]);

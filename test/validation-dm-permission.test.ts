@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validateBulkOverwrite, validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
 
-const global: ValidationContext = { scope: 'global', app: { flags: 0, integration_types: [0, 1], discoverable: false } };
+const global: ValidationContext = {
+  scope: 'global',
+  app: { flags: 0, integration_types: [0, 1], discoverable: false },
+};
 
 describe('dm_permission and defaulted contexts', () => {
   it('dm_permission false keeps BOT_DM out of the bulk default contexts', () => {

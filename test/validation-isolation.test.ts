@@ -34,13 +34,18 @@ function importsOf(file: string): string[] {
 
 function reachable(): Set<string> {
   const seen = new Set<string>();
-  const pending = readdirSync(VALIDATION_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => join(VALIDATION_DIR, f));
+  const pending = readdirSync(VALIDATION_DIR)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => join(VALIDATION_DIR, f));
   while (pending.length > 0) {
     const file = pending.pop();
     if (file === undefined || seen.has(file)) continue;
     seen.add(file);
     for (const specifier of importsOf(file)) {
-      assert.ok(specifier.startsWith('.'), `${relative(SRC, file)} imports ${specifier}: only relative imports are allowed`);
+      assert.ok(
+        specifier.startsWith('.'),
+        `${relative(SRC, file)} imports ${specifier}: only relative imports are allowed`,
+      );
       pending.push(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
     }
   }
@@ -65,6 +70,7 @@ test('the public API', () => {
 
 test('every code is documented in docs/errors.md', () => {
   const docs = readFileSync(join(ROOT, 'docs/errors.md'), 'utf8');
-  for (const code of VALIDATION_CODES) assert.ok(docs.includes(`\`${code}\``), `${code} is missing from docs/errors.md`);
+  for (const code of VALIDATION_CODES)
+    assert.ok(docs.includes(`\`${code}\``), `${code} is missing from docs/errors.md`);
   assert.equal(new Set(VALIDATION_CODES).size, VALIDATION_CODES.length);
 });

@@ -2,16 +2,25 @@
 import { describe } from 'node:test';
 import type { ValidationContext } from '../src/core/validation/index.js';
 import {
-  APPLICATION_COMMAND_INVALID_NAME as INVALID_NAME, BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
-  BASE_TYPE_REQUIRED as REQUIRED, STRING_TYPE_CONVERT,
+  APPLICATION_COMMAND_INVALID_NAME as INVALID_NAME,
+  BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
+  BASE_TYPE_REQUIRED as REQUIRED,
+  STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
 import { runCases } from './helpers/validation-cases.js';
 
-const EMBEDDED_APP: ValidationContext = { scope: 'global', app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false } };
+const EMBEDDED_APP: ValidationContext = {
+  scope: 'global',
+  app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false },
+};
 
 const chat = (name: unknown) => ({ name, description: 'd' });
 const user = (name: unknown) => ({ type: 2, name });
-const withOption = (name: unknown) => ({ name: 'cmd', description: 'd', options: [{ type: 3, name, description: 'd' }] });
+const withOption = (name: unknown) => ({
+  name: 'cmd',
+  description: 'd',
+  options: [{ type: 3, name, description: 'd' }],
+});
 /** U+20000, a letter outside the BMP: one code point, two UTF-16 units. */
 const ASTRAL_LETTER = '\u{20000}';
 
@@ -40,7 +49,14 @@ describe('CHAT_INPUT command names', () => {
     { name: 'Thai with combining marks', body: chat('สวัสดี'), expect: [] },
     { name: 'lowercase Cyrillic', body: chat('привет'), expect: [] },
     { name: 'uppercase Cyrillic', body: chat('Привет'), expect: [[['name'], INVALID_NAME]] },
-    { name: 'too long and uppercase: both reported', body: chat('A'.repeat(33)), expect: [[['name'], BAD_LENGTH], [['name'], INVALID_NAME]] },
+    {
+      name: 'too long and uppercase: both reported',
+      body: chat('A'.repeat(33)),
+      expect: [
+        [['name'], BAD_LENGTH],
+        [['name'], INVALID_NAME],
+      ],
+    },
     { name: 'missing', body: { description: 'd' }, expect: [[['name'], REQUIRED]] },
     { name: 'null', body: chat(null), expect: [[['name'], REQUIRED]] },
     { name: 'a number', body: chat(5), expect: [[['name'], STRING_TYPE_CONVERT]] },
@@ -56,7 +72,11 @@ describe('option names follow the CHAT_INPUT rule', () => {
     { name: '33 characters', body: withOption('o'.repeat(33)), expect: [[at, BAD_LENGTH]] },
     { name: 'uppercase', body: withOption('Opt'), expect: [[at, INVALID_NAME]] },
     { name: 'a space', body: withOption('my opt'), expect: [[at, INVALID_NAME]] },
-    { name: 'missing', body: { name: 'cmd', description: 'd', options: [{ type: 3, description: 'd' }] }, expect: [[at, REQUIRED]] },
+    {
+      name: 'missing',
+      body: { name: 'cmd', description: 'd', options: [{ type: 3, description: 'd' }] },
+      expect: [[at, REQUIRED]],
+    },
     { name: 'a list', body: withOption(['a']), expect: [[at, STRING_TYPE_CONVERT]] },
   ]);
 });
@@ -75,7 +95,12 @@ describe('USER, MESSAGE and PRIMARY_ENTRY_POINT names', () => {
     { name: 'MESSAGE: mixed case', body: { type: 3, name: 'Quote Message' }, expect: [] },
     { name: 'MESSAGE: 33 characters', body: { type: 3, name: 'M'.repeat(33) }, expect: [[['name'], BAD_LENGTH]] },
     { name: 'PRIMARY_ENTRY_POINT: mixed case', body: entryPoint('Launch Game'), expect: [], ctx: EMBEDDED_APP },
-    { name: 'PRIMARY_ENTRY_POINT: 33 characters', body: entryPoint('L'.repeat(33)), expect: [[['name'], BAD_LENGTH]], ctx: EMBEDDED_APP },
+    {
+      name: 'PRIMARY_ENTRY_POINT: 33 characters',
+      body: entryPoint('L'.repeat(33)),
+      expect: [[['name'], BAD_LENGTH]],
+      ctx: EMBEDDED_APP,
+    },
     { name: 'missing', body: { type: 2 }, expect: [[['name'], REQUIRED]] },
   ]);
 });
@@ -95,7 +120,11 @@ describe('localized names obey the rule of their default', () => {
     { name: 'USER: 33 characters', body: userLocalized('P'.repeat(33)), expect: [[at, BAD_LENGTH]] },
     {
       name: 'option: uppercase',
-      body: { name: 'cmd', description: 'd', options: [{ type: 3, name: 'o', description: 'd', name_localizations: { de: 'Opt' } }] },
+      body: {
+        name: 'cmd',
+        description: 'd',
+        options: [{ type: 3, name: 'o', description: 'd', name_localizations: { de: 'Opt' } }],
+      },
       expect: [[['options', 0, 'name_localizations', 'de'], INVALID_NAME]],
     },
   ]);

@@ -4,8 +4,11 @@ import { describe, test } from 'node:test';
 import type { CommandDefinition } from '../src/core/commands/model.js';
 import { validateCreateCommand, validatePatchCommand, type ValidationContext } from '../src/core/validation/index.js';
 import {
-  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID as PRIVATE_CHANNEL_INVALID, APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
-  APPLICATION_COMMAND_INVALID_NAME, APPLICATION_COMMAND_TYPE_IMMUTABLE as TYPE_IMMUTABLE, DICT_TYPE_CONVERT,
+  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID as PRIVATE_CHANNEL_INVALID,
+  APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
+  APPLICATION_COMMAND_INVALID_NAME,
+  APPLICATION_COMMAND_TYPE_IMMUTABLE as TYPE_IMMUTABLE,
+  DICT_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
 
 const APP = { flags: 0, integration_types: [0, 1], discoverable: false };
@@ -33,7 +36,10 @@ const PING = created({
   name: 'ping',
   description: 'Replies',
   name_localizations: { fr: 'pingue' },
-  options: [{ type: 3, name: 'a', description: 'd' }, { type: 3, name: 'b', description: 'd' }],
+  options: [
+    { type: 3, name: 'a', description: 'd' },
+    { type: 3, name: 'b', description: 'd' },
+  ],
   default_member_permissions: '8',
 });
 const PROFILE = created({ type: 2, name: 'Profile' });
@@ -50,7 +56,10 @@ describe('merging', () => {
 
   test('options are replaced whole', () => {
     const value = patched({ options: [{ type: 5, name: 'c', description: 'd' }] }, PING);
-    assert.deepEqual(value.options.map((o) => o.name), ['c']);
+    assert.deepEqual(
+      value.options.map((o) => o.name),
+      ['c'],
+    );
   });
 
   test('null resets to the default', () => {
@@ -94,7 +103,9 @@ describe('the merged command is validated in full', () => {
 
   test('all issues at once, type included', () => {
     assert.deepEqual(issuesOf({ type: 3, name: 'Ping', options: 'x' }, PING), [
-      ['type', TYPE_IMMUTABLE], ['name', APPLICATION_COMMAND_INVALID_NAME], ['options', 'LIST_TYPE_CONVERT'],
+      ['type', TYPE_IMMUTABLE],
+      ['name', APPLICATION_COMMAND_INVALID_NAME],
+      ['options', 'LIST_TYPE_CONVERT'],
     ]);
   });
 

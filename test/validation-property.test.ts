@@ -8,11 +8,18 @@ import fc from 'fast-check';
 import type { Issue } from '../src/core/errors.js';
 import { SUPPORTED_LOCALES } from '../src/core/locales.js';
 import {
-  validateBulkOverwrite, validateCreateCommand, validatePatchCommand, type Result, type ValidationContext,
+  validateBulkOverwrite,
+  validateCreateCommand,
+  validatePatchCommand,
+  type Result,
+  type ValidationContext,
 } from '../src/core/validation/index.js';
 
 const RUNS = { numRuns: 200 };
-const GLOBAL: ValidationContext = { scope: 'global', app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false } };
+const GLOBAL: ValidationContext = {
+  scope: 'global',
+  app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false },
+};
 const GUILD: ValidationContext = { scope: 'guild', app: { flags: 0, integration_types: [0], discoverable: true } };
 
 type Json = Record<string, unknown>;
@@ -22,7 +29,9 @@ type Json = Record<string, unknown>;
 /** Name characters: ASCII, cased letters in lowercase, uncased letters, Devanagari and Thai marks. No apostrophe (see below). */
 const NAME_CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789-_ñßäøçğж日本नमस्तेสวัสดี'];
 const slashName = fc.array(fc.constantFrom(...NAME_CHARACTERS), { minLength: 1, maxLength: 28 }).map((c) => c.join(''));
-const freeformName = fc.string({ minLength: 1, maxLength: 32, unit: 'grapheme-ascii' }).filter((s) => [...s].length <= 32);
+const freeformName = fc
+  .string({ minLength: 1, maxLength: 32, unit: 'grapheme-ascii' })
+  .filter((s) => [...s].length <= 32);
 const description = fc.string({ minLength: 1, maxLength: 100 });
 const shortText = fc.string({ minLength: 1, maxLength: 30 });
 const locales = fc.uniqueArray(fc.nat({ max: SUPPORTED_LOCALES.length - 1 }), { maxLength: 3 });
@@ -40,7 +49,8 @@ function localizeText(texts: readonly string[], indexes: readonly number[]): Jso
 }
 
 const named = <T extends Json>(base: fc.Arbitrary<T>) =>
-  fc.tuple(base, slashName, description, locales, locales, fc.array(description, { minLength: 1, maxLength: 2 }))
+  fc
+    .tuple(base, slashName, description, locales, locales, fc.array(description, { minLength: 1, maxLength: 2 }))
     .map(([fields, name, text, nameLocales, textLocales, texts]) => ({
       ...fields,
       name,
@@ -60,7 +70,8 @@ function choicesOf(value: fc.Arbitrary<string | number>) {
 
 const stringOption = fc.oneof(
   fc.record({ type: fc.constant(3), choices: choicesOf(fc.string({ maxLength: 30 })) }),
-  fc.tuple(sortedPair(fc.integer({ min: 1, max: 6000 })), fc.boolean())
+  fc
+    .tuple(sortedPair(fc.integer({ min: 1, max: 6000 })), fc.boolean())
     .map(([[min, max], autocomplete]) => ({ type: 3, min_length: min - 1, max_length: max, autocomplete })),
 );
 const integerOption = fc.oneof(
@@ -71,16 +82,19 @@ const numberOption = fc.oneof(
   fc.record({ type: fc.constant(10), choices: choicesOf(double53) }),
   sortedPair(double53).map(([min, max]) => ({ type: 10, min_value: min, max_value: max })),
 );
-const channelOption = fc.uniqueArray(fc.constantFrom(0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16), { maxLength: 4 })
+const channelOption = fc
+  .uniqueArray(fc.constantFrom(0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16), { maxLength: 4 })
   .map((channelTypes) => ({ type: 7, channel_types: channelTypes }));
 const simpleOption = fc.constantFrom(5, 6, 8, 9, 11).map((type) => ({ type }));
 
-const plainOption = fc.tuple(named(fc.oneof(stringOption, integerOption, numberOption, channelOption, simpleOption)), fc.boolean())
+const plainOption = fc
+  .tuple(named(fc.oneof(stringOption, integerOption, numberOption, channelOption, simpleOption)), fc.boolean())
   .map(([option, required]) => ({ ...option, required }));
 
 /** Unique names per level, required options first. */
 function level<T extends Json>(option: fc.Arbitrary<T>, maxLength: number) {
-  return fc.uniqueArray(option, { maxLength, selector: (o) => o.name })
+  return fc
+    .uniqueArray(option, { maxLength, selector: (o) => o.name })
     .map((options) => [...options].sort((a, b) => Number(b.required === true) - Number(a.required === true)));
 }
 
@@ -88,27 +102,37 @@ const subcommand = (maxOptions: number) =>
   named(level(plainOption, maxOptions).map((options) => ({ type: 1, options })));
 const group = named(level(subcommand(3), 2).map((options) => ({ type: 2, options })));
 
-const chatInputCommand = fc.tuple(
-  named(fc.oneof(
-    level(plainOption, 6).map((options) => ({ options })),
-    level(subcommand(4), 3).map((options) => ({ options })),
-    level(fc.oneof(group, subcommand(3)), 2).map((options) => ({ options })),
-  )),
-  fc.record({
-    default_member_permissions: fc.oneof(fc.constant(null), fc.nat().map(String), fc.nat()),
-    dm_permission: fc.boolean(),
-    nsfw: fc.boolean(),
-    integration_types: fc.constantFrom([0], [1], [0, 1], [1, 0]),
-    contexts: fc.constantFrom(null, [0], [0, 1], [1]),
-  }, { requiredKeys: [] }),
-).map(([command, fields]) => ({ type: 1, ...command, ...fields }));
+const chatInputCommand = fc
+  .tuple(
+    named(
+      fc.oneof(
+        level(plainOption, 6).map((options) => ({ options })),
+        level(subcommand(4), 3).map((options) => ({ options })),
+        level(fc.oneof(group, subcommand(3)), 2).map((options) => ({ options })),
+      ),
+    ),
+    fc.record(
+      {
+        default_member_permissions: fc.oneof(fc.constant(null), fc.nat().map(String), fc.nat()),
+        dm_permission: fc.boolean(),
+        nsfw: fc.boolean(),
+        integration_types: fc.constantFrom([0], [1], [0, 1], [1, 0]),
+        contexts: fc.constantFrom(null, [0], [0, 1], [1]),
+      },
+      { requiredKeys: [] },
+    ),
+  )
+  .map(([command, fields]) => ({ type: 1, ...command, ...fields }));
 
-const contextMenuCommand = fc.record({
-  type: fc.constantFrom(2, 3),
-  name: freeformName,
-  description: fc.constantFrom(undefined, null, ''),
-  options: fc.constantFrom(undefined, null, []),
-}, { requiredKeys: ['type', 'name'] });
+const contextMenuCommand = fc.record(
+  {
+    type: fc.constantFrom(2, 3),
+    name: freeformName,
+    description: fc.constantFrom(undefined, null, ''),
+    options: fc.constantFrom(undefined, null, []),
+  },
+  { requiredKeys: ['type', 'name'] },
+);
 
 const validCommand = fc.oneof({ weight: 4, arbitrary: chatInputCommand }, { weight: 1, arbitrary: contextMenuCommand });
 
@@ -118,7 +142,8 @@ function assertWellFormed(issues: readonly Issue[]): void {
   assert.ok(issues.length > 0, 'a failed result has issues');
   for (const issue of issues) {
     assert.ok(Array.isArray(issue.path), 'path is an array');
-    for (const segment of issue.path) assert.ok(typeof segment === 'string' || typeof segment === 'number', 'path segment');
+    for (const segment of issue.path)
+      assert.ok(typeof segment === 'string' || typeof segment === 'number', 'path segment');
     assert.match(issue.code, /^[A-Z_]+$/);
     assert.equal(typeof issue.message, 'string');
     assert.ok(issue.message.length > 0);
@@ -138,19 +163,28 @@ function accepted(body: unknown, ctx: ValidationContext = GLOBAL) {
 
 describe('generated valid commands', () => {
   test('are accepted, and their normalized form validates to itself', () => {
-    fc.assert(fc.property(validCommand, (command) => {
-      const value = accepted(command);
-      assert.deepEqual(accepted(value), value);
-    }), RUNS);
+    fc.assert(
+      fc.property(validCommand, (command) => {
+        const value = accepted(command);
+        assert.deepEqual(accepted(value), value);
+      }),
+      RUNS,
+    );
   });
 
   test('are accepted as guild commands and in a bulk body', () => {
-    fc.assert(fc.property(fc.uniqueArray(validCommand, { maxLength: 5, selector: (c) => `${c.type}:${c.name}` }), (commands) => {
-      const guildSafe = commands.map((c) => ({ ...c, nsfw: false }));
-      const result = validateBulkOverwrite(guildSafe, GUILD);
-      assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
-      assert.equal(result.value.length, commands.length);
-    }), RUNS);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(validCommand, { maxLength: 5, selector: (c) => `${c.type}:${c.name}` }),
+        (commands) => {
+          const guildSafe = commands.map((c) => ({ ...c, nsfw: false }));
+          const result = validateBulkOverwrite(guildSafe, GUILD);
+          assert.ok(result.ok, JSON.stringify(!result.ok && result.issues));
+          assert.equal(result.value.length, commands.length);
+        },
+      ),
+      RUNS,
+    );
   });
 });
 
@@ -158,7 +192,8 @@ describe('generated valid commands', () => {
 
 type Mutation = (command: Json) => Json;
 
-const firstOption = (command: Json): Json | undefined => (Array.isArray(command.options) ? command.options[0] as Json : undefined);
+const firstOption = (command: Json): Json | undefined =>
+  Array.isArray(command.options) ? (command.options[0] as Json) : undefined;
 const withFirstOption = (command: Json, change: (option: Json) => Json): Json => {
   const option = firstOption(command);
   if (!option) return { ...command, options: [{ type: 3, name: 'Upper', description: 'd' }] };
@@ -176,7 +211,10 @@ const MUTATIONS: Record<string, Mutation> = {
   typeString: (c) => ({ ...c, type: '1' }),
   contextUnknown: (c) => ({ ...c, contexts: [0, 9] }),
   integrationTypeUnknown: (c) => ({ ...c, integration_types: [5] }),
-  tooManyOptions: (c) => ({ ...c, options: Array.from({ length: 26 }, (_, i) => ({ type: 5, name: `o${i}`, description: 'd' })) }),
+  tooManyOptions: (c) => ({
+    ...c,
+    options: Array.from({ length: 26 }, (_, i) => ({ type: 5, name: `o${i}`, description: 'd' })),
+  }),
   optionsNotList: (c) => ({ ...c, options: 'none' }),
   nsfwString: (c) => ({ ...c, nsfw: 'yes' }),
   permissionsNegative: (c) => ({ ...c, default_member_permissions: -1 }),
@@ -186,13 +224,16 @@ const MUTATIONS: Record<string, Mutation> = {
   optionTypeUnknown: (c) => withFirstOption(c, (o) => ({ ...o, type: 99 })),
   optionDescriptionMissing: (c) => withFirstOption(c, ({ description: _d, ...o }) => o),
   optionDuplicated: (c) => {
-    const options = Array.isArray(c.options) && c.options.length > 0 ? c.options : [{ type: 5, name: 'a', description: 'd' }];
+    const options =
+      Array.isArray(c.options) && c.options.length > 0 ? c.options : [{ type: 5, name: 'a', description: 'd' }];
     return { ...c, options: [...options, options[0]] };
   },
   oversized: (c) => ({
     ...c,
     options: Array.from({ length: 25 }, (_, i) => ({
-      type: 3, name: `o${i}`, description: 'd'.repeat(100),
+      type: 3,
+      name: `o${i}`,
+      description: 'd'.repeat(100),
       choices: Array.from({ length: 25 }, (_, j) => ({ name: `${j}`.padEnd(100, 'n'), value: 'v'.repeat(100) })),
     })),
   }),
@@ -201,11 +242,14 @@ const MUTATIONS: Record<string, Mutation> = {
 describe('mutated commands', () => {
   for (const [name, mutate] of Object.entries(MUTATIONS)) {
     test(`${name} is rejected with well-formed issues`, () => {
-      fc.assert(fc.property(chatInputCommand, (command) => {
-        const result = validateCreateCommand(mutate(command), GLOBAL);
-        assert.equal(result.ok, false);
-        if (!result.ok) assertWellFormed(result.issues);
-      }), { numRuns: 25 });
+      fc.assert(
+        fc.property(chatInputCommand, (command) => {
+          const result = validateCreateCommand(mutate(command), GLOBAL);
+          assert.equal(result.ok, false);
+          if (!result.ok) assertWellFormed(result.issues);
+        }),
+        { numRuns: 25 },
+      );
     });
   }
 });
@@ -230,25 +274,48 @@ const junk = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(null, true, false, '', 'A', 2 ** 53, -0, 0.5) },
 );
 const { option: junkOption } = fc.letrec((tie) => ({
-  option: fc.record({
-    type: fc.oneof(fc.integer({ min: 0, max: 12 }), junk),
-    name: fc.oneof(slashName, junk),
-    name_localizations: fc.oneof(fc.dictionary(fc.constantFrom('fr', 'de', 'xx', '__proto__'), fc.oneof(slashName, junk)), junk),
-    description: fc.oneof(description, junk),
-    required: junk,
-    choices: fc.oneof(fc.array(fc.record({ name: fc.oneof(shortText, junk), value: junk }, { requiredKeys: [] }), { maxLength: 3 }), junk),
-    options: fc.oneof({ depthSize: 'small' }, fc.array(tie('option'), { maxLength: 3 }), junk),
-    channel_types: fc.oneof(fc.array(fc.integer({ min: -1, max: 17 }), { maxLength: 3 }), junk),
-    min_value: junk, max_value: junk, min_length: junk, max_length: junk, autocomplete: junk,
-  }, { requiredKeys: [] }),
+  option: fc.record(
+    {
+      type: fc.oneof(fc.integer({ min: 0, max: 12 }), junk),
+      name: fc.oneof(slashName, junk),
+      name_localizations: fc.oneof(
+        fc.dictionary(fc.constantFrom('fr', 'de', 'xx', '__proto__'), fc.oneof(slashName, junk)),
+        junk,
+      ),
+      description: fc.oneof(description, junk),
+      required: junk,
+      choices: fc.oneof(
+        fc.array(fc.record({ name: fc.oneof(shortText, junk), value: junk }, { requiredKeys: [] }), { maxLength: 3 }),
+        junk,
+      ),
+      options: fc.oneof({ depthSize: 'small' }, fc.array(tie('option'), { maxLength: 3 }), junk),
+      channel_types: fc.oneof(fc.array(fc.integer({ min: -1, max: 17 }), { maxLength: 3 }), junk),
+      min_value: junk,
+      max_value: junk,
+      min_length: junk,
+      max_length: junk,
+      autocomplete: junk,
+    },
+    { requiredKeys: [] },
+  ),
 }));
-const junkCommand = fc.record({
-  id: junk, type: fc.oneof(fc.integer({ min: 0, max: 5 }), junk), name: fc.oneof(slashName, freeformName, junk),
-  description: fc.oneof(description, junk), options: fc.oneof(fc.array(junkOption, { maxLength: 4 }), junk),
-  default_member_permissions: junk, dm_permission: junk, default_permission: junk, nsfw: junk,
-  integration_types: fc.oneof(fc.array(fc.integer({ min: -1, max: 2 }), { maxLength: 3 }), junk),
-  contexts: fc.oneof(fc.array(fc.integer({ min: -1, max: 3 }), { maxLength: 3 }), junk), handler: junk,
-}, { requiredKeys: [] });
+const junkCommand = fc.record(
+  {
+    id: junk,
+    type: fc.oneof(fc.integer({ min: 0, max: 5 }), junk),
+    name: fc.oneof(slashName, freeformName, junk),
+    description: fc.oneof(description, junk),
+    options: fc.oneof(fc.array(junkOption, { maxLength: 4 }), junk),
+    default_member_permissions: junk,
+    dm_permission: junk,
+    default_permission: junk,
+    nsfw: junk,
+    integration_types: fc.oneof(fc.array(fc.integer({ min: -1, max: 2 }), { maxLength: 3 }), junk),
+    contexts: fc.oneof(fc.array(fc.integer({ min: -1, max: 3 }), { maxLength: 3 }), junk),
+    handler: junk,
+  },
+  { requiredKeys: [] },
+);
 
 describe('validation never throws', () => {
   test('on arbitrary JSON', () => {
@@ -257,17 +324,27 @@ describe('validation never throws', () => {
 
   test('on arbitrary values, including ones JSON cannot express', () => {
     const anything = fc.anything({
-      withBigInt: true, withBoxedValues: true, withDate: true, withMap: true, withNullPrototype: true,
-      withObjectString: true, withSet: true, withSparseArray: true, withTypedArray: true,
+      withBigInt: true,
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withNullPrototype: true,
+      withObjectString: true,
+      withSet: true,
+      withSparseArray: true,
+      withTypedArray: true,
     });
     fc.assert(fc.property(anything, validateEverywhere), RUNS);
   });
 
   test('on command-shaped junk; whatever it accepts is a fixed point', () => {
-    fc.assert(fc.property(junkCommand, (body) => {
-      validateEverywhere(body);
-      const result = validateCreateCommand(body, GLOBAL);
-      if (result.ok) assert.deepEqual(accepted(result.value), result.value);
-    }), RUNS);
+    fc.assert(
+      fc.property(junkCommand, (body) => {
+        validateEverywhere(body);
+        const result = validateCreateCommand(body, GLOBAL);
+        if (result.ok) assert.deepEqual(accepted(result.value), result.value);
+      }),
+      RUNS,
+    );
   });
 });

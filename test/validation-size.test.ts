@@ -1,13 +1,24 @@
 /** The 8000-character budget of a CHAT_INPUT command, counted over the longest variant of each field. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { commandSize, validateBulkOverwrite, validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
+import {
+  commandSize,
+  validateBulkOverwrite,
+  validateCreateCommand,
+  type ValidationContext,
+} from '../src/core/validation/index.js';
 import { APPLICATION_COMMAND_TOO_LARGE } from '../src/core/validation/codes.js';
 import { formErrorTree } from '../src/core/errors.js';
 
-const GLOBAL: ValidationContext = { scope: 'global', app: { flags: 0, integration_types: [0, 1], discoverable: false } };
+const GLOBAL: ValidationContext = {
+  scope: 'global',
+  app: { flags: 0, integration_types: [0, 1], discoverable: false },
+};
 
-interface Choice { name: string; value: string }
+interface Choice {
+  name: string;
+  value: string;
+}
 
 /**
  * A valid command of exactly `size` characters: name "c" and description "d" (2), then options
@@ -48,7 +59,9 @@ describe('8000 characters per CHAT_INPUT command', () => {
     const result = validateCreateCommand(commandOfSize(8001), GLOBAL);
     assert.equal(result.ok, false);
     assert.ok(!result.ok);
-    assert.deepEqual(result.issues, [{ path: [], code: APPLICATION_COMMAND_TOO_LARGE, message: 'Command exceeds maximum size (8000)' }]);
+    assert.deepEqual(result.issues, [
+      { path: [], code: APPLICATION_COMMAND_TOO_LARGE, message: 'Command exceeds maximum size (8000)' },
+    ]);
     assert.deepEqual(JSON.parse(JSON.stringify(formErrorTree(result.issues))), {
       _errors: [{ code: 'APPLICATION_COMMAND_TOO_LARGE', message: 'Command exceeds maximum size (8000)' }],
     });
@@ -58,9 +71,13 @@ describe('8000 characters per CHAT_INPUT command', () => {
     // The description "d" localized to 2 characters adds 1; a 1-character localization adds nothing.
     assert.deepEqual(issuesOf(commandOfSize(7999, { description_localizations: { fr: 'dd' } })), []);
     assert.deepEqual(issuesOf(commandOfSize(8000, { description_localizations: { fr: 'e', de: 'f' } })), []);
-    assert.deepEqual(issuesOf(commandOfSize(8000, { description_localizations: { fr: 'dd' } })), [['', APPLICATION_COMMAND_TOO_LARGE]]);
+    assert.deepEqual(issuesOf(commandOfSize(8000, { description_localizations: { fr: 'dd' } })), [
+      ['', APPLICATION_COMMAND_TOO_LARGE],
+    ]);
     assert.deepEqual(issuesOf(commandOfSize(7998, { name_localizations: { fr: 'ccc', de: 'cc' } })), []);
-    assert.deepEqual(issuesOf(commandOfSize(7999, { name_localizations: { fr: 'ccc', de: 'cc' } })), [['', APPLICATION_COMMAND_TOO_LARGE]]);
+    assert.deepEqual(issuesOf(commandOfSize(7999, { name_localizations: { fr: 'ccc', de: 'cc' } })), [
+      ['', APPLICATION_COMMAND_TOO_LARGE],
+    ]);
   });
 
   test('characters are code points', () => {
@@ -79,24 +96,38 @@ describe('8000 characters per CHAT_INPUT command', () => {
 
   test('options at every depth and their choices count; numeric values count their digits', () => {
     const sub = (name: string, choiceName: string, value: number) => ({
-      type: 1, name, description: 'd'.repeat(100),
+      type: 1,
+      name,
+      description: 'd'.repeat(100),
       options: [{ type: 4, name: 'n', description: 'd'.repeat(100), choices: [{ name: choiceName, value }] }],
     });
-    const group = (name: string, ...subs: unknown[]) => ({ type: 2, name, description: 'd'.repeat(100), options: subs });
+    const group = (name: string, ...subs: unknown[]) => ({
+      type: 2,
+      name,
+      description: 'd'.repeat(100),
+      options: subs,
+    });
     const subs = Array.from({ length: 25 }, (_, i) => sub(`s${String(i).padStart(2, '0')}`, 'c'.repeat(100), 12345));
     // One group: 1 + 100, 25 subcommands of (3 + 100) + (1 + 100) + (100 + 5) = 309 → 101 + 7725 = 7826.
     const body = { name: 'c', description: 'd', options: [group('g', ...subs)] };
     const result = validateCreateCommand(body, GLOBAL);
     assert.ok(result.ok);
     assert.equal(commandSize(result.value), 2 + 7826);
-    const bigger = { name: 'c', description: 'd', options: [group('g', ...subs), group('h', sub('s', 'c'.repeat(70), 1))] };
+    const bigger = {
+      name: 'c',
+      description: 'd',
+      options: [group('g', ...subs), group('h', sub('s', 'c'.repeat(70), 1))],
+    };
     assert.deepEqual(issuesOf(bigger), [['', APPLICATION_COMMAND_TOO_LARGE]]);
   });
 
   test('in a bulk body the error is at the item', () => {
     const result = validateBulkOverwrite([{ name: 'ok', description: 'd' }, commandOfSize(8001)], GLOBAL);
     assert.ok(!result.ok);
-    assert.deepEqual(result.issues.map((i) => [i.path, i.code]), [[[1], APPLICATION_COMMAND_TOO_LARGE]]);
+    assert.deepEqual(
+      result.issues.map((i) => [i.path, i.code]),
+      [[[1], APPLICATION_COMMAND_TOO_LARGE]],
+    );
     assert.deepEqual(JSON.parse(JSON.stringify(formErrorTree(result.issues))), {
       1: { _errors: [{ code: 'APPLICATION_COMMAND_TOO_LARGE', message: 'Command exceeds maximum size (8000)' }] },
     });

@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateCreateCommand } from '../src/core/validation/index.js';
 import {
-  APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME, APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID as REQUIRED_INVALID,
-  APPLICATION_COMMAND_OPTIONS_TYPE_INVALID as TYPE_INVALID, BASE_TYPE_MAX_LENGTH,
+  APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME,
+  APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID as REQUIRED_INVALID,
+  APPLICATION_COMMAND_OPTIONS_TYPE_INVALID as TYPE_INVALID,
+  BASE_TYPE_MAX_LENGTH,
 } from '../src/core/validation/codes.js';
 import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
@@ -21,12 +23,36 @@ describe('what each level may hold', () => {
     { name: 'subcommands only', body: command(sub('a', plain('x')), sub('b')), expect: [] },
     { name: 'groups and subcommands', body: command(group('g', sub('a'), sub('b')), sub('c')), expect: [] },
     { name: 'an empty group', body: command(group('g')), expect: [] },
-    { name: 'a subcommand beside a plain option', body: command(sub('a'), plain('b')), expect: [[['options'], TYPE_INVALID]] },
-    { name: 'a group beside a plain option', body: command(plain('b'), group('g', sub('a'))), expect: [[['options'], TYPE_INVALID]] },
-    { name: 'a group holding a plain option', body: command(group('g', plain('x'))), expect: [[['options', 0, 'options', 0, 'type'], TYPE_INVALID]] },
-    { name: 'a group holding a group', body: command(group('g', group('h'))), expect: [[['options', 0, 'options', 0, 'type'], TYPE_INVALID]] },
-    { name: 'a subcommand holding a subcommand', body: command(sub('s', sub('t'))), expect: [[['options', 0, 'options', 0, 'type'], TYPE_INVALID]] },
-    { name: 'a subcommand holding a group', body: command(sub('s', group('g'))), expect: [[['options', 0, 'options', 0, 'type'], TYPE_INVALID]] },
+    {
+      name: 'a subcommand beside a plain option',
+      body: command(sub('a'), plain('b')),
+      expect: [[['options'], TYPE_INVALID]],
+    },
+    {
+      name: 'a group beside a plain option',
+      body: command(plain('b'), group('g', sub('a'))),
+      expect: [[['options'], TYPE_INVALID]],
+    },
+    {
+      name: 'a group holding a plain option',
+      body: command(group('g', plain('x'))),
+      expect: [[['options', 0, 'options', 0, 'type'], TYPE_INVALID]],
+    },
+    {
+      name: 'a group holding a group',
+      body: command(group('g', group('h'))),
+      expect: [[['options', 0, 'options', 0, 'type'], TYPE_INVALID]],
+    },
+    {
+      name: 'a subcommand holding a subcommand',
+      body: command(sub('s', sub('t'))),
+      expect: [[['options', 0, 'options', 0, 'type'], TYPE_INVALID]],
+    },
+    {
+      name: 'a subcommand holding a group',
+      body: command(sub('s', group('g'))),
+      expect: [[['options', 0, 'options', 0, 'type'], TYPE_INVALID]],
+    },
     {
       name: 'a subcommand in a group holding a subcommand',
       body: command(group('g', sub('s', sub('t')))),
@@ -43,13 +69,33 @@ describe('what each level may hold', () => {
 describe('level rules apply inside groups and subcommands', () => {
   runCases([
     { name: '25 subcommands in a group', body: command(group('g', ...many(25, (i) => sub(`s${i}`)))), expect: [] },
-    { name: '26 subcommands in a group', body: command(group('g', ...many(26, (i) => sub(`s${i}`)))), expect: [[['options', 0, 'options'], BASE_TYPE_MAX_LENGTH]] },
+    {
+      name: '26 subcommands in a group',
+      body: command(group('g', ...many(26, (i) => sub(`s${i}`)))),
+      expect: [[['options', 0, 'options'], BASE_TYPE_MAX_LENGTH]],
+    },
     { name: '25 options in a subcommand', body: command(sub('s', ...many(25, (i) => plain(`o${i}`)))), expect: [] },
-    { name: '26 options in a subcommand', body: command(sub('s', ...many(26, (i) => plain(`o${i}`)))), expect: [[['options', 0, 'options'], BASE_TYPE_MAX_LENGTH]] },
+    {
+      name: '26 options in a subcommand',
+      body: command(sub('s', ...many(26, (i) => plain(`o${i}`)))),
+      expect: [[['options', 0, 'options'], BASE_TYPE_MAX_LENGTH]],
+    },
     { name: '25 top-level subcommands', body: command(...many(25, (i) => sub(`s${i}`))), expect: [] },
-    { name: '26 top-level subcommands', body: command(...many(26, (i) => sub(`s${i}`))), expect: [[['options'], BASE_TYPE_MAX_LENGTH]] },
-    { name: 'repeated subcommand names', body: command(sub('a'), sub('a')), expect: [[['options', 1, 'name'], DUPLICATE_NAME]] },
-    { name: 'a group and a subcommand with one name', body: command(group('a'), sub('a')), expect: [[['options', 1, 'name'], DUPLICATE_NAME]] },
+    {
+      name: '26 top-level subcommands',
+      body: command(...many(26, (i) => sub(`s${i}`))),
+      expect: [[['options'], BASE_TYPE_MAX_LENGTH]],
+    },
+    {
+      name: 'repeated subcommand names',
+      body: command(sub('a'), sub('a')),
+      expect: [[['options', 1, 'name'], DUPLICATE_NAME]],
+    },
+    {
+      name: 'a group and a subcommand with one name',
+      body: command(group('a'), sub('a')),
+      expect: [[['options', 1, 'name'], DUPLICATE_NAME]],
+    },
     {
       name: 'repeated option names in a nested subcommand',
       body: command(group('g', sub('s', plain('x'), plain('x')))),
@@ -83,6 +129,9 @@ describe('nesting is bounded', () => {
     const subcommand = result.value.options[0]?.options?.[0];
     assert.equal(subcommand?.type, 1);
     assert.equal(subcommand?.required, undefined);
-    assert.deepEqual(subcommand?.options?.map((o) => [o.name, o.required]), [['x', true]]);
+    assert.deepEqual(
+      subcommand?.options?.map((o) => [o.name, o.required]),
+      [['x', true]],
+    );
   });
 });

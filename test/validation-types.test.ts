@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
 import {
-  BOOLEAN_TYPE_CONVERT as BOOLEAN, DICT_TYPE_CONVERT as DICT, LIST_TYPE_CONVERT as LIST, NUMBER_TYPE_COERCE as NUMBER,
+  BOOLEAN_TYPE_CONVERT as BOOLEAN,
+  DICT_TYPE_CONVERT as DICT,
+  LIST_TYPE_CONVERT as LIST,
+  NUMBER_TYPE_COERCE as NUMBER,
   STRING_TYPE_CONVERT as STRING,
 } from '../src/core/validation/codes.js';
 
@@ -94,7 +97,10 @@ describe('wrong JSON types', () => {
   });
 
   test('sub-command options', () => {
-    const result = validateCreateCommand({ name: 'c', description: 'd', options: [{ type: 1, name: 's', description: 'd', options: 's' }] }, GLOBAL);
+    const result = validateCreateCommand(
+      { name: 'c', description: 'd', options: [{ type: 1, name: 's', description: 'd', options: 's' }] },
+      GLOBAL,
+    );
     assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.path, i.code]), [[['options', 0, 'options'], LIST]]);
   });
 });

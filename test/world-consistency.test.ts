@@ -27,7 +27,12 @@ describe('world consistency', () => {
   it('refuses references to applications and users it does not declare', () => {
     const world = exampleWorld();
     world.guilds[0]!.installs.push({ application_id: '1324165260902409999', scopes: ['bot'], permissions: null });
-    world.oauth2_tokens.push({ access_token: 'x', user_id: '1335036896870409999', application_id: DEMO_APP_ID, scopes: [] });
+    world.oauth2_tokens.push({
+      access_token: 'x',
+      user_id: '1335036896870409999',
+      application_id: DEMO_APP_ID,
+      scopes: [],
+    });
     assert.deepEqual(issuesOf(world), [
       'guilds.0.installs.2.application_id WORLD_UNKNOWN_REFERENCE',
       'oauth2_tokens.5.user_id WORLD_UNKNOWN_REFERENCE',
@@ -68,12 +73,20 @@ describe('the admin API keeps secrets unique', () => {
     assert.equal(merge.status, 400, merge.text);
     assertErrorBody(merge.status, merge.body);
     assert.equal(merge.body.errors.applications['3'].bot_token._errors[0].code, 'WORLD_DUPLICATE', merge.text);
-    const apps = await server.request('GET', `${server.url}/admin/applications`, { auth: null, headers: { authorization: admin } });
+    const apps = await server.request('GET', `${server.url}/admin/applications`, {
+      auth: null,
+      headers: { authorization: admin },
+    });
     assert.ok(!apps.body.some((a: { id: string }) => a.id === intruder.id), 'nothing of the merge was written');
   });
 
   it('a merge may refer to what is stored already', async () => {
-    const newcomer = { ...exampleWorld().applications[1]!, id: '1324165260902409998', name: 'Newcomer', bot_token: 'newcomer-token' };
+    const newcomer = {
+      ...exampleWorld().applications[1]!,
+      id: '1324165260902409998',
+      name: 'Newcomer',
+      bot_token: 'newcomer-token',
+    };
     const merge = await server.request('POST', `${server.url}/admin/world`, {
       auth: null,
       headers: { authorization: admin },
@@ -92,10 +105,21 @@ describe('the admin API keeps secrets unique', () => {
     assert.equal(created.status, 201);
     const world = exampleWorld();
     const without = { ...world, applications: world.applications.filter((a) => a.id !== OTHER_APP_ID) };
-    without.guilds = without.guilds.map((g) => ({ ...g, installs: g.installs.filter((i) => i.application_id !== OTHER_APP_ID) }));
-    const reload = await server.request('PUT', `${server.url}/admin/world`, { auth: null, headers: { authorization: admin }, body: without });
+    without.guilds = without.guilds.map((g) => ({
+      ...g,
+      installs: g.installs.filter((i) => i.application_id !== OTHER_APP_ID),
+    }));
+    const reload = await server.request('PUT', `${server.url}/admin/world`, {
+      auth: null,
+      headers: { authorization: admin },
+      body: without,
+    });
     assert.equal(reload.status, 200, reload.text);
-    const back = await server.request('PUT', `${server.url}/admin/world`, { auth: null, headers: { authorization: admin }, body: world });
+    const back = await server.request('PUT', `${server.url}/admin/world`, {
+      auth: null,
+      headers: { authorization: admin },
+      body: world,
+    });
     assert.equal(back.status, 200, back.text);
     const list = await server.request('GET', `/applications/${OTHER_APP_ID}/commands`, { auth: 'Bot other-bot-token' });
     assert.deepEqual(list.body, [], 'the returning application starts with no commands');

@@ -65,7 +65,11 @@ describe('the reference world', () => {
         const list = await server.request('GET', `/applications/${app.id}/commands`, { auth: `Bot ${app.bot_token}` });
         assert.equal(list.status, 200);
         const entryPoints = list.body.filter((c: Json) => c.type === 4);
-        assert.equal(entryPoints.length, (app.flags & 131072) !== 0 ? 1 : 0, `${app.name}: an entry point iff EMBEDDED`);
+        assert.equal(
+          entryPoints.length,
+          (app.flags & 131072) !== 0 ? 1 : 0,
+          `${app.name}: an entry point iff EMBEDDED`,
+        );
       }
       for (const user of raw.users) {
         const me = await server.request('GET', '/users/@me', { auth: user.token });
@@ -82,7 +86,8 @@ describe('the reference world', () => {
       for (const guild of raw.guilds) {
         for (const app of raw.applications) {
           const installed = (guild.installs as Json[]).some(
-            (i) => i.application_id === app.id && (i.scopes.includes('applications.commands') || i.scopes.includes('bot')),
+            (i) =>
+              i.application_id === app.id && (i.scopes.includes('applications.commands') || i.scopes.includes('bot')),
           );
           const response = await server.request('GET', `/applications/${app.id}/guilds/${guild.id}/commands`, {
             auth: `Bot ${app.bot_token}`,

@@ -28,7 +28,10 @@ export function serverUrl(flag: string | undefined, env: Env): string {
 export function adminToken(flag: string | undefined, env: Env): string {
   const token = flag ?? env.SLASHD_ADMIN_TOKEN ?? readAdminTokenFile(DEFAULT_DB);
   if (!token) {
-    throw new UsageError('no admin token: pass --admin-token or set SLASHD_ADMIN_TOKEN (`slashd serve` prints it)', false);
+    throw new UsageError(
+      'no admin token: pass --admin-token or set SLASHD_ADMIN_TOKEN (`slashd serve` prints it)',
+      false,
+    );
   }
   return token;
 }
@@ -40,7 +43,10 @@ export interface JsonAnswer {
 }
 
 /** One JSON request; a server that cannot be reached is a usage problem (exit 2), not a crash. */
-export async function requestJson(url: string, init: { method?: string; auth?: string; body?: unknown } = {}): Promise<JsonAnswer> {
+export async function requestJson(
+  url: string,
+  init: { method?: string; auth?: string; body?: unknown } = {},
+): Promise<JsonAnswer> {
   const headers: Record<string, string> = {};
   if (init.auth) headers.authorization = init.auth;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -68,7 +74,8 @@ export async function requestJson(url: string, init: { method?: string; auth?: s
 /** The world as the admin API has it (users with tokens, guilds, applications). */
 export async function fetchWorld(target: ServerTarget): Promise<World> {
   const answer = await requestJson(`${target.url}/admin/world`, { auth: `Bearer ${target.adminToken}` });
-  if (answer.status === 401) throw new UsageError('the admin token was refused (401): check --admin-token or SLASHD_ADMIN_TOKEN', false);
+  if (answer.status === 401)
+    throw new UsageError('the admin token was refused (401): check --admin-token or SLASHD_ADMIN_TOKEN', false);
   if (answer.status !== 200) throw new UsageError(`GET /admin/world answered ${answer.status}`, false);
   return answer.body as World;
 }

@@ -7,7 +7,14 @@ import type { Issue, IssuePath } from '../core/errors.js';
 import { readJsonText } from '../core/json.js';
 import { findTypeCountOverflow, validateBulkOverwrite, type AppTraits } from '../core/validation/index.js';
 import { commandTypeName, isCommandType } from '../core/validation/values.js';
-import { EXIT_FAILED as EXIT_INVALID, EXIT_OK, EXIT_USAGE, parseCommandLine, UsageError, type Output } from './usage.js';
+import {
+  EXIT_FAILED as EXIT_INVALID,
+  EXIT_OK,
+  EXIT_USAGE,
+  parseCommandLine,
+  UsageError,
+  type Output,
+} from './usage.js';
 
 export type LintOutput = Output;
 
@@ -28,7 +35,9 @@ interface LintArgs {
 
 function parseLintArgs(args: string[]): LintArgs {
   const { positionals, values } = parseCommandLine(args, {
-    guild: { type: 'boolean' }, world: { type: 'string' }, app: { type: 'string' },
+    guild: { type: 'boolean' },
+    world: { type: 'string' },
+    app: { type: 'string' },
   });
   const world = values.world as string | undefined;
   const app = values.app as string | undefined;
@@ -42,7 +51,10 @@ async function readJson(path: string, what: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${what} ${path}: ${error instanceof Error ? error.message : String(error)}`, false);
+    throw new UsageError(
+      `cannot read ${what} ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      false,
+    );
   }
   const read = readJsonText(text);
   if (read.ok) return read.value;
@@ -58,7 +70,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** Only the three traits are read from the world file (docs/world.md, applications[]). */
 function traitsFromWorld(world: unknown, appId: string, worldPath: string): AppTraits {
   const applications = isObject(world) && Array.isArray(world.applications) ? world.applications : [];
-  const app = applications.find((candidate): candidate is Record<string, unknown> => isObject(candidate) && candidate.id === appId);
+  const app = applications.find(
+    (candidate): candidate is Record<string, unknown> => isObject(candidate) && candidate.id === appId,
+  );
   if (!app) throw new UsageError(`no application with id ${appId} in ${worldPath}`, false);
   // Defaults as the world loader applies them: GUILD_INSTALL only, no flags, not discoverable.
   const integrationTypes = Array.isArray(app.integration_types)
@@ -131,16 +145,19 @@ function plural(count: number, word: string): string {
 
 /** The closing line: "3 errors in 2 commands" (issues at the root belong to no command). */
 export function issueCount(body: unknown, issues: readonly Issue[]): string {
-  const commands = new Set(issues.map((issue) => commandOf(body, issue.path)?.index).filter((index) => index !== undefined));
+  const commands = new Set(
+    issues.map((issue) => commandOf(body, issue.path)?.index).filter((index) => index !== undefined),
+  );
   const errors = plural(issues.length, 'error');
   return commands.size === 0 ? errors : `${errors} in ${plural(commands.size, 'command')}`;
 }
 
 async function lint(args: LintArgs, out: LintOutput): Promise<number> {
   const body = await readJson(args.file, 'file');
-  const app = args.world === undefined || args.app === undefined
-    ? DEFAULT_LINT_TRAITS
-    : traitsFromWorld(await readJson(args.world, 'world file'), args.app, args.world);
+  const app =
+    args.world === undefined || args.app === undefined
+      ? DEFAULT_LINT_TRAITS
+      : traitsFromWorld(await readJson(args.world, 'world file'), args.app, args.world);
   const scope = args.guild ? 'guild' : 'global';
   const result = validateBulkOverwrite(body, { scope, app });
   if (!result.ok) {
@@ -149,10 +166,15 @@ async function lint(args: LintArgs, out: LintOutput): Promise<number> {
     out.error(issueCount(body, sorted));
     return EXIT_INVALID;
   }
-  const overflow = findTypeCountOverflow(result.value.map((item) => item.definition), scope);
+  const overflow = findTypeCountOverflow(
+    result.value.map((item) => item.definition),
+    scope,
+  );
   if (overflow) {
     const typeName = isCommandType(overflow.type) ? commandTypeName(overflow.type) : String(overflow.type);
-    out.error(`(root): ${MAX_APPLICATION_COMMANDS} Maximum number of application commands reached (${overflow.limit} ${typeName} commands)`);
+    out.error(
+      `(root): ${MAX_APPLICATION_COMMANDS} Maximum number of application commands reached (${overflow.limit} ${typeName} commands)`,
+    );
     out.error('1 error');
     return EXIT_INVALID;
   }

@@ -26,7 +26,9 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 
 /** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
 function isDatabaseSetupError(error: unknown): error is Error {
-  return error instanceof DatabaseOpenError || (error instanceof Error && 'syscall' in error && error.syscall === 'mkdir');
+  return (
+    error instanceof DatabaseOpenError || (error instanceof Error && 'syscall' in error && error.syscall === 'mkdir')
+  );
 }
 
 function readWorld(value: unknown, source: string): World {
@@ -84,9 +86,11 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   const port = Number(text('port') ?? env.SLASHD_PORT ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid port: ${String(text('port') ?? env.SLASHD_PORT)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`invalid port: ${String(text('port') ?? env.SLASHD_PORT)}`);
   const logLevel = text('log-level') ?? env.SLASHD_LOG_LEVEL ?? DEFAULT_LOG_LEVEL;
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level is one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    throw new UsageError(`--log-level is one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`);
   const requestTimeout = text('request-timeout') ?? env.SLASHD_REQUEST_TIMEOUT_MS;
   const requestTimeoutMs = requestTimeout === undefined ? undefined : Number(requestTimeout);
   if (requestTimeoutMs !== undefined && (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0)) {
@@ -120,7 +124,9 @@ function shellWord(word: string): string {
 function tokenFoundByDefault(args: ServeArgs): boolean {
   const path = adminTokenPath(args.db);
   const defaultPath = adminTokenPath(DEFAULT_DB);
-  return args.adminToken === undefined && path !== null && defaultPath !== null && resolve(path) === resolve(defaultPath);
+  return (
+    args.adminToken === undefined && path !== null && defaultPath !== null && resolve(path) === resolve(defaultPath)
+  );
 }
 
 /**
@@ -134,7 +140,18 @@ export function nextStepLines(url: string, adminToken: string, args: ServeArgs):
   const urlWords = url === DEFAULT_URL ? [] : ['--url', url];
   const tokenWords = tokenFoundByDefault(args) ? [] : ['--admin-token', adminToken];
   const app = ['node', 'examples/hello-app.js', ...urlWords];
-  const invoke = ['node', 'bin/slashd.js', 'invoke', '--as', user.username, '--channel', channel.name, ...urlWords, ...tokenWords, '/hello name:world'];
+  const invoke = [
+    'node',
+    'bin/slashd.js',
+    'invoke',
+    '--as',
+    user.username,
+    '--channel',
+    channel.name,
+    ...urlWords,
+    ...tokenWords,
+    '/hello name:world',
+  ];
   const bot = DEMO_WORLD.applications[0];
   return [
     'next steps:',
@@ -142,7 +159,7 @@ export function nextStepLines(url: string, adminToken: string, args: ServeArgs):
     `     $ ${app.map(shellWord).join(' ')}`,
     `  2. invoke /hello as ${user.username} in #${channel.name}, and read the app's answer:`,
     `     $ ${invoke.map(shellWord).join(' ')}`,
-    '  your own HTTP-interactions app: give it the application\'s verify_key (GET /api/v10/applications/@me), then',
+    "  your own HTTP-interactions app: give it the application's verify_key (GET /api/v10/applications/@me), then",
     `  PATCH ${url}/api/v10/applications/@me {"interactions_endpoint_url": "<your URL>"} with "Authorization: Bot ${bot.bot_token}";`,
     '  acting as a user with curl or slashd invoke: docs/invoking.md',
   ];
@@ -154,7 +171,9 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   out.log(`  health:      ${url}/healthz, ${url}/readyz`);
   if (args.adminToken === undefined) {
     const kept = adminTokenPath(args.db);
-    out.log(`  admin token: ${slashd.adminToken}${kept ? ` (kept in ${kept})` : ' (in-memory database: a new one each start)'}`);
+    out.log(
+      `  admin token: ${slashd.adminToken}${kept ? ` (kept in ${kept})` : ' (in-memory database: a new one each start)'}`,
+    );
   }
   if (!args.demo) {
     out.log('  `slashd world` lists the users, guilds and channels of this world');
@@ -195,7 +214,11 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
   } catch (error) {
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.
     if (!isDatabaseSetupError(error)) throw error;
-    out.error(error instanceof DatabaseOpenError ? error.message : `cannot open the SQLite database at ${args.db}: ${error.message}`);
+    out.error(
+      error instanceof DatabaseOpenError
+        ? error.message
+        : `cannot open the SQLite database at ${args.db}: ${error.message}`,
+    );
     return 1;
   }
   // Listening for signals before anything is printed: a stop asked for right after the banner is graceful too.
@@ -217,4 +240,3 @@ export async function runServe(argv: string[], out: Output, env = process.env): 
   }
   return serve(args, out);
 }
-

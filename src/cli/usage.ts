@@ -35,7 +35,10 @@ export const USAGE = `usage:
 
 /** A wrong command line: the message, then (unless told otherwise) the usage; exit status 2. */
 export class UsageError extends Error {
-  constructor(message: string, readonly showUsage = true) {
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
     super(message);
   }
 }

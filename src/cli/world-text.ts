@@ -3,7 +3,15 @@ import type { Application, Guild, User, World } from '../core/world/types.js';
 
 /** Channel types shown with their name (v10 channel types). */
 const CHANNEL_KINDS: Readonly<Record<number, string>> = {
-  0: 'text', 2: 'voice', 4: 'category', 5: 'announcement', 10: 'thread', 11: 'thread', 12: 'private thread', 13: 'stage', 15: 'forum',
+  0: 'text',
+  2: 'voice',
+  4: 'category',
+  5: 'announcement',
+  10: 'thread',
+  11: 'thread',
+  12: 'private thread',
+  13: 'stage',
+  15: 'forum',
 };
 
 export function userLines(users: readonly User[]): string[] {
@@ -13,7 +21,9 @@ export function userLines(users: readonly User[]): string[] {
 
 export function applicationLines(apps: readonly Application[]): string[] {
   return apps.map((app) => {
-    const endpoint = app.interactions_endpoint_url ? `endpoint ${app.interactions_endpoint_url}` : 'no interactions endpoint';
+    const endpoint = app.interactions_endpoint_url
+      ? `endpoint ${app.interactions_endpoint_url}`
+      : 'no interactions endpoint';
     return `  "${app.name}"  id ${app.id}  bot token ${app.bot_token}  ${endpoint}`;
   });
 }
@@ -22,7 +32,9 @@ export function guildLines(guild: Guild, apps: readonly Application[], users: re
   const lines = [`  "${guild.name}"  id ${guild.id}`];
   const width = Math.max(0, ...guild.channels.map((c) => c.name.length + 1));
   for (const channel of guild.channels) {
-    lines.push(`    ${`#${channel.name}`.padEnd(width)}  id ${channel.id}  (${CHANNEL_KINDS[channel.type] ?? `type ${channel.type}`})`);
+    lines.push(
+      `    ${`#${channel.name}`.padEnd(width)}  id ${channel.id}  (${CHANNEL_KINDS[channel.type] ?? `type ${channel.type}`})`,
+    );
   }
   const members = guild.members.map((m) => users.find((u) => u.id === m.user_id)?.username ?? m.user_id);
   lines.push(`    members: ${members.join(', ') || '(none)'}`);

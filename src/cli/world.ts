@@ -5,7 +5,10 @@ import { worldLines } from './world-text.js';
 
 export async function runWorld(argv: string[], out: Output, env: Env = process.env): Promise<number> {
   try {
-    const { values, positionals } = parseCommandLine(argv, { url: { type: 'string' }, 'admin-token': { type: 'string' } });
+    const { values, positionals } = parseCommandLine(argv, {
+      url: { type: 'string' },
+      'admin-token': { type: 'string' },
+    });
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const url = serverUrl(values.url as string | undefined, env);
     const world = await fetchWorld({ url, adminToken: adminToken(values['admin-token'] as string | undefined, env) });

@@ -51,7 +51,7 @@ function parseV4(text: string): number | null {
 function classifyV4(value: number): AddressClass {
   for (const [base, prefix, kind] of V4_RANGES) {
     const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-    if (((value & mask) >>> 0) === base) return kind;
+    if ((value & mask) >>> 0 === base) return kind;
   }
   return 'public';
 }

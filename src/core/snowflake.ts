@@ -50,10 +50,7 @@ export class SnowflakeGenerator {
     }
     this.lastMs = ms;
     const id =
-      (ms << 22n) |
-      (BigInt(this.workerId & 31) << 17n) |
-      (BigInt(this.processId & 31) << 12n) |
-      this.increment;
+      (ms << 22n) | (BigInt(this.workerId & 31) << 17n) | (BigInt(this.processId & 31) << 12n) | this.increment;
     return id.toString();
   }
 }

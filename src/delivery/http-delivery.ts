@@ -11,15 +11,14 @@ import { assertUrlAllowed, guardedLookup, isPolicyRefusal, systemResolver, type 
 import { InteractionSigner } from './signer.js';
 
 export type DeliveryOutcome =
-  | { kind: 'inline'; response: unknown }
-  | { kind: 'deferred' }
-  | { kind: 'failed'; reason: string };
+  { kind: 'inline'; response: unknown } | { kind: 'deferred' } | { kind: 'failed'; reason: string };
 
 /**
  * `unverified` covers every failure to get a PONG (refused, reset, timed out, any other answer):
  * one text for all, so that verifying URLs cannot serve as a port scanner.
  */
-export type EndpointCheck = { ok: true } | { ok: false; kind: 'unverified' | 'policy' | 'bad-signature'; reason: string };
+export type EndpointCheck =
+  { ok: true } | { ok: false; kind: 'unverified' | 'policy' | 'bad-signature'; reason: string };
 
 export interface OutboundOptions {
   policy?: OutboundPolicy;
@@ -50,7 +49,12 @@ interface Agents {
  * profile of the interactions benchmark showed fetch's streamed body costing more than signing).
  * Redirects are not followed: a 3xx is the endpoint's answer, as with `redirect: 'manual'`.
  */
-function post(agents: Agents, url: string, request: { body: string; headers: Record<string, string> }, timeoutMs: number): Promise<{ status: number; text: string }> {
+function post(
+  agents: Agents,
+  url: string,
+  request: { body: string; headers: Record<string, string> },
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const secure = target.protocol === 'https:';
@@ -138,7 +142,12 @@ export class HttpDelivery {
     this.agents.https.destroy();
   }
 
-  async deliver(app: StoredApplication, url: string, payload: Record<string, unknown>, timeoutMs: number): Promise<DeliveryOutcome> {
+  async deliver(
+    app: StoredApplication,
+    url: string,
+    payload: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<DeliveryOutcome> {
     const request = this.signer.sign(app, JSON.stringify(payload), this.now());
     try {
       assertUrlAllowed(this.policy, url);
@@ -146,7 +155,9 @@ export class HttpDelivery {
       if (status === 202) return { kind: 'deferred' };
       if (status === 200 || status === 201) {
         const response = parseJson(text);
-        return response === undefined ? { kind: 'failed', reason: 'invalid JSON in the inline response' } : { kind: 'inline', response };
+        return response === undefined
+          ? { kind: 'failed', reason: 'invalid JSON in the inline response' }
+          : { kind: 'inline', response };
       }
       if (status === 204) return { kind: 'deferred' };
       return { kind: 'failed', reason: `the endpoint answered ${status}` };
@@ -159,7 +170,12 @@ export class HttpDelivery {
    * Before a URL is stored: a signed PING must get PONG, and a badly signed one must get 401
    * (docs/v10-behaviour.md#interactions). An endpoint that accepts bad signatures is never stored.
    */
-  async verifyEndpoint(app: StoredApplication, url: string, ping: Record<string, unknown>, timeoutMs: number): Promise<EndpointCheck> {
+  async verifyEndpoint(
+    app: StoredApplication,
+    url: string,
+    ping: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<EndpointCheck> {
     const body = JSON.stringify(ping);
     const unverified = { ok: false, kind: 'unverified', reason: ENDPOINT_UNVERIFIED } as const;
     try {
@@ -171,7 +187,11 @@ export class HttpDelivery {
       // got wrong reveals nothing about the network.
       const bad = await post(this.agents, url, this.signer.badlySigned(body, this.now()), timeoutMs);
       if (bad.status !== 401) {
-        return { ok: false, kind: 'bad-signature', reason: `the endpoint accepted a request with a bad signature (status ${bad.status}, expected 401)` };
+        return {
+          ok: false,
+          kind: 'bad-signature',
+          reason: `the endpoint accepted a request with a bad signature (status ${bad.status}, expected 401)`,
+        };
       }
       return { ok: true };
     } catch (error) {

@@ -9,7 +9,11 @@ import type { LookupFunction } from 'node:net';
 import { addressAllowed, checkEndpointUrl, POLICY_REFUSAL, type OutboundPolicy } from '../core/outbound-policy.js';
 
 /** Resolves a name to all its addresses, as `dns.lookup` with `all: true` does. */
-export type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 export const systemResolver: Resolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
 

@@ -24,7 +24,11 @@ export class InteractionSigner {
     const signature = sign(null, Buffer.from(timestamp + body), this.keyOf(app)).toString('hex');
     return {
       body,
-      headers: { 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp, 'content-type': 'application/json' },
+      headers: {
+        'x-signature-ed25519': signature,
+        'x-signature-timestamp': timestamp,
+        'content-type': 'application/json',
+      },
     };
   }
 

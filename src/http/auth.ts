@@ -39,7 +39,11 @@ export async function authenticate(store: Store, header: string | undefined): Pr
 }
 
 export function notAuthorizedForApplication(): ApiError {
-  return new ApiError(403, JsonCode.NotAuthorizedForApplication, 'You are not authorized to perform this action on this application');
+  return new ApiError(
+    403,
+    JsonCode.NotAuthorizedForApplication,
+    'You are not authorized to perform this action on this application',
+  );
 }
 
 export function missingScope(): ApiError {

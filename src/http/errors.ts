@@ -27,7 +27,8 @@ function fromFastifyError(error: FastifyError): ApiError {
     default: {
       const status = error.statusCode ?? 500;
       // Fastify's messages can quote the URL (a malformed percent-encoding), and URLs carry tokens.
-      if (status >= 400 && status < 500) return new ApiError(status, 0, `${status}: ${STATUS_CODES[status] ?? 'Client Error'}`);
+      if (status >= 400 && status < 500)
+        return new ApiError(status, 0, `${status}: ${STATUS_CODES[status] ?? 'Client Error'}`);
       return new ApiError(500, 0, '500: Internal Server Error');
     }
   }
@@ -49,7 +50,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const status = clientErrorStatus(error.code);
   const body = JSON.stringify(new ApiError(status, 0, `${status}: ${STATUS_CODES[status]}`).toBody());
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }
@@ -61,10 +64,17 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
     reply.header('x-ratelimit-scope', 'shared');
   }
   // Bytes, not text: Fastify would append a charset to a string, also on paths that skip onSend hooks.
-  return reply.code(error.status).type('application/json').send(Buffer.from(JSON.stringify(error.toBody())));
+  return reply
+    .code(error.status)
+    .type('application/json')
+    .send(Buffer.from(JSON.stringify(error.toBody())));
 }
 
-export function errorHandler(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function errorHandler(
+  error: FastifyError | ApiError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   if (error instanceof ApiError) return sendError(reply, error);
   if (error instanceof SyntaxError) return sendError(reply, invalidJson());
   const mapped = fromFastifyError(error);

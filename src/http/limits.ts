@@ -42,7 +42,10 @@ export function serverTimeoutOptions(timeouts: HttpTimeouts) {
     http: {
       requestTimeout: timeouts.requestTimeoutMs,
       headersTimeout,
-      connectionsCheckingInterval: Math.max(10, Math.min(TIMEOUT_CHECK_INTERVAL_MS, Math.floor(timeouts.requestTimeoutMs / 4))),
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(TIMEOUT_CHECK_INTERVAL_MS, Math.floor(timeouts.requestTimeoutMs / 4)),
+      ),
     },
   };
 }

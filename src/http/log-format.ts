@@ -5,7 +5,12 @@
 
 /** Pino's numeric levels and the names printed for them. */
 export const LEVEL_NAMES: Readonly<Record<number, string>> = {
-  10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL',
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
 };
 
 /** The widest level name, so that messages line up. */

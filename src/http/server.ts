@@ -1,5 +1,10 @@
 /** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9. */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { notFound, methodNotAllowed } from '../core/errors.js';
 import type { HttpContext } from './context.js';
 import { clientErrorHandler, errorHandler, invalidApiVersion, sendError } from './errors.js';
@@ -34,7 +39,12 @@ export function redactUrl(url: string): string {
  * header equals that string; Fastify appends `; charset=utf-8` to JSON it sends, so every reply's
  * type is normalised here once, whatever route or error path produced it.
  */
-function exactJsonContentType(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+function exactJsonContentType(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
   const type = reply.getHeader('content-type');
   if (typeof type === 'string' && type.startsWith('application/json') && type !== 'application/json') {
     reply.header('content-type', 'application/json');

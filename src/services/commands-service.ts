@@ -5,13 +5,21 @@
  */
 import { toWireCommand, type LocalizationView } from '../core/commands/wire.js';
 import {
-  planBulkOverwrite, planCreate, planDelete, planEdit, planEnsureEntryPoint, type PlanContext,
+  planBulkOverwrite,
+  planCreate,
+  planDelete,
+  planEdit,
+  planEnsureEntryPoint,
+  type PlanContext,
 } from '../core/commands/plans.js';
 import type { CommandDefinition, CommandScope, StoredCommand } from '../core/commands/model.js';
 import { invalidFormBody, unknownCommand, type Issue } from '../core/errors.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import {
-  validateBulkOverwrite, validateCreateCommand, validatePatchCommand, type ValidationContext,
+  validateBulkOverwrite,
+  validateCreateCommand,
+  validatePatchCommand,
+  type ValidationContext,
 } from '../core/validation/index.js';
 import type { Application } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
@@ -78,7 +86,11 @@ export class CommandsService {
     return command;
   }
 
-  async create(app: Application, scope: CommandScope, body: unknown): Promise<{ created: boolean; command: StoredCommand }> {
+  async create(
+    app: Application,
+    scope: CommandScope,
+    body: unknown,
+  ): Promise<{ created: boolean; command: StoredCommand }> {
     const definition = unwrap(validateCreateCommand(body, validationContext(app, scope)));
     return this.deps.store.mutateCommands(scope, (state) => planCreate(this.planContext(scope), state, definition));
   }
@@ -100,6 +112,8 @@ export class CommandsService {
 
   async ensureEntryPoint(app: Application): Promise<StoredCommand | null> {
     const scope = { applicationId: app.id, guildId: null };
-    return this.deps.store.mutateCommands(scope, (state) => planEnsureEntryPoint(this.planContext(scope), state, app.integration_types));
+    return this.deps.store.mutateCommands(scope, (state) =>
+      planEnsureEntryPoint(this.planContext(scope), state, app.integration_types),
+    );
   }
 }

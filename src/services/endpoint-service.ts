@@ -26,7 +26,13 @@ function readUrl(value: unknown): string | null {
     throw invalidFormBody([issue([FIELD], 'URL_TYPE_INVALID_URL', 'Not a well formed URL.')]);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalidFormBody([issue([FIELD], 'URL_TYPE_INVALID_SCHEME', `Scheme "${url.protocol.slice(0, -1)}" is not supported. Scheme must be one of ('http', 'https').`)]);
+    throw invalidFormBody([
+      issue(
+        [FIELD],
+        'URL_TYPE_INVALID_SCHEME',
+        `Scheme "${url.protocol.slice(0, -1)}" is not supported. Scheme must be one of ('http', 'https').`,
+      ),
+    ]);
   }
   return value;
 }
@@ -50,9 +56,10 @@ export class EndpointService {
       const ping = { id: this.ids.next(), application_id: app.id, type: 1, token: 'ping', version: 1 };
       const check = await this.delivery.verifyEndpoint(app, url, ping, ENDPOINT_VERIFY_TIMEOUT_MS);
       if (!check.ok) {
-        const message = check.kind === 'unverified'
-          ? 'The specified interactions endpoint url could not be verified.'
-          : `The specified interactions endpoint url could not be verified: ${check.reason}`;
+        const message =
+          check.kind === 'unverified'
+            ? 'The specified interactions endpoint url could not be verified.'
+            : `The specified interactions endpoint url could not be verified: ${check.reason}`;
         throw invalidFormBody([issue([FIELD], 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID', message)]);
       }
     }

@@ -19,7 +19,12 @@ import {
 } from '../core/interactions/lifecycle.js';
 import { mayUseInBotDm } from '../core/invocation/dm-access.js';
 import { readInvokeRequest, type InvokeRequest } from '../core/invocation/request.js';
-import { appChannelPermissions, canReadMessages, canViewChannel, channelPermissions } from '../core/permissions/channel-permissions.js';
+import {
+  appChannelPermissions,
+  canReadMessages,
+  canViewChannel,
+  channelPermissions,
+} from '../core/permissions/channel-permissions.js';
 import { formatPermissions } from '../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../core/permissions/invocation.js';
 import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
@@ -50,7 +55,8 @@ export interface DeliveryLog {
   info(fields: Record<string, unknown>, message: string): void;
 }
 
-const missingPermissions = () => new ApiError(403, JsonCode.MissingPermissions, 'You lack permissions to perform that action');
+const missingPermissions = () =>
+  new ApiError(403, JsonCode.MissingPermissions, 'You lack permissions to perform that action');
 
 /** Read-repair: the client's copy of the command is stale; the error names the current version. */
 function outdatedCommand(scene: InvocationScene): ApiError {
@@ -58,7 +64,18 @@ function outdatedCommand(scene: InvocationScene): ApiError {
     400,
     JsonCode.InvalidFormBody,
     'Invalid Form Body',
-    { data: { version: { _errors: [{ code: 'APPLICATION_COMMAND_OUTDATED', message: 'This command is outdated, please try again in a few minutes' }] } } },
+    {
+      data: {
+        version: {
+          _errors: [
+            {
+              code: 'APPLICATION_COMMAND_OUTDATED',
+              message: 'This command is outdated, please try again in a few minutes',
+            },
+          ],
+        },
+      },
+    },
     { current_version: scene.command.version, application_command: toWireCommand(scene.command) },
   );
 }
@@ -161,7 +178,12 @@ export class InteractionsService {
     const own = await this.targetedMessage(scene, request);
     if (own) messages.push(own);
     const users = await this.deps.store.listUsers();
-    const checked = checkInvocation(scene.command, request.data, kind, { guild: viewableGuild(scene), channel: scene.channel, messages, users });
+    const checked = checkInvocation(scene.command, request.data, kind, {
+      guild: viewableGuild(scene),
+      channel: scene.channel,
+      messages,
+      users,
+    });
     if (!checked.ok) throw invalidFormBody(checked.issues);
     const id = this.deps.ids.next();
     const token = makeInteractionToken(scene.app.id, id, randomBytes(32).toString('base64url'));
@@ -212,7 +234,10 @@ export class InteractionsService {
 
   private async dispatch(scene: InvocationScene, record: InteractionRecord): Promise<void> {
     const { definition } = scene.command;
-    if (definition.type === CommandType.PrimaryEntryPoint && definition.handler === EntryPointHandler.DiscordLaunchActivity) {
+    if (
+      definition.type === CommandType.PrimaryEntryPoint &&
+      definition.handler === EntryPointHandler.DiscordLaunchActivity
+    ) {
       await this.deps.responses.launchActivityForUser(scene.app, record);
       return;
     }
@@ -255,7 +280,10 @@ export class InteractionsService {
       // interaction is still pending (and `currentState` fails it lazily once it has).
       if (this.deps.now() < record.created_at + INITIAL_RESPONSE_DEADLINE_MS) return;
       void this.deps.store
-        .updateInteraction(record.application_id, record.id, ['pending'], { state: 'failed', failure_reason: 'timeout' })
+        .updateInteraction(record.application_id, record.id, ['pending'], {
+          state: 'failed',
+          failure_reason: 'timeout',
+        })
         .catch(() => undefined);
     }, INITIAL_RESPONSE_DEADLINE_MS);
     timer.unref();
@@ -284,7 +312,13 @@ export class InteractionsService {
     const guild = await this.deps.store.getGuild(record.guild_id);
     const member = guild?.members.find((m) => m.user_id === user.id);
     const channel = guild?.channels.find((c) => c.id === record.channel_id);
-    return guild !== null && guild !== undefined && member !== undefined && channel !== undefined && canReadMessages(guild, member, channel);
+    return (
+      guild !== null &&
+      guild !== undefined &&
+      member !== undefined &&
+      channel !== undefined &&
+      canReadMessages(guild, member, channel)
+    );
   }
 
   stop(): void {

@@ -54,7 +54,14 @@ export async function loadScene(store: Store, user: User, request: InvokeRequest
     // The world has no DM channels: an id the world knows is a guild channel, never a DM's. Refused
     // as unknown, so that a DM invocation neither reaches a guild channel nor reveals it exists.
     if (await store.findGuildByChannel(request.channel_id)) throw unknownChannel();
-    const channel: Channel = { id: request.channel_id, type: 1, name: '', nsfw: false, parent_id: null, permission_overwrites: [] };
+    const channel: Channel = {
+      id: request.channel_id,
+      type: 1,
+      name: '',
+      nsfw: false,
+      parent_id: null,
+      permission_overwrites: [],
+    };
     return { app, user, command, inGuild: null, channel };
   }
   const guild = await store.getGuild(request.guild_id);

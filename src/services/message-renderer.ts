@@ -4,7 +4,11 @@
  * user.
  */
 import {
-  fromWorldMessage, messageVisibleTo, toWireMessage, type MessageRenderContext, type StoredMessage,
+  fromWorldMessage,
+  messageVisibleTo,
+  toWireMessage,
+  type MessageRenderContext,
+  type StoredMessage,
 } from '../core/interactions/messages.js';
 import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
@@ -23,7 +27,11 @@ export class MessageRenderer {
     const users = new Map<string, User>();
     const apps = new Map<string, Application>();
     for (const message of messages) {
-      const ids = [message.author.id, message.interaction_metadata?.user_id, message.interaction_metadata?.target_user_id];
+      const ids = [
+        message.author.id,
+        message.interaction_metadata?.user_id,
+        message.interaction_metadata?.target_user_id,
+      ];
       for (const id of ids) {
         if (!id || users.has(id)) continue;
         const user = await this.store.getUser(id);
@@ -43,9 +51,16 @@ export class MessageRenderer {
   }
 
   /** `viewerId` is a user's id, or an app's id for its bot: no ephemeral message is for a bot. */
-  async channelMessages(guild: Guild, channel: Channel, viewerId: string, limit: number): Promise<Record<string, unknown>[]> {
-    const own = (await this.store.listChannelMessages(channel.id, viewerId, limit));
-    const fromWorld = guild.messages.filter((m) => m.channel_id === channel.id).map((m) => fromWorldMessage(m, guild.id));
+  async channelMessages(
+    guild: Guild,
+    channel: Channel,
+    viewerId: string,
+    limit: number,
+  ): Promise<Record<string, unknown>[]> {
+    const own = await this.store.listChannelMessages(channel.id, viewerId, limit);
+    const fromWorld = guild.messages
+      .filter((m) => m.channel_id === channel.id)
+      .map((m) => fromWorldMessage(m, guild.id));
     const visible = [...own, ...fromWorld]
       .filter((m) => messageVisibleTo(m, viewerId) && m.guild_id === guild.id)
       .sort(newestFirst)

@@ -49,7 +49,11 @@ export class NodeLease {
   /** Extends the lease; if it lapsed (the process stalled past the TTL), moves to a fresh id. */
   async renew(): Promise<void> {
     if (await this.store.renewNodeLease(this.nodeId, this.holder, NODE_LEASE_TTL_MS)) return;
-    const nodeId = await this.store.acquireNodeLease({ holder: this.holder, preferred: this.nodeId, ttlMs: NODE_LEASE_TTL_MS });
+    const nodeId = await this.store.acquireNodeLease({
+      holder: this.holder,
+      preferred: this.nodeId,
+      ttlMs: NODE_LEASE_TTL_MS,
+    });
     if (nodeId === null) throw new NodeIdsExhaustedError();
     this.ids.moveToNode(nodeId);
   }

@@ -4,10 +4,7 @@
  */
 import type { StoredCommand } from '../core/commands/model.js';
 import { ApiError, invalidFormBody, JsonCode, unknownCommand } from '../core/errors.js';
-import {
-  overwritesFor,
-  type GuildCommandPermissions,
-} from '../core/permissions/command-permissions.js';
+import { overwritesFor, type GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import { validatePermissionsBody } from '../core/permissions/validate-permissions.js';
 import { checkPermissionEditor } from '../core/permissions/who-may-edit.js';
@@ -45,7 +42,13 @@ export class PermissionsService {
     return found;
   }
 
-  async put(app: StoredApplication, guild: Guild, editor: User, targetId: string, body: unknown): Promise<GuildCommandPermissions> {
+  async put(
+    app: StoredApplication,
+    guild: Guild,
+    editor: User,
+    targetId: string,
+    body: unknown,
+  ): Promise<GuildCommandPermissions> {
     await this.target(app, guild, targetId);
     const validated = validatePermissionsBody(body, guild);
     if (!validated.ok) throw invalidFormBody(validated.issues);

@@ -16,7 +16,12 @@ import {
   alreadyAcknowledged,
   type InteractionRecord,
 } from '../core/interactions/lifecycle.js';
-import { checkCallback, checkMessageData, emptyMessageError, isEmptyMessageFailure } from '../core/interactions/responses.js';
+import {
+  checkCallback,
+  checkMessageData,
+  emptyMessageError,
+  isEmptyMessageFailure,
+} from '../core/interactions/responses.js';
 import type { StoredMessage } from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { Store, StoredApplication } from '../store/store.js';
@@ -114,8 +119,15 @@ export class ResponsesService {
 
     let message: StoredMessage | null = null;
     let activityInstanceId: string | null = null;
-    if (response.type === CallbackType.ChannelMessageWithSource || response.type === CallbackType.DeferredChannelMessageWithSource) {
-      message = this.newMessage(record, response.data ?? {}, response.type === CallbackType.DeferredChannelMessageWithSource);
+    if (
+      response.type === CallbackType.ChannelMessageWithSource ||
+      response.type === CallbackType.DeferredChannelMessageWithSource
+    ) {
+      message = this.newMessage(
+        record,
+        response.data ?? {},
+        response.type === CallbackType.DeferredChannelMessageWithSource,
+      );
     }
     if (response.type === CallbackType.LaunchActivity) activityInstanceId = this.deps.ids.next();
 
@@ -128,7 +140,10 @@ export class ResponsesService {
     );
     if (!won) throw alreadyAcknowledged();
     if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
-    return { message, callbackResponse: await this.callbackResponse(record, response.type, message, activityInstanceId) };
+    return {
+      message,
+      callbackResponse: await this.callbackResponse(record, response.type, message, activityInstanceId),
+    };
   }
 
   private async callbackResponse(
@@ -163,7 +178,12 @@ export class ResponsesService {
       record.application_id,
       record.id,
       ['pending'],
-      { state: 'responded', response: { type: CallbackType.LaunchActivity }, activity_instance_id: instanceId, original_message_id: notice.id },
+      {
+        state: 'responded',
+        response: { type: CallbackType.LaunchActivity },
+        activity_instance_id: instanceId,
+        original_message_id: notice.id,
+      },
       notice,
     );
     await this.recordActivity(record, instanceId);
@@ -212,7 +232,6 @@ export class ResponsesService {
     };
   }
 
-
   // ---- the interaction webhook --------------------------------------------------------------------
 
   /** The interaction behind a webhook token; its token must be alive (15 minutes). */
@@ -229,7 +248,10 @@ export class ResponsesService {
     const checked = checkMessageData(body, {});
     if (!checked.ok) throw formError(checked.issues);
     const message = this.newMessage(record, checked.value, false);
-    message.interaction_metadata = { ...message.interaction_metadata!, original_response_message_id: record.original_message_id ?? undefined };
+    message.interaction_metadata = {
+      ...message.interaction_metadata!,
+      original_response_message_id: record.original_message_id ?? undefined,
+    };
     await this.deps.store.putMessage(message);
     return message;
   }
@@ -256,7 +278,9 @@ export class ResponsesService {
     if (!(await this.deps.store.editMessage(edited))) throw unknownMessage();
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
-      await this.deps.store.updateInteraction(record.application_id, record.id, ['acknowledged'], { state: 'responded' });
+      await this.deps.store.updateInteraction(record.application_id, record.id, ['acknowledged'], {
+        state: 'responded',
+      });
     }
     return edited;
   }

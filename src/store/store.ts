@@ -63,7 +63,11 @@ export interface Store {
 
   // Command permissions of one application in one guild.
   listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]>;
-  getCommandPermissions(applicationId: string, guildId: string, targetId: string): Promise<GuildCommandPermissions | null>;
+  getCommandPermissions(
+    applicationId: string,
+    guildId: string,
+    targetId: string,
+  ): Promise<GuildCommandPermissions | null>;
   /**
    * Replaces the overwrites of one command (or of the app: targetId = app id) in one guild. The
    * planner decides over the state read inside the same transaction (it may throw to refuse), so

@@ -1,99 +1,144 @@
 /** The built-in demo world that `npm start` serves: the reference example of the world contract. */
 export const DEMO_WORLD = {
-  "applications": [
+  applications: [
     {
-      "id": "1324165260902400001",
-      "name": "Demo Bot",
-      "owner_id": "1335036896870400001",
-      "bot_token": "demo-bot-token-please-change",
-      "client_secret": "demo-client-secret",
-      "public_client": false,
-      "redirect_uris": ["http://127.0.0.1/callback"],
-      "flags": 0,
-      "integration_types": [0, 1],
-      "discoverable": false,
-      "interactions_endpoint_url": null
+      id: '1324165260902400001',
+      name: 'Demo Bot',
+      owner_id: '1335036896870400001',
+      bot_token: 'demo-bot-token-please-change',
+      client_secret: 'demo-client-secret',
+      public_client: false,
+      redirect_uris: ['http://127.0.0.1/callback'],
+      flags: 0,
+      integration_types: [0, 1],
+      discoverable: false,
+      interactions_endpoint_url: null,
     },
     {
-      "id": "1324165260902400002",
-      "name": "Other App",
-      "owner_id": "1335036896870400005",
-      "bot_token": "other-bot-token",
-      "client_secret": "other-client-secret",
-      "flags": 0,
-      "integration_types": [0],
-      "discoverable": true,
-      "interactions_endpoint_url": null
+      id: '1324165260902400002',
+      name: 'Other App',
+      owner_id: '1335036896870400005',
+      bot_token: 'other-bot-token',
+      client_secret: 'other-client-secret',
+      flags: 0,
+      integration_types: [0],
+      discoverable: true,
+      interactions_endpoint_url: null,
     },
     {
-      "id": "1324165260902400003",
-      "name": "Activity App",
-      "owner_id": "1335036896870400001",
-      "bot_token": "activity-bot-token",
-      "client_secret": "activity-client-secret",
-      "flags": 131072,
-      "integration_types": [0, 1],
-      "discoverable": false,
-      "interactions_endpoint_url": null
-    }
+      id: '1324165260902400003',
+      name: 'Activity App',
+      owner_id: '1335036896870400001',
+      bot_token: 'activity-bot-token',
+      client_secret: 'activity-client-secret',
+      flags: 131072,
+      integration_types: [0, 1],
+      discoverable: false,
+      interactions_endpoint_url: null,
+    },
   ],
-  "users": [
-    { "id": "1335036896870400001", "username": "alice", "token": "alice-user-token", "locale": "en-US", "age_verified": true },
-    { "id": "1335036896870400002", "username": "bob",   "token": "bob-user-token",   "locale": "fr",    "age_verified": true },
-    { "id": "1335036896870400003", "username": "carol", "token": "carol-user-token", "locale": "es-419", "age_verified": true },
-    { "id": "1335036896870400004", "username": "dave",  "token": "dave-user-token",  "locale": "en-GB", "age_verified": false },
-    { "id": "1335036896870400005", "username": "erin",  "token": "erin-user-token",  "locale": "de",    "age_verified": true }
+  users: [
+    { id: '1335036896870400001', username: 'alice', token: 'alice-user-token', locale: 'en-US', age_verified: true },
+    { id: '1335036896870400002', username: 'bob', token: 'bob-user-token', locale: 'fr', age_verified: true },
+    { id: '1335036896870400003', username: 'carol', token: 'carol-user-token', locale: 'es-419', age_verified: true },
+    { id: '1335036896870400004', username: 'dave', token: 'dave-user-token', locale: 'en-GB', age_verified: false },
+    { id: '1335036896870400005', username: 'erin', token: 'erin-user-token', locale: 'de', age_verified: true },
   ],
-  "guilds": [
+  guilds: [
     {
-      "id": "1345183757107200001",
-      "name": "Test Guild",
-      "owner_id": "1335036896870400001",
-      "preferred_locale": "en-US",
-      "roles": [
-        { "id": "1345183757107200001", "name": "@everyone", "permissions": "2147552256" },
-        { "id": "1345183757107200002", "name": "Admin",     "permissions": "8" },
-        { "id": "1345183757107200003", "name": "Moderator", "permissions": "268435490" },
-        { "id": "1345183757107200004", "name": "Muted",     "permissions": "0" }
+      id: '1345183757107200001',
+      name: 'Test Guild',
+      owner_id: '1335036896870400001',
+      preferred_locale: 'en-US',
+      roles: [
+        { id: '1345183757107200001', name: '@everyone', permissions: '2147552256' },
+        { id: '1345183757107200002', name: 'Admin', permissions: '8' },
+        { id: '1345183757107200003', name: 'Moderator', permissions: '268435490' },
+        { id: '1345183757107200004', name: 'Muted', permissions: '0' },
       ],
-      "channels": [
-        { "id": "1345183757107200010", "type": 4,  "name": "Text" },
-        { "id": "1345183757107200011", "type": 0,  "name": "general", "parent_id": "1345183757107200010" },
-        { "id": "1345183757107200012", "type": 0,  "name": "nsfw-lounge", "nsfw": true, "parent_id": "1345183757107200010" },
-        { "id": "1345183757107200013", "type": 0,  "name": "announcements", "parent_id": "1345183757107200010",
-          "permission_overwrites": [ { "id": "1345183757107200001", "type": 0, "allow": "0", "deny": "2048" } ] },
-        { "id": "1345183757107200014", "type": 11, "name": "a-thread", "parent_id": "1345183757107200011" }
+      channels: [
+        { id: '1345183757107200010', type: 4, name: 'Text' },
+        { id: '1345183757107200011', type: 0, name: 'general', parent_id: '1345183757107200010' },
+        { id: '1345183757107200012', type: 0, name: 'nsfw-lounge', nsfw: true, parent_id: '1345183757107200010' },
+        {
+          id: '1345183757107200013',
+          type: 0,
+          name: 'announcements',
+          parent_id: '1345183757107200010',
+          permission_overwrites: [{ id: '1345183757107200001', type: 0, allow: '0', deny: '2048' }],
+        },
+        { id: '1345183757107200014', type: 11, name: 'a-thread', parent_id: '1345183757107200011' },
       ],
-      "members": [
-        { "user_id": "1335036896870400001", "roles": ["1345183757107200002"], "nick": null,    "joined_at": "2025-03-01T00:00:00.000Z" },
-        { "user_id": "1335036896870400002", "roles": ["1345183757107200003"], "nick": "Bobby", "joined_at": "2025-03-02T00:00:00.000Z" },
-        { "user_id": "1335036896870400003", "roles": [],                      "nick": null,    "joined_at": "2025-03-03T00:00:00.000Z" },
-        { "user_id": "1335036896870400004", "roles": ["1345183757107200004"], "nick": null,    "joined_at": "2025-03-04T00:00:00.000Z" }
+      members: [
+        {
+          user_id: '1335036896870400001',
+          roles: ['1345183757107200002'],
+          nick: null,
+          joined_at: '2025-03-01T00:00:00.000Z',
+        },
+        {
+          user_id: '1335036896870400002',
+          roles: ['1345183757107200003'],
+          nick: 'Bobby',
+          joined_at: '2025-03-02T00:00:00.000Z',
+        },
+        { user_id: '1335036896870400003', roles: [], nick: null, joined_at: '2025-03-03T00:00:00.000Z' },
+        {
+          user_id: '1335036896870400004',
+          roles: ['1345183757107200004'],
+          nick: null,
+          joined_at: '2025-03-04T00:00:00.000Z',
+        },
       ],
-      "installs": [
-        { "application_id": "1324165260902400001", "scopes": ["bot", "applications.commands"], "permissions": "2147552256" },
-        { "application_id": "1324165260902400003", "scopes": ["applications.commands"] }
+      installs: [
+        { application_id: '1324165260902400001', scopes: ['bot', 'applications.commands'], permissions: '2147552256' },
+        { application_id: '1324165260902400003', scopes: ['applications.commands'] },
       ],
-      "messages": [
-        { "id": "1345183757107200100", "channel_id": "1345183757107200011", "author_id": "1335036896870400003", "content": "hello world" }
-      ]
+      messages: [
+        {
+          id: '1345183757107200100',
+          channel_id: '1345183757107200011',
+          author_id: '1335036896870400003',
+          content: 'hello world',
+        },
+      ],
     },
     {
-      "id": "1345183757107201001",
-      "name": "Second Guild",
-      "owner_id": "1335036896870400005",
-      "preferred_locale": "de",
-      "roles": [ { "id": "1345183757107201001", "name": "@everyone", "permissions": "2147552256" } ],
-      "channels": [ { "id": "1345183757107201011", "type": 0, "name": "allgemein" } ],
-      "members": [ { "user_id": "1335036896870400005", "roles": [], "joined_at": "2025-03-05T00:00:00.000Z" } ],
-      "installs": [ { "application_id": "1324165260902400002", "scopes": ["bot", "applications.commands"] } ]
-    }
+      id: '1345183757107201001',
+      name: 'Second Guild',
+      owner_id: '1335036896870400005',
+      preferred_locale: 'de',
+      roles: [{ id: '1345183757107201001', name: '@everyone', permissions: '2147552256' }],
+      channels: [{ id: '1345183757107201011', type: 0, name: 'allgemein' }],
+      members: [{ user_id: '1335036896870400005', roles: [], joined_at: '2025-03-05T00:00:00.000Z' }],
+      installs: [{ application_id: '1324165260902400002', scopes: ['bot', 'applications.commands'] }],
+    },
   ],
-  "oauth2_tokens": [
-    { "access_token": "alice-perm-token", "user_id": "1335036896870400001", "application_id": "1324165260902400001", "scopes": ["identify", "applications.commands.permissions.update"] },
-    { "access_token": "bob-perm-token",   "user_id": "1335036896870400002", "application_id": "1324165260902400001", "scopes": ["identify", "applications.commands.permissions.update"] },
-    { "access_token": "carol-perm-token", "user_id": "1335036896870400003", "application_id": "1324165260902400001", "scopes": ["identify", "applications.commands.permissions.update"] },
-    { "access_token": "bob-identify-token", "user_id": "1335036896870400002", "application_id": "1324165260902400001", "scopes": ["identify"] },
-    { "access_token": "demo-cc-token",    "application_id": "1324165260902400001", "scopes": ["applications.commands.update"] }
-  ]
+  oauth2_tokens: [
+    {
+      access_token: 'alice-perm-token',
+      user_id: '1335036896870400001',
+      application_id: '1324165260902400001',
+      scopes: ['identify', 'applications.commands.permissions.update'],
+    },
+    {
+      access_token: 'bob-perm-token',
+      user_id: '1335036896870400002',
+      application_id: '1324165260902400001',
+      scopes: ['identify', 'applications.commands.permissions.update'],
+    },
+    {
+      access_token: 'carol-perm-token',
+      user_id: '1335036896870400003',
+      application_id: '1324165260902400001',
+      scopes: ['identify', 'applications.commands.permissions.update'],
+    },
+    {
+      access_token: 'bob-identify-token',
+      user_id: '1335036896870400002',
+      application_id: '1324165260902400001',
+      scopes: ['identify'],
+    },
+    { access_token: 'demo-cc-token', application_id: '1324165260902400001', scopes: ['applications.commands.update'] },
+  ],
 } as const;

@@ -79,7 +79,11 @@ export interface AppServer {
   /** The results of every `after` of 202 answers so far, once all of them have settled. */
   idle(): Promise<unknown[]>;
   /** POST /interactions/{id}/{token}/callback, as the app does. */
-  callback(interaction: Json, body: Json, query?: string): Promise<{ status: number; body: Json | undefined; text: string }>;
+  callback(
+    interaction: Json,
+    body: Json,
+    query?: string,
+  ): Promise<{ status: number; body: Json | undefined; text: string }>;
   /** Any call to slashd's API with the interaction token in the path (webhooks). */
   call(method: string, path: string, body?: Json): Promise<{ status: number; body: Json | undefined; text: string }>;
   close(): Promise<void>;
@@ -99,7 +103,11 @@ function parse(text: string): Json | undefined {
   }
 }
 
-async function jsonFetch(url: string, method: string, body?: Json): Promise<{ status: number; body: Json | undefined; text: string }> {
+async function jsonFetch(
+  url: string,
+  method: string,
+  body?: Json,
+): Promise<{ status: number; body: Json | undefined; text: string }> {
   const response = await fetch(url, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -130,7 +138,14 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
         const verified = signed ? await verifyKey(rawBody, signature, timestamp, options.publicKey) : false;
         const body = parse(rawBody);
         const entry: ReceivedRequest = {
-          method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody, body, signed, verified, status: 0,
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          rawBody,
+          body,
+          signed,
+          verified,
+          status: 0,
         };
         received.push(entry);
         const send = (status: number, payload?: string | Json) => {
@@ -145,7 +160,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
         if (behaviour === 'accept-bad-signatures') return send(200, { type: InteractionResponseType.PONG });
         if (!verified) return send(401, 'Bad request signature');
         if (body?.type === InteractionType.PING) {
-          if (behaviour === 'no-pong') return send(200, { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'hi' } });
+          if (behaviour === 'no-pong')
+            return send(200, { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'hi' } });
           return send(200, { type: InteractionResponseType.PONG });
         }
         if (!body) return send(400, 'not JSON');
@@ -179,7 +195,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     api: options.api,
     applicationId: options.applicationId,
     received,
-    interactions: () => received.filter((r) => r.verified && r.body?.type !== InteractionType.PING).map((r) => r.body as Json),
+    interactions: () =>
+      received.filter((r) => r.verified && r.body?.type !== InteractionType.PING).map((r) => r.body as Json),
     handle(next) {
       handler = next;
     },
@@ -189,7 +206,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       return results;
     },
     callback(interaction, body, query = '') {
-      return jsonFetch(`${options.api}/interactions/${interaction.id}/${interaction.token}/callback${query}`, 'POST', body);
+      return jsonFetch(
+        `${options.api}/interactions/${interaction.id}/${interaction.token}/callback${query}`,
+        'POST',
+        body,
+      );
     },
     call(method, path, body) {
       return jsonFetch(`${options.api}${path}`, method, body);
@@ -212,7 +233,11 @@ export async function fetchVerifyKey(api: string, botToken: string): Promise<{ i
 }
 
 /** PATCH /applications/@me with `interactions_endpoint_url` (the bot token of the app). */
-export function setEndpoint(api: string, botToken: string, url: string | null): Promise<{ status: number; body: Json | undefined; text: string }> {
+export function setEndpoint(
+  api: string,
+  botToken: string,
+  url: string | null,
+): Promise<{ status: number; body: Json | undefined; text: string }> {
   return fetch(`${api}/applications/@me`, {
     method: 'PATCH',
     headers: { authorization: `Bot ${botToken}`, 'content-type': 'application/json' },

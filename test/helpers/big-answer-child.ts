@@ -34,7 +34,10 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const { port } = server.address() as AddressInfo;
 
 const { privateKey } = generateKeyPairSync('ed25519');
-const app = { id: '1', keys: { privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() } } as unknown as StoredApplication;
+const app = {
+  id: '1',
+  keys: { privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() },
+} as unknown as StoredApplication;
 const delivery = new HttpDelivery(Date.now);
 gc();
 const before = process.memoryUsage().rss;

@@ -33,12 +33,18 @@ export function startChild(command: string, args: string[], env: Record<string, 
   running.add(child);
   let out = '';
   let err = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
-    running.delete(child);
-    resolve(code);
-  }));
-  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
-  child.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString('utf8'); });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
   return {
     process: child,
     stdout: () => out,
@@ -50,8 +56,17 @@ export function startChild(command: string, args: string[], env: Record<string, 
             if (match) return finish(() => resolve(match));
           }
         };
-        const timer = setTimeout(() => finish(() => reject(new Error(`no line ${pattern} within ${CHILD_WAIT_MS} ms; stdout:\n${out}\nstderr:\n${err}`))), CHILD_WAIT_MS);
-        const onExit = () => finish(() => reject(new Error(`the child exited before printing ${pattern}; stdout:\n${out}\nstderr:\n${err}`)));
+        const timer = setTimeout(
+          () =>
+            finish(() =>
+              reject(new Error(`no line ${pattern} within ${CHILD_WAIT_MS} ms; stdout:\n${out}\nstderr:\n${err}`)),
+            ),
+          CHILD_WAIT_MS,
+        );
+        const onExit = () =>
+          finish(() =>
+            reject(new Error(`the child exited before printing ${pattern}; stdout:\n${out}\nstderr:\n${err}`)),
+          );
         const finish = (then: () => void) => {
           clearTimeout(timer);
           child.stdout!.off('data', check);
@@ -79,15 +94,27 @@ export interface Finished {
 /** Runs a command to its end. */
 export function runToEnd(command: string, args: string[], env: Record<string, string> = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.add(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} did not finish within ${CHILD_WAIT_MS} ms; stdout:\n${stdout}\nstderr:\n${stderr}`));
+      reject(
+        new Error(
+          `${args.join(' ')} did not finish within ${CHILD_WAIT_MS} ms; stdout:\n${stdout}\nstderr:\n${stderr}`,
+        ),
+      );
     }, CHILD_WAIT_MS);
     child.on('exit', (code) => {
       clearTimeout(timer);

@@ -42,8 +42,38 @@ export function fixturePath(...segments: string[]): string {
 }
 
 export const SUPPORTED_LOCALES = [
-  'id', 'da', 'de', 'en-GB', 'en-US', 'es-ES', 'es-419', 'fr', 'hr', 'it', 'lt', 'hu', 'nl', 'no', 'pl', 'pt-BR',
-  'ro', 'fi', 'sv-SE', 'vi', 'tr', 'cs', 'el', 'bg', 'ru', 'uk', 'hi', 'th', 'zh-CN', 'ja', 'zh-TW', 'ko',
+  'id',
+  'da',
+  'de',
+  'en-GB',
+  'en-US',
+  'es-ES',
+  'es-419',
+  'fr',
+  'hr',
+  'it',
+  'lt',
+  'hu',
+  'nl',
+  'no',
+  'pl',
+  'pt-BR',
+  'ro',
+  'fi',
+  'sv-SE',
+  'vi',
+  'tr',
+  'cs',
+  'el',
+  'bg',
+  'ru',
+  'uk',
+  'hi',
+  'th',
+  'zh-CN',
+  'ja',
+  'zh-TW',
+  'ko',
 ] as const;
 
 const DOCUMENT_ID = 'https://slashd.test/openapi.json';
@@ -127,7 +157,10 @@ function ajv(): InstanceType<typeof Ajv2020> {
   const instance = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(instance);
   instance.addFormat('snowflake', /^(0|[1-9][0-9]*)$/);
-  instance.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  instance.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
   instance.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   instance.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   instance.addFormat('nonce', true);
@@ -188,9 +221,25 @@ export function assertErrorBody(status: number, body: unknown): void {
 // ---- the v10 command object, beyond what the schema requires ---------------------------------
 
 const COMMAND_KEYS = new Set([
-  'id', 'application_id', 'version', 'default_member_permissions', 'type', 'name', 'name_localized',
-  'name_localizations', 'description', 'description_localized', 'description_localizations', 'guild_id',
-  'dm_permission', 'contexts', 'integration_types', 'options', 'nsfw', 'handler', 'default_permission',
+  'id',
+  'application_id',
+  'version',
+  'default_member_permissions',
+  'type',
+  'name',
+  'name_localized',
+  'name_localizations',
+  'description',
+  'description_localized',
+  'description_localizations',
+  'guild_id',
+  'dm_permission',
+  'contexts',
+  'integration_types',
+  'options',
+  'nsfw',
+  'handler',
+  'default_permission',
 ]);
 
 const SNOWFLAKE = /^(0|[1-9][0-9]{0,19})$/;
@@ -223,7 +272,8 @@ export function assertWireCommand(value: unknown, expected: WireCommandExpectati
     assert.ok(key in c, `${label}: ${key} present`);
   }
   assert.ok(
-    c.default_member_permissions === null || (typeof c.default_member_permissions === 'string' && /^[0-9]+$/.test(c.default_member_permissions)),
+    c.default_member_permissions === null ||
+      (typeof c.default_member_permissions === 'string' && /^[0-9]+$/.test(c.default_member_permissions)),
     `${label}: default_member_permissions is null or a decimal string`,
   );
   assert.equal(typeof c.nsfw, 'boolean', `${label}: nsfw is a boolean`);
@@ -261,7 +311,10 @@ const APPLICATION_ROUTES = new Set(['/applications/@me', '/oauth2/applications/@
  * error (ErrorResponse; RatelimitedResponse for 429). The OAuth2 token endpoint has OAuth2's own
  * error shape and is left to its tests. `path` is a full URL or a path under /api/v10.
  */
-export function assertResponseMatchesSchema(path: string, response: { status: number; body: unknown; text?: string }): void {
+export function assertResponseMatchesSchema(
+  path: string,
+  response: { status: number; body: unknown; text?: string },
+): void {
   const pathname = path.startsWith('http') ? new URL(path).pathname : `/api/v10${path.split('?')[0]}`;
   const api = /^\/api\/v(?:9|10)(\/.*)$/.exec(pathname)?.[1];
   if (api?.startsWith('/oauth2/token')) return;

@@ -34,12 +34,23 @@ export interface TestResponse {
 }
 
 export async function startServer(
-  options: { world?: World; db?: string; now?: () => number; timeouts?: SlashdConfig['timeouts']; config?: Partial<SlashdConfig> } = {},
+  options: {
+    world?: World;
+    db?: string;
+    now?: () => number;
+    timeouts?: SlashdConfig['timeouts'];
+    config?: Partial<SlashdConfig>;
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-test-'));
   const dbPath = options.db ?? join(dir, 'slashd.sqlite');
   const slashd = await createSlashd({
-    db: dbPath, world: options.world ?? exampleWorld(), adminToken: ADMIN_TOKEN, now: options.now, timeouts: options.timeouts, ...options.config,
+    db: dbPath,
+    world: options.world ?? exampleWorld(),
+    adminToken: ADMIN_TOKEN,
+    now: options.now,
+    timeouts: options.timeouts,
+    ...options.config,
   });
   const url = await slashd.listen({ host: '127.0.0.1', port: 0 });
   const api = `${url}/api/v10`;

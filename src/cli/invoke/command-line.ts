@@ -51,6 +51,6 @@ export function parseTypedCommand(text: string): TypedCommand {
     else if (last) last.value = last.value === '' ? word : `${last.value} ${word}`;
     else typed.path.push(word);
   }
-  if (typed.path.length === 0) throw new UsageError('no command: expected something like \'/hello name:world\'');
+  if (typed.path.length === 0) throw new UsageError("no command: expected something like '/hello name:world'");
   return typed;
 }

@@ -18,9 +18,7 @@ export const MESSAGES_READ = 50;
 const DEFERRED_CALLBACKS = new Set([5, 6]);
 
 export type Outcome =
-  | { kind: 'response'; response: Json }
-  | { kind: 'message'; message: Json }
-  | { kind: 'failed'; reason: string };
+  { kind: 'response'; response: Json } | { kind: 'message'; message: Json } | { kind: 'failed'; reason: string };
 
 export interface OutcomeQuery {
   url: string;
@@ -34,7 +32,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The deferred answer once the app has replaced the loading message; null while it has not. */
 async function deferredAnswer(query: OutcomeQuery): Promise<Json | null> {
-  const answer = await requestJson(`${query.url}/api/v10/channels/${query.channelId}/messages?limit=${MESSAGES_READ}`, { auth: query.userToken });
+  const answer = await requestJson(`${query.url}/api/v10/channels/${query.channelId}/messages?limit=${MESSAGES_READ}`, {
+    auth: query.userToken,
+  });
   if (answer.status !== 200 || !Array.isArray(answer.body)) return null;
   const message = (answer.body as Json[]).find((m) => m.interaction_metadata?.id === query.interactionId);
   return message && (Number(message.flags ?? 0) & LOADING_FLAG) === 0 ? message : null;
@@ -42,13 +42,16 @@ async function deferredAnswer(query: OutcomeQuery): Promise<Json | null> {
 
 /** One look at the interaction: the outcome, or null while it is still pending. */
 async function look(query: OutcomeQuery): Promise<Outcome | null> {
-  const status = await requestJson(`${query.url}/api/v10/interactions/${query.interactionId}`, { auth: query.userToken });
+  const status = await requestJson(`${query.url}/api/v10/interactions/${query.interactionId}`, {
+    auth: query.userToken,
+  });
   if (status.status !== 200) return { kind: 'failed', reason: `the interaction could not be read (${status.status})` };
   const state = status.body.state as string;
   if (state === 'failed') return { kind: 'failed', reason: explainFailure(String(status.body.failure_reason)) };
   const response = status.body.response as Json | null;
   // A deferred answer that the app has since edited is `responded` too; its text is in the channel.
-  if (state === 'responded' && response && !DEFERRED_CALLBACKS.has(response.type)) return { kind: 'response', response };
+  if (state === 'responded' && response && !DEFERRED_CALLBACKS.has(response.type))
+    return { kind: 'response', response };
   if (state === 'acknowledged' || state === 'responded') {
     const message = await deferredAnswer(query);
     return message ? { kind: 'message', message } : null;
@@ -62,9 +65,9 @@ export function explainFailure(reason: string): string {
     case 'timeout':
       return 'timeout: the app did not answer within 3 seconds ("The application did not respond")';
     case 'delivery_failure':
-      return 'delivery_failure: the app\'s interactions endpoint could not be reached or answered with an error';
+      return "delivery_failure: the app's interactions endpoint could not be reached or answered with an error";
     case 'invalid_response':
-      return 'invalid_response: the app\'s answer was not a valid interaction response';
+      return "invalid_response: the app's answer was not a valid interaction response";
     default:
       return reason;
   }

@@ -45,12 +45,19 @@ export function renderEmbed(embed: Json): string[] {
 function renderComponent(component: Json): string[] {
   if (component.type === ROW || Array.isArray(component.components)) {
     const children = (component.components as Json[] | undefined) ?? [];
-    const inline = children.map(renderComponent).filter((lines) => lines.length === 1).map((lines) => lines[0]);
+    const inline = children
+      .map(renderComponent)
+      .filter((lines) => lines.length === 1)
+      .map((lines) => lines[0]);
     if (inline.length === children.length && component.type === ROW) return [inline.join('  ')];
     return children.flatMap(renderComponent);
   }
-  if (component.type === BUTTON) return [`[button: ${String(component.label ?? component.emoji?.name ?? '')}${component.url ? ` → ${String(component.url)}` : ''}]`];
-  if (SELECT_MENUS.has(component.type)) return [`[menu: ${String(component.placeholder ?? component.custom_id ?? '')}]`];
+  if (component.type === BUTTON)
+    return [
+      `[button: ${String(component.label ?? component.emoji?.name ?? '')}${component.url ? ` → ${String(component.url)}` : ''}]`,
+    ];
+  if (SELECT_MENUS.has(component.type))
+    return [`[menu: ${String(component.placeholder ?? component.custom_id ?? '')}]`];
   if (component.type === TEXT_INPUT) return [`[text input: ${String(component.label ?? component.custom_id ?? '')}]`];
   // Display components (components v2) carry their text in `content`.
   return textLines(component.content);
@@ -59,8 +66,10 @@ function renderComponent(component: Json): string[] {
 /** A message's visible parts, one line each (empty when it shows nothing). */
 export function renderMessage(message: Json): string[] {
   const lines = [...textLines(message.content)];
-  for (const embed of Array.isArray(message.embeds) ? (message.embeds as Json[]) : []) lines.push(...renderEmbed(embed));
-  for (const component of Array.isArray(message.components) ? (message.components as Json[]) : []) lines.push(...renderComponent(component));
+  for (const embed of Array.isArray(message.embeds) ? (message.embeds as Json[]) : [])
+    lines.push(...renderEmbed(embed));
+  for (const component of Array.isArray(message.components) ? (message.components as Json[]) : [])
+    lines.push(...renderComponent(component));
   return lines;
 }
 
@@ -69,7 +78,10 @@ export function renderResponse(response: Json): string[] {
   const data: Json = response.data ?? {};
   if (MESSAGE_CALLBACKS.has(response.type)) return renderMessage(data);
   if (response.type === MODAL_CALLBACK) {
-    return [`[modal: ${String(data.title ?? '')}]`, ...indent((data.components as Json[] | undefined ?? []).flatMap(renderComponent))];
+    return [
+      `[modal: ${String(data.title ?? '')}]`,
+      ...indent(((data.components as Json[] | undefined) ?? []).flatMap(renderComponent)),
+    ];
   }
   if (response.type === LAUNCH_ACTIVITY_CALLBACK) return ['[the app launched its activity]'];
   return [`[answer of type ${String(response.type)}]`];

@@ -65,11 +65,15 @@ export function findCommand(commands: readonly IndexCommand[], name: string, con
   };
   const candidates = commands.filter(wanted);
   const exact = candidates.filter((command) => command.name === name);
-  const found = exact.length > 0 ? exact : candidates.filter((command) => command.name.toLowerCase() === name.toLowerCase());
+  const found =
+    exact.length > 0 ? exact : candidates.filter((command) => command.name.toLowerCase() === name.toLowerCase());
   if (found.length === 1) return found[0]!;
   if (found.length > 1) throw new UsageError(`several apps have a command '${name}' here`, false);
   const kind = contextMenu ? 'context-menu command (with --target)' : 'slash command';
-  throw new UsageError(`no ${kind} '${name}' that this user may use in this channel; they are: ${names(candidates)}`, false);
+  throw new UsageError(
+    `no ${kind} '${name}' that this user may use in this channel; they are: ${names(candidates)}`,
+    false,
+  );
 }
 
 function typedNumber(option: IndexOption, raw: string): number {
@@ -101,7 +105,9 @@ function mentionableId(scope: LookupScope, raw: string): string {
 
 /** A choice may be typed by its name or its value. */
 function choiceValue(option: IndexOption, raw: string): string | number | undefined {
-  const choice = option.choices?.find((c) => String(c.value) === raw) ?? option.choices?.find((c) => c.name.toLowerCase() === raw.toLowerCase());
+  const choice =
+    option.choices?.find((c) => String(c.value) === raw) ??
+    option.choices?.find((c) => c.name.toLowerCase() === raw.toLowerCase());
   return choice?.value;
 }
 
@@ -131,16 +137,25 @@ export function typedValue(option: IndexOption, raw: string, scope: LookupScope)
 
 function leafOptions(definitions: readonly IndexOption[], typed: TypedCommand, scope: LookupScope): WireOption[] {
   return typed.options.map(({ name, value }) => {
-    const option = definitions.find((d) => d.name === name) ?? definitions.find((d) => d.name.toLowerCase() === name.toLowerCase());
+    const option =
+      definitions.find((d) => d.name === name) ?? definitions.find((d) => d.name.toLowerCase() === name.toLowerCase());
     if (!option || BRANCH_TYPES.includes(option.type)) {
-      throw new UsageError(`no option '${name}'; the options are: ${names(definitions.filter((d) => !BRANCH_TYPES.includes(d.type)))}`, false);
+      throw new UsageError(
+        `no option '${name}'; the options are: ${names(definitions.filter((d) => !BRANCH_TYPES.includes(d.type)))}`,
+        false,
+      );
     }
     return { type: option.type, name: option.name, value: typedValue(option, value, scope) };
   });
 }
 
 /** Walks the typed path through subcommand groups and subcommands, then types the options. */
-function optionTree(definitions: readonly IndexOption[], path: string[], typed: TypedCommand, scope: LookupScope): WireOption[] {
+function optionTree(
+  definitions: readonly IndexOption[],
+  path: string[],
+  typed: TypedCommand,
+  scope: LookupScope,
+): WireOption[] {
   const branches = definitions.filter((d) => BRANCH_TYPES.includes(d.type));
   if (branches.length === 0) {
     if (path.length > 0) throw new UsageError(`unexpected '${path.join(' ')}': this command has no subcommands`, false);
@@ -156,7 +171,12 @@ function optionTree(definitions: readonly IndexOption[], path: string[], typed: 
 }
 
 /** The `data` of the invocation: a slash command with its options, or a context-menu command on its target. */
-export function invocationData(command: IndexCommand, typed: TypedCommand, scope: LookupScope, target?: string): InvocationData {
+export function invocationData(
+  command: IndexCommand,
+  typed: TypedCommand,
+  scope: LookupScope,
+  target?: string,
+): InvocationData {
   const type = command.type ?? CommandType.ChatInput;
   const data: InvocationData = { id: command.id, name: command.name, type, version: command.version };
   if (type === CommandType.User) data.target_id = findUserId(scope.world, requireTarget(target));
@@ -169,6 +189,7 @@ export function invocationData(command: IndexCommand, typed: TypedCommand, scope
 }
 
 function requireTarget(target: string | undefined): string {
-  if (target === undefined) throw new UsageError('a context-menu command needs --target (a user, or a message id)', false);
+  if (target === undefined)
+    throw new UsageError('a context-menu command needs --target (a user, or a message id)', false);
   return target;
 }

@@ -19,7 +19,10 @@ export function findUser(world: World, reference: string): User {
   const name = withoutPrefix(reference, '@');
   const user = world.users.find((u) => u.id === reference) ?? world.users.find((u) => sameName(u.username, name));
   if (!user) {
-    throw new UsageError(`no user '${reference}'; the users are: ${world.users.map((u) => u.username).join(', ')}`, false);
+    throw new UsageError(
+      `no user '${reference}'; the users are: ${world.users.map((u) => u.username).join(', ')}`,
+      false,
+    );
   }
   return user;
 }
@@ -27,7 +30,10 @@ export function findUser(world: World, reference: string): User {
 export function findGuild(world: World, reference: string): Guild {
   const guild = world.guilds.find((g) => g.id === reference) ?? world.guilds.find((g) => sameName(g.name, reference));
   if (!guild) {
-    throw new UsageError(`no guild '${reference}'; the guilds are: ${world.guilds.map((g) => g.name).join(', ')}`, false);
+    throw new UsageError(
+      `no guild '${reference}'; the guilds are: ${world.guilds.map((g) => g.name).join(', ')}`,
+      false,
+    );
   }
   return guild;
 }
@@ -38,7 +44,11 @@ function findChannelIn(guild: Guild, reference: string): Channel | undefined {
 }
 
 /** The channel, and its guild: `guildReference` decides when several guilds have such a channel. */
-export function findChannel(world: World, reference: string, guildReference?: string): { guild: Guild; channel: Channel } {
+export function findChannel(
+  world: World,
+  reference: string,
+  guildReference?: string,
+): { guild: Guild; channel: Channel } {
   const guilds = guildReference === undefined ? world.guilds : [findGuild(world, guildReference)];
   const found = guilds.flatMap((guild) => {
     const channel = findChannelIn(guild, reference);

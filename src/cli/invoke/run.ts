@@ -16,12 +16,15 @@ import { findChannel, findUser } from './resolve-world.js';
 /** A refusal as the client shows it: the v10 message and code, then each field error with its path. */
 export function refusalLines(answer: JsonAnswer): string[] {
   const body = typeof answer.body === 'object' && answer.body !== null ? answer.body : {};
-  const lines = [`refused (${answer.status}): ${String(body.message ?? answer.body)} (code ${String(body.code ?? '?')})`];
+  const lines = [
+    `refused (${answer.status}): ${String(body.message ?? answer.body)} (code ${String(body.code ?? '?')})`,
+  ];
   const walk = (node: unknown, path: string[]) => {
     if (typeof node !== 'object' || node === null) return;
     for (const [key, value] of Object.entries(node)) {
       if (key === '_errors' && Array.isArray(value)) {
-        for (const e of value as { code?: string; message?: string }[]) lines.push(`  ${path.join('.') || '(root)'}: ${e.code} ${e.message}`);
+        for (const e of value as { code?: string; message?: string }[])
+          lines.push(`  ${path.join('.') || '(root)'}: ${e.code} ${e.message}`);
       } else walk(value, [...path, key]);
     }
   };
@@ -39,12 +42,16 @@ async function prepare(args: InvokeArgs) {
   const world = await fetchWorld({ url: args.url, adminToken: args.adminToken });
   const user = findUser(world, args.as);
   const { guild, channel } = findChannel(world, args.channel, args.guild);
-  const index = await requestJson(`${args.url}/api/v10/channels/${channel.id}/application-command-index`, { auth: user.token });
+  const index = await requestJson(`${args.url}/api/v10/channels/${channel.id}/application-command-index`, {
+    auth: user.token,
+  });
   if (index.status !== 200) throw new Refused(index);
   const commands = (index.body.application_commands ?? []) as IndexCommand[];
   const scope = { world, guild };
   const contextMenu = args.target !== undefined;
-  const typed = contextMenu ? { path: [args.command.replace(/^\//, '')], options: [] } : parseTypedCommand(args.command);
+  const typed = contextMenu
+    ? { path: [args.command.replace(/^\//, '')], options: [] }
+    : parseTypedCommand(args.command);
   const command = findCommand(commands, typed.path[0]!, contextMenu);
   const data = invocationData(command, typed, scope, args.target);
   const body = { type: 2, application_id: command.application_id, guild_id: guild.id, channel_id: channel.id, data };
@@ -58,7 +65,7 @@ function printOutcome(outcome: Outcome, appName: string, out: Output): number {
     out.error(`failed: ${outcome.reason}`);
     return EXIT_FAILED;
   }
-  const message = outcome.kind === 'message' ? outcome.message : outcome.response.data ?? {};
+  const message = outcome.kind === 'message' ? outcome.message : (outcome.response.data ?? {});
   const lines = outcome.kind === 'message' ? renderMessage(outcome.message) : renderResponse(outcome.response);
   const note = isEphemeral(message) ? ' (only you can see this)' : '';
   out.log(`${appName} answered${note}:`);

@@ -34,8 +34,7 @@ export function compareSnowflakes(a: string, b: string): number {
 export function applyMutation(commands: readonly StoredCommand[], mutation: CommandMutation): StoredCommand[] {
   const deleted = new Set(mutation.delete);
   const updated = new Map(mutation.update.map((c) => [c.id, c]));
-  return [
-    ...commands.filter((c) => !deleted.has(c.id)).map((c) => updated.get(c.id) ?? c),
-    ...mutation.insert,
-  ].sort((a, b) => compareSnowflakes(a.id, b.id));
+  return [...commands.filter((c) => !deleted.has(c.id)).map((c) => updated.get(c.id) ?? c), ...mutation.insert].sort(
+    (a, b) => compareSnowflakes(a.id, b.id),
+  );
 }

@@ -5,7 +5,14 @@
 import { ApiError, JsonCode, unknownCommand } from '../errors.js';
 import { findTypeCountOverflow } from '../validation/index.js';
 import type { CommandMutation, ScopeState } from './mutation.js';
-import { CommandType, EntryPointHandler, sameDefinition, type CommandDefinition, type CommandScope, type StoredCommand } from './model.js';
+import {
+  CommandType,
+  EntryPointHandler,
+  sameDefinition,
+  type CommandDefinition,
+  type CommandScope,
+  type StoredCommand,
+} from './model.js';
 
 /** Most commands one scope may create in a UTC day (v10 API, Limits). */
 export const DAILY_COMMAND_CREATES_MAX = 200;
@@ -106,7 +113,11 @@ export function planEdit(
     (c) => c.id !== commandId && c.definition.type === definition.type && c.definition.name === definition.name,
   );
   if (clash) {
-    throw new ApiError(400, JsonCode.ApplicationCommandNameExists, 'An application command with that name already exists');
+    throw new ApiError(
+      400,
+      JsonCode.ApplicationCommandNameExists,
+      'An application command with that name already exists',
+    );
   }
   const mutation = emptyMutation();
   const command = revise(ctx, existing, definition);
@@ -141,7 +152,10 @@ export function planBulkOverwrite(ctx: PlanContext, state: ScopeState, entries: 
   if (hadEntryPoint && !entries.some((e) => e.definition.type === CommandType.PrimaryEntryPoint)) {
     throw new ApiError(400, JsonCode.CannotRemoveEntryPoint, ENTRY_POINT_REMOVED_MESSAGE);
   }
-  checkTypeCounts(entries.map((e) => e.definition), ctx.scope);
+  checkTypeCounts(
+    entries.map((e) => e.definition),
+    ctx.scope,
+  );
 
   const unmatched = new Map(state.commands.map((c) => [c.id, c]));
   const matches: (StoredCommand | undefined)[] = entries.map((entry) => {
@@ -207,9 +221,14 @@ export function launchCommandDefinition(integrationTypes: number[]): CommandDefi
 }
 
 /** Creates the "Launch" entry point unless the app already has one; not counted as a daily create. */
-export function planEnsureEntryPoint(ctx: PlanContext, state: ScopeState, integrationTypes: number[]): Planned<StoredCommand | null> {
+export function planEnsureEntryPoint(
+  ctx: PlanContext,
+  state: ScopeState,
+  integrationTypes: number[],
+): Planned<StoredCommand | null> {
   const mutation = emptyMutation();
-  if (state.commands.some((c) => c.definition.type === CommandType.PrimaryEntryPoint)) return { mutation, result: null };
+  if (state.commands.some((c) => c.definition.type === CommandType.PrimaryEntryPoint))
+    return { mutation, result: null };
   const command = newCommand(ctx, launchCommandDefinition(integrationTypes));
   mutation.insert.push(command);
   return { mutation, result: command };

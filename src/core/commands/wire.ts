@@ -7,9 +7,7 @@ import { pickLocalized, type Locale, type LocalizationMap } from '../locales.js'
 import { memoizeFrozen } from '../frozen-memo.js';
 import type { ChoiceDefinition, OptionDefinition, StoredCommand } from './model.js';
 
-export type LocalizationView =
-  | { kind: 'dictionaries' }
-  | { kind: 'localized'; locale: Locale | null };
+export type LocalizationView = { kind: 'dictionaries' } | { kind: 'localized'; locale: Locale | null };
 
 export const DICTIONARIES: LocalizationView = { kind: 'dictionaries' };
 

@@ -39,9 +39,20 @@ function readIds(record: JsonRecord, key: string, path: IssuePath, issues: Issue
   return list.length;
 }
 
-function checkExclusive(kind: 'users' | 'roles', parse: readonly string[], count: number, path: IssuePath, issues: Issues): void {
+function checkExclusive(
+  kind: 'users' | 'roles',
+  parse: readonly string[],
+  count: number,
+  path: IssuePath,
+  issues: Issues,
+): void {
   if (count === 0 || !parse.includes(kind)) return;
-  report(issues, [...path, kind], MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE, `"${kind}" cannot be both in parse and listed by id.`);
+  report(
+    issues,
+    [...path, kind],
+    MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE,
+    `"${kind}" cannot be both in parse and listed by id.`,
+  );
 }
 
 export function checkAllowedMentions(raw: unknown, path: IssuePath, issues: Issues): void {

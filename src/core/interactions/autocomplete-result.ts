@@ -18,7 +18,12 @@ function suggestionType(focused: OptionDefinition | null): ChoiceOptionType {
   return type === OptionType.Integer || type === OptionType.Number ? type : OptionType.String;
 }
 
-export function readAutocompleteResult(raw: unknown, focused: OptionDefinition | null, path: IssuePath, issues: Issues): Record<string, unknown> | undefined {
+export function readAutocompleteResult(
+  raw: unknown,
+  focused: OptionDefinition | null,
+  path: IssuePath,
+  issues: Issues,
+): Record<string, unknown> | undefined {
   if (isAbsent(raw)) {
     reportRequired(issues, path);
     return undefined;

@@ -8,17 +8,31 @@ import type { Issue, IssuePath } from '../errors.js';
 import { fieldOf, isAbsent, readInteger, readRecord, readString, type JsonRecord } from '../validation/json.js';
 import { report, reportRequired, type Issues } from '../validation/report.js';
 import {
-  INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID, INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE,
-  INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED, INTERACTION_COMMAND_NAME_MISMATCH, INTERACTION_COMMAND_TYPE_MISMATCH,
+  INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID,
+  INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE,
+  INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED,
+  INTERACTION_COMMAND_NAME_MISMATCH,
+  INTERACTION_COMMAND_TYPE_MISMATCH,
   INTERACTION_OPTIONS_NOT_ALLOWED,
 } from './codes.js';
-import type { CheckedInvocation, FocusedOption, InvocationKind, InvocationTarget, WireDataOption } from './invocation-types.js';
+import type {
+  CheckedInvocation,
+  FocusedOption,
+  InvocationKind,
+  InvocationTarget,
+  WireDataOption,
+} from './invocation-types.js';
 import { isBranchLevel, readLevel, type FocusCandidate, type WalkContext } from './option-tree.js';
 import { emptyReferences } from './references.js';
 import { readTarget } from './target.js';
 
 export type {
-  CheckedInvocation, FocusedOption, InvocationKind, InvocationTarget, ReferencedIds, WireDataOption,
+  CheckedInvocation,
+  FocusedOption,
+  InvocationKind,
+  InvocationTarget,
+  ReferencedIds,
+  WireDataOption,
 } from './invocation-types.js';
 
 export type InvocationCheck = { ok: true; value: CheckedInvocation } | { ok: false; issues: Issue[] };
@@ -50,7 +64,12 @@ function checkType(data: JsonRecord, command: StoredCommand, issues: Issues): vo
 /** Only CHAT_INPUT options can be autocompleted; the request's own `type` (4) is what is wrong. */
 function checkAutocompleteAllowed(command: StoredCommand, issues: Issues): void {
   if (command.definition.type === CommandType.ChatInput) return;
-  report(issues, ['type'], INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID, 'Only CHAT_INPUT commands have autocomplete.');
+  report(
+    issues,
+    ['type'],
+    INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID,
+    'Only CHAT_INPUT commands have autocomplete.',
+  );
 }
 
 /** USER and MESSAGE commands take no options; an empty list counts as none (docs/v10-behaviour.md#compatibility-decisions). */
@@ -69,7 +88,12 @@ function takesOptions(command: StoredCommand): boolean {
 function pickFocus(candidates: readonly FocusCandidate[], issues: Issues): FocusedOption | null {
   const [first, ...extra] = candidates;
   if (!first) {
-    report(issues, OPTIONS_PATH, INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED, 'An autocomplete request needs one focused option.');
+    report(
+      issues,
+      OPTIONS_PATH,
+      INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED,
+      'An autocomplete request needs one focused option.',
+    );
     return null;
   }
   for (const candidate of extra) {
@@ -84,7 +108,13 @@ function readOptions(data: JsonRecord, command: StoredCommand, ctx: WalkContext)
     return undefined;
   }
   const definitions = command.definition.options;
-  const options = readLevel(fieldOf(data, 'options'), definitions, isBranchLevel(definitions), { path: OPTIONS_PATH, names: [] }, ctx);
+  const options = readLevel(
+    fieldOf(data, 'options'),
+    definitions,
+    isBranchLevel(definitions),
+    { path: OPTIONS_PATH, names: [] },
+    ctx,
+  );
   return options.length > 0 ? options : undefined;
 }
 
@@ -92,7 +122,12 @@ function readOptions(data: JsonRecord, command: StoredCommand, ctx: WalkContext)
  * Checks `data` (the client's `{id, name, type, version, options?, target_id?}`) against the command
  * and returns the options as the app will receive them, or every issue found.
  */
-export function checkInvocation(command: StoredCommand, data: unknown, kind: InvocationKind, target: InvocationTarget): InvocationCheck {
+export function checkInvocation(
+  command: StoredCommand,
+  data: unknown,
+  kind: InvocationKind,
+  target: InvocationTarget,
+): InvocationCheck {
   const issues: Issues = [];
   const record = readRecord(data, DATA_PATH, issues);
   if (!record) return { ok: false, issues };

@@ -8,12 +8,26 @@ import { report, reportRequired, reportTooLong, type Issues } from '../validatio
 import { checkLength, codePointLength } from '../validation/text.js';
 import { MESSAGE_EMBEDS_TOO_LARGE } from './codes.js';
 import {
-  EMBED_AUTHOR_NAME_LENGTH_MAX, EMBED_DESCRIPTION_LENGTH_MAX, EMBED_FIELD_NAME_LENGTH_MAX, EMBED_FIELD_VALUE_LENGTH_MAX,
-  EMBED_FIELDS_MAX, EMBED_FOOTER_TEXT_LENGTH_MAX, EMBED_TITLE_LENGTH_MAX, EMBEDS_TOTAL_LENGTH_MAX, MESSAGE_EMBEDS_MAX,
+  EMBED_AUTHOR_NAME_LENGTH_MAX,
+  EMBED_DESCRIPTION_LENGTH_MAX,
+  EMBED_FIELD_NAME_LENGTH_MAX,
+  EMBED_FIELD_VALUE_LENGTH_MAX,
+  EMBED_FIELDS_MAX,
+  EMBED_FOOTER_TEXT_LENGTH_MAX,
+  EMBED_TITLE_LENGTH_MAX,
+  EMBEDS_TOTAL_LENGTH_MAX,
+  MESSAGE_EMBEDS_MAX,
 } from './limits.js';
 
 /** Reads a text field within `max` characters; returns how many characters it adds to the total. */
-function readText(record: JsonRecord, key: string, max: number, required: boolean, path: IssuePath, issues: Issues): number {
+function readText(
+  record: JsonRecord,
+  key: string,
+  max: number,
+  required: boolean,
+  path: IssuePath,
+  issues: Issues,
+): number {
   const raw = fieldOf(record, key);
   const fieldPath = [...path, key];
   if (isAbsent(raw)) {
@@ -27,7 +41,14 @@ function readText(record: JsonRecord, key: string, max: number, required: boolea
 }
 
 /** A nested object (`footer`, `author`) whose one text field is required. */
-function readPart(embed: JsonRecord, key: string, textKey: string, max: number, path: IssuePath, issues: Issues): number {
+function readPart(
+  embed: JsonRecord,
+  key: string,
+  textKey: string,
+  max: number,
+  path: IssuePath,
+  issues: Issues,
+): number {
   const raw = fieldOf(embed, key);
   if (isAbsent(raw)) return 0;
   const part = readRecord(raw, [...path, key], issues);
@@ -37,8 +58,10 @@ function readPart(embed: JsonRecord, key: string, textKey: string, max: number, 
 function readField(raw: unknown, path: IssuePath, issues: Issues): number {
   const field = readRecord(raw, path, issues);
   if (!field) return 0;
-  return readText(field, 'name', EMBED_FIELD_NAME_LENGTH_MAX, true, path, issues)
-    + readText(field, 'value', EMBED_FIELD_VALUE_LENGTH_MAX, true, path, issues);
+  return (
+    readText(field, 'name', EMBED_FIELD_NAME_LENGTH_MAX, true, path, issues) +
+    readText(field, 'value', EMBED_FIELD_VALUE_LENGTH_MAX, true, path, issues)
+  );
 }
 
 function readFields(embed: JsonRecord, path: IssuePath, issues: Issues): number {
@@ -55,11 +78,13 @@ function readFields(embed: JsonRecord, path: IssuePath, issues: Issues): number 
 function readEmbed(raw: unknown, path: IssuePath, issues: Issues): number {
   const embed = readRecord(raw, path, issues);
   if (!embed) return 0;
-  return readText(embed, 'title', EMBED_TITLE_LENGTH_MAX, false, path, issues)
-    + readText(embed, 'description', EMBED_DESCRIPTION_LENGTH_MAX, false, path, issues)
-    + readFields(embed, path, issues)
-    + readPart(embed, 'footer', 'text', EMBED_FOOTER_TEXT_LENGTH_MAX, path, issues)
-    + readPart(embed, 'author', 'name', EMBED_AUTHOR_NAME_LENGTH_MAX, path, issues);
+  return (
+    readText(embed, 'title', EMBED_TITLE_LENGTH_MAX, false, path, issues) +
+    readText(embed, 'description', EMBED_DESCRIPTION_LENGTH_MAX, false, path, issues) +
+    readFields(embed, path, issues) +
+    readPart(embed, 'footer', 'text', EMBED_FOOTER_TEXT_LENGTH_MAX, path, issues) +
+    readPart(embed, 'author', 'name', EMBED_AUTHOR_NAME_LENGTH_MAX, path, issues)
+  );
 }
 
 /** The embeds list, checked; undefined when it is not a list. */
@@ -71,5 +96,7 @@ export function readEmbeds(raw: unknown, path: IssuePath, issues: Issues): Recor
   if (total > EMBEDS_TOTAL_LENGTH_MAX) {
     report(issues, path, MESSAGE_EMBEDS_TOO_LARGE, `Embed size exceeds maximum size of ${EMBEDS_TOTAL_LENGTH_MAX}`);
   }
-  return list.filter((embed): embed is Record<string, unknown> => typeof embed === 'object' && embed !== null && !Array.isArray(embed));
+  return list.filter(
+    (embed): embed is Record<string, unknown> => typeof embed === 'object' && embed !== null && !Array.isArray(embed),
+  );
 }

@@ -38,7 +38,12 @@ function readFocusedNumber(value: unknown, type: number, path: IssuePath, issues
 }
 
 /** The focused value as the app receives it (a string); undefined when it is not valid partial input. */
-export function readFocusedValue(value: unknown, option: OptionDefinition, path: IssuePath, issues: Issues): string | undefined {
+export function readFocusedValue(
+  value: unknown,
+  option: OptionDefinition,
+  path: IssuePath,
+  issues: Issues,
+): string | undefined {
   if (option.type === OptionType.Integer || option.type === OptionType.Number) {
     return readFocusedNumber(value, option.type, path, issues);
   }

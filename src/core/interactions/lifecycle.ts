@@ -58,7 +58,10 @@ export const CallbackType = {
 } as const;
 
 /** The state as of `now`: a pending interaction past its deadline has failed. */
-export function currentState(record: InteractionRecord, now: number): { state: InteractionState; reason: FailureReason | null } {
+export function currentState(
+  record: InteractionRecord,
+  now: number,
+): { state: InteractionState; reason: FailureReason | null } {
   if (record.state === 'pending' && now >= record.created_at + INITIAL_RESPONSE_DEADLINE_MS) {
     return { state: 'failed', reason: 'timeout' };
   }

@@ -8,12 +8,23 @@
  * changes an existing message (v10's edit rule): the caller keeps EPHEMERAL as it was.
  */
 import { ApiError, type Issue, type IssuePath } from '../errors.js';
-import { fieldOf, readBoolean, readInteger, readList, readRecord, readString, type JsonRecord } from '../validation/json.js';
+import {
+  fieldOf,
+  readBoolean,
+  readInteger,
+  readList,
+  readRecord,
+  readString,
+  type JsonRecord,
+} from '../validation/json.js';
 import { report, reportTooLong, type Issues } from '../validation/report.js';
 import { checkLength } from '../validation/text.js';
 import { checkAllowedMentions } from './allowed-mentions.js';
 import {
-  CANNOT_SEND_EMPTY_MESSAGE_JSON_CODE, CANNOT_SEND_EMPTY_MESSAGE_TEXT, MESSAGE_EMPTY, MESSAGE_FLAGS_INVALID,
+  CANNOT_SEND_EMPTY_MESSAGE_JSON_CODE,
+  CANNOT_SEND_EMPTY_MESSAGE_TEXT,
+  MESSAGE_EMPTY,
+  MESSAGE_FLAGS_INVALID,
 } from './codes.js';
 import { readEmbeds } from './embeds.js';
 import { MESSAGE_ATTACHMENTS_MAX, MESSAGE_COMPONENT_ROWS_MAX, MESSAGE_CONTENT_LENGTH_MAX } from './limits.js';
@@ -87,14 +98,21 @@ function isNonEmptyList(value: unknown): boolean {
 
 /** Something to show: text, an embed, a component, an attachment or a poll. */
 function hasSomethingToShow(value: Record<string, unknown>): boolean {
-  return (typeof value.content === 'string' && value.content.length > 0)
-    || isNonEmptyList(value.embeds)
-    || isNonEmptyList(value.components)
-    || isNonEmptyList(value.attachments)
-    || (value.poll !== undefined && value.poll !== null);
+  return (
+    (typeof value.content === 'string' && value.content.length > 0) ||
+    isNonEmptyList(value.embeds) ||
+    isNonEmptyList(value.components) ||
+    isNonEmptyList(value.attachments) ||
+    (value.poll !== undefined && value.poll !== null)
+  );
 }
 
-function readFields(record: JsonRecord, options: MessageDataOptions, path: IssuePath, issues: Issues): Record<string, unknown> {
+function readFields(
+  record: JsonRecord,
+  options: MessageDataOptions,
+  path: IssuePath,
+  issues: Issues,
+): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   for (const [key, read] of Object.entries(FIELD_READERS)) {
     const raw = fieldOf(record, key);
@@ -113,7 +131,12 @@ function readFields(record: JsonRecord, options: MessageDataOptions, path: Issue
  * The message data at `path`, with its issues appended. An empty message is reported at the root
  * with MESSAGE_EMPTY, and only when nothing else is wrong: see `isEmptyMessageFailure`.
  */
-export function readMessageData(body: unknown, options: MessageDataOptions, path: IssuePath, issues: Issues): Record<string, unknown> {
+export function readMessageData(
+  body: unknown,
+  options: MessageDataOptions,
+  path: IssuePath,
+  issues: Issues,
+): Record<string, unknown> {
   const record = readRecord(body, path, issues);
   if (!record) return {};
   const before = issues.length;

@@ -7,11 +7,22 @@ import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } 
 import { reportBadLength, reportRequired, type Issues } from '../validation/report.js';
 import { checkLength } from '../validation/text.js';
 import {
-  MODAL_COMPONENTS_MAX, MODAL_COMPONENTS_MIN, MODAL_CUSTOM_ID_LENGTH_MAX, MODAL_CUSTOM_ID_LENGTH_MIN,
-  MODAL_TITLE_LENGTH_MAX, MODAL_TITLE_LENGTH_MIN,
+  MODAL_COMPONENTS_MAX,
+  MODAL_COMPONENTS_MIN,
+  MODAL_CUSTOM_ID_LENGTH_MAX,
+  MODAL_CUSTOM_ID_LENGTH_MIN,
+  MODAL_TITLE_LENGTH_MAX,
+  MODAL_TITLE_LENGTH_MIN,
 } from './limits.js';
 
-function readRequiredText(data: JsonRecord, key: string, min: number, max: number, path: IssuePath, issues: Issues): string | undefined {
+function readRequiredText(
+  data: JsonRecord,
+  key: string,
+  min: number,
+  max: number,
+  path: IssuePath,
+  issues: Issues,
+): string | undefined {
   const raw = fieldOf(data, key);
   const fieldPath = [...path, key];
   if (isAbsent(raw)) {
@@ -46,7 +57,14 @@ export function readModal(raw: unknown, path: IssuePath, issues: Issues): Record
   }
   const data = readRecord(raw, path, issues);
   if (!data) return undefined;
-  const customId = readRequiredText(data, 'custom_id', MODAL_CUSTOM_ID_LENGTH_MIN, MODAL_CUSTOM_ID_LENGTH_MAX, path, issues);
+  const customId = readRequiredText(
+    data,
+    'custom_id',
+    MODAL_CUSTOM_ID_LENGTH_MIN,
+    MODAL_CUSTOM_ID_LENGTH_MAX,
+    path,
+    issues,
+  );
   const title = readRequiredText(data, 'title', MODAL_TITLE_LENGTH_MIN, MODAL_TITLE_LENGTH_MAX, path, issues);
   const components = readComponents(data, path, issues);
   return { custom_id: customId, title, components };

@@ -13,8 +13,11 @@ import type { IssuePath } from '../errors.js';
 import type { Channel, Role, User } from '../world/types.js';
 import { report, type Issues } from '../validation/report.js';
 import {
-  INTERACTION_OPTION_CHANNEL_TYPE_INVALID, INTERACTION_UNKNOWN_CHANNEL, INTERACTION_UNKNOWN_MENTIONABLE,
-  INTERACTION_UNKNOWN_ROLE, INTERACTION_UNKNOWN_USER,
+  INTERACTION_OPTION_CHANNEL_TYPE_INVALID,
+  INTERACTION_UNKNOWN_CHANNEL,
+  INTERACTION_UNKNOWN_MENTIONABLE,
+  INTERACTION_UNKNOWN_ROLE,
+  INTERACTION_UNKNOWN_USER,
 } from './codes.js';
 import type { InvocationTarget, ReferencedIds } from './invocation-types.js';
 import { addReference } from './references.js';
@@ -62,10 +65,21 @@ function resolveRole(id: string, path: IssuePath, scope: ResolutionScope, issues
 function checkChannelType(channel: Channel, option: OptionDefinition, path: IssuePath, issues: Issues): void {
   const allowed = option.channel_types;
   if (!allowed || allowed.length === 0 || allowed.includes(channel.type)) return;
-  report(issues, path, INTERACTION_OPTION_CHANNEL_TYPE_INVALID, `Channel type ${channel.type} is not one of {${allowed.join(', ')}}.`);
+  report(
+    issues,
+    path,
+    INTERACTION_OPTION_CHANNEL_TYPE_INVALID,
+    `Channel type ${channel.type} is not one of {${allowed.join(', ')}}.`,
+  );
 }
 
-function resolveChannel(id: string, option: OptionDefinition, path: IssuePath, scope: ResolutionScope, issues: Issues): void {
+function resolveChannel(
+  id: string,
+  option: OptionDefinition,
+  path: IssuePath,
+  scope: ResolutionScope,
+  issues: Issues,
+): void {
   const channel = findChannel(scope, id);
   if (!channel) {
     report(issues, path, INTERACTION_UNKNOWN_CHANNEL, `Unknown channel "${id}".`);
@@ -84,7 +98,13 @@ function resolveMentionable(id: string, path: IssuePath, scope: ResolutionScope,
 }
 
 /** Looks up an id option's value and records what it names; reports an id that names nothing. */
-export function resolveOptionId(id: string, option: OptionDefinition, path: IssuePath, scope: ResolutionScope, issues: Issues): void {
+export function resolveOptionId(
+  id: string,
+  option: OptionDefinition,
+  path: IssuePath,
+  scope: ResolutionScope,
+  issues: Issues,
+): void {
   switch (option.type) {
     case OptionType.User:
       return resolveUser(id, path, scope, issues);

@@ -12,9 +12,14 @@ import type { IssuePath } from '../errors.js';
 import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../validation/json.js';
 import { report, reportNotBoolean, reportRequired, type Issues } from '../validation/report.js';
 import {
-  INTERACTION_AUTOCOMPLETE_NOT_ENABLED, INTERACTION_OPTION_DUPLICATE, INTERACTION_OPTION_FIELD_NOT_ALLOWED,
-  INTERACTION_OPTION_REQUIRED, INTERACTION_OPTION_TYPE_MISMATCH, INTERACTION_OPTION_UNKNOWN,
-  INTERACTION_SUBCOMMAND_MULTIPLE, INTERACTION_SUBCOMMAND_REQUIRED,
+  INTERACTION_AUTOCOMPLETE_NOT_ENABLED,
+  INTERACTION_OPTION_DUPLICATE,
+  INTERACTION_OPTION_FIELD_NOT_ALLOWED,
+  INTERACTION_OPTION_REQUIRED,
+  INTERACTION_OPTION_TYPE_MISMATCH,
+  INTERACTION_OPTION_UNKNOWN,
+  INTERACTION_SUBCOMMAND_MULTIPLE,
+  INTERACTION_SUBCOMMAND_REQUIRED,
 } from './codes.js';
 import { readFocusedValue } from './focused-value.js';
 import type { InvocationKind, WireDataOption } from './invocation-types.js';
@@ -85,7 +90,12 @@ function matchDefinition(
 function checkEntryType(entry: JsonRecord, definition: OptionDefinition, path: IssuePath, issues: Issues): void {
   const type = fieldOf(entry, 'type');
   if (isAbsent(type) || type === definition.type) return;
-  report(issues, [...path, 'type'], INTERACTION_OPTION_TYPE_MISMATCH, `Option "${definition.name}" has type ${definition.type}.`);
+  report(
+    issues,
+    [...path, 'type'],
+    INTERACTION_OPTION_TYPE_MISMATCH,
+    `Option "${definition.name}" has type ${definition.type}.`,
+  );
 }
 
 /** True when the entry says it is focused; `focused` outside autocomplete is reported. */
@@ -103,7 +113,12 @@ function readFocusFlag(entry: JsonRecord, path: IssuePath, ctx: WalkContext): bo
   return focused;
 }
 
-function readBranchEntry(entry: JsonRecord, definition: OptionDefinition, place: Place, ctx: WalkContext): WireDataOption {
+function readBranchEntry(
+  entry: JsonRecord,
+  definition: OptionDefinition,
+  place: Place,
+  ctx: WalkContext,
+): WireDataOption {
   if (fieldOf(entry, 'value') !== undefined) reportFieldNotAllowed(ctx.issues, [...place.path, 'value'], 'value');
   if (fieldOf(entry, 'focused') === true) reportFieldNotAllowed(ctx.issues, [...place.path, 'focused'], 'focused');
   const below: Place = { path: [...place.path, 'options'], names: [...place.names, definition.name] };
@@ -116,18 +131,34 @@ function noteFocus(definition: OptionDefinition, place: Place, ctx: WalkContext)
   const path = [...place.path, 'focused'];
   ctx.focusCandidates.push({ names: [...place.names, definition.name], option: definition, path });
   if (definition.autocomplete !== true) {
-    report(ctx.issues, path, INTERACTION_AUTOCOMPLETE_NOT_ENABLED, `Option "${definition.name}" does not have autocomplete enabled.`);
+    report(
+      ctx.issues,
+      path,
+      INTERACTION_AUTOCOMPLETE_NOT_ENABLED,
+      `Option "${definition.name}" does not have autocomplete enabled.`,
+    );
   }
 }
 
 /** A filled-in value: typed, bounded, and resolved when it is an id. */
-function readFilledValue(value: unknown, definition: OptionDefinition, path: IssuePath, ctx: WalkContext): WireDataOption['value'] {
+function readFilledValue(
+  value: unknown,
+  definition: OptionDefinition,
+  path: IssuePath,
+  ctx: WalkContext,
+): WireDataOption['value'] {
   const typed = readOptionValue(value, definition, path, ctx.issues);
-  if (typeof typed === 'string' && isIdOptionType(definition.type)) resolveOptionId(typed, definition, path, ctx, ctx.issues);
+  if (typeof typed === 'string' && isIdOptionType(definition.type))
+    resolveOptionId(typed, definition, path, ctx, ctx.issues);
   return typed;
 }
 
-function readValueEntry(entry: JsonRecord, definition: OptionDefinition, place: Place, ctx: WalkContext): WireDataOption {
+function readValueEntry(
+  entry: JsonRecord,
+  definition: OptionDefinition,
+  place: Place,
+  ctx: WalkContext,
+): WireDataOption {
   if (fieldOf(entry, 'options') !== undefined) reportFieldNotAllowed(ctx.issues, [...place.path, 'options'], 'options');
   const focused = readFocusFlag(entry, place.path, ctx);
   if (focused) noteFocus(definition, place, ctx);
@@ -159,12 +190,22 @@ function checkOnePath(taken: readonly { index: number }[], path: IssuePath, issu
     return;
   }
   for (const extra of taken.slice(1)) {
-    report(issues, [...path, extra.index, 'name'], INTERACTION_SUBCOMMAND_MULTIPLE, 'Only one subcommand can be invoked.');
+    report(
+      issues,
+      [...path, extra.index, 'name'],
+      INTERACTION_SUBCOMMAND_MULTIPLE,
+      'Only one subcommand can be invoked.',
+    );
   }
 }
 
 /** Required options of a leaf level; an autocomplete request may leave them out. */
-function checkRequired(definitions: readonly OptionDefinition[], given: ReadonlySet<string>, path: IssuePath, ctx: WalkContext): void {
+function checkRequired(
+  definitions: readonly OptionDefinition[],
+  given: ReadonlySet<string>,
+  path: IssuePath,
+  ctx: WalkContext,
+): void {
   if (ctx.kind === 'autocomplete') return;
   for (const definition of definitions) {
     if (definition.required === true && !given.has(definition.name)) {

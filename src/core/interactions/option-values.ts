@@ -17,7 +17,11 @@ export type OptionValue = string | number | boolean;
 
 /** The option types whose value is an id. */
 const ID_OPTION_TYPES: ReadonlySet<number> = new Set([
-  OptionType.User, OptionType.Channel, OptionType.Role, OptionType.Mentionable, OptionType.Attachment,
+  OptionType.User,
+  OptionType.Channel,
+  OptionType.Role,
+  OptionType.Mentionable,
+  OptionType.Attachment,
 ]);
 
 export function isIdOptionType(type: number): boolean {
@@ -31,7 +35,7 @@ function hasChoices(option: OptionDefinition): boolean {
 /** Choices replace the bounds: they are "the only valid values a user can pick" (v10 API, Option choice). */
 function checkChoice(value: string | number, option: OptionDefinition, path: IssuePath, issues: Issues): void {
   if (option.choices?.some((choice) => choice.value === value)) return;
-  report(issues, path, INTERACTION_OPTION_INVALID_CHOICE, 'Value is not one of the option\'s choices.');
+  report(issues, path, INTERACTION_OPTION_INVALID_CHOICE, "Value is not one of the option's choices.");
 }
 
 function checkStringBounds(text: string, option: OptionDefinition, path: IssuePath, issues: Issues): void {
@@ -43,7 +47,12 @@ function checkValueBounds(value: number, option: OptionDefinition, path: IssuePa
   checkRange(value, option.min_value ?? -Infinity, option.max_value ?? Infinity, path, issues);
 }
 
-function readStringValue(value: unknown, option: OptionDefinition, path: IssuePath, issues: Issues): string | undefined {
+function readStringValue(
+  value: unknown,
+  option: OptionDefinition,
+  path: IssuePath,
+  issues: Issues,
+): string | undefined {
   const text = readString(value, path, issues);
   if (text === undefined) return undefined;
   if (hasChoices(option)) checkChoice(text, option, path, issues);
@@ -62,7 +71,12 @@ export function readTypedNumber(value: unknown, type: number, path: IssuePath, i
   return issues.length === before ? number : undefined;
 }
 
-function readNumericValue(value: unknown, option: OptionDefinition, path: IssuePath, issues: Issues): number | undefined {
+function readNumericValue(
+  value: unknown,
+  option: OptionDefinition,
+  path: IssuePath,
+  issues: Issues,
+): number | undefined {
   const number = readTypedNumber(value, option.type, path, issues);
   if (number === undefined) return undefined;
   if (hasChoices(option)) checkChoice(number, option, path, issues);
@@ -77,7 +91,12 @@ function readIdValue(value: unknown, path: IssuePath, issues: Issues): string | 
 }
 
 /** A filled-in option's value, typed; undefined when its type is wrong (the issue is reported). */
-export function readOptionValue(value: unknown, option: OptionDefinition, path: IssuePath, issues: Issues): OptionValue | undefined {
+export function readOptionValue(
+  value: unknown,
+  option: OptionDefinition,
+  path: IssuePath,
+  issues: Issues,
+): OptionValue | undefined {
   switch (option.type) {
     case OptionType.String:
       return readStringValue(value, option, path, issues);

@@ -11,7 +11,11 @@ import { toWirePublicUser } from '../world/wire.js';
 import type { ReferencedIds } from './invocation-types.js';
 import { toStoredMessage, toWireMessage, type ChannelMessage, type MessageRenderContext } from './messages.js';
 import {
-  placeholderAttachment, toWirePartialChannel, toWireResolvedMember, toWireRole, type WireObject,
+  placeholderAttachment,
+  toWirePartialChannel,
+  toWireResolvedMember,
+  toWireRole,
+  type WireObject,
 } from './wire-objects.js';
 
 /** What the referenced ids are looked up in. */

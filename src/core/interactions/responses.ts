@@ -17,7 +17,11 @@ import { readMessageData, reportEmptyMessage } from './message-data.js';
 import { readModal } from './modal.js';
 
 export {
-  checkMessageData, emptyMessageError, isEmptyMessageFailure, type MessageDataCheck, type MessageDataOptions,
+  checkMessageData,
+  emptyMessageError,
+  isEmptyMessageFailure,
+  type MessageDataCheck,
+  type MessageDataOptions,
 } from './message-data.js';
 
 /** Interaction callback (response) types (docs/v10-behaviour.md#interactions). */
@@ -37,7 +41,12 @@ const CALLBACK_TYPES: readonly number[] = Object.values(CallbackKind);
 
 /** The callback types that may answer each invocation interaction type. */
 const ANSWERS: Readonly<Record<2 | 4, readonly number[]>> = {
-  2: [CallbackKind.ChannelMessageWithSource, CallbackKind.DeferredChannelMessageWithSource, CallbackKind.Modal, CallbackKind.LaunchActivity],
+  2: [
+    CallbackKind.ChannelMessageWithSource,
+    CallbackKind.DeferredChannelMessageWithSource,
+    CallbackKind.Modal,
+    CallbackKind.LaunchActivity,
+  ],
   4: [CallbackKind.AutocompleteResult],
 };
 
@@ -73,11 +82,21 @@ function readCallbackType(body: JsonRecord, issues: Issues): number | undefined 
 /** True when `type` may answer this interaction; reports why not otherwise. */
 function checkAnswers(type: number, ctx: ResponseContext, issues: Issues): boolean {
   if (!ANSWERS[ctx.interactionType].includes(type)) {
-    report(issues, ['type'], INTERACTION_CALLBACK_TYPE_INVALID, `Callback type ${type} cannot answer an interaction of type ${ctx.interactionType}.`);
+    report(
+      issues,
+      ['type'],
+      INTERACTION_CALLBACK_TYPE_INVALID,
+      `Callback type ${type} cannot answer an interaction of type ${ctx.interactionType}.`,
+    );
     return false;
   }
   if (type === CallbackKind.LaunchActivity && !ctx.appHasActivities) {
-    report(issues, ['type'], INTERACTION_CALLBACK_ACTIVITIES_REQUIRED, 'Only applications with Activities can launch one.');
+    report(
+      issues,
+      ['type'],
+      INTERACTION_CALLBACK_ACTIVITIES_REQUIRED,
+      'Only applications with Activities can launch one.',
+    );
     return false;
   }
   return true;
@@ -98,7 +117,12 @@ function readDeferredResponse(raw: unknown, issues: Issues): Record<string, unkn
 }
 
 /** The `data` a callback type carries, checked by that type's rules; LAUNCH_ACTIVITY carries none. */
-function readCallbackData(type: number, raw: unknown, ctx: ResponseContext, issues: Issues): Record<string, unknown> | undefined {
+function readCallbackData(
+  type: number,
+  raw: unknown,
+  ctx: ResponseContext,
+  issues: Issues,
+): Record<string, unknown> | undefined {
   switch (type) {
     case CallbackKind.ChannelMessageWithSource:
       return readMessageResponse(raw, issues);

@@ -25,7 +25,12 @@ function resolveMessage(id: string, scope: ResolutionScope, issues: Issues): voi
 }
 
 /** The target id, resolved and recorded; null when the command takes none or it is invalid (reported). */
-export function readTarget(raw: unknown, type: CommandTypeValue, scope: ResolutionScope, issues: Issues): string | null {
+export function readTarget(
+  raw: unknown,
+  type: CommandTypeValue,
+  scope: ResolutionScope,
+  issues: Issues,
+): string | null {
   if (!takesTarget(type)) {
     if (!isAbsent(raw)) report(issues, TARGET_PATH, INTERACTION_TARGET_NOT_ALLOWED, 'This command takes no target.');
     return null;

@@ -38,8 +38,13 @@ export function readInvokeRequest(body: unknown): { ok: true; value: InvokeReque
     return { ok: false, issues: [issue([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType')] };
   }
   if (body.type !== 2 && body.type !== 4) {
-    issues.push(issue(['type'], body.type === undefined ? 'BASE_TYPE_REQUIRED' : 'BASE_TYPE_CHOICES',
-      body.type === undefined ? 'This field is required' : 'Value must be one of {2, 4}.'));
+    issues.push(
+      issue(
+        ['type'],
+        body.type === undefined ? 'BASE_TYPE_REQUIRED' : 'BASE_TYPE_CHOICES',
+        body.type === undefined ? 'This field is required' : 'Value must be one of {2, 4}.',
+      ),
+    );
   }
   const applicationId = snowflakeField(issues, body.application_id, ['application_id'], true);
   const guildId = snowflakeField(issues, body.guild_id, ['guild_id'], false);
@@ -56,8 +61,13 @@ export function readInvokeRequest(body: unknown): { ok: true; value: InvokeReque
   let commandId: string | null = null;
   let version: string | null = null;
   if (!isObject(data)) {
-    issues.push(issue(['data'], data === undefined ? 'BASE_TYPE_REQUIRED' : 'DICT_TYPE_CONVERT',
-      data === undefined ? 'This field is required' : 'Only dictionaries may be used in a DictType'));
+    issues.push(
+      issue(
+        ['data'],
+        data === undefined ? 'BASE_TYPE_REQUIRED' : 'DICT_TYPE_CONVERT',
+        data === undefined ? 'This field is required' : 'Only dictionaries may be used in a DictType',
+      ),
+    );
   } else {
     commandId = snowflakeField(issues, data.id, ['data', 'id'], true);
     version = snowflakeField(issues, data.version, ['data', 'version'], true);

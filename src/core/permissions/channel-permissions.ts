@@ -3,7 +3,13 @@
  * @everyone and the member's roles, then the channel's overwrites in their fixed order. Pure: it
  * reads the guild it is given and nothing else.
  */
-import { PRIVATE_THREAD_TYPE, type Channel, type Guild, type Member, type PermissionOverwrite } from '../world/types.js';
+import {
+  PRIVATE_THREAD_TYPE,
+  type Channel,
+  type Guild,
+  type Member,
+  type PermissionOverwrite,
+} from '../world/types.js';
 import {
   ADMINISTRATOR,
   ALL,
@@ -38,7 +44,12 @@ interface PermissionSubject {
 }
 
 function memberSubject(guild: Guild, member: Member): PermissionSubject {
-  return { userId: member.user_id, roleIds: member.roles, extraRoleBits: NONE, isOwner: member.user_id === guild.owner_id };
+  return {
+    userId: member.user_id,
+    roleIds: member.roles,
+    extraRoleBits: NONE,
+    isOwner: member.user_id === guild.owner_id,
+  };
 }
 
 function rolePermissions(guild: Guild, roleId: string): bigint {
@@ -85,7 +96,8 @@ function mergedRoleOverwrite(
   let allow = NONE;
   let deny = NONE;
   for (const overwrite of overwrites) {
-    const isOwnRole = overwrite.type === ROLE_OVERWRITE && overwrite.id !== guild.id && subject.roleIds.includes(overwrite.id);
+    const isOwnRole =
+      overwrite.type === ROLE_OVERWRITE && overwrite.id !== guild.id && subject.roleIds.includes(overwrite.id);
     if (!isOwnRole) continue;
     allow |= parsePermissions(overwrite.allow);
     deny |= parsePermissions(overwrite.deny);

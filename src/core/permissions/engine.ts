@@ -4,7 +4,13 @@
  * then the permission rules of docs/v10-behaviour.md#permissions in their exact order. Every branch has a reason
  * code of its own, so a decision explains itself (docs/permissions.md lists them in order).
  */
-import { CommandType, IntegrationType, InteractionContext, APPLICATION_FLAG_EMBEDDED, type StoredCommand } from '../commands/model.js';
+import {
+  CommandType,
+  IntegrationType,
+  InteractionContext,
+  APPLICATION_FLAG_EMBEDDED,
+  type StoredCommand,
+} from '../commands/model.js';
 import type { Application, Channel, Guild, Member, User } from '../world/types.js';
 import { USE_APPLICATION_COMMANDS, hasAll, parsePermissions } from './bits.js';
 import { channelPermissions, isAdministrator } from './channel-permissions.js';
@@ -152,7 +158,10 @@ function ageRestrictedNeedsVerifiedUser({ command, user }: AccessContext): Acces
   return command.definition.nsfw && !user.age_verified ? deny(AccessReason.NsfwUser) : undefined;
 }
 
-function ageRestrictedNeedsAgeRestrictedChannel({ command, commandChannel }: AccessContext): AccessDecision | undefined {
+function ageRestrictedNeedsAgeRestrictedChannel({
+  command,
+  commandChannel,
+}: AccessContext): AccessDecision | undefined {
   return command.definition.nsfw && !commandChannel.nsfw ? deny(AccessReason.NsfwChannel) : undefined;
 }
 
@@ -241,7 +250,9 @@ function appMemberOverwrites(context: AccessContext): AccessDecision | undefined
 function defaultMemberPermissions({ command, guild, member, channel }: AccessContext): AccessDecision {
   const { default_member_permissions: required, default_permission: enabledByDefault } = command.definition;
   if (required === null) {
-    return enabledByDefault === false ? deny(AccessReason.DefaultPermissionFalse) : allow(AccessReason.DefaultMemberPermissionsNull);
+    return enabledByDefault === false
+      ? deny(AccessReason.DefaultPermissionFalse)
+      : allow(AccessReason.DefaultMemberPermissionsNull);
   }
   // "0" means administrators only; a malformed bit set parses as 0 and so fails closed.
   const requiredBits = parsePermissions(required);

@@ -9,7 +9,13 @@
  *   the channel) is computed once per scene rather than once per command;
  * - overwrites are looked up in an index (overwrite-index.ts) rather than scanned.
  */
-import { CommandType, IntegrationType, InteractionContext, APPLICATION_FLAG_EMBEDDED, type StoredCommand } from '../commands/model.js';
+import {
+  CommandType,
+  IntegrationType,
+  InteractionContext,
+  APPLICATION_FLAG_EMBEDDED,
+  type StoredCommand,
+} from '../commands/model.js';
 import type { Application, Channel, Guild, Member, User } from '../world/types.js';
 import { USE_APPLICATION_COMMANDS, hasAll, parsePermissions } from './bits.js';
 import { channelPermissions, isAdministrator } from './channel-permissions.js';
@@ -123,7 +129,9 @@ function availability(scene: AccessScene, command: StoredCommand): AccessDecisio
 function memberGate(scene: AccessScene): AccessDecision | undefined {
   if (scene.isOwner) return allow(AccessReason.Owner);
   if (scene.isAdministrator) return allow(AccessReason.Administrator);
-  return hasAll(scene.channelBits, USE_APPLICATION_COMMANDS) ? undefined : deny(AccessReason.MissingUseApplicationCommands);
+  return hasAll(scene.channelBits, USE_APPLICATION_COMMANDS)
+    ? undefined
+    : deny(AccessReason.MissingUseApplicationCommands);
 }
 
 // ---- Step 1: channel overwrites (rules 11 to 14) ----
@@ -218,7 +226,9 @@ function memberStep(
 function defaultMemberPermissionsStep(scene: AccessScene, command: StoredCommand): AccessDecision {
   const { default_member_permissions: required, default_permission: enabledByDefault } = command.definition;
   if (required === null) {
-    return enabledByDefault === false ? deny(AccessReason.DefaultPermissionFalse) : allow(AccessReason.DefaultMemberPermissionsNull);
+    return enabledByDefault === false
+      ? deny(AccessReason.DefaultPermissionFalse)
+      : allow(AccessReason.DefaultMemberPermissionsNull);
   }
   // "0" means administrators only; a malformed bit set parses as 0 and so fails closed.
   const requiredBits = scene.requiredBitsOf(required);

@@ -19,9 +19,16 @@ export interface InvocationDecision {
   readonly reason: AccessDecision['reason'] | InvocationReasonCode;
 }
 
-function userCommandNeedsSendMessages({ command, guild, member, channel }: CommandAccessInput): InvocationDecision | undefined {
+function userCommandNeedsSendMessages({
+  command,
+  guild,
+  member,
+  channel,
+}: CommandAccessInput): InvocationDecision | undefined {
   if (command.definition.type !== CommandType.User) return undefined;
-  return canSendMessages(guild, member, channel) ? undefined : { allowed: false, reason: InvocationReason.MissingSendMessages };
+  return canSendMessages(guild, member, channel)
+    ? undefined
+    : { allowed: false, reason: InvocationReason.MissingSendMessages };
 }
 
 /** May the member invoke the command now? The engine's decision, then the invocation-only rules. */

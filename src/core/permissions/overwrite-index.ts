@@ -101,7 +101,11 @@ export function indexGuildPermissions(
   applicationId: string,
   guildId: string,
 ): GuildPermissionsIndex {
-  const byScope = memoizeFrozen(guildPermissionsIndexes, guildPermissions, () => new Map<string, GuildPermissionsIndex>());
+  const byScope = memoizeFrozen(
+    guildPermissionsIndexes,
+    guildPermissions,
+    () => new Map<string, GuildPermissionsIndex>(),
+  );
   const scopeKey = `${applicationId}/${guildId}`;
   let index = byScope.get(scopeKey);
   if (!index) {

@@ -50,9 +50,7 @@ const PERMISSION_TYPES: ReadonlySet<number> = new Set(Object.values(CommandPermi
 /** How much of a bad value an error message quotes. */
 const QUOTED_VALUE_MAX_LENGTH = 64;
 
-export type PermissionsBodyResult =
-  | { ok: true; value: CommandPermission[] }
-  | { ok: false; issues: Issue[] };
+export type PermissionsBodyResult = { ok: true; value: CommandPermission[] } | { ok: false; issues: Issue[] };
 
 type JsonObject = Readonly<Record<string, unknown>>;
 
@@ -73,11 +71,15 @@ function notAnObject(path: IssuePath): Issue {
 }
 
 function checkPresent(value: unknown, path: IssuePath): Issue | null {
-  return value === undefined || value === null ? issue(path, PermissionsBodyCode.Required, 'This field is required') : null;
+  return value === undefined || value === null
+    ? issue(path, PermissionsBodyCode.Required, 'This field is required')
+    : null;
 }
 
 function checkIsList(value: unknown, path: IssuePath): Issue | null {
-  return Array.isArray(value) ? null : issue(path, PermissionsBodyCode.NotAList, 'Only iterables may be used in a ListType');
+  return Array.isArray(value)
+    ? null
+    : issue(path, PermissionsBodyCode.NotAList, 'Only iterables may be used in a ListType');
 }
 
 function checkListLength(list: unknown, path: IssuePath): Issue | null {
@@ -87,19 +89,27 @@ function checkListLength(list: unknown, path: IssuePath): Issue | null {
 }
 
 function checkSnowflake(value: unknown, path: IssuePath): Issue | null {
-  return isSnowflake(value) ? null : issue(path, PermissionsBodyCode.NotANumber, `Value "${quote(value)}" is not snowflake.`);
+  return isSnowflake(value)
+    ? null
+    : issue(path, PermissionsBodyCode.NotANumber, `Value "${quote(value)}" is not snowflake.`);
 }
 
 function checkInteger(value: unknown, path: IssuePath): Issue | null {
-  return Number.isInteger(value) ? null : issue(path, PermissionsBodyCode.NotANumber, `Value "${quote(value)}" is not int.`);
+  return Number.isInteger(value)
+    ? null
+    : issue(path, PermissionsBodyCode.NotANumber, `Value "${quote(value)}" is not int.`);
 }
 
 function checkPermissionType(value: unknown, path: IssuePath): Issue | null {
-  return isPermissionType(value) ? null : issue(path, PermissionsBodyCode.NotAChoice, 'Value must be one of {1, 2, 3}.');
+  return isPermissionType(value)
+    ? null
+    : issue(path, PermissionsBodyCode.NotAChoice, 'Value must be one of {1, 2, 3}.');
 }
 
 function checkBoolean(value: unknown, path: IssuePath): Issue | null {
-  return typeof value === 'boolean' ? null : issue(path, PermissionsBodyCode.NotABoolean, `Value "${quote(value)}" is not bool.`);
+  return typeof value === 'boolean'
+    ? null
+    : issue(path, PermissionsBodyCode.NotABoolean, `Value "${quote(value)}" is not bool.`);
 }
 
 function checkRoleExists(id: string, guild: Guild, path: IssuePath): Issue | null {
@@ -150,7 +160,12 @@ function isPermissionType(value: unknown): value is CommandPermissionTypeValue {
 }
 
 /** The issues of one item; `seen` collects the ids of earlier items for the duplicate rule. */
-function validateItem(item: unknown, index: number, guild: Guild, seen: Set<string>): { issues: Issue[]; value?: CommandPermission } {
+function validateItem(
+  item: unknown,
+  index: number,
+  guild: Guild,
+  seen: Set<string>,
+): { issues: Issue[]; value?: CommandPermission } {
   const path: IssuePath = ['permissions', index];
   if (!isJsonObject(item)) return { issues: [notAnObject(path)] };
 
@@ -181,7 +196,8 @@ function validateItem(item: unknown, index: number, guild: Guild, seen: Set<stri
   if (isSnowflake(id)) seen.add(id);
 
   const issues = [idIssue, targetIssue, typeIssue, permissionIssue].filter((found): found is Issue => found !== null);
-  if (issues.length > 0 || !isSnowflake(id) || !isPermissionType(type) || typeof permission !== 'boolean') return { issues };
+  if (issues.length > 0 || !isSnowflake(id) || !isPermissionType(type) || typeof permission !== 'boolean')
+    return { issues };
   return { issues, value: { id, type, permission } };
 }
 

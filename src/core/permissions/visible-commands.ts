@@ -29,6 +29,7 @@ export function visibleCommands(input: VisibleCommandsInput): StoredCommand[] {
   return commands.filter(
     (command) =>
       command.application_id === app.id &&
-      evaluateCommandAccessFast(scene, command, indexOverwrites(permissions.overwritesOf(command.id)), appOverwrites).allowed,
+      evaluateCommandAccessFast(scene, command, indexOverwrites(permissions.overwritesOf(command.id)), appOverwrites)
+        .allowed,
   );
 }

@@ -35,8 +35,7 @@ export type EditorReasonCode = (typeof EditorReason)[keyof typeof EditorReason];
 export const EDITOR_REFUSAL_STATUS = 403;
 
 export type EditorCheck =
-  | { ok: true }
-  | { ok: false; status: number; code: number; message: string; reason: EditorReasonCode };
+  { ok: true } | { ok: false; status: number; code: number; message: string; reason: EditorReasonCode };
 
 export interface PermissionEditorInput {
   readonly app: Application;
@@ -60,7 +59,13 @@ export interface PermissionEditorInput {
 const OK: EditorCheck = { ok: true };
 
 function missingPermissions(reason: EditorReasonCode): EditorCheck {
-  return { ok: false, status: EDITOR_REFUSAL_STATUS, code: JsonCode.MissingPermissions, message: 'Missing Permissions', reason };
+  return {
+    ok: false,
+    status: EDITOR_REFUSAL_STATUS,
+    code: JsonCode.MissingPermissions,
+    message: 'Missing Permissions',
+    reason,
+  };
 }
 
 function missingAccess(reason: EditorReasonCode): EditorCheck {
@@ -104,9 +109,7 @@ function checkCanUseCommand(input: PermissionEditorInput, member: Member): Edito
   const { command, guild } = input;
   if (!command) return OK;
   const usableSomewhere = guild.channels.some(
-    (channel) =>
-      canHostCommands(channel) &&
-      evaluateCommandAccess({ ...input, command, member, channel }).allowed,
+    (channel) => canHostCommands(channel) && evaluateCommandAccess({ ...input, command, member, channel }).allowed,
   );
   return usableSomewhere ? OK : missingPermissions(EditorReason.CannotUseCommand);
 }
@@ -129,7 +132,10 @@ function checkUsers(guild: Guild, changes: OverwriteChanges): EditorCheck {
 }
 
 function checkChannels(guild: Guild, member: Member, changes: OverwriteChanges): EditorCheck {
-  const touched = [...ofType(changes.set, CommandPermissionType.Channel), ...ofType(changes.removed, CommandPermissionType.Channel)];
+  const touched = [
+    ...ofType(changes.set, CommandPermissionType.Channel),
+    ...ofType(changes.removed, CommandPermissionType.Channel),
+  ];
   const allVisible = touched.every((overwrite) => {
     if (overwrite.id === allChannelsId(guild.id)) return true;
     const channel = findChannel(guild, overwrite.id);

@@ -15,10 +15,21 @@ export interface Bounds {
 }
 
 function reportMinAboveMax(issues: Issues, path: IssuePath, minField: string, maxField: string): void {
-  report(issues, path, APPLICATION_COMMAND_OPTION_RANGE_INVALID, `${maxField} must be greater than or equal to ${minField}.`);
+  report(
+    issues,
+    path,
+    APPLICATION_COMMAND_OPTION_RANGE_INVALID,
+    `${maxField} must be greater than or equal to ${minField}.`,
+  );
 }
 
-function readLength(value: unknown, path: IssuePath, lowest: number, highest: number, issues: Issues): number | undefined {
+function readLength(
+  value: unknown,
+  path: IssuePath,
+  lowest: number,
+  highest: number,
+  issues: Issues,
+): number | undefined {
   if (isAbsent(value)) return undefined;
   const length = readInteger(value, path, issues);
   if (length !== undefined) checkRange(length, lowest, highest, path, issues);
@@ -26,8 +37,20 @@ function readLength(value: unknown, path: IssuePath, lowest: number, highest: nu
 }
 
 export function readLengthBounds(record: JsonRecord, path: IssuePath, issues: Issues): Bounds {
-  const min = readLength(fieldOf(record, 'min_length'), [...path, 'min_length'], MIN_LENGTH_LOWEST, MIN_LENGTH_HIGHEST, issues);
-  const max = readLength(fieldOf(record, 'max_length'), [...path, 'max_length'], MAX_LENGTH_LOWEST, MAX_LENGTH_HIGHEST, issues);
+  const min = readLength(
+    fieldOf(record, 'min_length'),
+    [...path, 'min_length'],
+    MIN_LENGTH_LOWEST,
+    MIN_LENGTH_HIGHEST,
+    issues,
+  );
+  const max = readLength(
+    fieldOf(record, 'max_length'),
+    [...path, 'max_length'],
+    MAX_LENGTH_LOWEST,
+    MAX_LENGTH_HIGHEST,
+    issues,
+  );
   if (min !== undefined && max !== undefined && min > max) {
     reportMinAboveMax(issues, [...path, 'max_length'], 'min_length', 'max_length');
   }

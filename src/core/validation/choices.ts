@@ -3,7 +3,10 @@ import { OptionType, type ChoiceDefinition } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
 import { isAbsent, readList, readRecord, readString, fieldOf } from './json.js';
 import {
-  CHOICE_NAME_LENGTH_MAX, CHOICE_NAME_LENGTH_MIN, CHOICE_STRING_VALUE_LENGTH_MAX, CHOICES_PER_OPTION_MAX,
+  CHOICE_NAME_LENGTH_MAX,
+  CHOICE_NAME_LENGTH_MIN,
+  CHOICE_STRING_VALUE_LENGTH_MAX,
+  CHOICES_PER_OPTION_MAX,
 } from './limits.js';
 import { readLocalizations } from './localizations.js';
 import { readName, type TextRule } from './names.js';
@@ -24,7 +27,12 @@ function readStringChoiceValue(value: unknown, path: IssuePath, issues: Issues):
   return text;
 }
 
-function readChoiceValue(value: unknown, path: IssuePath, type: ChoiceOptionType, issues: Issues): string | number | undefined {
+function readChoiceValue(
+  value: unknown,
+  path: IssuePath,
+  type: ChoiceOptionType,
+  issues: Issues,
+): string | number | undefined {
   if (isAbsent(value)) {
     reportRequired(issues, path);
     return undefined;
@@ -34,12 +42,21 @@ function readChoiceValue(value: unknown, path: IssuePath, type: ChoiceOptionType
     : readOptionNumber(value, path, type, issues);
 }
 
-function readChoice(value: unknown, path: IssuePath, type: ChoiceOptionType, issues: Issues): ChoiceDefinition | undefined {
+function readChoice(
+  value: unknown,
+  path: IssuePath,
+  type: ChoiceOptionType,
+  issues: Issues,
+): ChoiceDefinition | undefined {
   const record = readRecord(value, path, issues);
   if (!record) return undefined;
   const name = readName(fieldOf(record, 'name'), [...path, 'name'], checkChoiceName, issues);
   const nameLocalizations = readLocalizations(
-    fieldOf(record, 'name_localizations'), [...path, 'name_localizations'], name, checkChoiceName, issues,
+    fieldOf(record, 'name_localizations'),
+    [...path, 'name_localizations'],
+    name,
+    checkChoiceName,
+    issues,
   );
   const choiceValue = readChoiceValue(fieldOf(record, 'value'), [...path, 'value'], type, issues);
   if (name === undefined || choiceValue === undefined) return undefined;
@@ -47,7 +64,12 @@ function readChoice(value: unknown, path: IssuePath, type: ChoiceOptionType, iss
 }
 
 /** The valid choices; an empty list means none. */
-export function readChoices(value: unknown, path: IssuePath, type: ChoiceOptionType, issues: Issues): ChoiceDefinition[] {
+export function readChoices(
+  value: unknown,
+  path: IssuePath,
+  type: ChoiceOptionType,
+  issues: Issues,
+): ChoiceDefinition[] {
   const list = readList(value, path, issues);
   if (!list) return [];
   if (list.length > CHOICES_PER_OPTION_MAX) reportTooLong(issues, path, CHOICES_PER_OPTION_MAX);

@@ -2,7 +2,13 @@
  * One command body read into the normalized definition (model.ts): every field present, defaults
  * applied, and every rule of the command level checked. Endpoint differences come in as `rules`.
  */
-import { CommandType, InteractionContext, type CommandDefinition, type CommandTypeValue, type OptionDefinition } from '../commands/model.js';
+import {
+  CommandType,
+  InteractionContext,
+  type CommandDefinition,
+  type CommandTypeValue,
+  type OptionDefinition,
+} from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
 import { APPLICATION_COMMAND_FIELD_NOT_ALLOWED, APPLICATION_COMMAND_NSFW_DISCOVERABLE } from './codes.js';
 import type { CommandRules } from './context.js';
@@ -35,10 +41,20 @@ function readFlag(record: JsonRecord, field: string, path: IssuePath, fallback: 
 }
 
 /** Options only on CHAT_INPUT; elsewhere `[]` and null count as none (docs/v10-behaviour.md#compatibility-decisions). */
-function readCommandOptions(value: unknown, path: IssuePath, type: CommandTypeValue, issues: Issues): OptionDefinition[] {
+function readCommandOptions(
+  value: unknown,
+  path: IssuePath,
+  type: CommandTypeValue,
+  issues: Issues,
+): OptionDefinition[] {
   if (type === CommandType.ChatInput) return readOptionList(value, path, 'command', 1, issues);
   if (!isAbsent(value) && !(Array.isArray(value) && value.length === 0)) {
-    report(issues, path, APPLICATION_COMMAND_FIELD_NOT_ALLOWED, `This field is not allowed on ${commandTypeName(type)} commands.`);
+    report(
+      issues,
+      path,
+      APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
+      `This field is not allowed on ${commandTypeName(type)} commands.`,
+    );
   }
   return [];
 }
@@ -46,8 +62,12 @@ function readCommandOptions(value: unknown, path: IssuePath, type: CommandTypeVa
 function readNsfw(record: JsonRecord, path: IssuePath, rules: CommandRules, issues: Issues): boolean {
   const nsfw = readFlag(record, 'nsfw', path, false, issues);
   if (nsfw && rules.app.discoverable) {
-    report(issues, [...path, 'nsfw'], APPLICATION_COMMAND_NSFW_DISCOVERABLE,
-      'Applications with discovery enabled cannot have age-restricted commands');
+    report(
+      issues,
+      [...path, 'nsfw'],
+      APPLICATION_COMMAND_NSFW_DISCOVERABLE,
+      'Applications with discovery enabled cannot have age-restricted commands',
+    );
   }
   return nsfw;
 }
@@ -63,7 +83,9 @@ interface SharedFields extends InstallFields {
 function readSharedFields(record: JsonRecord, path: IssuePath, rules: CommandRules, issues: Issues): SharedFields {
   const dmPermission = readFlag(record, 'dm_permission', path, true, issues);
   const defaultMemberPermissions = readDefaultMemberPermissions(
-    fieldOf(record, 'default_member_permissions'), [...path, 'default_member_permissions'], issues,
+    fieldOf(record, 'default_member_permissions'),
+    [...path, 'default_member_permissions'],
+    issues,
   );
   const defaultPermission = readFlag(record, 'default_permission', path, true, issues);
   const nsfw = readNsfw(record, path, rules, issues);
@@ -88,7 +110,12 @@ function readSharedFields(record: JsonRecord, path: IssuePath, rules: CommandRul
  * The definition, or undefined when the body is not an object or its type is unknown. Issues are
  * appended; the definition is only meaningful when none were.
  */
-export function readCommand(value: unknown, path: IssuePath, rules: CommandRules, issues: Issues): CommandDefinition | undefined {
+export function readCommand(
+  value: unknown,
+  path: IssuePath,
+  rules: CommandRules,
+  issues: Issues,
+): CommandDefinition | undefined {
   const record = readRecord(value, path, issues);
   if (!record) return undefined;
   const typePath = [...path, 'type'];
@@ -96,7 +123,11 @@ export function readCommand(value: unknown, path: IssuePath, rules: CommandRules
   const nameRule = type === undefined ? checkFreeformName : nameRuleFor(type);
   const name = readName(fieldOf(record, 'name'), [...path, 'name'], nameRule, issues) ?? '';
   const nameLocalizations = readLocalizations(
-    fieldOf(record, 'name_localizations'), [...path, 'name_localizations'], name, nameRule, issues,
+    fieldOf(record, 'name_localizations'),
+    [...path, 'name_localizations'],
+    name,
+    nameRule,
+    issues,
   );
   const shared = readSharedFields(record, path, rules, issues);
   if (type === undefined) return undefined;
@@ -106,7 +137,13 @@ export function readCommand(value: unknown, path: IssuePath, rules: CommandRules
     type,
     name,
     name_localizations: nameLocalizations,
-    ...readCommandDescription(fieldOf(record, 'description'), fieldOf(record, 'description_localizations'), path, type, issues),
+    ...readCommandDescription(
+      fieldOf(record, 'description'),
+      fieldOf(record, 'description_localizations'),
+      path,
+      type,
+      issues,
+    ),
     options: readCommandOptions(fieldOf(record, 'options'), [...path, 'options'], type, issues),
     ...shared,
     handler: readHandler(fieldOf(record, 'handler'), [...path, 'handler'], type, issues),

@@ -2,8 +2,11 @@
 import { CommandType } from '../commands/model.js';
 import type { CommandDefinition } from '../commands/model.js';
 import {
-  CHAT_INPUT_COMMANDS_MAX, GLOBAL_ENTRY_POINT_COMMANDS_MAX, GUILD_ENTRY_POINT_COMMANDS_MAX,
-  MESSAGE_COMMANDS_MAX, USER_COMMANDS_MAX,
+  CHAT_INPUT_COMMANDS_MAX,
+  GLOBAL_ENTRY_POINT_COMMANDS_MAX,
+  GUILD_ENTRY_POINT_COMMANDS_MAX,
+  MESSAGE_COMMANDS_MAX,
+  USER_COMMANDS_MAX,
 } from './limits.js';
 
 export interface TypeCountOverflow {
@@ -16,7 +19,10 @@ function typeLimits(scope: 'global' | 'guild'): ReadonlyMap<number, number> {
     [CommandType.ChatInput, CHAT_INPUT_COMMANDS_MAX],
     [CommandType.User, USER_COMMANDS_MAX],
     [CommandType.Message, MESSAGE_COMMANDS_MAX],
-    [CommandType.PrimaryEntryPoint, scope === 'global' ? GLOBAL_ENTRY_POINT_COMMANDS_MAX : GUILD_ENTRY_POINT_COMMANDS_MAX],
+    [
+      CommandType.PrimaryEntryPoint,
+      scope === 'global' ? GLOBAL_ENTRY_POINT_COMMANDS_MAX : GUILD_ENTRY_POINT_COMMANDS_MAX,
+    ],
   ]);
 }
 

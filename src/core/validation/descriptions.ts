@@ -39,11 +39,21 @@ export function readOptionalDescription(value: unknown, path: IssuePath, issues:
 }
 
 function reportNotAllowedOnType(issues: Issues, path: IssuePath, type: CommandTypeValue): void {
-  report(issues, path, APPLICATION_COMMAND_FIELD_NOT_ALLOWED, `This field is not allowed on ${commandTypeName(type)} commands.`);
+  report(
+    issues,
+    path,
+    APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
+    `This field is not allowed on ${commandTypeName(type)} commands.`,
+  );
 }
 
 /** USER and MESSAGE: only "", null or nothing. */
-export function readForbiddenDescription(value: unknown, path: IssuePath, type: CommandTypeValue, issues: Issues): string {
+export function readForbiddenDescription(
+  value: unknown,
+  path: IssuePath,
+  type: CommandTypeValue,
+  issues: Issues,
+): string {
   if (!isAbsent(value) && value !== '') reportNotAllowedOnType(issues, path, type);
   return '';
 }
@@ -69,9 +79,10 @@ export function readCommandDescription(
       description_localizations: null,
     };
   }
-  const text = type === CommandType.ChatInput
-    ? readRequiredDescription(description, [...path, 'description'], issues) ?? ''
-    : readOptionalDescription(description, [...path, 'description'], issues);
+  const text =
+    type === CommandType.ChatInput
+      ? (readRequiredDescription(description, [...path, 'description'], issues) ?? '')
+      : readOptionalDescription(description, [...path, 'description'], issues);
   return {
     description: text,
     description_localizations: readLocalizations(localizations, localizationsPath, text, checkDescription, issues),

@@ -5,7 +5,9 @@
 import { APPLICATION_FLAG_EMBEDDED, CommandType, type CommandTypeValue } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
 import {
-  APPLICATION_COMMAND_ENTRY_POINT_GUILD, APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED, APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
+  APPLICATION_COMMAND_ENTRY_POINT_GUILD,
+  APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED,
+  APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
 } from './codes.js';
 import type { CommandRules } from './context.js';
 import { isAbsent, readInteger } from './json.js';
@@ -13,11 +15,20 @@ import { report, reportNotOneOf, reportRequired, type Issues } from './report.js
 import { ENTRY_POINT_HANDLERS } from './values.js';
 
 /** Reported at the command's `type`, since it is the type that is not allowed here. */
-export function checkEntryPointAllowed(type: CommandTypeValue, typePath: IssuePath, rules: CommandRules, issues: Issues): void {
+export function checkEntryPointAllowed(
+  type: CommandTypeValue,
+  typePath: IssuePath,
+  rules: CommandRules,
+  issues: Issues,
+): void {
   if (type !== CommandType.PrimaryEntryPoint) return;
   if ((rules.app.flags & APPLICATION_FLAG_EMBEDDED) === 0) {
-    report(issues, typePath, APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED,
-      'Only applications with Activities (the EMBEDDED flag) can have an Entry Point command');
+    report(
+      issues,
+      typePath,
+      APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED,
+      'Only applications with Activities (the EMBEDDED flag) can have an Entry Point command',
+    );
   }
   if (rules.scope === 'guild') {
     report(issues, typePath, APPLICATION_COMMAND_ENTRY_POINT_GUILD, 'Entry Point commands cannot be guild commands');
@@ -28,8 +39,12 @@ export function checkEntryPointAllowed(type: CommandTypeValue, typePath: IssuePa
 export function readHandler(value: unknown, path: IssuePath, type: CommandTypeValue, issues: Issues): number | null {
   if (type !== CommandType.PrimaryEntryPoint) {
     if (!isAbsent(value)) {
-      report(issues, path, APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
-        'This field is only allowed on PRIMARY_ENTRY_POINT commands.');
+      report(
+        issues,
+        path,
+        APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
+        'This field is only allowed on PRIMARY_ENTRY_POINT commands.',
+      );
     }
     return null;
   }

@@ -32,7 +32,11 @@ export function validateCreateCommand(body: unknown, ctx: ValidationContext): Re
 }
 
 /** PATCH: provided fields replace whole values; returns the merged, fully re-validated definition. */
-export function validatePatchCommand(body: unknown, existing: CommandDefinition, ctx: ValidationContext): Result<CommandDefinition> {
+export function validatePatchCommand(
+  body: unknown,
+  existing: CommandDefinition,
+  ctx: ValidationContext,
+): Result<CommandDefinition> {
   const issues: Issue[] = [];
   return resultOf(readPatch(body, existing, ctx, issues), issues);
 }

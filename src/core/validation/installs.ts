@@ -5,14 +5,20 @@
 import { IntegrationType, InteractionContext } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
 import {
-  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID, APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED,
+  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID,
+  APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED,
 } from './codes.js';
 import type { AppTraits, CommandRules } from './context.js';
 import { fieldOf, isAbsent, type JsonRecord } from './json.js';
 import { INSTALL_LIST_LENGTH_MIN } from './limits.js';
 import { readEnumList } from './lists.js';
 import { report, type Issues } from './report.js';
-import { BULK_DEFAULT_CONTEXTS, BULK_DEFAULT_INTEGRATION_TYPES, INTEGRATION_TYPES, INTERACTION_CONTEXTS } from './values.js';
+import {
+  BULK_DEFAULT_CONTEXTS,
+  BULK_DEFAULT_INTEGRATION_TYPES,
+  INTEGRATION_TYPES,
+  INTERACTION_CONTEXTS,
+} from './values.js';
 
 export interface InstallFields {
   integration_types: number[] | null;
@@ -23,19 +29,32 @@ export interface InstallFields {
 function checkSupportedByApp(list: readonly unknown[], path: IssuePath, app: AppTraits, issues: Issues): void {
   list.forEach((entry, index) => {
     if (typeof entry === 'number' && INTEGRATION_TYPES.includes(entry) && !app.integration_types.includes(entry)) {
-      report(issues, [...path, index], APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED,
-        'The application does not support this integration type');
+      report(
+        issues,
+        [...path, index],
+        APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED,
+        'The application does not support this integration type',
+      );
     }
   });
 }
 
 /** PRIVATE_CHANNEL is meaningful only for user-installable commands (v10 API, Context types). */
-function checkPrivateChannel(list: readonly unknown[], path: IssuePath, integrationTypes: readonly number[], issues: Issues): void {
+function checkPrivateChannel(
+  list: readonly unknown[],
+  path: IssuePath,
+  integrationTypes: readonly number[],
+  issues: Issues,
+): void {
   if (integrationTypes.includes(IntegrationType.UserInstall)) return;
   list.forEach((entry, index) => {
     if (entry === InteractionContext.PrivateChannel) {
-      report(issues, [...path, index], APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID,
-        'PRIVATE_CHANNEL requires USER_INSTALL in integration_types');
+      report(
+        issues,
+        [...path, index],
+        APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID,
+        'PRIVATE_CHANNEL requires USER_INSTALL in integration_types',
+      );
     }
   });
 }
@@ -49,7 +68,12 @@ function defaultContexts(rules: CommandRules): number[] | null {
 }
 
 /** Defaults apply to what is omitted; what is given is checked against the enums (and on global commands, the app). */
-export function readInstallFields(record: JsonRecord, path: IssuePath, rules: CommandRules, issues: Issues): InstallFields {
+export function readInstallFields(
+  record: JsonRecord,
+  path: IssuePath,
+  rules: CommandRules,
+  issues: Issues,
+): InstallFields {
   const global = rules.scope === 'global';
   const typesPath = [...path, 'integration_types'];
   const contextsPath = [...path, 'contexts'];

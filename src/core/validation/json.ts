@@ -4,7 +4,12 @@
  */
 import type { IssuePath } from '../errors.js';
 import {
-  reportNotBoolean, reportNotInteger, reportNotList, reportNotNumber, reportNotObject, reportNotString,
+  reportNotBoolean,
+  reportNotInteger,
+  reportNotList,
+  reportNotNumber,
+  reportNotObject,
+  reportNotString,
   type Issues,
 } from './report.js';
 

@@ -5,7 +5,8 @@
 import { OptionType, type OptionDefinition } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
 import {
-  APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME, APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID,
+  APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
+  APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID,
   APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
 } from './codes.js';
 import { report, type Issues } from './report.js';
@@ -24,16 +25,24 @@ export function isSubcommandLike(option: OptionDefinition): boolean {
 function checkCommandLevelKinds(entries: LevelEntries, path: IssuePath, issues: Issues): void {
   const defined = entries.filter((entry): entry is OptionDefinition => entry !== undefined);
   if (defined.some(isSubcommandLike) && !defined.every(isSubcommandLike)) {
-    report(issues, path, APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
-      'Sub-command and sub-command group option types are mutually exclusive to all other types');
+    report(
+      issues,
+      path,
+      APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
+      'Sub-command and sub-command group option types are mutually exclusive to all other types',
+    );
   }
 }
 
 function checkGroupHoldsSubcommands(entries: LevelEntries, path: IssuePath, issues: Issues): void {
   entries.forEach((entry, index) => {
     if (entry && entry.type !== OptionType.Subcommand) {
-      report(issues, [...path, index, 'type'], APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
-        'A sub-command group may only contain sub-commands');
+      report(
+        issues,
+        [...path, index, 'type'],
+        APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
+        'A sub-command group may only contain sub-commands',
+      );
     }
   });
 }
@@ -41,8 +50,12 @@ function checkGroupHoldsSubcommands(entries: LevelEntries, path: IssuePath, issu
 function checkSubcommandHoldsPlainOptions(entries: LevelEntries, path: IssuePath, issues: Issues): void {
   entries.forEach((entry, index) => {
     if (entry && isSubcommandLike(entry)) {
-      report(issues, [...path, index, 'type'], APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
-        'A sub-command may not contain sub-commands or sub-command groups');
+      report(
+        issues,
+        [...path, index, 'type'],
+        APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
+        'A sub-command may not contain sub-commands or sub-command groups',
+      );
     }
   });
 }
@@ -59,8 +72,12 @@ export function checkUniqueNames(entries: LevelEntries, path: IssuePath, issues:
   entries.forEach((entry, index) => {
     if (!entry || entry.name === '') return;
     if (seen.has(entry.name)) {
-      report(issues, [...path, index, 'name'], APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
-        'Application command option names must be unique');
+      report(
+        issues,
+        [...path, index, 'name'],
+        APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
+        'Application command option names must be unique',
+      );
     }
     seen.add(entry.name);
   });
@@ -83,8 +100,12 @@ export function checkUniqueLocalizedNames(entries: LevelEntries, path: IssuePath
       if (name === undefined) continue;
       const key = `${locale} ${name}`;
       if (defaultNames.has(name) || localizedNames.has(key)) {
-        report(issues, [...path, index, 'name_localizations', locale], APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
-          'Localized option names must differ from every option name on the same level');
+        report(
+          issues,
+          [...path, index, 'name_localizations', locale],
+          APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
+          'Localized option names must differ from every option name on the same level',
+        );
       }
       localizedNames.add(key);
     }
@@ -98,8 +119,12 @@ export function checkRequiredFirst(entries: LevelEntries, path: IssuePath, issue
     if (entry?.required === undefined) return;
     if (!entry.required) optionalSeen = true;
     else if (optionalSeen) {
-      report(issues, [...path, index, 'required'], APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID,
-        'Required options must be placed before non-required options');
+      report(
+        issues,
+        [...path, index, 'required'],
+        APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID,
+        'Required options must be placed before non-required options',
+      );
     }
   });
 }

@@ -10,11 +10,26 @@ import { report, type Issues } from './report.js';
 import { optionTypeName } from './values.js';
 
 type TypeSpecificField =
-  | 'required' | 'choices' | 'options' | 'channel_types' | 'min_value' | 'max_value'
-  | 'min_length' | 'max_length' | 'autocomplete';
+  | 'required'
+  | 'choices'
+  | 'options'
+  | 'channel_types'
+  | 'min_value'
+  | 'max_value'
+  | 'min_length'
+  | 'max_length'
+  | 'autocomplete';
 
 const TYPE_SPECIFIC_FIELDS: readonly TypeSpecificField[] = [
-  'required', 'choices', 'options', 'channel_types', 'min_value', 'max_value', 'min_length', 'max_length', 'autocomplete',
+  'required',
+  'choices',
+  'options',
+  'channel_types',
+  'min_value',
+  'max_value',
+  'min_length',
+  'max_length',
+  'autocomplete',
 ];
 
 /** The type-specific fields each option type takes (v10 API, "Applies to" column). */
@@ -44,8 +59,12 @@ export function checkFieldsApply(record: JsonRecord, path: IssuePath, type: Opti
   const allowed = FIELDS_BY_TYPE[type];
   for (const field of TYPE_SPECIFIC_FIELDS) {
     if (!allowed.includes(field) && isSet(fieldOf(record, field))) {
-      report(issues, [...path, field], APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED,
-        `This field is not allowed on options of type ${optionTypeName(type)}.`);
+      report(
+        issues,
+        [...path, field],
+        APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED,
+        `This field is not allowed on options of type ${optionTypeName(type)}.`,
+      );
     }
   }
 }

@@ -10,7 +10,12 @@ import { APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES } from './codes.js';
 import { checkDescription, readRequiredDescription } from './descriptions.js';
 import { fieldOf, isAbsent, readBoolean, readInteger, readList, readRecord, type JsonRecord } from './json.js';
 import {
-  checkLevelKinds, checkRequiredFirst, checkUniqueLocalizedNames, checkUniqueNames, type Level, type LevelEntries,
+  checkLevelKinds,
+  checkRequiredFirst,
+  checkUniqueLocalizedNames,
+  checkUniqueNames,
+  type Level,
+  type LevelEntries,
 } from './levels.js';
 import { OPTION_DEPTH_MAX, OPTIONS_PER_LEVEL_MAX } from './limits.js';
 import { readEnumList } from './lists.js';
@@ -43,15 +48,25 @@ function isChoiceType(type: OptionTypeValue): type is ChoiceOptionType {
 }
 
 /** Choices and autocomplete, which exclude each other. */
-function readSuggestions(record: JsonRecord, path: IssuePath, type: ChoiceOptionType, option: OptionDefinition, issues: Issues): void {
+function readSuggestions(
+  record: JsonRecord,
+  path: IssuePath,
+  type: ChoiceOptionType,
+  option: OptionDefinition,
+  issues: Issues,
+): void {
   const rawChoices = fieldOf(record, 'choices');
   const choices = isAbsent(rawChoices) ? [] : readChoices(rawChoices, [...path, 'choices'], type, issues);
   const hasChoices = Array.isArray(rawChoices) && rawChoices.length > 0;
   if (choices.length > 0) option.choices = choices;
   const autocomplete = readFlag(record, 'autocomplete', path, issues);
   if (autocomplete && hasChoices) {
-    report(issues, [...path, 'autocomplete'], APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES,
-      'Autocomplete cannot be enabled on an option with choices');
+    report(
+      issues,
+      [...path, 'autocomplete'],
+      APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES,
+      'Autocomplete cannot be enabled on an option with choices',
+    );
   }
   // Kept only when on, as v10 returns it; discord.js compares it strictly when deciding to redeploy.
   if (autocomplete) option.autocomplete = true;
@@ -92,11 +107,19 @@ function readOption(value: unknown, path: IssuePath, depth: number, issues: Issu
   const type = readOptionType(fieldOf(record, 'type'), [...path, 'type'], issues);
   const name = readName(fieldOf(record, 'name'), [...path, 'name'], checkSlashName, issues) ?? '';
   const nameLocalizations = readLocalizations(
-    fieldOf(record, 'name_localizations'), [...path, 'name_localizations'], name, checkSlashName, issues,
+    fieldOf(record, 'name_localizations'),
+    [...path, 'name_localizations'],
+    name,
+    checkSlashName,
+    issues,
   );
   const description = readRequiredDescription(fieldOf(record, 'description'), [...path, 'description'], issues) ?? '';
   const descriptionLocalizations = readLocalizations(
-    fieldOf(record, 'description_localizations'), [...path, 'description_localizations'], description, checkDescription, issues,
+    fieldOf(record, 'description_localizations'),
+    [...path, 'description_localizations'],
+    description,
+    checkDescription,
+    issues,
   );
   if (type === undefined) return undefined;
   checkFieldsApply(record, path, type, issues);
@@ -110,9 +133,10 @@ function readOption(value: unknown, path: IssuePath, depth: number, issues: Issu
   if (type === OptionType.Subcommand || type === OptionType.SubcommandGroup) {
     const level: Level = type === OptionType.Subcommand ? 'subcommand' : 'group';
     // Deeper lists only exist under misplaced subcommands, already reported at their type.
-    const children = depth < OPTION_DEPTH_MAX
-      ? readOptionList(fieldOf(record, 'options'), [...path, 'options'], level, depth + 1, issues)
-      : [];
+    const children =
+      depth < OPTION_DEPTH_MAX
+        ? readOptionList(fieldOf(record, 'options'), [...path, 'options'], level, depth + 1, issues)
+        : [];
     // Like choices and channel types, an empty list is left out, as v10 returns it.
     if (children.length > 0) option.options = children;
   } else {
@@ -122,7 +146,13 @@ function readOption(value: unknown, path: IssuePath, depth: number, issues: Issu
 }
 
 /** An options list owned by `level`; null and omitted mean an empty list. */
-export function readOptionList(value: unknown, path: IssuePath, level: Level, depth: number, issues: Issues): OptionDefinition[] {
+export function readOptionList(
+  value: unknown,
+  path: IssuePath,
+  level: Level,
+  depth: number,
+  issues: Issues,
+): OptionDefinition[] {
   if (isAbsent(value)) return [];
   const list = readList(value, path, issues);
   if (!list) return [];

@@ -12,14 +12,28 @@ import { report, type Issues } from './report.js';
 
 /** The fields a PATCH may replace; anything else in the body is ignored. */
 const PATCHABLE_FIELDS = [
-  'name', 'name_localizations', 'description', 'description_localizations', 'options',
-  'default_member_permissions', 'dm_permission', 'default_permission', 'integration_types', 'contexts',
-  'nsfw', 'handler',
+  'name',
+  'name_localizations',
+  'description',
+  'description_localizations',
+  'options',
+  'default_member_permissions',
+  'dm_permission',
+  'default_permission',
+  'integration_types',
+  'contexts',
+  'nsfw',
+  'handler',
 ] as const;
 
 function checkTypeUnchanged(value: unknown, existingType: number, issues: Issues): void {
   if (!isAbsent(value) && value !== existingType) {
-    report(issues, ['type'], APPLICATION_COMMAND_TYPE_IMMUTABLE, 'The type of an application command cannot be changed');
+    report(
+      issues,
+      ['type'],
+      APPLICATION_COMMAND_TYPE_IMMUTABLE,
+      'The type of an application command cannot be changed',
+    );
   }
 }
 

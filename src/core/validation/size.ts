@@ -29,16 +29,18 @@ function choiceSize(choice: ChoiceDefinition): number {
 }
 
 function optionSize(option: OptionDefinition): number {
-  let size = longestVariant(option.name, option.name_localizations)
-    + longestVariant(option.description, option.description_localizations);
+  let size =
+    longestVariant(option.name, option.name_localizations) +
+    longestVariant(option.description, option.description_localizations);
   for (const choice of option.choices ?? []) size += choiceSize(choice);
   for (const child of option.options ?? []) size += optionSize(child);
   return size;
 }
 
 export function commandSize(command: CommandDefinition): number {
-  let size = longestVariant(command.name, command.name_localizations)
-    + longestVariant(command.description, command.description_localizations);
+  let size =
+    longestVariant(command.name, command.name_localizations) +
+    longestVariant(command.description, command.description_localizations);
   for (const option of command.options) size += optionSize(option);
   return size;
 }

@@ -1,7 +1,12 @@
 /** The enumerations a command body may use, and the defaults that are lists. */
 import {
-  CommandType, EntryPointHandler, IntegrationType, InteractionContext, OptionType,
-  type CommandTypeValue, type OptionTypeValue,
+  CommandType,
+  EntryPointHandler,
+  IntegrationType,
+  InteractionContext,
+  OptionType,
+  type CommandTypeValue,
+  type OptionTypeValue,
 } from '../commands/model.js';
 
 /** Command types 1-4. */
@@ -21,16 +26,30 @@ export const CHANNEL_TYPES: readonly number[] = [0, 1, 2, 3, 4, 5, 10, 11, 12, 1
 export const BULK_DEFAULT_INTEGRATION_TYPES: readonly number[] = [IntegrationType.GuildInstall];
 /** `contexts` of a bulk item that omits it (v10 API, JSON params). */
 export const BULK_DEFAULT_CONTEXTS: readonly number[] = [
-  InteractionContext.Guild, InteractionContext.BotDm, InteractionContext.PrivateChannel,
+  InteractionContext.Guild,
+  InteractionContext.BotDm,
+  InteractionContext.PrivateChannel,
 ];
 
 const COMMAND_TYPE_NAMES: Readonly<Record<CommandTypeValue, string>> = {
-  1: 'CHAT_INPUT', 2: 'USER', 3: 'MESSAGE', 4: 'PRIMARY_ENTRY_POINT',
+  1: 'CHAT_INPUT',
+  2: 'USER',
+  3: 'MESSAGE',
+  4: 'PRIMARY_ENTRY_POINT',
 };
 
 const OPTION_TYPE_NAMES: Readonly<Record<OptionTypeValue, string>> = {
-  1: 'SUB_COMMAND', 2: 'SUB_COMMAND_GROUP', 3: 'STRING', 4: 'INTEGER', 5: 'BOOLEAN', 6: 'USER',
-  7: 'CHANNEL', 8: 'ROLE', 9: 'MENTIONABLE', 10: 'NUMBER', 11: 'ATTACHMENT',
+  1: 'SUB_COMMAND',
+  2: 'SUB_COMMAND_GROUP',
+  3: 'STRING',
+  4: 'INTEGER',
+  5: 'BOOLEAN',
+  6: 'USER',
+  7: 'CHANNEL',
+  8: 'ROLE',
+  9: 'MENTIONABLE',
+  10: 'NUMBER',
+  11: 'ATTACHMENT',
 };
 
 export function commandTypeName(type: CommandTypeValue): string {

@@ -14,19 +14,56 @@ export const WORLD_UNKNOWN_REFERENCE = 'WORLD_UNKNOWN_REFERENCE';
 function checkUnique(issues: Issue[], values: string[], list: string, field: string, what: string): void {
   const seen = new Set<string>();
   values.forEach((value, index) => {
-    if (seen.has(value)) issues.push(issue([list, index, field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`));
+    if (seen.has(value))
+      issues.push(issue([list, index, field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`));
     seen.add(value);
   });
 }
 
 export function checkWorldConsistency(world: World): Issue[] {
   const issues: Issue[] = [];
-  checkUnique(issues, world.applications.map((a) => a.id), 'applications', 'id', 'application');
-  checkUnique(issues, world.applications.map((a) => a.bot_token), 'applications', 'bot_token', 'application');
-  checkUnique(issues, world.users.map((u) => u.id), 'users', 'id', 'user');
-  checkUnique(issues, world.users.map((u) => u.token), 'users', 'token', 'user');
-  checkUnique(issues, world.guilds.map((g) => g.id), 'guilds', 'id', 'guild');
-  checkUnique(issues, world.oauth2_tokens.map((t) => t.access_token), 'oauth2_tokens', 'access_token', 'token');
+  checkUnique(
+    issues,
+    world.applications.map((a) => a.id),
+    'applications',
+    'id',
+    'application',
+  );
+  checkUnique(
+    issues,
+    world.applications.map((a) => a.bot_token),
+    'applications',
+    'bot_token',
+    'application',
+  );
+  checkUnique(
+    issues,
+    world.users.map((u) => u.id),
+    'users',
+    'id',
+    'user',
+  );
+  checkUnique(
+    issues,
+    world.users.map((u) => u.token),
+    'users',
+    'token',
+    'user',
+  );
+  checkUnique(
+    issues,
+    world.guilds.map((g) => g.id),
+    'guilds',
+    'id',
+    'guild',
+  );
+  checkUnique(
+    issues,
+    world.oauth2_tokens.map((t) => t.access_token),
+    'oauth2_tokens',
+    'access_token',
+    'token',
+  );
 
   const users = new Set(world.users.map((u) => u.id));
   const apps = new Set(world.applications.map((a) => a.id));
@@ -47,12 +84,15 @@ export function checkWorldConsistency(world: World): Issue[] {
       });
     });
     guild.installs.forEach((install, n) => {
-      if (!apps.has(install.application_id)) unknown(['guilds', g, 'installs', n, 'application_id'], 'application', install.application_id);
+      if (!apps.has(install.application_id))
+        unknown(['guilds', g, 'installs', n, 'application_id'], 'application', install.application_id);
     });
   });
   world.oauth2_tokens.forEach((token, t) => {
-    if (!apps.has(token.application_id)) unknown(['oauth2_tokens', t, 'application_id'], 'application', token.application_id);
-    if (token.user_id !== null && !users.has(token.user_id)) unknown(['oauth2_tokens', t, 'user_id'], 'user', token.user_id);
+    if (!apps.has(token.application_id))
+      unknown(['oauth2_tokens', t, 'application_id'], 'application', token.application_id);
+    if (token.user_id !== null && !users.has(token.user_id))
+      unknown(['oauth2_tokens', t, 'user_id'], 'user', token.user_id);
   });
   return issues;
 }

@@ -6,7 +6,17 @@ import { issue, type Issue, type IssuePath } from '../errors.js';
 import { isSnowflake } from '../snowflake.js';
 import { checkWorldConsistency } from './consistency.js';
 import type {
-  Application, Channel, Guild, Install, Member, Message, OAuth2Token, PermissionOverwrite, Role, User, World,
+  Application,
+  Channel,
+  Guild,
+  Install,
+  Member,
+  Message,
+  OAuth2Token,
+  PermissionOverwrite,
+  Role,
+  User,
+  World,
 } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -86,13 +96,14 @@ class Reader {
 
 function readApplication(r: Reader, value: unknown, path: IssuePath): Application {
   const o = r.object(value, path);
-  const integrationTypes = o.integration_types === undefined
-    ? [0]
-    : r.list(o.integration_types, [...path, 'integration_types']).map((v, i) => {
-        if (v === 0 || v === 1) return v;
-        r.issues.push(issue([...path, 'integration_types', i], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}.'));
-        return 0;
-      });
+  const integrationTypes =
+    o.integration_types === undefined
+      ? [0]
+      : r.list(o.integration_types, [...path, 'integration_types']).map((v, i) => {
+          if (v === 0 || v === 1) return v;
+          r.issues.push(issue([...path, 'integration_types', i], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}.'));
+          return 0;
+        });
   return {
     id: r.snowflake(o.id, [...path, 'id']),
     name: r.string(o.name, [...path, 'name']),
@@ -152,7 +163,9 @@ function readChannel(r: Reader, value: unknown, path: IssuePath): Channel {
       .list(o.permission_overwrites, [...path, 'permission_overwrites'])
       .map((v, i) => readOverwrite(r, v, [...path, 'permission_overwrites', i])),
     // Only when given, so that worlds without private threads keep their exact shape.
-    ...(o.thread_member_ids === undefined ? {} : { thread_member_ids: r.snowflakeList(o.thread_member_ids, [...path, 'thread_member_ids']) }),
+    ...(o.thread_member_ids === undefined
+      ? {}
+      : { thread_member_ids: r.snowflakeList(o.thread_member_ids, [...path, 'thread_member_ids']) }),
   };
 }
 
@@ -174,9 +187,10 @@ function readInstall(r: Reader, value: unknown, path: IssuePath): Install {
   return {
     application_id: r.snowflake(o.application_id, [...path, 'application_id']),
     scopes: r.stringList(o.scopes, [...path, 'scopes']),
-    permissions: o.permissions === undefined || o.permissions === null
-      ? null
-      : r.bitSet(o.permissions, [...path, 'permissions'], '0'),
+    permissions:
+      o.permissions === undefined || o.permissions === null
+        ? null
+        : r.bitSet(o.permissions, [...path, 'permissions'], '0'),
   };
 }
 

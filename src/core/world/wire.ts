@@ -72,7 +72,10 @@ export function toWireApplication(app: Application, verifyKey: string, owner: Us
     bot_require_code_grant: false,
     install_params: { scopes: ['applications.commands', 'bot'], permissions: '0' },
     integration_types_config: nullRecordFrom(
-      app.integration_types.map((t) => [String(t), { oauth2_install_params: { scopes: ['applications.commands'], permissions: '0' } }]),
+      app.integration_types.map((t) => [
+        String(t),
+        { oauth2_install_params: { scopes: ['applications.commands'], permissions: '0' } },
+      ]),
     ),
     verify_key: verifyKey,
     flags: app.flags,

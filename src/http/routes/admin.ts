@@ -5,7 +5,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../limits.js';
 import { ApiError, invalidFormBody, notFound, unauthorized, type Issue } from '../../core/errors.js';
-import { parseApplication, parseGuild, parseOAuth2Token, parseUser, parseWorld, parseWorldShape } from '../../core/world/parse.js';
+import {
+  parseApplication,
+  parseGuild,
+  parseOAuth2Token,
+  parseUser,
+  parseWorld,
+  parseWorldShape,
+} from '../../core/world/parse.js';
 import type { Application, World } from '../../core/world/types.js';
 import type { StoredApplication } from '../../store/store.js';
 import { sameSecret } from '../../store/tokens.js';
@@ -20,10 +27,7 @@ function samePathId(pathId: string, bodyId: string): void {
   if (pathId !== bodyId) throw new ApiError(400, 0, 'The id in the body differs from the id in the path');
 }
 
-export async function adminRoutes(
-  admin: FastifyInstance,
-  { ctx }: { ctx: HttpContext },
-): Promise<void> {
+export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
   const world = ctx.world;
   admin.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
@@ -42,13 +46,16 @@ export async function adminRoutes(
   });
 
   /** One world resource in the world file's shape: list, get, put (an upsert) and delete by id. */
-  function resource<T extends { id: string }>(path: string, ops: {
-    list: () => Promise<T[]>;
-    get: (id: string) => Promise<T | null>;
-    parse: (body: unknown) => { ok: true; value: T } | { ok: false; issues: Issue[] };
-    put: (value: T) => Promise<void>;
-    remove: (id: string) => Promise<boolean>;
-  }): void {
+  function resource<T extends { id: string }>(
+    path: string,
+    ops: {
+      list: () => Promise<T[]>;
+      get: (id: string) => Promise<T | null>;
+      parse: (body: unknown) => { ok: true; value: T } | { ok: false; issues: Issue[] };
+      put: (value: T) => Promise<void>;
+      remove: (id: string) => Promise<boolean>;
+    },
+  ): void {
     admin.get(path, async () => ops.list());
     admin.get<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
       const found = await ops.get(request.params.id);

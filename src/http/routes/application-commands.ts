@@ -39,7 +39,10 @@ interface Caller {
 export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
   async function resolveCaller(request: FastifyRequest<{ Params: ScopeParams }>): Promise<Caller> {
     const { applicationId, guildId } = request.params;
-    const { app, principal } = requireCommandsCaller(await authenticate(ctx.store, request.headers.authorization), applicationId);
+    const { app, principal } = requireCommandsCaller(
+      await authenticate(ctx.store, request.headers.authorization),
+      applicationId,
+    );
     if (guildId === undefined) return { app, principal, scope: { applicationId, guildId: null } };
     const guild = isSnowflake(guildId) ? await ctx.store.getGuild(guildId) : null;
     if (!guild || !isInstalledForCommands(guild, app.id)) throw missingAccess();
@@ -95,7 +98,10 @@ export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { 
     return reply.code(204).send();
   };
 
-  for (const base of ['/applications/:applicationId/commands', '/applications/:applicationId/guilds/:guildId/commands']) {
+  for (const base of [
+    '/applications/:applicationId/commands',
+    '/applications/:applicationId/guilds/:guildId/commands',
+  ]) {
     const schema = { params: scopeParamsSchema };
     const config = { auth: 'app' } as const;
     const write = { schema, config, bodyLimit: COMMANDS_BODY_LIMIT_BYTES };

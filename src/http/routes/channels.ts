@@ -22,7 +22,9 @@ interface ChannelParams {
 }
 
 export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
-  async function viewer(request: FastifyRequest<{ Params: ChannelParams }>): Promise<{ user: User; guild: Guild; member: Member; channel: Channel }> {
+  async function viewer(
+    request: FastifyRequest<{ Params: ChannelParams }>,
+  ): Promise<{ user: User; guild: Guild; member: Member; channel: Channel }> {
     const principal = await authenticate(ctx.store, request.headers.authorization);
     if (!principal || principal.kind !== 'user') throw unauthorized();
     const guild = await ctx.store.findGuildByChannel(request.params.channelId);
@@ -33,18 +35,26 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     return { user: principal.user, guild, member, channel };
   }
 
-  api.get<{ Params: ChannelParams }>('/channels/:channelId/application-command-index', { config: { auth: 'user' } }, async (request, reply) => {
-    const { user, guild, channel } = await viewer(request);
-    const locale = requesterLocale(request, user.locale);
-    // Assembled from each command's cached JSON: the index is read on every picker open.
-    return reply.type('application/json; charset=utf-8').send(await ctx.commandIndex.buildJson(guild, channel, user, locale));
-  });
+  api.get<{ Params: ChannelParams }>(
+    '/channels/:channelId/application-command-index',
+    { config: { auth: 'user' } },
+    async (request, reply) => {
+      const { user, guild, channel } = await viewer(request);
+      const locale = requesterLocale(request, user.locale);
+      // Assembled from each command's cached JSON: the index is read on every picker open.
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(await ctx.commandIndex.buildJson(guild, channel, user, locale));
+    },
+  );
 
   /**
    * Who reads a channel's messages: a member who may read its history, or an app's bot (installed
    * with the bot scope) that may, from its install's role bits. Anyone else gets Missing Access.
    */
-  async function reader(request: FastifyRequest<{ Params: ChannelParams }>): Promise<{ readerId: string; guild: Guild; channel: Channel }> {
+  async function reader(
+    request: FastifyRequest<{ Params: ChannelParams }>,
+  ): Promise<{ readerId: string; guild: Guild; channel: Channel }> {
     const principal = await authenticate(ctx.store, request.headers.authorization);
     if (!principal || (principal.kind !== 'user' && principal.kind !== 'bot')) throw unauthorized();
     const guild = await ctx.store.findGuildByChannel(request.params.channelId);
@@ -60,10 +70,14 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     return { readerId: principal.user.id, guild, channel };
   }
 
-  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>('/channels/:channelId/messages', { config: { auth: 'any' } }, async (request) => {
-    const { readerId, guild, channel } = await reader(request);
-    const asked = Number(request.query.limit ?? MESSAGES_PAGE_DEFAULT);
-    const limit = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MESSAGES_PAGE_MAX) : MESSAGES_PAGE_DEFAULT;
-    return ctx.renderer.channelMessages(guild, channel, readerId, limit);
-  });
+  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>(
+    '/channels/:channelId/messages',
+    { config: { auth: 'any' } },
+    async (request) => {
+      const { readerId, guild, channel } = await reader(request);
+      const asked = Number(request.query.limit ?? MESSAGES_PAGE_DEFAULT);
+      const limit = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MESSAGES_PAGE_MAX) : MESSAGES_PAGE_DEFAULT;
+      return ctx.renderer.channelMessages(guild, channel, readerId, limit);
+    },
+  );
 }

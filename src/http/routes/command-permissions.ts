@@ -9,7 +9,13 @@ import { isInstalledForCommands } from '../../core/permissions/install.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import type { Guild, User } from '../../core/world/types.js';
 import type { StoredApplication } from '../../store/store.js';
-import { authenticate, missingScope, notAuthorizedForApplication, SCOPE_PERMISSIONS_UPDATE, type Principal } from '../auth.js';
+import {
+  authenticate,
+  missingScope,
+  notAuthorizedForApplication,
+  SCOPE_PERMISSIONS_UPDATE,
+  type Principal,
+} from '../auth.js';
 import type { HttpContext } from '../context.js';
 
 interface GuildParams {
@@ -28,7 +34,9 @@ const batchEditDisabled = () =>
   new ApiError(405, 0, 'Batch editing application command permissions is disabled; edit them per command.');
 
 export async function commandPermissionRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
-  async function resolve(request: FastifyRequest<{ Params: GuildParams }>): Promise<{ principal: Principal; app: StoredApplication; guild: Guild }> {
+  async function resolve(
+    request: FastifyRequest<{ Params: GuildParams }>,
+  ): Promise<{ principal: Principal; app: StoredApplication; guild: Guild }> {
     const principal = await authenticate(ctx.store, request.headers.authorization);
     if (!principal || principal.kind === 'user') throw unauthorized();
     if (principal.app.id !== request.params.applicationId) throw notAuthorizedForApplication();
@@ -69,4 +77,3 @@ export async function commandPermissionRoutes(api: FastifyInstance, { ctx }: { c
     return ctx.permissions.put(app, guild, editor(principal), request.params.commandId, request.body);
   });
 }
-

@@ -18,7 +18,10 @@ const JSON_TYPE = 'application/json';
 
 /** Sent as bytes: Fastify appends a charset to JSON sent as text, and probes compare the type exactly. */
 function sendJson(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
-  return reply.code(status).type(JSON_TYPE).send(Buffer.from(JSON.stringify(body)));
+  return reply
+    .code(status)
+    .type(JSON_TYPE)
+    .send(Buffer.from(JSON.stringify(body)));
 }
 
 export function homePage(): string {

@@ -22,17 +22,25 @@ export async function interactionRoutes(api: FastifyInstance, { ctx }: { ctx: Ht
     return ctx.interactions.invoke(user, request.body);
   });
 
-  api.get<{ Params: { interactionId: string } }>('/interactions/:interactionId', { config: { auth: 'user' } }, async (request) => {
-    const user = await invokingUser(request);
-    const status = await ctx.interactions.status(user, request.params.interactionId);
-    if (!status) throw unknownInteraction();
-    return status;
-  });
+  api.get<{ Params: { interactionId: string } }>(
+    '/interactions/:interactionId',
+    { config: { auth: 'user' } },
+    async (request) => {
+      const user = await invokingUser(request);
+      const status = await ctx.interactions.status(user, request.params.interactionId);
+      if (!status) throw unknownInteraction();
+      return status;
+    },
+  );
 
   api.post<{ Params: { interactionId: string; token: string }; Querystring: { with_response?: string } }>(
     '/interactions/:interactionId/:token/callback',
     async (request, reply) => {
-      const { callbackResponse } = await ctx.responses.callback(request.params.interactionId, request.params.token, request.body);
+      const { callbackResponse } = await ctx.responses.callback(
+        request.params.interactionId,
+        request.params.token,
+        request.body,
+      );
       if (queryFlag(request.query.with_response)) return reply.code(200).send(callbackResponse);
       return reply.code(204).send();
     },

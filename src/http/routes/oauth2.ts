@@ -77,7 +77,12 @@ export async function oauth2Routes(api: FastifyInstance, { ctx }: { ctx: HttpCon
     const app = await authenticateClient(readClientCredentials(request, form));
     if (!app) return oauthError(reply, 401, 'invalid_client', 'Client authentication failed');
     if (form.grant_type !== 'client_credentials') {
-      return oauthError(reply, 400, 'unsupported_grant_type', `Unsupported grant type: ${String(form.grant_type ?? '')}`);
+      return oauthError(
+        reply,
+        400,
+        'unsupported_grant_type',
+        `Unsupported grant type: ${String(form.grant_type ?? '')}`,
+      );
     }
     const scopes = (form.scope ?? '').split(/\s+/).filter(Boolean);
     const unknown = scopes.find((s) => !CLIENT_CREDENTIALS_SCOPES.has(s));
@@ -109,4 +114,3 @@ export async function oauth2Routes(api: FastifyInstance, { ctx }: { ctx: HttpCon
     return reply.code(200).send({});
   });
 }
-

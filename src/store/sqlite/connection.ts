@@ -12,7 +12,10 @@ export const READ_STALENESS_MS = 1;
 
 /** The database file could not be opened or set up; the message names the path, for the operator. */
 export class DatabaseOpenError extends Error {
-  constructor(readonly path: string, cause: unknown) {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
     super(`cannot open the SQLite database at ${path}: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'DatabaseOpenError';
   }
@@ -54,7 +57,10 @@ export class SqliteConnection {
     if (this.db.pragma('journal_mode', { simple: true }) === 'wal') {
       // Checkpoints copy pages back and fsync: a worker does them, not the thread serving requests.
       this.db.pragma('wal_autocheckpoint = 0');
-      this.checkpointer = new WalCheckpointer(path, () => this.db.open && this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`));
+      this.checkpointer = new WalCheckpointer(
+        path,
+        () => this.db.open && this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`),
+      );
     }
   }
 
@@ -92,10 +98,14 @@ export class SqliteConnection {
     );
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
-      this.db.transaction(() => {
-        this.db.exec(migration.sql);
-        this.db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(migration.version, migration.name);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.db.exec(migration.sql);
+          this.db
+            .prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)')
+            .run(migration.version, migration.name);
+        })
+        .immediate();
     }
   }
 

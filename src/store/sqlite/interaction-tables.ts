@@ -8,28 +8,28 @@ export class InteractionTables {
   constructor(private readonly conn: SqliteConnection) {}
 
   async putInteraction(record: InteractionRecord): Promise<void> {
-    this.conn.sql('INSERT INTO interactions (application_id, id, user_id, state, doc) VALUES (?, ?, ?, ?, ?)')
+    this.conn
+      .sql('INSERT INTO interactions (application_id, id, user_id, state, doc) VALUES (?, ?, ?, ?, ?)')
       .run(record.application_id, record.id, record.user_id, record.state, JSON.stringify(record));
   }
 
   async getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null> {
-    const row = this.conn.sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?').get(applicationId, id) as
-      | { doc: string }
-      | undefined;
+    const row = this.conn
+      .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
+      .get(applicationId, id) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
   }
 
   async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
-    const row = this.conn.sql('SELECT state FROM interactions WHERE application_id = ? AND id = ?').get(applicationId, id) as
-      | { state: InteractionState }
-      | undefined;
+    const row = this.conn
+      .sql('SELECT state FROM interactions WHERE application_id = ? AND id = ?')
+      .get(applicationId, id) as { state: InteractionState } | undefined;
     return row?.state ?? null;
   }
 
   async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
     const row = this.conn.sql('SELECT doc FROM interactions WHERE user_id = ? AND id = ?').get(userId, id) as
-      | { doc: string }
-      | undefined;
+      { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
   }
 
@@ -40,19 +40,22 @@ export class InteractionTables {
     patch: Partial<InteractionRecord>,
     message?: StoredMessage,
   ): Promise<boolean> {
-    return this.conn.db.transaction(() => {
-      const row = this.conn.sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?').get(applicationId, id) as
-        | { doc: string }
-        | undefined;
-      if (!row) return false;
-      const record = JSON.parse(row.doc) as InteractionRecord;
-      if (!from.includes(record.state)) return false;
-      const next = { ...record, ...patch };
-      this.conn.sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
-        .run(next.state, JSON.stringify(next), applicationId, id);
-      if (message) this.writeMessage(message);
-      return true;
-    }).immediate();
+    return this.conn.db
+      .transaction(() => {
+        const row = this.conn
+          .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
+          .get(applicationId, id) as { doc: string } | undefined;
+        if (!row) return false;
+        const record = JSON.parse(row.doc) as InteractionRecord;
+        if (!from.includes(record.state)) return false;
+        const next = { ...record, ...patch };
+        this.conn
+          .sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
+          .run(next.state, JSON.stringify(next), applicationId, id);
+        if (message) this.writeMessage(message);
+        return true;
+      })
+      .immediate();
   }
 
   async putMessage(message: StoredMessage): Promise<void> {
@@ -61,13 +64,17 @@ export class InteractionTables {
 
   /** An edit rewrites the message of that id; a message that is gone stays gone. */
   async editMessage(message: StoredMessage): Promise<boolean> {
-    return this.conn.sql('UPDATE messages SET doc = ?, visible_to = ? WHERE channel_id = ? AND id = ?')
-      .run(JSON.stringify(message), message.ephemeral_for_user_id, message.channel_id, message.id).changes > 0;
+    return (
+      this.conn
+        .sql('UPDATE messages SET doc = ?, visible_to = ? WHERE channel_id = ? AND id = ?')
+        .run(JSON.stringify(message), message.ephemeral_for_user_id, message.channel_id, message.id).changes > 0
+    );
   }
 
   /** A plain INSERT: a new message whose id is taken fails loudly rather than overwrite another. */
   private writeMessage(message: StoredMessage): void {
-    this.conn.sql(
+    this.conn
+      .sql(
         'INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc) VALUES (?, ?, ?, ?, ?, ?)',
       )
       .run(
@@ -82,16 +89,17 @@ export class InteractionTables {
 
   async getMessage(channelId: string, id: string): Promise<StoredMessage | null> {
     const row = this.conn.sql('SELECT doc FROM messages WHERE channel_id = ? AND id = ?').get(channelId, id) as
-      | { doc: string }
-      | undefined;
+      { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as StoredMessage) : null;
   }
 
   async listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]> {
-    const rows = this.conn.sql(
-      `SELECT doc FROM messages WHERE channel_id = ? AND (visible_to IS NULL OR visible_to = ?)
+    const rows = this.conn
+      .sql(
+        `SELECT doc FROM messages WHERE channel_id = ? AND (visible_to IS NULL OR visible_to = ?)
        ORDER BY length(id) DESC, id DESC LIMIT ?`,
-    ).all(channelId, viewerId, limit) as { doc: string }[];
+      )
+      .all(channelId, viewerId, limit) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as StoredMessage);
   }
 
@@ -100,7 +108,8 @@ export class InteractionTables {
   }
 
   async putActivityInstance(instance: ActivityInstance): Promise<void> {
-    this.conn.sql('INSERT INTO activity_instances (application_id, id, doc) VALUES (?, ?, ?)')
+    this.conn
+      .sql('INSERT INTO activity_instances (application_id, id, doc) VALUES (?, ?, ?)')
       .run(instance.application_id, instance.id, JSON.stringify(instance));
   }
 

@@ -8,7 +8,13 @@ import type { InteractionRecord, InteractionState } from '../../core/interaction
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { Application, Guild, User, World } from '../../core/world/types.js';
 import type {
-  ActivityInstance, CommandPlanner, IssuedToken, NodeLeaseRequest, PermissionsPlanner, Store, StoredApplication,
+  ActivityInstance,
+  CommandPlanner,
+  IssuedToken,
+  NodeLeaseRequest,
+  PermissionsPlanner,
+  Store,
+  StoredApplication,
 } from '../store.js';
 import { CommandTables } from './command-tables.js';
 import { SqliteConnection } from './connection.js';
@@ -149,11 +155,20 @@ export class SqliteStore implements Store {
     return this.commands.listCommandPermissions(applicationId, guildId);
   }
 
-  getCommandPermissions(applicationId: string, guildId: string, targetId: string): Promise<GuildCommandPermissions | null> {
+  getCommandPermissions(
+    applicationId: string,
+    guildId: string,
+    targetId: string,
+  ): Promise<GuildCommandPermissions | null> {
     return this.commands.getCommandPermissions(applicationId, guildId, targetId);
   }
 
-  mutateCommandPermissions(applicationId: string, guildId: string, targetId: string, planner: PermissionsPlanner): Promise<GuildCommandPermissions> {
+  mutateCommandPermissions(
+    applicationId: string,
+    guildId: string,
+    targetId: string,
+    planner: PermissionsPlanner,
+  ): Promise<GuildCommandPermissions> {
     return this.commands.mutateCommandPermissions(applicationId, guildId, targetId, planner);
   }
 

@@ -19,7 +19,12 @@ function rowToApplication(row: ApplicationRow): StoredApplication {
 
 /** Tables whose rows belong to an application and go with it. */
 const APPLICATION_OWNED_TABLES = [
-  'commands', 'command_creates', 'command_permissions', 'oauth2_tokens', 'interactions', 'activity_instances',
+  'commands',
+  'command_creates',
+  'command_permissions',
+  'oauth2_tokens',
+  'interactions',
+  'activity_instances',
 ] as const;
 
 export class WorldTables {
@@ -27,15 +32,19 @@ export class WorldTables {
 
   async replaceWorld(world: World): Promise<void> {
     this.conn.cached.clear();
-    this.conn.db.transaction(() => {
-      const keep = new Set(world.applications.map((a) => a.id));
-      for (const { id } of this.conn.sql('SELECT id FROM applications').all() as { id: string }[]) {
-        // An application the new world leaves out goes with everything it owned.
-        if (!keep.has(id)) this.removeApplication(id);
-      }
-      this.conn.db.exec('DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM oauth2_tokens;');
-      this.writeWorld(world);
-    }).immediate();
+    this.conn.db
+      .transaction(() => {
+        const keep = new Set(world.applications.map((a) => a.id));
+        for (const { id } of this.conn.sql('SELECT id FROM applications').all() as { id: string }[]) {
+          // An application the new world leaves out goes with everything it owned.
+          if (!keep.has(id)) this.removeApplication(id);
+        }
+        this.conn.db.exec(
+          'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM oauth2_tokens;',
+        );
+        this.writeWorld(world);
+      })
+      .immediate();
   }
 
   async mergeWorld(world: World): Promise<void> {
@@ -55,9 +64,7 @@ export class WorldTables {
       applications: (await this.listApplications()).map(({ keys: _keys, ...app }) => app),
       users: await this.listUsers(),
       guilds: await this.listGuilds(),
-      oauth2_tokens: tokens
-        .filter((t) => t.expires_at === null)
-        .map(({ expires_at: _expires, ...token }) => token),
+      oauth2_tokens: tokens.filter((t) => t.expires_at === null).map(({ expires_at: _expires, ...token }) => token),
     };
   }
 
@@ -67,13 +74,14 @@ export class WorldTables {
 
   private writeApplication(app: Application): StoredApplication {
     this.conn.cached.forgetApplications();
-    const existing = this.conn.sql('SELECT verify_key, private_key_pem FROM applications WHERE id = ?')
-      .get(app.id) as { verify_key: string; private_key_pem: string } | undefined;
+    const existing = this.conn.sql('SELECT verify_key, private_key_pem FROM applications WHERE id = ?').get(app.id) as
+      { verify_key: string; private_key_pem: string } | undefined;
     // Keys survive a reload of the world: a bot keeps verifying with the key it already has.
     const keys = existing
       ? { verifyKey: existing.verify_key, privateKeyPem: existing.private_key_pem }
       : generateApplicationKeys();
-    this.conn.sql(
+    this.conn
+      .sql(
         `INSERT INTO applications (id, bot_token_hash, doc, verify_key, private_key_pem) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET bot_token_hash = excluded.bot_token_hash, doc = excluded.doc`,
       )
@@ -99,8 +107,7 @@ export class WorldTables {
     const cached = this.conn.caches().applicationsById.get(id);
     if (cached) return cached;
     const row = this.conn.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE id = ?').get(id) as
-      | ApplicationRow
-      | undefined;
+      ApplicationRow | undefined;
     if (!row) return null;
     const app = deepFreeze(rowToApplication(row));
     this.conn.cached.applicationsById.set(id, app);
@@ -111,7 +118,8 @@ export class WorldTables {
     const digest = tokenDigest(token);
     let entry = this.conn.caches().applicationsByToken.get(digest);
     if (!entry) {
-      const row = this.conn.sql('SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = ?')
+      const row = this.conn
+        .sql('SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = ?')
         .get(digest) as (ApplicationRow & { bot_token_hash: string }) | undefined;
       if (!row) return null;
       entry = { app: deepFreeze(rowToApplication(row)), digest: row.bot_token_hash };
@@ -121,7 +129,9 @@ export class WorldTables {
   }
 
   async listApplications(): Promise<StoredApplication[]> {
-    const rows = this.conn.sql('SELECT doc, verify_key, private_key_pem FROM applications ORDER BY id').all() as ApplicationRow[];
+    const rows = this.conn
+      .sql('SELECT doc, verify_key, private_key_pem FROM applications ORDER BY id')
+      .all() as ApplicationRow[];
     return rows.map(rowToApplication);
   }
 
@@ -131,7 +141,8 @@ export class WorldTables {
 
   private writeUser(user: User): void {
     this.conn.cached.forgetUsers();
-    this.conn.sql(
+    this.conn
+      .sql(
         `INSERT INTO users (id, token_hash, doc) VALUES (?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
       )
@@ -152,7 +163,9 @@ export class WorldTables {
     const caches = this.conn.caches();
     if (!caches.users) {
       const list = deepFreeze(
-        (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as User),
+        (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map(
+          (r) => JSON.parse(r.doc) as User,
+        ),
       );
       caches.users = { list, byId: new Map(list.map((u) => [u.id, u])) };
     }
@@ -164,8 +177,7 @@ export class WorldTables {
     const cached = this.conn.caches().usersByToken.get(digest);
     if (cached) return cached;
     const row = this.conn.sql('SELECT doc, token_hash FROM users WHERE token_hash = ?').get(digest) as
-      | { doc: string; token_hash: string }
-      | undefined;
+      { doc: string; token_hash: string } | undefined;
     if (!row || !sameDigest(row.token_hash, digest)) return null;
     const user = deepFreeze(JSON.parse(row.doc) as User);
     this.conn.cached.usersByToken.set(digest, user);
@@ -183,7 +195,8 @@ export class WorldTables {
   private writeGuild(guild: Guild): void {
     this.conn.cached.forgetGuild(guild.id);
     this.conn.db.transaction(() => {
-      this.conn.sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
+      this.conn
+        .sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
         .run(guild.id, JSON.stringify(guild));
       this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(guild.id);
       const link = this.conn.sql('INSERT OR REPLACE INTO channel_guilds (channel_id, guild_id) VALUES (?, ?)');
@@ -193,19 +206,20 @@ export class WorldTables {
 
   async findGuildByChannel(channelId: string): Promise<Guild | null> {
     const row = this.conn.sql('SELECT guild_id FROM channel_guilds WHERE channel_id = ?').get(channelId) as
-      | { guild_id: string }
-      | undefined;
+      { guild_id: string } | undefined;
     return row ? this.getGuild(row.guild_id) : null;
   }
 
   async deleteGuild(id: string): Promise<boolean> {
-    return this.conn.db.transaction(() => {
-      const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
-      this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
-      this.conn.cached.forgetGuild(id);
-      this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
-      return gone;
-    }).immediate();
+    return this.conn.db
+      .transaction(() => {
+        const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
+        this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
+        this.conn.cached.forgetGuild(id);
+        this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
+        return gone;
+      })
+      .immediate();
   }
 
   async getGuild(id: string): Promise<Guild | null> {
@@ -219,7 +233,9 @@ export class WorldTables {
   }
 
   async listGuilds(): Promise<Guild[]> {
-    return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map((r) => JSON.parse(r.doc));
+    return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map((r) =>
+      JSON.parse(r.doc),
+    );
   }
 
   async putOAuth2Token(token: IssuedToken): Promise<void> {
@@ -227,7 +243,8 @@ export class WorldTables {
   }
 
   private writeToken(token: IssuedToken): void {
-    this.conn.sql(
+    this.conn
+      .sql(
         `INSERT INTO oauth2_tokens (token_hash, application_id, doc, expires_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (token_hash) DO UPDATE SET application_id = excluded.application_id, doc = excluded.doc,
            expires_at = excluded.expires_at`,
@@ -241,8 +258,7 @@ export class WorldTables {
 
   async findOAuth2Token(accessToken: string): Promise<IssuedToken | null> {
     const row = this.conn.sql('SELECT doc FROM oauth2_tokens WHERE token_hash = ?').get(tokenDigest(accessToken)) as
-      | { doc: string }
-      | undefined;
+      { doc: string } | undefined;
     if (!row) return null;
     const token = JSON.parse(row.doc) as IssuedToken;
     if (!sameSecret(token.access_token, accessToken)) return null;
