@@ -70,7 +70,11 @@ export async function runCommandsBench(): Promise<{ lines: string[] }> {
       const bulkLists = [JSON.stringify(fullBulkList(0)), JSON.stringify(fullBulkList(1))];
       const bulk = await timedRequests(
         commandsUrl,
-        (i) => ({ method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: bulkLists[i % 2] }),
+        (i) => ({
+          method: 'PUT',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: bulkLists[i % 2] ?? null,
+        }),
         BULK_ITERATIONS,
       );
       // (b) create (upsert): two definitions of an existing name alternate, so every request writes.

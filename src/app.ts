@@ -33,9 +33,9 @@ export interface SlashdConfig {
   logLevel?: string;
   /** 'pretty': one readable line per record (for a terminal); 'json' (the default): pino's JSON lines. */
   logFormat?: 'json' | 'pretty';
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** HTTP server timeouts; each defaults to its constant in src/http/limits.ts. */
-  timeouts?: Partial<HttpTimeouts>;
+  timeouts?: Partial<HttpTimeouts> | undefined;
   /**
    * The snowflake node id (0..1023) to lease if it is free (default: from the pid). Only a hint:
    * the lease in the store decides, so processes with equal hints still get distinct ids.

@@ -355,7 +355,7 @@ async function startDayServer(db: string, dayOffset = 0): Promise<DayServer> {
         body = JSON.stringify(opts.body);
         headers['content-type'] = 'application/json';
       }
-      const response = await fetch(`${url}/api/v10${path}`, { method, headers, body });
+      const response = await fetch(`${url}/api/v10${path}`, { method, headers, body: body ?? null });
       const text = await response.text();
       let parsed: unknown;
       try {

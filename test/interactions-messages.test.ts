@@ -143,10 +143,9 @@ describe('toWireMessage', () => {
   });
 
   it('an author nobody knows any more is shown as a deleted user', () => {
-    const wire = toWireMessage(
-      response({ author: { kind: 'user', id: NOBODY }, interaction_metadata: undefined }),
-      context,
-    );
+    const message = response({ author: { kind: 'user', id: NOBODY } });
+    delete message.interaction_metadata;
+    const wire = toWireMessage(message, context);
     assert.deepEqual(wire.author, toWirePublicUser({ ...userOf(ALICE), id: NOBODY, username: 'Deleted User' }));
   });
 

@@ -21,9 +21,9 @@ export type EndpointCheck =
   { ok: true } | { ok: false; kind: 'unverified' | 'policy' | 'bad-signature'; reason: string };
 
 export interface OutboundOptions {
-  policy?: OutboundPolicy;
+  policy?: OutboundPolicy | undefined;
   /** Name resolution (the system's by default); tests pass their own to play DNS rebinding. */
-  resolve?: Resolver;
+  resolve?: Resolver | undefined;
 }
 
 /** The one text of every verification failure that is not the policy's or the signature check's. */

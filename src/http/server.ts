@@ -53,8 +53,8 @@ function exactJsonContentType(
 }
 
 export interface ServerOptions {
-  logger?: FastifyServerOptions['logger'];
-  timeouts?: Partial<HttpTimeouts>;
+  logger?: FastifyServerOptions['logger'] | undefined;
+  timeouts?: Partial<HttpTimeouts> | undefined;
 }
 
 export async function buildServer(ctx: HttpContext, options: ServerOptions = {}): Promise<FastifyInstance> {

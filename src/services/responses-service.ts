@@ -248,10 +248,10 @@ export class ResponsesService {
     const checked = checkMessageData(body, {});
     if (!checked.ok) throw formError(checked.issues);
     const message = this.newMessage(record, checked.value, false);
-    message.interaction_metadata = {
-      ...message.interaction_metadata!,
-      original_response_message_id: record.original_message_id ?? undefined,
-    };
+    message.interaction_metadata = { ...message.interaction_metadata! };
+    if (record.original_message_id !== null) {
+      message.interaction_metadata.original_response_message_id = record.original_message_id;
+    }
     await this.deps.store.putMessage(message);
     return message;
   }

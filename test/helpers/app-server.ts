@@ -61,9 +61,9 @@ export interface AppServerOptions {
   api: string;
   applicationId: string;
   behaviour?: AppBehaviour;
-  handler?: AppHandler;
+  handler?: AppHandler | undefined;
   /** Answer with `connection: close`, so that each request slashd sends opens a new connection. */
-  closeEachConnection?: boolean;
+  closeEachConnection?: boolean | undefined;
 }
 
 export interface AppServer {
@@ -111,7 +111,7 @@ async function jsonFetch(
   const response = await fetch(url, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? null : JSON.stringify(body),
   });
   const text = await response.text();
   return { status: response.status, body: text ? parse(text) : undefined, text };

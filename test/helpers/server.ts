@@ -18,11 +18,11 @@ export interface TestServer {
 }
 
 export interface RequestOptions {
-  auth?: string | null;
+  auth?: string | null | undefined;
   body?: unknown;
   /** Sent as is, instead of JSON. */
   rawBody?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface TestResponse {
@@ -68,7 +68,11 @@ export async function startServer(
         body = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const response = await fetch(path.startsWith('http') ? path : `${api}${path}`, { method, headers, body });
+      const response = await fetch(path.startsWith('http') ? path : `${api}${path}`, {
+        method,
+        headers,
+        body: body ?? null,
+      });
       const text = await response.text();
       let parsed: unknown = undefined;
       try {

@@ -10,8 +10,8 @@ import { checkRange, readOptionNumber, type NumericOptionType } from './numbers.
 import { report, type Issues } from './report.js';
 
 export interface Bounds {
-  min?: number;
-  max?: number;
+  min?: number | undefined;
+  max?: number | undefined;
 }
 
 function reportMinAboveMax(issues: Issues, path: IssuePath, minField: string, maxField: string): void {
