@@ -162,7 +162,7 @@ async function paced(
 ): Promise<{ times: number[]; maxLagMs: number }> {
   const total = rate * seconds;
   const interval = 1000 / rate;
-  const times: number[] = new Array(total);
+  const times = new Array<number>(total);
   const running: Promise<void>[] = [];
   let maxLagMs = 0;
   const t0 = performance.now();
@@ -280,7 +280,7 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
       const mine = ++started[channel]!;
       inFlight[channel]!++;
       try {
-        const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBodies[channel]!);
+        const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBodies[channel]);
         if (invoked.status !== 200) {
           errors++;
           return;
@@ -299,7 +299,7 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
       }
     };
     const invokeOnly = async (i: number): Promise<void> => {
-      const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBodies[i % CHANNELS]!);
+      const invoked = await api.call('POST', '/api/v10/interactions', user, invokeBodies[i % CHANNELS]);
       if (invoked.status !== 200) errors++;
     };
 
@@ -337,7 +337,7 @@ export async function runInteractionsBench(): Promise<{ lines: string[] }> {
     let bareRun: { times: number[]; maxLagMs: number };
     try {
       const bareFlow = async (i: number): Promise<void> => {
-        await bareClient.call('POST', '/api/v10/interactions', user, invokeBodies[i % CHANNELS]!);
+        await bareClient.call('POST', '/api/v10/interactions', user, invokeBodies[i % CHANNELS]);
         await bareClient.call('GET', readPaths[i % CHANNELS]!, { authorization: USER_TOKEN });
       };
       for (let i = 0; i < WARMUP_FLOWS; i++) await bareFlow(i);

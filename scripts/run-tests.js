@@ -19,5 +19,7 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -12,7 +12,7 @@ import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const ADMIN = `Bearer ${ADMIN_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };

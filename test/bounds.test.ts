@@ -68,7 +68,7 @@ describe('a delivery whose endpoint answers 100 MB', () => {
     const child = fileURLToPath(new URL('./helpers/big-answer-child.js', import.meta.url));
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile(process.execPath, ['--expose-gc', child], { maxBuffer: 1024 * 1024 }, (error, out) =>
-        error ? reject(error) : resolve(out),
+        error instanceof Error ? reject(error) : resolve(out),
       );
     });
     const result = JSON.parse(stdout) as {

@@ -21,7 +21,7 @@ import {
   exampleWorld,
 } from './helpers/world.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;

@@ -20,7 +20,7 @@ import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaCheck
 import { startServer, type TestServer } from './helpers/server.js';
 import { ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const GLOBAL = { applicationId: DEMO_APP_ID, guildId: null };

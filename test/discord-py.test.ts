@@ -28,7 +28,6 @@ function assertDiscordPyInstalled(): void {
 
 describe('discord.py against slashd', () => {
   let server: TestServer;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let result: any;
 
   before(async () => {

@@ -301,8 +301,8 @@ describe('slashd serve: policy flags and the delivery log', () => {
     let stdout = '';
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`slashd did not start: ${stdout}`)), START_TIMEOUT_MS);
-      child.stderr!.resume();
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      child.stderr.resume();
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
         const match = /listening on (http:\/\/\S+)/.exec(stdout);
         if (!match) return;
@@ -312,10 +312,10 @@ describe('slashd serve: policy flags and the delivery log', () => {
             const check = () => {
               const completeLines = stdout.split('\n').slice(0, -1);
               if (!completeLines.some((line) => line.includes(text))) return;
-              child.stdout!.off('data', check);
+              child.stdout.off('data', check);
               done();
             };
-            child.stdout!.on('data', check);
+            child.stdout.on('data', check);
             check();
           });
         resolve({ api: `${match[1]}/api/v10`, output: () => stdout, waitFor });

@@ -9,7 +9,7 @@ import { assertCommandResponse, assertErrorBody, assertMatchesSchema, withSchema
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;

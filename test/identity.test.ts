@@ -19,7 +19,7 @@ import {
   OTHER_BOT_TOKEN,
 } from './helpers/world.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };

@@ -321,7 +321,7 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
       [ALICE_ID, CAROL_ID].sort(),
       'members of the referenced users',
     );
-    for (const member of Object.values(resolved.members) as Json[]) {
+    for (const member of Object.values<Json>(resolved.members)) {
       assert.equal(member.user, undefined, 'resolved members carry no user');
       assert.ok(!('deaf' in member) && !('mute' in member), 'resolved members carry neither deaf nor mute');
     }

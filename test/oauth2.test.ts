@@ -12,7 +12,7 @@ import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const DEMO_SECRET = 'demo-client-secret';
 const SCOPE = 'applications.commands.update';

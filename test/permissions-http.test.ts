@@ -26,7 +26,7 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE = 'Bearer alice-perm-token';
@@ -132,7 +132,7 @@ describe('command permission endpoints', () => {
     assert.deepEqual(response.body, { id: targetId, application_id: DEMO_APP_ID, guild_id: guildId, permissions });
     assert.equal(events.length, before + 1, 'one APPLICATION_COMMAND_PERMISSIONS_UPDATE per successful PUT');
     assert.deepEqual(events[before], { applicationId: DEMO_APP_ID, data: response.body });
-    assertMatchesSchema('CommandPermissionsResponse', events[before]!.data);
+    assertMatchesSchema('CommandPermissionsResponse', events[before].data);
     return response.body;
   }
 

@@ -12,7 +12,7 @@ import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_ID, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE = 'Bearer alice-perm-token';

@@ -59,8 +59,8 @@ function startChild(db: string): Promise<Child> {
       child.kill('SIGKILL');
       reject(new Error(`the child did not start in time\nstderr: ${stderr}`));
     }, START_TIMEOUT_MS);
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const line = stdout.split('\n')[0];
       if (!stdout.includes('\n') || !line) return;

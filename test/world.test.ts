@@ -11,7 +11,7 @@ import { DEMO_WORLD } from '../src/world/demo-world.js';
 import { assertMatchesSchema, fixturePath, withSchemaChecks } from './helpers/openapi.js';
 import { startServer } from './helpers/server.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 function readExample(): Json {
   return JSON.parse(readFileSync(fixturePath('world.example.json'), 'utf8')) as Json;

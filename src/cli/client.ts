@@ -38,7 +38,6 @@ export function adminToken(flag: string | undefined, env: Env): string {
 
 export interface JsonAnswer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 

@@ -50,7 +50,7 @@ export function parseCommandLine<T extends ParseArgsConfig['options']>(
 ): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
     const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+    return { values: parsed.values, positionals: parsed.positionals };
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }

@@ -42,7 +42,7 @@ export function guardedLookup(policy: OutboundPolicy, resolve: Resolver = system
       callback(null, allowed[0]!.address, allowed[0]!.family);
     });
   };
-  return lookup as unknown as LookupFunction;
+  return lookup;
 }
 
 /** Before a request: the URL's own form (credentials, an IP literal host) against the policy. */

@@ -68,7 +68,8 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
     rewriteUrl: (request) => decodeSafePathEscapes(request.url ?? '/'),
-    frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
+    // The reply is thenable; the router wants nothing back.
+    frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     clientErrorHandler,
   });
   const routes = new RouteIndex();

@@ -212,8 +212,8 @@ export class ResponsesService {
       guild_id: record.guild_id,
       author: { kind: 'app', id: record.application_id },
       content: loading ? '' : typeof data.content === 'string' ? data.content : '',
-      embeds: loading || !Array.isArray(data.embeds) ? [] : data.embeds,
-      components: loading || !Array.isArray(data.components) ? [] : data.components,
+      embeds: loading || !Array.isArray(data.embeds) ? [] : (data.embeds as Record<string, unknown>[]),
+      components: loading || !Array.isArray(data.components) ? [] : (data.components as Record<string, unknown>[]),
       flags: (flags & SENDABLE_FLAGS) | (loading ? LOADING : 0),
       tts: data.tts === true,
       timestamp: new Date(this.deps.now()).toISOString(),
@@ -270,8 +270,8 @@ export class ResponsesService {
     const edited: StoredMessage = {
       ...message,
       content: typeof data.content === 'string' ? data.content : data.content === null ? '' : message.content,
-      embeds: Array.isArray(data.embeds) ? data.embeds : message.embeds,
-      components: Array.isArray(data.components) ? data.components : message.components,
+      embeds: Array.isArray(data.embeds) ? (data.embeds as Record<string, unknown>[]) : message.embeds,
+      components: Array.isArray(data.components) ? (data.components as Record<string, unknown>[]) : message.components,
       flags: message.flags & ~LOADING,
       edited_timestamp: (message.flags & LOADING) !== 0 ? null : new Date(this.deps.now()).toISOString(),
     };

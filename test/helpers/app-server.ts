@@ -15,7 +15,6 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = Record<string, any>;
 
 export interface ReceivedRequest {
@@ -97,7 +96,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 function parse(text: string): Json | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' ? (value as Json) : undefined;
+    return value && typeof value === 'object' ? value : undefined;
   } catch {
     return undefined;
   }
@@ -123,7 +122,6 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const pending: Promise<unknown>[] = [];
   let handler: AppHandler = options.handler ?? (() => ({ status: 500, body: 'no handler' }));
 
-  // eslint-disable-next-line prefer-const
   let app: AppServer;
 
   const server: Server = createServer((req, res) => {

@@ -39,10 +39,10 @@ export function startChild(command: string, args: string[], env: Record<string, 
       resolve(code);
     }),
   );
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString('utf8');
   });
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     err += chunk.toString('utf8');
   });
   return {
@@ -69,11 +69,11 @@ export function startChild(command: string, args: string[], env: Record<string, 
           );
         const finish = (then: () => void) => {
           clearTimeout(timer);
-          child.stdout!.off('data', check);
+          child.stdout.off('data', check);
           child.off('exit', onExit);
           then();
         };
-        child.stdout!.on('data', check);
+        child.stdout.on('data', check);
         child.on('exit', onExit);
         check();
       });

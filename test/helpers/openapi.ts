@@ -18,12 +18,11 @@ import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 type Json = Record<string, unknown>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type WireJson = Record<string, any>;
 
 // ajv and ajv-formats are CommonJS: under NodeNext their default import is module.exports.
 const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default;
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule.default }).default;
+const addFormats = addFormatsModule.default;
 
 /** The repository root: the first directory above this file that holds a package.json. */
 export function repoRoot(): string {
@@ -201,7 +200,7 @@ export function assertMatchesSchema(name: string, value: unknown): void {
 
 /** True when `value` matches the named schema (for tests of the helper itself). */
 export function matchesSchema(name: string, value: unknown): boolean {
-  return validatorFor(name)(value) as boolean;
+  return validatorFor(name)(value);
 }
 
 /** Every command of a response (one command or a list) against ApplicationCommandResponse. */
@@ -328,7 +327,7 @@ export function assertResponseMatchesSchema(
   else if (APPLICATION_ROUTES.has(api)) assertMatchesSchema('PrivateApplicationResponse', response.body);
 }
 
-type Requester = (method: string, path: string, options?: any) => Promise<{ status: number; body: any; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Requester = (method: string, path: string, options?: any) => Promise<{ status: number; body: any; text: string }>;
 
 /** The same server, whose `request` checks every response with `assertResponseMatchesSchema`. */
 export function withSchemaChecks<T extends { request: Requester }>(server: T): T {

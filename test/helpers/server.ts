@@ -29,7 +29,6 @@ export interface TestResponse {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
@@ -74,7 +73,7 @@ export async function startServer(
         body: body ?? null,
       });
       const text = await response.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {

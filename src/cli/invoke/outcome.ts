@@ -6,7 +6,6 @@
 import { requestJson } from '../client.js';
 import { LOADING_FLAG } from './render.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 /** Pause between two polls, in ms: short against the 3 s answer deadline, light on the server. */

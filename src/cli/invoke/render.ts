@@ -3,7 +3,6 @@
  * each embed's title, description and fields, and its components (buttons, menus, text).
  */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 /** The EPHEMERAL message flag: only the invoking user sees the message. */

@@ -116,5 +116,8 @@ export function resolveOptionId(
       return resolveMentionable(id, path, scope, issues);
     case OptionType.Attachment:
       return addReference(scope.references, 'attachments', id);
+    default:
+      // Not an id option: its value names nothing.
+      return;
   }
 }

@@ -54,7 +54,7 @@ export function readNumber(value: unknown, path: IssuePath, issues: Issues): num
 }
 
 export function readList(value: unknown, path: IssuePath, issues: Issues): readonly unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   reportNotList(issues, path);
   return undefined;
 }

@@ -37,7 +37,7 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
 
   admin.get('/world', async () => ctx.store.exportWorld());
   admin.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.replace(accept(parseWorld(request.body)) as World);
+    await world.replace(accept<World>(parseWorld(request.body)));
     return ctx.store.exportWorld();
   });
   admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {

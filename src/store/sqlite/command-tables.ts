@@ -31,7 +31,7 @@ function rowToCommand(row: CommandRow): StoredCommand {
     application_id: row.application_id,
     guild_id: row.guild_key === GLOBAL_SCOPE_KEY ? null : row.guild_key,
     version: row.version,
-    definition: JSON.parse(row.definition),
+    definition: JSON.parse(row.definition) as StoredCommand['definition'],
   };
 }
 
@@ -183,7 +183,12 @@ export class CommandTables {
       .sql('SELECT permissions FROM command_permissions WHERE application_id = ? AND guild_id = ? AND target_id = ?')
       .get(applicationId, guildId, targetId) as { permissions: string } | undefined;
     return row
-      ? { id: targetId, application_id: applicationId, guild_id: guildId, permissions: JSON.parse(row.permissions) }
+      ? {
+          id: targetId,
+          application_id: applicationId,
+          guild_id: guildId,
+          permissions: JSON.parse(row.permissions) as CommandPermission[],
+        }
       : null;
   }
 

@@ -233,8 +233,8 @@ export class WorldTables {
   }
 
   async listGuilds(): Promise<Guild[]> {
-    return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map((r) =>
-      JSON.parse(r.doc),
+    return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map(
+      (r) => JSON.parse(r.doc) as Guild,
     );
   }
 
@@ -267,8 +267,8 @@ export class WorldTables {
   }
 
   async listOAuth2Tokens(): Promise<IssuedToken[]> {
-    return (this.conn.sql('SELECT doc FROM oauth2_tokens ORDER BY token_hash').all() as { doc: string }[]).map((r) =>
-      JSON.parse(r.doc),
+    return (this.conn.sql('SELECT doc FROM oauth2_tokens ORDER BY token_hash').all() as { doc: string }[]).map(
+      (r) => JSON.parse(r.doc) as IssuedToken,
     );
   }
 }
