@@ -2,20 +2,22 @@
 // into typed code, loose equality, a switch that forgets a case). Layout is Prettier's job:
 // eslint-config-prettier comes last and turns off every rule that would disagree with it.
 // Why this set and not another: docs/decisions.md, "Tooling".
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** Untyped JSON read back from slashd on purpose: the tests and the CLI check it by value, not by type. */
 const readsWireJson = ['test/**/*.ts', 'src/cli/**/*.ts'];
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'data/', 'test/fixtures/'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: true, tsconfigRootDir: fileURLToPath(new URL('.', import.meta.url)) },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
@@ -39,9 +41,9 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': [
         'error',
         {
-          // node:test's describe/it return promises the runner itself awaits.
           // A FastifyReply is thenable, but a sent reply needs no awaiting.
           allowForKnownSafePromises: [{ from: 'package', package: 'fastify', name: 'FastifyReply' }],
+          // node:test's describe/it return promises the runner itself awaits.
           allowForKnownSafeCalls: [
             { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
           ],
