@@ -56,21 +56,21 @@ describe('node leases on one SQLite file', () => {
     clock = 1_000_000;
     const a = open('same.sqlite');
     const b = open('same.sqlite');
-    const first = await a.acquireNodeLease({ holder: HOLDER_A, preferred: 5, ttlMs: NODE_LEASE_TTL_MS });
-    const second = await b.acquireNodeLease({ holder: HOLDER_B, preferred: 5, ttlMs: NODE_LEASE_TTL_MS });
+    const first = await a.leases.acquireNodeLease({ holder: HOLDER_A, preferred: 5, ttlMs: NODE_LEASE_TTL_MS });
+    const second = await b.leases.acquireNodeLease({ holder: HOLDER_B, preferred: 5, ttlMs: NODE_LEASE_TTL_MS });
     assert.equal(first, 5);
     assert.notEqual(second, 5);
-    assert.equal(await a.renewNodeLease(5, HOLDER_A, NODE_LEASE_TTL_MS), true);
-    assert.equal(await b.renewNodeLease(5, HOLDER_B, NODE_LEASE_TTL_MS), false, 'only the holder renews');
+    assert.equal(await a.leases.renewNodeLease(5, HOLDER_A, NODE_LEASE_TTL_MS), true);
+    assert.equal(await b.leases.renewNodeLease(5, HOLDER_B, NODE_LEASE_TTL_MS), false, 'only the holder renews');
   });
 
   test('a lapsed lease is taken over, and its old holder moves to a fresh id on renewal', async () => {
     clock = 5_000_000;
     const store = open('lapse.sqlite');
-    const lease = await NodeLease.acquire(store, 9, () => clock);
+    const lease = await NodeLease.acquire(store.leases, 9, () => clock);
     assert.equal(lease.nodeId, 9);
     clock += NODE_LEASE_TTL_MS + 1;
-    const thief = await store.acquireNodeLease({ holder: HOLDER_B, preferred: 9, ttlMs: NODE_LEASE_TTL_MS });
+    const thief = await store.leases.acquireNodeLease({ holder: HOLDER_B, preferred: 9, ttlMs: NODE_LEASE_TTL_MS });
     assert.equal(thief, 9, 'nobody renewed it in time');
     await lease.renew();
     assert.notEqual(lease.nodeId, 9);
@@ -81,22 +81,25 @@ describe('node leases on one SQLite file', () => {
   test('a released id rests before anyone takes it again', async () => {
     clock = 9_000_000;
     const store = open('release.sqlite');
-    const lease = await NodeLease.acquire(store, 3, () => clock);
+    const lease = await NodeLease.acquire(store.leases, 3, () => clock);
     await lease.release();
-    const during = await store.acquireNodeLease({ holder: HOLDER_B, preferred: 3, ttlMs: NODE_LEASE_TTL_MS });
+    const during = await store.leases.acquireNodeLease({ holder: HOLDER_B, preferred: 3, ttlMs: NODE_LEASE_TTL_MS });
     assert.notEqual(during, 3);
     clock += NODE_LEASE_REST_MS + 1;
-    assert.equal(await store.acquireNodeLease({ holder: 'holder-c', preferred: 3, ttlMs: NODE_LEASE_TTL_MS }), 3);
+    assert.equal(
+      await store.leases.acquireNodeLease({ holder: 'holder-c', preferred: 3, ttlMs: NODE_LEASE_TTL_MS }),
+      3,
+    );
   });
 
   test('all 1024 ids held: start-up fails with a clear error', async () => {
     clock = 20_000_000;
     const store = open('full.sqlite');
     for (let i = 0; i < NODE_ID_COUNT; i++) {
-      assert.equal(await store.acquireNodeLease({ holder: `h${i}`, preferred: i, ttlMs: NODE_LEASE_TTL_MS }), i);
+      assert.equal(await store.leases.acquireNodeLease({ holder: `h${i}`, preferred: i, ttlMs: NODE_LEASE_TTL_MS }), i);
     }
     await assert.rejects(
-      NodeLease.acquire(store, 0, () => clock),
+      NodeLease.acquire(store.leases, 0, () => clock),
       NodeIdsExhaustedError,
     );
   });
@@ -109,13 +112,13 @@ describe('node leases on one SQLite file', () => {
       content: 'first',
       ephemeral_for_user_id: null,
     } as unknown as StoredMessage;
-    await store.putMessage(message);
-    await assert.rejects(store.putMessage({ ...message, content: 'impostor' }), /UNIQUE/);
-    assert.equal((await store.getMessage(message.channel_id, message.id))?.content, 'first');
-    assert.equal(await store.editMessage({ ...message, content: 'edited' }), true);
-    assert.equal((await store.getMessage(message.channel_id, message.id))?.content, 'edited');
-    await store.deleteMessage(message.channel_id, message.id);
-    assert.equal(await store.editMessage({ ...message, content: 'again' }), false);
-    assert.equal(await store.getMessage(message.channel_id, message.id), null);
+    await store.interactions.putMessage(message);
+    await assert.rejects(store.interactions.putMessage({ ...message, content: 'impostor' }), /UNIQUE/);
+    assert.equal((await store.interactions.getMessage(message.channel_id, message.id))?.content, 'first');
+    assert.equal(await store.interactions.editMessage({ ...message, content: 'edited' }), true);
+    assert.equal((await store.interactions.getMessage(message.channel_id, message.id))?.content, 'edited');
+    await store.interactions.deleteMessage(message.channel_id, message.id);
+    assert.equal(await store.interactions.editMessage({ ...message, content: 'again' }), false);
+    assert.equal(await store.interactions.getMessage(message.channel_id, message.id), null);
   });
 });
