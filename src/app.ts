@@ -73,10 +73,10 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const now = config.now ?? Date.now;
   const store = new SqliteStore({ path: config.db, now });
   const bus = new InProcessEventBus();
-  const lease = await NodeLease.acquire(store, config.nodeIdHint ?? process.pid, now);
+  const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
   const ids = lease.ids;
-  const commands = new CommandsService({ store, ids, now });
-  const world = new WorldService(store, commands);
+  const commands = new CommandsService({ store: store.commands, ids, now });
+  const world = new WorldService(store.world, commands);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
@@ -90,11 +90,11 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     world,
     adminToken,
     now,
-    permissions: new PermissionsService(store, bus),
+    permissions: new PermissionsService(store.commands, bus),
     commandIndex: new CommandIndexService(store),
     interactions,
     responses,
-    endpoints: new EndpointService(store, delivery, ids),
+    endpoints: new EndpointService(store.world, delivery, ids),
     renderer,
   };
 

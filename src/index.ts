@@ -2,7 +2,7 @@
 export { createSlashd, type Slashd, type SlashdConfig } from './app.js';
 export { parseWorld } from './core/world/parse.js';
 export type * from './core/world/types.js';
-export type { Store } from './store/store.js';
+export type { CommandStore, InteractionStore, NodeLeaseStore, Store, WorldStore } from './store/store.js';
 export type { EventBus } from './events/bus.js';
 export { ApiError, formErrorTree, type Issue, type IssuePath } from './core/errors.js';
 export * as validation from './core/validation/index.js';

@@ -55,7 +55,7 @@ describe('no 5xx on any endpoint', () => {
       },
     });
     assert.equal(invoked.status, 200, invoked.text);
-    const stored = await server.slashd.store.getInteraction(DEMO_APP_ID, invoked.body.id);
+    const stored = await server.slashd.store.interactions.getInteraction(DEMO_APP_ID, invoked.body.id);
     assert.ok(stored);
     interactionPath = `/interactions/${stored.id}/${stored.token}`;
     webhookPath = `/webhooks/${DEMO_APP_ID}/${stored.token}`;

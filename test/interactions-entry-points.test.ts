@@ -87,7 +87,7 @@ describe('entry point commands', () => {
   test('invoking Launch (handler 2): slashd launches the Activity and posts a message, without contacting the app', async () => {
     const launch = await entryPoint();
     const receivedBefore = app.received.length;
-    const instancesBefore = (await server.slashd.store.listActivityInstances(ACTIVITY_APP_ID)).length;
+    const instancesBefore = (await server.slashd.store.interactions.listActivityInstances(ACTIVITY_APP_ID)).length;
 
     const response = await server.request('POST', '/interactions', { auth: BOB, body: invocation(launch) });
     assert.equal(response.status, 200, response.text);
@@ -99,7 +99,7 @@ describe('entry point commands', () => {
     assert.equal(status.body.state, 'responded');
     assert.equal(status.body.response.type, InteractionResponseType.LAUNCH_ACTIVITY);
 
-    const instances = await server.slashd.store.listActivityInstances(ACTIVITY_APP_ID);
+    const instances = await server.slashd.store.interactions.listActivityInstances(ACTIVITY_APP_ID);
     assert.equal(instances.length, instancesBefore + 1, 'an activity instance was recorded');
     const instance = instances.find((i) => i.interaction_id === response.body.id);
     assert.ok(instance, 'for this interaction');
@@ -148,7 +148,7 @@ describe('entry point commands', () => {
 
     app.handle(() => ({ inline: { type: InteractionResponseType.LAUNCH_ACTIVITY } }));
     const receivedBefore = app.interactions().length;
-    const instancesBefore = (await server.slashd.store.listActivityInstances(ACTIVITY_APP_ID)).length;
+    const instancesBefore = (await server.slashd.store.interactions.listActivityInstances(ACTIVITY_APP_ID)).length;
     const response = await server.request('POST', '/interactions', { auth: BOB, body: invocation(launch) });
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.state, 'responded');
@@ -166,7 +166,10 @@ describe('entry point commands', () => {
     const status = await server.request('GET', `/interactions/${response.body.id}`, { auth: BOB });
     assert.equal(status.body.state, 'responded');
     assert.equal(status.body.response.type, 12);
-    assert.equal((await server.slashd.store.listActivityInstances(ACTIVITY_APP_ID)).length, instancesBefore + 1);
+    assert.equal(
+      (await server.slashd.store.interactions.listActivityInstances(ACTIVITY_APP_ID)).length,
+      instancesBefore + 1,
+    );
   });
 
   test('handler 1, answered through the callback with with_response: the activity instance', async () => {
@@ -184,7 +187,7 @@ describe('entry point commands', () => {
     assert.equal(callback.body.resource.type, 12);
     const instanceId = callback.body.resource.activity_instance.id;
     assert.equal(callback.body.interaction.activity_instance_id, instanceId);
-    const instances = await server.slashd.store.listActivityInstances(ACTIVITY_APP_ID);
+    const instances = await server.slashd.store.interactions.listActivityInstances(ACTIVITY_APP_ID);
     assert.ok(
       instances.some((i) => i.id === instanceId && i.interaction_id === response.body.id),
       'the instance was recorded',

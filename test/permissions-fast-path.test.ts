@@ -562,12 +562,14 @@ function stubStore(
   const ofGuild = keep(commands.filter((c) => c.guild_id !== null));
   const permissions = keep(guildPermissions);
   return {
-    getApplication: async (id) => structuredClone(apps.find((app) => app.id === id) ?? null),
-    listCommands: async (scope) => {
-      if (scope.applicationId !== DEMO_APP_ID) return [];
-      return scope.guildId === null ? global : ofGuild.filter((c) => c.guild_id === scope.guildId);
+    world: { getApplication: async (id) => structuredClone(apps.find((app) => app.id === id) ?? null) },
+    commands: {
+      listCommands: async (scope) => {
+        if (scope.applicationId !== DEMO_APP_ID) return [];
+        return scope.guildId === null ? global : ofGuild.filter((c) => c.guild_id === scope.guildId);
+      },
+      listCommandPermissions: async (applicationId) => (applicationId === DEMO_APP_ID ? permissions : []),
     },
-    listCommandPermissions: async (applicationId) => (applicationId === DEMO_APP_ID ? permissions : []),
   };
 }
 

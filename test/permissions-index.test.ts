@@ -632,10 +632,10 @@ describe('the application command index', () => {
     const guildIds = ((await admin('GET', '/guilds')).body as Guild[]).map((g) => g.id);
     const commands: StoredCommand[] = [];
     for (const app of apps) {
-      commands.push(...(await server.slashd.store.listCommands({ applicationId: app.id, guildId: null })));
+      commands.push(...(await server.slashd.store.commands.listCommands({ applicationId: app.id, guildId: null })));
       // Guild commands of every guild, so that the engine's other_guild rule is exercised too.
       for (const id of guildIds)
-        commands.push(...(await server.slashd.store.listCommands({ applicationId: app.id, guildId: id })));
+        commands.push(...(await server.slashd.store.commands.listCommands({ applicationId: app.id, guildId: id })));
     }
     return { guild, apps, users, commands };
   }
@@ -654,7 +654,7 @@ describe('the application command index', () => {
     if (!member || !canViewChannel(guild, member, where)) return 'no access';
     const result = new Map<string, AccessDecision>();
     for (const app of apps) {
-      const objects = await server.slashd.store.listCommandPermissions(app.id, guild.id);
+      const objects = await server.slashd.store.commands.listCommandPermissions(app.id, guild.id);
       for (const command of commands.filter((c) => c.application_id === app.id)) {
         result.set(
           command.id,

@@ -110,7 +110,7 @@ describe('hostile keys in every free-form object', () => {
       },
     });
     assert.equal(invoked.status, 200, invoked.text);
-    const stored = await server.slashd.store.getInteraction(DEMO_APP_ID, invoked.body.id);
+    const stored = await server.slashd.store.interactions.getInteraction(DEMO_APP_ID, invoked.body.id);
     assert.ok(stored);
     const webhook = `/webhooks/${DEMO_APP_ID}/${stored.token}`;
     const admin = `Bearer ${ADMIN_TOKEN}`;

@@ -123,7 +123,7 @@ describe('two slashd processes on one SQLite file', () => {
     dir = mkdtempSync(join(tmpdir(), 'slashd-procs-'));
     db = join(dir, 'shared.sqlite');
     const store = new SqliteStore({ path: db });
-    await store.replaceWorld(worldWithGuilds());
+    await store.world.replaceWorld(worldWithGuilds());
     await store.close();
     children = await Promise.all([startChild(db), startChild(db)]);
     app = await startRegisteredApp(children[0]!.api, DEMO_BOT_TOKEN, () => ({

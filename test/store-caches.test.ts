@@ -22,7 +22,7 @@ describe('read caches across connections', () => {
     // No staleness window: every read asks SQLite whether another connection has written.
     first = new SqliteStore({ path: join(dir, 'db.sqlite'), readStalenessMs: 0 });
     second = new SqliteStore({ path: join(dir, 'db.sqlite'), readStalenessMs: 0 });
-    await first.replaceWorld(exampleWorld());
+    await first.world.replaceWorld(exampleWorld());
   });
   after(async () => {
     await first.close();
@@ -36,17 +36,17 @@ describe('read caches across connections', () => {
       { scope: 'guild', app: { flags: 0, integration_types: [0], discoverable: false } },
     );
     assert.ok(parsed.ok);
-    return store.mutateCommands(scope, (state) =>
+    return store.commands.mutateCommands(scope, (state) =>
       planCreate({ scope, nextId: () => ids.next(), now: Date.now() }, state, parsed.value),
     );
   }
 
   it('a list cached by one connection shows the other connection’s writes', async () => {
-    assert.deepEqual(await second.listCommands(scope), []);
-    const before = await second.listCommands(scope);
-    assert.equal(before, await second.listCommands(scope), 'served from the cache while nothing changes');
+    assert.deepEqual(await second.commands.listCommands(scope), []);
+    const before = await second.commands.listCommands(scope);
+    assert.equal(before, await second.commands.listCommands(scope), 'served from the cache while nothing changes');
     await create(first, 'from-first');
-    const after = await second.listCommands(scope);
+    const after = await second.commands.listCommands(scope);
     assert.deepEqual(
       after.map((c) => c.definition.name),
       ['from-first'],
@@ -57,11 +57,11 @@ describe('read caches across connections', () => {
   it('plans always read fresh, whatever the staleness allowed to plain reads', async () => {
     const lax = new SqliteStore({ path: join(dir, 'db.sqlite'), readStalenessMs: 60_000 });
     try {
-      await lax.listCommands(scope);
+      await lax.commands.listCommands(scope);
       await create(first, 'seen-by-plans');
       const { created } = await create(lax, 'seen-by-plans');
       assert.equal(created, false, 'the planner saw the other connection’s command');
-      await first.mutateCommands(scope, (state) =>
+      await first.commands.mutateCommands(scope, (state) =>
         planDelete(state, state.commands.find((c) => c.definition.name === 'seen-by-plans')!.id),
       );
     } finally {
@@ -72,18 +72,18 @@ describe('read caches across connections', () => {
   it('plans in one connection see commands the other created', async () => {
     const { created } = await create(second, 'from-first');
     assert.equal(created, false, 'an upsert of the same name, not a second command');
-    const gone = (await first.listCommands(scope))[0]!;
-    await second.mutateCommands(scope, (state) => planDelete(state, gone.id));
-    assert.deepEqual(await first.listCommands(scope), []);
+    const gone = (await first.commands.listCommands(scope))[0]!;
+    await second.commands.mutateCommands(scope, (state) => planDelete(state, gone.id));
+    assert.deepEqual(await first.commands.listCommands(scope), []);
   });
 
   it('guilds and applications are re-read after another connection changes them', async () => {
-    const guild = (await first.getGuild(TEST_GUILD_ID))!;
-    await second.putGuild({ ...guild, name: 'Renamed' });
-    assert.equal((await first.getGuild(TEST_GUILD_ID))!.name, 'Renamed');
-    const app = (await first.findApplicationByBotToken('demo-bot-token-please-change'))!;
+    const guild = (await first.world.getGuild(TEST_GUILD_ID))!;
+    await second.world.putGuild({ ...guild, name: 'Renamed' });
+    assert.equal((await first.world.getGuild(TEST_GUILD_ID))!.name, 'Renamed');
+    const app = (await first.world.findApplicationByBotToken('demo-bot-token-please-change'))!;
     const { keys: _keys, ...plain } = app;
-    await second.putApplication({ ...plain, name: 'Renamed Bot' });
-    assert.equal((await first.findApplicationByBotToken('demo-bot-token-please-change'))!.name, 'Renamed Bot');
+    await second.world.putApplication({ ...plain, name: 'Renamed Bot' });
+    assert.equal((await first.world.findApplicationByBotToken('demo-bot-token-please-change'))!.name, 'Renamed Bot');
   });
 });

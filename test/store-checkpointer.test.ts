@@ -27,7 +27,7 @@ describe('the WAL checkpointer', () => {
     try {
       const path = join(dir, 'db.sqlite');
       const store = new SqliteStore({ path });
-      await store.putUser({ id: '1', username: 'u', token: 't', locale: 'en-US', age_verified: false });
+      await store.world.putUser({ id: '1', username: 'u', token: 't', locale: 'en-US', age_verified: false });
       await store.close();
       await store.close();
       const reopened = new Database(path, { readonly: true });

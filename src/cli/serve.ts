@@ -179,7 +179,7 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
     out.log('  `slashd world` lists the users, guilds and channels of this world');
     return;
   }
-  for (const line of worldLines(await slashd.store.exportWorld())) out.log(line);
+  for (const line of worldLines(await slashd.store.world.exportWorld())) out.log(line);
   for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
 }
 

@@ -15,26 +15,26 @@ export type Principal =
 export const SCOPE_COMMANDS_UPDATE = 'applications.commands.update';
 export const SCOPE_PERMISSIONS_UPDATE = 'applications.commands.permissions.update';
 
-export async function authenticate(store: Store, header: string | undefined): Promise<Principal | null> {
+export async function authenticate(store: Pick<Store, 'world'>, header: string | undefined): Promise<Principal | null> {
   if (!header) return null;
   const space = header.indexOf(' ');
   const scheme = space === -1 ? '' : header.slice(0, space).toLowerCase();
   const secret = space === -1 ? header : header.slice(space + 1).trim();
   if (!secret) return null;
   if (scheme === 'bot') {
-    const app = await store.findApplicationByBotToken(secret);
+    const app = await store.world.findApplicationByBotToken(secret);
     return app ? { kind: 'bot', app } : null;
   }
   if (scheme === 'bearer') {
-    const token = await store.findOAuth2Token(secret);
+    const token = await store.world.findOAuth2Token(secret);
     if (!token) return null;
-    const app = await store.getApplication(token.application_id);
+    const app = await store.world.getApplication(token.application_id);
     if (!app) return null;
-    const user = await store.getUser(token.user_id ?? app.owner_id);
+    const user = await store.world.getUser(token.user_id ?? app.owner_id);
     return { kind: 'bearer', app, token, user };
   }
   if (space !== -1) return null;
-  const user = await store.findUserByToken(secret);
+  const user = await store.world.findUserByToken(secret);
   return user ? { kind: 'user', user } : null;
 }
 

@@ -8,7 +8,7 @@ import type { Locale } from '../core/locales.js';
 import { COMMANDS_SCOPE, BOT_SCOPE } from '../core/permissions/install.js';
 import { visibleCommands } from '../core/permissions/visible-commands.js';
 import type { Application, Channel, Guild, User } from '../core/world/types.js';
-import type { Store } from '../store/store.js';
+import type { CommandStore, WorldStore } from '../store/store.js';
 
 export interface CommandIndex {
   applications: Record<string, unknown>[];
@@ -31,7 +31,10 @@ function localized(locale: Locale | null): LocalizationView {
 }
 
 /** The store reads the index needs (all cached by the store but the application). */
-export type CommandIndexStore = Pick<Store, 'getApplication' | 'listCommands' | 'listCommandPermissions'>;
+export interface CommandIndexStore {
+  world: Pick<WorldStore, 'getApplication'>;
+  commands: Pick<CommandStore, 'listCommands' | 'listCommandPermissions'>;
+}
 
 export class CommandIndexService {
   constructor(private readonly store: CommandIndexStore) {}
@@ -69,11 +72,11 @@ export class CommandIndexService {
     const visibleApps: VisibleApp[] = [];
     for (const install of guild.installs) {
       if (!install.scopes.includes(COMMANDS_SCOPE) && !install.scopes.includes(BOT_SCOPE)) continue;
-      const app = await this.store.getApplication(install.application_id);
+      const app = await this.store.world.getApplication(install.application_id);
       if (!app) continue;
       const commands = [
-        ...(await this.store.listCommands({ applicationId: app.id, guildId: null })),
-        ...(await this.store.listCommands({ applicationId: app.id, guildId: guild.id })),
+        ...(await this.store.commands.listCommands({ applicationId: app.id, guildId: null })),
+        ...(await this.store.commands.listCommands({ applicationId: app.id, guildId: guild.id })),
       ];
       const visible = visibleCommands({
         app,
@@ -83,7 +86,7 @@ export class CommandIndexService {
         channel,
         installed: true,
         commands,
-        guildPermissions: await this.store.listCommandPermissions(app.id, guild.id),
+        guildPermissions: await this.store.commands.listCommandPermissions(app.id, guild.id),
       });
       if (visible.length > 0) visibleApps.push({ app, commands: visible });
     }

@@ -22,10 +22,10 @@ import {
   type ValidationContext,
 } from '../core/validation/index.js';
 import type { Application } from '../core/world/types.js';
-import type { Store } from '../store/store.js';
+import type { CommandStore } from '../store/store.js';
 
 export interface CommandsServiceDeps {
-  store: Store;
+  store: CommandStore;
   ids: SnowflakeGenerator;
   now?: () => number;
 }

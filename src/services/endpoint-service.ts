@@ -5,7 +5,7 @@
 import { invalidFormBody, issue } from '../core/errors.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
-import type { Store, StoredApplication } from '../store/store.js';
+import type { StoredApplication, WorldStore } from '../store/store.js';
 
 /** How long the endpoint has to answer each verification request, in ms. */
 export const ENDPOINT_VERIFY_TIMEOUT_MS = 3_000;
@@ -39,7 +39,7 @@ function readUrl(value: unknown): string | null {
 
 export class EndpointService {
   constructor(
-    private readonly store: Store,
+    private readonly store: WorldStore,
     private readonly delivery: HttpDelivery,
     private readonly ids: SnowflakeGenerator,
   ) {}

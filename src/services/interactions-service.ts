@@ -42,7 +42,7 @@ export interface InvokeResult {
 }
 
 export interface InteractionsServiceDeps {
-  store: Store;
+  store: Pick<Store, 'world' | 'commands' | 'interactions'>;
   bus: EventBus;
   ids: SnowflakeGenerator;
   delivery: HttpDelivery;
@@ -154,7 +154,8 @@ export class InteractionsService {
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
     const record = await this.record(scene, request);
     await this.dispatch(scene, record);
-    const stored = (await this.deps.store.getInteractionState(record.application_id, record.id)) ?? record.state;
+    const stored =
+      (await this.deps.store.interactions.getInteractionState(record.application_id, record.id)) ?? record.state;
     const { state } = currentState({ ...record, state: stored }, this.deps.now());
     return { id: record.id, nonce: record.nonce, state };
   }
@@ -166,7 +167,7 @@ export class InteractionsService {
   private async targetedMessage(scene: InvocationScene, request: InvokeRequest): Promise<StoredMessage | null> {
     const targetId = request.data.target_id;
     if (scene.command.definition.type !== CommandType.Message || !isSnowflake(targetId)) return null;
-    const message = await this.deps.store.getMessage(scene.channel.id, targetId);
+    const message = await this.deps.store.interactions.getMessage(scene.channel.id, targetId);
     return message && messageReadableIn(scene, message) ? message : null;
   }
 
@@ -177,7 +178,7 @@ export class InteractionsService {
     const messages: ChannelMessage[] = readableWorldMessages(scene);
     const own = await this.targetedMessage(scene, request);
     if (own) messages.push(own);
-    const users = await this.deps.store.listUsers();
+    const users = await this.deps.store.world.listUsers();
     const checked = checkInvocation(scene.command, request.data, kind, {
       guild: viewableGuild(scene),
       channel: scene.channel,
@@ -228,7 +229,7 @@ export class InteractionsService {
       activity_instance_id: null,
       payload,
     };
-    await this.deps.store.putInteraction(record);
+    await this.deps.store.interactions.putInteraction(record);
     return record;
   }
 
@@ -261,7 +262,7 @@ export class InteractionsService {
 
   /** The stable code stays in failure_reason; the cause goes to failure_detail and one log line. */
   private async recordDeliveryFailure(record: InteractionRecord, reason: FailureReason, detail: string): Promise<void> {
-    await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
+    await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
       state: 'failed',
       failure_reason: reason,
       failure_detail: detail,
@@ -279,7 +280,7 @@ export class InteractionsService {
       // The injected clock decides, not the timer: until it says the deadline has passed, the
       // interaction is still pending (and `currentState` fails it lazily once it has).
       if (this.deps.now() < record.created_at + INITIAL_RESPONSE_DEADLINE_MS) return;
-      void this.deps.store
+      void this.deps.store.interactions
         .updateInteraction(record.application_id, record.id, ['pending'], {
           state: 'failed',
           failure_reason: 'timeout',
@@ -292,7 +293,7 @@ export class InteractionsService {
 
   /** The interaction as its invoking user sees it: state, and the app's response. */
   async status(user: User, interactionId: string): Promise<Record<string, unknown> | null> {
-    const record = await this.deps.store.findUserInteraction(user.id, interactionId);
+    const record = await this.deps.store.interactions.findUserInteraction(user.id, interactionId);
     if (!record || !(await this.invokerStillReads(user, record))) return null;
     const { state, reason } = currentState(record, this.deps.now());
     const out: Record<string, unknown> = { id: record.id, nonce: record.nonce, state, response: record.response };
@@ -309,7 +310,7 @@ export class InteractionsService {
    */
   private async invokerStillReads(user: User, record: InteractionRecord): Promise<boolean> {
     if (record.guild_id === null) return true;
-    const guild = await this.deps.store.getGuild(record.guild_id);
+    const guild = await this.deps.store.world.getGuild(record.guild_id);
     const member = guild?.members.find((m) => m.user_id === user.id);
     const channel = guild?.channels.find((c) => c.id === record.channel_id);
     return (

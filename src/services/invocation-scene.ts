@@ -12,6 +12,9 @@ import { isInstalledForCommands } from '../core/permissions/install.js';
 import type { Channel, Guild, Member, User } from '../core/world/types.js';
 import type { Store, StoredApplication } from '../store/store.js';
 
+/** The stores a scene is read from. */
+type SceneStores = Pick<Store, 'world' | 'commands'>;
+
 export interface GuildScene {
   guild: Guild;
   member: Member;
@@ -36,24 +39,26 @@ export const unknownChannel = () => new ApiError(404, JsonCode.UnknownChannel, '
 export const unknownGuild = () => new ApiError(404, JsonCode.UnknownGuild, 'Unknown Guild');
 
 /** From the scope lists, which the store keeps parsed: a command id names one in either scope. */
-async function findCommand(store: Store, request: InvokeRequest): Promise<StoredCommand> {
+async function findCommand(store: SceneStores, request: InvokeRequest): Promise<StoredCommand> {
   const applicationId = request.application_id;
   const byId = (commands: readonly StoredCommand[]) => commands.find((c) => c.id === request.data.id);
   const found =
-    byId(await store.listCommands({ applicationId, guildId: null })) ??
-    (request.guild_id ? byId(await store.listCommands({ applicationId, guildId: request.guild_id })) : undefined);
+    byId(await store.commands.listCommands({ applicationId, guildId: null })) ??
+    (request.guild_id
+      ? byId(await store.commands.listCommands({ applicationId, guildId: request.guild_id }))
+      : undefined);
   if (!found) throw unknownCommand();
   return found;
 }
 
-export async function loadScene(store: Store, user: User, request: InvokeRequest): Promise<InvocationScene> {
-  const app = await store.getApplication(request.application_id);
+export async function loadScene(store: SceneStores, user: User, request: InvokeRequest): Promise<InvocationScene> {
+  const app = await store.world.getApplication(request.application_id);
   if (!app) throw unknownApplication();
   const command = await findCommand(store, request);
   if (request.guild_id === null) {
     // The world has no DM channels: an id the world knows is a guild channel, never a DM's. Refused
     // as unknown, so that a DM invocation neither reaches a guild channel nor reveals it exists.
-    if (await store.findGuildByChannel(request.channel_id)) throw unknownChannel();
+    if (await store.world.findGuildByChannel(request.channel_id)) throw unknownChannel();
     const channel: Channel = {
       id: request.channel_id,
       type: 1,
@@ -64,14 +69,14 @@ export async function loadScene(store: Store, user: User, request: InvokeRequest
     };
     return { app, user, command, inGuild: null, channel };
   }
-  const guild = await store.getGuild(request.guild_id);
+  const guild = await store.world.getGuild(request.guild_id);
   if (!guild) throw unknownGuild();
   const member = guild.members.find((m) => m.user_id === user.id);
   if (!member) throw missingAccess();
   const channel = guild.channels.find((c) => c.id === request.channel_id);
   // A channel the member cannot view is refused as unknown: v10 does not reveal that it exists.
   if (!channel || !canViewChannel(guild, member, channel)) throw unknownChannel();
-  const permissions = await store.listCommandPermissions(app.id, guild.id);
+  const permissions = await store.commands.listCommandPermissions(app.id, guild.id);
   return {
     app,
     user,

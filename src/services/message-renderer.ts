@@ -20,7 +20,7 @@ function newestFirst(a: StoredMessage, b: StoredMessage): number {
 }
 
 export class MessageRenderer {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Pick<Store, 'world' | 'interactions'>) {}
 
   /** Loads every user and application the messages name, so that rendering itself is pure. */
   private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
@@ -34,12 +34,12 @@ export class MessageRenderer {
       ];
       for (const id of ids) {
         if (!id || users.has(id)) continue;
-        const user = await this.store.getUser(id);
+        const user = await this.store.world.getUser(id);
         if (user) users.set(id, user);
       }
       for (const id of [message.application_id, message.author.kind === 'app' ? message.author.id : undefined]) {
         if (!id || apps.has(id)) continue;
-        const app = await this.store.getApplication(id);
+        const app = await this.store.world.getApplication(id);
         if (app) apps.set(id, app);
       }
     }
@@ -57,7 +57,7 @@ export class MessageRenderer {
     viewerId: string,
     limit: number,
   ): Promise<Record<string, unknown>[]> {
-    const own = await this.store.listChannelMessages(channel.id, viewerId, limit);
+    const own = await this.store.interactions.listChannelMessages(channel.id, viewerId, limit);
     const fromWorld = guild.messages
       .filter((m) => m.channel_id === channel.id)
       .map((m) => fromWorldMessage(m, guild.id));

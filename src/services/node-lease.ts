@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { NODE_ID_COUNT, SnowflakeGenerator } from '../core/snowflake.js';
-import type { Store } from '../store/store.js';
+import type { NodeLeaseStore } from '../store/store.js';
 
 /** How long a lease lasts without renewal: a crashed process's id is free again after this, in ms. */
 export const NODE_LEASE_TTL_MS = 60_000;
@@ -24,13 +24,13 @@ export class NodeLease {
   private renewing: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly store: Store,
+    private readonly store: NodeLeaseStore,
     private readonly holder: string,
     readonly ids: SnowflakeGenerator,
   ) {}
 
   /** Takes a node id (the preferred one if it is free) and returns the lease with its generator. */
-  static async acquire(store: Store, preferred: number, now: () => number): Promise<NodeLease> {
+  static async acquire(store: NodeLeaseStore, preferred: number, now: () => number): Promise<NodeLease> {
     const holder = randomBytes(12).toString('base64url');
     const nodeId = await store.acquireNodeLease({ holder, preferred, ttlMs: NODE_LEASE_TTL_MS });
     if (nodeId === null) throw new NodeIdsExhaustedError();

@@ -10,14 +10,14 @@ import { validatePermissionsBody } from '../core/permissions/validate-permission
 import { checkPermissionEditor } from '../core/permissions/who-may-edit.js';
 import type { Guild, User } from '../core/world/types.js';
 import type { EventBus } from '../events/bus.js';
-import type { Store, StoredApplication } from '../store/store.js';
+import type { CommandStore, StoredApplication } from '../store/store.js';
 
 export const unknownCommandPermissions = () =>
   new ApiError(404, JsonCode.UnknownApplicationCommandPermissions, 'Unknown application command permissions');
 
 export class PermissionsService {
   constructor(
-    private readonly store: Store,
+    private readonly store: CommandStore,
     private readonly bus: EventBus,
   ) {}
 

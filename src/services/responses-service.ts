@@ -46,7 +46,7 @@ export const invalidWebhookToken = () => new ApiError(401, JsonCode.InvalidWebho
 export const unknownMessage = () => new ApiError(404, JsonCode.UnknownMessage, 'Unknown Message');
 
 export interface ResponsesServiceDeps {
-  store: Store;
+  store: Pick<Store, 'world' | 'interactions'>;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
   now: () => number;
@@ -69,7 +69,7 @@ export class ResponsesService {
   private async findByToken(token: string, interactionId?: string): Promise<InteractionRecord | null> {
     const named = readInteractionToken(token);
     if (!named || (interactionId !== undefined && named.interactionId !== interactionId)) return null;
-    const record = await this.deps.store.getInteraction(named.applicationId, named.interactionId);
+    const record = await this.deps.store.interactions.getInteraction(named.applicationId, named.interactionId);
     if (!record || !sameSecret(record.token, token)) return null;
     return record;
   }
@@ -79,7 +79,7 @@ export class ResponsesService {
   async callback(interactionId: string, token: string, body: unknown): Promise<CallbackResult> {
     const record = await this.findByToken(token, interactionId);
     if (!record) throw unknownInteraction();
-    const app = await this.deps.store.getApplication(record.application_id);
+    const app = await this.deps.store.world.getApplication(record.application_id);
     if (!app) throw unknownInteraction();
     return this.acknowledge(app, record, body);
   }
@@ -91,7 +91,7 @@ export class ResponsesService {
     } catch (error) {
       // Only a refused answer fails the interaction as invalid; anything else is slashd's own fault.
       if (!(error instanceof ApiError)) throw error;
-      await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
+      await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
         state: 'failed',
         failure_reason: 'invalid_response',
       });
@@ -102,7 +102,7 @@ export class ResponsesService {
     const now = this.deps.now();
     if (currentState(record, now).state === 'failed' && record.state === 'pending') {
       // Past the deadline: record the timeout now, the token is dead.
-      await this.deps.store.updateInteraction(record.application_id, record.id, ['pending'], {
+      await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
         state: 'failed',
         failure_reason: 'timeout',
       });
@@ -131,7 +131,7 @@ export class ResponsesService {
     }
     if (response.type === CallbackType.LaunchActivity) activityInstanceId = this.deps.ids.next();
 
-    const won = await this.deps.store.updateInteraction(
+    const won = await this.deps.store.interactions.updateInteraction(
       record.application_id,
       record.id,
       ['pending'],
@@ -174,7 +174,7 @@ export class ResponsesService {
   async launchActivityForUser(app: StoredApplication, record: InteractionRecord): Promise<void> {
     const instanceId = this.deps.ids.next();
     const notice = this.newMessage(record, { content: `Started ${app.name}` }, false);
-    await this.deps.store.updateInteraction(
+    await this.deps.store.interactions.updateInteraction(
       record.application_id,
       record.id,
       ['pending'],
@@ -190,7 +190,7 @@ export class ResponsesService {
   }
 
   private async recordActivity(record: InteractionRecord, id: string): Promise<void> {
-    await this.deps.store.putActivityInstance({
+    await this.deps.store.interactions.putActivityInstance({
       id,
       application_id: record.application_id,
       channel_id: record.channel_id,
@@ -252,7 +252,7 @@ export class ResponsesService {
     if (record.original_message_id !== null) {
       message.interaction_metadata.original_response_message_id = record.original_message_id;
     }
-    await this.deps.store.putMessage(message);
+    await this.deps.store.interactions.putMessage(message);
     return message;
   }
 
@@ -275,10 +275,10 @@ export class ResponsesService {
       flags: message.flags & ~LOADING,
       edited_timestamp: (message.flags & LOADING) !== 0 ? null : new Date(this.deps.now()).toISOString(),
     };
-    if (!(await this.deps.store.editMessage(edited))) throw unknownMessage();
+    if (!(await this.deps.store.interactions.editMessage(edited))) throw unknownMessage();
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
-      await this.deps.store.updateInteraction(record.application_id, record.id, ['acknowledged'], {
+      await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['acknowledged'], {
         state: 'responded',
       });
     }
@@ -288,14 +288,14 @@ export class ResponsesService {
   async deleteMessage(applicationId: string, token: string, messageId: string): Promise<void> {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
-    await this.deps.store.deleteMessage(message.channel_id, message.id);
+    await this.deps.store.interactions.deleteMessage(message.channel_id, message.id);
   }
 
   /** `@original` or a follow-up of this interaction; nothing else is reachable through its token. */
   private async ownMessage(record: InteractionRecord, messageId: string): Promise<StoredMessage> {
     const id = messageId === '@original' ? record.original_message_id : messageId;
     if (!id) throw unknownMessage();
-    const message = await this.deps.store.getMessage(record.channel_id, id);
+    const message = await this.deps.store.interactions.getMessage(record.channel_id, id);
     if (!message || message.interaction_metadata?.id !== record.id) throw unknownMessage();
     return message;
   }

@@ -6,7 +6,7 @@ import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
 import { invalidFormBody, issue } from '../core/errors.js';
 import { checkWorldConsistency, WORLD_DUPLICATE } from '../core/world/consistency.js';
 import type { Application, User, World } from '../core/world/types.js';
-import type { Store } from '../store/store.js';
+import type { WorldStore } from '../store/store.js';
 import type { CommandsService } from './commands-service.js';
 
 function duplicate(field: string, what: string) {
@@ -29,7 +29,7 @@ function mergeWorlds(base: World, addition: World): World {
 
 export class WorldService {
   constructor(
-    private readonly store: Store,
+    private readonly store: WorldStore,
     private readonly commands: CommandsService,
   ) {}
 

@@ -35,14 +35,14 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
     if (!header || !sameSecret(secret, ctx.adminToken)) throw unauthorized();
   });
 
-  admin.get('/world', async () => ctx.store.exportWorld());
+  admin.get('/world', async () => ctx.store.world.exportWorld());
   admin.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
     await world.replace(accept<World>(parseWorld(request.body)));
-    return ctx.store.exportWorld();
+    return ctx.store.world.exportWorld();
   });
   admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
     await world.merge(accept(parseWorldShape(request.body)));
-    return ctx.store.exportWorld();
+    return ctx.store.world.exportWorld();
   });
 
   /** One world resource in the world file's shape: list, get, put (an upsert) and delete by id. */
@@ -77,34 +77,34 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
   // The admin API shows applications as the world file has them: without the signing keys.
   const withoutKeys = ({ keys: _keys, ...app }: StoredApplication): Application => app;
   resource('/applications', {
-    list: async () => (await ctx.store.listApplications()).map(withoutKeys),
+    list: async () => (await ctx.store.world.listApplications()).map(withoutKeys),
     get: async (id) => {
-      const app = await ctx.store.getApplication(id);
+      const app = await ctx.store.world.getApplication(id);
       return app && withoutKeys(app);
     },
     parse: parseApplication,
     put: (app) => world.putApplication(app),
-    remove: (id) => ctx.store.deleteApplication(id),
+    remove: (id) => ctx.store.world.deleteApplication(id),
   });
   resource('/users', {
-    list: () => ctx.store.listUsers(),
-    get: (id) => ctx.store.getUser(id),
+    list: () => ctx.store.world.listUsers(),
+    get: (id) => ctx.store.world.getUser(id),
     parse: parseUser,
     put: (user) => world.putUser(user),
-    remove: (id) => ctx.store.deleteUser(id),
+    remove: (id) => ctx.store.world.deleteUser(id),
   });
   resource('/guilds', {
-    list: () => ctx.store.listGuilds(),
-    get: (id) => ctx.store.getGuild(id),
+    list: () => ctx.store.world.listGuilds(),
+    get: (id) => ctx.store.world.getGuild(id),
     parse: parseGuild,
-    put: (guild) => ctx.store.putGuild(guild),
-    remove: (id) => ctx.store.deleteGuild(id),
+    put: (guild) => ctx.store.world.putGuild(guild),
+    remove: (id) => ctx.store.world.deleteGuild(id),
   });
 
-  admin.get('/oauth2-tokens', async () => ctx.store.listOAuth2Tokens());
+  admin.get('/oauth2-tokens', async () => ctx.store.world.listOAuth2Tokens());
   admin.post('/oauth2-tokens', async (request, reply) => {
     const token = accept(parseOAuth2Token(request.body));
-    await ctx.store.putOAuth2Token({ ...token, expires_at: null });
+    await ctx.store.world.putOAuth2Token({ ...token, expires_at: null });
     return reply.code(201).send(token);
   });
 }

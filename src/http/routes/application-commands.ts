@@ -44,7 +44,7 @@ export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { 
       applicationId,
     );
     if (guildId === undefined) return { app, principal, scope: { applicationId, guildId: null } };
-    const guild = isSnowflake(guildId) ? await ctx.store.getGuild(guildId) : null;
+    const guild = isSnowflake(guildId) ? await ctx.store.world.getGuild(guildId) : null;
     if (!guild || !isInstalledForCommands(guild, app.id)) throw missingAccess();
     return { app, principal, scope: { applicationId, guildId } };
   }

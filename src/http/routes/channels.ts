@@ -27,7 +27,7 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
   ): Promise<{ user: User; guild: Guild; member: Member; channel: Channel }> {
     const principal = await authenticate(ctx.store, request.headers.authorization);
     if (!principal || principal.kind !== 'user') throw unauthorized();
-    const guild = await ctx.store.findGuildByChannel(request.params.channelId);
+    const guild = await ctx.store.world.findGuildByChannel(request.params.channelId);
     const channel = guild?.channels.find((c) => c.id === request.params.channelId);
     if (!guild || !channel) throw unknownChannel();
     const member = guild.members.find((m) => m.user_id === principal.user.id);
@@ -57,7 +57,7 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
   ): Promise<{ readerId: string; guild: Guild; channel: Channel }> {
     const principal = await authenticate(ctx.store, request.headers.authorization);
     if (!principal || (principal.kind !== 'user' && principal.kind !== 'bot')) throw unauthorized();
-    const guild = await ctx.store.findGuildByChannel(request.params.channelId);
+    const guild = await ctx.store.world.findGuildByChannel(request.params.channelId);
     const channel = guild?.channels.find((c) => c.id === request.params.channelId);
     if (!guild || !channel) throw unknownChannel();
     if (principal.kind === 'bot') {

@@ -40,7 +40,7 @@ export async function commandPermissionRoutes(api: FastifyInstance, { ctx }: { c
     const principal = await authenticate(ctx.store, request.headers.authorization);
     if (!principal || principal.kind === 'user') throw unauthorized();
     if (principal.app.id !== request.params.applicationId) throw notAuthorizedForApplication();
-    const guild = isSnowflake(request.params.guildId) ? await ctx.store.getGuild(request.params.guildId) : null;
+    const guild = isSnowflake(request.params.guildId) ? await ctx.store.world.getGuild(request.params.guildId) : null;
     if (!guild || !isInstalledForCommands(guild, principal.app.id)) throw missingAccess();
     return { principal, app: principal.app, guild };
   }

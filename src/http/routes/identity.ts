@@ -22,7 +22,7 @@ export async function identityRoutes(api: FastifyInstance, { ctx }: { ctx: HttpC
   const currentApplication = async (request: FastifyRequest) => {
     const principal = await principalOf(request);
     if (principal.kind === 'user') throw unauthorized();
-    const owner = await ctx.store.getUser(principal.app.owner_id);
+    const owner = await ctx.store.world.getUser(principal.app.owner_id);
     return toWireApplication(principal.app, principal.app.keys.verifyKey, owner);
   };
   api.get('/applications/@me', { config: { auth: 'app' } }, currentApplication);
@@ -32,7 +32,7 @@ export async function identityRoutes(api: FastifyInstance, { ctx }: { ctx: HttpC
     const principal = await principalOf(request);
     if (principal.kind !== 'bot') throw unauthorized();
     const app = await ctx.endpoints.update(principal.app, request.body);
-    const owner = await ctx.store.getUser(app.owner_id);
+    const owner = await ctx.store.world.getUser(app.owner_id);
     return toWireApplication(app, app.keys.verifyKey, owner);
   });
 }

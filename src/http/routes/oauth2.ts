@@ -64,7 +64,7 @@ export async function oauth2Routes(api: FastifyInstance, { ctx }: { ctx: HttpCon
   });
   async function authenticateClient(credentials: ClientCredentials | null): Promise<StoredApplication | null> {
     if (!credentials || !/^\d{1,20}$/.test(credentials.clientId)) return null;
-    const app = await ctx.store.getApplication(credentials.clientId);
+    const app = await ctx.store.world.getApplication(credentials.clientId);
     if (!app || !app.client_secret) return null;
     return sameSecret(app.client_secret, credentials.clientSecret) ? app : null;
   }
@@ -90,7 +90,7 @@ export async function oauth2Routes(api: FastifyInstance, { ctx }: { ctx: HttpCon
       return oauthError(reply, 400, 'invalid_scope', `The requested scope is invalid: ${unknown ?? '(none)'}`);
     }
     const accessToken = randomBytes(24).toString('base64url');
-    await ctx.store.putOAuth2Token({
+    await ctx.store.world.putOAuth2Token({
       access_token: accessToken,
       user_id: null,
       application_id: app.id,
@@ -109,8 +109,8 @@ export async function oauth2Routes(api: FastifyInstance, { ctx }: { ctx: HttpCon
     const form = (request.body ?? {}) as Record<string, string>;
     const app = await authenticateClient(readClientCredentials(request, form));
     if (!app) return oauthError(reply, 401, 'invalid_client', 'Client authentication failed');
-    const token = form.token ? await ctx.store.findOAuth2Token(form.token) : null;
-    if (token && token.application_id === app.id) await ctx.store.deleteOAuth2Token(token.access_token);
+    const token = form.token ? await ctx.store.world.findOAuth2Token(form.token) : null;
+    if (token && token.application_id === app.id) await ctx.store.world.deleteOAuth2Token(token.access_token);
     return reply.code(200).send({});
   });
 }

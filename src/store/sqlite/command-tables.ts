@@ -1,8 +1,11 @@
-/** Commands, daily create counts and command permissions: every query keyed by application id. */
+/**
+ * The SQLite CommandStore: commands, daily create counts and command permissions, every query keyed
+ * by application id.
+ */
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { applyMutation } from '../../core/commands/mutation.js';
 import type { CommandPermission, GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
-import type { CommandPlanner, PermissionsPlanner } from '../store.js';
+import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
 import type { SqliteConnection } from './connection.js';
 import { deepFreeze } from './read-caches.js';
 
@@ -35,7 +38,7 @@ function rowToCommand(row: CommandRow): StoredCommand {
   };
 }
 
-export class CommandTables {
+export class SqliteCommandStore implements CommandStore {
   constructor(private readonly conn: SqliteConnection) {}
 
   async listCommands(scope: CommandScope): Promise<StoredCommand[]> {
@@ -84,65 +87,63 @@ export class CommandTables {
     // processes on the same file) see each other's creates and the daily count stays exact.
     let after: StoredCommand[] = [];
     let permissionsDropped = false;
-    const outcome = this.conn.db
-      .transaction(() => {
-        const counted = this.conn
-          .sql('SELECT count FROM command_creates WHERE application_id = ? AND guild_key = ? AND day = ?')
-          .get(scope.applicationId, key, day) as { count: number } | undefined;
-        // The cache is current here: the write lock is held, and another process's commit shows in data_version.
-        const before = this.cachedCommands(scope, true);
-        const { mutation, result } = planner({ commands: before, createsToday: counted?.count ?? 0 });
-        after = applyMutation(before, mutation);
-        permissionsDropped = mutation.dropPermissionsOf.length > 0;
+    const outcome = this.conn.transaction(() => {
+      const counted = this.conn
+        .sql('SELECT count FROM command_creates WHERE application_id = ? AND guild_key = ? AND day = ?')
+        .get(scope.applicationId, key, day) as { count: number } | undefined;
+      // The cache is current here: the write lock is held, and another process's commit shows in data_version.
+      const before = this.cachedCommands(scope, true);
+      const { mutation, result } = planner({ commands: before, createsToday: counted?.count ?? 0 });
+      after = applyMutation(before, mutation);
+      permissionsDropped = mutation.dropPermissionsOf.length > 0;
 
-        const remove = this.conn.sql('DELETE FROM commands WHERE application_id = ? AND id = ?');
-        for (const id of mutation.delete) remove.run(scope.applicationId, id);
-        // Updates go first to a placeholder name, so that swapping two names in one bulk
-        // overwrite does not trip the unique key halfway through.
-        const park = this.conn.sql('UPDATE commands SET name = char(0) || id WHERE application_id = ? AND id = ?');
-        for (const command of mutation.update) park.run(scope.applicationId, command.id);
-        const update = this.conn.sql(
-          'UPDATE commands SET type = ?, name = ?, version = ?, definition = ? WHERE application_id = ? AND id = ?',
+      const remove = this.conn.sql('DELETE FROM commands WHERE application_id = ? AND id = ?');
+      for (const id of mutation.delete) remove.run(scope.applicationId, id);
+      // Updates go first to a placeholder name, so that swapping two names in one bulk
+      // overwrite does not trip the unique key halfway through.
+      const park = this.conn.sql('UPDATE commands SET name = char(0) || id WHERE application_id = ? AND id = ?');
+      for (const command of mutation.update) park.run(scope.applicationId, command.id);
+      const update = this.conn.sql(
+        'UPDATE commands SET type = ?, name = ?, version = ?, definition = ? WHERE application_id = ? AND id = ?',
+      );
+      for (const c of mutation.update) {
+        update.run(
+          c.definition.type,
+          c.definition.name,
+          c.version,
+          JSON.stringify(c.definition),
+          scope.applicationId,
+          c.id,
         );
-        for (const c of mutation.update) {
-          update.run(
-            c.definition.type,
-            c.definition.name,
-            c.version,
-            JSON.stringify(c.definition),
-            scope.applicationId,
-            c.id,
-          );
-        }
-        const insert = this.conn.sql(
-          'INSERT INTO commands (application_id, guild_key, id, type, name, version, definition) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      }
+      const insert = this.conn.sql(
+        'INSERT INTO commands (application_id, guild_key, id, type, name, version, definition) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const c of mutation.insert) {
+        insert.run(
+          scope.applicationId,
+          key,
+          c.id,
+          c.definition.type,
+          c.definition.name,
+          c.version,
+          JSON.stringify(c.definition),
         );
-        for (const c of mutation.insert) {
-          insert.run(
-            scope.applicationId,
-            key,
-            c.id,
-            c.definition.type,
-            c.definition.name,
-            c.version,
-            JSON.stringify(c.definition),
-          );
-        }
-        const dropPermissions = this.conn.sql(
-          'DELETE FROM command_permissions WHERE application_id = ? AND target_id = ?',
-        );
-        for (const id of mutation.dropPermissionsOf) dropPermissions.run(scope.applicationId, id);
-        if (mutation.countedCreates > 0) {
-          this.conn
-            .sql(
-              `INSERT INTO command_creates (application_id, guild_key, day, count) VALUES (?, ?, ?, ?)
+      }
+      const dropPermissions = this.conn.sql(
+        'DELETE FROM command_permissions WHERE application_id = ? AND target_id = ?',
+      );
+      for (const id of mutation.dropPermissionsOf) dropPermissions.run(scope.applicationId, id);
+      if (mutation.countedCreates > 0) {
+        this.conn
+          .sql(
+            `INSERT INTO command_creates (application_id, guild_key, day, count) VALUES (?, ?, ?, ?)
              ON CONFLICT (application_id, guild_key, day) DO UPDATE SET count = count + excluded.count`,
-            )
-            .run(scope.applicationId, key, day, mutation.countedCreates);
-        }
-        return result;
-      })
-      .immediate();
+          )
+          .run(scope.applicationId, key, day, mutation.countedCreates);
+      }
+      return result;
+    });
     // Only once committed: the cached list becomes the new one, without parsing it back.
     this.conn.cached.commands.set(`${scope.applicationId}/${key}`, deepFreeze(after));
     if (permissionsDropped) this.conn.cached.forgetPermissionsOf(scope.applicationId);
@@ -198,21 +199,19 @@ export class CommandTables {
     targetId: string,
     planner: PermissionsPlanner,
   ): Promise<GuildCommandPermissions> {
-    return this.conn.db
-      .transaction(() => {
-        const command =
-          this.readCommand({ applicationId, guildId: null }, targetId) ??
-          this.readCommand({ applicationId, guildId }, targetId);
-        const permissions = planner({ permissions: this.readCommandPermissions(applicationId, guildId), command });
-        this.conn
-          .sql(
-            `INSERT INTO command_permissions (application_id, guild_id, target_id, permissions) VALUES (?, ?, ?, ?)
+    return this.conn.transaction(() => {
+      const command =
+        this.readCommand({ applicationId, guildId: null }, targetId) ??
+        this.readCommand({ applicationId, guildId }, targetId);
+      const permissions = planner({ permissions: this.readCommandPermissions(applicationId, guildId), command });
+      this.conn
+        .sql(
+          `INSERT INTO command_permissions (application_id, guild_id, target_id, permissions) VALUES (?, ?, ?, ?)
          ON CONFLICT (application_id, guild_id, target_id) DO UPDATE SET permissions = excluded.permissions`,
-          )
-          .run(applicationId, guildId, targetId, JSON.stringify(permissions));
-        this.conn.cached.permissions.delete(`${applicationId}/${guildId}`);
-        return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
-      })
-      .immediate();
+        )
+        .run(applicationId, guildId, targetId, JSON.stringify(permissions));
+      this.conn.cached.permissions.delete(`${applicationId}/${guildId}`);
+      return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
+    });
   }
 }

@@ -75,6 +75,15 @@ export class SqliteConnection {
   }
 
   /**
+   * Runs `work` in one IMMEDIATE transaction: the write lock is taken before the first read, so a
+   * decision made on what `work` reads still holds when it writes (other processes on the file
+   * wait). Inside another transaction it is a savepoint of that one.
+   */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
+  /**
    * The read caches for a plain read: another connection's commit is noticed within the read
    * staleness (a read racing a commit could have gone either way anyway).
    */

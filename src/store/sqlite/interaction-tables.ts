@@ -1,10 +1,10 @@
-/** Interactions, the messages slashd holds, and launched Activities. */
+/** The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities. */
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
-import type { ActivityInstance } from '../store.js';
+import type { ActivityInstance, InteractionStore } from '../store.js';
 import type { SqliteConnection } from './connection.js';
 
-export class InteractionTables {
+export class SqliteInteractionStore implements InteractionStore {
   constructor(private readonly conn: SqliteConnection) {}
 
   async putInteraction(record: InteractionRecord): Promise<void> {
@@ -40,22 +40,20 @@ export class InteractionTables {
     patch: Partial<InteractionRecord>,
     message?: StoredMessage,
   ): Promise<boolean> {
-    return this.conn.db
-      .transaction(() => {
-        const row = this.conn
-          .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
-          .get(applicationId, id) as { doc: string } | undefined;
-        if (!row) return false;
-        const record = JSON.parse(row.doc) as InteractionRecord;
-        if (!from.includes(record.state)) return false;
-        const next = { ...record, ...patch };
-        this.conn
-          .sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
-          .run(next.state, JSON.stringify(next), applicationId, id);
-        if (message) this.writeMessage(message);
-        return true;
-      })
-      .immediate();
+    return this.conn.transaction(() => {
+      const row = this.conn
+        .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
+        .get(applicationId, id) as { doc: string } | undefined;
+      if (!row) return false;
+      const record = JSON.parse(row.doc) as InteractionRecord;
+      if (!from.includes(record.state)) return false;
+      const next = { ...record, ...patch };
+      this.conn
+        .sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
+        .run(next.state, JSON.stringify(next), applicationId, id);
+      if (message) this.writeMessage(message);
+      return true;
+    });
   }
 
   async putMessage(message: StoredMessage): Promise<void> {

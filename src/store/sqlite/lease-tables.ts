@@ -1,30 +1,28 @@
-/** Leases on snowflake node ids: no two live processes on one database write the same ids. */
+/** The SQLite NodeLeaseStore: no two live processes on one database write the same snowflake ids. */
 import { chooseNodeId } from '../../core/snowflake.js';
-import type { NodeLeaseRequest } from '../store.js';
+import type { NodeLeaseRequest, NodeLeaseStore } from '../store.js';
 import type { SqliteConnection } from './connection.js';
 
-export class LeaseTables {
+export class SqliteNodeLeaseStore implements NodeLeaseStore {
   constructor(private readonly conn: SqliteConnection) {}
 
   /** One IMMEDIATE transaction: a second process choosing at the same moment waits, then sees this lease. */
   async acquireNodeLease(request: NodeLeaseRequest): Promise<number | null> {
-    return this.conn.db
-      .transaction(() => {
-        const now = this.conn.now();
-        const rows = this.conn.sql('SELECT node_id FROM node_leases WHERE expires_at >= ?').all(now) as {
-          node_id: number;
-        }[];
-        const nodeId = chooseNodeId(new Set(rows.map((r) => r.node_id)), request.preferred);
-        if (nodeId === null) return null;
-        this.conn
-          .sql(
-            `INSERT INTO node_leases (node_id, holder, expires_at) VALUES (?, ?, ?)
+    return this.conn.transaction(() => {
+      const now = this.conn.now();
+      const rows = this.conn.sql('SELECT node_id FROM node_leases WHERE expires_at >= ?').all(now) as {
+        node_id: number;
+      }[];
+      const nodeId = chooseNodeId(new Set(rows.map((r) => r.node_id)), request.preferred);
+      if (nodeId === null) return null;
+      this.conn
+        .sql(
+          `INSERT INTO node_leases (node_id, holder, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (node_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at`,
-          )
-          .run(nodeId, request.holder, now + request.ttlMs);
-        return nodeId;
-      })
-      .immediate();
+        )
+        .run(nodeId, request.holder, now + request.ttlMs);
+      return nodeId;
+    });
   }
 
   async renewNodeLease(nodeId: number, holder: string, ttlMs: number): Promise<boolean> {

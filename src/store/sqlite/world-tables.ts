@@ -1,7 +1,7 @@
-/** The world's tables: applications (with their keys), users, guilds, OAuth2 tokens. */
+/** The SQLite WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import type { Application, Guild, User, World } from '../../core/world/types.js';
 import { generateApplicationKeys } from '../keys.js';
-import type { IssuedToken, StoredApplication } from '../store.js';
+import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
 import { sameDigest, sameSecret, tokenDigest } from '../tokens.js';
 import type { SqliteConnection } from './connection.js';
 import { deepFreeze } from './read-caches.js';
@@ -27,28 +27,26 @@ const APPLICATION_OWNED_TABLES = [
   'activity_instances',
 ] as const;
 
-export class WorldTables {
+export class SqliteWorldStore implements WorldStore {
   constructor(private readonly conn: SqliteConnection) {}
 
   async replaceWorld(world: World): Promise<void> {
     this.conn.cached.clear();
-    this.conn.db
-      .transaction(() => {
-        const keep = new Set(world.applications.map((a) => a.id));
-        for (const { id } of this.conn.sql('SELECT id FROM applications').all() as { id: string }[]) {
-          // An application the new world leaves out goes with everything it owned.
-          if (!keep.has(id)) this.removeApplication(id);
-        }
-        this.conn.db.exec(
-          'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM oauth2_tokens;',
-        );
-        this.writeWorld(world);
-      })
-      .immediate();
+    this.conn.transaction(() => {
+      const keep = new Set(world.applications.map((a) => a.id));
+      for (const { id } of this.conn.sql('SELECT id FROM applications').all() as { id: string }[]) {
+        // An application the new world leaves out goes with everything it owned.
+        if (!keep.has(id)) this.removeApplication(id);
+      }
+      this.conn.db.exec(
+        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM oauth2_tokens;',
+      );
+      this.writeWorld(world);
+    });
   }
 
   async mergeWorld(world: World): Promise<void> {
-    this.conn.db.transaction(() => this.writeWorld(world)).immediate();
+    this.conn.transaction(() => this.writeWorld(world));
   }
 
   private writeWorld(world: World): void {
@@ -69,7 +67,7 @@ export class WorldTables {
   }
 
   async putApplication(app: Application): Promise<StoredApplication> {
-    return this.conn.db.transaction(() => this.writeApplication(app)).immediate();
+    return this.conn.transaction(() => this.writeApplication(app));
   }
 
   private writeApplication(app: Application): StoredApplication {
@@ -92,7 +90,7 @@ export class WorldTables {
   async deleteApplication(id: string): Promise<boolean> {
     this.conn.cached.forgetApplications();
     this.conn.cached.forgetCommandsOf(id);
-    return this.conn.db.transaction(() => this.removeApplication(id)).immediate();
+    return this.conn.transaction(() => this.removeApplication(id));
   }
 
   private removeApplication(id: string): boolean {
@@ -211,15 +209,13 @@ export class WorldTables {
   }
 
   async deleteGuild(id: string): Promise<boolean> {
-    return this.conn.db
-      .transaction(() => {
-        const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
-        this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
-        this.conn.cached.forgetGuild(id);
-        this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
-        return gone;
-      })
-      .immediate();
+    return this.conn.transaction(() => {
+      const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
+      this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
+      this.conn.cached.forgetGuild(id);
+      this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
+      return gone;
+    });
   }
 
   async getGuild(id: string): Promise<Guild | null> {

@@ -1,0 +1,49 @@
+/** Interactions (keyed by application id), the messages slashd itself holds, and launched Activities. */
+import type { InteractionRecord, InteractionState } from '../core/interactions/lifecycle.js';
+import type { StoredMessage } from '../core/interactions/messages.js';
+
+/** A launched Activity (entry point commands). */
+export interface ActivityInstance {
+  id: string;
+  application_id: string;
+  channel_id: string;
+  guild_id: string | null;
+  user_id: string;
+  interaction_id: string;
+  created_at: number;
+}
+
+export interface InteractionStore {
+  /** A new interaction; its id must be new for the application. */
+  putInteraction(record: InteractionRecord): Promise<void>;
+  getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null>;
+  /** Just the stored state: what `POST /interactions` reports after delivery. */
+  getInteractionState(applicationId: string, id: string): Promise<InteractionState | null>;
+  /** The interaction as its invoking user asks for it (null for anyone else). */
+  findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null>;
+  /**
+   * Applies `patch` only while the stored state is one of `from` (a compare-and-set, so that two
+   * racing acknowledgements cannot both win); false when the state had moved on.
+   */
+  updateInteraction(
+    applicationId: string,
+    id: string,
+    from: readonly InteractionState[],
+    patch: Partial<InteractionRecord>,
+    /** Written in the same transaction, only when the update applies (the answer's message). */
+    message?: StoredMessage,
+  ): Promise<boolean>;
+
+  // Messages slashd itself holds (interaction responses, follow-ups, launch notices).
+  /** A new message; its id must be new (no upsert, so that an id collision cannot overwrite). */
+  putMessage(message: StoredMessage): Promise<void>;
+  /** Rewrites an existing message of the same id; false when it no longer exists. */
+  editMessage(message: StoredMessage): Promise<boolean>;
+  getMessage(channelId: string, id: string): Promise<StoredMessage | null>;
+  /** Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own). */
+  listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]>;
+  deleteMessage(channelId: string, id: string): Promise<boolean>;
+
+  putActivityInstance(instance: ActivityInstance): Promise<void>;
+  listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;
+}

@@ -1,0 +1,60 @@
+/**
+ * The world: applications (with their signing keys), users, guilds and OAuth2 tokens, and the
+ * world document as a whole. Deleting an application also deletes every row it owns in the other
+ * stores (commands, permissions, interactions, tokens, activities), in the same transaction.
+ */
+import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
+
+/** Keys generated for an application's signed interaction delivery. */
+export interface ApplicationKeys {
+  /** Hex-encoded Ed25519 public key (the application's `verify_key`). */
+  verifyKey: string;
+  /** PKCS#8 PEM of the private key; never leaves the server. */
+  privateKeyPem: string;
+}
+
+export interface StoredApplication extends Application {
+  keys: ApplicationKeys;
+}
+
+export interface IssuedToken extends OAuth2Token {
+  /** Epoch ms after which the token is refused; null for pre-issued tokens. */
+  expires_at: number | null;
+}
+
+export interface WorldStore {
+  /** The world becomes exactly `world`; applications it leaves out go with all they owned. Commands of kept apps stay. */
+  replaceWorld(world: World): Promise<void>;
+  /** Adds or overwrites what `world` names, keeping the rest. */
+  mergeWorld(world: World): Promise<void>;
+  /** The world as a document: no signing keys, only the pre-issued (non-expiring) tokens. */
+  exportWorld(): Promise<World>;
+
+  /** Upserts; an existing application keeps its keys (a bot keeps verifying with the key it has). */
+  putApplication(app: Application): Promise<StoredApplication>;
+  deleteApplication(id: string): Promise<boolean>;
+  getApplication(id: string): Promise<StoredApplication | null>;
+  /** Looked up by digest and compared in constant time. */
+  findApplicationByBotToken(token: string): Promise<StoredApplication | null>;
+  listApplications(): Promise<StoredApplication[]>;
+
+  putUser(user: User): Promise<void>;
+  deleteUser(id: string): Promise<boolean>;
+  getUser(id: string): Promise<User | null>;
+  findUserByToken(token: string): Promise<User | null>;
+  listUsers(): Promise<User[]>;
+
+  putGuild(guild: Guild): Promise<void>;
+  /** Also drops the guild's command permissions, of every application. */
+  deleteGuild(id: string): Promise<boolean>;
+  getGuild(id: string): Promise<Guild | null>;
+  /** The guild a channel (or thread) belongs to. */
+  findGuildByChannel(channelId: string): Promise<Guild | null>;
+  listGuilds(): Promise<Guild[]>;
+
+  putOAuth2Token(token: IssuedToken): Promise<void>;
+  deleteOAuth2Token(accessToken: string): Promise<boolean>;
+  /** Null once expired (by the store's clock) or when the secret does not match exactly. */
+  findOAuth2Token(accessToken: string): Promise<IssuedToken | null>;
+  listOAuth2Tokens(): Promise<IssuedToken[]>;
+}

@@ -1,0 +1,41 @@
+/**
+ * The one store contract suite. An implementation runs it from its own test file, e.g.
+ * `describeStoreContract('PostgreSQL', makePostgresStores)`, and must pass it unchanged.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describeCommandStoreContract } from './command-store.contract.js';
+import { freshDatabasePerTest, type MakeStores } from './harness.js';
+import { describeInteractionStoreContract } from './interaction-store.contract.js';
+import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
+import { describeWorldStoreContract } from './world-store.contract.js';
+
+export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
+export { describeCommandStoreContract } from './command-store.contract.js';
+export { describeInteractionStoreContract } from './interaction-store.contract.js';
+export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
+export { describeWorldStoreContract } from './world-store.contract.js';
+
+/** The aggregate: answers `ping` while open, rejects it once closed, and closes twice without harm. */
+export function describeStoreLifecycleContract(name: string, make: MakeStores): void {
+  describe(`${name}: Store`, () => {
+    const t = freshDatabasePerTest(make);
+
+    it('pings while open; a closed store fails its ping and closes again quietly', async () => {
+      const other = await t.db.connect();
+      await other.ping();
+      await other.close();
+      await assert.rejects(other.ping());
+      await other.close();
+      await t.stores.ping();
+    });
+  });
+}
+
+export function describeStoreContract(name: string, make: MakeStores): void {
+  describeStoreLifecycleContract(name, make);
+  describeWorldStoreContract(name, make);
+  describeCommandStoreContract(name, make);
+  describeInteractionStoreContract(name, make);
+  describeNodeLeaseStoreContract(name, make);
+}

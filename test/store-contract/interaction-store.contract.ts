@@ -1,0 +1,150 @@
+/**
+ * The InteractionStore contract: interactions keyed by application id and updated by
+ * compare-and-set; messages inserted, never upserted; Activities keyed by application id.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { InteractionStore } from '../../src/store/store.js';
+import { freshDatabasePerTest, type MakeStores } from './harness.js';
+import { activityInstance, ALICE, APP_A, APP_B, BOB, CHANNEL_1, CHANNEL_2, interaction, message } from './fixtures.js';
+
+const INTERACTION = '1800000000000000001';
+const MESSAGE_1 = '1900000000000000001';
+const MESSAGE_2 = '1900000000000000002';
+const MESSAGE_10 = '19000000000000000010';
+
+export function describeInteractionStoreContract(name: string, make: MakeStores): void {
+  describe(`${name}: InteractionStore`, () => {
+    const t = freshDatabasePerTest(make);
+    const store = (): InteractionStore => t.stores.interactions;
+
+    it('an interaction is read back by its application, and by its invoking user only', async () => {
+      const record = interaction(APP_A, INTERACTION, ALICE);
+      await store().putInteraction(record);
+      assert.deepEqual(await store().getInteraction(APP_A, INTERACTION), record);
+      assert.equal(await store().getInteractionState(APP_A, INTERACTION), 'pending');
+      assert.deepEqual(await store().findUserInteraction(ALICE, INTERACTION), record);
+      assert.equal(await store().findUserInteraction(BOB, INTERACTION), null);
+      assert.equal(await store().getInteraction(APP_B, INTERACTION), null, 'another application reads nothing');
+      assert.equal(await store().getInteractionState(APP_B, INTERACTION), null);
+      assert.equal(await store().getInteraction(APP_A, '1800000000000000999'), null);
+    });
+
+    it('an interaction id is never taken twice by one application', async () => {
+      await store().putInteraction(interaction(APP_A, INTERACTION, ALICE));
+      await assert.rejects(store().putInteraction(interaction(APP_A, INTERACTION, BOB)));
+      assert.equal((await store().getInteraction(APP_A, INTERACTION))?.user_id, ALICE, 'the first one stays');
+    });
+
+    it('updates are a compare-and-set on the state', async () => {
+      await store().putInteraction(interaction(APP_A, INTERACTION));
+      const response = { type: 5 as const, data: { flags: 64 } };
+      assert.equal(
+        await store().updateInteraction(APP_A, INTERACTION, ['pending'], { state: 'acknowledged', response }),
+        true,
+      );
+      const updated = await store().getInteraction(APP_A, INTERACTION);
+      assert.equal(updated?.state, 'acknowledged');
+      assert.deepEqual(updated?.response, response);
+      assert.equal(updated?.token, `token-of-${INTERACTION}`, 'fields the patch leaves out are kept');
+      assert.equal(await store().updateInteraction(APP_A, INTERACTION, ['pending'], { state: 'failed' }), false);
+      assert.equal(await store().getInteractionState(APP_A, INTERACTION), 'acknowledged');
+      assert.equal(
+        await store().updateInteraction(APP_A, INTERACTION, ['pending', 'acknowledged'], { state: 'responded' }),
+        true,
+      );
+      assert.equal(await store().getInteractionState(APP_A, INTERACTION), 'responded');
+      assert.equal(await store().updateInteraction(APP_B, INTERACTION, ['responded'], { state: 'failed' }), false);
+      assert.equal(await store().getInteractionState(APP_A, INTERACTION), 'responded', 'not by another application');
+      assert.equal(
+        await store().updateInteraction(APP_A, '1800000000000000999', ['pending'], { state: 'failed' }),
+        false,
+      );
+    });
+
+    it('of two racing updates from one state, on two connections, exactly one wins, with its message', async () => {
+      const other = await t.db.connect();
+      await store().putInteraction(interaction(APP_A, INTERACTION));
+      const outcomes = await Promise.all([
+        store().updateInteraction(
+          APP_A,
+          INTERACTION,
+          ['pending'],
+          { state: 'responded' },
+          message(CHANNEL_1, MESSAGE_1, 'a'),
+        ),
+        other.interactions.updateInteraction(
+          APP_A,
+          INTERACTION,
+          ['pending'],
+          { state: 'failed' },
+          message(CHANNEL_1, MESSAGE_2, 'b'),
+        ),
+      ]);
+      assert.deepEqual(
+        outcomes.filter((won) => won),
+        [true],
+      );
+      const winner = outcomes[0] ? { state: 'responded', id: MESSAGE_1 } : { state: 'failed', id: MESSAGE_2 };
+      const loser = outcomes[0] ? MESSAGE_2 : MESSAGE_1;
+      assert.equal(await store().getInteractionState(APP_A, INTERACTION), winner.state);
+      assert.notEqual(await store().getMessage(CHANNEL_1, winner.id), null, 'the winner’s message is written');
+      assert.equal(await store().getMessage(CHANNEL_1, loser), null, 'the loser’s message is not');
+    });
+
+    it('an update whose message cannot be written does not happen', async () => {
+      await store().putInteraction(interaction(APP_A, INTERACTION));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'already here'));
+      await assert.rejects(
+        store().updateInteraction(
+          APP_A,
+          INTERACTION,
+          ['pending'],
+          { state: 'responded' },
+          message(CHANNEL_1, MESSAGE_1, 'x'),
+        ),
+      );
+      assert.equal(await store().getInteractionState(APP_A, INTERACTION), 'pending');
+      assert.equal((await store().getMessage(CHANNEL_1, MESSAGE_1))?.content, 'already here');
+    });
+
+    it('a new message whose id exists fails instead of overwriting it; an edit of a gone message is refused', async () => {
+      const first = message(CHANNEL_1, MESSAGE_1, 'first');
+      await store().putMessage(first);
+      await assert.rejects(store().putMessage({ ...first, content: 'impostor' }));
+      assert.deepEqual(await store().getMessage(CHANNEL_1, MESSAGE_1), first);
+      assert.equal(await store().editMessage({ ...first, content: 'edited' }), true);
+      assert.equal((await store().getMessage(CHANNEL_1, MESSAGE_1))?.content, 'edited');
+      assert.equal(await store().getMessage(CHANNEL_2, MESSAGE_1), null, 'messages are found in their channel');
+      assert.equal(await store().deleteMessage(CHANNEL_1, MESSAGE_1), true);
+      assert.equal(await store().deleteMessage(CHANNEL_1, MESSAGE_1), false);
+      assert.equal(await store().editMessage({ ...first, content: 'again' }), false);
+      assert.equal(await store().getMessage(CHANNEL_1, MESSAGE_1), null);
+    });
+
+    it('a channel’s messages newest first, up to the limit, ephemeral ones only for their user', async () => {
+      await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'oldest'));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_10, 'newest', BOB));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_2, 'middle', ALICE));
+      await store().putMessage(message(CHANNEL_2, '1900000000000000003', 'elsewhere'));
+      const contents = async (viewer: string, limit: number) =>
+        (await store().listChannelMessages(CHANNEL_1, viewer, limit)).map((m) => m.content);
+      assert.deepEqual(await contents(ALICE, 50), ['middle', 'oldest']);
+      assert.deepEqual(await contents(BOB, 50), ['newest', 'oldest']);
+      assert.deepEqual(await contents(BOB, 1), ['newest']);
+      assert.deepEqual(await contents('1200000000000000999', 50), ['oldest']);
+    });
+
+    it('Activity instances are listed by their application only', async () => {
+      const mine = [activityInstance(APP_A, '1910000000000000001'), activityInstance(APP_A, '1910000000000000002')];
+      for (const instance of mine) await store().putActivityInstance(instance);
+      await store().putActivityInstance(activityInstance(APP_B, '1910000000000000003'));
+      assert.deepEqual(
+        [...(await store().listActivityInstances(APP_A))].sort((a, b) => a.id.localeCompare(b.id)),
+        mine,
+      );
+      assert.equal((await store().listActivityInstances(APP_B)).length, 1);
+      assert.deepEqual(await store().listActivityInstances('1100000000000000999'), []);
+    });
+  });
+}
