@@ -1,8 +1,9 @@
 /**
  * Who is calling: a bot (`Bot <token>`), an OAuth2 bearer (`Bearer <token>`), or a user of the
  * client (`<token>` with no prefix). Lookups go through the store, which compares in constant time.
+ * Called only by the authentication hook (./authentication.ts), once per request.
  */
-import { ApiError, JsonCode, unauthorized } from '../core/errors.js';
+import { ApiError, JsonCode } from '../core/errors.js';
 import type { User } from '../core/world/types.js';
 import type { IssuedToken, Store, StoredApplication } from '../store/store.js';
 
@@ -15,7 +16,13 @@ export type Principal =
 export const SCOPE_COMMANDS_UPDATE = 'applications.commands.update';
 export const SCOPE_PERMISSIONS_UPDATE = 'applications.commands.permissions.update';
 
-export async function authenticate(store: Store, header: string | undefined): Promise<Principal | null> {
+/** The store reads a token lookup needs, and nothing else. */
+export type PrincipalLookup = Pick<
+  Store,
+  'findApplicationByBotToken' | 'findOAuth2Token' | 'getApplication' | 'getUser' | 'findUserByToken'
+>;
+
+export async function authenticate(store: PrincipalLookup, header: string | undefined): Promise<Principal | null> {
   if (!header) return null;
   const space = header.indexOf(' ');
   const scheme = space === -1 ? '' : header.slice(0, space).toLowerCase();
@@ -48,18 +55,4 @@ export function notAuthorizedForApplication(): ApiError {
 
 export function missingScope(): ApiError {
   return new ApiError(403, JsonCode.MissingOAuth2Scope, 'Missing required OAuth2 scope');
-}
-
-/**
- * The app a command endpoint acts for: the caller must be that app's bot, or a bearer token of
- * that app with `applications.commands.update`. Another app's token learns nothing of this one.
- */
-export function requireCommandsCaller(
-  principal: Principal | null,
-  applicationId: string,
-): { app: StoredApplication; principal: Exclude<Principal, { kind: 'user' }> } {
-  if (!principal || principal.kind === 'user') throw unauthorized();
-  if (principal.app.id !== applicationId) throw notAuthorizedForApplication();
-  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw missingScope();
-  return { app: principal.app, principal };
 }
