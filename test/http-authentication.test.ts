@@ -52,7 +52,7 @@ describe('authentication once per request', () => {
 
   /** The request's status and how many token lookups it caused. */
   async function call(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+    method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH',
     url: string,
     authorization?: string,
     payload?: unknown,
@@ -73,6 +73,7 @@ describe('authentication once per request', () => {
   const guildCommands = `${api}/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
   const guarded: [string, Parameters<typeof call>, number][] = [
     ['a user on /users/@me', ['GET', `${api}/users/@me`, ALICE_TOKEN], 200],
+    ['a user on HEAD /users/@me (the route Fastify adds for a GET)', ['HEAD', `${api}/users/@me`, ALICE_TOKEN], 200],
     ['a bot on its global commands', ['GET', commands, `Bot ${DEMO_BOT_TOKEN}`], 200],
     ['a bot on its guild commands', ['GET', guildCommands, `Bot ${DEMO_BOT_TOKEN}`], 200],
     [

@@ -87,7 +87,7 @@ export function requireAdminToken(adminToken: string): Guard {
 }
 
 /** A guard this route declares was left out: a mistake in the route table, never the caller's. */
-function missingGuard(what: string): Error {
+export function missingGuard(what: string): Error {
   return new Error(`route reads ${what} without the guard that sets it`);
 }
 

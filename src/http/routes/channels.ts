@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChannelReader, ChannelsService } from '../../services/channels-service.js';
-import { principalOf, requireAnyCaller, requireUser, requireUserOrBot, userOf } from '../guards.js';
+import { missingGuard, principalOf, requireAnyCaller, requireUser, requireUserOrBot, userOf } from '../guards.js';
 import { requesterLocale } from '../requester-locale.js';
 
 /** Messages one page returns unless `limit` says otherwise, and the most it may say. */
@@ -29,7 +29,7 @@ function pageLimit(limit: string | undefined): number {
 /** The reader, after `requireUserOrBot`. */
 function readerOf(request: FastifyRequest): ChannelReader {
   const principal = principalOf(request);
-  if (principal.kind === 'bearer') throw new Error('route reads a channel reader without its guard');
+  if (principal.kind === 'bearer') throw missingGuard('a user or bot caller');
   return principal;
 }
 

@@ -9,7 +9,15 @@ import type { User } from '../../core/world/types.js';
 import type { PermissionsService } from '../../services/permissions-service.js';
 import { missingScope, SCOPE_PERMISSIONS_UPDATE } from '../auth.js';
 import { guard } from '../authentication.js';
-import { appOf, guildOf, principalOf, requireApp, requireAppInGuild, type InstalledGuilds } from '../guards.js';
+import {
+  appOf,
+  guildOf,
+  missingGuard,
+  principalOf,
+  requireApp,
+  requireAppInGuild,
+  type InstalledGuilds,
+} from '../guards.js';
 
 export interface CommandPermissionRoutesOptions {
   permissions: PermissionsService;
@@ -47,7 +55,7 @@ const requirePermissionsEditor = guard(async (request: FastifyRequest) => {
 /** The user editing, after `requirePermissionsEditor`. */
 function editorOf(request: FastifyRequest): User {
   const principal = principalOf(request);
-  if (principal.kind !== 'bearer' || !principal.user) throw new Error('route reads the editor without its guard');
+  if (principal.kind !== 'bearer' || !principal.user) throw missingGuard('the editor');
   return principal.user;
 }
 
