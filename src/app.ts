@@ -3,23 +3,26 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
-import type { HttpContext } from './http/context.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
 import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
 import type { Resolver } from './delivery/outbound-lookup.js';
+import { ApplicationService } from './services/application-service.js';
+import { ChannelsService } from './services/channels-service.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { CommandsService } from './services/commands-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
 import { NodeLease } from './services/node-lease.js';
+import { OAuth2Service } from './services/oauth2-service.js';
 import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { WorldService } from './services/world-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import type { SnowflakeGenerator } from './core/snowflake.js';
 import type { Store } from './store/store.js';
 
 export interface SlashdConfig {
@@ -51,7 +54,8 @@ export interface Slashd {
   server: FastifyInstance;
   store: Store;
   bus: EventBus;
-  ctx: HttpContext;
+  /** The snowflake generator of this process's leased node id. */
+  ids: SnowflakeGenerator;
   adminToken: string;
   listen(options: { host: string; port: number }): Promise<string>;
   close(): Promise<void>;
@@ -82,36 +86,38 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const renderer = new MessageRenderer(store);
   const responses = new ResponsesService({ store, ids, now, renderer });
   const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now });
-  const ctx: HttpContext = {
-    store,
-    bus,
-    ids,
-    commands,
-    world,
-    adminToken,
-    now,
-    permissions: new PermissionsService(store.commands, bus),
-    commandIndex: new CommandIndexService(store),
-    interactions,
-    responses,
-    endpoints: new EndpointService(store.world, delivery, ids),
-    renderer,
-  };
+  const endpoints = new EndpointService(store.world, delivery, ids);
 
   if (config.world) await world.replace(config.world);
   if (config.mergeWorld) await world.merge(config.mergeWorld);
 
-  const server = await buildServer(ctx, {
-    logger: loggerOptions(config.logLevel, config.logFormat),
-    timeouts: config.timeouts,
-  });
+  const server = await buildServer(
+    {
+      principals: store.world,
+      commands,
+      permissions: new PermissionsService(store.commands, bus),
+      channels: new ChannelsService(store.world, new CommandIndexService(store), renderer),
+      interactions,
+      responses,
+      renderer,
+      applications: new ApplicationService(store.world, endpoints),
+      oauth2: new OAuth2Service(store.world, now),
+      world,
+      adminToken,
+      ready: () => store.ping(),
+    },
+    {
+      logger: loggerOptions(config.logLevel, config.logFormat),
+      timeouts: config.timeouts,
+    },
+  );
   interactions.logTo(server.log);
   let closed = false;
   return {
     server,
     store,
     bus,
-    ctx,
+    ids,
     adminToken,
     async listen({ host, port }) {
       await server.listen({ host, port });

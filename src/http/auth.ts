@@ -1,10 +1,11 @@
 /**
  * Who is calling: a bot (`Bot <token>`), an OAuth2 bearer (`Bearer <token>`), or a user of the
  * client (`<token>` with no prefix). Lookups go through the store, which compares in constant time.
+ * Called only by the authentication hook (./authentication.ts), once per request.
  */
-import { ApiError, JsonCode, unauthorized } from '../core/errors.js';
+import { ApiError, JsonCode } from '../core/errors.js';
 import type { User } from '../core/world/types.js';
-import type { IssuedToken, Store, StoredApplication } from '../store/store.js';
+import type { IssuedToken, StoredApplication, WorldStore } from '../store/store.js';
 
 export type Principal =
   | { kind: 'bot'; app: StoredApplication }
@@ -15,26 +16,32 @@ export type Principal =
 export const SCOPE_COMMANDS_UPDATE = 'applications.commands.update';
 export const SCOPE_PERMISSIONS_UPDATE = 'applications.commands.permissions.update';
 
-export async function authenticate(store: Pick<Store, 'world'>, header: string | undefined): Promise<Principal | null> {
+/** The store reads a token lookup needs, and nothing else. */
+export type PrincipalLookup = Pick<
+  WorldStore,
+  'findApplicationByBotToken' | 'findOAuth2Token' | 'getApplication' | 'getUser' | 'findUserByToken'
+>;
+
+export async function authenticate(store: PrincipalLookup, header: string | undefined): Promise<Principal | null> {
   if (!header) return null;
   const space = header.indexOf(' ');
   const scheme = space === -1 ? '' : header.slice(0, space).toLowerCase();
   const secret = space === -1 ? header : header.slice(space + 1).trim();
   if (!secret) return null;
   if (scheme === 'bot') {
-    const app = await store.world.findApplicationByBotToken(secret);
+    const app = await store.findApplicationByBotToken(secret);
     return app ? { kind: 'bot', app } : null;
   }
   if (scheme === 'bearer') {
-    const token = await store.world.findOAuth2Token(secret);
+    const token = await store.findOAuth2Token(secret);
     if (!token) return null;
-    const app = await store.world.getApplication(token.application_id);
+    const app = await store.getApplication(token.application_id);
     if (!app) return null;
-    const user = await store.world.getUser(token.user_id ?? app.owner_id);
+    const user = await store.getUser(token.user_id ?? app.owner_id);
     return { kind: 'bearer', app, token, user };
   }
   if (space !== -1) return null;
-  const user = await store.world.findUserByToken(secret);
+  const user = await store.findUserByToken(secret);
   return user ? { kind: 'user', user } : null;
 }
 
@@ -48,18 +55,4 @@ export function notAuthorizedForApplication(): ApiError {
 
 export function missingScope(): ApiError {
   return new ApiError(403, JsonCode.MissingOAuth2Scope, 'Missing required OAuth2 scope');
-}
-
-/**
- * The app a command endpoint acts for: the caller must be that app's bot, or a bearer token of
- * that app with `applications.commands.update`. Another app's token learns nothing of this one.
- */
-export function requireCommandsCaller(
-  principal: Principal | null,
-  applicationId: string,
-): { app: StoredApplication; principal: Exclude<Principal, { kind: 'user' }> } {
-  if (!principal || principal.kind === 'user') throw unauthorized();
-  if (principal.app.id !== applicationId) throw notAuthorizedForApplication();
-  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw missingScope();
-  return { app: principal.app, principal };
 }

@@ -1,29 +1,34 @@
-/** What every route plugin gets: the adapters and services, wired once in src/app.ts. */
-import type { SnowflakeGenerator } from '../core/snowflake.js';
-import type { EventBus } from '../events/bus.js';
-import type { CommandIndexService } from '../services/command-index-service.js';
+/**
+ * What the HTTP adapter is built from, wired once in src/app.ts. `buildServer` hands each route
+ * plugin only the services it calls (its own options object); no route reaches the store. Only
+ * the authentication hook reads it, through the token lookups of `PrincipalLookup`.
+ */
+import type { ApplicationService } from '../services/application-service.js';
+import type { ChannelsService } from '../services/channels-service.js';
 import type { CommandsService } from '../services/commands-service.js';
-import type { EndpointService } from '../services/endpoint-service.js';
 import type { InteractionsService } from '../services/interactions-service.js';
 import type { MessageRenderer } from '../services/message-renderer.js';
+import type { OAuth2Service } from '../services/oauth2-service.js';
 import type { PermissionsService } from '../services/permissions-service.js';
 import type { ResponsesService } from '../services/responses-service.js';
 import type { WorldService } from '../services/world-service.js';
-import type { Store } from '../store/store.js';
+import type { PrincipalLookup } from './auth.js';
 
-export interface HttpContext {
-  store: Store;
-  bus: EventBus;
-  ids: SnowflakeGenerator;
+export interface HttpServices {
+  /** Token lookups of the authentication hook. */
+  principals: PrincipalLookup;
   commands: CommandsService;
-  world: WorldService;
   permissions: PermissionsService;
-  commandIndex: CommandIndexService;
+  channels: ChannelsService;
   interactions: InteractionsService;
   responses: ResponsesService;
-  endpoints: EndpointService;
   renderer: MessageRenderer;
+  applications: ApplicationService;
+  oauth2: OAuth2Service;
+  /** The admin API's world, and the installed-guild lookup of `requireAppInGuild`. */
+  world: WorldService;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
-  now: () => number;
+  /** Readiness (`/readyz`): resolves when the store answers. */
+  ready: () => Promise<void>;
 }

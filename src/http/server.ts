@@ -6,12 +6,12 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { notFound, methodNotAllowed } from '../core/errors.js';
-import type { HttpContext } from './context.js';
+import { authentication } from './authentication.js';
+import type { HttpServices } from './context.js';
 import { clientErrorHandler, errorHandler, invalidApiVersion, sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
-import { authenticateBeforeBody } from './route-auth.js';
 import { RouteIndex } from './method-not-allowed.js';
 import { adminRoutes } from './routes/admin.js';
 import { homeRoutes } from './routes/home.js';
@@ -57,7 +57,7 @@ export interface ServerOptions {
   timeouts?: Partial<HttpTimeouts> | undefined;
 }
 
-export async function buildServer(ctx: HttpContext, options: ServerOptions = {}): Promise<FastifyInstance> {
+export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
@@ -80,7 +80,7 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
   app.setErrorHandler(errorHandler);
-  authenticateBeforeBody(app, ctx.store);
+  authentication(app, services.principals);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const version = VERSIONED_PATH.exec(path)?.[1];
@@ -90,21 +90,23 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
     return sendError(reply, routes.hasPath(path) ? methodNotAllowed() : notFound());
   });
 
+  // Each plugin gets only the services it calls.
+  const { commands, world, responses } = services;
   for (const version of SERVED_VERSIONS) {
     await app.register(
       async (api) => {
-        await api.register(applicationCommandRoutes, { ctx });
-        await api.register(commandPermissionRoutes, { ctx });
-        await api.register(channelRoutes, { ctx });
-        await api.register(interactionRoutes, { ctx });
-        await api.register(webhookRoutes, { ctx });
-        await api.register(identityRoutes, { ctx });
-        await api.register(oauth2Routes, { ctx });
+        await api.register(applicationCommandRoutes, { commands, guilds: world });
+        await api.register(commandPermissionRoutes, { permissions: services.permissions, guilds: world });
+        await api.register(channelRoutes, { channels: services.channels });
+        await api.register(interactionRoutes, { interactions: services.interactions, responses });
+        await api.register(webhookRoutes, { responses, renderer: services.renderer });
+        await api.register(identityRoutes, { applications: services.applications });
+        await api.register(oauth2Routes, { oauth2: services.oauth2 });
       },
       { prefix: `/api/${version}` },
     );
   }
-  await app.register(adminRoutes, { ctx, prefix: '/admin' });
-  await app.register(homeRoutes, { ctx });
+  await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
+  await app.register(homeRoutes, { ready: services.ready });
   return app;
 }

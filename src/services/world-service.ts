@@ -1,16 +1,24 @@
 /**
- * Changes to the world that carry consequences beyond the stored document: an application that
- * gains Activities (the EMBEDDED flag) gets its "Launch" entry point command.
+ * The world as the admin API and the HTTP guards see it, and changes to it that carry
+ * consequences beyond the stored document: an application that gains Activities (the EMBEDDED
+ * flag) gets its "Launch" entry point command.
  */
 import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
 import { invalidFormBody, issue } from '../core/errors.js';
 import { checkWorldConsistency, WORLD_DUPLICATE } from '../core/world/consistency.js';
-import type { Application, User, World } from '../core/world/types.js';
-import type { WorldStore } from '../store/store.js';
+import { isInstalledForCommands } from '../core/permissions/install.js';
+import { isSnowflake } from '../core/snowflake.js';
+import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
+import type { IssuedToken, StoredApplication, WorldStore } from '../store/store.js';
 import type { CommandsService } from './commands-service.js';
 
 function duplicate(field: string, what: string) {
   return invalidFormBody([issue([field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`)]);
+}
+
+/** An application as the world file has it: without the signing keys. */
+function withoutKeys({ keys: _keys, ...app }: StoredApplication): Application {
+  return app;
 }
 
 /** `addition` over `base`, object by object (same id: the addition's). */
@@ -32,6 +40,10 @@ export class WorldService {
     private readonly store: WorldStore,
     private readonly commands: CommandsService,
   ) {}
+
+  export(): Promise<World> {
+    return this.store.exportWorld();
+  }
 
   async replace(world: World): Promise<void> {
     await this.store.replaceWorld(world);
@@ -58,6 +70,62 @@ export class WorldService {
     const holder = await this.store.findUserByToken(user.token);
     if (holder && holder.id !== user.id) throw duplicate('token', 'user');
     await this.store.putUser(user);
+  }
+
+  async listApplications(): Promise<Application[]> {
+    return (await this.store.listApplications()).map(withoutKeys);
+  }
+
+  async getApplication(id: string): Promise<Application | null> {
+    const app = await this.store.getApplication(id);
+    return app && withoutKeys(app);
+  }
+
+  deleteApplication(id: string): Promise<boolean> {
+    return this.store.deleteApplication(id);
+  }
+
+  listUsers(): Promise<User[]> {
+    return this.store.listUsers();
+  }
+
+  getUser(id: string): Promise<User | null> {
+    return this.store.getUser(id);
+  }
+
+  deleteUser(id: string): Promise<boolean> {
+    return this.store.deleteUser(id);
+  }
+
+  listGuilds(): Promise<Guild[]> {
+    return this.store.listGuilds();
+  }
+
+  getGuild(id: string): Promise<Guild | null> {
+    return this.store.getGuild(id);
+  }
+
+  putGuild(guild: Guild): Promise<void> {
+    return this.store.putGuild(guild);
+  }
+
+  deleteGuild(id: string): Promise<boolean> {
+    return this.store.deleteGuild(id);
+  }
+
+  /** The guild `guildId` names if the app is installed there for commands; null otherwise (or for a malformed id). */
+  async installedGuild(applicationId: string, guildId: string): Promise<Guild | null> {
+    const guild = isSnowflake(guildId) ? await this.store.getGuild(guildId) : null;
+    return guild && isInstalledForCommands(guild, applicationId) ? guild : null;
+  }
+
+  listOAuth2Tokens(): Promise<IssuedToken[]> {
+    return this.store.listOAuth2Tokens();
+  }
+
+  /** A pre-issued token, as the world file has them: it never expires. */
+  putOAuth2Token(token: OAuth2Token): Promise<void> {
+    return this.store.putOAuth2Token({ ...token, expires_at: null });
   }
 
   private async afterApplicationsChanged(apps: Application[]): Promise<void> {

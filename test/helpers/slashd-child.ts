@@ -8,7 +8,7 @@ import { ADMIN_TOKEN } from './world.js';
 const [db, hint] = process.argv.slice(2);
 const slashd = await createSlashd({ db: db!, adminToken: ADMIN_TOKEN, nodeIdHint: Number(hint) });
 const url = await slashd.listen({ host: '127.0.0.1', port: 0 });
-process.stdout.write(`${JSON.stringify({ url, nodeId: slashd.ctx.ids.nodeId })}\n`);
+process.stdout.write(`${JSON.stringify({ url, nodeId: slashd.ids.nodeId })}\n`);
 process.once('SIGTERM', () => {
   slashd.close().then(
     () => process.exit(0),

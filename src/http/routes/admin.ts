@@ -2,9 +2,9 @@
  * The admin API: the world (applications, users, guilds, pre-issued tokens) in the same shapes as
  * the world file (docs/world.md). Guarded by the admin token from the config.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../limits.js';
-import { ApiError, invalidFormBody, notFound, unauthorized, type Issue } from '../../core/errors.js';
+import { ApiError, invalidFormBody, notFound, type Issue } from '../../core/errors.js';
 import {
   parseApplication,
   parseGuild,
@@ -13,10 +13,15 @@ import {
   parseWorld,
   parseWorldShape,
 } from '../../core/world/parse.js';
-import type { Application, World } from '../../core/world/types.js';
-import type { StoredApplication } from '../../store/store.js';
-import { sameSecret } from '../../store/tokens.js';
-import type { HttpContext } from '../context.js';
+import type { World } from '../../core/world/types.js';
+import type { WorldService } from '../../services/world-service.js';
+import { requireAdminToken } from '../guards.js';
+
+export interface AdminRoutesOptions {
+  world: WorldService;
+  /** Secret of the /admin API; compared in constant time. */
+  adminToken: string;
+}
 
 function accept<T>(result: { ok: true; value: T } | { ok: false; issues: Issue[] }): T {
   if (!result.ok) throw invalidFormBody(result.issues);
@@ -27,22 +32,17 @@ function samePathId(pathId: string, bodyId: string): void {
   if (pathId !== bodyId) throw new ApiError(400, 0, 'The id in the body differs from the id in the path');
 }
 
-export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
-  const world = ctx.world;
-  admin.addHook('onRequest', async (request: FastifyRequest) => {
-    const header = request.headers.authorization ?? '';
-    const secret = header.replace(/^(Bearer|Admin)\s+/i, '');
-    if (!header || !sameSecret(secret, ctx.adminToken)) throw unauthorized();
-  });
+export async function adminRoutes(admin: FastifyInstance, { world, adminToken }: AdminRoutesOptions): Promise<void> {
+  admin.addHook('onRequest', requireAdminToken(adminToken));
 
-  admin.get('/world', async () => ctx.store.world.exportWorld());
+  admin.get('/world', async () => world.export());
   admin.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.replace(accept<World>(parseWorld(request.body)));
-    return ctx.store.world.exportWorld();
+    await world.replace(accept(parseWorld(request.body)) as World);
+    return world.export();
   });
   admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
     await world.merge(accept(parseWorldShape(request.body)));
-    return ctx.store.world.exportWorld();
+    return world.export();
   });
 
   /** One world resource in the world file's shape: list, get, put (an upsert) and delete by id. */
@@ -74,37 +74,32 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
     });
   }
 
-  // The admin API shows applications as the world file has them: without the signing keys.
-  const withoutKeys = ({ keys: _keys, ...app }: StoredApplication): Application => app;
   resource('/applications', {
-    list: async () => (await ctx.store.world.listApplications()).map(withoutKeys),
-    get: async (id) => {
-      const app = await ctx.store.world.getApplication(id);
-      return app && withoutKeys(app);
-    },
+    list: () => world.listApplications(),
+    get: (id) => world.getApplication(id),
     parse: parseApplication,
     put: (app) => world.putApplication(app),
-    remove: (id) => ctx.store.world.deleteApplication(id),
+    remove: (id) => world.deleteApplication(id),
   });
   resource('/users', {
-    list: () => ctx.store.world.listUsers(),
-    get: (id) => ctx.store.world.getUser(id),
+    list: () => world.listUsers(),
+    get: (id) => world.getUser(id),
     parse: parseUser,
     put: (user) => world.putUser(user),
-    remove: (id) => ctx.store.world.deleteUser(id),
+    remove: (id) => world.deleteUser(id),
   });
   resource('/guilds', {
-    list: () => ctx.store.world.listGuilds(),
-    get: (id) => ctx.store.world.getGuild(id),
+    list: () => world.listGuilds(),
+    get: (id) => world.getGuild(id),
     parse: parseGuild,
-    put: (guild) => ctx.store.world.putGuild(guild),
-    remove: (id) => ctx.store.world.deleteGuild(id),
+    put: (guild) => world.putGuild(guild),
+    remove: (id) => world.deleteGuild(id),
   });
 
-  admin.get('/oauth2-tokens', async () => ctx.store.world.listOAuth2Tokens());
+  admin.get('/oauth2-tokens', async () => world.listOAuth2Tokens());
   admin.post('/oauth2-tokens', async (request, reply) => {
     const token = accept(parseOAuth2Token(request.body));
-    await ctx.store.world.putOAuth2Token({ ...token, expires_at: null });
+    await world.putOAuth2Token(token);
     return reply.code(201).send(token);
   });
 }

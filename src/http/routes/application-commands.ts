@@ -5,15 +5,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandScope } from '../../core/commands/model.js';
 import { DICTIONARIES, toWireCommand, type LocalizationView } from '../../core/commands/wire.js';
-import { missingAccess, unknownCommand } from '../../core/errors.js';
+import { unknownCommand } from '../../core/errors.js';
 import { isSnowflake } from '../../core/snowflake.js';
-import { isInstalledForCommands } from '../../core/permissions/install.js';
+import type { CommandsService } from '../../services/commands-service.js';
+import type { Principal } from '../auth.js';
+import {
+  appOf,
+  principalOf,
+  requireApp,
+  requireAppInGuild,
+  requireCommandsCaller,
+  type InstalledGuilds,
+} from '../guards.js';
 import { COMMANDS_BODY_LIMIT_BYTES } from '../limits.js';
-import { authenticate, requireCommandsCaller, type Principal } from '../auth.js';
-import type { HttpContext } from '../context.js';
 import { queryFlag } from '../query.js';
 import { requesterLocale } from '../requester-locale.js';
-import type { StoredApplication } from '../../store/store.js';
+
+export interface ApplicationCommandRoutesOptions {
+  commands: CommandsService;
+  guilds: InstalledGuilds;
+}
 
 interface ScopeParams {
   applicationId: string;
@@ -30,25 +41,15 @@ const scopeParamsSchema = {
   properties: { applicationId: { type: 'string' }, guildId: { type: 'string' }, commandId: { type: 'string' } },
 } as const;
 
-interface Caller {
-  app: StoredApplication;
-  principal: Principal;
-  scope: CommandScope;
+/** The scope the path names; the guards have checked the caller may act in it. */
+function scopeOf(request: FastifyRequest<{ Params: ScopeParams }>): CommandScope {
+  return { applicationId: request.params.applicationId, guildId: request.params.guildId ?? null };
 }
 
-export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
-  async function resolveCaller(request: FastifyRequest<{ Params: ScopeParams }>): Promise<Caller> {
-    const { applicationId, guildId } = request.params;
-    const { app, principal } = requireCommandsCaller(
-      await authenticate(ctx.store, request.headers.authorization),
-      applicationId,
-    );
-    if (guildId === undefined) return { app, principal, scope: { applicationId, guildId: null } };
-    const guild = isSnowflake(guildId) ? await ctx.store.world.getGuild(guildId) : null;
-    if (!guild || !isInstalledForCommands(guild, app.id)) throw missingAccess();
-    return { app, principal, scope: { applicationId, guildId } };
-  }
-
+export async function applicationCommandRoutes(
+  api: FastifyInstance,
+  { commands, guilds }: ApplicationCommandRoutesOptions,
+): Promise<void> {
   function listView(request: FastifyRequest, principal: Principal): LocalizationView {
     const query = request.query as Record<string, unknown>;
     if (queryFlag(query.with_localizations)) return DICTIONARIES;
@@ -62,54 +63,50 @@ export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { 
   }
 
   const list = async (request: FastifyRequest<{ Params: ScopeParams }>, reply: FastifyReply) => {
-    const { principal, scope } = await resolveCaller(request);
-    const json = await ctx.commands.listJson(scope, listView(request, principal));
+    const json = await commands.listJson(scopeOf(request), listView(request, principalOf(request)));
     return reply.type('application/json').send(json);
   };
 
   const create = async (request: FastifyRequest<{ Params: ScopeParams }>, reply: FastifyReply) => {
-    const { app, scope } = await resolveCaller(request);
-    const { created, command } = await ctx.commands.create(app, scope, request.body);
+    const { created, command } = await commands.create(appOf(request), scopeOf(request), request.body);
     return reply.code(created ? 201 : 200).send(toWireCommand(command));
   };
 
   const bulkOverwrite = async (request: FastifyRequest<{ Params: ScopeParams }>, reply: FastifyReply) => {
-    const { app, scope } = await resolveCaller(request);
-    const commands = await ctx.commands.bulkOverwrite(app, scope, request.body);
-    return reply.send(commands.map((c) => toWireCommand(c)));
+    const written = await commands.bulkOverwrite(appOf(request), scopeOf(request), request.body);
+    return reply.send(written.map((c) => toWireCommand(c)));
   };
 
   const get = async (request: FastifyRequest<{ Params: CommandParams }>, reply: FastifyReply) => {
-    const { scope } = await resolveCaller(request);
     checkCommandId(request.params.commandId);
-    return reply.send(toWireCommand(await ctx.commands.get(scope, request.params.commandId)));
+    return reply.send(toWireCommand(await commands.get(scopeOf(request), request.params.commandId)));
   };
 
   const edit = async (request: FastifyRequest<{ Params: CommandParams }>, reply: FastifyReply) => {
-    const { app, scope } = await resolveCaller(request);
     checkCommandId(request.params.commandId);
-    return reply.send(toWireCommand(await ctx.commands.edit(app, scope, request.params.commandId, request.body)));
+    const { commandId } = request.params;
+    return reply.send(toWireCommand(await commands.edit(appOf(request), scopeOf(request), commandId, request.body)));
   };
 
   const remove = async (request: FastifyRequest<{ Params: CommandParams }>, reply: FastifyReply) => {
-    const { scope } = await resolveCaller(request);
     checkCommandId(request.params.commandId);
-    await ctx.commands.delete(scope, request.params.commandId);
+    await commands.delete(scopeOf(request), request.params.commandId);
     return reply.code(204).send();
   };
 
-  for (const base of [
-    '/applications/:applicationId/commands',
-    '/applications/:applicationId/guilds/:guildId/commands',
-  ]) {
-    const schema = { params: scopeParamsSchema };
-    const config = { auth: 'app' } as const;
-    const write = { schema, config, bodyLimit: COMMANDS_BODY_LIMIT_BYTES };
-    api.get(base, { schema, config }, list);
-    api.post(base, write, create);
-    api.put(base, write, bulkOverwrite);
-    api.get(`${base}/:commandId`, { schema, config }, get);
-    api.patch(`${base}/:commandId`, write, edit);
-    api.delete(`${base}/:commandId`, { schema, config }, remove);
+  const global = { onRequest: requireApp, preHandler: [requireCommandsCaller] };
+  const inGuild = { onRequest: requireApp, preHandler: [requireCommandsCaller, requireAppInGuild(guilds)] };
+  for (const [base, guards] of [
+    ['/applications/:applicationId/commands', global],
+    ['/applications/:applicationId/guilds/:guildId/commands', inGuild],
+  ] as const) {
+    const read = { schema: { params: scopeParamsSchema }, ...guards };
+    const write = { ...read, bodyLimit: COMMANDS_BODY_LIMIT_BYTES };
+    api.get<{ Params: ScopeParams }>(base, read, list);
+    api.post<{ Params: ScopeParams }>(base, write, create);
+    api.put<{ Params: ScopeParams }>(base, write, bulkOverwrite);
+    api.get<{ Params: CommandParams }>(`${base}/:commandId`, read, get);
+    api.patch<{ Params: CommandParams }>(`${base}/:commandId`, write, edit);
+    api.delete<{ Params: CommandParams }>(`${base}/:commandId`, read, remove);
   }
 }

@@ -4,19 +4,25 @@
  * `applications.commands.permissions.update`, for a user who may make them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, JsonCode, missingAccess, unauthorized } from '../../core/errors.js';
-import { isInstalledForCommands } from '../../core/permissions/install.js';
-import { isSnowflake } from '../../core/snowflake.js';
-import type { Guild, User } from '../../core/world/types.js';
-import type { StoredApplication } from '../../store/store.js';
+import { ApiError, JsonCode, unauthorized } from '../../core/errors.js';
+import type { User } from '../../core/world/types.js';
+import type { PermissionsService } from '../../services/permissions-service.js';
+import { missingScope, SCOPE_PERMISSIONS_UPDATE } from '../auth.js';
+import { guard } from '../authentication.js';
 import {
-  authenticate,
-  missingScope,
-  notAuthorizedForApplication,
-  SCOPE_PERMISSIONS_UPDATE,
-  type Principal,
-} from '../auth.js';
-import type { HttpContext } from '../context.js';
+  appOf,
+  guildOf,
+  missingGuard,
+  principalOf,
+  requireApp,
+  requireAppInGuild,
+  type InstalledGuilds,
+} from '../guards.js';
+
+export interface CommandPermissionRoutesOptions {
+  permissions: PermissionsService;
+  guilds: InstalledGuilds;
+}
 
 interface GuildParams {
   applicationId: string;
@@ -33,47 +39,48 @@ const botsCannotUseEndpoint = () => new ApiError(403, JsonCode.BotsCannotUseEndp
 const batchEditDisabled = () =>
   new ApiError(405, 0, 'Batch editing application command permissions is disabled; edit them per command.');
 
-export async function commandPermissionRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
-  async function resolve(
-    request: FastifyRequest<{ Params: GuildParams }>,
-  ): Promise<{ principal: Principal; app: StoredApplication; guild: Guild }> {
-    const principal = await authenticate(ctx.store, request.headers.authorization);
-    if (!principal || principal.kind === 'user') throw unauthorized();
-    if (principal.app.id !== request.params.applicationId) throw notAuthorizedForApplication();
-    const guild = isSnowflake(request.params.guildId) ? await ctx.store.world.getGuild(request.params.guildId) : null;
-    if (!guild || !isInstalledForCommands(guild, principal.app.id)) throw missingAccess();
-    return { principal, app: principal.app, guild };
-  }
+/**
+ * preHandler: edits take only a Bearer token with `applications.commands.permissions.update`
+ * granted by a user. A token without a user (client credentials, stored before the scope was
+ * refused there) never edits permissions as if the owner had granted it.
+ */
+const requirePermissionsEditor = guard(async (request: FastifyRequest) => {
+  const principal = principalOf(request);
+  if (principal.kind === 'bot') throw botsCannotUseEndpoint();
+  if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE)) throw missingScope();
+  if (principal.token.user_id === null) throw missingScope();
+  if (!principal.user) throw unauthorized();
+});
 
-  function editor(principal: Principal): User {
-    if (principal.kind === 'bot') throw botsCannotUseEndpoint();
-    if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE)) throw missingScope();
-    // Only a user grants this scope: a token without a user (client credentials, stored before
-    // the scope was refused there) never edits permissions as if the owner had granted it.
-    if (principal.token.user_id === null) throw missingScope();
-    if (!principal.user) throw unauthorized();
-    return principal.user;
-  }
+/** The user editing, after `requirePermissionsEditor`. */
+function editorOf(request: FastifyRequest): User {
+  const principal = principalOf(request);
+  if (principal.kind !== 'bearer' || !principal.user) throw missingGuard('the editor');
+  return principal.user;
+}
 
+export async function commandPermissionRoutes(
+  api: FastifyInstance,
+  { permissions, guilds }: CommandPermissionRoutesOptions,
+): Promise<void> {
   const base = '/applications/:applicationId/guilds/:guildId/commands';
+  const inGuild = requireAppInGuild(guilds);
+  const read = { onRequest: requireApp, preHandler: [inGuild] };
+  const edit = { onRequest: requireApp, preHandler: [inGuild, requirePermissionsEditor] };
 
-  api.get<{ Params: GuildParams }>(`${base}/permissions`, { config: { auth: 'app' } }, async (request) => {
-    const { app, guild } = await resolve(request);
-    return ctx.permissions.list(app, guild);
-  });
+  api.get<{ Params: GuildParams }>(`${base}/permissions`, read, async (request) =>
+    permissions.list(appOf(request), guildOf(request)),
+  );
 
-  api.put<{ Params: GuildParams }>(`${base}/permissions`, { config: { auth: 'app' } }, async (request) => {
-    await resolve(request);
+  api.put<{ Params: GuildParams }>(`${base}/permissions`, read, async () => {
     throw batchEditDisabled();
   });
 
-  api.get<{ Params: TargetParams }>(`${base}/:commandId/permissions`, { config: { auth: 'app' } }, async (request) => {
-    const { app, guild } = await resolve(request);
-    return ctx.permissions.get(app, guild, request.params.commandId);
-  });
+  api.get<{ Params: TargetParams }>(`${base}/:commandId/permissions`, read, async (request) =>
+    permissions.get(appOf(request), guildOf(request), request.params.commandId),
+  );
 
-  api.put<{ Params: TargetParams }>(`${base}/:commandId/permissions`, { config: { auth: 'app' } }, async (request) => {
-    const { principal, app, guild } = await resolve(request);
-    return ctx.permissions.put(app, guild, editor(principal), request.params.commandId, request.body);
-  });
+  api.put<{ Params: TargetParams }>(`${base}/:commandId/permissions`, edit, async (request) =>
+    permissions.put(appOf(request), guildOf(request), editorOf(request), request.params.commandId, request.body),
+  );
 }

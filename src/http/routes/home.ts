@@ -3,7 +3,11 @@
  * next), `/healthz` (the process answers) and `/readyz` (the store answers too).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { HttpContext } from '../context.js';
+
+export interface HomeRoutesOptions {
+  /** Resolves when the store answers; rejects when it cannot serve. */
+  ready: () => Promise<void>;
+}
 
 /** Where the documentation lives, relative to the repository (a later console will be linked here too). */
 export const DOCS_LINKS: readonly { href: string; title: string }[] = [
@@ -43,13 +47,13 @@ ${links}
 `;
 }
 
-export async function homeRoutes(app: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
+export async function homeRoutes(app: FastifyInstance, { ready }: HomeRoutesOptions): Promise<void> {
   const page = homePage();
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
   app.get('/healthz', async (_request, reply) => sendJson(reply, 200, { status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
     try {
-      await ctx.store.ping();
+      await ready();
     } catch (error) {
       // Why the store failed goes to the server's log, not into an unauthenticated answer.
       request.log.warn({ err: error }, 'readiness check: the store did not answer');

@@ -1,38 +1,27 @@
 /** Who am I: the endpoints client libraries call to log in (docs/v10-behaviour.md#endpoints). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../../core/errors.js';
-import { toWireApplication, toWireBotUser, toWireCurrentUser } from '../../core/world/wire.js';
-import { authenticate, type Principal } from '../auth.js';
-import type { HttpContext } from '../context.js';
+import { toWireBotUser, toWireCurrentUser } from '../../core/world/wire.js';
+import type { ApplicationService } from '../../services/application-service.js';
+import { appOf, principalOf, requireAnyCaller, requireApp, requireBot } from '../guards.js';
 
-export async function identityRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
-  async function principalOf(request: FastifyRequest): Promise<Principal> {
-    const principal = await authenticate(ctx.store, request.headers.authorization);
-    if (!principal) throw unauthorized();
-    return principal;
-  }
+export interface IdentityRoutesOptions {
+  applications: ApplicationService;
+}
 
-  api.get('/users/@me', { config: { auth: 'any' } }, async (request) => {
-    const principal = await principalOf(request);
+export async function identityRoutes(api: FastifyInstance, { applications }: IdentityRoutesOptions): Promise<void> {
+  api.get('/users/@me', { onRequest: requireAnyCaller }, async (request) => {
+    const principal = principalOf(request);
     if (principal.kind === 'bot') return toWireBotUser(principal.app);
     if (!principal.user) throw unauthorized();
     return toWireCurrentUser(principal.user);
   });
 
-  const currentApplication = async (request: FastifyRequest) => {
-    const principal = await principalOf(request);
-    if (principal.kind === 'user') throw unauthorized();
-    const owner = await ctx.store.world.getUser(principal.app.owner_id);
-    return toWireApplication(principal.app, principal.app.keys.verifyKey, owner);
-  };
-  api.get('/applications/@me', { config: { auth: 'app' } }, currentApplication);
-  api.get('/oauth2/applications/@me', { config: { auth: 'app' } }, currentApplication);
+  const currentApplication = async (request: FastifyRequest) => applications.current(appOf(request));
+  api.get('/applications/@me', { onRequest: requireApp }, currentApplication);
+  api.get('/oauth2/applications/@me', { onRequest: requireApp }, currentApplication);
 
-  api.patch('/applications/@me', { config: { auth: 'bot' } }, async (request) => {
-    const principal = await principalOf(request);
-    if (principal.kind !== 'bot') throw unauthorized();
-    const app = await ctx.endpoints.update(principal.app, request.body);
-    const owner = await ctx.store.world.getUser(app.owner_id);
-    return toWireApplication(app, app.keys.verifyKey, owner);
-  });
+  api.patch('/applications/@me', { onRequest: requireBot }, async (request) =>
+    applications.update(appOf(request), request.body),
+  );
 }

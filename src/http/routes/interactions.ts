@@ -2,32 +2,31 @@
  * Interactions: the client invokes (`POST /interactions`, user token) and reads the state; the
  * app answers through the callback endpoint, where the interaction token is the credential.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../../core/errors.js';
+import type { FastifyInstance } from 'fastify';
 import { unknownInteraction } from '../../core/interactions/lifecycle.js';
-import type { User } from '../../core/world/types.js';
-import { authenticate } from '../auth.js';
-import type { HttpContext } from '../context.js';
+import type { InteractionsService } from '../../services/interactions-service.js';
+import type { ResponsesService } from '../../services/responses-service.js';
+import { requireUser, userOf } from '../guards.js';
 import { queryFlag } from '../query.js';
 
-export async function interactionRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
-  async function invokingUser(request: FastifyRequest): Promise<User> {
-    const principal = await authenticate(ctx.store, request.headers.authorization);
-    if (!principal || principal.kind !== 'user') throw unauthorized();
-    return principal.user;
-  }
+export interface InteractionRoutesOptions {
+  interactions: InteractionsService;
+  responses: ResponsesService;
+}
 
-  api.post('/interactions', { config: { auth: 'user' } }, async (request) => {
-    const user = await invokingUser(request);
-    return ctx.interactions.invoke(user, request.body);
-  });
+export async function interactionRoutes(
+  api: FastifyInstance,
+  { interactions, responses }: InteractionRoutesOptions,
+): Promise<void> {
+  api.post('/interactions', { onRequest: requireUser }, async (request) =>
+    interactions.invoke(userOf(request), request.body),
+  );
 
   api.get<{ Params: { interactionId: string } }>(
     '/interactions/:interactionId',
-    { config: { auth: 'user' } },
+    { onRequest: requireUser },
     async (request) => {
-      const user = await invokingUser(request);
-      const status = await ctx.interactions.status(user, request.params.interactionId);
+      const status = await interactions.status(userOf(request), request.params.interactionId);
       if (!status) throw unknownInteraction();
       return status;
     },
@@ -36,7 +35,7 @@ export async function interactionRoutes(api: FastifyInstance, { ctx }: { ctx: Ht
   api.post<{ Params: { interactionId: string; token: string }; Querystring: { with_response?: string } }>(
     '/interactions/:interactionId/:token/callback',
     async (request, reply) => {
-      const { callbackResponse } = await ctx.responses.callback(
+      const { callbackResponse } = await responses.callback(
         request.params.interactionId,
         request.params.token,
         request.body,

@@ -1,0 +1,53 @@
+/**
+ * A channel as its callers see it: the command picker (the application command index) for a
+ * member who can view the channel, and its messages for a member or an installed app's bot that
+ * may read its history. Anyone else gets Missing Access; a channel no guild has, Unknown Channel.
+ */
+import type { Locale } from '../core/locales.js';
+import { missingAccess } from '../core/errors.js';
+import { appCanReadMessages, canReadMessages, canViewChannel } from '../core/permissions/channel-permissions.js';
+import { BOT_SCOPE, findInstall } from '../core/permissions/install.js';
+import type { Application, Channel, Guild, User } from '../core/world/types.js';
+import type { WorldStore } from '../store/store.js';
+import type { CommandIndexService } from './command-index-service.js';
+import { unknownChannel } from './invocation-scene.js';
+import type { MessageRenderer } from './message-renderer.js';
+
+/** Who reads a channel's messages: a user of the client, or an app's bot. */
+export type ChannelReader = { kind: 'user'; user: User } | { kind: 'bot'; app: Application };
+
+export class ChannelsService {
+  constructor(
+    private readonly store: Pick<WorldStore, 'findGuildByChannel'>,
+    private readonly commandIndex: CommandIndexService,
+    private readonly renderer: MessageRenderer,
+  ) {}
+
+  private async find(channelId: string): Promise<{ guild: Guild; channel: Channel }> {
+    const guild = await this.store.findGuildByChannel(channelId);
+    const channel = guild?.channels.find((c) => c.id === channelId);
+    if (!guild || !channel) throw unknownChannel();
+    return { guild, channel };
+  }
+
+  /** The channel's command picker as JSON text (assembled from each command's cached JSON: it is read on every picker open). */
+  async commandIndexJson(user: User, channelId: string, locale: Locale | null): Promise<string> {
+    const { guild, channel } = await this.find(channelId);
+    const member = guild.members.find((m) => m.user_id === user.id);
+    if (!member || !canViewChannel(guild, member, channel)) throw missingAccess();
+    return this.commandIndex.buildJson(guild, channel, user, locale);
+  }
+
+  /** Up to `limit` messages, newest first; a bot reads by its install's role bits (installed with the bot scope). */
+  async messages(reader: ChannelReader, channelId: string, limit: number): Promise<Record<string, unknown>[]> {
+    const { guild, channel } = await this.find(channelId);
+    if (reader.kind === 'bot') {
+      if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw missingAccess();
+      if (!appCanReadMessages(guild, reader.app.id, channel)) throw missingAccess();
+      return this.renderer.channelMessages(guild, channel, reader.app.id, limit);
+    }
+    const member = guild.members.find((m) => m.user_id === reader.user.id);
+    if (!member || !canReadMessages(guild, member, channel)) throw missingAccess();
+    return this.renderer.channelMessages(guild, channel, reader.user.id, limit);
+  }
+}
