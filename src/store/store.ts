@@ -4,6 +4,7 @@
  * one atomic call.
  */
 import type { CommandScope, StoredCommand } from '../core/commands/model.js';
+import type { Frozen } from '../core/frozen-memo.js';
 import type { CommandPlanner } from '../core/commands/mutation.js';
 import type { CommandPermission, GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import type { InteractionRecord, InteractionState } from '../core/interactions/lifecycle.js';
@@ -56,13 +57,13 @@ export interface Store {
   listOAuth2Tokens(): Promise<IssuedToken[]>;
 
   // Commands, always of one application.
-  listCommands(scope: CommandScope): Promise<StoredCommand[]>;
+  listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>>;
   getCommand(scope: CommandScope, commandId: string): Promise<StoredCommand | null>;
   /** Runs the planner on the scope's state and applies its mutation, atomically. */
   mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R>;
 
   // Command permissions of one application in one guild.
-  listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]>;
+  listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>>;
   getCommandPermissions(
     applicationId: string,
     guildId: string,
@@ -136,7 +137,7 @@ export interface NodeLeaseRequest {
 /** What a permissions planner sees, read inside the transaction that applies its plan. */
 export interface PermissionsState {
   /** Every permissions object of the app in the guild. */
-  permissions: GuildCommandPermissions[];
+  readonly permissions: readonly GuildCommandPermissions[];
   /** The command the target id names (global, or of this guild); null when it names none. */
   command: StoredCommand | null;
 }

@@ -4,6 +4,7 @@ import { applyMutation } from '../../core/commands/mutation.js';
 import type { CommandPermission, GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { CommandPlanner, PermissionsPlanner } from '../store.js';
 import type { SqliteConnection } from './connection.js';
+import type { Frozen } from '../../core/frozen-memo.js';
 import { deepFreeze } from './read-caches.js';
 
 const GLOBAL_SCOPE_KEY = '';
@@ -38,12 +39,12 @@ function rowToCommand(row: CommandRow): StoredCommand {
 export class CommandTables {
   constructor(private readonly conn: SqliteConnection) {}
 
-  async listCommands(scope: CommandScope): Promise<StoredCommand[]> {
+  async listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
     return this.cachedCommands(scope);
   }
 
   /** The scope's commands, parsed once and frozen until a write to the scope. */
-  private cachedCommands(scope: CommandScope, fresh = false): StoredCommand[] {
+  private cachedCommands(scope: CommandScope, fresh = false): Frozen<StoredCommand[]> {
     const key = `${scope.applicationId}/${scopeKey(scope)}`;
     let commands = (fresh ? this.conn.freshCaches() : this.conn.caches()).commands.get(key);
     if (!commands) {
@@ -149,7 +150,7 @@ export class CommandTables {
     return outcome;
   }
 
-  async listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]> {
+  async listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>> {
     const key = `${applicationId}/${guildId}`;
     let permissions = this.conn.caches().permissions.get(key);
     if (!permissions) {

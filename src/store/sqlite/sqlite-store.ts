@@ -3,6 +3,7 @@
  * table modules that share one connection (and so one transaction at a time).
  */
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
+import type { Frozen } from '../../core/frozen-memo.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
@@ -139,7 +140,7 @@ export class SqliteStore implements Store {
   }
 
   // ---- commands --------------------------------------------------------------------------------
-  listCommands(scope: CommandScope): Promise<StoredCommand[]> {
+  listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
     return this.commands.listCommands(scope);
   }
 
@@ -151,7 +152,7 @@ export class SqliteStore implements Store {
     return this.commands.mutateCommands(scope, planner);
   }
 
-  listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]> {
+  listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>> {
     return this.commands.listCommandPermissions(applicationId, guildId);
   }
 
