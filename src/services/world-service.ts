@@ -2,7 +2,7 @@
  * Changes to the world that carry consequences beyond the stored document: an application that
  * gains Activities (the EMBEDDED flag) gets its "Launch" entry point command.
  */
-import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
+import { hasActivities } from '../core/commands/model.js';
 import { invalidFormBody, issue } from '../core/errors.js';
 import { checkWorldConsistency, WORLD_DUPLICATE } from '../core/world/consistency.js';
 import type { Application, User, World } from '../core/world/types.js';
@@ -62,7 +62,7 @@ export class WorldService {
 
   private async afterApplicationsChanged(apps: Application[]): Promise<void> {
     for (const app of apps) {
-      if ((app.flags & APPLICATION_FLAG_EMBEDDED) !== 0) await this.commands.ensureEntryPoint(app);
+      if (hasActivities(app)) await this.commands.ensureEntryPoint(app);
     }
   }
 }
