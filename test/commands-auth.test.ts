@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   BOB_IDENTIFY_TOKEN,
   DEMO_APP_ID,
@@ -90,7 +90,7 @@ describe('command endpoints: who may call them', () => {
   const fixtureIds = new Map<string, string>();
 
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID,
   BOB_ID,
@@ -28,7 +28,7 @@ const APPLICATION_PATHS = ['/applications/@me', '/oauth2/applications/@me'];
 describe('identity endpoints', () => {
   let server: TestServer;
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_BOT_TOKEN,
   ADMIN_TOKEN,
@@ -162,7 +162,7 @@ describe('command permission endpoints', () => {
   }
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     unsubscribe = server.slashd.bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) => {
       events.push(structuredClone(event));
     });

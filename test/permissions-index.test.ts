@@ -18,7 +18,7 @@ import { evaluateCommandAccess, type AccessDecision, type AccessReasonCode } fro
 import { isInstalledForCommands } from '../src/core/permissions/install.js';
 import type { Application, Guild, User } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommand } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_APP_ID,
   ADMIN_TOKEN,
@@ -696,7 +696,7 @@ describe('the application command index', () => {
   }
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     for (const [id, username, locale, token] of [
       [FRANK_ID, 'frank', 'ja', 'frank-user-token'],
       [GINA_ID, 'gina', 'de', 'gina-user-token'],

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_ID, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -106,7 +106,7 @@ describe('command permissions follow their command', () => {
   }
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     const admin = await request('PUT', `${server.url}/admin/guilds/${OTHER_GUILD_ID}`, {
       auth: `Bearer ${ADMIN_TOKEN}`,
       body: {

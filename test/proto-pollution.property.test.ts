@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
   DEMO_APP_ID,
@@ -81,7 +81,7 @@ describe('hostile keys in every free-form object', () => {
   const cleanPrototype = ownPrototypeKeys();
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     const guildCommands = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
     const created = await server.request('POST', guildCommands, {
       auth: BOT,
