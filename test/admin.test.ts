@@ -11,8 +11,7 @@ import type { World } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from './helpers/json.js';
 
 const ADMIN = `Bearer ${ADMIN_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };

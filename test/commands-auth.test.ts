@@ -10,17 +10,15 @@ import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaCheck
 import { injectServer, type TestServer } from './helpers/server.js';
 import {
   BOB_IDENTIFY_TOKEN,
+  BOT,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
   DEMO_CC_TOKEN,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };
 
 interface Scope {

@@ -10,13 +10,17 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ACTIVITY_APP_ID,
+  ACTIVITY_BOT_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  GLOBAL_BASE,
+  GUILD_BASE,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;
-const GUILD_BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 const GLOBAL = { applicationId: DEMO_APP_ID, guildId: null };
 const GUILD = { applicationId: DEMO_APP_ID, guildId: TEST_GUILD_ID };
 

@@ -12,14 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertCommandResponse, repoRoot } from './helpers/openapi.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { BOT, DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
 const ROOT = repoRoot();
 const CLI = join(ROOT, 'bin', 'slashd.js');
 const BUILT_CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const LIST_PATH = `/api/v10/applications/${DEMO_APP_ID}/commands`;
 const GUILD_LIST_PATH = `/api/v10/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 const START_TIMEOUT_MS = 20_000;

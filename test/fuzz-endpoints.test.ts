@@ -8,9 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assertErrorBody } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
-
-const GENERAL = '1345183757107200011';
+import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 
 /** Not a 5xx, and every refusal is a v10 error body (ErrorResponse in the OpenAPI document). */
 function assertClientError(response: TestResponse, what: string): void {

@@ -7,13 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { assertCommandResponse, assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { BOT, DEMO_APP_ID, GLOBAL_BASE, GUILD_BASE, TEST_GUILD_ID } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;
-const GUILD_BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 const NOT_FOUND = { message: '404: Not Found', code: 0 };
 const METHOD_NOT_ALLOWED = { message: '405: Method Not Allowed', code: 0 };
 

@@ -12,16 +12,15 @@ import {
   ALICE_ID,
   BOB_ID,
   BOB_IDENTIFY_TOKEN,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   DEMO_CC_TOKEN,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };
 const APPLICATION_PATHS = ['/applications/@me', '/oauth2/applications/@me'];
 

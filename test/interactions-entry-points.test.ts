@@ -17,13 +17,13 @@ import {
   ACTIVITY_BOT_TOKEN,
   ADMIN_TOKEN,
   BOB_ID,
+  BOB_TOKEN as BOB,
+  CAROL_TOKEN as CAROL,
   DEMO_APP_ID,
+  GENERAL,
   TEST_GUILD_ID,
 } from './helpers/world.js';
 
-const BOB = 'bob-user-token';
-const CAROL = 'carol-user-token';
-const GENERAL = '1345183757107200011';
 const PRIMARY_ENTRY_POINT = 4;
 const EMBEDDED = 1 << 17;
 const ACTIVITY_BOT = `Bot ${ACTIVITY_BOT_TOKEN}`;

@@ -13,39 +13,36 @@ import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_BOT_TOKEN,
+  ADMIN_ROLE,
   ADMIN_TOKEN,
   ALICE_ID,
+  ANNOUNCEMENTS,
   BOB_ID,
   BOB_IDENTIFY_TOKEN,
+  BOT,
+  CAROL_ID,
+  DAVE_ID,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
   DEMO_CC_TOKEN,
+  ERIN_ID,
+  GENERAL,
+  MODERATOR_ROLE,
+  MUTED_ROLE,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
+  THREAD,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE = 'Bearer alice-perm-token';
 const BOB = 'Bearer bob-perm-token';
 const CAROL = 'Bearer carol-perm-token';
 
-const CAROL_ID = '1335036896870400003';
-const DAVE_ID = '1335036896870400004';
-const ERIN_ID = '1335036896870400005';
-
 /** Roles and channels of the example's Test Guild. */
 const EVERYONE = TEST_GUILD_ID;
 const ALL_CHANNELS = (BigInt(TEST_GUILD_ID) - 1n).toString();
-const ADMIN_ROLE = '1345183757107200002';
-const MODERATOR_ROLE = '1345183757107200003';
-const MUTED_ROLE = '1345183757107200004';
-const GENERAL = '1345183757107200011';
-const ANNOUNCEMENTS = '1345183757107200013';
-const THREAD = '1345183757107200014';
 const SECOND_GUILD_CHANNEL = '1345183757107201011';
 
 /** A third guild, added for these tests: the demo app is installed there, alice owns it, bob is a member. */

@@ -21,26 +21,27 @@ import { assertErrorBody, assertWireCommand } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_APP_ID,
+  ADMIN_ROLE,
   ADMIN_TOKEN,
   ALICE_ID,
   BOB_ID,
+  BOT,
+  CAROL_ID,
+  DAVE_ID,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
+  ERIN_ID,
+  MODERATOR_ROLE,
+  MUTED_ROLE,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE_PERM = 'Bearer alice-perm-token';
 
 // ---- the world of these tests: the example's Test Guild, with more roles, channels and members ----
 
-const CAROL_ID = '1335036896870400003';
-const DAVE_ID = '1335036896870400004';
-const ERIN_ID = '1335036896870400005';
 const FRANK_ID = '1335036896870400006';
 const GINA_ID = '1335036896870400007';
 
@@ -57,9 +58,6 @@ type UserName = keyof typeof USERS;
 
 const EVERYONE = TEST_GUILD_ID;
 const ALL_CHANNELS = (BigInt(TEST_GUILD_ID) - 1n).toString();
-const ADMIN_ROLE = '1345183757107200002';
-const MODERATOR_ROLE = '1345183757107200003';
-const MUTED_ROLE = '1345183757107200004';
 const HELPER_ROLE = '1345183757107200005';
 const SUPPORT_ROLE = '1345183757107200006';
 

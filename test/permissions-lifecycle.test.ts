@@ -10,20 +10,25 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, ALICE_ID, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_ID,
+  BOB_ID,
+  BOT,
+  CAROL_ID,
+  DEMO_APP_ID,
+  GENERAL,
+  GLOBAL_BASE,
+  MODERATOR_ROLE,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE = 'Bearer alice-perm-token';
-const CAROL_ID = '1335036896870400003';
-const MODERATOR_ROLE = '1345183757107200003';
-const GENERAL = '1345183757107200011';
 
 /** A second guild with the demo app, so that global commands have overwrites in two guilds. */
 const OTHER_GUILD_ID = '1345183757107203001';
 
-const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;
 const guildBase = (guildId: string) => `/applications/${DEMO_APP_ID}/guilds/${guildId}/commands`;
 const GUILD_BASE = guildBase(TEST_GUILD_ID);
 const permissionsPath = (guildId: string, targetId: string) => `${guildBase(guildId)}/${targetId}/permissions`;

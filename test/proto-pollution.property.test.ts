@@ -11,15 +11,14 @@ import fc from 'fast-check';
 import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
+  BOT,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
+  GENERAL,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
 
-const GENERAL = '1345183757107200011';
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 /** Runs of the property: each is two requests; bounded so the file stays well under 20 s. */
 const RUNS = 600;

@@ -10,8 +10,7 @@ import type { World } from '../src/core/world/types.js';
 import { DEMO_WORLD } from '../src/world/demo-world.js';
 import { assertMatchesSchema, fixturePath, withSchemaChecks } from './helpers/openapi.js';
 import { injectServer } from './helpers/server.js';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { Json } from './helpers/json.js';
 
 function readExample(): Json {
   return JSON.parse(readFileSync(fixturePath('world.example.json'), 'utf8')) as Json;

@@ -15,8 +15,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = Record<string, any>;
+import type { Json } from './json.js';
+
+export type { Json };
 
 export interface ReceivedRequest {
   method: string;
