@@ -9,10 +9,11 @@ import {
   STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
 import { runCases, GLOBAL } from './helpers/validation-cases.js';
+import { APPLICATION_FLAG_EMBEDDED } from '../src/core/commands/model.js';
 
 const EMBEDDED_APP: ValidationContext = {
   scope: 'global',
-  app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false },
+  app: { flags: APPLICATION_FLAG_EMBEDDED, integration_types: [0, 1], discoverable: false },
 };
 
 const ASTRAL_LETTER = '\u{20000}';

@@ -2,7 +2,6 @@
  * The command model: what slashd stores for a command after validation (a normalized definition)
  * and the record around it. Wire shapes live in `wire.ts`.
  */
-import { ApplicationFlags } from 'discord-api-types/v10';
 import type { LocalizationMap } from '../locales.js';
 import { nullRecord } from '../records.js';
 
@@ -29,7 +28,7 @@ export const IntegrationType = { GuildInstall: 0, UserInstall: 1 } as const;
 export const InteractionContext = { Guild: 0, BotDm: 1, PrivateChannel: 2 } as const;
 
 /** Application flag: the app has an Activity (docs/v10-behaviour.md#constants). */
-export const APPLICATION_FLAG_EMBEDDED = ApplicationFlags.Embedded;
+export const APPLICATION_FLAG_EMBEDDED = 1 << 17;
 
 /** True when the app has Activities (the EMBEDDED flag): only then may it have an Entry Point command. */
 export function hasActivities(app: { readonly flags: number }): boolean {

@@ -2,20 +2,20 @@
  * The message model: what slashd stores for a message in a channel (world messages, interaction
  * responses, follow-ups) and the v10 message object a client library reads.
  */
-import { MessageFlags } from 'discord-api-types/v10';
 import { CommandType } from '../commands/model.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
 import type { Application, Message, User } from '../world/types.js';
 import { toWirePublicUser } from '../world/wire.js';
 
+// Message flags (v10), the ones slashd reads or sets.
 /** Message flag: only the invoking user sees the message. */
-export const EPHEMERAL_FLAG = MessageFlags.Ephemeral;
+export const EPHEMERAL_FLAG = 1 << 6;
 /** Message flag of a deferred response still "thinking": the answer is yet to come. */
-export const LOADING_FLAG = MessageFlags.Loading;
+export const LOADING_FLAG = 1 << 7;
 /** Message flag: links in the message show no embeds. */
-export const SUPPRESS_EMBEDS_FLAG = MessageFlags.SuppressEmbeds;
+export const SUPPRESS_EMBEDS_FLAG = 1 << 2;
 /** Message flag: the message notifies nobody. */
-export const SUPPRESS_NOTIFICATIONS_FLAG = MessageFlags.SuppressNotifications;
+export const SUPPRESS_NOTIFICATIONS_FLAG = 1 << 12;
 
 /** True when `flag` is set in the bit set `flags`. */
 export function hasFlag(flags: number, flag: number): boolean {
