@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
+import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_BOT_TOKEN,
@@ -75,23 +75,11 @@ describe('command permission endpoints', () => {
   const ids: Record<string, string> = {};
 
   /**
-   * Every request of this file: a permissions response (200 on a .../permissions path) is checked
-   * against CommandPermissionsResponse, and every error body against ErrorResponse.
+   * Every request of this file: a permissions response is checked against
+   * CommandPermissionsResponse, and every error body against ErrorResponse (helpers/openapi.ts).
    */
-  async function request(
-    method: string,
-    path: string,
-    options?: Parameters<TestServer['request']>[2],
-  ): Promise<TestResponse> {
-    const response = await server.request(method, path, options);
-    if (response.status >= 400) assertErrorBody(response.status, response.body);
-    else if (response.status === 200 && /\/permissions$/.test(path)) {
-      for (const object of Array.isArray(response.body) ? response.body : [response.body]) {
-        assertMatchesSchema('CommandPermissionsResponse', object);
-      }
-    }
-    return response;
-  }
+  const request: TestServer['request'] = (method, path, options) =>
+    withSchemaChecks(server).request(method, path, options);
 
   async function createCommand(key: string, base: string, body: Json, auth = BOT): Promise<void> {
     const response = await request('POST', base, { auth, body });

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
+import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
@@ -43,23 +43,11 @@ describe('command permissions follow their command', () => {
   let server: TestServer;
 
   /**
-   * Every request of this file: a permissions response (200 on a .../permissions path) is checked
-   * against CommandPermissionsResponse, and every error body against ErrorResponse.
+   * Every request of this file: a permissions response is checked against
+   * CommandPermissionsResponse, and every error body against ErrorResponse (helpers/openapi.ts).
    */
-  async function request(
-    method: string,
-    path: string,
-    options?: Parameters<TestServer['request']>[2],
-  ): Promise<TestResponse> {
-    const response = await server.request(method, path, options);
-    if (response.status >= 400) assertErrorBody(response.status, response.body);
-    else if (response.status === 200 && /\/permissions$/.test(path)) {
-      for (const object of Array.isArray(response.body) ? response.body : [response.body]) {
-        assertMatchesSchema('CommandPermissionsResponse', object);
-      }
-    }
-    return response;
-  }
+  const request: TestServer['request'] = (method, path, options) =>
+    withSchemaChecks(server).request(method, path, options);
 
   function assertError(response: TestResponse, status: number, code: number): void {
     assert.equal(response.status, status, response.text);

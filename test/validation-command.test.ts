@@ -1,7 +1,7 @@
 /** Command-level fields: type, handler and entry points, nsfw, permissions, contexts, integration types, defaults. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { APPLICATION_FLAG_EMBEDDED, type CommandDefinition } from '../src/core/commands/model.js';
+import type { CommandDefinition } from '../src/core/commands/model.js';
 import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
 import {
   APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID as PRIVATE_CHANNEL_INVALID,
@@ -21,12 +21,9 @@ import {
   NUMBER_TYPE_MAX,
   NUMBER_TYPE_MIN,
 } from '../src/core/validation/codes.js';
-import { runCases, GLOBAL } from './helpers/validation-cases.js';
+import { runCases, GLOBAL, GUILD, EMBEDDED, EMBEDDED_GUILD, PLAIN_APP } from './helpers/validation-cases.js';
 
-const APP = { flags: 0, integration_types: [0, 1], discoverable: false };
-const GUILD: ValidationContext = { scope: 'guild', app: APP };
-const EMBEDDED: ValidationContext = { scope: 'global', app: { ...APP, flags: APPLICATION_FLAG_EMBEDDED } };
-const EMBEDDED_GUILD: ValidationContext = { scope: 'guild', app: { ...APP, flags: APPLICATION_FLAG_EMBEDDED } };
+const APP = PLAIN_APP;
 const DISCOVERABLE: ValidationContext = { scope: 'global', app: { ...APP, discoverable: true } };
 const GUILD_INSTALL_ONLY: ValidationContext = { scope: 'global', app: { ...APP, integration_types: [0] } };
 
