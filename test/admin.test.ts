@@ -9,10 +9,9 @@ import fc from 'fast-check';
 import { parseWorld } from '../src/core/world/parse.js';
 import type { World } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
-
-type Json = Record<string, any>;
+import type { Json } from './helpers/json.js';
 
 const ADMIN = `Bearer ${ADMIN_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };
@@ -50,7 +49,7 @@ function newApp(overrides: Json = {}): Json {
 describe('admin API', () => {
   let server: TestServer;
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();
@@ -266,7 +265,7 @@ describe('admin API', () => {
 describe('admin API: bounded fuzz', () => {
   let server: TestServer;
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();

@@ -16,8 +16,8 @@ import { MAX_DELIVERY_RESPONSE_BYTES } from '../src/delivery/http-delivery.js';
 import { JOURNAL_SIZE_LIMIT_BYTES, WalCheckpointer } from '../src/store/sqlite/checkpointer.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../src/http/limits.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { ALICE_TOKEN as ALICE } from './helpers/world.js';
 
-const ALICE = 'alice-user-token';
 /** RSS growth allowed for one delivery whose endpoint answers 100 MB. */
 const MAX_RSS_GROWTH_BYTES = 20 * 1024 * 1024;
 

@@ -7,20 +7,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   BOB_IDENTIFY_TOKEN,
+  BOT,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
   DEMO_CC_TOKEN,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };
 
 interface Scope {
@@ -90,7 +88,7 @@ describe('command endpoints: who may call them', () => {
   const fixtureIds = new Map<string, string>();
 
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();

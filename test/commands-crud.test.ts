@@ -8,24 +8,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createSlashd, type Slashd } from '../src/app.js';
 import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_APP_ID,
   ACTIVITY_BOT_TOKEN,
-  ADMIN_TOKEN,
+  BOT,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
+  GLOBAL_BASE,
+  GUILD_BASE,
   TEST_GUILD_ID,
-  exampleWorld,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;
-const GUILD_BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 const GLOBAL = { applicationId: DEMO_APP_ID, guildId: null };
 const GUILD = { applicationId: DEMO_APP_ID, guildId: TEST_GUILD_ID };
 
@@ -48,7 +43,7 @@ async function fullList(server: { request: TestServer['request'] }, base: string
 describe('create, get, list, edit, delete', () => {
   let server: TestServer;
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();
@@ -256,7 +251,7 @@ describe('create, get, list, edit, delete', () => {
 describe('per-type limits (30032)', () => {
   let server: TestServer;
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();
@@ -333,40 +328,11 @@ describe('per-type limits (30032)', () => {
 const FIXED_NOON = Date.UTC(2031, 4, 14, 12, 0, 0);
 const DAY_MS = 86_400_000;
 
-interface DayServer {
-  slashd: Slashd;
-  request: TestServer['request'];
-  close(): Promise<void>;
-}
-
-/** A real slashd on `db` whose clock runs from noon of the fixed day (plus `dayOffset` days). */
-async function startDayServer(db: string, dayOffset = 0): Promise<DayServer> {
+/** A slashd on `db` whose clock runs from noon of the fixed day (plus `dayOffset` days). */
+async function startDayServer(db: string, dayOffset = 0): Promise<TestServer> {
   const origin = Date.now();
   const now = () => FIXED_NOON + dayOffset * DAY_MS + (Date.now() - origin);
-  const slashd = await createSlashd({ db, world: exampleWorld(), adminToken: ADMIN_TOKEN, now });
-  const url = await slashd.listen({ host: '127.0.0.1', port: 0 });
-  return withSchemaChecks<DayServer>({
-    slashd,
-    async request(method, path, opts = {}) {
-      const headers: Record<string, string> = { ...opts.headers };
-      if (opts.auth) headers.authorization = opts.auth;
-      let body: string | undefined;
-      if (opts.body !== undefined) {
-        body = JSON.stringify(opts.body);
-        headers['content-type'] = 'application/json';
-      }
-      const response = await fetch(`${url}/api/v10${path}`, { method, headers, body: body ?? null });
-      const text = await response.text();
-      let parsed: unknown;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-      }
-      return { status: response.status, headers: response.headers, text, body: parsed };
-    },
-    close: () => slashd.close(),
-  });
+  return withSchemaChecks(await injectServer({ db, now }));
 }
 
 function names(prefix: string, count: number): Json[] {

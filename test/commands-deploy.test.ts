@@ -18,11 +18,16 @@ import {
 import { Client, ClientApplication } from 'discord.js';
 import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ACTIVITY_APP_ID,
+  ACTIVITY_BOT_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const GLOBAL = { applicationId: DEMO_APP_ID, guildId: null };
 const GUILD = { applicationId: DEMO_APP_ID, guildId: TEST_GUILD_ID };
 

@@ -12,14 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertCommandResponse, repoRoot } from './helpers/openapi.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
-
-type Json = Record<string, any>;
+import { BOT, DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
 const ROOT = repoRoot();
 const CLI = join(ROOT, 'bin', 'slashd.js');
 const BUILT_CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const LIST_PATH = `/api/v10/applications/${DEMO_APP_ID}/commands`;
 const GUILD_LIST_PATH = `/api/v10/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 const START_TIMEOUT_MS = 20_000;
@@ -47,7 +45,7 @@ function startChild(db: string, worldFile: string): Promise<Child> {
       child.kill('SIGKILL');
       reject(new Error(`slashd did not start in time\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, START_TIMEOUT_MS);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const match = /slashd listening on (http:\/\/\S+)/.exec(stdout);
       if (match) {
@@ -55,7 +53,7 @@ function startChild(db: string, worldFile: string): Promise<Child> {
         resolve({ process: child, url: match[1]! });
       }
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.once('exit', (code, signal) => {
@@ -131,7 +129,7 @@ function send(url: string, method: string, path: string, body?: unknown): Sent {
 async function call(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const result = await send(url, method, path, body).response;
   assert.ok(result, `${method} ${path}: no response`);
-  return result;
+  return result as { status: number; body: any };
 }
 
 /** 100 CHAT_INPUT commands (the global limit), each with options, so the write has some weight. */

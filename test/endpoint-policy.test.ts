@@ -18,12 +18,10 @@ import type { Resolver } from '../src/delivery/outbound-lookup.js';
 import { fetchVerifyKey, setEndpoint, startAppServer, type AppServer, type Json } from './helpers/app-server.js';
 import { repoRoot } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { BOB_TOKEN as BOB, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 
 const FIELD = 'interactions_endpoint_url';
 const UNVERIFIED = 'The specified interactions endpoint url could not be verified.';
-const GENERAL = '1345183757107200011';
-const BOB = 'bob-user-token';
 const START_TIMEOUT_MS = 20_000;
 
 /** A resolver that answers from a table; a list of answers is used in turn, the last one repeating. */

@@ -1,7 +1,7 @@
 /** Only the OAuth2 token endpoint reads form-encoded bodies; every other route refuses them and writes nothing. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN } from './helpers/world.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -9,7 +9,7 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 describe('form-encoded bodies', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
   });
   after(() => server.close());
 

@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assertErrorBody } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
-
-const GENERAL = '1345183757107200011';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 
 /** Not a 5xx, and every refusal is a v10 error body (ErrorResponse in the OpenAPI document). */
 function assertClientError(response: TestResponse, what: string): void {
@@ -32,7 +30,7 @@ describe('no 5xx on any endpoint', () => {
   const targets: Target[] = [];
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
       auth: `Bot ${DEMO_BOT_TOKEN}`,
       body: {
@@ -143,15 +141,13 @@ describe('no 5xx on any endpoint', () => {
         fc.dictionary(fc.constantFrom('grant_type', 'scope', 'client_id', 'client_secret', 'code'), fc.string()),
         fc.string(),
         async (form, basic) => {
-          const response = await fetch(`${server.api}/oauth2/token`, {
-            method: 'POST',
+          const response = await server.request('POST', '/oauth2/token', {
             headers: {
               'content-type': 'application/x-www-form-urlencoded',
               authorization: `Basic ${Buffer.from(basic).toString('base64')}`,
             },
-            body: new URLSearchParams(form).toString(),
+            rawBody: new URLSearchParams(form).toString(),
           });
-          await response.arrayBuffer();
           assert.ok(response.status < 500, `oauth2 → ${response.status}`);
         },
       ),

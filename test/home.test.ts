@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest, Agent } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, startServer, type TestServer } from './helpers/server.js';
 
 /** Safety net for a stop: far below the keep-alive timeout set below, far above any real stop. */
 const STOP_BOUND_MS = 30_000;
@@ -16,7 +16,7 @@ const HUGE_KEEP_ALIVE_MS = 10 * 60_000;
 describe('GET /, /healthz, /readyz', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
   });
   after(() => server.close());
 
@@ -52,7 +52,7 @@ describe('GET /, /healthz, /readyz', () => {
 
 describe('/readyz when the store is closed', () => {
   test('answers 503 as application/json, while /healthz still answers 200', async () => {
-    const server = await startServer();
+    const server = await injectServer();
     try {
       await server.slashd.store.close();
       const ready = await server.request('GET', `${server.url}/readyz`);

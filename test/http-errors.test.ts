@@ -6,14 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { assertCommandResponse, assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { BOT, DEMO_APP_ID, GLOBAL_BASE, GUILD_BASE, TEST_GUILD_ID } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;
-const GUILD_BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 const NOT_FOUND = { message: '404: Not Found', code: 0 };
 const METHOD_NOT_ALLOWED = { message: '405: Method Not Allowed', code: 0 };
 
@@ -37,7 +33,7 @@ function leaves(tree: Json, path: string[] = []): { path: string; codes: unknown
 describe('error bodies', () => {
   let server: TestServer;
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();
@@ -384,7 +380,7 @@ describe('bounded fuzz: never a 5xx, and a refused write changes nothing', () =>
   const targets = new Map<string, string>();
 
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
     for (const base of [GLOBAL_BASE, GUILD_BASE]) {
       const put = await server.request('PUT', base, { auth: BOT, body: VALID_COMMANDS });
       assert.equal(put.status, 200, put.text);

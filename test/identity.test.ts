@@ -7,28 +7,27 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID,
   BOB_ID,
   BOB_IDENTIFY_TOKEN,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   DEMO_CC_TOKEN,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };
 const APPLICATION_PATHS = ['/applications/@me', '/oauth2/applications/@me'];
 
 describe('identity endpoints', () => {
   let server: TestServer;
   before(async () => {
-    server = withSchemaChecks(await startServer());
+    server = withSchemaChecks(await injectServer());
   });
   after(async () => {
     await server.close();

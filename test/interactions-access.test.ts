@@ -10,17 +10,24 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { assertErrorBody } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_TOKEN as ALICE,
+  BOB_ID,
+  BOB_TOKEN as BOB,
+  BOT,
+  CAROL_ID,
+  CAROL_TOKEN as CAROL,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  exampleWorld,
+  GENERAL,
+  HELLO_MESSAGE,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const ALICE = 'alice-user-token';
-const BOB = 'bob-user-token';
-const CAROL = 'carol-user-token';
 /** Erin is no member of the test guild. */
 const ERIN = 'erin-user-token';
-const CAROL_ID = '1335036896870400003';
-const GENERAL = '1345183757107200011';
-const HELLO_MESSAGE = '1345183757107200100';
 /** A channel hidden from carol, whose history the bot may not read. */
 const SECRET = '1345183757107200015';
 const SECRET_THREAD = '1345183757107200016';

@@ -24,9 +24,8 @@ import {
 } from './helpers/app-server.js';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, OTHER_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
-const GENERAL = '1345183757107200011';
 const FIELD = 'interactions_endpoint_url';
 
 describe('PATCH /applications/@me interactions_endpoint_url', () => {

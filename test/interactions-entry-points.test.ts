@@ -17,15 +17,15 @@ import {
   ACTIVITY_BOT_TOKEN,
   ADMIN_TOKEN,
   BOB_ID,
+  BOB_TOKEN as BOB,
+  CAROL_TOKEN as CAROL,
   DEMO_APP_ID,
+  GENERAL,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { APPLICATION_FLAG_EMBEDDED } from '../src/core/commands/model.js';
 
-const BOB = 'bob-user-token';
-const CAROL = 'carol-user-token';
-const GENERAL = '1345183757107200011';
 const PRIMARY_ENTRY_POINT = 4;
-const EMBEDDED = 1 << 17;
 const ACTIVITY_BOT = `Bot ${ACTIVITY_BOT_TOKEN}`;
 const COMMANDS = `/applications/${ACTIVITY_APP_ID}/commands`;
 
@@ -205,7 +205,7 @@ describe('entry point commands', () => {
     assert.equal(current.status, 200, current.text);
     const put = await server.request('PUT', `${server.url}/admin/applications/${DEMO_APP_ID}`, {
       auth: `Bearer ${ADMIN_TOKEN}`,
-      body: { ...current.body, flags: (current.body.flags as number) | EMBEDDED },
+      body: { ...current.body, flags: (current.body.flags as number) | APPLICATION_FLAG_EMBEDDED },
     });
     assert.equal(put.status, 200, put.text);
     const entryPoints = (await globalCommands(DEMO_APP_ID, demo)).filter((c) => c.type === PRIMARY_ENTRY_POINT);

@@ -9,24 +9,26 @@ import {
   type OptionDefinition,
   type StoredCommand,
 } from '../src/core/commands/model.js';
+import { commandDefinition } from './helpers/commands.js';
 import type { InvocationTarget } from '../src/core/interactions/check-invocation.js';
 import type { Channel, Guild, User } from '../src/core/world/types.js';
-import { exampleWorld } from './helpers/world.js';
+import { DEMO_APP_ID as APP_ID, exampleWorld, GENERAL, TEST_GUILD_ID as GUILD_ID } from './helpers/world.js';
 
-export const APP_ID = '1324165260902400001';
-export const GUILD_ID = '1345183757107200001';
-export const ALICE = '1335036896870400001';
-export const BOB = '1335036896870400002';
-export const CAROL = '1335036896870400003';
-/** A user of the world who is not a member of the test guild. */
-export const ERIN = '1335036896870400005';
-export const MODERATOR_ROLE = '1345183757107200003';
-export const CATEGORY = '1345183757107200010';
-export const GENERAL = '1345183757107200011';
-export const NSFW_LOUNGE = '1345183757107200012';
-export const THREAD = '1345183757107200014';
-/** The world's one message, in #general, written by carol. */
-export const HELLO_MESSAGE = '1345183757107200100';
+export {
+  DEMO_APP_ID as APP_ID,
+  TEST_GUILD_ID as GUILD_ID,
+  ALICE_ID as ALICE,
+  BOB_ID as BOB,
+  CAROL_ID as CAROL,
+  ERIN_ID as ERIN,
+  MODERATOR_ROLE,
+  CATEGORY,
+  GENERAL,
+  NSFW_LOUNGE,
+  THREAD,
+  HELLO_MESSAGE,
+} from './helpers/world.js';
+
 /** A snowflake that names nothing in the world. */
 export const NOBODY = '1399999999999999999';
 
@@ -94,22 +96,7 @@ export function option(
 }
 
 export function definition(extra: Partial<CommandDefinition> = {}): CommandDefinition {
-  return {
-    type: CommandType.ChatInput,
-    name: 'demo',
-    name_localizations: null,
-    description: 'a demo',
-    description_localizations: null,
-    options: [],
-    default_member_permissions: null,
-    dm_permission: true,
-    default_permission: true,
-    nsfw: false,
-    integration_types: [0],
-    contexts: [0, 1],
-    handler: null,
-    ...extra,
-  };
+  return commandDefinition({ name: 'demo', description: 'a demo', integration_types: [0], contexts: [0, 1], ...extra });
 }
 
 export function stored(def: CommandDefinition, guildId: string | null = null): StoredCommand {

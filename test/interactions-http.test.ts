@@ -13,17 +13,23 @@ import { InteractionResponseFlags, InteractionResponseType, InteractionType } fr
 import { assertOnlySignedTraffic, startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ALICE_ID, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ALICE_ID,
+  ALICE_TOKEN as ALICE,
+  BOB_ID,
+  BOB_TOKEN as BOB,
+  BOT,
+  CAROL_ID,
+  CAROL_TOKEN as CAROL,
+  CATEGORY,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  HELLO_MESSAGE,
+  MODERATOR_ROLE,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const ALICE = 'alice-user-token';
-const BOB = 'bob-user-token';
-const CAROL = 'carol-user-token';
-const CAROL_ID = '1335036896870400003';
-const GENERAL = '1345183757107200011';
-const CATEGORY = '1345183757107200010';
-const MODERATOR_ROLE = '1345183757107200003';
-const HELLO_MESSAGE = '1345183757107200100';
 const EPHEMERAL = InteractionResponseFlags.EPHEMERAL;
 const LOADING = 1 << 7;
 const SNOWFLAKE = /^[1-9][0-9]{0,19}$/;

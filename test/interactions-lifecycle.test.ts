@@ -12,11 +12,17 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ACTIVITY_APP_ID, ACTIVITY_BOT_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ACTIVITY_APP_ID,
+  ACTIVITY_BOT_TOKEN,
+  ALICE_TOKEN as ALICE,
+  BOB_TOKEN as BOB,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 
-const ALICE = 'alice-user-token';
-const BOB = 'bob-user-token';
-const GENERAL = '1345183757107200011';
 const DEADLINE_MS = 3_000;
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 

@@ -12,19 +12,25 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { assertErrorBody } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ALICE_ID, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ALICE_ID,
+  ALICE_TOKEN as ALICE,
+  ANNOUNCEMENTS,
+  BOB_ID,
+  BOB_TOKEN as BOB,
+  BOT,
+  CAROL_ID,
+  CAROL_TOKEN as CAROL,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  HELLO_MESSAGE,
+  TEST_GUILD_ID,
+  THREAD,
+} from './helpers/world.js';
 
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const ALICE = 'alice-user-token';
-const BOB = 'bob-user-token';
-const CAROL = 'carol-user-token';
 const DAVE = 'dave-user-token';
-const CAROL_ID = '1335036896870400003';
-const GENERAL = '1345183757107200011';
 const NSFW = '1345183757107200012';
-const ANNOUNCEMENTS = '1345183757107200013';
-const THREAD = '1345183757107200014';
-const HELLO_MESSAGE = '1345183757107200100';
 const NOBODY = '1399999999999999999';
 const MANAGE_MESSAGES = String(1 << 13);
 

@@ -1,7 +1,7 @@
 /** Localized listings over HTTP (Localization): the requester's locale, fallbacks, dictionaries. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -29,7 +29,7 @@ const localized = {
 describe('localized listings', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     const put = await server.request('PUT', globalPath, {
       auth: bot,
       body: [localized, { name: 'plain', description: 'No localizations' }],

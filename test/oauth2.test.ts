@@ -11,8 +11,7 @@ import { Routes } from 'discord-api-types/v10';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
-
-type Json = Record<string, any>;
+import type { Json } from './helpers/json.js';
 
 const DEMO_SECRET = 'demo-client-secret';
 const SCOPE = 'applications.commands.update';

@@ -13,16 +13,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { CommandDefinition, StoredCommand } from '../src/core/commands/model.js';
+import { APPLICATION_FLAG_EMBEDDED, type CommandDefinition, type StoredCommand } from '../src/core/commands/model.js';
 import { DICTIONARIES, toWireCommand, toWireCommandJson, type LocalizationView } from '../src/core/commands/wire.js';
 import type { Locale } from '../src/core/locales.js';
-import {
-  ADMINISTRATOR,
-  ALL,
-  SEND_MESSAGES,
-  USE_APPLICATION_COMMANDS,
-  VIEW_CHANNEL,
-} from '../src/core/permissions/bits.js';
+import { ADMINISTRATOR, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../src/core/permissions/bits.js';
 import {
   overwritesFor,
   type CommandPermission,
@@ -66,12 +60,17 @@ import {
   definition,
   demoApp,
   member,
-  overwrite,
   roleOverwrite,
   testGuild,
   user,
   userOverwrite,
 } from './permissions-fixtures.js';
+import {
+  bitSetOf,
+  channelOverwritesOf,
+  commandPermissionOf,
+  defaultMemberPermissionsOf,
+} from './helpers/permission-arbitraries.js';
 
 const RUNS = { numRuns: 500 };
 
@@ -86,27 +85,15 @@ const ROLE_IDS = [EVERYONE_ROLE, ADMIN_ROLE, MODERATOR_ROLE, MUTED_ROLE, UNKNOWN
 const USER_IDS = [ALICE, BOB, CAROL, DAVE, ERIN];
 const CHANNEL_IDS = [GENERAL, ANNOUNCEMENTS, NSFW_LOUNGE, CATEGORY, THREAD, NSFW_THREAD, ORPHAN_THREAD, ALL_CHANNELS];
 const COMMAND_IDS = ['1400000000000000001', '1400000000000000002', '1400000000000000003', '1400000000000000004'];
-const APPLICATION_FLAG_EMBEDDED = 1 << 17;
 
 // ---- generators ----
 
 /** Overwrites as stored, and then some: duplicates (same type and id, either permission) and ids of the wrong kind. */
-const commandPermission: fc.Arbitrary<CommandPermission> = fc.oneof(
-  fc.record({ id: fc.constantFrom(...ROLE_IDS), type: fc.constant(1 as const), permission: fc.boolean() }),
-  fc.record({ id: fc.constantFrom(...USER_IDS), type: fc.constant(2 as const), permission: fc.boolean() }),
-  fc.record({ id: fc.constantFrom(...CHANNEL_IDS), type: fc.constant(3 as const), permission: fc.boolean() }),
-  fc.record({
-    id: fc.constantFrom(...ROLE_IDS, ...USER_IDS, ...CHANNEL_IDS),
-    type: fc.constantFrom(1 as const, 2 as const, 3 as const),
-    permission: fc.boolean(),
-  }),
-);
+const commandPermission = commandPermissionOf({ roles: ROLE_IDS, users: USER_IDS, channels: CHANNEL_IDS }, true);
 const overwriteList = fc.array(commandPermission, { maxLength: 12 });
 const optionalOverwrites = fc.option(overwriteList, { nil: null });
 
-const flagBits = fc
-  .subarray([VIEW_CHANNEL, SEND_MESSAGES, USE_APPLICATION_COMMANDS, 1n << 5n, 1n << 13n, 1n << 28n])
-  .map((flags) => flags.reduce((all, flag) => all | flag, 0n));
+const flagBits = bitSetOf([VIEW_CHANNEL, SEND_MESSAGES, USE_APPLICATION_COMMANDS, 1n << 5n, 1n << 13n, 1n << 28n]);
 /** A role's bit set: ADMINISTRATOR sometimes, and now and then one that is malformed. */
 const roleBits = fc.oneof(
   { weight: 6, arbitrary: flagBits.map((bits) => bits.toString()) },
@@ -115,24 +102,9 @@ const roleBits = fc.oneof(
 );
 
 /** Channel overwrites for @everyone, the roles and the members. */
-const channelOverwrites: fc.Arbitrary<PermissionOverwrite[]> = fc
-  .uniqueArray(
-    fc.record({
-      id: fc.constantFrom(...ROLE_IDS, ...USER_IDS),
-      allow: flagBits,
-      deny: fc.oneof(flagBits, fc.constant(ALL)),
-    }),
-    { selector: (entry) => entry.id, maxLength: 5 },
-  )
-  .map((entries) => entries.map((e) => overwrite(e.id, USER_IDS.includes(e.id) ? 1 : 0, e.allow, e.deny)));
+const channelOverwrites = channelOverwritesOf(ROLE_IDS, USER_IDS, flagBits);
 
-const defaultMemberPermissions = fc.oneof(
-  fc.constant(null),
-  fc.constant('0'),
-  flagBits.map((bits) => bits.toString()),
-  fc.constant(ALL.toString()),
-  fc.constantFrom('8', 'abc', '-1', ''),
-);
+const defaultMemberPermissions = defaultMemberPermissionsOf(flagBits, ['8', 'abc', '-1', '']);
 
 /** Any command of the demo app: global or of either guild, every type, every availability field. */
 const anyCommand: fc.Arbitrary<StoredCommand> = fc

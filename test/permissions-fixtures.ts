@@ -7,32 +7,51 @@ import type { CommandDefinition, StoredCommand } from '../src/core/commands/mode
 import type { Application, Channel, Guild, Member, PermissionOverwrite, Role, User } from '../src/core/world/types.js';
 import type { CommandPermission } from '../src/core/permissions/command-permissions.js';
 import type { CommandAccessInput } from '../src/core/permissions/engine.js';
+import { commandDefinition } from './helpers/commands.js';
+import {
+  ACTIVITY_APP_ID,
+  ADMIN_ROLE,
+  ALICE_ID as ALICE,
+  ANNOUNCEMENTS,
+  BOB_ID as BOB,
+  CAROL_ID as CAROL,
+  CATEGORY,
+  DAVE_ID as DAVE,
+  DEMO_APP_ID,
+  ERIN_ID as ERIN,
+  GENERAL,
+  MODERATOR_ROLE,
+  MUTED_ROLE,
+  NSFW_LOUNGE,
+  TEST_GUILD_ID,
+  TEST_GUILD_ID as GUILD_ID,
+  THREAD,
+} from './helpers/world.js';
 
-export const DEMO_APP_ID = '1324165260902400001';
-export const OTHER_APP_ID = '1324165260902400002';
-export const ACTIVITY_APP_ID = '1324165260902400003';
-
-export const ALICE = '1335036896870400001';
-export const BOB = '1335036896870400002';
-export const CAROL = '1335036896870400003';
-export const DAVE = '1335036896870400004';
-export const ERIN = '1335036896870400005';
-
-export const GUILD_ID = '1345183757107200001';
-export const SECOND_GUILD_ID = '1345183757107201001';
+export {
+  DEMO_APP_ID,
+  OTHER_APP_ID,
+  ACTIVITY_APP_ID,
+  ALICE_ID as ALICE,
+  BOB_ID as BOB,
+  CAROL_ID as CAROL,
+  DAVE_ID as DAVE,
+  ERIN_ID as ERIN,
+  TEST_GUILD_ID as GUILD_ID,
+  SECOND_GUILD_ID,
+  ADMIN_ROLE,
+  MODERATOR_ROLE,
+  MUTED_ROLE,
+  CATEGORY,
+  GENERAL,
+  NSFW_LOUNGE,
+  ANNOUNCEMENTS,
+  THREAD,
+} from './helpers/world.js';
 /** @everyone of the test guild: its id is the guild id. */
-export const EVERYONE_ROLE = GUILD_ID;
-export const ADMIN_ROLE = '1345183757107200002';
-export const MODERATOR_ROLE = '1345183757107200003';
-export const MUTED_ROLE = '1345183757107200004';
+export const EVERYONE_ROLE = TEST_GUILD_ID;
 /** The all-channels constant of the test guild: the guild id minus 1. */
 export const ALL_CHANNELS = '1345183757107200000';
-
-export const CATEGORY = '1345183757107200010';
-export const GENERAL = '1345183757107200011';
-export const NSFW_LOUNGE = '1345183757107200012';
-export const ANNOUNCEMENTS = '1345183757107200013';
-export const THREAD = '1345183757107200014';
 
 /** @everyone of the example: VIEW_CHANNEL, SEND_MESSAGES, READ_MESSAGE_HISTORY, USE_APPLICATION_COMMANDS. */
 export const EVERYONE_BITS = '2147552256';
@@ -143,24 +162,8 @@ export function findChannelOf(guild: Guild, channelId: string): Channel {
   return found;
 }
 
-export function definition(overrides: Partial<CommandDefinition> = {}): CommandDefinition {
-  return {
-    type: 1,
-    name: 'ping',
-    name_localizations: null,
-    description: 'Replies with pong',
-    description_localizations: null,
-    options: [],
-    default_member_permissions: null,
-    dm_permission: true,
-    default_permission: true,
-    nsfw: false,
-    integration_types: [0, 1],
-    contexts: null,
-    handler: null,
-    ...overrides,
-  };
-}
+/** A CHAT_INPUT definition: ping, for both integration types. */
+export const definition = commandDefinition;
 
 /** A global command of the demo app. */
 export function globalCommand(overrides: Partial<CommandDefinition> = {}, id = '1400000000000000001'): StoredCommand {

@@ -9,43 +9,40 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_BOT_TOKEN,
+  ADMIN_ROLE,
   ADMIN_TOKEN,
   ALICE_ID,
+  ANNOUNCEMENTS,
   BOB_ID,
   BOB_IDENTIFY_TOKEN,
+  BOT,
+  CAROL_ID,
+  DAVE_ID,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
   DEMO_CC_TOKEN,
+  ERIN_ID,
+  GENERAL,
+  MODERATOR_ROLE,
+  MUTED_ROLE,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
+  THREAD,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE = 'Bearer alice-perm-token';
 const BOB = 'Bearer bob-perm-token';
 const CAROL = 'Bearer carol-perm-token';
 
-const CAROL_ID = '1335036896870400003';
-const DAVE_ID = '1335036896870400004';
-const ERIN_ID = '1335036896870400005';
-
 /** Roles and channels of the example's Test Guild. */
 const EVERYONE = TEST_GUILD_ID;
 const ALL_CHANNELS = (BigInt(TEST_GUILD_ID) - 1n).toString();
-const ADMIN_ROLE = '1345183757107200002';
-const MODERATOR_ROLE = '1345183757107200003';
-const MUTED_ROLE = '1345183757107200004';
-const GENERAL = '1345183757107200011';
-const ANNOUNCEMENTS = '1345183757107200013';
-const THREAD = '1345183757107200014';
 const SECOND_GUILD_CHANNEL = '1345183757107201011';
 
 /** A third guild, added for these tests: the demo app is installed there, alice owns it, bob is a member. */
@@ -78,23 +75,11 @@ describe('command permission endpoints', () => {
   const ids: Record<string, string> = {};
 
   /**
-   * Every request of this file: a permissions response (200 on a .../permissions path) is checked
-   * against CommandPermissionsResponse, and every error body against ErrorResponse.
+   * Every request of this file: a permissions response is checked against
+   * CommandPermissionsResponse, and every error body against ErrorResponse (helpers/openapi.ts).
    */
-  async function request(
-    method: string,
-    path: string,
-    options?: Parameters<TestServer['request']>[2],
-  ): Promise<TestResponse> {
-    const response = await server.request(method, path, options);
-    if (response.status >= 400) assertErrorBody(response.status, response.body);
-    else if (response.status === 200 && /\/permissions$/.test(path)) {
-      for (const object of Array.isArray(response.body) ? response.body : [response.body]) {
-        assertMatchesSchema('CommandPermissionsResponse', object);
-      }
-    }
-    return response;
-  }
+  const request: TestServer['request'] = (method, path, options) =>
+    withSchemaChecks(server).request(method, path, options);
 
   async function createCommand(key: string, base: string, body: Json, auth = BOT): Promise<void> {
     const response = await request('POST', base, { auth, body });
@@ -132,7 +117,7 @@ describe('command permission endpoints', () => {
     assert.deepEqual(response.body, { id: targetId, application_id: DEMO_APP_ID, guild_id: guildId, permissions });
     assert.equal(events.length, before + 1, 'one APPLICATION_COMMAND_PERMISSIONS_UPDATE per successful PUT');
     assert.deepEqual(events[before], { applicationId: DEMO_APP_ID, data: response.body });
-    assertMatchesSchema('CommandPermissionsResponse', events[before].data);
+    assertMatchesSchema('CommandPermissionsResponse', events[before]!.data);
     return response.body;
   }
 
@@ -162,7 +147,7 @@ describe('command permission endpoints', () => {
   }
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     unsubscribe = server.slashd.bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) => {
       events.push(structuredClone(event));
     });

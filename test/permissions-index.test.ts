@@ -18,29 +18,30 @@ import { evaluateCommandAccess, type AccessDecision, type AccessReasonCode } fro
 import { isInstalledForCommands } from '../src/core/permissions/install.js';
 import type { Application, Guild, User } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommand } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_APP_ID,
+  ADMIN_ROLE,
   ADMIN_TOKEN,
   ALICE_ID,
   BOB_ID,
+  BOT,
+  CAROL_ID,
+  DAVE_ID,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
+  ERIN_ID,
+  MODERATOR_ROLE,
+  MUTED_ROLE,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE_PERM = 'Bearer alice-perm-token';
 
 // ---- the world of these tests: the example's Test Guild, with more roles, channels and members ----
 
-const CAROL_ID = '1335036896870400003';
-const DAVE_ID = '1335036896870400004';
-const ERIN_ID = '1335036896870400005';
 const FRANK_ID = '1335036896870400006';
 const GINA_ID = '1335036896870400007';
 
@@ -57,9 +58,6 @@ type UserName = keyof typeof USERS;
 
 const EVERYONE = TEST_GUILD_ID;
 const ALL_CHANNELS = (BigInt(TEST_GUILD_ID) - 1n).toString();
-const ADMIN_ROLE = '1345183757107200002';
-const MODERATOR_ROLE = '1345183757107200003';
-const MUTED_ROLE = '1345183757107200004';
 const HELPER_ROLE = '1345183757107200005';
 const SUPPORT_ROLE = '1345183757107200006';
 
@@ -696,7 +694,7 @@ describe('the application command index', () => {
   }
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     for (const [id, username, locale, token] of [
       [FRANK_ID, 'frank', 'ja', 'frank-user-token'],
       [GINA_ID, 'gina', 'de', 'gina-user-token'],
@@ -754,7 +752,7 @@ describe('the application command index', () => {
 
   test('every member in every channel sees exactly what the engine allows', async () => {
     let compared = 0;
-    for (const userName of Object.keys(USERS)) {
+    for (const userName of Object.keys(USERS) as UserName[]) {
       for (const channelName of Object.keys(CHANNELS) as ChannelName[]) {
         const label = `${userName} in #${channelName}`;
         const expected = await decisions(TEST_GUILD_ID, USERS[userName]!.id, CHANNELS[channelName]);
@@ -778,7 +776,7 @@ describe('the application command index', () => {
 
   test('the matrix is not trivial: different members see different commands in the same channel', async () => {
     const pickers = new Map<UserName, string>();
-    for (const userName of Object.keys(USERS)) {
+    for (const userName of Object.keys(USERS) as UserName[]) {
       const response = await index(userName, CHANNELS.general);
       pickers.set(userName, JSON.stringify(response.body.application_commands.map((c: Json) => c.name).sort()));
     }

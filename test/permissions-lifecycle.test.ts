@@ -8,22 +8,27 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
-import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, ALICE_ID, BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_ID,
+  BOB_ID,
+  BOT,
+  CAROL_ID,
+  DEMO_APP_ID,
+  GENERAL,
+  GLOBAL_BASE,
+  MODERATOR_ROLE,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const ALICE = 'Bearer alice-perm-token';
-const CAROL_ID = '1335036896870400003';
-const MODERATOR_ROLE = '1345183757107200003';
-const GENERAL = '1345183757107200011';
 
 /** A second guild with the demo app, so that global commands have overwrites in two guilds. */
 const OTHER_GUILD_ID = '1345183757107203001';
 
-const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;
 const guildBase = (guildId: string) => `/applications/${DEMO_APP_ID}/guilds/${guildId}/commands`;
 const GUILD_BASE = guildBase(TEST_GUILD_ID);
 const permissionsPath = (guildId: string, targetId: string) => `${guildBase(guildId)}/${targetId}/permissions`;
@@ -38,23 +43,11 @@ describe('command permissions follow their command', () => {
   let server: TestServer;
 
   /**
-   * Every request of this file: a permissions response (200 on a .../permissions path) is checked
-   * against CommandPermissionsResponse, and every error body against ErrorResponse.
+   * Every request of this file: a permissions response is checked against
+   * CommandPermissionsResponse, and every error body against ErrorResponse (helpers/openapi.ts).
    */
-  async function request(
-    method: string,
-    path: string,
-    options?: Parameters<TestServer['request']>[2],
-  ): Promise<TestResponse> {
-    const response = await server.request(method, path, options);
-    if (response.status >= 400) assertErrorBody(response.status, response.body);
-    else if (response.status === 200 && /\/permissions$/.test(path)) {
-      for (const object of Array.isArray(response.body) ? response.body : [response.body]) {
-        assertMatchesSchema('CommandPermissionsResponse', object);
-      }
-    }
-    return response;
-  }
+  const request: TestServer['request'] = (method, path, options) =>
+    withSchemaChecks(server).request(method, path, options);
 
   function assertError(response: TestResponse, status: number, code: number): void {
     assert.equal(response.status, status, response.text);
@@ -106,7 +99,7 @@ describe('command permissions follow their command', () => {
   }
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     const admin = await request('PUT', `${server.url}/admin/guilds/${OTHER_GUILD_ID}`, {
       auth: `Bearer ${ADMIN_TOKEN}`,
       body: {

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ALL, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL, hasAll } from '../src/core/permissions/bits.js';
+import { SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL, hasAll } from '../src/core/permissions/bits.js';
 import { channelPermissions } from '../src/core/permissions/channel-permissions.js';
 import { governingChannel } from '../src/core/permissions/channels.js';
 import type { CommandPermission } from '../src/core/permissions/command-permissions.js';
@@ -32,8 +32,13 @@ import {
   globalCommand,
   guildCommand,
   guildOwnedByErin,
-  overwrite,
 } from './permissions-fixtures.js';
+import {
+  bitSetOf,
+  channelOverwritesOf,
+  commandPermissionOf,
+  defaultMemberPermissionsOf,
+} from './helpers/permission-arbitraries.js';
 
 const RUNS = { numRuns: 200 };
 
@@ -42,38 +47,18 @@ const USER_IDS = [ALICE, BOB, CAROL, DAVE];
 const CHANNEL_IDS = [GENERAL, ANNOUNCEMENTS, NSFW_LOUNGE, CATEGORY, ALL_CHANNELS];
 const NON_ADMIN_USERS = [BOB, CAROL, DAVE];
 
-const commandPermission: fc.Arbitrary<CommandPermission> = fc.oneof(
-  fc.record({ id: fc.constantFrom(...ROLE_IDS), type: fc.constant(1 as const), permission: fc.boolean() }),
-  fc.record({ id: fc.constantFrom(...USER_IDS), type: fc.constant(2 as const), permission: fc.boolean() }),
-  fc.record({ id: fc.constantFrom(...CHANNEL_IDS), type: fc.constant(3 as const), permission: fc.boolean() }),
-);
+const commandPermission = commandPermissionOf({ roles: ROLE_IDS, users: USER_IDS, channels: CHANNEL_IDS });
 const overwriteList = fc.uniqueArray(commandPermission, {
   selector: (entry) => `${entry.type}:${entry.id}`,
   maxLength: 10,
 });
 const optionalOverwrites = fc.option(overwriteList, { nil: null });
 
-const flagBits = fc
-  .subarray([VIEW_CHANNEL, SEND_MESSAGES, USE_APPLICATION_COMMANDS, 1n << 5n, 1n << 13n])
-  .map((flags) => flags.reduce((all, flag) => all | flag, 0n));
+const flagBits = bitSetOf([VIEW_CHANNEL, SEND_MESSAGES, USE_APPLICATION_COMMANDS, 1n << 5n, 1n << 13n]);
 /** Channel overwrites of #general and #announcements: for @everyone, the roles, and the members. */
-const channelOverwrites: fc.Arbitrary<PermissionOverwrite[]> = fc
-  .uniqueArray(
-    fc.record({
-      id: fc.constantFrom(...ROLE_IDS, ...USER_IDS),
-      allow: flagBits,
-      deny: fc.oneof(flagBits, fc.constant(ALL)),
-    }),
-    { selector: (entry) => entry.id, maxLength: 5 },
-  )
-  .map((entries) => entries.map((e) => overwrite(e.id, USER_IDS.includes(e.id) ? 1 : 0, e.allow, e.deny)));
+const channelOverwrites = channelOverwritesOf(ROLE_IDS, USER_IDS, flagBits);
 
-const defaultMemberPermissions = fc.oneof(
-  fc.constant(null),
-  fc.constant('0'),
-  flagBits.map((bits) => bits.toString()),
-  fc.constant(ALL.toString()),
-);
+const defaultMemberPermissions = defaultMemberPermissionsOf(flagBits);
 
 /** Commands that are neither age-restricted nor out of the guild context. */
 const usableCommand: fc.Arbitrary<StoredCommand> = fc

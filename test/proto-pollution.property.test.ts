@@ -8,18 +8,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
+  BOT,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
+  GENERAL,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
 
-const GENERAL = '1345183757107200011';
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 /** Runs of the property: each is two requests; bounded so the file stays well under 20 s. */
 const RUNS = 600;
@@ -81,7 +80,7 @@ describe('hostile keys in every free-form object', () => {
   const cleanPrototype = ownPrototypeKeys();
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     const guildCommands = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
     const created = await server.request('POST', guildCommands, {
       auth: BOT,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readJsonText } from '../src/core/json.js';
 import { repoRoot } from './helpers/openapi.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, OTHER_BOT_TOKEN } from './helpers/world.js';
 
 const ROOT = repoRoot();
@@ -41,7 +41,7 @@ describe('prototype pollution through client keys', () => {
   let server: TestServer;
   const cleanPrototype = prototypeKeys();
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
   });
   after(() => server.close());
 
@@ -159,7 +159,7 @@ describe('prototype pollution through client keys', () => {
 describe('default_member_permissions beyond 64 bits', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
   });
   after(() => server.close());
 

@@ -15,7 +15,15 @@ import type { Guild, World } from '../src/core/world/types.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { repoRoot } from './helpers/openapi.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import {
+  BOB_TOKEN as BOB,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  exampleWorld,
+  GENERAL,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 
 const CHILD = join(repoRoot(), 'dist', 'test', 'helpers', 'slashd-child.js');
 /** Both processes ask for this node id. */
@@ -26,9 +34,6 @@ const COMMANDS_PER_GUILD = 85;
 const INVOCATIONS = 500;
 const IN_FLIGHT = 12;
 const START_TIMEOUT_MS = 30_000;
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const BOB = 'bob-user-token';
-const GENERAL = '1345183757107200011';
 const SNOWFLAKE_NODE_SHIFT = 12n;
 
 interface Child {

@@ -13,6 +13,7 @@ import {
   LIST_TYPE_CONVERT,
   NUMBER_TYPE_COERCE,
 } from '../src/core/validation/codes.js';
+import { GLOBAL, GUILD, EMBEDDED_GUILD } from './helpers/validation-cases.js';
 
 type Path = readonly (string | number)[];
 interface Case {
@@ -21,11 +22,6 @@ interface Case {
   expect: readonly (readonly [Path, string])[];
   ctx?: ValidationContext;
 }
-
-const APP = { flags: 0, integration_types: [0, 1], discoverable: false };
-const GLOBAL: ValidationContext = { scope: 'global', app: APP };
-const GUILD: ValidationContext = { scope: 'guild', app: APP };
-const EMBEDDED_GUILD: ValidationContext = { scope: 'guild', app: { ...APP, flags: 1 << 17 } };
 
 function check({ body, expect, ctx = GLOBAL }: Case): void {
   const result = validateBulkOverwrite(body, ctx);

@@ -21,12 +21,9 @@ import {
   NUMBER_TYPE_MAX,
   NUMBER_TYPE_MIN,
 } from '../src/core/validation/codes.js';
-import { runCases, GLOBAL } from './helpers/validation-cases.js';
+import { runCases, GLOBAL, GUILD, EMBEDDED, EMBEDDED_GUILD, PLAIN_APP } from './helpers/validation-cases.js';
 
-const APP = { flags: 0, integration_types: [0, 1], discoverable: false };
-const GUILD: ValidationContext = { scope: 'guild', app: APP };
-const EMBEDDED: ValidationContext = { scope: 'global', app: { ...APP, flags: 1 << 17 } };
-const EMBEDDED_GUILD: ValidationContext = { scope: 'guild', app: { ...APP, flags: 1 << 17 } };
+const APP = PLAIN_APP;
 const DISCOVERABLE: ValidationContext = { scope: 'global', app: { ...APP, discoverable: true } };
 const GUILD_INSTALL_ONLY: ValidationContext = { scope: 'global', app: { ...APP, integration_types: [0] } };
 

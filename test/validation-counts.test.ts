@@ -1,25 +1,25 @@
 /** Commands per type in one scope: 100 CHAT_INPUT, 15 USER, 15 MESSAGE, 1 PRIMARY_ENTRY_POINT (0 in a guild). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { CommandDefinition, CommandTypeValue } from '../src/core/commands/model.js';
+import {
+  CommandType,
+  EntryPointHandler,
+  type CommandDefinition,
+  type CommandTypeValue,
+} from '../src/core/commands/model.js';
 import { findTypeCountOverflow } from '../src/core/validation/index.js';
+import { commandDefinition } from './helpers/commands.js';
 
 function definitions(type: CommandTypeValue, count: number): CommandDefinition[] {
-  return Array.from({ length: count }, (_, i) => ({
-    type,
-    name: `c${i}`,
-    name_localizations: null,
-    description: '',
-    description_localizations: null,
-    options: [],
-    default_member_permissions: null,
-    dm_permission: true,
-    default_permission: true,
-    nsfw: false,
-    integration_types: [0],
-    contexts: null,
-    handler: type === 4 ? 2 : null,
-  }));
+  return Array.from({ length: count }, (_, i) =>
+    commandDefinition({
+      type,
+      name: `c${i}`,
+      description: '',
+      integration_types: [0],
+      handler: type === CommandType.PrimaryEntryPoint ? EntryPointHandler.DiscordLaunchActivity : null,
+    }),
+  );
 }
 
 describe('findTypeCountOverflow', () => {

@@ -1,19 +1,14 @@
 /** Descriptions: required on CHAT_INPUT and options, absent on USER/MESSAGE, optional on entry points. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
+import { validateCreateCommand } from '../src/core/validation/index.js';
 import {
   APPLICATION_COMMAND_FIELD_NOT_ALLOWED as NOT_ALLOWED,
   BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
   BASE_TYPE_REQUIRED as REQUIRED,
   STRING_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
-import { runCases, GLOBAL } from './helpers/validation-cases.js';
-
-const EMBEDDED_APP: ValidationContext = {
-  scope: 'global',
-  app: { flags: 1 << 17, integration_types: [0, 1], discoverable: false },
-};
+import { runCases, GLOBAL, EMBEDDED as EMBEDDED_APP } from './helpers/validation-cases.js';
 
 const ASTRAL_LETTER = '\u{20000}';
 const chat = (description: unknown) => ({ name: 'cmd', description });

@@ -10,10 +10,7 @@ import {
   APPLICATION_COMMAND_TYPE_IMMUTABLE as TYPE_IMMUTABLE,
   DICT_TYPE_CONVERT,
 } from '../src/core/validation/codes.js';
-
-const APP = { flags: 0, integration_types: [0, 1], discoverable: false };
-const GLOBAL: ValidationContext = { scope: 'global', app: APP };
-const GUILD: ValidationContext = { scope: 'guild', app: APP };
+import { GLOBAL, GUILD, EMBEDDED } from './helpers/validation-cases.js';
 
 function created(body: unknown, ctx: ValidationContext = GLOBAL): CommandDefinition {
   const result = validateCreateCommand(body, ctx);
@@ -141,7 +138,6 @@ describe('contexts and integration_types', () => {
 });
 
 describe('entry points', () => {
-  const EMBEDDED: ValidationContext = { scope: 'global', app: { ...APP, flags: 1 << 17 } };
   const launch = created({ type: 4, name: 'Launch', handler: 2 }, EMBEDDED);
 
   test('the handler is kept, and may be replaced', () => {

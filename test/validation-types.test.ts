@@ -1,7 +1,7 @@
 /** A wrong JSON type for any field is an issue at that field's path, never an exception. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
+import { validateCreateCommand } from '../src/core/validation/index.js';
 import {
   BOOLEAN_TYPE_CONVERT as BOOLEAN,
   DICT_TYPE_CONVERT as DICT,
@@ -9,11 +9,10 @@ import {
   NUMBER_TYPE_COERCE as NUMBER,
   STRING_TYPE_CONVERT as STRING,
 } from '../src/core/validation/codes.js';
+import { EMBEDDED, type Path } from './helpers/validation-cases.js';
 
-const APP = { flags: 1 << 17, integration_types: [0, 1], discoverable: false };
-const GLOBAL: ValidationContext = { scope: 'global', app: APP };
-
-type Path = readonly (string | number)[];
+/** A global command of an app with Activities, so that every type (PRIMARY_ENTRY_POINT too) is valid. */
+const GLOBAL = EMBEDDED;
 
 /** A body with every field a wrong type would land in, valid as it is. */
 const VALID: Record<string, unknown> = {

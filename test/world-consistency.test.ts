@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseWorld } from '../src/core/world/parse.js';
 import { assertErrorBody } from './helpers/openapi.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, exampleWorld } from './helpers/world.js';
 
 function issuesOf(world: unknown): string[] {
@@ -44,7 +44,7 @@ describe('the admin API keeps secrets unique', () => {
   let server: TestServer;
   const admin = `Bearer ${ADMIN_TOKEN}`;
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
   });
   after(() => server.close());
 

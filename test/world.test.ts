@@ -9,9 +9,8 @@ import { parseWorld } from '../src/core/world/parse.js';
 import type { World } from '../src/core/world/types.js';
 import { DEMO_WORLD } from '../src/world/demo-world.js';
 import { assertMatchesSchema, fixturePath, withSchemaChecks } from './helpers/openapi.js';
-import { startServer } from './helpers/server.js';
-
-type Json = Record<string, any>;
+import { injectServer } from './helpers/server.js';
+import type { Json } from './helpers/json.js';
 
 function readExample(): Json {
   return JSON.parse(readFileSync(fixturePath('world.example.json'), 'utf8')) as Json;
@@ -54,7 +53,7 @@ describe('the reference world', () => {
 
   test('a server started with it serves every app, user token and install', async () => {
     const raw = readExample();
-    const server = withSchemaChecks(await startServer({ world: parsed(raw) }));
+    const server = withSchemaChecks(await injectServer({ world: parsed(raw) }));
     try {
       for (const app of raw.applications) {
         const me = await server.request('GET', '/users/@me', { auth: `Bot ${app.bot_token}` });

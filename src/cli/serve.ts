@@ -1,6 +1,7 @@
 /** `slashd serve`: options from flags, then environment variables, then defaults. */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { ChannelType } from 'discord-api-types/v10';
 import { createSlashd, type Slashd } from '../app.js';
 import type { Issue } from '../core/errors.js';
 import { readJsonText } from '../core/json.js';
@@ -136,7 +137,7 @@ function tokenFoundByDefault(args: ServeArgs): boolean {
 export function nextStepLines(url: string, adminToken: string, args: ServeArgs): string[] {
   const guild = DEMO_WORLD.guilds[0];
   const user = DEMO_WORLD.users.find((u) => u.id === guild.owner_id)!;
-  const channel = guild.channels.find((c) => c.type === 0)!;
+  const channel = guild.channels.find((c) => c.type === ChannelType.GuildText)!;
   const urlWords = url === DEFAULT_URL ? [] : ['--url', url];
   const tokenWords = tokenFoundByDefault(args) ? [] : ['--admin-token', adminToken];
   const app = ['node', 'examples/hello-app.js', ...urlWords];

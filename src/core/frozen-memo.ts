@@ -7,6 +7,28 @@
  */
 
 /**
+ * `T` with every property and array read-only, all the way down: the type of what the store
+ * hands out from its read caches. The compiler then refuses a mutation of a shared object that
+ * `Object.freeze` would only refuse at run time (and, outside strict mode, silently).
+ */
+export type Frozen<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends ReadonlyMap<infer K, infer V>
+    ? ReadonlyMap<K, Frozen<V>>
+    : T extends object
+      ? { readonly [P in keyof T]: Frozen<T[P]> }
+      : T;
+
+/** Freezes `value` and everything reachable from it, and says so in its type. */
+export function deepFreeze<T>(value: T): Frozen<T> {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value as Frozen<T>;
+}
+
+/**
  * True when `value` and everything reachable from it is frozen. Checked once, when a result is
  * about to be cached: freezing cannot be undone, so the answer stays true for the object's life.
  */

@@ -4,6 +4,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { CallbackType } from '../core/interactions/lifecycle.js';
 import { readJsonText } from '../core/json.js';
 import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from '../core/outbound-policy.js';
 import type { StoredApplication } from '../store/store.js';
@@ -182,7 +183,7 @@ export class HttpDelivery {
       assertUrlAllowed(this.policy, url);
       const good = await post(this.agents, url, this.signer.sign(app, body, this.now()), timeoutMs);
       const pong = parseJson(good.text) as { type?: unknown } | undefined;
-      if (good.status !== 200 || pong?.type !== 1) return unverified;
+      if (good.status !== 200 || pong?.type !== CallbackType.Pong) return unverified;
       // Past a PONG to a signed PING the other side is an interactions endpoint, so saying what it
       // got wrong reveals nothing about the network.
       const bad = await post(this.agents, url, this.signer.badlySigned(body, this.now()), timeoutMs);

@@ -18,7 +18,7 @@ export interface CommandIndex {
 /** One app of the index and the commands of it the member may use (never empty). */
 interface VisibleApp {
   app: Application;
-  commands: StoredCommand[];
+  commands: readonly StoredCommand[];
 }
 
 /** The index's entry for an app. */

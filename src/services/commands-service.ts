@@ -3,7 +3,7 @@
  * store in one transaction. A list is serialized once per stored list: the store hands out the
  * same frozen list until the scope changes.
  */
-import { toWireCommand, type LocalizationView } from '../core/commands/wire.js';
+import { localizationViewKey, toWireCommand, type LocalizationView } from '../core/commands/wire.js';
 import {
   planBulkOverwrite,
   planCreate,
@@ -28,10 +28,6 @@ export interface CommandsServiceDeps {
   store: CommandStore;
   ids: SnowflakeGenerator;
   now?: () => number;
-}
-
-function viewCacheKey(view: LocalizationView): string {
-  return view.kind === 'dictionaries' ? '*' : (view.locale ?? '');
 }
 
 function validationContext(app: Application, scope: CommandScope): ValidationContext {
@@ -71,7 +67,7 @@ export class CommandsService {
       // Only a frozen list keeps its contents for as long as it keeps its identity.
       if (Object.isFrozen(commands)) this.listBytes.set(commands, views);
     }
-    const viewKey = viewCacheKey(view);
+    const viewKey = localizationViewKey(view);
     let bytes = views.get(viewKey);
     if (!bytes) {
       bytes = Buffer.from(JSON.stringify(commands.map((c) => toWireCommand(c, view))));

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { CommandType, EntryPointHandler } from '../core/commands/model.js';
 import { toWireCommand } from '../core/commands/wire.js';
 import { ApiError, invalidFormBody, JsonCode } from '../core/errors.js';
-import { buildInteraction } from '../core/interactions/build-interaction.js';
+import { buildInteraction, InteractionType } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
 import { messageVisibleTo, type ChannelMessage, type StoredMessage } from '../core/interactions/messages.js';
 import {
@@ -172,7 +172,7 @@ export class InteractionsService {
   }
 
   private async record(scene: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
-    const kind = request.type === 4 ? 'autocomplete' : 'command';
+    const kind = request.type === InteractionType.ApplicationCommandAutocomplete ? 'autocomplete' : 'command';
     const guild = scene.inGuild?.guild ?? null;
     // A MESSAGE command may target the world's messages and slashd's own that this user can see.
     const messages: ChannelMessage[] = readableWorldMessages(scene);

@@ -20,8 +20,8 @@ export interface GuildScene {
   member: Member;
   channel: Channel;
   installed: boolean;
-  commandPermissions: CommandPermission[] | null;
-  appPermissions: CommandPermission[] | null;
+  commandPermissions: readonly CommandPermission[] | null;
+  appPermissions: readonly CommandPermission[] | null;
 }
 
 export interface InvocationScene {

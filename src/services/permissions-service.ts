@@ -21,7 +21,7 @@ export class PermissionsService {
     private readonly bus: EventBus,
   ) {}
 
-  async list(app: StoredApplication, guild: Guild): Promise<GuildCommandPermissions[]> {
+  async list(app: StoredApplication, guild: Guild): Promise<readonly GuildCommandPermissions[]> {
     return this.store.listCommandPermissions(app.id, guild.id);
   }
 

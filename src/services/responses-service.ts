@@ -3,7 +3,7 @@
  * the original response and follow-ups through the interaction webhook, and what they leave in
  * the channel as messages.
  */
-import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
+import { hasActivities } from '../core/commands/model.js';
 import { ApiError, invalidFormBody, JsonCode, type Issue } from '../core/errors.js';
 import {
   CallbackType,
@@ -22,19 +22,12 @@ import {
   emptyMessageError,
   isEmptyMessageFailure,
 } from '../core/interactions/responses.js';
-import type { StoredMessage } from '../core/interactions/messages.js';
+import { MESSAGE_FLAGS_ALLOWED } from '../core/interactions/message-data.js';
+import { EPHEMERAL_FLAG, hasFlag, LOADING_FLAG, type StoredMessage } from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
 import type { MessageRenderer } from './message-renderer.js';
-
-/** Message flags (v10). */
-const EPHEMERAL = 64;
-const LOADING = 128;
-/** The flags an app may set on a message it sends; EPHEMERAL is tracked apart, as visibility. */
-const SUPPRESS_EMBEDS = 4;
-const SUPPRESS_NOTIFICATIONS = 4096;
-const SENDABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS;
 
 /** An empty message is a JSON error of its own (50006), not a form error. */
 function formError(issues: Issue[]): ApiError {
@@ -56,10 +49,6 @@ export interface CallbackResult {
   /** The `with_response` body. */
   callbackResponse: Record<string, unknown>;
   message: StoredMessage | null;
-}
-
-function hasActivities(app: StoredApplication): boolean {
-  return (app.flags & APPLICATION_FLAG_EMBEDDED) !== 0;
 }
 
 export class ResponsesService {
@@ -156,8 +145,8 @@ export class ResponsesService {
     const out: Record<string, unknown> = { interaction };
     if (message) {
       interaction.response_message_id = message.id;
-      interaction.response_message_loading = (message.flags & LOADING) !== 0;
-      interaction.response_message_ephemeral = (message.flags & EPHEMERAL) !== 0;
+      interaction.response_message_loading = hasFlag(message.flags, LOADING_FLAG);
+      interaction.response_message_ephemeral = hasFlag(message.flags, EPHEMERAL_FLAG);
       out.resource = { type, message: await this.deps.renderer.render(message) };
     } else if (activityInstanceId) {
       interaction.activity_instance_id = activityInstanceId;
@@ -205,16 +194,17 @@ export class ResponsesService {
 
   private newMessage(record: InteractionRecord, data: Record<string, unknown>, loading: boolean): StoredMessage {
     const flags = typeof data.flags === 'number' ? data.flags : 0;
-    const ephemeral = (flags & EPHEMERAL) !== 0;
+    const ephemeral = hasFlag(flags, EPHEMERAL_FLAG);
     return {
       id: this.deps.ids.next(),
       channel_id: record.channel_id,
       guild_id: record.guild_id,
       author: { kind: 'app', id: record.application_id },
       content: loading ? '' : typeof data.content === 'string' ? data.content : '',
-      embeds: loading || !Array.isArray(data.embeds) ? [] : (data.embeds as Record<string, unknown>[]),
-      components: loading || !Array.isArray(data.components) ? [] : (data.components as Record<string, unknown>[]),
-      flags: (flags & SENDABLE_FLAGS) | (loading ? LOADING : 0),
+      embeds: loading || !Array.isArray(data.embeds) ? [] : data.embeds,
+      components: loading || !Array.isArray(data.components) ? [] : data.components,
+      // What an app may set, and LOADING, which only slashd sets.
+      flags: (flags & MESSAGE_FLAGS_ALLOWED) | (loading ? LOADING_FLAG : 0),
       tts: data.tts === true,
       timestamp: new Date(this.deps.now()).toISOString(),
       edited_timestamp: null,
@@ -270,10 +260,10 @@ export class ResponsesService {
     const edited: StoredMessage = {
       ...message,
       content: typeof data.content === 'string' ? data.content : data.content === null ? '' : message.content,
-      embeds: Array.isArray(data.embeds) ? (data.embeds as Record<string, unknown>[]) : message.embeds,
-      components: Array.isArray(data.components) ? (data.components as Record<string, unknown>[]) : message.components,
-      flags: message.flags & ~LOADING,
-      edited_timestamp: (message.flags & LOADING) !== 0 ? null : new Date(this.deps.now()).toISOString(),
+      embeds: Array.isArray(data.embeds) ? data.embeds : message.embeds,
+      components: Array.isArray(data.components) ? data.components : message.components,
+      flags: message.flags & ~LOADING_FLAG,
+      edited_timestamp: hasFlag(message.flags, LOADING_FLAG) ? null : new Date(this.deps.now()).toISOString(),
     };
     if (!(await this.deps.store.interactions.editMessage(edited))) throw unknownMessage();
     if (record.original_message_id === message.id && record.state === 'acknowledged') {

@@ -3,7 +3,7 @@
  * consequences beyond the stored document: an application that gains Activities (the EMBEDDED
  * flag) gets its "Launch" entry point command.
  */
-import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
+import { hasActivities } from '../core/commands/model.js';
 import { invalidFormBody, issue } from '../core/errors.js';
 import { checkWorldConsistency, WORLD_DUPLICATE } from '../core/world/consistency.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
@@ -130,7 +130,7 @@ export class WorldService {
 
   private async afterApplicationsChanged(apps: Application[]): Promise<void> {
     for (const app of apps) {
-      if ((app.flags & APPLICATION_FLAG_EMBEDDED) !== 0) await this.commands.ensureEntryPoint(app);
+      if (hasActivities(app)) await this.commands.ensureEntryPoint(app);
     }
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { CommandScope, StoredCommand } from '../core/commands/model.js';
 import type { CommandPlanner } from '../core/commands/mutation.js';
+import type { Frozen } from '../core/frozen-memo.js';
 import type { CommandPermission, GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 
 export type { CommandMutation, CommandPlanner, ScopeState } from '../core/commands/mutation.js';
@@ -12,7 +13,7 @@ export type { CommandMutation, CommandPlanner, ScopeState } from '../core/comman
 /** What a permissions planner sees, read inside the transaction that applies its plan. */
 export interface PermissionsState {
   /** Every permissions object of the app in the guild. */
-  permissions: GuildCommandPermissions[];
+  readonly permissions: readonly GuildCommandPermissions[];
   /** The command the target id names (global, or of this guild); null when it names none. */
   command: StoredCommand | null;
 }
@@ -21,7 +22,7 @@ export type PermissionsPlanner = (state: PermissionsState) => CommandPermission[
 
 export interface CommandStore {
   /** The scope's commands, oldest id first. */
-  listCommands(scope: CommandScope): Promise<StoredCommand[]>;
+  listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>>;
   getCommand(scope: CommandScope, commandId: string): Promise<StoredCommand | null>;
   /**
    * Runs the planner on the scope's state (its commands, the creates counted today) and applies
@@ -31,7 +32,7 @@ export interface CommandStore {
   mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R>;
 
   /** Every permissions object of one application in one guild. */
-  listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]>;
+  listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>>;
   getCommandPermissions(
     applicationId: string,
     guildId: string,

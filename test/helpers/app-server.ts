@@ -15,7 +15,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
 
-export type Json = Record<string, any>;
+import type { Json } from './json.js';
+
+export type { Json };
 
 export interface ReceivedRequest {
   method: string;
@@ -59,7 +61,7 @@ export interface AppServerOptions {
   /** slashd's API base (…/api/v10), for the callback and webhook calls of deferred answers. */
   api: string;
   applicationId: string;
-  behaviour?: AppBehaviour;
+  behaviour?: AppBehaviour | undefined;
   handler?: AppHandler | undefined;
   /** Answer with `connection: close`, so that each request slashd sends opens a new connection. */
   closeEachConnection?: boolean | undefined;
@@ -96,7 +98,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 function parse(text: string): Json | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' ? value : undefined;
+    return value && typeof value === 'object' ? (value as Json) : undefined;
   } catch {
     return undefined;
   }
@@ -122,6 +124,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const pending: Promise<unknown>[] = [];
   let handler: AppHandler = options.handler ?? (() => ({ status: 500, body: 'no handler' }));
 
+  // eslint-disable-next-line prefer-const
   let app: AppServer;
 
   const server: Server = createServer((req, res) => {

@@ -302,10 +302,12 @@ export function assertWireCommands(value: unknown, expected: WireCommandExpectat
 // ---- every response of a test server, checked --------------------------------------------------
 
 const COMMAND_ROUTE = /^\/applications\/[^/]+(?:\/guilds\/[^/]+)?\/commands(?:\/[^/]+)?$/;
+const PERMISSIONS_ROUTE = /^\/applications\/[^/]+\/guilds\/[^/]+\/commands(?:\/[^/]+)?\/permissions$/;
 const APPLICATION_ROUTES = new Set(['/applications/@me', '/oauth2/applications/@me']);
 
 /**
  * Checks one response against the schema its route promises: commands (ApplicationCommandResponse),
+ * command permissions (CommandPermissionsResponse, each of a list),
  * `/users/@me` (UserPIIResponse), the current application (PrivateApplicationResponse), and every
  * error (ErrorResponse; RatelimitedResponse for 429). The OAuth2 token endpoint has OAuth2's own
  * error shape and is left to its tests. `path` is a full URL or a path under /api/v10.
@@ -322,7 +324,11 @@ export function assertResponseMatchesSchema(
     return;
   }
   if (api === undefined || response.body === undefined) return;
-  if (COMMAND_ROUTE.test(api)) assertCommandResponse(response.body);
+  if (PERMISSIONS_ROUTE.test(api)) {
+    for (const object of Array.isArray(response.body) ? response.body : [response.body]) {
+      assertMatchesSchema('CommandPermissionsResponse', object);
+    }
+  } else if (COMMAND_ROUTE.test(api)) assertCommandResponse(response.body);
   else if (api === '/users/@me') assertMatchesSchema('UserPIIResponse', response.body);
   else if (APPLICATION_ROUTES.has(api)) assertMatchesSchema('PrivateApplicationResponse', response.body);
 }

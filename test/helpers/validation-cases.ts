@@ -1,6 +1,7 @@
 /** Table-driven validation cases: a body, and the exact issues (path and code) it must produce. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { APPLICATION_FLAG_EMBEDDED } from '../../src/core/commands/model.js';
 import { validateCreateCommand, type AppTraits, type ValidationContext } from '../../src/core/validation/index.js';
 
 export type Path = readonly (string | number)[];
@@ -16,6 +17,11 @@ export interface Case {
 /** An app with no flags, both installation contexts, not discoverable. */
 export const PLAIN_APP: AppTraits = { flags: 0, integration_types: [0, 1], discoverable: false };
 export const GLOBAL: ValidationContext = { scope: 'global', app: PLAIN_APP };
+export const GUILD: ValidationContext = { scope: 'guild', app: PLAIN_APP };
+/** The same app with Activities (the EMBEDDED flag): it may have an Entry Point command. */
+export const EMBEDDED_APP: AppTraits = { ...PLAIN_APP, flags: APPLICATION_FLAG_EMBEDDED };
+export const EMBEDDED: ValidationContext = { scope: 'global', app: EMBEDDED_APP };
+export const EMBEDDED_GUILD: ValidationContext = { scope: 'guild', app: EMBEDDED_APP };
 
 /** Validates a create body and compares its issues with the case's, exactly. */
 export function check({ body, expect, ctx = GLOBAL }: Case): void {

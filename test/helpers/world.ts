@@ -19,6 +19,34 @@ export const TEST_GUILD_ID = '1345183757107200001';
 export const SECOND_GUILD_ID = '1345183757107201001';
 export const ALICE_ID = '1335036896870400001';
 export const BOB_ID = '1335036896870400002';
+export const CAROL_ID = '1335036896870400003';
+export const DAVE_ID = '1335036896870400004';
+/** A user of the world who is not a member of the test guild. */
+export const ERIN_ID = '1335036896870400005';
+
+// The test guild's roles (its @everyone role has the guild's id).
+export const ADMIN_ROLE = '1345183757107200002';
+export const MODERATOR_ROLE = '1345183757107200003';
+export const MUTED_ROLE = '1345183757107200004';
+
+// The test guild's channels.
+export const CATEGORY = '1345183757107200010';
+export const GENERAL = '1345183757107200011';
+export const NSFW_LOUNGE = '1345183757107200012';
+export const ANNOUNCEMENTS = '1345183757107200013';
+/** A thread of #general. */
+export const THREAD = '1345183757107200014';
+/** The world's one message, in #general, written by carol. */
+export const HELLO_MESSAGE = '1345183757107200100';
+/** The demo bot's Authorization header. */
+export const BOT = `Bot ${DEMO_BOT_TOKEN}`;
+/** User tokens of the world (the Authorization header of a user session, as is). */
+export const ALICE_TOKEN = 'alice-user-token';
+export const BOB_TOKEN = 'bob-user-token';
+export const CAROL_TOKEN = 'carol-user-token';
+/** The demo app's command routes, under /api/v10. */
+export const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;
+export const GUILD_BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 export const DEMO_CC_TOKEN = 'demo-cc-token';
 export const BOB_IDENTIFY_TOKEN = 'bob-identify-token';
 export const ADMIN_TOKEN = 'test-admin-token';

@@ -41,7 +41,7 @@ export function describeCommandStoreContract(name: string, make: MakeStores): vo
 
     it('writes what the planner returns and hands back its result; lists oldest id first', async () => {
       assert.deepEqual(await store().listCommands(GLOBAL_A), []);
-      const seen: StoredCommand[][] = [];
+      const seen: (readonly StoredCommand[])[] = [];
       const result = await store().mutateCommands(GLOBAL_A, (state) => {
         seen.push(state.commands);
         return {

@@ -4,7 +4,7 @@
  * edit of `@original` replaces the loading message. The wait is bounded.
  */
 import { requestJson } from '../client.js';
-import { LOADING_FLAG } from './render.js';
+import { hasFlag, LOADING_FLAG } from '../../core/interactions/messages.js';
 
 type Json = Record<string, any>;
 
@@ -36,7 +36,7 @@ async function deferredAnswer(query: OutcomeQuery): Promise<Json | null> {
   });
   if (answer.status !== 200 || !Array.isArray(answer.body)) return null;
   const message = (answer.body as Json[]).find((m) => m.interaction_metadata?.id === query.interactionId);
-  return message && (Number(message.flags ?? 0) & LOADING_FLAG) === 0 ? message : null;
+  return message && !hasFlag(Number(message.flags ?? 0), LOADING_FLAG) ? message : null;
 }
 
 /** One look at the interaction: the outcome, or null while it is still pending. */

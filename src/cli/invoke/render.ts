@@ -2,24 +2,23 @@
  * The app's answer as the user would see it in the client, as plain text: the message's content,
  * each embed's title, description and fields, and its components (buttons, menus, text).
  */
+import { ComponentType } from 'discord-api-types/v10';
+import { CallbackType } from '../../core/interactions/lifecycle.js';
+import { EPHEMERAL_FLAG, hasFlag } from '../../core/interactions/messages.js';
 
 type Json = Record<string, any>;
 
-/** The EPHEMERAL message flag: only the invoking user sees the message. */
-export const EPHEMERAL_FLAG = 1 << 6;
-/** The message flag of a deferred answer that is still "thinking". */
-export const LOADING_FLAG = 1 << 7;
-
 /** Callback types that carry a message (docs/v10-behaviour.md#interactions). */
-const MESSAGE_CALLBACKS = new Set([4, 7]);
-const MODAL_CALLBACK = 9;
-const LAUNCH_ACTIVITY_CALLBACK = 12;
+const MESSAGE_CALLBACKS = new Set<unknown>([CallbackType.ChannelMessageWithSource, CallbackType.UpdateMessage]);
 
-/** Component types (v10): a row, a button, a text input, and the select menus. */
-const ROW = 1;
-const BUTTON = 2;
-const TEXT_INPUT = 4;
-const SELECT_MENUS = new Set([3, 5, 6, 7, 8]);
+/** The select menus' component types. */
+const SELECT_MENUS = new Set<unknown>([
+  ComponentType.StringSelect,
+  ComponentType.UserSelect,
+  ComponentType.RoleSelect,
+  ComponentType.MentionableSelect,
+  ComponentType.ChannelSelect,
+]);
 
 const INDENT = '  ';
 
@@ -42,22 +41,23 @@ export function renderEmbed(embed: Json): string[] {
 }
 
 function renderComponent(component: Json): string[] {
-  if (component.type === ROW || Array.isArray(component.components)) {
+  if (component.type === ComponentType.ActionRow || Array.isArray(component.components)) {
     const children = (component.components as Json[] | undefined) ?? [];
     const inline = children
       .map(renderComponent)
       .filter((lines) => lines.length === 1)
       .map((lines) => lines[0]);
-    if (inline.length === children.length && component.type === ROW) return [inline.join('  ')];
+    if (inline.length === children.length && component.type === ComponentType.ActionRow) return [inline.join('  ')];
     return children.flatMap(renderComponent);
   }
-  if (component.type === BUTTON)
+  if (component.type === ComponentType.Button)
     return [
       `[button: ${String(component.label ?? component.emoji?.name ?? '')}${component.url ? ` → ${String(component.url)}` : ''}]`,
     ];
   if (SELECT_MENUS.has(component.type))
     return [`[menu: ${String(component.placeholder ?? component.custom_id ?? '')}]`];
-  if (component.type === TEXT_INPUT) return [`[text input: ${String(component.label ?? component.custom_id ?? '')}]`];
+  if (component.type === ComponentType.TextInput)
+    return [`[text input: ${String(component.label ?? component.custom_id ?? '')}]`];
   // Display components (components v2) carry their text in `content`.
   return textLines(component.content);
 }
@@ -76,16 +76,16 @@ export function renderMessage(message: Json): string[] {
 export function renderResponse(response: Json): string[] {
   const data: Json = response.data ?? {};
   if (MESSAGE_CALLBACKS.has(response.type)) return renderMessage(data);
-  if (response.type === MODAL_CALLBACK) {
+  if (response.type === CallbackType.Modal) {
     return [
       `[modal: ${String(data.title ?? '')}]`,
       ...indent(((data.components as Json[] | undefined) ?? []).flatMap(renderComponent)),
     ];
   }
-  if (response.type === LAUNCH_ACTIVITY_CALLBACK) return ['[the app launched its activity]'];
+  if (response.type === CallbackType.LaunchActivity) return ['[the app launched its activity]'];
   return [`[answer of type ${String(response.type)}]`];
 }
 
 export function isEphemeral(message: Json): boolean {
-  return (Number(message.flags ?? 0) & EPHEMERAL_FLAG) !== 0;
+  return hasFlag(Number(message.flags ?? 0), EPHEMERAL_FLAG);
 }

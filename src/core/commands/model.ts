@@ -30,61 +30,66 @@ export const InteractionContext = { Guild: 0, BotDm: 1, PrivateChannel: 2 } as c
 /** Application flag: the app has an Activity (docs/v10-behaviour.md#constants). */
 export const APPLICATION_FLAG_EMBEDDED = 1 << 17;
 
+/** True when the app has Activities (the EMBEDDED flag): only then may it have an Entry Point command. */
+export function hasActivities(app: { readonly flags: number }): boolean {
+  return (app.flags & APPLICATION_FLAG_EMBEDDED) !== 0;
+}
+
 export interface ChoiceDefinition {
-  name: string;
-  name_localizations: LocalizationMap | null;
-  value: string | number;
+  readonly name: string;
+  readonly name_localizations: LocalizationMap | null;
+  readonly value: string | number;
 }
 
 /** A normalized option: fields that do not apply to its type are absent. */
 export interface OptionDefinition {
-  type: OptionTypeValue;
-  name: string;
-  name_localizations: LocalizationMap | null;
-  description: string;
-  description_localizations: LocalizationMap | null;
-  required?: boolean;
-  choices?: ChoiceDefinition[];
-  options?: OptionDefinition[];
-  channel_types?: number[];
-  min_value?: number;
-  max_value?: number;
-  min_length?: number;
-  max_length?: number;
-  autocomplete?: boolean;
+  readonly type: OptionTypeValue;
+  readonly name: string;
+  readonly name_localizations: LocalizationMap | null;
+  readonly description: string;
+  readonly description_localizations: LocalizationMap | null;
+  readonly required?: boolean;
+  readonly choices?: readonly ChoiceDefinition[];
+  readonly options?: readonly OptionDefinition[];
+  readonly channel_types?: readonly number[];
+  readonly min_value?: number;
+  readonly max_value?: number;
+  readonly min_length?: number;
+  readonly max_length?: number;
+  readonly autocomplete?: boolean;
 }
 
 /** A normalized command definition: every field present, defaults applied. */
 export interface CommandDefinition {
-  type: CommandTypeValue;
-  name: string;
-  name_localizations: LocalizationMap | null;
+  readonly type: CommandTypeValue;
+  readonly name: string;
+  readonly name_localizations: LocalizationMap | null;
   /** "" for USER, MESSAGE and (unless given) PRIMARY_ENTRY_POINT commands. */
-  description: string;
-  description_localizations: LocalizationMap | null;
+  readonly description: string;
+  readonly description_localizations: LocalizationMap | null;
   /** [] when the command has none. */
-  options: OptionDefinition[];
+  readonly options: readonly OptionDefinition[];
   /** A decimal bit-set string, or null. */
-  default_member_permissions: string | null;
-  dm_permission: boolean;
-  default_permission: boolean;
-  nsfw: boolean;
+  readonly default_member_permissions: string | null;
+  readonly dm_permission: boolean;
+  readonly default_permission: boolean;
+  readonly nsfw: boolean;
   /** Global commands only; null on guild commands. */
-  integration_types: number[] | null;
+  readonly integration_types: readonly number[] | null;
   /** Global commands only; null on guild commands. */
-  contexts: number[] | null;
+  readonly contexts: readonly number[] | null;
   /** PRIMARY_ENTRY_POINT only; null otherwise. */
-  handler: number | null;
+  readonly handler: number | null;
 }
 
 export interface StoredCommand {
-  id: string;
-  application_id: string;
+  readonly id: string;
+  readonly application_id: string;
   /** null for a global command. */
-  guild_id: string | null;
+  readonly guild_id: string | null;
   /** Snowflake string; changes when, and only when, the definition changes. */
-  version: string;
-  definition: CommandDefinition;
+  readonly version: string;
+  readonly definition: CommandDefinition;
 }
 
 /** Where a command lives: global (guildId null) or one guild, always of one application. */

@@ -3,7 +3,7 @@ import type { StoredCommand } from './model.js';
 
 /** What a planner sees of one scope, read inside the transaction that will apply its plan. */
 export interface ScopeState {
-  commands: StoredCommand[];
+  readonly commands: readonly StoredCommand[];
   /** Commands created in this scope today (UTC), bulk creates included. */
   createsToday: number;
 }

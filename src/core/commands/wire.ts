@@ -78,7 +78,7 @@ export function toWireCommand(command: StoredCommand, view: LocalizationView = D
 }
 
 /** One cache key per view: '*' for the dictionaries, else the locale ('' for none). */
-function viewKey(view: LocalizationView): string {
+export function localizationViewKey(view: LocalizationView): string {
   return view.kind === 'dictionaries' ? '*' : (view.locale ?? '');
 }
 
@@ -92,7 +92,7 @@ const wireJsonByCommand = new WeakMap<StoredCommand, Map<string, string>>();
  */
 export function toWireCommandJson(command: StoredCommand, view: LocalizationView = DICTIONARIES): string {
   const byView = memoizeFrozen(wireJsonByCommand, command, () => new Map<string, string>());
-  const key = viewKey(view);
+  const key = localizationViewKey(view);
   let json = byView.get(key);
   if (json === undefined) {
     json = JSON.stringify(toWireCommand(command, view));

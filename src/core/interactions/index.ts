@@ -5,4 +5,3 @@ export * from './check-invocation.js';
 export * from './build-interaction.js';
 export * from './responses.js';
 export * from './messages.js';
-export { SUPPRESS_EMBEDS_FLAG, SUPPRESS_NOTIFICATIONS_FLAG } from './message-data.js';

@@ -28,14 +28,10 @@ import {
 } from './codes.js';
 import { readEmbeds } from './embeds.js';
 import { MESSAGE_ATTACHMENTS_MAX, MESSAGE_COMPONENT_ROWS_MAX, MESSAGE_CONTENT_LENGTH_MAX } from './limits.js';
-import { EPHEMERAL_FLAG } from './messages.js';
+import { EPHEMERAL_FLAG, SUPPRESS_EMBEDS_FLAG, SUPPRESS_NOTIFICATIONS_FLAG } from './messages.js';
 
-/** Message flag: links in the message show no embeds. */
-export const SUPPRESS_EMBEDS_FLAG = 1 << 2;
-/** Message flag: the message notifies nobody. */
-export const SUPPRESS_NOTIFICATIONS_FLAG = 1 << 12;
 /** The flags an interaction message may set. */
-const MESSAGE_FLAGS_ALLOWED = EPHEMERAL_FLAG | SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG;
+export const MESSAGE_FLAGS_ALLOWED = EPHEMERAL_FLAG | SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG;
 /** A deferred response only decides whether the answer to come is ephemeral. */
 const DEFERRED_FLAGS_ALLOWED = EPHEMERAL_FLAG;
 

@@ -7,8 +7,20 @@ import { snowflakeTimestampMs } from '../snowflake.js';
 import type { Application, Message, User } from '../world/types.js';
 import { toWirePublicUser } from '../world/wire.js';
 
+// Message flags (v10), the ones slashd reads or sets.
 /** Message flag: only the invoking user sees the message. */
 export const EPHEMERAL_FLAG = 1 << 6;
+/** Message flag of a deferred response still "thinking": the answer is yet to come. */
+export const LOADING_FLAG = 1 << 7;
+/** Message flag: links in the message show no embeds. */
+export const SUPPRESS_EMBEDS_FLAG = 1 << 2;
+/** Message flag: the message notifies nobody. */
+export const SUPPRESS_NOTIFICATIONS_FLAG = 1 << 12;
+
+/** True when `flag` is set in the bit set `flags`. */
+export function hasFlag(flags: number, flag: number): boolean {
+  return (flags & flag) !== 0;
+}
 
 /** v10 message types slashd produces. */
 export const MessageType = { Default: 0, ChatInputCommand: 20, ContextMenuCommand: 23 } as const;

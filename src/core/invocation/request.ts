@@ -4,6 +4,7 @@
  * the invocation check.
  */
 import { issue, type Issue } from '../errors.js';
+import { InteractionType } from '../interactions/build-interaction.js';
 import { isSnowflake } from '../snowflake.js';
 
 /** Most characters of a client nonce. */
@@ -37,7 +38,10 @@ export function readInvokeRequest(body: unknown): { ok: true; value: InvokeReque
   if (!isObject(body)) {
     return { ok: false, issues: [issue([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType')] };
   }
-  if (body.type !== 2 && body.type !== 4) {
+  if (
+    body.type !== InteractionType.ApplicationCommand &&
+    body.type !== InteractionType.ApplicationCommandAutocomplete
+  ) {
     issues.push(
       issue(
         ['type'],

@@ -16,9 +16,9 @@ export type CommandPermissionTypeValue = (typeof CommandPermissionType)[keyof ty
 
 /** One overwrite: `permission` true allows, false disallows. */
 export interface CommandPermission {
-  id: string;
-  type: CommandPermissionTypeValue;
-  permission: boolean;
+  readonly id: string;
+  readonly type: CommandPermissionTypeValue;
+  readonly permission: boolean;
 }
 
 /**
@@ -26,10 +26,10 @@ export interface CommandPermission {
  * overwrites) or the application id (the app-level overwrites, for commands without their own).
  */
 export interface GuildCommandPermissions {
-  id: string;
-  application_id: string;
-  guild_id: string;
-  permissions: CommandPermission[];
+  readonly id: string;
+  readonly application_id: string;
+  readonly guild_id: string;
+  readonly permissions: readonly CommandPermission[];
 }
 
 /** At most this many overwrites per command (and per app-level object) in a guild. */
@@ -64,7 +64,7 @@ export function findOverwrite(
 export function overwritesFor(
   guildPermissions: readonly GuildCommandPermissions[],
   id: string,
-): CommandPermission[] | null {
+): readonly CommandPermission[] | null {
   return guildPermissions.find((object) => object.id === id)?.permissions ?? null;
 }
 

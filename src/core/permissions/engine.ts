@@ -8,7 +8,7 @@ import {
   CommandType,
   IntegrationType,
   InteractionContext,
-  APPLICATION_FLAG_EMBEDDED,
+  hasActivities,
   type StoredCommand,
 } from '../commands/model.js';
 import type { Application, Channel, Guild, Member, User } from '../world/types.js';
@@ -151,7 +151,7 @@ function appIsInstalled({ installed }: AccessContext): AccessDecision | undefine
 
 function entryPointNeedsActivity({ command, app }: AccessContext): AccessDecision | undefined {
   if (command.definition.type !== CommandType.PrimaryEntryPoint) return undefined;
-  return (app.flags & APPLICATION_FLAG_EMBEDDED) !== 0 ? undefined : deny(AccessReason.EntryPointWithoutActivities);
+  return hasActivities(app) ? undefined : deny(AccessReason.EntryPointWithoutActivities);
 }
 
 function ageRestrictedNeedsVerifiedUser({ command, user }: AccessContext): AccessDecision | undefined {

@@ -13,7 +13,7 @@ import {
   CommandType,
   IntegrationType,
   InteractionContext,
-  APPLICATION_FLAG_EMBEDDED,
+  hasActivities,
   type StoredCommand,
 } from '../commands/model.js';
 import type { Application, Channel, Guild, Member, User } from '../world/types.js';
@@ -116,7 +116,7 @@ function availability(scene: AccessScene, command: StoredCommand): AccessDecisio
     return deny(AccessReason.IntegrationType);
   }
   if (!scene.installed) return deny(AccessReason.NotInstalled);
-  if (definition.type === CommandType.PrimaryEntryPoint && (scene.app.flags & APPLICATION_FLAG_EMBEDDED) === 0) {
+  if (definition.type === CommandType.PrimaryEntryPoint && !hasActivities(scene.app)) {
     return deny(AccessReason.EntryPointWithoutActivities);
   }
   if (definition.nsfw && !scene.user.age_verified) return deny(AccessReason.NsfwUser);

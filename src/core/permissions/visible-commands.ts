@@ -20,7 +20,7 @@ export interface VisibleCommandsInput extends AccessSceneInput {
 }
 
 /** The usable commands, in the order given. */
-export function visibleCommands(input: VisibleCommandsInput): StoredCommand[] {
+export function visibleCommands(input: VisibleCommandsInput): readonly StoredCommand[] {
   const { app, guild, commands } = input;
   const scene = new AccessScene(input);
   // Only this app's objects in this guild count; the one whose id is the app id is the app level.

@@ -2,7 +2,7 @@
  * PRIMARY_ENTRY_POINT commands (v10 API, Entry point handler types; docs/v10-behaviour.md#constants): only for apps
  * with an Activity (the EMBEDDED flag), only global, and they alone carry a `handler`.
  */
-import { APPLICATION_FLAG_EMBEDDED, CommandType, type CommandTypeValue } from '../commands/model.js';
+import { CommandType, hasActivities, type CommandTypeValue } from '../commands/model.js';
 import type { IssuePath } from '../errors.js';
 import {
   APPLICATION_COMMAND_ENTRY_POINT_GUILD,
@@ -22,7 +22,7 @@ export function checkEntryPointAllowed(
   issues: Issues,
 ): void {
   if (type !== CommandType.PrimaryEntryPoint) return;
-  if ((rules.app.flags & APPLICATION_FLAG_EMBEDDED) === 0) {
+  if (!hasActivities(rules.app)) {
     report(
       issues,
       typePath,

@@ -37,6 +37,9 @@ function readOptionType(value: unknown, path: IssuePath, issues: Issues): Option
   return undefined;
 }
 
+/** An option while it is read: each rule fills in its fields, then it is returned read-only. */
+type OptionDraft = { -readonly [K in keyof OptionDefinition]: OptionDefinition[K] };
+
 function readFlag(record: JsonRecord, field: string, path: IssuePath, issues: Issues): boolean {
   const value = fieldOf(record, field);
   if (isAbsent(value)) return false;
@@ -52,7 +55,7 @@ function readSuggestions(
   record: JsonRecord,
   path: IssuePath,
   type: ChoiceOptionType,
-  option: OptionDefinition,
+  option: OptionDraft,
   issues: Issues,
 ): void {
   const rawChoices = fieldOf(record, 'choices');
@@ -72,7 +75,7 @@ function readSuggestions(
   if (autocomplete) option.autocomplete = true;
 }
 
-function readChannelTypes(record: JsonRecord, path: IssuePath, option: OptionDefinition, issues: Issues): void {
+function readChannelTypes(record: JsonRecord, path: IssuePath, option: OptionDraft, issues: Issues): void {
   const value = fieldOf(record, 'channel_types');
   if (isAbsent(value)) return;
   const channelTypes = readEnumList(value, [...path, 'channel_types'], CHANNEL_TYPES, 0, issues);
@@ -80,7 +83,7 @@ function readChannelTypes(record: JsonRecord, path: IssuePath, option: OptionDef
 }
 
 /** The fields of a plain (non-subcommand) option that depend on its type. */
-function readPlainOptionFields(record: JsonRecord, path: IssuePath, option: OptionDefinition, issues: Issues): void {
+function readPlainOptionFields(record: JsonRecord, path: IssuePath, option: OptionDraft, issues: Issues): void {
   const type = option.type;
   option.required = readFlag(record, 'required', path, issues);
   if (isChoiceType(type)) readSuggestions(record, path, type, option, issues);
@@ -123,7 +126,7 @@ function readOption(value: unknown, path: IssuePath, depth: number, issues: Issu
   );
   if (type === undefined) return undefined;
   checkFieldsApply(record, path, type, issues);
-  const option: OptionDefinition = {
+  const option: OptionDraft = {
     type,
     name,
     name_localizations: nameLocalizations,

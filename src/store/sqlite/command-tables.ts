@@ -7,6 +7,7 @@ import { applyMutation } from '../../core/commands/mutation.js';
 import type { CommandPermission, GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
 import type { SqliteConnection } from './connection.js';
+import type { Frozen } from '../../core/frozen-memo.js';
 import { deepFreeze } from './read-caches.js';
 
 const GLOBAL_SCOPE_KEY = '';
@@ -41,12 +42,12 @@ function rowToCommand(row: CommandRow): StoredCommand {
 export class SqliteCommandStore implements CommandStore {
   constructor(private readonly conn: SqliteConnection) {}
 
-  async listCommands(scope: CommandScope): Promise<StoredCommand[]> {
+  async listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
     return this.cachedCommands(scope);
   }
 
   /** The scope's commands, parsed once and frozen until a write to the scope. */
-  private cachedCommands(scope: CommandScope, fresh = false): StoredCommand[] {
+  private cachedCommands(scope: CommandScope, fresh = false): Frozen<StoredCommand[]> {
     const key = `${scope.applicationId}/${scopeKey(scope)}`;
     let commands = (fresh ? this.conn.freshCaches() : this.conn.caches()).commands.get(key);
     if (!commands) {
@@ -150,7 +151,7 @@ export class SqliteCommandStore implements CommandStore {
     return outcome;
   }
 
-  async listCommandPermissions(applicationId: string, guildId: string): Promise<GuildCommandPermissions[]> {
+  async listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>> {
     const key = `${applicationId}/${guildId}`;
     let permissions = this.conn.caches().permissions.get(key);
     if (!permissions) {

@@ -4,19 +4,14 @@
  * other connection to the same file (another process) moves SQLite's `data_version`, and then
  * everything is dropped, so several processes on one file still read what is committed.
  */
+import type { Frozen } from '../../core/frozen-memo.js';
 import type { StoredCommand } from '../../core/commands/model.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { Guild, User } from '../../core/world/types.js';
 import type { StoredApplication } from '../store.js';
 
-/** Cached values are shared between requests: freezing makes any mutation fail loudly. */
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
+/** Cached values are shared between requests: frozen, and typed `Frozen` so no caller mutates one. */
+export { deepFreeze } from '../../core/frozen-memo.js';
 
 export class ReadCaches {
   /** By bot-token digest, with the digest stored beside it for the constant-time check. */
@@ -28,9 +23,9 @@ export class ReadCaches {
   users: { list: User[]; byId: Map<string, User> } | null = null;
   readonly guilds = new Map<string, Guild>();
   /** By `${applicationId}/${guildId or ''}`. */
-  readonly commands = new Map<string, StoredCommand[]>();
+  readonly commands = new Map<string, Frozen<StoredCommand[]>>();
   /** By `${applicationId}/${guildId}`. */
-  readonly permissions = new Map<string, GuildCommandPermissions[]>();
+  readonly permissions = new Map<string, Frozen<GuildCommandPermissions[]>>();
   private dataVersion: number | null = null;
 
   /** Drops everything if another connection has committed since the last look. */

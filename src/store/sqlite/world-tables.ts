@@ -6,6 +6,12 @@ import { sameDigest, sameSecret, tokenDigest } from '../tokens.js';
 import type { SqliteConnection } from './connection.js';
 import { deepFreeze } from './read-caches.js';
 
+/**
+ * World documents are frozen like every cached read, but keep their mutable types: no result is
+ * memoized by their identity, and the core builds and edits worlds (parse, admin) in these types.
+ */
+const freezeDocument = <T>(value: T): T => deepFreeze(value) as T;
+
 interface ApplicationRow {
   doc: string;
   verify_key: string;
@@ -107,7 +113,7 @@ export class SqliteWorldStore implements WorldStore {
     const row = this.conn.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE id = ?').get(id) as
       ApplicationRow | undefined;
     if (!row) return null;
-    const app = deepFreeze(rowToApplication(row));
+    const app = freezeDocument(rowToApplication(row));
     this.conn.cached.applicationsById.set(id, app);
     return app;
   }
@@ -120,7 +126,7 @@ export class SqliteWorldStore implements WorldStore {
         .sql('SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = ?')
         .get(digest) as (ApplicationRow & { bot_token_hash: string }) | undefined;
       if (!row) return null;
-      entry = { app: deepFreeze(rowToApplication(row)), digest: row.bot_token_hash };
+      entry = { app: freezeDocument(rowToApplication(row)), digest: row.bot_token_hash };
       this.conn.cached.applicationsByToken.set(digest, entry);
     }
     return sameDigest(entry.digest, digest) ? entry.app : null;
@@ -160,7 +166,7 @@ export class SqliteWorldStore implements WorldStore {
   private cachedUsers(): { list: User[]; byId: Map<string, User> } {
     const caches = this.conn.caches();
     if (!caches.users) {
-      const list = deepFreeze(
+      const list = freezeDocument(
         (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map(
           (r) => JSON.parse(r.doc) as User,
         ),
@@ -177,7 +183,7 @@ export class SqliteWorldStore implements WorldStore {
     const row = this.conn.sql('SELECT doc, token_hash FROM users WHERE token_hash = ?').get(digest) as
       { doc: string; token_hash: string } | undefined;
     if (!row || !sameDigest(row.token_hash, digest)) return null;
-    const user = deepFreeze(JSON.parse(row.doc) as User);
+    const user = freezeDocument(JSON.parse(row.doc) as User);
     this.conn.cached.usersByToken.set(digest, user);
     return user;
   }
@@ -223,7 +229,7 @@ export class SqliteWorldStore implements WorldStore {
     if (cached) return cached;
     const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(id) as { doc: string } | undefined;
     if (!row) return null;
-    const guild = deepFreeze(JSON.parse(row.doc) as Guild);
+    const guild = freezeDocument(JSON.parse(row.doc) as Guild);
     this.conn.cached.guilds.set(id, guild);
     return guild;
   }
