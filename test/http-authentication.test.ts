@@ -36,7 +36,7 @@ describe('authentication once per request', () => {
     dir = mkdtempSync(join(tmpdir(), 'slashd-auth-'));
     slashd = await createSlashd({ db: join(dir, 'slashd.sqlite'), world: exampleWorld(), adminToken: ADMIN_TOKEN });
     // Own properties shadow the store's methods; the authentication hook calls them through the same object.
-    const store = slashd.store as unknown as Record<Lookup, (...args: unknown[]) => Promise<unknown>>;
+    const store = slashd.store.world as unknown as Record<Lookup, (...args: unknown[]) => Promise<unknown>>;
     for (const name of LOOKUPS) {
       const original = store[name].bind(store);
       store[name] = (...args) => {
@@ -131,21 +131,22 @@ describe('authentication once per request', () => {
 
 describe('who calls authenticate', () => {
   test('only the authentication hook (and the module defining it), never a route', () => {
-    const http = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'http');
+    // The sources, not dist/: a stale compiled file must not count.
+    const http = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'http');
     const files = (function walk(dir: string): string[] {
       return readdirSync(dir).flatMap((name) => {
         const path = join(dir, name);
-        return statSync(path).isDirectory() ? walk(path) : path.endsWith('.js') ? [path] : [];
+        return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
       });
     })(http);
     assert.ok(
-      files.some((file) => file.includes(join('routes', 'application-commands.js'))),
-      'routes were compiled',
+      files.some((file) => file.includes(join('routes', 'application-commands.ts'))),
+      'the route sources were read',
     );
     const callers = files
       .filter((file) => /\bauthenticate\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(http, file))
       .sort();
-    assert.deepEqual(callers, ['auth.js', 'authentication.js']);
+    assert.deepEqual(callers, ['auth.ts', 'authentication.ts']);
   });
 });
