@@ -1,28 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OptionType, type OptionDefinition } from '../src/core/commands/model.js';
-import type { IssuePath } from '../src/core/errors.js';
-import * as codes from '../src/core/interactions/codes.js';
-import {
-  checkCallback,
-  checkMessageData,
-  emptyMessageError,
-  isEmptyMessageFailure,
-  type MessageDataOptions,
-  type ResponseContext,
-} from '../src/core/interactions/responses.js';
-import {
-  BASE_TYPE_BAD_LENGTH,
-  BASE_TYPE_CHOICES,
-  BASE_TYPE_MAX_LENGTH,
-  BASE_TYPE_REQUIRED,
-  BOOLEAN_TYPE_CONVERT,
-  DICT_TYPE_CONVERT,
-  LIST_TYPE_CONVERT,
-  NUMBER_TYPE_COERCE,
-  STRING_TYPE_CONVERT,
-} from '../src/core/validation/codes.js';
+import type { IssuePath } from '../src/core/io/issue.js';
+import * as codes from '../src/core/io/codes.js';
+import { checkCallback, checkMessageData, isEmptyMessageFailure, type MessageDataOptions, type ResponseContext } from '../src/core/interactions/responses.js';
+import { BASE_TYPE_BAD_LENGTH, BASE_TYPE_CHOICES, BASE_TYPE_MAX_LENGTH, BASE_TYPE_REQUIRED, BOOLEAN_TYPE_CONVERT, DICT_TYPE_CONVERT, LIST_TYPE_CONVERT, NUMBER_TYPE_COERCE, STRING_TYPE_CONVERT } from '../src/core/io/codes.js';
 import { BOB, option } from './interactions-fixtures.js';
+import { apiError } from '../src/core/io/errors.js';
 
 type Expected = [path: IssuePath, code: string][];
 
@@ -623,8 +607,8 @@ describe('an empty message is a JSON error, not a form error', () => {
     assert.equal(result.ok, false);
     if (result.ok) return;
     assert.equal(isEmptyMessageFailure(result.issues), true);
-    assert.deepEqual(emptyMessageError().toBody(), { message: 'Cannot send an empty message', code: 50006 });
-    assert.equal(emptyMessageError().status, 400);
+    assert.deepEqual(apiError('CannotSendEmptyMessage').toBody(), { message: 'Cannot send an empty message', code: 50006 });
+    assert.equal(apiError('CannotSendEmptyMessage').status, 400);
   });
 
   it('is not confused with other failures', () => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { formErrorTree, type Issue } from '../src/core/errors.js';
+import { formErrorTree, type Issue } from '../src/core/io/issue.js';
 import { PermissionsBodyCode, validatePermissionsBody } from '../src/core/permissions/validate-permissions.js';
 import {
   ADMIN_ROLE,

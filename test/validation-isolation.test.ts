@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as validation from '../src/core/validation/index.js';
-import { VALIDATION_CODES } from '../src/core/validation/codes.js';
+import { VALIDATION_CODES } from '../src/core/io/codes.js';
 
 /** The repository root: these tests also run compiled, from dist/test, where there are no sources. */
 function repoRoot(): string {

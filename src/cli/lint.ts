@@ -3,7 +3,7 @@
  * the same validation the server runs. Exit status: 0 valid, 1 invalid, 2 usage or read error.
  */
 import { readFile } from 'node:fs/promises';
-import type { Issue, IssuePath } from '../core/errors.js';
+import type { Issue, IssuePath } from '../core/io/issue.js';
 import { readJsonText } from '../core/json.js';
 import { findTypeCountOverflow, validateBulkOverwrite, type AppTraits } from '../core/validation/index.js';
 import { commandTypeName, isCommandType } from '../core/validation/values.js';

@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createSlashd, type Slashd } from '../app.js';
-import type { Issue } from '../core/errors.js';
+import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/json.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';

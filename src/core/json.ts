@@ -5,7 +5,7 @@
  * to Object.prototype; a body holding one is refused as a field error naming the key's path.
  */
 import secureJson from 'secure-json-parse';
-import type { Issue, IssuePath } from './errors.js';
+import type { Issue, IssuePath } from './io/issue.js';
 import { reservedKeyIssue } from './records.js';
 
 /** Most poisoned keys reported for one text: the refusal names a few, not every one of thousands. */

@@ -2,7 +2,7 @@
  * Who is calling: a bot (`Bot <token>`), an OAuth2 bearer (`Bearer <token>`), or a user of the
  * client (`<token>` with no prefix). Lookups go through the store, which compares in constant time.
  */
-import { ApiError, JsonCode, unauthorized } from '../core/errors.js';
+import { apiError } from '../core/io/errors.js';
 import type { User } from '../core/world/types.js';
 import type { IssuedToken, Store, StoredApplication } from '../store/store.js';
 
@@ -38,18 +38,6 @@ export async function authenticate(store: Store, header: string | undefined): Pr
   return user ? { kind: 'user', user } : null;
 }
 
-export function notAuthorizedForApplication(): ApiError {
-  return new ApiError(
-    403,
-    JsonCode.NotAuthorizedForApplication,
-    'You are not authorized to perform this action on this application',
-  );
-}
-
-export function missingScope(): ApiError {
-  return new ApiError(403, JsonCode.MissingOAuth2Scope, 'Missing required OAuth2 scope');
-}
-
 /**
  * The app a command endpoint acts for: the caller must be that app's bot, or a bearer token of
  * that app with `applications.commands.update`. Another app's token learns nothing of this one.
@@ -58,8 +46,8 @@ export function requireCommandsCaller(
   principal: Principal | null,
   applicationId: string,
 ): { app: StoredApplication; principal: Exclude<Principal, { kind: 'user' }> } {
-  if (!principal || principal.kind === 'user') throw unauthorized();
-  if (principal.app.id !== applicationId) throw notAuthorizedForApplication();
-  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw missingScope();
+  if (!principal || principal.kind === 'user') throw apiError('Unauthorized');
+  if (principal.app.id !== applicationId) throw apiError('NotAuthorizedForApplication');
+  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw apiError('MissingOAuth2Scope');
   return { app: principal.app, principal };
 }

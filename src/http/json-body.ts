@@ -1,8 +1,7 @@
 /** JSON request bodies: read with the project's one JSON reader, refused as v10 errors. */
 import type { FastifyRequest } from 'fastify';
-import { invalidFormBody, type ApiError } from '../core/errors.js';
+import { apiError, invalidFormBody, type ApiError } from '../core/io/errors.js';
 import { readJsonText } from '../core/json.js';
-import { invalidJson } from './errors.js';
 
 /** An empty body is no body; invalid JSON is 50109; a prototype-poisoning key is 50035 at its path. */
 export function parseJsonBody(
@@ -14,5 +13,5 @@ export function parseJsonBody(
   if (text.trim() === '') return done(null, undefined);
   const read = readJsonText(text);
   if (read.ok) return done(null, read.value);
-  done(read.reason === 'poisoned' ? invalidFormBody(read.issues) : invalidJson(), undefined);
+  done(read.reason === 'poisoned' ? invalidFormBody(read.issues) : apiError('InvalidJson'), undefined);
 }

@@ -5,7 +5,7 @@
  * only moves the 401 they would give anyway to the front.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { unauthorized } from '../core/errors.js';
+import { apiError } from '../core/io/errors.js';
 import type { Store } from '../store/store.js';
 import { authenticate, type Principal } from './auth.js';
 
@@ -40,6 +40,6 @@ export function authenticateBeforeBody(app: FastifyInstance, store: Store): void
     if (admits(auth, await authenticate(store, request.headers.authorization))) return;
     // The unread body is not drained: the connection closes once the 401 is sent.
     reply.header('connection', 'close');
-    throw unauthorized();
+    throw apiError('Unauthorized');
   });
 }

@@ -5,9 +5,9 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { notFound, methodNotAllowed } from '../core/errors.js';
+import { apiError } from '../core/io/errors.js';
 import type { HttpContext } from './context.js';
-import { clientErrorHandler, errorHandler, invalidApiVersion, sendError } from './errors.js';
+import { clientErrorHandler, errorHandler, sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
@@ -84,9 +84,9 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
     const path = request.url.split('?')[0] ?? '';
     const version = VERSIONED_PATH.exec(path)?.[1];
     if (version !== undefined && !SERVED_VERSIONS.includes(`v${version}` as (typeof SERVED_VERSIONS)[number])) {
-      return sendError(reply, invalidApiVersion());
+      return sendError(reply, apiError('InvalidApiVersion'));
     }
-    return sendError(reply, routes.hasPath(path) ? methodNotAllowed() : notFound());
+    return sendError(reply, routes.hasPath(path) ? apiError('MethodNotAllowed') : apiError('NotFound'));
   });
 
   for (const version of SERVED_VERSIONS) {

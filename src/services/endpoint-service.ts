@@ -2,7 +2,8 @@
  * An app's interactions endpoint URL (docs/v10-behaviour.md#interactions): stored only after the endpoint answers
  * a signed PING with PONG and refuses a badly signed request with 401.
  */
-import { invalidFormBody, issue } from '../core/errors.js';
+import { invalidFormBody } from '../core/io/errors.js';
+import { issue } from '../core/io/issue.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
 import type { Store, StoredApplication } from '../store/store.js';

@@ -3,7 +3,8 @@
  * gains Activities (the EMBEDDED flag) gets its "Launch" entry point command.
  */
 import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
-import { invalidFormBody, issue } from '../core/errors.js';
+import { invalidFormBody } from '../core/io/errors.js';
+import { issue } from '../core/io/issue.js';
 import { checkWorldConsistency, WORLD_DUPLICATE } from '../core/world/consistency.js';
 import type { Application, User, World } from '../core/world/types.js';
 import type { Store } from '../store/store.js';

@@ -4,17 +4,10 @@
  * use the command are checked by the caller. Pure: it reads the command and the world it is given.
  */
 import { CommandType, type StoredCommand } from '../commands/model.js';
-import type { Issue, IssuePath } from '../errors.js';
-import { fieldOf, isAbsent, readInteger, readRecord, readString, type JsonRecord } from '../validation/json.js';
-import { report, reportRequired, type Issues } from '../validation/report.js';
-import {
-  INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID,
-  INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE,
-  INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED,
-  INTERACTION_COMMAND_NAME_MISMATCH,
-  INTERACTION_COMMAND_TYPE_MISMATCH,
-  INTERACTION_OPTIONS_NOT_ALLOWED,
-} from './codes.js';
+import type { Issue, IssuePath } from '../io/issue.js';
+import { fieldOf, isAbsent, readInteger, readRecord, readString, type JsonRecord } from '../io/read.js';
+import { report, reportRequired, type Issues } from '../io/report.js';
+import { INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID, INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE, INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED, INTERACTION_COMMAND_NAME_MISMATCH, INTERACTION_COMMAND_TYPE_MISMATCH, INTERACTION_OPTIONS_NOT_ALLOWED } from '../io/codes.js';
 import type {
   CheckedInvocation,
   FocusedOption,

@@ -8,17 +8,16 @@
  * an invocation.
  */
 import type { OptionDefinition } from '../commands/model.js';
-import type { Issue, IssuePath } from '../errors.js';
-import { fieldOf, isAbsent, readInteger, readRecord, type JsonRecord } from '../validation/json.js';
-import { report, reportNotOneOf, reportRequired, type Issues } from '../validation/report.js';
+import type { Issue, IssuePath } from '../io/issue.js';
+import { fieldOf, isAbsent, readInteger, readRecord, type JsonRecord } from '../io/read.js';
+import { report, reportNotOneOf, reportRequired, type Issues } from '../io/report.js';
 import { readAutocompleteResult } from './autocomplete-result.js';
-import { INTERACTION_CALLBACK_ACTIVITIES_REQUIRED, INTERACTION_CALLBACK_TYPE_INVALID } from './codes.js';
+import { INTERACTION_CALLBACK_ACTIVITIES_REQUIRED, INTERACTION_CALLBACK_TYPE_INVALID } from '../io/codes.js';
 import { readMessageData, reportEmptyMessage } from './message-data.js';
 import { readModal } from './modal.js';
 
 export {
   checkMessageData,
-  emptyMessageError,
   isEmptyMessageFailure,
   type MessageDataCheck,
   type MessageDataOptions,

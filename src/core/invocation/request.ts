@@ -3,7 +3,7 @@
  * only. Whether the command, the user and the options fit is decided by the permission engine and
  * the invocation check.
  */
-import { issue, type Issue } from '../errors.js';
+import { issue, type Issue } from '../io/issue.js';
 import { isSnowflake } from '../snowflake.js';
 
 /** Most characters of a client nonce. */

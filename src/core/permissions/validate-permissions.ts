@@ -4,7 +4,7 @@
  * collects them all, so a client sees every problem of a body at once. It never throws, whatever
  * JSON it is given.
  */
-import { issue, type Issue, type IssuePath } from '../errors.js';
+import { issue, type Issue, type IssuePath } from '../io/issue.js';
 import { isSnowflake } from '../snowflake.js';
 import type { Guild } from '../world/types.js';
 import { findChannel, isThread } from './channels.js';

@@ -1,7 +1,7 @@
 /** Snowflake ids in request bodies: decimal strings of an unsigned 64-bit integer (docs/v10-behaviour.md#conventions). */
-import type { IssuePath } from '../errors.js';
-import { isAbsent } from './json.js';
-import { reportNotSnowflake, type Issues } from './report.js';
+import type { IssuePath } from '../io/issue.js';
+import { isAbsent } from '../io/read.js';
+import { reportNotSnowflake, type Issues } from '../io/report.js';
 
 const DECIMAL_UP_TO_20_DIGITS = /^\d{1,20}$/;
 const UINT64_MAX = '18446744073709551615';

@@ -3,7 +3,7 @@
  * Two apps with one bot token would let either log in as the other, so this is a safety check as
  * much as a tidiness one.
  */
-import { issue, type Issue } from '../errors.js';
+import { issue, type Issue } from '../io/issue.js';
 import type { World } from './types.js';
 
 /** The code for a second object with an id or a secret already taken. */

@@ -2,7 +2,7 @@
  * Reads a world file (docs/world.md) into the normalized World, filling defaults.
  * Problems come back as Issues with their JSON path; the admin API uses the same readers.
  */
-import { issue, type Issue, type IssuePath } from '../errors.js';
+import { issue, type Issue, type IssuePath } from '../io/issue.js';
 import { isSnowflake } from '../snowflake.js';
 import { checkWorldConsistency } from './consistency.js';
 import type {

@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../limits.js';
-import { ApiError, invalidFormBody, notFound, unauthorized, type Issue } from '../../core/errors.js';
+import { invalidFormBody, apiError } from '../../core/io/errors.js';
+import { type Issue } from '../../core/io/issue.js';
 import {
   parseApplication,
   parseGuild,
@@ -24,7 +25,7 @@ function accept<T>(result: { ok: true; value: T } | { ok: false; issues: Issue[]
 }
 
 function samePathId(pathId: string, bodyId: string): void {
-  if (pathId !== bodyId) throw new ApiError(400, 0, 'The id in the body differs from the id in the path');
+  if (pathId !== bodyId) throw apiError('BodyIdMismatch');
 }
 
 export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
@@ -32,7 +33,7 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
   admin.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
     const secret = header.replace(/^(Bearer|Admin)\s+/i, '');
-    if (!header || !sameSecret(secret, ctx.adminToken)) throw unauthorized();
+    if (!header || !sameSecret(secret, ctx.adminToken)) throw apiError('Unauthorized');
   });
 
   admin.get('/world', async () => ctx.store.exportWorld());
@@ -59,7 +60,7 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
     admin.get(path, async () => ops.list());
     admin.get<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
       const found = await ops.get(request.params.id);
-      if (!found) throw notFound();
+      if (!found) throw apiError('NotFound');
       return found;
     });
     admin.put<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
@@ -69,7 +70,7 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
       return value;
     });
     admin.delete<{ Params: { id: string } }>(`${path}/:id`, async (request, reply) => {
-      if (!(await ops.remove(request.params.id))) throw notFound();
+      if (!(await ops.remove(request.params.id))) throw apiError('NotFound');
       return reply.code(204).send();
     });
   }

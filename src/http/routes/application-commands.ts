@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandScope } from '../../core/commands/model.js';
 import { DICTIONARIES, toWireCommand, type LocalizationView } from '../../core/commands/wire.js';
-import { missingAccess, unknownCommand } from '../../core/errors.js';
+import { apiError } from '../../core/io/errors.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import { isInstalledForCommands } from '../../core/permissions/install.js';
 import { COMMANDS_BODY_LIMIT_BYTES } from '../limits.js';
@@ -45,7 +45,7 @@ export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { 
     );
     if (guildId === undefined) return { app, principal, scope: { applicationId, guildId: null } };
     const guild = isSnowflake(guildId) ? await ctx.store.getGuild(guildId) : null;
-    if (!guild || !isInstalledForCommands(guild, app.id)) throw missingAccess();
+    if (!guild || !isInstalledForCommands(guild, app.id)) throw apiError('MissingAccess');
     return { app, principal, scope: { applicationId, guildId } };
   }
 
@@ -58,7 +58,7 @@ export async function applicationCommandRoutes(api: FastifyInstance, { ctx }: { 
   }
 
   function checkCommandId(commandId: string): void {
-    if (!isSnowflake(commandId)) throw unknownCommand();
+    if (!isSnowflake(commandId)) throw apiError('UnknownApplicationCommand');
   }
 
   const list = async (request: FastifyRequest<{ Params: ScopeParams }>, reply: FastifyReply) => {

@@ -4,11 +4,10 @@
  * app's bot token, as v10 lets a bot read the channels it can see.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { missingAccess, unauthorized } from '../../core/errors.js';
+import { apiError } from '../../core/io/errors.js';
 import { appCanReadMessages, canReadMessages, canViewChannel } from '../../core/permissions/channel-permissions.js';
 import { BOT_SCOPE, findInstall } from '../../core/permissions/install.js';
 import type { Channel, Guild, Member, User } from '../../core/world/types.js';
-import { unknownChannel } from '../../services/invocation-scene.js';
 import { authenticate } from '../auth.js';
 import type { HttpContext } from '../context.js';
 import { requesterLocale } from '../requester-locale.js';
@@ -26,12 +25,12 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     request: FastifyRequest<{ Params: ChannelParams }>,
   ): Promise<{ user: User; guild: Guild; member: Member; channel: Channel }> {
     const principal = await authenticate(ctx.store, request.headers.authorization);
-    if (!principal || principal.kind !== 'user') throw unauthorized();
+    if (!principal || principal.kind !== 'user') throw apiError('Unauthorized');
     const guild = await ctx.store.findGuildByChannel(request.params.channelId);
     const channel = guild?.channels.find((c) => c.id === request.params.channelId);
-    if (!guild || !channel) throw unknownChannel();
+    if (!guild || !channel) throw apiError('UnknownChannel');
     const member = guild.members.find((m) => m.user_id === principal.user.id);
-    if (!member || !canViewChannel(guild, member, channel)) throw missingAccess();
+    if (!member || !canViewChannel(guild, member, channel)) throw apiError('MissingAccess');
     return { user: principal.user, guild, member, channel };
   }
 
@@ -56,17 +55,17 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     request: FastifyRequest<{ Params: ChannelParams }>,
   ): Promise<{ readerId: string; guild: Guild; channel: Channel }> {
     const principal = await authenticate(ctx.store, request.headers.authorization);
-    if (!principal || (principal.kind !== 'user' && principal.kind !== 'bot')) throw unauthorized();
+    if (!principal || (principal.kind !== 'user' && principal.kind !== 'bot')) throw apiError('Unauthorized');
     const guild = await ctx.store.findGuildByChannel(request.params.channelId);
     const channel = guild?.channels.find((c) => c.id === request.params.channelId);
-    if (!guild || !channel) throw unknownChannel();
+    if (!guild || !channel) throw apiError('UnknownChannel');
     if (principal.kind === 'bot') {
-      if (!findInstall(guild, principal.app.id)?.scopes.includes(BOT_SCOPE)) throw missingAccess();
-      if (!appCanReadMessages(guild, principal.app.id, channel)) throw missingAccess();
+      if (!findInstall(guild, principal.app.id)?.scopes.includes(BOT_SCOPE)) throw apiError('MissingAccess');
+      if (!appCanReadMessages(guild, principal.app.id, channel)) throw apiError('MissingAccess');
       return { readerId: principal.app.id, guild, channel };
     }
     const member = guild.members.find((m) => m.user_id === principal.user.id);
-    if (!member || !canReadMessages(guild, member, channel)) throw missingAccess();
+    if (!member || !canReadMessages(guild, member, channel)) throw apiError('MissingAccess');
     return { readerId: principal.user.id, guild, channel };
   }
 

@@ -3,8 +3,7 @@
  * app answers through the callback endpoint, where the interaction token is the credential.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../../core/errors.js';
-import { unknownInteraction } from '../../core/interactions/lifecycle.js';
+import { apiError } from '../../core/io/errors.js';
 import type { User } from '../../core/world/types.js';
 import { authenticate } from '../auth.js';
 import type { HttpContext } from '../context.js';
@@ -13,7 +12,7 @@ import { queryFlag } from '../query.js';
 export async function interactionRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
   async function invokingUser(request: FastifyRequest): Promise<User> {
     const principal = await authenticate(ctx.store, request.headers.authorization);
-    if (!principal || principal.kind !== 'user') throw unauthorized();
+    if (!principal || principal.kind !== 'user') throw apiError('Unauthorized');
     return principal.user;
   }
 
@@ -28,7 +27,7 @@ export async function interactionRoutes(api: FastifyInstance, { ctx }: { ctx: Ht
     async (request) => {
       const user = await invokingUser(request);
       const status = await ctx.interactions.status(user, request.params.interactionId);
-      if (!status) throw unknownInteraction();
+      if (!status) throw apiError('UnknownInteraction');
       return status;
     },
   );

@@ -2,7 +2,7 @@
  * Reading fields of untrusted JSON: each reader checks one JSON type and reports at the field's
  * path when it is wrong, so a wrong type is an issue and never an exception.
  */
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from './issue.js';
 import {
   reportNotBoolean,
   reportNotInteger,
