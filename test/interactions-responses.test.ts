@@ -3,8 +3,24 @@ import assert from 'node:assert/strict';
 import { OptionType, type OptionDefinition } from '../src/core/commands/model.js';
 import type { IssuePath } from '../src/core/io/issue.js';
 import * as codes from '../src/core/io/codes.js';
-import { checkCallback, checkMessageData, isEmptyMessageFailure, type MessageDataOptions, type ResponseContext } from '../src/core/interactions/responses.js';
-import { BASE_TYPE_BAD_LENGTH, BASE_TYPE_CHOICES, BASE_TYPE_MAX_LENGTH, BASE_TYPE_REQUIRED, BOOLEAN_TYPE_CONVERT, DICT_TYPE_CONVERT, LIST_TYPE_CONVERT, NUMBER_TYPE_COERCE, STRING_TYPE_CONVERT } from '../src/core/io/codes.js';
+import {
+  checkCallback,
+  checkMessageData,
+  isEmptyMessageFailure,
+  type MessageDataOptions,
+  type ResponseContext,
+} from '../src/core/interactions/responses.js';
+import {
+  BASE_TYPE_BAD_LENGTH,
+  BASE_TYPE_CHOICES,
+  BASE_TYPE_MAX_LENGTH,
+  BASE_TYPE_REQUIRED,
+  BOOLEAN_TYPE_CONVERT,
+  DICT_TYPE_CONVERT,
+  LIST_TYPE_CONVERT,
+  NUMBER_TYPE_COERCE,
+  STRING_TYPE_CONVERT,
+} from '../src/core/io/codes.js';
 import { BOB, option } from './interactions-fixtures.js';
 import { apiError } from '../src/core/io/errors.js';
 
@@ -21,7 +37,7 @@ const STRING_FOCUS = autocomplete(option(OptionType.String, 'query', { autocompl
 const INTEGER_FOCUS = autocomplete(option(OptionType.Integer, 'amount', { autocomplete: true }));
 const NUMBER_FOCUS = autocomplete(option(OptionType.Number, 'weight', { autocomplete: true }));
 
-function pairs(result: { ok: true } | { ok: false; issues: { path: IssuePath; code: string }[] }): Expected {
+function pairs(result: { ok: true } | { ok: false; issues: readonly { path: IssuePath; code: string }[] }): Expected {
   return result.ok ? [] : result.issues.map((found) => [found.path, found.code]);
 }
 
@@ -607,7 +623,10 @@ describe('an empty message is a JSON error, not a form error', () => {
     assert.equal(result.ok, false);
     if (result.ok) return;
     assert.equal(isEmptyMessageFailure(result.issues), true);
-    assert.deepEqual(apiError('CannotSendEmptyMessage').toBody(), { message: 'Cannot send an empty message', code: 50006 });
+    assert.deepEqual(apiError('CannotSendEmptyMessage').toBody(), {
+      message: 'Cannot send an empty message',
+      code: 50006,
+    });
     assert.equal(apiError('CannotSendEmptyMessage').status, 400);
   });
 

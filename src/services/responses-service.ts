@@ -6,7 +6,15 @@
 import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
 import { apiError, ApiError, invalidFormBody } from '../core/io/errors.js';
 import { type Issue } from '../core/io/issue.js';
-import { CallbackType, checkCanAcknowledge, currentState, readInteractionToken, stateAfterCallback, tokenAlive, type InteractionRecord } from '../core/interactions/lifecycle.js';
+import {
+  CallbackType,
+  checkCanAcknowledge,
+  currentState,
+  readInteractionToken,
+  stateAfterCallback,
+  tokenAlive,
+  type InteractionRecord,
+} from '../core/interactions/lifecycle.js';
 import { checkCallback, checkMessageData, isEmptyMessageFailure } from '../core/interactions/responses.js';
 import type { StoredMessage } from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
@@ -23,10 +31,9 @@ const SUPPRESS_NOTIFICATIONS = 4096;
 const SENDABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS;
 
 /** An empty message is a JSON error of its own (50006), not a form error. */
-function formError(issues: Issue[]): ApiError {
+function formError(issues: readonly Issue[]): ApiError {
   return isEmptyMessageFailure(issues) ? apiError('CannotSendEmptyMessage') : invalidFormBody(issues);
 }
-
 
 export interface ResponsesServiceDeps {
   store: Store;

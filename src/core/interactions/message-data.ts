@@ -8,6 +8,7 @@
  * changes an existing message (v10's edit rule): the caller keeps EPHEMERAL as it was.
  */
 import { ERRORS } from '../io/errors.js';
+import { fail, ok, type Result } from '../io/result.js';
 import { type Issue, type IssuePath } from '../io/issue.js';
 import { fieldOf, readBoolean, readInteger, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
 import { report, reportTooLong, type Issues } from '../io/report.js';
@@ -33,8 +34,6 @@ export interface MessageDataOptions {
   /** A PATCH edit: every field optional, an empty edit allowed, null clears. */
   partial?: boolean;
 }
-
-export type MessageDataCheck = { ok: true; value: Record<string, unknown> } | { ok: false; issues: Issue[] };
 
 type FieldReader = (raw: unknown, path: IssuePath, issues: Issues, options: MessageDataOptions) => unknown;
 
@@ -139,10 +138,10 @@ export function reportEmptyMessage(issues: Issues): void {
 }
 
 /** Checks a message body (a follow-up, an edit, or a response's `data`). */
-export function checkMessageData(body: unknown, options: MessageDataOptions): MessageDataCheck {
+export function checkMessageData(body: unknown, options: MessageDataOptions): Result<Record<string, unknown>> {
   const issues: Issues = [];
   const value = readMessageData(body, options, [], issues);
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+  return issues.length > 0 ? fail(issues) : ok(value);
 }
 
 /**
@@ -152,4 +151,3 @@ export function checkMessageData(body: unknown, options: MessageDataOptions): Me
 export function isEmptyMessageFailure(issues: readonly Issue[]): boolean {
   return issues.length === 1 && issues[0]?.code === MESSAGE_EMPTY;
 }
-

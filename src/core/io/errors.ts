@@ -128,7 +128,9 @@ export interface ApiErrorOptions {
 }
 
 function fill(template: string, params: Readonly<Record<string, string | number>> | undefined): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (params && key in params ? String(params[key]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    params && key in params ? String(params[key]) : whole,
+  );
 }
 
 export function apiError(name: ErrorName, options: ApiErrorOptions = {}): ApiError {
@@ -138,7 +140,10 @@ export function apiError(name: ErrorName, options: ApiErrorOptions = {}): ApiErr
 
 /** 50035 with every issue in its tree; `extra` adds top-level fields (e.g. a command's current version). */
 export function invalidFormBody(issues: readonly Issue[], extra?: Record<string, unknown>): ApiError {
-  return apiError('InvalidFormBody', extra ? { errors: formErrorTree(issues), extra } : { errors: formErrorTree(issues) });
+  return apiError(
+    'InvalidFormBody',
+    extra ? { errors: formErrorTree(issues), extra } : { errors: formErrorTree(issues) },
+  );
 }
 
 /**
@@ -147,7 +152,8 @@ export function invalidFormBody(issues: readonly Issue[], extra?: Record<string,
  */
 export function statusError(status: number, reason: string | undefined): ApiError {
   const named = (Object.keys(ERRORS) as ErrorName[]).find(
-    (name) => ERRORS[name].code === 0 && ERRORS[name].status === status && ERRORS[name].message.startsWith(`${status}:`),
+    (name) =>
+      ERRORS[name].code === 0 && ERRORS[name].status === status && ERRORS[name].message.startsWith(`${status}:`),
   );
   if (named) return apiError(named);
   if (status < 400 || status >= 500) return apiError('InternalServerError');

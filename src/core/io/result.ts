@@ -6,7 +6,8 @@
 import { invalidFormBody } from './errors.js';
 import type { Issue } from './issue.js';
 
-export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly Issue[] };
+export type Result<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly Issue[] };
 
 export function ok<T>(value: T): Result<T> {
   return { ok: true, value };

@@ -3,9 +3,9 @@
  * the world file (docs/world.md). Guarded by the admin token from the config.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { orThrow, type Result } from '../../core/io/result.js';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../limits.js';
-import { invalidFormBody, apiError } from '../../core/io/errors.js';
-import { type Issue } from '../../core/io/issue.js';
+import { apiError } from '../../core/io/errors.js';
 import {
   parseApplication,
   parseGuild,
@@ -18,11 +18,6 @@ import type { Application, World } from '../../core/world/types.js';
 import type { StoredApplication } from '../../store/store.js';
 import { sameSecret } from '../../store/tokens.js';
 import type { HttpContext } from '../context.js';
-
-function accept<T>(result: { ok: true; value: T } | { ok: false; issues: Issue[] }): T {
-  if (!result.ok) throw invalidFormBody(result.issues);
-  return result.value;
-}
 
 function samePathId(pathId: string, bodyId: string): void {
   if (pathId !== bodyId) throw apiError('BodyIdMismatch');
@@ -38,11 +33,11 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
 
   admin.get('/world', async () => ctx.store.exportWorld());
   admin.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.replace(accept(parseWorld(request.body)) as World);
+    await world.replace(orThrow(parseWorld(request.body)) as World);
     return ctx.store.exportWorld();
   });
   admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.merge(accept(parseWorldShape(request.body)));
+    await world.merge(orThrow(parseWorldShape(request.body)));
     return ctx.store.exportWorld();
   });
 
@@ -52,7 +47,7 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
     ops: {
       list: () => Promise<T[]>;
       get: (id: string) => Promise<T | null>;
-      parse: (body: unknown) => { ok: true; value: T } | { ok: false; issues: Issue[] };
+      parse: (body: unknown) => Result<T>;
       put: (value: T) => Promise<void>;
       remove: (id: string) => Promise<boolean>;
     },
@@ -64,7 +59,7 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
       return found;
     });
     admin.put<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
-      const value = accept(ops.parse(request.body));
+      const value = orThrow(ops.parse(request.body));
       samePathId(request.params.id, value.id);
       await ops.put(value);
       return value;
@@ -104,7 +99,7 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
 
   admin.get('/oauth2-tokens', async () => ctx.store.listOAuth2Tokens());
   admin.post('/oauth2-tokens', async (request, reply) => {
-    const token = accept(parseOAuth2Token(request.body));
+    const token = orThrow(parseOAuth2Token(request.body));
     await ctx.store.putOAuth2Token({ ...token, expires_at: null });
     return reply.code(201).send(token);
   });
