@@ -9,7 +9,18 @@ import {
   type WireDataOption,
 } from '../src/core/interactions/check-invocation.js';
 import * as codes from '../src/core/io/codes.js';
-import { BASE_TYPE_BAD_LENGTH, BASE_TYPE_MAX_LENGTH, BASE_TYPE_REQUIRED, BOOLEAN_TYPE_CONVERT, DICT_TYPE_CONVERT, LIST_TYPE_CONVERT, NUMBER_TYPE_COERCE, NUMBER_TYPE_MAX, NUMBER_TYPE_MIN, STRING_TYPE_CONVERT } from '../src/core/io/codes.js';
+import {
+  BASE_TYPE_BAD_LENGTH,
+  BASE_TYPE_MAX_LENGTH,
+  BASE_TYPE_REQUIRED,
+  BOOLEAN_TYPE_CONVERT,
+  DICT_TYPE_CONVERT,
+  LIST_TYPE_CONVERT,
+  NUMBER_TYPE_COERCE,
+  NUMBER_TYPE_MAX,
+  NUMBER_TYPE_MIN,
+  STRING_TYPE_CONVERT,
+} from '../src/core/io/codes.js';
 import {
   ALICE,
   BOB,

@@ -2,7 +2,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateCreateCommand } from '../src/core/validation/index.js';
-import { BASE_TYPE_BAD_LENGTH, BASE_TYPE_CHOICES, BASE_TYPE_MAX_LENGTH, BASE_TYPE_REQUIRED, DICT_TYPE_CONVERT, LIST_TYPE_CONVERT, NUMBER_TYPE_COERCE, NUMBER_TYPE_MAX, NUMBER_TYPE_MIN, STRING_TYPE_CONVERT } from '../src/core/io/codes.js';
+import {
+  BASE_TYPE_BAD_LENGTH,
+  BASE_TYPE_CHOICES,
+  BASE_TYPE_MAX_LENGTH,
+  BASE_TYPE_REQUIRED,
+  DICT_TYPE_CONVERT,
+  LIST_TYPE_CONVERT,
+  NUMBER_TYPE_COERCE,
+  NUMBER_TYPE_MAX,
+  NUMBER_TYPE_MIN,
+  STRING_TYPE_CONVERT,
+} from '../src/core/io/codes.js';
 import { check, runCases, GLOBAL, type Path } from './helpers/validation-cases.js';
 
 function withChoices(type: number, choices: unknown): Record<string, unknown> {

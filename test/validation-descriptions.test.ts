@@ -2,7 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
-import { APPLICATION_COMMAND_FIELD_NOT_ALLOWED as NOT_ALLOWED, BASE_TYPE_BAD_LENGTH as BAD_LENGTH, BASE_TYPE_REQUIRED as REQUIRED, STRING_TYPE_CONVERT } from '../src/core/io/codes.js';
+import {
+  APPLICATION_COMMAND_FIELD_NOT_ALLOWED as NOT_ALLOWED,
+  BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
+  BASE_TYPE_REQUIRED as REQUIRED,
+  STRING_TYPE_CONVERT,
+} from '../src/core/io/codes.js';
 import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
 const EMBEDDED_APP: ValidationContext = {

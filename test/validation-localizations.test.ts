@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SUPPORTED_LOCALES } from '../src/core/locales.js';
 import { validateCreateCommand } from '../src/core/validation/index.js';
-import { APPLICATION_COMMAND_INVALID_NAME, APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME, BASE_TYPE_BAD_LENGTH, BASE_TYPE_CHOICES, DICT_TYPE_CONVERT, STRING_TYPE_CONVERT } from '../src/core/io/codes.js';
+import {
+  APPLICATION_COMMAND_INVALID_NAME,
+  APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME,
+  BASE_TYPE_BAD_LENGTH,
+  BASE_TYPE_CHOICES,
+  DICT_TYPE_CONVERT,
+  STRING_TYPE_CONVERT,
+} from '../src/core/io/codes.js';
 import { DICT_TYPE_INVALID_KEY } from '../src/core/io/codes.js';
 import { check, runCases, GLOBAL } from './helpers/validation-cases.js';
 

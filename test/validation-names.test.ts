@@ -1,7 +1,12 @@
 /** Names: the CHAT_INPUT pattern in lowercase, free-form context-menu names, lengths in code points. */
 import { describe } from 'node:test';
 import type { ValidationContext } from '../src/core/validation/index.js';
-import { APPLICATION_COMMAND_INVALID_NAME as INVALID_NAME, BASE_TYPE_BAD_LENGTH as BAD_LENGTH, BASE_TYPE_REQUIRED as REQUIRED, STRING_TYPE_CONVERT } from '../src/core/io/codes.js';
+import {
+  APPLICATION_COMMAND_INVALID_NAME as INVALID_NAME,
+  BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
+  BASE_TYPE_REQUIRED as REQUIRED,
+  STRING_TYPE_CONVERT,
+} from '../src/core/io/codes.js';
 import { runCases } from './helpers/validation-cases.js';
 
 const EMBEDDED_APP: ValidationContext = {

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CommandDefinition } from '../src/core/commands/model.js';
 import { validateCreateCommand, validatePatchCommand, type ValidationContext } from '../src/core/validation/index.js';
-import { APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID as PRIVATE_CHANNEL_INVALID, APPLICATION_COMMAND_FIELD_NOT_ALLOWED, APPLICATION_COMMAND_INVALID_NAME, APPLICATION_COMMAND_TYPE_IMMUTABLE as TYPE_IMMUTABLE, DICT_TYPE_CONVERT } from '../src/core/io/codes.js';
+import {
+  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID as PRIVATE_CHANNEL_INVALID,
+  APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
+  APPLICATION_COMMAND_INVALID_NAME,
+  APPLICATION_COMMAND_TYPE_IMMUTABLE as TYPE_IMMUTABLE,
+  DICT_TYPE_CONVERT,
+} from '../src/core/io/codes.js';
 
 const APP = { flags: 0, integration_types: [0, 1], discoverable: false };
 const GLOBAL: ValidationContext = { scope: 'global', app: APP };

@@ -2,7 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateCreateCommand } from '../src/core/validation/index.js';
-import { APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME, APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID as REQUIRED_INVALID, APPLICATION_COMMAND_OPTIONS_TYPE_INVALID as TYPE_INVALID, BASE_TYPE_MAX_LENGTH } from '../src/core/io/codes.js';
+import {
+  APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME as DUPLICATE_NAME,
+  APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID as REQUIRED_INVALID,
+  APPLICATION_COMMAND_OPTIONS_TYPE_INVALID as TYPE_INVALID,
+  BASE_TYPE_MAX_LENGTH,
+} from '../src/core/io/codes.js';
 import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
 type Option = Record<string, unknown>;

@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateCreateCommand, type ValidationContext } from '../src/core/validation/index.js';
-import { BOOLEAN_TYPE_CONVERT as BOOLEAN, DICT_TYPE_CONVERT as DICT, LIST_TYPE_CONVERT as LIST, NUMBER_TYPE_COERCE as NUMBER, STRING_TYPE_CONVERT as STRING } from '../src/core/io/codes.js';
+import {
+  BOOLEAN_TYPE_CONVERT as BOOLEAN,
+  DICT_TYPE_CONVERT as DICT,
+  LIST_TYPE_CONVERT as LIST,
+  NUMBER_TYPE_COERCE as NUMBER,
+  STRING_TYPE_CONVERT as STRING,
+} from '../src/core/io/codes.js';
 
 const APP = { flags: 1 << 17, integration_types: [0, 1], discoverable: false };
 const GLOBAL: ValidationContext = { scope: 'global', app: APP };

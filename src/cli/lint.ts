@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Issue, IssuePath } from '../core/io/issue.js';
-import { readJsonText } from '../core/json.js';
+import { readJsonText } from '../core/io/json-text.js';
+import { isRecord } from '../core/io/read.js';
 import { findTypeCountOverflow, validateBulkOverwrite, type AppTraits } from '../core/validation/index.js';
 import { commandTypeName, isCommandType } from '../core/validation/values.js';
 import {
@@ -56,22 +57,22 @@ async function readJson(path: string, what: string): Promise<unknown> {
       false,
     );
   }
-  const read = readJsonText(text);
+  let read;
+  try {
+    read = readJsonText(text);
+  } catch (error) {
+    throw new UsageError(`${what} ${path} is not JSON: ${(error as Error).message}`, false);
+  }
   if (read.ok) return read.value;
-  if (read.reason === 'syntax') throw new UsageError(`${what} ${path} is not JSON: ${read.message}`, false);
   const keys = read.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
   throw new UsageError(`${what} ${path} holds reserved keys: ${keys}`, false);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Only the three traits are read from the world file (docs/world.md, applications[]). */
 function traitsFromWorld(world: unknown, appId: string, worldPath: string): AppTraits {
-  const applications = isObject(world) && Array.isArray(world.applications) ? world.applications : [];
+  const applications = isRecord(world) && Array.isArray(world.applications) ? world.applications : [];
   const app = applications.find(
-    (candidate): candidate is Record<string, unknown> => isObject(candidate) && candidate.id === appId,
+    (candidate): candidate is Record<string, unknown> => isRecord(candidate) && candidate.id === appId,
   );
   if (!app) throw new UsageError(`no application with id ${appId} in ${worldPath}`, false);
   // Defaults as the world loader applies them: GUILD_INSTALL only, no flags, not discoverable.

@@ -22,7 +22,6 @@ export function nullRecordFrom<V>(entries: Iterable<readonly [string, V]>): Reco
 /** Keys that name JavaScript's prototype machinery: refused wherever a client chooses keys. */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-
 export function isReservedKey(key: string): boolean {
   return RESERVED_KEYS.has(key);
 }

@@ -4,7 +4,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { readJsonText } from '../core/json.js';
+import { readJsonText } from '../core/io/json-text.js';
 import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from '../core/outbound-policy.js';
 import type { StoredApplication } from '../store/store.js';
 import { assertUrlAllowed, guardedLookup, isPolicyRefusal, systemResolver, type Resolver } from './outbound-lookup.js';
@@ -114,8 +114,12 @@ export function describeDeliveryError(error: unknown): string {
 
 /** An answer that is not JSON, or holds a poisoned key, is no answer. */
 function parseJson(text: string): unknown {
-  const read = readJsonText(text);
-  return read.ok ? read.value : undefined;
+  try {
+    const read = readJsonText(text);
+    return read.ok ? read.value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class HttpDelivery {

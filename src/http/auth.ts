@@ -48,6 +48,7 @@ export function requireCommandsCaller(
 ): { app: StoredApplication; principal: Exclude<Principal, { kind: 'user' }> } {
   if (!principal || principal.kind === 'user') throw apiError('Unauthorized');
   if (principal.app.id !== applicationId) throw apiError('NotAuthorizedForApplication');
-  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw apiError('MissingOAuth2Scope');
+  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE))
+    throw apiError('MissingOAuth2Scope');
   return { app: principal.app, principal };
 }

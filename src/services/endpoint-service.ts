@@ -3,6 +3,13 @@
  * a signed PING with PONG and refuses a badly signed request with 401.
  */
 import { invalidFormBody } from '../core/io/errors.js';
+import {
+  APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID,
+  URL_TYPE_INVALID_SCHEME,
+  URL_TYPE_INVALID_URL,
+} from '../core/io/codes.js';
+import { readRecord } from '../core/io/read.js';
+import type { Issues } from '../core/io/report.js';
 import { issue } from '../core/io/issue.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
@@ -18,19 +25,19 @@ const FIELD = 'interactions_endpoint_url';
 function readUrl(value: unknown): string | null {
   if (value === null || value === '') return null;
   if (typeof value !== 'string' || value.length > ENDPOINT_URL_MAX_LENGTH) {
-    throw invalidFormBody([issue([FIELD], 'URL_TYPE_INVALID_URL', 'Not a well formed URL.')]);
+    throw invalidFormBody([issue([FIELD], URL_TYPE_INVALID_URL, 'Not a well formed URL.')]);
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw invalidFormBody([issue([FIELD], 'URL_TYPE_INVALID_URL', 'Not a well formed URL.')]);
+    throw invalidFormBody([issue([FIELD], URL_TYPE_INVALID_URL, 'Not a well formed URL.')]);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw invalidFormBody([
       issue(
         [FIELD],
-        'URL_TYPE_INVALID_SCHEME',
+        URL_TYPE_INVALID_SCHEME,
         `Scheme "${url.protocol.slice(0, -1)}" is not supported. Scheme must be one of ('http', 'https').`,
       ),
     ]);
@@ -46,10 +53,9 @@ export class EndpointService {
   ) {}
 
   async update(app: StoredApplication, body: unknown): Promise<StoredApplication> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw invalidFormBody([issue([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType')]);
-    }
-    const fields = body as Record<string, unknown>;
+    const issues: Issues = [];
+    const fields = readRecord(body, [], issues);
+    if (!fields) throw invalidFormBody(issues);
     // Own fields only: `in` would also see what Object.prototype holds.
     if (!Object.hasOwn(fields, FIELD)) return app;
     const url = readUrl(fields[FIELD]);
@@ -61,7 +67,7 @@ export class EndpointService {
           check.kind === 'unverified'
             ? 'The specified interactions endpoint url could not be verified.'
             : `The specified interactions endpoint url could not be verified: ${check.reason}`;
-        throw invalidFormBody([issue([FIELD], 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID', message)]);
+        throw invalidFormBody([issue([FIELD], APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID, message)]);
       }
     }
     const { keys: _keys, ...plain } = app;

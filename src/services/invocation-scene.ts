@@ -31,7 +31,6 @@ export interface InvocationScene {
   channel: Channel;
 }
 
-
 /** From the scope lists, which the store keeps parsed: a command id names one in either scope. */
 async function findCommand(store: Store, request: InvokeRequest): Promise<StoredCommand> {
   const applicationId = request.application_id;

@@ -5,7 +5,8 @@
 import { APPLICATION_FLAG_EMBEDDED } from '../core/commands/model.js';
 import { invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
-import { checkWorldConsistency, WORLD_DUPLICATE } from '../core/world/consistency.js';
+import { WORLD_DUPLICATE } from '../core/io/codes.js';
+import { checkWorldConsistency } from '../core/world/consistency.js';
 import type { Application, User, World } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
 import type { CommandsService } from './commands-service.js';

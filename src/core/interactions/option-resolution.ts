@@ -12,7 +12,13 @@ import { OptionType, type OptionDefinition } from '../commands/model.js';
 import type { IssuePath } from '../io/issue.js';
 import type { Channel, Role, User } from '../world/types.js';
 import { report, type Issues } from '../io/report.js';
-import { INTERACTION_OPTION_CHANNEL_TYPE_INVALID, INTERACTION_UNKNOWN_CHANNEL, INTERACTION_UNKNOWN_MENTIONABLE, INTERACTION_UNKNOWN_ROLE, INTERACTION_UNKNOWN_USER } from '../io/codes.js';
+import {
+  INTERACTION_OPTION_CHANNEL_TYPE_INVALID,
+  INTERACTION_UNKNOWN_CHANNEL,
+  INTERACTION_UNKNOWN_MENTIONABLE,
+  INTERACTION_UNKNOWN_ROLE,
+  INTERACTION_UNKNOWN_USER,
+} from '../io/codes.js';
 import type { InvocationTarget, ReferencedIds } from './invocation-types.js';
 import { addReference } from './references.js';
 

@@ -11,7 +11,16 @@ import { OptionType, type OptionDefinition } from '../commands/model.js';
 import type { IssuePath } from '../io/issue.js';
 import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
 import { report, reportNotBoolean, reportRequired, type Issues } from '../io/report.js';
-import { INTERACTION_AUTOCOMPLETE_NOT_ENABLED, INTERACTION_OPTION_DUPLICATE, INTERACTION_OPTION_FIELD_NOT_ALLOWED, INTERACTION_OPTION_REQUIRED, INTERACTION_OPTION_TYPE_MISMATCH, INTERACTION_OPTION_UNKNOWN, INTERACTION_SUBCOMMAND_MULTIPLE, INTERACTION_SUBCOMMAND_REQUIRED } from '../io/codes.js';
+import {
+  INTERACTION_AUTOCOMPLETE_NOT_ENABLED,
+  INTERACTION_OPTION_DUPLICATE,
+  INTERACTION_OPTION_FIELD_NOT_ALLOWED,
+  INTERACTION_OPTION_REQUIRED,
+  INTERACTION_OPTION_TYPE_MISMATCH,
+  INTERACTION_OPTION_UNKNOWN,
+  INTERACTION_SUBCOMMAND_MULTIPLE,
+  INTERACTION_SUBCOMMAND_REQUIRED,
+} from '../io/codes.js';
 import { readFocusedValue } from './focused-value.js';
 import type { InvocationKind, WireDataOption } from './invocation-types.js';
 import { resolveOptionId, type ResolutionScope } from './option-resolution.js';

@@ -4,7 +4,11 @@
  */
 import { APPLICATION_FLAG_EMBEDDED, CommandType, type CommandTypeValue } from '../commands/model.js';
 import type { IssuePath } from '../io/issue.js';
-import { APPLICATION_COMMAND_ENTRY_POINT_GUILD, APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED, APPLICATION_COMMAND_FIELD_NOT_ALLOWED } from '../io/codes.js';
+import {
+  APPLICATION_COMMAND_ENTRY_POINT_GUILD,
+  APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED,
+  APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
+} from '../io/codes.js';
 import type { CommandRules } from './context.js';
 import { isAbsent, readInteger } from '../io/read.js';
 import { report, reportNotOneOf, reportRequired, type Issues } from '../io/report.js';

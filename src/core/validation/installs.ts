@@ -4,7 +4,10 @@
  */
 import { IntegrationType, InteractionContext } from '../commands/model.js';
 import type { IssuePath } from '../io/issue.js';
-import { APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID, APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED } from '../io/codes.js';
+import {
+  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID,
+  APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED,
+} from '../io/codes.js';
 import type { AppTraits, CommandRules } from './context.js';
 import { fieldOf, isAbsent, type JsonRecord } from '../io/read.js';
 import { INSTALL_LIST_LENGTH_MIN } from './limits.js';

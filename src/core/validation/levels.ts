@@ -4,7 +4,11 @@
  */
 import { OptionType, type OptionDefinition } from '../commands/model.js';
 import type { IssuePath } from '../io/issue.js';
-import { APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME, APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID, APPLICATION_COMMAND_OPTIONS_TYPE_INVALID } from '../io/codes.js';
+import {
+  APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
+  APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID,
+  APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
+} from '../io/codes.js';
 import { report, type Issues } from '../io/report.js';
 
 /** What owns an options list, which decides what the list may hold. */

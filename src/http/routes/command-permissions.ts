@@ -21,7 +21,6 @@ interface TargetParams extends GuildParams {
   commandId: string;
 }
 
-
 export async function commandPermissionRoutes(api: FastifyInstance, { ctx }: { ctx: HttpContext }): Promise<void> {
   async function resolve(
     request: FastifyRequest<{ Params: GuildParams }>,
@@ -36,7 +35,8 @@ export async function commandPermissionRoutes(api: FastifyInstance, { ctx }: { c
 
   function editor(principal: Principal): User {
     if (principal.kind === 'bot') throw apiError('BotsCannotUseEndpoint');
-    if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE)) throw apiError('MissingOAuth2Scope');
+    if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE))
+      throw apiError('MissingOAuth2Scope');
     // Only a user grants this scope: a token without a user (client credentials, stored before
     // the scope was refused there) never edits permissions as if the owner had granted it.
     if (principal.token.user_id === null) throw apiError('MissingOAuth2Scope');
