@@ -61,12 +61,12 @@ export class EndpointService {
     const url = readUrl(fields[FIELD]);
     if (url !== null) {
       const ping = { id: this.ids.next(), application_id: app.id, type: 1, token: 'ping', version: 1 };
-      const check = await this.delivery.verifyEndpoint(app, url, ping, ENDPOINT_VERIFY_TIMEOUT_MS);
-      if (!check.ok) {
+      const refusal = await this.delivery.verifyEndpoint(app, url, ping, ENDPOINT_VERIFY_TIMEOUT_MS);
+      if (refusal) {
         const message =
-          check.kind === 'unverified'
+          refusal.kind === 'unverified'
             ? 'The specified interactions endpoint url could not be verified.'
-            : `The specified interactions endpoint url could not be verified: ${check.reason}`;
+            : `The specified interactions endpoint url could not be verified: ${refusal.reason}`;
         throw invalidFormBody([issue([FIELD], APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID, message)]);
       }
     }
