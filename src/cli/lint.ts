@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Issue, IssuePath } from '../core/io/issue.js';
+import { apiError } from '../core/io/errors.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { isRecord } from '../core/io/read.js';
 import { findTypeCountOverflow, validateBulkOverwrite, type AppTraits } from '../core/validation/index.js';
@@ -23,9 +24,6 @@ export const LINT_USAGE = 'usage: slashd lint FILE [--guild] [--world FILE --app
 
 /** Traits of an app that is guild- and user-installable, not embedded, not discoverable. */
 export const DEFAULT_LINT_TRAITS: AppTraits = { flags: 0, integration_types: [0, 1], discoverable: false };
-
-/** The JSON code of "maximum number of application commands reached" (docs/v10-behaviour.md#errors). */
-const MAX_APPLICATION_COMMANDS = 30032;
 
 interface LintArgs {
   file: string;
@@ -173,9 +171,9 @@ async function lint(args: LintArgs, out: LintOutput): Promise<number> {
   );
   if (overflow) {
     const typeName = isCommandType(overflow.type) ? commandTypeName(overflow.type) : String(overflow.type);
-    out.error(
-      `(root): ${MAX_APPLICATION_COMMANDS} Maximum number of application commands reached (${overflow.limit} ${typeName} commands)`,
-    );
+    // The server's 30032, with the type named: a body can overflow one type while the rest fit.
+    const error = apiError('MaxApplicationCommands', { params: { limit: `${overflow.limit} ${typeName} commands` } });
+    out.error(`(root): ${error.code} ${error.message}`);
     out.error('1 error');
     return EXIT_INVALID;
   }
