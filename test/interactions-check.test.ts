@@ -1,14 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CommandType, type StoredCommand } from '../src/core/commands/model.js';
-import type { IssuePath } from '../src/core/errors.js';
+import type { IssuePath } from '../src/core/io/issue.js';
 import {
   checkInvocation,
   type InvocationKind,
   type InvocationTarget,
   type WireDataOption,
 } from '../src/core/interactions/check-invocation.js';
-import * as codes from '../src/core/interactions/codes.js';
+import * as codes from '../src/core/io/codes.js';
 import {
   BASE_TYPE_BAD_LENGTH,
   BASE_TYPE_MAX_LENGTH,
@@ -20,7 +20,7 @@ import {
   NUMBER_TYPE_MAX,
   NUMBER_TYPE_MIN,
   STRING_TYPE_CONVERT,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import {
   ALICE,
   BOB,

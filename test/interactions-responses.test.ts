@@ -1,12 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OptionType, type OptionDefinition } from '../src/core/commands/model.js';
-import type { IssuePath } from '../src/core/errors.js';
-import * as codes from '../src/core/interactions/codes.js';
+import type { IssuePath } from '../src/core/io/issue.js';
+import * as codes from '../src/core/io/codes.js';
 import {
   checkCallback,
   checkMessageData,
-  emptyMessageError,
   isEmptyMessageFailure,
   type MessageDataOptions,
   type ResponseContext,
@@ -21,8 +20,9 @@ import {
   LIST_TYPE_CONVERT,
   NUMBER_TYPE_COERCE,
   STRING_TYPE_CONVERT,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { BOB, option } from './interactions-fixtures.js';
+import { apiError } from '../src/core/io/errors.js';
 
 type Expected = [path: IssuePath, code: string][];
 
@@ -37,7 +37,7 @@ const STRING_FOCUS = autocomplete(option(OptionType.String, 'query', { autocompl
 const INTEGER_FOCUS = autocomplete(option(OptionType.Integer, 'amount', { autocomplete: true }));
 const NUMBER_FOCUS = autocomplete(option(OptionType.Number, 'weight', { autocomplete: true }));
 
-function pairs(result: { ok: true } | { ok: false; issues: { path: IssuePath; code: string }[] }): Expected {
+function pairs(result: { ok: true } | { ok: false; issues: readonly { path: IssuePath; code: string }[] }): Expected {
   return result.ok ? [] : result.issues.map((found) => [found.path, found.code]);
 }
 
@@ -623,8 +623,11 @@ describe('an empty message is a JSON error, not a form error', () => {
     assert.equal(result.ok, false);
     if (result.ok) return;
     assert.equal(isEmptyMessageFailure(result.issues), true);
-    assert.deepEqual(emptyMessageError().toBody(), { message: 'Cannot send an empty message', code: 50006 });
-    assert.equal(emptyMessageError().status, 400);
+    assert.deepEqual(apiError('CannotSendEmptyMessage').toBody(), {
+      message: 'Cannot send an empty message',
+      code: 50006,
+    });
+    assert.equal(apiError('CannotSendEmptyMessage').status, 400);
   });
 
   it('is not confused with other failures', () => {

@@ -6,6 +6,7 @@ import { canManageRole, highestRolePosition, rolePosition } from '../src/core/pe
 import {
   EditorReason,
   checkPermissionEditor,
+  editorRefusal,
   type PermissionEditorInput,
 } from '../src/core/permissions/who-may-edit.js';
 import type { Guild } from '../src/core/world/types.js';
@@ -90,13 +91,13 @@ function check(rows: readonly Row[]): void {
   for (const row of rows) {
     const outcome = row.refusal ? `refused (${EditorReason[row.refusal]})` : 'accepted';
     it(`${row.name} → ${outcome}`, () => {
-      const result = checkPermissionEditor(editorInput(row.scenario));
-      if (!row.refusal) return assert.deepEqual(result, { ok: true });
+      const refusal = checkPermissionEditor(editorInput(row.scenario));
+      if (!row.refusal) return assert.equal(refusal, null);
+      assert.equal(refusal, EditorReason[row.refusal]);
+      const error = editorRefusal(refusal);
       const expected =
-        row.refusal === 'NotMember'
-          ? { ok: false, status: 403, code: 50001, message: 'Missing Access', reason: EditorReason.NotMember }
-          : { ok: false, ...MISSING_PERMISSIONS, reason: EditorReason[row.refusal] };
-      assert.deepEqual(result, expected);
+        row.refusal === 'NotMember' ? { status: 403, code: 50001, message: 'Missing Access' } : MISSING_PERMISSIONS;
+      assert.deepEqual({ status: error.status, code: error.code, message: error.message }, expected);
     });
   }
 }

@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { formErrorTree, type Issue } from '../src/core/errors.js';
-import { PermissionsBodyCode, validatePermissionsBody } from '../src/core/permissions/validate-permissions.js';
+import { formErrorTree, type Issue } from '../src/core/io/issue.js';
+import { DICT_TYPE_CONVERT } from '../src/core/io/codes.js';
+import { validatePermissionsBody } from '../src/core/permissions/validate-permissions.js';
 import {
   ADMIN_ROLE,
   ALL_CHANNELS,
@@ -71,7 +72,7 @@ describe('validatePermissionsBody: valid bodies', () => {
 describe('validatePermissionsBody: the body and the list', () => {
   for (const body of [null, [], 'permissions', 42, true]) {
     it(`rejects a body that is not an object: ${JSON.stringify(body)}`, () =>
-      expectIssues(body, [{ path: [], code: PermissionsBodyCode.NotAnObject }]));
+      expectIssues(body, [{ path: [], code: DICT_TYPE_CONVERT }]));
   }
 
   it('requires permissions', () => expectIssues({}, [{ path: ['permissions'], code: 'BASE_TYPE_REQUIRED' }]));

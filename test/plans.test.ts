@@ -16,7 +16,7 @@ import {
   type BulkEntry,
   type PlanContext,
 } from '../src/core/commands/plans.js';
-import { ApiError } from '../src/core/errors.js';
+import { ApiError } from '../src/core/io/errors.js';
 import { commandDefinition, storedCommand } from './helpers/commands.js';
 import { DEMO_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
 

@@ -12,7 +12,7 @@ import {
   DICT_TYPE_CONVERT,
   LIST_TYPE_CONVERT,
   NUMBER_TYPE_COERCE,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { GLOBAL, GUILD, EMBEDDED_GUILD } from './helpers/validation-cases.js';
 
 type Path = readonly (string | number)[];

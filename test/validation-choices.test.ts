@@ -13,7 +13,7 @@ import {
   NUMBER_TYPE_MAX,
   NUMBER_TYPE_MIN,
   STRING_TYPE_CONVERT,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { check, runCases, GLOBAL, type Path } from './helpers/validation-cases.js';
 
 function withChoices(type: number, choices: unknown): Record<string, unknown> {

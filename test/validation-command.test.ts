@@ -20,7 +20,7 @@ import {
   NUMBER_TYPE_COERCE,
   NUMBER_TYPE_MAX,
   NUMBER_TYPE_MIN,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { runCases, GLOBAL, GUILD, EMBEDDED, EMBEDDED_GUILD, PLAIN_APP } from './helpers/validation-cases.js';
 
 const APP = PLAIN_APP;

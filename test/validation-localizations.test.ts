@@ -10,8 +10,8 @@ import {
   BASE_TYPE_CHOICES,
   DICT_TYPE_CONVERT,
   STRING_TYPE_CONVERT,
-} from '../src/core/validation/codes.js';
-import { DICT_TYPE_INVALID_KEY } from '../src/core/records.js';
+} from '../src/core/io/codes.js';
+import { DICT_TYPE_INVALID_KEY } from '../src/core/io/codes.js';
 import { check, runCases, GLOBAL } from './helpers/validation-cases.js';
 
 const named = (name_localizations: unknown) => ({ name: 'cmd', description: 'd', name_localizations });

@@ -5,7 +5,7 @@ import {
   BASE_TYPE_BAD_LENGTH as BAD_LENGTH,
   BASE_TYPE_REQUIRED as REQUIRED,
   STRING_TYPE_CONVERT,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { runCases, EMBEDDED as EMBEDDED_APP } from './helpers/validation-cases.js';
 
 const chat = (name: unknown) => ({ name, description: 'd' });

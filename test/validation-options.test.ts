@@ -19,7 +19,7 @@ import {
   NUMBER_TYPE_COERCE,
   NUMBER_TYPE_MAX,
   NUMBER_TYPE_MIN,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { check, runCases, GLOBAL, type Path } from './helpers/validation-cases.js';
 
 /** A command whose only option is `option` (a description and name filled in when omitted). */

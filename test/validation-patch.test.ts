@@ -9,7 +9,7 @@ import {
   APPLICATION_COMMAND_INVALID_NAME,
   APPLICATION_COMMAND_TYPE_IMMUTABLE as TYPE_IMMUTABLE,
   DICT_TYPE_CONVERT,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { GLOBAL, GUILD, EMBEDDED } from './helpers/validation-cases.js';
 
 function created(body: unknown, ctx: ValidationContext = GLOBAL): CommandDefinition {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Issue } from '../src/core/errors.js';
+import type { Issue } from '../src/core/io/issue.js';
 import { SUPPORTED_LOCALES } from '../src/core/locales.js';
 import {
   validateBulkOverwrite,

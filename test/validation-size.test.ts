@@ -7,8 +7,8 @@ import {
   validateCreateCommand,
   type ValidationContext,
 } from '../src/core/validation/index.js';
-import { APPLICATION_COMMAND_TOO_LARGE } from '../src/core/validation/codes.js';
-import { formErrorTree } from '../src/core/errors.js';
+import { APPLICATION_COMMAND_TOO_LARGE } from '../src/core/io/codes.js';
+import { formErrorTree } from '../src/core/io/issue.js';
 
 const GLOBAL: ValidationContext = {
   scope: 'global',

@@ -7,7 +7,7 @@ import {
   APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID as REQUIRED_INVALID,
   APPLICATION_COMMAND_OPTIONS_TYPE_INVALID as TYPE_INVALID,
   BASE_TYPE_MAX_LENGTH,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { runCases, GLOBAL } from './helpers/validation-cases.js';
 
 type Option = Record<string, unknown>;

@@ -8,7 +8,7 @@ import {
   LIST_TYPE_CONVERT as LIST,
   NUMBER_TYPE_COERCE as NUMBER,
   STRING_TYPE_CONVERT as STRING,
-} from '../src/core/validation/codes.js';
+} from '../src/core/io/codes.js';
 import { EMBEDDED, type Path } from './helpers/validation-cases.js';
 
 /** A global command of an app with Activities, so that every type (PRIMARY_ENTRY_POINT too) is valid. */

@@ -3,8 +3,10 @@
  * the same validation the server runs. Exit status: 0 valid, 1 invalid, 2 usage or read error.
  */
 import { readFile } from 'node:fs/promises';
-import type { Issue, IssuePath } from '../core/errors.js';
-import { readJsonText } from '../core/json.js';
+import type { Issue, IssuePath } from '../core/io/issue.js';
+import { apiError } from '../core/io/errors.js';
+import { readJsonText } from '../core/io/json-text.js';
+import { isRecord } from '../core/io/read.js';
 import { findTypeCountOverflow, validateBulkOverwrite, type AppTraits } from '../core/validation/index.js';
 import { commandTypeName, isCommandType } from '../core/validation/values.js';
 import {
@@ -22,9 +24,6 @@ export const LINT_USAGE = 'usage: slashd lint FILE [--guild] [--world FILE --app
 
 /** Traits of an app that is guild- and user-installable, not embedded, not discoverable. */
 export const DEFAULT_LINT_TRAITS: AppTraits = { flags: 0, integration_types: [0, 1], discoverable: false };
-
-/** The JSON code of "maximum number of application commands reached" (docs/v10-behaviour.md#errors). */
-const MAX_APPLICATION_COMMANDS = 30032;
 
 interface LintArgs {
   file: string;
@@ -56,22 +55,22 @@ async function readJson(path: string, what: string): Promise<unknown> {
       false,
     );
   }
-  const read = readJsonText(text);
+  let read;
+  try {
+    read = readJsonText(text);
+  } catch (error) {
+    throw new UsageError(`${what} ${path} is not JSON: ${(error as Error).message}`, false);
+  }
   if (read.ok) return read.value;
-  if (read.reason === 'syntax') throw new UsageError(`${what} ${path} is not JSON: ${read.message}`, false);
   const keys = read.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
   throw new UsageError(`${what} ${path} holds reserved keys: ${keys}`, false);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Only the three traits are read from the world file (docs/world.md, applications[]). */
 function traitsFromWorld(world: unknown, appId: string, worldPath: string): AppTraits {
-  const applications = isObject(world) && Array.isArray(world.applications) ? world.applications : [];
+  const applications = isRecord(world) && Array.isArray(world.applications) ? world.applications : [];
   const app = applications.find(
-    (candidate): candidate is Record<string, unknown> => isObject(candidate) && candidate.id === appId,
+    (candidate): candidate is Record<string, unknown> => isRecord(candidate) && candidate.id === appId,
   );
   if (!app) throw new UsageError(`no application with id ${appId} in ${worldPath}`, false);
   // Defaults as the world loader applies them: GUILD_INSTALL only, no flags, not discoverable.
@@ -172,9 +171,9 @@ async function lint(args: LintArgs, out: LintOutput): Promise<number> {
   );
   if (overflow) {
     const typeName = isCommandType(overflow.type) ? commandTypeName(overflow.type) : String(overflow.type);
-    out.error(
-      `(root): ${MAX_APPLICATION_COMMANDS} Maximum number of application commands reached (${overflow.limit} ${typeName} commands)`,
-    );
+    // The server's 30032, with the type named: a body can overflow one type while the rest fit.
+    const error = apiError('MaxApplicationCommands', { params: { limit: `${overflow.limit} ${typeName} commands` } });
+    out.error(`(root): ${error.code} ${error.message}`);
     out.error('1 error');
     return EXIT_INVALID;
   }

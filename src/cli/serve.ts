@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ChannelType } from 'discord-api-types/v10';
 import { createSlashd, type Slashd } from '../app.js';
-import type { Issue } from '../core/errors.js';
-import { readJsonText } from '../core/json.js';
+import type { Issue } from '../core/io/issue.js';
+import { readJsonText } from '../core/io/json-text.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
 import { parseWorld } from '../core/world/parse.js';
@@ -43,9 +43,14 @@ function describeIssues(issues: readonly Issue[]): string {
 }
 
 export function loadWorldFile(path: string): World {
-  const read = readJsonText(readFileSync(path, 'utf8'));
+  const text = readFileSync(path, 'utf8');
+  let read;
+  try {
+    read = readJsonText(text);
+  } catch (error) {
+    throw new Error(`The world in ${path} is not JSON: ${(error as Error).message}`);
+  }
   if (read.ok) return readWorld(read.value, path);
-  if (read.reason === 'syntax') throw new Error(`The world in ${path} is not JSON: ${read.message}`);
   throw new Error(`The world in ${path} is invalid:\n${describeIssues(read.issues)}`);
 }
 

@@ -4,7 +4,8 @@
  * object in the process shares, and reading `constructor` finds a function nobody sent. Records
  * made here have no prototype, so every key is an ordinary own property.
  */
-import type { Issue, IssuePath } from './errors.js';
+import { DICT_TYPE_INVALID_KEY } from './io/codes.js';
+import type { Issue, IssuePath } from './io/issue.js';
 
 /** An empty record with no prototype. */
 export function nullRecord<V = unknown>(): Record<string, V> {
@@ -20,9 +21,6 @@ export function nullRecordFrom<V>(entries: Iterable<readonly [string, V]>): Reco
 
 /** Keys that name JavaScript's prototype machinery: refused wherever a client chooses keys. */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** The string code of a refused key (docs/errors.md). */
-export const DICT_TYPE_INVALID_KEY = 'DICT_TYPE_INVALID_KEY';
 
 export function isReservedKey(key: string): boolean {
   return RESERVED_KEYS.has(key);

@@ -5,7 +5,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { CallbackType } from '../core/interactions/lifecycle.js';
-import { readJsonText } from '../core/json.js';
+import { readJsonText } from '../core/io/json-text.js';
 import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from '../core/outbound-policy.js';
 import type { StoredApplication } from '../store/store.js';
 import { assertUrlAllowed, guardedLookup, isPolicyRefusal, systemResolver, type Resolver } from './outbound-lookup.js';
@@ -18,8 +18,10 @@ export type DeliveryOutcome =
  * `unverified` covers every failure to get a PONG (refused, reset, timed out, any other answer):
  * one text for all, so that verifying URLs cannot serve as a port scanner.
  */
-export type EndpointCheck =
-  { ok: true } | { ok: false; kind: 'unverified' | 'policy' | 'bad-signature'; reason: string };
+export interface EndpointRefusal {
+  readonly kind: 'unverified' | 'policy' | 'bad-signature';
+  readonly reason: string;
+}
 
 export interface OutboundOptions {
   policy?: OutboundPolicy | undefined;
@@ -115,8 +117,12 @@ export function describeDeliveryError(error: unknown): string {
 
 /** An answer that is not JSON, or holds a poisoned key, is no answer. */
 function parseJson(text: string): unknown {
-  const read = readJsonText(text);
-  return read.ok ? read.value : undefined;
+  try {
+    const read = readJsonText(text);
+    return read.ok ? read.value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class HttpDelivery {
@@ -170,15 +176,16 @@ export class HttpDelivery {
   /**
    * Before a URL is stored: a signed PING must get PONG, and a badly signed one must get 401
    * (docs/v10-behaviour.md#interactions). An endpoint that accepts bad signatures is never stored.
+   * Null when verified, otherwise why not.
    */
   async verifyEndpoint(
     app: StoredApplication,
     url: string,
     ping: Record<string, unknown>,
     timeoutMs: number,
-  ): Promise<EndpointCheck> {
+  ): Promise<EndpointRefusal | null> {
     const body = JSON.stringify(ping);
-    const unverified = { ok: false, kind: 'unverified', reason: ENDPOINT_UNVERIFIED } as const;
+    const unverified: EndpointRefusal = { kind: 'unverified', reason: ENDPOINT_UNVERIFIED };
     try {
       assertUrlAllowed(this.policy, url);
       const good = await post(this.agents, url, this.signer.sign(app, body, this.now()), timeoutMs);
@@ -189,14 +196,13 @@ export class HttpDelivery {
       const bad = await post(this.agents, url, this.signer.badlySigned(body, this.now()), timeoutMs);
       if (bad.status !== 401) {
         return {
-          ok: false,
           kind: 'bad-signature',
           reason: `the endpoint accepted a request with a bad signature (status ${bad.status}, expected 401)`,
         };
       }
-      return { ok: true };
+      return null;
     } catch (error) {
-      return isPolicyRefusal(error) ? { ok: false, kind: 'policy', reason: error.message } : unverified;
+      return isPolicyRefusal(error) ? { kind: 'policy', reason: error.message } : unverified;
     }
   }
 }

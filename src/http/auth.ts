@@ -3,7 +3,6 @@
  * client (`<token>` with no prefix). Lookups go through the store, which compares in constant time.
  * Called only by the authentication hook (./authentication.ts), once per request.
  */
-import { ApiError, JsonCode } from '../core/errors.js';
 import type { User } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store/store.js';
 
@@ -43,16 +42,4 @@ export async function authenticate(store: PrincipalLookup, header: string | unde
   if (space !== -1) return null;
   const user = await store.findUserByToken(secret);
   return user ? { kind: 'user', user } : null;
-}
-
-export function notAuthorizedForApplication(): ApiError {
-  return new ApiError(
-    403,
-    JsonCode.NotAuthorizedForApplication,
-    'You are not authorized to perform this action on this application',
-  );
-}
-
-export function missingScope(): ApiError {
-  return new ApiError(403, JsonCode.MissingOAuth2Scope, 'Missing required OAuth2 scope');
 }

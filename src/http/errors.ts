@@ -2,16 +2,14 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, issue, JsonCode, invalidFormBody } from '../core/errors.js';
-
-export const invalidJson = () => new ApiError(400, JsonCode.InvalidJson, 'The request body contains invalid JSON.');
+import { CONTENT_TYPE_INVALID } from '../core/io/codes.js';
+import { ApiError, apiError, invalidFormBody, statusError } from '../core/io/errors.js';
+import { issue } from '../core/io/issue.js';
 
 export const invalidContentType = () =>
   invalidFormBody([
-    issue([], 'CONTENT_TYPE_INVALID', 'Expected "Content-Type" header to be one of {\'application/json\'}.'),
+    issue([], CONTENT_TYPE_INVALID, 'Expected "Content-Type" header to be one of {\'application/json\'}.'),
   ]);
-
-export const invalidApiVersion = () => new ApiError(400, JsonCode.InvalidApiVersion, 'Invalid API version');
 
 /** Maps Fastify's own errors (parsing, limits) onto v10 errors. */
 function fromFastifyError(error: FastifyError): ApiError {
@@ -21,15 +19,13 @@ function fromFastifyError(error: FastifyError): ApiError {
       return invalidContentType();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return invalidJson();
+      return apiError('InvalidJson');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 0, 'Request entity too large');
+      return apiError('TooLarge');
     default: {
       const status = error.statusCode ?? 500;
       // Fastify's messages can quote the URL (a malformed percent-encoding), and URLs carry tokens.
-      if (status >= 400 && status < 500)
-        return new ApiError(status, 0, `${status}: ${STATUS_CODES[status] ?? 'Client Error'}`);
-      return new ApiError(500, 0, '500: Internal Server Error');
+      return statusError(status, STATUS_CODES[status]);
     }
   }
 }
@@ -48,7 +44,7 @@ function clientErrorStatus(code: string | undefined): number {
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const status = clientErrorStatus(error.code);
-  const body = JSON.stringify(new ApiError(status, 0, `${status}: ${STATUS_CODES[status]}`).toBody());
+  const body = JSON.stringify(statusError(status, STATUS_CODES[status]).toBody());
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
@@ -76,7 +72,7 @@ export function errorHandler(
   reply: FastifyReply,
 ): FastifyReply {
   if (error instanceof ApiError) return sendError(reply, error);
-  if (error instanceof SyntaxError) return sendError(reply, invalidJson());
+  if (error instanceof SyntaxError) return sendError(reply, apiError('InvalidJson'));
   const mapped = fromFastifyError(error);
   if (mapped.status >= 500) request.log.error({ err: error }, 'unhandled error');
   return sendError(reply, mapped);

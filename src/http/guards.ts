@@ -5,11 +5,11 @@
  * guard reads `request.principal`, set once by the authentication hook (./authentication.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { missingAccess, unauthorized } from '../core/errors.js';
+import { apiError } from '../core/io/errors.js';
 import type { Guild, User } from '../core/world/types.js';
 import type { StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
-import { missingScope, notAuthorizedForApplication, SCOPE_COMMANDS_UPDATE, type Principal } from './auth.js';
+import { SCOPE_COMMANDS_UPDATE, type Principal } from './auth.js';
 import { guard } from './authentication.js';
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -20,7 +20,7 @@ function admit(admits: (principal: Principal) => boolean): Guard {
   return guard(async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.principal && admits(request.principal)) return;
     reply.header('connection', 'close');
-    throw unauthorized();
+    throw apiError('Unauthorized');
   });
 }
 
@@ -36,15 +36,15 @@ export const requireAnyCaller = admit(() => true);
 /** preHandler: a user or a bot, not a Bearer token (the caller was admitted by `requireAnyCaller`). */
 export const requireUserOrBot: Guard = guard(async (request: FastifyRequest) => {
   const kind = request.principal?.kind;
-  if (kind !== 'user' && kind !== 'bot') throw unauthorized();
+  if (kind !== 'user' && kind !== 'bot') throw apiError('Unauthorized');
 });
 
 /** The app caller, refused unless it is the app the path names. */
 function ownApp(request: FastifyRequest): AppPrincipal {
   const principal = request.principal;
-  if (!principal || principal.kind === 'user') throw unauthorized();
+  if (!principal || principal.kind === 'user') throw apiError('Unauthorized');
   const { applicationId } = request.params as { applicationId?: string };
-  if (principal.app.id !== applicationId) throw notAuthorizedForApplication();
+  if (principal.app.id !== applicationId) throw apiError('NotAuthorizedForApplication');
   return principal;
 }
 
@@ -55,7 +55,7 @@ function ownApp(request: FastifyRequest): AppPrincipal {
  */
 export const requireCommandsCaller: Guard = guard(async (request: FastifyRequest) => {
   const principal = ownApp(request);
-  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw missingScope();
+  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw apiError('MissingOAuth2Scope');
 });
 
 /** Finds a guild by the path's id if the app is installed there for commands. */
@@ -72,7 +72,7 @@ export function requireAppInGuild(guilds: InstalledGuilds): Guard {
     const principal = ownApp(request);
     const { guildId } = request.params as { guildId?: string };
     const guild = guildId === undefined ? null : await guilds.installedGuild(principal.app.id, guildId);
-    if (!guild) throw missingAccess();
+    if (!guild) throw apiError('MissingAccess');
     request.guild = guild;
   });
 }
@@ -82,7 +82,7 @@ export function requireAdminToken(adminToken: string): Guard {
   return async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
     const secret = header.replace(/^(Bearer|Admin)\s+/i, '');
-    if (!header || !sameSecret(secret, adminToken)) throw unauthorized();
+    if (!header || !sameSecret(secret, adminToken)) throw apiError('Unauthorized');
   };
 }
 

@@ -1,8 +1,7 @@
 /** JSON request bodies: read with the project's one JSON reader, refused as v10 errors. */
 import type { FastifyRequest } from 'fastify';
-import { invalidFormBody, type ApiError } from '../core/errors.js';
-import { readJsonText } from '../core/json.js';
-import { invalidJson } from './errors.js';
+import { apiError, invalidFormBody, type ApiError } from '../core/io/errors.js';
+import { readJsonText } from '../core/io/json-text.js';
 
 /** An empty body is no body; invalid JSON is 50109; a prototype-poisoning key is 50035 at its path. */
 export function parseJsonBody(
@@ -12,7 +11,11 @@ export function parseJsonBody(
 ): void {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (text.trim() === '') return done(null, undefined);
-  const read = readJsonText(text);
-  if (read.ok) return done(null, read.value);
-  done(read.reason === 'poisoned' ? invalidFormBody(read.issues) : invalidJson(), undefined);
+  let read;
+  try {
+    read = readJsonText(text);
+  } catch {
+    return done(apiError('InvalidJson'), undefined);
+  }
+  done(read.ok ? null : invalidFormBody(read.issues), read.ok ? read.value : undefined);
 }

@@ -5,10 +5,10 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { notFound, methodNotAllowed } from '../core/errors.js';
+import { apiError } from '../core/io/errors.js';
 import { authentication } from './authentication.js';
 import type { HttpServices } from './context.js';
-import { clientErrorHandler, errorHandler, invalidApiVersion, sendError } from './errors.js';
+import { clientErrorHandler, errorHandler, sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
@@ -85,9 +85,9 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     const path = request.url.split('?')[0] ?? '';
     const version = VERSIONED_PATH.exec(path)?.[1];
     if (version !== undefined && !SERVED_VERSIONS.includes(`v${version}` as (typeof SERVED_VERSIONS)[number])) {
-      return sendError(reply, invalidApiVersion());
+      return sendError(reply, apiError('InvalidApiVersion'));
     }
-    return sendError(reply, routes.hasPath(path) ? methodNotAllowed() : notFound());
+    return sendError(reply, routes.hasPath(path) ? apiError('MethodNotAllowed') : apiError('NotFound'));
   });
 
   // Each plugin gets only the services it calls.

@@ -4,13 +4,12 @@
  * may read its history. Anyone else gets Missing Access; a channel no guild has, Unknown Channel.
  */
 import type { Locale } from '../core/locales.js';
-import { missingAccess } from '../core/errors.js';
+import { apiError } from '../core/io/errors.js';
 import { appCanReadMessages, canReadMessages, canViewChannel } from '../core/permissions/channel-permissions.js';
 import { BOT_SCOPE, findInstall } from '../core/permissions/install.js';
 import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { WorldStore } from '../store/store.js';
 import type { CommandIndexService } from './command-index-service.js';
-import { unknownChannel } from './invocation-scene.js';
 import type { MessageRenderer } from './message-renderer.js';
 
 /** Who reads a channel's messages: a user of the client, or an app's bot. */
@@ -26,7 +25,7 @@ export class ChannelsService {
   private async find(channelId: string): Promise<{ guild: Guild; channel: Channel }> {
     const guild = await this.store.findGuildByChannel(channelId);
     const channel = guild?.channels.find((c) => c.id === channelId);
-    if (!guild || !channel) throw unknownChannel();
+    if (!guild || !channel) throw apiError('UnknownChannel');
     return { guild, channel };
   }
 
@@ -34,7 +33,7 @@ export class ChannelsService {
   async commandIndexJson(user: User, channelId: string, locale: Locale | null): Promise<string> {
     const { guild, channel } = await this.find(channelId);
     const member = guild.members.find((m) => m.user_id === user.id);
-    if (!member || !canViewChannel(guild, member, channel)) throw missingAccess();
+    if (!member || !canViewChannel(guild, member, channel)) throw apiError('MissingAccess');
     return this.commandIndex.buildJson(guild, channel, user, locale);
   }
 
@@ -42,12 +41,12 @@ export class ChannelsService {
   async messages(reader: ChannelReader, channelId: string, limit: number): Promise<Record<string, unknown>[]> {
     const { guild, channel } = await this.find(channelId);
     if (reader.kind === 'bot') {
-      if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw missingAccess();
-      if (!appCanReadMessages(guild, reader.app.id, channel)) throw missingAccess();
+      if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw apiError('MissingAccess');
+      if (!appCanReadMessages(guild, reader.app.id, channel)) throw apiError('MissingAccess');
       return this.renderer.channelMessages(guild, channel, reader.app.id, limit);
     }
     const member = guild.members.find((m) => m.user_id === reader.user.id);
-    if (!member || !canReadMessages(guild, member, channel)) throw missingAccess();
+    if (!member || !canReadMessages(guild, member, channel)) throw apiError('MissingAccess');
     return this.renderer.channelMessages(guild, channel, reader.user.id, limit);
   }
 }

@@ -13,7 +13,8 @@ import {
   type PlanContext,
 } from '../core/commands/plans.js';
 import type { CommandDefinition, CommandScope, StoredCommand } from '../core/commands/model.js';
-import { invalidFormBody, unknownCommand, type Issue } from '../core/errors.js';
+import { apiError } from '../core/io/errors.js';
+import { orThrow } from '../core/io/result.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import {
   validateBulkOverwrite,
@@ -35,11 +36,6 @@ function validationContext(app: Application, scope: CommandScope): ValidationCon
     scope: scope.guildId === null ? 'global' : 'guild',
     app: { flags: app.flags, integration_types: app.integration_types, discoverable: app.discoverable },
   };
-}
-
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; issues: Issue[] }): T {
-  if (!result.ok) throw invalidFormBody(result.issues);
-  return result.value;
 }
 
 export class CommandsService {
@@ -78,7 +74,7 @@ export class CommandsService {
 
   async get(scope: CommandScope, commandId: string): Promise<StoredCommand> {
     const command = await this.deps.store.getCommand(scope, commandId);
-    if (!command) throw unknownCommand();
+    if (!command) throw apiError('UnknownApplicationCommand');
     return command;
   }
 
@@ -87,13 +83,13 @@ export class CommandsService {
     scope: CommandScope,
     body: unknown,
   ): Promise<{ created: boolean; command: StoredCommand }> {
-    const definition = unwrap(validateCreateCommand(body, validationContext(app, scope)));
+    const definition = orThrow(validateCreateCommand(body, validationContext(app, scope)));
     return this.deps.store.mutateCommands(scope, (state) => planCreate(this.planContext(scope), state, definition));
   }
 
   async edit(app: Application, scope: CommandScope, commandId: string, body: unknown): Promise<StoredCommand> {
     const ctx = validationContext(app, scope);
-    const patch = (existing: CommandDefinition) => unwrap(validatePatchCommand(body, existing, ctx));
+    const patch = (existing: CommandDefinition) => orThrow(validatePatchCommand(body, existing, ctx));
     return this.deps.store.mutateCommands(scope, (state) => planEdit(this.planContext(scope), state, commandId, patch));
   }
 
@@ -102,7 +98,7 @@ export class CommandsService {
   }
 
   async bulkOverwrite(app: Application, scope: CommandScope, body: unknown): Promise<StoredCommand[]> {
-    const entries = unwrap(validateBulkOverwrite(body, validationContext(app, scope)));
+    const entries = orThrow(validateBulkOverwrite(body, validationContext(app, scope)));
     return this.deps.store.mutateCommands(scope, (state) => planBulkOverwrite(this.planContext(scope), state, entries));
   }
 

@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { CommandType, EntryPointHandler } from '../core/commands/model.js';
 import { toWireCommand } from '../core/commands/wire.js';
-import { ApiError, invalidFormBody, JsonCode } from '../core/errors.js';
+import { APPLICATION_COMMAND_OUTDATED } from '../core/io/codes.js';
+import { apiError, ApiError, invalidFormBody } from '../core/io/errors.js';
+import { issue } from '../core/io/issue.js';
 import { buildInteraction, InteractionType } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
 import { messageVisibleTo, type ChannelMessage, type StoredMessage } from '../core/interactions/messages.js';
@@ -55,34 +57,22 @@ export interface DeliveryLog {
   info(fields: Record<string, unknown>, message: string): void;
 }
 
-const missingPermissions = () =>
-  new ApiError(403, JsonCode.MissingPermissions, 'You lack permissions to perform that action');
-
 /** Read-repair: the client's copy of the command is stale; the error names the current version. */
 function outdatedCommand(scene: InvocationScene): ApiError {
-  return new ApiError(
-    400,
-    JsonCode.InvalidFormBody,
-    'Invalid Form Body',
-    {
-      data: {
-        version: {
-          _errors: [
-            {
-              code: 'APPLICATION_COMMAND_OUTDATED',
-              message: 'This command is outdated, please try again in a few minutes',
-            },
-          ],
-        },
-      },
-    },
-    { current_version: scene.command.version, application_command: toWireCommand(scene.command) },
+  const stale = issue(
+    ['data', 'version'],
+    APPLICATION_COMMAND_OUTDATED,
+    'This command is outdated, please try again in a few minutes',
   );
+  return invalidFormBody([stale], {
+    current_version: scene.command.version,
+    application_command: toWireCommand(scene.command),
+  });
 }
 
 function checkAccess(scene: InvocationScene): void {
   if (!scene.inGuild) {
-    if (!mayUseInBotDm(scene.command)) throw missingPermissions();
+    if (!mayUseInBotDm(scene.command)) throw apiError('MissingPermissions');
     return;
   }
   const { guild, member, channel, installed, commandPermissions, appPermissions } = scene.inGuild;
@@ -97,7 +87,7 @@ function checkAccess(scene: InvocationScene): void {
     channel,
     installed,
   });
-  if (!decision.allowed) throw missingPermissions();
+  if (!decision.allowed) throw apiError('MissingPermissions');
 }
 
 /** True when the invoker may read the channel's history (always in the bot's DM). */

@@ -3,7 +3,7 @@
  * it runs (guild, channel, member) and who invokes it.
  */
 import type { StoredCommand } from '../core/commands/model.js';
-import { ApiError, JsonCode, missingAccess, unknownCommand } from '../core/errors.js';
+import { apiError } from '../core/io/errors.js';
 import type { InvokeRequest } from '../core/invocation/request.js';
 import { canViewChannel } from '../core/permissions/channel-permissions.js';
 import { overwritesFor } from '../core/permissions/command-permissions.js';
@@ -34,10 +34,6 @@ export interface InvocationScene {
   channel: Channel;
 }
 
-export const unknownApplication = () => new ApiError(404, JsonCode.UnknownApplication, 'Unknown Application');
-export const unknownChannel = () => new ApiError(404, JsonCode.UnknownChannel, 'Unknown Channel');
-export const unknownGuild = () => new ApiError(404, JsonCode.UnknownGuild, 'Unknown Guild');
-
 /** From the scope lists, which the store keeps parsed: a command id names one in either scope. */
 async function findCommand(store: SceneStores, request: InvokeRequest): Promise<StoredCommand> {
   const applicationId = request.application_id;
@@ -47,18 +43,18 @@ async function findCommand(store: SceneStores, request: InvokeRequest): Promise<
     (request.guild_id
       ? byId(await store.commands.listCommands({ applicationId, guildId: request.guild_id }))
       : undefined);
-  if (!found) throw unknownCommand();
+  if (!found) throw apiError('UnknownApplicationCommand');
   return found;
 }
 
 export async function loadScene(store: SceneStores, user: User, request: InvokeRequest): Promise<InvocationScene> {
   const app = await store.world.getApplication(request.application_id);
-  if (!app) throw unknownApplication();
+  if (!app) throw apiError('UnknownApplication');
   const command = await findCommand(store, request);
   if (request.guild_id === null) {
     // The world has no DM channels: an id the world knows is a guild channel, never a DM's. Refused
     // as unknown, so that a DM invocation neither reaches a guild channel nor reveals it exists.
-    if (await store.world.findGuildByChannel(request.channel_id)) throw unknownChannel();
+    if (await store.world.findGuildByChannel(request.channel_id)) throw apiError('UnknownChannel');
     const channel: Channel = {
       id: request.channel_id,
       type: 1,
@@ -70,12 +66,12 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
     return { app, user, command, inGuild: null, channel };
   }
   const guild = await store.world.getGuild(request.guild_id);
-  if (!guild) throw unknownGuild();
+  if (!guild) throw apiError('UnknownGuild');
   const member = guild.members.find((m) => m.user_id === user.id);
-  if (!member) throw missingAccess();
+  if (!member) throw apiError('MissingAccess');
   const channel = guild.channels.find((c) => c.id === request.channel_id);
   // A channel the member cannot view is refused as unknown: v10 does not reveal that it exists.
-  if (!channel || !canViewChannel(guild, member, channel)) throw unknownChannel();
+  if (!channel || !canViewChannel(guild, member, channel)) throw apiError('UnknownChannel');
   const permissions = await store.commands.listCommandPermissions(app.id, guild.id);
   return {
     app,

@@ -3,17 +3,14 @@
  * edit one write followed by the APPLICATION_COMMAND_PERMISSIONS_UPDATE event.
  */
 import type { StoredCommand } from '../core/commands/model.js';
-import { ApiError, invalidFormBody, JsonCode, unknownCommand } from '../core/errors.js';
+import { invalidFormBody, apiError } from '../core/io/errors.js';
 import { overwritesFor, type GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import { validatePermissionsBody } from '../core/permissions/validate-permissions.js';
-import { checkPermissionEditor } from '../core/permissions/who-may-edit.js';
+import { checkPermissionEditor, editorRefusal } from '../core/permissions/who-may-edit.js';
 import type { Guild, User } from '../core/world/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { CommandStore, StoredApplication } from '../store/store.js';
-
-export const unknownCommandPermissions = () =>
-  new ApiError(404, JsonCode.UnknownApplicationCommandPermissions, 'Unknown application command permissions');
 
 export class PermissionsService {
   constructor(
@@ -31,14 +28,14 @@ export class PermissionsService {
     const command =
       (await this.store.getCommand({ applicationId: app.id, guildId: null }, targetId)) ??
       (await this.store.getCommand({ applicationId: app.id, guildId: guild.id }, targetId));
-    if (!command) throw unknownCommand();
+    if (!command) throw apiError('UnknownApplicationCommand');
     return command;
   }
 
   async get(app: StoredApplication, guild: Guild, targetId: string): Promise<GuildCommandPermissions> {
     await this.target(app, guild, targetId);
     const found = await this.store.getCommandPermissions(app.id, guild.id, targetId);
-    if (!found) throw unknownCommandPermissions();
+    if (!found) throw apiError('UnknownApplicationCommandPermissions');
     return found;
   }
 
@@ -56,8 +53,8 @@ export class PermissionsService {
     const installed = isInstalledForCommands(guild, app.id);
     // Decided on what is stored at the moment of writing: a command deleted meanwhile is gone.
     const saved = await this.store.mutateCommandPermissions(app.id, guild.id, targetId, ({ permissions, command }) => {
-      if (targetId !== app.id && !command) throw unknownCommand();
-      const check = checkPermissionEditor({
+      if (targetId !== app.id && !command) throw apiError('UnknownApplicationCommand');
+      const refusal = checkPermissionEditor({
         app,
         guild,
         user: editor,
@@ -68,7 +65,7 @@ export class PermissionsService {
         permissions: validated.value,
         installed,
       });
-      if (!check.ok) throw new ApiError(check.status, check.code, check.message);
+      if (refusal) throw editorRefusal(refusal);
       return validated.value;
     });
     this.bus.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', { applicationId: app.id, data: saved });

@@ -4,7 +4,8 @@
  * the channel as messages.
  */
 import { hasActivities } from '../core/commands/model.js';
-import { ApiError, invalidFormBody, JsonCode, type Issue } from '../core/errors.js';
+import { apiError, ApiError, invalidFormBody } from '../core/io/errors.js';
+import type { Issue } from '../core/io/issue.js';
 import {
   CallbackType,
   checkCanAcknowledge,
@@ -12,14 +13,11 @@ import {
   readInteractionToken,
   stateAfterCallback,
   tokenAlive,
-  unknownInteraction,
-  alreadyAcknowledged,
   type InteractionRecord,
 } from '../core/interactions/lifecycle.js';
 import {
   checkCallback,
   checkMessageData,
-  emptyMessageError,
   isEmptyMessageFailure,
 } from '../core/interactions/responses.js';
 import { MESSAGE_FLAGS_ALLOWED } from '../core/interactions/message-data.js';
@@ -30,13 +28,9 @@ import { sameSecret } from '../store/tokens.js';
 import type { MessageRenderer } from './message-renderer.js';
 
 /** An empty message is a JSON error of its own (50006), not a form error. */
-function formError(issues: Issue[]): ApiError {
-  return isEmptyMessageFailure(issues) ? emptyMessageError() : invalidFormBody(issues);
+function formError(issues: readonly Issue[]): ApiError {
+  return isEmptyMessageFailure(issues) ? apiError('CannotSendEmptyMessage') : invalidFormBody(issues);
 }
-
-export const unknownWebhook = () => new ApiError(404, JsonCode.UnknownWebhook, 'Unknown Webhook');
-export const invalidWebhookToken = () => new ApiError(401, JsonCode.InvalidWebhookToken, 'Invalid Webhook Token');
-export const unknownMessage = () => new ApiError(404, JsonCode.UnknownMessage, 'Unknown Message');
 
 export interface ResponsesServiceDeps {
   store: Pick<Store, 'world' | 'interactions'>;
@@ -67,9 +61,9 @@ export class ResponsesService {
 
   async callback(interactionId: string, token: string, body: unknown): Promise<CallbackResult> {
     const record = await this.findByToken(token, interactionId);
-    if (!record) throw unknownInteraction();
+    if (!record) throw apiError('UnknownInteraction');
     const app = await this.deps.store.world.getApplication(record.application_id);
-    if (!app) throw unknownInteraction();
+    if (!app) throw apiError('UnknownInteraction');
     return this.acknowledge(app, record, body);
   }
 
@@ -127,7 +121,7 @@ export class ResponsesService {
       { state, response, original_message_id: message?.id ?? null, activity_instance_id: activityInstanceId },
       message ?? undefined,
     );
-    if (!won) throw alreadyAcknowledged();
+    if (!won) throw apiError('InteractionAlreadyAcknowledged');
     if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
     return {
       message,
@@ -227,14 +221,14 @@ export class ResponsesService {
   /** The interaction behind a webhook token; its token must be alive (15 minutes). */
   async webhookInteraction(applicationId: string, token: string): Promise<InteractionRecord> {
     const record = await this.findByToken(token);
-    if (!record || record.application_id !== applicationId) throw unknownWebhook();
-    if (!tokenAlive(record, this.deps.now())) throw invalidWebhookToken();
+    if (!record || record.application_id !== applicationId) throw apiError('UnknownWebhook');
+    if (!tokenAlive(record, this.deps.now())) throw apiError('InvalidWebhookToken');
     return record;
   }
 
   async followUp(applicationId: string, token: string, body: unknown): Promise<StoredMessage> {
     const record = await this.webhookInteraction(applicationId, token);
-    if (record.state === 'pending') throw unknownWebhook();
+    if (record.state === 'pending') throw apiError('UnknownWebhook');
     const checked = checkMessageData(body, {});
     if (!checked.ok) throw formError(checked.issues);
     const message = this.newMessage(record, checked.value, false);
@@ -265,7 +259,7 @@ export class ResponsesService {
       flags: message.flags & ~LOADING_FLAG,
       edited_timestamp: hasFlag(message.flags, LOADING_FLAG) ? null : new Date(this.deps.now()).toISOString(),
     };
-    if (!(await this.deps.store.interactions.editMessage(edited))) throw unknownMessage();
+    if (!(await this.deps.store.interactions.editMessage(edited))) throw apiError('UnknownMessage');
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
       await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['acknowledged'], {
@@ -284,9 +278,9 @@ export class ResponsesService {
   /** `@original` or a follow-up of this interaction; nothing else is reachable through its token. */
   private async ownMessage(record: InteractionRecord, messageId: string): Promise<StoredMessage> {
     const id = messageId === '@original' ? record.original_message_id : messageId;
-    if (!id) throw unknownMessage();
+    if (!id) throw apiError('UnknownMessage');
     const message = await this.deps.store.interactions.getMessage(record.channel_id, id);
-    if (!message || message.interaction_metadata?.id !== record.id) throw unknownMessage();
+    if (!message || message.interaction_metadata?.id !== record.id) throw apiError('UnknownMessage');
     return message;
   }
 }

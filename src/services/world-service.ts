@@ -4,8 +4,10 @@
  * flag) gets its "Launch" entry point command.
  */
 import { hasActivities } from '../core/commands/model.js';
-import { invalidFormBody, issue } from '../core/errors.js';
-import { checkWorldConsistency, WORLD_DUPLICATE } from '../core/world/consistency.js';
+import { WORLD_DUPLICATE } from '../core/io/codes.js';
+import { invalidFormBody } from '../core/io/errors.js';
+import { issue } from '../core/io/issue.js';
+import { checkWorldConsistency } from '../core/world/consistency.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import { isSnowflake } from '../core/snowflake.js';
 import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';

@@ -2,7 +2,7 @@
  * Pure decisions over one scope's commands: given what is stored now (read inside the store's
  * transaction) they say what to write, or refuse with an ApiError before anything is written.
  */
-import { ApiError, JsonCode, unknownCommand } from '../errors.js';
+import { ApiError, apiError } from '../io/errors.js';
 import { findTypeCountOverflow } from '../validation/index.js';
 import type { CommandMutation, ScopeState } from './mutation.js';
 import {
@@ -37,13 +37,10 @@ function emptyMutation(): CommandMutation {
 
 function dailyLimitReached(now: number): ApiError {
   const retryAfter = (MS_PER_DAY - (now % MS_PER_DAY)) / 1000;
-  return new ApiError(
-    429,
-    JsonCode.MaxDailyApplicationCommandCreates,
-    `Max number of daily application command creates has been reached (${DAILY_COMMAND_CREATES_MAX})`,
-    undefined,
-    { retry_after: retryAfter, global: false },
-  );
+  return apiError('MaxDailyApplicationCommandCreates', {
+    params: { limit: DAILY_COMMAND_CREATES_MAX },
+    extra: { retry_after: retryAfter, global: false },
+  });
 }
 
 function checkDailyCreates(state: ScopeState, creates: number, now: number): void {
@@ -53,11 +50,7 @@ function checkDailyCreates(state: ScopeState, creates: number, now: number): voi
 function checkTypeCounts(definitions: CommandDefinition[], scope: CommandScope): void {
   const overflow = findTypeCountOverflow(definitions, scope.guildId === null ? 'global' : 'guild');
   if (overflow) {
-    throw new ApiError(
-      400,
-      JsonCode.MaxApplicationCommands,
-      `Maximum number of application commands reached (${overflow.limit})`,
-    );
+    throw apiError('MaxApplicationCommands', { params: { limit: overflow.limit } });
   }
 }
 
@@ -107,17 +100,13 @@ export function planEdit(
   patch: (existing: CommandDefinition) => CommandDefinition,
 ): Planned<StoredCommand> {
   const existing = state.commands.find((c) => c.id === commandId);
-  if (!existing) throw unknownCommand();
+  if (!existing) throw apiError('UnknownApplicationCommand');
   const definition = patch(existing.definition);
   const clash = state.commands.some(
     (c) => c.id !== commandId && c.definition.type === definition.type && c.definition.name === definition.name,
   );
   if (clash) {
-    throw new ApiError(
-      400,
-      JsonCode.ApplicationCommandNameExists,
-      'An application command with that name already exists',
-    );
+    throw apiError('ApplicationCommandNameExists');
   }
   const mutation = emptyMutation();
   const command = revise(ctx, existing, definition);
@@ -128,7 +117,7 @@ export function planEdit(
 
 export function planDelete(state: ScopeState, commandId: string): Planned<StoredCommand> {
   const existing = state.commands.find((c) => c.id === commandId);
-  if (!existing) throw unknownCommand();
+  if (!existing) throw apiError('UnknownApplicationCommand');
   const mutation = emptyMutation();
   mutation.delete.push(commandId);
   mutation.dropPermissionsOf.push(commandId);
@@ -140,9 +129,6 @@ export interface BulkEntry {
   definition: CommandDefinition;
 }
 
-const ENTRY_POINT_REMOVED_MESSAGE =
-  "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.";
-
 /**
  * PUT: the list replaces the scope (docs/v10-behaviour.md#endpoints). Items match by id first, then by name and
  * type; matched commands keep their ids (and versions when unchanged); the rest are deleted.
@@ -150,7 +136,7 @@ const ENTRY_POINT_REMOVED_MESSAGE =
 export function planBulkOverwrite(ctx: PlanContext, state: ScopeState, entries: BulkEntry[]): Planned<StoredCommand[]> {
   const hadEntryPoint = state.commands.some((c) => c.definition.type === CommandType.PrimaryEntryPoint);
   if (hadEntryPoint && !entries.some((e) => e.definition.type === CommandType.PrimaryEntryPoint)) {
-    throw new ApiError(400, JsonCode.CannotRemoveEntryPoint, ENTRY_POINT_REMOVED_MESSAGE);
+    throw apiError('CannotRemoveEntryPoint');
   }
   checkTypeCounts(
     entries.map((e) => e.definition),

@@ -2,11 +2,11 @@
  * `allowed_mentions`: which mentions in the content may notify. `parse` names whole kinds; `users`
  * and `roles` name ids, and a kind may not be given both ways (v10 refuses that).
  */
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import { isSnowflake } from '../snowflake.js';
-import { fieldOf, isAbsent, readBoolean, readList, readRecord, type JsonRecord } from '../validation/json.js';
-import { report, reportNotOneOf, reportNotSnowflake, reportTooLong, type Issues } from '../validation/report.js';
-import { MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE } from './codes.js';
+import { fieldOf, isAbsent, readBoolean, readList, readRecord, type JsonRecord } from '../io/read.js';
+import { report, reportNotOneOf, reportNotSnowflake, reportTooLong, type Issues } from '../io/report.js';
+import { MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE } from '../io/codes.js';
 import { ALLOWED_MENTIONS_IDS_MAX } from './limits.js';
 
 /** The mention kinds `parse` may name. */

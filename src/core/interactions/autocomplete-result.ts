@@ -4,10 +4,10 @@
  * the option's type, strings up to 100) (docs/v10-behaviour.md#interactions). An empty list means "no suggestions".
  */
 import { OptionType, type OptionDefinition } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import { readChoices, type ChoiceOptionType } from '../validation/choices.js';
-import { fieldOf, isAbsent, readRecord } from '../validation/json.js';
-import { reportRequired, type Issues } from '../validation/report.js';
+import { fieldOf, isAbsent, readRecord } from '../io/read.js';
+import { reportRequired, type Issues } from '../io/report.js';
 
 /**
  * The type suggestions must have. Without a known focused option (the caller lost it) the values

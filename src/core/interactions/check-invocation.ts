@@ -4,9 +4,10 @@
  * use the command are checked by the caller. Pure: it reads the command and the world it is given.
  */
 import { CommandType, type StoredCommand } from '../commands/model.js';
-import type { Issue, IssuePath } from '../errors.js';
-import { fieldOf, isAbsent, readInteger, readRecord, readString, type JsonRecord } from '../validation/json.js';
-import { report, reportRequired, type Issues } from '../validation/report.js';
+import { fail, ok, type Result } from '../io/result.js';
+import type { IssuePath } from '../io/issue.js';
+import { fieldOf, isAbsent, readInteger, readRecord, readString, type JsonRecord } from '../io/read.js';
+import { report, reportRequired, type Issues } from '../io/report.js';
 import {
   INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID,
   INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE,
@@ -14,7 +15,7 @@ import {
   INTERACTION_COMMAND_NAME_MISMATCH,
   INTERACTION_COMMAND_TYPE_MISMATCH,
   INTERACTION_OPTIONS_NOT_ALLOWED,
-} from './codes.js';
+} from '../io/codes.js';
 import type {
   CheckedInvocation,
   FocusedOption,
@@ -34,8 +35,6 @@ export type {
   ReferencedIds,
   WireDataOption,
 } from './invocation-types.js';
-
-export type InvocationCheck = { ok: true; value: CheckedInvocation } | { ok: false; issues: Issue[] };
 
 const DATA_PATH: IssuePath = ['data'];
 const OPTIONS_PATH: IssuePath = ['data', 'options'];
@@ -127,18 +126,18 @@ export function checkInvocation(
   data: unknown,
   kind: InvocationKind,
   target: InvocationTarget,
-): InvocationCheck {
+): Result<CheckedInvocation> {
   const issues: Issues = [];
   const record = readRecord(data, DATA_PATH, issues);
-  if (!record) return { ok: false, issues };
+  if (!record) return fail(issues);
   if (kind === 'autocomplete') checkAutocompleteAllowed(command, issues);
-  if (issues.length > 0) return { ok: false, issues };
+  if (issues.length > 0) return fail(issues);
   checkName(record, command, issues);
   checkType(record, command, issues);
   const ctx: WalkContext = { kind, target, references: emptyReferences(), issues, focusCandidates: [] };
   const targetId = readTarget(fieldOf(record, 'target_id'), command.definition.type, ctx, issues);
   const options = readOptions(record, command, ctx);
   const focused = kind === 'autocomplete' ? pickFocus(ctx.focusCandidates, issues) : null;
-  if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: { options, focused, referenced: ctx.references, target_id: targetId } };
+  if (issues.length > 0) return fail(issues);
+  return ok({ options, focused, referenced: ctx.references, target_id: targetId });
 }

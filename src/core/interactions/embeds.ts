@@ -2,11 +2,11 @@
  * Embeds of a message: at most 10, each within v10's per-field limits, and all their texts
  * together within 6000 characters. Fields slashd does not limit (urls, colors, images) pass as given.
  */
-import type { IssuePath } from '../errors.js';
-import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../validation/json.js';
-import { report, reportRequired, reportTooLong, type Issues } from '../validation/report.js';
+import type { IssuePath } from '../io/issue.js';
+import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
+import { report, reportRequired, reportTooLong, type Issues } from '../io/report.js';
 import { checkLength, codePointLength } from '../validation/text.js';
-import { MESSAGE_EMBEDS_TOO_LARGE } from './codes.js';
+import { MESSAGE_EMBEDS_TOO_LARGE } from '../io/codes.js';
 import {
   EMBED_AUTHOR_NAME_LENGTH_MAX,
   EMBED_DESCRIPTION_LENGTH_MAX,

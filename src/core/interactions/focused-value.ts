@@ -10,9 +10,9 @@
  * that reads as such a number; the app always receives the value as a string, as v10 delivers it.
  */
 import { OptionType, type OptionDefinition } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
-import { readString } from '../validation/json.js';
-import { reportNotInteger, reportNotNumber, type Issues } from '../validation/report.js';
+import type { IssuePath } from '../io/issue.js';
+import { readString } from '../io/read.js';
+import { reportNotInteger, reportNotNumber, type Issues } from '../io/report.js';
 import { readTypedNumber } from './option-values.js';
 
 /** Digits with an optional sign: what an INTEGER input may hold. */

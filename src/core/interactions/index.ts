@@ -1,5 +1,4 @@
 /** The pure core of invoking commands: checking invocations, building interactions, checking answers, messages. */
-export * from './codes.js';
 export * from './limits.js';
 export * from './check-invocation.js';
 export * from './build-interaction.js';

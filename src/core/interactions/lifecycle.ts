@@ -2,7 +2,7 @@
  * The life of one interaction, as pure decisions over its record and the time: the first answer
  * within 3 seconds or it fails; the token serves follow-ups for 15 minutes; one acknowledgement.
  */
-import { ApiError, JsonCode } from '../errors.js';
+import { apiError } from '../io/errors.js';
 import type { OptionDefinition } from '../commands/model.js';
 
 /** How long an app has to send the first answer, in ms (docs/v10-behaviour.md#interactions). */
@@ -68,19 +68,11 @@ export function currentState(
   return { state: record.state, reason: record.failure_reason };
 }
 
-export function unknownInteraction(): ApiError {
-  return new ApiError(404, JsonCode.UnknownInteraction, 'Unknown interaction');
-}
-
-export function alreadyAcknowledged(): ApiError {
-  return new ApiError(400, JsonCode.InteractionAlreadyAcknowledged, 'Interaction has already been acknowledged.');
-}
-
 /** Whether the first answer may be given now; throws the v10 error otherwise. */
 export function checkCanAcknowledge(record: InteractionRecord, now: number): void {
   const { state } = currentState(record, now);
-  if (state === 'failed') throw unknownInteraction();
-  if (state !== 'pending') throw alreadyAcknowledged();
+  if (state === 'failed') throw apiError('UnknownInteraction');
+  if (state !== 'pending') throw apiError('InteractionAlreadyAcknowledged');
 }
 
 /** Whether the token still serves the original response and follow-ups. */

@@ -7,25 +7,14 @@
  * null, which clears the field. An edit may carry every flag a create may, but only SUPPRESS_EMBEDS
  * changes an existing message (v10's edit rule): the caller keeps EPHEMERAL as it was.
  */
-import { ApiError, type Issue, type IssuePath } from '../errors.js';
-import {
-  fieldOf,
-  readBoolean,
-  readInteger,
-  readList,
-  readRecord,
-  readString,
-  type JsonRecord,
-} from '../validation/json.js';
-import { report, reportTooLong, type Issues } from '../validation/report.js';
+import { ERRORS } from '../io/errors.js';
+import { fail, ok, type Result } from '../io/result.js';
+import { type Issue, type IssuePath } from '../io/issue.js';
+import { fieldOf, readBoolean, readInteger, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
+import { report, reportTooLong, type Issues } from '../io/report.js';
 import { checkLength } from '../validation/text.js';
 import { checkAllowedMentions } from './allowed-mentions.js';
-import {
-  CANNOT_SEND_EMPTY_MESSAGE_JSON_CODE,
-  CANNOT_SEND_EMPTY_MESSAGE_TEXT,
-  MESSAGE_EMPTY,
-  MESSAGE_FLAGS_INVALID,
-} from './codes.js';
+import { MESSAGE_EMPTY, MESSAGE_FLAGS_INVALID } from '../io/codes.js';
 import { readEmbeds } from './embeds.js';
 import { MESSAGE_ATTACHMENTS_MAX, MESSAGE_COMPONENT_ROWS_MAX, MESSAGE_CONTENT_LENGTH_MAX } from './limits.js';
 import { EPHEMERAL_FLAG, SUPPRESS_EMBEDS_FLAG, SUPPRESS_NOTIFICATIONS_FLAG } from './messages.js';
@@ -41,8 +30,6 @@ export interface MessageDataOptions {
   /** A PATCH edit: every field optional, an empty edit allowed, null clears. */
   partial?: boolean;
 }
-
-export type MessageDataCheck = { ok: true; value: Record<string, unknown> } | { ok: false; issues: Issue[] };
 
 type FieldReader = (raw: unknown, path: IssuePath, issues: Issues, options: MessageDataOptions) => unknown;
 
@@ -143,25 +130,20 @@ export function readMessageData(
 }
 
 export function reportEmptyMessage(issues: Issues): void {
-  report(issues, [], MESSAGE_EMPTY, CANNOT_SEND_EMPTY_MESSAGE_TEXT);
+  report(issues, [], MESSAGE_EMPTY, ERRORS.CannotSendEmptyMessage.message);
 }
 
 /** Checks a message body (a follow-up, an edit, or a response's `data`). */
-export function checkMessageData(body: unknown, options: MessageDataOptions): MessageDataCheck {
+export function checkMessageData(body: unknown, options: MessageDataOptions): Result<Record<string, unknown>> {
   const issues: Issues = [];
   const value = readMessageData(body, options, [], issues);
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+  return issues.length > 0 ? fail(issues) : ok(value);
 }
 
 /**
  * True when the only thing wrong is an empty message: v10 answers that with JSON code 50006 rather
- * than a 50035 form error (use `emptyMessageError`).
+ * than a 50035 form error (the registry's CannotSendEmptyMessage).
  */
 export function isEmptyMessageFailure(issues: readonly Issue[]): boolean {
   return issues.length === 1 && issues[0]?.code === MESSAGE_EMPTY;
-}
-
-/** The v10 error for an empty message: 400, code 50006. */
-export function emptyMessageError(): ApiError {
-  return new ApiError(400, CANNOT_SEND_EMPTY_MESSAGE_JSON_CODE, CANNOT_SEND_EMPTY_MESSAGE_TEXT);
 }

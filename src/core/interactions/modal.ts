@@ -2,9 +2,9 @@
  * The data of a MODAL response (type 9): a form the client shows (docs/v10-behaviour.md#interactions). Its
  * components are checked for count and shape only; rendering them is the client's business.
  */
-import type { IssuePath } from '../errors.js';
-import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../validation/json.js';
-import { reportBadLength, reportRequired, type Issues } from '../validation/report.js';
+import type { IssuePath } from '../io/issue.js';
+import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
+import { reportBadLength, reportRequired, type Issues } from '../io/report.js';
 import { checkLength } from '../validation/text.js';
 import {
   MODAL_COMPONENTS_MAX,

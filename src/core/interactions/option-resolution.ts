@@ -9,16 +9,16 @@
  * object (see `resolved.ts`) unless the caller supplies the attachment.
  */
 import { OptionType, type OptionDefinition } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import type { Channel, Role, User } from '../world/types.js';
-import { report, type Issues } from '../validation/report.js';
+import { report, type Issues } from '../io/report.js';
 import {
   INTERACTION_OPTION_CHANNEL_TYPE_INVALID,
   INTERACTION_UNKNOWN_CHANNEL,
   INTERACTION_UNKNOWN_MENTIONABLE,
   INTERACTION_UNKNOWN_ROLE,
   INTERACTION_UNKNOWN_USER,
-} from './codes.js';
+} from '../io/codes.js';
 import type { InvocationTarget, ReferencedIds } from './invocation-types.js';
 import { addReference } from './references.js';
 

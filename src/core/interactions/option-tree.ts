@@ -8,9 +8,9 @@
  * but, when given, must be the option's type. Entries keep the order the client sent them in.
  */
 import { OptionType, type OptionDefinition } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
-import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../validation/json.js';
-import { report, reportNotBoolean, reportRequired, type Issues } from '../validation/report.js';
+import type { IssuePath } from '../io/issue.js';
+import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
+import { report, reportNotBoolean, reportRequired, type Issues } from '../io/report.js';
 import {
   INTERACTION_AUTOCOMPLETE_NOT_ENABLED,
   INTERACTION_OPTION_DUPLICATE,
@@ -20,7 +20,7 @@ import {
   INTERACTION_OPTION_UNKNOWN,
   INTERACTION_SUBCOMMAND_MULTIPLE,
   INTERACTION_SUBCOMMAND_REQUIRED,
-} from './codes.js';
+} from '../io/codes.js';
 import { readFocusedValue } from './focused-value.js';
 import type { InvocationKind, WireDataOption } from './invocation-types.js';
 import { resolveOptionId, type ResolutionScope } from './option-resolution.js';

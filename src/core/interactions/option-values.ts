@@ -3,14 +3,14 @@
  * its choices or its bounds. Ids are only checked for shape here; `option-resolution.ts` looks them up.
  */
 import { OptionType, type OptionDefinition } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import { isSnowflake } from '../snowflake.js';
-import { readBoolean, readInteger, readNumber, readString } from '../validation/json.js';
+import { readBoolean, readInteger, readNumber, readString } from '../io/read.js';
 import { INTEGER_VALUE_MAX, INTEGER_VALUE_MIN, NUMBER_VALUE_MAX, NUMBER_VALUE_MIN } from '../validation/limits.js';
 import { checkRange } from '../validation/numbers.js';
-import { report, reportNotSnowflake, type Issues } from '../validation/report.js';
+import { report, reportNotSnowflake, type Issues } from '../io/report.js';
 import { checkLength } from '../validation/text.js';
-import { INTERACTION_OPTION_INVALID_CHOICE } from './codes.js';
+import { INTERACTION_OPTION_INVALID_CHOICE } from '../io/codes.js';
 import { OPTION_STRING_VALUE_LENGTH_MAX } from './limits.js';
 
 export type OptionValue = string | number | boolean;

@@ -8,21 +8,16 @@
  * an invocation.
  */
 import type { OptionDefinition } from '../commands/model.js';
-import type { Issue, IssuePath } from '../errors.js';
-import { fieldOf, isAbsent, readInteger, readRecord, type JsonRecord } from '../validation/json.js';
-import { report, reportNotOneOf, reportRequired, type Issues } from '../validation/report.js';
+import { fail, ok, type Result } from '../io/result.js';
+import type { IssuePath } from '../io/issue.js';
+import { fieldOf, isAbsent, readInteger, readRecord, type JsonRecord } from '../io/read.js';
+import { report, reportNotOneOf, reportRequired, type Issues } from '../io/report.js';
 import { readAutocompleteResult } from './autocomplete-result.js';
-import { INTERACTION_CALLBACK_ACTIVITIES_REQUIRED, INTERACTION_CALLBACK_TYPE_INVALID } from './codes.js';
+import { INTERACTION_CALLBACK_ACTIVITIES_REQUIRED, INTERACTION_CALLBACK_TYPE_INVALID } from '../io/codes.js';
 import { readMessageData, reportEmptyMessage } from './message-data.js';
 import { readModal } from './modal.js';
 
-export {
-  checkMessageData,
-  emptyMessageError,
-  isEmptyMessageFailure,
-  type MessageDataCheck,
-  type MessageDataOptions,
-} from './message-data.js';
+export { checkMessageData, isEmptyMessageFailure, type MessageDataOptions } from './message-data.js';
 
 /** Interaction callback (response) types (docs/v10-behaviour.md#interactions). */
 export const CallbackKind = {
@@ -61,8 +56,6 @@ export interface CheckedCallback {
   type: number;
   data?: Record<string, unknown>;
 }
-
-export type CallbackCheck = { ok: true; value: CheckedCallback } | { ok: false; issues: Issue[] };
 
 const DATA_PATH: IssuePath = ['data'];
 
@@ -138,12 +131,12 @@ function readCallbackData(
 }
 
 /** Checks a callback body (`POST /interactions/{id}/{token}/callback`, or an inline HTTP answer). */
-export function checkCallback(body: unknown, ctx: ResponseContext): CallbackCheck {
+export function checkCallback(body: unknown, ctx: ResponseContext): Result<CheckedCallback> {
   const issues: Issues = [];
   const record = readRecord(body, [], issues);
   const type = record && readCallbackType(record, issues);
-  if (!record || type === undefined || !checkAnswers(type, ctx, issues)) return { ok: false, issues };
+  if (!record || type === undefined || !checkAnswers(type, ctx, issues)) return fail(issues);
   const data = readCallbackData(type, fieldOf(record, 'data'), ctx, issues);
-  if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: data === undefined ? { type } : { type, data } };
+  if (issues.length > 0) return fail(issues);
+  return ok(data === undefined ? { type } : { type, data });
 }

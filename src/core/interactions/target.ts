@@ -3,11 +3,11 @@
  * channel they are invoked in; the other command types take no target.
  */
 import { CommandType, type CommandTypeValue } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import { isSnowflake } from '../snowflake.js';
-import { isAbsent } from '../validation/json.js';
-import { report, reportNotSnowflake, reportRequired, type Issues } from '../validation/report.js';
-import { INTERACTION_TARGET_NOT_ALLOWED, INTERACTION_UNKNOWN_MESSAGE } from './codes.js';
+import { isAbsent } from '../io/read.js';
+import { report, reportNotSnowflake, reportRequired, type Issues } from '../io/report.js';
+import { INTERACTION_TARGET_NOT_ALLOWED, INTERACTION_UNKNOWN_MESSAGE } from '../io/codes.js';
 import { resolveUser, type ResolutionScope } from './option-resolution.js';
 import { addReference } from './references.js';
 

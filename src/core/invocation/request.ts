@@ -3,9 +3,10 @@
  * only. Whether the command, the user and the options fit is decided by the permission engine and
  * the invocation check.
  */
-import { issue, type Issue } from '../errors.js';
-import { InteractionType } from '../interactions/build-interaction.js';
-import { isSnowflake } from '../snowflake.js';
+import type { IssuePath } from '../io/issue.js';
+import { fieldOf, readOptional, readRecord, readRequired, readSnowflake } from '../io/read.js';
+import { reportNotOneOf, reportTooLong, type Issues } from '../io/report.js';
+import { fail, ok, type Result } from '../io/result.js';
 
 /** Most characters of a client nonce. */
 export const NONCE_MAX_LENGTH = 25;
@@ -19,73 +20,44 @@ export interface InvokeRequest {
   nonce: string | null;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** `type`: APPLICATION_COMMAND (2) or APPLICATION_COMMAND_AUTOCOMPLETE (4). */
+const INVOKE_TYPES: readonly number[] = [2, 4];
+
+function readInvokeType(value: unknown, path: IssuePath, issues: Issues): 2 | 4 | undefined {
+  if (value === 2 || value === 4) return value;
+  reportNotOneOf(issues, path, INVOKE_TYPES);
+  return undefined;
 }
 
-function snowflakeField(issues: Issue[], value: unknown, path: (string | number)[], required: boolean): string | null {
-  if (value === undefined || value === null) {
-    if (required) issues.push(issue(path, 'BASE_TYPE_REQUIRED', 'This field is required'));
-    return null;
-  }
-  if (isSnowflake(value)) return value;
-  issues.push(issue(path, 'NUMBER_TYPE_COERCE', `Value "${String(value)}" is not snowflake.`));
-  return null;
+/** A client nonce: a string of at most 25 characters, or a number (kept as its decimal text). */
+function readNonce(value: unknown, path: IssuePath, issues: Issues): string | undefined {
+  if ((typeof value === 'string' && value.length <= NONCE_MAX_LENGTH) || typeof value === 'number')
+    return String(value);
+  reportTooLong(issues, path, NONCE_MAX_LENGTH);
+  return undefined;
 }
 
-export function readInvokeRequest(body: unknown): { ok: true; value: InvokeRequest } | { ok: false; issues: Issue[] } {
-  const issues: Issue[] = [];
-  if (!isObject(body)) {
-    return { ok: false, issues: [issue([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType')] };
+export function readInvokeRequest(body: unknown): Result<InvokeRequest> {
+  const issues: Issues = [];
+  const record = readRecord(body, [], issues);
+  if (!record) return fail(issues);
+  const type = readRequired(fieldOf(record, 'type'), ['type'], issues, readInvokeType);
+  const applicationId = readRequired(fieldOf(record, 'application_id'), ['application_id'], issues, readSnowflake);
+  const guildId = readOptional<string | null>(fieldOf(record, 'guild_id'), ['guild_id'], issues, readSnowflake, null);
+  const channelId = readRequired(fieldOf(record, 'channel_id'), ['channel_id'], issues, readSnowflake);
+  const nonce = readOptional<string | null>(fieldOf(record, 'nonce'), ['nonce'], issues, readNonce, null);
+  const data = readRequired(fieldOf(record, 'data'), ['data'], issues, readRecord);
+  const commandId = data && readRequired(fieldOf(data, 'id'), ['data', 'id'], issues, readSnowflake);
+  const version = data && readRequired(fieldOf(data, 'version'), ['data', 'version'], issues, readSnowflake);
+  if (issues.length > 0 || !type || !data || !applicationId || !channelId || !commandId || !version) {
+    return fail(issues);
   }
-  if (
-    body.type !== InteractionType.ApplicationCommand &&
-    body.type !== InteractionType.ApplicationCommandAutocomplete
-  ) {
-    issues.push(
-      issue(
-        ['type'],
-        body.type === undefined ? 'BASE_TYPE_REQUIRED' : 'BASE_TYPE_CHOICES',
-        body.type === undefined ? 'This field is required' : 'Value must be one of {2, 4}.',
-      ),
-    );
-  }
-  const applicationId = snowflakeField(issues, body.application_id, ['application_id'], true);
-  const guildId = snowflakeField(issues, body.guild_id, ['guild_id'], false);
-  const channelId = snowflakeField(issues, body.channel_id, ['channel_id'], true);
-  let nonce: string | null = null;
-  if (body.nonce !== undefined && body.nonce !== null) {
-    if ((typeof body.nonce === 'string' && body.nonce.length <= NONCE_MAX_LENGTH) || typeof body.nonce === 'number') {
-      nonce = String(body.nonce);
-    } else {
-      issues.push(issue(['nonce'], 'BASE_TYPE_MAX_LENGTH', `Must be ${NONCE_MAX_LENGTH} or fewer in length.`));
-    }
-  }
-  const data = body.data;
-  let commandId: string | null = null;
-  let version: string | null = null;
-  if (!isObject(data)) {
-    issues.push(
-      issue(
-        ['data'],
-        data === undefined ? 'BASE_TYPE_REQUIRED' : 'DICT_TYPE_CONVERT',
-        data === undefined ? 'This field is required' : 'Only dictionaries may be used in a DictType',
-      ),
-    );
-  } else {
-    commandId = snowflakeField(issues, data.id, ['data', 'id'], true);
-    version = snowflakeField(issues, data.version, ['data', 'version'], true);
-  }
-  if (issues.length > 0 || !isObject(data) || !applicationId || !channelId || !commandId) return { ok: false, issues };
-  return {
-    ok: true,
-    value: {
-      type: body.type as 2 | 4,
-      application_id: applicationId,
-      guild_id: guildId,
-      channel_id: channelId,
-      data: { ...data, id: commandId, version },
-      nonce,
-    },
-  };
+  return ok({
+    type,
+    application_id: applicationId,
+    guild_id: guildId,
+    channel_id: channelId,
+    data: { ...data, id: commandId, version },
+    nonce,
+  });
 }

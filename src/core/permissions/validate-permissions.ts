@@ -4,8 +4,18 @@
  * collects them all, so a client sees every problem of a body at once. It never throws, whatever
  * JSON it is given.
  */
-import { issue, type Issue, type IssuePath } from '../errors.js';
-import { isSnowflake } from '../snowflake.js';
+import {
+  APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID,
+  APPLICATION_COMMAND_PERMISSIONS_THREAD_CHANNEL,
+  APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL,
+  APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE,
+  APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER,
+  BOOLEAN_TYPE_COERCE,
+} from '../io/codes.js';
+import { issue, type Issue, type IssuePath } from '../io/issue.js';
+import { fieldOf, readInteger, readList, readRecord, readRequired, readSnowflake } from '../io/read.js';
+import { report, reportNotOneOf, reportTooLong, type Issues } from '../io/report.js';
+import { fail, ok, type Result } from '../io/result.js';
 import type { Guild } from '../world/types.js';
 import { findChannel, isThread } from './channels.js';
 import {
@@ -17,117 +27,47 @@ import {
   type CommandPermissionTypeValue,
 } from './command-permissions.js';
 
-/** The string codes this validator reports (docs/v10-behaviour.md#errors: v10 style, listed in docs/permissions.md). */
-export const PermissionsBodyCode = {
-  /** A required field is missing or null. */
-  Required: 'BASE_TYPE_REQUIRED',
-  /** The body, or an item of `permissions`, is not a JSON object. */
-  NotAnObject: 'DICT_TYPE_CONVERT',
-  /** `permissions` is not an array. */
-  NotAList: 'LIST_TYPE_CONVERT',
-  /** `permissions` has more than 100 items. */
-  TooMany: 'BASE_TYPE_MAX_LENGTH',
-  /** `type` is not an integer, or `id` is not a snowflake string (v10 reports both so). */
-  NotANumber: 'NUMBER_TYPE_COERCE',
-  /** `type` is an integer other than 1, 2 or 3. */
-  NotAChoice: 'BASE_TYPE_CHOICES',
-  /** `permission` is not a boolean. */
-  NotABoolean: 'BOOLEAN_TYPE_COERCE',
-  /** A ROLE overwrite names no role of the guild (the guild id is @everyone). */
-  UnknownRole: 'APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE',
-  /** A USER overwrite names no member of the guild. */
-  UnknownUser: 'APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER',
-  /** A CHANNEL overwrite names no channel of the guild (the guild id minus 1 is every channel). */
-  UnknownChannel: 'APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL',
-  /** A CHANNEL overwrite names a thread: a thread always follows its parent, so it could never apply. */
-  ThreadChannel: 'APPLICATION_COMMAND_PERMISSIONS_THREAD_CHANNEL',
-  /** An id appears in more than one overwrite. */
-  DuplicateId: 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID',
-} as const;
-
 /** The valid values of an overwrite's `type`. */
-const PERMISSION_TYPES: ReadonlySet<number> = new Set(Object.values(CommandPermissionType));
-/** How much of a bad value an error message quotes. */
-const QUOTED_VALUE_MAX_LENGTH = 64;
+const PERMISSION_TYPES: readonly number[] = Object.values(CommandPermissionType);
 
-export type PermissionsBodyResult = { ok: true; value: CommandPermission[] } | { ok: false; issues: Issue[] };
-
-type JsonObject = Readonly<Record<string, unknown>>;
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function isPermissionType(value: unknown): value is CommandPermissionTypeValue {
+  return typeof value === 'number' && PERMISSION_TYPES.includes(value);
 }
 
-/** A short, never-throwing rendering of a bad value for an error message. */
-function quote(value: unknown): string {
-  if (typeof value === 'string') return value.slice(0, QUOTED_VALUE_MAX_LENGTH);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value === null) return 'null';
-  return Array.isArray(value) ? 'array' : typeof value;
+function readPermissionType(value: unknown, path: IssuePath, issues: Issues): CommandPermissionTypeValue | undefined {
+  const type = readInteger(value, path, issues);
+  if (type === undefined || isPermissionType(type)) return type;
+  reportNotOneOf(issues, path, PERMISSION_TYPES);
+  return undefined;
 }
 
-function notAnObject(path: IssuePath): Issue {
-  return issue(path, PermissionsBodyCode.NotAnObject, 'Only dictionaries may be used in a DictType');
-}
-
-function checkPresent(value: unknown, path: IssuePath): Issue | null {
-  return value === undefined || value === null
-    ? issue(path, PermissionsBodyCode.Required, 'This field is required')
-    : null;
-}
-
-function checkIsList(value: unknown, path: IssuePath): Issue | null {
-  return Array.isArray(value)
-    ? null
-    : issue(path, PermissionsBodyCode.NotAList, 'Only iterables may be used in a ListType');
-}
-
-function checkListLength(list: unknown, path: IssuePath): Issue | null {
-  return !Array.isArray(list) || list.length <= MAX_COMMAND_PERMISSIONS
-    ? null
-    : issue(path, PermissionsBodyCode.TooMany, `Must be ${MAX_COMMAND_PERMISSIONS} or fewer in length.`);
-}
-
-function checkSnowflake(value: unknown, path: IssuePath): Issue | null {
-  return isSnowflake(value)
-    ? null
-    : issue(path, PermissionsBodyCode.NotANumber, `Value "${quote(value)}" is not snowflake.`);
-}
-
-function checkInteger(value: unknown, path: IssuePath): Issue | null {
-  return Number.isInteger(value)
-    ? null
-    : issue(path, PermissionsBodyCode.NotANumber, `Value "${quote(value)}" is not int.`);
-}
-
-function checkPermissionType(value: unknown, path: IssuePath): Issue | null {
-  return isPermissionType(value)
-    ? null
-    : issue(path, PermissionsBodyCode.NotAChoice, 'Value must be one of {1, 2, 3}.');
-}
-
-function checkBoolean(value: unknown, path: IssuePath): Issue | null {
-  return typeof value === 'boolean'
-    ? null
-    : issue(path, PermissionsBodyCode.NotABoolean, `Value "${quote(value)}" is not bool.`);
+/** `permission` is a boolean; v10 names a wrong type here BOOLEAN_TYPE_COERCE (docs/permissions.md). */
+function readPermissionFlag(value: unknown, path: IssuePath, issues: Issues): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  report(issues, path, BOOLEAN_TYPE_COERCE, 'Must be either true or false.');
+  return undefined;
 }
 
 function checkRoleExists(id: string, guild: Guild, path: IssuePath): Issue | null {
   const exists = id === everyoneId(guild.id) || guild.roles.some((role) => role.id === id);
-  return exists ? null : issue(path, PermissionsBodyCode.UnknownRole, `Unknown role: ${id}`);
+  return exists ? null : issue(path, APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE, `Unknown role: ${id}`);
 }
 
 function checkMemberExists(id: string, guild: Guild, path: IssuePath): Issue | null {
   const exists = guild.members.some((member) => member.user_id === id);
-  return exists ? null : issue(path, PermissionsBodyCode.UnknownUser, `Unknown user: ${id}`);
+  return exists ? null : issue(path, APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER, `Unknown user: ${id}`);
 }
 
 function checkChannelTarget(id: string, guild: Guild, path: IssuePath): Issue | null {
   if (id === allChannelsId(guild.id)) return null;
   const channel = findChannel(guild, id);
-  if (!channel) return issue(path, PermissionsBodyCode.UnknownChannel, `Unknown channel: ${id}`);
+  if (!channel) return issue(path, APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL, `Unknown channel: ${id}`);
   return isThread(channel)
-    ? issue(path, PermissionsBodyCode.ThreadChannel, 'Threads follow the command permissions of their parent channel')
+    ? issue(
+        path,
+        APPLICATION_COMMAND_PERMISSIONS_THREAD_CHANNEL,
+        'Threads follow the command permissions of their parent channel',
+      )
     : null;
 }
 
@@ -143,62 +83,46 @@ function checkTargetExists(id: string, type: CommandPermissionTypeValue, guild: 
 }
 
 function checkNotSeen(id: string, seen: ReadonlySet<string>, path: IssuePath): Issue | null {
-  return seen.has(id) ? issue(path, PermissionsBodyCode.DuplicateId, `Duplicate overwrite for id ${id}`) : null;
+  return seen.has(id)
+    ? issue(path, APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID, `Duplicate overwrite for id ${id}`)
+    : null;
 }
 
-/** The first issue of a chain of checks, each run only when the ones before it passed. */
-function firstIssue(...checks: (() => Issue | null)[]): Issue | null {
-  for (const check of checks) {
-    const found = check();
-    if (found) return found;
-  }
-  return null;
-}
-
-function isPermissionType(value: unknown): value is CommandPermissionTypeValue {
-  return typeof value === 'number' && PERMISSION_TYPES.has(value);
-}
-
-/** The issues of one item; `seen` collects the ids of earlier items for the duplicate rule. */
+/** One item; `seen` collects the ids of earlier items for the duplicate rule. Issues are listed id, type, permission. */
 function validateItem(
   item: unknown,
   index: number,
   guild: Guild,
   seen: Set<string>,
-): { issues: Issue[]; value?: CommandPermission } {
+  issues: Issues,
+): CommandPermission | undefined {
   const path: IssuePath = ['permissions', index];
-  if (!isJsonObject(item)) return { issues: [notAnObject(path)] };
-
+  const record = readRecord(item, path, issues);
+  if (!record) return undefined;
   const idPath = [...path, 'id'];
-  const typePath = [...path, 'type'];
-  const permissionPath = [...path, 'permission'];
-  const { id, type, permission } = item;
-
-  const idIssue = firstIssue(
-    () => checkPresent(id, idPath),
-    () => checkSnowflake(id, idPath),
+  const idIssues: Issues = [];
+  const typeIssues: Issues = [];
+  const permissionIssues: Issues = [];
+  const id = readRequired(fieldOf(record, 'id'), idPath, idIssues, readSnowflake);
+  const type = readRequired(fieldOf(record, 'type'), [...path, 'type'], typeIssues, readPermissionType);
+  const permission = readRequired(
+    fieldOf(record, 'permission'),
+    [...path, 'permission'],
+    permissionIssues,
+    readPermissionFlag,
   );
-  const typeIssue = firstIssue(
-    () => checkPresent(type, typePath),
-    () => checkInteger(type, typePath),
-    () => checkPermissionType(type, typePath),
-  );
-  const permissionIssue = firstIssue(
-    () => checkPresent(permission, permissionPath),
-    () => checkBoolean(permission, permissionPath),
-  );
-  const targetIssue = isSnowflake(id)
-    ? firstIssue(
-        () => checkNotSeen(id, seen, idPath),
-        () => (isPermissionType(type) ? checkTargetExists(id, type, guild, idPath) : null),
-      )
-    : null;
-  if (isSnowflake(id)) seen.add(id);
-
-  const issues = [idIssue, targetIssue, typeIssue, permissionIssue].filter((found): found is Issue => found !== null);
-  if (issues.length > 0 || !isSnowflake(id) || !isPermissionType(type) || typeof permission !== 'boolean')
-    return { issues };
-  return { issues, value: { id, type, permission } };
+  if (id !== undefined) {
+    const targetIssue = seen.has(id)
+      ? checkNotSeen(id, seen, idPath)
+      : type === undefined
+        ? null
+        : checkTargetExists(id, type, guild, idPath);
+    if (targetIssue) idIssues.push(targetIssue);
+    seen.add(id);
+  }
+  issues.push(...idIssues, ...typeIssues, ...permissionIssues);
+  if (id === undefined || type === undefined || permission === undefined) return undefined;
+  return idIssues.length + typeIssues.length + permissionIssues.length > 0 ? undefined : { id, type, permission };
 }
 
 /**
@@ -206,24 +130,21 @@ function validateItem(
  * their three fields (unknown fields are ignored, docs/v10-behaviour.md#compatibility-decisions). A list over the limit is
  * reported once, without checking its items: their number is already the problem.
  */
-export function validatePermissionsBody(body: unknown, guild: Guild): PermissionsBodyResult {
-  if (!isJsonObject(body)) return { ok: false, issues: [notAnObject([])] };
-
-  const permissions = body.permissions;
-  const listIssue = firstIssue(
-    () => checkPresent(permissions, ['permissions']),
-    () => checkIsList(permissions, ['permissions']),
-    () => checkListLength(permissions, ['permissions']),
-  );
-  if (listIssue || !Array.isArray(permissions)) return { ok: false, issues: listIssue ? [listIssue] : [] };
-
-  const issues: Issue[] = [];
+export function validatePermissionsBody(body: unknown, guild: Guild): Result<CommandPermission[]> {
+  const issues: Issues = [];
+  const record = readRecord(body, [], issues);
+  if (!record) return fail(issues);
+  const permissions = readRequired(fieldOf(record, 'permissions'), ['permissions'], issues, readList);
+  if (!permissions) return fail(issues);
+  if (permissions.length > MAX_COMMAND_PERMISSIONS) {
+    reportTooLong(issues, ['permissions'], MAX_COMMAND_PERMISSIONS);
+    return fail(issues);
+  }
   const value: CommandPermission[] = [];
   const seen = new Set<string>();
   permissions.forEach((item: unknown, index) => {
-    const result = validateItem(item, index, guild, seen);
-    issues.push(...result.issues);
-    if (result.value) value.push(result.value);
+    const read = validateItem(item, index, guild, seen, issues);
+    if (read) value.push(read);
   });
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+  return issues.length > 0 ? fail(issues) : ok(value);
 }

@@ -4,8 +4,8 @@
  * The caller has already checked the token (a Bearer token with
  * `applications.commands.permissions.update` for a user) and validated the body.
  */
-import { JsonCode } from '../errors.js';
 import type { StoredCommand } from '../commands/model.js';
+import { apiError, type ApiError } from '../io/errors.js';
 import type { Application, Guild, Member, User } from '../world/types.js';
 import { MANAGE_GUILD, MANAGE_ROLES, hasAll } from './bits.js';
 import { basePermissions, canViewChannel } from './channel-permissions.js';
@@ -31,11 +31,8 @@ export const EditorReason = {
 } as const;
 export type EditorReasonCode = (typeof EditorReason)[keyof typeof EditorReason];
 
-/** The HTTP status of every refusal: the user is authenticated, but may not do this. */
-export const EDITOR_REFUSAL_STATUS = 403;
-
-export type EditorCheck =
-  { ok: true } | { ok: false; status: number; code: number; message: string; reason: EditorReasonCode };
+/** The first refusal found, or null when the edit is allowed. */
+export type EditorCheck = EditorReasonCode | null;
 
 export interface PermissionEditorInput {
   readonly app: Application;
@@ -56,20 +53,14 @@ export interface PermissionEditorInput {
   readonly installed: boolean;
 }
 
-const OK: EditorCheck = { ok: true };
+const OK: EditorCheck = null;
 
-function missingPermissions(reason: EditorReasonCode): EditorCheck {
-  return {
-    ok: false,
-    status: EDITOR_REFUSAL_STATUS,
-    code: JsonCode.MissingPermissions,
-    message: 'Missing Permissions',
-    reason,
-  };
-}
-
-function missingAccess(reason: EditorReasonCode): EditorCheck {
-  return { ok: false, status: EDITOR_REFUSAL_STATUS, code: JsonCode.MissingAccess, message: 'Missing Access', reason };
+/**
+ * The v10 error of a refusal: 403 for all, 50001 Missing Access for a non-member (they cannot see
+ * the guild), 50013 Missing Permissions for the rest.
+ */
+export function editorRefusal(reason: EditorReasonCode): ApiError {
+  return apiError(reason === EditorReason.NotMember ? 'MissingAccess' : 'MissingPermissions');
 }
 
 /** Overwrites the edit sets (new, or with a new value) and those it removes. */
@@ -101,7 +92,7 @@ function checkManagesGuildAndRoles(guild: Guild, member: Member): EditorCheck {
   // Owners and administrators have every bit in their base permissions.
   return hasAll(basePermissions(guild, member), MANAGE_GUILD | MANAGE_ROLES)
     ? OK
-    : missingPermissions(EditorReason.MissingManageGuildAndRoles);
+    : EditorReason.MissingManageGuildAndRoles;
 }
 
 /** The editor must be able to use the command somewhere in the guild: app-level edits need no command. */
@@ -111,7 +102,7 @@ function checkCanUseCommand(input: PermissionEditorInput, member: Member): Edito
   const usableSomewhere = guild.channels.some(
     (channel) => canHostCommands(channel) && evaluateCommandAccess({ ...input, command, member, channel }).allowed,
   );
-  return usableSomewhere ? OK : missingPermissions(EditorReason.CannotUseCommand);
+  return usableSomewhere ? OK : EditorReason.CannotUseCommand;
 }
 
 function checkRoles(guild: Guild, member: Member, changes: OverwriteChanges): EditorCheck {
@@ -121,14 +112,14 @@ function checkRoles(guild: Guild, member: Member, changes: OverwriteChanges): Ed
     (overwrite) => rolePosition(guild, overwrite.id) !== null,
   );
   const allManageable = [...setRoles, ...removedRoles].every((overwrite) => canManageRole(guild, member, overwrite.id));
-  return allManageable ? OK : missingPermissions(EditorReason.RoleNotManageable);
+  return allManageable ? OK : EditorReason.RoleNotManageable;
 }
 
 function checkUsers(guild: Guild, changes: OverwriteChanges): EditorCheck {
   const allMembers = ofType(changes.set, CommandPermissionType.User).every((overwrite) =>
     guild.members.some((candidate) => candidate.user_id === overwrite.id),
   );
-  return allMembers ? OK : missingPermissions(EditorReason.UserNotMember);
+  return allMembers ? OK : EditorReason.UserNotMember;
 }
 
 function checkChannels(guild: Guild, member: Member, changes: OverwriteChanges): EditorCheck {
@@ -143,13 +134,13 @@ function checkChannels(guild: Guild, member: Member, changes: OverwriteChanges):
     if (!channel) return !changes.set.includes(overwrite);
     return canViewChannel(guild, member, channel);
   });
-  return allVisible ? OK : missingPermissions(EditorReason.ChannelNotVisible);
+  return allVisible ? OK : EditorReason.ChannelNotVisible;
 }
 
-/** May this user replace these overwrites? Checks run in order; the first refusal is returned. */
+/** May this user replace these overwrites? Checks run in order; the first refusal's reason is returned. */
 export function checkPermissionEditor(input: PermissionEditorInput): EditorCheck {
   const { guild, member } = input;
-  if (!member) return missingAccess(EditorReason.NotMember);
+  if (!member) return EditorReason.NotMember;
   const current = (input.command ? input.commandPermissions : input.appPermissions) ?? [];
   const changes = overwriteChanges(current, input.permissions);
   const checks: readonly (() => EditorCheck)[] = [
@@ -160,8 +151,8 @@ export function checkPermissionEditor(input: PermissionEditorInput): EditorCheck
     () => checkChannels(guild, member, changes),
   ];
   for (const check of checks) {
-    const result = check();
-    if (!result.ok) return result;
+    const refusal = check();
+    if (refusal) return refusal;
   }
   return OK;
 }

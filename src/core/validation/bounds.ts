@@ -2,12 +2,12 @@
  * Bounds on what a user may enter: `min_value`/`max_value` on INTEGER and NUMBER options,
  * `min_length`/`max_length` on STRING options. Each bound has its own range, and min ≤ max.
  */
-import type { IssuePath } from '../errors.js';
-import { APPLICATION_COMMAND_OPTION_RANGE_INVALID } from './codes.js';
-import { fieldOf, isAbsent, readInteger, type JsonRecord } from './json.js';
+import type { IssuePath } from '../io/issue.js';
+import { APPLICATION_COMMAND_OPTION_RANGE_INVALID } from '../io/codes.js';
+import { fieldOf, isAbsent, readInteger, type JsonRecord } from '../io/read.js';
 import { MAX_LENGTH_HIGHEST, MAX_LENGTH_LOWEST, MIN_LENGTH_HIGHEST, MIN_LENGTH_LOWEST } from './limits.js';
 import { checkRange, readOptionNumber, type NumericOptionType } from './numbers.js';
-import { report, type Issues } from './report.js';
+import { report, type Issues } from '../io/report.js';
 
 export interface Bounds {
   min?: number | undefined;

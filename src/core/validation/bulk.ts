@@ -3,12 +3,12 @@
  * optional `id`; within the list, names are unique per type and ids are unique.
  */
 import type { BulkItemDraft } from './bulk-item.js';
-import { APPLICATION_COMMANDS_DUPLICATE_ID, APPLICATION_COMMANDS_DUPLICATE_NAME } from './codes.js';
+import { APPLICATION_COMMANDS_DUPLICATE_ID, APPLICATION_COMMANDS_DUPLICATE_NAME } from '../io/codes.js';
 import { readCommand } from './command.js';
 import type { ValidationContext } from './context.js';
-import { fieldOf, isRecord, readList } from './json.js';
+import { fieldOf, isRecord, readList } from '../io/read.js';
 import { BULK_COMMANDS_MAX } from './limits.js';
-import { report, reportTooLong, type Issues } from './report.js';
+import { report, reportTooLong, type Issues } from '../io/report.js';
 import { readOptionalSnowflake } from './snowflakes.js';
 
 function readBulkItem(value: unknown, index: number, ctx: ValidationContext, issues: Issues): BulkItemDraft {

@@ -1,7 +1,7 @@
 /** Option choices (v10 API, Option choice): at most 25, each a name and a value of the option's type. */
 import { OptionType, type ChoiceDefinition } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
-import { isAbsent, readList, readRecord, readString, fieldOf } from './json.js';
+import type { IssuePath } from '../io/issue.js';
+import { isAbsent, readList, readRecord, readString, fieldOf } from '../io/read.js';
 import {
   CHOICE_NAME_LENGTH_MAX,
   CHOICE_NAME_LENGTH_MIN,
@@ -11,7 +11,7 @@ import {
 import { readLocalizations } from './localizations.js';
 import { readName, type TextRule } from './names.js';
 import { readOptionNumber } from './numbers.js';
-import { reportRequired, reportTooLong, type Issues } from './report.js';
+import { reportRequired, reportTooLong, type Issues } from '../io/report.js';
 import { checkLength } from './text.js';
 
 /** The option types that take choices. */

@@ -9,18 +9,18 @@ import {
   type CommandTypeValue,
   type OptionDefinition,
 } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
-import { APPLICATION_COMMAND_FIELD_NOT_ALLOWED, APPLICATION_COMMAND_NSFW_DISCOVERABLE } from './codes.js';
+import type { IssuePath } from '../io/issue.js';
+import { APPLICATION_COMMAND_FIELD_NOT_ALLOWED, APPLICATION_COMMAND_NSFW_DISCOVERABLE } from '../io/codes.js';
 import type { CommandRules } from './context.js';
 import { readCommandDescription } from './descriptions.js';
 import { checkEntryPointAllowed, readHandler } from './entry-point.js';
 import { readInstallFields, type InstallFields } from './installs.js';
-import { fieldOf, isAbsent, readBoolean, readInteger, readRecord, type JsonRecord } from './json.js';
+import { fieldOf, isAbsent, readBoolean, readInteger, readRecord, type JsonRecord } from '../io/read.js';
 import { readLocalizations } from './localizations.js';
 import { checkFreeformName, nameRuleFor, readName } from './names.js';
 import { readOptionList } from './options.js';
 import { readDefaultMemberPermissions } from './permissions.js';
-import { report, reportNotOneOf, type Issues } from './report.js';
+import { report, reportNotOneOf, type Issues } from '../io/report.js';
 import { checkCommandSize } from './size.js';
 import { COMMAND_TYPES, commandTypeName, isCommandType } from './values.js';
 

@@ -1,5 +1,4 @@
 /** What validation needs to know beyond the body: the scope and the application's traits. */
-import type { Issue } from '../errors.js';
 
 /** The application's traits that command rules depend on (world file, applications[]). */
 export interface AppTraits {
@@ -16,8 +15,8 @@ export interface ValidationContext {
   app: AppTraits;
 }
 
-/** The outcome of validating a body: the normalized value, or every violation found. */
-export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+/** The outcome of validating a body (the one Result of ../io/result.ts). */
+export type { Result } from '../io/result.js';
 
 /** How one command body is read, which differs per endpoint. */
 export interface CommandRules extends ValidationContext {

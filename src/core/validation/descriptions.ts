@@ -4,14 +4,14 @@
  * a PRIMARY_ENTRY_POINT command may have one.
  */
 import { CommandType, type CommandTypeValue } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import type { LocalizationMap } from '../locales.js';
-import { APPLICATION_COMMAND_FIELD_NOT_ALLOWED } from './codes.js';
-import { isAbsent, readString } from './json.js';
+import { APPLICATION_COMMAND_FIELD_NOT_ALLOWED } from '../io/codes.js';
+import { isAbsent, readString } from '../io/read.js';
 import { DESCRIPTION_LENGTH_MAX, DESCRIPTION_LENGTH_MIN } from './limits.js';
 import { hasLocalizedValues, readLocalizations } from './localizations.js';
 import type { TextRule } from './names.js';
-import { report, reportRequired, type Issues } from './report.js';
+import { report, reportRequired, type Issues } from '../io/report.js';
 import { checkLength } from './text.js';
 import { commandTypeName } from './values.js';
 

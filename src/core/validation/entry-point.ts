@@ -3,15 +3,15 @@
  * with an Activity (the EMBEDDED flag), only global, and they alone carry a `handler`.
  */
 import { CommandType, hasActivities, type CommandTypeValue } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import {
   APPLICATION_COMMAND_ENTRY_POINT_GUILD,
   APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED,
   APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
-} from './codes.js';
+} from '../io/codes.js';
 import type { CommandRules } from './context.js';
-import { isAbsent, readInteger } from './json.js';
-import { report, reportNotOneOf, reportRequired, type Issues } from './report.js';
+import { isAbsent, readInteger } from '../io/read.js';
+import { report, reportNotOneOf, reportRequired, type Issues } from '../io/report.js';
 import { ENTRY_POINT_HANDLERS } from './values.js';
 
 /** Reported at the command's `type`, since it is the type that is not allowed here. */

@@ -4,25 +4,22 @@
  * and no server imports, so bot authors can run it offline (`slashd lint`, `slashd/validation`).
  */
 import type { CommandDefinition } from '../commands/model.js';
-import type { Issue } from '../errors.js';
+import type { Issue } from '../io/issue.js';
 import { readBulkBody } from './bulk.js';
 import type { BulkItem, BulkItemDraft } from './bulk-item.js';
 import { readCommand } from './command.js';
-import type { Result, ValidationContext } from './context.js';
+import { resultOf, type Result } from '../io/result.js';
+import type { ValidationContext } from './context.js';
 import { readPatch } from './patch.js';
 
-export type { AppTraits, Result, ValidationContext } from './context.js';
+export type { AppTraits, ValidationContext } from './context.js';
+export type { Result } from '../io/result.js';
 export type { BulkItem } from './bulk-item.js';
 export type { TypeCountOverflow } from './counts.js';
 export { findTypeCountOverflow } from './counts.js';
 export { commandSize } from './size.js';
-export * as codes from './codes.js';
+export * as codes from '../io/codes.js';
 export * as limits from './limits.js';
-
-function resultOf<T>(value: T | undefined, issues: Issue[]): Result<T> {
-  if (issues.length > 0 || value === undefined) return { ok: false, issues };
-  return { ok: true, value };
-}
 
 /** POST create (an upsert by name and type; the caller matches). */
 export function validateCreateCommand(body: unknown, ctx: ValidationContext): Result<CommandDefinition> {

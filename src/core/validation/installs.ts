@@ -3,16 +3,16 @@
  * docs/v10-behaviour.md#contexts-integration-types-and-locales). Guild commands accept both and store neither (docs/v10-behaviour.md#compatibility-decisions).
  */
 import { IntegrationType, InteractionContext } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import {
   APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID,
   APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED,
-} from './codes.js';
+} from '../io/codes.js';
 import type { AppTraits, CommandRules } from './context.js';
-import { fieldOf, isAbsent, type JsonRecord } from './json.js';
+import { fieldOf, isAbsent, type JsonRecord } from '../io/read.js';
 import { INSTALL_LIST_LENGTH_MIN } from './limits.js';
 import { readEnumList } from './lists.js';
-import { report, type Issues } from './report.js';
+import { report, type Issues } from '../io/report.js';
 import {
   BULK_DEFAULT_CONTEXTS,
   BULK_DEFAULT_INTEGRATION_TYPES,

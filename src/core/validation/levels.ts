@@ -3,13 +3,13 @@
  * hold, unique names in every locale, and required options first.
  */
 import { OptionType, type OptionDefinition } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import {
   APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
   APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID,
   APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
-} from './codes.js';
-import { report, type Issues } from './report.js';
+} from '../io/codes.js';
+import { report, type Issues } from '../io/report.js';
 
 /** What owns an options list, which decides what the list may hold. */
 export type Level = 'command' | 'group' | 'subcommand';

@@ -1,7 +1,7 @@
 /** Lists of enumeration members: `contexts`, `integration_types`, `channel_types`. */
-import type { IssuePath } from '../errors.js';
-import { readInteger, readList } from './json.js';
-import { reportDuplicateValue, reportNotOneOf, reportTooShort, type Issues } from './report.js';
+import type { IssuePath } from '../io/issue.js';
+import { readInteger, readList } from '../io/read.js';
+import { reportDuplicateValue, reportNotOneOf, reportTooShort, type Issues } from '../io/report.js';
 
 /**
  * The list's valid members in order. Each entry must be a member of `allowed` and appear once;

@@ -2,12 +2,12 @@
  * Localization dictionaries (v10 API, Localization). Keys are the 32 supported locales; each value
  * obeys its field's rule; a value equal to the default is ignored, so it is neither checked nor kept.
  */
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import { isReservedKey, nullRecord, reservedKeyIssue } from '../records.js';
 import { isSupportedLocale, SUPPORTED_LOCALES, type LocalizationMap } from '../locales.js';
-import { isAbsent, readRecord, readString } from './json.js';
+import { isAbsent, readRecord, readString } from '../io/read.js';
 import type { TextRule } from './names.js';
-import { reportNotOneOf, type Issues } from './report.js';
+import { reportNotOneOf, type Issues } from '../io/report.js';
 
 /** The normalized dictionary: null when nothing differs from the default. */
 export function readLocalizations(

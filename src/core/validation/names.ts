@@ -3,11 +3,11 @@
  * follow the slash-command pattern in lowercase; the other command types only have a length.
  */
 import { CommandType, type CommandTypeValue } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
-import { APPLICATION_COMMAND_INVALID_NAME } from './codes.js';
-import { isAbsent, readString } from './json.js';
+import type { IssuePath } from '../io/issue.js';
+import { APPLICATION_COMMAND_INVALID_NAME } from '../io/codes.js';
+import { isAbsent, readString } from '../io/read.js';
 import { NAME_LENGTH_MAX, NAME_LENGTH_MIN } from './limits.js';
-import { report, reportRequired, type Issues } from './report.js';
+import { report, reportRequired, type Issues } from '../io/report.js';
 import { checkLength } from './text.js';
 
 /** A rule one text field obeys; its localized values obey the same one. */

@@ -3,10 +3,10 @@
  * integer within ±(2^53 − 1), a NUMBER any finite number within ±2^53 (v10 API, Option types).
  */
 import { OptionType } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
-import { readInteger, readNumber } from './json.js';
+import type { IssuePath } from '../io/issue.js';
+import { readInteger, readNumber } from '../io/read.js';
 import { INTEGER_VALUE_MAX, INTEGER_VALUE_MIN, NUMBER_VALUE_MAX, NUMBER_VALUE_MIN } from './limits.js';
-import { reportAboveMax, reportBelowMin, type Issues } from './report.js';
+import { reportAboveMax, reportBelowMin, type Issues } from '../io/report.js';
 
 export type NumericOptionType = typeof OptionType.Integer | typeof OptionType.Number;
 

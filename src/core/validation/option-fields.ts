@@ -3,10 +3,10 @@
  * A field given on a type it does not apply to is an error, unless it says nothing.
  */
 import { OptionType, type OptionTypeValue } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
-import { APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED } from './codes.js';
-import { fieldOf, isAbsent, type JsonRecord } from './json.js';
-import { report, type Issues } from './report.js';
+import type { IssuePath } from '../io/issue.js';
+import { APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED } from '../io/codes.js';
+import { fieldOf, isAbsent, type JsonRecord } from '../io/read.js';
+import { report, type Issues } from '../io/report.js';
 import { optionTypeName } from './values.js';
 
 type TypeSpecificField =

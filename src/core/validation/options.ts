@@ -3,12 +3,12 @@
  * the types it applies to; a subcommand or group carries a nested list, checked level by level.
  */
 import { OptionType, type OptionDefinition, type OptionTypeValue } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import { readLengthBounds, readValueBounds } from './bounds.js';
 import { readChoices, type ChoiceOptionType } from './choices.js';
-import { APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES } from './codes.js';
+import { APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES } from '../io/codes.js';
 import { checkDescription, readRequiredDescription } from './descriptions.js';
-import { fieldOf, isAbsent, readBoolean, readInteger, readList, readRecord, type JsonRecord } from './json.js';
+import { fieldOf, isAbsent, readBoolean, readInteger, readList, readRecord, type JsonRecord } from '../io/read.js';
 import {
   checkLevelKinds,
   checkRequiredFirst,
@@ -22,7 +22,7 @@ import { readEnumList } from './lists.js';
 import { readLocalizations } from './localizations.js';
 import { checkSlashName, readName } from './names.js';
 import { checkFieldsApply } from './option-fields.js';
-import { report, reportNotOneOf, reportRequired, reportTooLong, type Issues } from './report.js';
+import { report, reportNotOneOf, reportRequired, reportTooLong, type Issues } from '../io/report.js';
 import { CHANNEL_TYPES, isOptionType, OPTION_TYPES } from './values.js';
 
 function readOptionType(value: unknown, path: IssuePath, issues: Issues): OptionTypeValue | undefined {

@@ -4,11 +4,11 @@
  * unchanged (discord.js sends it; docs/v10-behaviour.md#compatibility-decisions).
  */
 import type { CommandDefinition } from '../commands/model.js';
-import { APPLICATION_COMMAND_TYPE_IMMUTABLE } from './codes.js';
+import { APPLICATION_COMMAND_TYPE_IMMUTABLE } from '../io/codes.js';
 import { readCommand } from './command.js';
 import type { ValidationContext } from './context.js';
-import { fieldOf, isAbsent, readRecord } from './json.js';
-import { report, type Issues } from './report.js';
+import { fieldOf, isAbsent, readRecord } from '../io/read.js';
+import { report, type Issues } from '../io/report.js';
 
 /** The fields a PATCH may replace; anything else in the body is ignored. */
 const PATCHABLE_FIELDS = [

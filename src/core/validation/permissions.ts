@@ -2,10 +2,10 @@
  * `default_member_permissions`: a permission bit set, sent as a decimal string or (discord.py) a
  * JSON integer, stored as a decimal string without leading zeros (docs/v10-behaviour.md#compatibility-decisions).
  */
-import type { IssuePath } from '../errors.js';
-import { isAbsent } from './json.js';
+import type { IssuePath } from '../io/issue.js';
+import { isAbsent } from '../io/read.js';
 import { PERMISSIONS_BITS_MAX, PERMISSIONS_INTEGER_MAX } from './limits.js';
-import { reportAboveMax, reportBelowMin, reportNotInteger, type Issues } from './report.js';
+import { reportAboveMax, reportBelowMin, reportNotInteger, type Issues } from '../io/report.js';
 
 const DECIMAL = /^\d+$/;
 const NEGATIVE_DECIMAL = /^-\d+$/;

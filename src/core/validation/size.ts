@@ -4,11 +4,11 @@
  * localizations only the longest variant counts.
  */
 import type { ChoiceDefinition, CommandDefinition, OptionDefinition } from '../commands/model.js';
-import type { IssuePath } from '../errors.js';
+import type { IssuePath } from '../io/issue.js';
 import type { LocalizationMap } from '../locales.js';
-import { APPLICATION_COMMAND_TOO_LARGE } from './codes.js';
+import { APPLICATION_COMMAND_TOO_LARGE } from '../io/codes.js';
 import { COMMAND_SIZE_MAX } from './limits.js';
-import { report, type Issues } from './report.js';
+import { report, type Issues } from '../io/report.js';
 import { codePointLength } from './text.js';
 
 function longestVariant(text: string, localizations: LocalizationMap | null): number {

@@ -1,6 +1,6 @@
 /** Text lengths as v10 counts them: in code points, so an emoji or a CJK extension letter is one. */
-import type { IssuePath } from '../errors.js';
-import { reportBadLength, type Issues } from './report.js';
+import type { IssuePath } from '../io/issue.js';
+import { reportBadLength, type Issues } from '../io/report.js';
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 

@@ -3,13 +3,9 @@
  * Two apps with one bot token would let either log in as the other, so this is a safety check as
  * much as a tidiness one.
  */
-import { issue, type Issue } from '../errors.js';
+import { WORLD_DUPLICATE, WORLD_UNKNOWN_REFERENCE } from '../io/codes.js';
+import { issue, type Issue } from '../io/issue.js';
 import type { World } from './types.js';
-
-/** The code for a second object with an id or a secret already taken. */
-export const WORLD_DUPLICATE = 'WORLD_DUPLICATE';
-/** The code for a reference to an application, user or guild the world does not declare. */
-export const WORLD_UNKNOWN_REFERENCE = 'WORLD_UNKNOWN_REFERENCE';
 
 function checkUnique(issues: Issue[], values: string[], list: string, field: string, what: string): void {
   const seen = new Set<string>();

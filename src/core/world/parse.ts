@@ -2,8 +2,19 @@
  * Reads a world file (docs/world.md) into the normalized World, filling defaults.
  * Problems come back as Issues with their JSON path; the admin API uses the same readers.
  */
-import { issue, type Issue, type IssuePath } from '../errors.js';
-import { isSnowflake } from '../snowflake.js';
+import type { IssuePath } from '../io/issue.js';
+import {
+  readBoolean,
+  readInteger,
+  readList,
+  readOptional,
+  readRecord,
+  readRequired,
+  readSnowflake,
+  readString,
+} from '../io/read.js';
+import { reportAboveMax, reportBelowMin, reportNotInteger, reportNotOneOf, type Issues } from '../io/report.js';
+import { fail, resultOf, type Result } from '../io/result.js';
 import { checkWorldConsistency } from './consistency.js';
 import type {
   Application,
@@ -19,69 +30,77 @@ import type {
   World,
 } from './types.js';
 
-type Json = Record<string, unknown>;
-export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+type Json = Readonly<Record<string, unknown>>;
 
+/** For integers that count or flag something: 0 up to the largest safe integer. */
+function readCount(value: unknown, path: IssuePath, issues: Issues): number | undefined {
+  const count = readInteger(value, path, issues);
+  if (count === undefined) return undefined;
+  if (count < 0) reportBelowMin(issues, path, 0);
+  else if (!Number.isSafeInteger(count)) reportAboveMax(issues, path, Number.MAX_SAFE_INTEGER);
+  else return count;
+  return undefined;
+}
+
+/** A permission bit set: a decimal string (any width, normalized) or a safe non-negative integer. */
+function readBitSet(value: unknown, path: IssuePath, issues: Issues): string | undefined {
+  if (typeof value === 'string' && /^\d{1,40}$/.test(value)) return BigInt(value).toString();
+  if (typeof value === 'string') {
+    reportNotInteger(issues, path, value);
+    return undefined;
+  }
+  return readCount(value, path, issues)?.toString();
+}
+
+/**
+ * The world file's readers: ../io/read.ts with the defaults a world file leaves out filled in, so
+ * a world reads to a complete value even while it collects issues.
+ */
 class Reader {
-  readonly issues: Issue[] = [];
+  readonly issues: Issues = [];
 
   object(value: unknown, path: IssuePath): Json {
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;
-    this.issues.push(issue(path, 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType'));
-    return {};
+    return readRecord(value, path, this.issues) ?? {};
   }
 
-  list(value: unknown, path: IssuePath, optional = true): unknown[] {
-    if (value === undefined && optional) return [];
-    if (Array.isArray(value)) return value;
-    this.issues.push(issue(path, 'LIST_TYPE_CONVERT', 'Only iterables may be used in a ListType'));
-    return [];
+  list(value: unknown, path: IssuePath): readonly unknown[] {
+    return value === undefined ? [] : (readList(value, path, this.issues) ?? []);
   }
 
   snowflake(value: unknown, path: IssuePath): string {
-    if (isSnowflake(value)) return value;
-    this.issues.push(issue(path, 'NUMBER_TYPE_COERCE', `Value "${String(value)}" is not snowflake.`));
-    return '0';
+    return readRequired(value, path, this.issues, readSnowflake) ?? '0';
   }
 
   optionalSnowflake(value: unknown, path: IssuePath): string | null {
-    return value === undefined || value === null ? null : this.snowflake(value, path);
+    return readOptional<string | null>(value, path, this.issues, readSnowflake, null);
   }
 
+  /** A required string, or with a fallback an optional one. */
   string(value: unknown, path: IssuePath, fallback?: string): string {
-    if (typeof value === 'string') return value;
-    if (value === undefined && fallback !== undefined) return fallback;
-    this.issues.push(
-      value === undefined
-        ? issue(path, 'BASE_TYPE_REQUIRED', 'This field is required')
-        : issue(path, 'STRING_TYPE_CONVERT', 'Could not interpret value as string.'),
-    );
-    return fallback ?? '';
+    if (fallback !== undefined) return readOptional(value, path, this.issues, readString, fallback);
+    return readRequired(value, path, this.issues, readString) ?? '';
   }
 
   nullableString(value: unknown, path: IssuePath): string | null {
-    return value === undefined || value === null ? null : this.string(value, path);
+    return readOptional<string | null>(value, path, this.issues, readString, null);
   }
 
   boolean(value: unknown, path: IssuePath, fallback: boolean): boolean {
-    if (value === undefined || value === null) return fallback;
-    if (typeof value === 'boolean') return value;
-    this.issues.push(issue(path, 'BOOLEAN_TYPE_CONVERT', 'Only booleans may be used in a BooleanType'));
-    return fallback;
+    return readOptional(value, path, this.issues, readBoolean, fallback);
   }
 
   integer(value: unknown, path: IssuePath, fallback: number): number {
-    if (value === undefined || value === null) return fallback;
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-    this.issues.push(issue(path, 'NUMBER_TYPE_COERCE', `Value "${String(value)}" is not int.`));
-    return fallback;
+    return readOptional(value, path, this.issues, readCount, fallback);
   }
 
   bitSet(value: unknown, path: IssuePath, fallback: string): string {
-    if (value === undefined || value === null) return fallback;
-    if (typeof value === 'string' && /^\d{1,40}$/.test(value)) return BigInt(value).toString();
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-    this.issues.push(issue(path, 'NUMBER_TYPE_COERCE', `Value "${String(value)}" is not a permission bit set.`));
+    return readOptional(value, path, this.issues, readBitSet, fallback);
+  }
+
+  /** One of `allowed` (an enumeration such as integration types). */
+  choice<T extends number>(value: unknown, path: IssuePath, allowed: readonly T[], fallback: T): T {
+    if (allowed.includes(value as T)) return value as T;
+    reportNotOneOf(this.issues, path, allowed);
     return fallback;
   }
 
@@ -99,11 +118,9 @@ function readApplication(r: Reader, value: unknown, path: IssuePath): Applicatio
   const integrationTypes =
     o.integration_types === undefined
       ? [0]
-      : r.list(o.integration_types, [...path, 'integration_types']).map((v, i) => {
-          if (v === 0 || v === 1) return v;
-          r.issues.push(issue([...path, 'integration_types', i], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}.'));
-          return 0;
-        });
+      : r
+          .list(o.integration_types, [...path, 'integration_types'])
+          .map((v, i) => r.choice(v, [...path, 'integration_types', i], [0, 1] as const, 0));
   return {
     id: r.snowflake(o.id, [...path, 'id']),
     name: r.string(o.name, [...path, 'name']),
@@ -141,11 +158,9 @@ function readRole(r: Reader, value: unknown, path: IssuePath): Role {
 
 function readOverwrite(r: Reader, value: unknown, path: IssuePath): PermissionOverwrite {
   const o = r.object(value, path);
-  const type = o.type === 0 || o.type === 1 ? o.type : 0;
-  if (type !== o.type) r.issues.push(issue([...path, 'type'], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}.'));
   return {
     id: r.snowflake(o.id, [...path, 'id']),
-    type,
+    type: r.choice(o.type, [...path, 'type'], [0, 1] as const, 0),
     allow: r.bitSet(o.allow, [...path, 'allow'], '0'),
     deny: r.bitSet(o.deny, [...path, 'deny'], '0'),
   };
@@ -236,10 +251,10 @@ function readToken(r: Reader, value: unknown, path: IssuePath): OAuth2Token {
   };
 }
 
-function parseWith<T>(read: (r: Reader, value: unknown, path: IssuePath) => T, value: unknown): Parsed<T> {
+function parseWith<T>(read: (r: Reader, value: unknown, path: IssuePath) => T, value: unknown): Result<T> {
   const reader = new Reader();
   const result = read(reader, value, []);
-  return reader.issues.length > 0 ? { ok: false, issues: reader.issues } : { ok: true, value: result };
+  return resultOf(result, reader.issues);
 }
 
 export const parseApplication = (value: unknown) => parseWith(readApplication, value);
@@ -248,18 +263,18 @@ export const parseGuild = (value: unknown) => parseWith(readGuild, value);
 export const parseOAuth2Token = (value: unknown) => parseWith(readToken, value);
 
 /** A whole world: its shape, then the rules across it (see consistency.ts). */
-export function parseWorld(value: unknown): Parsed<World> {
+export function parseWorld(value: unknown): Result<World> {
   const parsed = parseWorldShape(value);
   if (!parsed.ok) return parsed;
   const issues = checkWorldConsistency(parsed.value);
-  return issues.length > 0 ? { ok: false, issues } : parsed;
+  return issues.length > 0 ? fail(issues) : parsed;
 }
 
 /**
  * A world's shape only: for an addition to the stored world, whose references may point at what
  * is stored already; the merged result is checked as a whole.
  */
-export function parseWorldShape(value: unknown): Parsed<World> {
+export function parseWorldShape(value: unknown): Result<World> {
   return parseWith((r, v, path) => {
     const o = r.object(v, path);
     const each = <T>(field: string, read: (r: Reader, v: unknown, p: IssuePath) => T): T[] =>

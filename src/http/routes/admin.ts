@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../limits.js';
-import { ApiError, invalidFormBody, notFound, type Issue } from '../../core/errors.js';
+import { apiError } from '../../core/io/errors.js';
+import { orThrow, type Result } from '../../core/io/result.js';
 import {
   parseApplication,
   parseGuild,
@@ -23,13 +24,8 @@ export interface AdminRoutesOptions {
   adminToken: string;
 }
 
-function accept<T>(result: { ok: true; value: T } | { ok: false; issues: Issue[] }): T {
-  if (!result.ok) throw invalidFormBody(result.issues);
-  return result.value;
-}
-
 function samePathId(pathId: string, bodyId: string): void {
-  if (pathId !== bodyId) throw new ApiError(400, 0, 'The id in the body differs from the id in the path');
+  if (pathId !== bodyId) throw apiError('BodyIdMismatch');
 }
 
 export async function adminRoutes(admin: FastifyInstance, { world, adminToken }: AdminRoutesOptions): Promise<void> {
@@ -37,11 +33,11 @@ export async function adminRoutes(admin: FastifyInstance, { world, adminToken }:
 
   admin.get('/world', async () => world.export());
   admin.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.replace(accept(parseWorld(request.body)) as World);
+    await world.replace(orThrow(parseWorld(request.body)) as World);
     return world.export();
   });
   admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.merge(accept(parseWorldShape(request.body)));
+    await world.merge(orThrow(parseWorldShape(request.body)));
     return world.export();
   });
 
@@ -51,7 +47,7 @@ export async function adminRoutes(admin: FastifyInstance, { world, adminToken }:
     ops: {
       list: () => Promise<T[]>;
       get: (id: string) => Promise<T | null>;
-      parse: (body: unknown) => { ok: true; value: T } | { ok: false; issues: Issue[] };
+      parse: (body: unknown) => Result<T>;
       put: (value: T) => Promise<void>;
       remove: (id: string) => Promise<boolean>;
     },
@@ -59,17 +55,17 @@ export async function adminRoutes(admin: FastifyInstance, { world, adminToken }:
     admin.get(path, async () => ops.list());
     admin.get<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
       const found = await ops.get(request.params.id);
-      if (!found) throw notFound();
+      if (!found) throw apiError('NotFound');
       return found;
     });
     admin.put<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
-      const value = accept(ops.parse(request.body));
+      const value = orThrow(ops.parse(request.body));
       samePathId(request.params.id, value.id);
       await ops.put(value);
       return value;
     });
     admin.delete<{ Params: { id: string } }>(`${path}/:id`, async (request, reply) => {
-      if (!(await ops.remove(request.params.id))) throw notFound();
+      if (!(await ops.remove(request.params.id))) throw apiError('NotFound');
       return reply.code(204).send();
     });
   }
@@ -98,7 +94,7 @@ export async function adminRoutes(admin: FastifyInstance, { world, adminToken }:
 
   admin.get('/oauth2-tokens', async () => world.listOAuth2Tokens());
   admin.post('/oauth2-tokens', async (request, reply) => {
-    const token = accept(parseOAuth2Token(request.body));
+    const token = orThrow(parseOAuth2Token(request.body));
     await world.putOAuth2Token(token);
     return reply.code(201).send(token);
   });

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandScope } from '../../core/commands/model.js';
 import { DICTIONARIES, toWireCommand, type LocalizationView } from '../../core/commands/wire.js';
-import { unknownCommand } from '../../core/errors.js';
+import { apiError } from '../../core/io/errors.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import type { CommandsService } from '../../services/commands-service.js';
 import type { Principal } from '../auth.js';
@@ -59,7 +59,7 @@ export async function applicationCommandRoutes(
   }
 
   function checkCommandId(commandId: string): void {
-    if (!isSnowflake(commandId)) throw unknownCommand();
+    if (!isSnowflake(commandId)) throw apiError('UnknownApplicationCommand');
   }
 
   const list = async (request: FastifyRequest<{ Params: ScopeParams }>, reply: FastifyReply) => {

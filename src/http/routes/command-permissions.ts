@@ -4,10 +4,10 @@
  * `applications.commands.permissions.update`, for a user who may make them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, JsonCode, unauthorized } from '../../core/errors.js';
+import { apiError } from '../../core/io/errors.js';
 import type { User } from '../../core/world/types.js';
 import type { PermissionsService } from '../../services/permissions-service.js';
-import { missingScope, SCOPE_PERMISSIONS_UPDATE } from '../auth.js';
+import { SCOPE_PERMISSIONS_UPDATE } from '../auth.js';
 import { guard } from '../authentication.js';
 import {
   appOf,
@@ -33,11 +33,6 @@ interface TargetParams extends GuildParams {
   commandId: string;
 }
 
-const botsCannotUseEndpoint = () => new ApiError(403, JsonCode.BotsCannotUseEndpoint, 'Bots cannot use this endpoint');
-
-/** The batch edit is disabled in v10 (docs/v10-behaviour.md#endpoints): a clear refusal, nothing changed. */
-const batchEditDisabled = () =>
-  new ApiError(405, 0, 'Batch editing application command permissions is disabled; edit them per command.');
 
 /**
  * preHandler: edits take only a Bearer token with `applications.commands.permissions.update`
@@ -46,10 +41,10 @@ const batchEditDisabled = () =>
  */
 const requirePermissionsEditor = guard(async (request: FastifyRequest) => {
   const principal = principalOf(request);
-  if (principal.kind === 'bot') throw botsCannotUseEndpoint();
-  if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE)) throw missingScope();
-  if (principal.token.user_id === null) throw missingScope();
-  if (!principal.user) throw unauthorized();
+  if (principal.kind === 'bot') throw apiError('BotsCannotUseEndpoint');
+  if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE)) throw apiError('MissingOAuth2Scope');
+  if (principal.token.user_id === null) throw apiError('MissingOAuth2Scope');
+  if (!principal.user) throw apiError('Unauthorized');
 });
 
 /** The user editing, after `requirePermissionsEditor`. */
@@ -73,7 +68,7 @@ export async function commandPermissionRoutes(
   );
 
   api.put<{ Params: GuildParams }>(`${base}/permissions`, read, async () => {
-    throw batchEditDisabled();
+    throw apiError('BatchEditDisabled');
   });
 
   api.get<{ Params: TargetParams }>(`${base}/:commandId/permissions`, read, async (request) =>

@@ -1,6 +1,6 @@
 /** Who am I: the endpoints client libraries call to log in (docs/v10-behaviour.md#endpoints). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../../core/errors.js';
+import { apiError } from '../../core/io/errors.js';
 import { toWireBotUser, toWireCurrentUser } from '../../core/world/wire.js';
 import type { ApplicationService } from '../../services/application-service.js';
 import { appOf, principalOf, requireAnyCaller, requireApp, requireBot } from '../guards.js';
@@ -13,7 +13,7 @@ export async function identityRoutes(api: FastifyInstance, { applications }: Ide
   api.get('/users/@me', { onRequest: requireAnyCaller }, async (request) => {
     const principal = principalOf(request);
     if (principal.kind === 'bot') return toWireBotUser(principal.app);
-    if (!principal.user) throw unauthorized();
+    if (!principal.user) throw apiError('Unauthorized');
     return toWireCurrentUser(principal.user);
   });
 

@@ -3,7 +3,7 @@
  * app answers through the callback endpoint, where the interaction token is the credential.
  */
 import type { FastifyInstance } from 'fastify';
-import { unknownInteraction } from '../../core/interactions/lifecycle.js';
+import { apiError } from '../../core/io/errors.js';
 import type { InteractionsService } from '../../services/interactions-service.js';
 import type { ResponsesService } from '../../services/responses-service.js';
 import { requireUser, userOf } from '../guards.js';
@@ -27,7 +27,7 @@ export async function interactionRoutes(
     { onRequest: requireUser },
     async (request) => {
       const status = await interactions.status(userOf(request), request.params.interactionId);
-      if (!status) throw unknownInteraction();
+      if (!status) throw apiError('UnknownInteraction');
       return status;
     },
   );

@@ -2,7 +2,7 @@
  * Issue builders for the base-type rules, so every rule words the same violation the same way.
  * Messages follow real v10 responses where one is known.
  */
-import { issue, type Issue, type IssuePath } from '../errors.js';
+import { issue, type Issue, type IssuePath } from './issue.js';
 import {
   BASE_TYPE_BAD_LENGTH,
   BASE_TYPE_CHOICES,

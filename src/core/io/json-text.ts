@@ -5,29 +5,29 @@
  * to Object.prototype; a body holding one is refused as a field error naming the key's path.
  */
 import secureJson from 'secure-json-parse';
-import type { Issue, IssuePath } from './errors.js';
-import { reservedKeyIssue } from './records.js';
+import type { Issue, IssuePath } from './issue.js';
+import { fail, ok, type Result } from './result.js';
+import { reservedKeyIssue } from '../records.js';
 
 /** Most poisoned keys reported for one text: the refusal names a few, not every one of thousands. */
 export const POISONED_KEY_ISSUES_MAX = 10;
 
-export type JsonText =
-  | { ok: true; value: unknown }
-  | { ok: false; reason: 'syntax'; message: string }
-  | { ok: false; reason: 'poisoned'; issues: Issue[] };
-
 const GUARDED = { protoAction: 'error', constructorAction: 'error' } as const;
 
-export function readJsonText(text: string): JsonText {
+/**
+ * The value of a JSON text, or the issues naming its poisoned keys. Text that is not JSON at all
+ * throws a SyntaxError, as JSON.parse does: it has no path to report at.
+ */
+export function readJsonText(text: string): Result<unknown> {
   try {
-    return { ok: true, value: secureJson.parse(text, null, GUARDED) as unknown };
+    return ok(secureJson.parse(text, null, GUARDED) as unknown);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (!(error instanceof SyntaxError) || !message.startsWith('Object contains forbidden')) {
-      return { ok: false, reason: 'syntax', message };
+      throw error instanceof SyntaxError ? error : new SyntaxError(message);
     }
     // JSON.parse keeps "__proto__" as an own key (it never sets a prototype): safe to walk for paths.
-    return { ok: false, reason: 'poisoned', issues: findPoisonedKeys(JSON.parse(text) as unknown) };
+    return fail(findPoisonedKeys(JSON.parse(text) as unknown));
   }
 }
 

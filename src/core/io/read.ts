@@ -1,10 +1,14 @@
 /**
- * Reading fields of untrusted JSON: each reader checks one JSON type and reports at the field's
- * path when it is wrong, so a wrong type is an issue and never an exception.
+ * The one reader of untrusted JSON (request bodies, world files, answers to interactions): each
+ * function checks one JSON type and reports at the field's path when it is wrong, so a wrong type
+ * is an issue and never an exception, worded the same wherever it is found (./report.ts).
  */
-import type { IssuePath } from '../errors.js';
+import { isSnowflake } from '../snowflake.js';
+import type { IssuePath } from './issue.js';
 import {
   reportNotBoolean,
+  reportNotSnowflake,
+  reportRequired,
   reportNotInteger,
   reportNotList,
   reportNotNumber,
@@ -63,4 +67,28 @@ export function readRecord(value: unknown, path: IssuePath, issues: Issues): Jso
   if (isRecord(value)) return value;
   reportNotObject(issues, path);
   return undefined;
+}
+
+/** A snowflake id: a decimal string of an unsigned 64-bit integer (JSON numbers lose digits past 2^53). */
+export function readSnowflake(value: unknown, path: IssuePath, issues: Issues): string | undefined {
+  if (isSnowflake(value)) return value;
+  reportNotSnowflake(issues, path, value);
+  return undefined;
+}
+
+/** One of the readers above. */
+export type FieldReader<T> = (value: unknown, path: IssuePath, issues: Issues) => T | undefined;
+
+/** A required field: omitted or null is BASE_TYPE_REQUIRED, anything else is up to `read`. */
+export function readRequired<T>(value: unknown, path: IssuePath, issues: Issues, read: FieldReader<T>): T | undefined {
+  if (isAbsent(value)) {
+    reportRequired(issues, path);
+    return undefined;
+  }
+  return read(value, path, issues);
+}
+
+/** An optional field: omitted or null is `fallback`, anything else is up to `read`. */
+export function readOptional<T>(value: unknown, path: IssuePath, issues: Issues, read: FieldReader<T>, fallback: T): T {
+  return isAbsent(value) ? fallback : (read(value, path, issues) ?? fallback);
 }

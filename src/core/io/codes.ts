@@ -1,0 +1,247 @@
+/**
+ * Every string code slashd puts in an issue (the `code` of a 50035 `_errors` entry), in one table:
+ * a parser names a code by its constant, never by a literal string. The first three are documented
+ * v10 codes; the rest are named in the same style (docs/v10-behaviour.md#errors) and listed in
+ * docs/errors.md, docs/permissions.md and docs/world.md. The messages of the base-type codes are
+ * built in ./report.ts, so one violation reads the same wherever it is found.
+ */
+
+// Command validation.
+
+/** A required field is missing or null. */
+export const BASE_TYPE_REQUIRED = 'BASE_TYPE_REQUIRED';
+/** A value is not one of an enumeration's members. */
+export const BASE_TYPE_CHOICES = 'BASE_TYPE_CHOICES';
+/** A CHAT_INPUT command's names, descriptions and choice values exceed 8000 characters. */
+export const APPLICATION_COMMAND_TOO_LARGE = 'APPLICATION_COMMAND_TOO_LARGE';
+
+/** A key that names the prototype machinery (`__proto__`, `constructor`, `prototype`), see ../records.ts. */
+export const DICT_TYPE_INVALID_KEY = 'DICT_TYPE_INVALID_KEY';
+
+/** A string or list is shorter or longer than its bounds allow. */
+export const BASE_TYPE_BAD_LENGTH = 'BASE_TYPE_BAD_LENGTH';
+/** A string or list is longer than its maximum (it has no minimum). */
+export const BASE_TYPE_MAX_LENGTH = 'BASE_TYPE_MAX_LENGTH';
+/** A list is shorter than its minimum (it has no maximum). */
+export const BASE_TYPE_MIN_LENGTH = 'BASE_TYPE_MIN_LENGTH';
+
+/** Expected a string. */
+export const STRING_TYPE_CONVERT = 'STRING_TYPE_CONVERT';
+/** Expected a number, an integer, or a snowflake. */
+export const NUMBER_TYPE_COERCE = 'NUMBER_TYPE_COERCE';
+/** A number is above its maximum. */
+export const NUMBER_TYPE_MAX = 'NUMBER_TYPE_MAX';
+/** A number is below its minimum. */
+export const NUMBER_TYPE_MIN = 'NUMBER_TYPE_MIN';
+/** Expected a boolean. */
+export const BOOLEAN_TYPE_CONVERT = 'BOOLEAN_TYPE_CONVERT';
+/** Expected an object. */
+export const DICT_TYPE_CONVERT = 'DICT_TYPE_CONVERT';
+/** Expected an array. */
+export const LIST_TYPE_CONVERT = 'LIST_TYPE_CONVERT';
+/** A list that must hold distinct values holds one twice. */
+export const LIST_TYPE_DUPLICATE_VALUE = 'LIST_TYPE_DUPLICATE_VALUE';
+
+/** A CHAT_INPUT command or option name breaks the naming pattern or uses an uppercase letter. */
+export const APPLICATION_COMMAND_INVALID_NAME = 'APPLICATION_COMMAND_INVALID_NAME';
+/** A command-level field is given on a command type it does not apply to. */
+export const APPLICATION_COMMAND_FIELD_NOT_ALLOWED = 'APPLICATION_COMMAND_FIELD_NOT_ALLOWED';
+/** An option field is given on an option type it does not apply to. */
+export const APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED = 'APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED';
+/** Two options on one level share a name (default or localized). */
+export const APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME = 'APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME';
+/** A required option follows an optional one. */
+export const APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID = 'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID';
+/** Subcommands and groups are mixed with other options, or nested where they may not be. */
+export const APPLICATION_COMMAND_OPTIONS_TYPE_INVALID = 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID';
+/** `min_value` above `max_value`, or `min_length` above `max_length`. */
+export const APPLICATION_COMMAND_OPTION_RANGE_INVALID = 'APPLICATION_COMMAND_OPTION_RANGE_INVALID';
+/** `autocomplete: true` on an option that has choices. */
+export const APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES = 'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES';
+/** An integration type the application does not support. */
+export const APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED = 'APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED';
+/** PRIVATE_CHANNEL in `contexts` without USER_INSTALL in `integration_types`. */
+export const APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID =
+  'APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID';
+/** `nsfw: true` on a command of an application with discovery enabled. */
+export const APPLICATION_COMMAND_NSFW_DISCOVERABLE = 'APPLICATION_COMMAND_NSFW_DISCOVERABLE';
+/** A PRIMARY_ENTRY_POINT command for an application without the EMBEDDED flag. */
+export const APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED = 'APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED';
+/** A PRIMARY_ENTRY_POINT command in a guild. */
+export const APPLICATION_COMMAND_ENTRY_POINT_GUILD = 'APPLICATION_COMMAND_ENTRY_POINT_GUILD';
+/** PATCH names a type other than the command's. */
+export const APPLICATION_COMMAND_TYPE_IMMUTABLE = 'APPLICATION_COMMAND_TYPE_IMMUTABLE';
+/** Two commands of one type in a bulk overwrite share a name. */
+export const APPLICATION_COMMANDS_DUPLICATE_NAME = 'APPLICATION_COMMANDS_DUPLICATE_NAME';
+/** Two commands in a bulk overwrite share an id. */
+export const APPLICATION_COMMANDS_DUPLICATE_ID = 'APPLICATION_COMMANDS_DUPLICATE_ID';
+/** Expected a boolean in a command permissions body (docs/permissions.md pins this spelling). */
+export const BOOLEAN_TYPE_COERCE = 'BOOLEAN_TYPE_COERCE';
+/** A body sent with a Content-Type other than application/json. */
+export const CONTENT_TYPE_INVALID = 'CONTENT_TYPE_INVALID';
+
+// Invoking commands and answering interactions. Type errors reuse the base codes above, so one
+// mistake reads the same wherever it is made.
+
+/** `data.name` is not the command's default name. */
+export const INTERACTION_COMMAND_NAME_MISMATCH = 'INTERACTION_COMMAND_NAME_MISMATCH';
+/** `data.type` is not the command's type. */
+export const INTERACTION_COMMAND_TYPE_MISMATCH = 'INTERACTION_COMMAND_TYPE_MISMATCH';
+/** An autocomplete request for a command that is not CHAT_INPUT. */
+export const INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID = 'INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID';
+
+/** `target_id` on a CHAT_INPUT command. */
+export const INTERACTION_TARGET_NOT_ALLOWED = 'INTERACTION_TARGET_NOT_ALLOWED';
+/** Options on a USER or MESSAGE command: they take none. */
+export const INTERACTION_OPTIONS_NOT_ALLOWED = 'INTERACTION_OPTIONS_NOT_ALLOWED';
+
+/** An option name the definition does not have on that level. */
+export const INTERACTION_OPTION_UNKNOWN = 'INTERACTION_OPTION_UNKNOWN';
+/** An option given twice on one level. */
+export const INTERACTION_OPTION_DUPLICATE = 'INTERACTION_OPTION_DUPLICATE';
+/** A required option is missing. */
+export const INTERACTION_OPTION_REQUIRED = 'INTERACTION_OPTION_REQUIRED';
+/** An option's `type` is not the type of the option it names. */
+export const INTERACTION_OPTION_TYPE_MISMATCH = 'INTERACTION_OPTION_TYPE_MISMATCH';
+/** A field an option of that type never carries: `value` on a subcommand, `options` on a value, `focused` outside autocomplete. */
+export const INTERACTION_OPTION_FIELD_NOT_ALLOWED = 'INTERACTION_OPTION_FIELD_NOT_ALLOWED';
+/** A value that is not one of the option's choices. */
+export const INTERACTION_OPTION_INVALID_CHOICE = 'INTERACTION_OPTION_INVALID_CHOICE';
+/** A channel whose type the option's `channel_types` does not allow. */
+export const INTERACTION_OPTION_CHANNEL_TYPE_INVALID = 'INTERACTION_OPTION_CHANNEL_TYPE_INVALID';
+/** A command or group with subcommands invoked without one of them. */
+export const INTERACTION_SUBCOMMAND_REQUIRED = 'INTERACTION_SUBCOMMAND_REQUIRED';
+/** Two different subcommands (or groups) on one level: an invocation takes one path. */
+export const INTERACTION_SUBCOMMAND_MULTIPLE = 'INTERACTION_SUBCOMMAND_MULTIPLE';
+
+/** A user id that is no user of the world. */
+export const INTERACTION_UNKNOWN_USER = 'INTERACTION_UNKNOWN_USER';
+/** A role id that is no role of the guild. */
+export const INTERACTION_UNKNOWN_ROLE = 'INTERACTION_UNKNOWN_ROLE';
+/** A channel id that is no channel of the guild (outside a guild: not the current channel). */
+export const INTERACTION_UNKNOWN_CHANNEL = 'INTERACTION_UNKNOWN_CHANNEL';
+/** A MENTIONABLE id that is neither a user nor a role of the guild. */
+export const INTERACTION_UNKNOWN_MENTIONABLE = 'INTERACTION_UNKNOWN_MENTIONABLE';
+/** A MESSAGE command's target that is no message of the channel. */
+export const INTERACTION_UNKNOWN_MESSAGE = 'INTERACTION_UNKNOWN_MESSAGE';
+
+/** An autocomplete request without a focused option. */
+export const INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED = 'INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED';
+/** An autocomplete request with more than one focused option. */
+export const INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE = 'INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE';
+/** The focused option does not have autocomplete enabled. */
+export const INTERACTION_AUTOCOMPLETE_NOT_ENABLED = 'INTERACTION_AUTOCOMPLETE_NOT_ENABLED';
+
+/** A callback type that does not answer this kind of interaction (or never answers any). */
+export const INTERACTION_CALLBACK_TYPE_INVALID = 'INTERACTION_CALLBACK_TYPE_INVALID';
+/** LAUNCH_ACTIVITY from an application without Activities. */
+export const INTERACTION_CALLBACK_ACTIVITIES_REQUIRED = 'INTERACTION_CALLBACK_ACTIVITIES_REQUIRED';
+
+/** Message flags outside the ones an interaction message may set. */
+export const MESSAGE_FLAGS_INVALID = 'MESSAGE_FLAGS_INVALID';
+/** `allowed_mentions` lists users (or roles) both in `parse` and by id. */
+export const MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE = 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE';
+/** An embed whose texts together exceed the per-message total. */
+export const MESSAGE_EMBEDS_TOO_LARGE = 'MESSAGE_EMBEDS_TOO_LARGE';
+/**
+ * A message with nothing to show. v10 answers this with JSON code 50006 ("Cannot send an empty
+ * message"), not with a form error: the issue sits at the root so the HTTP edge can tell.
+ */
+export const MESSAGE_EMPTY = 'MESSAGE_EMPTY';
+/** An invocation names a command version that is no longer current (read-repair). */
+export const APPLICATION_COMMAND_OUTDATED = 'APPLICATION_COMMAND_OUTDATED';
+
+// Command permissions (docs/permissions.md).
+
+/** A ROLE overwrite names no role of the guild (the guild id is @everyone). */
+export const APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE = 'APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_ROLE';
+/** A USER overwrite names no member of the guild. */
+export const APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER = 'APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER';
+/** A CHANNEL overwrite names no channel of the guild (the guild id minus 1 is every channel). */
+export const APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL = 'APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_CHANNEL';
+/** A CHANNEL overwrite names a thread: a thread always follows its parent, so it could never apply. */
+export const APPLICATION_COMMAND_PERMISSIONS_THREAD_CHANNEL = 'APPLICATION_COMMAND_PERMISSIONS_THREAD_CHANNEL';
+/** An id appears in more than one overwrite. */
+export const APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID = 'APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID';
+
+// Applications (the interactions endpoint URL).
+
+/** Not a URL, or longer than a URL may be. */
+export const URL_TYPE_INVALID_URL = 'URL_TYPE_INVALID_URL';
+/** A URL whose scheme is not http or https. */
+export const URL_TYPE_INVALID_SCHEME = 'URL_TYPE_INVALID_SCHEME';
+/** The interactions endpoint did not answer the verification PING as v10 requires. */
+export const APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID = 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID';
+
+// World files (docs/world.md).
+
+/** A second object with an id or a secret already taken. */
+export const WORLD_DUPLICATE = 'WORLD_DUPLICATE';
+/** A reference to an application, user or guild the world does not declare. */
+export const WORLD_UNKNOWN_REFERENCE = 'WORLD_UNKNOWN_REFERENCE';
+
+/** The codes of command validation, for documentation and tests. */
+export const VALIDATION_CODES: readonly string[] = [
+  BASE_TYPE_REQUIRED,
+  BASE_TYPE_CHOICES,
+  APPLICATION_COMMAND_TOO_LARGE,
+  BASE_TYPE_BAD_LENGTH,
+  BASE_TYPE_MAX_LENGTH,
+  BASE_TYPE_MIN_LENGTH,
+  STRING_TYPE_CONVERT,
+  NUMBER_TYPE_COERCE,
+  NUMBER_TYPE_MAX,
+  NUMBER_TYPE_MIN,
+  BOOLEAN_TYPE_CONVERT,
+  DICT_TYPE_CONVERT,
+  LIST_TYPE_CONVERT,
+  LIST_TYPE_DUPLICATE_VALUE,
+  APPLICATION_COMMAND_INVALID_NAME,
+  APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
+  APPLICATION_COMMAND_OPTION_FIELD_NOT_ALLOWED,
+  APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME,
+  APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID,
+  APPLICATION_COMMAND_OPTIONS_TYPE_INVALID,
+  APPLICATION_COMMAND_OPTION_RANGE_INVALID,
+  APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_CHOICES,
+  APPLICATION_COMMAND_INTEGRATION_TYPE_UNSUPPORTED,
+  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID,
+  APPLICATION_COMMAND_NSFW_DISCOVERABLE,
+  APPLICATION_COMMAND_ENTRY_POINT_NOT_EMBEDDED,
+  APPLICATION_COMMAND_ENTRY_POINT_GUILD,
+  APPLICATION_COMMAND_TYPE_IMMUTABLE,
+  APPLICATION_COMMANDS_DUPLICATE_NAME,
+  APPLICATION_COMMANDS_DUPLICATE_ID,
+];
+
+/** The codes of invoking and answering, for documentation and tests. */
+export const INTERACTION_CODES: readonly string[] = [
+  INTERACTION_COMMAND_NAME_MISMATCH,
+  INTERACTION_COMMAND_TYPE_MISMATCH,
+  INTERACTION_AUTOCOMPLETE_COMMAND_TYPE_INVALID,
+  INTERACTION_TARGET_NOT_ALLOWED,
+  INTERACTION_OPTIONS_NOT_ALLOWED,
+  INTERACTION_OPTION_UNKNOWN,
+  INTERACTION_OPTION_DUPLICATE,
+  INTERACTION_OPTION_REQUIRED,
+  INTERACTION_OPTION_TYPE_MISMATCH,
+  INTERACTION_OPTION_FIELD_NOT_ALLOWED,
+  INTERACTION_OPTION_INVALID_CHOICE,
+  INTERACTION_OPTION_CHANNEL_TYPE_INVALID,
+  INTERACTION_SUBCOMMAND_REQUIRED,
+  INTERACTION_SUBCOMMAND_MULTIPLE,
+  INTERACTION_UNKNOWN_USER,
+  INTERACTION_UNKNOWN_ROLE,
+  INTERACTION_UNKNOWN_CHANNEL,
+  INTERACTION_UNKNOWN_MENTIONABLE,
+  INTERACTION_UNKNOWN_MESSAGE,
+  INTERACTION_AUTOCOMPLETE_FOCUS_REQUIRED,
+  INTERACTION_AUTOCOMPLETE_FOCUS_MULTIPLE,
+  INTERACTION_AUTOCOMPLETE_NOT_ENABLED,
+  INTERACTION_CALLBACK_TYPE_INVALID,
+  INTERACTION_CALLBACK_ACTIVITIES_REQUIRED,
+  MESSAGE_FLAGS_INVALID,
+  MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE,
+  MESSAGE_EMBEDS_TOO_LARGE,
+  MESSAGE_EMPTY,
+];

@@ -1,0 +1,162 @@
+/**
+ * The one table of errors slashd answers with (like Fastify's lib/errors.js): every v10 error body
+ * `{code, message}` and its HTTP status, by name. Code throws `apiError('UnknownChannel')`; nothing
+ * else builds an `ApiError`, so a status, code or message is written once. docs/errors.md lists this
+ * table and test/error-registry.test.ts keeps the two equal.
+ */
+import { formErrorTree, type Issue } from './issue.js';
+
+export interface ErrorSpec {
+  readonly status: number;
+  /** The numeric JSON code of the body (0 for a general HTTP error). */
+  readonly code: number;
+  /** The body's message; `{name}` placeholders are filled from the `params` of `apiError`. */
+  readonly message: string;
+}
+
+export const ERRORS = {
+  // General HTTP errors: code 0, the message names the status.
+  BadRequest: { status: 400, code: 0, message: '400: Bad Request' },
+  BodyIdMismatch: { status: 400, code: 0, message: 'The id in the body differs from the id in the path' },
+  Unauthorized: { status: 401, code: 0, message: '401: Unauthorized' },
+  NotFound: { status: 404, code: 0, message: '404: Not Found' },
+  MethodNotAllowed: { status: 405, code: 0, message: '405: Method Not Allowed' },
+  BatchEditDisabled: {
+    status: 405,
+    code: 0,
+    message: 'Batch editing application command permissions is disabled; edit them per command.',
+  },
+  RequestTimeout: { status: 408, code: 0, message: '408: Request Timeout' },
+  TooLarge: { status: 413, code: 0, message: 'Request entity too large' },
+  HeaderFieldsTooLarge: { status: 431, code: 0, message: '431: Request Header Fields Too Large' },
+  /** Any other 4xx status Fastify reports; `statusError` fills in the status and its reason phrase. */
+  ClientError: { status: 400, code: 0, message: '{status}: {reason}' },
+  InternalServerError: { status: 500, code: 0, message: '500: Internal Server Error' },
+
+  // Unknown objects: 404.
+  UnknownApplication: { status: 404, code: 10002, message: 'Unknown Application' },
+  UnknownChannel: { status: 404, code: 10003, message: 'Unknown Channel' },
+  UnknownGuild: { status: 404, code: 10004, message: 'Unknown Guild' },
+  UnknownMessage: { status: 404, code: 10008, message: 'Unknown Message' },
+  UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
+  UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
+  UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
+  UnknownApplicationCommandPermissions: {
+    status: 404,
+    code: 10066,
+    message: 'Unknown application command permissions',
+  },
+
+  // Refusals.
+  BotsCannotUseEndpoint: { status: 403, code: 20001, message: 'Bots cannot use this endpoint' },
+  NotAuthorizedForApplication: {
+    status: 403,
+    code: 20012,
+    message: 'You are not authorized to perform this action on this application',
+  },
+  MissingAccess: { status: 403, code: 50001, message: 'Missing Access' },
+  MissingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
+  MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
+  InvalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
+
+  // Limits and state.
+  MaxApplicationCommands: {
+    status: 400,
+    code: 30032,
+    message: 'Maximum number of application commands reached ({limit})',
+  },
+  /** Carries `retry_after` (seconds until the day ends, UTC) and `global: false`. */
+  MaxDailyApplicationCommandCreates: {
+    status: 429,
+    code: 30034,
+    message: 'Max number of daily application command creates has been reached ({limit})',
+  },
+  ApplicationCommandNameExists: {
+    status: 400,
+    code: 40041,
+    message: 'An application command with that name already exists',
+  },
+  InteractionAlreadyAcknowledged: { status: 400, code: 40060, message: 'Interaction has already been acknowledged.' },
+  CannotRemoveEntryPoint: {
+    status: 400,
+    code: 50240,
+    message:
+      "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.",
+  },
+
+  // Bodies.
+  CannotSendEmptyMessage: { status: 400, code: 50006, message: 'Cannot send an empty message' },
+  /** Carries the issue tree as `errors` (docs/errors.md#codes). */
+  InvalidFormBody: { status: 400, code: 50035, message: 'Invalid Form Body' },
+  InvalidApiVersion: { status: 400, code: 50041, message: 'Invalid API version' },
+  InvalidJson: { status: 400, code: 50109, message: 'The request body contains invalid JSON.' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** A failure that maps to one v10 error response; built only by the functions below. */
+export class ApiError extends Error {
+  constructor(
+    /** The entry of the table this error was built from. */
+    readonly kind: ErrorName,
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly errors?: Record<string, unknown>,
+    /** Extra top-level fields of the body (e.g. `retry_after`). */
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): Record<string, unknown> {
+    const body: Record<string, unknown> = { message: this.message, code: this.code };
+    if (this.errors) body.errors = this.errors;
+    if (this.extra) Object.assign(body, this.extra);
+    return body;
+  }
+}
+
+export interface ApiErrorOptions {
+  /** Values for the `{name}` placeholders of the message. */
+  readonly params?: Readonly<Record<string, string | number>>;
+  /** The 50035 error tree. */
+  readonly errors?: Record<string, unknown>;
+  /** Extra top-level fields of the body. */
+  readonly extra?: Record<string, unknown>;
+}
+
+function fill(template: string, params: Readonly<Record<string, string | number>> | undefined): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    params && key in params ? String(params[key]) : whole,
+  );
+}
+
+export function apiError(name: ErrorName, options: ApiErrorOptions = {}): ApiError {
+  const spec: ErrorSpec = ERRORS[name];
+  return new ApiError(name, spec.status, spec.code, fill(spec.message, options.params), options.errors, options.extra);
+}
+
+/** 50035 with every issue in its tree; `extra` adds top-level fields (e.g. a command's current version). */
+export function invalidFormBody(issues: readonly Issue[], extra?: Record<string, unknown>): ApiError {
+  return apiError(
+    'InvalidFormBody',
+    extra ? { errors: formErrorTree(issues), extra } : { errors: formErrorTree(issues) },
+  );
+}
+
+/**
+ * A general error for an HTTP status (code 0): the table's entry for that status when it has one,
+ * otherwise ClientError (4xx) or InternalServerError, worded `{status}: {reason}`.
+ */
+export function statusError(status: number, reason: string | undefined): ApiError {
+  const named = (Object.keys(ERRORS) as ErrorName[]).find(
+    (name) =>
+      ERRORS[name].code === 0 && ERRORS[name].status === status && ERRORS[name].message.startsWith(`${status}:`),
+  );
+  if (named) return apiError(named);
+  if (status < 400 || status >= 500) return apiError('InternalServerError');
+  const error = apiError('ClientError', { params: { status, reason: reason ?? 'Client Error' } });
+  return new ApiError('ClientError', status, error.code, error.message);
+}
