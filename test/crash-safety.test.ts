@@ -45,7 +45,7 @@ function startChild(db: string, worldFile: string): Promise<Child> {
       child.kill('SIGKILL');
       reject(new Error(`slashd did not start in time\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, START_TIMEOUT_MS);
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const match = /slashd listening on (http:\/\/\S+)/.exec(stdout);
       if (match) {
@@ -53,7 +53,7 @@ function startChild(db: string, worldFile: string): Promise<Child> {
         resolve({ process: child, url: match[1]! });
       }
     });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.once('exit', (code, signal) => {
@@ -129,7 +129,7 @@ function send(url: string, method: string, path: string, body?: unknown): Sent {
 async function call(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const result = await send(url, method, path, body).response;
   assert.ok(result, `${method} ${path}: no response`);
-  return result as { status: number; body: any };
+  return result;
 }
 
 /** 100 CHAT_INPUT commands (the global limit), each with options, so the write has some weight. */

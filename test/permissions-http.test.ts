@@ -117,7 +117,7 @@ describe('command permission endpoints', () => {
     assert.deepEqual(response.body, { id: targetId, application_id: DEMO_APP_ID, guild_id: guildId, permissions });
     assert.equal(events.length, before + 1, 'one APPLICATION_COMMAND_PERMISSIONS_UPDATE per successful PUT');
     assert.deepEqual(events[before], { applicationId: DEMO_APP_ID, data: response.body });
-    assertMatchesSchema('CommandPermissionsResponse', events[before]!.data);
+    assertMatchesSchema('CommandPermissionsResponse', events[before].data);
     return response.body;
   }
 

@@ -48,7 +48,7 @@ export function loadWorldFile(path: string): World {
   try {
     read = readJsonText(text);
   } catch (error) {
-    throw new Error(`The world in ${path} is not JSON: ${(error as Error).message}`);
+    throw new Error(`The world in ${path} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   if (read.ok) return readWorld(read.value, path);
   throw new Error(`The world in ${path} is invalid:\n${describeIssues(read.issues)}`);
@@ -142,7 +142,7 @@ function tokenFoundByDefault(args: ServeArgs): boolean {
 export function nextStepLines(url: string, adminToken: string, args: ServeArgs): string[] {
   const guild = DEMO_WORLD.guilds[0];
   const user = DEMO_WORLD.users.find((u) => u.id === guild.owner_id)!;
-  const channel = guild.channels.find((c) => c.type === ChannelType.GuildText)!;
+  const channel = guild.channels.find((c) => c.type === (ChannelType.GuildText as number))!;
   const urlWords = url === DEFAULT_URL ? [] : ['--url', url];
   const tokenWords = tokenFoundByDefault(args) ? [] : ['--admin-token', adminToken];
   const app = ['node', 'examples/hello-app.js', ...urlWords];

@@ -37,7 +37,7 @@ function hookList(hooks: Hooks): unknown[] {
 
 function declaresGuard(route: RouteOptions): boolean {
   return [route.onRequest, route.preValidation, route.preHandler]
-    .flatMap((hooks) => hookList(hooks as Hooks))
+    .flatMap((hooks) => hookList(hooks))
     .some((hook) => typeof hook === 'function' && principalGuards.has(hook));
 }
 

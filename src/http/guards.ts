@@ -55,7 +55,8 @@ function ownApp(request: FastifyRequest): AppPrincipal {
  */
 export const requireCommandsCaller: Guard = guard(async (request: FastifyRequest) => {
   const principal = ownApp(request);
-  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE)) throw apiError('MissingOAuth2Scope');
+  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE))
+    throw apiError('MissingOAuth2Scope');
 });
 
 /** Finds a guild by the path's id if the app is installed there for commands. */

@@ -37,7 +37,10 @@ export interface AccessTokenResponse {
   scope: string;
 }
 
-export type OAuth2Store = Pick<WorldStore, 'getApplication' | 'putOAuth2Token' | 'findOAuth2Token' | 'deleteOAuth2Token'>;
+export type OAuth2Store = Pick<
+  WorldStore,
+  'getApplication' | 'putOAuth2Token' | 'findOAuth2Token' | 'deleteOAuth2Token'
+>;
 
 export class OAuth2Service {
   constructor(

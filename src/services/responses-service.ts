@@ -15,11 +15,7 @@ import {
   tokenAlive,
   type InteractionRecord,
 } from '../core/interactions/lifecycle.js';
-import {
-  checkCallback,
-  checkMessageData,
-  isEmptyMessageFailure,
-} from '../core/interactions/responses.js';
+import { checkCallback, checkMessageData, isEmptyMessageFailure } from '../core/interactions/responses.js';
 import { MESSAGE_FLAGS_ALLOWED } from '../core/interactions/message-data.js';
 import { EPHEMERAL_FLAG, hasFlag, LOADING_FLAG, type StoredMessage } from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
@@ -195,8 +191,8 @@ export class ResponsesService {
       guild_id: record.guild_id,
       author: { kind: 'app', id: record.application_id },
       content: loading ? '' : typeof data.content === 'string' ? data.content : '',
-      embeds: loading || !Array.isArray(data.embeds) ? [] : data.embeds,
-      components: loading || !Array.isArray(data.components) ? [] : data.components,
+      embeds: loading || !Array.isArray(data.embeds) ? [] : (data.embeds as Record<string, unknown>[]),
+      components: loading || !Array.isArray(data.components) ? [] : (data.components as Record<string, unknown>[]),
       // What an app may set, and LOADING, which only slashd sets.
       flags: (flags & MESSAGE_FLAGS_ALLOWED) | (loading ? LOADING_FLAG : 0),
       tts: data.tts === true,
@@ -254,8 +250,8 @@ export class ResponsesService {
     const edited: StoredMessage = {
       ...message,
       content: typeof data.content === 'string' ? data.content : data.content === null ? '' : message.content,
-      embeds: Array.isArray(data.embeds) ? data.embeds : message.embeds,
-      components: Array.isArray(data.components) ? data.components : message.components,
+      embeds: Array.isArray(data.embeds) ? (data.embeds as Record<string, unknown>[]) : message.embeds,
+      components: Array.isArray(data.components) ? (data.components as Record<string, unknown>[]) : message.components,
       flags: message.flags & ~LOADING_FLAG,
       edited_timestamp: hasFlag(message.flags, LOADING_FLAG) ? null : new Date(this.deps.now()).toISOString(),
     };

@@ -98,7 +98,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 function parse(text: string): Json | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' ? (value as Json) : undefined;
+    return value && typeof value === 'object' ? value : undefined;
   } catch {
     return undefined;
   }
@@ -124,7 +124,6 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const pending: Promise<unknown>[] = [];
   let handler: AppHandler = options.handler ?? (() => ({ status: 500, body: 'no handler' }));
 
-  // eslint-disable-next-line prefer-const
   let app: AppServer;
 
   const server: Server = createServer((req, res) => {

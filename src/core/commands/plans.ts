@@ -2,7 +2,8 @@
  * Pure decisions over one scope's commands: given what is stored now (read inside the store's
  * transaction) they say what to write, or refuse with an ApiError before anything is written.
  */
-import { ApiError, apiError } from '../io/errors.js';
+import type { ApiError } from '../io/errors.js';
+import { apiError } from '../io/errors.js';
 import { findTypeCountOverflow } from '../validation/index.js';
 import type { CommandMutation, ScopeState } from './mutation.js';
 import {

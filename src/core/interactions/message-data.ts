@@ -9,7 +9,7 @@
  */
 import { ERRORS } from '../io/errors.js';
 import { fail, ok, type Result } from '../io/result.js';
-import { type Issue, type IssuePath } from '../io/issue.js';
+import type { Issue, IssuePath } from '../io/issue.js';
 import { fieldOf, readBoolean, readInteger, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
 import { report, reportTooLong, type Issues } from '../io/report.js';
 import { checkLength } from '../validation/text.js';

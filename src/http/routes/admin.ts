@@ -33,7 +33,7 @@ export async function adminRoutes(admin: FastifyInstance, { world, adminToken }:
 
   admin.get('/world', async () => world.export());
   admin.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.replace(orThrow(parseWorld(request.body)) as World);
+    await world.replace(orThrow<World>(parseWorld(request.body)));
     return world.export();
   });
   admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {

@@ -33,7 +33,6 @@ interface TargetParams extends GuildParams {
   commandId: string;
 }
 
-
 /**
  * preHandler: edits take only a Bearer token with `applications.commands.permissions.update`
  * granted by a user. A token without a user (client credentials, stored before the scope was
@@ -42,7 +41,8 @@ interface TargetParams extends GuildParams {
 const requirePermissionsEditor = guard(async (request: FastifyRequest) => {
   const principal = principalOf(request);
   if (principal.kind === 'bot') throw apiError('BotsCannotUseEndpoint');
-  if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE)) throw apiError('MissingOAuth2Scope');
+  if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE))
+    throw apiError('MissingOAuth2Scope');
   if (principal.token.user_id === null) throw apiError('MissingOAuth2Scope');
   if (!principal.user) throw apiError('Unauthorized');
 });
