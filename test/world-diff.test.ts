@@ -107,7 +107,6 @@ describe('world diff', () => {
       deleted.map((e) => e.t),
       ['GUILD_ROLE_DELETE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_UPDATE'],
     );
-    );
     assert.deepEqual(deleted[0]!.d, { guild_id: TEST_GUILD_ID, role_id: '1345183757107200004' });
   });
 
