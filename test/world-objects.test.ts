@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { messageDeleteDispatch, messageDispatch } from '../src/core/world/dispatch.js';
 import { toWireGuildCreate } from '../src/core/world/guild-create.js';
+import type { StoredMessage } from '../src/core/interactions/messages.js';
 import { directoryOf } from '../src/core/world/guild-members.js';
 import { toWireChannel, toWireGuild } from '../src/core/world/v10-objects.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
@@ -64,5 +66,34 @@ describe('v10 world objects', () => {
       d.members.map((m: Json) => m.user.id),
       [DEMO_APP_ID],
     );
+  });
+
+  test('a message in a DM: no guild, its recipients named, no member', () => {
+    const message: StoredMessage = {
+      id: '1345183757107200500',
+      channel_id: '1345183757107200501',
+      guild_id: null,
+      author: { kind: 'app', id: DEMO_APP_ID },
+      content: 'hi',
+      embeds: [],
+      components: [],
+      flags: 0,
+      timestamp: '2025-03-01T00:00:00.000Z',
+      edited_timestamp: null,
+      ephemeral_for_user_id: null,
+    };
+    const ctx = { findUser: directory.user, findApplication: directory.application };
+    const recipients = [DEMO_APP_ID, '1335036896870400001'];
+    const created = messageDispatch('MESSAGE_CREATE', message, { guild: null, recipientIds: recipients }, ctx);
+    assert.deepEqual(
+      [created.guildId, created.channelId, created.recipientIds],
+      [null, message.channel_id, recipients],
+    );
+    assert.equal(created.d.guild_id, undefined);
+    assert.equal(created.d.member, undefined);
+    assertMatchesSchema('MessageResponse', created.d);
+    const deleted = messageDeleteDispatch(message, recipients);
+    assert.deepEqual(deleted.d, { id: message.id, channel_id: message.channel_id });
+    assert.deepEqual(deleted.recipientIds, recipients);
   });
 });
