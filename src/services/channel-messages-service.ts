@@ -10,6 +10,7 @@ import { checkMessageData, isEmptyMessageFailure } from '../core/interactions/me
 import {
   EPHEMERAL_FLAG,
   fromWorldMessage,
+  messageVisibleTo,
   SUPPRESS_EMBEDS_FLAG,
   SUPPRESS_NOTIFICATIONS_FLAG,
   type StoredMessage,
@@ -143,8 +144,7 @@ export class ChannelMessagesService {
   ): Promise<StoredMessage | null> {
     const stored = await this.deps.messages.getMessage(channel.id, messageId);
     if (stored) {
-      const visible = stored.ephemeral_for_user_id === null || stored.ephemeral_for_user_id === viewerId;
-      return visible && stored.guild_id === guild.id ? stored : null;
+      return messageVisibleTo(stored, viewerId) && stored.guild_id === guild.id ? stored : null;
     }
     const world = guild.messages.find((m) => m.id === messageId && m.channel_id === channel.id);
     return world ? fromWorldMessage(world, guild.id) : null;

@@ -4,7 +4,7 @@
  * icons, boosts, emojis or voice state, so those fields are present with their empty values, as v10
  * sends them for a guild that has none: client libraries read them without checking.
  */
-import { toWireRole } from '../interactions/wire-objects.js';
+import { toWireMemberBase, toWireRole } from '../interactions/wire-objects.js';
 import { ADMINISTRATOR, ALL, formatPermissions, hasAll, parsePermissions } from '../permissions/bits.js';
 import { everyonePermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
@@ -55,21 +55,7 @@ export function toWireMemberUser(view: GuildMemberView): WireObject {
 
 /** A guild member (`GET /guilds/{id}/members/{user}`, GUILD_MEMBER_ADD): roles without @everyone. */
 export function toWireGuildMember(guild: Guild, view: GuildMemberView): WireObject {
-  const { member } = view;
-  return {
-    user: toWireMemberUser(view),
-    roles: member.roles.filter((roleId) => roleId !== guild.id),
-    joined_at: member.joined_at,
-    nick: member.nick,
-    avatar: null,
-    banner: null,
-    premium_since: null,
-    pending: false,
-    flags: 0,
-    communication_disabled_until: null,
-    mute: false,
-    deaf: false,
-  };
+  return { user: toWireMemberUser(view), ...toWireMemberBase(guild, view.member), mute: false, deaf: false };
 }
 
 /** The guild's roles, @everyone included, as v10 lists them. */
