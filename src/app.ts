@@ -10,16 +10,19 @@ import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
 import type { Resolver } from './delivery/outbound-lookup.js';
 import { ApplicationService } from './services/application-service.js';
+import { ChannelMessagesService } from './services/channel-messages-service.js';
 import { ChannelsService } from './services/channels-service.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { CommandsService } from './services/commands-service.js';
 import { EndpointService } from './services/endpoint-service.js';
+import { GuildsService } from './services/guilds-service.js';
 import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
 import { NodeLease } from './services/node-lease.js';
 import { OAuth2Service } from './services/oauth2-service.js';
 import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
+import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
@@ -80,11 +83,12 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
   const ids = lease.ids;
   const commands = new CommandsService({ store: store.commands, ids, now });
-  const world = new WorldService(store.world, commands);
+  const worldEvents = new WorldEvents(store.world, bus);
+  const world = new WorldService(store.world, commands, worldEvents);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
-  const responses = new ResponsesService({ store, ids, now, renderer });
+  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents });
   const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
@@ -103,6 +107,15 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       applications: new ApplicationService(store.world, endpoints),
       oauth2: new OAuth2Service(store.world, now),
       world,
+      guilds: new GuildsService(store.world),
+      channelMessages: new ChannelMessagesService({
+        world: store.world,
+        messages: store.interactions,
+        renderer,
+        ids,
+        now,
+        events: worldEvents,
+      }),
       adminToken,
       ready: () => store.ping(),
     },

@@ -4,8 +4,10 @@
  * the authentication hook reads it, through the token lookups of `PrincipalLookup`.
  */
 import type { ApplicationService } from '../services/application-service.js';
+import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { ChannelsService } from '../services/channels-service.js';
 import type { CommandsService } from '../services/commands-service.js';
+import type { GuildsService } from '../services/guilds-service.js';
 import type { InteractionsService } from '../services/interactions-service.js';
 import type { MessageRenderer } from '../services/message-renderer.js';
 import type { OAuth2Service } from '../services/oauth2-service.js';
@@ -27,6 +29,10 @@ export interface HttpServices {
   oauth2: OAuth2Service;
   /** The admin API's world, and the installed-guild lookup of `requireAppInGuild`. */
   world: WorldService;
+  /** Guilds, members and users as their readers see them. */
+  guilds: GuildsService;
+  /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
+  channelMessages: ChannelMessagesService;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
   /** Readiness (`/readyz`): resolves when the store answers. */

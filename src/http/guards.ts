@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../core/io/errors.js';
 import type { Guild, User } from '../core/world/types.js';
+import type { Viewer } from '../core/world/viewer.js';
 import type { StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
 import { SCOPE_COMMANDS_UPDATE, type Principal } from './auth.js';
@@ -116,4 +117,12 @@ export function userOf(request: FastifyRequest): User {
 export function guildOf(request: FastifyRequest): Guild {
   if (!request.guild) throw missingGuard('the guild');
   return request.guild;
+}
+
+/** The caller as a reader of the world, after `requireUserOrBot`. */
+export function viewerOf(request: FastifyRequest): Viewer {
+  const principal = principalOf(request);
+  if (principal.kind === 'bot') return { kind: 'bot', applicationId: principal.app.id };
+  if (principal.kind === 'user') return { kind: 'user', userId: principal.user.id };
+  throw missingGuard('a user or bot caller');
 }

@@ -17,6 +17,9 @@ import { adminRoutes } from './routes/admin.js';
 import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
+import { channelMessageRoutes } from './routes/channel-messages.js';
+import { guildRoutes } from './routes/guilds.js';
+import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -102,6 +105,9 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(webhookRoutes, { responses, renderer: services.renderer });
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
+        await api.register(guildRoutes, { guilds: services.guilds });
+        await api.register(userRoutes, { guilds: services.guilds });
+        await api.register(channelMessageRoutes, { channelMessages: services.channelMessages });
       },
       { prefix: `/api/${version}` },
     );

@@ -7,6 +7,7 @@ import type { Locale } from '../core/locales.js';
 import { apiError } from '../core/io/errors.js';
 import { appCanReadMessages, canReadMessages, canViewChannel } from '../core/permissions/channel-permissions.js';
 import { BOT_SCOPE, findInstall } from '../core/permissions/install.js';
+import type { Page } from '../core/world/page-query.js';
 import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { WorldStore } from '../store/store.js';
 import type { CommandIndexService } from './command-index-service.js';
@@ -37,16 +38,16 @@ export class ChannelsService {
     return this.commandIndex.buildJson(guild, channel, user, locale);
   }
 
-  /** Up to `limit` messages, newest first; a bot reads by its install's role bits (installed with the bot scope). */
-  async messages(reader: ChannelReader, channelId: string, limit: number): Promise<Record<string, unknown>[]> {
+  /** One page of messages, newest first; a bot reads by its install's role bits (installed with the bot scope). */
+  async messages(reader: ChannelReader, channelId: string, page: Page): Promise<Record<string, unknown>[]> {
     const { guild, channel } = await this.find(channelId);
     if (reader.kind === 'bot') {
       if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw apiError('MissingAccess');
       if (!appCanReadMessages(guild, reader.app.id, channel)) throw apiError('MissingAccess');
-      return this.renderer.channelMessages(guild, channel, reader.app.id, limit);
+      return this.renderer.channelMessages(guild, channel, reader.app.id, page);
     }
     const member = guild.members.find((m) => m.user_id === reader.user.id);
     if (!member || !canReadMessages(guild, member, channel)) throw apiError('MissingAccess');
-    return this.renderer.channelMessages(guild, channel, reader.user.id, limit);
+    return this.renderer.channelMessages(guild, channel, reader.user.id, page);
   }
 }

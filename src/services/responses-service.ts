@@ -22,6 +22,7 @@ import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
 import type { MessageRenderer } from './message-renderer.js';
+import type { WorldEvents } from './world-events.js';
 
 /** An empty message is a JSON error of its own (50006), not a form error. */
 function formError(issues: readonly Issue[]): ApiError {
@@ -33,6 +34,8 @@ export interface ResponsesServiceDeps {
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
   now: () => number;
+  /** Tells bots of the messages answers leave in channels (MESSAGE_CREATE/UPDATE/DELETE). */
+  events?: WorldEvents;
 }
 
 export interface CallbackResult {
@@ -118,6 +121,7 @@ export class ResponsesService {
       message ?? undefined,
     );
     if (!won) throw apiError('InteractionAlreadyAcknowledged');
+    if (message) await this.deps.events?.messageCreated(message);
     if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
     return {
       message,
@@ -165,6 +169,7 @@ export class ResponsesService {
       },
       notice,
     );
+    await this.deps.events?.messageCreated(notice);
     await this.recordActivity(record, instanceId);
   }
 
@@ -233,6 +238,7 @@ export class ResponsesService {
       message.interaction_metadata.original_response_message_id = record.original_message_id;
     }
     await this.deps.store.interactions.putMessage(message);
+    await this.deps.events?.messageCreated(message);
     return message;
   }
 
@@ -256,6 +262,7 @@ export class ResponsesService {
       edited_timestamp: hasFlag(message.flags, LOADING_FLAG) ? null : new Date(this.deps.now()).toISOString(),
     };
     if (!(await this.deps.store.interactions.editMessage(edited))) throw apiError('UnknownMessage');
+    await this.deps.events?.messageUpdated(edited);
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
       await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['acknowledged'], {
@@ -268,7 +275,9 @@ export class ResponsesService {
   async deleteMessage(applicationId: string, token: string, messageId: string): Promise<void> {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
-    await this.deps.store.interactions.deleteMessage(message.channel_id, message.id);
+    if (await this.deps.store.interactions.deleteMessage(message.channel_id, message.id)) {
+      await this.deps.events?.messageDeleted(message);
+    }
   }
 
   /** `@original` or a follow-up of this interaction; nothing else is reachable through its token. */

@@ -1,18 +1,21 @@
 /**
  * The world as the admin API and the HTTP guards see it, and changes to it that carry
  * consequences beyond the stored document: an application that gains Activities (the EMBEDDED
- * flag) gets its "Launch" entry point command.
+ * flag) gets its "Launch" entry point command, and bots are told what changed (the v10 dispatches
+ * of `diffWorlds`, published through `WorldEvents`).
  */
 import { hasActivities } from '../core/commands/model.js';
 import { WORLD_DUPLICATE } from '../core/io/codes.js';
 import { invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { checkWorldConsistency } from '../core/world/consistency.js';
+import { diffWorlds } from '../core/world/diff.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import { isSnowflake } from '../core/snowflake.js';
 import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store/store.js';
 import type { CommandsService } from './commands-service.js';
+import type { WorldEvents } from './world-events.js';
 
 function duplicate(field: string, what: string) {
   return invalidFormBody([issue([field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`)]);
@@ -38,40 +41,82 @@ function mergeWorlds(base: World, addition: World): World {
 }
 
 export class WorldService {
+  /** World changes run one at a time, so that each diff sees exactly its own change. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly store: WorldStore,
     private readonly commands: CommandsService,
+    private readonly events?: WorldEvents,
   ) {}
+
+  /** Runs one change of the world and publishes what it changed for bots. */
+  private changing<T>(change: () => Promise<T>): Promise<T> {
+    const run = async () => {
+      if (!this.events) return change();
+      const before = await this.store.exportWorld();
+      const result = await change();
+      this.events.publishAll(diffWorlds(before, await this.store.exportWorld()));
+      return result;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
 
   export(): Promise<World> {
     return this.store.exportWorld();
   }
 
-  async replace(world: World): Promise<void> {
-    await this.store.replaceWorld(world);
-    await this.afterApplicationsChanged(world.applications);
+  replace(world: World): Promise<void> {
+    return this.changing(async () => {
+      await this.store.replaceWorld(world);
+      await this.afterApplicationsChanged(world.applications);
+    });
   }
 
   /** Adds to the stored world, refusing a result with duplicate ids or secrets. */
-  async merge(world: World): Promise<void> {
-    const combined = mergeWorlds(await this.store.exportWorld(), world);
-    const issues = checkWorldConsistency(combined);
-    if (issues.length > 0) throw invalidFormBody(issues);
-    await this.store.mergeWorld(world);
-    await this.afterApplicationsChanged(world.applications);
+  merge(world: World): Promise<void> {
+    return this.changing(async () => {
+      const combined = mergeWorlds(await this.store.exportWorld(), world);
+      const issues = checkWorldConsistency(combined);
+      if (issues.length > 0) throw invalidFormBody(issues);
+      await this.store.mergeWorld(world);
+      await this.afterApplicationsChanged(world.applications);
+    });
   }
 
-  async putApplication(app: Application): Promise<void> {
-    const holder = await this.store.findApplicationByBotToken(app.bot_token);
-    if (holder && holder.id !== app.id) throw duplicate('bot_token', 'application');
-    await this.store.putApplication(app);
-    await this.afterApplicationsChanged([app]);
+  putApplication(app: Application): Promise<void> {
+    return this.changing(async () => {
+      const holder = await this.store.findApplicationByBotToken(app.bot_token);
+      if (holder && holder.id !== app.id) throw duplicate('bot_token', 'application');
+      await this.store.putApplication(app);
+      await this.afterApplicationsChanged([app]);
+    });
   }
 
-  async putUser(user: User): Promise<void> {
-    const holder = await this.store.findUserByToken(user.token);
-    if (holder && holder.id !== user.id) throw duplicate('token', 'user');
-    await this.store.putUser(user);
+  putUser(user: User): Promise<void> {
+    return this.changing(async () => {
+      const holder = await this.store.findUserByToken(user.token);
+      if (holder && holder.id !== user.id) throw duplicate('token', 'user');
+      await this.store.putUser(user);
+    });
+  }
+
+  putGuild(guild: Guild): Promise<void> {
+    return this.changing(() => this.store.putGuild(guild));
+  }
+
+  deleteApplication(id: string): Promise<boolean> {
+    return this.changing(() => this.store.deleteApplication(id));
+  }
+
+  deleteUser(id: string): Promise<boolean> {
+    return this.changing(() => this.store.deleteUser(id));
+  }
+
+  deleteGuild(id: string): Promise<boolean> {
+    return this.changing(() => this.store.deleteGuild(id));
   }
 
   async listApplications(): Promise<Application[]> {
@@ -83,10 +128,6 @@ export class WorldService {
     return app && withoutKeys(app);
   }
 
-  deleteApplication(id: string): Promise<boolean> {
-    return this.store.deleteApplication(id);
-  }
-
   listUsers(): Promise<User[]> {
     return this.store.listUsers();
   }
@@ -95,24 +136,12 @@ export class WorldService {
     return this.store.getUser(id);
   }
 
-  deleteUser(id: string): Promise<boolean> {
-    return this.store.deleteUser(id);
-  }
-
   listGuilds(): Promise<Guild[]> {
     return this.store.listGuilds();
   }
 
   getGuild(id: string): Promise<Guild | null> {
     return this.store.getGuild(id);
-  }
-
-  putGuild(guild: Guild): Promise<void> {
-    return this.store.putGuild(guild);
-  }
-
-  deleteGuild(id: string): Promise<boolean> {
-    return this.store.deleteGuild(id);
   }
 
   /** The guild `guildId` names if the app is installed there for commands; null otherwise (or for a malformed id). */

@@ -13,6 +13,12 @@ export interface ActivityInstance {
   created_at: number;
 }
 
+/** Exclusive id bounds of a page of channel messages (either, both or neither). */
+export interface MessageRange {
+  readonly before?: string | undefined;
+  readonly after?: string | undefined;
+}
+
 export interface InteractionStore {
   /** A new interaction; its id must be new for the application. */
   putInteraction(record: InteractionRecord): Promise<void>;
@@ -40,8 +46,16 @@ export interface InteractionStore {
   /** Rewrites an existing message of the same id; false when it no longer exists. */
   editMessage(message: StoredMessage): Promise<boolean>;
   getMessage(channelId: string, id: string): Promise<StoredMessage | null>;
-  /** Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own). */
-  listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]>;
+  /**
+   * Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own),
+   * with ids inside `range`; with `after` alone, the oldest `limit` after it.
+   */
+  listChannelMessages(
+    channelId: string,
+    viewerId: string,
+    limit: number,
+    range?: MessageRange,
+  ): Promise<StoredMessage[]>;
   deleteMessage(channelId: string, id: string): Promise<boolean>;
 
   putActivityInstance(instance: ActivityInstance): Promise<void>;

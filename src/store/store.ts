@@ -18,7 +18,7 @@ export type {
   PermissionsState,
   ScopeState,
 } from './command-store.js';
-export type { ActivityInstance, InteractionStore } from './interaction-store.js';
+export type { ActivityInstance, InteractionStore, MessageRange } from './interaction-store.js';
 export type { NodeLeaseRequest, NodeLeaseStore } from './node-lease-store.js';
 
 export interface Store {

@@ -135,6 +135,19 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       assert.deepEqual(await contents('1200000000000000999', 50), ['oldest']);
     });
 
+    it('a range of a channel’s messages: before and after are exclusive; after alone gives the oldest after it', async () => {
+      const ids = ['1900000000000000001', '1900000000000000002', '1900000000000000003', '19000000000000000010'];
+      for (const id of ids) await store().putMessage(message(CHANNEL_1, id, id));
+      const page = async (limit: number, range: { before?: string; after?: string }) =>
+        (await store().listChannelMessages(CHANNEL_1, ALICE, limit, range)).map((m) => m.id);
+      assert.deepEqual(await page(50, { before: ids[3]! }), [ids[2], ids[1], ids[0]], 'ids ordered as numbers');
+      assert.deepEqual(await page(1, { before: ids[2]! }), [ids[1]]);
+      assert.deepEqual(await page(2, { after: ids[0]! }), [ids[2], ids[1]], 'the oldest two after, newest first');
+      assert.deepEqual(await page(50, { after: ids[0]!, before: ids[3]! }), [ids[2], ids[1]]);
+      assert.deepEqual(await page(50, { after: ids[3]! }), []);
+      assert.deepEqual(await page(50, {}), [...ids].reverse());
+    });
+
     it('Activity instances are listed by their application only', async () => {
       const mine = [activityInstance(APP_A, '1910000000000000001'), activityInstance(APP_A, '1910000000000000002')];
       for (const instance of mine) await store().putActivityInstance(instance);

@@ -36,11 +36,10 @@ function memberRoles(guild: Guild, member: Member): string[] {
   return member.roles.filter((roleId) => roleId !== guild.id);
 }
 
-/** The member fields resolved members and the invoking member share. */
-function memberFields(guild: Guild, member: Member, permissions: string): WireObject {
+/** The fields of every v10 member object (a guild's member list, resolved and invoking members). */
+export function toWireMemberBase(guild: Guild, member: Member): WireObject {
   return {
     roles: memberRoles(guild, member),
-    permissions,
     joined_at: member.joined_at,
     nick: member.nick,
     avatar: null,
@@ -49,8 +48,12 @@ function memberFields(guild: Guild, member: Member, permissions: string): WireOb
     pending: false,
     flags: 0,
     communication_disabled_until: null,
-    unusual_dm_activity_until: null,
   };
+}
+
+/** The member fields resolved members and the invoking member share. */
+function memberFields(guild: Guild, member: Member, permissions: string): WireObject {
+  return { ...toWireMemberBase(guild, member), permissions, unusual_dm_activity_until: null };
 }
 
 /** The invoking member: with its user, and the voice and pending fields resolved members lack. */

@@ -37,7 +37,9 @@ export const ERRORS = {
   UnknownApplication: { status: 404, code: 10002, message: 'Unknown Application' },
   UnknownChannel: { status: 404, code: 10003, message: 'Unknown Channel' },
   UnknownGuild: { status: 404, code: 10004, message: 'Unknown Guild' },
+  UnknownMember: { status: 404, code: 10007, message: 'Unknown Member' },
   UnknownMessage: { status: 404, code: 10008, message: 'Unknown Message' },
+  UnknownUser: { status: 404, code: 10013, message: 'Unknown User' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
   UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
@@ -55,6 +57,7 @@ export const ERRORS = {
     message: 'You are not authorized to perform this action on this application',
   },
   MissingAccess: { status: 403, code: 50001, message: 'Missing Access' },
+  CannotEditOtherUsersMessage: { status: 403, code: 50005, message: 'Cannot edit a message authored by another user' },
   MissingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
   InvalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
@@ -86,6 +89,7 @@ export const ERRORS = {
 
   // Bodies.
   CannotSendEmptyMessage: { status: 400, code: 50006, message: 'Cannot send an empty message' },
+  CannotSendInNonTextChannel: { status: 400, code: 50008, message: 'Cannot send messages in a non-text channel' },
   /** Carries the issue tree as `errors` (docs/errors.md#codes). */
   InvalidFormBody: { status: 400, code: 50035, message: 'Invalid Form Body' },
   InvalidApiVersion: { status: 400, code: 50041, message: 'Invalid API version' },

@@ -6,11 +6,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChannelReader, ChannelsService } from '../../services/channels-service.js';
 import { missingGuard, principalOf, requireAnyCaller, requireUser, requireUserOrBot, userOf } from '../guards.js';
+import { MESSAGES_LIMIT, readPage, type PagingQuery } from '../paging.js';
 import { requesterLocale } from '../requester-locale.js';
-
-/** Messages one page returns unless `limit` says otherwise, and the most it may say. */
-export const MESSAGES_PAGE_DEFAULT = 50;
-export const MESSAGES_PAGE_MAX = 100;
 
 export interface ChannelRoutesOptions {
   channels: ChannelsService;
@@ -18,12 +15,6 @@ export interface ChannelRoutesOptions {
 
 interface ChannelParams {
   channelId: string;
-}
-
-/** `?limit=`, clamped to 1..MESSAGES_PAGE_MAX; anything not an integer is the default. */
-function pageLimit(limit: string | undefined): number {
-  const asked = Number(limit ?? MESSAGES_PAGE_DEFAULT);
-  return Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MESSAGES_PAGE_MAX) : MESSAGES_PAGE_DEFAULT;
 }
 
 /** The reader, after `requireUserOrBot`. */
@@ -45,9 +36,12 @@ export async function channelRoutes(api: FastifyInstance, { channels }: ChannelR
     },
   );
 
-  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>(
+  api.get<{ Params: ChannelParams; Querystring: PagingQuery }>(
     '/channels/:channelId/messages',
     { onRequest: requireAnyCaller, preHandler: [requireUserOrBot] },
-    async (request) => channels.messages(readerOf(request), request.params.channelId, pageLimit(request.query.limit)),
+    async (request) => {
+      const page = readPage(request.query, MESSAGES_LIMIT, ['before', 'after', 'around']);
+      return channels.messages(readerOf(request), request.params.channelId, page);
+    },
   );
 }

@@ -1,7 +1,7 @@
 /** The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities. */
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
-import type { ActivityInstance, InteractionStore } from '../store.js';
+import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
 import type { SqliteConnection } from './connection.js';
 
 export class SqliteInteractionStore implements InteractionStore {
@@ -91,14 +91,32 @@ export class SqliteInteractionStore implements InteractionStore {
     return row ? (JSON.parse(row.doc) as StoredMessage) : null;
   }
 
-  async listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]> {
+  async listChannelMessages(
+    channelId: string,
+    viewerId: string,
+    limit: number,
+    range: MessageRange = {},
+  ): Promise<StoredMessage[]> {
+    // Ids are decimal strings: ordered as numbers by (length, text).
+    const ascending = range.after !== undefined && range.before === undefined;
     const rows = this.conn
       .sql(
         `SELECT doc FROM messages WHERE channel_id = ? AND (visible_to IS NULL OR visible_to = ?)
-       ORDER BY length(id) DESC, id DESC LIMIT ?`,
+       AND (? IS NULL OR length(id) < length(?) OR (length(id) = length(?) AND id < ?))
+       AND (? IS NULL OR length(id) > length(?) OR (length(id) = length(?) AND id > ?))
+       ORDER BY length(id) ${ascending ? 'ASC' : 'DESC'}, id ${ascending ? 'ASC' : 'DESC'} LIMIT ?`,
       )
-      .all(channelId, viewerId, limit) as { doc: string }[];
-    return rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+      .all(
+        channelId,
+        viewerId,
+        ...Array<string | null>(4).fill(range.before ?? null),
+        ...Array<string | null>(4).fill(range.after ?? null),
+        limit,
+      ) as {
+      doc: string;
+    }[];
+    const messages = rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+    return ascending ? messages.reverse() : messages;
   }
 
   async deleteMessage(channelId: string, id: string): Promise<boolean> {

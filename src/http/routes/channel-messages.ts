@@ -1,0 +1,56 @@
+/**
+ * A channel and its messages as a bot handling interactions reads and writes them
+ * (docs/v10-behaviour.md#endpoints): `GET /channels/{id}` needs VIEW_CHANNEL; sending needs
+ * VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread), reading one message
+ * VIEW_CHANNEL and READ_MESSAGE_HISTORY. The channel's message list is in `channels.ts`.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ChannelMessagesService } from '../../services/channel-messages-service.js';
+import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../guards.js';
+
+export interface ChannelMessageRoutesOptions {
+  channelMessages: ChannelMessagesService;
+}
+
+interface ChannelParams {
+  channelId: string;
+}
+interface MessageParams extends ChannelParams {
+  messageId: string;
+}
+
+/** A bot or a user of the client; an OAuth2 bearer token reads no channel (v10: 401). */
+const READER = { onRequest: requireAnyCaller, preHandler: [requireUserOrBot] };
+
+export async function channelMessageRoutes(
+  api: FastifyInstance,
+  { channelMessages }: ChannelMessageRoutesOptions,
+): Promise<void> {
+  api.get<{ Params: ChannelParams }>('/channels/:channelId', READER, async (request) =>
+    channelMessages.channel(viewerOf(request), request.params.channelId),
+  );
+
+  api.post<{ Params: ChannelParams }>('/channels/:channelId/messages', { onRequest: requireBot }, async (request) =>
+    channelMessages.send(appOf(request).id, request.params.channelId, request.body),
+  );
+
+  api.get<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', READER, async (request) =>
+    channelMessages.get(viewerOf(request), request.params.channelId, request.params.messageId),
+  );
+
+  api.patch<{ Params: MessageParams }>(
+    '/channels/:channelId/messages/:messageId',
+    { onRequest: requireBot },
+    async (request) =>
+      channelMessages.edit(appOf(request).id, request.params.channelId, request.params.messageId, request.body),
+  );
+
+  api.delete<{ Params: MessageParams }>(
+    '/channels/:channelId/messages/:messageId',
+    { onRequest: requireBot },
+    async (request, reply) => {
+      await channelMessages.delete(appOf(request).id, request.params.channelId, request.params.messageId);
+      return reply.code(204).send();
+    },
+  );
+}

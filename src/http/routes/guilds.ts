@@ -1,0 +1,49 @@
+/**
+ * The guild reads bots make while handling interactions (docs/v10-behaviour.md#endpoints): the
+ * guild, its channels, roles and members. A bot reads a guild it is in (installed with the `bot`
+ * scope), a user one they are a member of; anyone else gets 50001, an unknown guild 10004.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { GuildsService } from '../../services/guilds-service.js';
+import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../guards.js';
+import { MEMBERS_LIMIT, readPage, type PagingQuery } from '../paging.js';
+import { queryFlag } from '../query.js';
+
+export interface GuildRoutesOptions {
+  guilds: GuildsService;
+}
+
+interface GuildParams {
+  guildId: string;
+}
+
+/** A bot or a user of the client; an OAuth2 bearer token reads no guild (v10: 401). */
+const READER = { onRequest: requireAnyCaller, preHandler: [requireUserOrBot] };
+
+export async function guildRoutes(api: FastifyInstance, { guilds }: GuildRoutesOptions): Promise<void> {
+  api.get<{ Params: GuildParams; Querystring: { with_counts?: string } }>('/guilds/:guildId', READER, async (request) =>
+    guilds.guild(viewerOf(request), request.params.guildId, queryFlag(request.query.with_counts)),
+  );
+
+  api.get<{ Params: GuildParams }>('/guilds/:guildId/channels', READER, async (request) =>
+    guilds.channels(viewerOf(request), request.params.guildId),
+  );
+
+  api.get<{ Params: GuildParams }>('/guilds/:guildId/roles', READER, async (request) =>
+    guilds.roles(viewerOf(request), request.params.guildId),
+  );
+
+  api.get<{ Params: GuildParams & { userId: string } }>('/guilds/:guildId/members/:userId', READER, async (request) =>
+    guilds.member(viewerOf(request), request.params.guildId, request.params.userId),
+  );
+
+  /** The member list: bots only. */
+  api.get<{ Params: GuildParams; Querystring: PagingQuery }>(
+    '/guilds/:guildId/members',
+    { onRequest: requireBot },
+    async (request) => {
+      const page = readPage(request.query, MEMBERS_LIMIT, ['after']);
+      return guilds.members(appOf(request), request.params.guildId, page);
+    },
+  );
+}
