@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { World } from '../src/core/world/types.js';
 import { GatewayClient, type Payload } from './helpers/gateway-client.js';
+import { GENERAL, SECRET, THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -20,7 +20,6 @@ import {
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
-  exampleWorld,
 } from './helpers/world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -30,42 +29,6 @@ const GUILD_MEMBERS = 1 << 1;
 const GUILD_MESSAGES = 1 << 9;
 const DIRECT_MESSAGES = 1 << 12;
 const MESSAGE_CONTENT = 1 << 15;
-const GATEWAY_GUILD_MEMBERS_LIMITED = 1 << 15;
-const GATEWAY_MESSAGE_CONTENT = 1 << 18;
-
-const GENERAL = '1345183757107200011';
-const SECRET = '1345183757107200015';
-/** On shard 1 of 2: (id >> 22) is odd. */
-const THIRD_GUILD_ID = (BigInt(TEST_GUILD_ID) + (1n << 22n)).toString();
-const THIRD_CHANNEL = (BigInt(THIRD_GUILD_ID) + 10n).toString();
-
-function world(): World {
-  const w = exampleWorld();
-  const other = w.applications.find((a) => a.id === OTHER_APP_ID)!;
-  other.flags = GATEWAY_MESSAGE_CONTENT | GATEWAY_GUILD_MEMBERS_LIMITED;
-  const test = w.guilds.find((g) => g.id === TEST_GUILD_ID)!;
-  test.installs.push({ application_id: OTHER_APP_ID, scopes: ['bot'], permissions: null });
-  test.channels.push({
-    id: SECRET,
-    type: 0,
-    name: 'secret',
-    nsfw: false,
-    parent_id: null,
-    permission_overwrites: [{ id: TEST_GUILD_ID, type: 0, allow: '0', deny: '1024' }],
-  });
-  w.guilds.push({
-    id: THIRD_GUILD_ID,
-    name: 'Third Guild',
-    owner_id: ALICE_ID,
-    preferred_locale: 'en-US',
-    roles: [{ id: THIRD_GUILD_ID, name: '@everyone', permissions: '2147552256' }],
-    channels: [{ id: THIRD_CHANNEL, type: 0, name: 'third', nsfw: false, parent_id: null, permission_overwrites: [] }],
-    members: [{ user_id: ALICE_ID, roles: [], nick: null, joined_at: '2025-03-01T00:00:00.000Z' }],
-    installs: [{ application_id: DEMO_APP_ID, scopes: ['bot', 'applications.commands'], permissions: '0' }],
-    messages: [],
-  });
-  return w;
-}
 
 function message(channelId: string, content: string, mentions: string[] = []): Json {
   return {
@@ -94,7 +57,7 @@ describe('gateway dispatch routing', () => {
   let marker = 0;
 
   before(async () => {
-    server = await startServer({ world: world() });
+    server = await startServer({ world: gatewayWorld() });
     guildsOnly = await connect();
     await guildsOnly.login(DEMO_BOT_TOKEN, GUILDS);
     messages = await connect();
@@ -257,7 +220,7 @@ describe('gateway shards', () => {
   const clients: GatewayClient[] = [];
 
   before(async () => {
-    server = await startServer({ world: world(), config: { gateway: { failWithoutSession: true } } });
+    server = await startServer({ world: gatewayWorld(), config: { gateway: { failWithoutSession: true } } });
   });
 
   after(async () => {
