@@ -138,6 +138,24 @@ describe('gateway resume', () => {
     assert.equal((await late.nextOp(9)).d, false);
   });
 
+  test('a resume buffer that cannot be read: INVALID_SESSION true, and the session stays resumable', async () => {
+    const owner = await connect();
+    const ready = await owner.login(DEMO_BOT_TOKEN, GUILDS);
+    owner.drop();
+    await untilDetached(ready.d.session_id);
+    // The in-memory buffer stands in for a shared store that is briefly away.
+    const buffer = (server.slashd.gateway as unknown as { buffer: { since: (...args: unknown[]) => unknown } }).buffer;
+    const since = buffer.since;
+    buffer.since = async () => {
+      throw new Error('store away');
+    };
+    const first = await resume(ready.d.session_id, 1);
+    assert.deepEqual(await first.nextOp(9), { op: 9, d: true, s: null, t: null });
+    buffer.since = since;
+    const second = await resume(ready.d.session_id, 1);
+    assert.equal((await second.nextDispatch('RESUMED')).s, 3);
+  });
+
   test('another bot’s token cannot resume a session', async () => {
     const owner = await connect();
     const ready = await owner.login(DEMO_BOT_TOKEN, GUILDS);

@@ -28,7 +28,7 @@ import { toWireBotUser } from '../core/world/wire.js';
 import type { BusEvents, EventBus } from '../events/bus.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
-import { InMemoryResumeBuffer, type ResumeBuffer } from './resume-buffer.js';
+import { InMemoryResumeBuffer, type BufferedDispatch, type ResumeBuffer } from './resume-buffer.js';
 import { Session } from './session.js';
 import { SessionStarts, type SessionStartLimit } from './session-starts.js';
 import { JsonEncoder, ZlibStreamEncoder, type Encoder } from './transport.js';
@@ -320,7 +320,18 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     session.socket = connection;
     session.detachedAt = null;
     connection.session = session;
-    const missed = await this.buffer.since(session.id, resume.seq);
+    let missed: readonly BufferedDispatch[] | null;
+    try {
+      missed = await this.buffer.since(session.id, resume.seq);
+    } catch {
+      // The buffer could not be read (a shared store away): the session is kept, and the client
+      // is told it may try to resume again (INVALID_SESSION d: true).
+      connection.cancelReplay();
+      connection.session = null;
+      session.socket = null;
+      session.detachedAt = this.now();
+      return connection.send({ op: Op.InvalidSession, d: true, s: null, t: null });
+    }
     if (missed === null) {
       connection.cancelReplay();
       connection.session = null;
