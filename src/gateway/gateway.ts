@@ -191,13 +191,17 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     connection.hello();
   }
 
-  /** Closes connections whose heartbeats stopped (4009) and forgets sessions past the resume window. */
+  /**
+   * Closes connections whose heartbeats stopped (4009), asks late ones for a heartbeat, and forgets
+   * sessions past the resume window.
+   */
   sweep(): void {
     const now = this.now();
     for (const connection of this.connections) {
-      if (now - connection.lastHeartbeatAt > this.heartbeatIntervalMs * HEARTBEAT_TIMEOUT_FACTOR) {
-        connection.close(Close.SessionTimedOut);
-      }
+      const silent = now - connection.lastHeartbeatAt;
+      if (silent > this.heartbeatIntervalMs * HEARTBEAT_TIMEOUT_FACTOR) connection.close(Close.SessionTimedOut);
+      // Late by an interval: asked once for a heartbeat now (op 1), which clients answer at once.
+      else if (silent > this.heartbeatIntervalMs) connection.requestHeartbeat();
     }
     for (const session of this.sessions.values()) {
       if (session.detachedAt !== null && now - session.detachedAt > RESUME_WINDOW_MS) this.endSession(session);
