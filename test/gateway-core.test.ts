@@ -164,7 +164,7 @@ describe('client payloads', () => {
 describe('resume buffer', () => {
   test('keeps the last N dispatches; older seqs are gone (null)', async () => {
     const buffer = new InMemoryResumeBuffer(3);
-    for (let s = 1; s <= 10; s++) buffer.append('a', { s, t: 'X', d: s });
+    for (let s = 1; s <= 10; s++) buffer.append('a', { s, t: 'X', json: String(s) });
     assert.deepEqual(
       (await buffer.since('a', 7))!.map((d) => d.s),
       [8, 9, 10],

@@ -98,6 +98,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
    */
   private queue: Promise<void> = Promise.resolve();
   private closing = false;
+  /** GUILD_CREATE payloads by guild instance, user list instance and view (see `guildCreate`). */
+  private readonly guildCreates = new WeakMap<Guild, WeakMap<readonly User[], Map<string, Record<string, unknown>>>>();
   readonly now: () => number;
 
   constructor(deps: GatewayDeps) {
@@ -288,22 +290,37 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       _trace: ['["slashd-gateway",{"micros":0}]'],
     });
     if ((session.intents & Intent.Guilds) === 0) return;
-    const byId = new Map(users.map((user) => [user.id, user]));
-    for (const guild of shardGuilds) session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, byId));
+    for (const listed of shardGuilds) {
+      // The store's cached instance, so that sessions of the same view share one payload.
+      const guild = (await this.store.getGuild(listed.id)) ?? listed;
+      session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, users));
+    }
   }
 
+  /**
+   * GUILD_CREATE for a session, built once per view: while the store hands out the same guild and
+   * user list (its read caches do until a write), sessions with the same app, members flag and
+   * large threshold share the payload object, and so its JSON text (`jsonOf`).
+   */
   private guildCreate(
     guild: Guild,
     app: StoredApplication,
     session: Session,
-    users: ReadonlyMap<string, User>,
+    users: readonly User[],
   ): Record<string, unknown> {
-    return guildCreatePayload(guild, {
-      app,
-      users,
-      withMembers: (session.intents & Intent.GuildMembers) !== 0,
-      largeThreshold: session.largeThreshold,
-    });
+    const withMembers = (session.intents & Intent.GuildMembers) !== 0;
+    let byUsers = this.guildCreates.get(guild);
+    if (!byUsers) this.guildCreates.set(guild, (byUsers = new WeakMap()));
+    let byView = byUsers.get(users);
+    if (!byView) byUsers.set(users, (byView = new Map()));
+    const key = `${app.id}/${app.name}/${withMembers}/${session.largeThreshold}`;
+    let payload = byView.get(key);
+    if (!payload) {
+      const byId = new Map(users.map((user) => [user.id, user]));
+      payload = guildCreatePayload(guild, { app, users: byId, withMembers, largeThreshold: session.largeThreshold });
+      byView.set(key, payload);
+    }
+    return payload;
   }
 
   async resume(connection: Connection, resume: Resume): Promise<void> {
@@ -448,7 +465,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       this.store.getApplication(event.applicationId),
     ]);
     if (!guild || !app || !botInGuild(guild, app.id)) return;
-    const users = new Map((await this.store.listUsers()).map((user) => [user.id, user]));
+    const users = await this.store.listUsers();
     for (const session of own) session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, users));
   }
 

@@ -5,11 +5,11 @@
  */
 import { RESUME_BUFFER_EVENTS } from '../core/gateway/protocol.js';
 
-/** One dispatch as sent: `s` is its sequence number. */
+/** One dispatch as sent: `s` is its sequence number, `d` kept as its JSON text (compact, and what a Redis list holds). */
 export interface BufferedDispatch {
   readonly s: number;
   readonly t: string;
-  readonly d: unknown;
+  readonly json: string;
 }
 
 export interface ResumeBuffer {
