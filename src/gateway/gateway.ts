@@ -39,6 +39,8 @@ export const DEFAULT_MAX_SESSIONS = 50_000;
 export const DEFAULT_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 /** How often the sweep looks for missed heartbeats and expired sessions. */
 const SWEEP_INTERVAL_MS = 5_000;
+/** A host name or address, with an optional port: what the announced URL may take from Host. */
+const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** The largest frame `ws` accepts at all; frames above 4096 bytes but below it close with 4002. */
 const WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -146,7 +148,9 @@ export class Gateway implements ConnectionHost, GatewayPresence {
 
   /** The URL clients connect to, as announced by discovery and READY. */
   url(hostHeader: string | undefined): string {
-    return this.options.publicUrl ?? `ws://${hostHeader ?? 'localhost'}`;
+    if (this.options.publicUrl) return this.options.publicUrl;
+    // The Host header is the client's word: only a host[:port] is echoed back.
+    return `ws://${hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : 'localhost'}`;
   }
 
   /** `GET /gateway/bot`'s body for an app. */
@@ -168,10 +172,15 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   // ---- Connections ----------------------------------------------------------------------------
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(request.url ?? '/', 'http://gateway');
     const refuse = (status: string) => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', 'http://gateway');
+    } catch {
+      return refuse('400 Bad Request');
+    }
     if (url.pathname !== '/') return refuse('404 Not Found');
     if (this.closing || this.connections.size >= this.options.maxSessions) return refuse('503 Service Unavailable');
     this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, request, url));
