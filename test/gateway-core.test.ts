@@ -174,4 +174,20 @@ describe('resume buffer', () => {
     buffer.drop('a');
     assert.deepEqual(await buffer.since('a', 0), []);
   });
+
+  test('and at most so many characters of JSON, the newest always kept', async () => {
+    const buffer = new InMemoryResumeBuffer(100, 10);
+    buffer.append('a', { s: 1, t: 'X', json: '"aaaa"' });
+    buffer.append('a', { s: 2, t: 'X', json: '"bbbb"' });
+    assert.deepEqual(
+      (await buffer.since('a', 1))!.map((d) => d.s),
+      [2],
+    );
+    assert.equal(await buffer.since('a', 0), null, 'the first no longer fits');
+    buffer.append('a', { s: 3, t: 'X', json: JSON.stringify('x'.repeat(50)) });
+    assert.deepEqual(
+      (await buffer.since('a', 2))!.map((d) => d.s),
+      [3],
+    );
+  });
 });

@@ -19,6 +19,8 @@ import {
   MAX_GUILDS_PER_SHARD,
   MEMBERS_PER_CHUNK,
   Op,
+  RESUME_BUFFER_CHARS,
+  RESUME_BUFFER_EVENTS,
   RESUME_WINDOW_MS,
 } from '../core/gateway/protocol.js';
 import { recommendedShards, shardingRequired, shardOf } from '../core/gateway/shards.js';
@@ -57,6 +59,8 @@ export interface GatewayOptions {
   failWithoutSession: boolean;
   /** Guilds one shard may hold before IDENTIFY closes with 4011 (v10: 2,500). */
   maxGuildsPerShard: number;
+  /** JSON text the in-memory resume buffer keeps per session. */
+  resumeBufferChars: number;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -66,6 +70,7 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
   failWithoutSession: true,
   maxGuildsPerShard: MAX_GUILDS_PER_SHARD,
+  resumeBufferChars: RESUME_BUFFER_CHARS,
 };
 
 /** What the interactions service asks before publishing INTERACTION_CREATE. */
@@ -110,7 +115,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.options = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
     this.heartbeatIntervalMs = this.options.heartbeatIntervalMs;
     this.sendBufferBytes = this.options.sendBufferBytes;
-    this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer();
+    this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer(RESUME_BUFFER_EVENTS, this.options.resumeBufferChars);
     this.starts = new SessionStarts(deps.now);
     this.wss = new WebSocketServer({
       noServer: true,
