@@ -459,9 +459,16 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     if (this.sessions.size === 0) return;
     const guild = event.guildId === null ? null : await this.store.getGuild(event.guildId);
     const world: WorldEvent = event;
+    // What a session gets depends only on its app and MESSAGE_CONTENT: one object (and so one JSON
+    // text) per such view, however many sessions share it.
+    const views = new Map<string, Record<string, unknown>>();
     for (const session of this.sessions.values()) {
       const d = worldDispatchFor(world, session, guild);
-      if (d !== null) session.dispatch(event.t, d);
+      if (d === null) continue;
+      const view = `${session.applicationId}/${session.intents & Intent.MessageContent}`;
+      const shared = views.get(view) ?? d;
+      views.set(view, shared);
+      session.dispatch(event.t, shared);
     }
   }
 
