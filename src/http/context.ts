@@ -13,6 +13,7 @@ import type { PermissionsService } from '../services/permissions-service.js';
 import type { ResponsesService } from '../services/responses-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { PrincipalLookup } from './auth.js';
+import type { GatewayDiscovery } from './routes/gateway.js';
 
 export interface HttpServices {
   /** Token lookups of the authentication hook. */
@@ -27,6 +28,8 @@ export interface HttpServices {
   oauth2: OAuth2Service;
   /** The admin API's world, and the installed-guild lookup of `requireAppInGuild`. */
   world: WorldService;
+  /** Gateway discovery (`/gateway`, `/gateway/bot`). */
+  gateway: GatewayDiscovery;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
   /** Readiness (`/readyz`): resolves when the store answers. */

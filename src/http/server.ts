@@ -22,6 +22,7 @@ import { interactionRoutes } from './routes/interactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { identityRoutes } from './routes/identity.js';
 import { oauth2Routes } from './routes/oauth2.js';
+import { gatewayRoutes } from './routes/gateway.js';
 
 /** API versions served; v9 is the same as v10 for everything here (docs/v10-behaviour.md#conventions). */
 const SERVED_VERSIONS = ['v10', 'v9'] as const;
@@ -102,6 +103,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(webhookRoutes, { responses, renderer: services.renderer });
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
+        await api.register(gatewayRoutes, { gateway: services.gateway });
       },
       { prefix: `/api/${version}` },
     );
