@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
+import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
@@ -51,6 +52,8 @@ export interface SlashdConfig {
   endpointPolicy?: OutboundPolicy;
   /** Name resolution for outbound requests; tests inject one to play DNS rebinding. */
   resolve?: Resolver;
+  /** The WebSocket gateway: its public URL, bounds, and whether interactions need a session. */
+  gateway?: Partial<GatewayOptions> | undefined;
 }
 
 export interface Slashd {
@@ -59,6 +62,8 @@ export interface Slashd {
   bus: EventBus;
   /** The snowflake generator of this process's leased node id. */
   ids: SnowflakeGenerator;
+  /** The WebSocket gateway on the HTTP server (its sessions, `sweep()` for tests). */
+  gateway: Gateway;
   adminToken: string;
   listen(options: { host: string; port: number }): Promise<string>;
   close(): Promise<void>;
@@ -89,7 +94,9 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
   const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents });
-  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now });
+  const gateway = new Gateway({ store: store.world, bus, now, options: config.gateway });
+  const presence = gateway.options.failWithoutSession ? gateway : null;
+  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
   if (config.world) await world.replace(config.world);
@@ -116,6 +123,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
         now,
         events: worldEvents,
       }),
+      gateway,
       adminToken,
       ready: () => store.ping(),
     },
@@ -125,12 +133,14 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     },
   );
   interactions.logTo(server.log);
+  gateway.attach(server.server);
   let closed = false;
   return {
     server,
     store,
     bus,
     ids,
+    gateway,
     adminToken,
     async listen({ host, port }) {
       await server.listen({ host, port });
@@ -143,6 +153,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       if (closed) return;
       closed = true;
       interactions.stop();
+      await gateway.close();
       await server.close();
       delivery.close();
       await lease.release();

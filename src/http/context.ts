@@ -15,6 +15,7 @@ import type { PermissionsService } from '../services/permissions-service.js';
 import type { ResponsesService } from '../services/responses-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { PrincipalLookup } from './auth.js';
+import type { GatewayDiscovery } from './routes/gateway.js';
 
 export interface HttpServices {
   /** Token lookups of the authentication hook. */
@@ -33,6 +34,8 @@ export interface HttpServices {
   guilds: GuildsService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
+  /** Gateway discovery (`/gateway`, `/gateway/bot`). */
+  gateway: GatewayDiscovery;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
   /** Readiness (`/readyz`): resolves when the store answers. */

@@ -25,6 +25,7 @@ import { interactionRoutes } from './routes/interactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { identityRoutes } from './routes/identity.js';
 import { oauth2Routes } from './routes/oauth2.js';
+import { gatewayRoutes } from './routes/gateway.js';
 
 /** API versions served; v9 is the same as v10 for everything here (docs/v10-behaviour.md#conventions). */
 const SERVED_VERSIONS = ['v10', 'v9'] as const;
@@ -108,6 +109,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(guildRoutes, { guilds: services.guilds });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, { channelMessages: services.channelMessages });
+        await api.register(gatewayRoutes, { gateway: services.gateway });
       },
       { prefix: `/api/${version}` },
     );

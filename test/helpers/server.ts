@@ -59,6 +59,8 @@ async function createTestSlashd(options: ServerOptions): Promise<{ slashd: Slash
     now: options.now,
     timeouts: options.timeouts,
     ...options.config,
+    // Tests of HTTP delivery observe the bus with no gateway session connected.
+    gateway: { failWithoutSession: false, ...options.config?.gateway },
   });
   return { slashd, dir, dbPath };
 }

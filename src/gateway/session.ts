@@ -1,0 +1,72 @@
+/**
+ * A gateway session: what IDENTIFY started and RESUME continues. It outlives its socket for the
+ * resume window, numbering and keeping its dispatches meanwhile.
+ */
+import type { ResumeBuffer } from './resume-buffer.js';
+
+/** Where a session's payloads go while its socket is open. */
+export interface SessionSocket {
+  /** `json` is the dispatch's `d` as JSON text. */
+  sendDispatch(t: string, s: number, json: string): void;
+}
+
+/**
+ * Each payload object is serialized once, however many sessions get it (a permissions update to
+ * every session of an app, a GUILD_CREATE shared by sessions of the same view): the same text is
+ * then buffered and sent by all of them.
+ */
+const serialized = new WeakMap<object, string>();
+
+export function jsonOf(d: unknown): string {
+  if (typeof d !== 'object' || d === null) return JSON.stringify(d);
+  let json = serialized.get(d);
+  if (json === undefined) {
+    json = JSON.stringify(d);
+    serialized.set(d, json);
+  }
+  return json;
+}
+
+export interface SessionInit {
+  id: string;
+  applicationId: string;
+  /** Application flags at IDENTIFY (privileged intents were checked against them). */
+  intents: number;
+  shardId: number;
+  numShards: number;
+  largeThreshold: number;
+}
+
+export class Session {
+  readonly id: string;
+  readonly applicationId: string;
+  readonly intents: number;
+  readonly shardId: number;
+  readonly numShards: number;
+  readonly largeThreshold: number;
+  /** The last sequence number given out. */
+  seq = 0;
+  socket: SessionSocket | null = null;
+  /** When the socket went away (for the resume window); null while attached. */
+  detachedAt: number | null = null;
+
+  constructor(
+    init: SessionInit,
+    private readonly buffer: ResumeBuffer,
+  ) {
+    this.id = init.id;
+    this.applicationId = init.applicationId;
+    this.intents = init.intents;
+    this.shardId = init.shardId;
+    this.numShards = init.numShards;
+    this.largeThreshold = init.largeThreshold;
+  }
+
+  /** Numbers the dispatch, keeps it for a resume, and sends it if the socket is open. */
+  dispatch(t: string, d: unknown): void {
+    const s = ++this.seq;
+    const json = jsonOf(d);
+    this.buffer.append(this.id, { s, t, json });
+    this.socket?.sendDispatch(t, s, json);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * How payloads leave a connection: JSON text, or with `compress=zlib-stream` one zlib context per
+ * connection, each payload deflated with Z_SYNC_FLUSH so that it ends in 00 00 ff ff and the client
+ * inflates the stream payload by payload.
+ */
+import { constants, createDeflate, type Deflate } from 'node:zlib';
+
+export interface Encoder {
+  /** Encodes one payload's JSON text and hands the bytes (or text) to `deliver`, in call order. */
+  encode(text: string, deliver: (data: string | Buffer) => void): void;
+  /** Calls `done` once every payload encoded so far has been delivered. */
+  whenIdle(done: () => void): void;
+  close(): void;
+}
+
+export class JsonEncoder implements Encoder {
+  encode(text: string, deliver: (data: string) => void): void {
+    deliver(text);
+  }
+  whenIdle(done: () => void): void {
+    done();
+  }
+  close(): void {}
+}
+
+/**
+ * zlib works off the main thread: frames are deflated one at a time, so the output of one flush
+ * is exactly one payload, and payloads leave in the order they were sent.
+ */
+/**
+ * The deflate context's size: zlib's default (a 32 KiB window, memLevel 8) costs about 256 KiB per
+ * connection; a 4 KiB window with memLevel 5 costs about 32 KiB and still spans a typical payload.
+ * Any client inflates it: the window size travels in the stream's header.
+ */
+const STREAM_WINDOW_BITS = 12;
+const STREAM_MEM_LEVEL = 5;
+/** zlib's output buffer per stream (16 KiB by default); larger payloads just take more rounds. */
+const STREAM_CHUNK_BYTES = 2048;
+
+export class ZlibStreamEncoder implements Encoder {
+  private readonly deflate: Deflate = createDeflate({
+    windowBits: STREAM_WINDOW_BITS,
+    memLevel: STREAM_MEM_LEVEL,
+    chunkSize: STREAM_CHUNK_BYTES,
+  });
+  private readonly queue: { text: string; deliver: (data: Buffer) => void }[] = [];
+  private readonly idle: (() => void)[] = [];
+  private chunks: Buffer[] = [];
+  private busy = false;
+  private closed = false;
+
+  constructor() {
+    // Flowing mode: each chunk arrives here before the flush's callback runs.
+    this.deflate.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    this.deflate.on('error', () => this.close());
+  }
+
+  /** Bytes waiting to be deflated (counted against the connection's send buffer bound). */
+  get pendingBytes(): number {
+    return this.queue.reduce((sum, item) => sum + item.text.length, 0);
+  }
+
+  encode(text: string, deliver: (data: Buffer) => void): void {
+    if (this.closed) return;
+    this.queue.push({ text, deliver });
+    if (!this.busy) this.next();
+  }
+
+  private next(): void {
+    const item = this.queue.shift();
+    if (!item || this.closed) {
+      this.busy = false;
+      for (const done of this.idle.splice(0)) done();
+      return;
+    }
+    this.busy = true;
+    this.deflate.write(item.text);
+    this.deflate.flush(constants.Z_SYNC_FLUSH, () => {
+      const frame = Buffer.concat(this.chunks);
+      this.chunks = [];
+      if (!this.closed) item.deliver(frame);
+      this.next();
+    });
+  }
+
+  whenIdle(done: () => void): void {
+    if (!this.busy || this.closed) done();
+    else this.idle.push(done);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    for (const done of this.idle.splice(0)) done();
+    this.deflate.close();
+  }
+}
