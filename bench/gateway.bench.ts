@@ -345,7 +345,7 @@ async function flowsAndFanout(lines: string[]): Promise<void> {
 }
 
 /** The baseline of (b)/(c): a bare `ws` server doing HELLO, READY and ACKs, optionally zlib-stream. */
-async function startBareGateway(heartbeatInterval: number): Promise<ChildServer> {
+export async function startBareGateway(heartbeatInterval: number): Promise<ChildServer> {
   const script = `
     const { WebSocketServer } = require('ws');
     const zlib = require('node:zlib');
@@ -403,7 +403,7 @@ interface IdleResult {
 }
 
 /** N idle sessions against one server: RSS per session, and the ACKs of one heartbeat interval. */
-async function idleSessions(
+export async function idleSessions(
   server: ChildServer,
   url: string,
   count: number,
