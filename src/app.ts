@@ -18,6 +18,7 @@ import { MessageRenderer } from './services/message-renderer.js';
 import { NodeLease } from './services/node-lease.js';
 import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
+import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
@@ -76,11 +77,12 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const lease = await NodeLease.acquire(store, config.nodeIdHint ?? process.pid, now);
   const ids = lease.ids;
   const commands = new CommandsService({ store, ids, now });
-  const world = new WorldService(store, commands);
+  const worldEvents = new WorldEvents(store, bus);
+  const world = new WorldService(store, commands, worldEvents);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
-  const responses = new ResponsesService({ store, ids, now, renderer });
+  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents });
   const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now });
   const ctx: HttpContext = {
     store,

@@ -11,6 +11,23 @@ export interface BusEvents {
   APPLICATION_COMMAND_PERMISSIONS_UPDATE: { applicationId: string; data: GuildCommandPermissions };
   /** Gateway dispatch INTERACTION_CREATE, for apps without an interactions endpoint URL. */
   INTERACTION_CREATE: { applicationId: string; data: Record<string, unknown> };
+  /** A dispatch about the world (a guild, or a DM channel), for the gateway to filter per session. */
+  WORLD_DISPATCH: {
+    /** v10 dispatch name: GUILD_UPDATE, GUILD_ROLE_CREATE/UPDATE/DELETE, CHANNEL_CREATE/UPDATE/DELETE,
+     *  THREAD_CREATE/UPDATE/DELETE, GUILD_MEMBER_ADD/UPDATE/REMOVE, MESSAGE_CREATE/UPDATE/DELETE. */
+    t: string;
+    /** null for a DM channel. */
+    guildId: string | null;
+    /** The channel the event is about or happens in (channels, threads, messages); null when guild-wide. */
+    channelId: string | null;
+    /** For DM events: the user ids of the DM's recipients (a bot gets it only if it is one); else []. */
+    recipientIds: readonly string[];
+    /** The v10 payload exactly as sent (`d`), full (the gateway strips message content per intents). */
+    d: Record<string, unknown>;
+  };
+  /** An app was installed in (GUILD_CREATE to its sessions) or removed from (GUILD_DELETE) a guild,
+   *  or the guild itself was created/deleted in the world. */
+  APPLICATION_GUILD: { applicationId: string; guildId: string; installed: boolean };
 }
 
 export type BusEventName = keyof BusEvents;

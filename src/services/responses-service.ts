@@ -27,6 +27,7 @@ import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
 import type { MessageRenderer } from './message-renderer.js';
+import type { WorldEvents } from './world-events.js';
 
 /** Message flags (v10). */
 const EPHEMERAL = 64;
@@ -50,6 +51,8 @@ export interface ResponsesServiceDeps {
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
   now: () => number;
+  /** Tells bots of the messages answers leave in channels (MESSAGE_CREATE/UPDATE/DELETE). */
+  events?: WorldEvents;
 }
 
 export interface CallbackResult {
@@ -139,6 +142,7 @@ export class ResponsesService {
       message ?? undefined,
     );
     if (!won) throw alreadyAcknowledged();
+    if (message) await this.deps.events?.messageCreated(message);
     if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
     return {
       message,
@@ -186,6 +190,7 @@ export class ResponsesService {
       },
       notice,
     );
+    await this.deps.events?.messageCreated(notice);
     await this.recordActivity(record, instanceId);
   }
 
@@ -253,6 +258,7 @@ export class ResponsesService {
       original_response_message_id: record.original_message_id ?? undefined,
     };
     await this.deps.store.putMessage(message);
+    await this.deps.events?.messageCreated(message);
     return message;
   }
 
@@ -276,6 +282,7 @@ export class ResponsesService {
       edited_timestamp: (message.flags & LOADING) !== 0 ? null : new Date(this.deps.now()).toISOString(),
     };
     if (!(await this.deps.store.editMessage(edited))) throw unknownMessage();
+    await this.deps.events?.messageUpdated(edited);
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
       await this.deps.store.updateInteraction(record.application_id, record.id, ['acknowledged'], {
@@ -288,7 +295,8 @@ export class ResponsesService {
   async deleteMessage(applicationId: string, token: string, messageId: string): Promise<void> {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
-    await this.deps.store.deleteMessage(message.channel_id, message.id);
+    if (await this.deps.store.deleteMessage(message.channel_id, message.id))
+      await this.deps.events?.messageDeleted(message);
   }
 
   /** `@original` or a follow-up of this interaction; nothing else is reachable through its token. */

@@ -135,9 +135,12 @@ function wireFlags(message: StoredMessage): number {
   return message.ephemeral_for_user_id !== null ? message.flags | EPHEMERAL_FLAG : message.flags;
 }
 
-/** Application messages are sent through the interaction's webhook, whose id is the application id. */
+/**
+ * Answers to interactions are sent through the interaction's webhook, whose id is the application
+ * id; a message the bot posts itself (`POST /channels/{id}/messages`) has neither field.
+ */
 function addAppFields(wire: WireObject, message: StoredMessage): void {
-  const appId = message.author.kind === 'app' ? message.author.id : undefined;
+  const appId = message.author.kind === 'app' && message.interaction_metadata ? message.author.id : undefined;
   const webhookId = message.webhook_id ?? appId;
   const applicationId = message.application_id ?? appId;
   if (webhookId) wire.webhook_id = webhookId;

@@ -98,6 +98,7 @@ export function toWireApplication(app: Application, verifyKey: string, owner: Us
   };
 }
 
-function toWirePublicBot(app: Application): WireObject {
+/** The bot user as others see it (a message author, a guild member). */
+export function toWirePublicBot(app: Application): WireObject {
   return { ...baseUser(app.id, app.name), bot: true };
 }

@@ -84,21 +84,21 @@ export async function adminRoutes(admin: FastifyInstance, { ctx }: { ctx: HttpCo
     },
     parse: parseApplication,
     put: (app) => world.putApplication(app),
-    remove: (id) => ctx.store.deleteApplication(id),
+    remove: (id) => world.deleteApplication(id),
   });
   resource('/users', {
     list: () => ctx.store.listUsers(),
     get: (id) => ctx.store.getUser(id),
     parse: parseUser,
     put: (user) => world.putUser(user),
-    remove: (id) => ctx.store.deleteUser(id),
+    remove: (id) => world.deleteUser(id),
   });
   resource('/guilds', {
     list: () => ctx.store.listGuilds(),
     get: (id) => ctx.store.getGuild(id),
     parse: parseGuild,
-    put: (guild) => ctx.store.putGuild(guild),
-    remove: (id) => ctx.store.deleteGuild(id),
+    put: (guild) => world.putGuild(guild),
+    remove: (id) => world.deleteGuild(id),
   });
 
   admin.get('/oauth2-tokens', async () => ctx.store.listOAuth2Tokens());

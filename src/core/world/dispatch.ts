@@ -1,0 +1,89 @@
+/**
+ * The world events slashd publishes for the gateway (docs/v10-behaviour.md#gateway): a v10 dispatch
+ * about a guild or a DM channel, and an app joining or leaving a guild. The gateway filters them
+ * per session (intents, VIEW_CHANNEL, MESSAGE_CONTENT); the core only says what happened.
+ */
+import { toWireMessage, type MessageRenderContext, type StoredMessage } from '../interactions/messages.js';
+import type { GuildMemberView } from './guild-members.js';
+import type { Guild } from './types.js';
+import { toWireGuildMember, type WireObject } from './v10-objects.js';
+
+/** A v10 dispatch about the world: the bus's WORLD_DISPATCH event. */
+export interface WorldDispatch {
+  /** The v10 dispatch name. */
+  t: string;
+  /** null for a DM channel. */
+  guildId: string | null;
+  /** The channel the event is about or happens in; null when guild-wide. */
+  channelId: string | null;
+  /** A DM's recipients (user ids, a bot by its application id); [] in a guild. */
+  recipientIds: readonly string[];
+  /** The payload exactly as v10 sends it. */
+  d: Record<string, unknown>;
+}
+
+/** An app's bot joined (`installed`) or left a guild: the bus's APPLICATION_GUILD event. */
+export interface ApplicationGuildChange {
+  applicationId: string;
+  guildId: string;
+  installed: boolean;
+}
+
+export type WorldEvent =
+  { kind: 'dispatch'; event: WorldDispatch } | { kind: 'application_guild'; event: ApplicationGuildChange };
+
+export function guildDispatch(t: string, guildId: string, channelId: string | null, d: WireObject): WorldEvent {
+  return { kind: 'dispatch', event: { t, guildId, channelId, recipientIds: [], d } };
+}
+
+/** The author's member as a message carries it: the member object without its user. */
+function messageMember(guild: Guild, view: GuildMemberView): WireObject {
+  const { user: _user, ...member } = toWireGuildMember(guild, view);
+  return member;
+}
+
+export interface MessagePlace {
+  /** The message's guild, or null in a DM. */
+  guild: Guild | null;
+  /** The author's member in that guild, when it has one. */
+  author?: GuildMemberView;
+  /** A DM's recipients; ignored in a guild. */
+  recipientIds?: readonly string[];
+}
+
+/**
+ * MESSAGE_CREATE or MESSAGE_UPDATE: the message object with `guild_id` and, in a guild, the
+ * author's `member` (v10 adds both to the message object of these two dispatches).
+ */
+export function messageDispatch(
+  t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE',
+  message: StoredMessage,
+  place: MessagePlace,
+  ctx: MessageRenderContext,
+): WorldDispatch {
+  const d: WireObject = toWireMessage(message, ctx);
+  if (place.guild) {
+    d.guild_id = place.guild.id;
+    if (place.author) d.member = messageMember(place.guild, place.author);
+  }
+  return {
+    t,
+    guildId: place.guild?.id ?? null,
+    channelId: message.channel_id,
+    recipientIds: place.guild ? [] : (place.recipientIds ?? []),
+    d,
+  };
+}
+
+/** MESSAGE_DELETE: `{id, channel_id, guild_id?}`. */
+export function messageDeleteDispatch(message: StoredMessage, recipientIds: readonly string[] = []): WorldDispatch {
+  const d: WireObject = { id: message.id, channel_id: message.channel_id };
+  if (message.guild_id) d.guild_id = message.guild_id;
+  return {
+    t: 'MESSAGE_DELETE',
+    guildId: message.guild_id,
+    channelId: message.channel_id,
+    recipientIds: message.guild_id ? [] : recipientIds,
+    d,
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * The full v10 objects of the world that the REST reads and the gateway send: guild, channel,
+ * thread, role, member, user, and the partial guild of `GET /users/@me/guilds`. slashd has no
+ * icons, boosts, emojis or voice state, so those fields are present with their empty values, as v10
+ * sends them for a guild that has none: client libraries read them without checking.
+ */
+import { toWireRole } from '../interactions/wire-objects.js';
+import { ADMINISTRATOR, ALL, formatPermissions, hasAll, parsePermissions } from '../permissions/bits.js';
+import { everyonePermissions } from '../permissions/channel-permissions.js';
+import { isThread } from '../permissions/channels.js';
+import { findInstall } from '../permissions/install.js';
+import { snowflakeTimestampMs } from '../snowflake.js';
+import type { GuildMemberView } from './guild-members.js';
+import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from './types.js';
+import { toWirePublicBot, toWirePublicUser } from './wire.js';
+
+export { toWireRole };
+
+export type WireObject = Record<string, unknown>;
+
+/** v10's default for a thread's auto-archive duration, in minutes (seven days). */
+const THREAD_AUTO_ARCHIVE_MINUTES = 10080;
+/** The most members v10 counts in a thread's `member_count`. */
+const THREAD_MEMBER_COUNT_MAX = 50;
+/** v10's member cap of a guild without boosts. */
+const GUILD_MAX_MEMBERS = 500000;
+/** v10's default AFK timeout, in seconds. */
+const GUILD_AFK_TIMEOUT_SECONDS = 300;
+/** v10's default bitrate of a voice channel. */
+const VOICE_BITRATE = 64000;
+
+/** Channel types with a topic (text, announcement, forum, media). */
+const TOPIC_CHANNEL_TYPES: ReadonlySet<number> = new Set([0, 5, 15, 16]);
+/** Voice and stage channels. */
+const VOICE_CHANNEL_TYPES: ReadonlySet<number> = new Set([2, 13]);
+/** Forum and media channels. */
+const FORUM_CHANNEL_TYPES: ReadonlySet<number> = new Set([15, 16]);
+
+function isoOfSnowflake(id: string): string {
+  return new Date(snowflakeTimestampMs(id)).toISOString();
+}
+
+/** The user object of a member: a world user, a bot, or v10's stand-in for a deleted account. */
+export function toWireMemberUser(view: GuildMemberView): WireObject {
+  if (view.bot) return toWirePublicBot(view.bot);
+  if (view.user) return toWirePublicUser(view.user);
+  return toWirePublicUser({
+    id: view.member.user_id,
+    username: 'Deleted User',
+    token: '',
+    locale: '',
+    age_verified: false,
+  });
+}
+
+/** A guild member (`GET /guilds/{id}/members/{user}`, GUILD_MEMBER_ADD): roles without @everyone. */
+export function toWireGuildMember(guild: Guild, view: GuildMemberView): WireObject {
+  const { member } = view;
+  return {
+    user: toWireMemberUser(view),
+    roles: member.roles.filter((roleId) => roleId !== guild.id),
+    joined_at: member.joined_at,
+    nick: member.nick,
+    avatar: null,
+    banner: null,
+    premium_since: null,
+    pending: false,
+    flags: 0,
+    communication_disabled_until: null,
+    mute: false,
+    deaf: false,
+  };
+}
+
+/** The guild's roles, @everyone included, as v10 lists them. */
+export function toWireRoles(guild: Guild): WireObject[] {
+  return guild.roles.map((role) => toWireRole(guild, role));
+}
+
+function channelPosition(guild: Guild, channel: Channel): number {
+  return Math.max(
+    0,
+    guild.channels.filter((c) => !isThread(c)).findIndex((c) => c.id === channel.id),
+  );
+}
+
+/** A guild channel that is not a thread. */
+export function toWireGuildChannel(guild: Guild, channel: Channel): WireObject {
+  const wire: WireObject = {
+    id: channel.id,
+    type: channel.type,
+    guild_id: guild.id,
+    name: channel.name,
+    position: channelPosition(guild, channel),
+    permission_overwrites: (channel.permission_overwrites ?? []).map((o) => ({
+      id: o.id,
+      type: o.type,
+      allow: o.allow,
+      deny: o.deny,
+    })),
+    parent_id: channel.parent_id,
+    nsfw: channel.nsfw,
+    flags: 0,
+  };
+  if (channel.type !== 4) {
+    wire.last_message_id = null;
+    wire.rate_limit_per_user = 0;
+  }
+  if (TOPIC_CHANNEL_TYPES.has(channel.type)) wire.topic = null;
+  if (VOICE_CHANNEL_TYPES.has(channel.type)) {
+    wire.bitrate = VOICE_BITRATE;
+    wire.user_limit = 0;
+    wire.rtc_region = null;
+  }
+  if (FORUM_CHANNEL_TYPES.has(channel.type)) {
+    wire.available_tags = [];
+    wire.default_reaction_emoji = null;
+    wire.default_sort_order = null;
+    wire.default_forum_layout = 0;
+    wire.default_tag_setting = null;
+  }
+  return wire;
+}
+
+/**
+ * A thread. Decision (docs/decisions.md, "Gateway and REST reads"): the world names no thread owner,
+ * so the guild's owner stands in; a thread was created at its id's time and is never archived.
+ */
+export function toWireThread(guild: Guild, channel: Channel): WireObject {
+  const created = isoOfSnowflake(channel.id);
+  const metadata: WireObject = {
+    archived: false,
+    archive_timestamp: created,
+    auto_archive_duration: THREAD_AUTO_ARCHIVE_MINUTES,
+    locked: false,
+    create_timestamp: created,
+  };
+  if (channel.type === PRIVATE_THREAD_TYPE) metadata.invitable = false;
+  const members = channel.thread_member_ids ?? [];
+  return {
+    id: channel.id,
+    type: channel.type,
+    guild_id: guild.id,
+    parent_id: channel.parent_id,
+    owner_id: guild.owner_id,
+    name: channel.name,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    flags: 0,
+    message_count: 0,
+    total_message_sent: 0,
+    member_count: Math.min(members.length, THREAD_MEMBER_COUNT_MAX),
+    thread_metadata: metadata,
+  };
+}
+
+/** A channel or a thread of the guild. */
+export function toWireChannel(guild: Guild, channel: Channel): WireObject {
+  return isThread(channel) ? toWireThread(guild, channel) : toWireGuildChannel(guild, channel);
+}
+
+/** The guild object of `GET /guilds/{id}` and GUILD_UPDATE (without channels, members or threads). */
+export function toWireGuild(guild: Guild): WireObject {
+  return {
+    id: guild.id,
+    name: guild.name,
+    icon: null,
+    description: null,
+    home_header: null,
+    splash: null,
+    discovery_splash: null,
+    features: [],
+    banner: null,
+    owner_id: guild.owner_id,
+    application_id: null,
+    region: 'deprecated',
+    afk_channel_id: null,
+    afk_timeout: GUILD_AFK_TIMEOUT_SECONDS,
+    system_channel_id: null,
+    system_channel_flags: 0,
+    widget_enabled: false,
+    widget_channel_id: null,
+    verification_level: 0,
+    roles: toWireRoles(guild),
+    default_message_notifications: 0,
+    mfa_level: 0,
+    explicit_content_filter: 0,
+    max_presences: null,
+    max_members: GUILD_MAX_MEMBERS,
+    max_stage_video_channel_users: 50,
+    max_video_channel_users: 25,
+    vanity_url_code: null,
+    premium_tier: 0,
+    premium_subscription_count: 0,
+    preferred_locale: guild.preferred_locale,
+    rules_channel_id: null,
+    safety_alerts_channel_id: null,
+    public_updates_channel_id: null,
+    premium_progress_bar_enabled: false,
+    nsfw: false,
+    nsfw_level: 0,
+    emojis: [],
+    stickers: [],
+    incidents_data: null,
+  };
+}
+
+/**
+ * An app's bot's guild-level permissions: @everyone's with the install's bits (the bot's role),
+ * everything with ADMINISTRATOR.
+ */
+export function appBasePermissions(guild: Guild, applicationId: string): bigint {
+  const bits = everyonePermissions(guild) | parsePermissions(findInstall(guild, applicationId)?.permissions ?? null);
+  return hasAll(bits, ADMINISTRATOR) ? ALL : bits;
+}
+
+/** The partial guild of `GET /users/@me/guilds`; `permissions` are the caller's in the guild. */
+export function toWireMyGuild(guild: Guild, isOwner: boolean, permissions: bigint, memberCount?: number): WireObject {
+  const wire: WireObject = {
+    id: guild.id,
+    name: guild.name,
+    icon: null,
+    banner: null,
+    owner: isOwner,
+    permissions: formatPermissions(permissions),
+    features: [],
+  };
+  if (memberCount !== undefined) {
+    wire.approximate_member_count = memberCount;
+    wire.approximate_presence_count = 0;
+  }
+  return wire;
+}

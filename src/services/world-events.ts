@@ -1,0 +1,80 @@
+/**
+ * Publishes what happens in the world on the event bus for the gateway: the events of a world
+ * change (computed by the pure diff), and messages created, edited or deleted in a channel.
+ */
+import type { MessageRenderContext, StoredMessage } from '../core/interactions/messages.js';
+import { messageDeleteDispatch, messageDispatch, type WorldDispatch, type WorldEvent } from '../core/world/dispatch.js';
+import { findGuildMember, type WorldDirectory } from '../core/world/guild-members.js';
+import type { Application, User } from '../core/world/types.js';
+import type { EventBus } from '../events/bus.js';
+import type { Store } from '../store/store.js';
+
+export class WorldEvents {
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+  ) {}
+
+  publishAll(events: readonly WorldEvent[]): void {
+    for (const event of events) {
+      if (event.kind === 'dispatch') this.bus.publish('WORLD_DISPATCH', event.event);
+      else this.bus.publish('APPLICATION_GUILD', event.event);
+    }
+  }
+
+  /** A directory of exactly the users and applications a message names. */
+  private async directoryFor(message: StoredMessage): Promise<WorldDirectory & MessageRenderContext> {
+    const users = new Map<string, User>();
+    const apps = new Map<string, Application>();
+    const userIds = [
+      message.author.id,
+      message.interaction_metadata?.user_id,
+      message.interaction_metadata?.target_user_id,
+    ];
+    for (const id of userIds) {
+      if (!id || users.has(id)) continue;
+      const user = await this.store.getUser(id);
+      if (user) users.set(id, user);
+    }
+    for (const id of [message.application_id, message.author.kind === 'app' ? message.author.id : undefined]) {
+      if (!id || apps.has(id)) continue;
+      const app = await this.store.getApplication(id);
+      if (app) apps.set(id, app);
+    }
+    const user = (id: string) => users.get(id);
+    const application = (id: string) => apps.get(id);
+    return { user, application, findUser: user, findApplication: application };
+  }
+
+  private async messageEvent(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: StoredMessage): Promise<WorldDispatch> {
+    const directory = await this.directoryFor(message);
+    const guild = message.guild_id ? await this.store.getGuild(message.guild_id) : null;
+    const author = guild ? findGuildMember(guild, message.author.id, directory) : undefined;
+    return messageDispatch(t, message, { guild, author, recipientIds: dmRecipients(message) }, directory);
+  }
+
+  /** Ephemeral messages are the invoking user's alone: no bot is told of them. */
+  async messageCreated(message: StoredMessage): Promise<void> {
+    if (message.ephemeral_for_user_id !== null) return;
+    this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_CREATE', message));
+  }
+
+  async messageUpdated(message: StoredMessage): Promise<void> {
+    if (message.ephemeral_for_user_id !== null) return;
+    this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_UPDATE', message));
+  }
+
+  async messageDeleted(message: StoredMessage): Promise<void> {
+    if (message.ephemeral_for_user_id !== null) return;
+    this.bus.publish('WORLD_DISPATCH', messageDeleteDispatch(message, dmRecipients(message)));
+  }
+}
+
+/** In a DM, the user and the app the conversation is between (an interaction's user and app). */
+function dmRecipients(message: StoredMessage): string[] {
+  if (message.guild_id) return [];
+  const ids = new Set<string>([message.author.id]);
+  if (message.interaction_metadata) ids.add(message.interaction_metadata.user_id);
+  if (message.application_id) ids.add(message.application_id);
+  return [...ids];
+}
