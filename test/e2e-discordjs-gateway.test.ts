@@ -50,6 +50,7 @@ const COMMANDS: Json[] = [
   { name: 'later', description: 'Answers later' },
   { name: 'more', description: 'Answers twice' },
   { name: 'secret', description: 'Answers only you' },
+  { name: 'whois', description: 'Reads the member and posts in the channel' },
   {
     name: 'search',
     description: 'Searches',
@@ -113,6 +114,16 @@ describe('an unmodified discord.js Client over the slashd gateway', () => {
       case 'secret':
         await interaction.reply({ content: 'only for you', flags: MessageFlags.Ephemeral });
         return;
+      case 'whois': {
+        // The REST reads and writes a bot makes while handling: the member, the channel, a message.
+        const member = await interaction.guild!.members.fetch({ user: interaction.user.id, force: true });
+        const channel = await client.channels.fetch(interaction.channelId, { force: true });
+        if (!channel?.isSendable()) throw new Error(`channel ${interaction.channelId} is not sendable`);
+        await channel.send(`posted by the bot in #${'name' in channel ? channel.name : '?'}`);
+        const roles = member.roles.cache.filter((r) => r.id !== interaction.guildId).map((r) => r.name);
+        await interaction.reply(`${member.user.username}: ${roles.join(', ')}`);
+        return;
+      }
     }
   }
 
@@ -265,6 +276,16 @@ describe('an unmodified discord.js Client over the slashd gateway', () => {
     assert.equal(message?.content, 'only for you');
     assert.equal(message.flags & MessageFlags.Ephemeral, MessageFlags.Ephemeral);
     assert.deepEqual(await answersTo(id, CAROL), [], 'carol does not see it');
+  });
+
+  test('the bot fetches the member and the channel and sends a message while handling', async () => {
+    const id = await invoke('whois');
+    const [answer] = await answersTo(id);
+    assert.equal(answer?.content, 'alice: Admin');
+    const response = await server.request('GET', `/channels/${GENERAL}/messages?limit=10`, { auth: ALICE });
+    const posted = (response.body as Json[]).find((m) => m.content === 'posted by the bot in #general');
+    assert.ok(posted, 'the user reads the message the bot sent');
+    assert.equal(posted.author.id, DEMO_APP_ID);
   });
 
   test('autocomplete: respond() gives the user the choices', async () => {
