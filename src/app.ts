@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
+import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import type { HttpContext } from './http/context.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
@@ -46,12 +47,15 @@ export interface SlashdConfig {
   endpointPolicy?: OutboundPolicy;
   /** Name resolution for outbound requests; tests inject one to play DNS rebinding. */
   resolve?: Resolver;
+  /** The WebSocket gateway: its public URL, bounds, and whether interactions need a session. */
+  gateway?: Partial<GatewayOptions>;
 }
 
 export interface Slashd {
   server: FastifyInstance;
   store: Store;
   bus: EventBus;
+  gateway: Gateway;
   ctx: HttpContext;
   adminToken: string;
   listen(options: { host: string; port: number }): Promise<string>;
@@ -83,7 +87,9 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
   const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents });
-  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now });
+  const gateway = new Gateway({ store, bus, now, options: config.gateway });
+  const presence = gateway.options.failWithoutSession ? gateway : null;
+  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence });
   const ctx: HttpContext = {
     store,
     bus,
@@ -98,6 +104,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     responses,
     endpoints: new EndpointService(store, delivery, ids),
     renderer,
+    gateway,
   };
 
   if (config.world) await world.replace(config.world);
@@ -108,11 +115,13 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     timeouts: config.timeouts,
   });
   interactions.logTo(server.log);
+  gateway.attach(server.server);
   let closed = false;
   return {
     server,
     store,
     bus,
+    gateway,
     ctx,
     adminToken,
     async listen({ host, port }) {
@@ -126,6 +135,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       if (closed) return;
       closed = true;
       interactions.stop();
+      await gateway.close();
       await server.close();
       delivery.close();
       await lease.release();

@@ -1,6 +1,7 @@
 /** What every route plugin gets: the adapters and services, wired once in src/app.ts. */
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { EventBus } from '../events/bus.js';
+import type { Gateway } from '../gateway/gateway.js';
 import type { CommandIndexService } from '../services/command-index-service.js';
 import type { CommandsService } from '../services/commands-service.js';
 import type { EndpointService } from '../services/endpoint-service.js';
@@ -23,6 +24,7 @@ export interface HttpContext {
   responses: ResponsesService;
   endpoints: EndpointService;
   renderer: MessageRenderer;
+  gateway: Gateway;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
   now: () => number;

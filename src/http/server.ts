@@ -22,6 +22,7 @@ import { interactionRoutes } from './routes/interactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { identityRoutes } from './routes/identity.js';
 import { oauth2Routes } from './routes/oauth2.js';
+import { gatewayRoutes } from './routes/gateway.js';
 
 /** API versions served; v9 is the same as v10 for everything here (docs/v10-behaviour.md#conventions). */
 const SERVED_VERSIONS = ['v10', 'v9'] as const;
@@ -99,6 +100,7 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
         await api.register(webhookRoutes, { ctx });
         await api.register(identityRoutes, { ctx });
         await api.register(oauth2Routes, { ctx });
+        await api.register(gatewayRoutes, { ctx });
       },
       { prefix: `/api/${version}` },
     );

@@ -31,6 +31,7 @@ import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
 import type { Guild, User } from '../core/world/types.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
 import type { EventBus } from '../events/bus.js';
+import type { GatewayPresence } from '../gateway/gateway.js';
 import type { Store } from '../store/store.js';
 import { loadScene, type InvocationScene } from './invocation-scene.js';
 import type { ResponsesService } from './responses-service.js';
@@ -48,6 +49,8 @@ export interface InteractionsServiceDeps {
   delivery: HttpDelivery;
   responses: ResponsesService;
   now: () => number;
+  /** When set, an app without an endpoint and without a connected gateway session fails at once. */
+  presence?: GatewayPresence | null;
 }
 
 /** Where failed deliveries are logged (the server's pino logger fits). */
@@ -244,6 +247,10 @@ export class InteractionsService {
     this.scheduleTimeout(record);
     const url = scene.app.interactions_endpoint_url;
     if (!url) {
+      if (this.deps.presence && !this.deps.presence.isConnected(scene.app.id, record.guild_id)) {
+        await this.recordDeliveryFailure(record, 'delivery_failure', 'no connected gateway session');
+        return;
+      }
       this.deps.bus.publish('INTERACTION_CREATE', { applicationId: scene.app.id, data: record.payload });
       return;
     }

@@ -51,6 +51,8 @@ export async function startServer(
     now: options.now,
     timeouts: options.timeouts,
     ...options.config,
+    // Tests of HTTP delivery observe the bus with no gateway session connected.
+    gateway: { failWithoutSession: false, ...options.config?.gateway },
   });
   const url = await slashd.listen({ host: '127.0.0.1', port: 0 });
   const api = `${url}/api/v10`;

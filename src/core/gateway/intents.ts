@@ -1,0 +1,146 @@
+/**
+ * Gateway intents (v10): which are valid, which are privileged and allowed by the app's flags,
+ * and which intent each dispatch needs.
+ */
+
+export const Intent = {
+  Guilds: 1 << 0,
+  GuildMembers: 1 << 1,
+  GuildModeration: 1 << 2,
+  GuildExpressions: 1 << 3,
+  GuildIntegrations: 1 << 4,
+  GuildWebhooks: 1 << 5,
+  GuildInvites: 1 << 6,
+  GuildVoiceStates: 1 << 7,
+  GuildPresences: 1 << 8,
+  GuildMessages: 1 << 9,
+  GuildMessageReactions: 1 << 10,
+  GuildMessageTyping: 1 << 11,
+  DirectMessages: 1 << 12,
+  DirectMessageReactions: 1 << 13,
+  DirectMessageTyping: 1 << 14,
+  MessageContent: 1 << 15,
+  GuildScheduledEvents: 1 << 16,
+  AutoModerationConfiguration: 1 << 20,
+  AutoModerationExecution: 1 << 21,
+  GuildMessagePolls: 1 << 24,
+  DirectMessagePolls: 1 << 25,
+} as const;
+
+/** Every intent bit v10 defines; any other bit set closes with 4013. */
+export const ALL_INTENTS = Object.values(Intent).reduce((all, bit) => all | bit, 0);
+
+/** Application flags that allow the privileged intents (full and "limited", i.e. < 100 guilds). */
+export const AppFlag = {
+  GatewayPresence: 1 << 12,
+  GatewayPresenceLimited: 1 << 13,
+  GatewayGuildMembers: 1 << 14,
+  GatewayGuildMembersLimited: 1 << 15,
+  GatewayMessageContent: 1 << 18,
+  GatewayMessageContentLimited: 1 << 19,
+} as const;
+
+/** Each privileged intent and the app flags of which one must be set for it. */
+const PRIVILEGED: readonly { intent: number; flags: number }[] = [
+  { intent: Intent.GuildMembers, flags: AppFlag.GatewayGuildMembers | AppFlag.GatewayGuildMembersLimited },
+  { intent: Intent.GuildPresences, flags: AppFlag.GatewayPresence | AppFlag.GatewayPresenceLimited },
+  { intent: Intent.MessageContent, flags: AppFlag.GatewayMessageContent | AppFlag.GatewayMessageContentLimited },
+];
+
+/** True for a non-negative integer with only v10 intent bits (a string of digits is accepted too). */
+export function readIntents(value: unknown): number | null {
+  const n = typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return null;
+  return (n & ~ALL_INTENTS) === 0 && n <= 0x7fffffff ? n : null;
+}
+
+/** True when every privileged intent asked for is allowed by the app's flags. */
+export function privilegedIntentsAllowed(intents: number, appFlags: number): boolean {
+  return PRIVILEGED.every(({ intent, flags }) => (intents & intent) === 0 || (appFlags & flags) !== 0);
+}
+
+const GUILDS_EVENTS: ReadonlySet<string> = new Set([
+  'GUILD_CREATE',
+  'GUILD_UPDATE',
+  'GUILD_DELETE',
+  'GUILD_ROLE_CREATE',
+  'GUILD_ROLE_UPDATE',
+  'GUILD_ROLE_DELETE',
+  'CHANNEL_CREATE',
+  'CHANNEL_UPDATE',
+  'CHANNEL_DELETE',
+  'CHANNEL_PINS_UPDATE',
+  'THREAD_CREATE',
+  'THREAD_UPDATE',
+  'THREAD_DELETE',
+  'THREAD_LIST_SYNC',
+  'THREAD_MEMBER_UPDATE',
+  'STAGE_INSTANCE_CREATE',
+  'STAGE_INSTANCE_UPDATE',
+  'STAGE_INSTANCE_DELETE',
+]);
+
+const GUILD_MEMBERS_EVENTS: ReadonlySet<string> = new Set([
+  'GUILD_MEMBER_ADD',
+  'GUILD_MEMBER_UPDATE',
+  'GUILD_MEMBER_REMOVE',
+  'THREAD_MEMBERS_UPDATE',
+]);
+
+const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
+  'MESSAGE_CREATE',
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'MESSAGE_DELETE_BULK',
+]);
+
+/** True for MESSAGE_CREATE/UPDATE/DELETE(_BULK). */
+export function isMessageEvent(t: string): boolean {
+  return MESSAGE_EVENTS.has(t);
+}
+
+/**
+ * The intent a dispatch needs (v10's list), or 0 for one that needs none. Message events need
+ * GUILD_MESSAGES in a guild and DIRECT_MESSAGES in a DM; a DM's channel pins need DIRECT_MESSAGES.
+ * An event slashd does not know is not sent (it needs every bit).
+ */
+export function intentFor(t: string, inGuild: boolean): number {
+  if (MESSAGE_EVENTS.has(t)) return inGuild ? Intent.GuildMessages : Intent.DirectMessages;
+  if (t === 'CHANNEL_PINS_UPDATE' && !inGuild) return Intent.DirectMessages;
+  if (GUILDS_EVENTS.has(t)) return Intent.Guilds;
+  if (GUILD_MEMBERS_EVENTS.has(t)) return Intent.GuildMembers;
+  return -1;
+}
+
+/** True when a session with these intents gets dispatch `t`. */
+export function intentsAllow(intents: number, t: string, inGuild: boolean): boolean {
+  const needed = intentFor(t, inGuild);
+  if (needed === 0) return true;
+  if (needed === -1) return false;
+  return (intents & needed) !== 0;
+}
+
+/**
+ * A message as a bot without MESSAGE_CONTENT sees it (v10): content, embeds, attachments,
+ * components and poll emptied, unless the message is in the bot's DM, mentions the bot, or is
+ * the bot's own.
+ */
+export function messageForIntents(
+  d: Record<string, unknown>,
+  intents: number,
+  botUserId: string,
+  inDm: boolean,
+): Record<string, unknown> {
+  if ((intents & Intent.MessageContent) !== 0 || inDm) return d;
+  const author = d.author as { id?: unknown } | undefined;
+  if (author?.id === botUserId) return d;
+  const mentions = Array.isArray(d.mentions) ? (d.mentions as { id?: unknown }[]) : [];
+  if (mentions.some((m) => m?.id === botUserId)) return d;
+  const stripped: Record<string, unknown> = { ...d };
+  if ('content' in d) stripped.content = '';
+  if ('embeds' in d) stripped.embeds = [];
+  if ('attachments' in d) stripped.attachments = [];
+  if ('components' in d) stripped.components = [];
+  if ('poll' in d) delete stripped.poll;
+  return stripped;
+}

@@ -1,0 +1,59 @@
+/**
+ * Which sessions get a dispatch about the world, and as what (pure): the bot must be in the
+ * guild (or a recipient of the DM), the guild must be on the session's shard, the session's
+ * intents must allow the event, a channel-scoped event needs VIEW_CHANNEL on the channel, and
+ * message content is emptied without MESSAGE_CONTENT (v10).
+ */
+import { appChannelPermissions } from '../permissions/channel-permissions.js';
+import { hasAll, VIEW_CHANNEL } from '../permissions/bits.js';
+import { findChannel } from '../permissions/channels.js';
+import type { Guild } from '../world/types.js';
+import { botInGuild } from './guild-payload.js';
+import { intentsAllow, isMessageEvent, messageForIntents } from './intents.js';
+import { shardOf } from './shards.js';
+
+export interface WorldEvent {
+  t: string;
+  guildId: string | null;
+  channelId: string | null;
+  recipientIds: readonly string[];
+  d: Record<string, unknown>;
+}
+
+export interface SessionView {
+  applicationId: string;
+  intents: number;
+  shardId: number;
+  numShards: number;
+}
+
+/** Deletions are about a channel that is gone from the world: its view is judged by the event. */
+const CHANNEL_GONE_EVENTS: ReadonlySet<string> = new Set(['CHANNEL_DELETE', 'THREAD_DELETE']);
+
+function mayViewChannel(guild: Guild, event: WorldEvent, applicationId: string): boolean {
+  if (event.channelId === null) return true;
+  const channel = findChannel(guild, event.channelId);
+  if (!channel) return CHANNEL_GONE_EVENTS.has(event.t);
+  return hasAll(appChannelPermissions(guild, applicationId, channel), VIEW_CHANNEL);
+}
+
+/**
+ * The `d` a session gets for the event, or null when it gets none. `guild` is the world's guild
+ * after the change (null for a DM, or a guild that is gone).
+ */
+export function worldDispatchFor(
+  event: WorldEvent,
+  session: SessionView,
+  guild: Guild | null,
+): Record<string, unknown> | null {
+  const inGuild = event.guildId !== null;
+  if (!intentsAllow(session.intents, event.t, inGuild)) return null;
+  if (shardOf(event.guildId, session.numShards) !== session.shardId) return null;
+  if (!inGuild) {
+    if (!event.recipientIds.includes(session.applicationId)) return null;
+    return isMessageEvent(event.t) ? messageForIntents(event.d, session.intents, session.applicationId, true) : event.d;
+  }
+  if (!guild || !botInGuild(guild, session.applicationId)) return null;
+  if (!mayViewChannel(guild, event, session.applicationId)) return null;
+  return isMessageEvent(event.t) ? messageForIntents(event.d, session.intents, session.applicationId, false) : event.d;
+}

@@ -1,0 +1,433 @@
+/**
+ * The v10 gateway adapter: WebSocket upgrades on slashd's HTTP server, sessions (IDENTIFY,
+ * RESUME, the resume window), heartbeat timeouts, and the bus events it turns into dispatches.
+ * Answers to interactions still go over HTTP.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Identify, MembersRequest, Resume } from '../core/gateway/commands.js';
+import { botInGuild, guildCreatePayload, memberUser, toWireMember } from '../core/gateway/guild-payload.js';
+import { Intent, privilegedIntentsAllowed } from '../core/gateway/intents.js';
+import {
+  Close,
+  GATEWAY_VERSIONS,
+  HEARTBEAT_INTERVAL_MS,
+  HEARTBEAT_TIMEOUT_FACTOR,
+  MAX_CONCURRENCY,
+  MEMBERS_PER_CHUNK,
+  Op,
+  RESUME_WINDOW_MS,
+} from '../core/gateway/protocol.js';
+import { recommendedShards, shardingRequired, shardOf } from '../core/gateway/shards.js';
+import { worldDispatchFor, type WorldEvent } from '../core/gateway/world-filter.js';
+import type { Guild, User } from '../core/world/types.js';
+import { toWireBotUser } from '../core/world/wire.js';
+import type { BusEvents, EventBus } from '../events/bus.js';
+import type { Store, StoredApplication } from '../store/store.js';
+import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
+import { InMemoryResumeBuffer, type ResumeBuffer } from './resume-buffer.js';
+import { Session } from './session.js';
+import { SessionStarts, type SessionStartLimit } from './session-starts.js';
+import { JsonEncoder, ZlibStreamEncoder, type Encoder } from './transport.js';
+
+/** Connections one node holds at most; more are refused with HTTP 503 at the upgrade. */
+export const DEFAULT_MAX_SESSIONS = 50_000;
+/** Unsent bytes a connection may queue before it is closed as a slow consumer (4000, resumable). */
+export const DEFAULT_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
+/** How often the sweep looks for missed heartbeats and expired sessions. */
+const SWEEP_INTERVAL_MS = 5_000;
+/** The largest frame `ws` accepts at all; frames above 4096 bytes but below it close with 4002. */
+const WS_MAX_PAYLOAD_BYTES = 64 * 1024;
+
+export interface GatewayOptions {
+  /** The ws:// or wss:// URL announced to clients; by default the Host header of the request. */
+  publicUrl: string | null;
+  maxSessions: number;
+  sendBufferBytes: number;
+  heartbeatIntervalMs: number;
+  /**
+   * Whether an interaction for an app without an interactions endpoint fails at once when no
+   * session of the app is connected (v10). Off, it waits on the bus for its 3 s deadline.
+   */
+  failWithoutSession: boolean;
+}
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
+  publicUrl: null,
+  maxSessions: DEFAULT_MAX_SESSIONS,
+  sendBufferBytes: DEFAULT_SEND_BUFFER_BYTES,
+  heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+  failWithoutSession: true,
+};
+
+/** What the interactions service asks before publishing INTERACTION_CREATE. */
+export interface GatewayPresence {
+  isConnected(applicationId: string, guildId?: string | null): boolean;
+}
+
+export interface GatewayDeps {
+  store: Store;
+  bus: EventBus;
+  now: () => number;
+  options?: Partial<GatewayOptions>;
+  resumeBuffer?: ResumeBuffer;
+}
+
+export class Gateway implements ConnectionHost, GatewayPresence {
+  readonly options: GatewayOptions;
+  readonly heartbeatIntervalMs: number;
+  readonly sendBufferBytes: number;
+  readonly starts: SessionStarts;
+  private readonly store: Store;
+  private readonly buffer: ResumeBuffer;
+  private readonly wss: WebSocketServer;
+  private readonly connections = new Set<Connection>();
+  private readonly sessions = new Map<string, Session>();
+  private readonly sessionsByApp = new Map<string, Set<Session>>();
+  private readonly unsubscribers: (() => void)[] = [];
+  private sweepTimer: NodeJS.Timeout | null = null;
+  /** World events are filtered one after another, so that each session gets them in order. */
+  private worldQueue: Promise<void> = Promise.resolve();
+  private closing = false;
+  readonly now: () => number;
+
+  constructor(deps: GatewayDeps) {
+    this.store = deps.store;
+    this.now = deps.now;
+    this.options = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
+    this.heartbeatIntervalMs = this.options.heartbeatIntervalMs;
+    this.sendBufferBytes = this.options.sendBufferBytes;
+    this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer();
+    this.starts = new SessionStarts(deps.now);
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: WS_MAX_PAYLOAD_BYTES,
+      // discord.py asks for it; small payloads are not worth compressing, and no context is kept
+      // between messages so that an idle connection holds no zlib memory.
+      perMessageDeflate: { threshold: 1024, serverNoContextTakeover: true, clientNoContextTakeover: true },
+    });
+    const { bus } = deps;
+    this.unsubscribers.push(
+      bus.subscribe('INTERACTION_CREATE', (event) => this.onInteraction(event)),
+      bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) => this.onPermissionsUpdate(event)),
+      bus.subscribe('WORLD_DISPATCH', (event) => this.enqueueWorld(() => this.onWorld(event))),
+      bus.subscribe('APPLICATION_GUILD', (event) => this.enqueueWorld(() => this.onApplicationGuild(event))),
+    );
+  }
+
+  /** Takes WebSocket upgrades on `/` of the HTTP server and starts the heartbeat sweep. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.upgrade(request, socket, head),
+    );
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  /** The URL clients connect to, as announced by discovery and READY. */
+  url(hostHeader: string | undefined): string {
+    return this.options.publicUrl ?? `ws://${hostHeader ?? 'localhost'}`;
+  }
+
+  /** `GET /gateway/bot`'s body for an app. */
+  async botInfo(app: StoredApplication, hostHeader: string | undefined): Promise<Record<string, unknown>> {
+    const guilds = (await this.store.listGuilds()).filter((guild) => botInGuild(guild, app.id));
+    const limit: SessionStartLimit = this.starts.limit(app.id, MAX_CONCURRENCY);
+    return { url: this.url(hostHeader), shards: recommendedShards(guilds.length), session_start_limit: limit };
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  // ---- Connections ----------------------------------------------------------------------------
+
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(request.url ?? '/', 'http://gateway');
+    const refuse = (status: string) => {
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (url.pathname !== '/') return refuse('404 Not Found');
+    if (this.closing || this.connections.size >= this.options.maxSessions) return refuse('503 Service Unavailable');
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, request, url));
+  }
+
+  private open(ws: WebSocket, request: IncomingMessage, url: URL): void {
+    const version = url.searchParams.get('v') ?? '10';
+    if (!GATEWAY_VERSIONS.has(version)) return ws.close(Close.InvalidApiVersion.code, Close.InvalidApiVersion.reason);
+    const encoding = url.searchParams.get('encoding') ?? 'json';
+    const compress = url.searchParams.get('compress');
+    // Only JSON is spoken, and only zlib-stream transport compression: anything else could not be
+    // decoded by the client, so it is refused as a decode error before HELLO.
+    if (encoding !== 'json' || (compress !== null && compress !== 'zlib-stream')) {
+      return ws.close(Close.DecodeError.code, Close.DecodeError.reason);
+    }
+    const encoder: Encoder = compress === 'zlib-stream' ? new ZlibStreamEncoder() : new JsonEncoder();
+    const connection = new Connection(ws, encoder, this, this.url(request.headers.host));
+    this.connections.add(connection);
+    connection.hello();
+  }
+
+  /** Closes connections whose heartbeats stopped (4009) and forgets sessions past the resume window. */
+  sweep(): void {
+    const now = this.now();
+    for (const connection of this.connections) {
+      if (now - connection.lastHeartbeatAt > this.heartbeatIntervalMs * HEARTBEAT_TIMEOUT_FACTOR) {
+        connection.close(Close.SessionTimedOut);
+      }
+    }
+    for (const session of this.sessions.values()) {
+      if (session.detachedAt !== null && now - session.detachedAt > RESUME_WINDOW_MS) this.endSession(session);
+    }
+  }
+
+  detached(connection: Connection, resumable: boolean): void {
+    this.connections.delete(connection);
+    const session = connection.session;
+    if (!session || session.socket !== connection) return;
+    session.socket = null;
+    if (resumable && !this.closing) session.detachedAt = this.now();
+    else this.endSession(session);
+  }
+
+  private addSession(session: Session): void {
+    this.sessions.set(session.id, session);
+    let own = this.sessionsByApp.get(session.applicationId);
+    if (!own) this.sessionsByApp.set(session.applicationId, (own = new Set()));
+    own.add(session);
+  }
+
+  private endSession(session: Session): void {
+    this.sessions.delete(session.id);
+    const own = this.sessionsByApp.get(session.applicationId);
+    own?.delete(session);
+    if (own?.size === 0) this.sessionsByApp.delete(session.applicationId);
+    this.buffer.drop(session.id);
+  }
+
+  // ---- Commands -------------------------------------------------------------------------------
+
+  async identify(connection: Connection, identify: Identify): Promise<void> {
+    const app = await this.store.findApplicationByBotToken(identify.token);
+    if (!app) throw new GatewayClose(Close.AuthenticationFailed);
+    if (!privilegedIntentsAllowed(identify.intents, app.flags)) throw new GatewayClose(Close.DisallowedIntents);
+    const [shardId, numShards] = identify.shard;
+    const [guilds, users] = await Promise.all([this.store.listGuilds(), this.store.listUsers()]);
+    const botGuilds = guilds.filter((guild) => botInGuild(guild, app.id));
+    if (
+      shardingRequired(
+        botGuilds.map((guild) => guild.id),
+        numShards,
+        shardId,
+      )
+    ) {
+      throw new GatewayClose(Close.ShardingRequired);
+    }
+    if (!connection.isOpen) return;
+    // Past the day's session starts a bot is refused as rate limited (v10 would reset its token).
+    if (!this.starts.take(app.id)) throw new GatewayClose(Close.RateLimited);
+    const session = new Session(
+      {
+        id: randomBytes(16).toString('hex'),
+        applicationId: app.id,
+        intents: identify.intents,
+        shardId,
+        numShards,
+        largeThreshold: identify.largeThreshold,
+      },
+      this.buffer,
+    );
+    this.addSession(session);
+    connection.session = session;
+    session.socket = connection;
+    const shardGuilds = botGuilds.filter((guild) => shardOf(guild.id, numShards) === shardId);
+    session.dispatch('READY', {
+      v: 10,
+      user: toWireBotUser(app),
+      user_settings: {},
+      guilds: shardGuilds.map((guild) => ({ id: guild.id, unavailable: true })),
+      private_channels: [],
+      presences: [],
+      relationships: [],
+      guild_join_requests: [],
+      geo_ordered_rtc_regions: [],
+      session_id: session.id,
+      session_type: 'normal',
+      resume_gateway_url: connection.resumeUrl,
+      shard: [shardId, numShards],
+      application: { id: app.id, flags: app.flags },
+      auth: {},
+      _trace: ['["slashd-gateway",{"micros":0}]'],
+    });
+    if ((session.intents & Intent.Guilds) === 0) return;
+    const byId = new Map(users.map((user) => [user.id, user]));
+    for (const guild of shardGuilds) session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, byId));
+  }
+
+  private guildCreate(
+    guild: Guild,
+    app: StoredApplication,
+    session: Session,
+    users: ReadonlyMap<string, User>,
+  ): Record<string, unknown> {
+    return guildCreatePayload(guild, {
+      app,
+      users,
+      withMembers: (session.intents & Intent.GuildMembers) !== 0,
+      largeThreshold: session.largeThreshold,
+    });
+  }
+
+  async resume(connection: Connection, resume: Resume): Promise<void> {
+    const app = await this.store.findApplicationByBotToken(resume.token);
+    if (!app) throw new GatewayClose(Close.AuthenticationFailed);
+    const session = this.sessions.get(resume.sessionId);
+    if (!session || session.applicationId !== app.id) return this.invalidSession(connection);
+    if (resume.seq > session.seq) throw new GatewayClose(Close.InvalidSeq);
+    if (!connection.isOpen) return;
+    // The old socket, if the client never saw it close, is taken over.
+    const previous = session.socket;
+    if (previous instanceof Connection && previous !== connection) {
+      previous.session = null;
+      previous.close({ code: Close.UnknownError.code, reason: 'Session resumed elsewhere.' });
+    }
+    // Attached while replaying: dispatches published meanwhile wait behind the missed ones.
+    connection.startReplay();
+    session.socket = connection;
+    session.detachedAt = null;
+    connection.session = session;
+    const missed = await this.buffer.since(session.id, resume.seq);
+    if (missed === null) {
+      connection.cancelReplay();
+      connection.session = null;
+      session.socket = null;
+      this.endSession(session);
+      return this.invalidSession(connection);
+    }
+    connection.finishReplay(missed);
+    session.dispatch('RESUMED', { _trace: ['["slashd-gateway",{"micros":0}]'] });
+  }
+
+  private invalidSession(connection: Connection): void {
+    connection.send({ op: Op.InvalidSession, d: false, s: null, t: null });
+  }
+
+  async requestMembers(session: Session, request: MembersRequest): Promise<void> {
+    const guild = await this.store.getGuild(request.guildId);
+    if (!guild || !botInGuild(guild, session.applicationId)) return;
+    const users = new Map((await this.store.listUsers()).map((user) => [user.id, user]));
+    let members = guild.members;
+    let notFound: string[] = [];
+    if (request.userIds) {
+      const wanted = new Set(request.userIds);
+      members = members.filter((member) => wanted.has(member.user_id));
+      const found = new Set(members.map((member) => member.user_id));
+      notFound = request.userIds.filter((id) => !found.has(id));
+    } else if (request.query !== null && request.query !== '') {
+      const prefix = request.query.toLowerCase();
+      members = members.filter((member) => {
+        const name = users.get(member.user_id)?.username.toLowerCase() ?? '';
+        return name.startsWith(prefix) || (member.nick?.toLowerCase().startsWith(prefix) ?? false);
+      });
+    } else if ((session.intents & Intent.GuildMembers) === 0) {
+      // The whole member list needs GUILD_MEMBERS (v10): without it the answer is empty.
+      members = [];
+    }
+    if (request.limit > 0) members = members.slice(0, request.limit);
+    const chunkCount = Math.max(1, Math.ceil(members.length / MEMBERS_PER_CHUNK));
+    for (let index = 0; index < chunkCount; index++) {
+      const chunk = members.slice(index * MEMBERS_PER_CHUNK, (index + 1) * MEMBERS_PER_CHUNK);
+      const d: Record<string, unknown> = {
+        guild_id: guild.id,
+        members: chunk.map((member) => toWireMember(member, memberUser(member, users))),
+        chunk_index: index,
+        chunk_count: chunkCount,
+      };
+      if (index === 0 && notFound.length > 0) d.not_found = notFound;
+      if (request.nonce !== null) d.nonce = request.nonce;
+      session.dispatch('GUILD_MEMBERS_CHUNK', d);
+    }
+  }
+
+  // ---- Dispatches from the bus ---------------------------------------------------------------
+
+  /** The sessions of the app that get a guild's events (its shard's); DMs go to shard 0. */
+  private sessionsFor(applicationId: string, guildId: string | null): Session[] {
+    const own = this.sessionsByApp.get(applicationId);
+    if (!own) return [];
+    return [...own].filter((session) => shardOf(guildId, session.numShards) === session.shardId);
+  }
+
+  isConnected(applicationId: string, guildId: string | null = null): boolean {
+    return this.sessionsFor(applicationId, guildId).length > 0;
+  }
+
+  private onInteraction({ applicationId, data }: BusEvents['INTERACTION_CREATE']): void {
+    const guildId = typeof data.guild_id === 'string' ? data.guild_id : null;
+    const candidates = this.sessionsFor(applicationId, guildId);
+    // One session answers an interaction: an attached one if there is one.
+    const target = candidates.find((session) => session.socket !== null) ?? candidates[0];
+    target?.dispatch('INTERACTION_CREATE', data);
+  }
+
+  private onPermissionsUpdate({ applicationId, data }: BusEvents['APPLICATION_COMMAND_PERMISSIONS_UPDATE']): void {
+    for (const session of this.sessionsFor(applicationId, data.guild_id)) {
+      session.dispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE', data);
+    }
+  }
+
+  private enqueueWorld(task: () => Promise<void>): void {
+    this.worldQueue = this.worldQueue.then(task).catch(() => undefined);
+  }
+
+  /** Lets tests wait until the world events published so far have been dispatched. */
+  async settled(): Promise<void> {
+    await this.worldQueue;
+  }
+
+  private async onWorld(event: BusEvents['WORLD_DISPATCH']): Promise<void> {
+    if (this.sessions.size === 0) return;
+    const guild = event.guildId === null ? null : await this.store.getGuild(event.guildId);
+    const world: WorldEvent = event;
+    for (const session of this.sessions.values()) {
+      const d = worldDispatchFor(world, session, guild);
+      if (d !== null) session.dispatch(event.t, d);
+    }
+  }
+
+  private async onApplicationGuild(event: BusEvents['APPLICATION_GUILD']): Promise<void> {
+    const own = this.sessionsFor(event.applicationId, event.guildId).filter(
+      (session) => (session.intents & Intent.Guilds) !== 0,
+    );
+    if (own.length === 0) return;
+    if (!event.installed) {
+      for (const session of own) session.dispatch('GUILD_DELETE', { id: event.guildId });
+      return;
+    }
+    const [guild, app] = await Promise.all([
+      this.store.getGuild(event.guildId),
+      this.store.getApplication(event.applicationId),
+    ]);
+    if (!guild || !app || !botInGuild(guild, app.id)) return;
+    const users = new Map((await this.store.listUsers()).map((user) => [user.id, user]));
+    for (const session of own) session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, users));
+  }
+
+  /**
+   * The node drains: every client is told to reconnect (op 7) and its socket closed with a code
+   * that lets it resume elsewhere.
+   */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const unsubscribe of this.unsubscribers) unsubscribe();
+    for (const connection of [...this.connections]) {
+      connection.send({ op: Op.Reconnect, d: null, s: null, t: null });
+      connection.close({ code: Close.UnknownError.code, reason: 'Reconnect.' }, true);
+    }
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * How payloads leave a connection: JSON text, or with `compress=zlib-stream` one zlib context per
+ * connection, each payload deflated with Z_SYNC_FLUSH so that it ends in 00 00 ff ff and the client
+ * inflates the stream payload by payload.
+ */
+import { constants, createDeflate, type Deflate } from 'node:zlib';
+
+export interface Encoder {
+  /** Encodes one payload and hands the bytes (or text) to `deliver`, in the order of the calls. */
+  encode(payload: unknown, deliver: (data: string | Buffer) => void): void;
+  /** Calls `done` once every payload encoded so far has been delivered. */
+  whenIdle(done: () => void): void;
+  close(): void;
+}
+
+export class JsonEncoder implements Encoder {
+  encode(payload: unknown, deliver: (data: string) => void): void {
+    deliver(JSON.stringify(payload));
+  }
+  whenIdle(done: () => void): void {
+    done();
+  }
+  close(): void {}
+}
+
+/**
+ * zlib works off the main thread: frames are deflated one at a time, so the output of one flush
+ * is exactly one payload, and payloads leave in the order they were sent.
+ */
+export class ZlibStreamEncoder implements Encoder {
+  private readonly deflate: Deflate = createDeflate();
+  private readonly queue: { text: string; deliver: (data: Buffer) => void }[] = [];
+  private readonly idle: (() => void)[] = [];
+  private chunks: Buffer[] = [];
+  private busy = false;
+  private closed = false;
+
+  constructor() {
+    // Flowing mode: each chunk arrives here before the flush's callback runs.
+    this.deflate.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    this.deflate.on('error', () => this.close());
+  }
+
+  /** Bytes waiting to be deflated (counted against the connection's send buffer bound). */
+  get pendingBytes(): number {
+    return this.queue.reduce((sum, item) => sum + item.text.length, 0);
+  }
+
+  encode(payload: unknown, deliver: (data: Buffer) => void): void {
+    if (this.closed) return;
+    this.queue.push({ text: JSON.stringify(payload), deliver });
+    if (!this.busy) this.next();
+  }
+
+  private next(): void {
+    const item = this.queue.shift();
+    if (!item || this.closed) {
+      this.busy = false;
+      for (const done of this.idle.splice(0)) done();
+      return;
+    }
+    this.busy = true;
+    this.deflate.write(item.text);
+    this.deflate.flush(constants.Z_SYNC_FLUSH, () => {
+      const frame = Buffer.concat(this.chunks);
+      this.chunks = [];
+      if (!this.closed) item.deliver(frame);
+      this.next();
+    });
+  }
+
+  whenIdle(done: () => void): void {
+    if (!this.busy || this.closed) done();
+    else this.idle.push(done);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    for (const done of this.idle.splice(0)) done();
+    this.deflate.close();
+  }
+}

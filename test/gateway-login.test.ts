@@ -1,0 +1,238 @@
+/**
+ * The gateway's login path with a raw `ws` client: discovery, HELLO, IDENTIFY, READY and one
+ * GUILD_CREATE per guild (shapes checked against the OpenAPI schemas), heartbeats and their ACKs,
+ * INTERACTION_CREATE for an app without an interactions endpoint (and the interaction failing at
+ * once when no session is connected), APPLICATION_COMMAND_PERMISSIONS_UPDATE, zlib-stream framing.
+ */
+import assert from 'node:assert/strict';
+import { constants, inflateSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { GatewayClient } from './helpers/gateway-client.js';
+import { assertMatchesSchema } from './helpers/openapi.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import {
+  ALICE_ID,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  OTHER_APP_ID,
+  OTHER_BOT_TOKEN,
+  SECOND_GUILD_ID,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const GENERAL = '1345183757107200011';
+const THREAD = '1345183757107200014';
+const BOB = 'bob-user-token';
+const GUILDS = 1 << 0;
+const GUILD_MEMBERS = 1 << 1;
+
+describe('gateway login', () => {
+  let server: TestServer;
+  let ping: Json;
+  const clients: GatewayClient[] = [];
+
+  before(async () => {
+    server = await startServer({ config: { gateway: { failWithoutSession: true } } });
+    const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      body: { name: 'ping', description: 'Ping' },
+    });
+    assert.equal(created.status, 201, created.text);
+    ping = created.body;
+  });
+
+  after(async () => {
+    for (const client of clients) client.drop();
+    await server.close();
+  });
+
+  async function connect(query?: string): Promise<GatewayClient> {
+    const client = await GatewayClient.connect(server.url, query);
+    clients.push(client);
+    return client;
+  }
+
+  function invoke(): Promise<Json> {
+    return server.request('POST', '/interactions', {
+      auth: BOB,
+      body: {
+        type: 2,
+        application_id: DEMO_APP_ID,
+        guild_id: TEST_GUILD_ID,
+        channel_id: GENERAL,
+        data: { id: ping.id, name: 'ping', type: 1, version: ping.version },
+      },
+    });
+  }
+
+  test('GET /gateway: the server’s own ws:// URL; /gateway/bot: shards and session_start_limit', async () => {
+    const open = await server.request('GET', '/gateway');
+    assert.equal(open.status, 200, open.text);
+    assert.deepEqual(open.body, { url: server.url.replace('http://', 'ws://') });
+    const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    assert.equal(bot.status, 200, bot.text);
+    assert.equal(bot.body.url, server.url.replace('http://', 'ws://'));
+    assert.equal(bot.body.shards, 1);
+    assert.deepEqual(Object.keys(bot.body.session_start_limit).sort(), [
+      'max_concurrency',
+      'remaining',
+      'reset_after',
+      'total',
+    ]);
+    assert.equal(bot.body.session_start_limit.total, 1000);
+    assert.equal(bot.body.session_start_limit.max_concurrency, 1);
+    const anonymous = await server.request('GET', '/gateway/bot');
+    assert.equal(anonymous.status, 401);
+  });
+
+  test('an interaction for an app with no connected session fails at once with its reason', async () => {
+    const response = await invoke();
+    assert.equal(response.status, 200, response.text);
+    assert.equal(response.body.state, 'failed');
+    const status = await server.request('GET', `/interactions/${response.body.id}`, { auth: BOB });
+    assert.equal(status.body.failure_reason, 'delivery_failure');
+    assert.equal(status.body.failure_detail, 'no connected gateway session');
+  });
+
+  test('HELLO, IDENTIFY, READY, then one GUILD_CREATE per guild the bot is in', async () => {
+    const client = await connect();
+    const hello = await client.nextOp(10);
+    assert.deepEqual(hello, { op: 10, d: { heartbeat_interval: 41250 }, s: null, t: null });
+    const before = (await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` })).body;
+    client.identify(DEMO_BOT_TOKEN, GUILDS | (1 << 9));
+    const ready = await client.nextDispatch('READY');
+    assert.equal(ready.s, 1);
+    assert.equal(ready.d.v, 10);
+    assert.equal(ready.d.user.id, DEMO_APP_ID);
+    assert.equal(ready.d.user.bot, true);
+    assertMatchesSchema('UserResponse', ready.d.user);
+    assert.deepEqual(ready.d.guilds, [{ id: TEST_GUILD_ID, unavailable: true }]);
+    assert.match(ready.d.session_id, /^[0-9a-f]{32}$/);
+    assert.equal(ready.d.resume_gateway_url, server.url.replace('http://', 'ws://'));
+    assert.deepEqual(ready.d.shard, [0, 1]);
+    assert.deepEqual(ready.d.application, { id: DEMO_APP_ID, flags: 0 });
+
+    const guild = await client.nextDispatch('GUILD_CREATE');
+    assert.equal(guild.s, 2);
+    assertMatchesSchema('GuildResponse', guild.d);
+    assert.equal(guild.d.id, TEST_GUILD_ID);
+    assert.equal(guild.d.unavailable, false);
+    assert.equal(guild.d.large, false);
+    assert.equal(guild.d.member_count, 5, 'four members and the bot');
+    assert.equal(typeof guild.d.joined_at, 'string');
+    assert.equal(guild.d.roles.length, 4);
+    for (const role of guild.d.roles) assertMatchesSchema('GuildRoleResponse', role);
+    assert.deepEqual(
+      guild.d.channels.map((c: Json) => c.id),
+      ['1345183757107200010', GENERAL, '1345183757107200012', '1345183757107200013'],
+    );
+    for (const channel of guild.d.channels) assertMatchesSchema('GuildChannelResponse', channel);
+    assert.deepEqual(
+      guild.d.threads.map((c: Json) => c.id),
+      [THREAD],
+    );
+    assertMatchesSchema('ThreadResponse', guild.d.threads[0]);
+    assert.equal(guild.d.members.length, 1, 'without GUILD_MEMBERS only the bot itself');
+    assertMatchesSchema('GuildMemberResponse', guild.d.members[0]);
+    assert.equal(guild.d.members[0].user.id, DEMO_APP_ID);
+    // Other App is installed in the second guild only: the demo bot never hears of it.
+    assert.equal(
+      client.payloads.some((p) => p.t === 'GUILD_CREATE' && p.d.id === SECOND_GUILD_ID),
+      false,
+    );
+    const afterLogin = (await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` })).body;
+    assert.equal(afterLogin.session_start_limit.remaining, before.session_start_limit.remaining - 1);
+  });
+
+  test('with GUILD_MEMBERS (allowed by the app’s flag), a small guild’s members all come', async () => {
+    // Other App has no GUILD_MEMBERS flag: grant it through the admin world API first.
+    const world = await server.request('GET', `${server.url}/admin/world`, {
+      headers: { authorization: `Bearer test-admin-token` },
+    });
+    assert.equal(world.status, 200, world.text);
+    const app = (world.body.applications as Json[]).find((a) => a.id === OTHER_APP_ID)!;
+    const put = await server.request('PUT', `${server.url}/admin/applications/${OTHER_APP_ID}`, {
+      headers: { authorization: `Bearer test-admin-token` },
+      body: { ...app, flags: 1 << 15 },
+    });
+    assert.ok(put.status < 300, put.text);
+    const client = await connect();
+    const ready = await client.login(OTHER_BOT_TOKEN, GUILDS | GUILD_MEMBERS);
+    assert.deepEqual(ready.d.application, { id: OTHER_APP_ID, flags: 1 << 15 });
+    const guild = await client.nextDispatch('GUILD_CREATE');
+    assert.equal(guild.d.id, SECOND_GUILD_ID);
+    assert.deepEqual(guild.d.members.map((m: Json) => m.user.id).sort(), [OTHER_APP_ID, '1335036896870400005'].sort());
+  });
+
+  test('a heartbeat is answered at once with op 11', async () => {
+    const client = await connect();
+    await client.nextOp(10);
+    client.send({ op: 1, d: null });
+    assert.deepEqual(await client.nextOp(11), { op: 11, d: null, s: null, t: null });
+    client.identify(DEMO_BOT_TOKEN);
+    await client.nextDispatch('READY');
+    client.send({ op: 1, d: 1 });
+    await client.nextOp(11);
+  });
+
+  test('INTERACTION_CREATE reaches one session, and the answer goes over HTTP', async () => {
+    const client = await connect();
+    await client.login(DEMO_BOT_TOKEN, GUILDS);
+    const response = await invoke();
+    assert.equal(response.body.state, 'pending');
+    // Earlier tests' sessions of the app are still connected: one of them, whichever, gets it.
+    const event = await Promise.any(clients.map((c) => c.nextDispatch('INTERACTION_CREATE')));
+    assert.equal(event.d.id, response.body.id);
+    assert.equal(event.d.guild_id, TEST_GUILD_ID);
+    assert.equal(event.d.data.name, 'ping');
+    const answered = await server.request('POST', `/interactions/${event.d.id}/${event.d.token}/callback`, {
+      body: { type: 4, data: { content: 'pong' } },
+    });
+    assert.equal(answered.status, 204, answered.text);
+    const status = await server.request('GET', `/interactions/${response.body.id}`, { auth: BOB });
+    assert.equal(status.body.response.data.content, 'pong');
+    // Only one of the app's sessions gets each interaction.
+    const receivers = clients.filter((c) =>
+      c.payloads.some((p) => p.t === 'INTERACTION_CREATE' && p.d.id === event.d.id),
+    );
+    assert.equal(receivers.length, 1);
+  });
+
+  test('APPLICATION_COMMAND_PERMISSIONS_UPDATE after a permissions PUT, needing no intent', async () => {
+    const client = await connect();
+    await client.login(DEMO_BOT_TOKEN, 0);
+    const put = await server.request(
+      'PUT',
+      `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${ping.id}/permissions`,
+      {
+        auth: 'Bearer alice-perm-token',
+        body: { permissions: [{ id: ALICE_ID, type: 2, permission: true }] },
+      },
+    );
+    assert.equal(put.status, 200, put.text);
+    const event = await client.nextDispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    assert.equal(event.d.id, ping.id);
+    assert.equal(event.d.guild_id, TEST_GUILD_ID);
+    assert.deepEqual(event.d.permissions, [{ id: ALICE_ID, type: 2, permission: true }]);
+    assert.equal(client.payloads.filter((p) => p.t === 'GUILD_CREATE').length, 0, 'no GUILDS intent: no GUILD_CREATE');
+  });
+
+  test('zlib-stream: one zlib context, every payload ends in 00 00 ff ff and inflates in order', async () => {
+    const client = await connect('?v=10&encoding=json&compress=zlib-stream');
+    const ready = await client.login(DEMO_BOT_TOKEN, GUILDS);
+    assert.equal(ready.d.user.id, DEMO_APP_ID);
+    await client.nextDispatch('GUILD_CREATE');
+    assert.ok(client.rawFrames.length >= 3);
+    for (const frame of client.rawFrames) {
+      assert.deepEqual([...frame.subarray(-4)], [0x00, 0x00, 0xff, 0xff]);
+    }
+    // The frames form one stream: their concatenation inflates to the three payloads in order.
+    const text = inflateSync(Buffer.concat(client.rawFrames), { finishFlush: constants.Z_SYNC_FLUSH }).toString();
+    assert.ok(text.startsWith('{"op":10,'));
+    assert.ok(text.includes('"t":"READY"'));
+    // Later frames depend on the earlier ones' context: alone, the second frame does not inflate.
+    assert.throws(() => inflateSync(client.rawFrames[1]!));
+  });
+});
