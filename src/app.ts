@@ -11,6 +11,7 @@ import { buildServer, redactUrl } from './http/server.js';
 import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
 import type { Resolver } from './delivery/outbound-lookup.js';
+import { ChannelMessagesService } from './services/channel-messages-service.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { CommandsService } from './services/commands-service.js';
 import { EndpointService } from './services/endpoint-service.js';
@@ -105,6 +106,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     endpoints: new EndpointService(store, delivery, ids),
     renderer,
     gateway,
+    channelMessages: new ChannelMessagesService({ store, renderer, ids, now, events: worldEvents }),
   };
 
   if (config.world) await world.replace(config.world);

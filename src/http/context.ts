@@ -2,6 +2,7 @@
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { EventBus } from '../events/bus.js';
 import type { Gateway } from '../gateway/gateway.js';
+import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { CommandIndexService } from '../services/command-index-service.js';
 import type { CommandsService } from '../services/commands-service.js';
 import type { EndpointService } from '../services/endpoint-service.js';
@@ -25,6 +26,8 @@ export interface HttpContext {
   endpoints: EndpointService;
   renderer: MessageRenderer;
   gateway: Gateway;
+  /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
+  channelMessages: ChannelMessagesService;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
   now: () => number;

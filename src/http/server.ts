@@ -17,6 +17,9 @@ import { adminRoutes } from './routes/admin.js';
 import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
+import { channelMessageRoutes } from './routes/channel-messages.js';
+import { guildRoutes } from './routes/guilds.js';
+import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -101,6 +104,9 @@ export async function buildServer(ctx: HttpContext, options: ServerOptions = {})
         await api.register(identityRoutes, { ctx });
         await api.register(oauth2Routes, { ctx });
         await api.register(gatewayRoutes, { ctx });
+        await api.register(guildRoutes, { ctx });
+        await api.register(userRoutes, { ctx });
+        await api.register(channelMessageRoutes, { ctx });
       },
       { prefix: `/api/${version}` },
     );

@@ -10,14 +10,9 @@ import {
   type MessageRenderContext,
   type StoredMessage,
 } from '../core/interactions/messages.js';
+import { selectPage, type Page } from '../core/world/page-query.js';
 import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
-
-function newestFirst(a: StoredMessage, b: StoredMessage): number {
-  const x = BigInt(a.id);
-  const y = BigInt(b.id);
-  return x === y ? 0 : x < y ? 1 : -1;
-}
 
 export class MessageRenderer {
   constructor(private readonly store: Store) {}
@@ -50,21 +45,32 @@ export class MessageRenderer {
     return toWireMessage(message, await this.contextFor([message]));
   }
 
-  /** `viewerId` is a user's id, or an app's id for its bot: no ephemeral message is for a bot. */
+  /**
+   * One page of the channel's messages, newest first (`selectPage`). `viewerId` is a user's id, or
+   * an app's id for its bot: no ephemeral message is for a bot.
+   */
   async channelMessages(
     guild: Guild,
     channel: Channel,
     viewerId: string,
-    limit: number,
+    page: Page,
   ): Promise<Record<string, unknown>[]> {
-    const own = await this.store.listChannelMessages(channel.id, viewerId, limit);
+    const { limit, before, after, around } = page;
+    // The store pages its own messages; `around` takes a page on each side of the cursor.
+    const own =
+      around === undefined
+        ? await this.store.listChannelMessages(channel.id, viewerId, limit, { before, after })
+        : [
+            ...(await this.store.listChannelMessages(channel.id, viewerId, limit, { after: around })),
+            ...(await this.store.listChannelMessages(channel.id, viewerId, limit, {
+              before: (BigInt(around) + 1n).toString(),
+            })),
+          ];
     const fromWorld = guild.messages
       .filter((m) => m.channel_id === channel.id)
       .map((m) => fromWorldMessage(m, guild.id));
-    const visible = [...own, ...fromWorld]
-      .filter((m) => messageVisibleTo(m, viewerId) && m.guild_id === guild.id)
-      .sort(newestFirst)
-      .slice(0, limit);
+    const candidates = [...own, ...fromWorld].filter((m) => messageVisibleTo(m, viewerId) && m.guild_id === guild.id);
+    const visible = selectPage(candidates, page, (m) => m.id);
     const ctx = await this.contextFor(visible);
     return visible.map((m) => toWireMessage(m, ctx));
   }

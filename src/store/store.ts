@@ -106,8 +106,16 @@ export interface Store {
   /** Rewrites an existing message of the same id; false when it no longer exists. */
   editMessage(message: StoredMessage): Promise<boolean>;
   getMessage(channelId: string, id: string): Promise<StoredMessage | null>;
-  /** Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own). */
-  listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]>;
+  /**
+   * Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own),
+   * with ids inside `range`; with `after` alone, the oldest `limit` after it.
+   */
+  listChannelMessages(
+    channelId: string,
+    viewerId: string,
+    limit: number,
+    range?: { before?: string; after?: string },
+  ): Promise<StoredMessage[]>;
   deleteMessage(channelId: string, id: string): Promise<boolean>;
   putActivityInstance(instance: ActivityInstance): Promise<void>;
   listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;

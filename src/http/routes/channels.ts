@@ -11,11 +11,8 @@ import type { Channel, Guild, Member, User } from '../../core/world/types.js';
 import { unknownChannel } from '../../services/invocation-scene.js';
 import { authenticate } from '../auth.js';
 import type { HttpContext } from '../context.js';
+import { MESSAGES_LIMIT, readPage, type PagingQuery } from '../paging.js';
 import { requesterLocale } from '../requester-locale.js';
-
-/** Messages one page returns unless `limit` says otherwise, and the most it may say. */
-export const MESSAGES_PAGE_DEFAULT = 50;
-export const MESSAGES_PAGE_MAX = 100;
 
 interface ChannelParams {
   channelId: string;
@@ -70,14 +67,13 @@ export async function channelRoutes(api: FastifyInstance, { ctx }: { ctx: HttpCo
     return { readerId: principal.user.id, guild, channel };
   }
 
-  api.get<{ Params: ChannelParams; Querystring: { limit?: string } }>(
+  api.get<{ Params: ChannelParams; Querystring: PagingQuery }>(
     '/channels/:channelId/messages',
     { config: { auth: 'any' } },
     async (request) => {
       const { readerId, guild, channel } = await reader(request);
-      const asked = Number(request.query.limit ?? MESSAGES_PAGE_DEFAULT);
-      const limit = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), MESSAGES_PAGE_MAX) : MESSAGES_PAGE_DEFAULT;
-      return ctx.renderer.channelMessages(guild, channel, readerId, limit);
+      const page = readPage(request.query, MESSAGES_LIMIT, ['before', 'after', 'around']);
+      return ctx.renderer.channelMessages(guild, channel, readerId, page);
     },
   );
 }

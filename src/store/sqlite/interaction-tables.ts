@@ -93,14 +93,32 @@ export class InteractionTables {
     return row ? (JSON.parse(row.doc) as StoredMessage) : null;
   }
 
-  async listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]> {
+  async listChannelMessages(
+    channelId: string,
+    viewerId: string,
+    limit: number,
+    range: { before?: string; after?: string } = {},
+  ): Promise<StoredMessage[]> {
+    // Ids are decimal strings: ordered as numbers by (length, text).
+    const ascending = range.after !== undefined && range.before === undefined;
     const rows = this.conn
       .sql(
         `SELECT doc FROM messages WHERE channel_id = ? AND (visible_to IS NULL OR visible_to = ?)
-       ORDER BY length(id) DESC, id DESC LIMIT ?`,
+       AND (? IS NULL OR length(id) < length(?) OR (length(id) = length(?) AND id < ?))
+       AND (? IS NULL OR length(id) > length(?) OR (length(id) = length(?) AND id > ?))
+       ORDER BY length(id) ${ascending ? 'ASC' : 'DESC'}, id ${ascending ? 'ASC' : 'DESC'} LIMIT ?`,
       )
-      .all(channelId, viewerId, limit) as { doc: string }[];
-    return rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+      .all(
+        channelId,
+        viewerId,
+        ...Array(4).fill(range.before ?? null),
+        ...Array(4).fill(range.after ?? null),
+        limit,
+      ) as {
+      doc: string;
+    }[];
+    const messages = rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+    return ascending ? messages.reverse() : messages;
   }
 
   async deleteMessage(channelId: string, id: string): Promise<boolean> {

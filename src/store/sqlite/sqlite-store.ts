@@ -211,8 +211,13 @@ export class SqliteStore implements Store {
     return this.interactions.getMessage(channelId, id);
   }
 
-  listChannelMessages(channelId: string, viewerId: string, limit: number): Promise<StoredMessage[]> {
-    return this.interactions.listChannelMessages(channelId, viewerId, limit);
+  listChannelMessages(
+    channelId: string,
+    viewerId: string,
+    limit: number,
+    range?: { before?: string; after?: string },
+  ): Promise<StoredMessage[]> {
+    return this.interactions.listChannelMessages(channelId, viewerId, limit, range);
   }
 
   deleteMessage(channelId: string, id: string): Promise<boolean> {
