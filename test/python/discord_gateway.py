@@ -65,7 +65,9 @@ class Bot(discord.Client):
             return await original_connect(url, **kwargs)
 
         self.http.ws_connect = observed_connect
-        synced = await self.tree.sync(guild=discord.Object(id=guild_id))
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
         emit("synced", commands=sorted(c.name for c in synced))
         asyncio.get_running_loop().create_task(self.quit_on_stdin())
 
