@@ -16,8 +16,10 @@
  *     (GATEWAY_BENCH_FANOUT): from the PUT to the last session receiving it, over several rounds.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Application, World } from '../src/core/world/types.js';
@@ -32,7 +34,7 @@ import {
 } from '../test/helpers/world.js';
 import { openSession, openSessions, type GatewayPayload, type Session } from './gateway-client.js';
 import { client, paced, startApp } from './interactions.bench.js';
-import { REPO_ROOT, startSlashd, type ChildServer } from './processes.js';
+import { REPO_ROOT, startSlashd } from './processes.js';
 import { fixed, percentile } from './stats.js';
 
 const RATE = 500;
@@ -123,12 +125,61 @@ function idleWorld(count: number): World {
   return world;
 }
 
-/** Resident set size of a process, in bytes (Linux /proc). */
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /VmRSS:\s+(\d+) kB/.exec(status);
-  if (!match) throw new Error(`no VmRSS for ${pid}`);
-  return Number(match[1]) * 1024;
+/** A server in a child process under --expose-gc that reports its RSS after a full collection. */
+interface MeasuredServer {
+  url: string;
+  /** RSS in bytes after a full garbage collection in the child. */
+  memory(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Spawns `args` under --expose-gc; the child prints "listening on <url>" and answers "memory". */
+async function startMeasured(args: string[], cleanup: () => void = () => undefined): Promise<MeasuredServer> {
+  const child = spawn(process.execPath, ['--expose-gc', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const waiting: ((line: string) => void)[] = [];
+  let listening: (url: string) => void = () => undefined;
+  const url = new Promise<string>((resolve, reject) => {
+    listening = resolve;
+    child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
+  });
+  lines.on('line', (line) => {
+    const match = /listening on (\S+)/.exec(line);
+    if (match?.[1]) listening(match[1]);
+    else if (line.startsWith('memory ')) waiting.shift()?.(line);
+  });
+  return {
+    url: await url,
+    memory: () =>
+      new Promise<number>((resolve) => {
+        waiting.push((line) => resolve(Number(line.slice('memory '.length))));
+        child.stdin!.write('memory\n');
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          cleanup();
+          resolve();
+        };
+        if (child.exitCode !== null) return done();
+        child.once('exit', done);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** slashd (bench/gateway-node.ts: createSlashd as `slashd serve` does) on `world` and a fresh SQLite file. */
+async function startMeasuredSlashd(world: World): Promise<MeasuredServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'slashd-gateway-bench-'));
+  const worldPath = join(dir, 'world.json');
+  writeFileSync(worldPath, JSON.stringify(world));
+  return startMeasured(
+    [join(REPO_ROOT, 'dist', 'bench', 'gateway-node.js'), worldPath, join(dir, 'bench.sqlite')],
+    () => rmSync(dir, { recursive: true, force: true }),
+  );
 }
 
 function sorted(values: number[]): number[] {
@@ -354,8 +405,13 @@ async function flowsAndFanout(lines: string[]): Promise<void> {
 }
 
 /** The baseline of (b)/(c): a bare `ws` server doing HELLO, READY and ACKs, optionally zlib-stream. */
-export async function startBareGateway(heartbeatInterval: number): Promise<ChildServer> {
+export async function startBareGateway(heartbeatInterval: number): Promise<MeasuredServer> {
   const script = `
+    require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+      if (line.trim() !== 'memory') return;
+      global.gc(); global.gc();
+      console.log('memory ' + process.memoryUsage.rss());
+    });
     const { WebSocketServer } = require('ws');
     const zlib = require('node:zlib');
     const interval = ${heartbeatInterval};
@@ -384,23 +440,7 @@ export async function startBareGateway(heartbeatInterval: number): Promise<Child
     wss.on('listening', () => console.log('listening on ws://127.0.0.1:' + wss.address().port));
     process.on('SIGTERM', () => { for (const c of wss.clients) c.terminate(); wss.close(() => process.exit(0)); });
   `;
-  const child = spawn(process.execPath, ['-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffered = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const match = /listening on (ws:\/\/\S+)/.exec(buffered);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`bare gateway exited early (${code})`)));
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { url, child, stop };
+  return startMeasured(['-e', script]);
 }
 
 interface IdleResult {
@@ -413,18 +453,17 @@ interface IdleResult {
 
 /** N idle sessions against one server: RSS per session, and the ACKs of one heartbeat interval. */
 export async function idleSessions(
-  server: ChildServer,
+  server: MeasuredServer,
   url: string,
   count: number,
   zlib: boolean,
   token: (i: number) => string,
 ): Promise<IdleResult> {
-  const pid = server.child.pid!;
   // One session first, so that the server's gateway code is loaded before the "before" figure.
   const probe = await openSession({ url, token: token(0), intents: 0, zlib, heartbeat: false });
   const heartbeatInterval = probe.heartbeatInterval;
   await probe.close();
-  const before = rssOf(pid);
+  const before = await server.memory();
   let acks: number[] = [];
   const opened = performance.now();
   const sessions = await openSessions(count, OPEN_IN_FLIGHT, (i) => ({
@@ -441,7 +480,7 @@ export async function idleSessions(
     acks = [];
     const window = Math.min(heartbeatInterval, WINDOW_CAP_MS);
     await sleep(window);
-    const after = rssOf(pid);
+    const after = await server.memory();
     const closed = sessions.filter((s) => s.closedWith() !== null).length;
     if (closed > 0) throw new Error(`${closed} of ${count} idle sessions were closed by the server`);
     return {
@@ -458,7 +497,7 @@ export async function idleSessions(
 
 /** (b) or (c): slashd, then the bare ws server, each holding `count` idle sessions. */
 async function idleComparison(lines: string[], label: string, count: number, zlib: boolean): Promise<void> {
-  const slashd = await startSlashd(idleWorld(count));
+  const slashd = await startMeasuredSlashd(idleWorld(count));
   let ours: IdleResult;
   try {
     const api = client(slashd.url);
