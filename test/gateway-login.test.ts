@@ -236,3 +236,32 @@ describe('gateway login', () => {
     assert.throws(() => inflateSync(client.rawFrames[1]!));
   });
 });
+
+describe('gateway configuration', () => {
+  test('a configured public URL is announced by discovery and READY', async () => {
+    const server = await startServer({ config: { gateway: { publicUrl: 'wss://gateway.example.test' } } });
+    try {
+      assert.deepEqual((await server.request('GET', '/gateway')).body, { url: 'wss://gateway.example.test' });
+      const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+      assert.equal(bot.body.url, 'wss://gateway.example.test');
+      const client = await GatewayClient.connect(server.url);
+      const ready = await client.login(DEMO_BOT_TOKEN);
+      assert.equal(ready.d.resume_gateway_url, 'wss://gateway.example.test');
+      client.drop();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('past maxSessions connections, an upgrade is refused with 503', async () => {
+    const server = await startServer({ config: { gateway: { maxSessions: 1 } } });
+    try {
+      const first = await GatewayClient.connect(server.url);
+      await first.nextOp(10);
+      await assert.rejects(GatewayClient.connect(server.url), /HTTP 503/);
+      first.drop();
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -61,6 +61,8 @@ interface ServeArgs {
   /** Whole-request timeout in ms; the default when undefined. */
   requestTimeoutMs: number | undefined;
   endpointPolicy: OutboundPolicy;
+  /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from the Host header. */
+  gatewayUrl: string | undefined;
 }
 
 function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
@@ -82,6 +84,7 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     'request-timeout': { type: 'string' },
     'endpoint-policy': { type: 'string' },
     'allow-private-endpoints': { type: 'boolean' },
+    'gateway-url': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -100,9 +103,14 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   if (!(ENDPOINT_POLICY_MODES as readonly string[]).includes(mode)) {
     throw new UsageError(`--endpoint-policy is one of ${ENDPOINT_POLICY_MODES.join(', ')}, not '${mode}'`);
   }
+  const gatewayUrl = text('gateway-url') ?? env.SLASHD_GATEWAY_URL;
+  if (gatewayUrl !== undefined && !/^wss?:\/\/[^\s/]+/.test(gatewayUrl)) {
+    throw new UsageError(`--gateway-url is a ws:// or wss:// URL, not '${gatewayUrl}'`);
+  }
   const allowPrivate = values['allow-private-endpoints'] === true || env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
   return {
     requestTimeoutMs,
+    gatewayUrl,
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -169,6 +177,7 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   out.log(`slashd listening on ${url}`);
   out.log(`  API base:    ${url}/api/v10`);
   out.log(`  health:      ${url}/healthz, ${url}/readyz`);
+  out.log(`  gateway:     ${slashd.gateway.options.publicUrl ?? url.replace(/^http/, 'ws')}`);
   if (args.adminToken === undefined) {
     const kept = adminTokenPath(args.db);
     out.log(
@@ -210,6 +219,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       logFormat: args.logFormat,
       timeouts: args.requestTimeoutMs === undefined ? undefined : { requestTimeoutMs: args.requestTimeoutMs },
       endpointPolicy: args.endpointPolicy,
+      gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
     });
   } catch (error) {
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.

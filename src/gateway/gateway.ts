@@ -16,6 +16,7 @@ import {
   HEARTBEAT_INTERVAL_MS,
   HEARTBEAT_TIMEOUT_FACTOR,
   MAX_CONCURRENCY,
+  MAX_GUILDS_PER_SHARD,
   MEMBERS_PER_CHUNK,
   Op,
   RESUME_WINDOW_MS,
@@ -52,6 +53,8 @@ export interface GatewayOptions {
    * session of the app is connected (v10). Off, it waits on the bus for its 3 s deadline.
    */
   failWithoutSession: boolean;
+  /** Guilds one shard may hold before IDENTIFY closes with 4011 (v10: 2,500). */
+  maxGuildsPerShard: number;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -60,6 +63,7 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   sendBufferBytes: DEFAULT_SEND_BUFFER_BYTES,
   heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
   failWithoutSession: true,
+  maxGuildsPerShard: MAX_GUILDS_PER_SHARD,
 };
 
 /** What the interactions service asks before publishing INTERACTION_CREATE. */
@@ -88,8 +92,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   private readonly sessionsByApp = new Map<string, Set<Session>>();
   private readonly unsubscribers: (() => void)[] = [];
   private sweepTimer: NodeJS.Timeout | null = null;
-  /** World events are filtered one after another, so that each session gets them in order. */
-  private worldQueue: Promise<void> = Promise.resolve();
+  /**
+   * Bus events are dispatched one after another, in the order published: a world event waits for
+   * its guild to be read, and what was published after it waits behind it.
+   */
+  private queue: Promise<void> = Promise.resolve();
   private closing = false;
   readonly now: () => number;
 
@@ -110,10 +117,12 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     });
     const { bus } = deps;
     this.unsubscribers.push(
-      bus.subscribe('INTERACTION_CREATE', (event) => this.onInteraction(event)),
-      bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) => this.onPermissionsUpdate(event)),
-      bus.subscribe('WORLD_DISPATCH', (event) => this.enqueueWorld(() => this.onWorld(event))),
-      bus.subscribe('APPLICATION_GUILD', (event) => this.enqueueWorld(() => this.onApplicationGuild(event))),
+      bus.subscribe('INTERACTION_CREATE', (event) => this.enqueue(async () => this.onInteraction(event))),
+      bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) =>
+        this.enqueue(async () => this.onPermissionsUpdate(event)),
+      ),
+      bus.subscribe('WORLD_DISPATCH', (event) => this.enqueue(() => this.onWorld(event))),
+      bus.subscribe('APPLICATION_GUILD', (event) => this.enqueue(() => this.onApplicationGuild(event))),
     );
   }
 
@@ -136,6 +145,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     const guilds = (await this.store.listGuilds()).filter((guild) => botInGuild(guild, app.id));
     const limit: SessionStartLimit = this.starts.limit(app.id, MAX_CONCURRENCY);
     return { url: this.url(hostHeader), shards: recommendedShards(guilds.length), session_start_limit: limit };
+  }
+
+  /** Whether the session exists and has a socket (tests wait on a drop being noticed). */
+  isAttached(sessionId: string): boolean {
+    return this.sessions.get(sessionId)?.socket != null;
   }
 
   get connectionCount(): number {
@@ -221,6 +235,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
         botGuilds.map((guild) => guild.id),
         numShards,
         shardId,
+        this.options.maxGuildsPerShard,
       )
     ) {
       throw new GatewayClose(Close.ShardingRequired);
@@ -378,13 +393,13 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
   }
 
-  private enqueueWorld(task: () => Promise<void>): void {
-    this.worldQueue = this.worldQueue.then(task).catch(() => undefined);
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch(() => undefined);
   }
 
-  /** Lets tests wait until the world events published so far have been dispatched. */
+  /** Resolves once the bus events published so far have been dispatched. */
   async settled(): Promise<void> {
-    await this.worldQueue;
+    await this.queue;
   }
 
   private async onWorld(event: BusEvents['WORLD_DISPATCH']): Promise<void> {

@@ -25,8 +25,13 @@ export function readShard(value: unknown): [number, number] | null {
 }
 
 /** True when one shard would hold more guilds than v10 allows (IDENTIFY closes with 4011). */
-export function shardingRequired(guildIds: readonly string[], numShards: number, shardId: number): boolean {
+export function shardingRequired(
+  guildIds: readonly string[],
+  numShards: number,
+  shardId: number,
+  maxPerShard = MAX_GUILDS_PER_SHARD,
+): boolean {
   let count = 0;
   for (const id of guildIds) if (shardOf(id, numShards) === shardId) count++;
-  return count > MAX_GUILDS_PER_SHARD;
+  return count > maxPerShard;
 }
