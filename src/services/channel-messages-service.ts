@@ -30,6 +30,11 @@ export const missingPermissions = () => new ApiError(403, JsonCode.MissingPermis
 export const cannotEditOthersMessage = () =>
   new ApiError(403, JsonCode.CannotEditOtherUsersMessage, 'Cannot edit a message authored by another user');
 
+/** v10 stores an embed without a type as a rich embed, and returns it so. */
+function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> {
+  return { type: 'rich', ...embed };
+}
+
 function formError(issues: Issue[]): ApiError {
   return isEmptyMessageFailure(issues) ? emptyMessageError() : invalidFormBody(issues);
 }
@@ -68,7 +73,7 @@ export class ChannelMessagesService {
       guild_id: guild.id,
       author: { kind: 'app', id: applicationId },
       content: typeof data.content === 'string' ? data.content : '',
-      embeds: Array.isArray(data.embeds) ? data.embeds : [],
+      embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
       components: Array.isArray(data.components) ? data.components : [],
       flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
       tts: data.tts === true,
@@ -112,7 +117,7 @@ export class ChannelMessagesService {
     const edited: StoredMessage = {
       ...own,
       content: typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content,
-      embeds: Array.isArray(data.embeds) ? data.embeds : data.embeds === null ? [] : own.embeds,
+      embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : data.embeds === null ? [] : own.embeds,
       components: Array.isArray(data.components) ? data.components : data.components === null ? [] : own.components,
       flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : own.flags,
       edited_timestamp: new Date(this.deps.now()).toISOString(),
