@@ -148,9 +148,10 @@ describe('an unmodified discord.js Client over the slashd gateway', () => {
         (error: unknown) => handled.push({ id: interaction.id, error }),
       );
     });
-    const ready = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
+    const ready = new Inbox<Client<true>>(() => 'ready');
+    client.once(Events.ClientReady, (c) => ready.push(c));
     await client.login(DEMO_BOT_TOKEN);
-    readyAt = await ready;
+    readyAt = await ready.find(() => true, 'ready');
   });
 
   after(async () => {
