@@ -1,6 +1,7 @@
 /**
- * Gateway benchmark. slashd runs as a child process (its CLI, a fresh SQLite file); the bots are
- * raw v10 gateway sessions (bench/gateway-client.ts) in this process. Reported, each against a
+ * Gateway benchmark. slashd runs as a child process on a fresh SQLite file (its CLI for (a)/(d);
+ * bench/gateway-node.ts for (b)/(c), which reports RSS after a full collection); the bots are raw
+ * v10 gateway sessions (bench/gateway-client.ts) in this process. Reported, each against a
  * baseline measured in the same run:
  * (a) invoke → INTERACTION_CREATE at a connected bot → callback (type 4) → the user reads the
  *     answer (`GET /channels/{id}/messages?limit=1`), p50/p99 at 500 flows/s (open loop); the
