@@ -145,6 +145,22 @@ describe('gateway close codes', () => {
     assert.equal(beating.closed, null, 'the connection that heartbeated stays');
   });
 
+  test('a connection late by an interval is asked for a heartbeat (op 1); answering keeps it open', async () => {
+    const client = await connect();
+    await client.login(OTHER_BOT_TOKEN);
+    const last = await client.nextDispatch('GUILD_CREATE');
+    clock += HEARTBEAT_INTERVAL_MS + 1;
+    server.slashd.gateway.sweep();
+    assert.deepEqual(await client.nextOp(1), { op: 1, d: last.s, s: null, t: null });
+    client.send({ op: 1, d: last.s });
+    await client.nextOp(11);
+    clock += HEARTBEAT_INTERVAL_MS / 2 + 1;
+    server.slashd.gateway.sweep();
+    client.send({ op: 1, d: last.s });
+    await client.nextOp(11);
+    assert.equal(client.closed, null);
+  });
+
   test('4010: a shard id outside the shard count', async () => {
     for (const shard of [[2, 2], [-1, 2], [0, 0], [0]]) {
       const client = await connect();

@@ -237,6 +237,25 @@ describe('gateway login', () => {
   });
 });
 
+describe('gateway transport', () => {
+  test('permessage-deflate, when the client offers it, carries large payloads intact', async () => {
+    const server = await startServer();
+    try {
+      const client = await GatewayClient.connect(server.url, '?v=10&encoding=json&compress=zlib-stream', {
+        perMessageDeflate: true,
+      });
+      assert.match(client.ws.extensions, /permessage-deflate/);
+      await client.login(DEMO_BOT_TOKEN, GUILDS);
+      const guild = await client.nextDispatch('GUILD_CREATE');
+      assert.ok(JSON.stringify(guild.d).length > 1024, 'large enough to be compressed');
+      assert.equal(guild.d.id, TEST_GUILD_ID);
+      client.drop();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('gateway configuration', () => {
   test('a configured public URL is announced by discovery and READY', async () => {
     const server = await startServer({ config: { gateway: { publicUrl: 'wss://gateway.example.test' } } });

@@ -138,6 +138,24 @@ describe('gateway resume', () => {
     assert.equal((await late.nextOp(9)).d, false);
   });
 
+  test('a resume buffer that cannot be read: INVALID_SESSION true, and the session stays resumable', async () => {
+    const owner = await connect();
+    const ready = await owner.login(DEMO_BOT_TOKEN, GUILDS);
+    owner.drop();
+    await untilDetached(ready.d.session_id);
+    // The in-memory buffer stands in for a shared store that is briefly away.
+    const buffer = (server.slashd.gateway as unknown as { buffer: { since: (...args: unknown[]) => unknown } }).buffer;
+    const since = buffer.since;
+    buffer.since = async () => {
+      throw new Error('store away');
+    };
+    const first = await resume(ready.d.session_id, 1);
+    assert.deepEqual(await first.nextOp(9), { op: 9, d: true, s: null, t: null });
+    buffer.since = since;
+    const second = await resume(ready.d.session_id, 1);
+    assert.equal((await second.nextDispatch('RESUMED')).s, 3);
+  });
+
   test('another bot’s token cannot resume a session', async () => {
     const owner = await connect();
     const ready = await owner.login(DEMO_BOT_TOKEN, GUILDS);
@@ -147,6 +165,44 @@ describe('gateway resume', () => {
     await thief.nextOp(10);
     thief.send({ op: 6, d: { token: 'other-bot-token', session_id: ready.d.session_id, seq: 0 } });
     assert.equal((await thief.nextOp(9)).d, false);
+  });
+
+  test('a client that stops reading is closed past the send buffer bound, and can resume', async () => {
+    const local = await startServer({ config: { gateway: { sendBufferBytes: 256 * 1024 } } });
+    try {
+      const client = await GatewayClient.connect(local.url);
+      const ready = await client.login(DEMO_BOT_TOKEN, GUILDS);
+      await client.nextDispatch('GUILD_CREATE');
+      // The client's socket stops reading: what the server sends piles up in its buffers.
+      const socket = (client.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+      socket.pause();
+      const big = 'x'.repeat(64 * 1024);
+      let published = 0;
+      while (local.slashd.gateway.isAttached(ready.d.session_id) && published < 2000) {
+        for (let i = 0; i < 20; i++, published++) {
+          local.slashd.bus.publish('WORLD_DISPATCH', {
+            t: 'GUILD_UPDATE',
+            guildId: TEST_GUILD_ID,
+            channelId: null,
+            recipientIds: [],
+            d: { id: TEST_GUILD_ID, n: published, big },
+          });
+        }
+        await local.slashd.gateway.settled();
+      }
+      assert.equal(local.slashd.gateway.isAttached(ready.d.session_id), false, 'closed as a slow consumer');
+      socket.resume();
+      assert.equal((await client.closedWith()).code, 4000);
+      const lastSeen = client.payloads.filter((p) => p.op === 0).at(-1)!.s!;
+      const again = await GatewayClient.connect(local.url);
+      await again.nextOp(10);
+      again.send({ op: 6, d: { token: DEMO_BOT_TOKEN, session_id: ready.d.session_id, seq: lastSeen } });
+      const first = await again.next((p) => p.op === 0);
+      assert.equal(first.s, lastSeen + 1, 'the resume continues where the client stopped reading');
+      again.drop();
+    } finally {
+      await local.close();
+    }
   });
 
   test('a draining node sends RECONNECT (op 7) and closes resumably', async () => {

@@ -55,6 +55,7 @@ export class Connection implements SessionSocket {
   /** Set once the socket is closed: nothing more is sent. */
   private closed = false;
   private replayQueue: BufferedDispatch[] | null = null;
+  private heartbeatRequested = false;
   /** Commands are handled one after another: IDENTIFY's look-ups finish before what follows. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -78,6 +79,13 @@ export class Connection implements SessionSocket {
 
   hello(): void {
     this.send({ op: Op.Hello, d: { heartbeat_interval: this.host.heartbeatIntervalMs }, s: null, t: null });
+  }
+
+  /** A server-sent heartbeat (op 1), once per silence: the client must answer with its own op 1. */
+  requestHeartbeat(): void {
+    if (this.heartbeatRequested) return;
+    this.heartbeatRequested = true;
+    this.send({ op: Op.Heartbeat, d: this.session?.seq ?? null, s: null, t: null });
   }
 
   sendDispatch(t: string, s: number, d: unknown): void {
@@ -162,6 +170,7 @@ export class Connection implements SessionSocket {
     const { op, d } = frame.value;
     if (op === Op.Heartbeat) {
       this.lastHeartbeatAt = this.host.now();
+      this.heartbeatRequested = false;
       this.send({ op: Op.HeartbeatAck, d: null, s: null, t: null });
       return;
     }

@@ -28,7 +28,7 @@ import { toWireBotUser } from '../core/world/wire.js';
 import type { BusEvents, EventBus } from '../events/bus.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
-import { InMemoryResumeBuffer, type ResumeBuffer } from './resume-buffer.js';
+import { InMemoryResumeBuffer, type BufferedDispatch, type ResumeBuffer } from './resume-buffer.js';
 import { Session } from './session.js';
 import { SessionStarts, type SessionStartLimit } from './session-starts.js';
 import { JsonEncoder, ZlibStreamEncoder, type Encoder } from './transport.js';
@@ -111,9 +111,16 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: WS_MAX_PAYLOAD_BYTES,
-      // discord.py asks for it; small payloads are not worth compressing, and no context is kept
-      // between messages so that an idle connection holds no zlib memory.
-      perMessageDeflate: { threshold: 1024, serverNoContextTakeover: true, clientNoContextTakeover: true },
+      // Negotiated when a client offers it. Small payloads are not worth compressing, no context is
+      // kept between messages, and the window and memory level are small: `ws` keeps a deflate
+      // context per connection once it has compressed, and 10,000 idle sessions must stay cheap.
+      perMessageDeflate: {
+        threshold: 1024,
+        serverNoContextTakeover: true,
+        clientNoContextTakeover: true,
+        serverMaxWindowBits: 10,
+        zlibDeflateOptions: { memLevel: 4 },
+      },
     });
     const { bus } = deps;
     this.unsubscribers.push(
@@ -184,13 +191,17 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     connection.hello();
   }
 
-  /** Closes connections whose heartbeats stopped (4009) and forgets sessions past the resume window. */
+  /**
+   * Closes connections whose heartbeats stopped (4009), asks late ones for a heartbeat, and forgets
+   * sessions past the resume window.
+   */
   sweep(): void {
     const now = this.now();
     for (const connection of this.connections) {
-      if (now - connection.lastHeartbeatAt > this.heartbeatIntervalMs * HEARTBEAT_TIMEOUT_FACTOR) {
-        connection.close(Close.SessionTimedOut);
-      }
+      const silent = now - connection.lastHeartbeatAt;
+      if (silent > this.heartbeatIntervalMs * HEARTBEAT_TIMEOUT_FACTOR) connection.close(Close.SessionTimedOut);
+      // Late by an interval: asked once for a heartbeat now (op 1), which clients answer at once.
+      else if (silent > this.heartbeatIntervalMs) connection.requestHeartbeat();
     }
     for (const session of this.sessions.values()) {
       if (session.detachedAt !== null && now - session.detachedAt > RESUME_WINDOW_MS) this.endSession(session);
@@ -313,7 +324,18 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     session.socket = connection;
     session.detachedAt = null;
     connection.session = session;
-    const missed = await this.buffer.since(session.id, resume.seq);
+    let missed: readonly BufferedDispatch[] | null;
+    try {
+      missed = await this.buffer.since(session.id, resume.seq);
+    } catch {
+      // The buffer could not be read (a shared store away): the session is kept, and the client
+      // is told it may try to resume again (INVALID_SESSION d: true).
+      connection.cancelReplay();
+      connection.session = null;
+      session.socket = null;
+      session.detachedAt = this.now();
+      return connection.send({ op: Op.InvalidSession, d: true, s: null, t: null });
+    }
     if (missed === null) {
       connection.cancelReplay();
       connection.session = null;

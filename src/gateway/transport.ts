@@ -27,8 +27,22 @@ export class JsonEncoder implements Encoder {
  * zlib works off the main thread: frames are deflated one at a time, so the output of one flush
  * is exactly one payload, and payloads leave in the order they were sent.
  */
+/**
+ * The deflate context's size: zlib's default (a 32 KiB window, memLevel 8) costs about 256 KiB per
+ * connection; a 4 KiB window with memLevel 5 costs about 32 KiB and still spans a typical payload.
+ * Any client inflates it: the window size travels in the stream's header.
+ */
+const STREAM_WINDOW_BITS = 12;
+const STREAM_MEM_LEVEL = 5;
+/** zlib's output buffer per stream (16 KiB by default); larger payloads just take more rounds. */
+const STREAM_CHUNK_BYTES = 2048;
+
 export class ZlibStreamEncoder implements Encoder {
-  private readonly deflate: Deflate = createDeflate();
+  private readonly deflate: Deflate = createDeflate({
+    windowBits: STREAM_WINDOW_BITS,
+    memLevel: STREAM_MEM_LEVEL,
+    chunkSize: STREAM_CHUNK_BYTES,
+  });
   private readonly queue: { text: string; deliver: (data: Buffer) => void }[] = [];
   private readonly idle: (() => void)[] = [];
   private chunks: Buffer[] = [];
