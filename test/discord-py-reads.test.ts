@@ -1,0 +1,57 @@
+/**
+ * discord.py, unmodified (Debian's python3-discord), reads the world and sends messages through
+ * slashd's REST reads: fetch_guild, fetch_channels, fetch_roles, fetch_member, fetch_user,
+ * fetch_channel, send (with an embed), history, fetch_message, edit and delete.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { ROOT } from './helpers/cli-process.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = join(ROOT, 'test', 'python', 'discord_reads.py');
+const GENERAL = '1345183757107200011';
+const run = promisify(execFile);
+
+describe('discord.py reads the world and sends messages', () => {
+  let server: TestServer;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let result: any;
+
+  before(async () => {
+    const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
+    assert.equal(probe.status, 0, `discord.py is missing (Debian package python3-discord): ${probe.stderr ?? ''}`);
+    server = await startServer();
+    const { stdout } = await run(PYTHON, [SCRIPT, server.api, DEMO_BOT_TOKEN, TEST_GUILD_ID, GENERAL, BOB_ID], {
+      timeout: 120_000,
+    });
+    result = JSON.parse(stdout.trim().split('\n').pop()!);
+  });
+  after(() => server?.close());
+
+  test('the guild, its channels, roles, a member and a user', () => {
+    assert.deepEqual(result.guild, ['Test Guild', 5]);
+    assert.deepEqual(result.channels, ['Text', 'announcements', 'general', 'nsfw-lounge']);
+    assert.deepEqual(result.roles, [
+      ['@everyone', 0],
+      ['Admin', 3],
+      ['Moderator', 2],
+      ['Muted', 1],
+    ]);
+    assert.deepEqual(result.member, ['bob', 'Bobby', [TEST_GUILD_ID, '1345183757107200003']]);
+    assert.equal(result.user, 'bob');
+    assert.deepEqual(result.channel, ['general', '1345183757107200010']);
+  });
+
+  test('send, history, fetch_message, edit, delete', () => {
+    assert.deepEqual(result.sent, ['from discord.py', DEMO_APP_ID, 'An embed']);
+    assert.deepEqual(result.history, ['from discord.py', 'hello world']);
+    assert.equal(result.fetched, 'from discord.py');
+    assert.deepEqual(result.edited, ['edited by discord.py', true]);
+    assert.deepEqual(result.after_delete, ['hello world']);
+  });
+});
