@@ -1,7 +1,7 @@
 /**
  * slashd as a child process for the gateway benchmark's memory figures: started like `slashd serve`
  * (a world file, a fresh SQLite file) but under `--expose-gc`, and answering the line "memory" on
- * its stdin with "memory <rss bytes>" after a full garbage collection, so that RSS before and after
+ * its stdin with "memory <rss> <heap used + external>" (bytes) after a full garbage collection, so that RSS before and after
  * the sessions compares live memory, not garbage the world import left behind.
  */
 import { readFileSync } from 'node:fs';
@@ -17,7 +17,8 @@ export function reportMemoryOnRequest(): void {
     if (line.trim() !== 'memory') return;
     collect?.();
     collect?.();
-    console.log(`memory ${process.memoryUsage.rss()}`);
+    const usage = process.memoryUsage();
+    console.log(`memory ${usage.rss} ${usage.heapUsed + usage.external}`);
   });
 }
 
