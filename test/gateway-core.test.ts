@@ -164,7 +164,7 @@ describe('client payloads', () => {
 describe('resume buffer', () => {
   test('keeps the last N dispatches; older seqs are gone (null)', async () => {
     const buffer = new InMemoryResumeBuffer(3);
-    for (let s = 1; s <= 10; s++) buffer.append('a', { s, t: 'X', d: s });
+    for (let s = 1; s <= 10; s++) buffer.append('a', { s, t: 'X', json: String(s) });
     assert.deepEqual(
       (await buffer.since('a', 7))!.map((d) => d.s),
       [8, 9, 10],
@@ -173,5 +173,21 @@ describe('resume buffer', () => {
     assert.equal(await buffer.since('a', 6), null);
     buffer.drop('a');
     assert.deepEqual(await buffer.since('a', 0), []);
+  });
+
+  test('and at most so many characters of JSON, the newest always kept', async () => {
+    const buffer = new InMemoryResumeBuffer(100, 10);
+    buffer.append('a', { s: 1, t: 'X', json: '"aaaa"' });
+    buffer.append('a', { s: 2, t: 'X', json: '"bbbb"' });
+    assert.deepEqual(
+      (await buffer.since('a', 1))!.map((d) => d.s),
+      [2],
+    );
+    assert.equal(await buffer.since('a', 0), null, 'the first no longer fits');
+    buffer.append('a', { s: 3, t: 'X', json: JSON.stringify('x'.repeat(50)) });
+    assert.deepEqual(
+      (await buffer.since('a', 2))!.map((d) => d.s),
+      [3],
+    );
   });
 });

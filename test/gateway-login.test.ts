@@ -5,6 +5,7 @@
  * once when no session is connected), APPLICATION_COMMAND_PERMISSIONS_UPDATE, zlib-stream framing.
  */
 import assert from 'node:assert/strict';
+import { connect as tcpConnect } from 'node:net';
 import { constants, inflateSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { GatewayClient } from './helpers/gateway-client.js';
@@ -267,6 +268,31 @@ describe('gateway configuration', () => {
       const ready = await client.login(DEMO_BOT_TOKEN);
       assert.equal(ready.d.resume_gateway_url, 'wss://gateway.example.test');
       client.drop();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the Host header is echoed only as a host[:port]; a malformed upgrade URL gets 400', async () => {
+    const server = await startServer();
+    try {
+      const { port } = new URL(server.url);
+      const raw = (head: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.end(head));
+          let text = '';
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('end', () => resolve(text));
+          socket.on('error', reject);
+        });
+      const discovery = await raw('GET /api/v10/gateway HTTP/1.1\r\nHost: evil.test/x?y\r\nConnection: close\r\n\r\n');
+      assert.match(discovery, /"url":"ws:\/\/localhost"/);
+      const upgrade = await raw(
+        'GET http://[ HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+      assert.match(upgrade, /^HTTP\/1.1 400/);
+      assert.equal((await server.request('GET', '/gateway')).status, 200, 'the node still serves');
     } finally {
       await server.close();
     }

@@ -168,7 +168,10 @@ describe('gateway resume', () => {
   });
 
   test('a client that stops reading is closed past the send buffer bound, and can resume', async () => {
-    const local = await startServer({ config: { gateway: { sendBufferBytes: 256 * 1024 } } });
+    // The resume buffer must hold what piles up unread (several MiB in the kernel's buffers).
+    const local = await startServer({
+      config: { gateway: { sendBufferBytes: 256 * 1024, resumeBufferChars: 256 * 1024 * 1024 } },
+    });
     try {
       const client = await GatewayClient.connect(local.url);
       const ready = await client.login(DEMO_BOT_TOKEN, GUILDS);

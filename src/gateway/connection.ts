@@ -88,9 +88,9 @@ export class Connection implements SessionSocket {
     this.send({ op: Op.Heartbeat, d: this.session?.seq ?? null, s: null, t: null });
   }
 
-  sendDispatch(t: string, s: number, d: unknown): void {
-    if (this.replayQueue) this.replayQueue.push({ s, t, d });
-    else this.send({ op: Op.Dispatch, t, s, d });
+  sendDispatch(t: string, s: number, json: string): void {
+    if (this.replayQueue) this.replayQueue.push({ s, t, json });
+    else this.sendText(dispatchText(t, s, json));
   }
 
   /** From now until `finishReplay`, live dispatches wait behind the missed ones of a RESUME. */
@@ -110,13 +110,17 @@ export class Connection implements SessionSocket {
     for (const dispatch of [...missed, ...live]) {
       if (dispatch.s <= last) continue;
       last = dispatch.s;
-      this.send({ op: Op.Dispatch, t: dispatch.t, s: dispatch.s, d: dispatch.d });
+      this.sendText(dispatchText(dispatch.t, dispatch.s, dispatch.json));
     }
   }
 
   send(payload: unknown): void {
+    this.sendText(JSON.stringify(payload));
+  }
+
+  private sendText(text: string): void {
     if (this.closing) return;
-    this.encoder.encode(payload, (data) => {
+    this.encoder.encode(text, (data) => {
       if (this.closed) return;
       this.ws.send(data);
       // A client that does not read keeps its unsent payloads in our memory: bounded per connection.
@@ -208,6 +212,11 @@ export class Connection implements SessionSocket {
         if (!this.session) throw new GatewayClose(Close.NotAuthenticated);
     }
   }
+}
+
+/** A dispatch frame around `d`'s JSON text, without parsing or serializing `d` again. */
+function dispatchText(t: string, s: number, json: string): string {
+  return `{"op":${Op.Dispatch},"t":${JSON.stringify(t)},"s":${s},"d":${json}}`;
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

@@ -19,6 +19,8 @@ import {
   MAX_GUILDS_PER_SHARD,
   MEMBERS_PER_CHUNK,
   Op,
+  RESUME_BUFFER_CHARS,
+  RESUME_BUFFER_EVENTS,
   RESUME_WINDOW_MS,
 } from '../core/gateway/protocol.js';
 import { recommendedShards, shardingRequired, shardOf } from '../core/gateway/shards.js';
@@ -39,6 +41,8 @@ export const DEFAULT_MAX_SESSIONS = 50_000;
 export const DEFAULT_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 /** How often the sweep looks for missed heartbeats and expired sessions. */
 const SWEEP_INTERVAL_MS = 5_000;
+/** A host name or address, with an optional port: what the announced URL may take from Host. */
+const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** The largest frame `ws` accepts at all; frames above 4096 bytes but below it close with 4002. */
 const WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -55,6 +59,8 @@ export interface GatewayOptions {
   failWithoutSession: boolean;
   /** Guilds one shard may hold before IDENTIFY closes with 4011 (v10: 2,500). */
   maxGuildsPerShard: number;
+  /** JSON text the in-memory resume buffer keeps per session. */
+  resumeBufferChars: number;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -64,6 +70,7 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
   failWithoutSession: true,
   maxGuildsPerShard: MAX_GUILDS_PER_SHARD,
+  resumeBufferChars: RESUME_BUFFER_CHARS,
 };
 
 /** What the interactions service asks before publishing INTERACTION_CREATE. */
@@ -98,6 +105,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
    */
   private queue: Promise<void> = Promise.resolve();
   private closing = false;
+  /** GUILD_CREATE payloads by guild instance, user list instance and view (see `guildCreate`). */
+  private readonly guildCreates = new WeakMap<Guild, WeakMap<readonly User[], Map<string, Record<string, unknown>>>>();
   readonly now: () => number;
 
   constructor(deps: GatewayDeps) {
@@ -106,7 +115,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.options = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
     this.heartbeatIntervalMs = this.options.heartbeatIntervalMs;
     this.sendBufferBytes = this.options.sendBufferBytes;
-    this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer();
+    this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer(RESUME_BUFFER_EVENTS, this.options.resumeBufferChars);
     this.starts = new SessionStarts(deps.now);
     this.wss = new WebSocketServer({
       noServer: true,
@@ -144,7 +153,9 @@ export class Gateway implements ConnectionHost, GatewayPresence {
 
   /** The URL clients connect to, as announced by discovery and READY. */
   url(hostHeader: string | undefined): string {
-    return this.options.publicUrl ?? `ws://${hostHeader ?? 'localhost'}`;
+    if (this.options.publicUrl) return this.options.publicUrl;
+    // The Host header is the client's word: only a host[:port] is echoed back.
+    return `ws://${hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : 'localhost'}`;
   }
 
   /** `GET /gateway/bot`'s body for an app. */
@@ -166,10 +177,15 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   // ---- Connections ----------------------------------------------------------------------------
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(request.url ?? '/', 'http://gateway');
     const refuse = (status: string) => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', 'http://gateway');
+    } catch {
+      return refuse('400 Bad Request');
+    }
     if (url.pathname !== '/') return refuse('404 Not Found');
     if (this.closing || this.connections.size >= this.options.maxSessions) return refuse('503 Service Unavailable');
     this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, request, url));
@@ -288,22 +304,37 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       _trace: ['["slashd-gateway",{"micros":0}]'],
     });
     if ((session.intents & Intent.Guilds) === 0) return;
-    const byId = new Map(users.map((user) => [user.id, user]));
-    for (const guild of shardGuilds) session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, byId));
+    for (const listed of shardGuilds) {
+      // The store's cached instance, so that sessions of the same view share one payload.
+      const guild = (await this.store.getGuild(listed.id)) ?? listed;
+      session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, users));
+    }
   }
 
+  /**
+   * GUILD_CREATE for a session, built once per view: while the store hands out the same guild and
+   * user list (its read caches do until a write), sessions with the same app, members flag and
+   * large threshold share the payload object, and so its JSON text (`jsonOf`).
+   */
   private guildCreate(
     guild: Guild,
     app: StoredApplication,
     session: Session,
-    users: ReadonlyMap<string, User>,
+    users: readonly User[],
   ): Record<string, unknown> {
-    return guildCreatePayload(guild, {
-      app,
-      users,
-      withMembers: (session.intents & Intent.GuildMembers) !== 0,
-      largeThreshold: session.largeThreshold,
-    });
+    const withMembers = (session.intents & Intent.GuildMembers) !== 0;
+    let byUsers = this.guildCreates.get(guild);
+    if (!byUsers) this.guildCreates.set(guild, (byUsers = new WeakMap()));
+    let byView = byUsers.get(users);
+    if (!byView) byUsers.set(users, (byView = new Map()));
+    const key = `${app.id}/${app.name}/${withMembers}/${session.largeThreshold}`;
+    let payload = byView.get(key);
+    if (!payload) {
+      const byId = new Map(users.map((user) => [user.id, user]));
+      payload = guildCreatePayload(guild, { app, users: byId, withMembers, largeThreshold: session.largeThreshold });
+      byView.set(key, payload);
+    }
+    return payload;
   }
 
   async resume(connection: Connection, resume: Resume): Promise<void> {
@@ -428,9 +459,16 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     if (this.sessions.size === 0) return;
     const guild = event.guildId === null ? null : await this.store.getGuild(event.guildId);
     const world: WorldEvent = event;
+    // What a session gets depends only on its app and MESSAGE_CONTENT: one object (and so one JSON
+    // text) per such view, however many sessions share it.
+    const views = new Map<string, Record<string, unknown>>();
     for (const session of this.sessions.values()) {
       const d = worldDispatchFor(world, session, guild);
-      if (d !== null) session.dispatch(event.t, d);
+      if (d === null) continue;
+      const view = `${session.applicationId}/${session.intents & Intent.MessageContent}`;
+      const shared = views.get(view) ?? d;
+      views.set(view, shared);
+      session.dispatch(event.t, shared);
     }
   }
 
@@ -448,7 +486,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       this.store.getApplication(event.applicationId),
     ]);
     if (!guild || !app || !botInGuild(guild, app.id)) return;
-    const users = new Map((await this.store.listUsers()).map((user) => [user.id, user]));
+    const users = await this.store.listUsers();
     for (const session of own) session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, users));
   }
 

@@ -3,13 +3,13 @@
  * and get what it missed. Behind an interface so that a Redis list per session can back it when
  * sessions move between nodes; in memory today, bounded per session.
  */
-import { RESUME_BUFFER_EVENTS } from '../core/gateway/protocol.js';
+import { RESUME_BUFFER_CHARS, RESUME_BUFFER_EVENTS } from '../core/gateway/protocol.js';
 
-/** One dispatch as sent: `s` is its sequence number. */
+/** One dispatch as sent: `s` is its sequence number, `d` kept as its JSON text (compact, and what a Redis list holds). */
 export interface BufferedDispatch {
   readonly s: number;
   readonly t: string;
-  readonly d: unknown;
+  readonly json: string;
 }
 
 export interface ResumeBuffer {
@@ -24,26 +24,47 @@ export interface ResumeBuffer {
   drop(sessionId: string): void;
 }
 
-/** A ring of the last `capacity` dispatches per session. */
-export class InMemoryResumeBuffer implements ResumeBuffer {
-  private readonly sessions = new Map<string, BufferedDispatch[]>();
+/** One session's kept dispatches: `items[head..]`, holding `chars` characters of JSON. */
+interface Kept {
+  items: BufferedDispatch[];
+  head: number;
+  chars: number;
+}
 
-  constructor(private readonly capacity = RESUME_BUFFER_EVENTS) {}
+/** The last dispatches of each session, at most `capacity` of them and `maxChars` of JSON text. */
+export class InMemoryResumeBuffer implements ResumeBuffer {
+  private readonly sessions = new Map<string, Kept>();
+
+  constructor(
+    private readonly capacity = RESUME_BUFFER_EVENTS,
+    private readonly maxChars = RESUME_BUFFER_CHARS,
+  ) {}
 
   append(sessionId: string, dispatch: BufferedDispatch): void {
     let kept = this.sessions.get(sessionId);
-    if (!kept) this.sessions.set(sessionId, (kept = []));
-    kept.push(dispatch);
-    // Dropping from the front in bulk keeps the cost amortised O(1) per event.
-    if (kept.length > this.capacity * 2) kept.splice(0, kept.length - this.capacity);
+    if (!kept) this.sessions.set(sessionId, (kept = { items: [], head: 0, chars: 0 }));
+    kept.items.push(dispatch);
+    kept.chars += dispatch.json.length;
+    while (
+      kept.items.length - kept.head > this.capacity ||
+      (kept.chars > this.maxChars && kept.head < kept.items.length - 1)
+    ) {
+      kept.chars -= kept.items[kept.head]!.json.length;
+      kept.head++;
+    }
+    // Compacting only once the dropped part is as long as the capacity keeps appends amortised O(1).
+    if (kept.head >= this.capacity) {
+      kept.items = kept.items.slice(kept.head);
+      kept.head = 0;
+    }
   }
 
   async since(sessionId: string, seq: number): Promise<readonly BufferedDispatch[] | null> {
-    const kept = (this.sessions.get(sessionId) ?? []).slice(-this.capacity);
-    const first = kept[0];
-    if (!first) return seq >= 0 ? [] : null;
+    const kept = this.sessions.get(sessionId);
+    const first = kept?.items[kept.head];
+    if (!kept || !first) return seq >= 0 ? [] : null;
     if (seq < first.s - 1) return null;
-    return kept.filter((dispatch) => dispatch.s > seq);
+    return kept.items.slice(kept.head).filter((dispatch) => dispatch.s > seq);
   }
 
   drop(sessionId: string): void {

@@ -6,7 +6,25 @@ import type { ResumeBuffer } from './resume-buffer.js';
 
 /** Where a session's payloads go while its socket is open. */
 export interface SessionSocket {
-  sendDispatch(t: string, s: number, d: unknown): void;
+  /** `json` is the dispatch's `d` as JSON text. */
+  sendDispatch(t: string, s: number, json: string): void;
+}
+
+/**
+ * Each payload object is serialized once, however many sessions get it (a permissions update to
+ * every session of an app, a GUILD_CREATE shared by sessions of the same view): the same text is
+ * then buffered and sent by all of them.
+ */
+const serialized = new WeakMap<object, string>();
+
+export function jsonOf(d: unknown): string {
+  if (typeof d !== 'object' || d === null) return JSON.stringify(d);
+  let json = serialized.get(d);
+  if (json === undefined) {
+    json = JSON.stringify(d);
+    serialized.set(d, json);
+  }
+  return json;
 }
 
 export interface SessionInit {
@@ -47,7 +65,8 @@ export class Session {
   /** Numbers the dispatch, keeps it for a resume, and sends it if the socket is open. */
   dispatch(t: string, d: unknown): void {
     const s = ++this.seq;
-    this.buffer.append(this.id, { s, t, d });
-    this.socket?.sendDispatch(t, s, d);
+    const json = jsonOf(d);
+    this.buffer.append(this.id, { s, t, json });
+    this.socket?.sendDispatch(t, s, json);
   }
 }

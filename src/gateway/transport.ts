@@ -6,16 +6,16 @@
 import { constants, createDeflate, type Deflate } from 'node:zlib';
 
 export interface Encoder {
-  /** Encodes one payload and hands the bytes (or text) to `deliver`, in the order of the calls. */
-  encode(payload: unknown, deliver: (data: string | Buffer) => void): void;
+  /** Encodes one payload's JSON text and hands the bytes (or text) to `deliver`, in call order. */
+  encode(text: string, deliver: (data: string | Buffer) => void): void;
   /** Calls `done` once every payload encoded so far has been delivered. */
   whenIdle(done: () => void): void;
   close(): void;
 }
 
 export class JsonEncoder implements Encoder {
-  encode(payload: unknown, deliver: (data: string) => void): void {
-    deliver(JSON.stringify(payload));
+  encode(text: string, deliver: (data: string) => void): void {
+    deliver(text);
   }
   whenIdle(done: () => void): void {
     done();
@@ -60,9 +60,9 @@ export class ZlibStreamEncoder implements Encoder {
     return this.queue.reduce((sum, item) => sum + item.text.length, 0);
   }
 
-  encode(payload: unknown, deliver: (data: Buffer) => void): void {
+  encode(text: string, deliver: (data: Buffer) => void): void {
     if (this.closed) return;
-    this.queue.push({ text: JSON.stringify(payload), deliver });
+    this.queue.push({ text, deliver });
     if (!this.busy) this.next();
   }
 

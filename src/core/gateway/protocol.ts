@@ -92,6 +92,8 @@ export const RESUME_WINDOW_MS = 3 * 60 * 1000;
 
 /** Dispatches kept per session for a resume; an older `seq` gets INVALID_SESSION (d: false). */
 export const RESUME_BUFFER_EVENTS = 1000;
+/** And at most this much JSON text per session (the newest dispatch is always kept). */
+export const RESUME_BUFFER_CHARS = 1024 * 1024;
 
 /** Members per GUILD_MEMBERS_CHUNK and the most one request may ask for. */
 export const MEMBERS_PER_CHUNK = 1000;
