@@ -3,7 +3,7 @@
  * a bot's are the guilds it is in, a user's those they are a member of (through a Bearer token
  * only with the `guilds` scope, as in v10).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isSnowflake } from '../../core/snowflake.js';
 import { guildMembers } from '../../core/world/guild-members.js';
 import { compareSnowflakes, selectPage } from '../../core/world/page-query.js';
@@ -24,7 +24,7 @@ export async function userRoutes(api: FastifyInstance, { ctx }: { ctx: HttpConte
   const store = ctx.store;
 
   /** Whose guilds a token lists. */
-  async function guildsViewer(request: Parameters<typeof principalOf>[1]): Promise<Viewer> {
+  async function guildsViewer(request: FastifyRequest): Promise<Viewer> {
     const principal = await principalOf(store, request);
     if (principal.kind === 'bot') return { kind: 'bot', applicationId: principal.app.id };
     if (principal.kind === 'user') return { kind: 'user', userId: principal.user.id };
