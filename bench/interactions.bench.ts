@@ -63,7 +63,7 @@ interface Reply {
 }
 
 /** A keep-alive HTTP client: one pool for the whole run, as a real client keeps its connections. */
-function client(base: string) {
+export function client(base: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const origin = new URL(base);
   function call(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
@@ -127,7 +127,7 @@ const APP_SCRIPT = `
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-async function startApp(publicKey: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startApp(publicKey: string): Promise<{ url: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['-e', APP_SCRIPT], {
     cwd: REPO_ROOT,
     env: { ...process.env, APP_PUBLIC_KEY: publicKey },
@@ -155,7 +155,7 @@ async function startApp(publicKey: string): Promise<{ url: string; stop(): Promi
  * Starts `flow` RATE times a second for `seconds`, on a fixed schedule (open loop), and returns
  * every flow's duration in ms, in start order, plus how far the scheduler fell behind at worst.
  */
-async function paced(
+export async function paced(
   rate: number,
   seconds: number,
   flow: (i: number) => Promise<void>,

@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark in bench/, each reported against its same-run baseline. */
 import { runCommandsBench } from './commands.bench.js';
+import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
 import { runValidationBench } from './validation.bench.js';
@@ -14,6 +15,7 @@ const BENCHES: Bench[] = [
   { name: 'validation ', run: runValidationBench },
   { name: 'permissions ', run: runPermissionsBench },
   { name: 'interactions ', run: runInteractionsBench },
+  { name: 'gateway ', run: runGatewayBench },
 ];
 
 async function main(): Promise<void> {
