@@ -175,7 +175,7 @@ export async function openSessions(
   inFlight: number,
   options: (index: number) => SessionOptions,
 ): Promise<Session[]> {
-  const sessions: Session[] = new Array(count);
+  const sessions = new Array<Session>(count);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(inFlight, count) }, async () => {

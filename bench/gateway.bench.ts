@@ -157,7 +157,7 @@ async function startMeasured(args: string[], cleanup: () => void = () => undefin
     cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const waiting: ((line: string) => void)[] = [];
   let listening: (url: string) => void = () => undefined;
   const url = new Promise<string>((resolve, reject) => {
@@ -177,7 +177,7 @@ async function startMeasured(args: string[], cleanup: () => void = () => undefin
           const [, rss, heap] = line.split(' ');
           resolve({ rss: Number(rss), heap: Number(heap) });
         });
-        child.stdin!.write('memory\n');
+        child.stdin.write('memory\n');
       }),
     stop: () =>
       new Promise<void>((resolve) => {
@@ -327,7 +327,7 @@ async function flowsAndFanout(lines: string[]): Promise<void> {
     const flow = (bodies: string[], overGateway: boolean) => async (i: number) => {
       const channel = i % CHANNELS;
       const started = performance.now();
-      const invoked = await api.call('POST', '/api/v10/interactions', user, bodies[channel]!);
+      const invoked = await api.call('POST', '/api/v10/interactions', user, bodies[channel]);
       if (invoked.status !== 200) {
         errors++;
         return;

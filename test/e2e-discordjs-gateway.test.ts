@@ -32,7 +32,7 @@ import {
   exampleWorld,
 } from './helpers/world.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Json = any;
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;

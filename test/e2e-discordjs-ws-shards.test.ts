@@ -15,7 +15,7 @@ import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Json = any;
 
 const SHARDS = 2;
