@@ -32,7 +32,6 @@ import {
   exampleWorld,
 } from './helpers/world.js';
 
- 
 type Json = any;
 
 const BOT = `Bot ${DEMO_BOT_TOKEN}`;

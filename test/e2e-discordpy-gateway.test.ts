@@ -15,7 +15,6 @@ import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
- 
 type Json = any;
 
 const PYTHON = '/usr/bin/python3';
