@@ -207,8 +207,18 @@ describe('gateway dispatch routing', () => {
       [ALICE_ID],
     );
     assert.deepEqual(byIds.d.not_found, [unknown]);
+    // The whole list: the users and the bots (Other App's too, installed by gatewayWorld), as in
+    // GUILD_CREATE and GET /guilds/{id}/members, in ascending id order.
     full.send({ op: 8, d: { guild_id: TEST_GUILD_ID, query: '', limit: 0 } });
-    assert.equal((await full.nextDispatch('GUILD_MEMBERS_CHUNK')).d.members.length, 4);
+    const all = await full.nextDispatch('GUILD_MEMBERS_CHUNK');
+    const ids: string[] = all.d.members.map((m: Json) => m.user.id);
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)),
+    );
+    for (const id of [DEMO_APP_ID, ALICE_ID, BOB_ID]) assert.ok(ids.includes(id), id);
+    assert.equal(all.d.members.find((m: Json) => m.user.id === DEMO_APP_ID).user.bot, true);
+    for (const member of all.d.members) assertMatchesSchema('GuildMemberResponse', member);
     // Without GUILD_MEMBERS the whole list is not given.
     guildsOnly.send({ op: 8, d: { guild_id: TEST_GUILD_ID, query: '', limit: 0 } });
     assert.equal((await guildsOnly.nextDispatch('GUILD_MEMBERS_CHUNK')).d.members.length, 0);

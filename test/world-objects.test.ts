@@ -41,7 +41,7 @@ describe('v10 world objects', () => {
   });
 
   test('GUILD_CREATE: channels without threads, the threads the bot can view, every member', () => {
-    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory);
+    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 50, withMembers: true });
     assert.equal(d.id, TEST_GUILD_ID);
     assert.equal(d.unavailable, false);
     assert.equal(d.large, false);
@@ -59,13 +59,24 @@ describe('v10 world objects', () => {
   });
 
   test('GUILD_CREATE of a large guild lists only the bot itself', () => {
-    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, 2);
+    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 2, withMembers: true });
     assert.equal(d.large, true);
     assert.equal(d.member_count, 5);
     assert.deepEqual(
       d.members.map((m: Json) => m.user.id),
       [DEMO_APP_ID],
     );
+  });
+
+  test('GUILD_CREATE without GUILD_MEMBERS lists only the bot itself, and counts everyone', () => {
+    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 50, withMembers: false });
+    assert.equal(d.large, false);
+    assert.equal(d.member_count, 5);
+    assert.deepEqual(
+      d.members.map((m: Json) => m.user.id),
+      [DEMO_APP_ID],
+    );
+    assert.equal(d.members[0].user.bot, true);
   });
 
   test('a message in a DM: no guild, its recipients named, no member', () => {

@@ -8,7 +8,6 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Identify, MembersRequest, Resume } from '../core/gateway/commands.js';
-import { botInGuild, guildCreatePayload, memberUser, toWireMember } from '../core/gateway/guild-payload.js';
 import { Intent, privilegedIntentsAllowed } from '../core/gateway/intents.js';
 import {
   Close,
@@ -25,7 +24,10 @@ import {
 } from '../core/gateway/protocol.js';
 import { recommendedShards, shardingRequired, shardOf } from '../core/gateway/shards.js';
 import { worldDispatchFor, type WorldEvent } from '../core/gateway/world-filter.js';
-import type { Guild, User } from '../core/world/types.js';
+import { toWireGuildCreate } from '../core/world/guild-create.js';
+import { botInGuild, directoryOf, guildMembers, type WorldDirectory } from '../core/world/guild-members.js';
+import type { Application, Guild, User } from '../core/world/types.js';
+import { toWireGuildMember } from '../core/world/v10-objects.js';
 import { toWireBotUser } from '../core/world/wire.js';
 import type { BusEvents, EventBus } from '../events/bus.js';
 import type { StoredApplication, WorldStore } from '../store/store.js';
@@ -313,34 +315,49 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     for (const listed of shardGuilds) {
       // The store's cached instance, so that sessions of the same view share one payload.
       const guild = (await this.store.getGuild(listed.id)) ?? listed;
-      session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, users));
+      session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session, users));
     }
   }
 
   /**
    * GUILD_CREATE for a session, built once per view: while the store hands out the same guild and
    * user list (its read caches do until a write), sessions with the same app, members flag and
-   * large threshold share the payload object, and so its JSON text (`jsonOf`).
+   * large threshold share the payload object, and so its JSON text (`jsonOf`). The names of the
+   * guild's bots are part of the view, as an application is written apart from its guilds.
    */
-  private guildCreate(
+  private async guildCreate(
     guild: Guild,
     app: StoredApplication,
     session: Session,
     users: readonly User[],
-  ): Record<string, unknown> {
+  ): Promise<Record<string, unknown>> {
     const withMembers = (session.intents & Intent.GuildMembers) !== 0;
+    const apps = await this.guildApplications(guild);
     let byUsers = this.guildCreates.get(guild);
     if (!byUsers) this.guildCreates.set(guild, (byUsers = new WeakMap()));
     let byView = byUsers.get(users);
     if (!byView) byUsers.set(users, (byView = new Map<string, Record<string, unknown>>()));
-    const key = `${app.id}/${app.name}/${withMembers}/${session.largeThreshold}`;
+    const bots = apps.map((a) => [a.id, a.name]);
+    const key = JSON.stringify([app.id, withMembers, session.largeThreshold, bots]);
     let payload = byView.get(key);
     if (!payload) {
-      const byId = new Map(users.map((user) => [user.id, user]));
-      payload = guildCreatePayload(guild, { app, users: byId, withMembers, largeThreshold: session.largeThreshold });
+      const view = { withMembers, largeThreshold: session.largeThreshold };
+      payload = toWireGuildCreate(guild, app.id, directoryOf(users, apps), view);
       byView.set(key, payload);
     }
     return payload;
+  }
+
+  /** The applications installed in the guild (those of its bot members among them). */
+  private async guildApplications(guild: Guild): Promise<Application[]> {
+    const apps = await Promise.all(guild.installs.map((i) => this.store.getApplication(i.application_id)));
+    return apps.filter((a): a is StoredApplication => a !== null);
+  }
+
+  /** Where the guild's members are looked up: the world's users and the guild's applications. */
+  private async guildDirectory(guild: Guild): Promise<WorldDirectory> {
+    const [users, apps] = await Promise.all([this.store.listUsers(), this.guildApplications(guild)]);
+    return directoryOf(users, apps);
   }
 
   async resume(connection: Connection, resume: Resume): Promise<void> {
@@ -391,19 +408,18 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   async requestMembers(session: Session, request: MembersRequest): Promise<void> {
     const guild = await this.store.getGuild(request.guildId);
     if (!guild || !botInGuild(guild, session.applicationId)) return;
-    const users = new Map((await this.store.listUsers()).map((user) => [user.id, user]));
-    let members = guild.members;
+    let members = guildMembers(guild, await this.guildDirectory(guild));
     let notFound: string[] = [];
     if (request.userIds) {
       const wanted = new Set(request.userIds);
-      members = members.filter((member) => wanted.has(member.user_id));
-      const found = new Set(members.map((member) => member.user_id));
+      members = members.filter((view) => wanted.has(view.member.user_id));
+      const found = new Set(members.map((view) => view.member.user_id));
       notFound = request.userIds.filter((id) => !found.has(id));
     } else if (request.query !== null && request.query !== '') {
       const prefix = request.query.toLowerCase();
-      members = members.filter((member) => {
-        const name = users.get(member.user_id)?.username.toLowerCase() ?? '';
-        return name.startsWith(prefix) || (member.nick?.toLowerCase().startsWith(prefix) ?? false);
+      members = members.filter((view) => {
+        const name = (view.user?.username ?? view.bot?.name ?? '').toLowerCase();
+        return name.startsWith(prefix) || (view.member.nick?.toLowerCase().startsWith(prefix) ?? false);
       });
     } else if ((session.intents & Intent.GuildMembers) === 0) {
       // The whole member list needs GUILD_MEMBERS (v10): without it the answer is empty.
@@ -415,7 +431,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       const chunk = members.slice(index * MEMBERS_PER_CHUNK, (index + 1) * MEMBERS_PER_CHUNK);
       const d: Record<string, unknown> = {
         guild_id: guild.id,
-        members: chunk.map((member) => toWireMember(member, memberUser(member, users))),
+        members: chunk.map((view) => toWireGuildMember(guild, view)),
         chunk_index: index,
         chunk_count: chunkCount,
       };
@@ -493,7 +509,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     ]);
     if (!guild || !app || !botInGuild(guild, app.id)) return;
     const users = await this.store.listUsers();
-    for (const session of own) session.dispatch('GUILD_CREATE', this.guildCreate(guild, app, session, users));
+    for (const session of own) session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session, users));
   }
 
   /**

@@ -8,7 +8,7 @@ import { appChannelPermissions } from '../permissions/channel-permissions.js';
 import { hasAll, VIEW_CHANNEL } from '../permissions/bits.js';
 import { findChannel } from '../permissions/channels.js';
 import type { Guild } from '../world/types.js';
-import { botInGuild } from './guild-payload.js';
+import { botInGuild } from '../world/guild-members.js';
 import { intentsAllow, isMessageEvent, messageForIntents } from './intents.js';
 import { shardOf } from './shards.js';
 
