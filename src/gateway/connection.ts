@@ -56,8 +56,11 @@ export class Connection implements SessionSocket {
   private closed = false;
   private replayQueue: BufferedDispatch[] | null = null;
   private heartbeatRequested = false;
-  /** Commands are handled one after another: IDENTIFY's look-ups finish before what follows. */
-  private queue: Promise<void> = Promise.resolve();
+  /**
+   * Commands are handled one after another: IDENTIFY's look-ups finish before what follows. Null
+   * while none is in flight, so that an idle connection keeps no promise.
+   */
+  private queue: Promise<void> | null = null;
 
   constructor(
     private readonly ws: WebSocket,
@@ -68,9 +71,11 @@ export class Connection implements SessionSocket {
   ) {
     this.lastHeartbeatAt = host.now();
     this.windowStart = this.lastHeartbeatAt;
-    ws.on('message', (data, isBinary) => this.receive(toBuffer(data), isBinary));
-    ws.on('close', (code) => this.peerClosed(code));
-    ws.on('error', () => this.peerClosed(1006));
+    // The socket's listeners are shared by every connection (not three closures each).
+    connections.set(ws, this);
+    ws.on('message', onMessage);
+    ws.on('close', onClose);
+    ws.on('error', onError);
   }
 
   get isOpen(): boolean {
@@ -148,7 +153,8 @@ export class Connection implements SessionSocket {
     });
   }
 
-  private peerClosed(code: number): void {
+  /** @internal Called by the socket's shared listeners. */
+  peerClosed(code: number): void {
     this.closed = true;
     this.encoder.close();
     if (this.closing) return;
@@ -166,7 +172,8 @@ export class Connection implements SessionSocket {
     return ++this.commandsInWindow > COMMANDS_PER_WINDOW;
   }
 
-  private receive(bytes: Buffer, _isBinary: boolean): void {
+  /** @internal Called by the socket's shared listeners. */
+  receive(bytes: Buffer, _isBinary: boolean): void {
     if (this.closing) return;
     if (this.overLimit()) return this.close(Close.RateLimited);
     const frame = readFrame(bytes);
@@ -178,7 +185,13 @@ export class Connection implements SessionSocket {
       this.send({ op: Op.HeartbeatAck, d: null, s: null, t: null });
       return;
     }
-    this.queue = this.queue.then(() => this.handle(op, d)).catch((error: unknown) => this.fail(error));
+    const queue: Promise<void> = (this.queue ?? Promise.resolve())
+      .then(() => this.handle(op, d))
+      .catch((error: unknown) => this.fail(error))
+      .then(() => {
+        if (this.queue === queue) this.queue = null;
+      });
+    this.queue = queue;
   }
 
   private fail(error: unknown): void {
@@ -212,6 +225,21 @@ export class Connection implements SessionSocket {
         if (!this.session) throw new GatewayClose(Close.NotAuthenticated);
     }
   }
+}
+
+/** The connection of each socket, for the listeners below. */
+const connections = new WeakMap<WebSocket, Connection>();
+
+function onMessage(this: WebSocket, data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void {
+  connections.get(this)?.receive(toBuffer(data), isBinary);
+}
+
+function onClose(this: WebSocket, code: number): void {
+  connections.get(this)?.peerClosed(code);
+}
+
+function onError(this: WebSocket): void {
+  connections.get(this)?.peerClosed(1006);
 }
 
 /** A dispatch frame around `d`'s JSON text, without parsing or serializing `d` again. */

@@ -35,7 +35,7 @@ import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
 import { InMemoryResumeBuffer, type BufferedDispatch, type ResumeBuffer } from './resume-buffer.js';
 import { Session } from './session.js';
 import { SessionStarts, type SessionStartLimit } from './session-starts.js';
-import { JsonEncoder, ZlibStreamEncoder, type Encoder } from './transport.js';
+import { JSON_ENCODER, ZlibStreamEncoder, type Encoder } from './transport.js';
 
 /** Connections one node holds at most; more are refused with HTTP 503 at the upgrade. */
 export const DEFAULT_MAX_SESSIONS = 50_000;
@@ -114,6 +114,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   private queue: Promise<void> = Promise.resolve();
   private closing = false;
   /** GUILD_CREATE payloads by guild instance, user list instance and view (see `guildCreate`). */
+  private lastResumeUrl: { host: string | undefined; url: string } | null = null;
   private readonly guildCreates = new WeakMap<Guild, WeakMap<readonly User[], Map<string, Record<string, unknown>>>>();
   readonly now: () => number;
 
@@ -166,6 +167,17 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     return `ws://${hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : 'localhost'}`;
   }
 
+  /**
+   * `url` for a connection to keep (READY's resume_gateway_url): the last one is reused while the
+   * Host header stays the same, so that thousands of connections share one string.
+   */
+  private resumeUrl(hostHeader: string | undefined): string {
+    let last = this.lastResumeUrl;
+    if (last === null || last.host !== hostHeader)
+      this.lastResumeUrl = last = { host: hostHeader, url: this.url(hostHeader) };
+    return last.url;
+  }
+
   /** `GET /gateway/bot`'s body for an app. */
   async botInfo(app: StoredApplication, hostHeader: string | undefined): Promise<Record<string, unknown>> {
     const guilds = (await this.store.listGuilds()).filter((guild) => botInGuild(guild, app.id));
@@ -209,8 +221,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     if (encoding !== 'json' || (compress !== null && compress !== 'zlib-stream')) {
       return ws.close(Close.DecodeError.code, Close.DecodeError.reason);
     }
-    const encoder: Encoder = compress === 'zlib-stream' ? new ZlibStreamEncoder() : new JsonEncoder();
-    const connection = new Connection(ws, encoder, this, this.url(request.headers.host));
+    const encoder: Encoder = compress === 'zlib-stream' ? new ZlibStreamEncoder() : JSON_ENCODER;
+    const connection = new Connection(ws, encoder, this, this.resumeUrl(request.headers.host));
     this.connections.add(connection);
     connection.hello();
   }
@@ -239,6 +251,12 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     session.socket = null;
     if (resumable && !this.closing) session.detachedAt = this.now();
     else this.endSession(session);
+  }
+
+  /** The id string the app's other sessions hold (the store reads a fresh one each time). */
+  private sharedApplicationId(applicationId: string): string {
+    const own = this.sessionsByApp.get(applicationId);
+    return own ? (own.values().next().value?.applicationId ?? applicationId) : applicationId;
   }
 
   private addSession(session: Session): void {
@@ -281,7 +299,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     const session = new Session(
       {
         id: randomBytes(16).toString('hex'),
-        applicationId: app.id,
+        applicationId: this.sharedApplicationId(app.id),
         intents: identify.intents,
         shardId,
         numShards,

@@ -41,8 +41,9 @@ export class InMemoryResumeBuffer implements ResumeBuffer {
   ) {}
 
   append(sessionId: string, dispatch: BufferedDispatch): void {
-    let kept = this.sessions.get(sessionId);
-    if (!kept) this.sessions.set(sessionId, (kept = { items: [], head: 0, chars: 0 }));
+    const kept = this.sessions.get(sessionId);
+    // A session's first dispatch (READY) gets an array of one: most idle sessions never grow it.
+    if (!kept) return void this.sessions.set(sessionId, { items: [dispatch], head: 0, chars: dispatch.json.length });
     kept.items.push(dispatch);
     kept.chars += dispatch.json.length;
     while (

@@ -13,6 +13,7 @@ export interface Encoder {
   close(): void;
 }
 
+/** Plain JSON text keeps no state: one encoder serves every such connection. */
 export class JsonEncoder implements Encoder {
   encode(text: string, deliver: (data: string) => void): void {
     deliver(text);
@@ -22,6 +23,8 @@ export class JsonEncoder implements Encoder {
   }
   close(): void {}
 }
+
+export const JSON_ENCODER: Encoder = new JsonEncoder();
 
 /**
  * zlib works off the main thread: frames are deflated one at a time, so the output of one flush
