@@ -5,7 +5,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { CallbackType } from '../core/interactions/lifecycle.js';
-import { readJsonText } from '../core/io/json-text.js';
+import { jsonValueOrUndefined } from '../core/io/json-text.js';
 import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from '../core/outbound-policy.js';
 import type { StoredApplication } from '../store/store.js';
 import { assertUrlAllowed, guardedLookup, isPolicyRefusal, systemResolver, type Resolver } from './outbound-lookup.js';
@@ -115,16 +115,6 @@ export function describeDeliveryError(error: unknown): string {
   return typeof code === 'string' && /^E(?!RR_)[A-Z_]+$/.test(code) ? `could not connect (${code})` : error.message;
 }
 
-/** An answer that is not JSON, or holds a poisoned key, is no answer. */
-function parseJson(text: string): unknown {
-  try {
-    const read = readJsonText(text);
-    return read.ok ? read.value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export class HttpDelivery {
   readonly signer = new InteractionSigner();
   private readonly agents: Agents;
@@ -161,7 +151,7 @@ export class HttpDelivery {
       const { status, text } = await post(this.agents, url, request, timeoutMs);
       if (status === 202) return { kind: 'deferred' };
       if (status === 200 || status === 201) {
-        const response = parseJson(text);
+        const response = jsonValueOrUndefined(text);
         return response === undefined
           ? { kind: 'failed', reason: 'invalid JSON in the inline response' }
           : { kind: 'inline', response };
@@ -189,7 +179,7 @@ export class HttpDelivery {
     try {
       assertUrlAllowed(this.policy, url);
       const good = await post(this.agents, url, this.signer.sign(app, body, this.now()), timeoutMs);
-      const pong = parseJson(good.text) as { type?: unknown } | undefined;
+      const pong = jsonValueOrUndefined(good.text) as { type?: unknown } | undefined;
       if (good.status !== 200 || pong?.type !== CallbackType.Pong) return unverified;
       // Past a PONG to a signed PING the other side is an interactions endpoint, so saying what it
       // got wrong reveals nothing about the network.

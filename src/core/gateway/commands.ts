@@ -2,7 +2,7 @@
  * Reading what a client sends (pure): the frame, IDENTIFY, RESUME and REQUEST_GUILD_MEMBERS.
  * A refusal is the v10 close code to close with.
  */
-import { readJsonText } from '../io/json-text.js';
+import { jsonValueOrUndefined } from '../io/json-text.js';
 import { isSnowflake } from '../snowflake.js';
 import { readIntents } from './intents.js';
 import {
@@ -29,16 +29,6 @@ export type Read<T> =
 const accept = <T>(value: T): Read<T> => ({ kind: 'read', value });
 const refuse = <T>(close: CloseCode): Read<T> => ({ kind: 'close', close });
 
-/** The JSON value of a text, or undefined for text that is not JSON or holds a poisoned key. */
-function parseJson(text: string): unknown {
-  try {
-    const parsed = readJsonText(text);
-    return parsed.ok ? parsed.value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export interface ClientFrame {
   op: number;
   d: unknown;
@@ -51,7 +41,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** A client payload: JSON of at most 4096 bytes with a known `op` (else 4002 / 4001). */
 export function readFrame(bytes: Buffer): Read<ClientFrame> {
   if (bytes.length > MAX_CLIENT_PAYLOAD_BYTES) return refuse(Close.DecodeError);
-  const parsed = parseJson(bytes.toString('utf8'));
+  const parsed = jsonValueOrUndefined(bytes.toString('utf8'));
   if (!isObject(parsed)) return refuse(Close.DecodeError);
   const { op, d } = parsed;
   if (typeof op !== 'number' || !Number.isInteger(op)) return refuse(Close.DecodeError);

@@ -31,6 +31,19 @@ export function readJsonText(text: string): Result<unknown> {
   }
 }
 
+/**
+ * The value of a JSON text from a peer that gets no field errors back (an app's answer, a gateway
+ * payload): undefined for text that is not JSON or holds a poisoned key.
+ */
+export function jsonValueOrUndefined(text: string): unknown {
+  try {
+    const read = readJsonText(text);
+    return read.ok ? read.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
