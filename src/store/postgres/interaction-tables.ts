@@ -1,0 +1,152 @@
+/** The PostgreSQL InteractionStore: interactions, the messages slashd holds, and launched Activities. */
+import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
+import type { StoredMessage } from '../../core/interactions/messages.js';
+import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
+import type { PostgresClient, PostgresConnection } from './connection.js';
+
+type Queryable = Pick<PostgresClient, 'query'>;
+
+export class PostgresInteractionStore implements InteractionStore {
+  constructor(private readonly conn: PostgresConnection) {}
+
+  async putInteraction(record: InteractionRecord): Promise<void> {
+    await this.conn.pool.query(
+      'INSERT INTO interactions (application_id, id, user_id, state, doc) VALUES ($1, $2, $3, $4, $5)',
+      [record.application_id, record.id, record.user_id, record.state, JSON.stringify(record)],
+    );
+  }
+
+  async getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM interactions WHERE application_id = $1 AND id = $2',
+      [applicationId, id],
+    );
+    const row = result.rows[0];
+    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+  }
+
+  async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
+    const result = await this.conn.pool.query<{ state: InteractionState }>(
+      'SELECT state FROM interactions WHERE application_id = $1 AND id = $2',
+      [applicationId, id],
+    );
+    return result.rows[0]?.state ?? null;
+  }
+
+  async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM interactions WHERE user_id = $1 AND id = $2',
+      [userId, id],
+    );
+    const row = result.rows[0];
+    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+  }
+
+  async updateInteraction(
+    applicationId: string,
+    id: string,
+    from: readonly InteractionState[],
+    patch: Partial<InteractionRecord>,
+    message?: StoredMessage,
+  ): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      const result = await client.query<{ doc: string }>(
+        'SELECT doc FROM interactions WHERE application_id = $1 AND id = $2 AND state = ANY($3::text[]) FOR UPDATE',
+        [applicationId, id, from],
+      );
+      const row = result.rows[0];
+      if (!row) return false;
+      const next = { ...(JSON.parse(row.doc) as InteractionRecord), ...patch };
+      // The compare-and-set itself: the row lock above already holds it, the condition says so.
+      const updated = await client.query(
+        'UPDATE interactions SET state = $1, doc = $2 WHERE application_id = $3 AND id = $4 AND state = ANY($5::text[])',
+        [next.state, JSON.stringify(next), applicationId, id, from],
+      );
+      if (!updated.rowCount) return false;
+      if (message) await this.writeMessage(client, message);
+      return true;
+    });
+  }
+
+  async putMessage(message: StoredMessage): Promise<void> {
+    await this.writeMessage(this.conn.pool, message);
+  }
+
+  /** An edit rewrites the message of that id; a message that is gone stays gone. */
+  async editMessage(message: StoredMessage): Promise<boolean> {
+    const result = await this.conn.pool.query(
+      'UPDATE messages SET doc = $1, visible_to = $2 WHERE channel_id = $3 AND id = $4',
+      [JSON.stringify(message), message.ephemeral_for_user_id, message.channel_id, message.id],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  /** A plain INSERT: a new message whose id is taken fails loudly rather than overwrite another. */
+  private async writeMessage(db: Queryable, message: StoredMessage): Promise<void> {
+    await db.query(
+      `INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        message.channel_id,
+        message.id,
+        message.application_id ?? null,
+        message.interaction_metadata?.id ?? null,
+        message.ephemeral_for_user_id,
+        JSON.stringify(message),
+      ],
+    );
+  }
+
+  async getMessage(channelId: string, id: string): Promise<StoredMessage | null> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM messages WHERE channel_id = $1 AND id = $2',
+      [channelId, id],
+    );
+    const row = result.rows[0];
+    return row ? (JSON.parse(row.doc) as StoredMessage) : null;
+  }
+
+  async listChannelMessages(
+    channelId: string,
+    viewerId: string,
+    limit: number,
+    range: MessageRange = {},
+  ): Promise<StoredMessage[]> {
+    // Ids are decimal strings: ordered as numbers by (length, text).
+    const ascending = range.after !== undefined && range.before === undefined;
+    const direction = ascending ? 'ASC' : 'DESC';
+    const result = await this.conn.pool.query<{ doc: string }>(
+      `SELECT doc FROM messages WHERE channel_id = $1 AND (visible_to IS NULL OR visible_to = $2)
+       AND ($3::text IS NULL OR (length(id), id) < (length($3::text), $3::text COLLATE "C"))
+       AND ($4::text IS NULL OR (length(id), id) > (length($4::text), $4::text COLLATE "C"))
+       ORDER BY length(id) ${direction}, id ${direction} LIMIT $5`,
+      [channelId, viewerId, range.before ?? null, range.after ?? null, limit],
+    );
+    const messages = result.rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+    return ascending ? messages.reverse() : messages;
+  }
+
+  async deleteMessage(channelId: string, id: string): Promise<boolean> {
+    const result = await this.conn.pool.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [
+      channelId,
+      id,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async putActivityInstance(instance: ActivityInstance): Promise<void> {
+    await this.conn.pool.query('INSERT INTO activity_instances (application_id, id, doc) VALUES ($1, $2, $3)', [
+      instance.application_id,
+      instance.id,
+      JSON.stringify(instance),
+    ]);
+  }
+
+  async listActivityInstances(applicationId: string): Promise<ActivityInstance[]> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM activity_instances WHERE application_id = $1 ORDER BY id',
+      [applicationId],
+    );
+    return result.rows.map((r) => JSON.parse(r.doc) as ActivityInstance);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The PostgreSQL store: each focused store is its table module over one bounded pool on one
+ * schema. `open` applies the migrations the schema lacks before the store is handed out.
+ */
+import type { Store } from '../store.js';
+import { PostgresCommandStore } from './command-tables.js';
+import { PostgresConnection, type PostgresConnectionOptions } from './connection.js';
+import { PostgresInteractionStore } from './interaction-tables.js';
+import { PostgresNodeLeaseStore } from './lease-tables.js';
+import { migrate } from './migrations.js';
+import { PostgresWorldStore } from './world-tables.js';
+
+export interface PostgresStoreOptions extends PostgresConnectionOptions {
+  now?: (() => number) | undefined;
+}
+
+export class PostgresStore implements Store {
+  readonly world: PostgresWorldStore;
+  readonly commands: PostgresCommandStore;
+  readonly interactions: PostgresInteractionStore;
+  readonly leases: PostgresNodeLeaseStore;
+  private closed: Promise<void> | null = null;
+
+  private constructor(private readonly conn: PostgresConnection) {
+    this.world = new PostgresWorldStore(conn);
+    this.commands = new PostgresCommandStore(conn);
+    this.interactions = new PostgresInteractionStore(conn);
+    this.leases = new PostgresNodeLeaseStore(conn);
+  }
+
+  /** Connects, migrates the schema, and returns the store; the pool is closed again if that fails. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const store = new PostgresStore(new PostgresConnection(options, options.now ?? Date.now));
+    try {
+      await migrate(store.conn);
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  async schemaVersion(): Promise<number> {
+    const result = await this.conn.pool.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+    return result.rows[0]?.v ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    await this.conn.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    this.closed ??= this.conn.pool.end();
+    await this.closed;
+  }
+}

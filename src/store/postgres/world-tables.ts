@@ -1,0 +1,255 @@
+/** The PostgreSQL WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
+import { deepFreeze } from '../../core/frozen-memo.js';
+import type { Application, Guild, User, World } from '../../core/world/types.js';
+import { generateApplicationKeys } from '../keys.js';
+import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
+import { sameDigest, sameSecret, tokenDigest } from '../tokens.js';
+import type { PostgresClient, PostgresConnection } from './connection.js';
+
+/** World documents are handed out frozen like SQLite's, in their mutable types (see the SQLite store). */
+const freezeDocument = <T>(value: T): T => deepFreeze(value) as T;
+
+interface ApplicationRow {
+  doc: string;
+  verify_key: string;
+  private_key_pem: string;
+}
+
+function rowToApplication(row: ApplicationRow): StoredApplication {
+  const app = JSON.parse(row.doc) as Application;
+  return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
+}
+
+/** Tables whose rows belong to an application and go with it. */
+const APPLICATION_OWNED_TABLES = [
+  'commands',
+  'command_creates',
+  'command_permissions',
+  'oauth2_tokens',
+  'interactions',
+  'activity_instances',
+] as const;
+
+/** Anything that runs a query: the pool, or one client inside a transaction. */
+type Queryable = Pick<PostgresClient, 'query'>;
+
+export class PostgresWorldStore implements WorldStore {
+  constructor(private readonly conn: PostgresConnection) {}
+
+  async replaceWorld(world: World): Promise<void> {
+    await this.conn.transaction(async (client) => {
+      const keep = new Set(world.applications.map((a) => a.id));
+      const existing = await client.query<{ id: string }>('SELECT id FROM applications FOR UPDATE');
+      for (const { id } of existing.rows) {
+        // An application the new world leaves out goes with everything it owned.
+        if (!keep.has(id)) await this.removeApplication(client, id);
+      }
+      await client.query('DELETE FROM users');
+      await client.query('DELETE FROM guilds');
+      await client.query('DELETE FROM channel_guilds');
+      await client.query('DELETE FROM oauth2_tokens');
+      await this.writeWorld(client, world);
+    });
+  }
+
+  async mergeWorld(world: World): Promise<void> {
+    await this.conn.transaction((client) => this.writeWorld(client, world));
+  }
+
+  private async writeWorld(client: PostgresClient, world: World): Promise<void> {
+    for (const app of world.applications) await this.writeApplication(client, app);
+    for (const user of world.users) await this.writeUser(client, user);
+    for (const guild of world.guilds) await this.writeGuild(client, guild);
+    for (const token of world.oauth2_tokens) await this.writeToken(client, { ...token, expires_at: null });
+  }
+
+  async exportWorld(): Promise<World> {
+    const tokens = await this.listOAuth2Tokens();
+    return {
+      applications: (await this.listApplications()).map(({ keys: _keys, ...app }) => app),
+      users: await this.listUsers(),
+      guilds: await this.listGuilds(),
+      oauth2_tokens: tokens.filter((t) => t.expires_at === null).map(({ expires_at: _expires, ...token }) => token),
+    };
+  }
+
+  async putApplication(app: Application): Promise<StoredApplication> {
+    return this.conn.transaction((client) => this.writeApplication(client, app));
+  }
+
+  private async writeApplication(client: PostgresClient, app: Application): Promise<StoredApplication> {
+    // Keys survive a reload of the world: a bot keeps verifying with the key it already has. The
+    // keys offered are only used when the row is new (the upsert keeps the stored ones).
+    const fresh = generateApplicationKeys();
+    const result = await client.query<{ verify_key: string; private_key_pem: string }>(
+      `INSERT INTO applications (id, bot_token_hash, doc, verify_key, private_key_pem) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO UPDATE SET bot_token_hash = excluded.bot_token_hash, doc = excluded.doc
+       RETURNING verify_key, private_key_pem`,
+      [app.id, tokenDigest(app.bot_token), JSON.stringify(app), fresh.verifyKey, fresh.privateKeyPem],
+    );
+    const row = result.rows[0]!;
+    return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
+  }
+
+  async deleteApplication(id: string): Promise<boolean> {
+    return this.conn.transaction((client) => this.removeApplication(client, id));
+  }
+
+  private async removeApplication(client: PostgresClient, id: string): Promise<boolean> {
+    const gone = ((await client.query('DELETE FROM applications WHERE id = $1', [id])).rowCount ?? 0) > 0;
+    for (const table of APPLICATION_OWNED_TABLES) {
+      await client.query(`DELETE FROM ${table} WHERE application_id = $1`, [id]);
+    }
+    return gone;
+  }
+
+  async getApplication(id: string): Promise<StoredApplication | null> {
+    const result = await this.conn.pool.query<ApplicationRow>(
+      'SELECT doc, verify_key, private_key_pem FROM applications WHERE id = $1',
+      [id],
+    );
+    const row = result.rows[0];
+    return row ? freezeDocument(rowToApplication(row)) : null;
+  }
+
+  async findApplicationByBotToken(token: string): Promise<StoredApplication | null> {
+    const digest = tokenDigest(token);
+    const result = await this.conn.pool.query<ApplicationRow & { bot_token_hash: string }>(
+      'SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = $1',
+      [digest],
+    );
+    const row = result.rows[0];
+    if (!row || !sameDigest(row.bot_token_hash, digest)) return null;
+    return freezeDocument(rowToApplication(row));
+  }
+
+  async listApplications(): Promise<StoredApplication[]> {
+    const result = await this.conn.pool.query<ApplicationRow>(
+      'SELECT doc, verify_key, private_key_pem FROM applications ORDER BY id',
+    );
+    return result.rows.map(rowToApplication);
+  }
+
+  async putUser(user: User): Promise<void> {
+    await this.writeUser(this.conn.pool, user);
+  }
+
+  private async writeUser(db: Queryable, user: User): Promise<void> {
+    await db.query(
+      `INSERT INTO users (id, token_hash, doc) VALUES ($1, $2, $3)
+       ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
+      [user.id, tokenDigest(user.token), JSON.stringify(user)],
+    );
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    return ((await this.conn.pool.query('DELETE FROM users WHERE id = $1', [id])).rowCount ?? 0) > 0;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM users WHERE id = $1', [id]);
+    const row = result.rows[0];
+    return row ? freezeDocument(JSON.parse(row.doc) as User) : null;
+  }
+
+  async findUserByToken(token: string): Promise<User | null> {
+    const digest = tokenDigest(token);
+    const result = await this.conn.pool.query<{ doc: string; token_hash: string }>(
+      'SELECT doc, token_hash FROM users WHERE token_hash = $1',
+      [digest],
+    );
+    const row = result.rows[0];
+    if (!row || !sameDigest(row.token_hash, digest)) return null;
+    return freezeDocument(JSON.parse(row.doc) as User);
+  }
+
+  async listUsers(): Promise<User[]> {
+    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM users ORDER BY length(id), id');
+    return freezeDocument(result.rows.map((r) => JSON.parse(r.doc) as User));
+  }
+
+  async putGuild(guild: Guild): Promise<void> {
+    await this.conn.transaction((client) => this.writeGuild(client, guild));
+  }
+
+  private async writeGuild(client: PostgresClient, guild: Guild): Promise<void> {
+    await client.query(
+      'INSERT INTO guilds (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc',
+      [guild.id, JSON.stringify(guild)],
+    );
+    await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [guild.id]);
+    const channelIds = guild.channels.map((c) => c.id);
+    // A channel moved here from another guild now belongs to this one.
+    await client.query(
+      `INSERT INTO channel_guilds (channel_id, guild_id) SELECT DISTINCT unnest($1::text[]), $2
+       ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id`,
+      [channelIds, guild.id],
+    );
+  }
+
+  async findGuildByChannel(channelId: string): Promise<Guild | null> {
+    const result = await this.conn.pool.query<{ guild_id: string }>(
+      'SELECT guild_id FROM channel_guilds WHERE channel_id = $1',
+      [channelId],
+    );
+    const row = result.rows[0];
+    return row ? this.getGuild(row.guild_id) : null;
+  }
+
+  async deleteGuild(id: string): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      const gone = ((await client.query('DELETE FROM guilds WHERE id = $1', [id])).rowCount ?? 0) > 0;
+      await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [id]);
+      await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
+      return gone;
+    });
+  }
+
+  async getGuild(id: string): Promise<Guild | null> {
+    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1', [id]);
+    const row = result.rows[0];
+    return row ? freezeDocument(JSON.parse(row.doc) as Guild) : null;
+  }
+
+  async listGuilds(): Promise<Guild[]> {
+    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM guilds ORDER BY id');
+    return result.rows.map((r) => JSON.parse(r.doc) as Guild);
+  }
+
+  async putOAuth2Token(token: IssuedToken): Promise<void> {
+    await this.writeToken(this.conn.pool, token);
+  }
+
+  private async writeToken(db: Queryable, token: IssuedToken): Promise<void> {
+    await db.query(
+      `INSERT INTO oauth2_tokens (token_hash, application_id, doc, expires_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (token_hash) DO UPDATE SET application_id = excluded.application_id, doc = excluded.doc,
+         expires_at = excluded.expires_at`,
+      [tokenDigest(token.access_token), token.application_id, JSON.stringify(token), token.expires_at],
+    );
+  }
+
+  async deleteOAuth2Token(accessToken: string): Promise<boolean> {
+    const result = await this.conn.pool.query('DELETE FROM oauth2_tokens WHERE token_hash = $1', [
+      tokenDigest(accessToken),
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async findOAuth2Token(accessToken: string): Promise<IssuedToken | null> {
+    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM oauth2_tokens WHERE token_hash = $1', [
+      tokenDigest(accessToken),
+    ]);
+    const row = result.rows[0];
+    if (!row) return null;
+    const token = JSON.parse(row.doc) as IssuedToken;
+    if (!sameSecret(token.access_token, accessToken)) return null;
+    if (token.expires_at !== null && token.expires_at <= this.conn.now()) return null;
+    return token;
+  }
+
+  async listOAuth2Tokens(): Promise<IssuedToken[]> {
+    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM oauth2_tokens ORDER BY token_hash');
+    return result.rows.map((r) => JSON.parse(r.doc) as IssuedToken);
+  }
+}
