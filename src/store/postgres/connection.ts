@@ -32,6 +32,7 @@ export type PostgresClient = pg.PoolClient;
 
 export class PostgresConnection {
   readonly pool: pg.Pool;
+  readonly schema: string;
   readonly quotedSchema: string;
 
   constructor(
@@ -39,6 +40,7 @@ export class PostgresConnection {
     readonly now: () => number,
   ) {
     if (!SCHEMA_NAME.test(options.schema)) throw new Error(`invalid PostgreSQL schema name: ${options.schema}`);
+    this.schema = options.schema;
     this.quotedSchema = `"${options.schema}"`;
     this.pool = new pg.Pool({
       ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),

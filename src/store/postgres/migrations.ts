@@ -4,7 +4,7 @@
  * Documents are text (JSON written by the store): the store never queries inside them, and text
  * reads back exactly what was written. Snowflake ids order as (length, text) under the C collation.
  */
-import type { PostgresConnection } from './connection.js';
+import type { PostgresClient, PostgresConnection } from './connection.js';
 
 export interface Migration {
   version: number;
@@ -113,17 +113,24 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /**
- * Applies the migrations the schema lacks. An advisory lock on the schema's name serializes two
- * processes starting at once; each migration and its `schema_migrations` row commit together.
+ * Applies the migrations the schema lacks. An advisory lock on the schema's name serializes
+ * processes starting at once (even the creation of the schema itself, which does not exist yet
+ * for `current_schema()` to name); each migration and its `schema_migrations` row commit together.
  */
 export async function migrate(conn: PostgresConnection): Promise<void> {
-  await conn.pool.query(`CREATE SCHEMA IF NOT EXISTS ${conn.quotedSchema}`);
-  await conn.pool.query(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
-  );
+  const lock = (client: PostgresClient) =>
+    client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd migrations/' || $1, 0))", [conn.schema]);
+  await conn.transaction(async (client) => {
+    await lock(client);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${conn.quotedSchema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    );
+  });
   for (const migration of MIGRATIONS) {
     await conn.transaction(async (client) => {
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd migrations/' || current_schema(), 0))");
+      await lock(client);
       const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
       if (done.rowCount) return;
       await client.query(migration.sql);
