@@ -1,8 +1,8 @@
 /**
  * The storage a slashd process runs on: four focused stores over one database, opened and closed
- * together. SQLite implements them now and PostgreSQL next; each speaks only in domain shapes,
- * keys every application-owned row by application id, and makes every multi-row change one
- * transaction. Any implementation must pass the contract suite in test/store-contract/.
+ * together. SQLite and PostgreSQL (src/store/postgres/) implement them; each speaks only in
+ * domain shapes, keys every application-owned row by application id, and makes every multi-row
+ * change one transaction. Any implementation must pass the contract suite in test/store-contract/.
  */
 import type { CommandStore } from './command-store.js';
 import type { InteractionStore } from './interaction-store.js';
