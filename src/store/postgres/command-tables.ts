@@ -5,40 +5,13 @@
  */
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { deepFreeze, type Frozen } from '../../core/frozen-memo.js';
-import type { CommandPermission, GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
+import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
+import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
 
-const GLOBAL_SCOPE_KEY = '';
 /** The lock key of the global scope (no guild id is 0). */
 const GLOBAL_LOCK_KEY = '0';
-
-function scopeKey(scope: CommandScope): string {
-  return scope.guildId ?? GLOBAL_SCOPE_KEY;
-}
-
-/** The UTC day a create counts toward. */
-function utcDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
-}
-
-interface CommandRow {
-  application_id: string;
-  guild_key: string;
-  id: string;
-  version: string;
-  definition: string;
-}
-
-function rowToCommand(row: CommandRow): StoredCommand {
-  return {
-    id: row.id,
-    application_id: row.application_id,
-    guild_id: row.guild_key === GLOBAL_SCOPE_KEY ? null : row.guild_key,
-    version: row.version,
-    definition: JSON.parse(row.definition) as StoredCommand['definition'],
-  };
-}
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -144,12 +117,7 @@ export class PostgresCommandStore implements CommandStore {
        WHERE application_id = $1 AND guild_id = $2 ORDER BY length(target_id), target_id`,
       [applicationId, guildId],
     );
-    return result.rows.map((r) => ({
-      id: r.target_id,
-      application_id: applicationId,
-      guild_id: guildId,
-      permissions: JSON.parse(r.permissions) as CommandPermission[],
-    }));
+    return result.rows.map((r) => rowToPermissions(applicationId, guildId, r.target_id, r.permissions));
   }
 
   async getCommandPermissions(
@@ -162,14 +130,7 @@ export class PostgresCommandStore implements CommandStore {
       [applicationId, guildId, targetId],
     );
     const row = result.rows[0];
-    return row
-      ? {
-          id: targetId,
-          application_id: applicationId,
-          guild_id: guildId,
-          permissions: JSON.parse(row.permissions) as CommandPermission[],
-        }
-      : null;
+    return row ? rowToPermissions(applicationId, guildId, targetId, row.permissions) : null;
   }
 
   async mutateCommandPermissions(

@@ -3,6 +3,7 @@ import type { InteractionRecord, InteractionState } from '../../core/interaction
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
+import { messageRowValues } from '../rows.js';
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -86,14 +87,7 @@ export class PostgresInteractionStore implements InteractionStore {
     await db.query(
       `INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [
-        message.channel_id,
-        message.id,
-        message.application_id ?? null,
-        message.interaction_metadata?.id ?? null,
-        message.ephemeral_for_user_id,
-        JSON.stringify(message),
-      ],
+      messageRowValues(message),
     );
   }
 

@@ -1,34 +1,17 @@
 /** The PostgreSQL WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
-import { deepFreeze } from '../../core/frozen-memo.js';
 import type { Application, Guild, User, World } from '../../core/world/types.js';
 import { generateApplicationKeys } from '../keys.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
-import { sameDigest, sameSecret, tokenDigest } from '../tokens.js';
+import { sameDigest, tokenDigest } from '../tokens.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
-
-/** World documents are handed out frozen like SQLite's, in their mutable types (see the SQLite store). */
-const freezeDocument = <T>(value: T): T => deepFreeze(value) as T;
-
-interface ApplicationRow {
-  doc: string;
-  verify_key: string;
-  private_key_pem: string;
-}
-
-function rowToApplication(row: ApplicationRow): StoredApplication {
-  const app = JSON.parse(row.doc) as Application;
-  return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
-}
-
-/** Tables whose rows belong to an application and go with it. */
-const APPLICATION_OWNED_TABLES = [
-  'commands',
-  'command_creates',
-  'command_permissions',
-  'oauth2_tokens',
-  'interactions',
-  'activity_instances',
-] as const;
+import {
+  APPLICATION_OWNED_TABLES,
+  exportWorldOf,
+  freezeDocument,
+  rowToApplication,
+  rowToLiveToken,
+  type ApplicationRow,
+} from '../rows.js';
 
 /** Anything that runs a query: the pool, or one client inside a transaction. */
 type Queryable = Pick<PostgresClient, 'query'>;
@@ -63,14 +46,8 @@ export class PostgresWorldStore implements WorldStore {
     for (const token of world.oauth2_tokens) await this.writeToken(client, { ...token, expires_at: null });
   }
 
-  async exportWorld(): Promise<World> {
-    const tokens = await this.listOAuth2Tokens();
-    return {
-      applications: (await this.listApplications()).map(({ keys: _keys, ...app }) => app),
-      users: await this.listUsers(),
-      guilds: await this.listGuilds(),
-      oauth2_tokens: tokens.filter((t) => t.expires_at === null).map(({ expires_at: _expires, ...token }) => token),
-    };
+  exportWorld(): Promise<World> {
+    return exportWorldOf(this);
   }
 
   async putApplication(app: Application): Promise<StoredApplication> {
@@ -241,11 +218,7 @@ export class PostgresWorldStore implements WorldStore {
       tokenDigest(accessToken),
     ]);
     const row = result.rows[0];
-    if (!row) return null;
-    const token = JSON.parse(row.doc) as IssuedToken;
-    if (!sameSecret(token.access_token, accessToken)) return null;
-    if (token.expires_at !== null && token.expires_at <= this.conn.now()) return null;
-    return token;
+    return row ? rowToLiveToken(row.doc, accessToken, this.conn.now()) : null;
   }
 
   async listOAuth2Tokens(): Promise<IssuedToken[]> {

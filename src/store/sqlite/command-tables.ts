@@ -4,40 +4,12 @@
  */
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { applyMutation } from '../../core/commands/mutation.js';
-import type { CommandPermission, GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
+import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
 import type { SqliteConnection } from './connection.js';
 import type { Frozen } from '../../core/frozen-memo.js';
 import { deepFreeze } from './read-caches.js';
-
-const GLOBAL_SCOPE_KEY = '';
-
-function scopeKey(scope: CommandScope): string {
-  return scope.guildId ?? GLOBAL_SCOPE_KEY;
-}
-
-/** The UTC day a create counts toward. */
-function utcDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
-}
-
-interface CommandRow {
-  application_id: string;
-  guild_key: string;
-  id: string;
-  version: string;
-  definition: string;
-}
-
-function rowToCommand(row: CommandRow): StoredCommand {
-  return {
-    id: row.id,
-    application_id: row.application_id,
-    guild_id: row.guild_key === GLOBAL_SCOPE_KEY ? null : row.guild_key,
-    version: row.version,
-    definition: JSON.parse(row.definition) as StoredCommand['definition'],
-  };
-}
+import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
 
 export class SqliteCommandStore implements CommandStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -168,12 +140,7 @@ export class SqliteCommandStore implements CommandStore {
          WHERE application_id = ? AND guild_id = ? ORDER BY length(target_id), target_id`,
       )
       .all(applicationId, guildId) as { target_id: string; permissions: string }[];
-    return rows.map((r) => ({
-      id: r.target_id,
-      application_id: applicationId,
-      guild_id: guildId,
-      permissions: JSON.parse(r.permissions) as CommandPermission[],
-    }));
+    return rows.map((r) => rowToPermissions(applicationId, guildId, r.target_id, r.permissions));
   }
 
   async getCommandPermissions(
@@ -184,14 +151,7 @@ export class SqliteCommandStore implements CommandStore {
     const row = this.conn
       .sql('SELECT permissions FROM command_permissions WHERE application_id = ? AND guild_id = ? AND target_id = ?')
       .get(applicationId, guildId, targetId) as { permissions: string } | undefined;
-    return row
-      ? {
-          id: targetId,
-          application_id: applicationId,
-          guild_id: guildId,
-          permissions: JSON.parse(row.permissions) as CommandPermission[],
-        }
-      : null;
+    return row ? rowToPermissions(applicationId, guildId, targetId, row.permissions) : null;
   }
 
   async mutateCommandPermissions(

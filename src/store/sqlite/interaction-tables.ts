@@ -3,6 +3,7 @@ import type { InteractionRecord, InteractionState } from '../../core/interaction
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
 import type { SqliteConnection } from './connection.js';
+import { messageRowValues } from '../rows.js';
 
 export class SqliteInteractionStore implements InteractionStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -75,14 +76,7 @@ export class SqliteInteractionStore implements InteractionStore {
       .sql(
         'INSERT INTO messages (channel_id, id, application_id, interaction_id, visible_to, doc) VALUES (?, ?, ?, ?, ?, ?)',
       )
-      .run(
-        message.channel_id,
-        message.id,
-        message.application_id ?? null,
-        message.interaction_metadata?.id ?? null,
-        message.ephemeral_for_user_id,
-        JSON.stringify(message),
-      );
+      .run(...messageRowValues(message));
   }
 
   async getMessage(channelId: string, id: string): Promise<StoredMessage | null> {

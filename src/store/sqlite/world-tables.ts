@@ -2,36 +2,16 @@
 import type { Application, Guild, User, World } from '../../core/world/types.js';
 import { generateApplicationKeys } from '../keys.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
-import { sameDigest, sameSecret, tokenDigest } from '../tokens.js';
+import { sameDigest, tokenDigest } from '../tokens.js';
 import type { SqliteConnection } from './connection.js';
-import { deepFreeze } from './read-caches.js';
-
-/**
- * World documents are frozen like every cached read, but keep their mutable types: no result is
- * memoized by their identity, and the core builds and edits worlds (parse, admin) in these types.
- */
-const freezeDocument = <T>(value: T): T => deepFreeze(value) as T;
-
-interface ApplicationRow {
-  doc: string;
-  verify_key: string;
-  private_key_pem: string;
-}
-
-function rowToApplication(row: ApplicationRow): StoredApplication {
-  const app = JSON.parse(row.doc) as Application;
-  return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
-}
-
-/** Tables whose rows belong to an application and go with it. */
-const APPLICATION_OWNED_TABLES = [
-  'commands',
-  'command_creates',
-  'command_permissions',
-  'oauth2_tokens',
-  'interactions',
-  'activity_instances',
-] as const;
+import {
+  APPLICATION_OWNED_TABLES,
+  exportWorldOf,
+  freezeDocument,
+  rowToApplication,
+  rowToLiveToken,
+  type ApplicationRow,
+} from '../rows.js';
 
 export class SqliteWorldStore implements WorldStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -62,14 +42,8 @@ export class SqliteWorldStore implements WorldStore {
     for (const token of world.oauth2_tokens) this.writeToken({ ...token, expires_at: null });
   }
 
-  async exportWorld(): Promise<World> {
-    const tokens = await this.listOAuth2Tokens();
-    return {
-      applications: (await this.listApplications()).map(({ keys: _keys, ...app }) => app),
-      users: await this.listUsers(),
-      guilds: await this.listGuilds(),
-      oauth2_tokens: tokens.filter((t) => t.expires_at === null).map(({ expires_at: _expires, ...token }) => token),
-    };
+  exportWorld(): Promise<World> {
+    return exportWorldOf(this);
   }
 
   async putApplication(app: Application): Promise<StoredApplication> {
@@ -261,11 +235,7 @@ export class SqliteWorldStore implements WorldStore {
   async findOAuth2Token(accessToken: string): Promise<IssuedToken | null> {
     const row = this.conn.sql('SELECT doc FROM oauth2_tokens WHERE token_hash = ?').get(tokenDigest(accessToken)) as
       { doc: string } | undefined;
-    if (!row) return null;
-    const token = JSON.parse(row.doc) as IssuedToken;
-    if (!sameSecret(token.access_token, accessToken)) return null;
-    if (token.expires_at !== null && token.expires_at <= this.conn.now()) return null;
-    return token;
+    return row ? rowToLiveToken(row.doc, accessToken, this.conn.now()) : null;
   }
 
   async listOAuth2Tokens(): Promise<IssuedToken[]> {

@@ -1,0 +1,119 @@
+/**
+ * How the domain's objects are laid out in rows, shared by every store implementation (SQLite,
+ * PostgreSQL): the same columns, keys and JSON documents, so only the SQL dialect differs.
+ */
+import type { CommandScope, StoredCommand } from '../core/commands/model.js';
+import type { CommandPermission, GuildCommandPermissions } from '../core/permissions/command-permissions.js';
+import { deepFreeze } from '../core/frozen-memo.js';
+import type { StoredMessage } from '../core/interactions/messages.js';
+import type { Application, World } from '../core/world/types.js';
+import type { IssuedToken, StoredApplication, WorldStore } from './store.js';
+import { sameSecret } from './tokens.js';
+
+/** The guild key of global commands (a column in the primary key cannot be NULL). */
+export const GLOBAL_SCOPE_KEY = '';
+
+export function scopeKey(scope: CommandScope): string {
+  return scope.guildId ?? GLOBAL_SCOPE_KEY;
+}
+
+/** The UTC day a create counts toward. */
+export function utcDay(nowMs: number): string {
+  return new Date(nowMs).toISOString().slice(0, 10);
+}
+
+export interface CommandRow {
+  application_id: string;
+  guild_key: string;
+  id: string;
+  version: string;
+  definition: string;
+}
+
+export function rowToCommand(row: CommandRow): StoredCommand {
+  return {
+    id: row.id,
+    application_id: row.application_id,
+    guild_id: row.guild_key === GLOBAL_SCOPE_KEY ? null : row.guild_key,
+    version: row.version,
+    definition: JSON.parse(row.definition) as StoredCommand['definition'],
+  };
+}
+
+/** One `command_permissions` row: the overwrites of one target (a command, or the app) in one guild. */
+export function rowToPermissions(
+  applicationId: string,
+  guildId: string,
+  targetId: string,
+  permissions: string,
+): GuildCommandPermissions {
+  return {
+    id: targetId,
+    application_id: applicationId,
+    guild_id: guildId,
+    permissions: JSON.parse(permissions) as CommandPermission[],
+  };
+}
+
+/**
+ * The token an `oauth2_tokens` row holds, if it is the one presented (compared in constant time:
+ * the row was found by digest) and has not expired.
+ */
+export function rowToLiveToken(doc: string, accessToken: string, nowMs: number): IssuedToken | null {
+  const token = JSON.parse(doc) as IssuedToken;
+  if (!sameSecret(token.access_token, accessToken)) return null;
+  if (token.expires_at !== null && token.expires_at <= nowMs) return null;
+  return token;
+}
+
+export interface ApplicationRow {
+  doc: string;
+  verify_key: string;
+  private_key_pem: string;
+}
+
+export function rowToApplication(row: ApplicationRow): StoredApplication {
+  const app = JSON.parse(row.doc) as Application;
+  return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
+}
+
+/**
+ * World documents are frozen like every cached read, but keep their mutable types: no result is
+ * memoized by their identity, and the core builds and edits worlds (parse, admin) in these types.
+ */
+export const freezeDocument = <T>(value: T): T => deepFreeze(value) as T;
+
+/** Tables whose rows belong to an application and go with it. */
+export const APPLICATION_OWNED_TABLES = [
+  'commands',
+  'command_creates',
+  'command_permissions',
+  'oauth2_tokens',
+  'interactions',
+  'activity_instances',
+] as const;
+
+/** The values of a `messages` row, in column order: channel_id, id, application_id, interaction_id, visible_to, doc. */
+export function messageRowValues(message: StoredMessage): (string | null)[] {
+  return [
+    message.channel_id,
+    message.id,
+    message.application_id ?? null,
+    message.interaction_metadata?.id ?? null,
+    message.ephemeral_for_user_id,
+    JSON.stringify(message),
+  ];
+}
+
+/** The world file of a store: its applications without keys, and only the pre-issued tokens. */
+export async function exportWorldOf(
+  store: Pick<WorldStore, 'listApplications' | 'listUsers' | 'listGuilds' | 'listOAuth2Tokens'>,
+): Promise<World> {
+  const tokens = await store.listOAuth2Tokens();
+  return {
+    applications: (await store.listApplications()).map(({ keys: _keys, ...app }) => app),
+    users: await store.listUsers(),
+    guilds: await store.listGuilds(),
+    oauth2_tokens: tokens.filter((t) => t.expires_at === null).map(({ expires_at: _expires, ...token }) => token),
+  };
+}
