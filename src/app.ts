@@ -88,6 +88,7 @@ export interface Slashd {
   /** The node's Redis connections when it runs with others (`redisUrl`); null on its own. */
   redis: RedisLink | null;
   listen(options: { host: string; port: number }): Promise<string>;
+  /** Drains and stops: requests under way finish, gateway clients RECONNECT, the node id lease is released. */
   close(): Promise<void>;
 }
 
@@ -243,8 +244,12 @@ async function assemble(
       if (closed) return;
       closed = true;
       interactions.stop();
+      // Draining: no new HTTP connections (a request on a kept-alive one gets 503), while the
+      // requests under way finish; gateway clients are told to RECONNECT (op 7) and resume on
+      // another node, their sessions kept in Redis for the resume window.
+      const httpClosed = server.close();
       await gateway.close();
-      await server.close();
+      await httpClosed;
       delivery.close();
       await events.close();
       await redis?.close();
