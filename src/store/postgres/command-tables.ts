@@ -2,6 +2,8 @@
  * The PostgreSQL CommandStore: commands, daily create counts and command permissions, every query
  * keyed by application id. Each planner runs in one transaction that first takes the advisory
  * lock of its scope, so concurrent planners of one scope (in any process) run one after the other.
+ * Command lists and permissions lists are held per process and checked against their scope's
+ * version on every read (versioned-lists.ts), so any node's committed write is seen at once.
  */
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { deepFreeze, type Frozen } from '../../core/frozen-memo.js';
@@ -9,6 +11,7 @@ import type { GuildCommandPermissions } from '../../core/permissions/command-per
 import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
+import { NO_VERSION, VersionedLists } from './versioned-lists.js';
 
 /** The lock key of the global scope (no guild id is 0). */
 const GLOBAL_LOCK_KEY = '0';
@@ -17,11 +20,68 @@ type Queryable = Pick<PostgresClient, 'query'>;
 
 const COMMAND_COLUMNS = 'application_id, guild_key, id, version, definition';
 
+/** Command lists held per process (one per application and scope read lately). */
+export const MAX_CACHED_COMMAND_LISTS = 128;
+/** Permissions lists held per process (one per application and guild read lately). */
+export const MAX_CACHED_PERMISSIONS_LISTS = 128;
+
+/**
+ * The scope's list version (0: never written), and its rows only when that is not the version
+ * held ($3): one statement, so the version and the rows are of one snapshot. The comparison does
+ * not name a row, so it gates the whole scan once (a hit reads no row of the list). No rows: one
+ * row of NULLs beside the version. Prepared once per connection (by name), planned once.
+ */
+const VERSIONED_COMMANDS = {
+  name: 'slashd-versioned-commands',
+  text: `
+    WITH v AS (SELECT COALESCE(
+      (SELECT version FROM command_list_versions WHERE application_id = $1 AND guild_key = $2), 0
+    )::text AS list_version)
+    SELECT v.list_version, c.application_id, c.guild_key, c.id, c.version, c.definition
+    FROM v LEFT JOIN (
+      SELECT ${COMMAND_COLUMNS} FROM commands
+      WHERE application_id = $1 AND guild_key = $2 AND (SELECT list_version FROM v) <> $3
+      OFFSET 0
+    ) c ON true
+    ORDER BY length(c.id), c.id`,
+};
+
+const VERSIONED_PERMISSIONS = {
+  name: 'slashd-versioned-permissions',
+  text: `
+    WITH v AS (SELECT COALESCE(
+      (SELECT version FROM permission_list_versions WHERE application_id = $1 AND guild_id = $2), 0
+    )::text AS list_version)
+    SELECT v.list_version, p.target_id, p.permissions
+    FROM v LEFT JOIN (
+      SELECT target_id, permissions FROM command_permissions
+      WHERE application_id = $1 AND guild_id = $2 AND (SELECT list_version FROM v) <> $3
+      OFFSET 0
+    ) p ON true
+    ORDER BY length(p.target_id), p.target_id`,
+};
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+
 export class PostgresCommandStore implements CommandStore {
+  private readonly commandLists = new VersionedLists<Frozen<StoredCommand[]>>(MAX_CACHED_COMMAND_LISTS);
+  private readonly permissionsLists = new VersionedLists<Frozen<GuildCommandPermissions[]>>(
+    MAX_CACHED_PERMISSIONS_LISTS,
+  );
+
   constructor(private readonly conn: PostgresConnection) {}
 
   async listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
-    return deepFreeze(await this.readCommands(this.conn.pool, scope));
+    const key = `${scope.applicationId}/${scopeKey(scope)}`;
+    const held = this.commandLists.lookup(key);
+    const result = await this.conn.pool.query<{ list_version: string } & Nullable<CommandRow>>({
+      ...VERSIONED_COMMANDS,
+      values: [scope.applicationId, scopeKey(scope), held?.version ?? NO_VERSION],
+    });
+    const version = result.rows[0]!.list_version;
+    if (held?.version === version) return held.value;
+    const commands = result.rows.filter((r): r is typeof r & CommandRow => r.id !== null).map(rowToCommand);
+    return this.commandLists.remember(key, version, deepFreeze(commands));
   }
 
   private async readCommands(db: Queryable, scope: CommandScope): Promise<StoredCommand[]> {
@@ -105,7 +165,19 @@ export class PostgresCommandStore implements CommandStore {
   }
 
   async listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>> {
-    return deepFreeze(await this.readCommandPermissions(this.conn.pool, applicationId, guildId));
+    const key = `${applicationId}/${guildId}`;
+    const held = this.permissionsLists.lookup(key);
+    const result = await this.conn.pool.query<{ list_version: string; target_id: string | null; permissions: string }>({
+      ...VERSIONED_PERMISSIONS,
+      values: [applicationId, guildId, held?.version ?? NO_VERSION],
+    });
+    const version = result.rows[0]!.list_version;
+    if (held?.version === version) return held.value;
+    const list: GuildCommandPermissions[] = [];
+    for (const r of result.rows) {
+      if (r.target_id !== null) list.push(rowToPermissions(applicationId, guildId, r.target_id, r.permissions));
+    }
+    return this.permissionsLists.remember(key, version, deepFreeze(list));
   }
 
   private async readCommandPermissions(

@@ -110,6 +110,97 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'list versions: command and permission lists cached per process, validated per read',
+    sql: `
+      -- One number per command scope and per guild's permissions, taken from one sequence, so a
+      -- version is never reused: a process that read a list at version N holds exactly the list
+      -- while the scope's version is still N. No row: nothing written since this migration.
+      CREATE SEQUENCE list_versions;
+      CREATE TABLE command_list_versions (
+        application_id TEXT NOT NULL,
+        guild_key TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        PRIMARY KEY (application_id, guild_key)
+      );
+      CREATE TABLE permission_list_versions (
+        application_id TEXT NOT NULL,
+        guild_id TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        PRIMARY KEY (application_id, guild_id)
+      );
+      INSERT INTO command_list_versions (application_id, guild_key, version)
+        SELECT application_id, guild_key, nextval('list_versions')
+        FROM (SELECT DISTINCT application_id, guild_key FROM commands) s;
+      INSERT INTO permission_list_versions (application_id, guild_id, version)
+        SELECT application_id, guild_id, nextval('list_versions')
+        FROM (SELECT DISTINCT application_id, guild_id FROM command_permissions) s;
+
+      -- Triggers, not the store's code, bump the versions: every statement that writes the lists
+      -- (a planner, deleting an application or a guild, anything added later) moves the version of
+      -- each scope it touched, in its own transaction. One upsert per scope per statement.
+      CREATE FUNCTION bump_command_list_versions() RETURNS trigger LANGUAGE plpgsql
+      SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO command_list_versions (application_id, guild_key, version)
+            SELECT application_id, guild_key, nextval('list_versions')
+            FROM (SELECT DISTINCT application_id, guild_key FROM new_rows) s
+            ON CONFLICT (application_id, guild_key) DO UPDATE SET version = excluded.version;
+        ELSIF TG_OP = 'DELETE' THEN
+          INSERT INTO command_list_versions (application_id, guild_key, version)
+            SELECT application_id, guild_key, nextval('list_versions')
+            FROM (SELECT DISTINCT application_id, guild_key FROM old_rows) s
+            ON CONFLICT (application_id, guild_key) DO UPDATE SET version = excluded.version;
+        ELSE
+          INSERT INTO command_list_versions (application_id, guild_key, version)
+            SELECT application_id, guild_key, nextval('list_versions')
+            FROM (SELECT application_id, guild_key FROM old_rows
+                  UNION SELECT application_id, guild_key FROM new_rows) s
+            ON CONFLICT (application_id, guild_key) DO UPDATE SET version = excluded.version;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER commands_inserted AFTER INSERT ON commands
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_command_list_versions();
+      CREATE TRIGGER commands_updated AFTER UPDATE ON commands
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_command_list_versions();
+      CREATE TRIGGER commands_deleted AFTER DELETE ON commands
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_command_list_versions();
+
+      CREATE FUNCTION bump_permission_list_versions() RETURNS trigger LANGUAGE plpgsql
+      SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO permission_list_versions (application_id, guild_id, version)
+            SELECT application_id, guild_id, nextval('list_versions')
+            FROM (SELECT DISTINCT application_id, guild_id FROM new_rows) s
+            ON CONFLICT (application_id, guild_id) DO UPDATE SET version = excluded.version;
+        ELSIF TG_OP = 'DELETE' THEN
+          INSERT INTO permission_list_versions (application_id, guild_id, version)
+            SELECT application_id, guild_id, nextval('list_versions')
+            FROM (SELECT DISTINCT application_id, guild_id FROM old_rows) s
+            ON CONFLICT (application_id, guild_id) DO UPDATE SET version = excluded.version;
+        ELSE
+          INSERT INTO permission_list_versions (application_id, guild_id, version)
+            SELECT application_id, guild_id, nextval('list_versions')
+            FROM (SELECT application_id, guild_id FROM old_rows
+                  UNION SELECT application_id, guild_id FROM new_rows) s
+            ON CONFLICT (application_id, guild_id) DO UPDATE SET version = excluded.version;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER command_permissions_inserted AFTER INSERT ON command_permissions
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_permission_list_versions();
+      CREATE TRIGGER command_permissions_updated AFTER UPDATE ON command_permissions
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_permission_list_versions();
+      CREATE TRIGGER command_permissions_deleted AFTER DELETE ON command_permissions
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_permission_list_versions();
+    `,
+  },
 ];
 
 /**
