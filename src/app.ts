@@ -9,6 +9,7 @@ import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
 import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
+import { hasPoolStats, PrometheusMetrics } from './metrics/prometheus.js';
 import type { Resolver } from './delivery/outbound-lookup.js';
 import { ApplicationService } from './services/application-service.js';
 import { ChannelMessagesService } from './services/channel-messages-service.js';
@@ -40,6 +41,10 @@ export interface SlashdConfig {
   logLevel?: string;
   /** 'pretty': one readable line per record (for a terminal); 'json' (the default): pino's JSON lines. */
   logFormat?: 'json' | 'pretty';
+  /** Where log lines are written (default: standard output). */
+  logDestination?: LogDestination | undefined;
+  /** A secret that may only read `GET /metrics` (the admin token may too); for the scraper. */
+  metricsToken?: string | undefined;
   now?: (() => number) | undefined;
   /** HTTP server timeouts; each defaults to its constant in src/http/limits.ts. */
   timeouts?: Partial<HttpTimeouts> | undefined;
@@ -56,6 +61,11 @@ export interface SlashdConfig {
   gateway?: Partial<GatewayOptions> | undefined;
 }
 
+/** A writable for log lines (pino writes whole lines). */
+export interface LogDestination {
+  write(text: string): void;
+}
+
 export interface Slashd {
   server: FastifyInstance;
   store: Store;
@@ -65,15 +75,24 @@ export interface Slashd {
   /** The WebSocket gateway on the HTTP server (its sessions, `sweep()` for tests). */
   gateway: Gateway;
   adminToken: string;
+  /** This server's metrics (its own registry): what `GET /metrics` serves. */
+  metrics: PrometheusMetrics;
   listen(options: { host: string; port: number }): Promise<string>;
   close(): Promise<void>;
 }
 
-function loggerOptions(level: string | undefined, format: 'json' | 'pretty' = 'json'): FastifyServerOptions['logger'] {
+function loggerOptions(
+  level: string | undefined,
+  format: 'json' | 'pretty' = 'json',
+  destination?: LogDestination,
+): FastifyServerOptions['logger'] {
   if (!level || level === 'silent') return false;
+  const out = destination ?? process.stdout;
+  // pino's own standard output is faster than a stream object: a stream is given only when needed.
+  const stream = format === 'pretty' ? prettyLogStream((text) => out.write(text)) : destination;
   return {
     level,
-    ...(format === 'pretty' ? { stream: prettyLogStream((text) => process.stdout.write(text)) } : {}),
+    ...(stream ? { stream } : {}),
     serializers: {
       // The default serializer would log the raw URL, which can hold an interaction token.
       req: (request: { method: string; url: string }) => ({ method: request.method, url: redactUrl(request.url) }),
@@ -86,6 +105,9 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const store = new SqliteStore({ path: config.db, now });
   const bus = new InProcessEventBus();
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
+  const metrics = new PrometheusMetrics(now);
+  metrics.watchNodeLease(lease);
+  if (hasPoolStats(store)) metrics.watchStorePool(store);
   const ids = lease.ids;
   const commands = new CommandsService({ store: store.commands, ids, now });
   const worldEvents = new WorldEvents(store.world, bus);
@@ -93,10 +115,11 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
-  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents });
-  const gateway = new Gateway({ store: store.world, bus, now, options: config.gateway });
+  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics });
+  const gateway = new Gateway({ store: store.world, bus, now, options: config.gateway, metrics });
+  metrics.watchGateway(gateway);
   const presence = gateway.options.failWithoutSession ? gateway : null;
-  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence });
+  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence, metrics });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
   if (config.world) await world.replace(config.world);
@@ -128,8 +151,13 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       ready: () => store.ping(),
     },
     {
-      logger: loggerOptions(config.logLevel, config.logFormat),
+      logger: loggerOptions(config.logLevel, config.logFormat, config.logDestination),
       timeouts: config.timeouts,
+      metrics: {
+        http: metrics,
+        exposition: metrics,
+        tokens: [adminToken, config.metricsToken ?? ''].filter((token) => token !== ''),
+      },
     },
   );
   interactions.logTo(server.log);
@@ -142,6 +170,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     ids,
     gateway,
     adminToken,
+    metrics,
     async listen({ host, port }) {
       await server.listen({ host, port });
       const address = server.server.address();

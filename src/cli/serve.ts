@@ -69,6 +69,8 @@ interface ServeArgs {
   endpointPolicy: OutboundPolicy;
   /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from the Host header. */
   gatewayUrl: string | undefined;
+  /** A scrape-only secret for GET /metrics (the admin token works too). */
+  metricsToken: string | undefined;
 }
 
 function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
@@ -91,6 +93,7 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     'endpoint-policy': { type: 'string' },
     'allow-private-endpoints': { type: 'boolean' },
     'gateway-url': { type: 'string' },
+    'metrics-token': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -126,6 +129,7 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     adminToken: text('admin-token') ?? env.SLASHD_ADMIN_TOKEN,
     logLevel,
     logFormat: logFormat(text('log-format'), process.stdout.isTTY === true),
+    metricsToken: text('metrics-token') ?? env.SLASHD_METRICS_TOKEN,
   };
 }
 
@@ -183,6 +187,7 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   out.log(`slashd listening on ${url}`);
   out.log(`  API base:    ${url}/api/v10`);
   out.log(`  health:      ${url}/healthz, ${url}/readyz`);
+  out.log(`  metrics:     ${url}/metrics (Authorization: Bearer <metrics or admin token>)`);
   out.log(`  gateway:     ${slashd.gateway.options.publicUrl ?? url.replace(/^http/, 'ws')}`);
   if (args.adminToken === undefined) {
     const kept = adminTokenPath(args.db);
@@ -226,6 +231,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       timeouts: args.requestTimeoutMs === undefined ? undefined : { requestTimeoutMs: args.requestTimeoutMs },
       endpointPolicy: args.endpointPolicy,
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
+      metricsToken: args.metricsToken,
     });
   } catch (error) {
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.

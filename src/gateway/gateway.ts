@@ -30,6 +30,7 @@ import type { Application, Guild, User } from '../core/world/types.js';
 import { toWireGuildMember } from '../core/world/v10-objects.js';
 import { toWireBotUser } from '../core/world/wire.js';
 import type { BusEvents, EventBus } from '../events/bus.js';
+import { NO_METRICS, type GatewayMetrics } from '../metrics/metrics.js';
 import type { StoredApplication, WorldStore } from '../store/store.js';
 import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
 import { InMemoryResumeBuffer, type BufferedDispatch, type ResumeBuffer } from './resume-buffer.js';
@@ -92,6 +93,7 @@ export interface GatewayDeps {
   now: () => number;
   options?: Partial<GatewayOptions> | undefined;
   resumeBuffer?: ResumeBuffer | undefined;
+  metrics?: GatewayMetrics | undefined;
 }
 
 export class Gateway implements ConnectionHost, GatewayPresence {
@@ -101,6 +103,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   readonly starts: SessionStarts;
   private readonly store: GatewayWorld;
   private readonly buffer: ResumeBuffer;
+  private readonly metrics: GatewayMetrics;
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<Connection>();
   private readonly sessions = new Map<string, Session>();
@@ -125,6 +128,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.heartbeatIntervalMs = this.options.heartbeatIntervalMs;
     this.sendBufferBytes = this.options.sendBufferBytes;
     this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer(RESUME_BUFFER_EVENTS, this.options.resumeBufferChars);
+    this.metrics = deps.metrics ?? NO_METRICS;
     this.starts = new SessionStarts(deps.now);
     this.wss = new WebSocketServer({
       noServer: true,
@@ -192,6 +196,13 @@ export class Gateway implements ConnectionHost, GatewayPresence {
 
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /** What /metrics reports: open sockets, sessions attached to one, and detached sessions still resumable. */
+  sessionCounts(): { connections: number; attached: number; resumable: number } {
+    let attached = 0;
+    for (const session of this.sessions.values()) if (session.socket !== null) attached++;
+    return { connections: this.connections.size, attached, resumable: this.sessions.size - attached };
   }
 
   // ---- Connections ----------------------------------------------------------------------------
@@ -310,6 +321,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.addSession(session);
     connection.session = session;
     session.socket = connection;
+    this.metrics.identified();
     const shardGuilds = botGuilds.filter((guild) => shardOf(guild.id, numShards) === shardId);
     session.dispatch('READY', {
       v: 10,
@@ -382,7 +394,10 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     const app = await this.store.findApplicationByBotToken(resume.token);
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
     const session = this.sessions.get(resume.sessionId);
-    if (!session || session.applicationId !== app.id) return this.invalidSession(connection);
+    if (!session || session.applicationId !== app.id) {
+      this.metrics.resumed('invalid');
+      return this.invalidSession(connection);
+    }
     if (resume.seq > session.seq) throw new GatewayClose(Close.InvalidSeq);
     if (!connection.isOpen) return;
     // The old socket, if the client never saw it close, is taken over.
@@ -413,10 +428,12 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       connection.session = null;
       session.socket = null;
       this.endSession(session);
+      this.metrics.resumed('invalid');
       return this.invalidSession(connection);
     }
     connection.finishReplay(missed);
     session.dispatch('RESUMED', { _trace: ['["slashd-gateway",{"micros":0}]'] });
+    this.metrics.resumed('resumed');
   }
 
   private invalidSession(connection: Connection): void {

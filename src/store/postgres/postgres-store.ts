@@ -45,6 +45,12 @@ export class PostgresStore implements Store {
     return result.rows[0]?.v ?? 0;
   }
 
+  /** The pool's use right now, for /metrics: open, idle, and queries waiting for a connection. */
+  poolStats(): { total: number; idle: number; waiting: number; max: number } {
+    const { pool } = this.conn;
+    return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 0 };
+  }
+
   async ping(): Promise<void> {
     await this.conn.pool.query('SELECT 1');
   }
