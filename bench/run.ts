@@ -2,6 +2,7 @@
 import { runCommandsBench } from './commands.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
+import { runMetricsBench } from './metrics.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
 import { runValidationBench } from './validation.bench.js';
 
@@ -16,6 +17,7 @@ const BENCHES: Bench[] = [
   { name: 'permissions ', run: runPermissionsBench },
   { name: 'interactions ', run: runInteractionsBench },
   { name: 'gateway ', run: runGatewayBench },
+  { name: 'metrics ', run: runMetricsBench },
 ];
 
 async function main(): Promise<void> {
