@@ -11,6 +11,7 @@ import { register as globalRegistry } from 'prom-client';
 import { PrometheusMetrics } from '../src/metrics/prometheus.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
+import { CLI, killAll, startChild } from './helpers/cli-process.js';
 import { GatewayClient } from './helpers/gateway-client.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, unreachable } from './helpers/postgres.js';
 import { parseExposition, sampleValue, type Exposition } from './helpers/prometheus.js';
@@ -208,14 +209,32 @@ describe('operations: /metrics and request ids', () => {
     assert.match(errorReply.headers.get('x-request-id') ?? '', generated, 'errors carry the id too');
   });
 
-  test('no token is ever written to the log', async () => {
-    // A deferred answer: the interaction token travels in the callback's path.
+  test('a deferred answer counts as acknowledged, then responded on its edit; no token is ever logged', async () => {
+    // A deferred answer: the interaction token travels in the callback's and the webhook's paths.
     app.handle(() => ({ accepted: true, after: (interaction, self) => self.callback(interaction, { type: 5 }) }));
+    const before = await scrape();
     const response = await invoke();
     assert.equal(response.status, 200, response.text);
     const [callback] = (await app.idle()).slice(-1) as [{ status: number }];
     assert.equal(callback.status, 204);
-    const token = app.interactions().at(-1)!.token as string;
+    const interaction = app.interactions().at(-1)!;
+    const token = interaction.token as string;
+    const state = (after: Exposition, name: string) =>
+      sampleValue(after, 'slashd_interactions_total', { state: name }) -
+      sampleValue(before, 'slashd_interactions_total', { state: name });
+    let after = await scrape();
+    assert.equal(state(after, 'acknowledged'), 1);
+    assert.equal(state(after, 'responded'), 0);
+    const edited = await app.call('PATCH', `/webhooks/${DEMO_APP_ID}/${token}/messages/@original`, { content: 'done' });
+    assert.equal(edited.status, 200, edited.text);
+    after = await scrape();
+    assert.equal(state(after, 'responded'), 1);
+    assert.equal(
+      sampleValue(after, 'slashd_deliveries_total', { transport: 'http', outcome: 'ok' }) -
+        sampleValue(before, 'slashd_deliveries_total', { transport: 'http', outcome: 'ok' }),
+      1,
+      'a 202 is a delivered interaction',
+    );
     const text = JSON.stringify(logLines);
     for (const secret of [token, DEMO_BOT_TOKEN, USER_TOKEN, METRICS_TOKEN, ADMIN_TOKEN]) {
       assert.equal(text.includes(secret), false, `${secret.slice(0, 12)}... is not logged`);
@@ -312,4 +331,33 @@ describe('operations: the PostgreSQL pool in /metrics', () => {
       await dropSchema(schema);
     }
   });
+});
+
+describe('operations: slashd serve --metrics-token', () => {
+  after(killAll);
+
+  for (const [how, args, env] of [
+    ['the flag', ['--metrics-token', 'flag-scrape-token'], {}],
+    ['SLASHD_METRICS_TOKEN', [], { SLASHD_METRICS_TOKEN: 'flag-scrape-token' }],
+  ] as const) {
+    test(`${how} gives the scraper its token; the banner says where /metrics is`, async () => {
+      const child = startChild(
+        process.execPath,
+        [CLI, 'serve', '--db', ':memory:', '--port', '0', '--admin-token', 'cli-admin', ...args],
+        env,
+      );
+      try {
+        const [, url] = await child.waitForLine(/listening on (http:\S+)/);
+        await child.waitForLine(/metrics: +http:\S+\/metrics/);
+        const scrape = (auth?: string) =>
+          fetch(`${url}/metrics`, { headers: auth ? { authorization: auth } : {} }).then((r) => r.status);
+        assert.equal(await scrape('Bearer flag-scrape-token'), 200);
+        assert.equal(await scrape('Bearer cli-admin'), 200);
+        assert.equal(await scrape(), 401);
+        assert.equal(await scrape('Bearer other'), 401);
+      } finally {
+        assert.equal(await child.stop(), 0);
+      }
+    });
+  }
 });
