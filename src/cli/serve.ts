@@ -96,7 +96,7 @@ function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pret
   throw new UsageError(`--log-format is pretty or json, not '${raw}'`);
 }
 
-function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
+export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   const { values, positionals } = parseCommandLine(args, {
     host: { type: 'string' },
     port: { type: 'string' },
