@@ -48,7 +48,7 @@ const FILE_GUARD_MS = 180_000;
  * Emptied as the pieces land.
  */
 const WAITS_FOR: Readonly<Record<string, string>> = {
-  interaction: 'the Redis event bus and the shared session registry',
+  interaction: 'the session registry in Redis: node 1 must know the bot is connected to node 3',
   resume: 'the shared resume buffer and session registry in Redis',
 };
 
@@ -300,6 +300,10 @@ describe('three nodes on one PostgreSQL and one Redis', { timeout: FILE_GUARD_MS
     await kill.done;
 
     assert.ok(acknowledged.length >= killAfter - inFlight, `acknowledged: ${acknowledged.length}`);
+    assert.ok(
+      afterKill.some((w) => w.node === node2.index && w.status === 'refused'),
+      'writes were still going to node 2 when it died',
+    );
     const survivors = afterKill.filter((w) => w.node !== node2.index);
     assert.ok(survivors.length > 0, 'writes went to the other nodes after the kill');
     for (const write of survivors) assert.equal(write.status, 201, `a write to node ${write.node} after the kill`);
