@@ -43,21 +43,6 @@ const GUILDS_INTENT = 1;
 /** Generous: the whole file on a loaded machine stays well under it. */
 const FILE_GUARD_MS = 180_000;
 
-/**
- * What the nodes branch has yet to deliver, by case: such a case is a todo naming it, not a failure.
- * Emptied as the pieces land.
- */
-const WAITS_FOR: Readonly<Record<string, string>> = {
-  interaction: 'the session registry in Redis: node 1 must know the bot is connected to node 3',
-  resume: 'the shared resume buffer and session registry in Redis',
-};
-
-function caseOf(key: string, name: string, fn: () => Promise<void>): void {
-  const waiting = WAITS_FOR[key];
-  if (waiting) void test.todo(`${name} (waits for ${waiting})`);
-  else void test(name, fn);
-}
-
 function chatInput(name: string, description = `the ${name} command`): Json {
   return { name, description };
 }
@@ -172,7 +157,7 @@ describe('three nodes on one PostgreSQL and one Redis', { timeout: FILE_GUARD_MS
       await client?.destroy();
     });
 
-    caseOf('interaction', 'the bot answers it, and the answer is read from node 2', async () => {
+    test('the bot answers it, and the answer is read from node 2', async () => {
       const invoked = await ok(
         nodes[0]!.request('POST', '/interactions', {
           auth: ALICE_TOKEN,
@@ -202,7 +187,7 @@ describe('three nodes on one PostgreSQL and one Redis', { timeout: FILE_GUARD_MS
     });
   });
 
-  caseOf('resume', 'a bot whose socket drops on node 1 resumes on node 2 and gets what it missed', async () => {
+  test('a bot whose socket drops on node 1 resumes on node 2 and gets what it missed', async () => {
     const [node1, node2, node3] = nodes as [SlashdNode, SlashdNode, SlashdNode];
     const sockets: GatewayClient[] = [];
     const connect = async (node: SlashdNode) => {
