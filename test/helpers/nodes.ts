@@ -1,20 +1,18 @@
 /**
  * Several real `slashd serve` processes on one PostgreSQL schema and one Redis key prefix, both
- * fresh for the run and removed afterwards: what an operator runs behind a load balancer. The first
- * node loads the world (`--world`) before the others start, so every node reads the same one.
+ * fresh for the run and removed afterwards: what an operator runs behind a load balancer. The
+ * schema is migrated first (`slashd migrate`); the first node loads the world (`--world`) before
+ * the others start, so every node reads the same one.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import type { World } from '../../src/core/world/types.js';
-import { CHILD_WAIT_MS, CLI, startChild, type RunningChild } from './cli-process.js';
+import { CHILD_WAIT_MS, CLI, runToEnd, startChild, type RunningChild } from './cli-process.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, unreachable, withAdminClient } from './postgres.js';
+import { connectLink, deletePrefix, freshRedisPrefix, redisUrl } from './redis.js';
 import type { RequestOptions, TestResponse } from './server.js';
 import { ADMIN_TOKEN } from './world.js';
-
-export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 export interface SlashdNode {
   /** 1-based, as the tests name them. */
@@ -63,35 +61,6 @@ export async function requestAt(
   return { status: response.status, headers: response.headers, text, body: parseBody(text) };
 }
 
-async function checkRedis(): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    throw new Error(`Redis is not reachable at ${REDIS_URL} (set REDIS_URL): ${String(error)}`, {
-      cause: error,
-    });
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** Deletes every key under the prefix (SCAN, never KEYS: other runs share the server). */
-export async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
 function startNode(schema: string, redisPrefix: string, extra: string[]): RunningChild {
   return startChild(process.execPath, [
     CLI,
@@ -105,7 +74,7 @@ function startNode(schema: string, redisPrefix: string, extra: string[]): Runnin
     '--db-schema',
     schema,
     '--redis',
-    REDIS_URL,
+    redisUrl,
     '--redis-prefix',
     redisPrefix,
     '--admin-token',
@@ -137,9 +106,9 @@ export async function startCluster(count: number, world: World): Promise<Cluster
   await withAdminClient((client) => client.query('SELECT 1')).catch((error: unknown) => {
     throw unreachable(error);
   });
-  await checkRedis();
+  await (await connectLink('slashd-test:reachable:')).close();
   const schema = freshSchemaName('slashd_nodes');
-  const redisPrefix = `slashd-test-${randomBytes(6).toString('hex')}:`;
+  const redisPrefix = freshRedisPrefix('nodes');
   const dir = mkdtempSync(join(tmpdir(), 'slashd-nodes-'));
   const worldPath = join(dir, 'world.json');
   writeFileSync(worldPath, JSON.stringify(world));
@@ -148,9 +117,19 @@ export async function startCluster(count: number, world: World): Promise<Cluster
     await Promise.all(children.map(stopBounded));
     rmSync(dir, { recursive: true, force: true });
     await dropSchema(schema);
-    await deleteRedisKeys(redisPrefix);
+    await deletePrefix(redisPrefix);
   };
   try {
+    // As an operator rolls out (docs/scaling.md): the schema migrated once, then the nodes.
+    const migrated = await runToEnd(process.execPath, [
+      CLI,
+      'migrate',
+      '--db',
+      postgresConnectionString,
+      '--db-schema',
+      schema,
+    ]);
+    if (migrated.code !== 0) throw new Error(`slashd migrate failed: ${migrated.stderr}${migrated.stdout}`);
     const first = startNode(schema, redisPrefix, ['--world', worldPath]);
     children.push(first);
     const nodes = [await listening(1, first)];
