@@ -2,8 +2,9 @@
  * docker-compose.yml stays true (docs/scaling.md): every slashd service's command is parsed by the
  * CLI's own argument parsers, every SLASHD_* variable it sets is one the CLI reads, the nodes share
  * one PostgreSQL schema, one Redis prefix and one admin token (given by the operator), and the load
- * balancer's config points at the three nodes' ports and passes WebSocket upgrades. No container
- * runs here: the files are read and checked.
+ * balancer's config points at the three nodes' ports and passes WebSocket upgrades; the settings
+ * table of docs/scaling.md names flags and variables serve has. No container runs here: the files
+ * are read and checked.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DATABASE_OPTIONS, parseDatabaseArgs } from '../src/cli/database-args.js';
 import { parseServeArgs } from '../src/cli/serve.js';
-import { parseCommandLine } from '../src/cli/usage.js';
+import { parseCommandLine, USAGE } from '../src/cli/usage.js';
 import { repoRoot } from './helpers/openapi.js';
 import { readYamlSubset, type YamlValue } from './helpers/yaml-subset.js';
 
@@ -173,5 +174,17 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(published, [['127.0.0.1', '3210', listen[1]!]], 'published on loopback only');
     const gateway = parseService(nodeNames[0]!).gatewayUrl;
     assert.equal(gateway, `ws://127.0.0.1:${published[0]![1]!}`, 'bots are told the balancer’s address');
+  });
+
+  test('the settings table of docs/scaling.md names flags and variables that serve has', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'scaling.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\s*\| `(--[a-z-]+)[^`]*` \| `(SLASHD_[A-Z_]+)` \|/gm)];
+    assert.ok(rows.length >= 8, `the table has its rows (${rows.length})`);
+    const { env, read } = recordingEnv({ environment: { SLASHD_ADMIN_TOKEN: 'x' } });
+    parseServeArgs([], env);
+    for (const [, flag, variable] of rows) {
+      assert.ok(USAGE.includes(`[${flag!} `) || USAGE.includes(`[${flag!}]`), `serve takes ${flag!}`);
+      assert.ok(read.has(variable!), `serve reads ${variable!}`);
+    }
   });
 });
