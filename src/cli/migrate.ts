@@ -8,7 +8,7 @@ import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { isPostgresUrl } from '../store/postgres/url.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { DATABASE_OPTIONS, parseDatabaseArgs, type DatabaseArgs } from './database-args.js';
-import { databaseSetupMessage } from './serve.js';
+import { databaseSetupMessage, isDatabaseSetupError } from './serve.js';
 import { EXIT_FAILED, EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
 
 /** The schema version after migrating, and where. */
@@ -49,7 +49,7 @@ export async function runMigrate(argv: string[], out: Output, env = process.env)
     out.log(`${where}: at schema version ${version}`);
     return EXIT_OK;
   } catch (error) {
-    if (!(error instanceof Error)) throw error;
+    if (!isDatabaseSetupError(error, args.db)) throw error;
     out.error(databaseSetupMessage(error, args.db));
     return EXIT_FAILED;
   }

@@ -24,6 +24,7 @@ import {
   type RedisArgs,
 } from './database-args.js';
 import { isPostgresUrl, redactPostgresUrl } from '../store/postgres/url.js';
+import { PostgresOpenError } from '../store/postgres/postgres-store.js';
 import { RedisUnreachableError } from '../events/redis-link.js';
 
 export type { Output } from './usage.js';
@@ -37,9 +38,8 @@ export const DEFAULT_LOG_LEVEL = 'warn';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
-function isDatabaseSetupError(error: unknown, db: string): error is Error {
-  // Any failure to reach or migrate PostgreSQL happens before anything else touches it.
-  if (isPostgresUrl(db)) return error instanceof Error;
+export function isDatabaseSetupError(error: unknown, db: string): error is Error {
+  if (isPostgresUrl(db)) return error instanceof PostgresOpenError;
   return (
     error instanceof DatabaseOpenError || (error instanceof Error && 'syscall' in error && error.syscall === 'mkdir')
   );

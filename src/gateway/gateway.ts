@@ -555,14 +555,25 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   }
 
   async sessionFor(applicationId: string, guildId: string | null): Promise<string | null> {
-    if (!this.registry) {
-      const candidates = this.sessionsFor(applicationId, guildId);
-      return (candidates.find((session) => session.socket !== null) ?? candidates[0])?.id ?? null;
+    let candidates: readonly { id: string; attached: boolean }[];
+    try {
+      candidates = this.registry
+        ? (await this.registry.sessionsOf(applicationId)).filter(
+            (record) => shardOf(guildId, record.numShards) === record.shardId,
+          )
+        : this.localCandidates(applicationId, guildId);
+    } catch {
+      // The registry is away: this node's own sessions still answer.
+      candidates = this.localCandidates(applicationId, guildId);
     }
-    const candidates = (await this.registry.sessionsOf(applicationId)).filter(
-      (record) => shardOf(guildId, record.numShards) === record.shardId,
-    );
-    return (candidates.find((record) => record.attached) ?? candidates[0])?.id ?? null;
+    return (candidates.find((candidate) => candidate.attached) ?? candidates[0])?.id ?? null;
+  }
+
+  private localCandidates(applicationId: string, guildId: string | null): { id: string; attached: boolean }[] {
+    return this.sessionsFor(applicationId, guildId).map((session) => ({
+      id: session.id,
+      attached: session.socket !== null,
+    }));
   }
 
   private onInteraction({ applicationId, data, sessionId }: BusEvents['INTERACTION_CREATE']): void {

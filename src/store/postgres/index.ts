@@ -1,5 +1,5 @@
 /** The PostgreSQL implementation of the stores (`slashd serve --db postgres://...`). */
-export { PostgresStore, type PostgresStoreOptions } from './postgres-store.js';
+export { PostgresOpenError, PostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,

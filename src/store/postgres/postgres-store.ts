@@ -10,6 +10,14 @@ import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { migrate } from './migrations.js';
 import { PostgresWorldStore } from './world-tables.js';
 
+/** The database could not be reached or migrated at start-up (the cause says why). */
+export class PostgresOpenError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'PostgresOpenError';
+  }
+}
+
 /** How long `exclusively` waits for another process's turn before failing (ms). */
 export const EXCLUSIVE_WAIT_MS = 300_000;
 
@@ -38,7 +46,7 @@ export class PostgresStore implements Store {
       await migrate(store.conn);
     } catch (error) {
       await store.close();
-      throw error;
+      throw new PostgresOpenError(error);
     }
     return store;
   }
