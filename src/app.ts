@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
+import { RedisEventBus } from './events/redis-bus.js';
+import { RedisLink } from './events/redis-link.js';
 import { Gateway, type GatewayOptions } from './gateway/gateway.js';
+import { RedisResumeBuffer } from './gateway/redis-resume-buffer.js';
+import { RedisSessionRegistry } from './gateway/session-registry.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
@@ -27,12 +31,28 @@ import { ResponsesService } from './services/responses-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { isPostgresUrl, PostgresStore } from './store/postgres/index.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
 import type { Store } from './store/store.js';
 
+/** The PostgreSQL schema when `dbSchema` is not given. */
+export const DEFAULT_DB_SCHEMA = 'slashd';
+/** The Redis key and channel prefix when `redisPrefix` is not given. */
+export const DEFAULT_REDIS_PREFIX = 'slashd:';
+
 export interface SlashdConfig {
-  /** SQLite file path, or ':memory:'. */
+  /** SQLite file path, ':memory:', or a postgres:// (postgresql://) URL. */
   db: string;
+  /** PostgreSQL: the schema of slashd's tables (created and migrated at start-up); default `slashd`. */
+  dbSchema?: string | undefined;
+  /** PostgreSQL: connections in this node's pool (default DEFAULT_POOL_MAX). */
+  dbPoolMax?: number | undefined;
+  /** PostgreSQL: a statement running longer is cancelled (default DEFAULT_STATEMENT_TIMEOUT_MS). */
+  dbStatementTimeoutMs?: number | undefined;
+  /** Redis URL: with it, nodes share the bus, gateway sessions and cache invalidation. */
+  redisUrl?: string | undefined;
+  /** What this deployment's Redis keys and channels start with; default `slashd:`. */
+  redisPrefix?: string | undefined;
   /** Replaces the stored world at start-up; commands are kept. */
   world?: World | null;
   /** Added to the stored world at start-up (the demo world of `npm start`). */
@@ -77,7 +97,10 @@ export interface Slashd {
   adminToken: string;
   /** This server's metrics (its own registry): what `GET /metrics` serves. */
   metrics: PrometheusMetrics;
+  /** The node's Redis connections when it runs with others (`redisUrl`); null on its own. */
+  redis: RedisLink | null;
   listen(options: { host: string; port: number }): Promise<string>;
+  /** Drains and stops: requests under way finish, gateway clients RECONNECT, the node id lease is released. */
   close(): Promise<void>;
 }
 
@@ -100,10 +123,61 @@ function loggerOptions(
   };
 }
 
+/** A store, and how start-up world changes are kept from running in two processes at once. */
+interface OpenedStore {
+  store: Store;
+  exclusively: <T>(name: string, work: () => Promise<T>) => Promise<T>;
+}
+
+async function openStore(config: SlashdConfig, now: () => number): Promise<OpenedStore> {
+  if (!isPostgresUrl(config.db)) {
+    return { store: new SqliteStore({ path: config.db, now }), exclusively: (_name, work) => work() };
+  }
+  const store = await PostgresStore.open({
+    connectionString: config.db,
+    schema: config.dbSchema ?? DEFAULT_DB_SCHEMA,
+    max: config.dbPoolMax,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    now,
+  });
+  return { store, exclusively: (name, work) => store.exclusively(name, work) };
+}
+
 export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const now = config.now ?? Date.now;
-  const store = new SqliteStore({ path: config.db, now });
-  const bus = new InProcessEventBus();
+  const opened = await openStore(config, now);
+  let redis: RedisLink | null = null;
+  try {
+    if (config.redisUrl) redis = await RedisLink.connect(config.redisUrl, config.redisPrefix ?? DEFAULT_REDIS_PREFIX);
+    return await assemble(config, now, opened, redis);
+  } catch (error) {
+    // A node that cannot start (Redis away, no free node id, an invalid start-up world) leaves nothing open.
+    await redis?.close();
+    await opened.store.close();
+    throw error;
+  }
+}
+
+/** The bus: in process on one node; with Redis, shared by every node of the deployment. */
+async function openBus(redis: RedisLink | null): Promise<{ bus: EventBus; close(): Promise<void> }> {
+  if (!redis) return { bus: new InProcessEventBus(), close: async () => {} };
+  const bus = await RedisEventBus.open({
+    publisher: redis.commands,
+    subscriber: redis.subscriber,
+    channel: redis.key('bus'),
+  });
+  return { bus, close: () => bus.close() };
+}
+
+async function assemble(
+  config: SlashdConfig,
+  now: () => number,
+  opened: OpenedStore,
+  redis: RedisLink | null,
+): Promise<Slashd> {
+  const { store, exclusively } = opened;
+  const events = await openBus(redis);
+  const bus = events.bus;
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
   const metrics = new PrometheusMetrics(now);
   metrics.watchNodeLease(lease);
@@ -116,14 +190,39 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
   const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics });
-  const gateway = new Gateway({ store: store.world, bus, now, options: config.gateway, metrics });
+  // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
+  const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
+  const resumeBuffer = registry && new RedisResumeBuffer(redis!.commands, registry.keys, registry.node);
+  const gateway = new Gateway({
+    store: store.world,
+    bus,
+    now,
+    options: config.gateway,
+    registry,
+    resumeBuffer,
+    metrics,
+  });
   metrics.watchGateway(gateway);
-  const presence = gateway.options.failWithoutSession ? gateway : null;
-  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence, metrics });
+  const interactions = new InteractionsService({
+    store,
+    bus,
+    ids,
+    delivery,
+    responses,
+    now,
+    presence: gateway,
+    failWithoutSession: gateway.options.failWithoutSession,
+    metrics,
+  });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
-  if (config.world) await world.replace(config.world);
-  if (config.mergeWorld) await world.merge(config.mergeWorld);
+  // Nodes starting at once on one database apply their start-up world one after the other.
+  if (config.world || config.mergeWorld) {
+    await exclusively('start-up world', async () => {
+      if (config.world) await world.replace(config.world);
+      if (config.mergeWorld) await world.merge(config.mergeWorld);
+    });
+  }
 
   const server = await buildServer(
     {
@@ -171,6 +270,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     gateway,
     adminToken,
     metrics,
+    redis,
     async listen({ host, port }) {
       await server.listen({ host, port });
       const address = server.server.address();
@@ -182,9 +282,15 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       if (closed) return;
       closed = true;
       interactions.stop();
+      // Draining: no new HTTP connections (a request on a kept-alive one gets 503), while the
+      // requests under way finish; gateway clients are told to RECONNECT (op 7) and resume on
+      // another node, their sessions kept in Redis for the resume window.
+      const httpClosed = server.close();
       await gateway.close();
-      await server.close();
+      await httpClosed;
       delivery.close();
+      await events.close();
+      await redis?.close();
       await lease.release();
       await store.close();
     },

@@ -1,7 +1,9 @@
 /** The WorldStore contract: what every implementation answers, on a fresh database per test. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { CommandScope } from '../../src/core/commands/model.js';
 import type { World } from '../../src/core/world/types.js';
+import type { Store } from '../../src/store/store.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import {
   activityInstance,
@@ -24,6 +26,8 @@ import {
   TOKEN_B,
   user,
 } from './fixtures.js';
+
+const GLOBAL_A: CommandScope = { applicationId: APP_A, guildId: null };
 
 const byId = <T extends { id: string }>(rows: readonly T[]): T[] => [...rows].sort((a, b) => a.id.localeCompare(b.id));
 
@@ -131,6 +135,46 @@ export function describeWorldStoreContract(name: string, make: MakeStores): void
       assert.equal(await t.stores.world.findApplicationByBotToken(TOKEN_A), null);
       assert.deepEqual(await rowsOf(APP_A, '001'), [0, 0, 0, 0, 0]);
       assert.deepEqual(await rowsOf(APP_B, '002'), [1, 1, 1, 1, 1]);
+    });
+
+    /**
+     * The application goes while one of its planners is under way on another connection (started
+     * from inside the planner): whatever the planner writes goes with it, nothing half-kept.
+     */
+    async function removedDuringPlanner(remove: (other: Store) => Promise<unknown>): Promise<void> {
+      await t.stores.world.replaceWorld(smallWorld());
+      const existing = command(APP_A, null, '1500000000000000001', 'existing');
+      await t.stores.commands.mutateCommands(GLOBAL_A, () => ({
+        mutation: mutation({ insert: [existing] }),
+        result: null,
+      }));
+      const other = await t.db.connect();
+      let removing: Promise<unknown> = Promise.resolve();
+      await t.stores.commands.mutateCommands(GLOBAL_A, () => {
+        removing = Promise.resolve().then(() => remove(other));
+        return {
+          mutation: mutation({
+            update: [{ ...existing, version: '1500000000000000003' }],
+            insert: [command(APP_A, null, '1500000000000000002', 'added')],
+          }),
+          result: null,
+        };
+      });
+      await removing;
+      assert.equal(await t.stores.world.getApplication(APP_A), null);
+      assert.deepEqual(await t.stores.commands.listCommands(GLOBAL_A), [], 'the planner’s rows went too');
+    }
+
+    it('deleting an application while its planner is under way elsewhere: its commands all go', async () => {
+      await removedDuringPlanner(async (other) => assert.equal(await other.world.deleteApplication(APP_A), true));
+    });
+
+    it('replacing the world without an application while its planner is under way: its commands all go', async () => {
+      const next = smallWorld();
+      next.applications = next.applications.filter((a) => a.id !== APP_A);
+      next.guilds = next.guilds.map((g) => ({ ...g, installs: g.installs.filter((i) => i.application_id !== APP_A) }));
+      next.oauth2_tokens = next.oauth2_tokens.filter((token) => token.application_id !== APP_A);
+      await removedDuringPlanner((other) => other.world.replaceWorld(next));
     });
 
     it('replacing the world drops what it leaves out; applications it keeps keep their commands', async () => {

@@ -50,7 +50,8 @@ export class PostgresCommandStore implements CommandStore {
     const app = scope.applicationId;
     const day = utcDay(this.conn.now());
     return this.conn.transaction(async (client) => {
-      // The lock first: what is read below still holds when the planner's answer is written.
+      // The locks first: what is read below still holds when the planner's answer is written.
+      await this.conn.lockApplication(client, app, 'shared');
       await this.conn.lockScope(client, app, scope.guildId ?? GLOBAL_LOCK_KEY);
       const counted = await client.query<{ count: number }>(
         'SELECT count FROM command_creates WHERE application_id = $1 AND guild_key = $2 AND day = $3',
@@ -142,6 +143,7 @@ export class PostgresCommandStore implements CommandStore {
     return this.conn.transaction(async (client) => {
       // The target may be a global command or one of this guild: both scopes are locked, global
       // first (the one order every transaction takes them in), so neither can delete it meanwhile.
+      await this.conn.lockApplication(client, applicationId, 'shared');
       await this.conn.lockScope(client, applicationId, GLOBAL_LOCK_KEY);
       await this.conn.lockScope(client, applicationId, guildId);
       const command =

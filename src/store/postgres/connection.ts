@@ -14,6 +14,11 @@ export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 /** How long to wait for a new connection before failing (ms). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
+/** The scope name of an application's own lock: no guild id or other scope is spelled so. */
+const APPLICATION_LOCK_SCOPE = '*';
+/** The lock every whole-world write (replace, merge) takes, so that two never interleave. */
+export const WORLD_LOCK_SCOPE = 'world';
+
 /** A schema name used unquoted in DDL and in `search_path`: plain lower-case identifiers only. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -73,6 +78,19 @@ export class PostgresConnection {
     } finally {
       client.release(broken);
     }
+  }
+
+  /**
+   * The application's own lock, until this transaction ends: planners of its scopes take it shared
+   * (before their scope's lock), and deleting the application takes it exclusive, so a planner
+   * either commits before the application goes (and its rows go with it) or runs after.
+   */
+  async lockApplication(client: PostgresClient, applicationId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+    const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+    await client.query(`SELECT ${lock}(hashtextextended(current_schema() || '/' || $1 || '/' || $2, 0))`, [
+      applicationId,
+      APPLICATION_LOCK_SCOPE,
+    ]);
   }
 
   /**

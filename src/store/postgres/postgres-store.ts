@@ -10,6 +10,17 @@ import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { migrate } from './migrations.js';
 import { PostgresWorldStore } from './world-tables.js';
 
+/** The database could not be reached or migrated at start-up (the cause says why). */
+export class PostgresOpenError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'PostgresOpenError';
+  }
+}
+
+/** How long `exclusively` waits for another process's turn before failing (ms). */
+export const EXCLUSIVE_WAIT_MS = 300_000;
+
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   now?: (() => number) | undefined;
 }
@@ -35,7 +46,7 @@ export class PostgresStore implements Store {
       await migrate(store.conn);
     } catch (error) {
       await store.close();
-      throw error;
+      throw new PostgresOpenError(error);
     }
     return store;
   }
@@ -49,6 +60,25 @@ export class PostgresStore implements Store {
   poolStats(): { total: number; idle: number; waiting: number; max: number } {
     const { pool } = this.conn;
     return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 0 };
+  }
+
+  /**
+   * Runs `work` while holding a lock named `name` on this schema, across every process: nodes
+   * starting at once apply their start-up world one after the other. The lock is held by a
+   * connection of its own (released with it), and waiting for it is bounded.
+   */
+  async exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const client = await this.conn.pool.connect();
+    try {
+      await client.query(`SET statement_timeout = ${EXCLUSIVE_WAIT_MS}`);
+      await client.query("SELECT pg_advisory_lock(hashtextextended(current_schema() || '/exclusive/' || $1, 0))", [
+        name,
+      ]);
+      return await work();
+    } finally {
+      // Ending the connection releases the lock and forgets the changed timeout.
+      client.release(true);
+    }
   }
 
   async ping(): Promise<void> {

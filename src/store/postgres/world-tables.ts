@@ -3,7 +3,7 @@ import type { Application, Guild, User, World } from '../../core/world/types.js'
 import { generateApplicationKeys } from '../keys.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
-import type { PostgresClient, PostgresConnection } from './connection.js';
+import { WORLD_LOCK_SCOPE, type PostgresClient, type PostgresConnection } from './connection.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -21,8 +21,9 @@ export class PostgresWorldStore implements WorldStore {
 
   async replaceWorld(world: World): Promise<void> {
     await this.conn.transaction(async (client) => {
+      await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
       const keep = new Set(world.applications.map((a) => a.id));
-      const existing = await client.query<{ id: string }>('SELECT id FROM applications FOR UPDATE');
+      const existing = await client.query<{ id: string }>('SELECT id FROM applications ORDER BY id FOR UPDATE');
       for (const { id } of existing.rows) {
         // An application the new world leaves out goes with everything it owned.
         if (!keep.has(id)) await this.removeApplication(client, id);
@@ -36,7 +37,10 @@ export class PostgresWorldStore implements WorldStore {
   }
 
   async mergeWorld(world: World): Promise<void> {
-    await this.conn.transaction((client) => this.writeWorld(client, world));
+    await this.conn.transaction(async (client) => {
+      await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
+      await this.writeWorld(client, world);
+    });
   }
 
   private async writeWorld(client: PostgresClient, world: World): Promise<void> {
@@ -69,10 +73,16 @@ export class PostgresWorldStore implements WorldStore {
   }
 
   async deleteApplication(id: string): Promise<boolean> {
-    return this.conn.transaction((client) => this.removeApplication(client, id));
+    return this.conn.transaction(async (client) => {
+      // The row before the app's lock, in the order replaceWorld takes them: never a deadlock.
+      await client.query('SELECT 1 FROM applications WHERE id = $1 FOR UPDATE', [id]);
+      return this.removeApplication(client, id);
+    });
   }
 
   private async removeApplication(client: PostgresClient, id: string): Promise<boolean> {
+    // Waits for the app's planners under way, and keeps new ones out until this commits.
+    await this.conn.lockApplication(client, id, 'exclusive');
     const gone = ((await client.query('DELETE FROM applications WHERE id = $1', [id])).rowCount ?? 0) > 0;
     for (const table of APPLICATION_OWNED_TABLES) {
       await client.query(`DELETE FROM ${table} WHERE application_id = $1`, [id]);
