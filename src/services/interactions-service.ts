@@ -38,6 +38,7 @@ import type { GatewayPresence } from '../gateway/gateway.js';
 import type { Store } from '../store/store.js';
 import { loadScene, type InvocationScene } from './invocation-scene.js';
 import type { ResponsesService } from './responses-service.js';
+import { memberOf } from '../core/world/member-index.js';
 
 export interface InvokeResult {
   id: string;
@@ -309,7 +310,7 @@ export class InteractionsService {
   private async invokerStillReads(user: User, record: InteractionRecord): Promise<boolean> {
     if (record.guild_id === null) return true;
     const guild = await this.deps.store.world.getGuild(record.guild_id);
-    const member = guild?.members.find((m) => m.user_id === user.id);
+    const member = guild ? memberOf(guild, user.id) : undefined;
     const channel = guild?.channels.find((c) => c.id === record.channel_id);
     return (
       guild !== null &&
