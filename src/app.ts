@@ -54,6 +54,8 @@ export interface SlashdConfig {
   resolve?: Resolver;
   /** The WebSocket gateway: its public URL, bounds, and whether interactions need a session. */
   gateway?: Partial<GatewayOptions> | undefined;
+  /** The most bytes the store's read caches hold, approximately (default 64 MiB; least recently used go first). */
+  cacheBytes?: number | undefined;
 }
 
 export interface Slashd {
@@ -83,7 +85,11 @@ function loggerOptions(level: string | undefined, format: 'json' | 'pretty' = 'j
 
 export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const now = config.now ?? Date.now;
-  const store = new SqliteStore({ path: config.db, now });
+  const store = new SqliteStore({
+    path: config.db,
+    now,
+    ...(config.cacheBytes === undefined ? {} : { cacheBytes: config.cacheBytes }),
+  });
   const bus = new InProcessEventBus();
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
   const ids = lease.ids;

@@ -8,7 +8,7 @@ import { planCreate, planDelete } from '../src/core/commands/plans.js';
 import { SnowflakeGenerator } from '../src/core/snowflake.js';
 import { validateCreateCommand } from '../src/core/validation/index.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import { ALICE_ID, BOB_ID, DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
 
 describe('read caches across connections', () => {
   let dir: string;
@@ -85,5 +85,54 @@ describe('read caches across connections', () => {
     const { keys: _keys, ...plain } = app;
     await second.world.putApplication({ ...plain, name: 'Renamed Bot' });
     assert.equal((await first.world.findApplicationByBotToken('demo-bot-token-please-change'))!.name, 'Renamed Bot');
+  });
+});
+
+describe('read caches in one process: per entity and bounded by bytes', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'slashd-lru-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a user write drops that user alone: other users, guilds and applications stay cached', async () => {
+    const store = new SqliteStore({ path: join(dir, 'entity.sqlite'), readStalenessMs: 60_000 });
+    try {
+      await store.world.replaceWorld(exampleWorld());
+      const guild = await store.world.getGuild(TEST_GUILD_ID);
+      const alice = await store.world.getUser(ALICE_ID);
+      const app = await store.world.getApplication(DEMO_APP_ID);
+      const bob = (await store.world.getUser(BOB_ID))!;
+      await store.world.putUser({ ...bob, username: 'bob renamed' });
+      assert.equal((await store.world.getUser(BOB_ID))?.username, 'bob renamed');
+      assert.equal(await store.world.getGuild(TEST_GUILD_ID), guild, 'the same cached guild object');
+      assert.equal(await store.world.getUser(ALICE_ID), alice, 'the same cached user object');
+      assert.equal(await store.world.getApplication(DEMO_APP_ID), app, 'the same cached application object');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a tiny cap keeps the caches under it, and every read still answers what is stored', async () => {
+    const capBytes = 16 * 1024;
+    const store = new SqliteStore({ path: join(dir, 'tiny.sqlite'), cacheBytes: capBytes });
+    try {
+      const world = exampleWorld();
+      const template = world.guilds[0]!;
+      const ids = Array.from({ length: 40 }, (_, i) => `${BigInt(TEST_GUILD_ID) + 100_000n + BigInt(i)}`);
+      world.guilds.push(...ids.map((id) => ({ ...template, id, name: `guild ${id}`, channels: [] })));
+      await store.world.replaceWorld(world);
+      for (let round = 0; round < 2; round++) {
+        for (const id of ids) {
+          assert.equal((await store.world.getGuild(id))?.name, `guild ${id}`);
+          const use = store.cacheUse();
+          assert.ok(use.bytes <= capBytes, `${use.bytes} bytes cached, cap ${capBytes}`);
+        }
+      }
+      assert.ok(store.cacheUse().entries > 0, 'something is cached');
+      assert.ok(store.cacheUse().entries < ids.length, 'not everything: the cap evicted');
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -69,6 +69,20 @@ interface ServeArgs {
   endpointPolicy: OutboundPolicy;
   /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from the Host header. */
   gatewayUrl: string | undefined;
+  /** The read caches' byte budget; the default when undefined. */
+  cacheBytes: number | undefined;
+}
+
+/** The largest `--cache-mb`: 1 TiB, far above any machine's memory, so a typo is caught. */
+const MAX_CACHE_MB = 1024 * 1024;
+
+function cacheBytes(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const mb = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(mb) || mb < 0 || mb > MAX_CACHE_MB) {
+    throw new UsageError(`--cache-mb is a number of megabytes (0 to ${MAX_CACHE_MB}), not '${raw}'`);
+  }
+  return Math.floor(mb * 1024 * 1024);
 }
 
 function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
@@ -91,6 +105,7 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     'endpoint-policy': { type: 'string' },
     'allow-private-endpoints': { type: 'boolean' },
     'gateway-url': { type: 'string' },
+    'cache-mb': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -117,6 +132,7 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   return {
     requestTimeoutMs,
     gatewayUrl,
+    cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -226,6 +242,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       timeouts: args.requestTimeoutMs === undefined ? undefined : { requestTimeoutMs: args.requestTimeoutMs },
       endpointPolicy: args.endpointPolicy,
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
+      cacheBytes: args.cacheBytes,
     });
   } catch (error) {
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.

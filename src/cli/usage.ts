@@ -17,10 +17,11 @@ export const USAGE = `usage:
   slashd serve [--host H] [--port P] [--db PATH|:memory:] [--world FILE] [--demo]
                [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
                [--request-timeout MS] [--endpoint-policy default|public-only] [--allow-private-endpoints]
-               [--gateway-url ws(s)://HOST[:PORT]]
+               [--gateway-url ws(s)://HOST[:PORT]] [--cache-mb MB]
       environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1,
                    SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL, SLASHD_REQUEST_TIMEOUT_MS,
-                   SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL
+                   SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL,
+                   SLASHD_CACHE_MB (the read caches' size, default 64)
       interactions endpoints may be public or loopback addresses by default (docs/security.md)
       LEVEL: fatal, error, warn (default), info, debug, trace or silent; logs are readable
       lines on a terminal and JSON lines otherwise

@@ -12,6 +12,7 @@ import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { buildInteraction, InteractionType } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
+import { userIdsNamedBy } from '../core/interactions/named-ids.js';
 import { messageVisibleTo, type ChannelMessage, type StoredMessage } from '../core/interactions/messages.js';
 import {
   currentState,
@@ -173,7 +174,8 @@ export class InteractionsService {
     const messages: ChannelMessage[] = readableWorldMessages(scene);
     const own = await this.targetedMessage(scene, request);
     if (own) messages.push(own);
-    const users = await this.deps.store.world.listUsers();
+    // Only the users the request can name: never every user of the world.
+    const users = await this.deps.store.world.getUsers(userIdsNamedBy(request.data, messages));
     const checked = checkInvocation(scene.command, request.data, kind, {
       guild: viewableGuild(scene),
       channel: scene.channel,

@@ -24,3 +24,39 @@ export function memberOf(guild: { readonly members: readonly Member[] }, userId:
 export function isMember(guild: { readonly members: readonly Member[] }, userId: string): boolean {
   return memberOf(guild, userId) !== undefined;
 }
+
+/** Snowflakes in numeric order without BigInt: a shorter id is smaller, equal lengths compare as text. */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+const sortedLists = new WeakMap<readonly Member[], readonly Member[]>();
+
+function sortedById(members: readonly Member[]): readonly Member[] {
+  return [...members].sort((a, b) => compareIds(a.user_id, b.user_id));
+}
+
+/**
+ * Up to `limit` members in ascending user id order, starting after the user id `after` (null: from
+ * the first), as v10 pages a guild's member list. The order is computed once per frozen list.
+ */
+export function membersPage(
+  guild: { readonly members: readonly Member[] },
+  after: string | null,
+  limit: number,
+): Member[] {
+  const sorted = Object.isFrozen(guild.members)
+    ? memoizeFrozen(sortedLists, guild.members, sortedById)
+    : sortedById(guild.members);
+  let low = 0;
+  let high = sorted.length;
+  if (after !== null) {
+    // The first member whose id is greater than `after`.
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareIds(sorted[middle]!.user_id, after) <= 0) low = middle + 1;
+      else high = middle;
+    }
+  }
+  return sorted.slice(low, low + limit);
+}

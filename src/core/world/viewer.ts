@@ -18,9 +18,7 @@ export function viewerId(viewer: Viewer): string {
 }
 
 export function viewerInGuild(guild: Guild, viewer: Viewer): boolean {
-  return viewer.kind === 'bot'
-    ? botInGuild(guild, viewer.applicationId)
-    : isMember(guild, viewer.userId);
+  return viewer.kind === 'bot' ? botInGuild(guild, viewer.applicationId) : isMember(guild, viewer.userId);
 }
 
 /** The viewer's permissions in a channel of the guild; none outside the guild. */
