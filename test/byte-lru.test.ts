@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { approximateBytes, ByteLru, ENTRY_OVERHEAD_BYTES } from '../src/core/byte-lru.js';
+import { approximateBytes, ByteLru, ENTRY_OVERHEAD_BYTES, FrozenViewMemo } from '../src/core/byte-lru.js';
+import { deepFreeze } from '../src/core/frozen-memo.js';
 
 describe('ByteLru', () => {
   it('drops the least recently used entries once the cap is passed', () => {
@@ -85,5 +86,31 @@ describe('ByteLru', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('FrozenViewMemo', () => {
+  it('computes once per deeply frozen object and view, every time for anything else', () => {
+    const memo = new FrozenViewMemo<object, string>(1_000_000, (v) => v.length);
+    let computed = 0;
+    const render = (view: string) => () => `${view}:${++computed}`;
+    const frozen = deepFreeze({ list: [1, 2] });
+    assert.equal(memo.get(frozen, 'fr', render('fr')), 'fr:1');
+    assert.equal(memo.get(frozen, 'fr', render('fr')), 'fr:1');
+    assert.equal(memo.get(frozen, 'de', render('de')), 'de:2');
+    const shallow = Object.freeze({ list: [1, 2] });
+    assert.equal(memo.get(shallow, 'fr', render('fr')), 'fr:3');
+    assert.equal(memo.get(shallow, 'fr', render('fr')), 'fr:4', 'its inside may still change');
+  });
+
+  it('keeps its renderings under the cap, however many objects and views', () => {
+    const cap = 64 * 1024;
+    const memo = new FrozenViewMemo<object, string>(cap, (v) => v.length);
+    for (let i = 0; i < 200; i++) {
+      const key = deepFreeze({ i });
+      for (const view of ['a', 'b', 'c']) memo.get(key, view, () => 'x'.repeat(1000));
+      assert.ok(memo.bytes <= cap);
+    }
+    assert.ok(memo.bytes > 0);
   });
 });

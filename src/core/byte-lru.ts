@@ -4,6 +4,7 @@
  * so that a write can drop exactly the entries derived from what it changed (`deleteTagged`),
  * never the whole cache. Pure: the caller measures sizes (see `approximateBytes`).
  */
+import { isDeeplyFrozen } from './frozen-memo.js';
 
 /** What a cached value costs beyond its JSON text: the Map entry, its key, the object headers. */
 export const ENTRY_OVERHEAD_BYTES = 256;
@@ -108,5 +109,45 @@ export class ByteLru<V> {
       if (oldest.done) return;
       this.delete(oldest.value);
     }
+  }
+}
+
+/**
+ * Values derived from a frozen object in one of several views (a command list's JSON per locale),
+ * bounded by bytes across all objects and views: unlike a WeakMap of Maps, which keeps every view
+ * of a live object, the least recently used renderings go once the cap is reached. The object is
+ * held weakly (an id stands for it in the LRU key); an object that is not deeply frozen may still
+ * change, so its values are computed anew every time.
+ */
+export class FrozenViewMemo<K extends object, V> {
+  private readonly ids = new WeakMap<K, number>();
+  private nextId = 0;
+  private readonly lru: ByteLru<V>;
+
+  constructor(
+    capBytes: number,
+    private readonly sizeOf: (value: V) => number,
+  ) {
+    this.lru = new ByteLru<V>(capBytes);
+  }
+
+  get bytes(): number {
+    return this.lru.bytes;
+  }
+
+  get(key: K, view: string, compute: () => V): V {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      // Checked once per object: freezing cannot be undone, so a deeply frozen object stays so.
+      if (!isDeeplyFrozen(key)) return compute();
+      this.ids.set(key, (id = this.nextId++));
+    }
+    const lruKey = `${id}/${view}`;
+    let value = this.lru.get(lruKey);
+    if (value === undefined) {
+      value = compute();
+      this.lru.set(lruKey, value, ENTRY_OVERHEAD_BYTES + this.sizeOf(value));
+    }
+    return value;
   }
 }
