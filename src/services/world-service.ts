@@ -40,6 +40,11 @@ interface ChangeScope {
   onlyMember?: string;
   /** Members are not compared at all (an application's change: only its bot member can change). */
   membersOf?: 'bots';
+  /**
+   * Only users change (a user's own write): the guilds read before stand for after too, as every
+   * guild change goes through this service's queue, and only the users are read again.
+   */
+  usersOnly?: boolean;
 }
 
 /** `addition` over `base`, object by object (same id: the addition's). */
@@ -90,7 +95,10 @@ export class WorldService {
       const where = await scope();
       const before = await this.slice(where);
       const result = await change();
-      this.events.publishAll(diffWorlds(before, await this.slice(where)));
+      const after = where.usersOnly
+        ? { ...before, users: await this.store.getUsers(before.users.map((u) => u.id).concat(where.onlyMember ?? [])) }
+        : await this.slice(where);
+      this.events.publishAll(diffWorlds(before, after));
       return result;
     };
     const next = this.queue.then(run, run);
@@ -133,7 +141,7 @@ export class WorldService {
 
   /** The guilds a user is a member of, that member alone compared. */
   private async guildsOfUser(userId: string): Promise<ChangeScope> {
-    return { guildIds: await this.store.guildIdsOfMember(userId), onlyMember: userId };
+    return { guildIds: await this.store.guildIdsOfMember(userId), onlyMember: userId, usersOnly: true };
   }
 
   export(): Promise<World> {
