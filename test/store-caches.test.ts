@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createSlashd } from '../src/app.js';
+import { runServe } from '../src/cli/serve.js';
 import { planCreate, planDelete } from '../src/core/commands/plans.js';
 import { SnowflakeGenerator } from '../src/core/snowflake.js';
 import { validateCreateCommand } from '../src/core/validation/index.js';
@@ -133,6 +135,28 @@ describe('read caches in one process: per entity and bounded by bytes', () => {
       assert.ok(store.cacheUse().entries < ids.length, 'not everything: the cap evicted');
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('the cache size setting', () => {
+  it('--cache-mb and SLASHD_CACHE_MB take a number of megabytes; anything else is a usage error', async () => {
+    const errors: string[] = [];
+    const out = { log: () => undefined, error: (line: string) => errors.push(line) };
+    for (const bad of ['abc', '-1', '', '1e12']) {
+      assert.equal(await runServe(['--db', ':memory:', '--cache-mb', bad], out, {}), 2, bad);
+    }
+    assert.equal(await runServe(['--db', ':memory:'], out, { SLASHD_CACHE_MB: 'lots' }), 2);
+    assert.match(errors.join('\n'), /--cache-mb is a number of megabytes/);
+  });
+
+  it('createSlashd hands the setting to the store', async () => {
+    const slashd = await createSlashd({ db: ':memory:', cacheBytes: 1234 * 1024 });
+    try {
+      assert.ok(slashd.store instanceof SqliteStore);
+      assert.equal(slashd.store.cacheUse().capBytes, 1234 * 1024);
+    } finally {
+      await slashd.close();
     }
   });
 });
