@@ -4,6 +4,7 @@ import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runMetricsBench } from './metrics.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
+import { runScaleBench } from './scale.bench.js';
 import { runValidationBench } from './validation.bench.js';
 
 interface Bench {
@@ -18,6 +19,7 @@ const BENCHES: Bench[] = [
   { name: 'interactions ', run: runInteractionsBench },
   { name: 'gateway ', run: runGatewayBench },
   { name: 'metrics ', run: runMetricsBench },
+  { name: 'memory ', run: runScaleBench },
 ];
 
 async function main(): Promise<void> {

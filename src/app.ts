@@ -79,6 +79,8 @@ export interface SlashdConfig {
   resolve?: Resolver;
   /** The WebSocket gateway: its public URL, bounds, and whether interactions need a session. */
   gateway?: Partial<GatewayOptions> | undefined;
+  /** The most bytes the store's read caches hold, approximately (default 64 MiB; least recently used go first). */
+  cacheBytes?: number | undefined;
 }
 
 /** A writable for log lines (pino writes whole lines). */
@@ -131,7 +133,8 @@ interface OpenedStore {
 
 async function openStore(config: SlashdConfig, now: () => number): Promise<OpenedStore> {
   if (!isPostgresUrl(config.db)) {
-    return { store: new SqliteStore({ path: config.db, now }), exclusively: (_name, work) => work() };
+    const cache = config.cacheBytes === undefined ? {} : { cacheBytes: config.cacheBytes };
+    return { store: new SqliteStore({ path: config.db, now, ...cache }), exclusively: (_name, work) => work() };
   }
   const store = await PostgresStore.open({
     connectionString: config.db,

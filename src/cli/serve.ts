@@ -91,6 +91,20 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   gatewayUrl: string | undefined;
   /** A scrape-only secret for GET /metrics (the admin token works too). */
   metricsToken: string | undefined;
+  /** The read caches' byte budget; the default when undefined. */
+  cacheBytes: number | undefined;
+}
+
+/** The largest `--cache-mb`: 1 TiB, far above any machine's memory, so a typo is caught. */
+const MAX_CACHE_MB = 1024 * 1024;
+
+function cacheBytes(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const mb = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(mb) || mb < 0 || mb > MAX_CACHE_MB) {
+    throw new UsageError(`--cache-mb is a number of megabytes (0 to ${MAX_CACHE_MB}), not '${raw}'`);
+  }
+  return Math.floor(mb * 1024 * 1024);
 }
 
 function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
@@ -115,6 +129,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'allow-private-endpoints': { type: 'boolean' },
     'gateway-url': { type: 'string' },
     'metrics-token': { type: 'string' },
+    'cache-mb': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -149,6 +164,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     ...parseRedisArgs(values, env),
     requestTimeoutMs,
     gatewayUrl,
+    cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -267,6 +283,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       endpointPolicy: args.endpointPolicy,
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
       metricsToken: args.metricsToken,
+      cacheBytes: args.cacheBytes,
     });
   } catch (error) {
     if (error instanceof RedisUnreachableError) {

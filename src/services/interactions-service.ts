@@ -12,6 +12,7 @@ import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { buildInteraction, InteractionType } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
+import { userIdsNamedBy } from '../core/interactions/named-ids.js';
 import { messageVisibleTo, type ChannelMessage, type StoredMessage } from '../core/interactions/messages.js';
 import {
   currentState,
@@ -39,6 +40,7 @@ import { NO_METRICS, type DeliveryMetrics, type InteractionMetrics } from '../me
 import type { Store } from '../store/store.js';
 import { loadScene, type InvocationScene } from './invocation-scene.js';
 import type { ResponsesService } from './responses-service.js';
+import { memberOf } from '../core/world/member-index.js';
 
 export interface InvokeResult {
   id: string;
@@ -188,7 +190,8 @@ export class InteractionsService {
     const messages: ChannelMessage[] = readableWorldMessages(scene);
     const own = await this.targetedMessage(scene, request);
     if (own) messages.push(own);
-    const users = await this.deps.store.world.listUsers();
+    // Only the users the request can name: never every user of the world.
+    const users = await this.deps.store.world.getUsers(userIdsNamedBy(request.data, messages));
     const checked = checkInvocation(scene.command, request.data, kind, {
       guild: viewableGuild(scene),
       channel: scene.channel,
@@ -359,7 +362,7 @@ export class InteractionsService {
   private async invokerStillReads(user: User, record: InteractionRecord): Promise<boolean> {
     if (record.guild_id === null) return true;
     const guild = await this.deps.store.world.getGuild(record.guild_id);
-    const member = guild?.members.find((m) => m.user_id === user.id);
+    const member = guild ? memberOf(guild, user.id) : undefined;
     const channel = guild?.channels.find((c) => c.id === record.channel_id);
     return (
       guild !== null &&
