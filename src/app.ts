@@ -8,6 +8,7 @@ import { RedisLink } from './events/redis-link.js';
 import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { RedisResumeBuffer } from './gateway/redis-resume-buffer.js';
 import { RedisSessionRegistry } from './gateway/session-registry.js';
+import { RedisSessionStarts } from './gateway/session-starts.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
@@ -171,7 +172,16 @@ async function assemble(
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
   const resumeBuffer = registry && new RedisResumeBuffer(redis!.commands, registry.keys, registry.node);
-  const gateway = new Gateway({ store: store.world, bus, now, options: config.gateway, registry, resumeBuffer });
+  const sessionStarts = redis ? new RedisSessionStarts(redis.commands, redis.prefix) : undefined;
+  const gateway = new Gateway({
+    store: store.world,
+    bus,
+    now,
+    options: config.gateway,
+    registry,
+    resumeBuffer,
+    sessionStarts,
+  });
   const interactions = new InteractionsService({
     store,
     bus,
