@@ -114,6 +114,10 @@ describe('gateway sessions across two nodes', () => {
     const resumed = await second.nextDispatch('RESUMED');
     assert.equal(resumed.s, 5);
     assert.equal(b.slashd.gateway.isAttached(sessionId), true);
+    // The registry says so too, once B's writes so far are done (one connection, in order).
+    const redis = b.slashd.redis!.commands;
+    await redis.ping();
+    assert.equal(await redis.hget(`${prefix}gw:s:${sessionId}`, 'attached'), '1');
 
     // Published on A (which held the session) and on B: the client gets each once, through B.
     publishPermissions(a, '3');

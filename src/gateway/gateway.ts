@@ -493,6 +493,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
     connection.finishReplay(missed);
     session.dispatch('RESUMED', { _trace: ['["slashd-gateway",{"micros":0}]'] });
+    if (this.registry) this.track(this.registry.setAttached(session.id, true));
   }
 
   /** A session another node held (or no node, after a drain), now held here. */
