@@ -8,6 +8,7 @@ import { RedisLink } from './events/redis-link.js';
 import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { RedisResumeBuffer } from './gateway/redis-resume-buffer.js';
 import { RedisSessionRegistry } from './gateway/session-registry.js';
+import { RedisSessionStarts } from './gateway/session-starts.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
@@ -196,6 +197,7 @@ async function assemble(
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
   const resumeBuffer = registry && new RedisResumeBuffer(redis!.commands, registry.keys, registry.node);
+  const sessionStarts = redis ? new RedisSessionStarts(redis.commands, redis.prefix) : undefined;
   const gateway = new Gateway({
     store: store.world,
     bus,
@@ -204,6 +206,7 @@ async function assemble(
     registry,
     resumeBuffer,
     metrics,
+    sessionStarts,
   });
   metrics.watchGateway(gateway);
   const interactions = new InteractionsService({

@@ -25,7 +25,7 @@ import {
 } from './database-args.js';
 import { isPostgresUrl, redactPostgresUrl } from '../store/postgres/url.js';
 import { PostgresOpenError } from '../store/postgres/postgres-store.js';
-import { RedisUnreachableError } from '../events/redis-link.js';
+import { redactRedisUrl, RedisUnreachableError } from '../events/redis-link.js';
 
 export type { Output } from './usage.js';
 
@@ -233,6 +233,12 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   out.log(`  health:      ${url}/healthz, ${url}/readyz`);
   out.log(`  metrics:     ${url}/metrics (Authorization: Bearer <metrics or admin token>)`);
   out.log(`  gateway:     ${slashd.gateway.options.publicUrl ?? url.replace(/^http/, 'ws')}`);
+  if (isPostgresUrl(args.db)) {
+    out.log(`  database:    PostgreSQL ${redactPostgresUrl(args.db)}, schema ${args.dbSchema}`);
+  }
+  if (args.redisUrl !== undefined) {
+    out.log(`  redis:       ${redactRedisUrl(args.redisUrl)}, prefix ${args.redisPrefix} (shared with other nodes)`);
+  }
   if (args.adminToken === undefined) {
     const kept = adminTokenPath(args.db);
     out.log(

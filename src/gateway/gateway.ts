@@ -36,7 +36,7 @@ import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
 import { InMemoryResumeBuffer, type BufferedDispatch, type ResumeBuffer } from './resume-buffer.js';
 import { Session } from './session.js';
 import { SESSION_KEEPALIVE_MS, type SessionRecord, type SessionRegistry } from './session-registry.js';
-import { SessionStarts, type SessionStartLimit } from './session-starts.js';
+import { SessionStarts, type SessionStartCounter, type SessionStartLimit } from './session-starts.js';
 import { JSON_ENCODER, ZlibStreamEncoder, type Encoder } from './transport.js';
 
 /** Connections one node holds at most; more are refused with HTTP 503 at the upgrade. */
@@ -101,6 +101,8 @@ export interface GatewayDeps {
   metrics?: GatewayMetrics | undefined;
   /** Sessions shared with other nodes (a RESUME on any node); without it, sessions are this node's. */
   registry?: SessionRegistry | undefined;
+  /** Where `session_start_limit` is counted; by default in this process. */
+  sessionStarts?: SessionStartCounter | undefined;
 }
 
 /** A GUILD_CREATE payload, and a digest of the names (users, bots) it was built with. */
@@ -113,7 +115,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   readonly options: GatewayOptions;
   readonly heartbeatIntervalMs: number;
   readonly sendBufferBytes: number;
-  readonly starts: SessionStarts;
+  readonly starts: SessionStartCounter;
   private readonly store: GatewayWorld;
   private readonly buffer: ResumeBuffer;
   private readonly metrics: GatewayMetrics;
@@ -150,7 +152,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.sendBufferBytes = this.options.sendBufferBytes;
     this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer(RESUME_BUFFER_EVENTS, this.options.resumeBufferChars);
     this.metrics = deps.metrics ?? NO_METRICS;
-    this.starts = new SessionStarts(deps.now);
+    this.starts = deps.sessionStarts ?? new SessionStarts(deps.now);
     this.registry = deps.registry ?? null;
     this.bus = deps.bus;
     this.lastKeepAliveAt = deps.now();
@@ -210,7 +212,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   /** `GET /gateway/bot`'s body for an app. */
   async botInfo(app: StoredApplication, hostHeader: string | undefined): Promise<Record<string, unknown>> {
     const guilds = (await this.store.listGuilds()).filter((guild) => botInGuild(guild, app.id));
-    const limit: SessionStartLimit = this.starts.limit(app.id, MAX_CONCURRENCY);
+    const limit: SessionStartLimit = await this.starts.limit(app.id, MAX_CONCURRENCY);
     return { url: this.url(hostHeader), shards: recommendedShards(guilds.length), session_start_limit: limit };
   }
 
@@ -374,7 +376,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
     if (!connection.isOpen) return;
     // Past the day's session starts a bot is refused as rate limited (v10 would reset its token).
-    if (!this.starts.take(app.id)) throw new GatewayClose(Close.RateLimited);
+    if (!(await this.starts.take(app.id))) throw new GatewayClose(Close.RateLimited);
+    if (!connection.isOpen) return;
     const session = new Session(
       {
         id: randomBytes(16).toString('hex'),
@@ -517,6 +520,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
     connection.finishReplay(missed);
     session.dispatch('RESUMED', { _trace: ['["slashd-gateway",{"micros":0}]'] });
+    if (this.registry) this.track(this.registry.setAttached(session.id, true));
     this.metrics.resumed('resumed');
   }
 
