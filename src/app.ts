@@ -25,6 +25,7 @@ import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
+import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
 import type { Store } from './store/store.js';
@@ -54,6 +55,8 @@ export interface SlashdConfig {
   resolve?: Resolver;
   /** The WebSocket gateway: its public URL, bounds, and whether interactions need a session. */
   gateway?: Partial<GatewayOptions> | undefined;
+  /** v10 rate limits (docs/rate-limits.md); off unless given (`slashd serve` defaults to `sandbox`). */
+  rateLimits?: RateLimitConfig | undefined;
 }
 
 export interface Slashd {
@@ -98,6 +101,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const presence = gateway.options.failWithoutSession ? gateway : null;
   const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence });
   const endpoints = new EndpointService(store.world, delivery, ids);
+  const rateLimits = openRateLimits(config.rateLimits);
 
   if (config.world) await world.replace(config.world);
   if (config.mergeWorld) await world.merge(config.mergeWorld);
@@ -130,6 +134,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
     {
       logger: loggerOptions(config.logLevel, config.logFormat),
       timeouts: config.timeouts,
+      rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now },
     },
   );
   interactions.logTo(server.log);
@@ -156,6 +161,7 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
       await gateway.close();
       await server.close();
       delivery.close();
+      await rateLimits?.close();
       await lease.release();
       await store.close();
     },

@@ -6,6 +6,7 @@ import { createSlashd, type Slashd } from '../app.js';
 import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
+import { isPresetName, PRESET_NAMES, type PresetName } from '../core/rate-limits/presets.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
@@ -24,6 +25,8 @@ export const DEFAULT_DB = './data/slashd.sqlite';
 export const DEFAULT_LOG_LEVEL = 'warn';
 /** The levels `--log-level` takes (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** Limits reported in headers but generous: a bot sees v10's headers without being slowed (docs/rate-limits.md). */
+export const DEFAULT_RATE_LIMITS: PresetName = 'sandbox';
 
 /** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
 function isDatabaseSetupError(error: unknown): error is Error {
@@ -69,6 +72,8 @@ interface ServeArgs {
   endpointPolicy: OutboundPolicy;
   /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from the Host header. */
   gatewayUrl: string | undefined;
+  /** The rate-limit preset: sandbox, v10 or off. */
+  rateLimits: PresetName;
 }
 
 function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
@@ -91,6 +96,7 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     'endpoint-policy': { type: 'string' },
     'allow-private-endpoints': { type: 'boolean' },
     'gateway-url': { type: 'string' },
+    'rate-limits': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -113,10 +119,15 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   if (gatewayUrl !== undefined && !/^wss?:\/\/[^\s/]+/.test(gatewayUrl)) {
     throw new UsageError(`--gateway-url is a ws:// or wss:// URL, not '${gatewayUrl}'`);
   }
+  const rateLimits = text('rate-limits') ?? env.SLASHD_RATE_LIMITS ?? DEFAULT_RATE_LIMITS;
+  if (!isPresetName(rateLimits)) {
+    throw new UsageError(`--rate-limits is one of ${PRESET_NAMES.join(', ')}, not '${rateLimits}'`);
+  }
   const allowPrivate = values['allow-private-endpoints'] === true || env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
   return {
     requestTimeoutMs,
     gatewayUrl,
+    rateLimits,
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -226,6 +237,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       timeouts: args.requestTimeoutMs === undefined ? undefined : { requestTimeoutMs: args.requestTimeoutMs },
       endpointPolicy: args.endpointPolicy,
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
+      rateLimits: { preset: args.rateLimits },
     });
   } catch (error) {
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.

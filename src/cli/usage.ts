@@ -17,10 +17,13 @@ export const USAGE = `usage:
   slashd serve [--host H] [--port P] [--db PATH|:memory:] [--world FILE] [--demo]
                [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
                [--request-timeout MS] [--endpoint-policy default|public-only] [--allow-private-endpoints]
-               [--gateway-url ws(s)://HOST[:PORT]]
+               [--gateway-url ws(s)://HOST[:PORT]] [--rate-limits sandbox|v10|off]
       environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1,
                    SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL, SLASHD_REQUEST_TIMEOUT_MS,
-                   SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL
+                   SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL,
+                   SLASHD_RATE_LIMITS
+      rate limits: sandbox (default; v10's headers, generous limits), v10 (the published
+      numbers, to test a client library) or off (docs/rate-limits.md)
       interactions endpoints may be public or loopback addresses by default (docs/security.md)
       LEVEL: fatal, error, warn (default), info, debug, trace or silent; logs are readable
       lines on a terminal and JSON lines otherwise
