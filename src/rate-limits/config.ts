@@ -35,7 +35,11 @@ export function openRateLimits(config: RateLimitConfig | undefined): RateLimits 
     const counters = new MemoryCounters();
     return { preset, counters, close: () => counters.close() };
   }
-  const owned = typeof config.redis === 'string' ? new Redis(config.redis, { lazyConnect: false }) : null;
+  // A request waits for one reconnection at most before it goes unlimited (src/http/rate-limits.ts).
+  const owned =
+    typeof config.redis === 'string'
+      ? new Redis(config.redis, { maxRetriesPerRequest: 1, enableAutoPipelining: true })
+      : null;
   const client = owned ?? (config.redis as Redis);
   const counters = new RedisCounters({ client, prefix: config.redisPrefix ?? DEFAULT_REDIS_PREFIX });
   return {
