@@ -3,6 +3,7 @@ import { runCommandsBench } from './commands.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
+import { runRateLimitsBench } from './rate-limits.bench.js';
 import { runValidationBench } from './validation.bench.js';
 
 interface Bench {
@@ -16,6 +17,7 @@ const BENCHES: Bench[] = [
   { name: 'permissions ', run: runPermissionsBench },
   { name: 'interactions ', run: runInteractionsBench },
   { name: 'gateway ', run: runGatewayBench },
+  { name: 'rate-limits ', run: runRateLimitsBench },
 ];
 
 async function main(): Promise<void> {
