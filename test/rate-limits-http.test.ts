@@ -4,9 +4,14 @@
  * injected, so windows end only when the test moves it.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { main } from '../src/cli/main.js';
 import { bucketOf } from '../src/core/rate-limits/buckets.js';
 import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
+import { CLI, killAll, startChild } from './helpers/cli-process.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, BOT, DEMO_APP_ID, GLOBAL_BASE, GUILD_BASE, OTHER_BOT_TOKEN } from './helpers/world.js';
 
@@ -169,5 +174,43 @@ describe('rate limits: off', () => {
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('x-ratelimit-limit'), null);
     }
+  });
+});
+
+describe('rate limits: slashd serve', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'slashd-rate-limits-'));
+  after(() => {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function readsLimit(args: string[], env: Record<string, string> = {}): Promise<string | null> {
+    const db = join(dir, `${args.join('-') || 'default'}.sqlite`);
+    const child = startChild(process.execPath, [CLI, 'serve', '--db', db, '--demo', '--port', '0', ...args], env);
+    try {
+      const [, url] = await child.waitForLine(/listening on (http:\/\/\S+)/);
+      const response = await fetch(`${url}/api/v10/users/@me`, { headers: { authorization: BOT } });
+      assert.equal(response.status, 200);
+      return response.headers.get('x-ratelimit-limit');
+    } finally {
+      await child.stop();
+    }
+  }
+
+  test('sandbox by default; --rate-limits and SLASHD_RATE_LIMITS choose another preset', async () => {
+    assert.equal(await readsLimit([]), '500');
+    assert.equal(await readsLimit(['--rate-limits', 'v10']), '5');
+    assert.equal(await readsLimit(['--rate-limits', 'off']), null);
+    assert.equal(await readsLimit([], { SLASHD_RATE_LIMITS: 'v10' }), '5');
+  });
+
+  test('an unknown preset is a usage error before starting', async () => {
+    const errors: string[] = [];
+    const status = await main(['serve', '--db', ':memory:', '--rate-limits', 'fast'], {
+      log: () => undefined,
+      error: (line) => errors.push(line),
+    });
+    assert.equal(status, 2);
+    assert.match(errors[0] ?? '', /--rate-limits is one of sandbox, v10, off, not 'fast'/);
   });
 });
