@@ -60,6 +60,18 @@ describe('presets', () => {
   });
 });
 
+describe('memory counters', () => {
+  it('keep at most their bound of live counters, and drop ended windows', () => {
+    const counters = new MemoryCounters(100);
+    for (let i = 0; i < 1_000; i++) counters.hit(0, { key: `caller-${i}`, limit: 5, windowMs: 60_000 }, null);
+    assert.equal(counters.size, 100);
+    // The newest counters are kept.
+    assert.equal(counters.hit(0, { key: 'caller-999', limit: 5, windowMs: 60_000 }, null).route?.count, 2);
+    counters.hit(60_000, { key: 'late', limit: 5, windowMs: 1_000 }, null);
+    assert.equal(counters.size, 1);
+  });
+});
+
 describe('the decision', () => {
   const route = { limit: 2, windowMs: 1_000 };
   const global = { limit: 3, windowMs: 1_000 };
