@@ -101,10 +101,10 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const presence = gateway.options.failWithoutSession ? gateway : null;
   const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence });
   const endpoints = new EndpointService(store.world, delivery, ids);
-  const rateLimits = openRateLimits(config.rateLimits);
 
   if (config.world) await world.replace(config.world);
   if (config.mergeWorld) await world.merge(config.mergeWorld);
+  const rateLimits = openRateLimits(config.rateLimits);
 
   const server = await buildServer(
     {
