@@ -98,7 +98,7 @@ export async function startRateLimitedSlashd(world: World, limits: string[]): Pr
   const child = spawn(
     process.execPath,
     ['dist/bench/rate-limits-node.js', worldPath, join(dir, 'bench.sqlite'), ...limits],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
   return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };

@@ -2,9 +2,11 @@
  * slashd as a child process for the rate-limit benchmark: started like `slashd serve` (a world
  * file, a fresh SQLite file) with rate limits off, counted in memory, or counted in Redis under a
  * given key prefix. The limits are v10's buckets with limits no benchmark reaches, so every
- * request pays for the check and none is refused.
+ * request pays for the check and none is refused. It answers the line "cpu" on its stdin with
+ * "cpu <µs>", the process's CPU time so far (user + system).
  */
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { createSlashd } from '../src/app.js';
 import { DEFAULT_LOG_LEVEL } from '../src/cli/serve.js';
 import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
@@ -46,6 +48,11 @@ async function main(): Promise<void> {
     rateLimits: rateLimits(mode, redisUrl, prefix),
   });
   const url = await slashd.listen({ host: '127.0.0.1', port: 0 });
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line.trim() !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    console.log(`cpu ${user + system}`);
+  });
   console.log(`listening on ${url}`);
   process.on('SIGTERM', () => {
     void slashd.close().then(() => process.exit(0));

@@ -7,7 +7,7 @@
  * outside the API and never limited.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { apiError } from '../core/io/errors.js';
 import { bucketOf, type BucketSpec } from '../core/rate-limits/buckets.js';
 import type { RateLimitPreset } from '../core/rate-limits/presets.js';
@@ -50,23 +50,47 @@ function majorValues(spec: BucketSpec, request: FastifyRequest): string {
     .join(':');
 }
 
-export function rateLimits(app: FastifyInstance, { preset, counters, now }: RateLimitHookOptions): void {
-  const buckets = new Map<string, BucketSpec | null>();
-  const bucketFor = (request: FastifyRequest): BucketSpec | null => {
-    const template = request.routeOptions.url;
-    if (template === undefined) return null;
-    const id = `${request.method} ${template}`;
-    let spec = buckets.get(id);
-    if (spec === undefined) {
-      spec = API_ROUTE.test(template) ? bucketOf(request.method, template) : null;
-      buckets.set(id, spec);
-    }
-    return spec;
-  };
+type PreParsingHook = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: Error | null, payload?: unknown) => void,
+) => void;
 
-  const apply = (spec: BucketSpec, reply: FastifyReply, hit: HitResult, at: number): Error | null => {
-    const route = preset.groups[spec.group];
-    const decision = decide(hit, route, spec.global ? preset.global : null, at);
+type Hooks = RouteOptions['preParsing'];
+
+function hookList(hooks: Hooks): unknown[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/**
+ * Adds the check to every API route as it is declared: the route's bucket is worked out once,
+ * and routes outside /api/vN get no hook at all. Call before the routes are registered.
+ */
+export function rateLimits(app: FastifyInstance, options: RateLimitHookOptions): void {
+  app.addHook('onRoute', (route) => {
+    if (!API_ROUTE.test(route.url)) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const hooks = new Map(methods.map((method) => [method, checkFor(bucketOf(method, route.url), options)]));
+    const check: PreParsingHook = (request, reply, payload, done) => {
+      const hook = hooks.get(request.method);
+      if (hook) hook(request, reply, payload, done);
+      else done(null, payload);
+    };
+    const single = methods.length === 1 ? hooks.get(methods[0]!) : undefined;
+    route.preParsing = [...hookList(route.preParsing), single ?? check] as NonNullable<Hooks>;
+  });
+}
+
+/** The check of one bucket: counts the request, sets the headers, and refuses it over a limit. */
+function checkFor(spec: BucketSpec, { preset, counters, now }: RateLimitHookOptions): PreParsingHook {
+  const limits = preset.groups[spec.group];
+  const global = spec.global ? preset.global : null;
+  const keyPrefix = `b:${spec.hash}:`;
+
+  const apply = (reply: FastifyReply, hit: HitResult, at: number): Error | null => {
+    const decision = decide(hit, limits, global, at);
     if (decision.bucket) reply.headers(bucketHeaders(spec.hash, decision.bucket));
     if (decision.allowed) return null;
     reply.headers(refusalHeaders(decision));
@@ -75,23 +99,26 @@ export function rateLimits(app: FastifyInstance, { preset, counters, now }: Rate
     });
   };
 
-  app.addHook('preParsing', (request, reply, payload, done) => {
-    const spec = bucketFor(request);
-    if (spec === null) return done(null, payload);
-    const major = majorValues(spec, request);
+  return (request, reply, payload, done) => {
     const caller = spec.pathIsCaller ? '' : callerOf(request);
-    const route: CounterHit = { key: `b:${spec.hash}:${major}:${caller}`, ...preset.groups[spec.group] };
-    const global: CounterHit | null = spec.global ? { key: `g:${caller}`, ...preset.global } : null;
+    const route: CounterHit = {
+      key: `${keyPrefix}${majorValues(spec, request)}:${caller}`,
+      limit: limits.limit,
+      windowMs: limits.windowMs,
+    };
+    const globalHit: CounterHit | null = global
+      ? { key: `g:${caller}`, limit: global.limit, windowMs: global.windowMs }
+      : null;
     const at = now();
-    const hit = counters.hit(at, route, global);
-    if (!(hit instanceof Promise)) return done(apply(spec, reply, hit, at), payload);
+    const hit = counters.hit(at, route, globalHit);
+    if (!(hit instanceof Promise)) return done(apply(reply, hit, at), payload);
     hit.then(
-      (counted) => done(apply(spec, reply, counted, at), payload),
+      (counted) => done(apply(reply, counted, at), payload),
       (error: unknown) => {
         // Counters out of reach (Redis down) let requests through: limits protect the service, not data.
         request.log.warn({ err: error }, 'rate-limit counters unreachable; request not limited');
         done(null, payload);
       },
     );
-  });
+  };
 }
