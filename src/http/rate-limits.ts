@@ -1,5 +1,5 @@
 /**
- * v10 rate limits as one Fastify hook: every request to the API is counted in its route's bucket
+ * v10 rate limits as a Fastify hook on every API route: every request to the API is counted in its route's bucket
  * (and its caller's global window) before its body is read, and every reply, errors included,
  * carries the bucket's `X-RateLimit-*` headers; over a limit, the reply is v10's 429. The hook
  * runs in preParsing, after the authentication hook and the onRequest guards, so the caller is
