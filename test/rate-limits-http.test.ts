@@ -161,6 +161,31 @@ describe('rate limits: the global limit', () => {
   });
 });
 
+describe('rate limits: counters out of reach', () => {
+  let server: TestServer;
+  let calls = 0;
+  before(async () => {
+    const counters = {
+      hit: () => {
+        calls++;
+        return Promise.reject(new Error('connection refused'));
+      },
+      close: async () => undefined,
+    };
+    server = await startServer({ config: { rateLimits: { preset: 'v10', counters } } });
+  });
+  after(() => server.close());
+
+  test('requests go through, unlimited and without bucket headers', async () => {
+    for (let i = 0; i < 8; i++) {
+      const response = await server.request('GET', GLOBAL_BASE, { auth: BOT });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('x-ratelimit-limit'), null);
+    }
+    assert.equal(calls, 8);
+  });
+});
+
 describe('rate limits: off', () => {
   let server: TestServer;
   before(async () => {

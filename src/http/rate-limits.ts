@@ -1,10 +1,10 @@
 /**
- * v10 rate limits as a Fastify hook on every API route: every request to the API is counted in its route's bucket
- * (and its caller's global window) before its body is read, and every reply, errors included,
- * carries the bucket's `X-RateLimit-*` headers; over a limit, the reply is v10's 429. The hook
- * runs in preParsing, after the authentication hook and the onRequest guards, so the caller is
- * known (a refused token is answered 401 first). /admin, /healthz, /readyz and /metrics are
- * outside the API and never limited.
+ * v10 rate limits as a Fastify hook on every API route: every request to the API is counted in
+ * its route's bucket (and its caller's global window) before its body is read, and every reply,
+ * errors included, carries the bucket's `X-RateLimit-*` headers; over a limit, the reply is v10's
+ * 429. The hook runs in preParsing, after the authentication hook and the onRequest guards, so
+ * the caller is known (a refused token is answered 401 first). /admin, /healthz, /readyz and
+ * /metrics are outside the API and never limited.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -28,6 +28,8 @@ export interface RateLimitHookOptions {
 }
 
 const API_ROUTE = /^\/api\/v\d+\//;
+/** While the counters are out of reach, one warning per this many ms, not one per request. */
+const UNREACHABLE_WARNING_INTERVAL_MS = 10_000;
 
 /** Who a request counts against: the token's bot, Bearer grant or user, else the client's address. */
 function callerOf(request: FastifyRequest): string {
@@ -69,10 +71,19 @@ function hookList(hooks: Hooks): unknown[] {
  * and routes outside /api/vN get no hook at all. Call before the routes are registered.
  */
 export function rateLimits(app: FastifyInstance, options: RateLimitHookOptions): void {
+  let warnedAt = -Infinity;
+  const unreachable = (request: FastifyRequest, error: unknown): void => {
+    const at = Date.now();
+    if (at - warnedAt < UNREACHABLE_WARNING_INTERVAL_MS) return;
+    warnedAt = at;
+    request.log.warn({ err: error }, 'rate-limit counters unreachable; requests not limited');
+  };
   app.addHook('onRoute', (route) => {
     if (!API_ROUTE.test(route.url)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const hooks = new Map(methods.map((method) => [method, checkFor(bucketOf(method, route.url), options)]));
+    const hooks = new Map(
+      methods.map((method) => [method, checkFor(bucketOf(method, route.url), options, unreachable)]),
+    );
     const check: PreParsingHook = (request, reply, payload, done) => {
       const hook = hooks.get(request.method);
       if (hook) hook(request, reply, payload, done);
@@ -84,7 +95,11 @@ export function rateLimits(app: FastifyInstance, options: RateLimitHookOptions):
 }
 
 /** The check of one bucket: counts the request, sets the headers, and refuses it over a limit. */
-function checkFor(spec: BucketSpec, { preset, counters, now }: RateLimitHookOptions): PreParsingHook {
+function checkFor(
+  spec: BucketSpec,
+  { preset, counters, now }: RateLimitHookOptions,
+  unreachable: (request: FastifyRequest, error: unknown) => void,
+): PreParsingHook {
   const limits = preset.groups[spec.group];
   const global = spec.global ? preset.global : null;
   const keyPrefix = `b:${spec.hash}:`;
@@ -116,7 +131,7 @@ function checkFor(spec: BucketSpec, { preset, counters, now }: RateLimitHookOpti
       (counted) => done(apply(reply, counted, at), payload),
       (error: unknown) => {
         // Counters out of reach (Redis down) let requests through: limits protect the service, not data.
-        request.log.warn({ err: error }, 'rate-limit counters unreachable; request not limited');
+        unreachable(request, error);
         done(null, payload);
       },
     );
