@@ -89,3 +89,17 @@ export async function startBareServer(body: string): Promise<ChildServer> {
   const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
   return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
 }
+
+/** slashd with rate limits off, in memory or in Redis (bench/rate-limits-node.ts), on a fresh SQLite file. */
+export async function startRateLimitedSlashd(world: World, limits: string[]): Promise<ChildServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'slashd-bench-'));
+  const worldPath = join(dir, 'world.json');
+  writeFileSync(worldPath, JSON.stringify(world));
+  const child = spawn(
+    process.execPath,
+    ['dist/bench/rate-limits-node.js', worldPath, join(dir, 'bench.sqlite'), ...limits],
+    { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
+  return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+}

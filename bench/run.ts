@@ -5,6 +5,7 @@ import { runInteractionsBench } from './interactions.bench.js';
 import { runMetricsBench } from './metrics.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
 import { runScaleBench } from './scale.bench.js';
+import { runRateLimitsBench } from './rate-limits.bench.js';
 import { runValidationBench } from './validation.bench.js';
 
 interface Bench {
@@ -20,6 +21,7 @@ const BENCHES: Bench[] = [
   { name: 'gateway ', run: runGatewayBench },
   { name: 'metrics ', run: runMetricsBench },
   { name: 'memory ', run: runScaleBench },
+  { name: 'rate-limits ', run: runRateLimitsBench },
 ];
 
 async function main(): Promise<void> {

@@ -31,6 +31,7 @@ import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
+import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { isPostgresUrl, PostgresStore } from './store/postgres/index.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
@@ -82,6 +83,8 @@ export interface SlashdConfig {
   gateway?: Partial<GatewayOptions> | undefined;
   /** The most bytes the store's read caches hold, approximately (default 64 MiB; least recently used go first). */
   cacheBytes?: number | undefined;
+  /** v10 rate limits (docs/rate-limits.md); off unless given (`slashd serve` defaults to `sandbox`). */
+  rateLimits?: RateLimitConfig | undefined;
 }
 
 /** A writable for log lines (pino writes whole lines). */
@@ -229,6 +232,12 @@ async function assemble(
       if (config.mergeWorld) await world.merge(config.mergeWorld);
     });
   }
+  // With Redis, every node counts against the same windows.
+  const rateLimits = openRateLimits(
+    redis && config.rateLimits && config.rateLimits.redis === undefined
+      ? { ...config.rateLimits, redis: redis.commands, redisPrefix: redis.key('rl:') }
+      : config.rateLimits,
+  );
 
   const server = await buildServer(
     {
@@ -263,6 +272,7 @@ async function assemble(
         exposition: metrics,
         tokens: [adminToken, config.metricsToken ?? ''].filter((token) => token !== ''),
       },
+      rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
     },
   );
   interactions.logTo(server.log);
@@ -295,6 +305,7 @@ async function assemble(
       await gateway.close();
       await httpClosed;
       delivery.close();
+      await rateLimits?.close();
       await events.close();
       await redis?.close();
       await lease.release();

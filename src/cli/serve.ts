@@ -6,6 +6,7 @@ import { createSlashd, type Slashd } from '../app.js';
 import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
+import { isPresetName, PRESET_NAMES, type PresetName } from '../core/rate-limits/presets.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
@@ -36,6 +37,8 @@ export { DEFAULT_DB } from './database-args.js';
 export const DEFAULT_LOG_LEVEL = 'warn';
 /** The levels `--log-level` takes (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** Limits reported in headers but generous: a bot sees v10's headers without being slowed (docs/rate-limits.md). */
+export const DEFAULT_RATE_LIMITS: PresetName = 'sandbox';
 
 /** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
 export function isDatabaseSetupError(error: unknown, db: string): error is Error {
@@ -93,6 +96,8 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   metricsToken: string | undefined;
   /** The read caches' byte budget; the default when undefined. */
   cacheBytes: number | undefined;
+  /** The rate-limit preset: sandbox, v10 or off. */
+  rateLimits: PresetName;
 }
 
 /** The largest `--cache-mb`: 1 TiB, far above any machine's memory, so a typo is caught. */
@@ -130,6 +135,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'gateway-url': { type: 'string' },
     'metrics-token': { type: 'string' },
     'cache-mb': { type: 'string' },
+    'rate-limits': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -152,6 +158,10 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
   if (gatewayUrl !== undefined && !/^wss?:\/\/[^\s/]+/.test(gatewayUrl)) {
     throw new UsageError(`--gateway-url is a ws:// or wss:// URL, not '${gatewayUrl}'`);
   }
+  const rateLimits = text('rate-limits') ?? env.SLASHD_RATE_LIMITS ?? DEFAULT_RATE_LIMITS;
+  if (!isPresetName(rateLimits)) {
+    throw new UsageError(`--rate-limits is one of ${PRESET_NAMES.join(', ')}, not '${rateLimits}'`);
+  }
   const allowPrivate = values['allow-private-endpoints'] === true || env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
   const database = parseDatabaseArgs(values, env);
   const adminToken = text('admin-token') ?? env.SLASHD_ADMIN_TOKEN;
@@ -165,6 +175,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     requestTimeoutMs,
     gatewayUrl,
     cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
+    rateLimits,
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -290,6 +301,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
       metricsToken: args.metricsToken,
       cacheBytes: args.cacheBytes,
+      rateLimits: { preset: args.rateLimits },
     });
   } catch (error) {
     if (error instanceof RedisUnreachableError) {

@@ -13,6 +13,7 @@ import { parseJsonBody } from './json-body.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
 import { RouteIndex } from './method-not-allowed.js';
+import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { adminRoutes } from './routes/admin.js';
 import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
@@ -64,6 +65,8 @@ export interface ServerOptions {
   timeouts?: Partial<HttpTimeouts> | undefined;
   /** Requests counted per route, and `GET /metrics` for holders of `tokens`. */
   metrics?: { http: HttpMetrics; exposition: MetricsExposition; tokens: readonly string[] } | undefined;
+  /** v10 rate limits on the API routes; none when absent. */
+  rateLimits?: RateLimitHookOptions | null | undefined;
 }
 
 export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
@@ -93,6 +96,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
 
   app.setErrorHandler(errorHandler);
   authentication(app, services.principals);
+  if (options.rateLimits) rateLimits(app, options.rateLimits);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const version = VERSIONED_PATH.exec(path)?.[1];
