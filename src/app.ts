@@ -26,12 +26,28 @@ import { ResponsesService } from './services/responses-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { isPostgresUrl, PostgresStore } from './store/postgres/index.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
 import type { Store } from './store/store.js';
 
+/** The PostgreSQL schema when `dbSchema` is not given. */
+export const DEFAULT_DB_SCHEMA = 'slashd';
+/** The Redis key and channel prefix when `redisPrefix` is not given. */
+export const DEFAULT_REDIS_PREFIX = 'slashd:';
+
 export interface SlashdConfig {
-  /** SQLite file path, or ':memory:'. */
+  /** SQLite file path, ':memory:', or a postgres:// (postgresql://) URL. */
   db: string;
+  /** PostgreSQL: the schema of slashd's tables (created and migrated at start-up); default `slashd`. */
+  dbSchema?: string | undefined;
+  /** PostgreSQL: connections in this node's pool (default DEFAULT_POOL_MAX). */
+  dbPoolMax?: number | undefined;
+  /** PostgreSQL: a statement running longer is cancelled (default DEFAULT_STATEMENT_TIMEOUT_MS). */
+  dbStatementTimeoutMs?: number | undefined;
+  /** Redis URL: with it, nodes share the bus, gateway sessions and cache invalidation. */
+  redisUrl?: string | undefined;
+  /** What this deployment's Redis keys and channels start with; default `slashd:`. */
+  redisPrefix?: string | undefined;
   /** Replaces the stored world at start-up; commands are kept. */
   world?: World | null;
   /** Added to the stored world at start-up (the demo world of `npm start`). */
@@ -81,9 +97,40 @@ function loggerOptions(level: string | undefined, format: 'json' | 'pretty' = 'j
   };
 }
 
+/** A store, and how start-up world changes are kept from running in two processes at once. */
+interface OpenedStore {
+  store: Store;
+  exclusively: <T>(name: string, work: () => Promise<T>) => Promise<T>;
+}
+
+async function openStore(config: SlashdConfig, now: () => number): Promise<OpenedStore> {
+  if (!isPostgresUrl(config.db)) {
+    return { store: new SqliteStore({ path: config.db, now }), exclusively: (_name, work) => work() };
+  }
+  const store = await PostgresStore.open({
+    connectionString: config.db,
+    schema: config.dbSchema ?? DEFAULT_DB_SCHEMA,
+    max: config.dbPoolMax,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    now,
+  });
+  return { store, exclusively: (name, work) => store.exclusively(name, work) };
+}
+
 export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const now = config.now ?? Date.now;
-  const store = new SqliteStore({ path: config.db, now });
+  const opened = await openStore(config, now);
+  try {
+    return await assemble(config, now, opened);
+  } catch (error) {
+    // A node that cannot start (no free node id, an invalid start-up world) leaves no pool open.
+    await opened.store.close();
+    throw error;
+  }
+}
+
+async function assemble(config: SlashdConfig, now: () => number, opened: OpenedStore): Promise<Slashd> {
+  const { store, exclusively } = opened;
   const bus = new InProcessEventBus();
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
   const ids = lease.ids;
@@ -99,8 +146,13 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
-  if (config.world) await world.replace(config.world);
-  if (config.mergeWorld) await world.merge(config.mergeWorld);
+  // Nodes starting at once on one database apply their start-up world one after the other.
+  if (config.world || config.mergeWorld) {
+    await exclusively('start-up world', async () => {
+      if (config.world) await world.replace(config.world);
+      if (config.mergeWorld) await world.merge(config.mergeWorld);
+    });
+  }
 
   const server = await buildServer(
     {

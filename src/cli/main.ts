@@ -1,6 +1,7 @@
-/** The `slashd` command: `serve`, `invoke`, `world` and `lint`. */
+/** The `slashd` command: `serve`, `migrate`, `invoke`, `world` and `lint`. */
 import { runInvoke } from './invoke/run.js';
 import { runLint } from './lint.js';
+import { runMigrate } from './migrate.js';
 import { runServe } from './serve.js';
 import { EXIT_OK, EXIT_USAGE, USAGE, type Output } from './usage.js';
 import { runWorld } from './world.js';
@@ -13,6 +14,7 @@ type Command = (args: string[], out: Output) => Promise<number>;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: (args, out) => runServe(args, out),
+  migrate: (args, out) => runMigrate(args, out),
   invoke: (args, out) => runInvoke(args, out),
   world: (args, out) => runWorld(args, out),
   lint: (args, out) => runLint(args, out),

@@ -14,22 +14,42 @@ import { adminTokenPath, loadOrCreateAdminToken } from './admin-token.js';
 import { DEFAULT_URL } from './client.js';
 import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
 import { worldLines } from './world-text.js';
+import {
+  DATABASE_OPTIONS,
+  DEFAULT_DB,
+  parseDatabaseArgs,
+  parseRedisArgs,
+  REDIS_OPTIONS,
+  type DatabaseArgs,
+  type RedisArgs,
+} from './database-args.js';
+import { isPostgresUrl, redactPostgresUrl } from '../store/postgres/url.js';
 
 export type { Output } from './usage.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 3210;
-export const DEFAULT_DB = './data/slashd.sqlite';
+export { DEFAULT_DB } from './database-args.js';
 /** Warnings and errors only: a quiet terminal unless something is wrong. */
 export const DEFAULT_LOG_LEVEL = 'warn';
 /** The levels `--log-level` takes (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
-function isDatabaseSetupError(error: unknown): error is Error {
+function isDatabaseSetupError(error: unknown, db: string): error is Error {
+  // Any failure to reach or migrate PostgreSQL happens before anything else touches it.
+  if (isPostgresUrl(db)) return error instanceof Error;
   return (
     error instanceof DatabaseOpenError || (error instanceof Error && 'syscall' in error && error.syscall === 'mkdir')
   );
+}
+
+/** One line for an operator whose database cannot be used. */
+export function databaseSetupMessage(error: Error, db: string): string {
+  if (isPostgresUrl(db)) return `cannot use the PostgreSQL database at ${redactPostgresUrl(db)}: ${error.message}`;
+  return error instanceof DatabaseOpenError
+    ? error.message
+    : `cannot open the SQLite database at ${db}: ${error.message}`;
 }
 
 function readWorld(value: unknown, source: string): World {
@@ -54,10 +74,9 @@ export function loadWorldFile(path: string): World {
   throw new Error(`The world in ${path} is invalid:\n${describeIssues(read.issues)}`);
 }
 
-interface ServeArgs {
+interface ServeArgs extends DatabaseArgs, RedisArgs {
   host: string;
   port: number;
-  db: string;
   worldPath: string | undefined;
   demo: boolean;
   /** Given by a flag or the environment; otherwise the database's stored token is used. */
@@ -81,7 +100,8 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   const { values, positionals } = parseCommandLine(args, {
     host: { type: 'string' },
     port: { type: 'string' },
-    db: { type: 'string' },
+    ...DATABASE_OPTIONS,
+    ...REDIS_OPTIONS,
     world: { type: 'string' },
     demo: { type: 'boolean' },
     'admin-token': { type: 'string' },
@@ -114,16 +134,23 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     throw new UsageError(`--gateway-url is a ws:// or wss:// URL, not '${gatewayUrl}'`);
   }
   const allowPrivate = values['allow-private-endpoints'] === true || env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
+  const database = parseDatabaseArgs(values, env);
+  const adminToken = text('admin-token') ?? env.SLASHD_ADMIN_TOKEN;
+  // Nodes on one PostgreSQL share no folder to keep a generated token in: the operator gives it.
+  if (isPostgresUrl(database.db) && !adminToken) {
+    throw new UsageError('with a PostgreSQL database, give the admin token: --admin-token or SLASHD_ADMIN_TOKEN');
+  }
   return {
+    ...database,
+    ...parseRedisArgs(values, env),
     requestTimeoutMs,
     gatewayUrl,
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
-    db: text('db') ?? env.SLASHD_DB ?? DEFAULT_DB,
     worldPath: text('world') ?? env.SLASHD_WORLD,
     demo: values.demo === true || env.SLASHD_DEMO === '1',
-    adminToken: text('admin-token') ?? env.SLASHD_ADMIN_TOKEN,
+    adminToken,
     logLevel,
     logFormat: logFormat(text('log-format'), process.stdout.isTTY === true),
   };
@@ -215,9 +242,15 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
   const world = args.worldPath ? loadWorldFile(args.worldPath) : null;
   let slashd: Slashd;
   try {
-    if (args.db !== ':memory:') mkdirSync(dirname(args.db), { recursive: true });
+    const postgres = isPostgresUrl(args.db);
+    if (!postgres && args.db !== ':memory:') mkdirSync(dirname(args.db), { recursive: true });
     slashd = await createSlashd({
       db: args.db,
+      dbSchema: args.dbSchema,
+      dbPoolMax: args.dbPoolMax,
+      dbStatementTimeoutMs: args.dbStatementTimeoutMs,
+      redisUrl: args.redisUrl,
+      redisPrefix: args.redisPrefix,
       world,
       mergeWorld: demoWorld,
       adminToken: args.adminToken ?? loadOrCreateAdminToken(args.db),
@@ -229,12 +262,8 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
     });
   } catch (error) {
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.
-    if (!isDatabaseSetupError(error)) throw error;
-    out.error(
-      error instanceof DatabaseOpenError
-        ? error.message
-        : `cannot open the SQLite database at ${args.db}: ${error.message}`,
-    );
+    if (!isDatabaseSetupError(error, args.db)) throw error;
+    out.error(databaseSetupMessage(error, args.db));
     return 1;
   }
   // Listening for signals before anything is printed: a stop asked for right after the banner is graceful too.

@@ -14,16 +14,23 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
 export const USAGE = `usage:
-  slashd serve [--host H] [--port P] [--db PATH|:memory:] [--world FILE] [--demo]
+  slashd serve [--host H] [--port P] [--db PATH|:memory:|postgres://...] [--world FILE] [--demo]
                [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
                [--request-timeout MS] [--endpoint-policy default|public-only] [--allow-private-endpoints]
-               [--gateway-url ws(s)://HOST[:PORT]]
+               [--gateway-url ws(s)://HOST[:PORT]] [--redis redis://...] [--redis-prefix P]
+               [--db-schema S] [--db-pool-max N] [--db-statement-timeout MS]
       environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1,
                    SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL, SLASHD_REQUEST_TIMEOUT_MS,
-                   SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL
+                   SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL,
+                   SLASHD_REDIS_URL, SLASHD_REDIS_PREFIX, SLASHD_DB_SCHEMA, SLASHD_DB_POOL_MAX,
+                   SLASHD_DB_STATEMENT_TIMEOUT_MS
+      many nodes: --db postgres://... (schema S, default slashd; --admin-token required) and
+      --redis redis://... (keys and channels under P, default slashd:); SIGTERM drains the node
       interactions endpoints may be public or loopback addresses by default (docs/security.md)
       LEVEL: fatal, error, warn (default), info, debug, trace or silent; logs are readable
       lines on a terminal and JSON lines otherwise
+  slashd migrate [--db PATH|postgres://...] [--db-schema S]
+      applies the database's schema migrations and exits (SLASHD_DB, SLASHD_DB_SCHEMA)
   slashd invoke --as USER --channel CHANNEL [--guild GUILD] [--target ID] '/command [sub] opt:value ...'
                [--url URL] [--admin-token T] [--wait SECONDS]
       acts as USER (name or id) in CHANNEL (name or id) and prints the app's answer

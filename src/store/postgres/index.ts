@@ -1,4 +1,4 @@
-/** The PostgreSQL implementation of the stores (not yet selectable in `slashd serve`). */
+/** The PostgreSQL implementation of the stores (`slashd serve --db postgres://...`). */
 export { PostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -8,3 +8,4 @@ export {
   type PostgresConnectionOptions,
 } from './connection.js';
 export { MIGRATIONS } from './migrations.js';
+export { isPostgresUrl, redactPostgresUrl } from './url.js';

@@ -10,6 +10,9 @@ import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { migrate } from './migrations.js';
 import { PostgresWorldStore } from './world-tables.js';
 
+/** How long `exclusively` waits for another process's turn before failing (ms). */
+export const EXCLUSIVE_WAIT_MS = 300_000;
+
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   now?: (() => number) | undefined;
 }
@@ -43,6 +46,25 @@ export class PostgresStore implements Store {
   async schemaVersion(): Promise<number> {
     const result = await this.conn.pool.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
     return result.rows[0]?.v ?? 0;
+  }
+
+  /**
+   * Runs `work` while holding a lock named `name` on this schema, across every process: nodes
+   * starting at once apply their start-up world one after the other. The lock is held by a
+   * connection of its own (released with it), and waiting for it is bounded.
+   */
+  async exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const client = await this.conn.pool.connect();
+    try {
+      await client.query(`SET statement_timeout = ${EXCLUSIVE_WAIT_MS}`);
+      await client.query("SELECT pg_advisory_lock(hashtextextended(current_schema() || '/exclusive/' || $1, 0))", [
+        name,
+      ]);
+      return await work();
+    } finally {
+      // Ending the connection releases the lock and forgets the changed timeout.
+      client.release(true);
+    }
   }
 
   async ping(): Promise<void> {
