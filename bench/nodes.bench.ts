@@ -8,7 +8,8 @@
  *
  * Each configuration runs on a fresh schema and Redis prefix (both removed afterwards), and the
  * configurations alternate over rounds (1, 2, 3, then 3, 2, 1, ...), so drift hits all of them.
- * After each run the number of stored commands must equal the number of 201 answers.
+ * After each run the stored commands must match the 201 answers (give or take the requests in
+ * flight when autocannon stopped).
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -20,7 +21,7 @@ import { startSlashdWith, type ChildServer } from './processes.js';
 import { fixed, median } from './stats.js';
 
 const NODE_COUNTS = [1, 2, 3] as const;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const WARMUP_SECONDS = 1;
 const ROUND_SECONDS = 5;
 /** Requests in flight, in total, whatever the number of nodes (divisible by 1, 2 and 3). */
@@ -158,9 +159,12 @@ async function measure(nodes: number): Promise<number> {
     const urls = servers.map((s) => s.url);
     const warm = await createLoad(urls, WARMUP_SECONDS, next);
     const load = await createLoad(urls, ROUND_SECONDS, next);
+    // autocannon stops at its deadline without waiting for the requests in flight, which the nodes
+    // still complete: at most CONNECTIONS of them per load beyond the 201s counted.
     const stored = await storedCommands(schema);
-    if (stored !== warm.created + load.created) {
-      throw new Error(`${warm.created + load.created} creates answered 201, but ${stored} commands are stored`);
+    const answered = warm.created + load.created;
+    if (stored < answered || stored > answered + 2 * CONNECTIONS) {
+      throw new Error(`${answered} creates answered 201, but ${stored} commands are stored`);
     }
     return load.created / load.seconds;
   } finally {
@@ -191,7 +195,7 @@ export async function runNodesBench(): Promise<{ lines: string[] }> {
     return `${nodes} node${nodes > 1 ? 's' : ' '}: ${fixed(median(rates.get(nodes)!), 0)} creates/s (rounds ${perRound}), ratio to 1 node ${fixed(median(r))} (rounds ${r.map((x) => fixed(x)).join(', ')})`;
   });
   lines.push(
-    `(${CONNECTIONS} requests in flight in total, spread evenly over the nodes; ${ROUND_SECONDS}s per configuration after ${WARMUP_SECONDS}s of warm-up; ${ROUNDS} rounds alternating the order; each create a new global command of one of ${APPS} apps; stored count checked against the 201s)`,
+    `(${CONNECTIONS} requests in flight in total, spread evenly over the nodes; ${ROUND_SECONDS}s per configuration after ${WARMUP_SECONDS}s of warm-up; ${ROUNDS} rounds alternating the order; each create a new global command of one of ${APPS} apps; stored commands checked against the 201s)`,
   );
   return { lines };
 }
