@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { World } from './core/world/types.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
+import { RedisEventBus } from './events/redis-bus.js';
+import { RedisLink } from './events/redis-link.js';
 import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
@@ -120,18 +122,38 @@ async function openStore(config: SlashdConfig, now: () => number): Promise<Opene
 export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const now = config.now ?? Date.now;
   const opened = await openStore(config, now);
+  let redis: RedisLink | null = null;
   try {
-    return await assemble(config, now, opened);
+    if (config.redisUrl) redis = await RedisLink.connect(config.redisUrl, config.redisPrefix ?? DEFAULT_REDIS_PREFIX);
+    return await assemble(config, now, opened, redis);
   } catch (error) {
-    // A node that cannot start (no free node id, an invalid start-up world) leaves no pool open.
+    // A node that cannot start (Redis away, no free node id, an invalid start-up world) leaves nothing open.
+    await redis?.close();
     await opened.store.close();
     throw error;
   }
 }
 
-async function assemble(config: SlashdConfig, now: () => number, opened: OpenedStore): Promise<Slashd> {
+/** The bus: in process on one node; with Redis, shared by every node of the deployment. */
+async function openBus(redis: RedisLink | null): Promise<{ bus: EventBus; close(): Promise<void> }> {
+  if (!redis) return { bus: new InProcessEventBus(), close: async () => {} };
+  const bus = await RedisEventBus.open({
+    publisher: redis.commands,
+    subscriber: redis.subscriber,
+    channel: redis.key('bus'),
+  });
+  return { bus, close: () => bus.close() };
+}
+
+async function assemble(
+  config: SlashdConfig,
+  now: () => number,
+  opened: OpenedStore,
+  redis: RedisLink | null,
+): Promise<Slashd> {
   const { store, exclusively } = opened;
-  const bus = new InProcessEventBus();
+  const events = await openBus(redis);
+  const bus = events.bus;
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
   const ids = lease.ids;
   const commands = new CommandsService({ store: store.commands, ids, now });
@@ -208,6 +230,8 @@ async function assemble(config: SlashdConfig, now: () => number, opened: OpenedS
       await gateway.close();
       await server.close();
       delivery.close();
+      await events.close();
+      await redis?.close();
       await lease.release();
       await store.close();
     },

@@ -10,9 +10,11 @@ import { createSlashd, type Slashd } from '../src/app.js';
 import { parseWorld } from '../src/core/world/parse.js';
 import { DEMO_WORLD } from '../src/world/demo-world.js';
 import { CLI, killAll, runToEnd, startChild } from './helpers/cli-process.js';
+import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, withAdminClient } from './helpers/postgres.js';
 
 const schemas: string[] = [];
+const prefixes: string[] = [];
 function schema(): string {
   const name = freshSchemaName('serve');
   schemas.push(name);
@@ -22,6 +24,7 @@ function schema(): string {
 after(async () => {
   killAll();
   for (const name of schemas) await dropSchema(name);
+  for (const prefix of prefixes) await deletePrefix(prefix);
 });
 
 const bot = DEMO_WORLD.applications[0];
@@ -41,14 +44,18 @@ describe('slashd on PostgreSQL', () => {
     assert.ok((rows.rows[0] as { n: number }).n >= 1);
   });
 
-  test('serve --db postgres://... serves the demo world; a command written is listed back', async () => {
+  test('serve --db postgres://... --redis ... serves the demo world; a command written is listed back', async () => {
     const name = schema();
+    const prefix = freshRedisPrefix('serve');
+    prefixes.push(prefix);
     const child = startChild(
       process.execPath,
       [CLI, 'serve', '--db', postgresConnectionString, '--port', '0', '--demo'],
       {
         SLASHD_DB_SCHEMA: name,
         SLASHD_ADMIN_TOKEN: 'operator-token',
+        SLASHD_REDIS_URL: redisUrl,
+        SLASHD_REDIS_PREFIX: prefix,
       },
     );
     const [, url] = await child.waitForLine(/slashd listening on (\S+)/);
@@ -83,6 +90,22 @@ describe('slashd on PostgreSQL', () => {
     });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /with a PostgreSQL database, give the admin token/);
+  });
+
+  test('an unreachable Redis: one line naming it, exit 1', async () => {
+    const result = await runToEnd(process.execPath, [
+      CLI,
+      'serve',
+      '--db',
+      ':memory:',
+      '--port',
+      '0',
+      '--redis',
+      'redis://:secret-word@127.0.0.1:1',
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/);
+    assert.doesNotMatch(result.stderr, /secret-word/);
   });
 
   test('an unreachable PostgreSQL: one line naming it without its password, exit 1', async () => {

@@ -24,6 +24,7 @@ import {
   type RedisArgs,
 } from './database-args.js';
 import { isPostgresUrl, redactPostgresUrl } from '../store/postgres/url.js';
+import { RedisUnreachableError } from '../events/redis-link.js';
 
 export type { Output } from './usage.js';
 
@@ -261,6 +262,10 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
     });
   } catch (error) {
+    if (error instanceof RedisUnreachableError) {
+      out.error(error.message);
+      return 1;
+    }
     // An operator's mistake (a bad --db) is a sentence naming the path, not a stack trace.
     if (!isDatabaseSetupError(error, args.db)) throw error;
     out.error(databaseSetupMessage(error, args.db));

@@ -1,7 +1,7 @@
 /**
- * The internal event bus. The gateway (a later adapter) subscribes and delivers dispatches to
- * connected bots; tests subscribe to observe them. In-process now; a Redis-backed bus will
- * implement the same interface for many nodes.
+ * The internal event bus. The gateway subscribes and delivers dispatches to connected bots; tests
+ * subscribe to observe them. In-process on one node; across nodes, RedisEventBus
+ * (`redis-bus.ts`) carries the same events, so every event must survive JSON.
  */
 import { EventEmitter } from 'node:events';
 import type { GuildCommandPermissions } from '../core/permissions/command-permissions.js';
@@ -31,6 +31,18 @@ export interface BusEvents {
 }
 
 export type BusEventName = keyof BusEvents;
+
+const EVENT_NAMES: Record<BusEventName, true> = {
+  APPLICATION_COMMAND_PERMISSIONS_UPDATE: true,
+  INTERACTION_CREATE: true,
+  WORLD_DISPATCH: true,
+  APPLICATION_GUILD: true,
+};
+
+/** Whether a name received from elsewhere (another node) is one of the bus's events. */
+export function isBusEventName(name: unknown): name is BusEventName {
+  return typeof name === 'string' && Object.hasOwn(EVENT_NAMES, name);
+}
 
 export interface EventBus {
   publish<K extends BusEventName>(name: K, event: BusEvents[K]): void;

@@ -1,0 +1,127 @@
+/**
+ * The event bus across nodes, on the real Redis: buses on one prefix see each other's events, each
+ * subscriber once (the publisher's own included); a bus on another prefix sees none of them.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { BusEvents } from '../src/events/bus.js';
+import { RedisEventBus } from '../src/events/redis-bus.js';
+import type { RedisLink } from '../src/events/redis-link.js';
+import { Inbox } from './helpers/inbox.js';
+import { connectLink, deletePrefix, freshRedisPrefix } from './helpers/redis.js';
+
+type Update = BusEvents['APPLICATION_COMMAND_PERMISSIONS_UPDATE'];
+
+const links: RedisLink[] = [];
+const prefixes: string[] = [];
+
+async function link(prefix: string): Promise<RedisLink> {
+  const opened = await connectLink(prefix);
+  links.push(opened);
+  return opened;
+}
+
+function busOn(l: RedisLink, channelOf: RedisLink = l): Promise<RedisEventBus> {
+  return RedisEventBus.open({ publisher: l.commands, subscriber: l.subscriber, channel: channelOf.key('bus') });
+}
+
+function update(applicationId: string): Update {
+  return { applicationId, data: { id: '1', application_id: applicationId, guild_id: '2', permissions: [] } };
+}
+
+function listen(bus: RedisEventBus): Inbox<Update> {
+  const inbox = new Inbox<Update>((event) => event.applicationId);
+  bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) => inbox.push(event));
+  return inbox;
+}
+
+after(async () => {
+  for (const l of links) await l.close();
+  for (const prefix of prefixes) await deletePrefix(prefix);
+});
+
+describe('RedisEventBus', () => {
+  test('two nodes on one prefix: each event reaches every subscriber exactly once', async () => {
+    const prefix = freshRedisPrefix('bus');
+    prefixes.push(prefix);
+    const a = await busOn(await link(prefix));
+    const b = await busOn(await link(prefix));
+    const onA = listen(a);
+    const onB = listen(b);
+    a.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('from-a-1'));
+    b.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('from-b'));
+    a.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('from-a-2'));
+    // A's last event reaching A (at once) and B (through Redis, after A's first) ends the exchange;
+    // B's event reaching A, and A's own events not coming back from Redis, are checked by a marker
+    // published last from B: Redis delivers one connection's messages in order.
+    await onB.find((e) => e.applicationId === 'from-a-2', "A's second event on B");
+    b.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('marker'));
+    await onA.find((e) => e.applicationId === 'marker', "B's marker on A");
+    // A's own echoes were published before B's marker reached A, on A's connection, so they
+    // would have arrived by now: each subscriber still saw each event once.
+    assert.deepEqual(
+      onA.all().map((e) => e.applicationId),
+      ['from-a-1', 'from-a-2', 'from-b', 'marker'],
+    );
+    assert.deepEqual(
+      onB.all().map((e) => e.applicationId),
+      ['from-b', 'from-a-1', 'from-a-2', 'marker'],
+    );
+    assert.deepEqual(onA.all()[2], update('from-b'), 'the event arrives whole');
+  });
+
+  test('a bus on another prefix sees none of them', async () => {
+    const prefix = freshRedisPrefix('bus');
+    const other = freshRedisPrefix('bus-other');
+    prefixes.push(prefix, other);
+    // Two prefixes over the same pair of connections: messages to both channels travel one socket
+    // each way, in order, so the marker on this prefix arrives after anything on the other.
+    const shared = await link(prefix);
+    const sharedOther = await link(other);
+    const sender = await busOn(shared);
+    const senderOther = await RedisEventBus.open({
+      publisher: shared.commands,
+      subscriber: sharedOther.subscriber,
+      channel: sharedOther.key('bus'),
+    });
+    const receiverLink = await link(prefix);
+    const receiver = await busOn(receiverLink);
+    const receiverOther = await RedisEventBus.open({
+      publisher: receiverLink.commands,
+      subscriber: receiverLink.subscriber,
+      channel: sharedOther.key('bus'),
+    });
+    const onReceiver = listen(receiver);
+    const onReceiverOther = listen(receiverOther);
+    senderOther.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('other-prefix'));
+    sender.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('this-prefix'));
+    await onReceiver.find((e) => e.applicationId === 'this-prefix', 'the event of this prefix');
+    // The other prefix's event was published first on the same connection, so it has arrived.
+    assert.deepEqual(
+      onReceiverOther.all().map((e) => e.applicationId),
+      ['other-prefix'],
+    );
+    assert.deepEqual(
+      onReceiver.all().map((e) => e.applicationId),
+      ['this-prefix'],
+    );
+  });
+
+  test('a message that is not an envelope of a known event is ignored', async () => {
+    const prefix = freshRedisPrefix('bus');
+    prefixes.push(prefix);
+    const l = await link(prefix);
+    const bus = await busOn(l);
+    const inbox = listen(bus);
+    const channel = l.key('bus');
+    await l.commands.publish(channel, 'not json');
+    await l.commands.publish(channel, JSON.stringify({ o: 'x', n: 'toString', e: {} }));
+    await l.commands.publish(channel, JSON.stringify({ o: 'x', n: 'INTERACTION_CREATE', e: { ['__proto__']: {} } }));
+    await l.commands.publish(
+      channel,
+      JSON.stringify({ o: 'x', ...{ n: 'APPLICATION_COMMAND_PERMISSIONS_UPDATE' }, e: update('ok') }),
+    );
+    await inbox.find((e) => e.applicationId === 'ok', 'the valid envelope');
+    assert.equal(inbox.all().length, 1);
+  });
+});
