@@ -31,6 +31,8 @@ const APPS = 400;
 /** The global commands of one application (v10's limit). */
 const COMMANDS_PER_APP_LIMIT = 100;
 const FIRST_APP_ID = 1_410_000_000_000_000_000n;
+/** With `--split-pool`: the PostgreSQL connections of all nodes together (divisible by 1, 2 and 3). */
+const SPLIT_POOL_TOTAL = 12;
 const REDIS_URL = process.env['SLASHD_BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 function benchApp(index: number): Application {
@@ -104,6 +106,8 @@ function createRequest(i: number): { path: string; token: string; body: string }
 
 interface Load {
   created: number;
+  /** Mean over the nodes of each node's p50 create latency (ms). */
+  p50: number;
   seconds: number;
 }
 
@@ -133,6 +137,7 @@ async function createLoad(urls: string[], seconds: number, next: () => number): 
     ),
   );
   let created = 0;
+  let p50 = 0;
   for (const result of results) {
     if (result.non2xx > 0 || result.errors > 0) {
       throw new Error(
@@ -140,17 +145,24 @@ async function createLoad(urls: string[], seconds: number, next: () => number): 
       );
     }
     created += result['2xx'];
+    p50 += result.latency.p50 / results.length;
   }
-  return { created, seconds };
+  return { created, p50, seconds };
 }
 
-async function measure(nodes: number): Promise<number> {
+interface Measured {
+  rate: number;
+  p50: number;
+}
+
+async function measure(nodes: number, poolMax: number | null): Promise<Measured> {
   const schema = freshSchemaName('bench_nodes');
   const prefix = `bench-nodes-${randomBytes(6).toString('hex')}:`;
   const servers: ChildServer[] = [];
   try {
     await prepareSchema(schema);
     const args = ['--db', postgresConnectionString, '--db-schema', schema, '--redis', REDIS_URL];
+    if (poolMax !== null) args.push('--db-pool-max', String(poolMax));
     for (let n = 0; n < nodes; n++) {
       servers.push(await startSlashdWith([...args, '--redis-prefix', prefix, '--admin-token', 'bench']));
     }
@@ -166,7 +178,7 @@ async function measure(nodes: number): Promise<number> {
     if (stored < answered || stored > answered + 2 * CONNECTIONS) {
       throw new Error(`${answered} creates answered 201, but ${stored} commands are stored`);
     }
-    return load.created / load.seconds;
+    return { rate: load.created / load.seconds, p50: load.p50 };
   } finally {
     for (const server of servers) await server.stop();
     await dropSchema(schema);
@@ -174,16 +186,22 @@ async function measure(nodes: number): Promise<number> {
   }
 }
 
-export async function runNodesBench(): Promise<{ lines: string[] }> {
+export async function runNodesBench(flags: ReadonlySet<string>): Promise<{ lines: string[] }> {
+  // --split-pool: the same PostgreSQL connections in total whatever the node count, to tell
+  // apart what more nodes bring from what more connections bring.
+  const split = flags.has('--split-pool');
   const rates = new Map<number, number[]>(NODE_COUNTS.map((n) => [n, []]));
+  const latencies = new Map<number, number[]>(NODE_COUNTS.map((n) => [n, []]));
   const ratios = new Map<number, number[]>(NODE_COUNTS.map((n) => [n, []]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? [...NODE_COUNTS] : [...NODE_COUNTS].reverse();
-    const thisRound = new Map<number, number>();
-    for (const nodes of order) thisRound.set(nodes, await measure(nodes));
+    const thisRound = new Map<number, Measured>();
+    for (const nodes of order) thisRound.set(nodes, await measure(nodes, split ? SPLIT_POOL_TOTAL / nodes : null));
     for (const nodes of NODE_COUNTS) {
-      rates.get(nodes)!.push(thisRound.get(nodes)!);
-      ratios.get(nodes)!.push(thisRound.get(nodes)! / thisRound.get(1)!);
+      const measured = thisRound.get(nodes)!;
+      rates.get(nodes)!.push(measured.rate);
+      latencies.get(nodes)!.push(measured.p50);
+      ratios.get(nodes)!.push(measured.rate / thisRound.get(1)!.rate);
     }
   }
   const lines = NODE_COUNTS.map((nodes) => {
@@ -192,10 +210,16 @@ export async function runNodesBench(): Promise<{ lines: string[] }> {
       .get(nodes)!
       .map((x) => fixed(x, 0))
       .join(', ');
-    return `${nodes} node${nodes > 1 ? 's' : ' '}: ${fixed(median(rates.get(nodes)!), 0)} creates/s (rounds ${perRound}), ratio to 1 node ${fixed(median(r))} (rounds ${r.map((x) => fixed(x)).join(', ')})`;
+    return (
+      `${nodes} node${nodes > 1 ? 's' : ' '}: ${fixed(median(rates.get(nodes)!), 0)} creates/s (rounds ${perRound}), ` +
+      `create p50 ${fixed(median(latencies.get(nodes)!), 1)} ms, ratio to 1 node ${fixed(median(r))} (rounds ${r.map((x) => fixed(x)).join(', ')})`
+    );
   });
+  const pool = split
+    ? `${SPLIT_POOL_TOTAL} PostgreSQL connections in total, split over the nodes`
+    : 'each node its default pool of PostgreSQL connections';
   lines.push(
-    `(${CONNECTIONS} requests in flight in total, spread evenly over the nodes; ${ROUND_SECONDS}s per configuration after ${WARMUP_SECONDS}s of warm-up; ${ROUNDS} rounds alternating the order; each create a new global command of one of ${APPS} apps; stored commands checked against the 201s)`,
+    `(${CONNECTIONS} requests in flight in total, spread evenly over the nodes; ${pool}; ${ROUND_SECONDS}s per configuration after ${WARMUP_SECONDS}s of warm-up; ${ROUNDS} rounds alternating the order; each create a new global command of one of ${APPS} apps; stored commands checked against the 201s)`,
   );
   return { lines };
 }

@@ -2,7 +2,7 @@
  * List latency at scale on PostgreSQL: 1,000,000 stored commands across 20,000 applications
  * against a baseline of 1,000 commands across 20 applications, every application holding the same
  * 50 global commands (so every list is the same bytes). Each request lists a random application
- * of its schema. Both schemas are measured in the same run, in alternating blocks.
+ * of its schema. Both schemas are measured in the same run, alternating request by request.
  *   (a) the store's list query (PostgresCommandStore.listCommands), in this process;
  *   (b) GET /applications/{id}/commands through `slashd serve --db postgres://...`, one server per schema.
  * Also the plan PostgreSQL picks for the list query on the large schema (it must use an index).
@@ -19,13 +19,12 @@ import {
   SMALL,
   scaleAppId,
   scaleBotToken,
-  type ScaleShape,
 } from './scale-seed.js';
 import { openBenchStore, postgresConnectionString } from './postgres.js';
 import { startSlashdWith, type ChildServer } from './processes.js';
 import { fixed, median, percentile } from './stats.js';
 
-/** Alternating blocks per schema, and sequential requests per block. */
+/** Rounds of alternating sequential requests, and requests per schema in a round. */
 const ROUNDS = 6;
 const BLOCK = 500;
 const WARMUP = 300;
@@ -45,37 +44,44 @@ function picker(seed: number): (n: number) => number {
 
 type Timed = (appIndex: number) => Promise<void>;
 
-async function timeBlock(run: Timed, shape: ScaleShape, pick: (n: number) => number, count: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const app = pick(shape.apps);
-    const started = process.hrtime.bigint();
-    await run(app);
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  return times;
+async function timed(run: Timed, app: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  await run(app);
+  return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-/** Latencies (ms) of each round's block, per schema. */
+/** Latencies (ms) of each round, per schema. */
 interface Comparison {
   large: number[][];
   small: number[][];
 }
 
-/** Alternates blocks of the two (order swapped every round), so drift on a shared machine hits both. */
+/**
+ * Alternates the two request by request (which goes first swapped every pair), so a burst of
+ * load on a shared machine hits both sides alike; rounds only group the pairs for the ratio's range.
+ */
 async function alternate(large: Timed, small: Timed): Promise<Comparison> {
   const pickLarge = picker(0x5eed);
   const pickSmall = picker(0x5eed);
-  await timeBlock(large, LARGE, pickLarge, WARMUP);
-  await timeBlock(small, SMALL, pickSmall, WARMUP);
+  for (let i = 0; i < WARMUP; i++) {
+    await timed(large, pickLarge(LARGE.apps));
+    await timed(small, pickSmall(SMALL.apps));
+  }
   const out: Comparison = { large: [], small: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    const order: ['large' | 'small', Timed, ScaleShape, (n: number) => number][] = [
-      ['large', large, LARGE, pickLarge],
-      ['small', small, SMALL, pickSmall],
-    ];
-    if (round % 2 === 1) order.reverse();
-    for (const [which, run, shape, pick] of order) out[which].push(await timeBlock(run, shape, pick, BLOCK));
+    const l: number[] = [];
+    const s: number[] = [];
+    for (let i = 0; i < BLOCK; i++) {
+      if (i % 2 === 0) {
+        l.push(await timed(large, pickLarge(LARGE.apps)));
+        s.push(await timed(small, pickSmall(SMALL.apps)));
+      } else {
+        s.push(await timed(small, pickSmall(SMALL.apps)));
+        l.push(await timed(large, pickLarge(LARGE.apps)));
+      }
+    }
+    out.large.push(l);
+    out.small.push(s);
   }
   return out;
 }
@@ -99,7 +105,7 @@ function describe(label: string, comparison: Comparison): string {
     `1k commands p50 ${fixed(percentile(small, 50), 3)} ms, p99 ${fixed(percentile(small, 99), 3)} ms; ` +
     `ratio p50 ${fixed(ratio)} (goal <= ${GOAL_RATIO}: ${verdict}; median of the per-round ratios, range ` +
     `${fixed(Math.min(...ratios))}-${fixed(Math.max(...ratios))}), ratio p99 ${fixed(percentile(large, 99) / percentile(small, 99))} ` +
-    `(${ROUNDS} alternating blocks of ${BLOCK} sequential lists, each of a random app)`
+    `(${ROUNDS} rounds of ${BLOCK} sequential lists per schema, alternating request by request, each of a random app)`
   );
 }
 
