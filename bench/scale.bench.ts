@@ -11,15 +11,7 @@
  * next run (found again and reused); `--drop` only drops them.
  */
 import type { PostgresStore } from '../src/store/postgres/index.js';
-import {
-  dropSchema,
-  ensureSeeded,
-  explainList,
-  LARGE,
-  SMALL,
-  scaleAppId,
-  scaleBotToken,
-} from './scale-seed.js';
+import { dropSchema, ensureSeeded, explainList, LARGE, SMALL, scaleAppId, scaleBotToken } from './scale-seed.js';
 import { openBenchStore, postgresConnectionString } from './postgres.js';
 import { startSlashdWith, type ChildServer } from './processes.js';
 import { fixed, median, percentile } from './stats.js';
