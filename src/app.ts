@@ -6,6 +6,8 @@ import { InProcessEventBus, type EventBus } from './events/bus.js';
 import { RedisEventBus } from './events/redis-bus.js';
 import { RedisLink } from './events/redis-link.js';
 import { Gateway, type GatewayOptions } from './gateway/gateway.js';
+import { RedisResumeBuffer } from './gateway/redis-resume-buffer.js';
+import { RedisSessionRegistry } from './gateway/session-registry.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
@@ -83,7 +85,10 @@ export interface Slashd {
   /** The WebSocket gateway on the HTTP server (its sessions, `sweep()` for tests). */
   gateway: Gateway;
   adminToken: string;
+  /** The node's Redis connections when it runs with others (`redisUrl`); null on its own. */
+  redis: RedisLink | null;
   listen(options: { host: string; port: number }): Promise<string>;
+  /** Drains and stops: requests under way finish, gateway clients RECONNECT, the node id lease is released. */
   close(): Promise<void>;
 }
 
@@ -163,9 +168,20 @@ async function assemble(
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
   const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents });
-  const gateway = new Gateway({ store: store.world, bus, now, options: config.gateway });
-  const presence = gateway.options.failWithoutSession ? gateway : null;
-  const interactions = new InteractionsService({ store, bus, ids, delivery, responses, now, presence });
+  // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
+  const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
+  const resumeBuffer = registry && new RedisResumeBuffer(redis!.commands, registry.keys, registry.node);
+  const gateway = new Gateway({ store: store.world, bus, now, options: config.gateway, registry, resumeBuffer });
+  const interactions = new InteractionsService({
+    store,
+    bus,
+    ids,
+    delivery,
+    responses,
+    now,
+    presence: gateway,
+    failWithoutSession: gateway.options.failWithoutSession,
+  });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
   // Nodes starting at once on one database apply their start-up world one after the other.
@@ -216,6 +232,7 @@ async function assemble(
     ids,
     gateway,
     adminToken,
+    redis,
     async listen({ host, port }) {
       await server.listen({ host, port });
       const address = server.server.address();
@@ -227,8 +244,12 @@ async function assemble(
       if (closed) return;
       closed = true;
       interactions.stop();
+      // Draining: no new HTTP connections (a request on a kept-alive one gets 503), while the
+      // requests under way finish; gateway clients are told to RECONNECT (op 7) and resume on
+      // another node, their sessions kept in Redis for the resume window.
+      const httpClosed = server.close();
       await gateway.close();
-      await server.close();
+      await httpClosed;
       delivery.close();
       await events.close();
       await redis?.close();

@@ -226,11 +226,12 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
 }
 
-function untilStopped(slashd: Slashd): Promise<void> {
+function untilStopped(slashd: Slashd, out: Output): Promise<void> {
   return new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
+      out.log('slashd draining: finishing requests, gateway clients told to reconnect');
       slashd.close().then(done, done);
     };
     process.on('SIGTERM', stop);
@@ -272,7 +273,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
     return 1;
   }
   // Listening for signals before anything is printed: a stop asked for right after the banner is graceful too.
-  const stopped = untilStopped(slashd);
+  const stopped = untilStopped(slashd, out);
   const url = await slashd.listen({ host: args.host, port: args.port });
   await printBanner(slashd, url, args, out);
   await stopped;

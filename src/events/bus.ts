@@ -9,8 +9,11 @@ import type { GuildCommandPermissions } from '../core/permissions/command-permis
 export interface BusEvents {
   /** Gateway dispatch APPLICATION_COMMAND_PERMISSIONS_UPDATE, for one application. */
   APPLICATION_COMMAND_PERMISSIONS_UPDATE: { applicationId: string; data: GuildCommandPermissions };
-  /** Gateway dispatch INTERACTION_CREATE, for apps without an interactions endpoint URL. */
-  INTERACTION_CREATE: { applicationId: string; data: Record<string, unknown> };
+  /**
+   * Gateway dispatch INTERACTION_CREATE, for apps without an interactions endpoint URL; to the
+   * session named when one was chosen (on whichever node holds it), else to one the gateway picks.
+   */
+  INTERACTION_CREATE: { applicationId: string; data: Record<string, unknown>; sessionId?: string | undefined };
   /** A dispatch about the world (a guild, or a DM channel), for the gateway to filter per session. */
   WORLD_DISPATCH: {
     /** v10 dispatch name: GUILD_UPDATE, GUILD_ROLE_CREATE/UPDATE/DELETE, CHANNEL_CREATE/UPDATE/DELETE,
@@ -28,6 +31,8 @@ export interface BusEvents {
   /** An app was installed in (GUILD_CREATE to its sessions) or removed from (GUILD_DELETE) a guild,
    *  or the guild itself was created/deleted in the world. */
   APPLICATION_GUILD: { applicationId: string; guildId: string; installed: boolean };
+  /** A gateway session was resumed on the node named: any other node holding it lets it go. */
+  GATEWAY_SESSION_MOVED: { sessionId: string; node: string };
 }
 
 export type BusEventName = keyof BusEvents;
@@ -37,6 +42,7 @@ const EVENT_NAMES: Record<BusEventName, true> = {
   INTERACTION_CREATE: true,
   WORLD_DISPATCH: true,
   APPLICATION_GUILD: true,
+  GATEWAY_SESSION_MOVED: true,
 };
 
 /** Whether a name received from elsewhere (another node) is one of the bus's events. */

@@ -34,6 +34,7 @@ import type { StoredApplication, WorldStore } from '../store/store.js';
 import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
 import { InMemoryResumeBuffer, type BufferedDispatch, type ResumeBuffer } from './resume-buffer.js';
 import { Session } from './session.js';
+import { SESSION_KEEPALIVE_MS, type SessionRecord, type SessionRegistry } from './session-registry.js';
 import { SessionStarts, type SessionStartLimit } from './session-starts.js';
 import { JSON_ENCODER, ZlibStreamEncoder, type Encoder } from './transport.js';
 
@@ -77,7 +78,11 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
 
 /** What the interactions service asks before publishing INTERACTION_CREATE. */
 export interface GatewayPresence {
-  isConnected(applicationId: string, guildId?: string | null): boolean;
+  /**
+   * The session that gets the app's INTERACTION_CREATE in this guild (its shard's; an attached one
+   * first), on whichever node; null when the app has none there.
+   */
+  sessionFor(applicationId: string, guildId: string | null): Promise<string | null>;
 }
 
 /** The world reads the gateway makes: the bot's token (constant-time lookup), guilds, users. */
@@ -92,6 +97,8 @@ export interface GatewayDeps {
   now: () => number;
   options?: Partial<GatewayOptions> | undefined;
   resumeBuffer?: ResumeBuffer | undefined;
+  /** Sessions shared with other nodes (a RESUME on any node); without it, sessions are this node's. */
+  registry?: SessionRegistry | undefined;
 }
 
 export class Gateway implements ConnectionHost, GatewayPresence {
@@ -101,6 +108,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   readonly starts: SessionStarts;
   private readonly store: GatewayWorld;
   private readonly buffer: ResumeBuffer;
+  private readonly registry: SessionRegistry | null;
+  private readonly bus: EventBus;
+  /** Registry writes under way: a draining node waits for them before its Redis connection closes. */
+  private readonly registryWrites = new Set<Promise<void>>();
+  private lastKeepAliveAt: number;
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<Connection>();
   private readonly sessions = new Map<string, Session>();
@@ -126,6 +138,9 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.sendBufferBytes = this.options.sendBufferBytes;
     this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer(RESUME_BUFFER_EVENTS, this.options.resumeBufferChars);
     this.starts = new SessionStarts(deps.now);
+    this.registry = deps.registry ?? null;
+    this.bus = deps.bus;
+    this.lastKeepAliveAt = deps.now();
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: WS_MAX_PAYLOAD_BYTES,
@@ -148,6 +163,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       ),
       bus.subscribe('WORLD_DISPATCH', (event) => this.enqueue(() => this.onWorld(event))),
       bus.subscribe('APPLICATION_GUILD', (event) => this.enqueue(() => this.onApplicationGuild(event))),
+      bus.subscribe('GATEWAY_SESSION_MOVED', (event) => this.onSessionMoved(event)),
     );
   }
 
@@ -242,6 +258,21 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     for (const session of this.sessions.values()) {
       if (session.detachedAt !== null && now - session.detachedAt > RESUME_WINDOW_MS) this.endSession(session);
     }
+    if (this.registry && now - this.lastKeepAliveAt >= SESSION_KEEPALIVE_MS) {
+      this.lastKeepAliveAt = now;
+      const held = [...this.sessions.values()].filter((session) => session.socket !== null);
+      this.track(this.registry.keepAlive(held));
+    }
+  }
+
+  /** Keeps a registry write for `close()` to wait on; a failed one is let go (its keys expire). */
+  private track(write: Promise<void>): void {
+    const tracked: Promise<void> = write
+      .catch(() => undefined)
+      .finally(() => {
+        this.registryWrites.delete(tracked);
+      });
+    this.registryWrites.add(tracked);
   }
 
   detached(connection: Connection, resumable: boolean): void {
@@ -249,8 +280,16 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     const session = connection.session;
     if (!session || session.socket !== connection) return;
     session.socket = null;
-    if (resumable && !this.closing) session.detachedAt = this.now();
-    else this.endSession(session);
+    if (resumable && !this.closing) {
+      session.detachedAt = this.now();
+      if (this.registry) this.track(this.registry.setAttached(session.id, false));
+    } else if (resumable && this.registry) {
+      // A draining node lets its sessions go, resumable for the window on any other node.
+      this.forgetSession(session);
+      this.track(this.registry.setAttached(session.id, false));
+    } else {
+      this.endSession(session);
+    }
   }
 
   /** The id string the app's other sessions hold (the store reads a fresh one each time). */
@@ -266,12 +305,32 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     own.add(session);
   }
 
-  private endSession(session: Session): void {
+  /** This node no longer holds the session (it ended, or another node holds it now). */
+  private forgetSession(session: Session): void {
     this.sessions.delete(session.id);
     const own = this.sessionsByApp.get(session.applicationId);
     own?.delete(session);
     if (own?.size === 0) this.sessionsByApp.delete(session.applicationId);
+  }
+
+  private endSession(session: Session): void {
+    this.forgetSession(session);
     this.buffer.drop(session.id);
+    if (this.registry) this.track(this.registry.end(session.id, session.applicationId));
+  }
+
+  /** Another node resumed a session this node held: its socket here (if any) is closed, and it is let go. */
+  private onSessionMoved({ sessionId, node }: BusEvents['GATEWAY_SESSION_MOVED']): void {
+    if (!this.registry || node === this.registry.node) return;
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    this.forgetSession(session);
+    const socket = session.socket;
+    session.socket = null;
+    if (socket instanceof Connection) {
+      socket.session = null;
+      socket.close({ code: Close.UnknownError.code, reason: 'Session resumed elsewhere.' });
+    }
   }
 
   // ---- Commands -------------------------------------------------------------------------------
@@ -307,6 +366,10 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       },
       this.buffer,
     );
+    if (this.registry) {
+      await this.registry.register(session);
+      if (!connection.isOpen) return this.track(this.registry.end(session.id, session.applicationId));
+    }
     this.addSession(session);
     connection.session = session;
     session.socket = connection;
@@ -381,7 +444,17 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   async resume(connection: Connection, resume: Resume): Promise<void> {
     const app = await this.store.findApplicationByBotToken(resume.token);
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
-    const session = this.sessions.get(resume.sessionId);
+    let session = this.sessions.get(resume.sessionId);
+    if (!session && this.registry) {
+      let claimed: SessionRecord | null;
+      try {
+        claimed = await this.registry.claim(resume.sessionId, app.id);
+      } catch {
+        // The registry is away: the client may try again (INVALID_SESSION d: true).
+        return connection.send({ op: Op.InvalidSession, d: true, s: null, t: null });
+      }
+      if (claimed) session = this.takeOver(claimed);
+    }
     if (!session || session.applicationId !== app.id) return this.invalidSession(connection);
     if (resume.seq > session.seq) throw new GatewayClose(Close.InvalidSeq);
     if (!connection.isOpen) return;
@@ -417,6 +490,19 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
     connection.finishReplay(missed);
     session.dispatch('RESUMED', { _trace: ['["slashd-gateway",{"micros":0}]'] });
+  }
+
+  /** A session another node held (or no node, after a drain), now held here. */
+  private takeOver(record: SessionRecord): Session {
+    const session = new Session(
+      { ...record, applicationId: this.sharedApplicationId(record.applicationId) },
+      this.buffer,
+    );
+    session.seq = record.seq;
+    session.detachedAt = this.now();
+    this.addSession(session);
+    this.bus.publish('GATEWAY_SESSION_MOVED', { sessionId: session.id, node: this.registry!.node });
+    return session;
   }
 
   private invalidSession(connection: Connection): void {
@@ -468,11 +554,24 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     return [...own].filter((session) => shardOf(guildId, session.numShards) === session.shardId);
   }
 
-  isConnected(applicationId: string, guildId: string | null = null): boolean {
-    return this.sessionsFor(applicationId, guildId).length > 0;
+  async sessionFor(applicationId: string, guildId: string | null): Promise<string | null> {
+    if (!this.registry) {
+      const candidates = this.sessionsFor(applicationId, guildId);
+      return (candidates.find((session) => session.socket !== null) ?? candidates[0])?.id ?? null;
+    }
+    const candidates = (await this.registry.sessionsOf(applicationId)).filter(
+      (record) => shardOf(guildId, record.numShards) === record.shardId,
+    );
+    return (candidates.find((record) => record.attached) ?? candidates[0])?.id ?? null;
   }
 
-  private onInteraction({ applicationId, data }: BusEvents['INTERACTION_CREATE']): void {
+  private onInteraction({ applicationId, data, sessionId }: BusEvents['INTERACTION_CREATE']): void {
+    if (sessionId !== undefined) {
+      // Chosen by the node that published it: delivered by the node holding that session.
+      const chosen = this.sessions.get(sessionId);
+      if (chosen?.applicationId === applicationId) chosen.dispatch('INTERACTION_CREATE', data);
+      return;
+    }
     const guildId = typeof data.guild_id === 'string' ? data.guild_id : null;
     const candidates = this.sessionsFor(applicationId, guildId);
     // One session answers an interaction: an attached one if there is one.
@@ -544,5 +643,6 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       connection.close({ code: Close.UnknownError.code, reason: 'Reconnect.' }, true);
     }
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    await Promise.all([...this.registryWrites]);
   }
 }

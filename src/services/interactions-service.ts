@@ -52,8 +52,10 @@ export interface InteractionsServiceDeps {
   delivery: HttpDelivery;
   responses: ResponsesService;
   now: () => number;
-  /** When set, an app without an endpoint and without a connected gateway session fails at once. */
+  /** Chooses the gateway session an INTERACTION_CREATE goes to (on any node). */
   presence?: GatewayPresence | null;
+  /** With `presence`: whether an app without an endpoint and without a session fails at once (default true). */
+  failWithoutSession?: boolean;
 }
 
 /** Where failed deliveries are logged (the server's pino logger fits). */
@@ -239,11 +241,16 @@ export class InteractionsService {
     this.scheduleTimeout(record);
     const url = scene.app.interactions_endpoint_url;
     if (!url) {
-      if (this.deps.presence && !this.deps.presence.isConnected(scene.app.id, record.guild_id)) {
+      const sessionId = this.deps.presence ? await this.deps.presence.sessionFor(scene.app.id, record.guild_id) : null;
+      if (sessionId === null && this.deps.presence && this.deps.failWithoutSession !== false) {
         await this.recordDeliveryFailure(record, 'delivery_failure', 'no connected gateway session');
         return;
       }
-      this.deps.bus.publish('INTERACTION_CREATE', { applicationId: scene.app.id, data: record.payload });
+      this.deps.bus.publish('INTERACTION_CREATE', {
+        applicationId: scene.app.id,
+        data: record.payload,
+        ...(sessionId === null ? {} : { sessionId }),
+      });
       return;
     }
     const remaining = record.created_at + INITIAL_RESPONSE_DEADLINE_MS - this.deps.now();

@@ -1,0 +1,91 @@
+/**
+ * The resume buffer shared by the nodes of a deployment: a capped Redis list per session, so that
+ * a bot resumes on any node. Only the node holding the session appends (checked in the append
+ * script against the session registry), and the list lives as long as the session's keys: while
+ * attached, refreshed; once detached, the resume window. It is deleted with the session
+ * (`SessionRegistry.end`), so `drop` has nothing to do.
+ */
+import type { Redis } from 'ioredis';
+import { RESUME_BUFFER_EVENTS } from '../core/gateway/protocol.js';
+import type { BufferedDispatch, ResumeBuffer } from './resume-buffer.js';
+import type { SessionKeys } from './session-registry.js';
+
+/** KEYS: session, buffer. ARGV: node, seq, entry, capacity. The buffer takes the session's TTL. */
+const APPEND = `
+if redis.call('HGET', KEYS[1], 'node') ~= ARGV[1] then return 0 end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[4]), -1)
+redis.call('HSET', KEYS[1], 'seq', ARGV[2])
+if redis.call('PTTL', KEYS[2]) < 0 then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+end
+return 1`;
+
+/** One entry: `s t json` (the sequence number and event name never hold a space). */
+function entryOf(dispatch: BufferedDispatch): string {
+  return `${dispatch.s} ${dispatch.t} ${dispatch.json}`;
+}
+
+function readEntry(entry: string): BufferedDispatch | null {
+  const first = entry.indexOf(' ');
+  const second = entry.indexOf(' ', first + 1);
+  if (first < 0 || second < 0) return null;
+  const s = Number(entry.slice(0, first));
+  return Number.isInteger(s) ? { s, t: entry.slice(first + 1, second), json: entry.slice(second + 1) } : null;
+}
+
+/** The append script as a command of the connection (sent by its SHA once loaded). */
+type AppendCommand = (
+  session: string,
+  buffer: string,
+  node: string,
+  seq: number,
+  entry: string,
+  capacity: number,
+) => Promise<number>;
+
+export class RedisResumeBuffer implements ResumeBuffer {
+  private readonly appendScript: AppendCommand;
+
+  /** Appends Redis refused (unreachable): a resume past them starts a new session. */
+  failedAppends = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: SessionKeys,
+    /** This node's name in the session registry. */
+    private readonly node: string,
+    private readonly capacity = RESUME_BUFFER_EVENTS,
+  ) {
+    redis.defineCommand('slashdResumeAppend', { numberOfKeys: 2, lua: APPEND });
+    const commands = redis as unknown as { slashdResumeAppend: AppendCommand };
+    this.appendScript = commands.slashdResumeAppend.bind(redis);
+  }
+
+  append(sessionId: string, dispatch: BufferedDispatch): void {
+    // Not awaited: one connection keeps the appends of a session in order, and a read that follows
+    // (`since`) is answered after them.
+    this.appendScript(
+      this.keys.session(sessionId),
+      this.keys.buffer(sessionId),
+      this.node,
+      dispatch.s,
+      entryOf(dispatch),
+      this.capacity,
+    ).catch(() => {
+      this.failedAppends++;
+    });
+  }
+
+  async since(sessionId: string, seq: number): Promise<readonly BufferedDispatch[] | null> {
+    const entries = await this.redis.lrange(this.keys.buffer(sessionId), 0, -1);
+    const kept = entries.map(readEntry).filter((d): d is BufferedDispatch => d !== null);
+    const first = kept[0];
+    if (!first) return seq >= 0 ? [] : null;
+    if (seq < first.s - 1) return null;
+    return kept.filter((dispatch) => dispatch.s > seq);
+  }
+
+  drop(): void {}
+}

@@ -1,0 +1,200 @@
+/**
+ * Gateway sessions shared by the nodes of a deployment: what a node needs to take a session over
+ * on RESUME (its app, shard, intents, last sequence number), which node holds it, and the live
+ * sessions of each app (for interaction presence on any node). Backed by Redis: one hash per
+ * session, one set of session ids per app, under the deployment's prefix.
+ *
+ * A session is held by one node at a time (`node`); only the holder appends to its resume buffer
+ * (`redis-resume-buffer.ts` checks it in the same script), so a node that lost a session to a
+ * RESUME elsewhere cannot write into it any more.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { RESUME_WINDOW_MS } from '../core/gateway/protocol.js';
+import type { SessionInit } from './session.js';
+
+/** How long an attached session's keys live without a refresh (ms): a crashed node's sessions go. */
+export const ATTACHED_SESSION_TTL_MS = 5 * 60 * 1000;
+/** How often a node refreshes the keys of the sessions it holds (ms). */
+export const SESSION_KEEPALIVE_MS = 60 * 1000;
+
+export interface SessionRecord extends SessionInit {
+  /** The last sequence number kept in the resume buffer. */
+  seq: number;
+  /** The node holding the session. */
+  node: string;
+  attached: boolean;
+}
+
+export interface SessionRegistry {
+  /** This node's name in the registry. */
+  readonly node: string;
+  /** A new session, attached to this node. */
+  register(init: SessionInit): Promise<void>;
+  /** Takes the app's session over for this node (attached); null when it is unknown or expired. */
+  claim(sessionId: string, applicationId: string): Promise<SessionRecord | null>;
+  /** Attached: kept while refreshed. Detached: kept for the resume window. Only by its holder. */
+  setAttached(sessionId: string, attached: boolean): Promise<void>;
+  /** Forgets the session (and its resume buffer), if this node still holds it. */
+  end(sessionId: string, applicationId: string): Promise<void>;
+  /** The app's live sessions on every node. */
+  sessionsOf(applicationId: string): Promise<SessionRecord[]>;
+  /** Refreshes the keys of sessions this node holds attached. */
+  keepAlive(sessions: readonly { id: string; applicationId: string }[]): Promise<void>;
+}
+
+/** The Redis keys of a deployment's gateway sessions. */
+export class SessionKeys {
+  constructor(private readonly prefix: string) {}
+  session(id: string): string {
+    return `${this.prefix}gw:s:${id}`;
+  }
+  buffer(id: string): string {
+    return `${this.prefix}gw:b:${id}`;
+  }
+  app(applicationId: string): string {
+    return `${this.prefix}gw:a:${applicationId}`;
+  }
+}
+
+const FIELDS = ['app', 'shard', 'shards', 'intents', 'large', 'seq', 'node', 'attached'] as const;
+
+/** KEYS: session, buffer. ARGV: node, app, ttl. The holder becomes this node, attached. */
+const CLAIM = `
+if redis.call('HGET', KEYS[1], 'app') ~= ARGV[2] then return nil end
+redis.call('HSET', KEYS[1], 'node', ARGV[1], 'attached', '1')
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return redis.call('HMGET', KEYS[1], ${FIELDS.map((f) => `'${f}'`).join(', ')})`;
+
+/** KEYS: session, buffer. ARGV: node, attached ('1' or '0'), ttl. */
+const SET_ATTACHED = `
+if redis.call('HGET', KEYS[1], 'node') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'attached', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1`;
+
+/** KEYS: session, buffer, app set. ARGV: node, session id. */
+const END = `
+if redis.call('HGET', KEYS[1], 'node') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[2])
+return 1`;
+
+function toRecord(id: string, values: readonly (string | null)[]): SessionRecord | null {
+  const [app, shard, shards, intents, large, seq, node, attached] = values;
+  if (!app || !node) return null;
+  return {
+    id,
+    applicationId: app,
+    shardId: Number(shard),
+    numShards: Number(shards),
+    intents: Number(intents),
+    largeThreshold: Number(large),
+    seq: Number(seq ?? 0),
+    node,
+    attached: attached === '1',
+  };
+}
+
+export class RedisSessionRegistry implements SessionRegistry {
+  readonly node = randomBytes(9).toString('base64url');
+  readonly keys: SessionKeys;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = new SessionKeys(prefix);
+  }
+
+  async register(init: SessionInit): Promise<void> {
+    const key = this.keys.session(init.id);
+    const app = this.keys.app(init.applicationId);
+    await this.redis
+      .multi()
+      .hset(key, {
+        app: init.applicationId,
+        shard: init.shardId,
+        shards: init.numShards,
+        intents: init.intents,
+        large: init.largeThreshold,
+        seq: 0,
+        node: this.node,
+        attached: 1,
+      })
+      .pexpire(key, ATTACHED_SESSION_TTL_MS)
+      .sadd(app, init.id)
+      .pexpire(app, ATTACHED_SESSION_TTL_MS)
+      .exec();
+  }
+
+  async claim(sessionId: string, applicationId: string): Promise<SessionRecord | null> {
+    const values = (await this.redis.eval(
+      CLAIM,
+      2,
+      this.keys.session(sessionId),
+      this.keys.buffer(sessionId),
+      this.node,
+      applicationId,
+      ATTACHED_SESSION_TTL_MS,
+    )) as (string | null)[] | null;
+    return values ? toRecord(sessionId, values) : null;
+  }
+
+  async setAttached(sessionId: string, attached: boolean): Promise<void> {
+    await this.redis.eval(
+      SET_ATTACHED,
+      2,
+      this.keys.session(sessionId),
+      this.keys.buffer(sessionId),
+      this.node,
+      attached ? '1' : '0',
+      attached ? ATTACHED_SESSION_TTL_MS : RESUME_WINDOW_MS,
+    );
+  }
+
+  async end(sessionId: string, applicationId: string): Promise<void> {
+    await this.redis.eval(
+      END,
+      3,
+      this.keys.session(sessionId),
+      this.keys.buffer(sessionId),
+      this.keys.app(applicationId),
+      this.node,
+      sessionId,
+    );
+  }
+
+  async sessionsOf(applicationId: string): Promise<SessionRecord[]> {
+    const appKey = this.keys.app(applicationId);
+    const ids = await this.redis.smembers(appKey);
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hmget(this.keys.session(id), ...FIELDS);
+    const replies = (await pipeline.exec()) ?? [];
+    const records: SessionRecord[] = [];
+    const gone: string[] = [];
+    ids.forEach((id, index) => {
+      const [error, values] = replies[index] ?? [null, null];
+      const record = error ? null : toRecord(id, (values as (string | null)[] | null) ?? []);
+      if (record) records.push(record);
+      else if (!error) gone.push(id);
+    });
+    // Sessions whose keys expired (a crashed node's, or past the resume window) leave the set.
+    if (gone.length > 0) await this.redis.srem(appKey, ...gone);
+    return records;
+  }
+
+  async keepAlive(sessions: readonly { id: string; applicationId: string }[]): Promise<void> {
+    if (sessions.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const { id, applicationId } of sessions) {
+      pipeline.pexpire(this.keys.session(id), ATTACHED_SESSION_TTL_MS);
+      pipeline.pexpire(this.keys.buffer(id), ATTACHED_SESSION_TTL_MS);
+      pipeline.pexpire(this.keys.app(applicationId), ATTACHED_SESSION_TTL_MS);
+    }
+    await pipeline.exec();
+  }
+}

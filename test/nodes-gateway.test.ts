@@ -1,0 +1,166 @@
+/**
+ * Two slashd nodes in one process on one PostgreSQL schema and one Redis prefix, each with its
+ * own HTTP server and gateway: a bot that identified on A resumes on B and gets what it missed,
+ * then RESUMED; an interaction invoked through A's HTTP reaches the app's only session, on B;
+ * a permissions change on A reaches B's session.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createSlashd, type Slashd } from '../src/app.js';
+import { GatewayClient } from './helpers/gateway-client.js';
+import { dropSchema, freshSchemaName, postgresConnectionString } from './helpers/postgres.js';
+import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
+
+const GUILDS = 1;
+
+interface Node {
+  slashd: Slashd;
+  url: string;
+}
+
+describe('gateway sessions across two nodes', () => {
+  const schema = freshSchemaName('nodes_gateway');
+  const prefix = freshRedisPrefix('nodes-gateway');
+  const clients: GatewayClient[] = [];
+  let a: Node;
+  let b: Node;
+
+  async function node(world: boolean): Promise<Node> {
+    const slashd = await createSlashd({
+      db: postgresConnectionString,
+      dbSchema: schema,
+      redisUrl,
+      redisPrefix: prefix,
+      adminToken: ADMIN_TOKEN,
+      ...(world ? { world: exampleWorld() } : {}),
+    });
+    return { slashd, url: await slashd.listen({ host: '127.0.0.1', port: 0 }) };
+  }
+
+  async function connect(to: Node): Promise<GatewayClient> {
+    const client = await GatewayClient.connect(to.url);
+    clients.push(client);
+    return client;
+  }
+
+  function publishPermissions(from: Node, commandId: string): void {
+    from.slashd.bus.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', {
+      applicationId: DEMO_APP_ID,
+      data: { id: commandId, application_id: DEMO_APP_ID, guild_id: TEST_GUILD_ID, permissions: [] },
+    });
+  }
+
+  /** Until A's dispatches so far are kept in Redis: its bus queue, then a round trip on its connection. */
+  async function appendedOn(n: Node): Promise<void> {
+    await n.slashd.gateway.settled();
+    await n.slashd.redis!.commands.ping();
+  }
+
+  async function api(n: Node, method: string, path: string, auth: string, body?: unknown) {
+    const response = await fetch(`${n.url}/api/v10${path}`, {
+      method,
+      headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, text, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+  }
+
+  before(async () => {
+    a = await node(true);
+    b = await node(false);
+  });
+
+  after(async () => {
+    for (const client of clients) client.drop();
+    await a?.slashd.close();
+    await b?.slashd.close();
+    await dropSchema(schema);
+    await deletePrefix(prefix);
+  });
+
+  test('identified on A, resumed on B: the missed dispatches in order, then RESUMED, then live ones once', async () => {
+    const first = await connect(a);
+    const ready = await first.login(DEMO_BOT_TOKEN, GUILDS);
+    const sessionId = ready.d.session_id as string;
+    assert.equal((await first.nextDispatch('GUILD_CREATE')).s, 2);
+    publishPermissions(b, '1');
+    const seen = await first.nextDispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    assert.equal(seen.s, 3);
+
+    first.drop();
+    for (let i = 0; i < 1000 && a.slashd.gateway.isAttached(sessionId); i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(a.slashd.gateway.isAttached(sessionId), false);
+    publishPermissions(a, '2');
+    await appendedOn(a);
+
+    const second = await connect(b);
+    await second.nextOp(10);
+    second.send({ op: 6, d: { token: DEMO_BOT_TOKEN, session_id: sessionId, seq: 3 } });
+    const missed = await second.nextDispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    assert.deepEqual([missed.s, missed.d.id], [4, '2']);
+    const resumed = await second.nextDispatch('RESUMED');
+    assert.equal(resumed.s, 5);
+    assert.equal(b.slashd.gateway.isAttached(sessionId), true);
+
+    // Published on A (which held the session) and on B: the client gets each once, through B.
+    publishPermissions(a, '3');
+    publishPermissions(b, '4');
+    const live = await second.nextDispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    const next = await second.nextDispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    assert.deepEqual(
+      [live, next].map((p) => p.s),
+      [6, 7],
+    );
+    assert.deepEqual(new Set([live.d.id, next.d.id]), new Set(['3', '4']));
+    second.close(1000);
+    await second.closedWith();
+  });
+
+  test("an interaction invoked on A reaches the app's only session, on B; a permissions PUT on A too", async () => {
+    const bot = await connect(b);
+    await bot.login(DEMO_BOT_TOKEN, GUILDS);
+    await bot.nextDispatch('GUILD_CREATE');
+
+    const created = await api(a, 'POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, BOT, {
+      name: 'where',
+      description: 'Where',
+    });
+    assert.ok(created.status === 201 || created.status === 200, created.text);
+    const invoked = await api(a, 'POST', '/interactions', ALICE_TOKEN, {
+      type: 2,
+      application_id: DEMO_APP_ID,
+      guild_id: TEST_GUILD_ID,
+      channel_id: GENERAL,
+      data: { id: created.body!.id, name: 'where', type: 1, version: created.body!.version },
+    });
+    assert.equal(invoked.status, 200, invoked.text);
+    assert.equal(invoked.body!.state, 'pending', 'A sees the session B holds');
+    const interaction = await bot.nextDispatch('INTERACTION_CREATE');
+    assert.equal(interaction.d.id, invoked.body!.id);
+
+    const put = await api(
+      a,
+      'PUT',
+      `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${created.body!.id}/permissions`,
+      // Alice owns the guild and granted the app permissions.update (the example world's token).
+      'Bearer alice-perm-token',
+      { permissions: [{ id: TEST_GUILD_ID, type: 1, permission: false }] },
+    );
+    assert.equal(put.status, 200, put.text);
+    const update = await bot.nextDispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    assert.equal(update.d.id, created.body!.id);
+  });
+});

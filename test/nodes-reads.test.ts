@@ -1,0 +1,119 @@
+/**
+ * Reads on one node after writes on another (one PostgreSQL schema, one Redis prefix): nothing a
+ * node keeps in process goes stale. Commands listed, the channel's command index (the picker),
+ * a user, and a new gateway session's GUILD_CREATE on B all show what A wrote just before, and
+ * B's session gets the dispatch of A's world change.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createSlashd, type Slashd } from '../src/app.js';
+import { GatewayClient } from './helpers/gateway-client.js';
+import { dropSchema, freshSchemaName, postgresConnectionString } from './helpers/postgres.js';
+import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_TOKEN,
+  BOB_ID,
+  BOB_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
+
+interface Node {
+  slashd: Slashd;
+  url: string;
+}
+
+type Json = Record<string, any>;
+
+describe('reads on B after writes on A', () => {
+  const schema = freshSchemaName('nodes_reads');
+  const prefix = freshRedisPrefix('nodes-reads');
+  const clients: GatewayClient[] = [];
+  let a: Node;
+  let b: Node;
+
+  async function node(world: boolean): Promise<Node> {
+    const slashd = await createSlashd({
+      db: postgresConnectionString,
+      dbSchema: schema,
+      redisUrl,
+      redisPrefix: prefix,
+      adminToken: ADMIN_TOKEN,
+      ...(world ? { world: exampleWorld() } : {}),
+    });
+    return { slashd, url: await slashd.listen({ host: '127.0.0.1', port: 0 }) };
+  }
+
+  async function call(n: Node, method: string, path: string, auth: string, body?: unknown): Promise<Json> {
+    const response = await fetch(`${n.url}${path}`, {
+      method,
+      headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const text = await response.text();
+    assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${text}`);
+    return text ? (JSON.parse(text) as Json) : {};
+  }
+
+  const commandNames = async (n: Node, token: string): Promise<string[]> => {
+    const index = await call(n, 'GET', `/api/v10/channels/${GENERAL}/application-command-index`, token);
+    return (index.application_commands as Json[]).map((c) => c.name as string).sort();
+  };
+
+  before(async () => {
+    a = await node(true);
+    b = await node(false);
+  });
+
+  after(async () => {
+    for (const client of clients) client.drop();
+    await a?.slashd.close();
+    await b?.slashd.close();
+    await dropSchema(schema);
+    await deletePrefix(prefix);
+  });
+
+  test('commands and the picker', async () => {
+    const base = `/api/v10/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
+    assert.deepEqual(await call(b, 'GET', base, BOT), []);
+    const before = await commandNames(b, BOB_TOKEN);
+    const created = await call(a, 'POST', base, BOT, { name: 'fresh', description: 'Made on A' });
+    assert.deepEqual(
+      (await call(b, 'GET', base, BOT)).map((c: Json) => c.name),
+      ['fresh'],
+    );
+    assert.deepEqual(await commandNames(b, BOB_TOKEN), [...before, 'fresh'].sort());
+
+    await call(a, 'PUT', `${base}/${created.id}/permissions`, 'Bearer alice-perm-token', {
+      permissions: [{ id: BOB_ID, type: 2, permission: false }],
+    });
+    assert.deepEqual(await commandNames(b, BOB_TOKEN), before, 'bob no longer sees it on B');
+    assert.ok((await commandNames(b, ALICE_TOKEN)).includes('fresh'));
+  });
+
+  test('a user and a guild changed on A, read and dispatched on B', async () => {
+    const bot = await GatewayClient.connect(b.url);
+    clients.push(bot);
+    await bot.login(DEMO_BOT_TOKEN, 1);
+    await bot.nextDispatch('GUILD_CREATE');
+
+    const user = await call(a, 'GET', `/admin/users/${BOB_ID}`, `Bearer ${ADMIN_TOKEN}`);
+    await call(a, 'PUT', `/admin/users/${BOB_ID}`, `Bearer ${ADMIN_TOKEN}`, { ...user, username: 'robert' });
+    assert.equal((await call(b, 'GET', `/api/v10/users/${BOB_ID}`, ALICE_TOKEN)).username, 'robert');
+
+    const guild = await call(a, 'GET', `/admin/guilds/${TEST_GUILD_ID}`, `Bearer ${ADMIN_TOKEN}`);
+    await call(a, 'PUT', `/admin/guilds/${TEST_GUILD_ID}`, `Bearer ${ADMIN_TOKEN}`, { ...guild, name: 'Renamed' });
+    const update = await bot.nextDispatch('GUILD_UPDATE');
+    assert.equal(update.d.name, 'Renamed');
+
+    const later = await GatewayClient.connect(b.url);
+    clients.push(later);
+    await later.login(DEMO_BOT_TOKEN, 1);
+    assert.equal((await later.nextDispatch('GUILD_CREATE')).d.name, 'Renamed');
+  });
+});
