@@ -42,29 +42,24 @@ function stopper(child: ChildProcess, cleanup: () => void): () => Promise<void> 
     });
 }
 
+/** `slashd serve` with these arguments (besides an ephemeral port); `cleanup` runs once it has exited. */
+export async function startSlashdWith(args: string[], cleanup: () => void = () => {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['bin/slashd.js', 'serve', '--port', '0', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
+  return { url, child, stop: stopper(child, cleanup) };
+}
+
 /** slashd itself, through its CLI, on a fresh SQLite file. */
 export async function startSlashd(world: World): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-bench-'));
   const worldPath = join(dir, 'world.json');
   writeFileSync(worldPath, JSON.stringify(world));
-  const child = spawn(
-    process.execPath,
-    [
-      'bin/slashd.js',
-      'serve',
-      '--port',
-      '0',
-      '--db',
-      join(dir, 'bench.sqlite'),
-      '--world',
-      worldPath,
-      '--admin-token',
-      'bench',
-    ],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  return startSlashdWith(['--db', join(dir, 'bench.sqlite'), '--world', worldPath, '--admin-token', 'bench'], () =>
+    rmSync(dir, { recursive: true, force: true }),
   );
-  const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
-  return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** The baseline: a bare node:http server answering every request with the same bytes. */
