@@ -42,29 +42,24 @@ function stopper(child: ChildProcess, cleanup: () => void): () => Promise<void> 
     });
 }
 
+/** `slashd serve` with these arguments (besides an ephemeral port); `cleanup` runs once it has exited. */
+export async function startSlashdWith(args: string[], cleanup: () => void = () => {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['bin/slashd.js', 'serve', '--port', '0', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
+  return { url, child, stop: stopper(child, cleanup) };
+}
+
 /** slashd itself, through its CLI, on a fresh SQLite file. */
 export async function startSlashd(world: World): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-bench-'));
   const worldPath = join(dir, 'world.json');
   writeFileSync(worldPath, JSON.stringify(world));
-  const child = spawn(
-    process.execPath,
-    [
-      'bin/slashd.js',
-      'serve',
-      '--port',
-      '0',
-      '--db',
-      join(dir, 'bench.sqlite'),
-      '--world',
-      worldPath,
-      '--admin-token',
-      'bench',
-    ],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  return startSlashdWith(['--db', join(dir, 'bench.sqlite'), '--world', worldPath, '--admin-token', 'bench'], () =>
+    rmSync(dir, { recursive: true, force: true }),
   );
-  const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
-  return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** The baseline: a bare node:http server answering every request with the same bytes. */
@@ -86,6 +81,20 @@ export async function startBareServer(body: string): Promise<ChildServer> {
     process.on('SIGTERM', () => server.close(() => process.exit(0)));
   `;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
+  return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** slashd with rate limits off, in memory or in Redis (bench/rate-limits-node.ts), on a fresh SQLite file. */
+export async function startRateLimitedSlashd(world: World, limits: string[]): Promise<ChildServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'slashd-bench-'));
+  const worldPath = join(dir, 'world.json');
+  writeFileSync(worldPath, JSON.stringify(world));
+  const child = spawn(
+    process.execPath,
+    ['dist/bench/rate-limits-node.js', worldPath, join(dir, 'bench.sqlite'), ...limits],
+    { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
   return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
 }

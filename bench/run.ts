@@ -1,13 +1,22 @@
-/** `npm run bench`: every benchmark in bench/, each reported against its same-run baseline. */
+/**
+ * `npm run bench`: every benchmark in bench/, each reported against its same-run baseline.
+ * `node dist/bench/run.js NAME... [--FLAG...]` runs the named ones; flags go to every benchmark run.
+ */
 import { runCommandsBench } from './commands.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
+import { runMemoryBench } from './memory.bench.js';
+import { runMetricsBench } from './metrics.bench.js';
+import { runNodesBench } from './nodes.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
+import { runRateLimitsBench } from './rate-limits.bench.js';
+import { runScaleBench } from './scale.bench.js';
+import { runStoresBench } from './stores.bench.js';
 import { runValidationBench } from './validation.bench.js';
 
 interface Bench {
   name: string;
-  run(): Promise<{ lines: string[] }>;
+  run(flags: ReadonlySet<string>): Promise<{ lines: string[] }>;
 }
 
 const BENCHES: Bench[] = [
@@ -16,14 +25,22 @@ const BENCHES: Bench[] = [
   { name: 'permissions ', run: runPermissionsBench },
   { name: 'interactions ', run: runInteractionsBench },
   { name: 'gateway ', run: runGatewayBench },
+  { name: 'metrics ', run: runMetricsBench },
+  { name: 'memory ', run: runMemoryBench },
+  { name: 'rate-limits ', run: runRateLimitsBench },
+  { name: 'stores ', run: runStoresBench },
+  { name: 'scale ', run: runScaleBench },
+  { name: 'nodes ', run: runNodesBench },
 ];
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const only = args.filter((a) => !a.startsWith('--'));
+  const flags = new Set(args.filter((a) => a.startsWith('--')));
   for (const bench of BENCHES) {
     if (only.length > 0 && !only.some((o) => bench.name.includes(o))) continue;
     console.log(`## ${bench.name}`);
-    const { lines } = await bench.run();
+    const { lines } = await bench.run(flags);
     for (const line of lines) console.log(line);
   }
 }

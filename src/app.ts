@@ -8,11 +8,13 @@ import { RedisLink } from './events/redis-link.js';
 import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { RedisResumeBuffer } from './gateway/redis-resume-buffer.js';
 import { RedisSessionRegistry } from './gateway/session-registry.js';
+import { RedisSessionStarts } from './gateway/session-starts.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl } from './http/server.js';
 import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
+import { hasPoolStats, PrometheusMetrics } from './metrics/prometheus.js';
 import type { Resolver } from './delivery/outbound-lookup.js';
 import { ApplicationService } from './services/application-service.js';
 import { ChannelMessagesService } from './services/channel-messages-service.js';
@@ -29,6 +31,7 @@ import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
+import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { isPostgresUrl, PostgresStore } from './store/postgres/index.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
@@ -60,6 +63,10 @@ export interface SlashdConfig {
   logLevel?: string;
   /** 'pretty': one readable line per record (for a terminal); 'json' (the default): pino's JSON lines. */
   logFormat?: 'json' | 'pretty';
+  /** Where log lines are written (default: standard output). */
+  logDestination?: LogDestination | undefined;
+  /** A secret that may only read `GET /metrics` (the admin token may too); for the scraper. */
+  metricsToken?: string | undefined;
   now?: (() => number) | undefined;
   /** HTTP server timeouts; each defaults to its constant in src/http/limits.ts. */
   timeouts?: Partial<HttpTimeouts> | undefined;
@@ -74,6 +81,15 @@ export interface SlashdConfig {
   resolve?: Resolver;
   /** The WebSocket gateway: its public URL, bounds, and whether interactions need a session. */
   gateway?: Partial<GatewayOptions> | undefined;
+  /** The most bytes the store's read caches hold, approximately (default 64 MiB; least recently used go first). */
+  cacheBytes?: number | undefined;
+  /** v10 rate limits (docs/rate-limits.md); off unless given (`slashd serve` defaults to `sandbox`). */
+  rateLimits?: RateLimitConfig | undefined;
+}
+
+/** A writable for log lines (pino writes whole lines). */
+export interface LogDestination {
+  write(text: string): void;
 }
 
 export interface Slashd {
@@ -85,6 +101,8 @@ export interface Slashd {
   /** The WebSocket gateway on the HTTP server (its sessions, `sweep()` for tests). */
   gateway: Gateway;
   adminToken: string;
+  /** This server's metrics (its own registry): what `GET /metrics` serves. */
+  metrics: PrometheusMetrics;
   /** The node's Redis connections when it runs with others (`redisUrl`); null on its own. */
   redis: RedisLink | null;
   listen(options: { host: string; port: number }): Promise<string>;
@@ -92,11 +110,18 @@ export interface Slashd {
   close(): Promise<void>;
 }
 
-function loggerOptions(level: string | undefined, format: 'json' | 'pretty' = 'json'): FastifyServerOptions['logger'] {
+function loggerOptions(
+  level: string | undefined,
+  format: 'json' | 'pretty' = 'json',
+  destination?: LogDestination,
+): FastifyServerOptions['logger'] {
   if (!level || level === 'silent') return false;
+  const out = destination ?? process.stdout;
+  // pino's own standard output is faster than a stream object: a stream is given only when needed.
+  const stream = format === 'pretty' ? prettyLogStream((text) => out.write(text)) : destination;
   return {
     level,
-    ...(format === 'pretty' ? { stream: prettyLogStream((text) => process.stdout.write(text)) } : {}),
+    ...(stream ? { stream } : {}),
     serializers: {
       // The default serializer would log the raw URL, which can hold an interaction token.
       req: (request: { method: string; url: string }) => ({ method: request.method, url: redactUrl(request.url) }),
@@ -112,7 +137,8 @@ interface OpenedStore {
 
 async function openStore(config: SlashdConfig, now: () => number): Promise<OpenedStore> {
   if (!isPostgresUrl(config.db)) {
-    return { store: new SqliteStore({ path: config.db, now }), exclusively: (_name, work) => work() };
+    const cache = config.cacheBytes === undefined ? {} : { cacheBytes: config.cacheBytes };
+    return { store: new SqliteStore({ path: config.db, now, ...cache }), exclusively: (_name, work) => work() };
   }
   const store = await PostgresStore.open({
     connectionString: config.db,
@@ -160,6 +186,9 @@ async function assemble(
   const events = await openBus(redis);
   const bus = events.bus;
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
+  const metrics = new PrometheusMetrics(now);
+  metrics.watchNodeLease(lease);
+  if (hasPoolStats(store)) metrics.watchStorePool(store);
   const ids = lease.ids;
   const commands = new CommandsService({ store: store.commands, ids, now });
   const worldEvents = new WorldEvents(store.world, bus);
@@ -167,11 +196,22 @@ async function assemble(
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
-  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents });
+  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics });
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
   const resumeBuffer = registry && new RedisResumeBuffer(redis!.commands, registry.keys, registry.node);
-  const gateway = new Gateway({ store: store.world, bus, now, options: config.gateway, registry, resumeBuffer });
+  const sessionStarts = redis ? new RedisSessionStarts(redis.commands, redis.prefix) : undefined;
+  const gateway = new Gateway({
+    store: store.world,
+    bus,
+    now,
+    options: config.gateway,
+    registry,
+    resumeBuffer,
+    metrics,
+    sessionStarts,
+  });
+  metrics.watchGateway(gateway);
   const interactions = new InteractionsService({
     store,
     bus,
@@ -181,6 +221,7 @@ async function assemble(
     now,
     presence: gateway,
     failWithoutSession: gateway.options.failWithoutSession,
+    metrics,
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
@@ -191,6 +232,12 @@ async function assemble(
       if (config.mergeWorld) await world.merge(config.mergeWorld);
     });
   }
+  // With Redis, every node counts against the same windows.
+  const rateLimits = openRateLimits(
+    redis && config.rateLimits && config.rateLimits.redis === undefined
+      ? { ...config.rateLimits, redis: redis.commands, redisPrefix: redis.key('rl:') }
+      : config.rateLimits,
+  );
 
   const server = await buildServer(
     {
@@ -218,8 +265,14 @@ async function assemble(
       ready: () => store.ping(),
     },
     {
-      logger: loggerOptions(config.logLevel, config.logFormat),
+      logger: loggerOptions(config.logLevel, config.logFormat, config.logDestination),
       timeouts: config.timeouts,
+      metrics: {
+        http: metrics,
+        exposition: metrics,
+        tokens: [adminToken, config.metricsToken ?? ''].filter((token) => token !== ''),
+      },
+      rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
     },
   );
   interactions.logTo(server.log);
@@ -232,6 +285,7 @@ async function assemble(
     ids,
     gateway,
     adminToken,
+    metrics,
     redis,
     async listen({ host, port }) {
       await server.listen({ host, port });
@@ -251,6 +305,7 @@ async function assemble(
       await gateway.close();
       await httpClosed;
       delivery.close();
+      await rateLimits?.close();
       await events.close();
       await redis?.close();
       await lease.release();

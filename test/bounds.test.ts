@@ -79,6 +79,7 @@ describe('a delivery whose endpoint answers 100 MB', () => {
     assert.deepEqual(result.outcome, {
       kind: 'failed',
       reason: `the endpoint's response exceeded ${MAX_DELIVERY_RESPONSE_BYTES} bytes`,
+      cause: 'too_large',
     });
     assert.ok(result.growthBytes < MAX_RSS_GROWTH_BYTES, `RSS grew ${result.growthBytes} bytes`);
     assert.ok(

@@ -232,6 +232,21 @@ describe('log lines on a terminal', () => {
       }),
     );
     assert.equal(line, '12:00:01 INFO  request completed [req-7] GET /api/v10/x 200 (2 ms)');
+    const delivery = formatLogLine(
+      JSON.stringify({
+        level: 30,
+        time: Date.UTC(2026, 0, 1, 12, 0, 2),
+        msg: 'interaction delivery failed',
+        reqId: 'req-8',
+        interactionId: '123',
+        outcome: 'bad_status',
+        detail: 'the endpoint answered 500',
+      }),
+    );
+    assert.equal(
+      delivery,
+      '12:00:02 INFO  interaction delivery failed [req-8] interaction 123 bad_status (the endpoint answered 500)',
+    );
     assert.equal(formatLogLine('not json'), 'not json');
   });
 });

@@ -2,7 +2,7 @@
  * Two slashd nodes in one process on one PostgreSQL schema and one Redis prefix, each with its
  * own HTTP server and gateway: a bot that identified on A resumes on B and gets what it missed,
  * then RESUMED; an interaction invoked through A's HTTP reaches the app's only session, on B;
- * a permissions change on A reaches B's session.
+ * a permissions change on A reaches B's session; session starts are counted across both.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -114,6 +114,10 @@ describe('gateway sessions across two nodes', () => {
     const resumed = await second.nextDispatch('RESUMED');
     assert.equal(resumed.s, 5);
     assert.equal(b.slashd.gateway.isAttached(sessionId), true);
+    // The registry says so too, once B's writes so far are done (one connection, in order).
+    const redis = b.slashd.redis!.commands;
+    await redis.ping();
+    assert.equal(await redis.hget(`${prefix}gw:s:${sessionId}`, 'attached'), '1');
 
     // Published on A (which held the session) and on B: the client gets each once, through B.
     publishPermissions(a, '3');
@@ -127,6 +131,17 @@ describe('gateway sessions across two nodes', () => {
     assert.deepEqual(new Set([live.d.id, next.d.id]), new Set(['3', '4']));
     second.close(1000);
     await second.closedWith();
+  });
+
+  test('session starts are counted for the bot across nodes (GET /gateway/bot)', async () => {
+    const before = await api(a, 'GET', '/gateway/bot', BOT);
+    const client = await connect(b);
+    await client.login(DEMO_BOT_TOKEN, GUILDS);
+    const afterStart = await api(a, 'GET', '/gateway/bot', BOT);
+    assert.equal(afterStart.body!.session_start_limit.remaining, before.body!.session_start_limit.remaining - 1);
+    assert.ok(afterStart.body!.session_start_limit.reset_after <= before.body!.session_start_limit.reset_after);
+    client.close(1000);
+    await client.closedWith();
   });
 
   test("an interaction invoked on A reaches the app's only session, on B; a permissions PUT on A too", async () => {

@@ -59,6 +59,8 @@ describe('slashd on PostgreSQL', () => {
       },
     );
     const [, url] = await child.waitForLine(/slashd listening on (\S+)/);
+    await child.waitForLine(new RegExp(`^  database: +PostgreSQL postgresql://\\S+, schema ${name}$`));
+    await child.waitForLine(new RegExp(`^  redis: +redis://\\S+, prefix ${prefix} `));
     const commandsUrl = `${url}/api/v10/applications/${bot.id}/commands`;
     const headers = { authorization: `Bot ${bot.bot_token}`, 'content-type': 'application/json' };
     const created = await fetch(commandsUrl, {

@@ -4,11 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createSlashd } from '../src/app.js';
+import { runServe } from '../src/cli/serve.js';
 import { planCreate, planDelete } from '../src/core/commands/plans.js';
 import { SnowflakeGenerator } from '../src/core/snowflake.js';
 import { validateCreateCommand } from '../src/core/validation/index.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import { ALICE_ID, BOB_ID, DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
 
 describe('read caches across connections', () => {
   let dir: string;
@@ -85,5 +87,76 @@ describe('read caches across connections', () => {
     const { keys: _keys, ...plain } = app;
     await second.world.putApplication({ ...plain, name: 'Renamed Bot' });
     assert.equal((await first.world.findApplicationByBotToken('demo-bot-token-please-change'))!.name, 'Renamed Bot');
+  });
+});
+
+describe('read caches in one process: per entity and bounded by bytes', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'slashd-lru-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a user write drops that user alone: other users, guilds and applications stay cached', async () => {
+    const store = new SqliteStore({ path: join(dir, 'entity.sqlite'), readStalenessMs: 60_000 });
+    try {
+      await store.world.replaceWorld(exampleWorld());
+      const guild = await store.world.getGuild(TEST_GUILD_ID);
+      const alice = await store.world.getUser(ALICE_ID);
+      const app = await store.world.getApplication(DEMO_APP_ID);
+      const bob = (await store.world.getUser(BOB_ID))!;
+      await store.world.putUser({ ...bob, username: 'bob renamed' });
+      assert.equal((await store.world.getUser(BOB_ID))?.username, 'bob renamed');
+      assert.equal(await store.world.getGuild(TEST_GUILD_ID), guild, 'the same cached guild object');
+      assert.equal(await store.world.getUser(ALICE_ID), alice, 'the same cached user object');
+      assert.equal(await store.world.getApplication(DEMO_APP_ID), app, 'the same cached application object');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a tiny cap keeps the caches under it, and every read still answers what is stored', async () => {
+    const capBytes = 16 * 1024;
+    const store = new SqliteStore({ path: join(dir, 'tiny.sqlite'), cacheBytes: capBytes });
+    try {
+      const world = exampleWorld();
+      const template = world.guilds[0]!;
+      const ids = Array.from({ length: 40 }, (_, i) => `${BigInt(TEST_GUILD_ID) + 100_000n + BigInt(i)}`);
+      world.guilds.push(...ids.map((id) => ({ ...template, id, name: `guild ${id}`, channels: [] })));
+      await store.world.replaceWorld(world);
+      for (let round = 0; round < 2; round++) {
+        for (const id of ids) {
+          assert.equal((await store.world.getGuild(id))?.name, `guild ${id}`);
+          const use = store.cacheUse();
+          assert.ok(use.bytes <= capBytes, `${use.bytes} bytes cached, cap ${capBytes}`);
+        }
+      }
+      assert.ok(store.cacheUse().entries > 0, 'something is cached');
+      assert.ok(store.cacheUse().entries < ids.length, 'not everything: the cap evicted');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the cache size setting', () => {
+  it('--cache-mb and SLASHD_CACHE_MB take a number of megabytes; anything else is a usage error', async () => {
+    const errors: string[] = [];
+    const out = { log: () => undefined, error: (line: string) => errors.push(line) };
+    for (const bad of ['abc', '-1', '', '1e12']) {
+      assert.equal(await runServe(['--db', ':memory:', '--cache-mb', bad], out, {}), 2, bad);
+    }
+    assert.equal(await runServe(['--db', ':memory:'], out, { SLASHD_CACHE_MB: 'lots' }), 2);
+    assert.match(errors.join('\n'), /--cache-mb is a number of megabytes/);
+  });
+
+  it('createSlashd hands the setting to the store', async () => {
+    const slashd = await createSlashd({ db: ':memory:', cacheBytes: 1234 * 1024 });
+    try {
+      assert.ok(slashd.store instanceof SqliteStore);
+      assert.equal(slashd.store.cacheUse().capBytes, 1234 * 1024);
+    } finally {
+      await slashd.close();
+    }
   });
 });

@@ -142,7 +142,7 @@ describe('PostgreSQL list versions on a schema written before them', () => {
   const schema = freshSchemaName('slashd_list_backfill');
   after(() => dropSchema(schema));
 
-  test('migration 2 gives existing lists a version, and later writes move it', async () => {
+  test('the list-versions migration gives existing lists a version, and later writes move it', async () => {
     // The schema as migration 1 left it, with a command and a permission written then.
     await withAdminClient(async (client) => {
       await client.query(`CREATE SCHEMA "${schema}"; SET search_path = "${schema}"`);

@@ -6,6 +6,7 @@ import { createSlashd, type Slashd } from '../app.js';
 import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
+import { isPresetName, PRESET_NAMES, type PresetName } from '../core/rate-limits/presets.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
@@ -25,7 +26,7 @@ import {
 } from './database-args.js';
 import { isPostgresUrl, redactPostgresUrl } from '../store/postgres/url.js';
 import { PostgresOpenError } from '../store/postgres/postgres-store.js';
-import { RedisUnreachableError } from '../events/redis-link.js';
+import { redactRedisUrl, RedisUnreachableError } from '../events/redis-link.js';
 
 export type { Output } from './usage.js';
 
@@ -36,6 +37,8 @@ export { DEFAULT_DB } from './database-args.js';
 export const DEFAULT_LOG_LEVEL = 'warn';
 /** The levels `--log-level` takes (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** Limits reported in headers but generous: a bot sees v10's headers without being slowed (docs/rate-limits.md). */
+export const DEFAULT_RATE_LIMITS: PresetName = 'sandbox';
 
 /** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
 export function isDatabaseSetupError(error: unknown, db: string): error is Error {
@@ -89,6 +92,24 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   endpointPolicy: OutboundPolicy;
   /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from the Host header. */
   gatewayUrl: string | undefined;
+  /** A scrape-only secret for GET /metrics (the admin token works too). */
+  metricsToken: string | undefined;
+  /** The read caches' byte budget; the default when undefined. */
+  cacheBytes: number | undefined;
+  /** The rate-limit preset: sandbox, v10 or off. */
+  rateLimits: PresetName;
+}
+
+/** The largest `--cache-mb`: 1 TiB, far above any machine's memory, so a typo is caught. */
+const MAX_CACHE_MB = 1024 * 1024;
+
+function cacheBytes(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const mb = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(mb) || mb < 0 || mb > MAX_CACHE_MB) {
+    throw new UsageError(`--cache-mb is a number of megabytes (0 to ${MAX_CACHE_MB}), not '${raw}'`);
+  }
+  return Math.floor(mb * 1024 * 1024);
 }
 
 function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
@@ -97,7 +118,7 @@ function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pret
   throw new UsageError(`--log-format is pretty or json, not '${raw}'`);
 }
 
-function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
+export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   const { values, positionals } = parseCommandLine(args, {
     host: { type: 'string' },
     port: { type: 'string' },
@@ -112,6 +133,9 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     'endpoint-policy': { type: 'string' },
     'allow-private-endpoints': { type: 'boolean' },
     'gateway-url': { type: 'string' },
+    'metrics-token': { type: 'string' },
+    'cache-mb': { type: 'string' },
+    'rate-limits': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -134,6 +158,10 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   if (gatewayUrl !== undefined && !/^wss?:\/\/[^\s/]+/.test(gatewayUrl)) {
     throw new UsageError(`--gateway-url is a ws:// or wss:// URL, not '${gatewayUrl}'`);
   }
+  const rateLimits = text('rate-limits') ?? env.SLASHD_RATE_LIMITS ?? DEFAULT_RATE_LIMITS;
+  if (!isPresetName(rateLimits)) {
+    throw new UsageError(`--rate-limits is one of ${PRESET_NAMES.join(', ')}, not '${rateLimits}'`);
+  }
   const allowPrivate = values['allow-private-endpoints'] === true || env.SLASHD_ALLOW_PRIVATE_ENDPOINTS === '1';
   const database = parseDatabaseArgs(values, env);
   const adminToken = text('admin-token') ?? env.SLASHD_ADMIN_TOKEN;
@@ -146,6 +174,8 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     ...parseRedisArgs(values, env),
     requestTimeoutMs,
     gatewayUrl,
+    cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
+    rateLimits,
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -154,6 +184,7 @@ function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
     adminToken,
     logLevel,
     logFormat: logFormat(text('log-format'), process.stdout.isTTY === true),
+    metricsToken: text('metrics-token') ?? env.SLASHD_METRICS_TOKEN,
   };
 }
 
@@ -211,7 +242,14 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   out.log(`slashd listening on ${url}`);
   out.log(`  API base:    ${url}/api/v10`);
   out.log(`  health:      ${url}/healthz, ${url}/readyz`);
+  out.log(`  metrics:     ${url}/metrics (Authorization: Bearer <metrics or admin token>)`);
   out.log(`  gateway:     ${slashd.gateway.options.publicUrl ?? url.replace(/^http/, 'ws')}`);
+  if (isPostgresUrl(args.db)) {
+    out.log(`  database:    PostgreSQL ${redactPostgresUrl(args.db)}, schema ${args.dbSchema}`);
+  }
+  if (args.redisUrl !== undefined) {
+    out.log(`  redis:       ${redactRedisUrl(args.redisUrl)}, prefix ${args.redisPrefix} (shared with other nodes)`);
+  }
   if (args.adminToken === undefined) {
     const kept = adminTokenPath(args.db);
     out.log(
@@ -261,6 +299,9 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       timeouts: args.requestTimeoutMs === undefined ? undefined : { requestTimeoutMs: args.requestTimeoutMs },
       endpointPolicy: args.endpointPolicy,
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
+      metricsToken: args.metricsToken,
+      cacheBytes: args.cacheBytes,
+      rateLimits: { preset: args.rateLimits },
     });
   } catch (error) {
     if (error instanceof RedisUnreachableError) {

@@ -7,12 +7,16 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { CallbackType } from '../core/interactions/lifecycle.js';
 import { jsonValueOrUndefined } from '../core/io/json-text.js';
 import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from '../core/outbound-policy.js';
+import type { DeliveryResult } from '../metrics/metrics.js';
 import type { StoredApplication } from '../store/store.js';
 import { assertUrlAllowed, guardedLookup, isPolicyRefusal, systemResolver, type Resolver } from './outbound-lookup.js';
 import { InteractionSigner } from './signer.js';
 
 export type DeliveryOutcome =
-  { kind: 'inline'; response: unknown } | { kind: 'deferred' } | { kind: 'failed'; reason: string };
+  | { kind: 'inline'; response: unknown }
+  | { kind: 'deferred' }
+  /** `cause` is the kind of failure (for metrics); `reason` says it in words for the app's developer. */
+  | { kind: 'failed'; reason: string; cause: DeliveryResult };
 
 /**
  * `unverified` covers every failure to get a PONG (refused, reset, timed out, any other answer):
@@ -38,8 +42,11 @@ const IDLE_SOCKET_TIMEOUT_MS = 4_000;
 /** Largest endpoint answer read (4 MiB, far above any legal response): past it the socket is destroyed. */
 export const MAX_DELIVERY_RESPONSE_BYTES = 4 * 1024 * 1024;
 
+class ResponseTooLarge extends Error {}
+class NoAnswerInTime extends Error {}
+
 export function responseTooLarge(limit: number): Error {
-  return new Error(`the endpoint's response exceeded ${limit} bytes`);
+  return new ResponseTooLarge(`the endpoint's response exceeded ${limit} bytes`);
 }
 
 interface Agents {
@@ -98,7 +105,7 @@ function post(
       headers: { ...request.headers, 'user-agent': 'slashd (interactions)', 'content-length': Buffer.byteLength(body) },
     };
     const req = secure ? httpsRequest(target, options, onResponse) : httpRequest(target, options, onResponse);
-    timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => req.destroy(new NoAnswerInTime(`no answer within ${timeoutMs} ms`)), timeoutMs);
     req.on('error', fail);
     req.end(body);
   });
@@ -113,6 +120,15 @@ export function describeDeliveryError(error: unknown): string {
   if (isPolicyRefusal(error)) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
   return typeof code === 'string' && /^E(?!RR_)[A-Z_]+$/.test(code) ? `could not connect (${code})` : error.message;
+}
+
+/** What kind of failure an error of a delivery is. */
+function failureCause(error: unknown): DeliveryResult {
+  if (isPolicyRefusal(error)) return 'policy';
+  if (error instanceof NoAnswerInTime) return 'timeout';
+  if (error instanceof ResponseTooLarge) return 'too_large';
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  return typeof code === 'string' && /^E(?!RR_)[A-Z_]+$/.test(code) ? 'connect_error' : 'error';
 }
 
 export class HttpDelivery {
@@ -144,8 +160,12 @@ export class HttpDelivery {
     url: string,
     payload: Record<string, unknown>,
     timeoutMs: number,
+    /** The id of the request that caused this delivery, sent as `X-Request-Id` (docs/decisions.md#operations). */
+    requestId?: string,
   ): Promise<DeliveryOutcome> {
-    const request = this.signer.sign(app, JSON.stringify(payload), this.now());
+    const signed = this.signer.sign(app, JSON.stringify(payload), this.now());
+    const request =
+      requestId === undefined ? signed : { ...signed, headers: { ...signed.headers, 'x-request-id': requestId } };
     try {
       assertUrlAllowed(this.policy, url);
       const { status, text } = await post(this.agents, url, request, timeoutMs);
@@ -153,13 +173,13 @@ export class HttpDelivery {
       if (status === 200 || status === 201) {
         const response = jsonValueOrUndefined(text);
         return response === undefined
-          ? { kind: 'failed', reason: 'invalid JSON in the inline response' }
+          ? { kind: 'failed', reason: 'invalid JSON in the inline response', cause: 'invalid_json' }
           : { kind: 'inline', response };
       }
       if (status === 204) return { kind: 'deferred' };
-      return { kind: 'failed', reason: `the endpoint answered ${status}` };
+      return { kind: 'failed', reason: `the endpoint answered ${status}`, cause: 'bad_status' };
     } catch (error) {
-      return { kind: 'failed', reason: describeDeliveryError(error) };
+      return { kind: 'failed', reason: describeDeliveryError(error), cause: failureCause(error) };
     }
   }
 

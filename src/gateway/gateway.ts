@@ -3,7 +3,7 @@
  * RESUME, the resume window), heartbeat timeouts, and the bus events it turns into dispatches.
  * Answers to interactions still go over HTTP.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -25,17 +25,18 @@ import {
 import { recommendedShards, shardingRequired, shardOf } from '../core/gateway/shards.js';
 import { worldDispatchFor, type WorldEvent } from '../core/gateway/world-filter.js';
 import { toWireGuildCreate } from '../core/world/guild-create.js';
-import { botInGuild, directoryOf, guildMembers, type WorldDirectory } from '../core/world/guild-members.js';
+import { botInGuild, directoryOf, guildMembers, idsNamedBy, type WorldDirectory } from '../core/world/guild-members.js';
 import type { Application, Guild, User } from '../core/world/types.js';
 import { toWireGuildMember } from '../core/world/v10-objects.js';
 import { toWireBotUser } from '../core/world/wire.js';
 import type { BusEvents, EventBus } from '../events/bus.js';
+import { NO_METRICS, type GatewayMetrics } from '../metrics/metrics.js';
 import type { StoredApplication, WorldStore } from '../store/store.js';
 import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
 import { InMemoryResumeBuffer, type BufferedDispatch, type ResumeBuffer } from './resume-buffer.js';
 import { Session } from './session.js';
 import { SESSION_KEEPALIVE_MS, type SessionRecord, type SessionRegistry } from './session-registry.js';
-import { SessionStarts, type SessionStartLimit } from './session-starts.js';
+import { SessionStarts, type SessionStartCounter, type SessionStartLimit } from './session-starts.js';
 import { JSON_ENCODER, ZlibStreamEncoder, type Encoder } from './transport.js';
 
 /** Connections one node holds at most; more are refused with HTTP 503 at the upgrade. */
@@ -88,7 +89,7 @@ export interface GatewayPresence {
 /** The world reads the gateway makes: the bot's token (constant-time lookup), guilds, users. */
 export type GatewayWorld = Pick<
   WorldStore,
-  'findApplicationByBotToken' | 'getApplication' | 'getGuild' | 'listGuilds' | 'listUsers'
+  'findApplicationByBotToken' | 'getApplication' | 'getGuild' | 'listGuilds' | 'getUsers'
 >;
 
 export interface GatewayDeps {
@@ -97,17 +98,27 @@ export interface GatewayDeps {
   now: () => number;
   options?: Partial<GatewayOptions> | undefined;
   resumeBuffer?: ResumeBuffer | undefined;
+  metrics?: GatewayMetrics | undefined;
   /** Sessions shared with other nodes (a RESUME on any node); without it, sessions are this node's. */
   registry?: SessionRegistry | undefined;
+  /** Where `session_start_limit` is counted; by default in this process. */
+  sessionStarts?: SessionStartCounter | undefined;
+}
+
+/** A GUILD_CREATE payload, and a digest of the names (users, bots) it was built with. */
+interface GuildCreateView {
+  names: string;
+  payload: Record<string, unknown>;
 }
 
 export class Gateway implements ConnectionHost, GatewayPresence {
   readonly options: GatewayOptions;
   readonly heartbeatIntervalMs: number;
   readonly sendBufferBytes: number;
-  readonly starts: SessionStarts;
+  readonly starts: SessionStartCounter;
   private readonly store: GatewayWorld;
   private readonly buffer: ResumeBuffer;
+  private readonly metrics: GatewayMetrics;
   private readonly registry: SessionRegistry | null;
   private readonly bus: EventBus;
   /** Registry writes under way: a draining node waits for them before its Redis connection closes. */
@@ -125,9 +136,12 @@ export class Gateway implements ConnectionHost, GatewayPresence {
    */
   private queue: Promise<void> = Promise.resolve();
   private closing = false;
-  /** GUILD_CREATE payloads by guild instance, user list instance and view (see `guildCreate`). */
   private lastResumeUrl: { host: string | undefined; url: string } | null = null;
-  private readonly guildCreates = new WeakMap<Guild, WeakMap<readonly User[], Map<string, Record<string, unknown>>>>();
+  /** GUILD_CREATE payloads by guild instance and view (see `guildCreate`). */
+  private readonly guildCreates = new WeakMap<
+    Guild,
+    Map<string, { names: string; payload: Record<string, unknown> }>
+  >();
   readonly now: () => number;
 
   constructor(deps: GatewayDeps) {
@@ -137,7 +151,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.heartbeatIntervalMs = this.options.heartbeatIntervalMs;
     this.sendBufferBytes = this.options.sendBufferBytes;
     this.buffer = deps.resumeBuffer ?? new InMemoryResumeBuffer(RESUME_BUFFER_EVENTS, this.options.resumeBufferChars);
-    this.starts = new SessionStarts(deps.now);
+    this.metrics = deps.metrics ?? NO_METRICS;
+    this.starts = deps.sessionStarts ?? new SessionStarts(deps.now);
     this.registry = deps.registry ?? null;
     this.bus = deps.bus;
     this.lastKeepAliveAt = deps.now();
@@ -197,7 +212,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   /** `GET /gateway/bot`'s body for an app. */
   async botInfo(app: StoredApplication, hostHeader: string | undefined): Promise<Record<string, unknown>> {
     const guilds = (await this.store.listGuilds()).filter((guild) => botInGuild(guild, app.id));
-    const limit: SessionStartLimit = this.starts.limit(app.id, MAX_CONCURRENCY);
+    const limit: SessionStartLimit = await this.starts.limit(app.id, MAX_CONCURRENCY);
     return { url: this.url(hostHeader), shards: recommendedShards(guilds.length), session_start_limit: limit };
   }
 
@@ -208,6 +223,13 @@ export class Gateway implements ConnectionHost, GatewayPresence {
 
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /** What /metrics reports: open sockets, sessions attached to one, and detached sessions still resumable. */
+  sessionCounts(): { connections: number; attached: number; resumable: number } {
+    let attached = 0;
+    for (const session of this.sessions.values()) if (session.socket !== null) attached++;
+    return { connections: this.connections.size, attached, resumable: this.sessions.size - attached };
   }
 
   // ---- Connections ----------------------------------------------------------------------------
@@ -340,7 +362,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
     if (!privilegedIntentsAllowed(identify.intents, app.flags)) throw new GatewayClose(Close.DisallowedIntents);
     const [shardId, numShards] = identify.shard;
-    const [guilds, users] = await Promise.all([this.store.listGuilds(), this.store.listUsers()]);
+    const guilds = await this.store.listGuilds();
     const botGuilds = guilds.filter((guild) => botInGuild(guild, app.id));
     if (
       shardingRequired(
@@ -354,7 +376,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
     if (!connection.isOpen) return;
     // Past the day's session starts a bot is refused as rate limited (v10 would reset its token).
-    if (!this.starts.take(app.id)) throw new GatewayClose(Close.RateLimited);
+    if (!(await this.starts.take(app.id))) throw new GatewayClose(Close.RateLimited);
+    if (!connection.isOpen) return;
     const session = new Session(
       {
         id: randomBytes(16).toString('hex'),
@@ -373,6 +396,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.addSession(session);
     connection.session = session;
     session.socket = connection;
+    this.metrics.identified();
     const shardGuilds = botGuilds.filter((guild) => shardOf(guild.id, numShards) === shardId);
     session.dispatch('READY', {
       v: 10,
@@ -396,37 +420,39 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     for (const listed of shardGuilds) {
       // The store's cached instance, so that sessions of the same view share one payload.
       const guild = (await this.store.getGuild(listed.id)) ?? listed;
-      session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session, users));
+      session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session));
     }
   }
 
   /**
-   * GUILD_CREATE for a session, built once per view: while the store hands out the same guild and
-   * user list (its read caches do until a write), sessions with the same app, members flag and
-   * large threshold share the payload object, and so its JSON text (`jsonOf`). The names of the
-   * guild's bots are part of the view, as an application is written apart from its guilds.
+   * GUILD_CREATE for a session, built once per view: while the store hands out the same guild (its
+   * read caches do until a write), sessions with the same app, members flag and large threshold
+   * share the payload object, and so its JSON text (`jsonOf`). The names of the guild's bots and
+   * the members' users are part of the view (a digest of them), as both are written apart from the
+   * guild; a view keeps only its latest payload.
    */
-  private async guildCreate(
-    guild: Guild,
-    app: StoredApplication,
-    session: Session,
-    users: readonly User[],
-  ): Promise<Record<string, unknown>> {
+  private async guildCreate(guild: Guild, app: StoredApplication, session: Session): Promise<Record<string, unknown>> {
     const withMembers = (session.intents & Intent.GuildMembers) !== 0;
-    const apps = await this.guildApplications(guild);
-    let byUsers = this.guildCreates.get(guild);
-    if (!byUsers) this.guildCreates.set(guild, (byUsers = new WeakMap()));
-    let byView = byUsers.get(users);
-    if (!byView) byUsers.set(users, (byView = new Map<string, Record<string, unknown>>()));
+    const [apps, users] = await Promise.all([this.guildApplications(guild), this.memberUsers(guild)]);
+    let byView = this.guildCreates.get(guild);
+    if (!byView) this.guildCreates.set(guild, (byView = new Map<string, GuildCreateView>()));
     const bots = apps.map((a) => [a.id, a.name]);
-    const key = JSON.stringify([app.id, withMembers, session.largeThreshold, bots]);
-    let payload = byView.get(key);
-    if (!payload) {
+    const key = JSON.stringify([app.id, withMembers, session.largeThreshold]);
+    const names = createHash('sha256')
+      .update(JSON.stringify([bots, users]))
+      .digest('base64');
+    let kept = byView.get(key);
+    if (kept?.names !== names) {
       const view = { withMembers, largeThreshold: session.largeThreshold };
-      payload = toWireGuildCreate(guild, app.id, directoryOf(users, apps), view);
-      byView.set(key, payload);
+      kept = { names, payload: toWireGuildCreate(guild, app.id, directoryOf(users, apps), view) };
+      byView.set(key, kept);
     }
-    return payload;
+    return kept.payload;
+  }
+
+  /** The users of the guild's members, and no others. */
+  private memberUsers(guild: Guild): Promise<User[]> {
+    return this.store.getUsers(idsNamedBy(guild).userIds);
   }
 
   /** The applications installed in the guild (those of its bot members among them). */
@@ -437,7 +463,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
 
   /** Where the guild's members are looked up: the world's users and the guild's applications. */
   private async guildDirectory(guild: Guild): Promise<WorldDirectory> {
-    const [users, apps] = await Promise.all([this.store.listUsers(), this.guildApplications(guild)]);
+    const [users, apps] = await Promise.all([this.memberUsers(guild), this.guildApplications(guild)]);
     return directoryOf(users, apps);
   }
 
@@ -455,7 +481,10 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       }
       if (claimed) session = this.takeOver(claimed);
     }
-    if (!session || session.applicationId !== app.id) return this.invalidSession(connection);
+    if (!session || session.applicationId !== app.id) {
+      this.metrics.resumed('invalid');
+      return this.invalidSession(connection);
+    }
     if (resume.seq > session.seq) throw new GatewayClose(Close.InvalidSeq);
     if (!connection.isOpen) return;
     // The old socket, if the client never saw it close, is taken over.
@@ -486,10 +515,13 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       connection.session = null;
       session.socket = null;
       this.endSession(session);
+      this.metrics.resumed('invalid');
       return this.invalidSession(connection);
     }
     connection.finishReplay(missed);
     session.dispatch('RESUMED', { _trace: ['["slashd-gateway",{"micros":0}]'] });
+    if (this.registry) this.track(this.registry.setAttached(session.id, true));
+    this.metrics.resumed('resumed');
   }
 
   /** A session another node held (or no node, after a drain), now held here. */
@@ -636,8 +668,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       this.store.getApplication(event.applicationId),
     ]);
     if (!guild || !app || !botInGuild(guild, app.id)) return;
-    const users = await this.store.listUsers();
-    for (const session of own) session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session, users));
+    for (const session of own) session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session));
   }
 
   /**

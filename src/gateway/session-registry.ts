@@ -31,7 +31,7 @@ export interface SessionRegistry {
   readonly node: string;
   /** A new session, attached to this node. */
   register(init: SessionInit): Promise<void>;
-  /** Takes the app's session over for this node (attached); null when it is unknown or expired. */
+  /** Takes the app's session over for this node (still detached); null when it is unknown or expired. */
   claim(sessionId: string, applicationId: string): Promise<SessionRecord | null>;
   /** Attached: kept while refreshed. Detached: kept for the resume window. Only by its holder. */
   setAttached(sessionId: string, attached: boolean): Promise<void>;
@@ -59,10 +59,13 @@ export class SessionKeys {
 
 const FIELDS = ['app', 'shard', 'shards', 'intents', 'large', 'seq', 'node', 'attached'] as const;
 
-/** KEYS: session, buffer. ARGV: node, app, ttl. The holder becomes this node, attached. */
+/**
+ * KEYS: session, buffer. ARGV: node, app, ttl. The holder becomes this node; the session counts
+ * as attached once its RESUME has gone through (`setAttached`).
+ */
 const CLAIM = `
 if redis.call('HGET', KEYS[1], 'app') ~= ARGV[2] then return nil end
-redis.call('HSET', KEYS[1], 'node', ARGV[1], 'attached', '1')
+redis.call('HSET', KEYS[1], 'node', ARGV[1], 'attached', '0')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return redis.call('HMGET', KEYS[1], ${FIELDS.map((f) => `'${f}'`).join(', ')})`;
@@ -138,7 +141,7 @@ export class RedisSessionRegistry implements SessionRegistry {
       this.keys.buffer(sessionId),
       this.node,
       applicationId,
-      ATTACHED_SESSION_TTL_MS,
+      RESUME_WINDOW_MS,
     )) as (string | null)[] | null;
     return values ? toRecord(sessionId, values) : null;
   }

@@ -57,7 +57,8 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   const retryAfter = error.extra?.retry_after;
   if (error.status === 429 && typeof retryAfter === 'number') {
     reply.header('retry-after', Math.ceil(retryAfter).toString());
-    reply.header('x-ratelimit-scope', 'shared');
+    // The rate-limit hook names its scope (user, global); other 429s (daily creates) are shared.
+    if (!reply.hasHeader('x-ratelimit-scope')) reply.header('x-ratelimit-scope', 'shared');
   }
   // Bytes, not text: Fastify would append a charset to a string, also on paths that skip onSend hooks.
   return reply

@@ -37,6 +37,10 @@ function details(record: LogRecord): string[] {
   const res = field(record, 'res');
   if (res && res.statusCode !== undefined) parts.push(String(res.statusCode));
   if (typeof record.responseTime === 'number') parts.push(`(${record.responseTime.toFixed(0)} ms)`);
+  // A delivery's line: which interaction, how it went, and why it failed.
+  if (typeof record.interactionId === 'string') parts.push(`interaction ${record.interactionId}`);
+  if (typeof record.outcome === 'string') parts.push(record.outcome);
+  if (typeof record.detail === 'string') parts.push(`(${record.detail})`);
   const err = field(record, 'err');
   if (err && typeof err.message === 'string') parts.push(`error: ${err.message}`);
   return parts;

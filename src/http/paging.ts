@@ -7,6 +7,8 @@ import { readIntegerParam, readSnowflakeParam, type IntegerParam, type Page } fr
 export const MESSAGES_LIMIT: IntegerParam = { name: 'limit', min: 1, max: 100, fallback: 50 };
 /** `GET /guilds/{id}/members`: `limit` 1-1000, default 1 (v10). */
 export const MEMBERS_LIMIT: IntegerParam = { name: 'limit', min: 1, max: 1000, fallback: 1 };
+/** `GET /admin/guilds/{id}/members`: `limit` 1-1000 as v10's list, but 1000 by default (an operator reads pages whole). */
+export const ADMIN_MEMBERS_LIMIT: IntegerParam = { name: 'limit', min: 1, max: 1000, fallback: 1000 };
 /** `GET /users/@me/guilds`: `limit` 1-200, default 200 (v10). */
 export const GUILDS_LIMIT: IntegerParam = { name: 'limit', min: 1, max: 200, fallback: 200 };
 

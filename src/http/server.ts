@@ -13,6 +13,7 @@ import { parseJsonBody } from './json-body.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
 import { RouteIndex } from './method-not-allowed.js';
+import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { adminRoutes } from './routes/admin.js';
 import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
@@ -26,6 +27,9 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { identityRoutes } from './routes/identity.js';
 import { oauth2Routes } from './routes/oauth2.js';
 import { gatewayRoutes } from './routes/gateway.js';
+import { metricsRoutes, type MetricsExposition } from './routes/metrics.js';
+import { observeRequests, replyWithRequestId, requestId } from './observability.js';
+import type { HttpMetrics } from '../metrics/metrics.js';
 
 /** API versions served; v9 is the same as v10 for everything here (docs/v10-behaviour.md#conventions). */
 const SERVED_VERSIONS = ['v10', 'v9'] as const;
@@ -59,6 +63,10 @@ function exactJsonContentType(
 export interface ServerOptions {
   logger?: FastifyServerOptions['logger'] | undefined;
   timeouts?: Partial<HttpTimeouts> | undefined;
+  /** Requests counted per route, and `GET /metrics` for holders of `tokens`. */
+  metrics?: { http: HttpMetrics; exposition: MetricsExposition; tokens: readonly string[] } | undefined;
+  /** v10 rate limits on the API routes; none when absent. */
+  rateLimits?: RateLimitHookOptions | null | undefined;
 }
 
 export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
@@ -75,16 +83,20 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     // The reply is thenable; the router wants nothing back.
     frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     clientErrorHandler,
+    genReqId: requestId,
   });
   const routes = new RouteIndex();
   routes.attach(app);
   app.addHook('onSend', exactJsonContentType);
+  replyWithRequestId(app);
+  if (options.metrics) observeRequests(app, options.metrics.http);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
   app.setErrorHandler(errorHandler);
   authentication(app, services.principals);
+  if (options.rateLimits) rateLimits(app, options.rateLimits);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const version = VERSIONED_PATH.exec(path)?.[1];
@@ -116,5 +128,8 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   }
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
   await app.register(homeRoutes, { ready: services.ready });
+  if (options.metrics) {
+    await app.register(metricsRoutes, { metrics: options.metrics.exposition, tokens: options.metrics.tokens });
+  }
   return app;
 }

@@ -12,6 +12,7 @@ import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { WorldStore } from '../store/store.js';
 import type { CommandIndexService } from './command-index-service.js';
 import type { MessageRenderer } from './message-renderer.js';
+import { memberOf } from '../core/world/member-index.js';
 
 /** Who reads a channel's messages: a user of the client, or an app's bot. */
 export type ChannelReader = { kind: 'user'; user: User } | { kind: 'bot'; app: Application };
@@ -33,7 +34,7 @@ export class ChannelsService {
   /** The channel's command picker as JSON text (assembled from each command's cached JSON: it is read on every picker open). */
   async commandIndexJson(user: User, channelId: string, locale: Locale | null): Promise<string> {
     const { guild, channel } = await this.find(channelId);
-    const member = guild.members.find((m) => m.user_id === user.id);
+    const member = memberOf(guild, user.id);
     if (!member || !canViewChannel(guild, member, channel)) throw apiError('MissingAccess');
     return this.commandIndex.buildJson(guild, channel, user, locale);
   }
@@ -46,7 +47,7 @@ export class ChannelsService {
       if (!appCanReadMessages(guild, reader.app.id, channel)) throw apiError('MissingAccess');
       return this.renderer.channelMessages(guild, channel, reader.app.id, page);
     }
-    const member = guild.members.find((m) => m.user_id === reader.user.id);
+    const member = memberOf(guild, reader.user.id);
     if (!member || !canReadMessages(guild, member, channel)) throw apiError('MissingAccess');
     return this.renderer.channelMessages(guild, channel, reader.user.id, page);
   }

@@ -9,6 +9,7 @@ import { COMMANDS_SCOPE, BOT_SCOPE } from '../core/permissions/install.js';
 import { visibleCommands } from '../core/permissions/visible-commands.js';
 import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { CommandStore, WorldStore } from '../store/store.js';
+import { memberOf } from '../core/world/member-index.js';
 
 export interface CommandIndex {
   applications: Record<string, unknown>[];
@@ -67,7 +68,7 @@ export class CommandIndexService {
 
   /** Every app installed for commands whose commands the member may use some of, in install order. */
   private async visibleApps(guild: Guild, channel: Channel, user: User): Promise<VisibleApp[]> {
-    const member = guild.members.find((m) => m.user_id === user.id);
+    const member = memberOf(guild, user.id);
     if (!member) return [];
     const visibleApps: VisibleApp[] = [];
     for (const install of guild.installs) {

@@ -3,6 +3,7 @@
  * store in one transaction. A list is serialized once per stored list: the store hands out the
  * same frozen list until the scope changes.
  */
+import { FrozenViewMemo } from '../core/byte-lru.js';
 import { localizationViewKey, toWireCommand, type LocalizationView } from '../core/commands/wire.js';
 import {
   planBulkOverwrite,
@@ -38,12 +39,19 @@ function validationContext(app: Application, scope: CommandScope): ValidationCon
   };
 }
 
+/** The most bytes of serialized command lists kept, across every scope and view. */
+export const LIST_JSON_CACHE_BYTES = 16 * 1024 * 1024;
+
 export class CommandsService {
   /**
    * Serialized lists by the identity of the store's frozen list (which it keeps until the scope
    * changes), then by view: encoding a 100-command list costs more than the rest of the request.
+   * Bounded: the least recently used renderings go past the cap.
    */
-  private readonly listBytes = new WeakMap<readonly StoredCommand[], Map<string, Buffer>>();
+  private readonly listBytes = new FrozenViewMemo<readonly StoredCommand[], Buffer>(
+    LIST_JSON_CACHE_BYTES,
+    (bytes) => bytes.length,
+  );
   private readonly now: () => number;
 
   constructor(private readonly deps: CommandsServiceDeps) {
@@ -57,19 +65,9 @@ export class CommandsService {
   /** The scope's list as JSON bytes in the requested localization view. */
   async listJson(scope: CommandScope, view: LocalizationView): Promise<Buffer> {
     const commands = await this.deps.store.listCommands(scope);
-    let views = this.listBytes.get(commands);
-    if (!views) {
-      views = new Map();
-      // Only a frozen list keeps its contents for as long as it keeps its identity.
-      if (Object.isFrozen(commands)) this.listBytes.set(commands, views);
-    }
-    const viewKey = localizationViewKey(view);
-    let bytes = views.get(viewKey);
-    if (!bytes) {
-      bytes = Buffer.from(JSON.stringify(commands.map((c) => toWireCommand(c, view))));
-      views.set(viewKey, bytes);
-    }
-    return bytes;
+    return this.listBytes.get(commands, localizationViewKey(view), () =>
+      Buffer.from(JSON.stringify(commands.map((c) => toWireCommand(c, view)))),
+    );
   }
 
   async get(scope: CommandScope, commandId: string): Promise<StoredCommand> {

@@ -12,6 +12,7 @@ import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { buildInteraction, InteractionType } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
+import { userIdsNamedBy } from '../core/interactions/named-ids.js';
 import { messageVisibleTo, type ChannelMessage, type StoredMessage } from '../core/interactions/messages.js';
 import {
   currentState,
@@ -35,9 +36,11 @@ import type { Guild, User } from '../core/world/types.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
 import type { EventBus } from '../events/bus.js';
 import type { GatewayPresence } from '../gateway/gateway.js';
+import { NO_METRICS, type DeliveryMetrics, type InteractionMetrics } from '../metrics/metrics.js';
 import type { Store } from '../store/store.js';
 import { loadScene, type InvocationScene } from './invocation-scene.js';
 import type { ResponsesService } from './responses-service.js';
+import { memberOf } from '../core/world/member-index.js';
 
 export interface InvokeResult {
   id: string;
@@ -54,6 +57,7 @@ export interface InteractionsServiceDeps {
   now: () => number;
   /** Chooses the gateway session an INTERACTION_CREATE goes to (on any node). */
   presence?: GatewayPresence | null;
+  metrics?: DeliveryMetrics & InteractionMetrics;
   /** With `presence`: whether an app without an endpoint and without a session fails at once (default true). */
   failWithoutSession?: boolean;
 }
@@ -61,6 +65,15 @@ export interface InteractionsServiceDeps {
 /** Where failed deliveries are logged (the server's pino logger fits). */
 export interface DeliveryLog {
   info(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The HTTP request an invocation came in: its id goes to the app as `X-Request-Id`, and its
+ * logger (which stamps that id on every line) writes the delivery's lines.
+ */
+export interface RequestContext {
+  requestId: string;
+  log: DeliveryLog;
 }
 
 /** Read-repair: the client's copy of the command is stale; the error names the current version. */
@@ -133,15 +146,18 @@ function viewableGuild(scene: InvocationScene): Guild | null {
 export class InteractionsService {
   private readonly timers = new Set<NodeJS.Timeout>();
   private log: DeliveryLog | null = null;
+  private readonly metrics: DeliveryMetrics & InteractionMetrics;
 
-  constructor(private readonly deps: InteractionsServiceDeps) {}
+  constructor(private readonly deps: InteractionsServiceDeps) {
+    this.metrics = deps.metrics ?? NO_METRICS;
+  }
 
   /** The logger exists once the HTTP server does, after this service. */
   logTo(log: DeliveryLog): void {
     this.log = log;
   }
 
-  async invoke(user: User, body: unknown): Promise<InvokeResult> {
+  async invoke(user: User, body: unknown, context?: RequestContext): Promise<InvokeResult> {
     const parsed = readInvokeRequest(body);
     if (!parsed.ok) throw invalidFormBody(parsed.issues);
     const request = parsed.value;
@@ -149,7 +165,7 @@ export class InteractionsService {
     checkAccess(scene);
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
     const record = await this.record(scene, request);
-    await this.dispatch(scene, record);
+    await this.dispatch(scene, record, context);
     const stored =
       (await this.deps.store.interactions.getInteractionState(record.application_id, record.id)) ?? record.state;
     const { state } = currentState({ ...record, state: stored }, this.deps.now());
@@ -174,7 +190,8 @@ export class InteractionsService {
     const messages: ChannelMessage[] = readableWorldMessages(scene);
     const own = await this.targetedMessage(scene, request);
     if (own) messages.push(own);
-    const users = await this.deps.store.world.listUsers();
+    // Only the users the request can name: never every user of the world.
+    const users = await this.deps.store.world.getUsers(userIdsNamedBy(request.data, messages));
     const checked = checkInvocation(scene.command, request.data, kind, {
       guild: viewableGuild(scene),
       channel: scene.channel,
@@ -226,10 +243,11 @@ export class InteractionsService {
       payload,
     };
     await this.deps.store.interactions.putInteraction(record);
+    this.metrics.interaction('created');
     return record;
   }
 
-  private async dispatch(scene: InvocationScene, record: InteractionRecord): Promise<void> {
+  private async dispatch(scene: InvocationScene, record: InteractionRecord, context?: RequestContext): Promise<void> {
     const { definition } = scene.command;
     if (
       definition.type === CommandType.PrimaryEntryPoint &&
@@ -243,7 +261,8 @@ export class InteractionsService {
     if (!url) {
       const sessionId = this.deps.presence ? await this.deps.presence.sessionFor(scene.app.id, record.guild_id) : null;
       if (sessionId === null && this.deps.presence && this.deps.failWithoutSession !== false) {
-        await this.recordDeliveryFailure(record, 'delivery_failure', 'no connected gateway session');
+        this.metrics.delivery('gateway', 'no_session');
+        await this.recordDeliveryFailure(record, 'delivery_failure', 'no connected gateway session', context);
         return;
       }
       this.deps.bus.publish('INTERACTION_CREATE', {
@@ -251,30 +270,54 @@ export class InteractionsService {
         data: record.payload,
         ...(sessionId === null ? {} : { sessionId }),
       });
+      this.metrics.delivery('gateway', 'ok');
       return;
     }
-    const remaining = record.created_at + INITIAL_RESPONSE_DEADLINE_MS - this.deps.now();
-    const outcome = await this.deps.delivery.deliver(scene.app, url, record.payload, Math.max(1, remaining));
-    if (outcome.kind === 'inline') {
-      await this.deps.responses.acceptInlineResponse(scene.app, record, outcome.response);
-    } else if (outcome.kind === 'failed') {
-      // Past the deadline (the endpoint did not answer in time, and the request was aborted) it is
-      // a timeout, whichever of the abort and the deadline timer came first.
-      const late = this.deps.now() >= record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
-      await this.recordDeliveryFailure(record, late ? 'timeout' : 'delivery_failure', outcome.reason);
+    const started = this.deps.now();
+    const remaining = record.created_at + INITIAL_RESPONSE_DEADLINE_MS - started;
+    const outcome = await this.deps.delivery.deliver(
+      scene.app,
+      url,
+      record.payload,
+      Math.max(1, remaining),
+      context?.requestId,
+    );
+    // Past the deadline (the endpoint did not answer in time, and the request was aborted) it is
+    // a timeout, whichever of the abort and the deadline timer came first.
+    const late = outcome.kind === 'failed' && this.deps.now() >= record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
+    const result = outcome.kind !== 'failed' ? 'ok' : late ? 'timeout' : outcome.cause;
+    this.metrics.delivery('http', result);
+    // One line per delivery; the endpoint's URL is not in it (an app may keep a secret in its URL).
+    const delivered = { outcome: result, durationMs: this.deps.now() - started };
+    if (outcome.kind === 'failed') {
+      const reason = late ? 'timeout' : 'delivery_failure';
+      await this.recordDeliveryFailure(record, reason, outcome.reason, context, delivered);
+      return;
     }
+    (context?.log ?? this.log)?.info(
+      { applicationId: record.application_id, interactionId: record.id, answer: outcome.kind, ...delivered },
+      'interaction delivered',
+    );
+    if (outcome.kind === 'inline') await this.deps.responses.acceptInlineResponse(scene.app, record, outcome.response);
   }
 
   /** The stable code stays in failure_reason; the cause goes to failure_detail and one log line. */
-  private async recordDeliveryFailure(record: InteractionRecord, reason: FailureReason, detail: string): Promise<void> {
-    await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
+  private async recordDeliveryFailure(
+    record: InteractionRecord,
+    reason: FailureReason,
+    detail: string,
+    context?: RequestContext,
+    delivered: Record<string, unknown> = {},
+  ): Promise<void> {
+    const failed = await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
       state: 'failed',
       failure_reason: reason,
       failure_detail: detail,
     });
+    if (failed) this.metrics.interaction('failed', reason);
     // Logged even when the deadline timer failed it first: the cause is only known here.
-    this.log?.info(
-      { applicationId: record.application_id, interactionId: record.id, reason, detail },
+    (context?.log ?? this.log)?.info(
+      { applicationId: record.application_id, interactionId: record.id, reason, detail, ...delivered },
       'interaction delivery failed',
     );
   }
@@ -289,6 +332,9 @@ export class InteractionsService {
         .updateInteraction(record.application_id, record.id, ['pending'], {
           state: 'failed',
           failure_reason: 'timeout',
+        })
+        .then((failed) => {
+          if (failed) this.metrics.interaction('failed', 'timeout');
         })
         .catch(() => undefined);
     }, INITIAL_RESPONSE_DEADLINE_MS);
@@ -316,7 +362,7 @@ export class InteractionsService {
   private async invokerStillReads(user: User, record: InteractionRecord): Promise<boolean> {
     if (record.guild_id === null) return true;
     const guild = await this.deps.store.world.getGuild(record.guild_id);
-    const member = guild?.members.find((m) => m.user_id === user.id);
+    const member = guild ? memberOf(guild, user.id) : undefined;
     const channel = guild?.channels.find((c) => c.id === record.channel_id);
     return (
       guild !== null &&

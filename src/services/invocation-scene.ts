@@ -11,6 +11,7 @@ import type { CommandPermission } from '../core/permissions/command-permissions.
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import type { Channel, Guild, Member, User } from '../core/world/types.js';
 import type { Store, StoredApplication } from '../store/store.js';
+import { memberOf } from '../core/world/member-index.js';
 
 /** The stores a scene is read from. */
 type SceneStores = Pick<Store, 'world' | 'commands'>;
@@ -67,7 +68,7 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
   }
   const guild = await store.world.getGuild(request.guild_id);
   if (!guild) throw apiError('UnknownGuild');
-  const member = guild.members.find((m) => m.user_id === user.id);
+  const member = memberOf(guild, user.id);
   if (!member) throw apiError('MissingAccess');
   const channel = guild.channels.find((c) => c.id === request.channel_id);
   // A channel the member cannot view is refused as unknown: v10 does not reveal that it exists.

@@ -22,19 +22,24 @@ export class NodeIdsExhaustedError extends Error {
 export class NodeLease {
   private timer: NodeJS.Timeout | null = null;
   private renewing: Promise<void> = Promise.resolve();
+  /** When the lease was last taken or renewed (ms since the epoch; /metrics shows its age). */
+  renewedAt: number;
 
   private constructor(
     private readonly store: NodeLeaseStore,
     private readonly holder: string,
     readonly ids: SnowflakeGenerator,
-  ) {}
+    private readonly now: () => number,
+  ) {
+    this.renewedAt = now();
+  }
 
   /** Takes a node id (the preferred one if it is free) and returns the lease with its generator. */
   static async acquire(store: NodeLeaseStore, preferred: number, now: () => number): Promise<NodeLease> {
     const holder = randomBytes(12).toString('base64url');
     const nodeId = await store.acquireNodeLease({ holder, preferred, ttlMs: NODE_LEASE_TTL_MS });
     if (nodeId === null) throw new NodeIdsExhaustedError();
-    const lease = new NodeLease(store, holder, SnowflakeGenerator.forNode(nodeId, now));
+    const lease = new NodeLease(store, holder, SnowflakeGenerator.forNode(nodeId, now), now);
     lease.timer = setInterval(() => {
       lease.renewing = lease.renew().catch(() => undefined);
     }, NODE_LEASE_RENEW_MS);
@@ -48,7 +53,10 @@ export class NodeLease {
 
   /** Extends the lease; if it lapsed (the process stalled past the TTL), moves to a fresh id. */
   async renew(): Promise<void> {
-    if (await this.store.renewNodeLease(this.nodeId, this.holder, NODE_LEASE_TTL_MS)) return;
+    if (await this.store.renewNodeLease(this.nodeId, this.holder, NODE_LEASE_TTL_MS)) {
+      this.renewedAt = this.now();
+      return;
+    }
     const nodeId = await this.store.acquireNodeLease({
       holder: this.holder,
       preferred: this.nodeId,
@@ -56,6 +64,7 @@ export class NodeLease {
     });
     if (nodeId === null) throw new NodeIdsExhaustedError();
     this.ids.moveToNode(nodeId);
+    this.renewedAt = this.now();
   }
 
   async release(): Promise<void> {

@@ -11,6 +11,7 @@ import { checkPermissionEditor, editorRefusal } from '../core/permissions/who-ma
 import type { Guild, User } from '../core/world/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { CommandStore, StoredApplication } from '../store/store.js';
+import { memberOf } from '../core/world/member-index.js';
 
 export class PermissionsService {
   constructor(
@@ -49,7 +50,7 @@ export class PermissionsService {
     await this.target(app, guild, targetId);
     const validated = validatePermissionsBody(body, guild);
     if (!validated.ok) throw invalidFormBody(validated.issues);
-    const member = guild.members.find((m) => m.user_id === editor.id) ?? null;
+    const member = memberOf(guild, editor.id) ?? null;
     const installed = isInstalledForCommands(guild, app.id);
     // Decided on what is stored at the moment of writing: a command deleted meanwhile is gone.
     const saved = await this.store.mutateCommandPermissions(app.id, guild.id, targetId, ({ permissions, command }) => {

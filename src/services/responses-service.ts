@@ -14,11 +14,13 @@ import {
   stateAfterCallback,
   tokenAlive,
   type InteractionRecord,
+  type InteractionState,
 } from '../core/interactions/lifecycle.js';
 import { checkCallback, checkMessageData, isEmptyMessageFailure } from '../core/interactions/responses.js';
 import { MESSAGE_FLAGS_ALLOWED } from '../core/interactions/message-data.js';
 import { EPHEMERAL_FLAG, hasFlag, LOADING_FLAG, type StoredMessage } from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
+import { NO_METRICS, type InteractionMetrics } from '../metrics/metrics.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
 import type { MessageRenderer } from './message-renderer.js';
@@ -36,6 +38,7 @@ export interface ResponsesServiceDeps {
   now: () => number;
   /** Tells bots of the messages answers leave in channels (MESSAGE_CREATE/UPDATE/DELETE). */
   events?: WorldEvents;
+  metrics?: InteractionMetrics;
 }
 
 export interface CallbackResult {
@@ -45,7 +48,29 @@ export interface CallbackResult {
 }
 
 export class ResponsesService {
-  constructor(private readonly deps: ResponsesServiceDeps) {}
+  private readonly metrics: InteractionMetrics;
+
+  constructor(private readonly deps: ResponsesServiceDeps) {
+    this.metrics = deps.metrics ?? NO_METRICS;
+  }
+
+  /** A transition of `record` from `from` that is counted when it is the one stored. */
+  private async transition(
+    record: InteractionRecord,
+    from: readonly InteractionState[],
+    patch: Partial<InteractionRecord>,
+    message?: StoredMessage,
+  ): Promise<boolean> {
+    const won = await this.deps.store.interactions.updateInteraction(
+      record.application_id,
+      record.id,
+      from,
+      patch,
+      message,
+    );
+    if (won && patch.state && patch.state !== 'pending') this.metrics.interaction(patch.state, patch.failure_reason);
+    return won;
+  }
 
   /** The interaction a token names, if the token is exactly its token. */
   private async findByToken(token: string, interactionId?: string): Promise<InteractionRecord | null> {
@@ -73,10 +98,7 @@ export class ResponsesService {
     } catch (error) {
       // Only a refused answer fails the interaction as invalid; anything else is slashd's own fault.
       if (!(error instanceof ApiError)) throw error;
-      await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
-        state: 'failed',
-        failure_reason: 'invalid_response',
-      });
+      await this.transition(record, ['pending'], { state: 'failed', failure_reason: 'invalid_response' });
     }
   }
 
@@ -84,10 +106,7 @@ export class ResponsesService {
     const now = this.deps.now();
     if (currentState(record, now).state === 'failed' && record.state === 'pending') {
       // Past the deadline: record the timeout now, the token is dead.
-      await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
-        state: 'failed',
-        failure_reason: 'timeout',
-      });
+      await this.transition(record, ['pending'], { state: 'failed', failure_reason: 'timeout' });
     }
     checkCanAcknowledge(record, now);
     const checked = checkCallback(body, {
@@ -113,9 +132,8 @@ export class ResponsesService {
     }
     if (response.type === CallbackType.LaunchActivity) activityInstanceId = this.deps.ids.next();
 
-    const won = await this.deps.store.interactions.updateInteraction(
-      record.application_id,
-      record.id,
+    const won = await this.transition(
+      record,
       ['pending'],
       { state, response, original_message_id: message?.id ?? null, activity_instance_id: activityInstanceId },
       message ?? undefined,
@@ -157,9 +175,8 @@ export class ResponsesService {
   async launchActivityForUser(app: StoredApplication, record: InteractionRecord): Promise<void> {
     const instanceId = this.deps.ids.next();
     const notice = this.newMessage(record, { content: `Started ${app.name}` }, false);
-    await this.deps.store.interactions.updateInteraction(
-      record.application_id,
-      record.id,
+    await this.transition(
+      record,
       ['pending'],
       {
         state: 'responded',
@@ -265,9 +282,7 @@ export class ResponsesService {
     await this.deps.events?.messageUpdated(edited);
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
-      await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['acknowledged'], {
-        state: 'responded',
-      });
+      await this.transition(record, ['acknowledged'], { state: 'responded' });
     }
     return edited;
   }

@@ -5,14 +5,15 @@
  * of `diffWorlds`, published through `WorldEvents`).
  */
 import { hasActivities } from '../core/commands/model.js';
-import { WORLD_DUPLICATE } from '../core/io/codes.js';
+import { WORLD_DUPLICATE, WORLD_UNKNOWN_REFERENCE } from '../core/io/codes.js';
 import { invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { checkWorldConsistency } from '../core/world/consistency.js';
 import { diffWorlds } from '../core/world/diff.js';
+import { memberOf, membersPage } from '../core/world/member-index.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import { isSnowflake } from '../core/snowflake.js';
-import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
+import type { Application, Guild, Member, OAuth2Token, User, World } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store/store.js';
 import type { CommandsService } from './commands-service.js';
 import type { WorldEvents } from './world-events.js';
@@ -24,6 +25,26 @@ function duplicate(field: string, what: string) {
 /** An application as the world file has it: without the signing keys. */
 function withoutKeys({ keys: _keys, ...app }: StoredApplication): Application {
   return app;
+}
+
+/**
+ * Which part of the world a change can touch, so that only that part is read before and after it
+ * (never the whole world): these guilds, with their members' users and installed applications.
+ */
+interface ChangeScope {
+  guildIds: readonly string[];
+  /**
+   * Only this member of each guild is compared (a user's or one member's change): the others are
+   * the same before and after, so they are neither read nor diffed. Messages are left out too.
+   */
+  onlyMember?: string;
+  /** Members are not compared at all (an application's change: only its bot member can change). */
+  membersOf?: 'bots';
+  /**
+   * Only users change (a user's own write): the guilds read before stand for after too, as every
+   * guild change goes through this service's queue, and only the users are read again.
+   */
+  usersOnly?: boolean;
 }
 
 /** `addition` over `base`, object by object (same id: the addition's). */
@@ -64,6 +85,65 @@ export class WorldService {
     return next;
   }
 
+  /**
+   * Runs one change whose consequences stay inside `scope` (read before the change, and used for
+   * both sides) and publishes what it changed for bots, diffing only that part of the world.
+   */
+  private changingIn<T>(scope: () => Promise<ChangeScope>, change: () => Promise<T>): Promise<T> {
+    const run = async () => {
+      if (!this.events) return change();
+      const where = await scope();
+      const before = await this.slice(where);
+      const result = await change();
+      const after = where.usersOnly
+        ? { ...before, users: await this.store.getUsers(before.users.map((u) => u.id).concat(where.onlyMember ?? [])) }
+        : await this.slice(where);
+      this.events.publishAll(diffWorlds(before, after));
+      return result;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The guilds of the scope as the diff needs them, with exactly the users and applications they name. */
+  private async slice(scope: ChangeScope): Promise<World> {
+    const guilds: Guild[] = [];
+    for (const id of scope.guildIds) {
+      const guild = await this.store.getGuild(id);
+      if (!guild) continue;
+      if (scope.membersOf === 'bots') {
+        guilds.push({ ...guild, members: [], messages: [] });
+      } else if (scope.onlyMember !== undefined) {
+        const member = memberOf(guild, scope.onlyMember);
+        guilds.push({ ...guild, members: member ? [member] : [], messages: [] });
+      } else {
+        guilds.push(guild);
+      }
+    }
+    const userIds = new Set(guilds.flatMap((g) => g.members.map((m) => m.user_id)));
+    if (scope.onlyMember !== undefined) userIds.add(scope.onlyMember);
+    const appIds = new Set(guilds.flatMap((g) => g.installs.map((i) => i.application_id)));
+    const applications: Application[] = [];
+    for (const id of appIds) {
+      const app = await this.store.getApplication(id);
+      if (app) applications.push(app);
+    }
+    return { applications, users: await this.store.getUsers([...userIds]), guilds, oauth2_tokens: [] };
+  }
+
+  /** The guilds an application is installed in: where its bot can join, leave or be renamed. */
+  private async guildsInstalling(applicationId: string): Promise<ChangeScope> {
+    const guilds = await this.store.listGuilds();
+    const guildIds = guilds.filter((g) => g.installs.some((i) => i.application_id === applicationId)).map((g) => g.id);
+    return { guildIds, membersOf: 'bots' };
+  }
+
+  /** The guilds a user is a member of, that member alone compared. */
+  private async guildsOfUser(userId: string): Promise<ChangeScope> {
+    return { guildIds: await this.store.guildIdsOfMember(userId), onlyMember: userId, usersOnly: true };
+  }
+
   export(): Promise<World> {
     return this.store.exportWorld();
   }
@@ -87,36 +167,106 @@ export class WorldService {
   }
 
   putApplication(app: Application): Promise<void> {
-    return this.changing(async () => {
-      const holder = await this.store.findApplicationByBotToken(app.bot_token);
-      if (holder && holder.id !== app.id) throw duplicate('bot_token', 'application');
-      await this.store.putApplication(app);
-      await this.afterApplicationsChanged([app]);
-    });
+    return this.changingIn(
+      () => this.guildsInstalling(app.id),
+      async () => {
+        const holder = await this.store.findApplicationByBotToken(app.bot_token);
+        if (holder && holder.id !== app.id) throw duplicate('bot_token', 'application');
+        await this.store.putApplication(app);
+        await this.afterApplicationsChanged([app]);
+      },
+    );
   }
 
   putUser(user: User): Promise<void> {
-    return this.changing(async () => {
-      const holder = await this.store.findUserByToken(user.token);
-      if (holder && holder.id !== user.id) throw duplicate('token', 'user');
-      await this.store.putUser(user);
-    });
+    return this.changingIn(
+      () => this.guildsOfUser(user.id),
+      async () => {
+        await this.checkUserToken(user);
+        await this.store.putUser(user);
+      },
+    );
+  }
+
+  /**
+   * Changes a stored user with `update` (which sees the user as stored when the change runs, after
+   * the changes queued before it); null when there is no such user.
+   */
+  updateUser(id: string, update: (user: User) => User): Promise<User | null> {
+    return this.changingIn(
+      () => this.guildsOfUser(id),
+      async () => {
+        const existing = await this.store.getUser(id);
+        if (!existing) return null;
+        const user = update(existing);
+        await this.checkUserToken(user);
+        await this.store.putUser(user);
+        return user;
+      },
+    );
+  }
+
+  private async checkUserToken(user: User): Promise<void> {
+    const holder = await this.store.findUserByToken(user.token);
+    if (holder && holder.id !== user.id) throw duplicate('token', 'user');
   }
 
   putGuild(guild: Guild): Promise<void> {
-    return this.changing(() => this.store.putGuild(guild));
+    return this.changingIn(
+      async () => ({ guildIds: [guild.id] }),
+      () => this.store.putGuild(guild),
+    );
+  }
+
+  /**
+   * Adds or replaces one member of a guild; the other members are not read or sent. False when the
+   * guild does not exist; refused when the member's user does not (as a world file's member is).
+   */
+  putGuildMember(guildId: string, member: Member): Promise<boolean> {
+    return this.changingIn(
+      async () => ({ guildIds: [guildId], onlyMember: member.user_id }),
+      async () => {
+        if (!(await this.store.getGuild(guildId))) return false;
+        if (!(await this.store.getUser(member.user_id))) {
+          throw invalidFormBody([issue(['user_id'], WORLD_UNKNOWN_REFERENCE, `Unknown user: ${member.user_id}`)]);
+        }
+        return this.store.putGuildMember(guildId, member);
+      },
+    );
+  }
+
+  deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
+    return this.changingIn(
+      async () => ({ guildIds: [guildId], onlyMember: userId }),
+      () => this.store.deleteGuildMember(guildId, userId),
+    );
   }
 
   deleteApplication(id: string): Promise<boolean> {
-    return this.changing(() => this.store.deleteApplication(id));
+    return this.changingIn(
+      () => this.guildsInstalling(id),
+      () => this.store.deleteApplication(id),
+    );
   }
 
   deleteUser(id: string): Promise<boolean> {
-    return this.changing(() => this.store.deleteUser(id));
+    return this.changingIn(
+      () => this.guildsOfUser(id),
+      () => this.store.deleteUser(id),
+    );
   }
 
   deleteGuild(id: string): Promise<boolean> {
-    return this.changing(() => this.store.deleteGuild(id));
+    return this.changingIn(
+      async () => ({ guildIds: [id] }),
+      () => this.store.deleteGuild(id),
+    );
+  }
+
+  /** One page of a guild's members in ascending user id order, after `after`; null for an unknown guild. */
+  async listGuildMembers(guildId: string, page: { limit: number; after: string | null }): Promise<Member[] | null> {
+    const guild = await this.store.getGuild(guildId);
+    return guild && membersPage(guild, page.after, page.limit);
   }
 
   async listApplications(): Promise<Application[]> {

@@ -3,7 +3,7 @@
  * world document as a whole. Deleting an application also deletes every row it owns in the other
  * stores (commands, permissions, interactions, tokens, activities), in the same transaction.
  */
-import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
+import type { Application, Guild, Member, OAuth2Token, User, World } from '../core/world/types.js';
 
 /** Keys generated for an application's signed interaction delivery. */
 export interface ApplicationKeys {
@@ -41,6 +41,8 @@ export interface WorldStore {
   putUser(user: User): Promise<void>;
   deleteUser(id: string): Promise<boolean>;
   getUser(id: string): Promise<User | null>;
+  /** The users of these ids that exist, each once, in the order of `ids` (one query, not one per id). */
+  getUsers(ids: readonly string[]): Promise<User[]>;
   findUserByToken(token: string): Promise<User | null>;
   listUsers(): Promise<User[]>;
 
@@ -51,6 +53,15 @@ export interface WorldStore {
   /** The guild a channel (or thread) belongs to. */
   findGuildByChannel(channelId: string): Promise<Guild | null>;
   listGuilds(): Promise<Guild[]>;
+  /** The ids of the guilds whose members include this user (ascending). */
+  guildIdsOfMember(userId: string): Promise<string[]>;
+  /**
+   * Adds the member to the guild, or replaces the member with its user id where it stands; the
+   * guild's other members are kept. False (nothing written) when the guild does not exist.
+   */
+  putGuildMember(guildId: string, member: Member): Promise<boolean>;
+  /** False when the guild or the member does not exist. */
+  deleteGuildMember(guildId: string, userId: string): Promise<boolean>;
 
   putOAuth2Token(token: IssuedToken): Promise<void>;
   deleteOAuth2Token(accessToken: string): Promise<boolean>;

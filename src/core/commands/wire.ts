@@ -4,7 +4,7 @@
  * requester's locale unless `with_localizations` asks for the dictionaries.
  */
 import { pickLocalized, type Locale, type LocalizationMap } from '../locales.js';
-import { memoizeFrozen } from '../frozen-memo.js';
+import { FrozenViewMemo } from '../byte-lru.js';
 import type { ChoiceDefinition, OptionDefinition, StoredCommand } from './model.js';
 
 export type LocalizationView = { kind: 'dictionaries' } | { kind: 'localized'; locale: Locale | null };
@@ -82,8 +82,11 @@ export function localizationViewKey(view: LocalizationView): string {
   return view.kind === 'dictionaries' ? '*' : (view.locale ?? '');
 }
 
-/** Per stored (frozen) command: its JSON text per view. Dropped with the command object. */
-const wireJsonByCommand = new WeakMap<StoredCommand, Map<string, string>>();
+/** The most bytes of command JSON kept across all commands and views (each view of a command is one entry). */
+export const WIRE_JSON_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** Per stored (frozen) command and view: its JSON text, the least recently used dropped past the cap. */
+const wireJsonByCommand = new FrozenViewMemo<StoredCommand, string>(WIRE_JSON_CACHE_BYTES, (json) => json.length * 2);
 
 /**
  * `JSON.stringify(toWireCommand(command, view))`, encoded once per command and view when the
@@ -91,12 +94,5 @@ const wireJsonByCommand = new WeakMap<StoredCommand, Map<string, string>>();
  * request, and encoding them is most of its cost. A command that is not frozen is encoded anew.
  */
 export function toWireCommandJson(command: StoredCommand, view: LocalizationView = DICTIONARIES): string {
-  const byView = memoizeFrozen(wireJsonByCommand, command, () => new Map<string, string>());
-  const key = localizationViewKey(view);
-  let json = byView.get(key);
-  if (json === undefined) {
-    json = JSON.stringify(toWireCommand(command, view));
-    byView.set(key, json);
-  }
-  return json;
+  return wireJsonByCommand.get(command, localizationViewKey(view), () => JSON.stringify(toWireCommand(command, view)));
 }

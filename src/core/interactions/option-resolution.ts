@@ -21,6 +21,7 @@ import {
 } from '../io/codes.js';
 import type { InvocationTarget, ReferencedIds } from './invocation-types.js';
 import { addReference } from './references.js';
+import { isMember } from '../world/member-index.js';
 
 /** Where ids are looked up and where what they name is recorded. */
 export interface ResolutionScope {
@@ -46,7 +47,7 @@ function findChannel(scope: ResolutionScope, id: string): Channel | undefined {
 /** Records a user, and the member too when the user belongs to the guild (a member implies its user). */
 function referenceUser(scope: ResolutionScope, id: string): void {
   addReference(scope.references, 'users', id);
-  if (scope.target.guild?.members.some((member) => member.user_id === id)) {
+  if (scope.target.guild && isMember(scope.target.guild, id)) {
     addReference(scope.references, 'members', id);
   }
 }

@@ -3,6 +3,7 @@
  * docs/v10-behaviour.md#interactions). A member implies its user; maps with nothing in them are left out, and so is
  * `resolved` itself when every map is empty.
  */
+import { memberOf } from '../world/member-index.js';
 import { nullRecord } from '../records.js';
 import { formatPermissions } from '../permissions/bits.js';
 import { channelPermissions } from '../permissions/channel-permissions.js';
@@ -47,7 +48,7 @@ function mapOf(ids: readonly string[], toWire: (id: string) => WireObject | unde
 }
 
 function findMember(guild: Guild | null, userId: string): Member | undefined {
-  return guild?.members.find((member) => member.user_id === userId);
+  return guild ? memberOf(guild, userId) : undefined;
 }
 
 function findGuildChannel(source: ResolutionSource, id: string): Channel | undefined {

@@ -74,6 +74,8 @@ export const ERRORS = {
     code: 30034,
     message: 'Max number of daily application command creates has been reached ({limit})',
   },
+  /** A v10 rate limit (docs/rate-limits.md); carries `retry_after` (seconds) and `global`. */
+  RateLimited: { status: 429, code: 0, message: 'You are being rate limited.' },
   ApplicationCommandNameExists: {
     status: 400,
     code: 40041,

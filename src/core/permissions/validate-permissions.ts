@@ -4,6 +4,7 @@
  * collects them all, so a client sees every problem of a body at once. It never throws, whatever
  * JSON it is given.
  */
+import { isMember } from '../world/member-index.js';
 import {
   APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID,
   APPLICATION_COMMAND_PERMISSIONS_THREAD_CHANNEL,
@@ -54,7 +55,7 @@ function checkRoleExists(id: string, guild: Guild, path: IssuePath): Issue | nul
 }
 
 function checkMemberExists(id: string, guild: Guild, path: IssuePath): Issue | null {
-  const exists = guild.members.some((member) => member.user_id === id);
+  const exists = isMember(guild, id);
   return exists ? null : issue(path, APPLICATION_COMMAND_PERMISSIONS_UNKNOWN_USER, `Unknown user: ${id}`);
 }
 

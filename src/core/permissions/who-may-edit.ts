@@ -13,6 +13,7 @@ import { canHostCommands, findChannel } from './channels.js';
 import { CommandPermissionType, allChannelsId, type CommandPermission } from './command-permissions.js';
 import { evaluateCommandAccess } from './engine.js';
 import { canManageRole, rolePosition } from './role-hierarchy.js';
+import { isMember } from '../world/member-index.js';
 
 /** Why an editor is refused, in the order the checks run. */
 export const EditorReason = {
@@ -117,7 +118,7 @@ function checkRoles(guild: Guild, member: Member, changes: OverwriteChanges): Ed
 
 function checkUsers(guild: Guild, changes: OverwriteChanges): EditorCheck {
   const allMembers = ofType(changes.set, CommandPermissionType.User).every((overwrite) =>
-    guild.members.some((candidate) => candidate.user_id === overwrite.id),
+    isMember(guild, overwrite.id),
   );
   return allMembers ? OK : EditorReason.UserNotMember;
 }

@@ -7,6 +7,7 @@
 import { snowflakeTimestampMs } from '../snowflake.js';
 import { BOT_SCOPE } from '../permissions/install.js';
 import type { Application, Guild, Member, User } from './types.js';
+import { memberOf } from './member-index.js';
 
 /** Where the users and applications a guild names are found. */
 export interface WorldDirectory {
@@ -60,7 +61,7 @@ export function botMember(guild: Guild, applicationId: string): Member {
 
 /** One member by user id (a bot by its application id), or undefined. */
 export function findGuildMember(guild: Guild, userId: string, directory: WorldDirectory): GuildMemberView | undefined {
-  const member = guild.members.find((m) => m.user_id === userId);
+  const member = memberOf(guild, userId);
   if (member) return { member, user: directory.user(userId), bot: undefined };
   const app = directory.application(userId);
   if (app && botInGuild(guild, userId)) return { member: botMember(guild, userId), user: undefined, bot: app };

@@ -260,6 +260,7 @@ function parseWith<T>(read: (r: Reader, value: unknown, path: IssuePath) => T, v
 export const parseApplication = (value: unknown) => parseWith(readApplication, value);
 export const parseUser = (value: unknown) => parseWith(readUser, value);
 export const parseGuild = (value: unknown) => parseWith(readGuild, value);
+export const parseMember = (value: unknown) => parseWith(readMember, value);
 export const parseOAuth2Token = (value: unknown) => parseWith(readToken, value);
 
 /** A whole world: its shape, then the rules across it (see consistency.ts). */

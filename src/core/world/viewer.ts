@@ -8,6 +8,7 @@ import { appChannelPermissions, basePermissions, channelPermissions } from '../p
 import { botInGuild } from './guild-members.js';
 import type { Channel, Guild } from './types.js';
 import { appBasePermissions } from './v10-objects.js';
+import { isMember, memberOf } from './member-index.js';
 
 export type Viewer = { kind: 'bot'; applicationId: string } | { kind: 'user'; userId: string };
 
@@ -17,16 +18,14 @@ export function viewerId(viewer: Viewer): string {
 }
 
 export function viewerInGuild(guild: Guild, viewer: Viewer): boolean {
-  return viewer.kind === 'bot'
-    ? botInGuild(guild, viewer.applicationId)
-    : guild.members.some((m) => m.user_id === viewer.userId);
+  return viewer.kind === 'bot' ? botInGuild(guild, viewer.applicationId) : isMember(guild, viewer.userId);
 }
 
 /** The viewer's permissions in a channel of the guild; none outside the guild. */
 export function viewerChannelPermissions(guild: Guild, viewer: Viewer, channel: Channel): bigint {
   if (!viewerInGuild(guild, viewer)) return NONE;
   if (viewer.kind === 'bot') return appChannelPermissions(guild, viewer.applicationId, channel);
-  const member = guild.members.find((m) => m.user_id === viewer.userId);
+  const member = memberOf(guild, viewer.userId);
   return member ? channelPermissions(guild, member, channel) : NONE;
 }
 
@@ -34,6 +33,6 @@ export function viewerChannelPermissions(guild: Guild, viewer: Viewer, channel: 
 export function viewerGuildPermissions(guild: Guild, viewer: Viewer): bigint {
   if (!viewerInGuild(guild, viewer)) return NONE;
   if (viewer.kind === 'bot') return appBasePermissions(guild, viewer.applicationId);
-  const member = guild.members.find((m) => m.user_id === viewer.userId);
+  const member = memberOf(guild, viewer.userId);
   return member ? basePermissions(guild, member) : NONE;
 }

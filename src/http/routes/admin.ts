@@ -9,12 +9,14 @@ import { orThrow, type Result } from '../../core/io/result.js';
 import {
   parseApplication,
   parseGuild,
+  parseMember,
   parseOAuth2Token,
   parseUser,
   parseWorld,
   parseWorldShape,
 } from '../../core/world/parse.js';
-import type { World } from '../../core/world/types.js';
+import type { User, World } from '../../core/world/types.js';
+import { ADMIN_MEMBERS_LIMIT, readPage, type PagingQuery } from '../paging.js';
 import type { WorldService } from '../../services/world-service.js';
 import { requireAdminToken } from '../guards.js';
 
@@ -22,6 +24,10 @@ export interface AdminRoutesOptions {
   world: WorldService;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function samePathId(pathId: string, bodyId: string): void {
@@ -90,6 +96,41 @@ export async function adminRoutes(admin: FastifyInstance, { world, adminToken }:
     parse: parseGuild,
     put: (guild) => world.putGuild(guild),
     remove: (id) => world.deleteGuild(id),
+  });
+
+  /** A user changed by the fields the body names; the others keep their stored values. */
+  admin.patch<{ Params: { id: string } }>('/users/:id', async (request) => {
+    const { body } = request;
+    const updated = await world.updateUser(request.params.id, (existing) => {
+      const patched = isRecord(body) ? { ...existing, ...body } : body;
+      const user = orThrow<User>(parseUser(patched));
+      samePathId(request.params.id, user.id);
+      return user;
+    });
+    if (!updated) throw apiError('NotFound');
+    return updated;
+  });
+
+  /** A guild's members, a page at a time (ascending user id, after `after`), without the rest of the guild. */
+  admin.get<{ Params: { id: string }; Querystring: PagingQuery }>('/guilds/:id/members', async (request) => {
+    const page = readPage(request.query, ADMIN_MEMBERS_LIMIT, ['after']);
+    const members = await world.listGuildMembers(request.params.id, { limit: page.limit, after: page.after ?? null });
+    if (!members) throw apiError('UnknownGuild');
+    return members;
+  });
+
+  /** One member added or replaced; the guild's other members are neither sent nor rewritten by the caller. */
+  admin.put<{ Params: { id: string; userId: string } }>('/guilds/:id/members/:userId', async (request) => {
+    const { body } = request;
+    const member = orThrow(parseMember(isRecord(body) ? { user_id: request.params.userId, ...body } : body));
+    samePathId(request.params.userId, member.user_id);
+    if (!(await world.putGuildMember(request.params.id, member))) throw apiError('UnknownGuild');
+    return member;
+  });
+
+  admin.delete<{ Params: { id: string; userId: string } }>('/guilds/:id/members/:userId', async (request, reply) => {
+    if (!(await world.deleteGuildMember(request.params.id, request.params.userId))) throw apiError('UnknownMember');
+    return reply.code(204).send();
   });
 
   admin.get('/oauth2-tokens', async () => world.listOAuth2Tokens());

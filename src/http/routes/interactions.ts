@@ -19,7 +19,7 @@ export async function interactionRoutes(
   { interactions, responses }: InteractionRoutesOptions,
 ): Promise<void> {
   api.post('/interactions', { onRequest: requireUser }, async (request) =>
-    interactions.invoke(userOf(request), request.body),
+    interactions.invoke(userOf(request), request.body, { requestId: request.id, log: request.log }),
   );
 
   api.get<{ Params: { interactionId: string } }>(

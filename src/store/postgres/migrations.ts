@@ -112,6 +112,21 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
+    name: 'guild members by user',
+    // Which guilds a user is a member of, so that a user's change is told to those guilds alone.
+    sql: `
+      CREATE TABLE guild_members (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      );
+      CREATE INDEX guild_members_by_user ON guild_members (user_id);
+      INSERT INTO guild_members (guild_id, user_id)
+        SELECT DISTINCT guilds.id, m.value ->> 'user_id' FROM guilds, jsonb_array_elements(guilds.doc::jsonb -> 'members') AS m;
+    `,
+  },
+  {
+    version: 3,
     name: 'list versions: command and permission lists cached per process, validated per read',
     sql: `
       -- One number per command scope and per guild's permissions, taken from one sequence, so a

@@ -56,6 +56,12 @@ export class PostgresStore implements Store {
     return result.rows[0]?.v ?? 0;
   }
 
+  /** The pool's use right now, for /metrics: open, idle, and queries waiting for a connection. */
+  poolStats(): { total: number; idle: number; waiting: number; max: number } {
+    const { pool } = this.conn;
+    return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 0 };
+  }
+
   /**
    * Runs `work` while holding a lock named `name` on this schema, across every process: nodes
    * starting at once apply their start-up world one after the other. The lock is held by a

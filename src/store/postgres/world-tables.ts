@@ -1,5 +1,5 @@
 /** The PostgreSQL WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
-import type { Application, Guild, User, World } from '../../core/world/types.js';
+import type { Application, Guild, Member, User, World } from '../../core/world/types.js';
 import { generateApplicationKeys } from '../keys.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
@@ -31,6 +31,7 @@ export class PostgresWorldStore implements WorldStore {
       await client.query('DELETE FROM users');
       await client.query('DELETE FROM guilds');
       await client.query('DELETE FROM channel_guilds');
+      await client.query('DELETE FROM guild_members');
       await client.query('DELETE FROM oauth2_tokens');
       await this.writeWorld(client, world);
     });
@@ -139,6 +140,20 @@ export class PostgresWorldStore implements WorldStore {
     return row ? freezeDocument(JSON.parse(row.doc) as User) : null;
   }
 
+  async getUsers(ids: readonly string[]): Promise<User[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const result = await this.conn.pool.query<{ id: string; doc: string }>(
+      'SELECT id, doc FROM users WHERE id = ANY($1::text[])',
+      [unique],
+    );
+    const found = new Map(result.rows.map((r) => [r.id, r.doc]));
+    return unique.flatMap((id) => {
+      const doc = found.get(id);
+      return doc === undefined ? [] : [freezeDocument(JSON.parse(doc) as User)];
+    });
+  }
+
   async findUserByToken(token: string): Promise<User | null> {
     const digest = tokenDigest(token);
     const result = await this.conn.pool.query<{ doc: string; token_hash: string }>(
@@ -172,6 +187,58 @@ export class PostgresWorldStore implements WorldStore {
        ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id`,
       [channelIds, guild.id],
     );
+    await client.query('DELETE FROM guild_members WHERE guild_id = $1', [guild.id]);
+    await client.query(
+      `INSERT INTO guild_members (guild_id, user_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [guild.id, guild.members.map((m) => m.user_id)],
+    );
+  }
+
+  async guildIdsOfMember(userId: string): Promise<string[]> {
+    const result = await this.conn.pool.query<{ guild_id: string }>(
+      'SELECT guild_id FROM guild_members WHERE user_id = $1 ORDER BY length(guild_id), guild_id',
+      [userId],
+    );
+    return result.rows.map((r) => r.guild_id);
+  }
+
+  async putGuildMember(guildId: string, member: Member): Promise<boolean> {
+    return this.changeMembers(guildId, async (client, members) => {
+      const at = members.findIndex((m) => m.user_id === member.user_id);
+      if (at === -1) members.push(member);
+      else members[at] = member;
+      await client.query('INSERT INTO guild_members (guild_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        guildId,
+        member.user_id,
+      ]);
+      return true;
+    });
+  }
+
+  async deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
+    return this.changeMembers(guildId, async (client, members) => {
+      const at = members.findIndex((m) => m.user_id === userId);
+      if (at === -1) return false;
+      members.splice(at, 1);
+      await client.query('DELETE FROM guild_members WHERE guild_id = $1 AND user_id = $2', [guildId, userId]);
+      return true;
+    });
+  }
+
+  /** Rewrites the guild's document with its member list changed by `change`, the row locked meanwhile. */
+  private async changeMembers(
+    guildId: string,
+    change: (client: PostgresClient, members: Member[]) => Promise<boolean>,
+  ): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      const result = await client.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
+      const row = result.rows[0];
+      if (!row) return false;
+      const guild = JSON.parse(row.doc) as Guild;
+      if (!(await change(client, guild.members))) return false;
+      await client.query('UPDATE guilds SET doc = $1 WHERE id = $2', [JSON.stringify(guild), guildId]);
+      return true;
+    });
   }
 
   async findGuildByChannel(channelId: string): Promise<Guild | null> {
@@ -187,6 +254,7 @@ export class PostgresWorldStore implements WorldStore {
     return this.conn.transaction(async (client) => {
       const gone = ((await client.query('DELETE FROM guilds WHERE id = $1', [id])).rowCount ?? 0) > 0;
       await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [id]);
+      await client.query('DELETE FROM guild_members WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
       return gone;
     });

@@ -8,7 +8,8 @@ import type { GuildCommandPermissions } from '../../core/permissions/command-per
 import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
 import type { SqliteConnection } from './connection.js';
 import type { Frozen } from '../../core/frozen-memo.js';
-import { deepFreeze } from './read-caches.js';
+import { approximateBytes } from '../../core/byte-lru.js';
+import { cacheTag, deepFreeze } from './read-caches.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
 
 export class SqliteCommandStore implements CommandStore {
@@ -23,20 +24,31 @@ export class SqliteCommandStore implements CommandStore {
     const key = `${scope.applicationId}/${scopeKey(scope)}`;
     let commands = (fresh ? this.conn.freshCaches() : this.conn.caches()).commands.get(key);
     if (!commands) {
-      commands = deepFreeze(this.readCommands(scope));
-      this.conn.cached.commands.set(key, commands);
+      const rows = this.readCommandRows(scope);
+      commands = deepFreeze(rows.map(rowToCommand));
+      this.cacheCommands(
+        scope,
+        commands,
+        rows.reduce((sum, row) => sum + row.definition.length, 0),
+      );
     }
     return commands;
   }
 
-  private readCommands(scope: CommandScope): StoredCommand[] {
-    const rows = this.conn
+  private cacheCommands(scope: CommandScope, commands: Frozen<StoredCommand[]>, jsonLength: number): void {
+    const key = `${scope.applicationId}/${scopeKey(scope)}`;
+    this.conn.cached.commands.set(key, commands, approximateBytes(jsonLength), [
+      cacheTag.commandsOf(scope.applicationId),
+    ]);
+  }
+
+  private readCommandRows(scope: CommandScope): CommandRow[] {
+    return this.conn
       .sql(
         `SELECT application_id, guild_key, id, version, definition FROM commands
          WHERE application_id = ? AND guild_key = ? ORDER BY length(id), id`,
       )
       .all(scope.applicationId, scopeKey(scope)) as CommandRow[];
-    return rows.map(rowToCommand);
   }
 
   async getCommand(scope: CommandScope, commandId: string): Promise<StoredCommand | null> {
@@ -118,7 +130,8 @@ export class SqliteCommandStore implements CommandStore {
       return result;
     });
     // Only once committed: the cached list becomes the new one, without parsing it back.
-    this.conn.cached.commands.set(`${scope.applicationId}/${key}`, deepFreeze(after));
+    const definitionsLength = after.reduce((sum, c) => sum + JSON.stringify(c.definition).length, 0);
+    this.cacheCommands(scope, deepFreeze(after), definitionsLength);
     if (permissionsDropped) this.conn.cached.forgetPermissionsOf(scope.applicationId);
     return outcome;
   }
@@ -127,20 +140,31 @@ export class SqliteCommandStore implements CommandStore {
     const key = `${applicationId}/${guildId}`;
     let permissions = this.conn.caches().permissions.get(key);
     if (!permissions) {
-      permissions = deepFreeze(this.readCommandPermissions(applicationId, guildId));
-      this.conn.cached.permissions.set(key, permissions);
+      const rows = this.readPermissionRows(applicationId, guildId);
+      permissions = deepFreeze(rows.map((r) => rowToPermissions(applicationId, guildId, r.target_id, r.permissions)));
+      const bytes = approximateBytes(rows.reduce((sum, r) => sum + r.permissions.length + r.target_id.length, 0));
+      this.conn.cached.permissions.set(key, permissions, bytes, [
+        cacheTag.commandsOf(applicationId),
+        cacheTag.permissionsOf(applicationId),
+        cacheTag.guild(guildId),
+      ]);
     }
     return permissions;
   }
 
-  private readCommandPermissions(applicationId: string, guildId: string): GuildCommandPermissions[] {
-    const rows = this.conn
+  private readPermissionRows(applicationId: string, guildId: string): { target_id: string; permissions: string }[] {
+    return this.conn
       .sql(
         `SELECT target_id, permissions FROM command_permissions
          WHERE application_id = ? AND guild_id = ? ORDER BY length(target_id), target_id`,
       )
       .all(applicationId, guildId) as { target_id: string; permissions: string }[];
-    return rows.map((r) => rowToPermissions(applicationId, guildId, r.target_id, r.permissions));
+  }
+
+  private readCommandPermissions(applicationId: string, guildId: string): GuildCommandPermissions[] {
+    return this.readPermissionRows(applicationId, guildId).map((r) =>
+      rowToPermissions(applicationId, guildId, r.target_id, r.permissions),
+    );
   }
 
   async getCommandPermissions(

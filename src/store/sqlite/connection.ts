@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { AUTOCHECKPOINT_PAGES, JOURNAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations.js';
-import { ReadCaches } from './read-caches.js';
+import { DEFAULT_CACHE_BYTES, ReadCaches } from './read-caches.js';
 
 /** By default, how long a plain read may trust the caches before it asks SQLite again, in ms. */
 export const READ_STALENESS_MS = 1;
@@ -31,7 +31,7 @@ function openDatabase(path: string): Database.Database {
 
 export class SqliteConnection {
   readonly db: Database.Database;
-  readonly cached = new ReadCaches();
+  readonly cached: ReadCaches;
   private readonly statements = new Map<string, Database.Statement>();
   private lastVersionCheck = Number.NEGATIVE_INFINITY;
   private readonly checkpointer: WalCheckpointer | null = null;
@@ -40,7 +40,9 @@ export class SqliteConnection {
     path: string,
     readonly now: () => number,
     private readonly readStalenessMs = READ_STALENESS_MS,
+    cacheBytes = DEFAULT_CACHE_BYTES,
   ) {
+    this.cached = new ReadCaches(cacheBytes);
     this.db = openDatabase(path);
     try {
       // SQLite opens lazily: a directory or an unwritable file fails at the first statement.

@@ -123,4 +123,19 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'guild members by user',
+    // Which guilds a user is a member of, so that a user's change is told to those guilds alone.
+    sql: `
+      CREATE TABLE guild_members (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      );
+      CREATE INDEX guild_members_by_user ON guild_members (user_id);
+      INSERT OR IGNORE INTO guild_members (guild_id, user_id)
+        SELECT guilds.id, json_extract(m.value, '$.user_id') FROM guilds, json_each(guilds.doc, '$.members') AS m;
+    `,
+  },
 ];

@@ -1,9 +1,12 @@
 /**
  * Parsed, frozen results of the reads every request makes (applications, users, guilds, command
- * lists, permissions objects). This store drops the entries its own writes touch; a write by any
- * other connection to the same file (another process) moves SQLite's `data_version`, and then
- * everything is dropped, so several processes on one file still read what is committed.
+ * lists, permissions objects), in one least-recently-used cache bounded by bytes (the
+ * `cacheBytes` setting). A write drops exactly the entries of what it changed (by tag: a user, an
+ * application, a guild, an app's commands), never a whole table. A write by any other connection
+ * to the same file (another process) moves SQLite's `data_version`, and then everything is
+ * dropped, as this connection cannot tell what the other one changed.
  */
+import { ByteLru } from '../../core/byte-lru.js';
 import type { Frozen } from '../../core/frozen-memo.js';
 import type { StoredCommand } from '../../core/commands/model.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
@@ -13,20 +16,63 @@ import type { StoredApplication } from '../store.js';
 /** Cached values are shared between requests: frozen, and typed `Frozen` so no caller mutates one. */
 export { deepFreeze } from '../../core/frozen-memo.js';
 
+/** The read caches' byte budget when the config names none: 64 MiB. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** The tags an entry is dropped by. */
+export const cacheTag = {
+  user: (id: string) => `user:${id}`,
+  application: (id: string) => `application:${id}`,
+  guild: (id: string) => `guild:${id}`,
+  commandsOf: (applicationId: string) => `commands-of:${applicationId}`,
+  permissionsOf: (applicationId: string) => `permissions-of:${applicationId}`,
+};
+
+/** One kind of cached value, its keys under their own prefix of the shared cache. */
+export class CacheSection<V> {
+  constructor(
+    private readonly lru: ByteLru<unknown>,
+    private readonly prefix: string,
+  ) {}
+
+  get(key: string): V | undefined {
+    return this.lru.get(this.prefix + key) as V | undefined;
+  }
+
+  set(key: string, value: V, bytes: number, tags: readonly string[]): void {
+    this.lru.set(this.prefix + key, value, bytes, tags);
+  }
+
+  delete(key: string): void {
+    this.lru.delete(this.prefix + key);
+  }
+}
+
 export class ReadCaches {
+  readonly lru: ByteLru<unknown>;
   /** By bot-token digest, with the digest stored beside it for the constant-time check. */
-  readonly applicationsByToken = new Map<string, { app: StoredApplication; digest: string }>();
-  readonly applicationsById = new Map<string, StoredApplication>();
+  readonly applicationsByToken: CacheSection<{ app: StoredApplication; digest: string }>;
+  readonly applicationsById: CacheSection<StoredApplication>;
   /** By user-token digest. */
-  readonly usersByToken = new Map<string, User>();
-  /** Every user, and by id; null until first read. */
-  users: { list: User[]; byId: Map<string, User> } | null = null;
-  readonly guilds = new Map<string, Guild>();
+  readonly usersByToken: CacheSection<User>;
+  readonly usersById: CacheSection<User>;
+  readonly guilds: CacheSection<Guild>;
   /** By `${applicationId}/${guildId or ''}`. */
-  readonly commands = new Map<string, Frozen<StoredCommand[]>>();
+  readonly commands: CacheSection<Frozen<StoredCommand[]>>;
   /** By `${applicationId}/${guildId}`. */
-  readonly permissions = new Map<string, Frozen<GuildCommandPermissions[]>>();
+  readonly permissions: CacheSection<Frozen<GuildCommandPermissions[]>>;
   private dataVersion: number | null = null;
+
+  constructor(capBytes = DEFAULT_CACHE_BYTES) {
+    this.lru = new ByteLru<unknown>(capBytes);
+    this.applicationsByToken = new CacheSection(this.lru, 'app-token:');
+    this.applicationsById = new CacheSection(this.lru, 'app:');
+    this.usersByToken = new CacheSection(this.lru, 'user-token:');
+    this.usersById = new CacheSection(this.lru, 'user:');
+    this.guilds = new CacheSection(this.lru, 'guild:');
+    this.commands = new CacheSection(this.lru, 'commands:');
+    this.permissions = new CacheSection(this.lru, 'permissions:');
+  }
 
   /** Drops everything if another connection has committed since the last look. */
   checkDataVersion(current: number): void {
@@ -37,36 +83,29 @@ export class ReadCaches {
   }
 
   clear(): void {
-    this.forgetApplications();
-    this.forgetUsers();
-    this.guilds.clear();
-    this.commands.clear();
-    this.permissions.clear();
+    this.lru.clear();
   }
 
-  forgetUsers(): void {
-    this.usersByToken.clear();
-    this.users = null;
+  /** The user, by id and by token (a new token must not leave the old one finding it). */
+  forgetUser(id: string): void {
+    this.lru.deleteTagged(cacheTag.user(id));
   }
 
-  forgetApplications(): void {
-    this.applicationsByToken.clear();
-    this.applicationsById.clear();
+  forgetApplication(id: string): void {
+    this.lru.deleteTagged(cacheTag.application(id));
   }
 
   /** The application's command lists and permissions objects, in every scope. */
   forgetCommandsOf(applicationId: string): void {
-    for (const cache of [this.commands, this.permissions]) {
-      for (const key of cache.keys()) if (key.startsWith(`${applicationId}/`)) cache.delete(key);
-    }
+    this.lru.deleteTagged(cacheTag.commandsOf(applicationId));
   }
 
   forgetPermissionsOf(applicationId: string): void {
-    for (const key of this.permissions.keys()) if (key.startsWith(`${applicationId}/`)) this.permissions.delete(key);
+    this.lru.deleteTagged(cacheTag.permissionsOf(applicationId));
   }
 
+  /** The guild, and every app's permissions objects in it. */
   forgetGuild(guildId: string): void {
-    this.guilds.delete(guildId);
-    for (const key of this.permissions.keys()) if (key.endsWith(`/${guildId}`)) this.permissions.delete(key);
+    this.lru.deleteTagged(cacheTag.guild(guildId));
   }
 }

@@ -15,6 +15,8 @@ export interface SqliteStoreOptions {
   now?: () => number;
   /** How long plain reads may trust the caches after another process commits, in ms (default 1). */
   readStalenessMs?: number;
+  /** The most bytes the read caches may hold, approximately (default 64 MiB); the least recently used go first. */
+  cacheBytes?: number;
 }
 
 export class SqliteStore implements Store {
@@ -25,11 +27,22 @@ export class SqliteStore implements Store {
   readonly leases: SqliteNodeLeaseStore;
 
   constructor(options: SqliteStoreOptions) {
-    this.conn = new SqliteConnection(options.path, options.now ?? Date.now, options.readStalenessMs);
+    this.conn = new SqliteConnection(
+      options.path,
+      options.now ?? Date.now,
+      options.readStalenessMs,
+      options.cacheBytes,
+    );
     this.world = new SqliteWorldStore(this.conn);
     this.commands = new SqliteCommandStore(this.conn);
     this.interactions = new SqliteInteractionStore(this.conn);
     this.leases = new SqliteNodeLeaseStore(this.conn);
+  }
+
+  /** What the read caches hold now (for metrics and tests): never more bytes than the cap. */
+  cacheUse(): { bytes: number; entries: number; capBytes: number } {
+    const { lru } = this.conn.cached;
+    return { bytes: lru.bytes, entries: lru.size, capBytes: lru.capBytes };
   }
 
   schemaVersion(): number {

@@ -1,9 +1,11 @@
 /** The SQLite WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
-import type { Application, Guild, User, World } from '../../core/world/types.js';
+import { approximateBytes } from '../../core/byte-lru.js';
+import type { Application, Guild, Member, User, World } from '../../core/world/types.js';
 import { generateApplicationKeys } from '../keys.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
 import type { SqliteConnection } from './connection.js';
+import { cacheTag } from './read-caches.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -25,7 +27,7 @@ export class SqliteWorldStore implements WorldStore {
         if (!keep.has(id)) this.removeApplication(id);
       }
       this.conn.db.exec(
-        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM oauth2_tokens;',
+        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM oauth2_tokens;',
       );
       this.writeWorld(world);
     });
@@ -51,7 +53,7 @@ export class SqliteWorldStore implements WorldStore {
   }
 
   private writeApplication(app: Application): StoredApplication {
-    this.conn.cached.forgetApplications();
+    this.conn.cached.forgetApplication(app.id);
     const existing = this.conn.sql('SELECT verify_key, private_key_pem FROM applications WHERE id = ?').get(app.id) as
       { verify_key: string; private_key_pem: string } | undefined;
     // Keys survive a reload of the world: a bot keeps verifying with the key it already has.
@@ -68,7 +70,7 @@ export class SqliteWorldStore implements WorldStore {
   }
 
   async deleteApplication(id: string): Promise<boolean> {
-    this.conn.cached.forgetApplications();
+    this.conn.cached.forgetApplication(id);
     this.conn.cached.forgetCommandsOf(id);
     return this.conn.transaction(() => this.removeApplication(id));
   }
@@ -88,7 +90,7 @@ export class SqliteWorldStore implements WorldStore {
       ApplicationRow | undefined;
     if (!row) return null;
     const app = freezeDocument(rowToApplication(row));
-    this.conn.cached.applicationsById.set(id, app);
+    this.conn.cached.applicationsById.set(id, app, applicationBytes(row), [cacheTag.application(id)]);
     return app;
   }
 
@@ -101,7 +103,9 @@ export class SqliteWorldStore implements WorldStore {
         .get(digest) as (ApplicationRow & { bot_token_hash: string }) | undefined;
       if (!row) return null;
       entry = { app: freezeDocument(rowToApplication(row)), digest: row.bot_token_hash };
-      this.conn.cached.applicationsByToken.set(digest, entry);
+      this.conn.cached.applicationsByToken.set(digest, entry, applicationBytes(row), [
+        cacheTag.application(entry.app.id),
+      ]);
     }
     return sameDigest(entry.digest, digest) ? entry.app : null;
   }
@@ -118,7 +122,7 @@ export class SqliteWorldStore implements WorldStore {
   }
 
   private writeUser(user: User): void {
-    this.conn.cached.forgetUsers();
+    this.conn.cached.forgetUser(user.id);
     this.conn
       .sql(
         `INSERT INTO users (id, token_hash, doc) VALUES (?, ?, ?)
@@ -128,26 +132,40 @@ export class SqliteWorldStore implements WorldStore {
   }
 
   async deleteUser(id: string): Promise<boolean> {
-    this.conn.cached.forgetUsers();
+    this.conn.cached.forgetUser(id);
     return this.conn.sql('DELETE FROM users WHERE id = ?').run(id).changes > 0;
   }
 
   async getUser(id: string): Promise<User | null> {
-    return this.cachedUsers().byId.get(id) ?? null;
+    const cached = this.conn.caches().usersById.get(id);
+    if (cached) return cached;
+    const row = this.conn.sql('SELECT doc FROM users WHERE id = ?').get(id) as { doc: string } | undefined;
+    if (!row) return null;
+    const user = freezeDocument(JSON.parse(row.doc) as User);
+    this.conn.cached.usersById.set(id, user, approximateBytes(row.doc.length), [cacheTag.user(id)]);
+    return user;
   }
 
-  /** Every user, parsed once and frozen until a user is written. */
-  private cachedUsers(): { list: User[]; byId: Map<string, User> } {
+  /**
+   * Many users at once (a guild's members): what the cache holds, the rest in one query. What the
+   * query reads is not cached: a guild's whole member list would push everything else out.
+   */
+  async getUsers(ids: readonly string[]): Promise<User[]> {
     const caches = this.conn.caches();
-    if (!caches.users) {
-      const list = freezeDocument(
-        (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map(
-          (r) => JSON.parse(r.doc) as User,
-        ),
-      );
-      caches.users = { list, byId: new Map(list.map((u) => [u.id, u])) };
+    const found = new Map<string, User>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const cached = caches.usersById.get(id);
+      if (cached) found.set(id, cached);
+      else missing.push(id);
     }
-    return caches.users;
+    if (missing.length > 0) {
+      const rows = this.conn
+        .sql('SELECT id, doc FROM users WHERE id IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(missing)) as { id: string; doc: string }[];
+      for (const row of rows) found.set(row.id, freezeDocument(JSON.parse(row.doc) as User));
+    }
+    return [...new Set(ids)].flatMap((id) => found.get(id) ?? []);
   }
 
   async findUserByToken(token: string): Promise<User | null> {
@@ -158,12 +176,17 @@ export class SqliteWorldStore implements WorldStore {
       { doc: string; token_hash: string } | undefined;
     if (!row || !sameDigest(row.token_hash, digest)) return null;
     const user = freezeDocument(JSON.parse(row.doc) as User);
-    this.conn.cached.usersByToken.set(digest, user);
+    this.conn.cached.usersByToken.set(digest, user, approximateBytes(row.doc.length), [cacheTag.user(user.id)]);
     return user;
   }
 
+  /** Every user, read anew: kept whole in memory, a million users would not fit the caches. */
   async listUsers(): Promise<User[]> {
-    return this.cachedUsers().list;
+    return freezeDocument(
+      (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map(
+        (r) => JSON.parse(r.doc) as User,
+      ),
+    );
   }
 
   async putGuild(guild: Guild): Promise<void> {
@@ -179,7 +202,52 @@ export class SqliteWorldStore implements WorldStore {
       this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(guild.id);
       const link = this.conn.sql('INSERT OR REPLACE INTO channel_guilds (channel_id, guild_id) VALUES (?, ?)');
       for (const channel of guild.channels) link.run(channel.id, guild.id);
+      this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(guild.id);
+      const member = this.conn.sql('INSERT OR IGNORE INTO guild_members (guild_id, user_id) VALUES (?, ?)');
+      for (const { user_id } of guild.members) member.run(guild.id, user_id);
     })();
+  }
+
+  async guildIdsOfMember(userId: string): Promise<string[]> {
+    return this.conn
+      .sql('SELECT guild_id FROM guild_members WHERE user_id = ? ORDER BY length(guild_id), guild_id')
+      .pluck()
+      .all(userId) as string[];
+  }
+
+  async putGuildMember(guildId: string, member: Member): Promise<boolean> {
+    return this.changeMembers(guildId, (members) => {
+      const at = members.findIndex((m) => m.user_id === member.user_id);
+      if (at === -1) members.push(member);
+      else members[at] = member;
+      this.conn
+        .sql('INSERT OR IGNORE INTO guild_members (guild_id, user_id) VALUES (?, ?)')
+        .run(guildId, member.user_id);
+      return true;
+    });
+  }
+
+  async deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
+    return this.changeMembers(guildId, (members) => {
+      const at = members.findIndex((m) => m.user_id === userId);
+      if (at === -1) return false;
+      members.splice(at, 1);
+      this.conn.sql('DELETE FROM guild_members WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
+      return true;
+    });
+  }
+
+  /** Rewrites the guild's document with its member list changed by `change` (false: nothing to write). */
+  private changeMembers(guildId: string, change: (members: Member[]) => boolean): boolean {
+    return this.conn.transaction(() => {
+      const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(guildId) as { doc: string } | undefined;
+      if (!row) return false;
+      const guild = JSON.parse(row.doc) as Guild;
+      if (!change(guild.members)) return false;
+      this.conn.sql('UPDATE guilds SET doc = ? WHERE id = ?').run(JSON.stringify(guild), guildId);
+      this.conn.cached.forgetGuild(guildId);
+      return true;
+    });
   }
 
   async findGuildByChannel(channelId: string): Promise<Guild | null> {
@@ -192,6 +260,7 @@ export class SqliteWorldStore implements WorldStore {
     return this.conn.transaction(() => {
       const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
       this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
+      this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(id);
       this.conn.cached.forgetGuild(id);
       this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;
@@ -204,7 +273,7 @@ export class SqliteWorldStore implements WorldStore {
     const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(id) as { doc: string } | undefined;
     if (!row) return null;
     const guild = freezeDocument(JSON.parse(row.doc) as Guild);
-    this.conn.cached.guilds.set(id, guild);
+    this.conn.cached.guilds.set(id, guild, approximateBytes(row.doc.length), [cacheTag.guild(id)]);
     return guild;
   }
 
@@ -243,4 +312,9 @@ export class SqliteWorldStore implements WorldStore {
       (r) => JSON.parse(r.doc) as IssuedToken,
     );
   }
+}
+
+/** An application's cached size: its document and its keys. */
+function applicationBytes(row: ApplicationRow): number {
+  return approximateBytes(row.doc.length + row.verify_key.length + row.private_key_pem.length);
 }

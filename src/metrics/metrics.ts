@@ -1,0 +1,69 @@
+/**
+ * What slashd counts, as small interfaces its parts call: the HTTP hook, the rate limiter, the
+ * interactions and responses services, the gateway. Nothing here knows prom-client; the one
+ * implementation is ./prometheus.ts, built per server in src/app.ts. `NO_METRICS` is the default
+ * of every part, so a part built alone (in a test, a benchmark) needs none.
+ */
+import type { FailureReason } from '../core/interactions/lifecycle.js';
+
+/** How one delivery of an interaction to its app ended. */
+export type DeliveryResult =
+  /** HTTP: the endpoint answered 200/201 with JSON, 202 or 204. Gateway: published to a session. */
+  | 'ok'
+  /** HTTP: no answer before the 3 s deadline. */
+  | 'timeout'
+  /** HTTP: no connection (refused, reset, unresolvable). */
+  | 'connect_error'
+  /** HTTP: any other status (4xx, 5xx, 3xx). */
+  | 'bad_status'
+  /** HTTP: 200 whose body is not JSON. */
+  | 'invalid_json'
+  /** HTTP: the answer was larger than slashd reads. */
+  | 'too_large'
+  /** HTTP: the endpoint's address is refused by the outbound policy. */
+  | 'policy'
+  /** Gateway: the app has no endpoint and no connected session. */
+  | 'no_session'
+  | 'error';
+
+export type DeliveryTransport = 'http' | 'gateway';
+
+/** Where an interaction went: created, then acknowledged (deferred), responded, or failed. */
+export type InteractionTransition = 'created' | 'acknowledged' | 'responded' | 'failed';
+
+/** The rate limiter's count: a request refused with 429, by its bucket's `X-RateLimit-Scope`. */
+export interface RateLimitMetrics {
+  rateLimited(scope: string): void;
+}
+
+export interface DeliveryMetrics {
+  delivery(transport: DeliveryTransport, result: DeliveryResult): void;
+}
+
+export interface InteractionMetrics {
+  /** One transition that was stored (a lost compare-and-set is not counted). */
+  interaction(state: InteractionTransition, reason?: FailureReason | null): void;
+}
+
+export interface GatewayMetrics {
+  identified(): void;
+  /** A RESUME: `resumed` replayed the session, `invalid` was told INVALID_SESSION. */
+  resumed(outcome: 'resumed' | 'invalid'): void;
+}
+
+/** One finished HTTP request: its route pattern (not its path), method, status and duration. */
+export interface HttpMetrics {
+  request(route: string, method: string, status: number, seconds: number): void;
+}
+
+export interface Metrics extends RateLimitMetrics, DeliveryMetrics, InteractionMetrics, GatewayMetrics, HttpMetrics {}
+
+/** Counts nothing. */
+export const NO_METRICS: Metrics = {
+  rateLimited() {},
+  delivery() {},
+  interaction() {},
+  identified() {},
+  resumed() {},
+  request() {},
+};

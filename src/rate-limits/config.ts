@@ -1,0 +1,53 @@
+/** Rate limits as a deployment configures them: a preset, and counters in memory or in a shared Redis. */
+import { Redis } from 'ioredis';
+import { presetNamed, type PresetName, type RateLimitPreset } from '../core/rate-limits/presets.js';
+import type { CounterStore } from '../core/rate-limits/window.js';
+import { MemoryCounters } from './memory-counters.js';
+import { RedisCounters } from './redis-counters.js';
+
+/** Where counters live in Redis unless told otherwise. */
+export const DEFAULT_REDIS_PREFIX = 'slashd:rl:';
+
+export interface RateLimitConfig {
+  /** `sandbox` (generous limits, real headers), `v10` (the published numbers), `off`, or a preset of one's own. */
+  preset: PresetName | RateLimitPreset;
+  /** Counters shared by every node: a connected ioredis client (kept open) or a URL (connected and closed here). */
+  redis?: Redis | string | undefined;
+  /** Prefix of every counter key in Redis (default `slashd:rl:`). */
+  redisPrefix?: string | undefined;
+  /** A counter store of one's own (tests observe counts through one); wins over `redis`. */
+  counters?: CounterStore | undefined;
+}
+
+export interface RateLimits {
+  preset: RateLimitPreset;
+  counters: CounterStore;
+  close(): Promise<void>;
+}
+
+/** The preset and counters of `config`; null when limits are off. */
+export function openRateLimits(config: RateLimitConfig | undefined): RateLimits | null {
+  if (!config) return null;
+  const preset = typeof config.preset === 'string' ? presetNamed(config.preset) : config.preset;
+  if (preset === null) return null;
+  if (config.counters) return { preset, counters: config.counters, close: async () => undefined };
+  if (config.redis === undefined) {
+    const counters = new MemoryCounters();
+    return { preset, counters, close: () => counters.close() };
+  }
+  // A request waits for one reconnection at most before it goes unlimited (src/http/rate-limits.ts).
+  const owned =
+    typeof config.redis === 'string'
+      ? new Redis(config.redis, { maxRetriesPerRequest: 1, enableAutoPipelining: true })
+      : null;
+  const client = owned ?? (config.redis as Redis);
+  const counters = new RedisCounters({ client, prefix: config.redisPrefix ?? DEFAULT_REDIS_PREFIX });
+  return {
+    preset,
+    counters,
+    async close() {
+      await counters.close();
+      if (owned) await owned.quit();
+    },
+  };
+}

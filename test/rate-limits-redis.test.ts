@@ -1,0 +1,135 @@
+/**
+ * Rate-limit counters in Redis (127.0.0.1:6379, or REDIS_URL), shared by every node: two slashd
+ * servers on one key prefix count together, exactly, under concurrent requests. Each run uses its
+ * own random prefix and deletes its keys; an unreachable Redis fails the test.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
+import { RedisCounters } from '../src/rate-limits/redis-counters.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { BOT, GLOBAL_BASE } from './helpers/world.js';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+async function connect(): Promise<Redis> {
+  const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 2_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    client.disconnect();
+    throw new Error(`Redis is not reachable at ${REDIS_URL} (set REDIS_URL): ${String(error)}`, { cause: error });
+  }
+  return client;
+}
+
+async function deleteKeys(client: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await client.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/** Reads: 50 per minute (longer than any run), global limit out of the way. */
+const FIFTY_READS: RateLimitPreset = {
+  name: 'fifty-reads',
+  global: { limit: 100_000, windowMs: 1_000 },
+  groups: { ...V10_PRESET.groups, reads: { limit: 50, windowMs: 60_000 } },
+};
+
+describe('Redis counters', () => {
+  const prefix = `slashd-test:${randomBytes(8).toString('hex')}:`;
+  let admin: Redis;
+  before(async () => {
+    admin = await connect();
+  });
+  after(async () => {
+    await deleteKeys(admin, prefix);
+    admin.disconnect();
+  });
+
+  test('two stores on one prefix count 500 concurrent hits exactly once each', async () => {
+    const [a, b] = [await connect(), await connect()];
+    try {
+      const stores = [new RedisCounters({ client: a, prefix }), new RedisCounters({ client: b, prefix })];
+      const route = { key: 'exact', limit: 100, windowMs: 60_000 };
+      const global = { key: 'exact-global', limit: 400, windowMs: 60_000 };
+      const hits = await Promise.all(
+        Array.from({ length: 500 }, (_, i) => stores[i % 2]!.hit(Date.now(), route, global)),
+      );
+      const globalCounts = hits.map((h) => h.global!.count).sort((x, y) => x - y);
+      assert.deepEqual(
+        globalCounts,
+        Array.from({ length: 500 }, (_, i) => i + 1),
+      );
+      // The route was counted only for the 400 the global limit admitted.
+      const routeCounts = hits.flatMap((h) => (h.route ? [h.route.count] : [])).sort((x, y) => x - y);
+      assert.deepEqual(
+        routeCounts,
+        Array.from({ length: 400 }, (_, i) => i + 1),
+      );
+      for (const h of hits) assert.ok(h.global!.resetAt > Date.now() + 50_000);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
+
+  test('a window ends by Redis expiry, and the next request opens a new one', async () => {
+    const store = new RedisCounters({ client: admin, prefix });
+    const route = { key: 'short', limit: 1, windowMs: 30 };
+    assert.equal((await store.hit(Date.now(), route, null)).route!.count, 1);
+    const deadline = Date.now() + 5_000;
+    let count = 2;
+    while (count !== 1) {
+      assert.ok(Date.now() < deadline, 'the window never ended');
+      const hit = await store.hit(Date.now(), route, null);
+      count = hit.route!.count;
+      assert.ok(hit.route!.resetAt - Date.now() <= 30);
+    }
+  });
+
+  describe('two slashd nodes on one Redis', () => {
+    let nodes: TestServer[] = [];
+    const clients: Redis[] = [];
+    before(async () => {
+      for (let i = 0; i < 2; i++) clients.push(await connect());
+      nodes = await Promise.all(
+        clients.map((redis) =>
+          startServer({ config: { rateLimits: { preset: FIFTY_READS, redis, redisPrefix: prefix } } }),
+        ),
+      );
+    });
+    after(async () => {
+      await Promise.all(nodes.map((node) => node.close()));
+      for (const client of clients) client.disconnect();
+    });
+
+    test('200 concurrent reads spread over both: exactly 50 answered, the rest 429, remaining counts down once', async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => nodes[i % 2]!.request('GET', GLOBAL_BASE, { auth: BOT })),
+      );
+      const answered = responses.filter((r) => r.status === 200);
+      const refused = responses.filter((r) => r.status === 429);
+      assert.equal(answered.length, 50);
+      assert.equal(refused.length, 150);
+      const remaining = answered.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => x - y);
+      assert.deepEqual(
+        remaining,
+        Array.from({ length: 50 }, (_, i) => i),
+      );
+      for (const r of refused) {
+        assert.equal(r.body.global, false);
+        assert.equal(r.headers.get('x-ratelimit-scope'), 'user');
+      }
+      const hashes = new Set(responses.map((r) => r.headers.get('x-ratelimit-bucket')));
+      assert.equal(hashes.size, 1);
+    });
+  });
+});
