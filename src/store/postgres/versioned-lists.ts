@@ -1,6 +1,6 @@
 /**
  * This process's frozen copies of lists read from PostgreSQL, each with the version its scope had
- * when it was read (see migration 2: every write to a scope moves its version, in the writing
+ * when it was read (see migration 3: every write to a scope moves its version, in the writing
  * transaction). A read asks for the version and the rows in one statement, and the rows only when
  * the version differs from the one held, so a hit costs one short query and hands back the same
  * frozen object (whose serialization is memoized by identity) while any node's committed write is
