@@ -6,11 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { REST, type RateLimitData, type ResponseLike } from '@discordjs/rest';
+import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import { V10_PRESET, type RateLimitPreset, type WindowLimit } from '../src/core/rate-limits/presets.js';
-import type { CounterHit, CounterStore, HitResult } from '../src/core/rate-limits/window.js';
-import { MemoryCounters } from '../src/rate-limits/memory-counters.js';
+import { dispose, ObservedCounters, watch } from './helpers/rate-limit-watch.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -31,73 +30,8 @@ function shortWindows(global: WindowLimit): RateLimitPreset {
   };
 }
 
-interface Counted {
-  key: string;
-  limit: number;
-  count: number;
-  resetAt: number;
-}
-
-/** The memory counters, with every count they make written down. */
-class ObservedCounters implements CounterStore {
-  readonly counted: Counted[] = [];
-  private readonly inner = new MemoryCounters();
-
-  hit(now: number, route: CounterHit, global: CounterHit | null): HitResult {
-    const result = this.inner.hit(now, route, global);
-    if (result.global && global) this.counted.push({ key: global.key, limit: global.limit, ...result.global });
-    if (result.route) this.counted.push({ key: route.key, limit: route.limit, ...result.route });
-    return result;
-  }
-
-  /** Windows (a counter and the end it had) that counted more requests than their limit. */
-  overfull(): string[] {
-    const windows = new Map<string, Counted>();
-    for (const c of this.counted) {
-      const id = `${c.key}@${c.resetAt}`;
-      if ((windows.get(id)?.count ?? 0) < c.count) windows.set(id, c);
-    }
-    return [...windows.entries()].filter(([, c]) => c.count > c.limit).map(([id, c]) => `${id}: ${c.count}/${c.limit}`);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
-
-interface Watched {
-  statuses: number[];
-  refusals: { body: string; headers: Record<string, string | null> }[];
-  waits: RateLimitData[];
-  settled: Promise<void>[];
-}
-
-function watch(rest: REST): Watched {
-  const watched: Watched = { statuses: [], refusals: [], waits: [], settled: [] };
-  rest.on('rateLimited', (data) => watched.waits.push(data));
-  rest.on('response', (_request, response: ResponseLike) => {
-    watched.statuses.push(response.status);
-    if (response.status !== 429) return;
-    const headers: Record<string, string | null> = {};
-    for (const name of ['retry-after', 'x-ratelimit-scope', 'x-ratelimit-global']) {
-      headers[name] = response.headers.get(name);
-    }
-    watched.settled.push(
-      response.text().then((body) => {
-        watched.refusals.push({ body, headers });
-      }),
-    );
-  });
-  return watched;
-}
-
 function restFor(server: TestServer, globalRequestsPerSecond: number): REST {
   return new REST({ version: '10', api: `${server.url}/api`, globalRequestsPerSecond }).setToken(DEMO_BOT_TOKEN);
-}
-
-function dispose(rest: REST): void {
-  rest.clearHashSweeper();
-  rest.clearHandlerSweeper();
 }
 
 describe('@discordjs/rest obeys the rate limits', () => {
