@@ -150,8 +150,23 @@ describe('@discordjs/rest against the v10 preset', () => {
         // It emptied two buckets and waited each one's window out: the server saw a second window.
         const globalCreates = counterKey('POST', '/applications/:applicationId/commands', DEMO_APP_ID);
         const globalLists = counterKey('GET', '/applications/:applicationId/commands', DEMO_APP_ID);
-        assert.deepEqual(counters.countsOf(globalCreates), [5, 1]);
-        assert.deepEqual(counters.countsOf(globalLists), [5, 2]);
+        // However the requests fell into windows on a slow machine, more than one window was needed,
+        // none took more than 5, and every request was counted once.
+        for (const [key, total] of [
+          [globalCreates, 6],
+          [globalLists, 7],
+        ] as const) {
+          const counts = counters.countsOf(key);
+          assert.ok(counts.length >= 2, `${key}: one window only: ${JSON.stringify(counts)}`);
+          assert.ok(
+            counts.every((count) => count <= 5),
+            `${key}: a window over 5: ${JSON.stringify(counts)}`,
+          );
+          assert.equal(
+            counts.reduce((sum, count) => sum + count, 0),
+            total,
+          );
+        }
         const route = '/applications/:id/commands';
         for (const method of ['get', 'post']) {
           assert.ok(
