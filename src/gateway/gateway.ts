@@ -393,11 +393,13 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       await this.registry.register(session);
       if (!connection.isOpen) return this.track(this.registry.end(session.id, session.applicationId));
     }
+    const shardGuilds = botGuilds.filter((guild) => shardOf(guild.id, numShards) === shardId);
+    const sendsGuilds = (session.intents & Intent.Guilds) !== 0;
+    if (sendsGuilds) session.holdGuilds(shardGuilds.map((guild) => guild.id));
     this.addSession(session);
     connection.session = session;
     session.socket = connection;
     this.metrics.identified();
-    const shardGuilds = botGuilds.filter((guild) => shardOf(guild.id, numShards) === shardId);
     session.dispatch('READY', {
       v: 10,
       user: toWireBotUser(app),
@@ -416,11 +418,17 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       auth: {},
       _trace: ['["slashd-gateway",{"micros":0}]'],
     });
-    if ((session.intents & Intent.Guilds) === 0) return;
-    for (const listed of shardGuilds) {
-      // The store's cached instance, so that sessions of the same view share one payload.
-      const guild = (await this.store.getGuild(listed.id)) ?? listed;
-      session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session));
+    if (!sendsGuilds) return;
+    try {
+      for (const listed of shardGuilds) {
+        // The store's cached instance, so that sessions of the same view share one payload.
+        const guild = (await this.store.getGuild(listed.id)) ?? listed;
+        session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session));
+        session.release(listed.id);
+      }
+    } finally {
+      // A GUILD_CREATE that could not be built holds nothing back for ever.
+      session.release();
     }
   }
 
@@ -650,7 +658,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       const view = `${session.applicationId}/${session.intents & Intent.MessageContent}`;
       const shared = views.get(view) ?? d;
       views.set(view, shared);
-      session.dispatch(event.t, shared);
+      session.dispatchAbout(event.guildId, event.t, shared);
     }
   }
 

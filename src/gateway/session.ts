@@ -60,6 +60,12 @@ export class Session {
   socket: SessionSocket | null = null;
   /** When the socket went away (for the resume window); null while attached. */
   detachedAt: number | null = null;
+  /**
+   * Guilds whose GUILD_CREATE this session has not been sent yet (right after READY), with the
+   * world dispatches about them that came meanwhile: a client hears of a guild first by its
+   * GUILD_CREATE, as v10 does, and then of what changed. Null once every guild was sent.
+   */
+  private held: Map<string, { t: string; d: unknown }[]> | null = null;
 
   constructor(
     init: SessionInit,
@@ -71,6 +77,30 @@ export class Session {
     this.shardId = init.shardId;
     this.numShards = init.numShards;
     this.largeThreshold = init.largeThreshold;
+  }
+
+  /** Holds the world dispatches about these guilds until `release` (their GUILD_CREATE is sent). */
+  holdGuilds(guildIds: readonly string[]): void {
+    if (guildIds.length > 0) this.held = new Map(guildIds.map((id) => [id, []]));
+  }
+
+  /** A world dispatch about `guildId` (null: not about a guild): held while that guild is. */
+  dispatchAbout(guildId: string | null, t: string, d: unknown): void {
+    const waiting = guildId === null ? undefined : this.held?.get(guildId);
+    if (waiting) waiting.push({ t, d });
+    else this.dispatch(t, d);
+  }
+
+  /** Sends what was held about `guildId` (all held guilds when omitted), and stops holding it. */
+  release(guildId?: string): void {
+    if (!this.held) return;
+    const ids = guildId === undefined ? [...this.held.keys()] : [guildId];
+    for (const id of ids) {
+      const waiting = this.held.get(id);
+      this.held.delete(id);
+      for (const { t, d } of waiting ?? []) this.dispatch(t, d);
+    }
+    if (this.held.size === 0) this.held = null;
   }
 
   /** Numbers the dispatch, keeps it for a resume, and sends it if the socket is open. */
