@@ -1,12 +1,13 @@
 /**
- * The cost of the rate-limit check (issue 12): GET of a 100-command list with limits off, counted
- * in memory and counted in Redis, three servers in rounds that alternate (rotating which goes
- * first) so drift hits all three; each figure a ratio to the limits-off server of the same round
- * (goal: the check costs < 5 % of a list GET). The measure is the server process's CPU time per
- * request over a fixed number of requests: steadier on a shared machine than throughput, as it
- * does not count the time other processes take (and autocannon ends a fixed amount of requests on
- * its one-second tick, so its elapsed time is too coarse). Also the hook's own work in process,
- * µs per request, as a share of a list GET's CPU time.
+ * The cost of the rate-limit check (issue 12): GET of a 100-command list, on SQLite with limits
+ * off, counted in memory and counted in Redis, and on PostgreSQL (the deployment that shares its
+ * counters in Redis) with limits off and counted in Redis: five servers in rounds that alternate
+ * (rotating which goes first) so drift hits all of them; each figure a ratio to the limits-off
+ * server on the same store in the same round (goal: the check costs < 5 % of a list GET). The
+ * measure is the server process's CPU time per request over a fixed number of requests: steadier
+ * on a shared machine than throughput, as it does not count the time other processes take (and
+ * autocannon ends a fixed amount of requests on its one-second tick, so its elapsed time is too
+ * coarse). Also the hook's own work in process, µs per request, as a share of a list GET's CPU time.
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -16,6 +17,7 @@ import { rateLimits } from '../src/http/rate-limits.js';
 import { MemoryCounters } from '../src/rate-limits/memory-counters.js';
 import { exampleWorld, DEMO_APP_ID, DEMO_BOT_TOKEN } from '../test/helpers/world.js';
 import { slashCommands } from './fixtures.js';
+import { dropSchema, freshSchemaName, postgresConnectionString } from './postgres.js';
 import { startRateLimitedSlashd, type ChildServer } from './processes.js';
 import { BENCH_PRESET } from './rate-limits-node.js';
 import { fixed, median } from './stats.js';
@@ -112,12 +114,17 @@ async function deleteKeys(prefix: string): Promise<void> {
 
 export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
   const prefix = `slashd-bench:${randomBytes(6).toString('hex')}:`;
+  const schemas = [freshSchemaName('bench_rl_off'), freshSchemaName('bench_rl_redis')] as const;
   const world = exampleWorld();
   const servers: ChildServer[] = [];
   try {
-    for (const limits of [['off'], ['memory'], ['redis', REDIS_URL, prefix]]) {
-      servers.push(await startRateLimitedSlashd(world, limits));
-    }
+    // SQLite: off, memory, Redis; PostgreSQL (where Redis counters are used): off, Redis.
+    const redis = ['redis', REDIS_URL, prefix];
+    servers.push(await startRateLimitedSlashd(world, ['off']));
+    servers.push(await startRateLimitedSlashd(world, ['memory']));
+    servers.push(await startRateLimitedSlashd(world, redis));
+    servers.push(await startRateLimitedSlashd(world, ['off'], { url: postgresConnectionString, schema: schemas[0] }));
+    servers.push(await startRateLimitedSlashd(world, redis, { url: postgresConnectionString, schema: schemas[1] }));
     const urls = servers.map((s) => `${s.url}/api/v10/applications/${DEMO_APP_ID}/commands`);
     for (const url of urls) {
       const put = await fetch(url, {
@@ -127,7 +134,7 @@ export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
       });
       if (!put.ok) throw new Error(`deploy failed: ${put.status}`);
     }
-    const cpu: number[][] = [[], [], []];
+    const cpu: number[][] = urls.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       // Each round starts with another server, so no server always runs right after the same one.
       for (let step = 0; step < urls.length; step++) {
@@ -135,27 +142,29 @@ export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
         cpu[i]!.push(await round(servers[i]!, urls[i]!));
       }
     }
-    const ratio = (values: number[][], i: number) => values[i]!.map((v, k) => v / values[0]![k]!);
-    const describe = (i: number, name: string) => {
-      const cpuRatios = ratio(cpu, i);
+    const describe = (i: number, off: number, name: string) => {
+      const cpuRatios = cpu[i]!.map((v, k) => v / cpu[off]![k]!);
       const cost = median(cpuRatios) - 1;
       return (
         `${name}: CPU ${fixed(median(cpu[i]!), 1)} µs per request, ratio to off ${fixed(median(cpuRatios), 3)} ` +
         `(rounds ${fixed(Math.min(...cpuRatios))}-${fixed(Math.max(...cpuRatios))}; cost ${fixed(cost * 100, 1)} %, ` +
-        `${fixed(median(cpu[i]!) - median(cpu[0]!), 1)} µs; goal < 5 %)`
+        `${fixed(median(cpu[i]!) - median(cpu[off]!), 1)} µs; goal < 5 %)`
       );
     };
     const hook = hookMicros();
     return {
       lines: [
-        `(a) GET 100-command list, limits off: CPU ${fixed(median(cpu[0]!), 1)} µs per request (median of ${ROUNDS} rounds of ${REQUESTS_PER_ROUND} requests per server, alternating, ${CONNECTIONS} connections)`,
-        describe(1, '(b) limits on, memory counters'),
-        describe(2, '(c) limits on, Redis counters (slashd CPU only; Redis does the script)'),
+        `(a) GET 100-command list on SQLite, limits off: CPU ${fixed(median(cpu[0]!), 1)} µs per request (median of ${ROUNDS} rounds of ${REQUESTS_PER_ROUND} requests per server, alternating, ${CONNECTIONS} connections)`,
+        describe(1, 0, '(b) SQLite, limits on, memory counters'),
+        describe(2, 0, '(c) SQLite, limits on, Redis counters (slashd CPU only; Redis does the script)'),
         `(d) the hook's own work in process (keys, count global + bucket, decide, 5 headers): ${fixed(hook, 2)} µs per request, ${fixed((hook / median(cpu[0]!)) * 100, 1)} % of (a)'s CPU per list GET`,
+        `(e) GET 100-command list on PostgreSQL, limits off: CPU ${fixed(median(cpu[3]!), 1)} µs per request`,
+        describe(4, 3, '(f) PostgreSQL, limits on, Redis counters'),
       ],
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await deleteKeys(prefix);
+    for (const schema of schemas) await dropSchema(schema);
   }
 }
