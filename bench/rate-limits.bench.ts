@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { rateLimits } from '../src/http/rate-limits.js';
 import { MemoryCounters } from '../src/rate-limits/memory-counters.js';
+import { RedisCounters } from '../src/rate-limits/redis-counters.js';
 import { exampleWorld, DEMO_APP_ID, DEMO_BOT_TOKEN } from '../test/helpers/world.js';
 import { slashCommands } from './fixtures.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from './postgres.js';
@@ -24,6 +25,8 @@ import { fixed, median } from './stats.js';
 
 const ROUNDS = 8;
 const REQUESTS_PER_ROUND = 20_000;
+/** A PostgreSQL list GET costs ~20x the CPU of a SQLite one: fewer requests keep its rounds as long. */
+const POSTGRES_REQUESTS_PER_ROUND = 2_000;
 const CONNECTIONS = 10;
 const IN_PROCESS_CALLS = 1_000_000;
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -47,14 +50,14 @@ function cpuMicros(server: ChildServer): Promise<number> {
 }
 
 /** The server's CPU time per request, µs, over a fixed number of list GETs. */
-async function round(server: ChildServer, url: string): Promise<number> {
+async function round(server: ChildServer, url: string, requests: number): Promise<number> {
   const before = await cpuMicros(server);
-  const result = await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: REQUESTS_PER_ROUND });
+  const result = await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: requests });
   const after = await cpuMicros(server);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`rate-limit bench: ${result.non2xx} non-2xx, ${result.errors} errors`);
   }
-  return (after - before) / REQUESTS_PER_ROUND;
+  return (after - before) / requests;
 }
 
 /**
@@ -94,6 +97,32 @@ function hookMicros(): number {
   const micros = Number(process.hrtime.bigint() - started) / 1e3 / IN_PROCESS_CALLS;
   if (refused > 0 || headers !== 5 * IN_PROCESS_CALLS) throw new Error('the bench preset refused a request');
   return micros;
+}
+
+const STORE_HITS = 20_000;
+/** Limits the store bench never reaches. */
+const UNREACHED_IN_BENCH = 1_000_000_000;
+
+/**
+ * The Redis store's own CPU per hit in this process (ioredis encoding, reply parsing, promises),
+ * with `concurrent` hits in flight at a time: 1 is one script call per hit, as before batching.
+ */
+export async function redisStoreMicros(prefix: string, concurrent: number): Promise<number> {
+  const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    const store = new RedisCounters({ client, prefix });
+    const route = { key: 'store', limit: UNREACHED_IN_BENCH, windowMs: 60_000 };
+    const global = { key: 'store-global', limit: UNREACHED_IN_BENCH, windowMs: 60_000 };
+    await store.hit(Date.now(), route, global);
+    const before = process.cpuUsage();
+    for (let done = 0; done < STORE_HITS; done += concurrent) {
+      await Promise.all(Array.from({ length: concurrent }, () => store.hit(Date.now(), route, global)));
+    }
+    const { user, system } = process.cpuUsage(before);
+    return (user + system) / STORE_HITS;
+  } finally {
+    client.disconnect();
+  }
 }
 
 type PreParsing = (request: object, reply: object, payload: null, done: (error: Error | null) => void) => void;
@@ -139,7 +168,7 @@ export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
       // Each round starts with another server, so no server always runs right after the same one.
       for (let step = 0; step < urls.length; step++) {
         const i = (r + step) % urls.length;
-        cpu[i]!.push(await round(servers[i]!, urls[i]!));
+        cpu[i]!.push(await round(servers[i]!, urls[i]!, i < 3 ? REQUESTS_PER_ROUND : POSTGRES_REQUESTS_PER_ROUND));
       }
     }
     const describe = (i: number, off: number, name: string) => {
@@ -152,14 +181,17 @@ export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
       );
     };
     const hook = hookMicros();
+    const [oneAtATime, tenAtATime] = [await redisStoreMicros(prefix, 1), await redisStoreMicros(prefix, CONNECTIONS)];
     return {
       lines: [
         `(a) GET 100-command list on SQLite, limits off: CPU ${fixed(median(cpu[0]!), 1)} µs per request (median of ${ROUNDS} rounds of ${REQUESTS_PER_ROUND} requests per server, alternating, ${CONNECTIONS} connections)`,
         describe(1, 0, '(b) SQLite, limits on, memory counters'),
         describe(2, 0, '(c) SQLite, limits on, Redis counters (slashd CPU only; Redis does the script)'),
         `(d) the hook's own work in process (keys, count global + bucket, decide, 5 headers): ${fixed(hook, 2)} µs per request, ${fixed((hook / median(cpu[0]!)) * 100, 1)} % of (a)'s CPU per list GET`,
-        `(e) GET 100-command list on PostgreSQL, limits off: CPU ${fixed(median(cpu[3]!), 1)} µs per request`,
+        `(e) GET 100-command list on PostgreSQL, limits off: CPU ${fixed(median(cpu[3]!), 1)} µs per request (${POSTGRES_REQUESTS_PER_ROUND} requests per round)`,
+        `(g) the Redis counters' cost measured on SQLite, (c) - (a), as a share of (e): ${fixed(((median(cpu[2]!) - median(cpu[0]!)) / median(cpu[3]!)) * 100, 1)} %`,
         describe(4, 3, '(f) PostgreSQL, limits on, Redis counters'),
+        `(h) the Redis store's own CPU per hit in process: ${fixed(oneAtATime, 1)} µs one at a time (one script call each), ${fixed(tenAtATime, 1)} µs ${CONNECTIONS} at a time (one call per batch)`,
       ],
     };
   } finally {
