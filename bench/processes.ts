@@ -85,14 +85,26 @@ export async function startBareServer(body: string): Promise<ChildServer> {
   return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
 }
 
-/** slashd with rate limits off, in memory or in Redis (bench/rate-limits-node.ts), on a fresh SQLite file. */
-export async function startRateLimitedSlashd(world: World, limits: string[]): Promise<ChildServer> {
+/**
+ * slashd with rate limits off, in memory or in Redis (bench/rate-limits-node.ts), on a fresh SQLite
+ * file, or on PostgreSQL when `postgres` is given.
+ */
+export async function startRateLimitedSlashd(
+  world: World,
+  limits: string[],
+  postgres?: { url: string; schema: string },
+): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-bench-'));
   const worldPath = join(dir, 'world.json');
   writeFileSync(worldPath, JSON.stringify(world));
   const child = spawn(
     process.execPath,
-    ['dist/bench/rate-limits-node.js', worldPath, join(dir, 'bench.sqlite'), ...limits],
+    [
+      'dist/bench/rate-limits-node.js',
+      worldPath,
+      ...(postgres ? [postgres.url, postgres.schema] : [join(dir, 'bench.sqlite'), '-']),
+      ...limits,
+    ],
     { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);

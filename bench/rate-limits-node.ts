@@ -1,6 +1,6 @@
 /**
  * slashd as a child process for the rate-limit benchmark: started like `slashd serve` (a world
- * file, a fresh SQLite file) with rate limits off, counted in memory, or counted in Redis under a
+ * file, a fresh SQLite file or a PostgreSQL database and schema) with rate limits off, counted in memory, or counted in Redis under a
  * given key prefix. The limits are v10's buckets with limits no benchmark reaches, so every
  * request pays for the check and none is refused. It answers the line "cpu" on its stdin with
  * "cpu <µs>", the process's CPU time so far (user + system).
@@ -24,6 +24,8 @@ export const BENCH_PRESET: RateLimitPreset = {
   ) as RateLimitPreset['groups'],
 };
 
+const USAGE = 'usage: rate-limits-node <world.json> <db> <db-schema|-> off|memory|redis [redis-url prefix]';
+
 function rateLimits(
   mode: string | undefined,
   redisUrl: string | undefined,
@@ -32,16 +34,17 @@ function rateLimits(
   if (mode === 'off') return { preset: 'off' };
   if (mode === 'memory') return { preset: BENCH_PRESET };
   if (mode === 'redis' && redisUrl && prefix) return { preset: BENCH_PRESET, redis: redisUrl, redisPrefix: prefix };
-  throw new Error('usage: rate-limits-node <world.json> <db> off|memory|redis [redis-url prefix]');
+  throw new Error(USAGE);
 }
 
 async function main(): Promise<void> {
-  const [worldPath, dbPath, mode, redisUrl, prefix] = process.argv.slice(2);
-  if (!worldPath || !dbPath) throw new Error('usage: rate-limits-node <world.json> <db> off|memory|redis');
+  const [worldPath, dbPath, dbSchema, mode, redisUrl, prefix] = process.argv.slice(2);
+  if (!worldPath || !dbPath || !dbSchema) throw new Error(USAGE);
   const parsed = parseWorld(JSON.parse(readFileSync(worldPath, 'utf8')));
   if (!parsed.ok) throw new Error(`world invalid: ${JSON.stringify(parsed.issues).slice(0, 500)}`);
   const slashd = await createSlashd({
     db: dbPath,
+    dbSchema: dbSchema === '-' ? undefined : dbSchema,
     world: parsed.value,
     adminToken: 'bench',
     logLevel: DEFAULT_LOG_LEVEL,

@@ -1,12 +1,13 @@
 /**
- * The cost of the rate-limit check (issue 12): GET of a 100-command list with limits off, counted
- * in memory and counted in Redis, three servers in rounds that alternate (rotating which goes
- * first) so drift hits all three; each figure a ratio to the limits-off server of the same round
- * (goal: the check costs < 5 % of a list GET). The measure is the server process's CPU time per
- * request over a fixed number of requests: steadier on a shared machine than throughput, as it
- * does not count the time other processes take (and autocannon ends a fixed amount of requests on
- * its one-second tick, so its elapsed time is too coarse). Also the hook's own work in process,
- * µs per request, as a share of a list GET's CPU time.
+ * The cost of the rate-limit check (issue 12): GET of a 100-command list, on SQLite with limits
+ * off, counted in memory and counted in Redis, and on PostgreSQL (the deployment that shares its
+ * counters in Redis) with limits off and counted in Redis: five servers in rounds that alternate
+ * (rotating which goes first) so drift hits all of them; each figure a ratio to the limits-off
+ * server on the same store in the same round (goal: the check costs < 5 % of a list GET). The
+ * measure is the server process's CPU time per request over a fixed number of requests: steadier
+ * on a shared machine than throughput, as it does not count the time other processes take (and
+ * autocannon ends a fixed amount of requests on its one-second tick, so its elapsed time is too
+ * coarse). Also the hook's own work in process, µs per request, as a share of a list GET's CPU time.
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -14,14 +15,18 @@ import { Redis } from 'ioredis';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { rateLimits } from '../src/http/rate-limits.js';
 import { MemoryCounters } from '../src/rate-limits/memory-counters.js';
+import { RedisCounters } from '../src/rate-limits/redis-counters.js';
 import { exampleWorld, DEMO_APP_ID, DEMO_BOT_TOKEN } from '../test/helpers/world.js';
 import { slashCommands } from './fixtures.js';
+import { dropSchema, freshSchemaName, postgresConnectionString } from './postgres.js';
 import { startRateLimitedSlashd, type ChildServer } from './processes.js';
 import { BENCH_PRESET } from './rate-limits-node.js';
 import { fixed, median } from './stats.js';
 
 const ROUNDS = 8;
 const REQUESTS_PER_ROUND = 20_000;
+/** A PostgreSQL list GET costs ~20x the CPU of a SQLite one: fewer requests keep its rounds as long. */
+const POSTGRES_REQUESTS_PER_ROUND = 2_000;
 const CONNECTIONS = 10;
 const IN_PROCESS_CALLS = 1_000_000;
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -45,14 +50,14 @@ function cpuMicros(server: ChildServer): Promise<number> {
 }
 
 /** The server's CPU time per request, µs, over a fixed number of list GETs. */
-async function round(server: ChildServer, url: string): Promise<number> {
+async function round(server: ChildServer, url: string, requests: number): Promise<number> {
   const before = await cpuMicros(server);
-  const result = await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: REQUESTS_PER_ROUND });
+  const result = await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: requests });
   const after = await cpuMicros(server);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`rate-limit bench: ${result.non2xx} non-2xx, ${result.errors} errors`);
   }
-  return (after - before) / REQUESTS_PER_ROUND;
+  return (after - before) / requests;
 }
 
 /**
@@ -94,6 +99,32 @@ function hookMicros(): number {
   return micros;
 }
 
+const STORE_HITS = 20_000;
+/** Limits the store bench never reaches. */
+const UNREACHED_IN_BENCH = 1_000_000_000;
+
+/**
+ * The Redis store's own CPU per hit in this process (ioredis encoding, reply parsing, promises),
+ * with `concurrent` hits in flight at a time: 1 is one script call per hit, as before batching.
+ */
+export async function redisStoreMicros(prefix: string, concurrent: number): Promise<number> {
+  const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    const store = new RedisCounters({ client, prefix });
+    const route = { key: 'store', limit: UNREACHED_IN_BENCH, windowMs: 60_000 };
+    const global = { key: 'store-global', limit: UNREACHED_IN_BENCH, windowMs: 60_000 };
+    await store.hit(Date.now(), route, global);
+    const before = process.cpuUsage();
+    for (let done = 0; done < STORE_HITS; done += concurrent) {
+      await Promise.all(Array.from({ length: concurrent }, () => store.hit(Date.now(), route, global)));
+    }
+    const { user, system } = process.cpuUsage(before);
+    return (user + system) / STORE_HITS;
+  } finally {
+    client.disconnect();
+  }
+}
+
 type PreParsing = (request: object, reply: object, payload: null, done: (error: Error | null) => void) => void;
 
 async function deleteKeys(prefix: string): Promise<void> {
@@ -112,12 +143,17 @@ async function deleteKeys(prefix: string): Promise<void> {
 
 export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
   const prefix = `slashd-bench:${randomBytes(6).toString('hex')}:`;
+  const schemas = [freshSchemaName('bench_rl_off'), freshSchemaName('bench_rl_redis')] as const;
   const world = exampleWorld();
   const servers: ChildServer[] = [];
   try {
-    for (const limits of [['off'], ['memory'], ['redis', REDIS_URL, prefix]]) {
-      servers.push(await startRateLimitedSlashd(world, limits));
-    }
+    // SQLite: off, memory, Redis; PostgreSQL (where Redis counters are used): off, Redis.
+    const redis = ['redis', REDIS_URL, prefix];
+    servers.push(await startRateLimitedSlashd(world, ['off']));
+    servers.push(await startRateLimitedSlashd(world, ['memory']));
+    servers.push(await startRateLimitedSlashd(world, redis));
+    servers.push(await startRateLimitedSlashd(world, ['off'], { url: postgresConnectionString, schema: schemas[0] }));
+    servers.push(await startRateLimitedSlashd(world, redis, { url: postgresConnectionString, schema: schemas[1] }));
     const urls = servers.map((s) => `${s.url}/api/v10/applications/${DEMO_APP_ID}/commands`);
     for (const url of urls) {
       const put = await fetch(url, {
@@ -127,35 +163,40 @@ export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
       });
       if (!put.ok) throw new Error(`deploy failed: ${put.status}`);
     }
-    const cpu: number[][] = [[], [], []];
+    const cpu: number[][] = urls.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       // Each round starts with another server, so no server always runs right after the same one.
       for (let step = 0; step < urls.length; step++) {
         const i = (r + step) % urls.length;
-        cpu[i]!.push(await round(servers[i]!, urls[i]!));
+        cpu[i]!.push(await round(servers[i]!, urls[i]!, i < 3 ? REQUESTS_PER_ROUND : POSTGRES_REQUESTS_PER_ROUND));
       }
     }
-    const ratio = (values: number[][], i: number) => values[i]!.map((v, k) => v / values[0]![k]!);
-    const describe = (i: number, name: string) => {
-      const cpuRatios = ratio(cpu, i);
+    const describe = (i: number, off: number, name: string) => {
+      const cpuRatios = cpu[i]!.map((v, k) => v / cpu[off]![k]!);
       const cost = median(cpuRatios) - 1;
       return (
         `${name}: CPU ${fixed(median(cpu[i]!), 1)} µs per request, ratio to off ${fixed(median(cpuRatios), 3)} ` +
         `(rounds ${fixed(Math.min(...cpuRatios))}-${fixed(Math.max(...cpuRatios))}; cost ${fixed(cost * 100, 1)} %, ` +
-        `${fixed(median(cpu[i]!) - median(cpu[0]!), 1)} µs; goal < 5 %)`
+        `${fixed(median(cpu[i]!) - median(cpu[off]!), 1)} µs; goal < 5 %)`
       );
     };
     const hook = hookMicros();
+    const [oneAtATime, tenAtATime] = [await redisStoreMicros(prefix, 1), await redisStoreMicros(prefix, CONNECTIONS)];
     return {
       lines: [
-        `(a) GET 100-command list, limits off: CPU ${fixed(median(cpu[0]!), 1)} µs per request (median of ${ROUNDS} rounds of ${REQUESTS_PER_ROUND} requests per server, alternating, ${CONNECTIONS} connections)`,
-        describe(1, '(b) limits on, memory counters'),
-        describe(2, '(c) limits on, Redis counters (slashd CPU only; Redis does the script)'),
+        `(a) GET 100-command list on SQLite, limits off: CPU ${fixed(median(cpu[0]!), 1)} µs per request (median of ${ROUNDS} rounds of ${REQUESTS_PER_ROUND} requests per server, alternating, ${CONNECTIONS} connections)`,
+        describe(1, 0, '(b) SQLite, limits on, memory counters'),
+        describe(2, 0, '(c) SQLite, limits on, Redis counters (slashd CPU only; Redis does the script)'),
         `(d) the hook's own work in process (keys, count global + bucket, decide, 5 headers): ${fixed(hook, 2)} µs per request, ${fixed((hook / median(cpu[0]!)) * 100, 1)} % of (a)'s CPU per list GET`,
+        `(e) GET 100-command list on PostgreSQL, limits off: CPU ${fixed(median(cpu[3]!), 1)} µs per request (${POSTGRES_REQUESTS_PER_ROUND} requests per round)`,
+        `(g) the Redis counters' cost measured on SQLite, (c) - (a), as a share of (e): ${fixed(((median(cpu[2]!) - median(cpu[0]!)) / median(cpu[3]!)) * 100, 1)} %`,
+        describe(4, 3, '(f) PostgreSQL, limits on, Redis counters'),
+        `(h) the Redis store's own CPU per hit in process: ${fixed(oneAtATime, 1)} µs one at a time (one script call each), ${fixed(tenAtATime, 1)} µs ${CONNECTIONS} at a time (one call per batch)`,
       ],
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await deleteKeys(prefix);
+    for (const schema of schemas) await dropSchema(schema);
   }
 }

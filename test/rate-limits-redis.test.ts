@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
-import { RedisCounters } from '../src/rate-limits/redis-counters.js';
+import { MAX_HITS_PER_CALL, RedisCounters } from '../src/rate-limits/redis-counters.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BOT, GLOBAL_BASE } from './helpers/world.js';
 
@@ -25,6 +25,17 @@ async function connect(): Promise<Redis> {
     throw new Error(`Redis is not reachable at ${REDIS_URL} (set REDIS_URL): ${String(error)}`, { cause: error });
   }
   return client;
+}
+
+/** Counts the script calls (EVALSHA, or EVAL when the script is not loaded yet) a client sends. */
+function countScriptCalls(client: Redis): { calls: number } {
+  const counter = { calls: 0 };
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = (command, stream) => {
+    if (command.name === 'evalsha' || command.name === 'eval') counter.calls++;
+    return send(command, stream);
+  };
+  return counter;
 }
 
 async function deleteKeys(client: Redis, prefix: string): Promise<void> {
@@ -79,6 +90,50 @@ describe('Redis counters', () => {
       a.disconnect();
       b.disconnect();
     }
+  });
+
+  test('600 concurrent hits from one node go as a few script calls, still exact across two nodes', async () => {
+    const [a, b] = [await connect(), await connect()];
+    try {
+      const counted = countScriptCalls(a);
+      const stores = [new RedisCounters({ client: a, prefix }), new RedisCounters({ client: b, prefix })];
+      const route = { key: 'batched', limit: 500, windowMs: 60_000 };
+      const global = { key: 'batched-global', limit: 600, windowMs: 60_000 };
+      const hits = await Promise.all(
+        Array.from({ length: 1_200 }, (_, i) => stores[i % 2]!.hit(Date.now(), route, i % 3 === 0 ? null : global)),
+      );
+      // Node a's 600 hits in batches of at most MAX_HITS_PER_CALL, plus one resend if the script was not loaded.
+      assert.ok(counted.calls >= Math.ceil(600 / MAX_HITS_PER_CALL), `${counted.calls} script calls`);
+      assert.ok(counted.calls <= Math.ceil(600 / MAX_HITS_PER_CALL) + 1, `${counted.calls} script calls`);
+      // 800 hits counted globally (a third had no global counter): 1..800, once each; 200 over the limit.
+      const globalCounts = hits.flatMap((h) => (h.global ? [h.global.count] : [])).sort((x, y) => x - y);
+      assert.deepEqual(
+        globalCounts,
+        Array.from({ length: 800 }, (_, i) => i + 1),
+      );
+      // The route counted the 400 without a global counter and the 600 the global limit admitted.
+      const routeCounts = hits.flatMap((h) => (h.route ? [h.route.count] : [])).sort((x, y) => x - y);
+      assert.deepEqual(
+        routeCounts,
+        Array.from({ length: 1_000 }, (_, i) => i + 1),
+      );
+      for (const h of hits) assert.ok(h.route === null || h.route.resetAt > Date.now() + 50_000);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
+
+  test('a failed script call rejects every hit of its batch', async () => {
+    const client = await connect();
+    const store = new RedisCounters({ client, prefix });
+    client.disconnect();
+    const route = { key: 'gone', limit: 10, windowMs: 60_000 };
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => store.hit(Date.now(), route, null)));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(5).fill('rejected'),
+    );
   });
 
   test('a window ends by Redis expiry, and the next request opens a new one', async () => {
