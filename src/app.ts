@@ -232,10 +232,11 @@ async function assemble(
       if (config.mergeWorld) await world.merge(config.mergeWorld);
     });
   }
-  // With Redis, every node counts against the same windows.
+  // With Redis, every node counts against the same windows, on a connection of their own that
+  // gives up quickly (a Redis outage must not hold every API request up, only unlimit it).
   const rateLimits = openRateLimits(
-    redis && config.rateLimits && config.rateLimits.redis === undefined
-      ? { ...config.rateLimits, redis: redis.commands, redisPrefix: redis.key('rl:') }
+    redis && config.redisUrl && config.rateLimits && config.rateLimits.redis === undefined
+      ? { ...config.rateLimits, redis: config.redisUrl, redisPrefix: redis.key('rl:') }
       : config.rateLimits,
   );
 

@@ -196,6 +196,23 @@ describe('rate limits: counters out of reach', () => {
   });
 });
 
+describe('rate limits: a Redis that refuses connections', () => {
+  let server: TestServer;
+  before(async () => {
+    // Port 1 on loopback: nothing listens, so every connection attempt is refused at once.
+    server = await startServer({ config: { rateLimits: { preset: 'v10', redis: 'redis://127.0.0.1:1' } } });
+  });
+  after(() => server.close());
+
+  test('requests go through, unlimited, with a real client that gives up instead of queueing', async () => {
+    for (let i = 0; i < 8; i++) {
+      const response = await server.request('GET', GLOBAL_BASE, { auth: BOT });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('x-ratelimit-limit'), null);
+    }
+  });
+});
+
 describe('rate limits: off', () => {
   let server: TestServer;
   before(async () => {

@@ -5,6 +5,11 @@ import type { CounterStore } from '../core/rate-limits/window.js';
 import { MemoryCounters } from './memory-counters.js';
 import { RedisCounters } from './redis-counters.js';
 
+/** How long a counter check waits for Redis to connect before the request goes unlimited (ms). */
+export const COUNTERS_CONNECT_TIMEOUT_MS = 1_000;
+/** How long a counter check waits for Redis's answer before the request goes unlimited (ms). */
+export const COUNTERS_COMMAND_TIMEOUT_MS = 1_000;
+
 /** Where counters live in Redis unless told otherwise. */
 export const DEFAULT_REDIS_PREFIX = 'slashd:rl:';
 
@@ -35,10 +40,16 @@ export function openRateLimits(config: RateLimitConfig | undefined): RateLimits 
     const counters = new MemoryCounters();
     return { preset, counters, close: () => counters.close() };
   }
-  // A request waits for one reconnection at most before it goes unlimited (src/http/rate-limits.ts).
+  // With Redis away or unreachable, a request waits a bounded time, then goes unlimited
+  // (src/http/rate-limits.ts): no retries, and timeouts on connecting and on each call.
   const owned =
     typeof config.redis === 'string'
-      ? new Redis(config.redis, { maxRetriesPerRequest: 1, enableAutoPipelining: true })
+      ? new Redis(config.redis, {
+          maxRetriesPerRequest: 0,
+          connectTimeout: COUNTERS_CONNECT_TIMEOUT_MS,
+          commandTimeout: COUNTERS_COMMAND_TIMEOUT_MS,
+          enableAutoPipelining: true,
+        })
       : null;
   const client = owned ?? (config.redis as Redis);
   const counters = new RedisCounters({ client, prefix: config.redisPrefix ?? DEFAULT_REDIS_PREFIX });
