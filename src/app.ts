@@ -172,7 +172,7 @@ async function openBus(redis: RedisLink | null): Promise<{ bus: EventBus; close(
   const bus = await RedisEventBus.open({
     publisher: redis.commands,
     subscriber: redis.subscriber,
-    channel: redis.key('bus'),
+    channel: redis.channel('bus'),
   });
   return { bus, close: () => bus.close() };
 }
