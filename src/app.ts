@@ -167,14 +167,16 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
 }
 
 /** The bus: in process on one node; with Redis, shared by every node of the deployment. */
-async function openBus(redis: RedisLink | null): Promise<{ bus: EventBus; close(): Promise<void> }> {
-  if (!redis) return { bus: new InProcessEventBus(), close: async () => {} };
+async function openBus(
+  redis: RedisLink | null,
+): Promise<{ bus: EventBus; failedPublishes(): number; close(): Promise<void> }> {
+  if (!redis) return { bus: new InProcessEventBus(), failedPublishes: () => 0, close: async () => {} };
   const bus = await RedisEventBus.open({
     publisher: redis.commands,
     subscriber: redis.subscriber,
     channel: redis.channel('bus'),
   });
-  return { bus, close: () => bus.close() };
+  return { bus, failedPublishes: () => bus.failedPublishes, close: () => bus.close() };
 }
 
 async function assemble(
@@ -221,6 +223,13 @@ async function assemble(
     sessionStarts,
   });
   metrics.watchGateway(gateway);
+  if (redis) {
+    metrics.watchRedis({
+      up: () => redis.isUp(),
+      failedPublishes: () => events.failedPublishes(),
+      failedAppends: () => resumeBuffer?.failedAppends ?? 0,
+    });
+  }
   const interactions = new InteractionsService({
     store,
     bus,

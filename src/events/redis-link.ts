@@ -20,7 +20,8 @@ function client(url: string): Redis {
     maxRetriesPerRequest: REDIS_RETRIES_PER_REQUEST,
     retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_MAX_RETRY_DELAY_MS),
   });
-  // Connection errors are retried by ioredis; the commands that fail reach their callers.
+  // Connection errors are retried by ioredis; the commands that fail reach their callers, and
+  // /metrics shows the link's state (`slashd_redis_up`) and the writes lost.
   redis.on('error', () => {});
   return redis;
 }
@@ -64,6 +65,11 @@ export class RedisLink {
   /** A pub/sub channel name of this deployment: Redis shares channels across databases, so it names the index. */
   channel(...parts: string[]): string {
     return this.key(`db${this.commands.options.db ?? 0}`, ...parts);
+  }
+
+  /** Whether the command connection is ready (false while ioredis reconnects). */
+  isUp(): boolean {
+    return this.commands.status === 'ready';
   }
 
   async close(): Promise<void> {
