@@ -2,10 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { World } from './core/world/types.js';
+import { RESUME_BUFFER_EVENTS } from './core/gateway/protocol.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
 import { RedisEventBus } from './events/redis-bus.js';
 import { RedisLink } from './events/redis-link.js';
-import { Gateway, type GatewayOptions } from './gateway/gateway.js';
+import { DEFAULT_GATEWAY_OPTIONS, Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { RedisResumeBuffer } from './gateway/redis-resume-buffer.js';
 import { RedisSessionRegistry } from './gateway/session-registry.js';
 import { RedisSessionStarts } from './gateway/session-starts.js';
@@ -166,14 +167,16 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
 }
 
 /** The bus: in process on one node; with Redis, shared by every node of the deployment. */
-async function openBus(redis: RedisLink | null): Promise<{ bus: EventBus; close(): Promise<void> }> {
-  if (!redis) return { bus: new InProcessEventBus(), close: async () => {} };
+async function openBus(
+  redis: RedisLink | null,
+): Promise<{ bus: EventBus; failedPublishes(): number; close(): Promise<void> }> {
+  if (!redis) return { bus: new InProcessEventBus(), failedPublishes: () => 0, close: async () => {} };
   const bus = await RedisEventBus.open({
     publisher: redis.commands,
     subscriber: redis.subscriber,
-    channel: redis.key('bus'),
+    channel: redis.channel('bus'),
   });
-  return { bus, close: () => bus.close() };
+  return { bus, failedPublishes: () => bus.failedPublishes, close: () => bus.close() };
 }
 
 async function assemble(
@@ -199,7 +202,15 @@ async function assemble(
   const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics });
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
-  const resumeBuffer = registry && new RedisResumeBuffer(redis!.commands, registry.keys, registry.node);
+  const resumeBuffer =
+    registry &&
+    new RedisResumeBuffer(
+      redis!.commands,
+      registry.keys,
+      registry.node,
+      RESUME_BUFFER_EVENTS,
+      config.gateway?.resumeBufferChars ?? DEFAULT_GATEWAY_OPTIONS.resumeBufferChars,
+    );
   const sessionStarts = redis ? new RedisSessionStarts(redis.commands, redis.prefix) : undefined;
   const gateway = new Gateway({
     store: store.world,
@@ -212,6 +223,13 @@ async function assemble(
     sessionStarts,
   });
   metrics.watchGateway(gateway);
+  if (redis) {
+    metrics.watchRedis({
+      up: () => redis.isUp(),
+      failedPublishes: () => events.failedPublishes(),
+      failedAppends: () => resumeBuffer?.failedAppends ?? 0,
+    });
+  }
   const interactions = new InteractionsService({
     store,
     bus,

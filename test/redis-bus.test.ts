@@ -1,6 +1,7 @@
 /**
  * The event bus across nodes, on the real Redis: buses on one prefix see each other's events, each
- * subscriber once (the publisher's own included); a bus on another prefix sees none of them.
+ * subscriber once (the publisher's own included); a bus on another prefix, or on the same prefix in
+ * another database, sees none of them.
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
@@ -8,21 +9,21 @@ import type { BusEvents } from '../src/events/bus.js';
 import { RedisEventBus } from '../src/events/redis-bus.js';
 import type { RedisLink } from '../src/events/redis-link.js';
 import { Inbox } from './helpers/inbox.js';
-import { connectLink, deletePrefix, freshRedisPrefix } from './helpers/redis.js';
+import { connectLink, deletePrefix, freshRedisPrefix, redisUrlWithDb } from './helpers/redis.js';
 
 type Update = BusEvents['APPLICATION_COMMAND_PERMISSIONS_UPDATE'];
 
 const links: RedisLink[] = [];
 const prefixes: string[] = [];
 
-async function link(prefix: string): Promise<RedisLink> {
-  const opened = await connectLink(prefix);
+async function link(prefix: string, url?: string): Promise<RedisLink> {
+  const opened = await connectLink(prefix, url);
   links.push(opened);
   return opened;
 }
 
 function busOn(l: RedisLink, channelOf: RedisLink = l): Promise<RedisEventBus> {
-  return RedisEventBus.open({ publisher: l.commands, subscriber: l.subscriber, channel: channelOf.key('bus') });
+  return RedisEventBus.open({ publisher: l.commands, subscriber: l.subscriber, channel: channelOf.channel('bus') });
 }
 
 function update(applicationId: string): Update {
@@ -82,14 +83,14 @@ describe('RedisEventBus', () => {
     const senderOther = await RedisEventBus.open({
       publisher: shared.commands,
       subscriber: sharedOther.subscriber,
-      channel: sharedOther.key('bus'),
+      channel: sharedOther.channel('bus'),
     });
     const receiverLink = await link(prefix);
     const receiver = await busOn(receiverLink);
     const receiverOther = await RedisEventBus.open({
       publisher: receiverLink.commands,
       subscriber: receiverLink.subscriber,
-      channel: sharedOther.key('bus'),
+      channel: sharedOther.channel('bus'),
     });
     const onReceiver = listen(receiver);
     const onReceiverOther = listen(receiverOther);
@@ -107,13 +108,35 @@ describe('RedisEventBus', () => {
     );
   });
 
+  test('a bus on the same prefix in another database sees none of them (pub/sub ignores the index)', async () => {
+    const prefix = freshRedisPrefix('bus-db');
+    prefixes.push(prefix);
+    const inDb0 = await link(prefix, redisUrlWithDb(0));
+    const inDb1 = await link(prefix, redisUrlWithDb(1));
+    assert.notEqual(inDb0.channel('bus'), inDb1.channel('bus'));
+    const sender = await busOn(inDb1);
+    // The receiver in database 0 also hears, on its one subscriber connection, a channel of
+    // database 1: the marker sent there last arrives after anything sent before it.
+    const receiver = await busOn(inDb0);
+    const marker = await RedisEventBus.open({
+      publisher: inDb0.commands,
+      subscriber: inDb0.subscriber,
+      channel: inDb1.channel('bus'),
+    });
+    const onReceiver = listen(receiver);
+    const onMarker = listen(marker);
+    sender.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('db1'));
+    await onMarker.find((e) => e.applicationId === 'db1', "database 1's event on its own channel");
+    assert.deepEqual(onReceiver.all(), [], "database 0's bus heard nothing of database 1's");
+  });
+
   test('a message that is not an envelope of a known event is ignored', async () => {
     const prefix = freshRedisPrefix('bus');
     prefixes.push(prefix);
     const l = await link(prefix);
     const bus = await busOn(l);
     const inbox = listen(bus);
-    const channel = l.key('bus');
+    const channel = l.channel('bus');
     await l.commands.publish(channel, 'not json');
     await l.commands.publish(channel, JSON.stringify({ o: 'x', n: 'toString', e: {} }));
     await l.commands.publish(channel, JSON.stringify({ o: 'x', n: 'INTERACTION_CREATE', e: { ['__proto__']: {} } }));

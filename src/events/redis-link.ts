@@ -1,7 +1,8 @@
 /**
  * The Redis connections of one node: one for commands and publishing, one subscribed (a connection
  * in subscriber mode can run nothing else). Every key and channel of a deployment starts with its
- * prefix, so several deployments (or test runs) can share one Redis.
+ * prefix, so several deployments (or test runs) can share one Redis. Channels also name the
+ * database index: pub/sub ignores it, so deployments on one prefix in two databases stay apart.
  */
 import { Redis } from 'ioredis';
 
@@ -19,7 +20,8 @@ function client(url: string): Redis {
     maxRetriesPerRequest: REDIS_RETRIES_PER_REQUEST,
     retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_MAX_RETRY_DELAY_MS),
   });
-  // Connection errors are retried by ioredis; the commands that fail reach their callers.
+  // Connection errors are retried by ioredis; the commands that fail reach their callers, and
+  // /metrics shows the link's state (`slashd_redis_up`) and the writes lost.
   redis.on('error', () => {});
   return redis;
 }
@@ -55,9 +57,19 @@ export class RedisLink {
     return link;
   }
 
-  /** A key or channel name of this deployment. */
+  /** A key name of this deployment (keys live in the URL's database). */
   key(...parts: string[]): string {
     return this.prefix + parts.join(':');
+  }
+
+  /** A pub/sub channel name of this deployment: Redis shares channels across databases, so it names the index. */
+  channel(...parts: string[]): string {
+    return this.key(`db${this.commands.options.db ?? 0}`, ...parts);
+  }
+
+  /** Whether the command connection is ready (false while ioredis reconnects). */
+  isUp(): boolean {
+    return this.commands.status === 'ready';
   }
 
   async close(): Promise<void> {

@@ -63,7 +63,7 @@ export interface GatewayOptions {
   failWithoutSession: boolean;
   /** Guilds one shard may hold before IDENTIFY closes with 4011 (v10: 2,500). */
   maxGuildsPerShard: number;
-  /** JSON text the in-memory resume buffer keeps per session. */
+  /** JSON text the resume buffer (in memory, or Redis's with many nodes) keeps per session. */
   resumeBufferChars: number;
 }
 

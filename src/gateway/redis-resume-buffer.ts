@@ -1,21 +1,44 @@
 /**
  * The resume buffer shared by the nodes of a deployment: a capped Redis list per session, so that
- * a bot resumes on any node. Only the node holding the session appends (checked in the append
+ * a bot resumes on any node, bounded like the in-memory one (events and characters). Only the node holding the session appends (checked in the append
  * script against the session registry), and the list lives as long as the session's keys: while
  * attached, refreshed; once detached, the resume window. It is deleted with the session
  * (`SessionRegistry.end`), so `drop` has nothing to do.
  */
 import type { Redis } from 'ioredis';
-import { RESUME_BUFFER_EVENTS } from '../core/gateway/protocol.js';
+import { RESUME_BUFFER_CHARS, RESUME_BUFFER_EVENTS } from '../core/gateway/protocol.js';
 import type { BufferedDispatch, ResumeBuffer } from './resume-buffer.js';
 import type { SessionKeys } from './session-registry.js';
 
-/** KEYS: session, buffer. ARGV: node, seq, entry, capacity. The buffer takes the session's TTL. */
+/**
+ * KEYS: session, buffer. ARGV: node, seq, entry, capacity, maxChars. The buffer takes the session's
+ * TTL. Like the in-memory buffer, it keeps at most `capacity` entries and `maxChars` characters of
+ * JSON (the newest entry always): the session's `chars` field is the running count. Characters are
+ * counted as JavaScript does (UTF-16 code units) from the entry's UTF-8 bytes, so both buffers agree.
+ */
 const APPEND = `
 if redis.call('HGET', KEYS[1], 'node') ~= ARGV[1] then return 0 end
-redis.call('RPUSH', KEYS[2], ARGV[3])
-redis.call('LTRIM', KEYS[2], -tonumber(ARGV[4]), -1)
-redis.call('HSET', KEYS[1], 'seq', ARGV[2])
+local function chars(entry)
+  local json = string.sub(entry, (string.find(entry, ' ', (string.find(entry, ' ', 1, true)) + 1, true)) + 1)
+  local _, continuations = string.gsub(json, '[\\128-\\191]', '')
+  local _, astral = string.gsub(json, '[\\240-\\247]', '')
+  return #json - continuations + astral
+end
+local length = redis.call('RPUSH', KEYS[2], ARGV[3])
+local kept
+if length == 1 then
+  kept = chars(ARGV[3])
+  redis.call('HSET', KEYS[1], 'chars', kept)
+else
+  kept = redis.call('HINCRBY', KEYS[1], 'chars', chars(ARGV[3]))
+end
+local capacity = tonumber(ARGV[4])
+local maxChars = tonumber(ARGV[5])
+while length > 1 and (length > capacity or kept > maxChars) do
+  kept = kept - chars(redis.call('LPOP', KEYS[2]))
+  length = length - 1
+end
+redis.call('HSET', KEYS[1], 'seq', ARGV[2], 'chars', kept)
 if redis.call('PTTL', KEYS[2]) < 0 then
   local ttl = redis.call('PTTL', KEYS[1])
   if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
@@ -43,6 +66,7 @@ type AppendCommand = (
   seq: number,
   entry: string,
   capacity: number,
+  maxChars: number,
 ) => Promise<number>;
 
 export class RedisResumeBuffer implements ResumeBuffer {
@@ -57,6 +81,8 @@ export class RedisResumeBuffer implements ResumeBuffer {
     /** This node's name in the session registry. */
     private readonly node: string,
     private readonly capacity = RESUME_BUFFER_EVENTS,
+    /** The most JSON text kept per session (the newest dispatch always is): the gateway's `resumeBufferChars`. */
+    private readonly maxChars = RESUME_BUFFER_CHARS,
   ) {
     redis.defineCommand('slashdResumeAppend', { numberOfKeys: 2, lua: APPEND });
     const commands = redis as unknown as { slashdResumeAppend: AppendCommand };
@@ -73,6 +99,7 @@ export class RedisResumeBuffer implements ResumeBuffer {
       dispatch.s,
       entryOf(dispatch),
       this.capacity,
+      this.maxChars,
     ).catch(() => {
       this.failedAppends++;
     });

@@ -40,6 +40,16 @@ export interface NodeLeaseSource {
   readonly renewedAt: number;
 }
 
+/** This node's Redis link (with many nodes): whether it is up, and the writes Redis refused. */
+export interface RedisHealthSource {
+  /** Whether the command connection is ready. */
+  up(): boolean;
+  /** Bus events other nodes missed (Redis refused the publish). */
+  failedPublishes(): number;
+  /** Resume buffer appends Redis refused (a resume past them starts a new session). */
+  failedAppends(): number;
+}
+
 export function hasPoolStats(store: object): store is PoolStatsSource {
   return typeof (store as Partial<PoolStatsSource>).poolStats === 'function';
 }
@@ -183,6 +193,35 @@ export class PrometheusMetrics implements Metrics {
       registers: [this.registry],
       collect() {
         this.set(pool.poolStats().waiting);
+      },
+    });
+  }
+
+  /** Redis's health as this node sees it, read at each scrape (connection errors are otherwise silent). */
+  watchRedis(redis: RedisHealthSource): void {
+    new Gauge({
+      name: `${METRIC_PREFIX}redis_up`,
+      help: "1 when this node's Redis command connection is ready, 0 while it is away (reconnecting)",
+      registers: [this.registry],
+      collect() {
+        this.set(redis.up() ? 1 : 0);
+      },
+    });
+    const seen = { bus_publish: 0, resume_append: 0 };
+    new Counter({
+      name: `${METRIC_PREFIX}redis_failed_writes_total`,
+      help: 'Writes Redis refused: bus events other nodes missed, resume buffer appends lost',
+      labelNames: ['write'],
+      registers: [this.registry],
+      collect() {
+        // The sources count on their own; each scrape adds what they counted since the last one.
+        for (const [write, now] of [
+          ['bus_publish', redis.failedPublishes()],
+          ['resume_append', redis.failedAppends()],
+        ] as const) {
+          this.inc({ write }, Math.max(0, now - seen[write]));
+          seen[write] = Math.max(seen[write], now);
+        }
       },
     });
   }

@@ -8,15 +8,22 @@ import { RedisLink } from '../../src/events/redis-link.js';
 
 export const redisUrl = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
+/** The test Redis's URL with another database index. */
+export function redisUrlWithDb(db: number): string {
+  const url = new URL(redisUrl);
+  url.pathname = `/${db}`;
+  return url.toString();
+}
+
 /** A key prefix no other run uses. */
 export function freshRedisPrefix(name: string): string {
   return `slashd-test:${name}:${randomBytes(6).toString('hex')}:`;
 }
 
 /** Both connections of a node; a test fails loudly (never skips) when Redis is not there. */
-export async function connectLink(prefix: string): Promise<RedisLink> {
+export async function connectLink(prefix: string, url = redisUrl): Promise<RedisLink> {
   try {
-    return await RedisLink.connect(redisUrl, prefix);
+    return await RedisLink.connect(url, prefix);
   } catch (error) {
     throw new Error(`Redis is not reachable at ${redisUrl} (set REDIS_URL); these tests need it: ${String(error)}`, {
       cause: error,
