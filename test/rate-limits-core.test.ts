@@ -42,6 +42,11 @@ describe('buckets', () => {
     assert.match(v10.hash, /^[0-9a-f]{32}$/);
     assert.equal(bucketHash('x'), bucketHash('x'));
   });
+
+  it("puts HEAD in its GET's bucket (Fastify adds a HEAD beside every GET)", () => {
+    const commands = '/api/v10/applications/:applicationId/commands';
+    assert.deepEqual(bucketOf('HEAD', commands), bucketOf('GET', commands));
+  });
 });
 
 describe('presets', () => {

@@ -86,6 +86,16 @@ describe('rate limits: the v10 preset, as a raw client meets it', () => {
     assert.equal(other.headers.get('x-ratelimit-remaining'), '4');
   });
 
+  test("HEAD shares its GET's bucket and counter", async () => {
+    clock = START + 90_000;
+    const get = await server.request('GET', GLOBAL_BASE, { auth: BOT });
+    const head = await server.request('HEAD', GLOBAL_BASE, { auth: BOT });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('x-ratelimit-bucket'), get.headers.get('x-ratelimit-bucket'));
+    assert.equal(get.headers.get('x-ratelimit-remaining'), '4');
+    assert.equal(head.headers.get('x-ratelimit-remaining'), '3');
+  });
+
   test('error replies carry the headers too, and count', async () => {
     clock = START + 120_000;
     const unknown = await server.request('GET', `${GLOBAL_BASE}/1`, { auth: BOT });
