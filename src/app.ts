@@ -12,7 +12,7 @@ import { RedisSessionRegistry } from './gateway/session-registry.js';
 import { RedisSessionStarts } from './gateway/session-starts.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
-import { buildServer, redactUrl } from './http/server.js';
+import { buildServer, redactUrl, type TrustProxy } from './http/server.js';
 import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
 import { hasPoolStats, PrometheusMetrics } from './metrics/prometheus.js';
@@ -86,6 +86,8 @@ export interface SlashdConfig {
   cacheBytes?: number | undefined;
   /** v10 rate limits (docs/rate-limits.md); off unless given (`slashd serve` defaults to `sandbox`). */
   rateLimits?: RateLimitConfig | undefined;
+  /** Behind a load balancer: the proxies whose X-Forwarded-For gives the client's address (default: none). */
+  trustProxy?: TrustProxy | undefined;
 }
 
 /** A writable for log lines (pino writes whole lines). */
@@ -292,6 +294,7 @@ async function assemble(
         tokens: [adminToken, config.metricsToken ?? ''].filter((token) => token !== ''),
       },
       rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
+      trustProxy: config.trustProxy,
     },
   );
   interactions.logTo(server.log);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../src/cli/main.js';
 import { bucketOf } from '../src/core/rate-limits/buckets.js';
+import { majorValues } from '../src/http/rate-limits.js';
 import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
 import { CLI, killAll, startChild } from './helpers/cli-process.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -84,6 +85,16 @@ describe('rate limits: the v10 preset, as a raw client meets it', () => {
     });
     // The other bot is refused (403) but counted in its own window.
     assert.equal(other.headers.get('x-ratelimit-remaining'), '4');
+  });
+
+  test("HEAD shares its GET's bucket and counter", async () => {
+    clock = START + 90_000;
+    const get = await server.request('GET', GLOBAL_BASE, { auth: BOT });
+    const head = await server.request('HEAD', GLOBAL_BASE, { auth: BOT });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('x-ratelimit-bucket'), get.headers.get('x-ratelimit-bucket'));
+    assert.equal(get.headers.get('x-ratelimit-remaining'), '4');
+    assert.equal(head.headers.get('x-ratelimit-remaining'), '3');
   });
 
   test('error replies carry the headers too, and count', async () => {
@@ -264,5 +275,82 @@ describe('rate limits: slashd serve', () => {
     });
     assert.equal(status, 2);
     assert.match(errors[0] ?? '', /--rate-limits is one of sandbox, v10, off, not 'fast'/);
+  });
+});
+
+describe('rate limits: callers without a token behind a load balancer', () => {
+  const clock = START;
+  /** Two clients' GET /gateway through one proxy on loopback; the remaining count of each reply. */
+  async function twoClients(server: TestServer): Promise<string[]> {
+    const remaining: string[] = [];
+    for (const client of ['203.0.113.1', '203.0.113.2']) {
+      const response = await server.request('GET', '/gateway', { headers: { 'x-forwarded-for': client } });
+      assert.equal(response.status, 200);
+      remaining.push(response.headers.get('x-ratelimit-remaining') ?? 'none');
+    }
+    return remaining;
+  }
+
+  test('with --trust-proxy naming the proxy, each forwarded address has its own bucket', async () => {
+    const server = await startServer({
+      now: () => clock,
+      config: { rateLimits: { preset: 'v10' }, trustProxy: '127.0.0.1,::1' },
+    });
+    try {
+      assert.deepEqual(await twoClients(server), ['4', '4']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('with a hop count too', async () => {
+    const server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'v10' }, trustProxy: 1 } });
+    try {
+      assert.deepEqual(await twoClients(server), ['4', '4']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('without it, X-Forwarded-For is ignored: every client of the proxy shares its bucket', async () => {
+    const server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'v10' } } });
+    try {
+      assert.deepEqual(await twoClients(server), ['4', '3']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the OAuth2 token routes count per Basic-auth client, whatever the address', async () => {
+    const server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'v10' }, trustProxy: 1 } });
+    const token = (clientId: string, address: string) =>
+      server.request('POST', '/oauth2/token', {
+        auth: `Basic ${Buffer.from(`${clientId}:wrong-secret`).toString('base64')}`,
+        headers: { 'x-forwarded-for': address, 'content-type': 'application/x-www-form-urlencoded' },
+        rawBody: 'grant_type=client_credentials&scope=applications.commands.update',
+      });
+    try {
+      const first = await token(DEMO_APP_ID, '203.0.113.1');
+      assert.equal(first.status, 401, first.text);
+      assert.equal(first.headers.get('x-ratelimit-remaining'), '4');
+      assert.equal((await token(DEMO_APP_ID, '203.0.113.2')).headers.get('x-ratelimit-remaining'), '3');
+      assert.equal((await token('1345183757107299999', '203.0.113.1')).headers.get('x-ratelimit-remaining'), '4');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('rate limits: counter keys', () => {
+  test('a major parameter that is not a snowflake goes in as a short digest; a snowflake as it is', () => {
+    const spec = bucketOf('POST', '/api/v10/interactions/:interactionId/:token/callback');
+    const long = majorValues(spec, { params: { interactionId: 'x'.repeat(1_000), token: 't'.repeat(1_000) } });
+    assert.ok(long.length <= 60, `${long.length} characters`);
+    assert.notEqual(
+      long,
+      majorValues(spec, { params: { interactionId: 'y'.repeat(1_000), token: 't'.repeat(1_000) } }),
+    );
+    const snowflake = majorValues(spec, { params: { interactionId: '1345183757107299999', token: 'abc' } });
+    assert.ok(snowflake.startsWith('1345183757107299999:'), snowflake);
   });
 });

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ChannelType } from 'discord-api-types/v10';
 import { createSlashd, type Slashd } from '../app.js';
+import type { TrustProxy } from '../http/server.js';
 import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
@@ -15,6 +16,7 @@ import { adminTokenPath, loadOrCreateAdminToken } from './admin-token.js';
 import { DEFAULT_URL } from './client.js';
 import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
 import { worldLines } from './world-text.js';
+import { parseTrustProxy } from './trust-proxy-arg.js';
 import {
   DATABASE_OPTIONS,
   DEFAULT_DB,
@@ -98,6 +100,8 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   cacheBytes: number | undefined;
   /** The rate-limit preset: sandbox, v10 or off. */
   rateLimits: PresetName;
+  /** The proxies whose X-Forwarded-For is believed; none when undefined. */
+  trustProxy: TrustProxy | undefined;
 }
 
 /** The largest `--cache-mb`: 1 TiB, far above any machine's memory, so a typo is caught. */
@@ -136,6 +140,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'metrics-token': { type: 'string' },
     'cache-mb': { type: 'string' },
     'rate-limits': { type: 'string' },
+    'trust-proxy': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -176,6 +181,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     gatewayUrl,
     cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
     rateLimits,
+    trustProxy: parseTrustProxy(text('trust-proxy') ?? env.SLASHD_TRUST_PROXY),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -302,6 +308,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       metricsToken: args.metricsToken,
       cacheBytes: args.cacheBytes,
       rateLimits: { preset: args.rateLimits },
+      trustProxy: args.trustProxy,
     });
   } catch (error) {
     if (error instanceof RedisUnreachableError) {

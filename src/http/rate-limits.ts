@@ -48,11 +48,43 @@ function digest(token: string): string {
   return createHash('sha256').update(token).digest('base64url').slice(0, 22);
 }
 
-function majorValues(spec: BucketSpec, request: FastifyRequest): string {
+const SNOWFLAKE = /^\d{1,20}$/;
+
+/**
+ * An id as it goes into a counter key: a snowflake as it is, anything else (up to the router's
+ * 1,000 characters) as a digest, so every key has a bounded length.
+ */
+function keyPart(id: string): string {
+  return SNOWFLAKE.test(id) ? id : `#${digest(id)}`;
+}
+
+/** The major parameters of the request's path, as they go into its counter key. */
+export function majorValues(spec: BucketSpec, request: Pick<FastifyRequest, 'params'>): string {
   const params = request.params as Record<string, string | undefined>;
   return spec.majorParams
-    .map((name) => (name === 'token' ? digest(params[name] ?? '') : (params[name] ?? '')))
+    .map((name) => (name === 'token' ? digest(params[name] ?? '') : keyPart(params[name] ?? '')))
     .join(':');
+}
+
+/** Routes whose callers authenticate as an OAuth2 client (Basic auth) rather than with a token. */
+const CLIENT_AUTHENTICATED = new Set(['POST /oauth2/token', 'POST /oauth2/token/revoke']);
+
+/** The client id of a Basic Authorization header, or null (read before the body, so not the form's). */
+function basicClientId(header: string | undefined): string | null {
+  if (!header?.toLowerCase().startsWith('basic ')) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? decoded.slice(0, colon) : null;
+}
+
+/**
+ * Who the route's counter counts: on the OAuth2 token routes the client named by Basic auth (so
+ * guesses at one client's secret are counted together from any address), else the caller.
+ */
+function routeCallerOf(spec: BucketSpec, request: FastifyRequest, caller: string): string {
+  if (!CLIENT_AUTHENTICATED.has(spec.name)) return caller;
+  const clientId = basicClientId(request.headers.authorization);
+  return clientId === null ? caller : `client:${keyPart(clientId)}`;
 }
 
 type PreParsingHook = (
@@ -121,7 +153,7 @@ function checkFor(
   return (request, reply, payload, done) => {
     const caller = spec.pathIsCaller ? '' : callerOf(request);
     const route: CounterHit = {
-      key: `${keyPrefix}${majorValues(spec, request)}:${caller}`,
+      key: `${keyPrefix}${majorValues(spec, request)}:${routeCallerOf(spec, request, caller)}`,
       limit: limits.limit,
       windowMs: limits.windowMs,
     };

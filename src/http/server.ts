@@ -67,6 +67,19 @@ export interface ServerOptions {
   metrics?: { http: HttpMetrics; exposition: MetricsExposition; tokens: readonly string[] } | undefined;
   /** v10 rate limits on the API routes; none when absent. */
   rateLimits?: RateLimitHookOptions | null | undefined;
+  /**
+   * Which proxies' X-Forwarded-For is believed for `request.ip` (Fastify's `trustProxy`): a hop
+   * count or a comma-separated list of addresses and CIDRs; none when absent.
+   */
+  trustProxy?: TrustProxy | undefined;
+}
+
+/** The proxies slashd believes: how many hops, or which addresses (`10.0.0.0/8,127.0.0.1`). */
+export type TrustProxy = number | string;
+
+/** A hop count as the function Fastify's types take (its runtime takes the number too: same rule). */
+function fastifyTrustProxy(trust: TrustProxy): string | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
 export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
@@ -84,6 +97,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     clientErrorHandler,
     genReqId: requestId,
+    ...(options.trustProxy === undefined ? {} : { trustProxy: fastifyTrustProxy(options.trustProxy) }),
   });
   const routes = new RouteIndex();
   routes.attach(app);

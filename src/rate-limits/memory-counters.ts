@@ -14,12 +14,21 @@ const SWEEP_INTERVAL_MS = 10_000;
  * restarts their windows. A flood of distinct callers costs bounded memory, never a crash.
  */
 export const MAX_COUNTERS = 1_000_000;
+/**
+ * At the bound, this share of it is forgotten at once (oldest first), so a flood of new callers
+ * costs O(1) per request amortised, not a pass over every counter per request.
+ */
+const EVICTION_SHARE = 0.01;
 
 export class MemoryCounters implements CounterStore {
   private readonly counts = new Map<string, WindowCount>();
   private nextSweep = 0;
+  private evictionPasses = 0;
+  private readonly evictionBatch: number;
 
-  constructor(private readonly maxCounters = MAX_COUNTERS) {}
+  constructor(private readonly maxCounters = MAX_COUNTERS) {
+    this.evictionBatch = Math.max(1, Math.ceil(maxCounters * EVICTION_SHARE));
+  }
 
   hit(now: number, route: CounterHit, global: CounterHit | null): HitResult {
     if (now >= this.nextSweep) this.sweep(now);
@@ -36,6 +45,11 @@ export class MemoryCounters implements CounterStore {
     return this.counts.size;
   }
 
+  /** How many times counters were forgotten at the bound (for tests that eviction is batched). */
+  get evictions(): number {
+    return this.evictionPasses;
+  }
+
   async close(): Promise<void> {
     this.counts.clear();
   }
@@ -43,15 +57,17 @@ export class MemoryCounters implements CounterStore {
   private count(hit: CounterHit, now: number): WindowCount {
     const next = countIn(this.counts.get(hit.key), now, hit.windowMs);
     this.counts.set(hit.key, next);
-    if (this.counts.size > this.maxCounters) this.forgetOldest(now);
+    if (this.counts.size > this.maxCounters) this.forgetOldest();
     return next;
   }
 
-  private forgetOldest(now: number): void {
-    this.sweep(now);
+  /** Forgets a batch of the oldest counters (only restarting their windows), never the whole map. */
+  private forgetOldest(): void {
+    this.evictionPasses++;
+    const target = this.maxCounters - this.evictionBatch;
     // Maps iterate in insertion order: the first keys are the longest-lived counters.
     for (const key of this.counts.keys()) {
-      if (this.counts.size <= this.maxCounters) break;
+      if (this.counts.size <= target) break;
       this.counts.delete(key);
     }
   }

@@ -62,8 +62,13 @@ export function bucketHash(name: string): string {
   return `${hex(a)}${hex(b)}${hex(Math.imul(a, 0x9e3779b1) >>> 0)}${hex(Math.imul(b ^ a, 0x85ebca6b) >>> 0)}`;
 }
 
-/** The bucket of `method` on the route `template` (with or without its `/api/vN` prefix). */
-export function bucketOf(method: string, template: string): BucketSpec {
+/**
+ * The bucket of `method` on the route `template` (with or without its `/api/vN` prefix). HEAD,
+ * which Fastify adds beside every GET, is a GET without its body: it shares the GET's bucket
+ * rather than falling into a write group with a hash of its own.
+ */
+export function bucketOf(requestMethod: string, template: string): BucketSpec {
+  const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
   const route = routeOf(template);
   const name = `${method} ${route}`;
   const group = groupOf(method, route);
