@@ -11,10 +11,17 @@ import type { GuildCommandPermissions } from '../../core/permissions/command-per
 import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
+import { ScopeQueue } from './scope-queue.js';
 import { NO_VERSION, VersionedLists } from './versioned-lists.js';
 
 /** The lock key of the global scope (no guild id is 0). */
 const GLOBAL_LOCK_KEY = '0';
+
+/**
+ * How long a planner waits for its scope's lock inside PostgreSQL before giving up (ms): another
+ * node's planner of the scope holds it, and this one must not keep its connection for ever.
+ */
+export const PLANNER_LOCK_TIMEOUT_MS = 5_000;
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -69,7 +76,24 @@ export class PostgresCommandStore implements CommandStore {
     MAX_CACHED_PERMISSIONS_LISTS,
   );
 
+  /** Planners of one scope on this node, one at a time: at most one connection waits on its lock. */
+  readonly scopeQueue = new ScopeQueue();
+
   constructor(private readonly conn: PostgresConnection) {}
+
+  /** Runs `work` in a transaction once this node's earlier planners of the scope are done. */
+  private plannerTransaction<T>(
+    applicationId: string,
+    scope: string,
+    work: (client: PostgresClient) => Promise<T>,
+  ): Promise<T> {
+    return this.scopeQueue.run(`${applicationId}/${scope}`, () =>
+      this.conn.transaction(async (client) => {
+        await client.query(`SET LOCAL lock_timeout = ${PLANNER_LOCK_TIMEOUT_MS}`);
+        return work(client);
+      }),
+    );
+  }
 
   async listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
     const key = `${scope.applicationId}/${scopeKey(scope)}`;
@@ -109,7 +133,7 @@ export class PostgresCommandStore implements CommandStore {
     const key = scopeKey(scope);
     const app = scope.applicationId;
     const day = utcDay(this.conn.now());
-    return this.conn.transaction(async (client) => {
+    return this.plannerTransaction(app, scope.guildId ?? GLOBAL_LOCK_KEY, async (client) => {
       // The locks first: what is read below still holds when the planner's answer is written.
       await this.conn.lockApplication(client, app, 'shared');
       await this.conn.lockScope(client, app, scope.guildId ?? GLOBAL_LOCK_KEY);
@@ -212,25 +236,28 @@ export class PostgresCommandStore implements CommandStore {
     targetId: string,
     planner: PermissionsPlanner,
   ): Promise<GuildCommandPermissions> {
-    return this.conn.transaction(async (client) => {
-      // The target may be a global command or one of this guild: both scopes are locked, global
-      // first (the one order every transaction takes them in), so neither can delete it meanwhile.
-      await this.conn.lockApplication(client, applicationId, 'shared');
-      await this.conn.lockScope(client, applicationId, GLOBAL_LOCK_KEY);
-      await this.conn.lockScope(client, applicationId, guildId);
-      const command =
-        (await this.readCommand(client, { applicationId, guildId: null }, targetId)) ??
-        (await this.readCommand(client, { applicationId, guildId }, targetId));
-      const permissions = planner({
-        permissions: await this.readCommandPermissions(client, applicationId, guildId),
-        command,
-      });
-      await client.query(
-        `INSERT INTO command_permissions (application_id, guild_id, target_id, permissions) VALUES ($1, $2, $3, $4)
+    // Queued under the global scope, then the guild's: the order every planner takes the locks in.
+    return this.scopeQueue.run(`${applicationId}/${GLOBAL_LOCK_KEY}`, () =>
+      this.plannerTransaction(applicationId, guildId, async (client) => {
+        // The target may be a global command or one of this guild: both scopes are locked, global
+        // first (the one order every transaction takes them in), so neither can delete it meanwhile.
+        await this.conn.lockApplication(client, applicationId, 'shared');
+        await this.conn.lockScope(client, applicationId, GLOBAL_LOCK_KEY);
+        await this.conn.lockScope(client, applicationId, guildId);
+        const command =
+          (await this.readCommand(client, { applicationId, guildId: null }, targetId)) ??
+          (await this.readCommand(client, { applicationId, guildId }, targetId));
+        const permissions = planner({
+          permissions: await this.readCommandPermissions(client, applicationId, guildId),
+          command,
+        });
+        await client.query(
+          `INSERT INTO command_permissions (application_id, guild_id, target_id, permissions) VALUES ($1, $2, $3, $4)
          ON CONFLICT (application_id, guild_id, target_id) DO UPDATE SET permissions = excluded.permissions`,
-        [applicationId, guildId, targetId, JSON.stringify(permissions)],
-      );
-      return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
-    });
+          [applicationId, guildId, targetId, JSON.stringify(permissions)],
+        );
+        return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
+      }),
+    );
   }
 }
