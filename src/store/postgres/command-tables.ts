@@ -12,7 +12,8 @@ import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
 import { ScopeQueue } from './scope-queue.js';
-import { NO_VERSION, VersionedLists } from './versioned-lists.js';
+import { DEFAULT_LIST_CACHE_BYTES, NO_VERSION, VersionedLists } from './versioned-lists.js';
+import { approximateBytes } from '../../core/byte-lru.js';
 
 /** The lock key of the global scope (no guild id is 0). */
 const GLOBAL_LOCK_KEY = '0';
@@ -27,10 +28,8 @@ type Queryable = Pick<PostgresClient, 'query'>;
 
 const COMMAND_COLUMNS = 'application_id, guild_key, id, version, definition';
 
-/** Command lists held per process (one per application and scope read lately). */
-export const MAX_CACHED_COMMAND_LISTS = 128;
-/** Permissions lists held per process (one per application and guild read lately). */
-export const MAX_CACHED_PERMISSIONS_LISTS = 128;
+/** The share of the list cache's bytes that holds command lists; permissions lists get the rest. */
+export const COMMAND_LISTS_SHARE = 3 / 4;
 
 /**
  * The scope's list version (0: never written), and its rows only when that is not the version
@@ -71,15 +70,22 @@ const VERSIONED_PERMISSIONS = {
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 export class PostgresCommandStore implements CommandStore {
-  private readonly commandLists = new VersionedLists<Frozen<StoredCommand[]>>(MAX_CACHED_COMMAND_LISTS);
-  private readonly permissionsLists = new VersionedLists<Frozen<GuildCommandPermissions[]>>(
-    MAX_CACHED_PERMISSIONS_LISTS,
-  );
+  /** Command lists held per process (by application and scope), bounded by bytes. */
+  readonly commandLists: VersionedLists<Frozen<StoredCommand[]>>;
+  /** Permissions lists held per process (by application and guild), bounded by bytes. */
+  readonly permissionsLists: VersionedLists<Frozen<GuildCommandPermissions[]>>;
 
   /** Planners of one scope on this node, one at a time: at most one connection waits on its lock. */
   readonly scopeQueue = new ScopeQueue();
 
-  constructor(private readonly conn: PostgresConnection) {}
+  constructor(
+    private readonly conn: PostgresConnection,
+    cacheBytes: number = DEFAULT_LIST_CACHE_BYTES,
+  ) {
+    const commandBytes = Math.floor(cacheBytes * COMMAND_LISTS_SHARE);
+    this.commandLists = new VersionedLists(commandBytes);
+    this.permissionsLists = new VersionedLists(cacheBytes - commandBytes);
+  }
 
   /** Runs `work` in a transaction once this node's earlier planners of the scope are done. */
   private plannerTransaction<T>(
@@ -104,8 +110,9 @@ export class PostgresCommandStore implements CommandStore {
     });
     const version = result.rows[0]!.list_version;
     if (held?.version === version) return held.value;
-    const commands = result.rows.filter((r): r is typeof r & CommandRow => r.id !== null).map(rowToCommand);
-    return this.commandLists.remember(key, version, deepFreeze(commands));
+    const rows = result.rows.filter((r): r is typeof r & CommandRow => r.id !== null);
+    const bytes = approximateBytes(rows.reduce((sum, r) => sum + r.definition.length, 0));
+    return this.commandLists.remember(key, version, deepFreeze(rows.map(rowToCommand)), bytes);
   }
 
   private async readCommands(db: Queryable, scope: CommandScope): Promise<StoredCommand[]> {
@@ -198,10 +205,13 @@ export class PostgresCommandStore implements CommandStore {
     const version = result.rows[0]!.list_version;
     if (held?.version === version) return held.value;
     const list: GuildCommandPermissions[] = [];
+    let jsonLength = 0;
     for (const r of result.rows) {
-      if (r.target_id !== null) list.push(rowToPermissions(applicationId, guildId, r.target_id, r.permissions));
+      if (r.target_id === null) continue;
+      list.push(rowToPermissions(applicationId, guildId, r.target_id, r.permissions));
+      jsonLength += r.target_id.length + r.permissions.length;
     }
-    return this.permissionsLists.remember(key, version, deepFreeze(list));
+    return this.permissionsLists.remember(key, version, deepFreeze(list), approximateBytes(jsonLength));
   }
 
   private async readCommandPermissions(
