@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CommandScope } from '../src/core/commands/model.js';
+import { PLANNER_LOCK_TIMEOUT_MS } from '../src/store/postgres/command-tables.js';
 import { PostgresStore } from '../src/store/postgres/index.js';
 import { ScopeQueue } from '../src/store/postgres/scope-queue.js';
 import {
@@ -21,6 +22,8 @@ import { APP_A, command, GUILD_1, mutation, smallWorld } from './store-contract/
 const HAMMERED: CommandScope = { applicationId: APP_A, guildId: null };
 const OTHER: CommandScope = { applicationId: APP_A, guildId: GUILD_1 };
 const WRITERS = 20;
+/** PostgreSQL's lock_not_available, which a lock_timeout raises. */
+const LOCK_NOT_AVAILABLE = '55P03';
 /** Bounds every wait below: reaching it fails the test, it is never what makes it pass. */
 const DEADLINE_MS = 20_000;
 
@@ -92,6 +95,25 @@ describe('PostgreSQL planners queued per scope', () => {
     assert.equal(final.length, 1);
     assert.ok(ids(final[0]!.id), `the list is one of the overwrites: ${final[0]!.id}`);
     assert.equal(store.commands.scopeQueue.size, 0, 'an idle scope leaves no entry');
+  });
+
+  test('a planner gives up on a scope lock held too long (lock_timeout), and its connection is free again', async () => {
+    const lockKey = `${schema}/${APP_A}/${GUILD_1}`;
+    await withAdminClient(async (holder) => {
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
+      try {
+        const started = Date.now();
+        await assert.rejects(
+          store.commands.mutateCommands(OTHER, () => ({ mutation: mutation({}), result: null })),
+          (error: unknown) => (error as { code?: string }).code === LOCK_NOT_AVAILABLE,
+        );
+        assert.ok(Date.now() - started >= PLANNER_LOCK_TIMEOUT_MS - 100, 'not before the lock timeout');
+      } finally {
+        await holder.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]);
+      }
+    });
+    assert.equal(store.poolStats().total - store.poolStats().idle, 0);
+    assert.deepEqual(await store.commands.listCommands(OTHER), []);
   });
 });
 
