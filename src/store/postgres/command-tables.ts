@@ -2,9 +2,12 @@
  * The PostgreSQL CommandStore: commands, daily create counts and command permissions, every query
  * keyed by application id. Each planner runs in one transaction that first takes the advisory
  * lock of its scope, so concurrent planners of one scope (in any process) run one after the other.
+ * Within a process they queue before taking a connection (scope-queue.ts), so a busy scope holds
+ * at most one of the pool's connections waiting on its lock, and that wait is bounded (lock_timeout).
  * Command lists and permissions lists are held per process and checked against their scope's
  * version on every read (versioned-lists.ts), so any node's committed write is seen at once.
  */
+import { approximateBytes } from '../../core/byte-lru.js';
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { deepFreeze, type Frozen } from '../../core/frozen-memo.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
@@ -13,7 +16,6 @@ import type { PostgresClient, PostgresConnection } from './connection.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
 import { ScopeQueue } from './scope-queue.js';
 import { DEFAULT_LIST_CACHE_BYTES, NO_VERSION, VersionedLists } from './versioned-lists.js';
-import { approximateBytes } from '../../core/byte-lru.js';
 
 /** The lock key of the global scope (no guild id is 0). */
 const GLOBAL_LOCK_KEY = '0';
