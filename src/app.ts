@@ -148,6 +148,7 @@ async function openStore(config: SlashdConfig, now: () => number): Promise<Opene
     schema: config.dbSchema ?? DEFAULT_DB_SCHEMA,
     max: config.dbPoolMax,
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    cacheBytes: config.cacheBytes,
     now,
   });
   return { store, exclusively: (name, work) => store.exclusively(name, work) };

@@ -195,17 +195,76 @@ describe('PostgreSQL list versions on a schema written before them', () => {
 });
 
 describe('VersionedLists', () => {
-  test('holds at most its bound, dropping the least recently used', () => {
-    const lists = new VersionedLists<string>(2);
-    lists.remember('a', '1', 'A1');
-    lists.remember('b', '2', 'B2');
+  test('holds at most its byte bound, dropping the least recently used', () => {
+    const lists = new VersionedLists<string>(200);
+    lists.remember('a', '1', 'A1', 80);
+    lists.remember('b', '2', 'B2', 80);
     assert.deepEqual(lists.lookup('a'), { version: '1', value: 'A1' });
-    lists.remember('c', '3', 'C3');
+    lists.remember('c', '3', 'C3', 80);
     assert.equal(lists.size, 2);
+    assert.equal(lists.bytes, 160);
     assert.equal(lists.lookup('b'), undefined);
     assert.equal(lists.lookup('a')?.value, 'A1');
-    lists.remember('a', '4', 'A4');
+    lists.remember('a', '4', 'A4', 80);
     assert.deepEqual(lists.lookup('a'), { version: '4', value: 'A4' });
-    assert.equal(lists.size, 2);
+    lists.remember('huge', '5', 'H5', 201);
+    assert.equal(lists.lookup('huge'), undefined, 'a list larger than the budget is not held');
+    assert.ok(lists.bytes <= 200);
+  });
+});
+
+describe('PostgreSQL lists cache bounded by bytes (cacheBytes)', () => {
+  const schema = freshSchemaName('slashd_list_bytes');
+  /** Room for a few small lists, not for many, nor for a big one. */
+  const CACHE_BYTES = 64 * 1024;
+  let store: PostgresStore;
+
+  before(async () => {
+    store = await PostgresStore.open({
+      connectionString: postgresConnectionString,
+      schema,
+      max: 2,
+      cacheBytes: CACHE_BYTES,
+    }).catch((error: unknown) => {
+      throw unreachable(error);
+    });
+    await store.world.replaceWorld(smallWorld());
+  });
+
+  after(async () => {
+    await store?.close();
+    await dropSchema(schema);
+  });
+
+  test('the held lists stay under the cap, and a hit is still the identical frozen list', async () => {
+    const longDescription = 'd'.repeat(90);
+    const cap = store.commands.commandLists;
+    // 40 applications' global lists of 25 commands each: far more than the cap holds.
+    for (let app = 0; app < 40; app++) {
+      const applicationId = `11000000000000${String(app).padStart(5, '0')}`;
+      const scope: CommandScope = { applicationId, guildId: null };
+      await store.commands.mutateCommands(scope, () => ({
+        mutation: mutation({
+          insert: Array.from({ length: 25 }, (_, i) => {
+            const c = command(
+              applicationId,
+              null,
+              `1600000000${String(app).padStart(4, '0')}${String(i).padStart(5, '0')}`,
+              `c${i}`,
+            );
+            return { ...c, definition: { ...c.definition, description: longDescription } };
+          }),
+        }),
+        result: null,
+      }));
+      await store.commands.listCommands(scope);
+      assert.ok(cap.bytes <= CACHE_BYTES * 0.75, `held ${cap.bytes} bytes`);
+    }
+    assert.ok(cap.size > 0 && cap.size < 40, `held ${cap.size} lists`);
+    const last: CommandScope = { applicationId: '1100000000000000039', guildId: null };
+    const first = await store.commands.listCommands(last);
+    assert.equal(first.length, 25);
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]!.definition));
+    assert.equal(await store.commands.listCommands(last), first);
   });
 });

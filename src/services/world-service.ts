@@ -14,12 +14,19 @@ import { memberOf, membersPage } from '../core/world/member-index.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import { isSnowflake } from '../core/snowflake.js';
 import type { Application, Guild, Member, OAuth2Token, User, World } from '../core/world/types.js';
-import type { IssuedToken, StoredApplication, WorldStore } from '../store/store.js';
+import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store/store.js';
 import type { CommandsService } from './commands-service.js';
 import type { WorldEvents } from './world-events.js';
 
 function duplicate(field: string, what: string) {
   return invalidFormBody([issue([field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`)]);
+}
+
+/** The store's refusal of a duplicate token, as the same error the check before the write gives. */
+function asDuplicate(field: string, what: string) {
+  return (error: unknown): never => {
+    throw error instanceof DuplicateTokenError ? duplicate(field, what) : error;
+  };
 }
 
 /** An application as the world file has it: without the signing keys. */
@@ -172,7 +179,8 @@ export class WorldService {
       async () => {
         const holder = await this.store.findApplicationByBotToken(app.bot_token);
         if (holder && holder.id !== app.id) throw duplicate('bot_token', 'application');
-        await this.store.putApplication(app);
+        // Another node may store the token between the check and the write: the store refuses it.
+        await this.store.putApplication(app).catch(asDuplicate('bot_token', 'application'));
         await this.afterApplicationsChanged([app]);
       },
     );
@@ -183,7 +191,7 @@ export class WorldService {
       () => this.guildsOfUser(user.id),
       async () => {
         await this.checkUserToken(user);
-        await this.store.putUser(user);
+        await this.store.putUser(user).catch(asDuplicate('token', 'user'));
       },
     );
   }
@@ -200,7 +208,7 @@ export class WorldService {
         if (!existing) return null;
         const user = update(existing);
         await this.checkUserToken(user);
-        await this.store.putUser(user);
+        await this.store.putUser(user).catch(asDuplicate('token', 'user'));
         return user;
       },
     );

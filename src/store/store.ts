@@ -10,6 +10,7 @@ import type { NodeLeaseStore } from './node-lease-store.js';
 import type { WorldStore } from './world-store.js';
 
 export type { ApplicationKeys, IssuedToken, StoredApplication, WorldStore } from './world-store.js';
+export { DuplicateTokenError } from './world-store.js';
 export type {
   CommandMutation,
   CommandPlanner,

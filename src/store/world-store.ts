@@ -5,6 +5,17 @@
  */
 import type { Application, Guild, Member, OAuth2Token, User, World } from '../core/world/types.js';
 
+/**
+ * A write gave a user or an application a token another one already has: the database refuses
+ * it (a unique index), so two nodes checking at once cannot both store the same token.
+ */
+export class DuplicateTokenError extends Error {
+  constructor(readonly holder: 'user' | 'application') {
+    super(`another ${holder} has this token already`);
+    this.name = 'DuplicateTokenError';
+  }
+}
+
 /** Keys generated for an application's signed interaction delivery. */
 export interface ApplicationKeys {
   /** Hex-encoded Ed25519 public key (the application's `verify_key`). */
@@ -30,7 +41,10 @@ export interface WorldStore {
   /** The world as a document: no signing keys, only the pre-issued (non-expiring) tokens. */
   exportWorld(): Promise<World>;
 
-  /** Upserts; an existing application keeps its keys (a bot keeps verifying with the key it has). */
+  /**
+   * Upserts; an existing application keeps its keys (a bot keeps verifying with the key it has).
+   * Rejects with DuplicateTokenError when another application has the bot token.
+   */
   putApplication(app: Application): Promise<StoredApplication>;
   deleteApplication(id: string): Promise<boolean>;
   getApplication(id: string): Promise<StoredApplication | null>;
@@ -38,6 +52,7 @@ export interface WorldStore {
   findApplicationByBotToken(token: string): Promise<StoredApplication | null>;
   listApplications(): Promise<StoredApplication[]>;
 
+  /** Upserts; rejects with DuplicateTokenError when another user has the token. */
   putUser(user: User): Promise<void>;
   deleteUser(id: string): Promise<boolean>;
   getUser(id: string): Promise<User | null>;

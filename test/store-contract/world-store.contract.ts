@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CommandScope } from '../../src/core/commands/model.js';
 import type { World } from '../../src/core/world/types.js';
-import type { Store } from '../../src/store/store.js';
+import { DuplicateTokenError, type Store } from '../../src/store/store.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import {
   activityInstance,
@@ -233,6 +233,29 @@ export function describeWorldStoreContract(name: string, make: MakeStores): void
       assert.equal(await t.stores.world.deleteUser(ALICE), false);
       assert.equal(await t.stores.world.getUser(ALICE), null);
       assert.equal(await t.stores.world.findUserByToken('new-token'), null);
+    });
+
+    it('two users, or two applications, never share a token: the second write is refused', async () => {
+      const { world } = t.stores;
+      await world.putUser(user(ALICE, 'shared-token'));
+      await assert.rejects(world.putUser(user(BOB, 'shared-token')), DuplicateTokenError);
+      assert.equal(await world.getUser(BOB), null);
+      assert.equal((await world.findUserByToken('shared-token'))?.id, ALICE);
+      // The holder itself may write its token again, and give it up for another to take.
+      await world.putUser(user(ALICE, 'shared-token', 'alice2'));
+      await world.putUser(user(ALICE, 'alice-new'));
+      await world.putUser(user(BOB, 'shared-token'));
+      assert.equal((await world.findUserByToken('shared-token'))?.id, BOB);
+
+      await world.putApplication(application(APP_A, TOKEN_A));
+      await assert.rejects(world.putApplication(application(APP_B, TOKEN_A)), (error: unknown) => {
+        assert.ok(error instanceof DuplicateTokenError);
+        assert.equal(error.holder, 'application');
+        return true;
+      });
+      assert.equal(await world.getApplication(APP_B), null);
+      await world.putApplication(application(APP_A, TOKEN_A, 'renamed'));
+      assert.equal((await world.findApplicationByBotToken(TOKEN_A))?.id, APP_A);
     });
 
     it('guilds: put, get, find by channel as the channels change, delete with its permissions', async () => {

@@ -2,28 +2,36 @@
  * The PostgreSQL CommandStore: commands, daily create counts and command permissions, every query
  * keyed by application id. Each planner runs in one transaction that first takes the advisory
  * lock of its scope, so concurrent planners of one scope (in any process) run one after the other.
+ * Within a process they queue before taking a connection (scope-queue.ts), so a busy scope holds
+ * at most one of the pool's connections waiting on its lock, and that wait is bounded (lock_timeout).
  * Command lists and permissions lists are held per process and checked against their scope's
  * version on every read (versioned-lists.ts), so any node's committed write is seen at once.
  */
+import { approximateBytes } from '../../core/byte-lru.js';
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { deepFreeze, type Frozen } from '../../core/frozen-memo.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
-import { NO_VERSION, VersionedLists } from './versioned-lists.js';
+import { ScopeQueue } from './scope-queue.js';
+import { DEFAULT_LIST_CACHE_BYTES, NO_VERSION, VersionedLists } from './versioned-lists.js';
 
 /** The lock key of the global scope (no guild id is 0). */
 const GLOBAL_LOCK_KEY = '0';
+
+/**
+ * How long a planner waits for its scope's lock inside PostgreSQL before giving up (ms): another
+ * node's planner of the scope holds it, and this one must not keep its connection for ever.
+ */
+export const PLANNER_LOCK_TIMEOUT_MS = 5_000;
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
 const COMMAND_COLUMNS = 'application_id, guild_key, id, version, definition';
 
-/** Command lists held per process (one per application and scope read lately). */
-export const MAX_CACHED_COMMAND_LISTS = 128;
-/** Permissions lists held per process (one per application and guild read lately). */
-export const MAX_CACHED_PERMISSIONS_LISTS = 128;
+/** The share of the list cache's bytes that holds command lists; permissions lists get the rest. */
+export const COMMAND_LISTS_SHARE = 3 / 4;
 
 /**
  * The scope's list version (0: never written), and its rows only when that is not the version
@@ -64,12 +72,36 @@ const VERSIONED_PERMISSIONS = {
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 export class PostgresCommandStore implements CommandStore {
-  private readonly commandLists = new VersionedLists<Frozen<StoredCommand[]>>(MAX_CACHED_COMMAND_LISTS);
-  private readonly permissionsLists = new VersionedLists<Frozen<GuildCommandPermissions[]>>(
-    MAX_CACHED_PERMISSIONS_LISTS,
-  );
+  /** Command lists held per process (by application and scope), bounded by bytes. */
+  readonly commandLists: VersionedLists<Frozen<StoredCommand[]>>;
+  /** Permissions lists held per process (by application and guild), bounded by bytes. */
+  readonly permissionsLists: VersionedLists<Frozen<GuildCommandPermissions[]>>;
 
-  constructor(private readonly conn: PostgresConnection) {}
+  /** Planners of one scope on this node, one at a time: at most one connection waits on its lock. */
+  readonly scopeQueue = new ScopeQueue();
+
+  constructor(
+    private readonly conn: PostgresConnection,
+    cacheBytes: number = DEFAULT_LIST_CACHE_BYTES,
+  ) {
+    const commandBytes = Math.floor(cacheBytes * COMMAND_LISTS_SHARE);
+    this.commandLists = new VersionedLists(commandBytes);
+    this.permissionsLists = new VersionedLists(cacheBytes - commandBytes);
+  }
+
+  /** Runs `work` in a transaction once this node's earlier planners of the scope are done. */
+  private plannerTransaction<T>(
+    applicationId: string,
+    scope: string,
+    work: (client: PostgresClient) => Promise<T>,
+  ): Promise<T> {
+    return this.scopeQueue.run(`${applicationId}/${scope}`, () =>
+      this.conn.transaction(async (client) => {
+        await client.query(`SET LOCAL lock_timeout = ${PLANNER_LOCK_TIMEOUT_MS}`);
+        return work(client);
+      }),
+    );
+  }
 
   async listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
     const key = `${scope.applicationId}/${scopeKey(scope)}`;
@@ -80,8 +112,9 @@ export class PostgresCommandStore implements CommandStore {
     });
     const version = result.rows[0]!.list_version;
     if (held?.version === version) return held.value;
-    const commands = result.rows.filter((r): r is typeof r & CommandRow => r.id !== null).map(rowToCommand);
-    return this.commandLists.remember(key, version, deepFreeze(commands));
+    const rows = result.rows.filter((r): r is typeof r & CommandRow => r.id !== null);
+    const bytes = approximateBytes(rows.reduce((sum, r) => sum + r.definition.length, 0));
+    return this.commandLists.remember(key, version, deepFreeze(rows.map(rowToCommand)), bytes);
   }
 
   private async readCommands(db: Queryable, scope: CommandScope): Promise<StoredCommand[]> {
@@ -109,7 +142,7 @@ export class PostgresCommandStore implements CommandStore {
     const key = scopeKey(scope);
     const app = scope.applicationId;
     const day = utcDay(this.conn.now());
-    return this.conn.transaction(async (client) => {
+    return this.plannerTransaction(app, scope.guildId ?? GLOBAL_LOCK_KEY, async (client) => {
       // The locks first: what is read below still holds when the planner's answer is written.
       await this.conn.lockApplication(client, app, 'shared');
       await this.conn.lockScope(client, app, scope.guildId ?? GLOBAL_LOCK_KEY);
@@ -174,10 +207,13 @@ export class PostgresCommandStore implements CommandStore {
     const version = result.rows[0]!.list_version;
     if (held?.version === version) return held.value;
     const list: GuildCommandPermissions[] = [];
+    let jsonLength = 0;
     for (const r of result.rows) {
-      if (r.target_id !== null) list.push(rowToPermissions(applicationId, guildId, r.target_id, r.permissions));
+      if (r.target_id === null) continue;
+      list.push(rowToPermissions(applicationId, guildId, r.target_id, r.permissions));
+      jsonLength += r.target_id.length + r.permissions.length;
     }
-    return this.permissionsLists.remember(key, version, deepFreeze(list));
+    return this.permissionsLists.remember(key, version, deepFreeze(list), approximateBytes(jsonLength));
   }
 
   private async readCommandPermissions(
@@ -212,25 +248,28 @@ export class PostgresCommandStore implements CommandStore {
     targetId: string,
     planner: PermissionsPlanner,
   ): Promise<GuildCommandPermissions> {
-    return this.conn.transaction(async (client) => {
-      // The target may be a global command or one of this guild: both scopes are locked, global
-      // first (the one order every transaction takes them in), so neither can delete it meanwhile.
-      await this.conn.lockApplication(client, applicationId, 'shared');
-      await this.conn.lockScope(client, applicationId, GLOBAL_LOCK_KEY);
-      await this.conn.lockScope(client, applicationId, guildId);
-      const command =
-        (await this.readCommand(client, { applicationId, guildId: null }, targetId)) ??
-        (await this.readCommand(client, { applicationId, guildId }, targetId));
-      const permissions = planner({
-        permissions: await this.readCommandPermissions(client, applicationId, guildId),
-        command,
-      });
-      await client.query(
-        `INSERT INTO command_permissions (application_id, guild_id, target_id, permissions) VALUES ($1, $2, $3, $4)
+    // Queued under the global scope, then the guild's: the order every planner takes the locks in.
+    return this.scopeQueue.run(`${applicationId}/${GLOBAL_LOCK_KEY}`, () =>
+      this.plannerTransaction(applicationId, guildId, async (client) => {
+        // The target may be a global command or one of this guild: both scopes are locked, global
+        // first (the one order every transaction takes them in), so neither can delete it meanwhile.
+        await this.conn.lockApplication(client, applicationId, 'shared');
+        await this.conn.lockScope(client, applicationId, GLOBAL_LOCK_KEY);
+        await this.conn.lockScope(client, applicationId, guildId);
+        const command =
+          (await this.readCommand(client, { applicationId, guildId: null }, targetId)) ??
+          (await this.readCommand(client, { applicationId, guildId }, targetId));
+        const permissions = planner({
+          permissions: await this.readCommandPermissions(client, applicationId, guildId),
+          command,
+        });
+        await client.query(
+          `INSERT INTO command_permissions (application_id, guild_id, target_id, permissions) VALUES ($1, $2, $3, $4)
          ON CONFLICT (application_id, guild_id, target_id) DO UPDATE SET permissions = excluded.permissions`,
-        [applicationId, guildId, targetId, JSON.stringify(permissions)],
-      );
-      return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
-    });
+          [applicationId, guildId, targetId, JSON.stringify(permissions)],
+        );
+        return { id: targetId, application_id: applicationId, guild_id: guildId, permissions };
+      }),
+    );
   }
 }

@@ -12,6 +12,10 @@ export interface Migration {
   sql: string;
 }
 
+/** The unique indexes that keep two users, or two applications, from sharing a token. */
+export const USERS_TOKEN_INDEX = 'users_token_unique';
+export const APPLICATIONS_TOKEN_INDEX = 'applications_bot_token_unique';
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -214,6 +218,18 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION bump_permission_list_versions();
       CREATE TRIGGER command_permissions_deleted AFTER DELETE ON command_permissions
         REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_permission_list_versions();
+    `,
+  },
+  {
+    version: 4,
+    name: 'one user per token, one application per bot token',
+    // The service checks before it writes, but only within its process: two nodes writing at once
+    // could both pass the check. The index makes the database refuse the second.
+    sql: `
+      CREATE UNIQUE INDEX ${USERS_TOKEN_INDEX} ON users (token_hash);
+      DROP INDEX users_by_token;
+      CREATE UNIQUE INDEX ${APPLICATIONS_TOKEN_INDEX} ON applications (bot_token_hash);
+      DROP INDEX applications_by_token;
     `,
   },
 ];

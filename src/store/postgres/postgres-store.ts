@@ -23,6 +23,8 @@ export const EXCLUSIVE_WAIT_MS = 300_000;
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   now?: (() => number) | undefined;
+  /** The per-process command and permissions lists' byte budget (default 64 MiB). */
+  cacheBytes?: number | undefined;
 }
 
 export class PostgresStore implements Store {
@@ -32,16 +34,19 @@ export class PostgresStore implements Store {
   readonly leases: PostgresNodeLeaseStore;
   private closed: Promise<void> | null = null;
 
-  private constructor(private readonly conn: PostgresConnection) {
+  private constructor(
+    private readonly conn: PostgresConnection,
+    cacheBytes: number | undefined,
+  ) {
     this.world = new PostgresWorldStore(conn);
-    this.commands = new PostgresCommandStore(conn);
+    this.commands = new PostgresCommandStore(conn, cacheBytes);
     this.interactions = new PostgresInteractionStore(conn);
     this.leases = new PostgresNodeLeaseStore(conn);
   }
 
   /** Connects, migrates the schema, and returns the store; the pool is closed again if that fails. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const store = new PostgresStore(new PostgresConnection(options, options.now ?? Date.now));
+    const store = new PostgresStore(new PostgresConnection(options, options.now ?? Date.now), options.cacheBytes);
     try {
       await migrate(store.conn);
     } catch (error) {

@@ -4,11 +4,16 @@
  * transaction). A read asks for the version and the rows in one statement, and the rows only when
  * the version differs from the one held, so a hit costs one short query and hands back the same
  * frozen object (whose serialization is memoized by identity) while any node's committed write is
- * seen by the next read on every node. Bounded by entry count, least recently used out first.
+ * seen by the next read on every node. Bounded by bytes (a list can be megabytes), least recently
+ * used out first.
  */
+import { ByteLru } from '../../core/byte-lru.js';
 
 /** Sent as the version held when nothing is held: versions start at 0 ("never written"), so it matches none. */
 export const NO_VERSION = '-1';
+
+/** The lists' byte budget when the config names none: 64 MiB, as the SQLite store's read caches. */
+export const DEFAULT_LIST_CACHE_BYTES = 64 * 1024 * 1024;
 
 export interface Held<T> {
   version: string;
@@ -16,29 +21,33 @@ export interface Held<T> {
 }
 
 export class VersionedLists<T> {
-  private readonly entries = new Map<string, Held<T>>();
+  private readonly entries: ByteLru<Held<T>>;
 
-  constructor(private readonly maxEntries: number) {}
+  /** `capBytes`: the most bytes the held lists may add up to (see `approximateBytes`). */
+  constructor(capBytes: number) {
+    this.entries = new ByteLru<Held<T>>(capBytes);
+  }
 
   /** What is held for `key` (then the most recently used): its version goes with the read. */
   lookup(key: string): Held<T> | undefined {
-    const held = this.entries.get(key);
-    if (held) {
-      this.entries.delete(key);
-      this.entries.set(key, held);
-    }
-    return held;
+    return this.entries.get(key);
   }
 
-  /** Holds `value`, read at `version`, for `key`; the least recently used entry goes if there are too many. */
-  remember(key: string, version: string, value: T): T {
-    this.entries.delete(key);
-    this.entries.set(key, { version, value });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  /**
+   * Holds `value`, read at `version` and taking about `bytes`, for `key`; the least recently used
+   * lists go until the total fits (a list larger than the whole budget is not held).
+   */
+  remember(key: string, version: string, value: T, bytes: number): T {
+    this.entries.set(key, { version, value }, bytes);
     return value;
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The bytes of the lists held now (never more than the budget). */
+  get bytes(): number {
+    return this.entries.bytes;
   }
 }

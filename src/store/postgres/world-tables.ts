@@ -1,9 +1,10 @@
 /** The PostgreSQL WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import type { Application, Guild, Member, User, World } from '../../core/world/types.js';
 import { generateApplicationKeys } from '../keys.js';
-import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
+import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
 import { WORLD_LOCK_SCOPE, type PostgresClient, type PostgresConnection } from './connection.js';
+import { APPLICATIONS_TOKEN_INDEX, USERS_TOKEN_INDEX } from './migrations.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -63,12 +64,14 @@ export class PostgresWorldStore implements WorldStore {
     // Keys survive a reload of the world: a bot keeps verifying with the key it already has. The
     // keys offered are only used when the row is new (the upsert keeps the stored ones).
     const fresh = generateApplicationKeys();
-    const result = await client.query<{ verify_key: string; private_key_pem: string }>(
-      `INSERT INTO applications (id, bot_token_hash, doc, verify_key, private_key_pem) VALUES ($1, $2, $3, $4, $5)
+    const result = await client
+      .query<{ verify_key: string; private_key_pem: string }>(
+        `INSERT INTO applications (id, bot_token_hash, doc, verify_key, private_key_pem) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (id) DO UPDATE SET bot_token_hash = excluded.bot_token_hash, doc = excluded.doc
        RETURNING verify_key, private_key_pem`,
-      [app.id, tokenDigest(app.bot_token), JSON.stringify(app), fresh.verifyKey, fresh.privateKeyPem],
-    );
+        [app.id, tokenDigest(app.bot_token), JSON.stringify(app), fresh.verifyKey, fresh.privateKeyPem],
+      )
+      .catch(duplicateTokenAs('application', APPLICATIONS_TOKEN_INDEX));
     const row = result.rows[0]!;
     return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
   }
@@ -123,11 +126,13 @@ export class PostgresWorldStore implements WorldStore {
   }
 
   private async writeUser(db: Queryable, user: User): Promise<void> {
-    await db.query(
-      `INSERT INTO users (id, token_hash, doc) VALUES ($1, $2, $3)
+    await db
+      .query(
+        `INSERT INTO users (id, token_hash, doc) VALUES ($1, $2, $3)
        ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
-      [user.id, tokenDigest(user.token), JSON.stringify(user)],
-    );
+        [user.id, tokenDigest(user.token), JSON.stringify(user)],
+      )
+      .catch(duplicateTokenAs('user', USERS_TOKEN_INDEX));
   }
 
   async deleteUser(id: string): Promise<boolean> {
@@ -303,4 +308,16 @@ export class PostgresWorldStore implements WorldStore {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM oauth2_tokens ORDER BY token_hash');
     return result.rows.map((r) => JSON.parse(r.doc) as IssuedToken);
   }
+}
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Rethrows a unique violation of the token index `index` as DuplicateTokenError, anything else as is. */
+function duplicateTokenAs(holder: 'user' | 'application', index: string) {
+  return (error: unknown): never => {
+    const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+    if (code === UNIQUE_VIOLATION && constraint === index) throw new DuplicateTokenError(holder);
+    throw error;
+  };
 }

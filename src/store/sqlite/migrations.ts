@@ -138,4 +138,16 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT guilds.id, json_extract(m.value, '$.user_id') FROM guilds, json_each(guilds.doc, '$.members') AS m;
     `,
   },
+  {
+    version: 6,
+    name: 'one user per token, one application per bot token',
+    // The service checks before it writes, but only within its process; processes sharing the
+    // file could both pass the check. The index makes the database refuse the second.
+    sql: `
+      CREATE UNIQUE INDEX users_token_unique ON users (token_hash);
+      DROP INDEX users_by_token;
+      CREATE UNIQUE INDEX applications_bot_token_unique ON applications (bot_token_hash);
+      DROP INDEX applications_by_token;
+    `,
+  },
 ];

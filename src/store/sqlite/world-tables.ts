@@ -2,7 +2,7 @@
 import { approximateBytes } from '../../core/byte-lru.js';
 import type { Application, Guild, Member, User, World } from '../../core/world/types.js';
 import { generateApplicationKeys } from '../keys.js';
-import type { IssuedToken, StoredApplication, WorldStore } from '../store.js';
+import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
 import type { SqliteConnection } from './connection.js';
 import { cacheTag } from './read-caches.js';
@@ -60,12 +60,14 @@ export class SqliteWorldStore implements WorldStore {
     const keys = existing
       ? { verifyKey: existing.verify_key, privateKeyPem: existing.private_key_pem }
       : generateApplicationKeys();
-    this.conn
-      .sql(
-        `INSERT INTO applications (id, bot_token_hash, doc, verify_key, private_key_pem) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET bot_token_hash = excluded.bot_token_hash, doc = excluded.doc`,
-      )
-      .run(app.id, tokenDigest(app.bot_token), JSON.stringify(app), keys.verifyKey, keys.privateKeyPem);
+    refusingDuplicateToken('application', 'applications.bot_token_hash', () =>
+      this.conn
+        .sql(
+          `INSERT INTO applications (id, bot_token_hash, doc, verify_key, private_key_pem) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET bot_token_hash = excluded.bot_token_hash, doc = excluded.doc`,
+        )
+        .run(app.id, tokenDigest(app.bot_token), JSON.stringify(app), keys.verifyKey, keys.privateKeyPem),
+    );
     return { ...app, keys };
   }
 
@@ -123,12 +125,14 @@ export class SqliteWorldStore implements WorldStore {
 
   private writeUser(user: User): void {
     this.conn.cached.forgetUser(user.id);
-    this.conn
-      .sql(
-        `INSERT INTO users (id, token_hash, doc) VALUES (?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
-      )
-      .run(user.id, tokenDigest(user.token), JSON.stringify(user));
+    refusingDuplicateToken('user', 'users.token_hash', () =>
+      this.conn
+        .sql(
+          `INSERT INTO users (id, token_hash, doc) VALUES (?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, doc = excluded.doc`,
+        )
+        .run(user.id, tokenDigest(user.token), JSON.stringify(user)),
+    );
   }
 
   async deleteUser(id: string): Promise<boolean> {
@@ -317,4 +321,20 @@ export class SqliteWorldStore implements WorldStore {
 /** An application's cached size: its document and its keys. */
 function applicationBytes(row: ApplicationRow): number {
   return approximateBytes(row.doc.length + row.verify_key.length + row.private_key_pem.length);
+}
+
+/** SQLite's extended code for a unique index refusing a row. */
+const UNIQUE_VIOLATION = 'SQLITE_CONSTRAINT_UNIQUE';
+
+/** Runs `write`; a unique violation on `column` (table.column) becomes DuplicateTokenError. */
+function refusingDuplicateToken(holder: 'user' | 'application', column: string, write: () => unknown): void {
+  try {
+    write();
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (code === UNIQUE_VIOLATION && typeof message === 'string' && message.endsWith(column)) {
+      throw new DuplicateTokenError(holder);
+    }
+    throw error;
+  }
 }
