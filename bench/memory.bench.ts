@@ -92,10 +92,14 @@ interface Started {
 
 async function serve(args: string[]): Promise<Started> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['bin/slashd.js', 'serve', '--port', '0', '--admin-token', 'bench', ...args], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['bin/slashd.js', 'serve', '--port', '0', '--rate-limits', 'off', '--admin-token', 'bench', ...args],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -42,9 +42,14 @@ function stopper(child: ChildProcess, cleanup: () => void): () => Promise<void> 
     });
 }
 
-/** `slashd serve` with these arguments (besides an ephemeral port); `cleanup` runs once it has exited. */
+/**
+ * `slashd serve` with these arguments (besides an ephemeral port); `cleanup` runs once it has exited.
+ * Rate limits are off unless the arguments choose a preset: serve's default (`sandbox`) would turn
+ * a throughput benchmark into a measure of its limits.
+ */
 export async function startSlashdWith(args: string[], cleanup: () => void = () => {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['bin/slashd.js', 'serve', '--port', '0', ...args], {
+  const limits = args.includes('--rate-limits') ? [] : ['--rate-limits', 'off'];
+  const child = spawn(process.execPath, ['bin/slashd.js', 'serve', '--port', '0', ...limits, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
