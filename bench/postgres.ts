@@ -5,6 +5,6 @@ import { dropSchema, freshSchemaName, postgresConnectionString } from '../test/h
 export { dropSchema, freshSchemaName, postgresConnectionString };
 
 /** Opens (and migrates) a store on `schema`, with a pool large enough for a benchmark's load. */
-export function openBenchStore(schema: string, max = 4): Promise<PostgresStore> {
-  return PostgresStore.open({ connectionString: postgresConnectionString, schema, max });
+export function openBenchStore(schema: string, max = 4, cacheBytes?: number): Promise<PostgresStore> {
+  return PostgresStore.open({ connectionString: postgresConnectionString, schema, max, cacheBytes });
 }
