@@ -6,12 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createSlashd, type Slashd } from '../src/app.js';
 import { GatewayClient } from './helpers/gateway-client.js';
-import { dropSchema, freshSchemaName, postgresConnectionString } from './helpers/postgres.js';
-import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
+import { startInProcessNode, type InProcessNode } from './helpers/nodes.js';
+import { dropSchema, freshSchemaName } from './helpers/postgres.js';
+import { deletePrefix, freshRedisPrefix } from './helpers/redis.js';
 import {
-  ADMIN_TOKEN,
   ALICE_TOKEN,
   BOT,
   DEMO_APP_ID,
@@ -23,10 +22,7 @@ import {
 
 const GUILDS = 1;
 
-interface Node {
-  slashd: Slashd;
-  url: string;
-}
+type Node = InProcessNode;
 
 describe('gateway sessions across two nodes', () => {
   const schema = freshSchemaName('nodes_gateway');
@@ -35,17 +31,8 @@ describe('gateway sessions across two nodes', () => {
   let a: Node;
   let b: Node;
 
-  async function node(world: boolean): Promise<Node> {
-    const slashd = await createSlashd({
-      db: postgresConnectionString,
-      dbSchema: schema,
-      redisUrl,
-      redisPrefix: prefix,
-      adminToken: ADMIN_TOKEN,
-      ...(world ? { world: exampleWorld() } : {}),
-    });
-    return { slashd, url: await slashd.listen({ host: '127.0.0.1', port: 0 }) };
-  }
+  const node = (world: boolean): Promise<Node> =>
+    startInProcessNode(schema, prefix, world ? exampleWorld() : undefined);
 
   async function connect(to: Node): Promise<GatewayClient> {
     const client = await GatewayClient.connect(to.url);

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createSlashd, type Slashd } from '../src/app.js';
 import { GatewayClient } from './helpers/gateway-client.js';
-import { dropSchema, freshSchemaName, postgresConnectionString } from './helpers/postgres.js';
-import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
+import { startInProcessNode, type InProcessNode } from './helpers/nodes.js';
+import { dropSchema, freshSchemaName } from './helpers/postgres.js';
+import { deletePrefix, freshRedisPrefix } from './helpers/redis.js';
 import {
   ADMIN_TOKEN,
   ALICE_TOKEN,
@@ -23,10 +23,7 @@ import {
   exampleWorld,
 } from './helpers/world.js';
 
-interface Node {
-  slashd: Slashd;
-  url: string;
-}
+type Node = InProcessNode;
 
 type Json = Record<string, any>;
 
@@ -37,17 +34,8 @@ describe('reads on B after writes on A', () => {
   let a: Node;
   let b: Node;
 
-  async function node(world: boolean): Promise<Node> {
-    const slashd = await createSlashd({
-      db: postgresConnectionString,
-      dbSchema: schema,
-      redisUrl,
-      redisPrefix: prefix,
-      adminToken: ADMIN_TOKEN,
-      ...(world ? { world: exampleWorld() } : {}),
-    });
-    return { slashd, url: await slashd.listen({ host: '127.0.0.1', port: 0 }) };
-  }
+  const node = (world: boolean): Promise<Node> =>
+    startInProcessNode(schema, prefix, world ? exampleWorld() : undefined);
 
   async function call(n: Node, method: string, path: string, auth: string, body?: unknown): Promise<Json> {
     const response = await fetch(`${n.url}${path}`, {

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSlashd, type Slashd } from '../../src/app.js';
 import type { World } from '../../src/core/world/types.js';
 import { CHILD_WAIT_MS, CLI, runToEnd, startChild, type RunningChild } from './cli-process.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, unreachable, withAdminClient } from './postgres.js';
@@ -150,4 +151,23 @@ export async function startCluster(count: number, world: World): Promise<Cluster
     await cleanup();
     throw error;
   }
+}
+
+/** A slashd in this process on a shared PostgreSQL schema and Redis prefix: one node of a test's pair. */
+export interface InProcessNode {
+  slashd: Slashd;
+  url: string;
+}
+
+/** Starts one in-process node on `schema` and `prefix`; `world` (the first node's) is loaded at start. */
+export async function startInProcessNode(schema: string, prefix: string, world?: World): Promise<InProcessNode> {
+  const slashd = await createSlashd({
+    db: postgresConnectionString,
+    dbSchema: schema,
+    redisUrl,
+    redisPrefix: prefix,
+    adminToken: ADMIN_TOKEN,
+    ...(world ? { world } : {}),
+  });
+  return { slashd, url: await slashd.listen({ host: '127.0.0.1', port: 0 }) };
 }
