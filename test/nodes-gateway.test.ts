@@ -7,9 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GatewayClient } from './helpers/gateway-client.js';
-import { startInProcessNode, type InProcessNode } from './helpers/nodes.js';
-import { dropSchema, freshSchemaName } from './helpers/postgres.js';
-import { deletePrefix, freshRedisPrefix } from './helpers/redis.js';
+import { requestAt, startNodePair, type InProcessNode, type NodePair } from './helpers/nodes.js';
 import {
   ALICE_TOKEN,
   BOT,
@@ -25,14 +23,11 @@ const GUILDS = 1;
 type Node = InProcessNode;
 
 describe('gateway sessions across two nodes', () => {
-  const schema = freshSchemaName('nodes_gateway');
-  const prefix = freshRedisPrefix('nodes-gateway');
+  let pair: NodePair;
+  let prefix: string;
   const clients: GatewayClient[] = [];
   let a: Node;
   let b: Node;
-
-  const node = (world: boolean): Promise<Node> =>
-    startInProcessNode(schema, prefix, world ? exampleWorld() : undefined);
 
   async function connect(to: Node): Promise<GatewayClient> {
     const client = await GatewayClient.connect(to.url);
@@ -53,27 +48,17 @@ describe('gateway sessions across two nodes', () => {
     await n.slashd.redis!.commands.ping();
   }
 
-  async function api(n: Node, method: string, path: string, auth: string, body?: unknown) {
-    const response = await fetch(`${n.url}/api/v10${path}`, {
-      method,
-      headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, text, body: text ? (JSON.parse(text) as Record<string, any>) : null };
-  }
+  const api = (n: Node, method: string, path: string, auth: string, body?: unknown) =>
+    requestAt(n.url, method, path, { auth, body });
 
   before(async () => {
-    a = await node(true);
-    b = await node(false);
+    pair = await startNodePair('nodes-gateway', exampleWorld());
+    ({ a, b, prefix } = pair);
   });
 
   after(async () => {
     for (const client of clients) client.drop();
-    await a?.slashd.close();
-    await b?.slashd.close();
-    await dropSchema(schema);
-    await deletePrefix(prefix);
+    await pair?.close();
   });
 
   test('identified on A, resumed on B: the missed dispatches in order, then RESUMED, then live ones once', async () => {

@@ -7,9 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GatewayClient } from './helpers/gateway-client.js';
-import { startInProcessNode, type InProcessNode } from './helpers/nodes.js';
-import { dropSchema, freshSchemaName } from './helpers/postgres.js';
-import { deletePrefix, freshRedisPrefix } from './helpers/redis.js';
+import { requestAt, startNodePair, type InProcessNode, type NodePair } from './helpers/nodes.js';
 import {
   ADMIN_TOKEN,
   ALICE_TOKEN,
@@ -28,24 +26,15 @@ type Node = InProcessNode;
 type Json = Record<string, any>;
 
 describe('reads on B after writes on A', () => {
-  const schema = freshSchemaName('nodes_reads');
-  const prefix = freshRedisPrefix('nodes-reads');
+  let pair: NodePair;
   const clients: GatewayClient[] = [];
   let a: Node;
   let b: Node;
 
-  const node = (world: boolean): Promise<Node> =>
-    startInProcessNode(schema, prefix, world ? exampleWorld() : undefined);
-
   async function call(n: Node, method: string, path: string, auth: string, body?: unknown): Promise<Json> {
-    const response = await fetch(`${n.url}${path}`, {
-      method,
-      headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    const text = await response.text();
-    assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
+    const response = await requestAt(n.url, method, `${n.url}${path}`, { auth, body });
+    assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
+    return (response.body ?? {}) as Json;
   }
 
   const commandNames = async (n: Node, token: string): Promise<string[]> => {
@@ -54,16 +43,13 @@ describe('reads on B after writes on A', () => {
   };
 
   before(async () => {
-    a = await node(true);
-    b = await node(false);
+    pair = await startNodePair('nodes-reads', exampleWorld());
+    ({ a, b } = pair);
   });
 
   after(async () => {
     for (const client of clients) client.drop();
-    await a?.slashd.close();
-    await b?.slashd.close();
-    await dropSchema(schema);
-    await deletePrefix(prefix);
+    await pair?.close();
   });
 
   test('commands and the picker', async () => {

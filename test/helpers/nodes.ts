@@ -171,3 +171,32 @@ export async function startInProcessNode(schema: string, prefix: string, world?:
   });
   return { slashd, url: await slashd.listen({ host: '127.0.0.1', port: 0 }) };
 }
+
+/** Two in-process nodes on a fresh schema and Redis prefix; `a` loads `world`. */
+export interface NodePair {
+  a: InProcessNode;
+  b: InProcessNode;
+  /** The pair's Redis key prefix (for tests that read what the nodes keep there). */
+  prefix: string;
+  /** Closes both nodes, drops the schema and deletes the prefix's keys. */
+  close(): Promise<void>;
+}
+
+export async function startNodePair(name: string, world: World): Promise<NodePair> {
+  const schema = freshSchemaName(name.replace(/-/g, '_'));
+  const prefix = freshRedisPrefix(name);
+  const started: InProcessNode[] = [];
+  const close = async () => {
+    for (const node of started) await node.slashd.close();
+    await dropSchema(schema);
+    await deletePrefix(prefix);
+  };
+  try {
+    started.push(await startInProcessNode(schema, prefix, world));
+    started.push(await startInProcessNode(schema, prefix));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { a: started[0]!, b: started[1]!, prefix, close };
+}
