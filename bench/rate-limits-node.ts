@@ -24,7 +24,7 @@ export const BENCH_PRESET: RateLimitPreset = {
   ) as RateLimitPreset['groups'],
 };
 
-const USAGE = 'usage: rate-limits-node <world.json> <db> <db-schema|-> off|memory|redis [redis-url prefix]';
+const USAGE = 'usage: rate-limits-node <world.json> <db> <db-schema|-> off|memory|redis|redis-exact [redis-url prefix]';
 
 function rateLimits(
   mode: string | undefined,
@@ -34,6 +34,10 @@ function rateLimits(
   if (mode === 'off') return { preset: 'off' };
   if (mode === 'memory') return { preset: BENCH_PRESET };
   if (mode === 'redis' && redisUrl && prefix) return { preset: BENCH_PRESET, redis: redisUrl, redisPrefix: prefix };
+  // Every request counted in Redis, as at v10's small limits (no leases).
+  if (mode === 'redis-exact' && redisUrl && prefix) {
+    return { preset: BENCH_PRESET, redis: redisUrl, redisPrefix: prefix, leaseShare: 0 };
+  }
   throw new Error(USAGE);
 }
 

@@ -1,7 +1,8 @@
 /**
  * The cost of the rate-limit check (issue 12): GET of a 100-command list, on SQLite with limits
  * off, counted in memory and counted in Redis, and on PostgreSQL (the deployment that shares its
- * counters in Redis) with limits off and counted in Redis: five servers in rounds that alternate
+ * counters in Redis) with limits off, counted in Redis with leases (the default) and counted in
+ * Redis request by request (as at v10's small limits): six servers in rounds that alternate
  * (rotating which goes first) so drift hits all of them; each figure a ratio to the limits-off
  * server on the same store in the same round (goal: the check costs < 5 % of a list GET). The
  * measure is the server process's CPU time per request over a fixed number of requests: steadier
@@ -13,6 +14,8 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { DEFAULT_LEASE_SHARE, leaseSize } from '../src/core/rate-limits/lease.js';
+import { SANDBOX_PRESET } from '../src/core/rate-limits/presets.js';
 import { rateLimits } from '../src/http/rate-limits.js';
 import { MemoryCounters } from '../src/rate-limits/memory-counters.js';
 import { RedisCounters } from '../src/rate-limits/redis-counters.js';
@@ -100,6 +103,7 @@ function hookMicros(): number {
 }
 
 const STORE_HITS = 20_000;
+const SANDBOX_READS_LIMIT = SANDBOX_PRESET.groups.reads.limit;
 /** Limits the store bench never reaches. */
 const UNREACHED_IN_BENCH = 1_000_000_000;
 
@@ -107,16 +111,22 @@ const UNREACHED_IN_BENCH = 1_000_000_000;
  * The Redis store's own CPU per hit in this process (ioredis encoding, reply parsing, promises),
  * with `concurrent` hits in flight at a time: 1 is one script call per hit, as before batching.
  */
-export async function redisStoreMicros(prefix: string, concurrent: number): Promise<number> {
+export async function redisStoreMicros(
+  prefix: string,
+  concurrent: number,
+  leaseShare = 0,
+  limit = UNREACHED_IN_BENCH,
+): Promise<number> {
   const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   try {
-    const store = new RedisCounters({ client, prefix });
-    const route = { key: 'store', limit: UNREACHED_IN_BENCH, windowMs: 60_000 };
-    const global = { key: 'store-global', limit: UNREACHED_IN_BENCH, windowMs: 60_000 };
+    const store = new RedisCounters({ client, prefix, leaseShare });
+    const key = `store-${leaseShare}-${limit}`;
+    const route = { key, limit, windowMs: 60_000 };
+    const global = { key: `${key}-global`, limit: UNREACHED_IN_BENCH, windowMs: 60_000 };
     await store.hit(Date.now(), route, global);
     const before = process.cpuUsage();
     for (let done = 0; done < STORE_HITS; done += concurrent) {
-      await Promise.all(Array.from({ length: concurrent }, () => store.hit(Date.now(), route, global)));
+      await Promise.all(Array.from({ length: concurrent }, async () => store.hit(Date.now(), route, global)));
     }
     const { user, system } = process.cpuUsage(before);
     return (user + system) / STORE_HITS;
@@ -143,17 +153,23 @@ async function deleteKeys(prefix: string): Promise<void> {
 
 export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
   const prefix = `slashd-bench:${randomBytes(6).toString('hex')}:`;
-  const schemas = [freshSchemaName('bench_rl_off'), freshSchemaName('bench_rl_redis')] as const;
+  const schemas = [
+    freshSchemaName('bench_rl_off'),
+    freshSchemaName('bench_rl_redis'),
+    freshSchemaName('bench_rl_exact'),
+  ] as const;
   const world = exampleWorld();
   const servers: ChildServer[] = [];
   try {
-    // SQLite: off, memory, Redis; PostgreSQL (where Redis counters are used): off, Redis.
+    // SQLite: off, memory, Redis; PostgreSQL (where Redis counters are used): off, Redis leased, Redis exact.
     const redis = ['redis', REDIS_URL, prefix];
     servers.push(await startRateLimitedSlashd(world, ['off']));
     servers.push(await startRateLimitedSlashd(world, ['memory']));
     servers.push(await startRateLimitedSlashd(world, redis));
     servers.push(await startRateLimitedSlashd(world, ['off'], { url: postgresConnectionString, schema: schemas[0] }));
     servers.push(await startRateLimitedSlashd(world, redis, { url: postgresConnectionString, schema: schemas[1] }));
+    const exact = ['redis-exact', REDIS_URL, `${prefix}exact:`];
+    servers.push(await startRateLimitedSlashd(world, exact, { url: postgresConnectionString, schema: schemas[2] }));
     const urls = servers.map((s) => `${s.url}/api/v10/applications/${DEMO_APP_ID}/commands`);
     for (const url of urls) {
       const put = await fetch(url, {
@@ -182,6 +198,8 @@ export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
     };
     const hook = hookMicros();
     const [oneAtATime, tenAtATime] = [await redisStoreMicros(prefix, 1), await redisStoreMicros(prefix, CONNECTIONS)];
+    // A lease of 7 requests: the sandbox preset's reads (500 per window) at the default share.
+    const sandboxReads = await redisStoreMicros(prefix, CONNECTIONS, DEFAULT_LEASE_SHARE, SANDBOX_READS_LIMIT);
     return {
       lines: [
         `(a) GET 100-command list on SQLite, limits off: CPU ${fixed(median(cpu[0]!), 1)} µs per request (median of ${ROUNDS} rounds of ${REQUESTS_PER_ROUND} requests per server, alternating, ${CONNECTIONS} connections)`,
@@ -190,8 +208,14 @@ export async function runRateLimitsBench(): Promise<{ lines: string[] }> {
         `(d) the hook's own work in process (keys, count global + bucket, decide, 5 headers): ${fixed(hook, 2)} µs per request, ${fixed((hook / median(cpu[0]!)) * 100, 1)} % of (a)'s CPU per list GET`,
         `(e) GET 100-command list on PostgreSQL, limits off: CPU ${fixed(median(cpu[3]!), 1)} µs per request (${POSTGRES_REQUESTS_PER_ROUND} requests per round)`,
         `(g) the Redis counters' cost measured on SQLite, (c) - (a), as a share of (e): ${fixed(((median(cpu[2]!) - median(cpu[0]!)) / median(cpu[3]!)) * 100, 1)} %`,
-        describe(4, 3, '(f) PostgreSQL, limits on, Redis counters'),
-        `(h) the Redis store's own CPU per hit in process: ${fixed(oneAtATime, 1)} µs one at a time (one script call each), ${fixed(tenAtATime, 1)} µs ${CONNECTIONS} at a time (one call per batch)`,
+        describe(4, 3, '(f) PostgreSQL, limits on, Redis counters (leases of 1/64 of the limit)'),
+        describe(
+          5,
+          3,
+          "(f') PostgreSQL, limits on, Redis counters, every request counted in Redis (as at v10's limits under 128)",
+        ),
+        `(h) the Redis store's own CPU per hit in process, every hit counted in Redis (leaseShare 0, as at v10's limits): ${fixed(oneAtATime, 1)} µs one at a time (one script call each), ${fixed(tenAtATime, 1)} µs ${CONNECTIONS} at a time (one call per batch)`,
+        `(i) the same with leases of ${leaseSize(SANDBOX_READS_LIMIT, DEFAULT_LEASE_SHARE)} (the sandbox preset's reads, ${SANDBOX_READS_LIMIT} per window), ${CONNECTIONS} at a time: ${fixed(sandboxReads, 1)} µs per hit, ${fixed((sandboxReads / median(cpu[3]!)) * 100, 1)} % of (e)`,
       ],
     };
   } finally {

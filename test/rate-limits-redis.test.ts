@@ -65,14 +65,20 @@ describe('Redis counters', () => {
     admin.disconnect();
   });
 
+  /** Two stores that count every request in Redis (no leases), as every store does at v10's small limits. */
+  const exactStores = (a: Redis, b: Redis) => [
+    new RedisCounters({ client: a, prefix, leaseShare: 0 }),
+    new RedisCounters({ client: b, prefix, leaseShare: 0 }),
+  ];
+
   test('two stores on one prefix count 500 concurrent hits exactly once each', async () => {
     const [a, b] = [await connect(), await connect()];
     try {
-      const stores = [new RedisCounters({ client: a, prefix }), new RedisCounters({ client: b, prefix })];
+      const stores = exactStores(a, b);
       const route = { key: 'exact', limit: 100, windowMs: 60_000 };
       const global = { key: 'exact-global', limit: 400, windowMs: 60_000 };
       const hits = await Promise.all(
-        Array.from({ length: 500 }, (_, i) => stores[i % 2]!.hit(Date.now(), route, global)),
+        Array.from({ length: 500 }, async (_, i) => stores[i % 2]!.hit(Date.now(), route, global)),
       );
       const globalCounts = hits.map((h) => h.global!.count).sort((x, y) => x - y);
       assert.deepEqual(
@@ -96,11 +102,13 @@ describe('Redis counters', () => {
     const [a, b] = [await connect(), await connect()];
     try {
       const counted = countScriptCalls(a);
-      const stores = [new RedisCounters({ client: a, prefix }), new RedisCounters({ client: b, prefix })];
+      const stores = exactStores(a, b);
       const route = { key: 'batched', limit: 500, windowMs: 60_000 };
       const global = { key: 'batched-global', limit: 600, windowMs: 60_000 };
       const hits = await Promise.all(
-        Array.from({ length: 1_200 }, (_, i) => stores[i % 2]!.hit(Date.now(), route, i % 3 === 0 ? null : global)),
+        Array.from({ length: 1_200 }, async (_, i) =>
+          stores[i % 2]!.hit(Date.now(), route, i % 3 === 0 ? null : global),
+        ),
       );
       // Node a's 600 hits in batches of at most MAX_HITS_PER_CALL, plus one resend if the script was not loaded.
       assert.ok(counted.calls >= Math.ceil(600 / MAX_HITS_PER_CALL), `${counted.calls} script calls`);
@@ -124,12 +132,67 @@ describe('Redis counters', () => {
     }
   });
 
+  test('leases: two stores never admit more than the limit together, and strand at most a lease per other store', async () => {
+    const [a, b] = [await connect(), await connect()];
+    try {
+      const counted = countScriptCalls(a);
+      // A lease of 1/64 of 6,400 is 100 requests.
+      const stores = [new RedisCounters({ client: a, prefix }), new RedisCounters({ client: b, prefix })];
+      const route = { key: 'leased', limit: 6_400, windowMs: 60_000 };
+      const admitted = [0, 0];
+      let refused = 0;
+      // Waves of concurrent requests on both stores, until both refuse.
+      for (let wave = 0; wave < 40; wave++) {
+        const hits = await Promise.all(
+          Array.from({ length: 400 }, async (_, i) => {
+            const hit = await stores[i % 2]!.hit(Date.now(), route, null);
+            return { store: i % 2, count: hit.route!.count };
+          }),
+        );
+        for (const hit of hits) {
+          if (hit.count <= route.limit) admitted[hit.store]!++;
+          else refused++;
+        }
+      }
+      const total = admitted[0]! + admitted[1]!;
+      assert.ok(total <= route.limit, `${total} admitted over a limit of ${route.limit}`);
+      assert.ok(total >= route.limit - 99, `${total} admitted: more than one lease stranded`);
+      assert.equal(total + refused, 16_000);
+      // Store a asked Redis about once per lease (of 100), not once per request.
+      assert.ok(counted.calls <= 40, `${counted.calls} script calls for ${admitted[0]} admitted requests`);
+      assert.equal(Number(await admin.get(`${prefix}leased`)) >= route.limit, true);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
+
+  test('leases: counts rise by one per request and a drained counter refuses without asking Redis', async () => {
+    const client = await connect();
+    try {
+      const counted = countScriptCalls(client);
+      const store = new RedisCounters({ client, prefix });
+      const route = { key: 'drained', limit: 640, windowMs: 60_000 };
+      const counts: number[] = [];
+      for (let i = 0; i < 700; i++) counts.push((await store.hit(Date.now(), route, null)).route!.count);
+      assert.deepEqual(
+        counts.slice(0, 640),
+        Array.from({ length: 640 }, (_, i) => i + 1),
+      );
+      for (const count of counts.slice(640)) assert.ok(count > route.limit);
+      // 64 leases of 10, and one that found the window full; the 59 refusals after it stayed local.
+      assert.equal(counted.calls <= 66, true, `${counted.calls} script calls`);
+    } finally {
+      client.disconnect();
+    }
+  });
+
   test('a failed script call rejects every hit of its batch', async () => {
     const client = await connect();
     const store = new RedisCounters({ client, prefix });
     client.disconnect();
     const route = { key: 'gone', limit: 10, windowMs: 60_000 };
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => store.hit(Date.now(), route, null)));
+    const results = await Promise.allSettled(Array.from({ length: 5 }, async () => store.hit(Date.now(), route, null)));
     assert.deepEqual(
       results.map((r) => r.status),
       Array(5).fill('rejected'),
@@ -137,7 +200,7 @@ describe('Redis counters', () => {
   });
 
   test('a window ends by Redis expiry, and the next request opens a new one', async () => {
-    const store = new RedisCounters({ client: admin, prefix });
+    const store = new RedisCounters({ client: admin, prefix, leaseShare: 0 });
     const route = { key: 'short', limit: 1, windowMs: 30 };
     assert.equal((await store.hit(Date.now(), route, null)).route!.count, 1);
     const deadline = Date.now() + 5_000;

@@ -20,6 +20,8 @@ export interface RateLimitConfig {
   redis?: Redis | string | undefined;
   /** Prefix of every counter key in Redis (default `slashd:rl:`). */
   redisPrefix?: string | undefined;
+  /** The share of a limit a node leases from Redis at once (default 1/64); 0 counts every request in Redis. */
+  leaseShare?: number | undefined;
   /** A counter store of one's own (tests observe counts through one); wins over `redis`. */
   counters?: CounterStore | undefined;
 }
@@ -52,7 +54,11 @@ export function openRateLimits(config: RateLimitConfig | undefined): RateLimits 
         })
       : null;
   const client = owned ?? (config.redis as Redis);
-  const counters = new RedisCounters({ client, prefix: config.redisPrefix ?? DEFAULT_REDIS_PREFIX });
+  const counters = new RedisCounters({
+    client,
+    prefix: config.redisPrefix ?? DEFAULT_REDIS_PREFIX,
+    ...(config.leaseShare === undefined ? {} : { leaseShare: config.leaseShare }),
+  });
   return {
     preset,
     counters,
