@@ -359,6 +359,26 @@ describe('components and modals over signed HTTP, answered by a discord-interact
     assert.equal(status.body.state, 'responded', 'editing @original after 6 completes the answer');
   });
 
+  test("a button on a message the bot posted itself (REST) is clicked like an answer's", async () => {
+    const posted = await server.request('POST', `/channels/${GENERAL}/messages`, {
+      auth: BOT,
+      body: { content: 'Posted', components: [{ type: 1, components: [{ type: 2, style: 1, custom_id: 'p' }] }] },
+    });
+    assert.equal(posted.status, 200, posted.text);
+    app.handle(() => ({
+      inline: { type: InteractionResponseType.UPDATE_MESSAGE, data: { content: 'Posted, clicked' } },
+    }));
+    const { interaction } = await send(BOB, click({ custom_id: 'p', component_type: 2 }, posted.body.id));
+    assert.equal(interaction.message.author.id, DEMO_APP_ID);
+    assert.equal((await messageSeenBy(ALICE, posted.body.id))?.content, 'Posted, clicked');
+    await assertRefused(
+      BOB,
+      click({ custom_id: 'p', component_type: 2 }, posted.body.id, { application_id: OTHER_APP_ID }),
+      ['message_id'],
+      codes.INTERACTION_UNKNOWN_MESSAGE,
+    );
+  });
+
   test('6 and 7 do not answer a command', async () => {
     const results: Json[] = [];
     app.handle(() => ({
