@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import * as codes from '../src/core/io/codes.js';
 import type { IssuePath } from '../src/core/io/issue.js';
 import type { Result } from '../src/core/io/result.js';
@@ -221,5 +222,54 @@ describe('which answers update the message', () => {
     const modal = { type: 9, data: { custom_id: 'm', title: 't', components: [{ type: 1, components: [] }] } };
     assert.deepEqual(typeOf(checkCallback(modal, ctx(5, true))), [codes.INTERACTION_CALLBACK_TYPE_INVALID]);
     assert.ok(checkCallback(modal, ctx(3, true)).ok, 'a click may open a modal');
+  });
+});
+
+describe('never throws on arbitrary input', () => {
+  const RUNS = 300;
+  /** Component-like trees: the shapes the search walks, with any value in any field. */
+  const component = fc.letrec((tie) => ({
+    node: fc.record(
+      {
+        type: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.jsonValue()),
+        custom_id: fc.oneof(fc.constantFrom('a', 'b'), fc.jsonValue()),
+        disabled: fc.jsonValue(),
+        style: fc.oneof(fc.integer({ min: 0, max: 7 }), fc.jsonValue()),
+        min_values: fc.jsonValue(),
+        max_values: fc.jsonValue(),
+        options: fc.jsonValue(),
+        components: fc.oneof({ depthSize: 'small' }, fc.array(tie('node'), { maxLength: 3 }), fc.jsonValue()),
+        component: fc.oneof({ depthSize: 'small' }, tie('node'), fc.jsonValue()),
+        accessory: fc.oneof({ depthSize: 'small' }, tie('node'), fc.jsonValue()),
+      },
+      { requiredKeys: [] },
+    ),
+  })).node;
+
+  it('checkClick, checkModalSubmit, normalizeComponents and the readers', () => {
+    fc.assert(
+      fc.property(
+        fc.array(component, { maxLength: 4 }),
+        fc.constantFrom('a', 'b'),
+        fc.integer({ min: 0, max: 20 }),
+        fc.option(fc.array(fc.string(), { maxLength: 4 }), { nil: null }),
+        (tree, customId, type, values) => {
+          checkClick(tree, { custom_id: customId, component_type: type, values }, guildTarget());
+          checkModalSubmit(tree, [{ custom_id: customId, value: 'x', path: [] }]);
+          normalizeComponents(tree);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom('type', 'channel_id', 'message_id', 'data', 'nonce'), fc.jsonValue()),
+        (body) => {
+          readComponentRequest(body);
+          readModalSubmitRequest(body);
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 });
