@@ -72,7 +72,9 @@ function childPath(path: string, key: string | number): string {
  */
 export function changedPaths(before: unknown, after: unknown, path = ''): string[] {
   if (same(before, after)) return [];
-  if (Array.isArray(before) && Array.isArray(after)) {
+  // Lists of objects (options, choices) are followed item by item; a list of plain values
+  // (`contexts`, `channel_types`) changed as a whole.
+  if (Array.isArray(before) && Array.isArray(after) && [...before, ...after].every(isObject)) {
     const paths: string[] = [];
     for (let i = 0; i < Math.max(before.length, after.length); i++) {
       paths.push(...changedPaths(before[i], after[i], childPath(path, i)));
