@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CommandScope } from '../src/core/commands/model.js';
 import { injectServer, type TestServer } from './helpers/server.js';
 import type { Json } from './helpers/json.js';
 import { BOT, DEMO_APP_ID, GLOBAL_BASE, GUILD_BASE, TEST_GUILD_ID } from './helpers/world.js';
@@ -67,7 +66,7 @@ describe('bulk overwrite dry run', () => {
 
       const listBefore = (await server.request('GET', `${base}?with_localizations=true`, { auth: BOT })).text;
       const plainBefore = (await server.request('GET', base, { auth: BOT })).text;
-      const countBefore = await server.slashd.store.commands.countCreatesToday(scope as CommandScope);
+      const countBefore = await server.slashd.store.commands.countCreatesToday(scope);
       assert.equal(countBefore, COMMANDS);
 
       const dry = await server.request('PUT', `${base}?dry_run=true`, { auth: BOT, body: edited });
@@ -89,7 +88,7 @@ describe('bulk overwrite dry run', () => {
       // Nothing was written: the same bytes, the same counter.
       assert.equal((await server.request('GET', `${base}?with_localizations=true`, { auth: BOT })).text, listBefore);
       assert.equal((await server.request('GET', base, { auth: BOT })).text, plainBefore);
-      assert.equal(await server.slashd.store.commands.countCreatesToday(scope as CommandScope), countBefore);
+      assert.equal(await server.slashd.store.commands.countCreatesToday(scope), countBefore);
     });
   }
 

@@ -57,6 +57,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function isObjectList(value: unknown): value is Record<string, unknown>[] {
+  return Array.isArray(value) && (value as unknown[]).every(isObject);
+}
+
 function same(a: unknown, b: unknown): boolean {
   return canonicalJson(a ?? null) === canonicalJson(b ?? null);
 }
@@ -74,7 +78,7 @@ export function changedPaths(before: unknown, after: unknown, path = ''): string
   if (same(before, after)) return [];
   // Lists of objects (options, choices) are followed item by item; a list of plain values
   // (`contexts`, `channel_types`) changed as a whole.
-  if (Array.isArray(before) && Array.isArray(after) && [...before, ...after].every(isObject)) {
+  if (isObjectList(before) && isObjectList(after)) {
     const paths: string[] = [];
     for (let i = 0; i < Math.max(before.length, after.length); i++) {
       paths.push(...changedPaths(before[i], after[i], childPath(path, i)));
