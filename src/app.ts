@@ -250,6 +250,7 @@ async function assemble(
     presence: gateway,
     failWithoutSession: gateway.options.failWithoutSession,
     metrics,
+    faults: faultTable,
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
