@@ -33,6 +33,8 @@ import { ResponsesService } from './services/responses-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
+import { FaultTable } from './faults/fault-table.js';
+import { FaultsService } from './services/faults-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { isPostgresUrl, PostgresStore } from './store/postgres/index.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
@@ -108,6 +110,8 @@ export interface Slashd {
   metrics: PrometheusMetrics;
   /** The node's Redis connections when it runs with others (`redisUrl`); null on its own. */
   redis: RedisLink | null;
+  /** Injected faults of this node (what `/admin/faults` adds). */
+  faults: FaultTable;
   listen(options: { host: string; port: number }): Promise<string>;
   /** Drains and stops: requests under way finish, gateway clients RECONNECT, the node id lease is released. */
   close(): Promise<void>;
@@ -215,7 +219,10 @@ async function assemble(
       config.gateway?.resumeBufferChars ?? DEFAULT_GATEWAY_OPTIONS.resumeBufferChars,
     );
   const sessionStarts = redis ? new RedisSessionStarts(redis.commands, redis.prefix) : undefined;
+  // Injected faults (/admin/faults): this node's table, consulted by the API, delivery and gateway.
+  const faultTable = new FaultTable(now);
   const gateway = new Gateway({
+    faults: faultTable,
     store: store.world,
     bus,
     now,
@@ -243,6 +250,7 @@ async function assemble(
     presence: gateway,
     failWithoutSession: gateway.options.failWithoutSession,
     metrics,
+    faults: faultTable,
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
 
@@ -285,6 +293,7 @@ async function assemble(
       gateway,
       adminToken,
       ready: () => store.ping(),
+      faults: new FaultsService({ table: faultTable, ids, now, gateway }),
     },
     {
       logger: loggerOptions(config.logLevel, config.logFormat, config.logDestination),
@@ -296,6 +305,7 @@ async function assemble(
       },
       rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
       trustProxy: config.trustProxy,
+      faults: { faults: faultTable, now },
     },
   );
   interactions.logTo(server.log);
@@ -310,6 +320,7 @@ async function assemble(
     adminToken,
     metrics,
     redis,
+    faults: faultTable,
     async listen({ host, port }) {
       await server.listen({ host, port });
       const address = server.server.address();

@@ -45,7 +45,8 @@ function parseLintArgs(args: string[]): LintArgs {
   return { file: positionals[0], guild: values.guild === true, world, app };
 }
 
-async function readJson(path: string, what: string): Promise<unknown> {
+/** A JSON file, or a usage error saying why it cannot be read. */
+export async function readJson(path: string, what: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -1,4 +1,5 @@
-/** The `slashd` command: `serve`, `migrate`, `invoke`, `world` and `lint`. */
+/** The `slashd` command: `serve`, `migrate`, `invoke`, `world`, `lint`, `diff` and `deploy`. */
+import { runDeploy, runDiff } from './deploy.js';
 import { runInvoke } from './invoke/run.js';
 import { runLint } from './lint.js';
 import { runMigrate } from './migrate.js';
@@ -18,6 +19,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   invoke: (args, out) => runInvoke(args, out),
   world: (args, out) => runWorld(args, out),
   lint: (args, out) => runLint(args, out),
+  diff: (args, out) => runDiff(args, out),
+  deploy: (args, out) => runDeploy(args, out),
 };
 
 const HELP = new Set(['help', '--help', '-h']);

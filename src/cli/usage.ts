@@ -46,6 +46,10 @@ export const USAGE = `usage:
       prints the users (with tokens), guilds, channels and applications of a running slashd
   slashd lint FILE [--guild] [--world FILE --app ID]
       checks a bulk overwrite body offline
+  slashd diff FILE --app ID [--guild ID] [--url URL] [--token T] [--server slashd|v10] [--json]
+      what a bulk overwrite with FILE would change (nothing is written); exit 1 when something would
+  slashd deploy FILE --app ID [--guild ID] [--url URL] [--token T] [--server slashd|v10]
+      the bulk overwrite, sent only when something would change (bot token: --token or SLASHD_BOT_TOKEN)
   client commands read SLASHD_URL (default http://127.0.0.1:3210) and SLASHD_ADMIN_TOKEN; without
   them, the token kept in ./data/admin-token (where \`npm start\` keeps it)`;
 

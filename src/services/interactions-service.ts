@@ -4,6 +4,7 @@
  * the app's endpoint or on the event bus for the gateway. Unanswered, it fails after 3 seconds.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { CommandType, EntryPointHandler } from '../core/commands/model.js';
 import { toWireCommand } from '../core/commands/wire.js';
 import { APPLICATION_COMMAND_OUTDATED } from '../core/io/codes.js';
@@ -46,6 +47,15 @@ import {
 } from './invocation-scene.js';
 import type { ResponsesService } from './responses-service.js';
 import { memberOf } from '../core/world/member-index.js';
+import type { Fault, FaultChance } from '../core/faults/fault.js';
+
+/** The fault table as the service consults it (src/faults/fault-table.ts). */
+export interface DeliveryFaults {
+  strike(chance: FaultChance): Fault | null;
+}
+
+/** Why an interaction failed when a `client_gave_up` fault struck it. */
+export const CLIENT_GAVE_UP_DETAIL = "injected fault: the user's client gave up (its 3 s deadline passed)";
 
 export interface InvokeResult {
   id: string;
@@ -65,6 +75,8 @@ export interface InteractionsServiceDeps {
   metrics?: DeliveryMetrics & InteractionMetrics;
   /** With `presence`: whether an app without an endpoint and without a session fails at once (default true). */
   failWithoutSession?: boolean;
+  /** Injected faults (`/admin/faults`): deliveries dropped, duplicated or late; the client giving up. */
+  faults?: DeliveryFaults | undefined;
 }
 
 /** Where failed deliveries are logged (the server's pino logger fits). */
@@ -274,6 +286,17 @@ export class InteractionsService {
   /** Over HTTP to the app's endpoint, or on the bus for its gateway session; fails after 3 seconds unanswered. */
   private async deliver(app: StoredApplication, record: InteractionRecord, context?: RequestContext): Promise<void> {
     this.scheduleTimeout(record);
+    await this.clientMayGiveUp(record);
+    const fault = this.deps.faults?.strike({ applicationId: app.id, family: 'delivery' }) ?? null;
+    if (fault?.kind === 'drop') {
+      (context?.log ?? this.log)?.info(
+        { applicationId: record.application_id, interactionId: record.id, faultId: fault.id },
+        'interaction delivery dropped (injected fault)',
+      );
+      return;
+    }
+    if (fault?.kind === 'late') await delay(fault.latency_ms);
+    const copies = fault?.kind === 'duplicate' ? 2 : 1;
     const url = app.interactions_endpoint_url;
     if (!url) {
       const sessionId = this.deps.presence ? await this.deps.presence.sessionFor(app.id, record.guild_id) : null;
@@ -282,23 +305,23 @@ export class InteractionsService {
         await this.recordDeliveryFailure(record, 'delivery_failure', 'no connected gateway session', context);
         return;
       }
-      this.deps.bus.publish('INTERACTION_CREATE', {
-        applicationId: app.id,
-        data: record.payload,
-        ...(sessionId === null ? {} : { sessionId }),
-      });
+      for (let copy = 0; copy < copies; copy++) {
+        this.deps.bus.publish('INTERACTION_CREATE', {
+          applicationId: app.id,
+          data: record.payload,
+          ...(sessionId === null ? {} : { sessionId }),
+        });
+      }
       this.metrics.delivery('gateway', 'ok');
       return;
     }
     const started = this.deps.now();
     const remaining = record.created_at + INITIAL_RESPONSE_DEADLINE_MS - started;
-    const outcome = await this.deps.delivery.deliver(
-      app,
-      url,
-      record.payload,
-      Math.max(1, remaining),
-      context?.requestId,
-    );
+    const deliver = () =>
+      this.deps.delivery.deliver(app, url, record.payload, Math.max(1, remaining), context?.requestId);
+    // A duplicated delivery: the same interaction twice at once; the first answer counts, as
+    // the app's callback for the second is refused (40060) like any second acknowledgement.
+    const [outcome] = await Promise.all([deliver(), ...(copies > 1 ? [deliver()] : [])]);
     // Past the deadline (the endpoint did not answer in time, and the request was aborted) it is
     // a timeout, whichever of the abort and the deadline timer came first.
     const late = outcome.kind === 'failed' && this.deps.now() >= record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
@@ -316,6 +339,22 @@ export class InteractionsService {
       'interaction delivered',
     );
     if (outcome.kind === 'inline') await this.deps.responses.acceptInlineResponse(app, record, outcome.response);
+  }
+
+  /**
+   * A `client_gave_up` fault: the user's client stopped waiting, so the interaction is failed as
+   * past its 3 s deadline before it is delivered; the app still gets it, and its answer is refused
+   * (10062 Unknown interaction) as it would be after the deadline.
+   */
+  private async clientMayGiveUp(record: InteractionRecord): Promise<void> {
+    const fault = this.deps.faults?.strike({ applicationId: record.application_id, family: 'interaction' });
+    if (!fault) return;
+    const failed = await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
+      state: 'failed',
+      failure_reason: 'timeout',
+      failure_detail: CLIENT_GAVE_UP_DETAIL,
+    });
+    if (failed) this.metrics.interaction('failed', 'timeout');
   }
 
   /** The stable code stays in failure_reason; the cause goes to failure_detail and one log line. */

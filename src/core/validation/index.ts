@@ -11,6 +11,10 @@ import { readCommand } from './command.js';
 import { resultOf, type Result } from '../io/result.js';
 import type { ValidationContext } from './context.js';
 import { readPatch } from './patch.js';
+import { readOptionalSnowflake } from './snowflakes.js';
+import { fieldOf, isRecord } from '../io/read.js';
+import { issue } from '../io/issue.js';
+import { LIST_TYPE_CONVERT } from '../io/codes.js';
 
 export type { AppTraits, ValidationContext } from './context.js';
 export type { Result } from '../io/result.js';
@@ -46,6 +50,23 @@ function isComplete(item: BulkItemDraft): item is BulkItem {
 export function validateBulkOverwrite(body: unknown, ctx: ValidationContext): Result<BulkItem[]> {
   const issues: Issue[] = [];
   const items = readBulkBody(body, ctx, issues);
+  const complete = items.filter(isComplete);
+  return resultOf(complete.length === items.length ? complete : undefined, issues);
+}
+
+/**
+ * A server's own list read back (`GET .../commands`, for a diff computed by the client): each
+ * item as a bulk overwrite item, except that `contexts` are taken as stored (a server's defaults
+ * can pair contexts with integration types a client could not send together).
+ */
+export function readServerCommandList(body: unknown, ctx: ValidationContext): Result<BulkItem[]> {
+  const issues: Issue[] = [];
+  if (!Array.isArray(body)) return resultOf<BulkItem[]>(undefined, [issue([], LIST_TYPE_CONVERT, 'Expected a list')]);
+  const items = (body as unknown[]).map((value, index): BulkItemDraft => {
+    const id = isRecord(value) ? readOptionalSnowflake(fieldOf(value, 'id'), [index, 'id'], issues) : null;
+    const definition = readCommand(value, [index], { ...ctx, defaults: 'bulk', contextsFromClient: false }, issues);
+    return { id, definition };
+  });
   const complete = items.filter(isComplete);
   return resultOf(complete.length === items.length ? complete : undefined, issues);
 }
