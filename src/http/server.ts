@@ -15,6 +15,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, 
 import { RouteIndex } from './method-not-allowed.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { adminRoutes } from './routes/admin.js';
+import { snapshotRoutes } from './routes/snapshots.js';
 import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
@@ -141,6 +142,11 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     );
   }
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
+  await app.register(snapshotRoutes, {
+    snapshots: services.snapshots,
+    adminToken: services.adminToken,
+    prefix: '/admin',
+  });
   await app.register(homeRoutes, { ready: services.ready });
   if (options.metrics) {
     await app.register(metricsRoutes, { metrics: options.metrics.exposition, tokens: options.metrics.tokens });
