@@ -34,6 +34,8 @@ import { SnapshotService } from './services/snapshot-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
+import { FaultTable } from './faults/fault-table.js';
+import { FaultsService } from './services/faults-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { isPostgresUrl, PostgresStore } from './store/postgres/index.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
@@ -114,6 +116,8 @@ export interface Slashd {
   metrics: PrometheusMetrics;
   /** The node's Redis connections when it runs with others (`redisUrl`); null on its own. */
   redis: RedisLink | null;
+  /** Injected faults of this node (what `/admin/faults` adds). */
+  faults: FaultTable;
   listen(options: { host: string; port: number }): Promise<string>;
   /** Drains and stops: requests under way finish, gateway clients RECONNECT, the node id lease is released. */
   close(): Promise<void>;
@@ -221,7 +225,10 @@ async function assemble(
       config.gateway?.resumeBufferChars ?? DEFAULT_GATEWAY_OPTIONS.resumeBufferChars,
     );
   const sessionStarts = redis ? new RedisSessionStarts(redis.commands, redis.prefix) : undefined;
+  // Injected faults (/admin/faults): this node's table, consulted by the API, delivery and gateway.
+  const faultTable = new FaultTable(now);
   const gateway = new Gateway({
+    faults: faultTable,
     store: store.world,
     bus,
     now,
@@ -296,6 +303,7 @@ async function assemble(
       adminToken,
       snapshots,
       ready: () => store.ping(),
+      faults: new FaultsService({ table: faultTable, ids, now, gateway }),
     },
     {
       logger: loggerOptions(config.logLevel, config.logFormat, config.logDestination),
@@ -307,6 +315,7 @@ async function assemble(
       },
       rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
       trustProxy: config.trustProxy,
+      faults: { faults: faultTable, now },
     },
   );
   interactions.logTo(server.log);
@@ -321,6 +330,7 @@ async function assemble(
     adminToken,
     metrics,
     redis,
+    faults: faultTable,
     async listen({ host, port }) {
       await server.listen({ host, port });
       const address = server.server.address();

@@ -39,6 +39,11 @@ export interface ConnectionHost {
   requestMembers(session: Session, request: MembersRequest): Promise<void>;
   /** The socket is gone: the session stays resumable for a while, or ends now. */
   detached(connection: Connection, resumable: boolean): void;
+  /**
+   * An injected fault (`/admin/faults`) about to replace this dispatch: true when one struck (the
+   * dispatch stays numbered in the resume buffer, unsent).
+   */
+  dispatchFault?(connection: Connection, t: string): boolean;
 }
 
 /** Close codes a client sends to end its session for good (v10 invalidates the session on these). */
@@ -95,7 +100,7 @@ export class Connection implements SessionSocket {
 
   sendDispatch(t: string, s: number, json: string): void {
     if (this.replayQueue) this.replayQueue.push({ s, t, json });
-    else this.sendText(dispatchText(t, s, json));
+    else if (this.host.dispatchFault?.(this, t) !== true) this.sendText(dispatchText(t, s, json));
   }
 
   /** From now until `finishReplay`, live dispatches wait behind the missed ones of a RESUME. */

@@ -30,6 +30,9 @@ import type { Application, Guild, User } from '../core/world/types.js';
 import { toWireGuildMember } from '../core/world/v10-objects.js';
 import { toWireBotUser } from '../core/world/wire.js';
 import type { BusEvents, EventBus } from '../events/bus.js';
+import type { Fault } from '../core/faults/fault.js';
+import { planGatewayFault } from '../core/faults/gateway-faults.js';
+import type { FaultTable } from '../faults/fault-table.js';
 import { NO_METRICS, type GatewayMetrics } from '../metrics/metrics.js';
 import type { StoredApplication, WorldStore } from '../store/store.js';
 import { Connection, GatewayClose, type ConnectionHost } from './connection.js';
@@ -103,6 +106,8 @@ export interface GatewayDeps {
   registry?: SessionRegistry | undefined;
   /** Where `session_start_limit` is counted; by default in this process. */
   sessionStarts?: SessionStartCounter | undefined;
+  /** Injected faults (`/admin/faults`): RECONNECT, INVALID_SESSION or a close instead of a dispatch. */
+  faults?: FaultTable | undefined;
 }
 
 /** A GUILD_CREATE payload, and a digest of the names (users, bots) it was built with. */
@@ -120,6 +125,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   private readonly buffer: ResumeBuffer;
   private readonly metrics: GatewayMetrics;
   private readonly registry: SessionRegistry | null;
+  private readonly faults: FaultTable | null;
   private readonly bus: EventBus;
   /** Registry writes under way: a draining node waits for them before its Redis connection closes. */
   private readonly registryWrites = new Set<Promise<void>>();
@@ -154,6 +160,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.metrics = deps.metrics ?? NO_METRICS;
     this.starts = deps.sessionStarts ?? new SessionStarts(deps.now);
     this.registry = deps.registry ?? null;
+    this.faults = deps.faults ?? null;
     this.bus = deps.bus;
     this.lastKeepAliveAt = deps.now();
     this.wss = new WebSocketServer({
@@ -679,6 +686,33 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     for (const session of own) session.dispatch('GUILD_CREATE', await this.guildCreate(guild, app, session));
   }
 
+  dispatchFault(connection: Connection, t: string): boolean {
+    const session = connection.session;
+    if (!this.faults || this.faults.isEmpty || !session) return false;
+    const fault = this.faults.strike({ applicationId: session.applicationId, family: 'gateway', event: t });
+    if (!fault) return false;
+    injectGatewayFault(connection, fault);
+    return true;
+  }
+
+  /**
+   * Gateway faults without an event strike at once: each attached session of the app on this node
+   * is a chance (a fault with `count: 1` strikes one). Returns how many were struck.
+   */
+  strikeNow(applicationId: string): number {
+    if (!this.faults) return 0;
+    let struck = 0;
+    for (const session of this.sessionsByApp.get(applicationId) ?? []) {
+      const socket = session.socket;
+      if (!(socket instanceof Connection)) continue;
+      const fault = this.faults.strike({ applicationId, family: 'gateway' });
+      if (!fault) continue;
+      injectGatewayFault(socket, fault);
+      struck++;
+    }
+    return struck;
+  }
+
   /**
    * The node drains: every client is told to reconnect (op 7) and its socket closed with a code
    * that lets it resume elsewhere.
@@ -695,4 +729,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     await Promise.all([...this.registryWrites]);
   }
+}
+
+/** Sends what the fault plans (op 7 or op 9) and closes, the session kept resumable or ended. */
+function injectGatewayFault(connection: Connection, fault: Fault): void {
+  const plan = planGatewayFault(fault);
+  if (plan.payload) connection.send(plan.payload);
+  connection.close(plan.close, plan.resumable);
 }

@@ -13,6 +13,7 @@ import type { MessageRenderer } from '../services/message-renderer.js';
 import type { OAuth2Service } from '../services/oauth2-service.js';
 import type { PermissionsService } from '../services/permissions-service.js';
 import type { ResponsesService } from '../services/responses-service.js';
+import type { FaultsService } from '../services/faults-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { PrincipalLookup } from './auth.js';
 import type { GatewayDiscovery } from './routes/gateway.js';
@@ -43,4 +44,6 @@ export interface HttpServices {
   snapshots: SnapshotService;
   /** Readiness (`/readyz`): resolves when the store answers. */
   ready: () => Promise<void>;
+  /** Injected faults (`/admin/faults`); the admin routes are absent without it. */
+  faults?: FaultsService | undefined;
 }

@@ -6,6 +6,8 @@ export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
 export const COMMANDS_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** The admin world import (`PUT`/`POST /admin/world`) carries whole guilds with their members. */
 export const WORLD_IMPORT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+/** One injected fault (`POST /admin/faults`): a handful of fields. */
+export const ADMIN_FAULT_BODY_LIMIT_BYTES = 4 * 1024;
 
 /** Time for a whole request, headers and body: a slow upload is cut off after it (Fastify's default is none). */
 export const REQUEST_TIMEOUT_MS = 30_000;

@@ -18,6 +18,7 @@ import {
   refusalHeaders,
   seconds,
   type CounterHit,
+  type Decision,
   type CounterStore,
   type HitResult,
 } from '../core/rate-limits/window.js';
@@ -129,6 +130,22 @@ export function rateLimits(app: FastifyInstance, options: RateLimitHookOptions):
   });
 }
 
+/**
+ * v10's 429 for a refusal: the bucket's `X-RateLimit-*` headers (when the bucket was counted), the
+ * scope's, and the body with `retry_after` and `global`. Injected faults answer with it too.
+ */
+export function rateLimitRefusal(
+  reply: FastifyReply,
+  bucketHash: string,
+  decision: Extract<Decision, { allowed: false }>,
+): Error {
+  if (decision.bucket) reply.headers(bucketHeaders(bucketHash, decision.bucket));
+  reply.headers(refusalHeaders(decision));
+  return apiError('RateLimited', {
+    extra: { retry_after: seconds(decision.retryAfterMs), global: decision.scope === 'global' },
+  });
+}
+
 /** The check of one bucket: counts the request, sets the headers, and refuses it over a limit. */
 function checkFor(
   spec: BucketSpec,
@@ -141,13 +158,12 @@ function checkFor(
 
   const apply = (reply: FastifyReply, hit: HitResult, at: number): Error | null => {
     const decision = decide(hit, limits, global, at);
-    if (decision.bucket) reply.headers(bucketHeaders(spec.hash, decision.bucket));
-    if (decision.allowed) return null;
+    if (decision.allowed) {
+      reply.headers(bucketHeaders(spec.hash, decision.bucket));
+      return null;
+    }
     metrics.rateLimited(decision.scope);
-    reply.headers(refusalHeaders(decision));
-    return apiError('RateLimited', {
-      extra: { retry_after: seconds(decision.retryAfterMs), global: decision.scope === 'global' },
-    });
+    return rateLimitRefusal(reply, spec.hash, decision);
   };
 
   return (request, reply, payload, done) => {

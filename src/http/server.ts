@@ -14,6 +14,8 @@ import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
 import { RouteIndex } from './method-not-allowed.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
+import { faultHooks, type FaultHookOptions } from './faults.js';
+import { adminFaultRoutes } from './routes/admin-faults.js';
 import { adminRoutes } from './routes/admin.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { homeRoutes } from './routes/home.js';
@@ -73,6 +75,8 @@ export interface ServerOptions {
    * count or a comma-separated list of addresses and CIDRs; none when absent.
    */
   trustProxy?: TrustProxy | undefined;
+  /** Injected faults on the API routes (`/admin/faults`); none when absent. */
+  faults?: FaultHookOptions | undefined;
 }
 
 /** The proxies slashd believes: how many hops, or which addresses (`10.0.0.0/8,127.0.0.1`). */
@@ -112,6 +116,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   app.setErrorHandler(errorHandler);
   authentication(app, services.principals);
   if (options.rateLimits) rateLimits(app, options.rateLimits);
+  if (options.faults) faultHooks(app, options.faults);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const version = VERSIONED_PATH.exec(path)?.[1];
@@ -147,6 +152,13 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     adminToken: services.adminToken,
     prefix: '/admin',
   });
+  if (services.faults) {
+    await app.register(adminFaultRoutes, {
+      faults: services.faults,
+      adminToken: services.adminToken,
+      prefix: '/admin',
+    });
+  }
   await app.register(homeRoutes, { ready: services.ready });
   if (options.metrics) {
     await app.register(metricsRoutes, { metrics: options.metrics.exposition, tokens: options.metrics.tokens });

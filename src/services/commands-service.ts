@@ -14,6 +14,7 @@ import {
   type PlanContext,
 } from '../core/commands/plans.js';
 import type { CommandDefinition, CommandScope, StoredCommand } from '../core/commands/model.js';
+import { diffBulkOverwrite, type BulkOverwriteDiff } from '../core/commands/diff.js';
 import { apiError } from '../core/io/errors.js';
 import { orThrow } from '../core/io/result.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
@@ -98,6 +99,19 @@ export class CommandsService {
   async bulkOverwrite(app: Application, scope: CommandScope, body: unknown): Promise<StoredCommand[]> {
     const entries = orThrow(validateBulkOverwrite(body, validationContext(app, scope)));
     return this.deps.store.mutateCommands(scope, (state) => planBulkOverwrite(this.planContext(scope), state, entries));
+  }
+
+  /**
+   * What `bulkOverwrite` would do with this body, written nowhere: the scope's list and today's
+   * create count are read (no lock, no transaction), and the planner's answer becomes the diff.
+   */
+  async bulkOverwriteDryRun(app: Application, scope: CommandScope, body: unknown): Promise<BulkOverwriteDiff> {
+    const entries = orThrow(validateBulkOverwrite(body, validationContext(app, scope)));
+    const [commands, createsToday] = await Promise.all([
+      this.deps.store.listCommands(scope),
+      this.deps.store.countCreatesToday(scope),
+    ]);
+    return diffBulkOverwrite(scope, { commands, createsToday }, entries, this.now());
   }
 
   async ensureEntryPoint(app: Application): Promise<StoredCommand | null> {

@@ -30,6 +30,8 @@ export interface CommandStore {
    * planner that throws changes nothing (the error reaches the caller).
    */
   mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R>;
+  /** Commands created in the scope today (UTC) so far: what a planner sees as `createsToday`, read without a lock. */
+  countCreatesToday(scope: CommandScope): Promise<number>;
 
   /** Every permissions object of one application in one guild. */
   listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>>;

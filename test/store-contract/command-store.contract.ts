@@ -180,6 +180,22 @@ export function describeCommandStoreContract(name: string, make: MakeStores): vo
       assert.equal(await createsToday(store(), GLOBAL_A), 0, 'a new UTC day');
     });
 
+    it('countCreatesToday reads the count a planner sees, per application, scope and UTC day', async () => {
+      await store().mutateCommands(GLOBAL_A, () => ({
+        mutation: mutation({
+          insert: [command(APP_A, null, ID_1, 'a'), command(APP_A, null, ID_2, 'b')],
+          countedCreates: 2,
+        }),
+        result: null,
+      }));
+      assert.equal(await store().countCreatesToday(GLOBAL_A), 2);
+      assert.equal(await store().countCreatesToday(GLOBAL_A), await createsToday(store(), GLOBAL_A));
+      assert.equal(await store().countCreatesToday(GUILD_A), 0, 'another scope');
+      assert.equal(await store().countCreatesToday(GLOBAL_B), 0, 'another application');
+      t.now += DAY_MS;
+      assert.equal(await store().countCreatesToday(GLOBAL_A), 0, 'a new UTC day');
+    });
+
     it('concurrent planners of one scope, on two connections, run one after the other', async () => {
       const other = await t.db.connect();
       const planners = Array.from({ length: 12 }, (_, i) =>

@@ -275,3 +275,14 @@ export const INTERACTION_CODES: readonly string[] = [
   MESSAGE_EMBEDS_TOO_LARGE,
   MESSAGE_EMPTY,
 ];
+
+// Injected faults (`/admin/faults`, docs/faults.md).
+
+/** A fault field that does not apply to the fault's kind (a `route` on a gateway fault). */
+export const FAULT_FIELD_NOT_ALLOWED = 'FAULT_FIELD_NOT_ALLOWED';
+/** A fault with neither `count` nor `until`: every fault expires. */
+export const FAULT_EXPIRY_REQUIRED = 'FAULT_EXPIRY_REQUIRED';
+/** A fault's `until` is not an ISO 8601 time, is past, or is further ahead than a fault may live. */
+export const FAULT_UNTIL_INVALID = 'FAULT_UNTIL_INVALID';
+/** `dry_run` is neither `true` nor `false`. */
+export const DRY_RUN_INVALID = 'DRY_RUN_INVALID';

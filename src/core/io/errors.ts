@@ -105,6 +105,15 @@ export const ERRORS = {
   InvalidFormBody: { status: 400, code: 50035, message: 'Invalid Form Body' },
   InvalidApiVersion: { status: 400, code: 50041, message: 'Invalid API version' },
   InvalidJson: { status: 400, code: 50109, message: 'The request body contains invalid JSON.' },
+
+  // Injected faults (/admin/faults, docs/faults.md): the statuses a `server_error` fault answers
+  // with, worded so that neither a client's developer nor `statusError` mistakes them for real ones.
+  InjectedInternalServerError: { status: 500, code: 0, message: 'Injected fault: 500 Internal Server Error' },
+  InjectedBadGateway: { status: 502, code: 0, message: 'Injected fault: 502 Bad Gateway' },
+  InjectedServiceUnavailable: { status: 503, code: 0, message: 'Injected fault: 503 Service Unavailable' },
+  InjectedGatewayTimeout: { status: 504, code: 0, message: 'Injected fault: 504 Gateway Timeout' },
+  /** The fault table, or the application's share of it, is full (src/core/faults/limits.ts). */
+  FaultTableFull: { status: 400, code: 0, message: 'The fault table is full; remove faults or let them expire' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandScope } from '../../core/commands/model.js';
 import { DICTIONARIES, toWireCommand, type LocalizationView } from '../../core/commands/wire.js';
-import { apiError } from '../../core/io/errors.js';
+import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import type { CommandsService } from '../../services/commands-service.js';
 import type { Principal } from '../auth.js';
@@ -18,7 +18,9 @@ import {
   type InstalledGuilds,
 } from '../guards.js';
 import { COMMANDS_BODY_LIMIT_BYTES } from '../limits.js';
-import { queryFlag } from '../query.js';
+import { queryFlag, strictQueryFlag } from '../query.js';
+import { DRY_RUN_INVALID } from '../../core/io/codes.js';
+import { issue } from '../../core/io/issue.js';
 import { requesterLocale } from '../requester-locale.js';
 
 export interface ApplicationCommandRoutesOptions {
@@ -40,6 +42,16 @@ const scopeParamsSchema = {
   type: 'object',
   properties: { applicationId: { type: 'string' }, guildId: { type: 'string' }, commandId: { type: 'string' } },
 } as const;
+
+/**
+ * `?dry_run=true` (slashd's own, docs/commands-deploy.md): the bulk overwrite is planned and
+ * reported, never written. Any value but a query boolean is refused (50035 at `dry_run`).
+ */
+function dryRunOf(request: FastifyRequest): boolean {
+  const flag = strictQueryFlag((request.query as Record<string, unknown>).dry_run, false);
+  if (flag === null) throw invalidFormBody([issue(['dry_run'], DRY_RUN_INVALID, 'Must be true or false.')]);
+  return flag;
+}
 
 /** The scope the path names; the guards have checked the caller may act in it. */
 function scopeOf(request: FastifyRequest<{ Params: ScopeParams }>): CommandScope {
@@ -73,6 +85,9 @@ export async function applicationCommandRoutes(
   };
 
   const bulkOverwrite = async (request: FastifyRequest<{ Params: ScopeParams }>, reply: FastifyReply) => {
+    if (dryRunOf(request)) {
+      return reply.send(await commands.bulkOverwriteDryRun(appOf(request), scopeOf(request), request.body));
+    }
     const written = await commands.bulkOverwrite(appOf(request), scopeOf(request), request.body);
     return reply.send(written.map((c) => toWireCommand(c)));
   };

@@ -138,6 +138,14 @@ export class PostgresCommandStore implements CommandStore {
     return row ? rowToCommand(row) : null;
   }
 
+  async countCreatesToday(scope: CommandScope): Promise<number> {
+    const counted = await this.conn.pool.query<{ count: number }>(
+      'SELECT count FROM command_creates WHERE application_id = $1 AND guild_key = $2 AND day = $3',
+      [scope.applicationId, scopeKey(scope), utcDay(this.conn.now())],
+    );
+    return counted.rows[0]?.count ?? 0;
+  }
+
   async mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R> {
     const key = scopeKey(scope);
     const app = scope.applicationId;

@@ -65,6 +65,13 @@ export class SqliteCommandStore implements CommandStore {
     return row ? rowToCommand(row) : null;
   }
 
+  async countCreatesToday(scope: CommandScope): Promise<number> {
+    const counted = this.conn
+      .sql('SELECT count FROM command_creates WHERE application_id = ? AND guild_key = ? AND day = ?')
+      .get(scope.applicationId, scopeKey(scope), utcDay(this.conn.now())) as { count: number } | undefined;
+    return counted?.count ?? 0;
+  }
+
   async mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R> {
     const key = scopeKey(scope);
     const day = utcDay(this.conn.now());
