@@ -58,7 +58,7 @@ export function databaseSetupMessage(error: Error, db: string): string {
     : `cannot open the SQLite database at ${db}: ${error.message}`;
 }
 
-function readWorld(value: unknown, source: string): World {
+export function readWorld(value: unknown, source: string): World {
   const parsed = parseWorld(value);
   if (parsed.ok) return parsed.value;
   throw new Error(`The world in ${source} is invalid:\n${describeIssues(parsed.issues)}`);
