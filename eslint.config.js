@@ -9,7 +9,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** Untyped JSON read back from slashd on purpose: the tests and the CLI check it by value, not by type. */
-const readsWireJson = ['test/**/*.ts', 'src/cli/**/*.ts'];
+const readsWireJson = ['test/**/*.ts', 'src/cli/**/*.ts', 'src/testing/**/*.ts'];
 
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'data/', 'test/fixtures/'] },

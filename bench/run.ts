@@ -12,6 +12,7 @@ import { runPermissionsBench } from './permissions.bench.js';
 import { runRateLimitsBench } from './rate-limits.bench.js';
 import { runScaleBench } from './scale.bench.js';
 import { runStoresBench } from './stores.bench.js';
+import { runTestingKitBench } from './testing-kit.bench.js';
 import { runValidationBench } from './validation.bench.js';
 
 interface Bench {
@@ -31,6 +32,7 @@ const BENCHES: Bench[] = [
   { name: 'stores ', run: runStoresBench },
   { name: 'scale ', run: runScaleBench },
   { name: 'nodes ', run: runNodesBench },
+  { name: 'testing-kit ', run: runTestingKitBench },
 ];
 
 async function main(): Promise<void> {

@@ -30,6 +30,7 @@ import { NodeLease } from './services/node-lease.js';
 import { OAuth2Service } from './services/oauth2-service.js';
 import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
+import { SnapshotService } from './services/snapshot-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
@@ -90,6 +91,11 @@ export interface SlashdConfig {
   rateLimits?: RateLimitConfig | undefined;
   /** Behind a load balancer: the proxies whose X-Forwarded-For gives the client's address (default: none). */
   trustProxy?: TrustProxy | undefined;
+  /**
+   * Takes a snapshot of the state once the start-up world is in, for `POST /admin/reset` (default:
+   * only when `db` is ':memory:'; a copy of a large database at every start is not free).
+   */
+  snapshotAtStart?: boolean | undefined;
 }
 
 /** A writable for log lines (pino writes whole lines). */
@@ -253,6 +259,7 @@ async function assemble(
     faults: faultTable,
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
+  const snapshots = new SnapshotService(store.snapshots, world, ids);
 
   // Nodes starting at once on one database apply their start-up world one after the other.
   if (config.world || config.mergeWorld) {
@@ -260,6 +267,9 @@ async function assemble(
       if (config.world) await world.replace(config.world);
       if (config.mergeWorld) await world.merge(config.mergeWorld);
     });
+  }
+  if (config.snapshotAtStart ?? config.db === ':memory:') {
+    await exclusively('start-up snapshot', () => snapshots.markStart());
   }
   // With Redis, every node counts against the same windows, on a connection of their own that
   // gives up quickly (a Redis outage must not hold every API request up, only unlimit it).
@@ -292,6 +302,7 @@ async function assemble(
       }),
       gateway,
       adminToken,
+      snapshots,
       ready: () => store.ping(),
       faults: new FaultsService({ table: faultTable, ids, now, gateway }),
     },

@@ -58,7 +58,7 @@ export function databaseSetupMessage(error: Error, db: string): string {
     : `cannot open the SQLite database at ${db}: ${error.message}`;
 }
 
-function readWorld(value: unknown, source: string): World {
+export function readWorld(value: unknown, source: string): World {
   const parsed = parseWorld(value);
   if (parsed.ok) return parsed.value;
   throw new Error(`The world in ${source} is invalid:\n${describeIssues(parsed.issues)}`);
@@ -102,6 +102,8 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   rateLimits: PresetName;
   /** The proxies whose X-Forwarded-For is believed; none when undefined. */
   trustProxy: TrustProxy | undefined;
+  /** Snapshot the state once started, for `POST /admin/reset`; undefined: only for ':memory:'. */
+  snapshotAtStart: boolean | undefined;
 }
 
 /** The largest `--cache-mb`: 1 TiB, far above any machine's memory, so a typo is caught. */
@@ -141,6 +143,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'cache-mb': { type: 'string' },
     'rate-limits': { type: 'string' },
     'trust-proxy': { type: 'string' },
+    'snapshot-at-start': { type: 'boolean' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -191,6 +194,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     logLevel,
     logFormat: logFormat(text('log-format'), process.stdout.isTTY === true),
     metricsToken: text('metrics-token') ?? env.SLASHD_METRICS_TOKEN,
+    snapshotAtStart: values['snapshot-at-start'] === true || env.SLASHD_SNAPSHOT_AT_START === '1' ? true : undefined,
   };
 }
 
@@ -309,6 +313,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       cacheBytes: args.cacheBytes,
       rateLimits: { preset: args.rateLimits },
       trustProxy: args.trustProxy,
+      snapshotAtStart: args.snapshotAtStart,
     });
   } catch (error) {
     if (error instanceof RedisUnreachableError) {

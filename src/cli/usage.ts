@@ -20,14 +20,14 @@ export const USAGE = `usage:
                [--gateway-url ws(s)://HOST[:PORT]] [--metrics-token T] [--cache-mb MB]
                [--rate-limits sandbox|v10|off] [--trust-proxy off|HOPS|ADDR[/BITS],...]
                [--redis redis://...] [--redis-prefix P] [--db-schema S] [--db-pool-max N]
-               [--db-statement-timeout MS]
+               [--db-statement-timeout MS] [--snapshot-at-start]
       environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1,
                    SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL, SLASHD_REQUEST_TIMEOUT_MS,
                    SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL,
                    SLASHD_METRICS_TOKEN, SLASHD_REDIS_URL, SLASHD_REDIS_PREFIX, SLASHD_DB_SCHEMA,
                    SLASHD_DB_POOL_MAX, SLASHD_DB_STATEMENT_TIMEOUT_MS,
                    SLASHD_CACHE_MB (the read caches' size, default 64), SLASHD_RATE_LIMITS,
-                   SLASHD_TRUST_PROXY
+                   SLASHD_TRUST_PROXY, SLASHD_SNAPSHOT_AT_START=1
       many nodes: --db postgres://... (schema S, default slashd; --admin-token required) and
       --redis redis://... (keys and channels under P, default slashd:); SIGTERM drains the node
       rate limits: sandbox (default; v10's headers, generous limits), v10 (the published
@@ -35,6 +35,8 @@ export const USAGE = `usage:
       behind a load balancer, --trust-proxy names it (hop count, or its addresses and CIDRs) so
       each client's address comes from X-Forwarded-For; off by default (docs/scaling.md)
       interactions endpoints may be public or loopback addresses by default (docs/security.md)
+      tests: --snapshot-at-start (default with --db :memory:) lets POST /admin/reset return to
+      the state at start-up; POST /admin/snapshots and .../restore work either way (docs/testing.md)
       LEVEL: fatal, error, warn (default), info, debug, trace or silent; logs are readable
       lines on a terminal and JSON lines otherwise
   slashd migrate [--db PATH|postgres://...] [--db-schema S]

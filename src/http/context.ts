@@ -17,6 +17,7 @@ import type { FaultsService } from '../services/faults-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { PrincipalLookup } from './auth.js';
 import type { GatewayDiscovery } from './routes/gateway.js';
+import type { SnapshotService } from '../services/snapshot-service.js';
 
 export interface HttpServices {
   /** Token lookups of the authentication hook. */
@@ -39,6 +40,8 @@ export interface HttpServices {
   gateway: GatewayDiscovery;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
+  /** The admin API's snapshots and reset (tests). */
+  snapshots: SnapshotService;
   /** Readiness (`/readyz`): resolves when the store answers. */
   ready: () => Promise<void>;
   /** Injected faults (`/admin/faults`); the admin routes are absent without it. */

@@ -17,6 +17,7 @@ import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { faultHooks, type FaultHookOptions } from './faults.js';
 import { adminFaultRoutes } from './routes/admin-faults.js';
 import { adminRoutes } from './routes/admin.js';
+import { snapshotRoutes } from './routes/snapshots.js';
 import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
@@ -146,6 +147,11 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     );
   }
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
+  await app.register(snapshotRoutes, {
+    snapshots: services.snapshots,
+    adminToken: services.adminToken,
+    prefix: '/admin',
+  });
   if (services.faults) {
     await app.register(adminFaultRoutes, {
       faults: services.faults,

@@ -7,6 +7,7 @@
 import type { CommandStore } from './command-store.js';
 import type { InteractionStore } from './interaction-store.js';
 import type { NodeLeaseStore } from './node-lease-store.js';
+import type { SnapshotStore } from './snapshot-store.js';
 import type { WorldStore } from './world-store.js';
 
 export type { ApplicationKeys, IssuedToken, StoredApplication, WorldStore } from './world-store.js';
@@ -21,12 +22,15 @@ export type {
 } from './command-store.js';
 export type { ActivityInstance, InteractionStore, MessageRange } from './interaction-store.js';
 export type { NodeLeaseRequest, NodeLeaseStore } from './node-lease-store.js';
+export type { SnapshotStore } from './snapshot-store.js';
 
 export interface Store {
   readonly world: WorldStore;
   readonly commands: CommandStore;
   readonly interactions: InteractionStore;
   readonly leases: NodeLeaseStore;
+  /** Snapshots of the whole state, for tests (restore, reset). */
+  readonly snapshots: SnapshotStore;
   /** The cheapest query the store can answer; rejects when the store cannot serve (readiness). */
   ping(): Promise<void>;
   /** Closes the database; a second call does nothing. */

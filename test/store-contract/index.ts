@@ -8,12 +8,14 @@ import { describeCommandStoreContract } from './command-store.contract.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { describeInteractionStoreContract } from './interaction-store.contract.js';
 import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
+import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
 export { describeCommandStoreContract } from './command-store.contract.js';
 export { describeInteractionStoreContract } from './interaction-store.contract.js';
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
+export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 export { describeWorldStoreContract } from './world-store.contract.js';
 
 /** The aggregate: answers `ping` while open, rejects it once closed, and closes twice without harm. */
@@ -38,4 +40,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeCommandStoreContract(name, make);
   describeInteractionStoreContract(name, make);
   describeNodeLeaseStoreContract(name, make);
+  describeSnapshotStoreContract(name, make);
 }

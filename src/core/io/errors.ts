@@ -33,6 +33,15 @@ export const ERRORS = {
   ClientError: { status: 400, code: 0, message: '{status}: {reason}' },
   InternalServerError: { status: 500, code: 0, message: '500: Internal Server Error' },
 
+  // Snapshots of the admin API (slashd's own, not v10): code 0.
+  UnknownSnapshot: { status: 404, code: 0, message: 'Unknown snapshot' },
+  MaxSnapshots: { status: 400, code: 0, message: 'Maximum number of snapshots reached ({limit}); delete one first' },
+  NoStartSnapshot: {
+    status: 400,
+    code: 0,
+    message: 'No start-up snapshot to reset to: start slashd with --snapshot-at-start, or send the world to reset to',
+  },
+
   // Unknown objects: 404.
   UnknownApplication: { status: 404, code: 10002, message: 'Unknown Application' },
   UnknownChannel: { status: 404, code: 10003, message: 'Unknown Channel' },

@@ -7,6 +7,7 @@ import { PostgresCommandStore } from './command-tables.js';
 import { PostgresConnection, type PostgresConnectionOptions } from './connection.js';
 import { PostgresInteractionStore } from './interaction-tables.js';
 import { PostgresNodeLeaseStore } from './lease-tables.js';
+import { PostgresSnapshotStore } from './snapshot-tables.js';
 import { migrate } from './migrations.js';
 import { PostgresWorldStore } from './world-tables.js';
 
@@ -32,6 +33,7 @@ export class PostgresStore implements Store {
   readonly commands: PostgresCommandStore;
   readonly interactions: PostgresInteractionStore;
   readonly leases: PostgresNodeLeaseStore;
+  readonly snapshots: PostgresSnapshotStore;
   private closed: Promise<void> | null = null;
 
   private constructor(
@@ -42,6 +44,7 @@ export class PostgresStore implements Store {
     this.commands = new PostgresCommandStore(conn, cacheBytes);
     this.interactions = new PostgresInteractionStore(conn);
     this.leases = new PostgresNodeLeaseStore(conn);
+    this.snapshots = new PostgresSnapshotStore(conn);
   }
 
   /** Connects, migrates the schema, and returns the store; the pool is closed again if that fails. */

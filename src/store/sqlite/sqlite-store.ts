@@ -7,6 +7,7 @@ import { SqliteCommandStore } from './command-tables.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteInteractionStore } from './interaction-tables.js';
 import { SqliteNodeLeaseStore } from './lease-tables.js';
+import { SqliteSnapshotStore } from './snapshot-tables.js';
 import { SqliteWorldStore } from './world-tables.js';
 
 export interface SqliteStoreOptions {
@@ -25,6 +26,7 @@ export class SqliteStore implements Store {
   readonly commands: SqliteCommandStore;
   readonly interactions: SqliteInteractionStore;
   readonly leases: SqliteNodeLeaseStore;
+  readonly snapshots: SqliteSnapshotStore;
 
   constructor(options: SqliteStoreOptions) {
     this.conn = new SqliteConnection(
@@ -37,6 +39,7 @@ export class SqliteStore implements Store {
     this.commands = new SqliteCommandStore(this.conn);
     this.interactions = new SqliteInteractionStore(this.conn);
     this.leases = new SqliteNodeLeaseStore(this.conn);
+    this.snapshots = new SqliteSnapshotStore(this.conn);
   }
 
   /** What the read caches hold now (for metrics and tests): never more bytes than the cap. */
