@@ -21,6 +21,7 @@ import { ApplicationService } from './services/application-service.js';
 import { ChannelMessagesService } from './services/channel-messages-service.js';
 import { ChannelsService } from './services/channels-service.js';
 import { CommandIndexService } from './services/command-index-service.js';
+import { splitCacheBudget } from './services/command-index-cache.js';
 import { CommandsService } from './services/commands-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { GuildsService } from './services/guilds-service.js';
@@ -85,7 +86,7 @@ export interface SlashdConfig {
   resolve?: Resolver;
   /** The WebSocket gateway: its public URL, bounds, and whether interactions need a session. */
   gateway?: Partial<GatewayOptions> | undefined;
-  /** The most bytes the store's read caches hold, approximately (default 64 MiB; least recently used go first). */
+  /** The most bytes the caches hold, approximately (default 64 MiB; least recently used go first): the store's read caches, and an eighth for the command picker's answers. */
   cacheBytes?: number | undefined;
   /** v10 rate limits (docs/rate-limits.md); off unless given (`slashd serve` defaults to `sandbox`). */
   rateLimits?: RateLimitConfig | undefined;
@@ -150,15 +151,16 @@ interface OpenedStore {
 
 async function openStore(config: SlashdConfig, now: () => number): Promise<OpenedStore> {
   if (!isPostgresUrl(config.db)) {
-    const cache = config.cacheBytes === undefined ? {} : { cacheBytes: config.cacheBytes };
-    return { store: new SqliteStore({ path: config.db, now, ...cache }), exclusively: (_name, work) => work() };
+    // The store's share of the cache budget; the command picker's answers have the rest.
+    const cacheBytes = splitCacheBudget(config.cacheBytes).store;
+    return { store: new SqliteStore({ path: config.db, now, cacheBytes }), exclusively: (_name, work) => work() };
   }
   const store = await PostgresStore.open({
     connectionString: config.db,
     schema: config.dbSchema ?? DEFAULT_DB_SCHEMA,
     max: config.dbPoolMax,
     statementTimeoutMs: config.dbStatementTimeoutMs,
-    cacheBytes: config.cacheBytes,
+    cacheBytes: splitCacheBudget(config.cacheBytes).store,
     now,
   });
   return { store, exclusively: (name, work) => store.exclusively(name, work) };
@@ -284,7 +286,11 @@ async function assemble(
       principals: store.world,
       commands,
       permissions: new PermissionsService(store.commands, bus),
-      channels: new ChannelsService(store.world, new CommandIndexService(store), renderer),
+      channels: new ChannelsService(
+        store.world,
+        new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index }),
+        renderer,
+      ),
       interactions,
       responses,
       renderer,

@@ -5,7 +5,8 @@
  */
 import type { Locale } from '../core/locales.js';
 import { apiError } from '../core/io/errors.js';
-import { appCanReadMessages, canReadMessages, canViewChannel } from '../core/permissions/channel-permissions.js';
+import { VIEW_CHANNEL, hasAll } from '../core/permissions/bits.js';
+import { appCanReadMessages, canReadMessages } from '../core/permissions/channel-permissions.js';
 import { BOT_SCOPE, findInstall } from '../core/permissions/install.js';
 import type { Page } from '../core/world/page-query.js';
 import type { Application, Channel, Guild, User } from '../core/world/types.js';
@@ -31,12 +32,13 @@ export class ChannelsService {
     return { guild, channel };
   }
 
-  /** The channel's command picker as JSON text (assembled from each command's cached JSON: it is read on every picker open). */
-  async commandIndexJson(user: User, channelId: string, locale: Locale | null): Promise<string> {
+  /** The channel's command picker as JSON bytes (kept while nothing it is made of changes: it is read on every picker open). */
+  async commandIndexJson(user: User, channelId: string, locale: Locale | null): Promise<Buffer> {
     const { guild, channel } = await this.find(channelId);
-    const member = memberOf(guild, user.id);
-    if (!member || !canViewChannel(guild, member, channel)) throw apiError('MissingAccess');
-    return this.commandIndex.buildJson(guild, channel, user, locale);
+    const scene = this.commandIndex.sceneOf(guild, channel, user);
+    // canViewChannel, from the permissions the scene already holds.
+    if (!scene || !hasAll(scene.facts.channelBits, VIEW_CHANNEL)) throw apiError('MissingAccess');
+    return this.commandIndex.buildBytes(scene, locale);
   }
 
   /** One page of messages, newest first; a bot reads by its install's role bits (installed with the bot scope). */

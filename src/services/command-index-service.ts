@@ -3,13 +3,16 @@
  * guild (global and guild commands) that the permission engine lets this member use there.
  */
 import type { StoredCommand } from '../core/commands/model.js';
-import { toWireCommand, toWireCommandJson, type LocalizationView } from '../core/commands/wire.js';
+import { localizationViewKey, toWireCommand, toWireCommandJson, type LocalizationView } from '../core/commands/wire.js';
 import type { Locale } from '../core/locales.js';
 import { COMMANDS_SCOPE, BOT_SCOPE } from '../core/permissions/install.js';
 import { visibleCommands } from '../core/permissions/visible-commands.js';
-import type { Application, Channel, Guild, User } from '../core/world/types.js';
+import type { GuildCommandPermissions } from '../core/permissions/command-permissions.js';
+import { memberFacts, type MemberFacts } from '../core/permissions/member-facts.js';
+import type { Application, Channel, Guild, Member, User } from '../core/world/types.js';
 import type { CommandStore, WorldStore } from '../store/store.js';
 import { memberOf } from '../core/world/member-index.js';
+import { CommandIndexCache, splitCacheBudget, type IndexAppInputs } from './command-index-cache.js';
 
 export interface CommandIndex {
   applications: Record<string, unknown>[];
@@ -37,8 +40,29 @@ export interface CommandIndexStore {
   commands: Pick<CommandStore, 'listCommands' | 'listCommandPermissions'>;
 }
 
+/** One member in one channel, as the picker reads them. */
+export interface PickerScene {
+  readonly guild: Guild;
+  readonly channel: Channel;
+  readonly member: Member;
+  readonly user: User;
+  readonly facts: MemberFacts;
+}
+
+export interface CommandIndexOptions {
+  /** The most bytes of answers kept (default: the picker's share of the default cache budget); 0 keeps none. */
+  cacheBytes?: number | undefined;
+}
+
 export class CommandIndexService {
-  constructor(private readonly store: CommandIndexStore) {}
+  private readonly cache: CommandIndexCache;
+
+  constructor(
+    private readonly store: CommandIndexStore,
+    options: CommandIndexOptions = {},
+  ) {
+    this.cache = new CommandIndexCache(options.cacheBytes ?? splitCacheBudget(undefined).index);
+  }
 
   /** The index as an object. */
   async build(guild: Guild, channel: Channel, user: User, locale: Locale | null): Promise<CommandIndex> {
@@ -56,41 +80,101 @@ export class CommandIndexService {
    * each command's cached JSON (toWireCommandJson) instead of encoding every command anew.
    */
   async buildJson(guild: Guild, channel: Channel, user: User, locale: Locale | null): Promise<string> {
+    return indexJson(await this.visibleApps(guild, channel, user), localized(locale));
+  }
+
+  /**
+   * The member of `guild` that `user` is, in `channel`, with the facts the engine reads (kept per
+   * frozen guild, channel, member and user); null when the user is no member of the guild.
+   */
+  sceneOf(guild: Guild, channel: Channel, user: User): PickerScene | null {
+    const member = memberOf(guild, user.id);
+    if (!member) return null;
+    const facts = this.cache.factsOf(guild, channel, member, user, () => memberFacts(guild, channel, member, user));
+    return { guild, channel, member, user, facts };
+  }
+
+  /**
+   * The index as the bytes sent: those of `buildJson`, kept (command-index-cache.ts) by what they
+   * are made of, so that opening the same picker again with nothing changed costs the store's
+   * reads (cache hits themselves) and no decision or encoding.
+   */
+  async buildBytes(scene: PickerScene, locale: Locale | null): Promise<Buffer> {
+    const { guild, channel, member, user, facts } = scene;
     const view = localized(locale);
-    const applications: string[] = [];
-    const commands: string[] = [];
-    for (const visible of await this.visibleApps(guild, channel, user)) {
-      applications.push(JSON.stringify(wireApplication(visible.app)));
-      for (const command of visible.commands) commands.push(toWireCommandJson(command, view));
-    }
-    return `{"applications":[${applications.join(',')}],"application_commands":[${commands.join(',')}]}`;
+    const inputs = await this.readInputs(guild);
+    const key = this.cache.keyOf(localizationViewKey(view), facts.key, inputs);
+    const cached = key === null ? undefined : this.cache.get(key);
+    if (cached) return cached;
+    const bytes = Buffer.from(indexJson(visibleAppsOf(inputs, guild, channel, member, user), view));
+    if (key !== null) this.cache.set(key, bytes);
+    return bytes;
   }
 
   /** Every app installed for commands whose commands the member may use some of, in install order. */
   private async visibleApps(guild: Guild, channel: Channel, user: User): Promise<VisibleApp[]> {
     const member = memberOf(guild, user.id);
     if (!member) return [];
-    const visibleApps: VisibleApp[] = [];
+    return visibleAppsOf(await this.readInputs(guild), guild, channel, member, user);
+  }
+
+  /** What the index is made of, read from the store: each app installed for commands, in install order. */
+  private async readInputs(guild: Guild): Promise<AppInputs[]> {
+    const inputs: AppInputs[] = [];
     for (const install of guild.installs) {
       if (!install.scopes.includes(COMMANDS_SCOPE) && !install.scopes.includes(BOT_SCOPE)) continue;
       const app = await this.store.world.getApplication(install.application_id);
       if (!app) continue;
-      const commands = [
-        ...(await this.store.commands.listCommands({ applicationId: app.id, guildId: null })),
-        ...(await this.store.commands.listCommands({ applicationId: app.id, guildId: guild.id })),
-      ];
-      const visible = visibleCommands({
+      inputs.push({
         app,
-        guild,
-        member,
-        user,
-        channel,
-        installed: true,
-        commands,
-        guildPermissions: await this.store.commands.listCommandPermissions(app.id, guild.id),
+        globalCommands: await this.store.commands.listCommands({ applicationId: app.id, guildId: null }),
+        guildCommands: await this.store.commands.listCommands({ applicationId: app.id, guildId: guild.id }),
+        permissions: await this.store.commands.listCommandPermissions(app.id, guild.id),
       });
-      if (visible.length > 0) visibleApps.push({ app, commands: visible });
     }
-    return visibleApps;
+    return inputs;
   }
+}
+
+/** One app and the lists read for it. */
+interface AppInputs extends IndexAppInputs {
+  readonly globalCommands: readonly StoredCommand[];
+  readonly guildCommands: readonly StoredCommand[];
+  readonly permissions: readonly GuildCommandPermissions[];
+}
+
+/** The apps of `inputs` with the commands of each the member may use, those with none left out. */
+function visibleAppsOf(
+  inputs: readonly AppInputs[],
+  guild: Guild,
+  channel: Channel,
+  member: Member,
+  user: User,
+): VisibleApp[] {
+  const visibleApps: VisibleApp[] = [];
+  for (const { app, globalCommands, guildCommands, permissions } of inputs) {
+    const visible = visibleCommands({
+      app,
+      guild,
+      member,
+      user,
+      channel,
+      installed: true,
+      commands: [...globalCommands, ...guildCommands],
+      guildPermissions: permissions,
+    });
+    if (visible.length > 0) visibleApps.push({ app, commands: visible });
+  }
+  return visibleApps;
+}
+
+/** The JSON text of the index of `visibleApps`, from each command's cached JSON. */
+function indexJson(visibleApps: readonly VisibleApp[], view: LocalizationView): string {
+  const applications: string[] = [];
+  const commands: string[] = [];
+  for (const visible of visibleApps) {
+    applications.push(JSON.stringify(wireApplication(visible.app)));
+    for (const command of visible.commands) commands.push(toWireCommandJson(command, view));
+  }
+  return `{"applications":[${applications.join(',')}],"application_commands":[${commands.join(',')}]}`;
 }

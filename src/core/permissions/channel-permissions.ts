@@ -9,6 +9,7 @@ import {
   type Guild,
   type Member,
   type PermissionOverwrite,
+  type Role,
 } from '../world/types.js';
 import {
   ADMINISTRATOR,
@@ -23,6 +24,7 @@ import {
   hasAll,
   parsePermissions,
 } from './bits.js';
+import { memoizeFrozen } from '../frozen-memo.js';
 import { governingChannel, isThread } from './channels.js';
 import { findInstall } from './install.js';
 
@@ -52,9 +54,24 @@ function memberSubject(guild: Guild, member: Member): PermissionSubject {
   };
 }
 
+/** Per frozen role list: each role's bit set by id, parsed once (a member's roles are looked up on every check). */
+const roleBitsIndexes = new WeakMap<readonly Role[], ReadonlyMap<string, bigint>>();
+
+function indexRoleBits(roles: readonly Role[]): ReadonlyMap<string, bigint> {
+  const bits = new Map<string, bigint>();
+  // The first role with an id wins, as `find` would return it.
+  for (const role of roles) if (!bits.has(role.id)) bits.set(role.id, parsePermissions(role.permissions));
+  return bits;
+}
+
 function rolePermissions(guild: Guild, roleId: string): bigint {
-  const role = guild.roles.find((candidate) => candidate.id === roleId);
-  return role ? parsePermissions(role.permissions) : NONE;
+  const { roles } = guild;
+  // A list that is not frozen may still change: it is scanned (see member-index.ts).
+  if (!Object.isFrozen(roles)) {
+    const role = roles.find((candidate) => candidate.id === roleId);
+    return role ? parsePermissions(role.permissions) : NONE;
+  }
+  return memoizeFrozen(roleBitsIndexes, roles, indexRoleBits).get(roleId) ?? NONE;
 }
 
 /** The @everyone role's permissions: the role whose id is the guild id. */
