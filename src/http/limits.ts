@@ -15,8 +15,12 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** An idle socket (nothing received or sent) is closed after it. */
 export const CONNECTION_TIMEOUT_MS = 60_000;
-/** An idle kept-alive connection is closed after it (Fastify's default is 72 s). */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * An idle kept-alive connection is closed after it. Longer than clients keep theirs (undici, under
+ * fetch and @discordjs/rest, 4 s), so the client lets go first: a server that closes first races a
+ * request the client is sending on that socket, which then fails with a reset.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 /** How often node looks for requests past their timeouts; shorter timeouts are checked more often. */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
