@@ -8,11 +8,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { s256Challenge } from '../src/sdk/code-challenge.js';
+import type { ClientResult } from '../src/sdk/node.js';
 import {
   AuthorizationArgs,
   AuthorizationTokenType,
   Client,
-  ClientResult,
   ErrorType,
   IntegrationType,
   nodeLoopback,
@@ -26,7 +26,9 @@ interface AuthorizeOutcome {
 }
 
 function authorize(client: Client, args: AuthorizationArgs): Promise<AuthorizeOutcome> {
-  return new Promise((resolve) => client.authorize(args, (result, code, redirectUri) => resolve({ result, code, redirectUri })));
+  return new Promise((resolve) =>
+    client.authorize(args, (result, code, redirectUri) => resolve({ result, code, redirectUri })),
+  );
 }
 
 /** Plays the user's browser: reads the authorize URL, then calls the redirect URI with the query `answer` makes. */
@@ -186,7 +188,11 @@ describe('authorize in Node: the loopback redirect listener', () => {
     const client = new Client({
       baseUrl: 'http://127.0.0.1:1',
       transport: nodeLoopback({
-        open: fakeUserAgent((q) => ({ error: 'access_denied', error_description: 'The user said no', state: q.get('state')! })),
+        open: fakeUserAgent((q) => ({
+          error: 'access_denied',
+          error_description: 'The user said no',
+          state: q.get('state')!,
+        })),
       }),
     });
     client.setApplicationId(DEMO_APP_ID);
@@ -201,7 +207,10 @@ describe('authorize in Node: the loopback redirect listener', () => {
   });
 
   test('nobody coming back ends the flow at its timeout as cancelled', async () => {
-    const client = new Client({ baseUrl: 'http://127.0.0.1:1', transport: nodeLoopback({ open: () => undefined, timeoutMs: 50 }) });
+    const client = new Client({
+      baseUrl: 'http://127.0.0.1:1',
+      transport: nodeLoopback({ open: () => undefined, timeoutMs: 50 }),
+    });
     client.setApplicationId(DEMO_APP_ID);
     const { result } = await authorize(client, argsWithScopes());
     assert.equal(result.error(), 'cancelled');
@@ -226,7 +235,13 @@ describe('getToken and refreshToken', () => {
         response.end(
           JSON.stringify(
             good
-              ? { access_token: 'a1', token_type: 'Bearer', expires_in: 604800, refresh_token: 'r2', scope: 'identify openid' }
+              ? {
+                  access_token: 'a1',
+                  token_type: 'Bearer',
+                  expires_in: 604800,
+                  refresh_token: 'r2',
+                  scope: 'identify openid',
+                }
               : { error: 'invalid_grant', error_description: 'The code is not valid' },
           ),
         );
@@ -248,7 +263,10 @@ describe('getToken and refreshToken', () => {
       client.getToken(DEMO_APP_ID, 'good', 'the-verifier', 'http://127.0.0.1:9/callback', cb),
     );
     assert.equal((result as ClientResult).successful(), true);
-    assert.deepEqual([access, refresh, type, expires, scopes], ['a1', 'r2', AuthorizationTokenType.Bearer, 604800, 'identify openid']);
+    assert.deepEqual(
+      [access, refresh, type, expires, scopes],
+      ['a1', 'r2', AuthorizationTokenType.Bearer, 604800, 'identify openid'],
+    );
     assert.deepEqual(forms.at(-1), {
       grant_type: 'authorization_code',
       client_id: DEMO_APP_ID,
@@ -279,7 +297,9 @@ describe('getToken and refreshToken', () => {
 
   test('an unreachable server is a network error, not a throw', async () => {
     const client = new Client({ baseUrl: 'http://127.0.0.1:1' });
-    const result = await new Promise<ClientResult>((resolve) => client.refreshToken(DEMO_APP_ID, 'r', (r) => resolve(r)));
+    const result = await new Promise<ClientResult>((resolve) =>
+      client.refreshToken(DEMO_APP_ID, 'r', (r) => resolve(r)),
+    );
     assert.equal(result.type(), ErrorType.NetworkError);
   });
 });

@@ -3,7 +3,7 @@
  * each C++ name to the name here). Each property has a getter and a `set…` setter; unset optional
  * properties read as `undefined`.
  */
-import { AuthorizationCodeChallenge } from './code-challenge.js';
+import type { AuthorizationCodeChallenge } from './code-challenge.js';
 import type { IntegrationType } from './enums.js';
 
 /** The path every custom-scheme redirect URI ends with: `X:/authorize/callback`. */
@@ -138,7 +138,8 @@ export class AuthorizationArgs {
   }
 
   #writable(): Fields {
-    if (this.#fields === null) throw new TypeError('AuthorizationArgs.nullobj cannot be changed: use new AuthorizationArgs()');
+    if (this.#fields === null)
+      throw new TypeError('AuthorizationArgs.nullobj cannot be changed: use new AuthorizationArgs()');
     return this.#fields;
   }
 }

@@ -5,7 +5,8 @@
 import { AuthorizationArgs, isUriScheme } from './authorization-args.js';
 import { ClientResult, SdkError } from './client-result.js';
 import { constantTimeEqual } from './code-challenge.js';
-import { AuthenticationCodeChallengeMethod, ErrorType } from './enums.js';
+import type { AuthenticationCodeChallengeMethod } from './enums.js';
+import { ErrorType } from './enums.js';
 
 /** A snowflake: the decimal form of a 64-bit unsigned integer. */
 const SNOWFLAKE = /^(0|[1-9][0-9]{0,19})$/;

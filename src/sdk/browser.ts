@@ -3,7 +3,12 @@
  * and the callback is called) or a full-page redirect (the answer is read on the page the user
  * comes back to, by `Client.handleAuthorizeRedirect`). Only browser globals: no Node import.
  */
-import { isAtRedirectUri, type AuthorizationAnswer, type AuthorizationTransport, type PendingAuthorization } from './transport.js';
+import {
+  isAtRedirectUri,
+  type AuthorizationAnswer,
+  type AuthorizationTransport,
+  type PendingAuthorization,
+} from './transport.js';
 
 /** How often a popup is looked at for its return to the redirect URI (ms). */
 export const POPUP_POLL_INTERVAL_MS = 200;
@@ -22,7 +27,12 @@ interface PopupWindow {
 }
 
 interface BrowserWindow {
-  readonly location: { readonly href: string; readonly origin: string; readonly pathname: string; assign(url: string): void };
+  readonly location: {
+    readonly href: string;
+    readonly origin: string;
+    readonly pathname: string;
+    assign(url: string): void;
+  };
   readonly sessionStorage: {
     getItem(key: string): string | null;
     setItem(key: string, value: string): void;
@@ -35,12 +45,15 @@ interface BrowserWindow {
 /** The page's window, or null outside a browser. */
 export function browserWindow(): BrowserWindow | null {
   const candidate = (globalThis as { window?: unknown }).window;
-  return typeof candidate === 'object' && candidate !== null && 'location' in candidate ? (candidate as BrowserWindow) : null;
+  return typeof candidate === 'object' && candidate !== null && 'location' in candidate
+    ? (candidate as BrowserWindow)
+    : null;
 }
 
 function requireWindow(): BrowserWindow {
   const window = browserWindow();
-  if (!window) throw new Error('The browser transports need a browser window; in Node use nodeLoopback() from slashd/sdk/node');
+  if (!window)
+    throw new Error('The browser transports need a browser window; in Node use nodeLoopback() from slashd/sdk/node');
   return window;
 }
 
@@ -87,7 +100,8 @@ export function browserPopup(options: PopupOptions = {}): AuthorizationTransport
             const deadline = Date.now() + timeoutMs;
             timer = setInterval(() => {
               if (opened.closed) return finish({ kind: 'aborted', description: 'The sign-in window was closed' });
-              if (Date.now() > deadline) return finish({ kind: 'aborted', description: 'The sign-in window timed out' });
+              if (Date.now() > deadline)
+                return finish({ kind: 'aborted', description: 'The sign-in window timed out' });
               let href: string;
               try {
                 href = opened.location.href;
@@ -120,7 +134,11 @@ function readPending(text: string | null): PendingAuthorization | null {
   if (text === null) return null;
   try {
     const value = JSON.parse(text) as Partial<PendingAuthorization> | null;
-    if (typeof value?.clientId !== 'string' || typeof value.state !== 'string' || typeof value.redirectUri !== 'string') {
+    if (
+      typeof value?.clientId !== 'string' ||
+      typeof value.state !== 'string' ||
+      typeof value.redirectUri !== 'string'
+    ) {
       return null;
     }
     return { clientId: value.clientId, state: value.state, redirectUri: value.redirectUri };

@@ -7,7 +7,12 @@ import type { AuthorizationArgs } from './authorization-args.js';
 import { buildAuthorizeUrl, checkAuthorizationArgs, readAuthorizeCallback } from './authorize-request.js';
 import { browserPopup, browserWindow } from './browser.js';
 import { ClientResult, SdkError } from './client-result.js';
-import { createCodeVerifier, secureRandomString, STATE_RANDOM_BYTES, type AuthorizationCodeVerifier } from './code-challenge.js';
+import {
+  createCodeVerifier,
+  secureRandomString,
+  STATE_RANDOM_BYTES,
+  type AuthorizationCodeVerifier,
+} from './code-challenge.js';
 import { AuthorizationTokenType, ErrorType } from './enums.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestToken, type TokenOutcome } from './token-request.js';
 import type { AuthorizationTransport, PendingAuthorization } from './transport.js';
@@ -127,13 +132,17 @@ export class Client {
       code_verifier: codeVerifier,
       redirect_uri: redirectUri,
     };
-    void requestToken(this.#tokenEndpoint, form, this.#requestTimeoutMs).then((outcome) => answerToken(outcome, callback));
+    void requestToken(this.#tokenEndpoint, form, this.#requestTimeoutMs).then((outcome) =>
+      answerToken(outcome, callback),
+    );
   }
 
   /** A new token for a refresh token; the old refresh token is spent. */
   refreshToken(applicationId: string | bigint, refreshToken: string, callback: TokenCallback): void {
     const form = { grant_type: 'refresh_token', client_id: String(applicationId), refresh_token: refreshToken };
-    void requestToken(this.#tokenEndpoint, form, this.#requestTimeoutMs).then((outcome) => answerToken(outcome, callback));
+    void requestToken(this.#tokenEndpoint, form, this.#requestTimeoutMs).then((outcome) =>
+      answerToken(outcome, callback),
+    );
   }
 
   async #authorize(args: AuthorizationArgs): Promise<{ result: ClientResult; code: string; redirectUri: string }> {
@@ -141,8 +150,13 @@ export class Client {
     if (!checked.ok) return { result: checked.result, code: '', redirectUri: '' };
     const transport = this.#transport;
     if (!transport) {
-      const description = 'No way to show the authorization page here: pass nodeLoopback() from slashd/sdk/node as transport';
-      return { result: ClientResult.failure(ErrorType.ValidationError, SdkError.InvalidArgument, description), code: '', redirectUri: '' };
+      const description =
+        'No way to show the authorization page here: pass nodeLoopback() from slashd/sdk/node as transport';
+      return {
+        result: ClientResult.failure(ErrorType.ValidationError, SdkError.InvalidArgument, description),
+        code: '',
+        redirectUri: '',
+      };
     }
     const copy = args.clone();
     const state = copy.state() ?? secureRandomString(STATE_RANDOM_BYTES);
@@ -151,11 +165,19 @@ export class Client {
       session = await transport.begin(checked.value.clientId, copy);
     } catch (error) {
       const description = `The authorization flow could not start: ${String(error)}`;
-      return { result: ClientResult.failure(ErrorType.Aborted, SdkError.Cancelled, description), code: '', redirectUri: '' };
+      return {
+        result: ClientResult.failure(ErrorType.Aborted, SdkError.Cancelled, description),
+        code: '',
+        redirectUri: '',
+      };
     }
     try {
       const url = buildAuthorizeUrl(this.#authorizeEndpoint, copy, checked.value, state, session.redirectUri);
-      const pending: PendingAuthorization = { clientId: checked.value.clientId, state, redirectUri: session.redirectUri };
+      const pending: PendingAuthorization = {
+        clientId: checked.value.clientId,
+        state,
+        redirectUri: session.redirectUri,
+      };
       const answer = await session.complete(url, pending);
       if (answer.kind === 'aborted') {
         const result = ClientResult.failure(ErrorType.Aborted, SdkError.Cancelled, answer.description);
@@ -177,5 +199,12 @@ export class Client {
 function answerToken(outcome: TokenOutcome, callback: TokenCallback): void {
   if (!outcome.ok) return callback(outcome.result, '', '', AuthorizationTokenType.Bearer, 0, '');
   const token = outcome.value;
-  callback(ClientResult.success(), token.accessToken, token.refreshToken, token.tokenType, token.expiresIn, token.scopes);
+  callback(
+    ClientResult.success(),
+    token.accessToken,
+    token.refreshToken,
+    token.tokenType,
+    token.expiresIn,
+    token.scopes,
+  );
 }

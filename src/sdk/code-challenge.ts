@@ -95,7 +95,10 @@ export async function s256Challenge(verifier: string): Promise<string> {
 /** A fresh verifier and its S256 challenge. */
 export async function createCodeVerifier(): Promise<AuthorizationCodeVerifier> {
   const verifier = secureRandomString(VERIFIER_RANDOM_BYTES);
-  const challenge = new AuthorizationCodeChallenge(await s256Challenge(verifier), AuthenticationCodeChallengeMethod.S256);
+  const challenge = new AuthorizationCodeChallenge(
+    await s256Challenge(verifier),
+    AuthenticationCodeChallengeMethod.S256,
+  );
   return new AuthorizationCodeVerifier(challenge, verifier);
 }
 

@@ -2,7 +2,12 @@
  * slashd/sdk: the client library for browsers and Node (docs/sdk.md). Nothing here imports a Node
  * module; the Node loopback transport is `slashd/sdk/node`.
  */
-export { AuthorizationArgs, customSchemeRedirectUri, defaultCustomScheme, CUSTOM_SCHEME_CALLBACK_PATH } from './authorization-args.js';
+export {
+  AuthorizationArgs,
+  customSchemeRedirectUri,
+  defaultCustomScheme,
+  CUSTOM_SCHEME_CALLBACK_PATH,
+} from './authorization-args.js';
 export { AuthorizationCodeChallenge, AuthorizationCodeVerifier } from './code-challenge.js';
 export { Client, type AuthorizeCallback, type ClientOptions, type TokenCallback } from './client.js';
 export { ClientResult, SdkError } from './client-result.js';

@@ -54,7 +54,11 @@ export function nodeLoopback(options: LoopbackOptions = {}): AuthorizationTransp
           return;
         }
         response
-          .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' })
+          .writeHead(200, {
+            'content-type': 'text/html; charset=utf-8',
+            'cache-control': 'no-store',
+            connection: 'close',
+          })
           .end(DONE_PAGE);
         deliver({ kind: 'answer', url });
       });

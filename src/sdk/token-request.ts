@@ -32,7 +32,7 @@ function failure(type: Exclude<ErrorType, 0>, error: string, description: string
 /** The body as text, refusing one longer than the limit (read as a stream, so a huge answer is not buffered). */
 async function boundedText(response: Response): Promise<string | null> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -57,7 +57,9 @@ async function boundedText(response: Response): Promise<string | null> {
 function parseJsonObject(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -95,7 +97,11 @@ export async function requestToken(
       redirect: 'error',
     });
   } catch (error) {
-    return failure(ErrorType.NetworkError, SdkError.Network, `The token endpoint could not be reached: ${String(error)}`);
+    return failure(
+      ErrorType.NetworkError,
+      SdkError.Network,
+      `The token endpoint could not be reached: ${String(error)}`,
+    );
   }
   let text: string | null;
   try {
@@ -104,7 +110,12 @@ export async function requestToken(
     return failure(ErrorType.NetworkError, SdkError.Network, `The token answer was cut off: ${String(error)}`);
   }
   if (text === null) {
-    return failure(ErrorType.InvalidResponse, SdkError.InvalidResponse, 'The token answer is too large', response.status);
+    return failure(
+      ErrorType.InvalidResponse,
+      SdkError.InvalidResponse,
+      'The token answer is too large',
+      response.status,
+    );
   }
   const body = parseJsonObject(text);
   if (!response.ok) {
@@ -114,7 +125,12 @@ export async function requestToken(
   }
   const answer = body === null ? null : readTokenAnswer(body);
   if (answer === null) {
-    return failure(ErrorType.InvalidResponse, SdkError.InvalidResponse, 'The token answer is not a Bearer token', response.status);
+    return failure(
+      ErrorType.InvalidResponse,
+      SdkError.InvalidResponse,
+      'The token answer is not a Bearer token',
+      response.status,
+    );
   }
   return { ok: true, value: answer };
 }
