@@ -28,6 +28,8 @@ import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
 import { NodeLease } from './services/node-lease.js';
 import { OAuth2Service } from './services/oauth2-service.js';
+import { ConsentSessions } from './services/consent-sessions.js';
+import { OidcService } from './services/oidc-service.js';
 import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { WorldEvents } from './services/world-events.js';
@@ -88,6 +90,8 @@ export interface SlashdConfig {
   rateLimits?: RateLimitConfig | undefined;
   /** Behind a load balancer: the proxies whose X-Forwarded-For gives the client's address (default: none). */
   trustProxy?: TrustProxy | undefined;
+  /** The server's public URL: the OpenID Connect issuer and the base of its endpoints (default: the listen address). */
+  publicUrl?: string | undefined;
 }
 
 /** A writable for log lines (pino writes whole lines). */
@@ -245,6 +249,9 @@ async function assemble(
     metrics,
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
+  // The issuer is the configured public URL, else the address this node listens on.
+  let listenUrl = 'http://127.0.0.1';
+  const oidc = new OidcService(store.world, { url: () => config.publicUrl?.replace(/\/+$/, '') ?? listenUrl }, now);
 
   // Nodes starting at once on one database apply their start-up world one after the other.
   if (config.world || config.mergeWorld) {
@@ -271,7 +278,9 @@ async function assemble(
       responses,
       renderer,
       applications: new ApplicationService(store.world, endpoints),
-      oauth2: new OAuth2Service(store.world, now),
+      oauth2: new OAuth2Service(store.world, now, oidc, world),
+      oidc,
+      consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now),
       world,
       guilds: new GuildsService(store.world),
       channelMessages: new ChannelMessagesService({
@@ -315,7 +324,8 @@ async function assemble(
       const address = server.server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
-      return `http://${shownHost}:${actualPort}`;
+      listenUrl = `http://${shownHost}:${actualPort}`;
+      return listenUrl;
     },
     async close() {
       if (closed) return;

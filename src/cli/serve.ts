@@ -102,6 +102,23 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   rateLimits: PresetName;
   /** The proxies whose X-Forwarded-For is believed; none when undefined. */
   trustProxy: TrustProxy | undefined;
+  /** The server's public URL (the OpenID Connect issuer); the listen address when undefined. */
+  publicUrl: string | undefined;
+}
+
+/** `--public-url`: an absolute http(s) URL without query or fragment (the issuer of ID tokens). */
+function publicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`invalid public URL: ${raw}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw new UsageError(`invalid public URL: ${raw}`);
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 /** The largest `--cache-mb`: 1 TiB, far above any machine's memory, so a typo is caught. */
@@ -141,6 +158,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'cache-mb': { type: 'string' },
     'rate-limits': { type: 'string' },
     'trust-proxy': { type: 'string' },
+    'public-url': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -182,6 +200,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
     rateLimits,
     trustProxy: parseTrustProxy(text('trust-proxy') ?? env.SLASHD_TRUST_PROXY),
+    publicUrl: publicUrl(text('public-url') ?? env.SLASHD_PUBLIC_URL),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -309,6 +328,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       cacheBytes: args.cacheBytes,
       rateLimits: { preset: args.rateLimits },
       trustProxy: args.trustProxy,
+      publicUrl: args.publicUrl,
     });
   } catch (error) {
     if (error instanceof RedisUnreachableError) {

@@ -33,6 +33,8 @@ export interface InvocationScene {
   inGuild: GuildScene | null;
   /** In a DM, a stand-in channel object: the world has no DM channels. */
   channel: Channel;
+  /** The user installed the app to their account (a user install): its user-installable commands work in DMs. */
+  userInstalled: boolean;
 }
 
 /** From the scope lists, which the store keeps parsed: a command id names one in either scope. */
@@ -64,7 +66,8 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
       parent_id: null,
       permission_overwrites: [],
     };
-    return { app, user, command, inGuild: null, channel };
+    const authorization = await store.world.getUserAuthorization(app.id, user.id);
+    return { app, user, command, inGuild: null, channel, userInstalled: authorization?.user_install ?? false };
   }
   const guild = await store.world.getGuild(request.guild_id);
   if (!guild) throw apiError('UnknownGuild');
@@ -79,6 +82,7 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
     user,
     command,
     channel,
+    userInstalled: false,
     inGuild: {
       guild,
       member,

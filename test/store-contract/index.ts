@@ -8,6 +8,7 @@ import { describeCommandStoreContract } from './command-store.contract.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { describeInteractionStoreContract } from './interaction-store.contract.js';
 import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
+import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
@@ -15,6 +16,7 @@ export { describeCommandStoreContract } from './command-store.contract.js';
 export { describeInteractionStoreContract } from './interaction-store.contract.js';
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeWorldStoreContract } from './world-store.contract.js';
+export { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 
 /** The aggregate: answers `ping` while open, rejects it once closed, and closes twice without harm. */
 export function describeStoreLifecycleContract(name: string, make: MakeStores): void {
@@ -38,4 +40,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeCommandStoreContract(name, make);
   describeInteractionStoreContract(name, make);
   describeNodeLeaseStoreContract(name, make);
+  describeOAuth2GrantsContract(name, make);
 }
