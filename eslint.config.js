@@ -79,7 +79,7 @@ export default defineConfig(
   {
     // The SDK's sample web app: a browser page and the small Node server that serves it.
     files: ['examples/sdk-web/**/*.js'],
-    languageOptions: { globals: { document: 'readonly', AbortSignal: 'readonly' } },
+    languageOptions: { globals: { document: 'readonly', location: 'readonly', AbortSignal: 'readonly' } },
   },
   prettier,
 );

@@ -121,12 +121,13 @@ describe('the SDK sample web app signs in against slashd', { timeout: 5 * PAGE_W
       context.on('request', (request) => {
         if (request.url().includes('/oauth2/token')) tokenRequests.push(request.url());
       });
-      // The browser is sent back with another state than the one the library sent.
-      await context.route(`${sample.url}/callback.html?**`, async (route) => {
-        const back = new URL(route.request().url());
-        if (back.searchParams.get('state')?.endsWith('-forged')) return route.continue();
+      // slashd's answer to the consent form sends the browser back with another state than the one sent.
+      await context.route(`${server.url}/oauth2/authorize`, async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        const response = await route.fetch({ maxRedirects: 0 });
+        const back = new URL(response.headers().location ?? '');
         back.searchParams.set('state', `${back.searchParams.get('state') ?? ''}-forged`);
-        return route.fulfill({ status: 302, headers: { location: back.toString() } });
+        return route.fulfill({ response, headers: { ...response.headers(), location: back.toString() } });
       });
       const { popup } = await signInAsAlice(page);
       await popup.click('button[value=authorize]');

@@ -1,11 +1,16 @@
 // The sample web app: sign in with the client library (code + PKCE in a popup), exchange the code
 // for a token, and read /users/@me with it. serve.js hands it its settings in /config.json.
-import { AuthorizationArgs, Client } from 'slashd/sdk';
+import { AuthorizationArgs, browserPopup, Client } from 'slashd/sdk';
 
 const show = (id, text) => (document.getElementById(id).textContent = text);
 
 const config = await (await fetch('/config.json')).json();
-const client = new Client({ baseUrl: config.slashdUrl, apiBaseUrl: config.apiBaseUrl });
+const client = new Client({
+  baseUrl: config.slashdUrl,
+  apiBaseUrl: config.apiBaseUrl,
+  // The popup comes back to a page of its own, registered as the application's redirect URI.
+  transport: browserPopup({ redirectUri: new URL('/callback.html', location.href).href }),
+});
 client.setApplicationId(config.applicationId);
 
 // Made before the click: a popup must open while the click still counts as the user's gesture.
