@@ -13,6 +13,8 @@ import { parseWorld } from '../src/core/world/parse.js';
 import { DEMO_WORLD } from '../src/world/demo-world.js';
 import { launchBrowser } from './helpers/browser.js';
 import { ROOT } from './helpers/cli-process.js';
+import { createServer } from 'node:net';
+import { AuthorizationArgs, Client, type ClientResult, nodeLoopback } from '../src/sdk/node.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ALICE_ID, ALICE_TOKEN } from './helpers/world.js';
 
@@ -29,7 +31,16 @@ interface SampleModule {
   startSampleServer(options: { config: () => { slashdUrl: string; applicationId: string } }): Promise<SampleServer>;
 }
 
-function worldWithSample(redirectUri: string) {
+/** A port free on 127.0.0.1 now, for the Node listener's redirect URI (slashd matches redirect URIs exactly, port included). */
+async function freeLoopbackPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+function worldWithSample(...redirectUris: string[]) {
   const raw = structuredClone(DEMO_WORLD) as unknown as { applications: unknown[] };
   raw.applications.push({
     id: SAMPLE_APP_ID,
@@ -37,7 +48,7 @@ function worldWithSample(redirectUri: string) {
     owner_id: ALICE_ID,
     bot_token: 'sdk-sample-bot-token',
     public_client: true,
-    redirect_uris: [redirectUri],
+    redirect_uris: redirectUris,
     integration_types: [0, 1],
   });
   const parsed = parseWorld(raw);
@@ -50,11 +61,15 @@ describe('the SDK sample web app signs in against slashd', { timeout: 5 * PAGE_W
   let server: TestServer;
   let browser: Browser;
   let settings = { slashdUrl: '', applicationId: SAMPLE_APP_ID };
+  let loopbackPort: number;
 
   before(async () => {
     const module = (await import(pathToFileURL(join(ROOT, 'examples', 'sdk-web', 'serve.js')).href)) as SampleModule;
     sample = await module.startSampleServer({ config: () => settings });
-    server = await startServer({ world: worldWithSample(`${sample.url}/callback.html`) });
+    loopbackPort = await freeLoopbackPort();
+    server = await startServer({
+      world: worldWithSample(`${sample.url}/callback.html`, `http://127.0.0.1:${loopbackPort}/callback`),
+    });
     settings = { slashdUrl: server.url, applicationId: SAMPLE_APP_ID };
     browser = await launchBrowser();
   });
@@ -151,6 +166,57 @@ describe('the SDK sample web app signs in against slashd', { timeout: 5 * PAGE_W
       assert.equal(await page.textContent('#state'), authorizeUrl.searchParams.get('state'));
       assert.equal(await page.textContent('#user'), '–');
       assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('in Node: the loopback listener gets the code from the browser, then getToken, /users/@me and refreshToken', async () => {
+    const context = await browser.newContext();
+    const userPage = await context.newPage();
+    try {
+      const client = new Client({
+        baseUrl: server.url,
+        // The user's browser opens the page the library would print.
+        transport: nodeLoopback({ port: loopbackPort, open: async (url) => void (await userPage.goto(url)) }),
+      });
+      client.setApplicationId(SAMPLE_APP_ID);
+      const verifier = await client.createAuthorizationCodeVerifier();
+      const args = new AuthorizationArgs();
+      args.setScopes('identify');
+      args.setCodeChallenge(verifier.challenge());
+      const authorized = new Promise<{ result: ClientResult; code: string; redirectUri: string }>((resolve) =>
+        client.authorize(args, (result, code, redirectUri) => resolve({ result, code, redirectUri })),
+      );
+      await userPage.fill('#token', ALICE_TOKEN, { timeout: PAGE_WAIT_MS });
+      await userPage.click('button[type=submit]');
+      await userPage.click('button[value=authorize]', { timeout: PAGE_WAIT_MS });
+      const { result, code, redirectUri } = await authorized;
+      assert.equal(result.successful(), true, result.toString());
+      assert.equal(redirectUri, `http://127.0.0.1:${loopbackPort}/callback`);
+      assert.match((await userPage.textContent('body')) ?? '', /close this window/);
+
+      type Token = [ClientResult, string, string, number, number, string];
+      const token = await new Promise<Token>((resolve) =>
+        client.getToken(SAMPLE_APP_ID, code, verifier.verifier(), redirectUri, (...values) => resolve(values)),
+      );
+      assert.equal(token[0].successful(), true, token[0].toString());
+      const me = await fetch(`${server.api}/users/@me`, { headers: { authorization: `Bearer ${token[1]}` } });
+      assert.equal(me.status, 200);
+      assert.equal(((await me.json()) as { id: string }).id, ALICE_ID);
+
+      const refreshed = await new Promise<Token>((resolve) =>
+        client.refreshToken(SAMPLE_APP_ID, token[2], (...values) => resolve(values)),
+      );
+      assert.equal(refreshed[0].successful(), true, refreshed[0].toString());
+      assert.notEqual(refreshed[1], token[1]);
+      const again = await fetch(`${server.api}/users/@me`, { headers: { authorization: `Bearer ${refreshed[1]}` } });
+      assert.equal(again.status, 200);
+
+      const reused = await new Promise<ClientResult>((resolve) =>
+        client.getToken(SAMPLE_APP_ID, code, verifier.verifier(), redirectUri, (r) => resolve(r)),
+      );
+      assert.equal(reused.error(), 'invalid_grant', 'a code is good once');
     } finally {
       await context.close();
     }
