@@ -79,7 +79,9 @@ export default defineConfig(
   {
     // The SDK's sample web app: a browser page and the small Node server that serves it.
     files: ['examples/sdk-web/**/*.js'],
-    languageOptions: { globals: { document: 'readonly', location: 'readonly', AbortSignal: 'readonly' } },
+    languageOptions: {
+      globals: { document: 'readonly', location: 'readonly', sessionStorage: 'readonly', AbortSignal: 'readonly' },
+    },
   },
   prettier,
 );

@@ -68,7 +68,11 @@ describe('the SDK sample web app signs in against slashd', { timeout: 5 * PAGE_W
     sample = await module.startSampleServer({ config: () => settings });
     loopbackPort = await freeLoopbackPort();
     server = await startServer({
-      world: worldWithSample(`${sample.url}/callback.html`, `http://127.0.0.1:${loopbackPort}/callback`),
+      world: worldWithSample(
+        `${sample.url}/callback.html`,
+        `${sample.url}/`,
+        `http://127.0.0.1:${loopbackPort}/callback`,
+      ),
     });
     settings = { slashdUrl: server.url, applicationId: SAMPLE_APP_ID };
     browser = await launchBrowser();
@@ -165,6 +169,26 @@ describe('the SDK sample web app signs in against slashd', { timeout: 5 * PAGE_W
       assert.equal(await page.textContent('#error'), 'access_denied');
       assert.equal(await page.textContent('#state'), authorizeUrl.searchParams.get('state'));
       assert.equal(await page.textContent('#user'), '–');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('in this tab (browserRedirect): the page comes back signed in, and the code is gone from the address bar', async () => {
+    const { context, page, errors } = await openSample();
+    try {
+      await page.click('#sign-in-here');
+      await page.waitForURL(`${server.url}/oauth2/authorize?**`, { timeout: PAGE_WAIT_MS });
+      const authorizeUrl = new URL(page.url());
+      assert.equal(authorizeUrl.searchParams.get('redirect_uri'), `${sample.url}/`);
+      await page.fill('#token', ALICE_TOKEN);
+      await page.click('button[type=submit]');
+      await page.click('button[value=authorize]', { timeout: PAGE_WAIT_MS });
+      assert.equal(await finalStatus(page), 'Signed in');
+      assert.equal(await page.textContent('#user'), `alice (${ALICE_ID})`);
+      assert.equal(await page.textContent('#state'), authorizeUrl.searchParams.get('state'));
+      assert.equal(page.url(), `${sample.url}/`);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
