@@ -175,6 +175,23 @@ describe('the SDK sample web app signs in against slashd', { timeout: 5 * PAGE_W
     }
   });
 
+  test('closing the popup ends the flow as cancelled', async () => {
+    const { context, page, errors } = await openSample();
+    try {
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup', { timeout: PAGE_WAIT_MS }),
+        page.click('#sign-in'),
+      ]);
+      await popup.waitForLoadState('domcontentloaded');
+      await popup.close();
+      assert.match(await finalStatus(page), /^Not signed in: The sign-in window was closed/);
+      assert.equal(await page.textContent('#error'), 'cancelled');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('in this tab (browserRedirect): the page comes back signed in, and the code is gone from the address bar', async () => {
     const { context, page, errors } = await openSample();
     try {
