@@ -90,6 +90,11 @@ export interface SlashdConfig {
   rateLimits?: RateLimitConfig | undefined;
   /** Behind a load balancer: the proxies whose X-Forwarded-For gives the client's address (default: none). */
   trustProxy?: TrustProxy | undefined;
+  /**
+   * The web console's sandbox sign-in: anyone reaching the server may pick a world user (their
+   * token included). Only for a local sandbox (`slashd serve --demo`); off by default.
+   */
+  sandboxSignIn?: boolean | undefined;
   /** The server's public URL: the OpenID Connect issuer and the base of its endpoints (default: the listen address). */
   publicUrl?: string | undefined;
 }
@@ -280,7 +285,7 @@ async function assemble(
       applications: new ApplicationService(store.world, endpoints),
       oauth2: new OAuth2Service(store.world, now, oidc, world),
       oidc,
-      consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now),
+      consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
       world,
       guilds: new GuildsService(store.world),
       channelMessages: new ChannelMessagesService({

@@ -75,11 +75,14 @@ describe('the consent page in a browser', () => {
       scope: 'identify guilds',
       state: 'state-from-the-client',
     });
-    const response = await page.goto(`${server.url}/oauth2/authorize?${query}`);
+    const response = await page.goto(`${server.url}/oauth2/authorize?${query.toString()}`);
     assert.match(response!.headers()['content-security-policy'] ?? '', /frame-ancestors 'none'/);
     await signIn(page, ALICE_TOKEN);
     assert.ok(await page.getByText('Know which servers you are in').isVisible(), 'the scopes in words');
-    await Promise.all([page.waitForURL((url) => url.href.startsWith(CALLBACK)), page.getByRole('button', { name: 'Cancel' }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.href.startsWith(CALLBACK)),
+      page.getByRole('button', { name: 'Cancel' }).click(),
+    ]);
     const sent = new URL(page.url());
     assert.equal(sent.origin + sent.pathname, CALLBACK);
     assert.equal(sent.searchParams.get('error'), 'access_denied');
@@ -94,27 +97,66 @@ describe('the consent page in a browser', () => {
       body: { name: 'weather', description: 'The weather' },
     });
     assert.equal(created.status, 201, created.text);
-    const indexBefore = await server.request('GET', `/channels/${GENERAL}/application-command-index`, { auth: ALICE_TOKEN });
+    const indexBefore = await server.request('GET', `/channels/${GENERAL}/application-command-index`, {
+      auth: ALICE_TOKEN,
+    });
     assert.ok(!indexBefore.text.includes('"weather"'), 'not installed in the test guild yet');
     const bot = await GatewayClient.connect(server.url);
     await bot.login(OTHER_BOT_TOKEN);
 
     const page = await freshPage();
-    const query = new URLSearchParams({ client_id: OTHER_APP_ID, scope: 'bot applications.commands', permissions: '2048' });
-    await page.goto(`${server.url}/oauth2/authorize?${query}`);
+    const query = new URLSearchParams({
+      client_id: OTHER_APP_ID,
+      scope: 'bot applications.commands',
+      permissions: '2048',
+    });
+    await page.goto(`${server.url}/oauth2/authorize?${query.toString()}`);
     await signIn(page, ALICE_TOKEN);
     await page.getByLabel('Add to server').selectOption(TEST_GUILD_ID);
     await page.getByRole('button', { name: 'Authorize' }).click();
     await page.getByText('Other App was added to the server.').waitFor();
 
-    const joined = await bot.next((p) => p.t === 'GUILD_CREATE' && p.d.id === TEST_GUILD_ID, 'GUILD_CREATE of the test guild');
+    const joined = await bot.next(
+      (p) => p.t === 'GUILD_CREATE' && p.d.id === TEST_GUILD_ID,
+      'GUILD_CREATE of the test guild',
+    );
     assert.equal(joined.d.name, 'Test Guild');
     const index = await server.request('GET', `/channels/${GENERAL}/application-command-index`, { auth: ALICE_TOKEN });
     assert.equal(index.status, 200);
-    assert.ok(index.body.application_commands.some((c: { name: string }) => c.name === 'weather'), index.text);
-    const guild = await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: `Bearer ${server.slashd.adminToken}` });
+    assert.ok(
+      index.body.application_commands.some((c: { name: string }) => c.name === 'weather'),
+      index.text,
+    );
+    const guild = await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, {
+      auth: `Bearer ${server.slashd.adminToken}`,
+    });
     const install = guild.body.installs.find((i: { application_id: string }) => i.application_id === OTHER_APP_ID);
-    assert.deepEqual(install, { application_id: OTHER_APP_ID, scopes: ['bot', 'applications.commands'], permissions: '2048' });
+    assert.deepEqual(install, {
+      application_id: OTHER_APP_ID,
+      scopes: ['bot', 'applications.commands'],
+      permissions: '2048',
+    });
+
+    // Removing the install is a world change: the bot leaves and is told.
+    const admin = `Bearer ${server.slashd.adminToken}`;
+    const without = {
+      ...guild.body,
+      installs: guild.body.installs.filter((i: { application_id: string }) => i !== install),
+    };
+    const removed = await server.request('PUT', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, {
+      auth: admin,
+      body: without,
+    });
+    assert.equal(removed.status, 200, removed.text);
+    const left = await bot.next(
+      (p) => p.t === 'GUILD_DELETE' && p.d.id === TEST_GUILD_ID,
+      'GUILD_DELETE of the test guild',
+    );
+    assert.equal(left.d.unavailable, undefined);
+    const indexAfter = await server.request('GET', `/channels/${GENERAL}/application-command-index`, {
+      auth: ALICE_TOKEN,
+    });
+    assert.ok(!indexAfter.text.includes('"weather"'), 'gone from the index');
     bot.close();
     await page.context().close();
   });
@@ -144,8 +186,12 @@ describe('the consent page in a browser', () => {
       assert.equal(before.status, 403, `not installed yet: ${before.text}`);
 
       const page = await freshPage();
-      const query = new URLSearchParams({ client_id: DEMO_APP_ID, scope: 'applications.commands', integration_type: '1' });
-      await page.goto(`${server.url}/oauth2/authorize?${query}`);
+      const query = new URLSearchParams({
+        client_id: DEMO_APP_ID,
+        scope: 'applications.commands',
+        integration_type: '1',
+      });
+      await page.goto(`${server.url}/oauth2/authorize?${query.toString()}`);
       await signIn(page, ERIN_TOKEN);
       assert.ok(await page.getByText('its commands follow you into DMs').isVisible());
       await page.getByRole('button', { name: 'Authorize' }).click();
@@ -157,8 +203,10 @@ describe('the consent page in a browser', () => {
       const interaction = app.interactions().at(-1);
       assert.equal(interaction?.id, answered.body.id);
       assert.deepEqual(interaction?.authorizing_integration_owners, { '1': ERIN_ID });
-      const messages = await server.request('GET', `/channels/${DM_CHANNEL}/messages`, { auth: ERIN_TOKEN });
-      assert.ok(messages.text.includes('noted') || answered.body.state !== 'failed', messages.text);
+      assert.equal(answered.body.state, 'responded', 'the app answered inline');
+      const status = await server.request('GET', `/interactions/${answered.body.id}`, { auth: ERIN_TOKEN });
+      assert.equal(status.status, 200, status.text);
+      assert.equal(status.body.response?.data?.content, 'noted', `the user sees the answer: ${status.text}`);
     } finally {
       await app.close();
     }

@@ -43,7 +43,10 @@ describe('scopes', () => {
   it('expands the SDK scopes to the set the integration needs', () => {
     const social = parseScopes('sdk.social_layer');
     assert.ok(social.ok);
-    assert.deepEqual(new Set(social.scopes), new Set(['sdk.social_layer', ...SDK_SCOPE_EXPANSION['sdk.social_layer']!]));
+    assert.deepEqual(
+      new Set(social.scopes),
+      new Set(['sdk.social_layer', ...SDK_SCOPE_EXPANSION['sdk.social_layer']!]),
+    );
     assert.ok(social.scopes.includes('sdk.social_layer_presence') && social.scopes.includes('openid'));
     const presence = parseScopes('sdk.social_layer_presence');
     assert.deepEqual(presence, { ok: true, scopes: ['sdk.social_layer_presence', 'identify', 'openid'] });
@@ -51,7 +54,10 @@ describe('scopes', () => {
 
   it('client credentials grant only scopes that need no user', () => {
     assert.equal(refusedClientCredentialsScope(['applications.commands.update', 'identify']), undefined);
-    assert.equal(refusedClientCredentialsScope(['identify', 'applications.commands.permissions.update']), 'applications.commands.permissions.update');
+    assert.equal(
+      refusedClientCredentialsScope(['identify', 'applications.commands.permissions.update']),
+      'applications.commands.permissions.update',
+    );
     assert.equal(refusedClientCredentialsScope(['openid']), 'openid');
   });
 
@@ -98,7 +104,13 @@ describe('PKCE', () => {
 });
 
 describe('the authorize query', () => {
-  const base = { client_id: APP.id, response_type: 'code', redirect_uri: 'https://app.example/cb', scope: 'identify', state: 's1' };
+  const base = {
+    client_id: APP.id,
+    response_type: 'code',
+    redirect_uri: 'https://app.example/cb',
+    scope: 'identify',
+    state: 's1',
+  };
 
   it('shows a bad client or redirect URI instead of redirecting to it', () => {
     assert.equal(checkAuthorizeQuery(null, base).kind, 'show');
@@ -117,15 +129,28 @@ describe('the authorize query', () => {
   it('asks a public client for PKCE', () => {
     const reading = checkAuthorizeQuery({ ...APP, public_client: true }, base);
     assert.equal(reading.kind === 'redirect' && reading.error, 'invalid_request');
-    assert.equal(checkAuthorizeQuery({ ...APP, public_client: true }, { ...base, code_challenge: CHALLENGE }).kind, 'ok');
+    assert.equal(
+      checkAuthorizeQuery({ ...APP, public_client: true }, { ...base, code_challenge: CHALLENGE }).kind,
+      'ok',
+    );
   });
 
   it('lets an install-only request omit the redirect, but not install a bot to a user', () => {
-    const install = checkAuthorizeQuery(APP, { client_id: APP.id, scope: 'bot applications.commands', permissions: '2048' });
+    const install = checkAuthorizeQuery(APP, {
+      client_id: APP.id,
+      scope: 'bot applications.commands',
+      permissions: '2048',
+    });
     assert.equal(install.kind === 'ok' && install.request.redirectUri, null);
     assert.equal(install.kind === 'ok' && install.request.permissions, '2048');
     assert.equal(checkAuthorizeQuery(APP, { ...base, scope: 'bot', integration_type: '1' }).kind, 'redirect');
-    assert.equal(checkAuthorizeQuery({ ...APP, integration_types: [0] }, { ...base, scope: 'applications.commands', integration_type: '1' }).kind, 'redirect');
+    assert.equal(
+      checkAuthorizeQuery(
+        { ...APP, integration_types: [0] },
+        { ...base, scope: 'applications.commands', integration_type: '1' },
+      ).kind,
+      'redirect',
+    );
   });
 });
 
@@ -140,9 +165,17 @@ describe('guild installs', () => {
 
   it('adds the install with the bot role from permissions, keeping earlier install scopes', () => {
     const once = withInstall(guild, '9', ['applications.commands'], null);
-    assert.deepEqual(once.installs.at(-1), { application_id: '9', scopes: ['applications.commands'], permissions: null });
+    assert.deepEqual(once.installs.at(-1), {
+      application_id: '9',
+      scopes: ['applications.commands'],
+      permissions: null,
+    });
     const twice = withInstall(once, '9', ['bot', 'identify'], '2048');
-    assert.deepEqual(twice.installs.at(-1), { application_id: '9', scopes: ['applications.commands', 'bot'], permissions: '2048' });
+    assert.deepEqual(twice.installs.at(-1), {
+      application_id: '9',
+      scopes: ['applications.commands', 'bot'],
+      permissions: '2048',
+    });
     assert.equal(twice.installs.length, guild.installs.length + 1);
   });
 });

@@ -12,13 +12,7 @@ import * as oidc from 'openid-client';
 import { s256Challenge } from '../src/core/oauth2/pkce.js';
 import { consent } from './helpers/oauth2.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import {
-  ACTIVITY_APP_ID,
-  ALICE_ID,
-  ALICE_TOKEN,
-  DEMO_APP_ID,
-  exampleWorld,
-} from './helpers/world.js';
+import { ACTIVITY_APP_ID, ALICE_ID, ALICE_TOKEN, DEMO_APP_ID, exampleWorld } from './helpers/world.js';
 
 const SECRET = 'demo-client-secret';
 const CALLBACK = 'http://127.0.0.1:9/rp/callback';
@@ -45,15 +39,20 @@ async function tokenRequest(
   options: { basic?: boolean; origin?: string } = {},
 ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (options.basic ?? true) headers.authorization = `Basic ${Buffer.from(`${DEMO_APP_ID}:${SECRET}`).toString('base64')}`;
+  if (options.basic ?? true)
+    headers.authorization = `Basic ${Buffer.from(`${DEMO_APP_ID}:${SECRET}`).toString('base64')}`;
   if (options.origin) headers.origin = options.origin;
   const path = form.token !== undefined ? '/oauth2/token/revoke' : '/oauth2/token';
   const response = await fetch(`${server.api}${path}`, { method: 'POST', headers, body: new URLSearchParams(form) });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    headers: response.headers,
+  };
 }
 
 function authorizeUrl(params: Record<string, string>): string {
-  return `${server.url}/oauth2/authorize?${new URLSearchParams({
+  const query = new URLSearchParams({
     client_id: DEMO_APP_ID,
     response_type: 'code',
     redirect_uri: CALLBACK,
@@ -62,7 +61,8 @@ function authorizeUrl(params: Record<string, string>): string {
     code_challenge: s256Challenge(VERIFIER),
     code_challenge_method: 'S256',
     ...params,
-  })}`;
+  });
+  return `${server.url}/oauth2/authorize?${query.toString()}`;
 }
 
 /** A fresh code for Alice through the consent page. */
@@ -74,7 +74,13 @@ async function code(params: Record<string, string> = {}): Promise<string> {
 }
 
 const exchange = (value: string, extra: Record<string, string> = {}) =>
-  tokenRequest({ grant_type: 'authorization_code', code: value, redirect_uri: CALLBACK, code_verifier: VERIFIER, ...extra });
+  tokenRequest({
+    grant_type: 'authorization_code',
+    code: value,
+    redirect_uri: CALLBACK,
+    code_verifier: VERIFIER,
+    ...extra,
+  });
 
 async function me(accessToken: string): Promise<number> {
   return (await server.request('GET', '/oauth2/@me', { auth: `Bearer ${accessToken}` })).status;
@@ -149,7 +155,10 @@ describe('OpenID Connect with openid-client', () => {
     const replay = await exchange(value);
     assert.deepEqual([replay.status, replay.body.error], [400, 'invalid_grant']);
     assert.equal(await me(first.body.access_token as string), 401, 'the access token issued from it is revoked');
-    const refresh = await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string });
+    const refresh = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token as string,
+    });
     assert.equal(refresh.body.error, 'invalid_grant', 'and so is its refresh token');
   });
 
@@ -201,7 +210,10 @@ describe('OpenID Connect with openid-client', () => {
     const two = await exchange(await code());
     await tokenRequest({ token: two.body.refresh_token as string });
     assert.equal(await me(two.body.access_token as string), 401, 'revoking the refresh token revokes its grant');
-    const refresh = await tokenRequest({ grant_type: 'refresh_token', refresh_token: two.body.refresh_token as string });
+    const refresh = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: two.body.refresh_token as string,
+    });
     assert.equal(refresh.body.error, 'invalid_grant');
   });
 
@@ -214,20 +226,33 @@ describe('OpenID Connect with openid-client', () => {
       state: 's',
       code_challenge: s256Challenge(VERIFIER),
     });
-    const { location } = await consent(server.url, `${server.url}/oauth2/authorize?${params}`, { userToken: ALICE_TOKEN });
+    const { location } = await consent(server.url, `${server.url}/oauth2/authorize?${params.toString()}`, {
+      userToken: ALICE_TOKEN,
+    });
     const value = new URL(location!).searchParams.get('code')!;
-    const form = { grant_type: 'authorization_code', client_id: ACTIVITY_APP_ID, code: value, redirect_uri: SDK_CALLBACK };
+    const form = {
+      grant_type: 'authorization_code',
+      client_id: ACTIVITY_APP_ID,
+      code: value,
+      redirect_uri: SDK_CALLBACK,
+    };
     const answer = await tokenRequest({ ...form, code_verifier: VERIFIER }, { basic: false, origin: SDK_ORIGIN });
     assert.equal(answer.status, 200);
     assert.equal(answer.headers.get('access-control-allow-origin'), SDK_ORIGIN);
     assert.deepEqual(String(answer.body.scope).split(' ').sort(), ['identify', 'openid', 'sdk.social_layer_presence']);
     assert.ok(answer.body.id_token);
-    const stranger = await tokenRequest({ grant_type: 'client_credentials', client_id: ACTIVITY_APP_ID }, { basic: false, origin: 'http://evil.example' });
+    const stranger = await tokenRequest(
+      { grant_type: 'client_credentials', client_id: ACTIVITY_APP_ID },
+      { basic: false, origin: 'http://evil.example' },
+    );
     assert.equal(stranger.headers.get('access-control-allow-origin'), null);
     assert.equal(stranger.status, 401, 'a public client cannot use client credentials');
-    const noPkce = await fetch(`${server.url}/oauth2/authorize?${new URLSearchParams({ ...Object.fromEntries(params), code_challenge: '' })}`, {
-      redirect: 'manual',
-    });
+    const noPkce = await fetch(
+      `${server.url}/oauth2/authorize?${new URLSearchParams({ ...Object.fromEntries(params), code_challenge: '' }).toString()}`,
+      {
+        redirect: 'manual',
+      },
+    );
     assert.equal(new URL(noPkce.headers.get('location')!).searchParams.get('error'), 'invalid_request');
   });
 });

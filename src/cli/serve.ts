@@ -329,6 +329,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       rateLimits: { preset: args.rateLimits },
       trustProxy: args.trustProxy,
       publicUrl: args.publicUrl,
+      sandboxSignIn: args.demo,
     });
   } catch (error) {
     if (error instanceof RedisUnreachableError) {

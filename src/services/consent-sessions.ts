@@ -18,10 +18,18 @@ const MAX_SESSION_LENGTH = 200;
 
 export class ConsentSessions {
   constructor(
-    private readonly users: Pick<WorldStore, 'findUserByToken' | 'getUser'>,
+    private readonly users: Pick<WorldStore, 'findUserByToken' | 'getUser' | 'listUsers'>,
     private readonly secret: () => Promise<Buffer>,
     private readonly now: () => number,
+    /** The sandbox (`--demo`): the sign-in page lists the world's users to pick from. */
+    private readonly sandbox = false,
   ) {}
+
+  /** The users the sign-in page offers (the sandbox only; their tokens are on the page); empty otherwise. */
+  async sandboxUsers(): Promise<{ username: string; token: string }[]> {
+    if (!this.sandbox) return [];
+    return (await this.users.listUsers()).map((u) => ({ username: u.username, token: u.token }));
+  }
 
   /** A session for the holder of this user token; null when no user has it. */
   async signIn(userToken: string): Promise<{ session: string; user: User } | null> {
@@ -53,7 +61,9 @@ export class ConsentSessions {
   }
 
   private async mac(text: string): Promise<string> {
-    return createHmac('sha256', await this.secret()).update(text).digest('base64url');
+    return createHmac('sha256', await this.secret())
+      .update(text)
+      .digest('base64url');
   }
 }
 

@@ -208,9 +208,7 @@ export class OAuth2Service {
       scopes: [...new Set([...(earlier?.scopes ?? []), ...request.scopes])],
       user_install: (earlier?.user_install ?? false) || userInstall,
     });
-    const guildParams = installedGuild
-      ? { guild_id: installedGuild, permissions: request.permissions ?? '0' }
-      : {};
+    const guildParams = installedGuild ? { guild_id: installedGuild, permissions: request.permissions ?? '0' } : {};
     if (request.redirectUri === null) {
       return { done: installedGuild ? `${app.name} was added to the server.` : `${app.name} was authorized.` };
     }
@@ -251,7 +249,8 @@ export class OAuth2Service {
   }
 
   private async manageableGuilds(request: AuthorizationRequest, user: User): Promise<{ id: string; name: string }[]> {
-    const ids = request.disableGuildSelect && request.guildId ? [request.guildId] : await this.store.guildIdsOfMember(user.id);
+    const ids =
+      request.disableGuildSelect && request.guildId ? [request.guildId] : await this.store.guildIdsOfMember(user.id);
     const guilds: { id: string; name: string }[] = [];
     for (const id of ids) {
       const guild = await this.store.getGuild(id);
@@ -262,7 +261,10 @@ export class OAuth2Service {
 
   // ---- the token endpoint ----
 
-  async exchangeCode(client: TokenClient, form: Readonly<Record<string, string | undefined>>): Promise<AccessTokenResponse> {
+  async exchangeCode(
+    client: TokenClient,
+    form: Readonly<Record<string, string | undefined>>,
+  ): Promise<AccessTokenResponse> {
     if (!form.code) throw new OAuth2Error(400, 'invalid_request', 'code is required');
     const redeemed = await this.store.redeemAuthorizationCode(client.app.id, form.code);
     if (!redeemed) throw invalidGrant('Invalid authorization code');
@@ -273,7 +275,8 @@ export class OAuth2Service {
       throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
     }
     if (grant.expires_at <= this.now()) throw invalidGrant('The authorization code has expired');
-    if (form.redirect_uri !== grant.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request');
+    if (form.redirect_uri !== grant.redirect_uri)
+      throw invalidGrant('redirect_uri does not match the authorization request');
     if (grant.code_challenge !== null) {
       if (!verifierMatches(grant.code_challenge, grant.code_challenge_method ?? 'S256', form.code_verifier)) {
         throw invalidGrant('The code_verifier does not match the code_challenge');
@@ -393,7 +396,8 @@ export class OAuth2Service {
   /** `GET /oauth2/@me`: the token's application, scopes, expiry, and its user with `identify`. */
   async describeToken(token: IssuedToken): Promise<Record<string, unknown>> {
     const app = await this.store.getApplication(token.application_id);
-    const user = token.user_id && token.scopes.includes(Scope.Identify) ? await this.store.getUser(token.user_id) : null;
+    const user =
+      token.user_id && token.scopes.includes(Scope.Identify) ? await this.store.getUser(token.user_id) : null;
     return {
       application: app && {
         id: app.id,

@@ -39,6 +39,11 @@ export async function consent(base: string, authorizeUrl: string, options: Conse
   if (!formToken) throw new Error(`no consent form (status ${pageResponse.status}): ${page.slice(0, 300)}`);
   const form = new URLSearchParams({ query, form_token: formToken, decision: options.decision ?? 'authorize' });
   if (options.guildId) form.set('guild_id', options.guildId);
-  const answer = await fetch(`${base}/oauth2/authorize`, { method: 'POST', headers: { cookie }, body: form, redirect: 'manual' });
+  const answer = await fetch(`${base}/oauth2/authorize`, {
+    method: 'POST',
+    headers: { cookie },
+    body: form,
+    redirect: 'manual',
+  });
   return { location: answer.headers.get('location'), status: answer.status, page: await answer.text() };
 }

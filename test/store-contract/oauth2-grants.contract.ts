@@ -25,7 +25,14 @@ function grant(extra: Partial<AuthorizationGrant> = {}): AuthorizationGrant {
 }
 
 function refresh(extra: Partial<RefreshGrant> = {}): RefreshGrant {
-  return { grant_id: 'grant-1', application_id: APP_A, user_id: ALICE, scopes: ['identify'], expires_at: START_MS + 1e9, ...extra };
+  return {
+    grant_id: 'grant-1',
+    application_id: APP_A,
+    user_id: ALICE,
+    scopes: ['identify'],
+    expires_at: START_MS + 1e9,
+    ...extra,
+  };
 }
 
 function signingKey(kid: string): SigningKeyRecord {
@@ -99,7 +106,12 @@ export function describeOAuth2GrantsContract(name: string, make: MakeStores): vo
 
     it('user authorizations are kept per app and user, and go with the app', async () => {
       await world().replaceWorld(smallWorld());
-      const authorization = { application_id: APP_A, user_id: ALICE, scopes: ['applications.commands'], user_install: true };
+      const authorization = {
+        application_id: APP_A,
+        user_id: ALICE,
+        scopes: ['applications.commands'],
+        user_install: true,
+      };
       await world().putUserAuthorization(authorization);
       assert.deepEqual(await world().getUserAuthorization(APP_A, ALICE), authorization);
       assert.equal(await world().getUserAuthorization(APP_B, ALICE), null);

@@ -77,7 +77,8 @@ export function checkAuthorizeQuery(app: Application | null, query: AuthorizeQue
   if (nonce !== null && nonce.length > MAX_STATE_LENGTH) return refuse('invalid_request', 'nonce is too long');
   const prompt = query.prompt === undefined || query.prompt === '' ? null : query.prompt;
   if (prompt !== null && prompt !== 'consent' && prompt !== 'none') return refuse('invalid_request', 'Unknown prompt');
-  const integrationType = query.integration_type === undefined || query.integration_type === '' ? 0 : Number(query.integration_type);
+  const integrationType =
+    query.integration_type === undefined || query.integration_type === '' ? 0 : Number(query.integration_type);
   if (integrationType !== IntegrationTypeParam.Guild && integrationType !== IntegrationTypeParam.User) {
     return refuse('invalid_request', 'integration_type must be 0 or 1');
   }

@@ -19,9 +19,17 @@ export function mayManageGuild(guild: Guild, userId: string): boolean {
  * install are kept (adding `bot` later keeps `applications.commands`), and with `bot` the
  * requested `permissions` become the bot's role; without `bot` the earlier permissions stay.
  */
-export function withInstall(guild: Guild, applicationId: string, scopes: readonly string[], permissions: string | null): Guild {
+export function withInstall(
+  guild: Guild,
+  applicationId: string,
+  scopes: readonly string[],
+  permissions: string | null,
+): Guild {
   const earlier = guild.installs.find((i) => i.application_id === applicationId);
-  const installScopes = new Set([...(earlier?.scopes ?? []), ...scopes.filter((s) => s === Scope.Bot || s === Scope.Commands)]);
+  const installScopes = new Set([
+    ...(earlier?.scopes ?? []),
+    ...scopes.filter((s) => s === Scope.Bot || s === Scope.Commands),
+  ]);
   const install: Install = {
     application_id: applicationId,
     scopes: [...installScopes],

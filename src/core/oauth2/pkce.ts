@@ -22,11 +22,7 @@ export function s256Challenge(verifier: string): string {
 }
 
 /** True when the verifier answers the challenge; compared in constant time (digests of both sides). */
-export function verifierMatches(
-  challenge: string,
-  method: CodeChallengeMethod,
-  verifier: string | undefined,
-): boolean {
+export function verifierMatches(challenge: string, method: CodeChallengeMethod, verifier: string | undefined): boolean {
   if (verifier === undefined || !VERIFIER.test(verifier)) return false;
   const expected = method === 'S256' ? s256Challenge(verifier) : verifier;
   const a = createHash('sha256').update(expected).digest();

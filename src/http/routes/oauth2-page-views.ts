@@ -27,7 +27,16 @@ export function donePage(message: string): string {
   return page('Done', `<h1>Done</h1><p role="status">${escapeHtml(message)}</p><p>You may close this window.</p>`);
 }
 
-export function signInPage(query: string, problem: string | null): string {
+export function signInPage(
+  query: string,
+  problem: string | null,
+  sandboxUsers: readonly { username: string; token: string }[] = [],
+): string {
+  const picker = sandboxUsers.map(
+    (u) => `<form method="post" action="/oauth2/authorize/sign-in" class="pick">
+<input type="hidden" name="query" value="${escapeHtml(query)}"><input type="hidden" name="token" value="${escapeHtml(u.token)}">
+<button type="submit">Continue as ${escapeHtml(u.username)}</button></form>`,
+  );
   return page(
     'Sign in',
     `<h1>Sign in to continue</h1>
@@ -38,12 +47,15 @@ ${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ''}
 <label for="token">User token</label>
 <input id="token" name="token" type="password" autocomplete="off" required>
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
-</form>`,
+</form>
+${picker.length > 0 ? `<h2>Sandbox: pick a user</h2>${picker.join('\n')}` : ''}`,
   );
 }
 
 export function consentPage(view: ConsentView, userName: string, query: string, formToken: string): string {
-  const scopes = view.scopes.map((s) => `<li><span>${escapeHtml(s.words)}</span> <code>${escapeHtml(s.scope)}</code></li>`);
+  const scopes = view.scopes.map(
+    (s) => `<li><span>${escapeHtml(s.words)}</span> <code>${escapeHtml(s.scope)}</code></li>`,
+  );
   const guildPicker =
     view.guilds === null
       ? ''
@@ -53,7 +65,9 @@ export function consentPage(view: ConsentView, userName: string, query: string, 
 <select id="guild_id" name="guild_id">${view.guilds
             .map((g) => `<option value="${escapeHtml(g.id)}">${escapeHtml(g.name)}</option>`)
             .join('')}</select>`;
-  const where = view.userInstall ? '<p>The application will be added to your account: its commands follow you into DMs.</p>' : '';
+  const where = view.userInstall
+    ? '<p>The application will be added to your account: its commands follow you into DMs.</p>'
+    : '';
   return page(
     `Authorize ${view.appName}`,
     `<h1><strong>${escapeHtml(view.appName)}</strong> wants to access your account</h1>
@@ -78,7 +92,7 @@ export const CONSENT_CSS = `:root{color-scheme:dark;--bg:#1e1f22;--card:#2b2d31;
 *{box-sizing:border-box}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .card{background:var(--card);border-radius:8px;padding:2rem;width:min(28rem,94vw);box-shadow:0 8px 24px rgba(0,0,0,.4)}
 .brand{margin:0 0 1rem;color:var(--muted);font-weight:600;letter-spacing:.04em;text-transform:uppercase;font-size:.8rem}
-h1{font-size:1.25rem;margin:0 0 1rem}.who{color:var(--muted)}code{color:var(--muted);font-size:.8rem}
+h1{font-size:1.25rem;margin:0 0 1rem}h2{font-size:1rem;margin:1.5rem 0 .5rem;color:var(--muted)}.pick button{width:100%;text-align:left;background:#1e1f22;margin:.2rem 0}.who{color:var(--muted)}code{color:var(--muted);font-size:.8rem}
 .scopes{padding-left:1.2rem}.scopes li{margin:.3rem 0}.problem{color:var(--danger)}
 label{display:block;margin:1rem 0 .3rem;color:var(--muted);font-size:.9rem}
 input,select{width:100%;padding:.55rem;border-radius:4px;border:1px solid #1e1f22;background:#1e1f22;color:var(--text);font:inherit}

@@ -78,7 +78,10 @@ function queryRecord(text: string): Form {
   return nullRecordFrom(new URLSearchParams(text));
 }
 
-export async function oauth2PageRoutes(app: FastifyInstance, { oauth2, oidc, sessions }: OAuth2PagesOptions): Promise<void> {
+export async function oauth2PageRoutes(
+  app: FastifyInstance,
+  { oauth2, oidc, sessions }: OAuth2PagesOptions,
+): Promise<void> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     done(null, nullRecordFrom(new URLSearchParams(text)));
@@ -122,33 +125,46 @@ export async function oauth2PageRoutes(app: FastifyInstance, { oauth2, oidc, ses
     if (!authorization) return reply;
     const session = readCookie(request, SESSION_COOKIE);
     const user = await sessions.userOf(session);
-    if (authorization.prompt === 'none') return finish(reply, await oauth2.silentOutcome(authorization, user), authorization);
-    if (!user || !session) return sendPage(reply, 200, signInPage(query, null));
+    if (authorization.prompt === 'none')
+      return finish(reply, await oauth2.silentOutcome(authorization, user), authorization);
+    if (!user || !session) return sendPage(reply, 200, signInPage(query, null, await sessions.sandboxUsers()));
     const view = await oauth2.consentView(authorization, user);
-    return sendPage(reply, 200, consentPage(view, user.username, query, await sessions.formToken(session)), authorization.redirectUri);
+    return sendPage(
+      reply,
+      200,
+      consentPage(view, user.username, query, await sessions.formToken(session)),
+      authorization.redirectUri,
+    );
   });
 
-  app.post<{ Body: Form }>('/oauth2/authorize/sign-in', { bodyLimit: PAGE_FORM_LIMIT_BYTES }, async (request, reply) => {
-    const form = request.body ?? {};
-    const query = form.query ?? '';
-    if (query.length > MAX_QUERY_LENGTH) return sendPage(reply, 400, errorPage('The authorization request is too long.'));
-    const signedIn = await sessions.signIn(form.token ?? '');
-    if (!signedIn) return sendPage(reply, 401, signInPage(query, 'No user has this token.'));
-    const cookie = [
-      `${SESSION_COOKIE}=${signedIn.session}`,
-      'Path=/oauth2',
-      'HttpOnly',
-      'SameSite=Lax',
-      `Max-Age=${CONSENT_SESSION_TTL_SECONDS}`,
-      ...(secureCookie() ? ['Secure'] : []),
-    ].join('; ');
-    return reply
-      .code(303)
-      .header('set-cookie', cookie)
-      .header('cache-control', 'no-store')
-      .header('location', `/oauth2/authorize?${query}`)
-      .send();
-  });
+  app.post<{ Body: Form }>(
+    '/oauth2/authorize/sign-in',
+    { bodyLimit: PAGE_FORM_LIMIT_BYTES },
+    async (request, reply) => {
+      const form = request.body ?? {};
+      const query = form.query ?? '';
+      if (query.length > MAX_QUERY_LENGTH)
+        return sendPage(reply, 400, errorPage('The authorization request is too long.'));
+      const signedIn = await sessions.signIn(form.token ?? '');
+      if (!signedIn) {
+        return sendPage(reply, 401, signInPage(query, 'No user has this token.', await sessions.sandboxUsers()));
+      }
+      const cookie = [
+        `${SESSION_COOKIE}=${signedIn.session}`,
+        'Path=/oauth2',
+        'HttpOnly',
+        'SameSite=Lax',
+        `Max-Age=${CONSENT_SESSION_TTL_SECONDS}`,
+        ...(secureCookie() ? ['Secure'] : []),
+      ].join('; ');
+      return reply
+        .code(303)
+        .header('set-cookie', cookie)
+        .header('cache-control', 'no-store')
+        .header('location', `/oauth2/authorize?${query}`)
+        .send();
+    },
+  );
 
   app.post<{ Body: Form }>('/oauth2/authorize', { bodyLimit: PAGE_FORM_LIMIT_BYTES }, async (request, reply) => {
     const form = request.body ?? {};
@@ -175,6 +191,9 @@ export async function oauth2PageRoutes(app: FastifyInstance, { oauth2, oidc, ses
     reply.header('access-control-allow-origin', '*').send(oidc.discovery()),
   );
   app.get(OIDC_PATHS.jwks, async (_request, reply) =>
-    reply.header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=3600').send(await oidc.jwks()),
+    reply
+      .header('access-control-allow-origin', '*')
+      .header('cache-control', 'public, max-age=3600')
+      .send(await oidc.jwks()),
   );
 }

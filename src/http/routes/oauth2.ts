@@ -5,7 +5,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { nullRecordFrom } from '../../core/records.js';
-import { OAuth2Error, type ClientCredentials, type OAuth2Service } from '../../services/oauth2-service.js';
+import {
+  OAuth2Error,
+  type AccessTokenResponse,
+  type ClientCredentials,
+  type OAuth2Service,
+  type TokenClient,
+} from '../../services/oauth2-service.js';
 import { principalOf, requireApp } from '../guards.js';
 import type { IssuedToken } from '../../store/store.js';
 
@@ -52,13 +58,33 @@ async function allowPublicClientOrigin(
   const origin = request.headers.origin;
   if (!origin) return;
   reply.header('vary', 'Origin');
-  if ((await oauth2.publicClientOrigins(clientId)).includes(origin)) reply.header('access-control-allow-origin', origin);
+  if ((await oauth2.publicClientOrigins(clientId)).includes(origin))
+    reply.header('access-control-allow-origin', origin);
 }
 
 /** The Bearer token of the request (after `requireApp`); null for a bot. */
 function bearerTokenOf(request: FastifyRequest): IssuedToken | null {
   const principal = principalOf(request);
   return principal.kind === 'bearer' ? principal.token : null;
+}
+
+/** The token response of the form's grant type. */
+async function grant(
+  oauth2: OAuth2Service,
+  client: TokenClient,
+  form: Record<string, string>,
+): Promise<AccessTokenResponse> {
+  switch (form.grant_type) {
+    case 'authorization_code':
+      return oauth2.exchangeCode(client, form);
+    case 'refresh_token':
+      return oauth2.refresh(client, form);
+    case 'client_credentials':
+      if (!client.authenticated) throw new OAuth2Error(401, 'invalid_client', 'Client authentication failed');
+      return oauth2.issueClientCredentials(client.app, oauth2.clientCredentialsScopes(form.scope));
+    default:
+      throw new OAuth2Error(400, 'unsupported_grant_type', `Unsupported grant type: ${String(form.grant_type ?? '')}`);
+  }
 }
 
 export async function oauth2Routes(api: FastifyInstance, { oauth2 }: OAuth2RoutesOptions): Promise<void> {
@@ -76,23 +102,15 @@ export async function oauth2Routes(api: FastifyInstance, { oauth2 }: OAuth2Route
     const form = (request.body ?? {}) as Record<string, string>;
     await allowPublicClientOrigin(oauth2, request, reply, form.client_id);
     reply.header('cache-control', 'no-store');
+    let answer: AccessTokenResponse;
     try {
       const client = await oauth2.tokenClient(readClientCredentials(request, form), form.client_id);
-      switch (form.grant_type) {
-        case 'authorization_code':
-          return reply.send(await oauth2.exchangeCode(client, form));
-        case 'refresh_token':
-          return reply.send(await oauth2.refresh(client, form));
-        case 'client_credentials':
-          if (!client.authenticated) throw new OAuth2Error(401, 'invalid_client', 'Client authentication failed');
-          return reply.send(await oauth2.issueClientCredentials(client.app, oauth2.clientCredentialsScopes(form.scope)));
-        default:
-          throw new OAuth2Error(400, 'unsupported_grant_type', `Unsupported grant type: ${String(form.grant_type ?? '')}`);
-      }
+      answer = await grant(oauth2, client, form);
     } catch (error) {
       if (error instanceof OAuth2Error) return oauthError(reply, error.status, error.error, error.description);
       throw error;
     }
+    return reply.send(answer);
   });
 
   api.post('/oauth2/token/revoke', async (request, reply) => {
@@ -119,7 +137,9 @@ export async function oauth2Routes(api: FastifyInstance, { oauth2 }: OAuth2Route
     const info = token && (await oauth2.userinfo(token));
     if (!info) {
       reply.header('www-authenticate', 'Bearer error="insufficient_scope", scope="openid"');
-      return reply.code(403).send({ error: 'insufficient_scope', error_description: 'The token lacks the openid scope' });
+      return reply
+        .code(403)
+        .send({ error: 'insufficient_scope', error_description: 'The token lacks the openid scope' });
     }
     return info;
   });

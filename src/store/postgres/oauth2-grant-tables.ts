@@ -35,7 +35,8 @@ export class PostgresOAuth2Grants implements OAuth2GrantStore {
       );
       const row = result.rows[0];
       if (!row) return null;
-      if (!row.used) await client.query('UPDATE oauth2_codes SET used = true WHERE code_hash = $1', [tokenDigest(code)]);
+      if (!row.used)
+        await client.query('UPDATE oauth2_codes SET used = true WHERE code_hash = $1', [tokenDigest(code)]);
       return { grant: JSON.parse(row.doc) as AuthorizationGrant, firstUse: !row.used };
     });
   }
@@ -95,9 +96,10 @@ export class PostgresOAuth2Grants implements OAuth2GrantStore {
   }
 
   async signingKey(candidate: SigningKeyRecord): Promise<SigningKeyRecord> {
-    await this.conn.pool.query('INSERT INTO oidc_signing_keys (slot, doc) VALUES (1, $1) ON CONFLICT (slot) DO NOTHING', [
-      JSON.stringify(candidate),
-    ]);
+    await this.conn.pool.query(
+      'INSERT INTO oidc_signing_keys (slot, doc) VALUES (1, $1) ON CONFLICT (slot) DO NOTHING',
+      [JSON.stringify(candidate)],
+    );
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM oidc_signing_keys WHERE slot = 1');
     return JSON.parse(result.rows[0]!.doc) as SigningKeyRecord;
   }

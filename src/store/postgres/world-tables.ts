@@ -21,7 +21,6 @@ import {
 type Queryable = Pick<PostgresClient, 'query'>;
 
 export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldStore {
-
   async replaceWorld(world: World): Promise<void> {
     await this.conn.transaction(async (client) => {
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);

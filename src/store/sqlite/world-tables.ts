@@ -18,7 +18,6 @@ import {
 } from '../rows.js';
 
 export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
-
   async replaceWorld(world: World): Promise<void> {
     this.conn.cached.clear();
     this.conn.transaction(() => {
@@ -320,8 +319,8 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
   }
 
   async listOAuth2Tokens(): Promise<IssuedToken[]> {
-    return (this.conn.sql('SELECT doc FROM oauth2_tokens ORDER BY token_hash').all() as { doc: string }[]).map(
-      (r) => rowToListedToken(r.doc),
+    return (this.conn.sql('SELECT doc FROM oauth2_tokens ORDER BY token_hash').all() as { doc: string }[]).map((r) =>
+      rowToListedToken(r.doc),
     );
   }
 }
