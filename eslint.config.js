@@ -76,5 +76,12 @@ export default defineConfig(
       globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', fetch: 'readonly' },
     },
   },
+  {
+    // The SDK's sample web app: a browser page and the small Node server that serves it.
+    files: ['examples/sdk-web/**/*.js'],
+    languageOptions: {
+      globals: { document: 'readonly', location: 'readonly', sessionStorage: 'readonly', AbortSignal: 'readonly' },
+    },
+  },
   prettier,
 );

@@ -29,6 +29,8 @@ import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
 import { NodeLease } from './services/node-lease.js';
 import { OAuth2Service } from './services/oauth2-service.js';
+import { ConsentSessions } from './services/consent-sessions.js';
+import { OidcService } from './services/oidc-service.js';
 import { PermissionsService } from './services/permissions-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { SnapshotService } from './services/snapshot-service.js';
@@ -97,6 +99,13 @@ export interface SlashdConfig {
    * only when `db` is ':memory:'; a copy of a large database at every start is not free).
    */
   snapshotAtStart?: boolean | undefined;
+  /**
+   * The web console's sandbox sign-in: anyone reaching the server may pick a world user (their
+   * token included). Only for a local sandbox (`slashd serve --demo`); off by default.
+   */
+  sandboxSignIn?: boolean | undefined;
+  /** The server's public URL: the OpenID Connect issuer and the base of its endpoints (default: the listen address). */
+  publicUrl?: string | undefined;
 }
 
 /** A writable for log lines (pino writes whole lines). */
@@ -262,6 +271,9 @@ async function assemble(
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
   const snapshots = new SnapshotService(store.snapshots, world, ids);
+  // The issuer is the configured public URL, else the address this node listens on.
+  let listenUrl = 'http://127.0.0.1';
+  const oidc = new OidcService(store.world, { url: () => config.publicUrl?.replace(/\/+$/, '') ?? listenUrl }, now);
 
   // Nodes starting at once on one database apply their start-up world one after the other.
   if (config.world || config.mergeWorld) {
@@ -295,7 +307,9 @@ async function assemble(
       responses,
       renderer,
       applications: new ApplicationService(store.world, endpoints),
-      oauth2: new OAuth2Service(store.world, now),
+      oauth2: new OAuth2Service(store.world, now, oidc, world),
+      oidc,
+      consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
       world,
       guilds: new GuildsService(store.world),
       channelMessages: new ChannelMessagesService({
@@ -343,7 +357,8 @@ async function assemble(
       const address = server.server.address();
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
-      return `http://${shownHost}:${actualPort}`;
+      listenUrl = `http://${shownHost}:${actualPort}`;
+      return listenUrl;
     },
     async close() {
       if (closed) return;

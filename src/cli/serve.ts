@@ -104,6 +104,23 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   trustProxy: TrustProxy | undefined;
   /** Snapshot the state once started, for `POST /admin/reset`; undefined: only for ':memory:'. */
   snapshotAtStart: boolean | undefined;
+  /** The server's public URL (the OpenID Connect issuer); the listen address when undefined. */
+  publicUrl: string | undefined;
+}
+
+/** `--public-url`: an absolute http(s) URL without query or fragment (the issuer of ID tokens). */
+function publicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`invalid public URL: ${raw}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw new UsageError(`invalid public URL: ${raw}`);
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 /** The largest `--cache-mb`: 1 TiB, far above any machine's memory, so a typo is caught. */
@@ -144,6 +161,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'rate-limits': { type: 'string' },
     'trust-proxy': { type: 'string' },
     'snapshot-at-start': { type: 'boolean' },
+    'public-url': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -185,6 +203,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
     rateLimits,
     trustProxy: parseTrustProxy(text('trust-proxy') ?? env.SLASHD_TRUST_PROXY),
+    publicUrl: publicUrl(text('public-url') ?? env.SLASHD_PUBLIC_URL),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -314,6 +333,8 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       rateLimits: { preset: args.rateLimits },
       trustProxy: args.trustProxy,
       snapshotAtStart: args.snapshotAtStart,
+      publicUrl: args.publicUrl,
+      sandboxSignIn: args.demo,
     });
   } catch (error) {
     if (error instanceof RedisUnreachableError) {

@@ -11,6 +11,8 @@ import type { GuildsService } from '../services/guilds-service.js';
 import type { InteractionsService } from '../services/interactions-service.js';
 import type { MessageRenderer } from '../services/message-renderer.js';
 import type { OAuth2Service } from '../services/oauth2-service.js';
+import type { ConsentSessions } from '../services/consent-sessions.js';
+import type { OidcService } from '../services/oidc-service.js';
 import type { PermissionsService } from '../services/permissions-service.js';
 import type { ResponsesService } from '../services/responses-service.js';
 import type { FaultsService } from '../services/faults-service.js';
@@ -30,6 +32,10 @@ export interface HttpServices {
   renderer: MessageRenderer;
   applications: ApplicationService;
   oauth2: OAuth2Service;
+  /** OpenID Connect: discovery, JWKS, ID tokens. */
+  oidc: OidcService;
+  /** Who is signed in on the consent page. */
+  consentSessions: ConsentSessions;
   /** The admin API's world, and the installed-guild lookup of `requireAppInGuild`. */
   world: WorldService;
   /** Guilds, members and users as their readers see them. */

@@ -29,6 +29,7 @@ import { interactionRoutes } from './routes/interactions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { identityRoutes } from './routes/identity.js';
 import { oauth2Routes } from './routes/oauth2.js';
+import { oauth2PageRoutes } from './routes/oauth2-pages.js';
 import { gatewayRoutes } from './routes/gateway.js';
 import { metricsRoutes, type MetricsExposition } from './routes/metrics.js';
 import { observeRequests, replyWithRequestId, requestId } from './observability.js';
@@ -160,6 +161,11 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     });
   }
   await app.register(homeRoutes, { ready: services.ready });
+  await app.register(oauth2PageRoutes, {
+    oauth2: services.oauth2,
+    oidc: services.oidc,
+    sessions: services.consentSessions,
+  });
   if (options.metrics) {
     await app.register(metricsRoutes, { metrics: options.metrics.exposition, tokens: options.metrics.tokens });
   }

@@ -22,7 +22,7 @@ import {
   type FailureReason,
   type InteractionRecord,
 } from '../core/interactions/lifecycle.js';
-import { mayUseInBotDm } from '../core/invocation/dm-access.js';
+import { dmAuthorization } from '../core/invocation/dm-access.js';
 import { readInvokeRequest, type InvokeRequest } from '../core/invocation/request.js';
 import { appChannelPermissions, canReadMessages, channelPermissions } from '../core/permissions/channel-permissions.js';
 import { formatPermissions } from '../core/permissions/bits.js';
@@ -108,7 +108,7 @@ function outdatedCommand(scene: InvocationScene): ApiError {
 
 function checkAccess(scene: InvocationScene): void {
   if (!scene.inGuild) {
-    if (!mayUseInBotDm(scene.command)) throw apiError('MissingPermissions');
+    if (!dmAuthorization(scene.command, scene.userInstalled)) throw apiError('MissingPermissions');
     return;
   }
   const { guild, member, channel, installed, commandPermissions, appPermissions } = scene.inGuild;
@@ -240,7 +240,11 @@ export class InteractionsService {
       locale: scene.user.locale,
       messages,
       users,
-      authorizingIntegrationOwners: guild ? { '0': guild.id } : { '0': '0' },
+      authorizingIntegrationOwners: guild
+        ? { '0': guild.id }
+        : dmAuthorization(scene.command, scene.userInstalled) === 'user_install'
+          ? { '1': scene.user.id }
+          : { '0': '0' },
       context: guild ? 0 : 1,
       appPermissions: guild ? formatPermissions(appChannelPermissions(guild, scene.app.id, scene.channel)) : '0',
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, scene.channel)) : null,

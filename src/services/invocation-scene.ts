@@ -46,6 +46,8 @@ export interface InvocationScene {
   inGuild: GuildScene | null;
   /** In a DM, a stand-in channel object: the world has no DM channels. */
   channel: Channel;
+  /** The user installed the app to their account (a user install): its user-installable commands work in DMs. */
+  userInstalled: boolean;
 }
 
 /** From the scope lists, which the store keeps parsed: a command id names one in either scope. */
@@ -124,7 +126,10 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
   if (!app) throw apiError('UnknownApplication');
   const command = await findCommand(store, request);
   const place = await loadPlace(store, user, request);
-  if (!place.inGuild) return { app, user, command, inGuild: null, channel: place.channel };
+  if (!place.inGuild) {
+    const authorization = await store.world.getUserAuthorization(app.id, user.id);
+    return { app, user, command, inGuild: null, channel: place.channel, userInstalled: authorization?.user_install ?? false };
+  }
   const { guild, member, channel } = place.inGuild;
   const permissions = await store.commands.listCommandPermissions(app.id, guild.id);
   return {
@@ -132,6 +137,7 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
     user,
     command,
     channel,
+    userInstalled: false,
     inGuild: {
       guild,
       member,

@@ -227,6 +227,22 @@ export class WorldService {
   }
 
   /**
+   * Changes one guild's document with `change` (the authorization endpoint installing an app), and
+   * tells the bots (an app joining: GUILD_CREATE and APPLICATION_GUILD). False when there is no such guild.
+   */
+  changeGuild(guildId: string, change: (guild: Guild) => Guild): Promise<boolean> {
+    return this.changingIn(
+      async () => ({ guildIds: [guildId] }),
+      async () => {
+        const guild = await this.store.getGuild(guildId);
+        if (!guild) return false;
+        await this.store.putGuild(change(guild));
+        return true;
+      },
+    );
+  }
+
+  /**
    * Adds or replaces one member of a guild; the other members are not read or sent. False when the
    * guild does not exist; refused when the member's user does not (as a world file's member is).
    */

@@ -11,7 +11,16 @@ import { CallbackType, type InteractionRecord } from '../core/interactions/lifec
 const MODAL_CALLBACK_TYPE = CallbackType.Modal;
 import type { Application, World } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from './store.js';
-import { sameSecret } from './tokens.js';
+import { sameDigest, sameSecret, tokenDigest } from './tokens.js';
+
+/** The `access_token` an issued token's stored document holds instead of the token (only its digest is kept). */
+export const HASHED_TOKEN = '';
+
+/** An issued token as its row's document stores it: the digest instead of the token. */
+export function tokenDocument(token: IssuedToken): string {
+  if (token.expires_at === null) return JSON.stringify(token);
+  return JSON.stringify({ ...token, access_token: HASHED_TOKEN, token_digest: tokenDigest(token.access_token) });
+}
 
 /** The guild key of global commands (a column in the primary key cannot be NULL). */
 export const GLOBAL_SCOPE_KEY = '';
@@ -63,9 +72,21 @@ export function rowToPermissions(
  * the row was found by digest) and has not expired.
  */
 export function rowToLiveToken(doc: string, accessToken: string, nowMs: number): IssuedToken | null {
-  const token = JSON.parse(doc) as IssuedToken;
-  if (!sameSecret(token.access_token, accessToken)) return null;
-  if (token.expires_at !== null && token.expires_at <= nowMs) return null;
+  const { token_digest: digest, ...stored } = JSON.parse(doc) as IssuedToken & { token_digest?: string };
+  // An issued token's row holds only its digest: the lookup by digest found it, and the digest is
+  // compared again here in constant time; a pre-issued token keeps its text for the world export.
+  const presented =
+    stored.access_token === HASHED_TOKEN
+      ? sameDigest(digest ?? '', tokenDigest(accessToken))
+      : sameSecret(stored.access_token, accessToken);
+  if (!presented) return null;
+  if (stored.expires_at !== null && stored.expires_at <= nowMs) return null;
+  return { ...stored, access_token: accessToken };
+}
+
+/** A token as listed: an issued token without its text (only its digest is stored, and that is not listed). */
+export function rowToListedToken(doc: string): IssuedToken {
+  const { token_digest: _digest, ...token } = JSON.parse(doc) as IssuedToken & { token_digest?: string };
   return token;
 }
 
@@ -92,6 +113,9 @@ export const APPLICATION_OWNED_TABLES = [
   'command_creates',
   'command_permissions',
   'oauth2_tokens',
+  'oauth2_codes',
+  'oauth2_refresh_tokens',
+  'oauth2_authorizations',
   'interactions',
   'activity_instances',
 ] as const;

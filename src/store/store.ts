@@ -13,6 +13,14 @@ import type { WorldStore } from './world-store.js';
 export type { ApplicationKeys, IssuedToken, StoredApplication, WorldStore } from './world-store.js';
 export { DuplicateTokenError } from './world-store.js';
 export type {
+  AuthorizationGrant,
+  OAuth2GrantStore,
+  RedeemedCode,
+  RefreshGrant,
+  SigningKeyRecord,
+  UserAuthorization,
+} from './oauth2-grants.js';
+export type {
   CommandMutation,
   CommandPlanner,
   CommandStore,

@@ -4,6 +4,7 @@
  * stores (commands, permissions, interactions, tokens, activities), in the same transaction.
  */
 import type { Application, Guild, Member, OAuth2Token, User, World } from '../core/world/types.js';
+import type { OAuth2GrantStore } from './oauth2-grants.js';
 
 /**
  * A write gave a user or an application a token another one already has: the database refuses
@@ -31,9 +32,11 @@ export interface StoredApplication extends Application {
 export interface IssuedToken extends OAuth2Token {
   /** Epoch ms after which the token is refused; null for pre-issued tokens. */
   expires_at: number | null;
+  /** The authorization grant it was issued from (a code and its refreshes); absent otherwise. */
+  grant_id?: string;
 }
 
-export interface WorldStore {
+export interface WorldStore extends OAuth2GrantStore {
   /** The world becomes exactly `world`; applications it leaves out go with all they owned. Commands of kept apps stay. */
   replaceWorld(world: World): Promise<void>;
   /** Adds or overwrites what `world` names, keeping the rest. */

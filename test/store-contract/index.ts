@@ -9,6 +9,7 @@ import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { describeInteractionStoreContract } from './interaction-store.contract.js';
 import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
+import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
@@ -17,6 +18,7 @@ export { describeInteractionStoreContract } from './interaction-store.contract.j
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 export { describeWorldStoreContract } from './world-store.contract.js';
+export { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 
 /** The aggregate: answers `ping` while open, rejects it once closed, and closes twice without harm. */
 export function describeStoreLifecycleContract(name: string, make: MakeStores): void {
@@ -41,4 +43,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeInteractionStoreContract(name, make);
   describeNodeLeaseStoreContract(name, make);
   describeSnapshotStoreContract(name, make);
+  describeOAuth2GrantsContract(name, make);
 }

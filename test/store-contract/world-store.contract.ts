@@ -353,7 +353,8 @@ export function describeWorldStoreContract(name: string, make: MakeStores): void
       await t.stores.world.putOAuth2Token(token);
       assert.deepEqual(await t.stores.world.findOAuth2Token('issued'), token);
       assert.equal(await t.stores.world.findOAuth2Token('ISSUED'), null);
-      assert.deepEqual(await t.stores.world.listOAuth2Tokens(), [token]);
+      // An issued token is stored as its digest only: listed without its text.
+      assert.deepEqual(await t.stores.world.listOAuth2Tokens(), [{ ...token, access_token: '' }]);
       t.now += 999;
       assert.deepEqual(await t.stores.world.findOAuth2Token('issued'), token);
       t.now += 1;

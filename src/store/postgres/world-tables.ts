@@ -3,23 +3,24 @@ import type { Application, Guild, Member, User, World } from '../../core/world/t
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
-import { WORLD_LOCK_SCOPE, type PostgresClient, type PostgresConnection } from './connection.js';
+import { WORLD_LOCK_SCOPE, type PostgresClient } from './connection.js';
 import { APPLICATIONS_TOKEN_INDEX, USERS_TOKEN_INDEX } from './migrations.js';
+import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
   freezeDocument,
   rowToApplication,
   rowToLiveToken,
+  rowToListedToken,
+  tokenDocument,
   type ApplicationRow,
 } from '../rows.js';
 
 /** Anything that runs a query: the pool, or one client inside a transaction. */
 type Queryable = Pick<PostgresClient, 'query'>;
 
-export class PostgresWorldStore implements WorldStore {
-  constructor(private readonly conn: PostgresConnection) {}
-
+export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldStore {
   async replaceWorld(world: World): Promise<void> {
     await this.conn.transaction(async (client) => {
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
@@ -34,6 +35,9 @@ export class PostgresWorldStore implements WorldStore {
       await client.query('DELETE FROM channel_guilds');
       await client.query('DELETE FROM guild_members');
       await client.query('DELETE FROM oauth2_tokens');
+      await client.query('DELETE FROM oauth2_codes');
+      await client.query('DELETE FROM oauth2_refresh_tokens');
+      await client.query('DELETE FROM oauth2_authorizations');
       await this.writeWorld(client, world);
     });
   }
@@ -282,10 +286,16 @@ export class PostgresWorldStore implements WorldStore {
 
   private async writeToken(db: Queryable, token: IssuedToken): Promise<void> {
     await db.query(
-      `INSERT INTO oauth2_tokens (token_hash, application_id, doc, expires_at) VALUES ($1, $2, $3, $4)
+      `INSERT INTO oauth2_tokens (token_hash, application_id, doc, expires_at, grant_id) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (token_hash) DO UPDATE SET application_id = excluded.application_id, doc = excluded.doc,
-         expires_at = excluded.expires_at`,
-      [tokenDigest(token.access_token), token.application_id, JSON.stringify(token), token.expires_at],
+         expires_at = excluded.expires_at, grant_id = excluded.grant_id`,
+      [
+        tokenDigest(token.access_token),
+        token.application_id,
+        tokenDocument(token),
+        token.expires_at,
+        token.grant_id ?? null,
+      ],
     );
   }
 
@@ -306,7 +316,7 @@ export class PostgresWorldStore implements WorldStore {
 
   async listOAuth2Tokens(): Promise<IssuedToken[]> {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM oauth2_tokens ORDER BY token_hash');
-    return result.rows.map((r) => JSON.parse(r.doc) as IssuedToken);
+    return result.rows.map((r) => rowToListedToken(r.doc));
   }
 }
 

@@ -150,4 +150,41 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP INDEX applications_by_token;
     `,
   },
+  {
+    version: 7,
+    name: 'oauth2 authorization codes, refresh tokens, user authorizations, signing key',
+    // Codes and refresh tokens by their SHA-256 digest only; an issued access token names its
+    // grant, so that a replayed code revokes every token issued from it.
+    sql: `
+      ALTER TABLE oauth2_tokens ADD COLUMN grant_id TEXT;
+      CREATE INDEX oauth2_tokens_by_grant ON oauth2_tokens (application_id, grant_id);
+      CREATE TABLE oauth2_codes (
+        code_hash TEXT PRIMARY KEY,
+        application_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used INTEGER NOT NULL
+      );
+      CREATE INDEX oauth2_codes_by_expiry ON oauth2_codes (application_id, expires_at);
+      CREATE TABLE oauth2_refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        application_id TEXT NOT NULL,
+        grant_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX oauth2_refresh_tokens_by_grant ON oauth2_refresh_tokens (application_id, grant_id);
+      CREATE TABLE oauth2_authorizations (
+        application_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (application_id, user_id)
+      );
+      -- One key per deployment: slot 1 is the only row.
+      CREATE TABLE oidc_signing_keys (
+        slot INTEGER PRIMARY KEY CHECK (slot = 1),
+        doc TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -4,20 +4,20 @@ import type { Application, Guild, Member, User, World } from '../../core/world/t
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
-import type { SqliteConnection } from './connection.js';
 import { cacheTag } from './read-caches.js';
+import { SqliteOAuth2Grants } from './oauth2-grant-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
   freezeDocument,
   rowToApplication,
   rowToLiveToken,
+  rowToListedToken,
+  tokenDocument,
   type ApplicationRow,
 } from '../rows.js';
 
-export class SqliteWorldStore implements WorldStore {
-  constructor(private readonly conn: SqliteConnection) {}
-
+export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
   async replaceWorld(world: World): Promise<void> {
     this.conn.cached.clear();
     this.conn.transaction(() => {
@@ -27,7 +27,8 @@ export class SqliteWorldStore implements WorldStore {
         if (!keep.has(id)) this.removeApplication(id);
       }
       this.conn.db.exec(
-        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM oauth2_tokens;',
+        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM oauth2_tokens;' +
+          ' DELETE FROM oauth2_codes; DELETE FROM oauth2_refresh_tokens; DELETE FROM oauth2_authorizations;',
       );
       this.writeWorld(world);
     });
@@ -294,11 +295,17 @@ export class SqliteWorldStore implements WorldStore {
   private writeToken(token: IssuedToken): void {
     this.conn
       .sql(
-        `INSERT INTO oauth2_tokens (token_hash, application_id, doc, expires_at) VALUES (?, ?, ?, ?)
+        `INSERT INTO oauth2_tokens (token_hash, application_id, doc, expires_at, grant_id) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (token_hash) DO UPDATE SET application_id = excluded.application_id, doc = excluded.doc,
-           expires_at = excluded.expires_at`,
+           expires_at = excluded.expires_at, grant_id = excluded.grant_id`,
       )
-      .run(tokenDigest(token.access_token), token.application_id, JSON.stringify(token), token.expires_at);
+      .run(
+        tokenDigest(token.access_token),
+        token.application_id,
+        tokenDocument(token),
+        token.expires_at,
+        token.grant_id ?? null,
+      );
   }
 
   async deleteOAuth2Token(accessToken: string): Promise<boolean> {
@@ -312,8 +319,8 @@ export class SqliteWorldStore implements WorldStore {
   }
 
   async listOAuth2Tokens(): Promise<IssuedToken[]> {
-    return (this.conn.sql('SELECT doc FROM oauth2_tokens ORDER BY token_hash').all() as { doc: string }[]).map(
-      (r) => JSON.parse(r.doc) as IssuedToken,
+    return (this.conn.sql('SELECT doc FROM oauth2_tokens ORDER BY token_hash').all() as { doc: string }[]).map((r) =>
+      rowToListedToken(r.doc),
     );
   }
 }

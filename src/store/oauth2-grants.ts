@@ -1,0 +1,79 @@
+/**
+ * What the authorization server keeps beyond access tokens (docs/oauth2.md): authorization codes,
+ * refresh tokens, a user's authorization of an app (consent, and a user install), and the
+ * deployment's OpenID Connect signing key. Codes and refresh tokens are stored as SHA-256 digests
+ * only and keyed by application id: a stolen database holds nothing a client could present.
+ * Part of WorldStore (an application's rows go with it; a world reload clears them with the tokens).
+ */
+
+/** One use of the authorization endpoint: what its code, and every token issued from it, grant. */
+export interface AuthorizationGrant {
+  /** Names the grant: every token issued from the code (and their refreshes) carries it, so a replay revokes them all. */
+  grant_id: string;
+  application_id: string;
+  user_id: string;
+  scopes: string[];
+  /** The redirect URI the authorization request named; the token request must name it again. */
+  redirect_uri: string;
+  code_challenge: string | null;
+  code_challenge_method: 'S256' | 'plain' | null;
+  /** OpenID Connect `nonce`, echoed in the ID token. */
+  nonce: string | null;
+  /** Epoch ms after which the code is refused. */
+  expires_at: number;
+}
+
+/** A code presented at the token endpoint: its grant, and whether this was its first use. */
+export interface RedeemedCode {
+  grant: AuthorizationGrant;
+  firstUse: boolean;
+}
+
+/** What a refresh token stands for. */
+export interface RefreshGrant {
+  grant_id: string;
+  application_id: string;
+  user_id: string;
+  scopes: string[];
+  /** Epoch ms after which the refresh token is refused. */
+  expires_at: number;
+}
+
+/** A user's standing authorization of an app: the scopes consented to, and whether the app is installed to the account. */
+export interface UserAuthorization {
+  application_id: string;
+  user_id: string;
+  scopes: string[];
+  /** The app is installed to the user's account (integration type 1): its user-installable commands follow the user. */
+  user_install: boolean;
+}
+
+/** The deployment's ID-token signing key, as JWKs (JSON text). */
+export interface SigningKeyRecord {
+  kid: string;
+  /** Private JWK, JSON text; never leaves the server. */
+  private_jwk: string;
+  /** Public JWK, JSON text, as the JWKS endpoint serves it. */
+  public_jwk: string;
+  created_at: number;
+}
+
+export interface OAuth2GrantStore {
+  /** Stores the code (as its digest); expired codes of the same application are dropped on the way. */
+  putAuthorizationCode(code: string, grant: AuthorizationGrant): Promise<void>;
+  /**
+   * Marks the code used and returns its grant, atomically (two nodes redeeming at once: one sees
+   * `firstUse`). A code used before comes back with `firstUse: false`; another app's or an unknown one: null.
+   */
+  redeemAuthorizationCode(applicationId: string, code: string): Promise<RedeemedCode | null>;
+  putRefreshToken(token: string, grant: RefreshGrant): Promise<void>;
+  /** Deletes the refresh token and returns what it stood for (rotation: it works once); null when unknown or another app's. */
+  takeRefreshToken(applicationId: string, token: string): Promise<RefreshGrant | null>;
+  /** Deletes every access and refresh token issued from the grant. */
+  revokeGrant(applicationId: string, grantId: string): Promise<void>;
+  putUserAuthorization(authorization: UserAuthorization): Promise<void>;
+  getUserAuthorization(applicationId: string, userId: string): Promise<UserAuthorization | null>;
+  deleteUserAuthorization(applicationId: string, userId: string): Promise<boolean>;
+  /** The stored signing key; when there is none, `candidate` is stored and returned (the first writer wins across nodes). */
+  signingKey(candidate: SigningKeyRecord): Promise<SigningKeyRecord>;
+}
