@@ -261,19 +261,20 @@ async function assemble(
       : config.rateLimits,
   );
 
+  const commandIndex = new CommandIndexService(store);
   const server = await buildServer(
     {
       principals: store.world,
       commands,
       permissions: new PermissionsService(store.commands, bus),
-      channels: new ChannelsService(store.world, new CommandIndexService(store), renderer),
+      channels: new ChannelsService(store.world, commandIndex, renderer),
       interactions,
       responses,
       renderer,
       applications: new ApplicationService(store.world, endpoints),
       oauth2: new OAuth2Service(store.world, now),
       world,
-      guilds: new GuildsService(store.world),
+      guilds: new GuildsService(store.world, commandIndex),
       channelMessages: new ChannelMessagesService({
         world: store.world,
         messages: store.interactions,

@@ -84,6 +84,21 @@ export class CommandIndexService {
   }
 
   /**
+   * The guild's command index for the permission editor: every app installed for commands and all
+   * its commands in the guild (global and this guild's), whoever may use them. The caller has
+   * checked that the user may manage command permissions there.
+   */
+  async guildIndex(guild: Guild, locale: Locale | null): Promise<CommandIndex> {
+    const index: CommandIndex = { applications: [], application_commands: [] };
+    const view = localized(locale);
+    for (const { app, commands } of await this.installedApps(guild)) {
+      index.applications.push(wireApplication(app));
+      for (const command of commands) index.application_commands.push(toWireCommand(command, view));
+    }
+    return index;
+  }
+
+  /**
    * "Why not?": every command of every app installed for commands, with its verdict and reason
    * (core/permissions/explain.ts), grouped by app in install order: the same apps, commands and
    * stored permissions the index decides on, so a command is shown or refused exactly when the
