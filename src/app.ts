@@ -1,5 +1,6 @@
 /** The one place where slashd is wired: store, bus, services and the HTTP adapter. */
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { World } from './core/world/types.js';
 import { RESUME_BUFFER_EVENTS } from './core/gateway/protocol.js';
@@ -22,6 +23,7 @@ import { ChannelMessagesService } from './services/channel-messages-service.js';
 import { ChannelsService } from './services/channels-service.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { CommandsService } from './services/commands-service.js';
+import { ConsoleService } from './services/console-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { GuildsService } from './services/guilds-service.js';
 import { InteractionsService } from './services/interactions-service.js';
@@ -88,7 +90,17 @@ export interface SlashdConfig {
   rateLimits?: RateLimitConfig | undefined;
   /** Behind a load balancer: the proxies whose X-Forwarded-For gives the client's address (default: none). */
   trustProxy?: TrustProxy | undefined;
+  /**
+   * The web console's sandbox sign-in: anyone reaching the server may pick a world user (their
+   * token included). Only for a local sandbox (`slashd serve --demo`); off by default.
+   */
+  sandboxSignIn?: boolean | undefined;
+  /** The built web console (default: `dist/console` of this package). */
+  consoleFolder?: string | undefined;
 }
+
+/** Where `npm run build:console` puts the console, from this module's place in dist/src. */
+export const DEFAULT_CONSOLE_FOLDER = fileURLToPath(new URL('../console/', import.meta.url));
 
 /** A writable for log lines (pino writes whole lines). */
 export interface LogDestination {
@@ -284,6 +296,7 @@ async function assemble(
         events: worldEvents,
       }),
       gateway,
+      console: new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true }),
       adminToken,
       ready: () => store.ping(),
     },
@@ -297,6 +310,7 @@ async function assemble(
       },
       rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
       trustProxy: config.trustProxy,
+      consoleFolder: config.consoleFolder ?? DEFAULT_CONSOLE_FOLDER,
     },
   );
   interactions.logTo(server.log);

@@ -16,6 +16,8 @@ import { RouteIndex } from './method-not-allowed.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { adminRoutes } from './routes/admin.js';
 import { homeRoutes } from './routes/home.js';
+import { consoleRoutes } from './routes/console.js';
+import { readStaticFolder } from './static-files.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
@@ -72,6 +74,8 @@ export interface ServerOptions {
    * count or a comma-separated list of addresses and CIDRs; none when absent.
    */
   trustProxy?: TrustProxy | undefined;
+  /** The built web console served at /console (docs/console.md); a page saying so when absent. */
+  consoleFolder?: string | undefined;
 }
 
 /** The proxies slashd believes: how many hops, or which addresses (`10.0.0.0/8,127.0.0.1`). */
@@ -142,6 +146,8 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   }
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
   await app.register(homeRoutes, { ready: services.ready });
+  const consoleFiles = options.consoleFolder === undefined ? null : readStaticFolder(options.consoleFolder);
+  await app.register(consoleRoutes, { console: services.console, files: consoleFiles });
   if (options.metrics) {
     await app.register(metricsRoutes, { metrics: options.metrics.exposition, tokens: options.metrics.tokens });
   }
