@@ -4,6 +4,8 @@
  */
 import type { FunctionComponent } from 'preact';
 import { ChatScreen } from './screens/chat';
+import { PermissionsScreen } from './screens/permissions';
+import { WhyNotScreen } from './screens/why-not';
 import type { Session } from './session';
 import type { Place } from './types';
 
@@ -21,4 +23,8 @@ export interface Screen {
   component: FunctionComponent<ScreenProps>;
 }
 
-export const SCREENS: Screen[] = [{ id: 'chat', title: 'Chat', component: ChatScreen }];
+export const SCREENS: Screen[] = [
+  { id: 'chat', title: 'Chat', component: ChatScreen },
+  { id: 'why-not', title: 'Why not?', component: WhyNotScreen },
+  { id: 'permissions', title: 'Permissions', component: PermissionsScreen },
+];
