@@ -176,6 +176,8 @@ export function wireOptions(entry: PickerEntry, values: FormValues, focused?: st
     const raw = (values[option.name] ?? '').trim();
     const isFocused = option.name === focused;
     if (raw === '' && !isFocused) continue;
+    // An autocomplete request carries the other options only while they are valid (the server checks them).
+    if (focused !== undefined && !isFocused && optionError(option, raw) !== null) continue;
     // The focused option of an autocomplete request is sent as typed (v10: always its text).
     leaf.push(
       isFocused

@@ -97,8 +97,9 @@ function inline(text: string, names: MentionNames): ComponentChildren[] {
       if (!match) continue;
       if (plain) out.push(plain);
       plain = '';
+      // Read before rendering: the nested call reuses the same sticky patterns.
+      at = match.index + match[0].length;
       out.push(rule.render(match, names, out.length));
-      at = rule.pattern.lastIndex;
       matched = true;
       break;
     }

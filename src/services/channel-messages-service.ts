@@ -22,6 +22,7 @@ import { toWireChannel } from '../core/world/v10-objects.js';
 import { viewerId, type Viewer } from '../core/world/viewer.js';
 import type { Channel, Guild } from '../core/world/types.js';
 import type { InteractionStore } from '../store/store.js';
+import { normalizeComponents } from '../core/interactions/component-tree.js';
 import type { MessageRenderer } from './message-renderer.js';
 import type { WorldEvents } from './world-events.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
@@ -123,7 +124,7 @@ export class ChannelMessagesService {
       author: { kind: 'app', id: applicationId },
       content: typeof data.content === 'string' ? data.content : '',
       embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
-      components: Array.isArray(data.components) ? (data.components as Record<string, unknown>[]) : [],
+      components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
       flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
       tts: data.tts === true,
       timestamp: new Date(this.deps.now()).toISOString(),
@@ -172,7 +173,7 @@ export class ChannelMessagesService {
       content: typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content,
       embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : data.embeds === null ? [] : own.embeds,
       components: Array.isArray(data.components)
-        ? (data.components as Record<string, unknown>[])
+        ? normalizeComponents(data.components as unknown[])
         : data.components === null
           ? []
           : own.components,

@@ -13,7 +13,7 @@ import { issue } from '../core/io/issue.js';
 import { buildInteraction, InteractionType } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
 import { userIdsNamedBy } from '../core/interactions/named-ids.js';
-import { messageVisibleTo, type ChannelMessage, type StoredMessage } from '../core/interactions/messages.js';
+import type { ChannelMessage, StoredMessage } from '../core/interactions/messages.js';
 import {
   currentState,
   INITIAL_RESPONSE_DEADLINE_MS,
@@ -23,22 +23,27 @@ import {
 } from '../core/interactions/lifecycle.js';
 import { mayUseInBotDm } from '../core/invocation/dm-access.js';
 import { readInvokeRequest, type InvokeRequest } from '../core/invocation/request.js';
-import {
-  appChannelPermissions,
-  canReadMessages,
-  canViewChannel,
-  channelPermissions,
-} from '../core/permissions/channel-permissions.js';
+import { appChannelPermissions, canReadMessages, channelPermissions } from '../core/permissions/channel-permissions.js';
 import { formatPermissions } from '../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../core/permissions/invocation.js';
 import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
-import type { Guild, User } from '../core/world/types.js';
+import type { User } from '../core/world/types.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
 import type { EventBus } from '../events/bus.js';
 import type { GatewayPresence } from '../gateway/gateway.js';
 import { NO_METRICS, type DeliveryMetrics, type InteractionMetrics } from '../metrics/metrics.js';
-import type { Store } from '../store/store.js';
-import { loadScene, type InvocationScene } from './invocation-scene.js';
+import type { Store, StoredApplication } from '../store/store.js';
+import { isRecord, type JsonRecord } from '../core/io/read.js';
+import { readComponentRequest, readModalSubmitRequest } from '../core/invocation/component-request.js';
+import { ComponentInteractions } from './component-interactions.js';
+import { MessageRenderer } from './message-renderer.js';
+import {
+  loadScene,
+  mayReadHistory,
+  messageReadableIn,
+  viewableGuild,
+  type InvocationScene,
+} from './invocation-scene.js';
 import type { ResponsesService } from './responses-service.js';
 import { memberOf } from '../core/world/member-index.js';
 
@@ -109,38 +114,10 @@ function checkAccess(scene: InvocationScene): void {
   if (!decision.allowed) throw apiError('MissingPermissions');
 }
 
-/** True when the invoker may read the channel's history (always in the bot's DM). */
-function mayReadHistory(scene: InvocationScene): boolean {
-  if (!scene.inGuild) return true;
-  const { guild, member, channel } = scene.inGuild;
-  return canReadMessages(guild, member, channel);
-}
-
 /** The world's messages of the invocation's channel, when the invoker may read them. */
 function readableWorldMessages(scene: InvocationScene): ChannelMessage[] {
   if (!scene.inGuild || !mayReadHistory(scene)) return [];
   return scene.inGuild.guild.messages.filter((m) => m.channel_id === scene.channel.id);
-}
-
-/**
- * Whether the invoker may read one of slashd's messages in the invocation's channel. A DM's
- * channel id is the client's word (the world has no DM channels), so there only the user's own
- * interactions' messages count: another user's DM under the same id stays unreadable.
- */
-function messageReadableIn(scene: InvocationScene, message: StoredMessage): boolean {
-  if (!messageVisibleTo(message, scene.user.id) || !mayReadHistory(scene)) return false;
-  if (scene.inGuild) return message.guild_id === scene.inGuild.guild.id;
-  return message.guild_id === null && message.interaction_metadata?.user_id === scene.user.id;
-}
-
-/**
- * The guild as the invoker sees it, for resolving options: a CHANNEL option naming a channel they
- * cannot view is refused as an unknown channel, and the app never learns of it.
- */
-function viewableGuild(scene: InvocationScene): Guild | null {
-  if (!scene.inGuild) return null;
-  const { guild, member } = scene.inGuild;
-  return { ...guild, channels: guild.channels.filter((channel) => canViewChannel(guild, member, channel)) };
 }
 
 export class InteractionsService {
@@ -148,8 +125,16 @@ export class InteractionsService {
   private log: DeliveryLog | null = null;
   private readonly metrics: DeliveryMetrics & InteractionMetrics;
 
+  private readonly components: ComponentInteractions;
+
   constructor(private readonly deps: InteractionsServiceDeps) {
     this.metrics = deps.metrics ?? NO_METRICS;
+    this.components = new ComponentInteractions({
+      store: deps.store,
+      ids: deps.ids,
+      now: deps.now,
+      renderer: new MessageRenderer(deps.store),
+    });
   }
 
   /** The logger exists once the HTTP server does, after this service. */
@@ -158,6 +143,12 @@ export class InteractionsService {
   }
 
   async invoke(user: User, body: unknown, context?: RequestContext): Promise<InvokeResult> {
+    if (
+      isRecord(body) &&
+      (body.type === InteractionType.MessageComponent || body.type === InteractionType.ModalSubmit)
+    ) {
+      return this.invokeComponent(user, body, context);
+    }
     const parsed = readInvokeRequest(body);
     if (!parsed.ok) throw invalidFormBody(parsed.issues);
     const request = parsed.value;
@@ -166,6 +157,27 @@ export class InteractionsService {
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
     const record = await this.record(scene, request);
     await this.dispatch(scene, record, context);
+    return this.outcome(record);
+  }
+
+  /** A click (3) or a modal submission (5): checked against what the app sent, then delivered as commands are. */
+  private async invokeComponent(user: User, body: JsonRecord, context?: RequestContext): Promise<InvokeResult> {
+    const parsed =
+      body.type === InteractionType.MessageComponent ? readComponentRequest(body) : readModalSubmitRequest(body);
+    if (!parsed.ok) throw invalidFormBody(parsed.issues);
+    const request = parsed.value;
+    const { app, record } =
+      request.type === 3
+        ? await this.components.prepareClick(user, request)
+        : await this.components.prepareModalSubmit(user, request);
+    await this.deps.store.interactions.putInteraction(record);
+    this.metrics.interaction('created');
+    await this.deliver(app, record, context);
+    return this.outcome(record);
+  }
+
+  /** What `POST /interactions` answers: the state once the delivery attempt is over. */
+  private async outcome(record: InteractionRecord): Promise<InvokeResult> {
     const stored =
       (await this.deps.store.interactions.getInteractionState(record.application_id, record.id)) ?? record.state;
     const { state } = currentState({ ...record, state: stored }, this.deps.now());
@@ -256,17 +268,22 @@ export class InteractionsService {
       await this.deps.responses.launchActivityForUser(scene.app, record);
       return;
     }
+    await this.deliver(scene.app, record, context);
+  }
+
+  /** Over HTTP to the app's endpoint, or on the bus for its gateway session; fails after 3 seconds unanswered. */
+  private async deliver(app: StoredApplication, record: InteractionRecord, context?: RequestContext): Promise<void> {
     this.scheduleTimeout(record);
-    const url = scene.app.interactions_endpoint_url;
+    const url = app.interactions_endpoint_url;
     if (!url) {
-      const sessionId = this.deps.presence ? await this.deps.presence.sessionFor(scene.app.id, record.guild_id) : null;
+      const sessionId = this.deps.presence ? await this.deps.presence.sessionFor(app.id, record.guild_id) : null;
       if (sessionId === null && this.deps.presence && this.deps.failWithoutSession !== false) {
         this.metrics.delivery('gateway', 'no_session');
         await this.recordDeliveryFailure(record, 'delivery_failure', 'no connected gateway session', context);
         return;
       }
       this.deps.bus.publish('INTERACTION_CREATE', {
-        applicationId: scene.app.id,
+        applicationId: app.id,
         data: record.payload,
         ...(sessionId === null ? {} : { sessionId }),
       });
@@ -276,7 +293,7 @@ export class InteractionsService {
     const started = this.deps.now();
     const remaining = record.created_at + INITIAL_RESPONSE_DEADLINE_MS - started;
     const outcome = await this.deps.delivery.deliver(
-      scene.app,
+      app,
       url,
       record.payload,
       Math.max(1, remaining),
@@ -298,7 +315,7 @@ export class InteractionsService {
       { applicationId: record.application_id, interactionId: record.id, answer: outcome.kind, ...delivered },
       'interaction delivered',
     );
-    if (outcome.kind === 'inline') await this.deps.responses.acceptInlineResponse(scene.app, record, outcome.response);
+    if (outcome.kind === 'inline') await this.deps.responses.acceptInlineResponse(app, record, outcome.response);
   }
 
   /** The stable code stays in failure_reason; the cause goes to failure_detail and one log line. */

@@ -5,7 +5,8 @@
 import type { StoredCommand } from '../core/commands/model.js';
 import { apiError } from '../core/io/errors.js';
 import type { InvokeRequest } from '../core/invocation/request.js';
-import { canViewChannel } from '../core/permissions/channel-permissions.js';
+import { canReadMessages, canViewChannel } from '../core/permissions/channel-permissions.js';
+import { messageVisibleTo, type StoredMessage } from '../core/interactions/messages.js';
 import { overwritesFor } from '../core/permissions/command-permissions.js';
 import type { CommandPermission } from '../core/permissions/command-permissions.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
@@ -16,10 +17,22 @@ import { memberOf } from '../core/world/member-index.js';
 /** The stores a scene is read from. */
 type SceneStores = Pick<Store, 'world' | 'commands'>;
 
-export interface GuildScene {
+/** Where a user acts: a channel of a guild they are a member of and can view, or the bot's DM. */
+export interface PlaceInGuild {
   guild: Guild;
   member: Member;
   channel: Channel;
+}
+
+export interface Place {
+  user: User;
+  /** null for the bot's DM. */
+  inGuild: PlaceInGuild | null;
+  /** In a DM, a stand-in channel object: the world has no DM channels. */
+  channel: Channel;
+}
+
+export interface GuildScene extends PlaceInGuild {
   installed: boolean;
   commandPermissions: readonly CommandPermission[] | null;
   appPermissions: readonly CommandPermission[] | null;
@@ -48,31 +61,71 @@ async function findCommand(store: SceneStores, request: InvokeRequest): Promise<
   return found;
 }
 
-export async function loadScene(store: SceneStores, user: User, request: InvokeRequest): Promise<InvocationScene> {
-  const app = await store.world.getApplication(request.application_id);
-  if (!app) throw apiError('UnknownApplication');
-  const command = await findCommand(store, request);
-  if (request.guild_id === null) {
+/** Where the user acts (the same rules for invoking, clicking and submitting); throws the v10 refusal. */
+export async function loadPlace(
+  store: Pick<Store, 'world'>,
+  user: User,
+  where: { guild_id: string | null; channel_id: string },
+): Promise<Place> {
+  if (where.guild_id === null) {
     // The world has no DM channels: an id the world knows is a guild channel, never a DM's. Refused
     // as unknown, so that a DM invocation neither reaches a guild channel nor reveals it exists.
-    if (await store.world.findGuildByChannel(request.channel_id)) throw apiError('UnknownChannel');
+    if (await store.world.findGuildByChannel(where.channel_id)) throw apiError('UnknownChannel');
     const channel: Channel = {
-      id: request.channel_id,
+      id: where.channel_id,
       type: 1,
       name: '',
       nsfw: false,
       parent_id: null,
       permission_overwrites: [],
     };
-    return { app, user, command, inGuild: null, channel };
+    return { user, inGuild: null, channel };
   }
-  const guild = await store.world.getGuild(request.guild_id);
+  const guild = await store.world.getGuild(where.guild_id);
   if (!guild) throw apiError('UnknownGuild');
   const member = memberOf(guild, user.id);
   if (!member) throw apiError('MissingAccess');
-  const channel = guild.channels.find((c) => c.id === request.channel_id);
+  const channel = guild.channels.find((c) => c.id === where.channel_id);
   // A channel the member cannot view is refused as unknown: v10 does not reveal that it exists.
   if (!channel || !canViewChannel(guild, member, channel)) throw apiError('UnknownChannel');
+  return { user, inGuild: { guild, member, channel }, channel };
+}
+
+/** True when the user may read the channel's history (always in the bot's DM). */
+export function mayReadHistory(place: Place): boolean {
+  if (!place.inGuild) return true;
+  const { guild, member, channel } = place.inGuild;
+  return canReadMessages(guild, member, channel);
+}
+
+/**
+ * Whether the user may read one of slashd's messages in the place's channel. A DM's channel id is
+ * the client's word (the world has no DM channels), so there only the user's own interactions'
+ * messages count: another user's DM under the same id stays unreadable.
+ */
+export function messageReadableIn(place: Place, message: StoredMessage): boolean {
+  if (!messageVisibleTo(message, place.user.id) || !mayReadHistory(place)) return false;
+  if (place.inGuild) return message.guild_id === place.inGuild.guild.id;
+  return message.guild_id === null && message.interaction_metadata?.user_id === place.user.id;
+}
+
+/**
+ * The guild as the user sees it, for resolving ids: a channel they cannot view is refused as an
+ * unknown channel, and the app never learns of it.
+ */
+export function viewableGuild(place: Place): Guild | null {
+  if (!place.inGuild) return null;
+  const { guild, member } = place.inGuild;
+  return { ...guild, channels: guild.channels.filter((channel) => canViewChannel(guild, member, channel)) };
+}
+
+export async function loadScene(store: SceneStores, user: User, request: InvokeRequest): Promise<InvocationScene> {
+  const app = await store.world.getApplication(request.application_id);
+  if (!app) throw apiError('UnknownApplication');
+  const command = await findCommand(store, request);
+  const place = await loadPlace(store, user, request);
+  if (!place.inGuild) return { app, user, command, inGuild: null, channel: place.channel };
+  const { guild, member, channel } = place.inGuild;
   const permissions = await store.commands.listCommandPermissions(app.id, guild.id);
   return {
     app,

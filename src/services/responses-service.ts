@@ -16,10 +16,16 @@ import {
   type InteractionRecord,
   type InteractionState,
 } from '../core/interactions/lifecycle.js';
-import { checkCallback, checkMessageData, isEmptyMessageFailure } from '../core/interactions/responses.js';
+import {
+  checkCallback,
+  checkMessageData,
+  isEmptyMessageFailure,
+  type CheckedCallback,
+} from '../core/interactions/responses.js';
 import { MESSAGE_FLAGS_ALLOWED } from '../core/interactions/message-data.js';
 import { EPHEMERAL_FLAG, hasFlag, LOADING_FLAG, type StoredMessage } from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
+import { normalizeComponents } from '../core/interactions/component-tree.js';
 import { NO_METRICS, type InteractionMetrics } from '../metrics/metrics.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
@@ -111,12 +117,16 @@ export class ResponsesService {
     checkCanAcknowledge(record, now);
     const checked = checkCallback(body, {
       interactionType: record.type,
+      hasMessage: Boolean(record.message_id),
       appHasActivities: hasActivities(app),
       focusedOption: record.focused_option,
     });
     if (!checked.ok) throw formError(checked.issues);
     const response = checked.value;
     const state = stateAfterCallback(response.type);
+    if (response.type === CallbackType.DeferredUpdateMessage || response.type === CallbackType.UpdateMessage) {
+      return this.acknowledgeByUpdate(record, response);
+    }
 
     let message: StoredMessage | null = null;
     let activityInstanceId: string | null = null;
@@ -145,6 +155,36 @@ export class ResponsesService {
       message,
       callbackResponse: await this.callbackResponse(record, response.type, message, activityInstanceId),
     };
+  }
+
+  /**
+   * 6 and 7: the answer is the message holding the component, which `@original` names from now on;
+   * 7 edits it at once (the fields it gives replace the message's, as an edit does).
+   */
+  private async acknowledgeByUpdate(record: InteractionRecord, response: CheckedCallback): Promise<CallbackResult> {
+    const messageId = record.message_id;
+    const current = messageId ? await this.deps.store.interactions.getMessage(record.channel_id, messageId) : null;
+    if (!current) throw apiError('UnknownMessage');
+    const won = await this.transition(record, ['pending'], {
+      state: stateAfterCallback(response.type),
+      response,
+      original_message_id: current.id,
+    });
+    if (!won) throw apiError('InteractionAlreadyAcknowledged');
+    let message = current;
+    if (response.type === CallbackType.UpdateMessage) {
+      message = this.applyEdit(current, response.data ?? {});
+      if (await this.deps.store.interactions.editMessage(message)) await this.deps.events?.messageUpdated(message);
+    }
+    const interaction: Record<string, unknown> = { id: record.id, type: record.type };
+    const out: Record<string, unknown> = { interaction };
+    if (response.type === CallbackType.UpdateMessage) {
+      interaction.response_message_id = message.id;
+      interaction.response_message_loading = false;
+      interaction.response_message_ephemeral = message.ephemeral_for_user_id !== null;
+      out.resource = { type: response.type, message: await this.deps.renderer.render(message) };
+    }
+    return { message, callbackResponse: out };
   }
 
   private async callbackResponse(
@@ -214,7 +254,7 @@ export class ResponsesService {
       author: { kind: 'app', id: record.application_id },
       content: loading ? '' : typeof data.content === 'string' ? data.content : '',
       embeds: loading || !Array.isArray(data.embeds) ? [] : (data.embeds as Record<string, unknown>[]),
-      components: loading || !Array.isArray(data.components) ? [] : (data.components as Record<string, unknown>[]),
+      components: loading || !Array.isArray(data.components) ? [] : normalizeComponents(data.components as unknown[]),
       // What an app may set, and LOADING, which only slashd sets.
       flags: (flags & MESSAGE_FLAGS_ALLOWED) | (loading ? LOADING_FLAG : 0),
       tts: data.tts === true,
@@ -227,6 +267,8 @@ export class ResponsesService {
         authorizing_integration_owners: record.guild_id ? { '0': record.guild_id } : { '0': '0' },
         name: record.command_name,
         command_type: record.command_type,
+        ...(record.type === 3 && record.message_id ? { interacted_message_id: record.message_id } : {}),
+        ...(record.triggering_metadata ? { triggering_interaction_metadata: record.triggering_metadata } : {}),
       },
       ephemeral_for_user_id: ephemeral ? record.user_id : null,
       webhook_id: record.application_id,
@@ -269,15 +311,7 @@ export class ResponsesService {
     const message = await this.ownMessage(record, messageId);
     const checked = checkMessageData(body, { partial: true });
     if (!checked.ok) throw formError(checked.issues);
-    const data = checked.value;
-    const edited: StoredMessage = {
-      ...message,
-      content: typeof data.content === 'string' ? data.content : data.content === null ? '' : message.content,
-      embeds: Array.isArray(data.embeds) ? (data.embeds as Record<string, unknown>[]) : message.embeds,
-      components: Array.isArray(data.components) ? (data.components as Record<string, unknown>[]) : message.components,
-      flags: message.flags & ~LOADING_FLAG,
-      edited_timestamp: hasFlag(message.flags, LOADING_FLAG) ? null : new Date(this.deps.now()).toISOString(),
-    };
+    const edited = this.applyEdit(message, checked.value);
     if (!(await this.deps.store.interactions.editMessage(edited))) throw apiError('UnknownMessage');
     await this.deps.events?.messageUpdated(edited);
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
@@ -285,6 +319,26 @@ export class ResponsesService {
       await this.transition(record, ['acknowledged'], { state: 'responded' });
     }
     return edited;
+  }
+
+  /** An edit's fields replace the message's (null clears); EPHEMERAL stays as it was; a loading message is filled in. */
+  private applyEdit(message: StoredMessage, data: Record<string, unknown>): StoredMessage {
+    return {
+      ...message,
+      content: typeof data.content === 'string' ? data.content : data.content === null ? '' : message.content,
+      embeds: Array.isArray(data.embeds)
+        ? (data.embeds as Record<string, unknown>[])
+        : data.embeds === null
+          ? []
+          : message.embeds,
+      components: Array.isArray(data.components)
+        ? normalizeComponents(data.components as unknown[])
+        : data.components === null
+          ? []
+          : message.components,
+      flags: message.flags & ~LOADING_FLAG,
+      edited_timestamp: hasFlag(message.flags, LOADING_FLAG) ? null : new Date(this.deps.now()).toISOString(),
+    };
   }
 
   async deleteMessage(applicationId: string, token: string, messageId: string): Promise<void> {
@@ -300,7 +354,12 @@ export class ResponsesService {
     const id = messageId === '@original' ? record.original_message_id : messageId;
     if (!id) throw apiError('UnknownMessage');
     const message = await this.deps.store.interactions.getMessage(record.channel_id, id);
-    if (!message || message.interaction_metadata?.id !== record.id) throw apiError('UnknownMessage');
+    // After 6 or 7, `@original` is the message holding the component, whichever interaction made it.
+    const updatedByThis =
+      record.message_id !== undefined && id === record.message_id && id === record.original_message_id;
+    if (!message || (message.interaction_metadata?.id !== record.id && !updatedByThis)) {
+      throw apiError('UnknownMessage');
+    }
     return message;
   }
 }

@@ -27,6 +27,14 @@ export interface InteractionStore {
   getInteractionState(applicationId: string, id: string): Promise<InteractionState | null>;
   /** The interaction as its invoking user asks for it (null for anyone else). */
   findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null>;
+  /** The user's newest interactions (of every application), newest first: where an open modal is looked for. */
+  listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]>;
+  /**
+   * Records that `submissionId` submitted the modal that interaction `id` was answered with: true
+   * only for the first claim (a modal is submitted once), false when it was claimed already, the
+   * interaction is not answered with a modal, or does not exist.
+   */
+  claimModal(applicationId: string, id: string, submissionId: string): Promise<boolean>;
   /**
    * Applies `patch` only while the stored state is one of `from` (a compare-and-set, so that two
    * racing acknowledgements cannot both win); false when the state had moved on.

@@ -6,6 +6,9 @@ import type { CommandScope, StoredCommand } from '../core/commands/model.js';
 import type { CommandPermission, GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import { deepFreeze } from '../core/frozen-memo.js';
 import type { StoredMessage } from '../core/interactions/messages.js';
+import { CallbackType, type InteractionRecord } from '../core/interactions/lifecycle.js';
+
+const MODAL_CALLBACK_TYPE = CallbackType.Modal;
 import type { Application, World } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from './store.js';
 import { sameSecret } from './tokens.js';
@@ -116,4 +119,9 @@ export async function exportWorldOf(
     guilds: await store.listGuilds(),
     oauth2_tokens: tokens.filter((t) => t.expires_at === null).map(({ expires_at: _expires, ...token }) => token),
   };
+}
+
+/** Whether an interaction's modal may be claimed by a submission: it was answered with one, and no submission has it yet. */
+export function modalClaimable(record: InteractionRecord): boolean {
+  return record.response?.type === MODAL_CALLBACK_TYPE && !record.modal_submission_id;
 }

@@ -92,6 +92,47 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       assert.equal(await store().getMessage(CHANNEL_1, loser), null, 'the loser’s message is not');
     });
 
+    it("a user's interactions are listed newest first (ids ordered as numbers), bounded", async () => {
+      const ids = ['1800000000000000002', '1800000000000000010', '18000000000000000001', '1800000000000000003'];
+      for (const id of ids) await store().putInteraction(interaction(APP_A, id, ALICE));
+      await store().putInteraction(interaction(APP_B, '1800000000000000004', ALICE));
+      await store().putInteraction(interaction(APP_A, '1800000000000000005', BOB));
+      const listed = await store().listUserInteractions(ALICE, 3);
+      assert.deepEqual(
+        listed.map((r) => r.id),
+        ['18000000000000000001', '1800000000000000010', '1800000000000000004'],
+      );
+      assert.deepEqual(
+        (await store().listUserInteractions(BOB, 10)).map((r) => r.id),
+        ['1800000000000000005'],
+        "never another user's",
+      );
+    });
+
+    it('a modal is claimed by one submission only, also when two race on two connections', async () => {
+      const modal = { type: 9, data: { custom_id: 'form', title: 'Form', components: [] } };
+      await store().putInteraction({ ...interaction(APP_A, INTERACTION), state: 'responded', response: modal });
+      await store().putInteraction(interaction(APP_A, '1800000000000000002'));
+      assert.equal(
+        await store().claimModal(APP_A, '1800000000000000002', '1800000000000000100'),
+        false,
+        'not answered with a modal',
+      );
+      assert.equal(await store().claimModal(APP_B, INTERACTION, '1800000000000000100'), false, 'not by another app');
+      const other = await t.db.connect();
+      const outcomes = await Promise.all([
+        store().claimModal(APP_A, INTERACTION, '1800000000000000101'),
+        other.interactions.claimModal(APP_A, INTERACTION, '1800000000000000102'),
+      ]);
+      assert.deepEqual(
+        outcomes.filter((won) => won),
+        [true],
+      );
+      const claimed = await store().getInteraction(APP_A, INTERACTION);
+      assert.equal(claimed?.modal_submission_id, outcomes[0] ? '1800000000000000101' : '1800000000000000102');
+      assert.equal(await store().claimModal(APP_A, INTERACTION, '1800000000000000103'), false, 'submitted once');
+    });
+
     it('an update whose message cannot be written does not happen', async () => {
       await store().putInteraction(interaction(APP_A, INTERACTION));
       await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'already here'));

@@ -45,23 +45,25 @@ const FAILURE_TEXT: Record<string, string> = {
 
 function Failure({ tracked, dismiss }: { tracked: Tracked; dismiss: () => void }) {
   return (
-    <li class="message system" role="alert">
-      <p class="failure">The application did not respond</p>
-      <details>
-        <summary>Why? (for the app's developer)</summary>
-        <p>
-          <code>{tracked.failure_reason}</code>: {FAILURE_TEXT[tracked.failure_reason ?? ''] ?? 'failed'}
-          {tracked.failure_detail && (
-            <>
-              <br />
-              {tracked.failure_detail}
-            </>
-          )}
-        </p>
-      </details>
-      <button type="button" class="link-button" onClick={dismiss}>
-        Dismiss
-      </button>
+    <li class="message system">
+      <div role="alert">
+        <p class="failure">The application did not respond</p>
+        <details>
+          <summary>Why? (for the app's developer)</summary>
+          <p>
+            <code>{tracked.failure_reason}</code>: {FAILURE_TEXT[tracked.failure_reason ?? ''] ?? 'failed'}
+            {tracked.failure_detail && (
+              <>
+                <br />
+                {tracked.failure_detail}
+              </>
+            )}
+          </p>
+        </details>
+        <button type="button" class="link-button" onClick={dismiss}>
+          Dismiss
+        </button>
+      </div>
     </li>
   );
 }

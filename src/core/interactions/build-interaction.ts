@@ -13,7 +13,12 @@ import { buildResolved } from './resolved.js';
 import { toWireInteractionMember, toWirePartialChannel, toWirePartialGuild, type WireObject } from './wire-objects.js';
 
 /** Interaction types of invocations (docs/v10-behaviour.md#interactions). */
-export const InteractionType = { ApplicationCommand: 2, ApplicationCommandAutocomplete: 4 } as const;
+export const InteractionType = {
+  ApplicationCommand: 2,
+  MessageComponent: 3,
+  ApplicationCommandAutocomplete: 4,
+  ModalSubmit: 5,
+} as const;
 
 export interface InteractionInput {
   id: string;
@@ -58,7 +63,10 @@ function buildData(input: InteractionInput): WireObject {
 }
 
 /** In a guild the invoker is a member (with its user inside); elsewhere a bare user. */
-function addInvoker(interaction: WireObject, input: InteractionInput): void {
+export function addInvoker(
+  interaction: WireObject,
+  input: Pick<InteractionInput, 'guild' | 'member' | 'user' | 'memberPermissions'>,
+): void {
   const { guild, member, user } = input;
   if (guild && member) {
     interaction.member = toWireInteractionMember(guild, member, user, input.memberPermissions ?? '0');
@@ -67,7 +75,7 @@ function addInvoker(interaction: WireObject, input: InteractionInput): void {
   }
 }
 
-function addGuild(interaction: WireObject, guild: Guild | null): void {
+export function addGuild(interaction: WireObject, guild: Guild | null): void {
   if (!guild) return;
   interaction.guild_id = guild.id;
   interaction.guild = toWirePartialGuild(guild);

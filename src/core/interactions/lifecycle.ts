@@ -4,6 +4,7 @@
  */
 import { apiError } from '../io/errors.js';
 import type { OptionDefinition } from '../commands/model.js';
+import type { StoredInteractionMetadata } from './messages.js';
 
 /** How long an app has to send the first answer, in ms (docs/v10-behaviour.md#interactions). */
 export const INITIAL_RESPONSE_DEADLINE_MS = 3_000;
@@ -21,8 +22,8 @@ export interface InteractionResponse {
 export interface InteractionRecord {
   id: string;
   application_id: string;
-  /** 2 command, 4 autocomplete. */
-  type: 2 | 4;
+  /** 2 command, 3 component (a click), 4 autocomplete, 5 modal submission. */
+  type: 2 | 3 | 4 | 5;
   token: string;
   user_id: string;
   guild_id: string | null;
@@ -41,6 +42,17 @@ export interface InteractionRecord {
   /** The option being autocompleted: an autocomplete result is checked against its type. */
   focused_option: OptionDefinition | null;
   activity_instance_id: string | null;
+  /**
+   * Clicks, and submissions of modals opened from a click: the message holding the component,
+   * which answers 6 and 7 update (and which `@original` then names).
+   */
+  message_id?: string | null;
+  /** A click's or a submitted modal's `custom_id`. */
+  custom_id?: string | null;
+  /** Modal submissions: the interaction the modal answered, as its responses' metadata names it. */
+  triggering_metadata?: StoredInteractionMetadata;
+  /** An interaction answered with a modal: the submission that used it (a modal is submitted once). */
+  modal_submission_id?: string | null;
   /** The payload delivered to the app, kept for the gateway's replay and for debugging. */
   payload: Record<string, unknown>;
 }

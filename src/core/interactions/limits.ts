@@ -51,3 +51,18 @@ export const MODAL_COMPONENTS_MAX = 5;
 export const ATTACHMENT_SIZE_LIMIT = 26_214_400;
 /** The interaction `version` field: always 1 (docs/v10-behaviour.md#interactions). */
 export const INTERACTION_VERSION = 1;
+
+/** Most characters of a component's `custom_id` (and so of `data.custom_id` in a click). */
+export const COMPONENT_CUSTOM_ID_LENGTH_MAX = 100;
+/** Most values a select menu can send (its `max_values` is at most 25). */
+export const SELECT_VALUES_MAX = 25;
+/** Most characters of one select value as a client sends it (string select option values are at most 100). */
+export const SELECT_VALUE_LENGTH_MAX = 100;
+/** Most characters a text input may hold. */
+export const TEXT_INPUT_VALUE_LENGTH_MAX = 4000;
+/** Most fields one modal submission may carry (a modal has at most 5 top-level components, each holding one input). */
+export const MODAL_SUBMIT_FIELDS_MAX = 5;
+/** How deep the search for a component goes in a message's tree (containers, sections, rows). */
+export const COMPONENT_TREE_DEPTH_MAX = 8;
+/** How many of the user's recent interactions are searched for the modal a submission names. */
+export const MODAL_SEARCH_LIMIT = 50;

@@ -43,7 +43,14 @@ export interface StoredInteractionMetadata {
   target_user_id?: string;
   /** MESSAGE commands: the targeted message. */
   target_message_id?: string;
+  /** Answers to clicks: the message holding the component. */
+  interacted_message_id?: string;
+  /** Answers to modal submissions: the interaction the modal answered. */
+  triggering_interaction_metadata?: StoredInteractionMetadata;
 }
+
+/** Interaction types whose metadata names no command: clicks (3) and modal submissions (5). */
+const COMPONENT_INTERACTION_TYPES: readonly number[] = [3, 5];
 
 export interface StoredMessage {
   id: string;
@@ -119,7 +126,7 @@ function isContextMenu(commandType: number): boolean {
 /** 20 for answers to slash and entry point commands, 23 for context menus, 0 for anything else. */
 export function messageTypeOf(message: StoredMessage): number {
   const metadata = message.interaction_metadata;
-  if (!metadata) return MessageType.Default;
+  if (!metadata || COMPONENT_INTERACTION_TYPES.includes(metadata.type)) return MessageType.Default;
   return isContextMenu(metadata.command_type) ? MessageType.ContextMenuCommand : MessageType.ChatInputCommand;
 }
 
@@ -129,9 +136,16 @@ function wireInteractionMetadata(metadata: StoredInteractionMetadata, ctx: Messa
     type: metadata.type,
     user: wireUser(metadata.user_id, ctx),
     authorizing_integration_owners: metadata.authorizing_integration_owners,
-    name: metadata.name,
-    command_type: metadata.command_type,
   };
+  // v10's metadata of a click or a modal submission names the message or interaction behind it, no command.
+  if (!COMPONENT_INTERACTION_TYPES.includes(metadata.type)) {
+    wire.name = metadata.name;
+    wire.command_type = metadata.command_type;
+  }
+  if (metadata.interacted_message_id) wire.interacted_message_id = metadata.interacted_message_id;
+  if (metadata.triggering_interaction_metadata) {
+    wire.triggering_interaction_metadata = wireInteractionMetadata(metadata.triggering_interaction_metadata, ctx);
+  }
   if (metadata.original_response_message_id) wire.original_response_message_id = metadata.original_response_message_id;
   if (metadata.target_user_id) wire.target_user = wireUser(metadata.target_user_id, ctx);
   if (metadata.target_message_id) wire.target_message_id = metadata.target_message_id;

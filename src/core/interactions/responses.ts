@@ -34,19 +34,43 @@ export const CallbackKind = {
 
 const CALLBACK_TYPES: readonly number[] = Object.values(CallbackKind);
 
-/** The callback types that may answer each invocation interaction type. */
-const ANSWERS: Readonly<Record<2 | 4, readonly number[]>> = {
+/**
+ * The callback types that may answer each interaction type: a click (3) also takes 6 and 7, which
+ * update the message holding the component; a modal submission (5) takes 6 and 7 only when the
+ * modal was opened from a component (see `checkAnswers`), and never 9.
+ */
+const ANSWERS: Readonly<Record<2 | 3 | 4 | 5, readonly number[]>> = {
   2: [
     CallbackKind.ChannelMessageWithSource,
     CallbackKind.DeferredChannelMessageWithSource,
     CallbackKind.Modal,
     CallbackKind.LaunchActivity,
   ],
+  3: [
+    CallbackKind.ChannelMessageWithSource,
+    CallbackKind.DeferredChannelMessageWithSource,
+    CallbackKind.DeferredUpdateMessage,
+    CallbackKind.UpdateMessage,
+    CallbackKind.Modal,
+    CallbackKind.LaunchActivity,
+  ],
   4: [CallbackKind.AutocompleteResult],
+  5: [
+    CallbackKind.ChannelMessageWithSource,
+    CallbackKind.DeferredChannelMessageWithSource,
+    CallbackKind.DeferredUpdateMessage,
+    CallbackKind.UpdateMessage,
+    CallbackKind.LaunchActivity,
+  ],
 };
 
+/** Callback types that change the message holding the component. */
+const UPDATES: readonly number[] = [CallbackKind.DeferredUpdateMessage, CallbackKind.UpdateMessage];
+
 export interface ResponseContext {
-  interactionType: 2 | 4;
+  interactionType: 2 | 3 | 4 | 5;
+  /** Whether the interaction comes with a message (a click, or a modal opened from one): 6 and 7 update it. */
+  hasMessage?: boolean;
   appHasActivities: boolean;
   /** The option being autocompleted: its type is the type of the suggested values. */
   focusedOption: OptionDefinition | null;
@@ -74,7 +98,7 @@ function readCallbackType(body: JsonRecord, issues: Issues): number | undefined 
 
 /** True when `type` may answer this interaction; reports why not otherwise. */
 function checkAnswers(type: number, ctx: ResponseContext, issues: Issues): boolean {
-  if (!ANSWERS[ctx.interactionType].includes(type)) {
+  if (!ANSWERS[ctx.interactionType].includes(type) || (UPDATES.includes(type) && ctx.hasMessage !== true)) {
     report(
       issues,
       ['type'],
@@ -125,6 +149,9 @@ function readCallbackData(
       return readAutocompleteResult(raw, ctx.focusedOption, DATA_PATH, issues);
     case CallbackKind.Modal:
       return readModal(raw, DATA_PATH, issues);
+    case CallbackKind.UpdateMessage:
+      // An edit of the message holding the component: fields left out stay as they were.
+      return isAbsent(raw) ? {} : readMessageData(raw, { partial: true }, DATA_PATH, issues);
     default:
       return undefined;
   }

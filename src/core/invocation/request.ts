@@ -20,8 +20,11 @@ export interface InvokeRequest {
   nonce: string | null;
 }
 
-/** `type`: APPLICATION_COMMAND (2) or APPLICATION_COMMAND_AUTOCOMPLETE (4). */
-const INVOKE_TYPES: readonly number[] = [2, 4];
+/**
+ * `type`: APPLICATION_COMMAND (2) or APPLICATION_COMMAND_AUTOCOMPLETE (4) here; MESSAGE_COMPONENT
+ * (3) and MODAL_SUBMIT (5) are read by `component-request.ts`.
+ */
+const INVOKE_TYPES: readonly number[] = [2, 3, 4, 5];
 
 function readInvokeType(value: unknown, path: IssuePath, issues: Issues): 2 | 4 | undefined {
   if (value === 2 || value === 4) return value;
@@ -30,7 +33,7 @@ function readInvokeType(value: unknown, path: IssuePath, issues: Issues): 2 | 4 
 }
 
 /** A client nonce: a string of at most 25 characters, or a number (kept as its decimal text). */
-function readNonce(value: unknown, path: IssuePath, issues: Issues): string | undefined {
+export function readNonce(value: unknown, path: IssuePath, issues: Issues): string | undefined {
   if ((typeof value === 'string' && value.length <= NONCE_MAX_LENGTH) || typeof value === 'number')
     return String(value);
   reportTooLong(issues, path, NONCE_MAX_LENGTH);

@@ -137,6 +137,27 @@ export const INTERACTION_CALLBACK_TYPE_INVALID = 'INTERACTION_CALLBACK_TYPE_INVA
 /** LAUNCH_ACTIVITY from an application without Activities. */
 export const INTERACTION_CALLBACK_ACTIVITIES_REQUIRED = 'INTERACTION_CALLBACK_ACTIVITIES_REQUIRED';
 
+// Clicking components and submitting modals.
+
+/** No enabled component of the message has this `custom_id`. */
+export const INTERACTION_COMPONENT_UNKNOWN = 'INTERACTION_COMPONENT_UNKNOWN';
+/** `data.component_type` is not the type of the component with that `custom_id`. */
+export const INTERACTION_COMPONENT_TYPE_MISMATCH = 'INTERACTION_COMPONENT_TYPE_MISMATCH';
+/** The component is disabled: nobody can use it. */
+export const INTERACTION_COMPONENT_DISABLED = 'INTERACTION_COMPONENT_DISABLED';
+/** A link or premium button (or any component that is not a button or a select): it sends no interaction. */
+export const INTERACTION_COMPONENT_NOT_INTERACTIVE = 'INTERACTION_COMPONENT_NOT_INTERACTIVE';
+/** `data.values` on a button, which has none. */
+export const INTERACTION_COMPONENT_VALUES_NOT_ALLOWED = 'INTERACTION_COMPONENT_VALUES_NOT_ALLOWED';
+/** A string select value that is not one of its options' values. */
+export const INTERACTION_SELECT_VALUE_INVALID = 'INTERACTION_SELECT_VALUE_INVALID';
+/** No open modal of this app with this `custom_id` for this user (never sent, submitted, expired, or another user's). */
+export const INTERACTION_MODAL_UNKNOWN = 'INTERACTION_MODAL_UNKNOWN';
+/** A submitted field whose `custom_id` the modal does not have (or that is given twice). */
+export const INTERACTION_MODAL_FIELD_UNKNOWN = 'INTERACTION_MODAL_FIELD_UNKNOWN';
+/** A required text input of the modal left out or empty. */
+export const INTERACTION_MODAL_FIELD_REQUIRED = 'INTERACTION_MODAL_FIELD_REQUIRED';
+
 /** Message flags outside the ones an interaction message may set. */
 export const MESSAGE_FLAGS_INVALID = 'MESSAGE_FLAGS_INVALID';
 /** `allowed_mentions` lists users (or roles) both in `parse` and by id. */
@@ -240,6 +261,15 @@ export const INTERACTION_CODES: readonly string[] = [
   INTERACTION_AUTOCOMPLETE_NOT_ENABLED,
   INTERACTION_CALLBACK_TYPE_INVALID,
   INTERACTION_CALLBACK_ACTIVITIES_REQUIRED,
+  INTERACTION_COMPONENT_UNKNOWN,
+  INTERACTION_COMPONENT_TYPE_MISMATCH,
+  INTERACTION_COMPONENT_DISABLED,
+  INTERACTION_COMPONENT_NOT_INTERACTIVE,
+  INTERACTION_COMPONENT_VALUES_NOT_ALLOWED,
+  INTERACTION_SELECT_VALUE_INVALID,
+  INTERACTION_MODAL_UNKNOWN,
+  INTERACTION_MODAL_FIELD_UNKNOWN,
+  INTERACTION_MODAL_FIELD_REQUIRED,
   MESSAGE_FLAGS_INVALID,
   MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE,
   MESSAGE_EMBEDS_TOO_LARGE,

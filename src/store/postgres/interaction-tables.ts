@@ -3,7 +3,7 @@ import type { InteractionRecord, InteractionState } from '../../core/interaction
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
-import { messageRowValues } from '../rows.js';
+import { messageRowValues, modalClaimable } from '../rows.js';
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -41,6 +41,33 @@ export class PostgresInteractionStore implements InteractionStore {
     );
     const row = result.rows[0];
     return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+  }
+
+  async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM interactions WHERE user_id = $1 ORDER BY length(id) DESC, id COLLATE "C" DESC LIMIT $2',
+      [userId, limit],
+    );
+    return result.rows.map((row) => JSON.parse(row.doc) as InteractionRecord);
+  }
+
+  async claimModal(applicationId: string, id: string, submissionId: string): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      const result = await client.query<{ doc: string }>(
+        'SELECT doc FROM interactions WHERE application_id = $1 AND id = $2 FOR UPDATE',
+        [applicationId, id],
+      );
+      const row = result.rows[0];
+      if (!row) return false;
+      const record = JSON.parse(row.doc) as InteractionRecord;
+      if (!modalClaimable(record)) return false;
+      await client.query('UPDATE interactions SET doc = $1 WHERE application_id = $2 AND id = $3', [
+        JSON.stringify({ ...record, modal_submission_id: submissionId }),
+        applicationId,
+        id,
+      ]);
+      return true;
+    });
   }
 
   async updateInteraction(

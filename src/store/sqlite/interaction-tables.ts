@@ -3,7 +3,7 @@ import type { InteractionRecord, InteractionState } from '../../core/interaction
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
 import type { SqliteConnection } from './connection.js';
-import { messageRowValues } from '../rows.js';
+import { messageRowValues, modalClaimable } from '../rows.js';
 
 export class SqliteInteractionStore implements InteractionStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -32,6 +32,28 @@ export class SqliteInteractionStore implements InteractionStore {
     const row = this.conn.sql('SELECT doc FROM interactions WHERE user_id = ? AND id = ?').get(userId, id) as
       { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+  }
+
+  async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
+    const rows = this.conn
+      .sql('SELECT doc FROM interactions WHERE user_id = ? ORDER BY length(id) DESC, id DESC LIMIT ?')
+      .all(userId, limit) as { doc: string }[];
+    return rows.map((row) => JSON.parse(row.doc) as InteractionRecord);
+  }
+
+  async claimModal(applicationId: string, id: string, submissionId: string): Promise<boolean> {
+    return this.conn.transaction(() => {
+      const row = this.conn
+        .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
+        .get(applicationId, id) as { doc: string } | undefined;
+      if (!row) return false;
+      const record = JSON.parse(row.doc) as InteractionRecord;
+      if (!modalClaimable(record)) return false;
+      this.conn
+        .sql('UPDATE interactions SET doc = ? WHERE application_id = ? AND id = ?')
+        .run(JSON.stringify({ ...record, modal_submission_id: submissionId }), applicationId, id);
+      return true;
+    });
   }
 
   async updateInteraction(
