@@ -9,10 +9,11 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** Untyped JSON read back from slashd on purpose: the tests and the CLI check it by value, not by type. */
-const readsWireJson = ['test/**/*.ts', 'src/cli/**/*.ts', 'src/testing/**/*.ts'];
+const readsWireJson = ['test/**/*.ts', 'src/cli/**/*.ts', 'src/testing/**/*.ts', 'console/src/**/*.{ts,tsx}'];
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'test/fixtures/'] },
+  // The console's Vite config runs in node outside both tsconfigs (it is plain configuration).
+  { ignores: ['dist/', 'node_modules/', 'data/', 'test/fixtures/', 'console/vite.config.ts'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

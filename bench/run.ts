@@ -3,6 +3,7 @@
  * `node dist/bench/run.js NAME... [--FLAG...]` runs the named ones; flags go to every benchmark run.
  */
 import { runCommandsBench } from './commands.bench.js';
+import { runConsoleBench } from './console.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runMemoryBench } from './memory.bench.js';
@@ -33,6 +34,7 @@ const BENCHES: Bench[] = [
   { name: 'scale ', run: runScaleBench },
   { name: 'nodes ', run: runNodesBench },
   { name: 'testing-kit ', run: runTestingKitBench },
+  { name: 'console ', run: runConsoleBench },
 ];
 
 async function main(): Promise<void> {

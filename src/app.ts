@@ -1,5 +1,6 @@
 /** The one place where slashd is wired: store, bus, services and the HTTP adapter. */
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { World } from './core/world/types.js';
 import { RESUME_BUFFER_EVENTS } from './core/gateway/protocol.js';
@@ -23,6 +24,7 @@ import { ChannelsService } from './services/channels-service.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { splitCacheBudget } from './services/command-index-cache.js';
 import { CommandsService } from './services/commands-service.js';
+import { ConsoleService } from './services/console-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { GuildsService } from './services/guilds-service.js';
 import { InteractionsService } from './services/interactions-service.js';
@@ -106,7 +108,12 @@ export interface SlashdConfig {
   sandboxSignIn?: boolean | undefined;
   /** The server's public URL: the OpenID Connect issuer and the base of its endpoints (default: the listen address). */
   publicUrl?: string | undefined;
+  /** The built web console (default: `dist/console` of this package). */
+  consoleFolder?: string | undefined;
 }
+
+/** Where `npm run build:console` puts the console, from this module's place in dist/src. */
+export const DEFAULT_CONSOLE_FOLDER = fileURLToPath(new URL('../console/', import.meta.url));
 
 /** A writable for log lines (pino writes whole lines). */
 export interface LogDestination {
@@ -293,16 +300,13 @@ async function assemble(
       : config.rateLimits,
   );
 
+  const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
   const server = await buildServer(
     {
       principals: store.world,
       commands,
       permissions: new PermissionsService(store.commands, bus),
-      channels: new ChannelsService(
-        store.world,
-        new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index }),
-        renderer,
-      ),
+      channels: new ChannelsService(store.world, commandIndex, renderer),
       interactions,
       responses,
       renderer,
@@ -311,7 +315,7 @@ async function assemble(
       oidc,
       consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
       world,
-      guilds: new GuildsService(store.world),
+      guilds: new GuildsService(store.world, commandIndex),
       channelMessages: new ChannelMessagesService({
         world: store.world,
         messages: store.interactions,
@@ -321,6 +325,7 @@ async function assemble(
         events: worldEvents,
       }),
       gateway,
+      console: new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true }),
       adminToken,
       snapshots,
       ready: () => store.ping(),
@@ -337,6 +342,7 @@ async function assemble(
       rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
       trustProxy: config.trustProxy,
       faults: { faults: faultTable, now },
+      consoleFolder: config.consoleFolder ?? DEFAULT_CONSOLE_FOLDER,
     },
   );
   interactions.logTo(server.log);

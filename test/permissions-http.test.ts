@@ -273,12 +273,13 @@ describe('command permission endpoints', () => {
       assertError(await request('GET', permissionsPath(ids.third!), { auth: BOT }), 404, 10063);
     });
 
-    test('reads refused: no token, a user token, another app, a guild without the app', async () => {
+    test('reads refused: no token, a user session that may not manage them, another app, a guild without the app', async () => {
       for (const path of [LIST, permissionsPath(ids.listed!), permissionsPath(DEMO_APP_ID)]) {
         const none = await request('GET', path);
         assertError(none, 401, 0);
         assert.deepEqual(none.body, { message: '401: Unauthorized', code: 0 });
-        assertError(await request('GET', path, { auth: 'alice-user-token' }), 401, 0);
+        // A user session reads as v10's client does: only a member with MANAGE_GUILD and MANAGE_ROLES.
+        assertError(await request('GET', path, { auth: 'carol-user-token' }), 403, 50013);
         assertError(await request('GET', path, { auth: `Bot ${OTHER_BOT_TOKEN}` }), 403, 20012);
         assertError(await request('GET', path, { auth: 'Bearer other-app-alice-perm-token' }), 403, 20012);
       }
@@ -346,10 +347,10 @@ describe('command permission endpoints', () => {
       await refused(() => put(ids.plain!, [user(CAROL_ID, false)], `Bearer ${DEMO_CC_TOKEN}`), 403, 50026);
     });
 
-    test('no token, a bad token or a user token: 401', async () => {
+    test('no token or a bad token: 401 (a user session is the editor itself: test/permissions-session.test.ts)', async () => {
       await refused(() => put(ids.plain!, [user(CAROL_ID, false)], ''), 401, 0);
       await refused(() => put(ids.plain!, [user(CAROL_ID, false)], 'Bearer not-a-token'), 401, 0);
-      await refused(() => put(ids.plain!, [user(CAROL_ID, false)], 'alice-user-token'), 401, 0);
+      await refused(() => put(ids.plain!, [user(CAROL_ID, false)], 'not-a-user-token'), 401, 0);
     });
 
     test('a user without MANAGE_GUILD and MANAGE_ROLES (carol): 403, 50013', async () => {

@@ -273,6 +273,9 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   out.log(`  health:      ${url}/healthz, ${url}/readyz`);
   out.log(`  metrics:     ${url}/metrics (Authorization: Bearer <metrics or admin token>)`);
   out.log(`  gateway:     ${slashd.gateway.options.publicUrl ?? url.replace(/^http/, 'ws')}`);
+  out.log(
+    `  console:     ${url}/console${args.demo ? ' (sandbox sign-in: pick a user of the demo world)' : ' (sign in with a user token)'}`,
+  );
   if (isPostgresUrl(args.db)) {
     out.log(`  database:    PostgreSQL ${redactPostgresUrl(args.db)}, schema ${args.dbSchema}`);
   }

@@ -7,6 +7,7 @@ import type { ApplicationService } from '../services/application-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { ChannelsService } from '../services/channels-service.js';
 import type { CommandsService } from '../services/commands-service.js';
+import type { ConsoleService } from '../services/console-service.js';
 import type { GuildsService } from '../services/guilds-service.js';
 import type { InteractionsService } from '../services/interactions-service.js';
 import type { MessageRenderer } from '../services/message-renderer.js';
@@ -44,6 +45,8 @@ export interface HttpServices {
   channelMessages: ChannelMessagesService;
   /** Gateway discovery (`/gateway`, `/gateway/bot`). */
   gateway: GatewayDiscovery;
+  /** The web console's own reads (sandbox sign-in, members, live streams). */
+  console: ConsoleService;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
   /** The admin API's snapshots and reset (tests). */

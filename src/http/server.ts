@@ -19,6 +19,8 @@ import { adminFaultRoutes } from './routes/admin-faults.js';
 import { adminRoutes } from './routes/admin.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { homeRoutes } from './routes/home.js';
+import { consoleRoutes } from './routes/console.js';
+import { readStaticFolder } from './static-files.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
@@ -78,6 +80,8 @@ export interface ServerOptions {
   trustProxy?: TrustProxy | undefined;
   /** Injected faults on the API routes (`/admin/faults`); none when absent. */
   faults?: FaultHookOptions | undefined;
+  /** The built web console served at /console (docs/console.md); a page saying so when absent. */
+  consoleFolder?: string | undefined;
 }
 
 /** The proxies slashd believes: how many hops, or which addresses (`10.0.0.0/8,127.0.0.1`). */
@@ -166,6 +170,8 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     oidc: services.oidc,
     sessions: services.consentSessions,
   });
+  const consoleFiles = options.consoleFolder === undefined ? null : readStaticFolder(options.consoleFolder);
+  await app.register(consoleRoutes, { console: services.console, files: consoleFiles });
   if (options.metrics) {
     await app.register(metricsRoutes, { metrics: options.metrics.exposition, tokens: options.metrics.tokens });
   }

@@ -6,17 +6,25 @@
 import type { Locale } from '../core/locales.js';
 import { apiError } from '../core/io/errors.js';
 import { VIEW_CHANNEL, hasAll } from '../core/permissions/bits.js';
-import { appCanReadMessages, canReadMessages } from '../core/permissions/channel-permissions.js';
+import { appCanReadMessages, canReadMessages, canViewChannel } from '../core/permissions/channel-permissions.js';
 import { BOT_SCOPE, findInstall } from '../core/permissions/install.js';
 import type { Page } from '../core/world/page-query.js';
 import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { WorldStore } from '../store/store.js';
-import type { CommandIndexService } from './command-index-service.js';
+import type { AppExplanation, CommandIndexService } from './command-index-service.js';
 import type { MessageRenderer } from './message-renderer.js';
 import { memberOf } from '../core/world/member-index.js';
 
 /** Who reads a channel's messages: a user of the client, or an app's bot. */
 export type ChannelReader = { kind: 'user'; user: User } | { kind: 'bot'; app: Application };
+
+/** The answer of the "Why not?" endpoint. */
+export interface CommandIndexExplanation {
+  guild_id: string;
+  channel: { id: string; name: string; type: number };
+  user: { id: string; username: string };
+  applications: AppExplanation[];
+}
 
 export class ChannelsService {
   constructor(
@@ -39,6 +47,22 @@ export class ChannelsService {
     // canViewChannel, from the permissions the scene already holds.
     if (!scene || !hasAll(scene.facts.channelBits, VIEW_CHANNEL)) throw apiError('MissingAccess');
     return this.commandIndex.buildBytes(scene, locale);
+  }
+
+  /**
+   * "Why not?" for the caller in the channel: every command of the installed apps, with its verdict
+   * and reason. Only about the caller, and only where the caller may open the picker.
+   */
+  async explainCommandIndex(user: User, channelId: string): Promise<CommandIndexExplanation> {
+    const { guild, channel } = await this.find(channelId);
+    const member = memberOf(guild, user.id);
+    if (!member || !canViewChannel(guild, member, channel)) throw apiError('MissingAccess');
+    return {
+      guild_id: guild.id,
+      channel: { id: channel.id, name: channel.name, type: channel.type },
+      user: { id: user.id, username: user.username },
+      applications: await this.commandIndex.explain(guild, channel, user),
+    };
   }
 
   /** One page of messages, newest first; a bot reads by its install's role bits (installed with the bot scope). */

@@ -6,8 +6,10 @@ import type { StoredCommand } from '../core/commands/model.js';
 import { localizationViewKey, toWireCommand, toWireCommandJson, type LocalizationView } from '../core/commands/wire.js';
 import type { Locale } from '../core/locales.js';
 import { COMMANDS_SCOPE, BOT_SCOPE } from '../core/permissions/install.js';
-import { visibleCommands } from '../core/permissions/visible-commands.js';
 import type { GuildCommandPermissions } from '../core/permissions/command-permissions.js';
+import { explainCommands, type CommandExplanation } from '../core/permissions/explain.js';
+import { explanationText } from '../core/permissions/explain-wording.js';
+import { visibleCommands } from '../core/permissions/visible-commands.js';
 import { memberFacts, type MemberFacts } from '../core/permissions/member-facts.js';
 import type { Application, Channel, Guild, Member, User } from '../core/world/types.js';
 import type { CommandStore, WorldStore } from '../store/store.js';
@@ -23,6 +25,20 @@ export interface CommandIndex {
 interface VisibleApp {
   app: Application;
   commands: readonly StoredCommand[];
+}
+
+/** An app installed for commands, with what the index and the explainer decide on. */
+interface InstalledApp {
+  app: Application;
+  commands: readonly StoredCommand[];
+  guildPermissions: readonly GuildCommandPermissions[];
+}
+
+/** "Why not?" for one app: each of its commands, explained and worded. */
+export interface AppExplanation {
+  id: string;
+  name: string;
+  commands: (CommandExplanation & { text: string })[];
 }
 
 /** The index's entry for an app. */
@@ -111,6 +127,42 @@ export class CommandIndexService {
     return bytes;
   }
 
+  /**
+   * The guild's command index for the permission editor: every app installed for commands and all
+   * its commands in the guild (global and this guild's), whoever may use them. The caller has
+   * checked that the user may manage command permissions there.
+   */
+  async guildIndex(guild: Guild, locale: Locale | null): Promise<CommandIndex> {
+    const index: CommandIndex = { applications: [], application_commands: [] };
+    const view = localized(locale);
+    for (const { app, commands } of await this.installedApps(guild)) {
+      index.applications.push(wireApplication(app));
+      for (const command of commands) index.application_commands.push(toWireCommand(command, view));
+    }
+    return index;
+  }
+
+  /**
+   * "Why not?": every command of every app installed for commands, with its verdict and reason
+   * (core/permissions/explain.ts), grouped by app in install order: the same apps, commands and
+   * stored permissions the index decides on, so a command is shown or refused exactly when the
+   * index lists it. The caller has checked that the user may view the channel.
+   */
+  async explain(guild: Guild, channel: Channel, user: User): Promise<AppExplanation[]> {
+    const member = memberOf(guild, user.id);
+    if (!member) return [];
+    const explained: AppExplanation[] = [];
+    for (const { app, commands, guildPermissions } of await this.installedApps(guild)) {
+      const scene = { app, guild, member, user, channel, installed: true };
+      const commandsExplained = explainCommands({ ...scene, commands, guildPermissions }).map((explanation) => ({
+        ...explanation,
+        text: explanationText(explanation),
+      }));
+      explained.push({ id: app.id, name: app.name, commands: commandsExplained });
+    }
+    return explained;
+  }
+
   /** Every app installed for commands whose commands the member may use some of, in install order. */
   private async visibleApps(guild: Guild, channel: Channel, user: User): Promise<VisibleApp[]> {
     const member = memberOf(guild, user.id);
@@ -133,6 +185,15 @@ export class CommandIndexService {
       });
     }
     return inputs;
+  }
+
+  /** The apps installed in the guild for commands, in install order, with their commands and stored permissions there. */
+  private async installedApps(guild: Guild): Promise<InstalledApp[]> {
+    return (await this.readInputs(guild)).map(({ app, globalCommands, guildCommands, permissions }) => ({
+      app,
+      commands: [...globalCommands, ...guildCommands],
+      guildPermissions: permissions,
+    }));
   }
 }
 

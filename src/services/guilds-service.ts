@@ -20,6 +20,11 @@ import {
 import { viewerGuildPermissions, viewerId, viewerInGuild, type Viewer } from '../core/world/viewer.js';
 import { toWirePublicBot, toWirePublicUser } from '../core/world/wire.js';
 import type { WorldStore } from '../store/store.js';
+import type { Locale } from '../core/locales.js';
+import { checkPermissionManager, editorRefusal } from '../core/permissions/who-may-edit.js';
+import { memberOf } from '../core/world/member-index.js';
+import type { User } from '../core/world/types.js';
+import type { CommandIndex, CommandIndexService } from './command-index-service.js';
 import { guildDirectory, visibleGuild, type WorldReadStore } from './world-reads.js';
 
 type WireObject = Record<string, unknown>;
@@ -32,8 +37,26 @@ function hasMembersIntent(app: Application): boolean {
   return (app.flags & (GATEWAY_GUILD_MEMBERS | GATEWAY_GUILD_MEMBERS_LIMITED)) !== 0;
 }
 
+/** The guild's command index the permission editor lists (command-index-service.ts). */
+export type GuildCommandIndex = Pick<CommandIndexService, 'guildIndex'>;
+
 export class GuildsService {
-  constructor(private readonly store: WorldReadStore & Pick<WorldStore, 'listGuilds'>) {}
+  constructor(
+    private readonly store: WorldReadStore & Pick<WorldStore, 'listGuilds'>,
+    private readonly commandIndex: GuildCommandIndex | null = null,
+  ) {}
+
+  /**
+   * Every command of the apps installed in the guild, for a member who may manage command
+   * permissions there (the permission editor, as v10's client lists them in the server settings).
+   */
+  async guildCommandIndex(user: User, guildId: string, locale: Locale | null): Promise<CommandIndex> {
+    const guild = await visibleGuild(this.store, { kind: 'user', userId: user.id }, guildId);
+    const refusal = checkPermissionManager(guild, memberOf(guild, user.id) ?? null);
+    if (refusal) throw editorRefusal(refusal);
+    if (!this.commandIndex) throw new Error('GuildsService built without the command index');
+    return this.commandIndex.guildIndex(guild, locale);
+  }
 
   private async memberCount(guild: Guild): Promise<number> {
     return guildMembers(guild, await guildDirectory(this.store, guild)).length;

@@ -7,10 +7,10 @@ import { invalidFormBody, apiError } from '../core/io/errors.js';
 import { overwritesFor, type GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import { validatePermissionsBody } from '../core/permissions/validate-permissions.js';
-import { checkPermissionEditor, editorRefusal } from '../core/permissions/who-may-edit.js';
-import type { Guild, User } from '../core/world/types.js';
+import { checkPermissionEditor, checkPermissionManager, editorRefusal } from '../core/permissions/who-may-edit.js';
+import type { Application, Guild, User } from '../core/world/types.js';
 import type { EventBus } from '../events/bus.js';
-import type { CommandStore, StoredApplication } from '../store/store.js';
+import type { CommandStore } from '../store/store.js';
 import { memberOf } from '../core/world/member-index.js';
 
 export class PermissionsService {
@@ -19,12 +19,23 @@ export class PermissionsService {
     private readonly bus: EventBus,
   ) {}
 
-  async list(app: StoredApplication, guild: Guild): Promise<readonly GuildCommandPermissions[]> {
+  /**
+   * The app reads its own permissions (`reader` null); a user session reads them as v10's client
+   * does, only as a member who may manage them (checks 1 and 2 of docs/permissions.md).
+   */
+  private checkReader(guild: Guild, reader: User | null): void {
+    if (!reader) return;
+    const refusal = checkPermissionManager(guild, memberOf(guild, reader.id) ?? null);
+    if (refusal) throw editorRefusal(refusal);
+  }
+
+  async list(app: Application, guild: Guild, reader: User | null = null): Promise<readonly GuildCommandPermissions[]> {
+    this.checkReader(guild, reader);
     return this.store.listCommandPermissions(app.id, guild.id);
   }
 
   /** The command (global, or of this guild) a permissions path names; null for the app-level id. */
-  private async target(app: StoredApplication, guild: Guild, targetId: string): Promise<StoredCommand | null> {
+  private async target(app: Application, guild: Guild, targetId: string): Promise<StoredCommand | null> {
     if (targetId === app.id) return null;
     const command =
       (await this.store.getCommand({ applicationId: app.id, guildId: null }, targetId)) ??
@@ -33,7 +44,13 @@ export class PermissionsService {
     return command;
   }
 
-  async get(app: StoredApplication, guild: Guild, targetId: string): Promise<GuildCommandPermissions> {
+  async get(
+    app: Application,
+    guild: Guild,
+    targetId: string,
+    reader: User | null = null,
+  ): Promise<GuildCommandPermissions> {
+    this.checkReader(guild, reader);
     await this.target(app, guild, targetId);
     const found = await this.store.getCommandPermissions(app.id, guild.id, targetId);
     if (!found) throw apiError('UnknownApplicationCommandPermissions');
@@ -41,7 +58,7 @@ export class PermissionsService {
   }
 
   async put(
-    app: StoredApplication,
+    app: Application,
     guild: Guild,
     editor: User,
     targetId: string,

@@ -85,6 +85,7 @@ export const ERRORS = {
   },
   /** A v10 rate limit (docs/rate-limits.md); carries `retry_after` (seconds) and `global`. */
   RateLimited: { status: 429, code: 0, message: 'You are being rate limited.' },
+  TooManyStreams: { status: 429, code: 0, message: 'Too many live streams are open for this user' },
   ApplicationCommandNameExists: {
     status: 400,
     code: 40041,

@@ -12,3 +12,6 @@ export * from './fast-access.js';
 export * from './invocation.js';
 export * from './visible-commands.js';
 export * from './who-may-edit.js';
+export * from './flag-names.js';
+export * from './explain.js';
+export * from './explain-wording.js';

@@ -138,6 +138,15 @@ function checkChannels(guild: Guild, member: Member, changes: OverwriteChanges):
   return allVisible ? OK : EditorReason.ChannelNotVisible;
 }
 
+/**
+ * May this user read and manage command permissions in the guild at all (checks 1 and 2)? What a
+ * user session needs to read them, and to list the guild's commands for the editor.
+ */
+export function checkPermissionManager(guild: Guild, member: Member | null): EditorCheck {
+  if (!member) return EditorReason.NotMember;
+  return checkManagesGuildAndRoles(guild, member);
+}
+
 /** May this user replace these overwrites? Checks run in order; the first refusal's reason is returned. */
 export function checkPermissionEditor(input: PermissionEditorInput): EditorCheck {
   const { guild, member } = input;

@@ -36,6 +36,13 @@ export async function channelRoutes(api: FastifyInstance, { channels }: ChannelR
     },
   );
 
+  /** "Why not?": every command of the installed apps, with the caller's verdict and its reason (docs/permissions.md). */
+  api.get<{ Params: ChannelParams }>(
+    '/channels/:channelId/application-command-index/explain',
+    { onRequest: requireUser },
+    async (request) => channels.explainCommandIndex(userOf(request), request.params.channelId),
+  );
+
   api.get<{ Params: ChannelParams; Querystring: PagingQuery }>(
     '/channels/:channelId/messages',
     { onRequest: requireAnyCaller, preHandler: [requireUserOrBot] },

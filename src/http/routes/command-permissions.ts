@@ -1,11 +1,13 @@
 /**
  * Command permissions (v10 API, Command permission endpoints; docs/v10-behaviour.md#endpoints). Reads take the bot
  * token or a Bearer token of the app; edits only a Bearer token with
- * `applications.commands.permissions.update`, for a user who may make them.
+ * `applications.commands.permissions.update`, for a user who may make them. A user's own session
+ * (`Authorization: <token>`, as v10's client sends it from the server settings) reads and edits
+ * them too, as a member who may manage them (docs/permissions.md#the-user-session).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
-import type { User } from '../../core/world/types.js';
+import type { Application, User } from '../../core/world/types.js';
 import type { PermissionsService } from '../../services/permissions-service.js';
 import { SCOPE_PERMISSIONS_UPDATE } from '../auth.js';
 import { guard } from '../authentication.js';
@@ -14,14 +16,19 @@ import {
   guildOf,
   missingGuard,
   principalOf,
-  requireApp,
+  requireAnyCaller,
   requireAppInGuild,
   type InstalledGuilds,
 } from '../guards.js';
 
+/** The path's guild if the app is installed there, and the app, for a user session. */
+export interface PermissionTargets extends InstalledGuilds {
+  getApplication(applicationId: string): Promise<Application | null>;
+}
+
 export interface CommandPermissionRoutesOptions {
   permissions: PermissionsService;
-  guilds: InstalledGuilds;
+  guilds: PermissionTargets;
 }
 
 interface GuildParams {
@@ -40,6 +47,7 @@ interface TargetParams extends GuildParams {
  */
 const requirePermissionsEditor = guard(async (request: FastifyRequest) => {
   const principal = principalOf(request);
+  if (principal.kind === 'user') return;
   if (principal.kind === 'bot') throw apiError('BotsCannotUseEndpoint');
   if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE))
     throw apiError('MissingOAuth2Scope');
@@ -47,11 +55,47 @@ const requirePermissionsEditor = guard(async (request: FastifyRequest) => {
   if (!principal.user) throw apiError('Unauthorized');
 });
 
-/** The user editing, after `requirePermissionsEditor`. */
+/** The user editing, after `requirePermissionsEditor`: the session's user or the Bearer token's. */
 function editorOf(request: FastifyRequest): User {
   const principal = principalOf(request);
+  if (principal.kind === 'user') return principal.user;
   if (principal.kind !== 'bearer' || !principal.user) throw missingGuard('the editor');
   return principal.user;
+}
+
+/** The user of a session reading permissions; null when the app reads its own. */
+function sessionUserOf(request: FastifyRequest): User | null {
+  const principal = principalOf(request);
+  return principal.kind === 'user' ? principal.user : null;
+}
+
+/** The path's app, for a user session, found by `inGuildFor` (apps calling are their principal). */
+const sessionApps = new WeakMap<FastifyRequest, Application>();
+
+function targetAppOf(request: FastifyRequest): Application {
+  const principal = principalOf(request);
+  if (principal.kind !== 'user') return appOf(request);
+  const app = sessionApps.get(request);
+  if (!app) throw missingGuard("the path's application");
+  return app;
+}
+
+/**
+ * preHandler: an app caller as `requireAppInGuild` admits it; a user session when the path's app
+ * is installed in the path's guild for commands (else Missing Access, as for an app). Whether the
+ * user may manage the guild's command permissions is the service's to decide.
+ */
+function requireTargetInGuild(guilds: PermissionTargets): ReturnType<typeof requireAppInGuild> {
+  const inGuild = requireAppInGuild(guilds);
+  return guard(async (request: FastifyRequest, reply) => {
+    if (principalOf(request).kind !== 'user') return inGuild(request, reply);
+    const { applicationId, guildId } = request.params as { applicationId: string; guildId: string };
+    const guild = await guilds.installedGuild(applicationId, guildId);
+    const app = guild && (await guilds.getApplication(applicationId));
+    if (!guild || !app) throw apiError('MissingAccess');
+    request.guild = guild;
+    sessionApps.set(request, app);
+  });
 }
 
 export async function commandPermissionRoutes(
@@ -59,12 +103,12 @@ export async function commandPermissionRoutes(
   { permissions, guilds }: CommandPermissionRoutesOptions,
 ): Promise<void> {
   const base = '/applications/:applicationId/guilds/:guildId/commands';
-  const inGuild = requireAppInGuild(guilds);
-  const read = { onRequest: requireApp, preHandler: [inGuild] };
-  const edit = { onRequest: requireApp, preHandler: [inGuild, requirePermissionsEditor] };
+  const inGuild = requireTargetInGuild(guilds);
+  const read = { onRequest: requireAnyCaller, preHandler: [inGuild] };
+  const edit = { onRequest: requireAnyCaller, preHandler: [inGuild, requirePermissionsEditor] };
 
   api.get<{ Params: GuildParams }>(`${base}/permissions`, read, async (request) =>
-    permissions.list(appOf(request), guildOf(request)),
+    permissions.list(targetAppOf(request), guildOf(request), sessionUserOf(request)),
   );
 
   api.put<{ Params: GuildParams }>(`${base}/permissions`, read, async () => {
@@ -72,10 +116,10 @@ export async function commandPermissionRoutes(
   });
 
   api.get<{ Params: TargetParams }>(`${base}/:commandId/permissions`, read, async (request) =>
-    permissions.get(appOf(request), guildOf(request), request.params.commandId),
+    permissions.get(targetAppOf(request), guildOf(request), request.params.commandId, sessionUserOf(request)),
   );
 
   api.put<{ Params: TargetParams }>(`${base}/:commandId/permissions`, edit, async (request) =>
-    permissions.put(appOf(request), guildOf(request), editorOf(request), request.params.commandId, request.body),
+    permissions.put(targetAppOf(request), guildOf(request), editorOf(request), request.params.commandId, request.body),
   );
 }

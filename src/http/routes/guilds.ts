@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { GuildsService } from '../../services/guilds-service.js';
-import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../guards.js';
+import { appOf, requireAnyCaller, requireBot, requireUser, requireUserOrBot, userOf, viewerOf } from '../guards.js';
+import { requesterLocale } from '../requester-locale.js';
 import { MEMBERS_LIMIT, readPage, type PagingQuery } from '../paging.js';
 import { queryFlag } from '../query.js';
 
@@ -35,6 +36,16 @@ export async function guildRoutes(api: FastifyInstance, { guilds }: GuildRoutesO
 
   api.get<{ Params: GuildParams & { userId: string } }>('/guilds/:guildId/members/:userId', READER, async (request) =>
     guilds.member(viewerOf(request), request.params.guildId, request.params.userId),
+  );
+
+  /** Every command of the guild's apps, for the permission editor: a user who may manage command permissions. */
+  api.get<{ Params: GuildParams }>(
+    '/guilds/:guildId/application-command-index',
+    { onRequest: requireUser },
+    async (request) => {
+      const user = userOf(request);
+      return guilds.guildCommandIndex(user, request.params.guildId, requesterLocale(request, user.locale));
+    },
   );
 
   /** The member list: bots only. */

@@ -13,6 +13,7 @@ export interface HomeRoutesOptions {
 export const DOCS_LINKS: readonly { href: string; title: string }[] = [
   { href: 'README.md', title: 'README: start, serve, lint' },
   { href: 'docs/invoking.md', title: 'Acting as a user: invoking a command' },
+  { href: 'docs/console.md', title: 'The web console' },
   { href: 'docs/architecture.md', title: 'Architecture' },
   { href: 'docs/errors.md', title: 'Error codes' },
 ];
@@ -38,6 +39,7 @@ export function homePage(): string {
 <p>A self-hostable service for application commands that speaks the v10 wire format.</p>
 <p>API base: <code>/api/v10</code> (also <code>/api/v9</code>); admin API: <code>/admin</code>;
 health: <a href="/healthz">/healthz</a>, <a href="/readyz">/readyz</a>.</p>
+<p>Web console (use commands as a user): <a href="/console">/console</a>.</p>
 <p>Documentation, in the repository:</p>
 <ul>
 ${links}

@@ -1,0 +1,101 @@
+/**
+ * The message box: typing `/` opens the picker over it; choosing a command opens its option form.
+ * The text field is the picker's combobox (ARIA 1.2): focus stays in it while ↑ ↓ move the choice.
+ */
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { filterGroups, pickerGroups, type FormValues, type PickerEntry } from '../commands';
+import type { CommandIndex } from '../types';
+import { OptionForm, type Choice, type FormSources } from './option-form';
+import { optionId, Picker, PICKER_ID } from './picker';
+
+export interface ComposerProps {
+  channelName: string;
+  index: CommandIndex | null;
+  /** The picker opened: the index is read again (commands change while the console is open). */
+  onOpen: () => void;
+  sources: FormSources;
+  autocomplete: (entry: PickerEntry, values: FormValues, focused: string) => Promise<Choice[]>;
+  send: (entry: PickerEntry, values: FormValues) => Promise<string | null>;
+}
+
+export function Composer({ channelName, index, onOpen, sources, autocomplete, send }: ComposerProps) {
+  const [text, setText] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const [entry, setEntry] = useState<PickerEntry | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const all = useMemo(() => (index ? pickerGroups(index) : []), [index]);
+  const groups = useMemo(() => (open ? filterGroups(all, text.slice(1)) : []), [all, open, text]);
+  const flat = useMemo(() => groups.flatMap((g) => g.entries), [groups]);
+  const choose = (chosen: PickerEntry) => {
+    setEntry(chosen);
+    setOpen(false);
+    setText('');
+  };
+  const close = () => {
+    setEntry(null);
+    input.current?.focus();
+  };
+  const showing = open && !entry;
+  return (
+    <div class="composer">
+      {showing && (
+        <Picker
+          groups={groups}
+          active={Math.min(active, Math.max(flat.length - 1, 0))}
+          onChoose={choose}
+          onHover={setActive}
+          loading={!index}
+        />
+      )}
+      {entry && (
+        <OptionForm
+          key={entry.key}
+          entry={entry}
+          sources={sources}
+          autocomplete={(values, focused) => autocomplete(entry, values, focused)}
+          send={async (values) => {
+            const refused = await send(entry, values);
+            if (refused === null) close();
+            return refused;
+          }}
+          cancel={close}
+        />
+      )}
+      <input
+        ref={input}
+        class="composer-input"
+        type="text"
+        role="combobox"
+        aria-label={`Message #${channelName}`}
+        aria-autocomplete="list"
+        aria-haspopup="listbox"
+        aria-expanded={showing}
+        aria-controls={PICKER_ID}
+        aria-activedescendant={showing && flat.length > 0 ? optionId(Math.min(active, flat.length - 1)) : undefined}
+        placeholder={`Type / to use a command in #${channelName}`}
+        autoComplete="off"
+        value={text}
+        onInput={(e) => {
+          const typed = e.currentTarget.value;
+          setText(typed);
+          const slash = typed.startsWith('/');
+          if (slash && !open) onOpen();
+          setOpen(slash);
+          setActive(0);
+        }}
+        onKeyDown={(e) => {
+          if (!showing) return;
+          const count = flat.length;
+          if (e.key === 'ArrowDown') setActive((a) => (count === 0 ? 0 : (Math.min(a, count - 1) + 1) % count));
+          else if (e.key === 'ArrowUp')
+            setActive((a) => (count === 0 ? 0 : (Math.min(a, count - 1) - 1 + count) % count));
+          else if ((e.key === 'Enter' || e.key === 'Tab') && count > 0) choose(flat[Math.min(active, count - 1)]!);
+          else if (e.key === 'Escape') setOpen(false);
+          else return;
+          e.preventDefault();
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,290 @@
+/**
+ * One message as a user of the client sees it: author, "alice used /weather", markdown with
+ * mentions, embeds, attachments, components (buttons and selects that can be used), "Only you can
+ * see this" for an ephemeral answer, and "… is thinking…" while a deferred answer is pending.
+ */
+import type { ComponentChildren } from 'preact';
+import { Markdown, type MentionNames } from '../markdown';
+import { MessageFlag, type Json } from '../types';
+
+export interface MessageActions {
+  /** A button clicked or a select chosen: the v10 MESSAGE_COMPONENT body is built by the caller. */
+  component: (message: Json, component: Json, values: string[] | null) => void;
+  /** The Apps menu of the message, or of a user (its author). */
+  openMenu: (kind: 'message' | 'user', target: Json, anchor: HTMLElement) => void;
+  dismiss: (messageId: string) => void;
+}
+
+const BUTTON_STYLES: Record<number, string> = {
+  1: 'primary',
+  2: 'secondary',
+  3: 'success',
+  4: 'danger',
+  5: 'link',
+  6: 'premium',
+};
+
+function colorOf(color: unknown): string | undefined {
+  return typeof color === 'number' ? `#${color.toString(16).padStart(6, '0')}` : undefined;
+}
+
+function Embed({ embed, names }: { embed: Json; names: MentionNames }) {
+  return (
+    <article class="embed" data-color={colorOf(embed.color)}>
+      {embed.author?.name && <div class="embed-author">{embed.author.name}</div>}
+      {embed.title &&
+        (embed.url ? (
+          <a class="embed-title" href={embed.url} target="_blank" rel="noopener noreferrer">
+            {embed.title}
+          </a>
+        ) : (
+          <div class="embed-title">{embed.title}</div>
+        ))}
+      {embed.description && <Markdown text={embed.description} names={names} />}
+      {Array.isArray(embed.fields) && embed.fields.length > 0 && (
+        <dl class="embed-fields">
+          {embed.fields.map((field: Json, i: number) => (
+            <div key={i} class={field.inline ? 'embed-field inline' : 'embed-field'}>
+              <dt>{field.name}</dt>
+              <dd>
+                <Markdown text={String(field.value ?? '')} names={names} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {embed.image?.url && (
+        <a class="embed-image" href={embed.image.url} target="_blank" rel="noopener noreferrer">
+          image: {embed.image.url}
+        </a>
+      )}
+      {embed.footer?.text && <div class="embed-footer">{embed.footer.text}</div>}
+    </article>
+  );
+}
+
+function Attachment({ attachment }: { attachment: Json }) {
+  const size = typeof attachment.size === 'number' ? ` (${Math.ceil(attachment.size / 1024)} KB)` : '';
+  return (
+    <div class="attachment">
+      <span aria-hidden="true">📎 </span>
+      {attachment.url ? (
+        <a href={attachment.url} target="_blank" rel="noopener noreferrer">
+          {attachment.filename}
+        </a>
+      ) : (
+        attachment.filename
+      )}
+      {size}
+    </div>
+  );
+}
+
+/** Select menus: string (3), user (5), role (6), mentionable (7), channel (8). */
+const SELECT_TYPES = new Set([3, 5, 6, 7, 8]);
+
+export interface SelectSources {
+  users: { id: string; name: string }[];
+  roles: { id: string; name: string }[];
+  channels: { id: string; name: string; type: number }[];
+}
+
+function selectOptions(component: Json, sources: SelectSources): { value: string; label: string }[] {
+  switch (component.type) {
+    case 3:
+      return (component.options ?? []).map((o: Json) => ({ value: String(o.value), label: String(o.label) }));
+    case 5:
+      return sources.users.map((u) => ({ value: u.id, label: `@${u.name}` }));
+    case 6:
+      return sources.roles.map((r) => ({ value: r.id, label: `@${r.name}` }));
+    case 7:
+      return [
+        ...sources.users.map((u) => ({ value: u.id, label: `@${u.name}` })),
+        ...sources.roles.map((r) => ({ value: r.id, label: `@${r.name}` })),
+      ];
+    case 8: {
+      const types: number[] | undefined = component.channel_types;
+      return sources.channels
+        .filter((c) => !types || types.includes(c.type))
+        .map((c) => ({ value: c.id, label: `#${c.name}` }));
+    }
+    default:
+      return [];
+  }
+}
+
+function Select({
+  message,
+  component,
+  actions,
+  sources,
+}: {
+  message: Json;
+  component: Json;
+  actions: MessageActions;
+  sources: SelectSources;
+}) {
+  const multiple = (component.max_values ?? 1) > 1;
+  const options = selectOptions(component, sources);
+  const choose = (event: Event) => {
+    const select = event.currentTarget as HTMLSelectElement;
+    const values = [...select.selectedOptions].map((o) => o.value).filter((v) => v !== '');
+    if (values.length >= (component.min_values ?? 1)) actions.component(message, component, values);
+  };
+  return (
+    <select
+      class="component-select"
+      aria-label={component.placeholder ?? 'Make a selection'}
+      multiple={multiple}
+      disabled={component.disabled === true}
+      onChange={choose}
+    >
+      {!multiple && <option value="">{component.placeholder ?? 'Make a selection'}</option>}
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function Component({
+  message,
+  component,
+  actions,
+  sources,
+}: {
+  message: Json;
+  component: Json;
+  actions: MessageActions;
+  sources: SelectSources;
+}): ComponentChildren {
+  if (component.type === 1) {
+    return (
+      <div class="action-row">
+        {(component.components ?? []).map((child: Json, i: number) => (
+          <Component key={i} message={message} component={child} actions={actions} sources={sources} />
+        ))}
+      </div>
+    );
+  }
+  if (component.type === 2) {
+    const style = BUTTON_STYLES[component.style as number] ?? 'secondary';
+    const label = [component.emoji?.name, component.label].filter(Boolean).join(' ');
+    if (component.style === 5 && component.url) {
+      return (
+        <a class={`button ${style}`} href={component.url} target="_blank" rel="noopener noreferrer">
+          {label} ↗
+        </a>
+      );
+    }
+    return (
+      <button
+        type="button"
+        class={`button ${style}`}
+        disabled={component.disabled === true}
+        onClick={() => actions.component(message, component, null)}
+      >
+        {label || component.custom_id}
+      </button>
+    );
+  }
+  if (SELECT_TYPES.has(component.type as number)) {
+    return <Select message={message} component={component} actions={actions} sources={sources} />;
+  }
+  if (component.type === 10 && typeof component.content === 'string') return <p>{component.content}</p>;
+  return null;
+}
+
+export function Message({
+  message,
+  names,
+  actions,
+  sources,
+}: {
+  message: Json;
+  names: MentionNames;
+  actions: MessageActions;
+  sources: SelectSources;
+}) {
+  const flags = (message.flags as number | undefined) ?? 0;
+  const ephemeral = (flags & MessageFlag.Ephemeral) !== 0;
+  const loading = (flags & MessageFlag.Loading) !== 0;
+  const author = message.author ?? {};
+  const authorName: string = author.global_name ?? author.username ?? 'unknown';
+  const used = message.interaction_metadata;
+  const usedBy = used?.user ? (used.user.global_name ?? used.user.username) : undefined;
+  const commandName = used?.name ?? message.interaction?.name;
+  return (
+    <li
+      class={ephemeral ? 'message ephemeral' : 'message'}
+      data-message-id={message.id}
+      aria-label={`Message from ${authorName}`}
+    >
+      {usedBy && (
+        <div class="used">
+          <button
+            type="button"
+            class="link-button"
+            onClick={(e) => actions.openMenu('user', used.user, e.currentTarget)}
+          >
+            {usedBy}
+          </button>{' '}
+          used <span class="command-name">/{commandName}</span>
+        </div>
+      )}
+      <div class="message-head">
+        <button
+          type="button"
+          class="author link-button"
+          aria-haspopup="menu"
+          onClick={(e) => actions.openMenu('user', author, e.currentTarget)}
+          onContextMenu={(e) => {
+            e.preventDefault();
+            actions.openMenu('user', author, e.currentTarget);
+          }}
+        >
+          {authorName}
+        </button>
+        {author.bot && <span class="badge">APP</span>}
+        <time dateTime={message.timestamp}>
+          {message.timestamp ? new Date(message.timestamp as string).toLocaleTimeString() : ''}
+        </time>
+        <button
+          type="button"
+          class="menu-button"
+          aria-haspopup="menu"
+          aria-label="Message actions"
+          onClick={(e) => actions.openMenu('message', message, e.currentTarget)}
+        >
+          ⋯
+        </button>
+      </div>
+      {loading ? (
+        <p class="thinking" role="status">
+          {authorName} is thinking…
+        </p>
+      ) : (
+        message.content && <Markdown text={message.content as string} names={names} />
+      )}
+      {(message.embeds ?? []).map((embed: Json, i: number) => (
+        <Embed key={i} embed={embed} names={names} />
+      ))}
+      {(message.attachments ?? []).map((attachment: Json) => (
+        <Attachment key={attachment.id} attachment={attachment} />
+      ))}
+      {(message.components ?? []).map((component: Json, i: number) => (
+        <Component key={i} message={message} component={component} actions={actions} sources={sources} />
+      ))}
+      {ephemeral && (
+        <div class="ephemeral-note">
+          <span>Only you can see this</span> ·{' '}
+          <button type="button" class="link-button" onClick={() => actions.dismiss(message.id as string)}>
+            Dismiss message
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

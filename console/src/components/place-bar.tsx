@@ -1,0 +1,60 @@
+/** Where the user is: a guild of theirs and a channel of it they may view (v10's guild list, the console's channel list). */
+import { useEffect } from 'preact/hooks';
+import type { Api } from '../api';
+import { useRead } from '../hooks';
+import type { Json, Place } from '../types';
+
+/** Channel types a user reads messages in: text, announcement, and threads. */
+const MESSAGE_CHANNEL_TYPES = new Set([0, 5, 10, 11, 12]);
+
+export function PlaceBar({
+  api,
+  place,
+  setPlace,
+  channels,
+}: {
+  api: Api;
+  place: Place | null;
+  setPlace: (place: Place) => void;
+  channels: Json[];
+}) {
+  const guilds = useRead<Json[]>(async () => (await api.get('/users/@me/guilds')) as Json[], [api]);
+  const readable = channels.filter((c) => MESSAGE_CHANNEL_TYPES.has(c.type as number));
+  const guildId = place?.guildId ?? '';
+  // The first guild, then its first readable channel, until the user picks.
+  useEffect(() => {
+    const first = guilds.data?.[0];
+    if (!place && first) setPlace({ guildId: first.id as string, channelId: '' });
+  }, [guilds.data, place]);
+  useEffect(() => {
+    const first = readable[0];
+    if (place && !place.channelId && first) setPlace({ guildId: place.guildId, channelId: first.id as string });
+  }, [readable.length, place]);
+  return (
+    <div class="place-bar">
+      <label>
+        <span class="label">Guild</span>
+        <select value={guildId} onChange={(e) => setPlace({ guildId: e.currentTarget.value, channelId: '' })}>
+          {(guilds.data ?? []).map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span class="label">Channel</span>
+        <select
+          value={place?.channelId ?? ''}
+          onChange={(e) => place && setPlace({ guildId: place.guildId, channelId: e.currentTarget.value })}
+        >
+          {readable.map((c) => (
+            <option key={c.id} value={c.id}>
+              #{c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}

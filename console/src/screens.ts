@@ -1,0 +1,30 @@
+/**
+ * The console's screens, in the order of the navigation. A new screen is one file in screens/
+ * (a component taking ScreenProps) and one line here (console/README.md).
+ */
+import type { FunctionComponent } from 'preact';
+import { ChatScreen } from './screens/chat';
+import { PermissionsScreen } from './screens/permissions';
+import { WhyNotScreen } from './screens/why-not';
+import type { Session } from './session';
+import type { Place } from './types';
+
+export interface ScreenProps {
+  session: Session;
+  /** The guild and channel picked, shared by every screen. */
+  place: Place | null;
+  setPlace: (place: Place) => void;
+}
+
+export interface Screen {
+  /** In the address: /console#id. */
+  id: string;
+  title: string;
+  component: FunctionComponent<ScreenProps>;
+}
+
+export const SCREENS: Screen[] = [
+  { id: 'chat', title: 'Chat', component: ChatScreen },
+  { id: 'why-not', title: 'Why not?', component: WhyNotScreen },
+  { id: 'permissions', title: 'Permissions', component: PermissionsScreen },
+];

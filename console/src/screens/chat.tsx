@@ -1,0 +1,300 @@
+/**
+ * The chat screen: the channel as the signed-in user sees it, newest at the bottom and live, and
+ * the command picker. Every action is a v10 request with the user's token: POST /interactions for
+ * commands (2), autocomplete (4), clicks (3) and modal submissions (5), then GET
+ * /interactions/{id} to follow it.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api';
+import { commandData, contextCommands, wireOptions, type FormValues, type PickerEntry } from '../commands';
+import { Composer } from '../components/composer';
+import { ContextMenu, type MenuItem } from '../components/context-menu';
+import { Message, type MessageActions } from '../components/message';
+import { ModalDialog } from '../components/modal-dialog';
+import type { Choice } from '../components/option-form';
+import { PlaceBar } from '../components/place-bar';
+import { useCommandIndex, useGuild, useMessages, useTracker, type Tracked } from '../hooks';
+import type { MentionNames } from '../markdown';
+import type { ScreenProps } from '../screens';
+import { CommandType, type Json } from '../types';
+
+/** How long the console waits for the app's autocomplete choices: v10's 3 s, and a little more. */
+const AUTOCOMPLETE_WAIT_MS = 3500;
+const AUTOCOMPLETE_POLL_MS = 100;
+
+/** A refusal as one sentence: the v10 message, and the paths of field errors when there are some. */
+function refusalText(error: unknown): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  const paths: string[] = [];
+  const walk = (node: Json, path: string[]) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node._errors))
+      for (const e of node._errors as Json[]) paths.push(`${path.join('.')}: ${e.message as string}`);
+    for (const [key, child] of Object.entries(node as Record<string, Json>))
+      if (key !== '_errors') walk(child, [...path, key]);
+  };
+  walk(error.body?.errors, []);
+  return [error.message, ...paths].join(' — ');
+}
+
+const FAILURE_TEXT: Record<string, string> = {
+  timeout: 'the app did not answer within 3 seconds',
+  delivery_failure: "slashd could not reach the app's interactions endpoint",
+  invalid_response: 'the app answered with something v10 does not accept',
+};
+
+function Failure({ tracked, dismiss }: { tracked: Tracked; dismiss: () => void }) {
+  return (
+    <li class="message system">
+      <div role="alert">
+        <p class="failure">The application did not respond</p>
+        <details>
+          <summary>Why? (for the app's developer)</summary>
+          <p>
+            <code>{tracked.failure_reason}</code>: {FAILURE_TEXT[tracked.failure_reason ?? ''] ?? 'failed'}
+            {tracked.failure_detail && (
+              <>
+                <br />
+                {tracked.failure_detail}
+              </>
+            )}
+          </p>
+        </details>
+        <button type="button" class="link-button" onClick={dismiss}>
+          Dismiss
+        </button>
+      </div>
+    </li>
+  );
+}
+
+export function ChatScreen({ session, place, setPlace }: ScreenProps) {
+  const { api } = session;
+  const guildId = place?.guildId ?? null;
+  const channelId = place?.channelId ?? null;
+  const guild = useGuild(api, guildId);
+  const messages = useMessages(api, channelId);
+  const index = useCommandIndex(api, channelId);
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  const [modal, setModal] = useState<{ data: Json; applicationId: string } | null>(null);
+  const [menu, setMenu] = useState<{ kind: 'message' | 'user'; target: Json; anchor: HTMLElement } | null>(null);
+  /** Which app each of the user's interactions went to (a modal is submitted to it). */
+  const apps = useRef(new Map<string, string>());
+  const shownModals = useRef(new Set<string>());
+  const reloadMessages = messages.reload;
+  const onTracked = useCallback(
+    (tracked: Tracked) => {
+      reloadMessages();
+      if (tracked.response?.type === 9 && !shownModals.current.has(tracked.id)) {
+        shownModals.current.add(tracked.id);
+        setModal({ data: tracked.response.data, applicationId: apps.current.get(tracked.id) ?? '' });
+      }
+    },
+    [reloadMessages],
+  );
+  const { tracked, track, dismiss } = useTracker(api, onTracked);
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = list.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [messages.data, tracked]);
+
+  const channels: Json[] = guild.data?.channels ?? [];
+  const channel = channels.find((c) => c.id === channelId);
+  const members = useMemo(
+    () =>
+      (guild.data?.members ?? []).map((m: Json) => ({
+        id: m.user.id as string,
+        name: (m.nick ?? m.user.global_name ?? m.user.username) as string,
+      })),
+    [guild.data],
+  );
+  const roles = useMemo(
+    () => (guild.data?.roles ?? []).map((r: Json) => ({ id: r.id as string, name: r.name as string })),
+    [guild.data],
+  );
+  const channelList = useMemo(
+    () => channels.map((c) => ({ id: c.id as string, name: c.name as string, type: c.type as number })),
+    [channels],
+  );
+  const names: MentionNames = useMemo(
+    () => ({
+      user: (id) => members.find((m: { id: string }) => m.id === id)?.name,
+      role: (id) => roles.find((r: { id: string }) => r.id === id)?.name,
+      channel: (id) => channelList.find((c) => c.id === id)?.name,
+    }),
+    [members, roles, channelList],
+  );
+  const appName = (id: string) => index.data?.applications.find((a) => a.id === id)?.name ?? 'The app';
+
+  /** Sends one interaction and follows it; a refusal comes back as a sentence. */
+  const invoke = async (body: Record<string, unknown>, label: string): Promise<string | null> => {
+    try {
+      const result = await api.post('/interactions', {
+        guild_id: guildId,
+        channel_id: channelId,
+        nonce: String(Date.now()),
+        ...body,
+      });
+      apps.current.set(result.id as string, body.application_id as string);
+      track(result, label);
+      return null;
+    } catch (error) {
+      return refusalText(error);
+    }
+  };
+
+  const send = (entry: PickerEntry, values: FormValues) =>
+    invoke(
+      {
+        type: 2,
+        application_id: entry.command.application_id,
+        data: commandData(entry.command, wireOptions(entry, values)),
+      },
+      entry.label,
+    );
+
+  const autocomplete = async (entry: PickerEntry, values: FormValues, focused: string): Promise<Choice[]> => {
+    let status: Json;
+    try {
+      status = await api.post('/interactions', {
+        type: 4,
+        application_id: entry.command.application_id,
+        guild_id: guildId,
+        channel_id: channelId,
+        data: commandData(entry.command, wireOptions(entry, values, focused)),
+      });
+    } catch (error) {
+      throw new Error(refusalText(error), { cause: error });
+    }
+    const started = Date.now();
+    while (status.state === 'pending' && Date.now() - started < AUTOCOMPLETE_WAIT_MS) {
+      await new Promise((done) => setTimeout(done, AUTOCOMPLETE_POLL_MS));
+      status = await api.get(`/interactions/${status.id as string}`);
+    }
+    if (status.state === 'responded' && Array.isArray(status.response?.data?.choices)) {
+      return (status.response.data.choices as Json[]).map((c) => ({
+        name: (c.name_localized ?? c.name) as string,
+        value: c.value as string | number,
+      }));
+    }
+    throw new Error(
+      `Loading options failed: ${FAILURE_TEXT[status.failure_reason as string] ?? 'the app did not answer within 3 seconds'}.`,
+    );
+  };
+
+  const actions: MessageActions = {
+    component: (message, component, values) => {
+      void invoke(
+        {
+          type: 3,
+          application_id: message.application_id ?? message.author?.id,
+          message_id: message.id,
+          data: { custom_id: component.custom_id, component_type: component.type, ...(values ? { values } : {}) },
+        },
+        component.label ?? component.custom_id,
+      );
+    },
+    openMenu: (kind, target, anchor) => setMenu({ kind, target, anchor }),
+    dismiss: (id) => setDismissed((set) => new Set([...set, id])),
+  };
+
+  const runMenuItem = ({ command }: MenuItem) => {
+    if (!menu) return;
+    const target = menu.target.id as string;
+    setMenu(null);
+    void invoke(
+      {
+        type: 2,
+        application_id: command.application_id,
+        data: { id: command.id, name: command.name, type: command.type, version: command.version, target_id: target },
+      },
+      command.name,
+    );
+  };
+
+  const shown = (messages.data ?? []).filter((m: Json) => !dismissed.has(m.id as string));
+  const waiting = tracked.filter((t) => t.state === 'pending');
+  const failed = tracked.filter((t) => t.state === 'failed');
+  return (
+    <div class="chat">
+      <PlaceBar api={api} place={place} setPlace={setPlace} channels={channels} />
+      <section class="channel" aria-label={channel ? `#${channel.name as string}` : 'Channel'}>
+        {messages.error && (
+          <p class="form-refusal" role="alert">
+            {messages.error}
+          </p>
+        )}
+        <div class="messages" ref={list} role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
+          <ol class="message-list">
+            {shown.map((message: Json) => (
+              <Message
+                key={message.id}
+                message={message}
+                names={names}
+                actions={actions}
+                sources={{ users: members, roles, channels: channelList }}
+              />
+            ))}
+            {failed.map((t) => (
+              <Failure key={t.id} tracked={t} dismiss={() => dismiss(t.id)} />
+            ))}
+          </ol>
+        </div>
+        <p class="live-status muted" role="status">
+          {waiting.length > 0
+            ? `Waiting for ${waiting.map((t) => t.label).join(', ')}…`
+            : messages.live
+              ? 'Live'
+              : 'Connecting…'}
+        </p>
+        {channelId && (
+          <Composer
+            channelName={(channel?.name as string | undefined) ?? ''}
+            index={index.data}
+            onOpen={index.reload}
+            sources={{ members, roles, channels: channelList }}
+            autocomplete={autocomplete}
+            send={send}
+          />
+        )}
+      </section>
+      {modal && (
+        <ModalDialog
+          modal={modal.data}
+          appName={appName(modal.applicationId)}
+          close={() => setModal(null)}
+          submit={(values) =>
+            invoke(
+              {
+                type: 5,
+                application_id: modal.applicationId,
+                data: {
+                  custom_id: modal.data.custom_id,
+                  components: Object.entries(values).map(([custom_id, value]) => ({
+                    type: 1,
+                    components: [{ type: 4, custom_id, value }],
+                  })),
+                },
+              },
+              modal.data.title as string,
+            )
+          }
+        />
+      )}
+      {menu && (
+        <ContextMenu
+          title={
+            menu.kind === 'message'
+              ? 'Message actions'
+              : `Actions for ${(menu.target.username as string | undefined) ?? 'user'}`
+          }
+          items={contextCommands(index.data, menu.kind === 'message' ? CommandType.Message : CommandType.User)}
+          anchor={menu.anchor}
+          choose={runMenuItem}
+          close={() => setMenu(null)}
+        />
+      )}
+    </div>
+  );
+}
