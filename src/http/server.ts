@@ -16,6 +16,7 @@ import { RouteIndex } from './method-not-allowed.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { faultHooks, type FaultHookOptions } from './faults.js';
 import { adminFaultRoutes } from './routes/admin-faults.js';
+import { adminInteractionRoutes } from './routes/admin-interactions.js';
 import { adminRoutes } from './routes/admin.js';
 import { homeRoutes } from './routes/home.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
@@ -146,6 +147,11 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     );
   }
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
+  await app.register(adminInteractionRoutes, {
+    interactions: services.interactions,
+    adminToken: services.adminToken,
+    prefix: '/admin',
+  });
   if (services.faults) {
     await app.register(adminFaultRoutes, {
       faults: services.faults,
