@@ -109,7 +109,52 @@ describe('injected delivery faults', () => {
     const status = await server.request('GET', `/interactions/${gaveUp.id}`, { auth: BOB_TOKEN });
     assert.equal(status.body.failure_reason, 'timeout');
     assert.match(status.body.failure_detail, /client gave up/);
+    const transcript = await transcriptOf(gaveUp.id);
+    assert.deepEqual(
+      transcript.steps.map((step: Json) => step.kind),
+      ['fault', 'delivery', 'answer_refused'],
+    );
+    assert.equal(transcript.steps[0].detail.kind, 'client_gave_up');
+    assert.equal(transcript.steps[2].detail.code, 10062);
     app.handle(() => ({ inline: { type: 4, data: { content: 'hi' } } }));
+  });
+
+  async function transcriptOf(id: string): Promise<Json> {
+    const answer = await server.request('GET', `${server.url}/admin/interactions/${id}/transcript`, {
+      auth: `Bearer ${ADMIN_TOKEN}`,
+    });
+    assert.equal(answer.status, 200, answer.text);
+    return answer.body;
+  }
+
+  test('the transcript: the invocation, each delivery with timing and outcome, faults, answers, messages', async () => {
+    await addFault({ kind: 'duplicate' });
+    const invoked = await invoke();
+    const transcript = await transcriptOf(invoked.id);
+    assert.equal(transcript.invocation.command_name, 'ping');
+    assert.equal(transcript.invocation.payload.token, undefined, 'never the token');
+    assert.equal(transcript.state, 'responded');
+    assert.deepEqual(
+      transcript.steps.map((step: Json) => step.kind),
+      ['fault', 'delivery', 'answer'],
+    );
+    const delivery = transcript.steps[1];
+    assert.equal(delivery.detail.transport, 'http');
+    assert.equal(delivery.detail.outcome, 'ok');
+    assert.equal(delivery.detail.answer, 'inline');
+    assert.equal(delivery.detail.copies, 2);
+    assert.equal(typeof delivery.detail.duration_ms, 'number');
+    assert.equal(transcript.steps[2].detail.via, 'inline');
+    assert.deepEqual(
+      transcript.messages.map((m: Json) => m.content),
+      ['hi'],
+    );
+    const unknown = await server.request('GET', `${server.url}/admin/interactions/1/transcript`, {
+      auth: `Bearer ${ADMIN_TOKEN}`,
+    });
+    assert.equal(unknown.status, 404);
+    const noToken = await server.request('GET', `${server.url}/admin/interactions/${invoked.id}/transcript`);
+    assert.equal(noToken.status, 401);
   });
 
   test('another app’s fault never touches these deliveries', async () => {

@@ -106,7 +106,7 @@ async function clientSideDiff(args: DeployArgs, body: unknown): Promise<BulkOver
     id: entry.id ?? '',
     application_id: args.app,
     guild_id: args.guild,
-    version: typeof remote[i]?.version === 'string' ? (remote[i].version) : '',
+    version: typeof remote[i]?.version === 'string' ? remote[i].version : '',
     definition: entry.definition,
   }));
   const scope: CommandScope = { applicationId: args.app, guildId: args.guild };

@@ -16,6 +16,7 @@ import { RouteIndex } from './method-not-allowed.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { faultHooks, type FaultHookOptions } from './faults.js';
 import { adminFaultRoutes } from './routes/admin-faults.js';
+import { adminInteractionRoutes } from './routes/admin-interactions.js';
 import { adminRoutes } from './routes/admin.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { homeRoutes } from './routes/home.js';
@@ -154,6 +155,11 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
   await app.register(snapshotRoutes, {
     snapshots: services.snapshots,
+    adminToken: services.adminToken,
+    prefix: '/admin',
+  });
+  await app.register(adminInteractionRoutes, {
+    interactions: services.interactions,
     adminToken: services.adminToken,
     prefix: '/admin',
   });

@@ -292,6 +292,7 @@ export class InteractionsService {
     this.scheduleTimeout(record);
     await this.clientMayGiveUp(record);
     const fault = this.deps.faults?.strike({ applicationId: app.id, family: 'delivery' }) ?? null;
+    if (fault) await this.step(record, 'fault', { fault_id: fault.id, kind: fault.kind });
     if (fault?.kind === 'drop') {
       (context?.log ?? this.log)?.info(
         { applicationId: record.application_id, interactionId: record.id, faultId: fault.id },
@@ -306,6 +307,7 @@ export class InteractionsService {
       const sessionId = this.deps.presence ? await this.deps.presence.sessionFor(app.id, record.guild_id) : null;
       if (sessionId === null && this.deps.presence && this.deps.failWithoutSession !== false) {
         this.metrics.delivery('gateway', 'no_session');
+        await this.step(record, 'delivery', { transport: 'gateway', outcome: 'no_session' });
         await this.recordDeliveryFailure(record, 'delivery_failure', 'no connected gateway session', context);
         return;
       }
@@ -317,6 +319,7 @@ export class InteractionsService {
         });
       }
       this.metrics.delivery('gateway', 'ok');
+      await this.step(record, 'delivery', { transport: 'gateway', outcome: 'published', copies });
       return;
     }
     const started = this.deps.now();
@@ -333,6 +336,15 @@ export class InteractionsService {
     this.metrics.delivery('http', result);
     // One line per delivery; the endpoint's URL is not in it (an app may keep a secret in its URL).
     const delivered = { outcome: result, durationMs: this.deps.now() - started };
+    await this.step(record, 'delivery', {
+      transport: 'http',
+      started_at: new Date(started).toISOString(),
+      duration_ms: delivered.durationMs,
+      outcome: result,
+      answer: outcome.kind,
+      ...(outcome.kind === 'failed' ? { reason: outcome.reason } : {}),
+      copies,
+    });
     if (outcome.kind === 'failed') {
       const reason = late ? 'timeout' : 'delivery_failure';
       await this.recordDeliveryFailure(record, reason, outcome.reason, context, delivered);
@@ -359,6 +371,63 @@ export class InteractionsService {
       failure_detail: CLIENT_GAVE_UP_DETAIL,
     });
     if (failed) this.metrics.interaction('failed', 'timeout');
+    await this.step(record, 'fault', { fault_id: fault.id, kind: fault.kind });
+  }
+
+  /** A step of the interaction's transcript (GET /admin/interactions/{id}/transcript). */
+  private async step(record: InteractionRecord, kind: string, detail: Record<string, unknown>): Promise<void> {
+    await this.deps.store.interactions.appendTranscript(record.application_id, record.id, {
+      at: this.deps.now(),
+      kind,
+      detail,
+    });
+  }
+
+  /**
+   * The interaction's transcript for the admin API: the invocation, each recorded step (delivery
+   * attempts with timing and outcome, faults, answers, follow-ups, edits) and the messages it
+   * produced; null when no application has an interaction with this id.
+   */
+  async transcript(interactionId: string): Promise<Record<string, unknown> | null> {
+    const { world, interactions } = this.deps.store;
+    let record: InteractionRecord | null = null;
+    for (const app of await world.listApplications()) {
+      record = await interactions.getInteraction(app.id, interactionId);
+      if (record) break;
+    }
+    if (!record) return null;
+    const steps = await interactions.listTranscript(record.application_id, record.id);
+    const messageIds = new Set<string>();
+    if (record.original_message_id) messageIds.add(record.original_message_id);
+    for (const step of steps) if (typeof step.detail.message_id === 'string') messageIds.add(step.detail.message_id);
+    const messages = [];
+    for (const id of messageIds) {
+      const message = await interactions.getMessage(record.channel_id, id);
+      if (message) messages.push(message);
+    }
+    const { state, reason } = currentState(record, this.deps.now());
+    return {
+      id: record.id,
+      application_id: record.application_id,
+      created_at: new Date(record.created_at).toISOString(),
+      state,
+      failure_reason: state === 'failed' ? reason : null,
+      failure_detail: record.failure_detail ?? null,
+      invocation: {
+        type: record.type,
+        command_id: record.command_id,
+        command_name: record.command_name,
+        user_id: record.user_id,
+        guild_id: record.guild_id,
+        channel_id: record.channel_id,
+        nonce: record.nonce,
+        // The interaction token is a credential: never in an answer about the interaction.
+        payload: { ...record.payload, token: undefined },
+      },
+      steps: steps.map((step) => ({ ...step, at: new Date(step.at).toISOString() })),
+      response: record.response,
+      messages,
+    };
   }
 
   /** The stable code stays in failure_reason; the cause goes to failure_detail and one log line. */

@@ -94,16 +94,54 @@ export class ResponsesService {
     if (!record) throw apiError('UnknownInteraction');
     const app = await this.deps.store.world.getApplication(record.application_id);
     if (!app) throw apiError('UnknownInteraction');
-    return this.acknowledge(app, record, body);
+    try {
+      const result = await this.acknowledge(app, record, body);
+      await this.step(record, 'answer', {
+        via: 'callback',
+        type: callbackTypeOf(body),
+        message_id: result.message?.id ?? null,
+      });
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError) {
+        await this.step(record, 'answer_refused', {
+          via: 'callback',
+          status: error.status,
+          code: error.code,
+          message: error.message,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** A step of the interaction's transcript (GET /admin/interactions/{id}/transcript). */
+  private async step(record: InteractionRecord, kind: string, detail: Record<string, unknown>): Promise<void> {
+    await this.deps.store.interactions.appendTranscript(record.application_id, record.id, {
+      at: this.deps.now(),
+      kind,
+      detail,
+    });
   }
 
   /** An answer the app gave in the body of its HTTP response to the delivery. */
   async acceptInlineResponse(app: StoredApplication, record: InteractionRecord, body: unknown): Promise<void> {
     try {
-      await this.acknowledge(app, record, body);
+      const result = await this.acknowledge(app, record, body);
+      await this.step(record, 'answer', {
+        via: 'inline',
+        type: callbackTypeOf(body),
+        message_id: result.message?.id ?? null,
+      });
     } catch (error) {
       // Only a refused answer fails the interaction as invalid; anything else is slashd's own fault.
       if (!(error instanceof ApiError)) throw error;
+      await this.step(record, 'answer_refused', {
+        via: 'inline',
+        status: error.status,
+        code: error.code,
+        message: error.message,
+      });
       await this.transition(record, ['pending'], { state: 'failed', failure_reason: 'invalid_response' });
     }
   }
@@ -297,6 +335,7 @@ export class ResponsesService {
       message.interaction_metadata.original_response_message_id = record.original_message_id;
     }
     await this.deps.store.interactions.putMessage(message);
+    await this.step(record, 'follow_up', { message_id: message.id });
     await this.deps.events?.messageCreated(message);
     return message;
   }
@@ -313,6 +352,7 @@ export class ResponsesService {
     if (!checked.ok) throw formError(checked.issues);
     const edited = this.applyEdit(message, checked.value);
     if (!(await this.deps.store.interactions.editMessage(edited))) throw apiError('UnknownMessage');
+    await this.step(record, 'edit', { message_id: edited.id });
     await this.deps.events?.messageUpdated(edited);
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
@@ -345,6 +385,7 @@ export class ResponsesService {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
     if (await this.deps.store.interactions.deleteMessage(message.channel_id, message.id)) {
+      await this.step(record, 'delete', { message_id: message.id });
       await this.deps.events?.messageDeleted(message);
     }
   }
@@ -362,4 +403,10 @@ export class ResponsesService {
     }
     return message;
   }
+}
+
+/** The callback type an answer names (for its transcript step), or null. */
+function callbackTypeOf(body: unknown): number | null {
+  const type = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).type : undefined;
+  return typeof type === 'number' ? type : null;
 }

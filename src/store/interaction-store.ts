@@ -19,6 +19,17 @@ export interface MessageRange {
   readonly after?: string | undefined;
 }
 
+/** One step of an interaction's life as its transcript shows it (a delivery attempt, a fault, ...). */
+export interface TranscriptEntry {
+  /** Epoch ms. */
+  readonly at: number;
+  readonly kind: string;
+  readonly detail: Readonly<Record<string, unknown>>;
+}
+
+/** Steps one interaction's transcript keeps; later ones are not recorded (a transcript is bounded). */
+export const MAX_TRANSCRIPT_ENTRIES = 100;
+
 export interface InteractionStore {
   /** A new interaction; its id must be new for the application. */
   putInteraction(record: InteractionRecord): Promise<void>;
@@ -65,6 +76,11 @@ export interface InteractionStore {
     range?: MessageRange,
   ): Promise<StoredMessage[]>;
   deleteMessage(channelId: string, id: string): Promise<boolean>;
+
+  /** Adds a step to the interaction's transcript, in order; past MAX_TRANSCRIPT_ENTRIES, nothing. */
+  appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void>;
+  /** The interaction's transcript, oldest step first (empty when it has none). */
+  listTranscript(applicationId: string, interactionId: string): Promise<TranscriptEntry[]>;
 
   putActivityInstance(instance: ActivityInstance): Promise<void>;
   listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;

@@ -117,6 +117,7 @@ export const APPLICATION_OWNED_TABLES = [
   'oauth2_refresh_tokens',
   'oauth2_authorizations',
   'interactions',
+  'interaction_transcripts',
   'activity_instances',
 ] as const;
 

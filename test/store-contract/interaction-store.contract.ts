@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InteractionStore } from '../../src/store/store.js';
+import { MAX_TRANSCRIPT_ENTRIES } from '../../src/store/interaction-store.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { activityInstance, ALICE, APP_A, APP_B, BOB, CHANNEL_1, CHANNEL_2, interaction, message } from './fixtures.js';
 
@@ -199,6 +200,25 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       );
       assert.equal((await store().listActivityInstances(APP_B)).length, 1);
       assert.deepEqual(await store().listActivityInstances('1100000000000000999'), []);
+    });
+
+    it('a transcript keeps its steps in order, per application and interaction, up to its bound', async () => {
+      const id = '1100000000000000500';
+      await store().appendTranscript(APP_A, id, { at: 1, kind: 'delivery', detail: { outcome: 'ok' } });
+      await store().appendTranscript(APP_A, id, { at: 2, kind: 'fault', detail: { kind: 'drop' } });
+      await store().appendTranscript(APP_B, id, { at: 3, kind: 'delivery', detail: {} });
+      assert.deepEqual(await store().listTranscript(APP_A, id), [
+        { at: 1, kind: 'delivery', detail: { outcome: 'ok' } },
+        { at: 2, kind: 'fault', detail: { kind: 'drop' } },
+      ]);
+      assert.equal((await store().listTranscript(APP_B, id)).length, 1, 'another application’s own');
+      assert.deepEqual(await store().listTranscript(APP_A, '1100000000000000501'), []);
+      for (let i = 0; i < MAX_TRANSCRIPT_ENTRIES + 5; i++) {
+        await store().appendTranscript(APP_A, '1100000000000000502', { at: i, kind: 'step', detail: {} });
+      }
+      const bounded = await store().listTranscript(APP_A, '1100000000000000502');
+      assert.equal(bounded.length, MAX_TRANSCRIPT_ENTRIES);
+      assert.equal(bounded.at(-1)!.at, MAX_TRANSCRIPT_ENTRIES - 1, 'the first ones are kept');
     });
   });
 }

@@ -44,7 +44,7 @@ const scopeParamsSchema = {
 } as const;
 
 /**
- * `?dry_run=true` (slashd's own, docs/commands-deploy.md): the bulk overwrite is planned and
+ * `?dry_run=true` (slashd's own, docs/faults.md#dry-run-and-deploy): the bulk overwrite is planned and
  * reported, never written. Any value but a query boolean is refused (50035 at `dry_run`).
  */
 function dryRunOf(request: FastifyRequest): boolean {

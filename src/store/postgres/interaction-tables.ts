@@ -2,6 +2,7 @@
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
+import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { messageRowValues, modalClaimable } from '../rows.js';
 
@@ -153,6 +154,25 @@ export class PostgresInteractionStore implements InteractionStore {
       id,
     ]);
     return (result.rowCount ?? 0) > 0;
+  }
+
+  async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
+    // Two appends racing for one step number: the second is dropped (ON CONFLICT), never an error.
+    await this.conn.pool.query(
+      `INSERT INTO interaction_transcripts (application_id, interaction_id, seq, doc)
+       SELECT $1, $2, count(*) + 1, $3 FROM interaction_transcripts WHERE application_id = $1 AND interaction_id = $2
+       HAVING count(*) < $4
+       ON CONFLICT DO NOTHING`,
+      [applicationId, interactionId, JSON.stringify(entry), MAX_TRANSCRIPT_ENTRIES],
+    );
+  }
+
+  async listTranscript(applicationId: string, interactionId: string): Promise<TranscriptEntry[]> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM interaction_transcripts WHERE application_id = $1 AND interaction_id = $2 ORDER BY seq',
+      [applicationId, interactionId],
+    );
+    return result.rows.map((row) => JSON.parse(row.doc) as TranscriptEntry);
   }
 
   async putActivityInstance(instance: ActivityInstance): Promise<void> {

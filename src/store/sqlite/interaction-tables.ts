@@ -2,6 +2,7 @@
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
+import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
 import { messageRowValues, modalClaimable } from '../rows.js';
 
@@ -137,6 +138,24 @@ export class SqliteInteractionStore implements InteractionStore {
 
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
     return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+  }
+
+  async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
+    // The next step number and the bound in one statement (SQLite has one writer).
+    this.conn
+      .sql(
+        `INSERT INTO interaction_transcripts (application_id, interaction_id, seq, doc)
+         SELECT ?, ?, count(*) + 1, ? FROM interaction_transcripts WHERE application_id = ? AND interaction_id = ?
+         HAVING count(*) < ?`,
+      )
+      .run(applicationId, interactionId, JSON.stringify(entry), applicationId, interactionId, MAX_TRANSCRIPT_ENTRIES);
+  }
+
+  async listTranscript(applicationId: string, interactionId: string): Promise<TranscriptEntry[]> {
+    const rows = this.conn
+      .sql('SELECT doc FROM interaction_transcripts WHERE application_id = ? AND interaction_id = ? ORDER BY seq')
+      .all(applicationId, interactionId) as { doc: string }[];
+    return rows.map((row) => JSON.parse(row.doc) as TranscriptEntry);
   }
 
   async putActivityInstance(instance: ActivityInstance): Promise<void> {

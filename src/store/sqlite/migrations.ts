@@ -187,4 +187,19 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'interaction transcripts',
+    // Each step of an interaction's life (delivery attempts, injected faults), for
+    // GET /admin/interactions/{id}/transcript; bounded per interaction by the store.
+    sql: `
+      CREATE TABLE interaction_transcripts (
+        application_id TEXT NOT NULL,
+        interaction_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (application_id, interaction_id, seq)
+      );
+    `,
+  },
 ];
