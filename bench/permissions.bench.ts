@@ -4,16 +4,19 @@
  * PUT endpoint with a Bearer token of the guild owner). Reported: p50 and p99 latency of sequential
  * index requests, and the index's throughput as a ratio to the plain list endpoint
  * (GET /applications/{app}/commands with the bot token, the same 100 commands), measured in the
- * same run in alternating rounds so that drift on a shared machine hits both.
+ * same run in alternating rounds so that drift on a shared machine hits both; and, from the same
+ * rounds, the server's CPU time per request of each (steadier than req/s when other work shares
+ * the cores, as it counts only the server's own work).
  */
 import autocannon from 'autocannon';
+import { existsSync, readFileSync } from 'node:fs';
 import type { World } from '../src/core/world/types.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, exampleWorld } from '../test/helpers/world.js';
 import { slashCommands } from './fixtures.js';
 import { startSlashd } from './processes.js';
 import { fixed, median, percentile } from './stats.js';
 
-const ROUNDS = 3;
+const ROUNDS = 5;
 const ROUND_SECONDS = 4;
 const CONNECTIONS = 10;
 const SEQUENTIAL_REQUESTS = 400;
@@ -136,12 +139,31 @@ export function benchOverwrites(n: number): { id: string; type: number; permissi
   return overwrites;
 }
 
-async function requestsPerSecond(options: autocannon.Options): Promise<number> {
+/** CPU time (user + system, every thread) a process has used, in ms; null where /proc is not there. */
+function cpuMs(pid: number | undefined): number | null {
+  const path = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(path)) return null;
+  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Round {
+  rate: number;
+  /** The server's CPU time per request, in µs (null without /proc): steadier than req/s on a shared machine. */
+  cpuPerRequest: number | null;
+}
+
+async function round(serverPid: number | undefined, options: autocannon.Options): Promise<Round> {
+  const cpuBefore = cpuMs(serverPid);
   const result = await autocannon({ connections: CONNECTIONS, duration: ROUND_SECONDS, ...options });
+  const cpuAfter = cpuMs(serverPid);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`benchmark run had ${result.non2xx} non-2xx responses and ${result.errors} errors`);
   }
-  return result.requests.average;
+  const cpuPerRequest =
+    cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
+  return { rate: result.requests.average, cpuPerRequest };
 }
 
 async function timedGets(url: string, headers: Record<string, string>, count: number): Promise<number[]> {
@@ -212,19 +234,29 @@ export async function runPermissionsBench(): Promise<{ lines: string[] }> {
     indexTimes.sort((a, b) => a - b);
     listTimes.sort((a, b) => a - b);
 
-    const indexRates: number[] = [];
-    const listRates: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      indexRates.push(await requestsPerSecond({ url: indexUrl, headers: member }));
-      listRates.push(await requestsPerSecond({ url: listUrl, headers: bot }));
+    const indexRounds: Round[] = [];
+    const listRounds: Round[] = [];
+    for (let n = 0; n < ROUNDS; n++) {
+      indexRounds.push(await round(slashd.child.pid, { url: indexUrl, headers: member }));
+      listRounds.push(await round(slashd.child.pid, { url: listUrl, headers: bot }));
     }
-    const indexRate = median(indexRates);
-    const listRate = median(listRates);
+    const indexRate = median(indexRounds.map((r) => r.rate));
+    const listRate = median(listRounds.map((r) => r.rate));
+    const roundRatios = indexRounds.map((r, n) => fixed(r.rate / listRounds[n]!.rate)).join(', ');
     lines.push(
       `(a) command index of one channel, member with ${MEMBER_ROLES} roles, ${COMMANDS} commands x ${OVERWRITES_PER_COMMAND} overwrites (${expectedVisible} shown, ${indexBytes} bytes): p50 ${fixed(percentile(indexTimes, 50))} ms, p99 ${fixed(percentile(indexTimes, 99))} ms (${SEQUENTIAL_REQUESTS} sequential requests)`,
       `    plain list endpoint, same ${COMMANDS} commands (${listBytes} bytes): p50 ${fixed(percentile(listTimes, 50))} ms, p99 ${fixed(percentile(listTimes, 99))} ms; ratio p50 ${fixed(percentile(indexTimes, 50) / percentile(listTimes, 50))}`,
-      `(b) throughput: index ${fixed(indexRate, 0)} req/s, list ${fixed(listRate, 0)} req/s, ratio ${fixed(indexRate / listRate)} (median of ${ROUNDS} alternating ${ROUND_SECONDS}s rounds, ${CONNECTIONS} connections)`,
+      `(b) throughput: index ${fixed(indexRate, 0)} req/s, list ${fixed(listRate, 0)} req/s, ratio ${fixed(indexRate / listRate)} (median of ${ROUNDS} alternating ${ROUND_SECONDS}s rounds, ${CONNECTIONS} connections; rounds ${roundRatios})`,
     );
+    const indexCpu = indexRounds.map((r) => r.cpuPerRequest);
+    const listCpu = listRounds.map((r) => r.cpuPerRequest);
+    if (!indexCpu.includes(null) && !listCpu.includes(null)) {
+      const indexUs = median(indexCpu as number[]);
+      const listUs = median(listCpu as number[]);
+      lines.push(
+        `(c) server CPU per request: index ${fixed(indexUs, 0)} µs, list ${fixed(listUs, 0)} µs, ratio list/index ${fixed(listUs / indexUs)} (medians of the same rounds)`,
+      );
+    }
   } finally {
     await slashd.stop();
   }

@@ -1,4 +1,5 @@
 /** The store's read caches stay true when another process writes the same SQLite file. */
+import { splitCacheBudget } from '../src/services/command-index-cache.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -150,11 +151,12 @@ describe('the cache size setting', () => {
     assert.match(errors.join('\n'), /--cache-mb is a number of megabytes/);
   });
 
-  it('createSlashd hands the setting to the store', async () => {
+  it("createSlashd hands the setting to the store (less the command picker's eighth)", async () => {
     const slashd = await createSlashd({ db: ':memory:', cacheBytes: 1234 * 1024 });
     try {
       assert.ok(slashd.store instanceof SqliteStore);
-      assert.equal(slashd.store.cacheUse().capBytes, 1234 * 1024);
+      assert.equal(slashd.store.cacheUse().capBytes, 1234 * 1024 - Math.floor((1234 * 1024) / 8));
+      assert.equal(splitCacheBudget(1234 * 1024).store, slashd.store.cacheUse().capBytes);
     } finally {
       await slashd.close();
     }
