@@ -200,3 +200,21 @@ export function wireOptions(entry: PickerEntry, values: FormValues, focused?: st
 export function commandData(command: CommandDef, options: unknown[]): Record<string, unknown> {
   return { id: command.id, name: command.name, type: command.type, version: command.version, options };
 }
+
+/** The first `limit` lines of the groups (groups cut or dropped past it), and how many were left out. */
+export function firstLines(groups: PickerGroup[], limit: number): { groups: PickerGroup[]; hidden: number } {
+  const out: PickerGroup[] = [];
+  let left = limit;
+  let hidden = 0;
+  for (const group of groups) {
+    if (left <= 0) {
+      hidden += group.entries.length;
+      continue;
+    }
+    const entries = group.entries.slice(0, left);
+    hidden += group.entries.length - entries.length;
+    left -= entries.length;
+    out.push({ ...group, entries });
+  }
+  return { groups: out, hidden };
+}

@@ -3,7 +3,7 @@
  * The text field is the picker's combobox (ARIA 1.2): focus stays in it while ↑ ↓ move the choice.
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { filterGroups, pickerGroups, type FormValues, type PickerEntry } from '../commands';
+import { filterGroups, firstLines, pickerGroups, type FormValues, type PickerEntry } from '../commands';
 import type { CommandIndex } from '../types';
 import { OptionForm, type Choice, type FormSources } from './option-form';
 import { optionId, Picker, PICKER_ID } from './picker';
@@ -18,6 +18,9 @@ export interface ComposerProps {
   send: (entry: PickerEntry, values: FormValues) => Promise<string | null>;
 }
 
+/** Lines the picker renders at first (a few screens' worth); the rest come as the user moves or scrolls. */
+const PICKER_PAGE = 60;
+
 export function Composer({ channelName, index, onOpen, sources, autocomplete, send }: ComposerProps) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
@@ -25,8 +28,15 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
   const [entry, setEntry] = useState<PickerEntry | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const all = useMemo(() => (index ? pickerGroups(index) : []), [index]);
-  const groups = useMemo(() => (open ? filterGroups(all, text.slice(1)) : []), [all, open, text]);
+  const [limit, setLimit] = useState(PICKER_PAGE);
+  const shown = useMemo(
+    () => firstLines(open ? filterGroups(all, text.slice(1)) : [], limit),
+    [all, open, text, limit],
+  );
+  const groups = shown.groups;
   const flat = useMemo(() => groups.flatMap((g) => g.entries), [groups]);
+  // The picker renders a page of lines at a time: more as the choice or the scroll nears the end.
+  const more = () => setLimit((l) => l + PICKER_PAGE);
   const choose = (chosen: PickerEntry) => {
     setEntry(chosen);
     setOpen(false);
@@ -42,6 +52,8 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
       {showing && (
         <Picker
           groups={groups}
+          hidden={shown.hidden}
+          onMore={more}
           active={Math.min(active, Math.max(flat.length - 1, 0))}
           onChoose={choose}
           onHover={setActive}
@@ -83,11 +95,15 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
           if (slash && !open) onOpen();
           setOpen(slash);
           setActive(0);
+          setLimit(PICKER_PAGE);
         }}
         onKeyDown={(e) => {
           if (!showing) return;
           const count = flat.length;
-          if (e.key === 'ArrowDown') setActive((a) => (count === 0 ? 0 : (Math.min(a, count - 1) + 1) % count));
+          if (e.key === 'ArrowDown' && active >= count - 1 && shown.hidden > 0) {
+            more();
+            setActive(count);
+          } else if (e.key === 'ArrowDown') setActive((a) => (count === 0 ? 0 : (Math.min(a, count - 1) + 1) % count));
           else if (e.key === 'ArrowUp')
             setActive((a) => (count === 0 ? 0 : (Math.min(a, count - 1) - 1 + count) % count));
           else if ((e.key === 'Enter' || e.key === 'Tab') && count > 0) choose(flat[Math.min(active, count - 1)]!);

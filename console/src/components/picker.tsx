@@ -3,6 +3,7 @@
  * by app, subcommands as lines of their own; a listbox driven from the composer's combobox
  * (↑ ↓ move, Enter or Tab choose, Esc close), so focus stays in the text field.
  */
+import { useEffect } from 'preact/hooks';
 import type { PickerEntry, PickerGroup } from '../commands';
 
 export const PICKER_ID = 'command-picker';
@@ -13,21 +14,39 @@ export function optionId(index: number): string {
 
 export function Picker({
   groups,
+  hidden,
+  onMore,
   active,
   onChoose,
   onHover,
   loading,
 }: {
   groups: PickerGroup[];
+  /** Lines matching but not rendered yet. */
+  hidden: number;
+  onMore: () => void;
   active: number;
   onChoose: (entry: PickerEntry) => void;
   onHover: (index: number) => void;
   loading: boolean;
 }) {
+  // The active line stays in view as the keyboard moves it.
+  useEffect(() => {
+    document.getElementById(optionId(active))?.scrollIntoView({ block: 'nearest' });
+  }, [active]);
   let n = 0;
   const empty = groups.length === 0;
   return (
-    <div class="picker" role="listbox" id={PICKER_ID} aria-label="Commands">
+    <div
+      class="picker"
+      role="listbox"
+      id={PICKER_ID}
+      aria-label="Commands"
+      onScroll={(e) => {
+        const box = e.currentTarget;
+        if (hidden > 0 && box.scrollTop + box.clientHeight >= box.scrollHeight - 40) onMore();
+      }}
+    >
       {empty && (
         <p class="picker-empty" role="presentation">
           {loading ? 'Loading commands…' : 'No command matches.'}
@@ -60,6 +79,11 @@ export function Picker({
           })}
         </div>
       ))}
+      {hidden > 0 && (
+        <p class="picker-empty muted" role="presentation">
+          {hidden} more: keep typing to narrow, or scroll
+        </p>
+      )}
     </div>
   );
 }
