@@ -128,7 +128,14 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
   const place = await loadPlace(store, user, request);
   if (!place.inGuild) {
     const authorization = await store.world.getUserAuthorization(app.id, user.id);
-    return { app, user, command, inGuild: null, channel: place.channel, userInstalled: authorization?.user_install ?? false };
+    return {
+      app,
+      user,
+      command,
+      inGuild: null,
+      channel: place.channel,
+      userInstalled: authorization?.user_install ?? false,
+    };
   }
   const { guild, member, channel } = place.inGuild;
   const permissions = await store.commands.listCommandPermissions(app.id, guild.id);
