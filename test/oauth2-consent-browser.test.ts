@@ -1,7 +1,7 @@
 /**
  * The consent page in a real Chromium: Cancel sends the client `access_denied` with its state; a
  * guild install through the page adds the app (its bot gets GUILD_CREATE, its commands appear in
- * the guild's command index); a user install makes a user-installable command answer in a DM.
+ * the guild's command index and in the console's picker); a user install makes a user-installable command answer in a DM.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startRegisteredApp, type AppServer } from './helpers/app-server.js';
 import { launchBrowser } from './helpers/browser.js';
+import { openConsole, openPicker, signInAs } from './helpers/console-page.js';
 import { GatewayClient } from './helpers/gateway-client.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -57,7 +58,8 @@ describe('the consent page in a browser', () => {
     client = createServer((_request, response) => response.end('client'));
     await new Promise<void>((resolve) => client.listen(0, '127.0.0.1', resolve));
     CALLBACK = `http://127.0.0.1:${(client.address() as AddressInfo).port}/rp/callback`;
-    server = await startServer({ world: world() });
+    // The console's sandbox sign-in, so the install can be seen in alice's picker.
+    server = await startServer({ world: world(), config: { sandboxSignIn: true } });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -91,7 +93,7 @@ describe('the consent page in a browser', () => {
     await page.context().close();
   });
 
-  it('a guild install through the page adds the app: GUILD_CREATE for its bot, its commands in the index', async () => {
+  it('a guild install through the page adds the app: GUILD_CREATE for its bot, its commands in the index and the picker', async () => {
     const created = await server.request('POST', `/applications/${OTHER_APP_ID}/commands`, {
       auth: `Bot ${OTHER_BOT_TOKEN}`,
       body: { name: 'weather', description: 'The weather' },
@@ -127,6 +129,16 @@ describe('the consent page in a browser', () => {
       index.body.application_commands.some((c: { name: string }) => c.name === 'weather'),
       index.text,
     );
+    // What alice sees: the console's picker in #general now holds the app's command, under its name.
+    const consolePage = await openConsole(browser, server.url);
+    await signInAs(consolePage, 'alice');
+    await openPicker(consolePage, 'weather');
+    await consolePage
+      .getByRole('listbox', { name: 'Commands' })
+      .getByRole('group', { name: 'Other App' })
+      .getByRole('option', { name: /\/weather/ })
+      .waitFor();
+    await consolePage.context().close();
     const guild = await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, {
       auth: `Bearer ${server.slashd.adminToken}`,
     });
