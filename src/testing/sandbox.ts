@@ -321,11 +321,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     async reset(next) {
       names.forget();
-      const [reset] = await Promise.all([
-        admin('POST', '/reset', next === undefined ? undefined : { world: next }),
-        sandbox.faults.clear(),
-      ]);
-      expectStatus(reset, 'resetting', 204);
+      // In process, the fault table is cleared directly: one admin request instead of two.
+      slashd.faults.clear();
+      expectStatus(await admin('POST', '/reset', next === undefined ? undefined : { world: next }), 'resetting', 204);
       if (next !== undefined) {
         const current = await names.current();
         known.apps = current.applications;
