@@ -113,10 +113,10 @@ def slashd():
     if os.environ.get("SLASHD_URL"):
         yield Slashd(os.environ["SLASHD_URL"], os.environ["SLASHD_ADMIN_TOKEN"])
         return
-    port, token = free_port(), secrets.token_urlsafe(24)
+    port, token = free_port(), secrets.token_hex(24)
     command = os.environ.get("SLASHD_COMMAND", "npx slashd").split()
     server = subprocess.Popen(
-        [*command, "serve", "--db", ":memory:", "--port", str(port), "--world", str(HERE / "world.json"), "--admin-token", token, "--log-level", "silent"],
+        [*command, "serve", "--db", ":memory:", "--port", str(port), "--world", str(HERE / "world.json"), f"--admin-token={token}", "--log-level", "silent"],
         stdout=subprocess.DEVNULL,
     )
     try:

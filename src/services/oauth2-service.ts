@@ -294,7 +294,7 @@ export class OAuth2Service {
     let scopes = grant.scopes;
     if (form.scope !== undefined && form.scope !== '') {
       const asked = parseScopes(form.scope);
-      if (!asked.ok || !coversScopes(grant.scopes, asked.scopes)) {
+      if ('unknown' in asked || !coversScopes(grant.scopes, asked.scopes)) {
         throw new OAuth2Error(400, 'invalid_scope', 'A refresh may only narrow the granted scopes');
       }
       scopes = asked.scopes;
@@ -305,7 +305,7 @@ export class OAuth2Service {
   /** Scopes of a client-credentials request; throws invalid_scope for an unknown one or one a user must grant. */
   clientCredentialsScopes(scope: string | undefined): string[] {
     const reading = parseScopes(scope);
-    if (!reading.ok) throw new OAuth2Error(400, 'invalid_scope', `The requested scope is invalid: ${reading.unknown}`);
+    if ('unknown' in reading) throw new OAuth2Error(400, 'invalid_scope', `The requested scope is invalid: ${reading.unknown}`);
     const refused = refusedClientCredentialsScope(reading.scopes);
     if (reading.scopes.length === 0 || refused !== undefined) {
       throw new OAuth2Error(400, 'invalid_scope', `The requested scope is invalid: ${refused ?? '(none)'}`);

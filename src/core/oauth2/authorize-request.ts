@@ -48,8 +48,8 @@ export function clientIdOf(query: AuthorizeQuery): string | null {
 export function checkAuthorizeQuery(app: Application | null, query: AuthorizeQuery): AuthorizeReading {
   if (!app) return { kind: 'show', message: 'Unknown application (client_id).' };
   const scopeReading = parseScopes(query.scope);
-  const scopes = scopeReading.ok ? scopeReading.scopes : [];
-  const installOnly = scopeReading.ok && scopes.length > 0 && !grantsToken(scopes);
+  const scopes = 'scopes' in scopeReading ? scopeReading.scopes : [];
+  const installOnly = 'scopes' in scopeReading && scopes.length > 0 && !grantsToken(scopes);
   const redirectUri = matchRedirectUri(app.redirect_uris, query.redirect_uri);
   if (redirectUri === null && !(installOnly && !query.redirect_uri)) {
     return { kind: 'show', message: 'This redirect_uri is not registered for the application.' };
@@ -60,7 +60,7 @@ export function checkAuthorizeQuery(app: Application | null, query: AuthorizeQue
       ? { kind: 'show', message: description }
       : { kind: 'redirect', redirectUri, error, description, state };
   if (state !== undefined && state.length > MAX_STATE_LENGTH) return refuse('invalid_request', 'state is too long');
-  if (!scopeReading.ok) return refuse('invalid_scope', `Unknown scope: ${scopeReading.unknown}`);
+  if ('unknown' in scopeReading) return refuse('invalid_scope', `Unknown scope: ${scopeReading.unknown}`);
   if (scopes.length === 0) return refuse('invalid_scope', 'No scope was requested');
   if (!installOnly && query.response_type !== 'code') {
     return refuse('unsupported_response_type', 'response_type must be code');

@@ -51,21 +51,22 @@ export const INSTALL_SCOPES: ReadonlySet<string> = new Set([Scope.Bot, Scope.Com
 /** Longest `scope` parameter read (characters): every known scope spelled out fits many times over. */
 export const MAX_SCOPE_PARAMETER_LENGTH = 1000;
 
-export type ScopeReading = { ok: true; scopes: string[] } | { ok: false; unknown: string };
+/** The scopes read, or the first scope that is not one (OAuth2 refuses the request with `invalid_scope`, not field issues). */
+export type ScopeReading = { readonly scopes: string[] } | { readonly unknown: string };
 
 /**
  * The scopes of a space-separated `scope` parameter, SDK scopes expanded, each once, in the order
  * first named; the first unknown scope refuses the whole request (RFC 6749 `invalid_scope`).
  */
 export function parseScopes(text: string | undefined): ScopeReading {
-  if (text !== undefined && text.length > MAX_SCOPE_PARAMETER_LENGTH) return { ok: false, unknown: '(too long)' };
+  if (text !== undefined && text.length > MAX_SCOPE_PARAMETER_LENGTH) return { unknown: '(too long)' };
   const scopes = new Set<string>();
   for (const scope of (text ?? '').split(/[ +]+/).filter(Boolean)) {
-    if (!KNOWN_SCOPES.has(scope)) return { ok: false, unknown: scope };
+    if (!KNOWN_SCOPES.has(scope)) return { unknown: scope };
     scopes.add(scope);
     for (const implied of SDK_SCOPE_EXPANSION[scope] ?? []) scopes.add(implied);
   }
-  return { ok: true, scopes: [...scopes] };
+  return { scopes: [...scopes] };
 }
 
 /** The first scope a client may not grant itself; undefined when it may grant them all. */
