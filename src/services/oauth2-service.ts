@@ -305,7 +305,8 @@ export class OAuth2Service {
   /** Scopes of a client-credentials request; throws invalid_scope for an unknown one or one a user must grant. */
   clientCredentialsScopes(scope: string | undefined): string[] {
     const reading = parseScopes(scope);
-    if ('unknown' in reading) throw new OAuth2Error(400, 'invalid_scope', `The requested scope is invalid: ${reading.unknown}`);
+    if ('unknown' in reading)
+      throw new OAuth2Error(400, 'invalid_scope', `The requested scope is invalid: ${reading.unknown}`);
     const refused = refusedClientCredentialsScope(reading.scopes);
     if (reading.scopes.length === 0 || refused !== undefined) {
       throw new OAuth2Error(400, 'invalid_scope', `The requested scope is invalid: ${refused ?? '(none)'}`);
