@@ -6,7 +6,8 @@
  * a 5xx.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withPreParsing, type PreParsingHook } from './pre-parsing-hooks.js';
 import { apiError, type ErrorName } from '../core/io/errors.js';
 import { bucketOf, type BucketSpec } from '../core/rate-limits/buckets.js';
 import type { Fault } from '../core/faults/fault.js';
@@ -49,20 +50,6 @@ function rateLimited(fault: Fault, spec: BucketSpec, reply: FastifyReply, now: n
   });
 }
 
-type PreParsingHook = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (error: Error | null, payload?: unknown) => void,
-) => void;
-
-type Hooks = RouteOptions['preParsing'];
-
-function hookList(hooks: Hooks): unknown[] {
-  if (hooks === undefined) return [];
-  return Array.isArray(hooks) ? hooks : [hooks];
-}
-
 function hookFor(spec: BucketSpec, { faults, now }: FaultHookOptions): PreParsingHook {
   const bucket = { name: spec.name, hash: spec.hash };
   return (request, reply, payload, done) => {
@@ -92,6 +79,6 @@ export function faultHooks(app: FastifyInstance, options: FaultHookOptions): voi
       if (hook) hook(request, reply, payload, done);
       else done(null, payload);
     };
-    route.preParsing = [...hookList(route.preParsing), check] as NonNullable<Hooks>;
+    route.preParsing = withPreParsing(route.preParsing, check);
   });
 }

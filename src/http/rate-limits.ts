@@ -7,7 +7,8 @@
  * /metrics are outside the API and never limited.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withPreParsing, type PreParsingHook } from './pre-parsing-hooks.js';
 import { apiError } from '../core/io/errors.js';
 import { NO_METRICS, type RateLimitMetrics } from '../metrics/metrics.js';
 import { bucketOf, type BucketSpec } from '../core/rate-limits/buckets.js';
@@ -88,20 +89,6 @@ function routeCallerOf(spec: BucketSpec, request: FastifyRequest, caller: string
   return clientId === null ? caller : `client:${keyPart(clientId)}`;
 }
 
-type PreParsingHook = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (error: Error | null, payload?: unknown) => void,
-) => void;
-
-type Hooks = RouteOptions['preParsing'];
-
-function hookList(hooks: Hooks): unknown[] {
-  if (hooks === undefined) return [];
-  return Array.isArray(hooks) ? hooks : [hooks];
-}
-
 /**
  * Adds the check to every API route as it is declared: the route's bucket is worked out once,
  * and routes outside /api/vN get no hook at all. Call before the routes are registered.
@@ -126,7 +113,7 @@ export function rateLimits(app: FastifyInstance, options: RateLimitHookOptions):
       else done(null, payload);
     };
     const single = methods.length === 1 ? hooks.get(methods[0]!) : undefined;
-    route.preParsing = [...hookList(route.preParsing), single ?? check] as NonNullable<Hooks>;
+    route.preParsing = withPreParsing(route.preParsing, single ?? check);
   });
 }
 
