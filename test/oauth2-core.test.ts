@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkAuthorizeQuery } from '../src/core/oauth2/authorize-request.js';
-import { mayManageGuild, withInstall } from '../src/core/oauth2/install.js';
+import { grantedBotPermissions, mayManageGuild, withheldPermissions, withInstall } from '../src/core/oauth2/install.js';
+import { ADMINISTRATOR, ALL, MANAGE_GUILD, VIEW_CHANNEL } from '../src/core/permissions/bits.js';
 import { isWellFormedChallenge, readChallengeMethod, s256Challenge, verifierMatches } from '../src/core/oauth2/pkce.js';
 import { matchRedirectUri, withQuery } from '../src/core/oauth2/redirect.js';
 import {
@@ -164,18 +165,44 @@ describe('guild installs', () => {
   });
 
   it('adds the install with the bot role from permissions, keeping earlier install scopes', () => {
-    const once = withInstall(guild, '9', ['applications.commands'], null);
+    const once = withInstall(guild, '9', ['applications.commands'], null, ALICE_ID);
     assert.deepEqual(once.installs.at(-1), {
       application_id: '9',
       scopes: ['applications.commands'],
       permissions: null,
     });
-    const twice = withInstall(once, '9', ['bot', 'identify'], '2048');
+    const twice = withInstall(once, '9', ['bot', 'identify'], '2048', ALICE_ID);
     assert.deepEqual(twice.installs.at(-1), {
       application_id: '9',
       scopes: ['applications.commands', 'bot'],
       permissions: '2048',
     });
     assert.equal(twice.installs.length, guild.installs.length + 1);
+  });
+
+  it('a user grants only the bits they hold; the owner and administrators hold all', () => {
+    // bob: MANAGE_GUILD, MANAGE_ROLES, KICK_MEMBERS and @everyone's bits, no ADMINISTRATOR.
+    const asked = (ADMINISTRATOR | MANAGE_GUILD | VIEW_CHANNEL).toString();
+    const byBob = withInstall(guild, '9', ['bot'], asked, BOB_ID);
+    assert.equal(byBob.installs.at(-1)?.permissions, (MANAGE_GUILD | VIEW_CHANNEL).toString());
+    assert.equal(withheldPermissions(guild, BOB_ID, asked), ADMINISTRATOR);
+    assert.equal(withheldPermissions(guild, ALICE_ID, asked), 0n, 'the owner');
+    assert.equal(withInstall(guild, '9', ['bot'], asked, ALICE_ID).installs.at(-1)?.permissions, asked);
+  });
+
+  it('a re-authorization changes only the bits its user holds: never raises beyond them, never lowers the rest', () => {
+    const grantable = MANAGE_GUILD | VIEW_CHANNEL;
+    assert.equal(grantedBotPermissions(ADMINISTRATOR, grantable, 0n), 0n, 'no raise past the user');
+    assert.equal(
+      grantedBotPermissions(0n, grantable, ADMINISTRATOR | VIEW_CHANNEL),
+      ADMINISTRATOR,
+      'lowers only own bits',
+    );
+    assert.equal(grantedBotPermissions(MANAGE_GUILD, grantable, VIEW_CHANNEL), MANAGE_GUILD);
+    assert.equal(
+      grantedBotPermissions(ADMINISTRATOR, ALL, MANAGE_GUILD),
+      ADMINISTRATOR,
+      'an administrator sets any bit',
+    );
   });
 });

@@ -1,7 +1,7 @@
 /** The authorization pages' own rules: what is shown, headers, the form token, the sandbox's user list. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { consentSession } from './helpers/oauth2.js';
+import { consentSession, signInForm } from './helpers/oauth2.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ALICE_TOKEN, DEMO_APP_ID } from './helpers/world.js';
 
@@ -48,16 +48,18 @@ describe('the authorization pages', () => {
   });
 
   it('refuses a wrong token at sign-in, and an Authorize without the form token of the session', async () => {
+    const query = AUTHORIZE.split('?')[1]!;
+    const form = await signInForm(server.url, query);
     const wrong = await fetch(`${server.url}/oauth2/authorize/sign-in`, {
       method: 'POST',
-      body: new URLSearchParams({ token: 'not-a-token', query: '' }),
+      headers: { cookie: form.cookie },
+      body: new URLSearchParams({ token: 'not-a-token', query, sign_in_token: form.signInToken }),
       redirect: 'manual',
     });
     assert.equal(wrong.status, 401);
-    assert.equal(wrong.headers.get('set-cookie'), null);
-    const cookie = await consentSession(server.url, ALICE_TOKEN);
+    assert.doesNotMatch(wrong.headers.get('set-cookie') ?? '', /slashd_consent/);
+    const cookie = await consentSession(server.url, ALICE_TOKEN, query);
     assert.match(cookie, /^slashd_consent=/);
-    const query = AUTHORIZE.split('?')[1]!;
     const forged = await fetch(`${server.url}/oauth2/authorize`, {
       method: 'POST',
       headers: { cookie },

@@ -4,9 +4,11 @@
  * secret of the deployment (derived from the stored OIDC key, so every node and a restart accept
  * it). The cookie is bound to the user's current token: changing the token signs them out.
  * The Authorize form carries a token derived from the cookie (CSRF: a page of another origin can
- * neither read the cookie nor compute the token).
+ * neither read the cookie nor compute the token). The sign-in form, before any session, is bound
+ * the same way to a cookie of its own (login CSRF: another origin cannot sign the browser in as
+ * someone else).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { User } from '../core/world/types.js';
 import type { WorldStore } from '../store/store.js';
 import { tokenDigest } from '../store/tokens.js';
@@ -15,6 +17,16 @@ import { tokenDigest } from '../store/tokens.js';
 export const CONSENT_SESSION_TTL_SECONDS = 900;
 /** Longest cookie value read (characters). */
 const MAX_SESSION_LENGTH = 200;
+/** How long a sign-in form may wait before it is posted (seconds); past it the page is shown again. */
+export const SIGN_IN_FORM_TTL_SECONDS = 3600;
+/** Random bytes of a sign-in form's cookie. */
+const SIGN_IN_NONCE_BYTES = 18;
+
+/** What binds a sign-in form to the browser that loaded it: a cookie, and the form's token derived from it. */
+export interface SignInBinding {
+  cookie: string;
+  formToken: string;
+}
 
 export class ConsentSessions {
   constructor(
@@ -58,6 +70,33 @@ export class ConsentSessions {
 
   async checkFormToken(session: string, token: string | undefined): Promise<boolean> {
     return token !== undefined && sameText(token, await this.formToken(session));
+  }
+
+  /**
+   * The binding of a sign-in form: the browser's current one while it has at least half its time
+   * left, else a new one (tabs opened together share one cookie, so each tab's form stays valid).
+   */
+  async signInBinding(cookie: string | undefined): Promise<SignInBinding> {
+    const keep = cookie !== undefined && this.liveSignInCookie(cookie, (SIGN_IN_FORM_TTL_SECONDS / 2) * 1000);
+    const current = keep ? cookie : this.newSignInCookie();
+    return { cookie: current, formToken: await this.mac(`sign-in.${current}`) };
+  }
+
+  /** True when the sign-in form's token was derived from this browser's unexpired sign-in cookie. */
+  async checkSignInToken(cookie: string | undefined, token: string | undefined): Promise<boolean> {
+    if (cookie === undefined || token === undefined || !this.liveSignInCookie(cookie, 0)) return false;
+    return sameText(token, await this.mac(`sign-in.${cookie}`));
+  }
+
+  private newSignInCookie(): string {
+    const expires = Math.floor(this.now() / 1000) + SIGN_IN_FORM_TTL_SECONDS;
+    return `${randomBytes(SIGN_IN_NONCE_BYTES).toString('base64url')}.${expires}`;
+  }
+
+  /** The cookie is one this server makes, with more than `marginMs` left before it expires. */
+  private liveSignInCookie(cookie: string, marginMs: number): boolean {
+    const match = /^[A-Za-z0-9_-]{24}\.(\d{1,12})$/.exec(cookie);
+    return match !== null && Number(match[1]) * 1000 > this.now() + marginMs;
   }
 
   private async mac(text: string): Promise<string> {

@@ -1,7 +1,7 @@
 /**
  * The OAuth2 authorization server (docs/oauth2.md): the authorization endpoint's decisions (what
  * the consent page shows, what Authorize and Cancel do, installs), the token endpoint's grants
- * (authorization code with PKCE, refresh token with rotation, client credentials), revocation,
+ * (authorization code with PKCE, refresh token with rotation and replay detection, client credentials), revocation,
  * and what a token says about itself. The HTTP form, the page and OAuth2's error shape stay in the routes.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -12,7 +12,8 @@ import {
   type AuthorizeQuery,
   type AuthorizeReading,
 } from '../core/oauth2/authorize-request.js';
-import { IntegrationTypeParam, mayManageGuild, withInstall } from '../core/oauth2/install.js';
+import { IntegrationTypeParam, mayManageGuild, withheldPermissions, withInstall } from '../core/oauth2/install.js';
+import { flagNames } from '../core/permissions/flag-names.js';
 import { verifierMatches } from '../core/oauth2/pkce.js';
 import { withQuery } from '../core/oauth2/redirect.js';
 import {
@@ -82,7 +83,7 @@ export type OAuth2Store = Pick<
   | 'putAuthorizationCode'
   | 'redeemAuthorizationCode'
   | 'putRefreshToken'
-  | 'takeRefreshToken'
+  | 'redeemRefreshToken'
   | 'revokeGrant'
   | 'putUserAuthorization'
   | 'getUserAuthorization'
@@ -99,12 +100,23 @@ export interface TokenClient {
   authenticated: boolean;
 }
 
+/** A guild of the consent page's picker. */
+export interface ConsentGuild {
+  id: string;
+  name: string;
+  /** Requested bot permissions the user does not hold there: the bot will not get them (v10 flag names). */
+  withheld: string[];
+}
+
 /** What the consent page shows for a request and a signed-in user. */
 export interface ConsentView {
   appName: string;
   scopes: { scope: string; words: string }[];
-  /** A guild install: the guilds the user may install in (the requested one alone when selection is disabled). */
-  guilds: { id: string; name: string }[] | null;
+  /**
+   * A guild install: the guilds the user may install in (the requested one alone when selection is
+   * disabled), each with the names of the requested bot permissions the user cannot grant there.
+   */
+  guilds: ConsentGuild[] | null;
   userInstall: boolean;
 }
 
@@ -190,15 +202,19 @@ export class OAuth2Service {
     const app = await this.appOf(request);
     const earlier = await this.store.getUserAuthorization(app.id, user.id);
     let installedGuild: string | null = null;
+    let installedPermissions = '0';
     if (installsApp(request.scopes) && request.integrationType === IntegrationTypeParam.Guild) {
       const guildId = request.disableGuildSelect ? request.guildId : (chosenGuildId ?? request.guildId);
       const guild = guildId ? await this.store.getGuild(guildId) : null;
       if (!guild || !mayManageGuild(guild, user.id)) {
         return this.refusal(request, 'invalid_request', 'Choose a server you may manage');
       }
-      await this.installer.changeGuild(guild.id, (current) =>
-        withInstall(current, app.id, request.scopes, request.permissions),
-      );
+      await this.installer.changeGuild(guild.id, (current) => {
+        // Decided on the guild as the change finds it: what the user holds now is what they may grant.
+        const changed = withInstall(current, app.id, request.scopes, request.permissions, user.id);
+        installedPermissions = changed.installs.find((i) => i.application_id === app.id)?.permissions ?? '0';
+        return changed;
+      });
       installedGuild = guild.id;
     }
     const userInstall = installsApp(request.scopes) && request.integrationType === IntegrationTypeParam.User;
@@ -208,7 +224,8 @@ export class OAuth2Service {
       scopes: [...new Set([...(earlier?.scopes ?? []), ...request.scopes])],
       user_install: (earlier?.user_install ?? false) || userInstall,
     });
-    const guildParams = installedGuild ? { guild_id: installedGuild, permissions: request.permissions ?? '0' } : {};
+    // The redirect names the permissions the bot holds now, not those asked for.
+    const guildParams = installedGuild ? { guild_id: installedGuild, permissions: installedPermissions } : {};
     if (request.redirectUri === null) {
       return { done: installedGuild ? `${app.name} was added to the server.` : `${app.name} was authorized.` };
     }
@@ -248,13 +265,15 @@ export class OAuth2Service {
     return app;
   }
 
-  private async manageableGuilds(request: AuthorizationRequest, user: User): Promise<{ id: string; name: string }[]> {
+  private async manageableGuilds(request: AuthorizationRequest, user: User): Promise<ConsentGuild[]> {
     const ids =
       request.disableGuildSelect && request.guildId ? [request.guildId] : await this.store.guildIdsOfMember(user.id);
-    const guilds: { id: string; name: string }[] = [];
+    const asked = request.scopes.includes(Scope.Bot) ? request.permissions : null;
+    const guilds: ConsentGuild[] = [];
     for (const id of ids) {
       const guild = await this.store.getGuild(id);
-      if (guild && mayManageGuild(guild, user.id)) guilds.push({ id: guild.id, name: guild.name });
+      if (!guild || !mayManageGuild(guild, user.id)) continue;
+      guilds.push({ id: guild.id, name: guild.name, withheld: flagNames(withheldPermissions(guild, user.id, asked)) });
     }
     return guilds;
   }
@@ -277,6 +296,9 @@ export class OAuth2Service {
     if (grant.expires_at <= this.now()) throw invalidGrant('The authorization code has expired');
     if (form.redirect_uri !== grant.redirect_uri)
       throw invalidGrant('redirect_uri does not match the authorization request');
+    if (grant.code_challenge_method === 'plain' && !client.authenticated) {
+      throw invalidGrant('A public client must use code_challenge_method S256');
+    }
     if (grant.code_challenge !== null) {
       if (!verifierMatches(grant.code_challenge, grant.code_challenge_method ?? 'S256', form.code_verifier)) {
         throw invalidGrant('The code_verifier does not match the code_challenge');
@@ -289,8 +311,16 @@ export class OAuth2Service {
 
   async refresh(client: TokenClient, form: Readonly<Record<string, string | undefined>>): Promise<AccessTokenResponse> {
     if (!form.refresh_token) throw new OAuth2Error(400, 'invalid_request', 'refresh_token is required');
-    const grant = await this.store.takeRefreshToken(client.app.id, form.refresh_token);
-    if (!grant || grant.expires_at <= this.now()) throw invalidGrant('Invalid refresh token');
+    const redeemed = await this.store.redeemRefreshToken(client.app.id, form.refresh_token);
+    if (!redeemed) throw invalidGrant('Invalid refresh token');
+    const { grant } = redeemed;
+    if (!redeemed.firstUse) {
+      // A spent refresh token presented again: it was stolen, or its rotation was. Whoever holds
+      // the newer token may be the thief, so the whole grant goes (OAuth 2.0 Security BCP §4.14.2).
+      await this.store.revokeGrant(client.app.id, grant.grant_id);
+      throw invalidGrant('The refresh token was already used; every token of its grant is revoked');
+    }
+    if (grant.expires_at <= this.now()) throw invalidGrant('Invalid refresh token');
     let scopes = grant.scopes;
     if (form.scope !== undefined && form.scope !== '') {
       const asked = parseScopes(form.scope);
@@ -390,8 +420,8 @@ export class OAuth2Service {
       await this.store.deleteOAuth2Token(token);
       return;
     }
-    const refresh = await this.store.takeRefreshToken(app.id, token);
-    if (refresh) await this.store.revokeGrant(app.id, refresh.grant_id);
+    const refresh = await this.store.redeemRefreshToken(app.id, token);
+    if (refresh) await this.store.revokeGrant(app.id, refresh.grant.grant_id);
   }
 
   /** `GET /oauth2/@me`: the token's application, scopes, expiry, and its user with `identify`. */

@@ -1,6 +1,6 @@
 /**
  * What the authorization server keeps beyond access tokens (docs/oauth2.md): authorization codes,
- * refresh tokens, a user's authorization of an app (consent, and a user install), and the
+ * refresh tokens (spent ones too, until they expire, to tell a replay), a user's authorization of an app (consent, and a user install), and the
  * deployment's OpenID Connect signing key. Codes and refresh tokens are stored as SHA-256 digests
  * only and keyed by application id: a stolen database holds nothing a client could present.
  * Part of WorldStore (an application's rows go with it; a world reload clears them with the tokens).
@@ -39,6 +39,12 @@ export interface RefreshGrant {
   expires_at: number;
 }
 
+/** A refresh token presented at the token endpoint: what it stands for, and whether this was its first use. */
+export interface RedeemedRefreshToken {
+  grant: RefreshGrant;
+  firstUse: boolean;
+}
+
 /** A user's standing authorization of an app: the scopes consented to, and whether the app is installed to the account. */
 export interface UserAuthorization {
   application_id: string;
@@ -66,9 +72,15 @@ export interface OAuth2GrantStore {
    * `firstUse`). A code used before comes back with `firstUse: false`; another app's or an unknown one: null.
    */
   redeemAuthorizationCode(applicationId: string, code: string): Promise<RedeemedCode | null>;
+  /** Stores the refresh token (as its digest); expired refresh tokens of the same application, spent or not, are dropped on the way. */
   putRefreshToken(token: string, grant: RefreshGrant): Promise<void>;
-  /** Deletes the refresh token and returns what it stood for (rotation: it works once); null when unknown or another app's. */
-  takeRefreshToken(applicationId: string, token: string): Promise<RefreshGrant | null>;
+  /**
+   * Marks the refresh token spent and returns what it stood for, atomically (rotation: it works
+   * once; two nodes redeeming at once: one sees `firstUse`). A spent token is kept until it expires
+   * or its grant is revoked, so a replay comes back with `firstUse: false` (and the caller revokes
+   * the grant); another app's or an unknown one: null.
+   */
+  redeemRefreshToken(applicationId: string, token: string): Promise<RedeemedRefreshToken | null>;
   /** Deletes every access and refresh token issued from the grant. */
   revokeGrant(applicationId: string, grantId: string): Promise<void>;
   putUserAuthorization(authorization: UserAuthorization): Promise<void>;

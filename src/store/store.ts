@@ -16,6 +16,7 @@ export type {
   AuthorizationGrant,
   OAuth2GrantStore,
   RedeemedCode,
+  RedeemedRefreshToken,
   RefreshGrant,
   SigningKeyRecord,
   UserAuthorization,

@@ -1,6 +1,7 @@
 /**
- * Going through slashd's consent page without a browser: sign in with a user token, read the
- * page's form token, and post the user's decision. Returns where the browser would be sent.
+ * Going through slashd's consent page without a browser: load the sign-in form, sign in with a
+ * user token, read the consent page's form token, and post the user's decision. Returns where the
+ * browser would be sent.
  */
 export interface ConsentOptions {
   /** The user's world token. */
@@ -18,11 +19,23 @@ export interface ConsentResult {
   page: string;
 }
 
-/** The consent page's session cookie for this user (the sign-in form's answer). */
-export async function consentSession(base: string, userToken: string, query = ''): Promise<string> {
+/** The sign-in form a browser gets for this authorize query: its cookie (`name=value`) and the form's token. */
+export async function signInForm(base: string, query: string): Promise<{ cookie: string; signInToken: string }> {
+  const page = await fetch(`${base}/oauth2/authorize?${query}`, { redirect: 'manual' });
+  const html = await page.text();
+  const cookie = page.headers.get('set-cookie')?.split(';')[0];
+  const signInToken = /name="sign_in_token" value="([^"]+)"/.exec(html)?.[1];
+  if (!cookie || !signInToken) throw new Error(`no sign-in form (status ${page.status}): ${html.slice(0, 300)}`);
+  return { cookie, signInToken };
+}
+
+/** The consent page's session cookie for this user: the sign-in form of `query` loaded, filled in and posted. */
+export async function consentSession(base: string, userToken: string, query: string): Promise<string> {
+  const form = await signInForm(base, query);
   const signIn = await fetch(`${base}/oauth2/authorize/sign-in`, {
     method: 'POST',
-    body: new URLSearchParams({ token: userToken, query }),
+    headers: { cookie: form.cookie },
+    body: new URLSearchParams({ token: userToken, query, sign_in_token: form.signInToken }),
     redirect: 'manual',
   });
   const cookie = signIn.headers.get('set-cookie');

@@ -1,5 +1,6 @@
 /**
- * The OAuth2 grant rows of WorldStore: codes (single use, atomically), refresh tokens (rotation),
+ * The OAuth2 grant rows of WorldStore: codes (single use, atomically), refresh tokens (rotation,
+ * a spent one told apart until it expires),
  * grants revoked as a whole, user authorizations, the deployment's signing key; all keyed by
  * application id, and codes and tokens kept as digests only.
  */
@@ -65,12 +66,17 @@ export function describeOAuth2GrantsContract(name: string, make: MakeStores): vo
       await other.close();
     });
 
-    it('a refresh token is taken once; revoking its grant drops its access and refresh tokens only', async () => {
+    it('a refresh token redeems once; a replay is told apart; revoking its grant drops its access and refresh tokens only', async () => {
       await world().replaceWorld(smallWorld());
       await world().putRefreshToken('refresh-1', refresh());
-      assert.equal(await world().takeRefreshToken(APP_B, 'refresh-1'), null, 'another app');
-      assert.deepEqual(await world().takeRefreshToken(APP_A, 'refresh-1'), refresh());
-      assert.equal(await world().takeRefreshToken(APP_A, 'refresh-1'), null, 'rotation: it works once');
+      assert.equal(await world().redeemRefreshToken(APP_B, 'refresh-1'), null, 'another app');
+      assert.deepEqual(await world().redeemRefreshToken(APP_A, 'refresh-1'), { grant: refresh(), firstUse: true });
+      assert.deepEqual(
+        await world().redeemRefreshToken(APP_A, 'refresh-1'),
+        { grant: refresh(), firstUse: false },
+        'rotation: it works once, and a replay is recognised',
+      );
+      assert.equal(await world().redeemRefreshToken(APP_A, 'refresh-unknown'), null);
 
       await world().putRefreshToken('refresh-2', refresh());
       await world().putRefreshToken('refresh-other', refresh({ grant_id: 'grant-2' }));
@@ -81,9 +87,36 @@ export function describeOAuth2GrantsContract(name: string, make: MakeStores): vo
       assert.ok(await world().findOAuth2Token('access-1'), 'another app cannot revoke the grant');
       await world().revokeGrant(APP_A, 'grant-1');
       assert.equal(await world().findOAuth2Token('access-1'), null);
-      assert.equal(await world().takeRefreshToken(APP_A, 'refresh-2'), null);
+      assert.equal(await world().redeemRefreshToken(APP_A, 'refresh-2'), null);
+      assert.equal(await world().redeemRefreshToken(APP_A, 'refresh-1'), null, 'the spent token goes with its grant');
       assert.ok(await world().findOAuth2Token('access-2'));
-      assert.ok(await world().takeRefreshToken(APP_A, 'refresh-other'));
+      assert.equal((await world().redeemRefreshToken(APP_A, 'refresh-other'))?.firstUse, true);
+    });
+
+    it('two stores redeeming one refresh token at once: exactly one first use', async () => {
+      await world().replaceWorld(smallWorld());
+      await world().putRefreshToken('refresh-1', refresh());
+      const other = await t.db.connect();
+      const results = await Promise.all([
+        world().redeemRefreshToken(APP_A, 'refresh-1'),
+        other.world.redeemRefreshToken(APP_A, 'refresh-1'),
+      ]);
+      assert.deepEqual(results.map((r) => r?.firstUse).sort(), [false, true]);
+      await other.close();
+    });
+
+    it('expired refresh tokens, spent or not, are swept when the app gets a new one; other apps keep theirs', async () => {
+      await world().replaceWorld(smallWorld());
+      await world().putRefreshToken('expired-spent', refresh({ expires_at: START_MS + 10 }));
+      await world().putRefreshToken('expired-live', refresh({ expires_at: START_MS + 10 }));
+      await world().putRefreshToken('other-app', refresh({ application_id: APP_B, expires_at: START_MS + 10 }));
+      await world().redeemRefreshToken(APP_A, 'expired-spent');
+      t.now += 20;
+      await world().putRefreshToken('fresh', refresh());
+      assert.equal(await world().redeemRefreshToken(APP_A, 'expired-spent'), null);
+      assert.equal(await world().redeemRefreshToken(APP_A, 'expired-live'), null);
+      assert.equal((await world().redeemRefreshToken(APP_B, 'other-app'))?.firstUse, true);
+      assert.equal((await world().redeemRefreshToken(APP_A, 'fresh'))?.firstUse, true);
     });
 
     it('an issued token is stored as its digest: found by the token, never listed with it', async () => {

@@ -73,6 +73,11 @@ export function checkAuthorizeQuery(app: Application | null, query: AuthorizeQue
   if (app.public_client && codeChallenge === null && grantsToken(scopes)) {
     return refuse('invalid_request', 'A public client must send a PKCE code_challenge');
   }
+  // A plain challenge is the verifier itself: once it leaks (a log, the browser history) it protects
+  // nothing, and a public client has no secret to fall back on (docs/decisions.md).
+  if (app.public_client && method === 'plain') {
+    return refuse('invalid_request', 'A public client must use code_challenge_method S256');
+  }
   const nonce = query.nonce ?? null;
   if (nonce !== null && nonce.length > MAX_STATE_LENGTH) return refuse('invalid_request', 'nonce is too long');
   const prompt = query.prompt === undefined || query.prompt === '' ? null : query.prompt;

@@ -2,7 +2,7 @@
  * The HTML of the authorization pages (sign-in, consent, outcome, error): plain server-rendered
  * pages with one stylesheet and no script, every value escaped.
  */
-import type { ConsentView } from '../../services/oauth2-service.js';
+import type { ConsentGuild, ConsentView } from '../../services/oauth2-service.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -29,12 +29,15 @@ export function donePage(message: string): string {
 
 export function signInPage(
   query: string,
+  signInToken: string,
   problem: string | null,
   sandboxUsers: readonly { username: string; token: string }[] = [],
 ): string {
+  const bound = `<input type="hidden" name="query" value="${escapeHtml(query)}">
+<input type="hidden" name="sign_in_token" value="${escapeHtml(signInToken)}">`;
   const picker = sandboxUsers.map(
     (u) => `<form method="post" action="/oauth2/authorize/sign-in" class="pick">
-<input type="hidden" name="query" value="${escapeHtml(query)}"><input type="hidden" name="token" value="${escapeHtml(u.token)}">
+${bound}<input type="hidden" name="token" value="${escapeHtml(u.token)}">
 <button type="submit">Continue as ${escapeHtml(u.username)}</button></form>`,
   );
   return page(
@@ -43,13 +46,26 @@ export function signInPage(
 <p>An application asks for access to your account. Sign in with your user token first.</p>
 ${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ''}
 <form method="post" action="/oauth2/authorize/sign-in">
-<input type="hidden" name="query" value="${escapeHtml(query)}">
+${bound}
 <label for="token">User token</label>
 <input id="token" name="token" type="password" autocomplete="off" required>
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
 </form>
 ${picker.length > 0 ? `<h2>Sandbox: pick a user</h2>${picker.join('\n')}` : ''}`,
   );
+}
+
+/** The requested bot permissions the user cannot grant, per guild of the picker: the bot will not get them. */
+function withheldNote(guilds: readonly ConsentGuild[]): string {
+  const lines = guilds
+    .filter((g) => g.withheld.length > 0)
+    .map((g) => {
+      const where = guilds.length > 1 ? `In <strong>${escapeHtml(g.name)}</strong>: ` : '';
+      return `<li>${where}${g.withheld.map((name) => `<code>${escapeHtml(name)}</code>`).join(', ')}</li>`;
+    });
+  if (lines.length === 0) return '';
+  return `<div class="withheld" role="note"><p>You do not hold these permissions, so the bot will not get them:</p>
+<ul>${lines.join('')}</ul></div>`;
 }
 
 export function consentPage(view: ConsentView, userName: string, query: string, formToken: string): string {
@@ -65,6 +81,7 @@ export function consentPage(view: ConsentView, userName: string, query: string, 
 <select id="guild_id" name="guild_id">${view.guilds
             .map((g) => `<option value="${escapeHtml(g.id)}">${escapeHtml(g.name)}</option>`)
             .join('')}</select>`;
+  const withheld = withheldNote(view.guilds ?? []);
   const where = view.userInstall
     ? '<p>The application will be added to your account: its commands follow you into DMs.</p>'
     : '';
@@ -75,6 +92,7 @@ export function consentPage(view: ConsentView, userName: string, query: string, 
 <p>This will allow the application to:</p>
 <ul class="scopes">${scopes.join('')}</ul>
 ${where}
+${withheld}
 <form method="post" action="/oauth2/authorize">
 <input type="hidden" name="query" value="${escapeHtml(query)}">
 <input type="hidden" name="form_token" value="${escapeHtml(formToken)}">

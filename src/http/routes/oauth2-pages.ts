@@ -1,14 +1,16 @@
 /**
  * The browser side of OAuth2 (docs/oauth2.md): `GET /oauth2/authorize` (sign-in, then the consent
  * page), its form posts, and OpenID Connect discovery and the JWKS. Pages are server-rendered with
- * a strict CSP (no script, no frames: frame-ancestors 'none'), and the Authorize form carries a
- * token bound to the session. A bad client_id or redirect_uri is shown, never redirected to.
+ * a strict CSP (no script, no frames: frame-ancestors 'none'); the sign-in form carries a token
+ * bound to a cookie of the browser that loaded it, and the Authorize form one bound to the
+ * session; a form posted from another site is refused. A bad client_id or redirect_uri is shown,
+ * never redirected to.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationRequest } from '../../core/oauth2/authorize-request.js';
 import { nullRecordFrom } from '../../core/records.js';
 import type { ConsentSessions } from '../../services/consent-sessions.js';
-import { CONSENT_SESSION_TTL_SECONDS } from '../../services/consent-sessions.js';
+import { CONSENT_SESSION_TTL_SECONDS, SIGN_IN_FORM_TTL_SECONDS } from '../../services/consent-sessions.js';
 import type { AuthorizeOutcome, OAuth2Service } from '../../services/oauth2-service.js';
 import { OIDC_PATHS, type OidcService } from '../../services/oidc-service.js';
 import { CONSENT_CSS, consentPage, donePage, errorPage, signInPage } from './oauth2-page-views.js';
@@ -21,6 +23,8 @@ export interface OAuth2PagesOptions {
 
 /** The consent-page session cookie: only the authorization pages read it. */
 export const SESSION_COOKIE = 'slashd_consent';
+/** The cookie that binds a sign-in form to the browser that loaded it (login CSRF). */
+export const SIGN_IN_COOKIE = 'slashd_sign_in';
 /** Largest form body of the pages (bytes): a token and the authorize query. */
 const PAGE_FORM_LIMIT_BYTES = 16 * 1024;
 /** Longest authorize query carried through the forms (characters). */
@@ -68,6 +72,24 @@ function readCookie(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A form posted from a page of another site, as the browser tells (Fetch Metadata): refused
+ * before anything else. Browsers without the header are held by the forms' tokens alone.
+ */
+function postedFromAnotherSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site !== undefined && site !== 'same-origin' && site !== 'none';
+}
+
+/**
+ * The authorize query as the sign-in answer's `Location` carries it: parsed and written again, so
+ * every character is percent-encoded (a CR, LF or U+2028 in the form's field would make the header
+ * invalid) and the authorize endpoint reads the same parameters.
+ */
+export function locationQuery(query: string): string {
+  return new URLSearchParams(query).toString();
+}
+
 /** The raw query string of the request URL. */
 function rawQuery(request: FastifyRequest): string {
   const at = request.url.indexOf('?');
@@ -93,6 +115,27 @@ export async function oauth2PageRoutes(
     'redirect' in outcome
       ? reply.code(303).header('cache-control', 'no-store').header('location', outcome.redirect).send()
       : sendPage(reply, 200, donePage(outcome.done), request.redirectUri);
+
+  /** The sign-in page, its form bound to this browser's sign-in cookie (set or kept). */
+  async function sendSignIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    query: string,
+    problem: string | null,
+  ): Promise<FastifyReply> {
+    const binding = await sessions.signInBinding(readCookie(request, SIGN_IN_COOKIE));
+    const cookie = [
+      `${SIGN_IN_COOKIE}=${binding.cookie}`,
+      'Path=/oauth2/authorize',
+      'HttpOnly',
+      'SameSite=Strict',
+      `Max-Age=${SIGN_IN_FORM_TTL_SECONDS}`,
+      ...(secureCookie() ? ['Secure'] : []),
+    ].join('; ');
+    reply.header('set-cookie', cookie);
+    return sendPage(reply, status, signInPage(query, binding.formToken, problem, await sessions.sandboxUsers()));
+  }
 
   /**
    * Reads the authorize query; answers the request itself (error page, redirect with the error)
@@ -127,7 +170,7 @@ export async function oauth2PageRoutes(
     const user = await sessions.userOf(session);
     if (authorization.prompt === 'none')
       return finish(reply, await oauth2.silentOutcome(authorization, user), authorization);
-    if (!user || !session) return sendPage(reply, 200, signInPage(query, null, await sessions.sandboxUsers()));
+    if (!user || !session) return sendSignIn(request, reply, 200, query, null);
     const view = await oauth2.consentView(authorization, user);
     return sendPage(
       reply,
@@ -145,10 +188,13 @@ export async function oauth2PageRoutes(
       const query = form.query ?? '';
       if (query.length > MAX_QUERY_LENGTH)
         return sendPage(reply, 400, errorPage('The authorization request is too long.'));
-      const signedIn = await sessions.signIn(form.token ?? '');
-      if (!signedIn) {
-        return sendPage(reply, 401, signInPage(query, 'No user has this token.', await sessions.sandboxUsers()));
+      // Login CSRF: only the form this browser loaded may sign it in, whoever's token it carries.
+      const bound = await sessions.checkSignInToken(readCookie(request, SIGN_IN_COOKIE), form.sign_in_token);
+      if (postedFromAnotherSite(request) || !bound) {
+        return sendSignIn(request, reply, 403, query, 'This form did not come from this page; sign in again.');
       }
+      const signedIn = await sessions.signIn(form.token ?? '');
+      if (!signedIn) return sendSignIn(request, reply, 401, query, 'No user has this token.');
       const cookie = [
         `${SESSION_COOKIE}=${signedIn.session}`,
         'Path=/oauth2',
@@ -161,7 +207,7 @@ export async function oauth2PageRoutes(
         .code(303)
         .header('set-cookie', cookie)
         .header('cache-control', 'no-store')
-        .header('location', `/oauth2/authorize?${query}`)
+        .header('location', `/oauth2/authorize?${locationQuery(query)}`)
         .send();
     },
   );
@@ -173,8 +219,8 @@ export async function oauth2PageRoutes(
     if (!authorization) return reply;
     const session = readCookie(request, SESSION_COOKIE);
     const user = await sessions.userOf(session);
-    if (!user || !session) return sendPage(reply, 401, signInPage(form.query ?? '', 'Your sign-in has expired.'));
-    if (!(await sessions.checkFormToken(session, form.form_token))) {
+    if (!user || !session) return sendSignIn(request, reply, 401, form.query ?? '', 'Your sign-in has expired.');
+    if (postedFromAnotherSite(request) || !(await sessions.checkFormToken(session, form.form_token))) {
       return sendPage(reply, 403, errorPage('This form did not come from this page; reload it and try again.'));
     }
     if (form.decision === 'authorize') {

@@ -284,6 +284,17 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'spent refresh tokens are kept to detect a replay',
+    // A used refresh token stays (used) until it expires or its grant is revoked, so that
+    // presenting it again is recognised as a replay and revokes its whole grant (OAuth 2.0
+    // Security BCP); expired rows of an app are swept when it gets a new one.
+    sql: `
+      ALTER TABLE oauth2_refresh_tokens ADD COLUMN used BOOLEAN NOT NULL DEFAULT false;
+      CREATE INDEX oauth2_refresh_tokens_by_expiry ON oauth2_refresh_tokens (application_id, expires_at);
+    `,
+  },
 ];
 
 /**

@@ -1,8 +1,9 @@
-/** The PostgreSQL OAuth2GrantStore: authorization codes, refresh tokens, user authorizations, the signing key. */
+/** The PostgreSQL OAuth2GrantStore: authorization codes, refresh tokens (spent ones kept to tell a replay), user authorizations, the signing key. */
 import type {
   AuthorizationGrant,
   OAuth2GrantStore,
   RedeemedCode,
+  RedeemedRefreshToken,
   RefreshGrant,
   SigningKeyRecord,
   UserAuthorization,
@@ -42,19 +43,33 @@ export class PostgresOAuth2Grants implements OAuth2GrantStore {
   }
 
   async putRefreshToken(token: string, grant: RefreshGrant): Promise<void> {
-    await this.conn.pool.query(
-      'INSERT INTO oauth2_refresh_tokens (token_hash, application_id, grant_id, doc, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [tokenDigest(token), grant.application_id, grant.grant_id, JSON.stringify(grant), grant.expires_at],
-    );
+    await this.conn.transaction(async (client) => {
+      await client.query('DELETE FROM oauth2_refresh_tokens WHERE application_id = $1 AND expires_at <= $2', [
+        grant.application_id,
+        this.conn.now(),
+      ]);
+      await client.query(
+        `INSERT INTO oauth2_refresh_tokens (token_hash, application_id, grant_id, doc, expires_at, used)
+         VALUES ($1, $2, $3, $4, $5, false)`,
+        [tokenDigest(token), grant.application_id, grant.grant_id, JSON.stringify(grant), grant.expires_at],
+      );
+    });
   }
 
-  async takeRefreshToken(applicationId: string, token: string): Promise<RefreshGrant | null> {
-    const result = await this.conn.pool.query<{ doc: string }>(
-      'DELETE FROM oauth2_refresh_tokens WHERE token_hash = $1 AND application_id = $2 RETURNING doc',
-      [tokenDigest(token), applicationId],
-    );
-    const row = result.rows[0];
-    return row ? (JSON.parse(row.doc) as RefreshGrant) : null;
+  async redeemRefreshToken(applicationId: string, token: string): Promise<RedeemedRefreshToken | null> {
+    return this.conn.transaction(async (client) => {
+      // FOR UPDATE: of two nodes redeeming the same token at once, the second waits and sees it spent.
+      const result = await client.query<{ doc: string; used: boolean }>(
+        'SELECT doc, used FROM oauth2_refresh_tokens WHERE token_hash = $1 AND application_id = $2 FOR UPDATE',
+        [tokenDigest(token), applicationId],
+      );
+      const row = result.rows[0];
+      if (!row) return null;
+      if (!row.used) {
+        await client.query('UPDATE oauth2_refresh_tokens SET used = true WHERE token_hash = $1', [tokenDigest(token)]);
+      }
+      return { grant: JSON.parse(row.doc) as RefreshGrant, firstUse: !row.used };
+    });
   }
 
   async revokeGrant(applicationId: string, grantId: string): Promise<void> {

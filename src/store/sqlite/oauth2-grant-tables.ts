@@ -1,8 +1,9 @@
-/** The SQLite OAuth2GrantStore: authorization codes, refresh tokens, user authorizations, the signing key. */
+/** The SQLite OAuth2GrantStore: authorization codes, refresh tokens (spent ones kept to tell a replay), user authorizations, the signing key. */
 import type {
   AuthorizationGrant,
   OAuth2GrantStore,
   RedeemedCode,
+  RedeemedRefreshToken,
   RefreshGrant,
   SigningKeyRecord,
   UserAuthorization,
@@ -36,22 +37,28 @@ export class SqliteOAuth2Grants implements OAuth2GrantStore {
   }
 
   async putRefreshToken(token: string, grant: RefreshGrant): Promise<void> {
-    this.conn
-      .sql(
-        'INSERT INTO oauth2_refresh_tokens (token_hash, application_id, grant_id, doc, expires_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(tokenDigest(token), grant.application_id, grant.grant_id, JSON.stringify(grant), grant.expires_at);
+    this.conn.transaction(() => {
+      this.conn
+        .sql('DELETE FROM oauth2_refresh_tokens WHERE application_id = ? AND expires_at <= ?')
+        .run(grant.application_id, this.conn.now());
+      this.conn
+        .sql(
+          `INSERT INTO oauth2_refresh_tokens (token_hash, application_id, grant_id, doc, expires_at, used)
+           VALUES (?, ?, ?, ?, ?, 0)`,
+        )
+        .run(tokenDigest(token), grant.application_id, grant.grant_id, JSON.stringify(grant), grant.expires_at);
+    });
   }
 
-  async takeRefreshToken(applicationId: string, token: string): Promise<RefreshGrant | null> {
+  async redeemRefreshToken(applicationId: string, token: string): Promise<RedeemedRefreshToken | null> {
     return this.conn.transaction(() => {
       const digest = tokenDigest(token);
       const row = this.conn
-        .sql('SELECT doc FROM oauth2_refresh_tokens WHERE token_hash = ? AND application_id = ?')
-        .get(digest, applicationId) as { doc: string } | undefined;
+        .sql('SELECT doc, used FROM oauth2_refresh_tokens WHERE token_hash = ? AND application_id = ?')
+        .get(digest, applicationId) as { doc: string; used: number } | undefined;
       if (!row) return null;
-      this.conn.sql('DELETE FROM oauth2_refresh_tokens WHERE token_hash = ?').run(digest);
-      return JSON.parse(row.doc) as RefreshGrant;
+      if (row.used === 0) this.conn.sql('UPDATE oauth2_refresh_tokens SET used = 1 WHERE token_hash = ?').run(digest);
+      return { grant: JSON.parse(row.doc) as RefreshGrant, firstUse: row.used === 0 };
     });
   }
 
