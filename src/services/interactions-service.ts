@@ -31,7 +31,7 @@ import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
 import type { User } from '../core/world/types.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
 import type { EventBus } from '../events/bus.js';
-import type { GatewayPresence } from '../gateway/gateway.js';
+import type { GatewayPresence } from '../core/gateway/presence.js';
 import { NO_METRICS, type DeliveryMetrics, type InteractionMetrics } from '../metrics/metrics.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { isRecord, type JsonRecord } from '../core/io/read.js';
