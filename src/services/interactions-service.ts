@@ -37,6 +37,7 @@ import type { Store, StoredApplication } from '../store/store.js';
 import { isRecord, type JsonRecord } from '../core/io/read.js';
 import { readComponentRequest, readModalSubmitRequest } from '../core/invocation/component-request.js';
 import { ComponentInteractions } from './component-interactions.js';
+import { appendStep } from './interaction-transcript.js';
 import { MessageRenderer } from './message-renderer.js';
 import {
   loadScene,
@@ -376,11 +377,7 @@ export class InteractionsService {
 
   /** A step of the interaction's transcript (GET /admin/interactions/{id}/transcript). */
   private async step(record: InteractionRecord, kind: string, detail: Record<string, unknown>): Promise<void> {
-    await this.deps.store.interactions.appendTranscript(record.application_id, record.id, {
-      at: this.deps.now(),
-      kind,
-      detail,
-    });
+    await appendStep(this.deps, record, kind, detail);
   }
 
   /**
