@@ -20,7 +20,13 @@ import tseslint from 'typescript-eslint';
  * may make (when given).
  */
 const LAYERS = [
-  { layer: 'core', values: ['core'], packages: ['node:crypto', 'secure-json-parse', 'discord-api-types/'] },
+  {
+    layer: 'core',
+    values: ['core'],
+    packages: ['node:crypto', 'secure-json-parse', 'discord-api-types/'],
+    // Pure functions of an I/O module: what an address is, without opening anything.
+    pureParts: { 'node:net': ['isIP', 'isIPv4', 'isIPv6'] },
+  },
   { layer: 'store', values: ['core', 'store'] },
   { layer: 'events', values: ['core', 'events'] },
   { layer: 'metrics', values: ['core', 'metrics'] },
@@ -28,12 +34,16 @@ const LAYERS = [
   { layer: 'rate-limits', values: ['core', 'rate-limits'] },
   { layer: 'world', values: ['core', 'world'] },
   { layer: 'delivery', values: ['core', 'delivery', 'metrics'], types: ['store'] },
-  { layer: 'gateway', values: ['core', 'events', 'faults', 'gateway', 'metrics', 'store'] },
+  {
+    layer: 'gateway',
+    values: ['core', 'events', 'faults', 'gateway', 'metrics', 'rate-limits', 'store'],
+    types: ['http'],
+  },
   { layer: 'services', values: ['core', 'delivery', 'events', 'faults', 'metrics', 'services', 'store'] },
   { layer: 'http', values: ['core', 'faults', 'http', 'metrics', 'rate-limits', 'services', 'store'] },
   // Routes reach stored data through a service; the constant-time comparison is the one exception.
   { layer: 'http/routes', values: ['core', 'http', 'services', 'store/tokens.js'], types: ['store', 'gateway'] },
-  { layer: 'cli', values: ['app.js', 'cli', 'core', 'events', 'http', 'store', 'world'] },
+  { layer: 'cli', values: ['app.js', 'cli', 'core', 'events', 'http', 'services', 'store', 'world'] },
   // The kit shares the CLI's client half (its HTTP client, `invoke` name resolution), never `serve`.
   { layer: 'testing', values: ['app.js', 'cli/client.js', 'cli/invoke/', 'core', 'rate-limits', 'testing', 'world'] },
   // The client library runs in browsers: no Node module but in `slashd/sdk/node`.
@@ -56,7 +66,7 @@ function anyOf(targets) {
  * layer + k) times leads to src itself, and what follows names the layer imported.
  */
 function layerRules() {
-  return LAYERS.flatMap(({ layer, files, values, types = [], packages }) => {
+  return LAYERS.flatMap(({ layer, files, values, types = [], packages, pureParts = {} }) => {
     const segments = layer.split('/').length;
     const depths = files ? [0] : [0, 1, 2].filter((k) => segments + k <= 3);
     return depths.map((k) => {
@@ -68,11 +78,17 @@ function layerRules() {
       if (types.length > 0)
         patterns.push({ regex: `${up}(?!${anyOf(values)})${anyOf(types)}`, allowTypeImports: true, message });
       if (packages) {
-        const allowed = packages.map((name) => (name.endsWith('/') || name.endsWith(':') ? name : `${name}$`));
-        patterns.push({
-          regex: `^(?!\\.${allowed.map((name) => `|${name}`).join('')})`,
-          message: `src/${layer} imports no package but ${packages.join(', ') || 'none'} (docs/architecture.md, "The layers").`,
-        });
+        const names = [...packages, ...Object.keys(pureParts)];
+        const allowed = names.map((name) => (name.endsWith('/') || name.endsWith(':') ? name : `${name}$`));
+        const message = `src/${layer} imports no package but ${names.join(', ') || 'none'} (docs/architecture.md, "The layers").`;
+        patterns.push({ regex: `^(?!\\.${allowed.map((name) => `|${name}`).join('')})`, message });
+        for (const [name, parts] of Object.entries(pureParts)) {
+          patterns.push({
+            regex: `^${name}$`,
+            allowImportNames: parts,
+            message: `src/${layer} takes only ${parts.join(', ')} from ${name}.`,
+          });
+        }
       }
       return {
         files: files ?? [`src/${layer}/${'*/'.repeat(k)}*.ts`],
