@@ -1,13 +1,12 @@
 /**
  * Authentication happens once per request, in one hook: every guarded route looks its token up
- * exactly once (the guards and handlers read `request.principal`), unguarded routes never look one
- * up, and no route module calls `authenticate` itself.
+ * exactly once (the guards and handlers read `request.principal`), and unguarded routes never look
+ * one up. That no other module calls `authenticate` is a lint rule (eslint.config.js).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createSlashd, type Slashd } from '../src/app.js';
 import {
@@ -127,26 +126,4 @@ describe('authentication once per request', () => {
       assert.deepEqual(result, { status, lookups: 0 });
     });
   }
-});
-
-describe('who calls authenticate', () => {
-  test('only the authentication hook (and the module defining it), never a route', () => {
-    // The sources, not dist/: a stale compiled file must not count.
-    const http = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'http');
-    const files = (function walk(dir: string): string[] {
-      return readdirSync(dir).flatMap((name) => {
-        const path = join(dir, name);
-        return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
-      });
-    })(http);
-    assert.ok(
-      files.some((file) => file.includes(join('routes', 'application-commands.ts'))),
-      'the route sources were read',
-    );
-    const callers = files
-      .filter((file) => /\bauthenticate\(/.test(readFileSync(file, 'utf8')))
-      .map((file) => relative(http, file))
-      .sort();
-    assert.deepEqual(callers, ['auth.ts', 'authentication.ts']);
-  });
 });

@@ -1,17 +1,14 @@
 /** `slashd serve`: options from flags, then environment variables, then defaults. */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ChannelType } from 'discord-api-types/v10';
 import { createSlashd, type Slashd } from '../app.js';
 import type { TrustProxy } from '../http/server.js';
-import type { Issue } from '../core/io/issue.js';
-import { readJsonText } from '../core/io/json-text.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
 import { isPresetName, PRESET_NAMES, type PresetName } from '../core/rate-limits/presets.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
-import { parseWorld } from '../core/world/parse.js';
-import type { World } from '../core/world/types.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
+import { loadWorldFile, readWorld } from '../world/world-file.js';
 import { adminTokenPath, loadOrCreateAdminToken } from './admin-token.js';
 import { DEFAULT_URL } from './client.js';
 import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
@@ -56,28 +53,6 @@ export function databaseSetupMessage(error: Error, db: string): string {
   return error instanceof DatabaseOpenError
     ? error.message
     : `cannot open the SQLite database at ${db}: ${error.message}`;
-}
-
-export function readWorld(value: unknown, source: string): World {
-  const parsed = parseWorld(value);
-  if (parsed.ok) return parsed.value;
-  throw new Error(`The world in ${source} is invalid:\n${describeIssues(parsed.issues)}`);
-}
-
-function describeIssues(issues: readonly Issue[]): string {
-  return issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.code} ${i.message}`).join('\n');
-}
-
-export function loadWorldFile(path: string): World {
-  const text = readFileSync(path, 'utf8');
-  let read;
-  try {
-    read = readJsonText(text);
-  } catch (error) {
-    throw new Error(`The world in ${path} is not JSON: ${(error as Error).message}`, { cause: error });
-  }
-  if (read.ok) return readWorld(read.value, path);
-  throw new Error(`The world in ${path} is invalid:\n${describeIssues(read.issues)}`);
 }
 
 interface ServeArgs extends DatabaseArgs, RedisArgs {

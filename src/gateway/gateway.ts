@@ -22,6 +22,7 @@ import {
   RESUME_BUFFER_EVENTS,
   RESUME_WINDOW_MS,
 } from '../core/gateway/protocol.js';
+import type { GatewayPresence } from '../core/gateway/presence.js';
 import { recommendedShards, shardingRequired, shardOf } from '../core/gateway/shards.js';
 import { worldDispatchFor, type WorldEvent } from '../core/gateway/world-filter.js';
 import { toWireGuildCreate } from '../core/world/guild-create.js';
@@ -79,15 +80,6 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   maxGuildsPerShard: MAX_GUILDS_PER_SHARD,
   resumeBufferChars: RESUME_BUFFER_CHARS,
 };
-
-/** What the interactions service asks before publishing INTERACTION_CREATE. */
-export interface GatewayPresence {
-  /**
-   * The session that gets the app's INTERACTION_CREATE in this guild (its shard's; an attached one
-   * first), on whichever node; null when the app has none there.
-   */
-  sessionFor(applicationId: string, guildId: string | null): Promise<string | null>;
-}
 
 /** The world reads the gateway makes: the bot's token (constant-time lookup), guilds, users. */
 export type GatewayWorld = Pick<

@@ -4,9 +4,9 @@
  * bots as MESSAGE_CREATE / UPDATE / DELETE.
  */
 import { MESSAGE_FLAGS_INVALID } from '../core/io/codes.js';
-import { apiError, invalidFormBody, type ApiError, type ErrorName } from '../core/io/errors.js';
-import { issue, type Issue } from '../core/io/issue.js';
-import { checkMessageData, isEmptyMessageFailure } from '../core/interactions/message-data.js';
+import { apiError, invalidFormBody, type ErrorName } from '../core/io/errors.js';
+import { issue } from '../core/io/issue.js';
+import { checkMessageData, messageFormError } from '../core/interactions/message-data.js';
 import {
   EPHEMERAL_FLAG,
   fromWorldMessage,
@@ -37,14 +37,10 @@ function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> 
   return { type: 'rich', ...embed };
 }
 
-function formError(issues: readonly Issue[]): ApiError {
-  return isEmptyMessageFailure(issues) ? apiError('CannotSendEmptyMessage') : invalidFormBody(issues);
-}
-
 /** The message rules of interaction answers, without EPHEMERAL. */
 function checkChannelMessage(body: unknown, partial: boolean): Record<string, unknown> {
   const checked = checkMessageData(body, partial ? { partial: true } : {});
-  if (!checked.ok) throw formError(checked.issues);
+  if (!checked.ok) throw messageFormError(checked.issues);
   const flags = checked.value.flags;
   if (typeof flags === 'number' && (flags & EPHEMERAL_FLAG) !== 0) {
     throw invalidFormBody([

@@ -21,7 +21,7 @@ import {
   tokenAlive,
   type InteractionRecord,
 } from '../core/interactions/lifecycle.js';
-import type { StoredInteractionMetadata, StoredMessage } from '../core/interactions/messages.js';
+import { interactionMetadataOf, type StoredMessage } from '../core/interactions/messages.js';
 import { MODAL_SEARCH_LIMIT } from '../core/interactions/limits.js';
 import { checkModalSubmit } from '../core/interactions/modal-submit.js';
 import type { ComponentRequest, ModalSubmitRequest } from '../core/invocation/component-request.js';
@@ -56,20 +56,6 @@ function unknownMessage(message: string): ApiError {
 
 function unknownModal(): ApiError {
   return refused(['data', 'custom_id'], INTERACTION_MODAL_UNKNOWN, 'No open modal of yours has this custom_id.');
-}
-
-/** What a response to this interaction records of it, for a submission's `triggering_interaction_metadata`. */
-function metadataOf(record: InteractionRecord): StoredInteractionMetadata {
-  const metadata: StoredInteractionMetadata = {
-    id: record.id,
-    type: record.type,
-    user_id: record.user_id,
-    authorizing_integration_owners: record.guild_id ? { '0': record.guild_id } : { '0': '0' },
-    name: record.command_name,
-    command_type: record.command_type,
-  };
-  if (record.message_id) metadata.interacted_message_id = record.message_id;
-  return metadata;
 }
 
 export class ComponentInteractions {
@@ -131,7 +117,7 @@ export class ComponentInteractions {
       custom_id: request.data.custom_id,
       command_name: opening.command_name,
       command_type: opening.command_type,
-      triggering_metadata: metadataOf(opening),
+      triggering_metadata: interactionMetadataOf(opening),
     });
     // Last: a modal is submitted once, and only a submission that passed every check uses it up.
     if (!(await this.deps.store.interactions.claimModal(opening.application_id, opening.id, record.id))) {

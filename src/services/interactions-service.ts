@@ -31,12 +31,13 @@ import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
 import type { User } from '../core/world/types.js';
 import type { HttpDelivery } from '../delivery/http-delivery.js';
 import type { EventBus } from '../events/bus.js';
-import type { GatewayPresence } from '../gateway/gateway.js';
+import type { GatewayPresence } from '../core/gateway/presence.js';
 import { NO_METRICS, type DeliveryMetrics, type InteractionMetrics } from '../metrics/metrics.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { isRecord, type JsonRecord } from '../core/io/read.js';
 import { readComponentRequest, readModalSubmitRequest } from '../core/invocation/component-request.js';
 import { ComponentInteractions } from './component-interactions.js';
+import { appendStep } from './interaction-transcript.js';
 import { MessageRenderer } from './message-renderer.js';
 import {
   loadScene,
@@ -376,11 +377,7 @@ export class InteractionsService {
 
   /** A step of the interaction's transcript (GET /admin/interactions/{id}/transcript). */
   private async step(record: InteractionRecord, kind: string, detail: Record<string, unknown>): Promise<void> {
-    await this.deps.store.interactions.appendTranscript(record.application_id, record.id, {
-      at: this.deps.now(),
-      kind,
-      detail,
-    });
+    await appendStep(this.deps, record, kind, detail);
   }
 
   /**

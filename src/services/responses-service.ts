@@ -4,8 +4,7 @@
  * the channel as messages.
  */
 import { hasActivities } from '../core/commands/model.js';
-import { apiError, ApiError, invalidFormBody } from '../core/io/errors.js';
-import type { Issue } from '../core/io/issue.js';
+import { apiError, ApiError } from '../core/io/errors.js';
 import {
   CallbackType,
   checkCanAcknowledge,
@@ -16,26 +15,23 @@ import {
   type InteractionRecord,
   type InteractionState,
 } from '../core/interactions/lifecycle.js';
+import { checkCallback, checkMessageData, type CheckedCallback } from '../core/interactions/responses.js';
+import { MESSAGE_FLAGS_ALLOWED, messageFormError } from '../core/interactions/message-data.js';
 import {
-  checkCallback,
-  checkMessageData,
-  isEmptyMessageFailure,
-  type CheckedCallback,
-} from '../core/interactions/responses.js';
-import { MESSAGE_FLAGS_ALLOWED } from '../core/interactions/message-data.js';
-import { EPHEMERAL_FLAG, hasFlag, LOADING_FLAG, type StoredMessage } from '../core/interactions/messages.js';
+  EPHEMERAL_FLAG,
+  hasFlag,
+  interactionMetadataOf,
+  LOADING_FLAG,
+  type StoredMessage,
+} from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import { normalizeComponents } from '../core/interactions/component-tree.js';
 import { NO_METRICS, type InteractionMetrics } from '../metrics/metrics.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
 import type { MessageRenderer } from './message-renderer.js';
+import { appendStep } from './interaction-transcript.js';
 import type { WorldEvents } from './world-events.js';
-
-/** An empty message is a JSON error of its own (50006), not a form error. */
-function formError(issues: readonly Issue[]): ApiError {
-  return isEmptyMessageFailure(issues) ? apiError('CannotSendEmptyMessage') : invalidFormBody(issues);
-}
 
 export interface ResponsesServiceDeps {
   store: Pick<Store, 'world' | 'interactions'>;
@@ -117,11 +113,7 @@ export class ResponsesService {
 
   /** A step of the interaction's transcript (GET /admin/interactions/{id}/transcript). */
   private async step(record: InteractionRecord, kind: string, detail: Record<string, unknown>): Promise<void> {
-    await this.deps.store.interactions.appendTranscript(record.application_id, record.id, {
-      at: this.deps.now(),
-      kind,
-      detail,
-    });
+    await appendStep(this.deps, record, kind, detail);
   }
 
   /** An answer the app gave in the body of its HTTP response to the delivery. */
@@ -159,7 +151,7 @@ export class ResponsesService {
       appHasActivities: hasActivities(app),
       focusedOption: record.focused_option,
     });
-    if (!checked.ok) throw formError(checked.issues);
+    if (!checked.ok) throw messageFormError(checked.issues);
     const response = checked.value;
     const state = stateAfterCallback(response.type);
     if (response.type === CallbackType.DeferredUpdateMessage || response.type === CallbackType.UpdateMessage) {
@@ -298,16 +290,7 @@ export class ResponsesService {
       tts: data.tts === true,
       timestamp: new Date(this.deps.now()).toISOString(),
       edited_timestamp: null,
-      interaction_metadata: {
-        id: record.id,
-        type: record.type,
-        user_id: record.user_id,
-        authorizing_integration_owners: record.guild_id ? { '0': record.guild_id } : { '0': '0' },
-        name: record.command_name,
-        command_type: record.command_type,
-        ...(record.type === 3 && record.message_id ? { interacted_message_id: record.message_id } : {}),
-        ...(record.triggering_metadata ? { triggering_interaction_metadata: record.triggering_metadata } : {}),
-      },
+      interaction_metadata: interactionMetadataOf(record),
       ephemeral_for_user_id: ephemeral ? record.user_id : null,
       webhook_id: record.application_id,
       application_id: record.application_id,
@@ -328,7 +311,7 @@ export class ResponsesService {
     const record = await this.webhookInteraction(applicationId, token);
     if (record.state === 'pending') throw apiError('UnknownWebhook');
     const checked = checkMessageData(body, {});
-    if (!checked.ok) throw formError(checked.issues);
+    if (!checked.ok) throw messageFormError(checked.issues);
     const message = this.newMessage(record, checked.value, false);
     message.interaction_metadata = { ...message.interaction_metadata! };
     if (record.original_message_id !== null) {
@@ -349,7 +332,7 @@ export class ResponsesService {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
     const checked = checkMessageData(body, { partial: true });
-    if (!checked.ok) throw formError(checked.issues);
+    if (!checked.ok) throw messageFormError(checked.issues);
     const edited = this.applyEdit(message, checked.value);
     if (!(await this.deps.store.interactions.editMessage(edited))) throw apiError('UnknownMessage');
     await this.step(record, 'edit', { message_id: edited.id });

@@ -8,9 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { createSlashd, type Slashd } from '../app.js';
 import type { Application, Channel, Guild, User, World } from '../core/world/types.js';
-import { readWorld } from '../cli/serve.js';
 import type { RateLimitConfig } from '../rate-limits/config.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
+import { readWorld } from '../world/world-file.js';
 import { parseTypedCommand } from '../cli/invoke/command-line.js';
 import { findCommand, invocationData, type IndexCommand } from '../cli/invoke/resolve-command.js';
 import { findChannel, findUser } from '../cli/invoke/resolve-world.js';

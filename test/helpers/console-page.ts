@@ -2,7 +2,8 @@
  * The web console in Debian's Chromium, for the console's tests: a page per user (its own browser
  * context, so its own sign-in), the steps a person takes (sign in, type `/`, choose a command),
  * the accessibility check of a screen (axe-core: no serious or critical violation), and the
- * screenshots the docs embed (docs/images/, written by the tests so they stay true).
+ * screenshots the docs embed (written to screenshots/, which git ignores, so a test run changes no
+ * tracked file; `npm run screenshots` copies them into docs/images/ when the docs should show them).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -10,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 
-/** docs/images of the repository, from dist/test/helpers. */
-export const DOCS_IMAGES = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
+/** screenshots/ of the repository (ignored by git), from dist/test/helpers. */
+export const SCREENSHOTS = fileURLToPath(new URL('../../../screenshots/', import.meta.url));
 
 export interface PageOptions {
   width?: number;
@@ -78,8 +79,8 @@ export async function assertAccessible(page: Page, screen: string): Promise<void
   );
 }
 
-/** A screenshot for the docs: docs/images/<name>.png. */
+/** A screenshot for the docs: screenshots/<name>.png, which `npm run screenshots` copies to docs/images/. */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(DOCS_IMAGES, { recursive: true });
-  await page.screenshot({ path: `${DOCS_IMAGES}${name}.png` });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
 }

@@ -7,6 +7,7 @@
  */
 import { canonicalJson, type CommandDefinition, type CommandScope, type StoredCommand } from './model.js';
 import type { ScopeState } from './mutation.js';
+import { isRecord, type JsonRecord } from '../io/read.js';
 import { DAILY_COMMAND_CREATES_MAX, planBulkOverwrite, type BulkEntry } from './plans.js';
 
 /** A command of the diff: its id (null for one the overwrite would create), name and type. */
@@ -53,12 +54,8 @@ function refOf(id: string | null, definition: CommandDefinition): CommandRef {
   return { id, name: definition.name, type: definition.type };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isObjectList(value: unknown): value is Record<string, unknown>[] {
-  return Array.isArray(value) && (value as unknown[]).every(isObject);
+function isRecordList(value: unknown): value is JsonRecord[] {
+  return Array.isArray(value) && (value as unknown[]).every(isRecord);
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -78,14 +75,14 @@ export function changedPaths(before: unknown, after: unknown, path = ''): string
   if (same(before, after)) return [];
   // Lists of objects (options, choices) are followed item by item; a list of plain values
   // (`contexts`, `channel_types`) changed as a whole.
-  if (isObjectList(before) && isObjectList(after)) {
+  if (isRecordList(before) && isRecordList(after)) {
     const paths: string[] = [];
     for (let i = 0; i < Math.max(before.length, after.length); i++) {
       paths.push(...changedPaths(before[i], after[i], childPath(path, i)));
     }
     return paths;
   }
-  if (isObject(before) && isObject(after)) {
+  if (isRecord(before) && isRecord(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((key) => changedPaths(before[key], after[key], childPath(path, key)));
   }

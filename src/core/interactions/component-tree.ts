@@ -4,6 +4,7 @@
  * by searching the whole tree. The tree is the app's stored JSON: every read here is defensive.
  */
 import { COMPONENT_TREE_DEPTH_MAX } from './limits.js';
+import { isRecord as isObject } from '../io/read.js';
 
 /** v10 component types slashd reads. */
 export const ComponentType = {
@@ -42,10 +43,6 @@ export const ID_SELECT_TYPES: readonly number[] = [
 ];
 
 export type ComponentObject = Readonly<Record<string, unknown>>;
-
-function isObject(value: unknown): value is ComponentObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The children of a layout component: `components` (rows, containers), `component` (labels), `accessory` (sections). */
 function childrenOf(component: ComponentObject): unknown[] {

@@ -7,7 +7,7 @@
  * null, which clears the field. An edit may carry every flag a create may, but only SUPPRESS_EMBEDS
  * changes an existing message (v10's edit rule): the caller keeps EPHEMERAL as it was.
  */
-import { ERRORS } from '../io/errors.js';
+import { apiError, ERRORS, invalidFormBody, type ApiError } from '../io/errors.js';
 import { fail, ok, type Result } from '../io/result.js';
 import type { Issue, IssuePath } from '../io/issue.js';
 import { fieldOf, readBoolean, readInteger, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
@@ -146,4 +146,9 @@ export function checkMessageData(body: unknown, options: MessageDataOptions): Re
  */
 export function isEmptyMessageFailure(issues: readonly Issue[]): boolean {
   return issues.length === 1 && issues[0]?.code === MESSAGE_EMPTY;
+}
+
+/** What a refused message is answered with: 50006 when it is only empty, else the 50035 form error. */
+export function messageFormError(issues: readonly Issue[]): ApiError {
+  return isEmptyMessageFailure(issues) ? apiError('CannotSendEmptyMessage') : invalidFormBody(issues);
 }

@@ -4,6 +4,7 @@
  */
 import { CommandType } from '../commands/model.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
+import type { InteractionRecord } from './lifecycle.js';
 import type { Application, Message, User } from '../world/types.js';
 import { toWirePublicUser } from '../world/wire.js';
 
@@ -47,6 +48,23 @@ export interface StoredInteractionMetadata {
   interacted_message_id?: string;
   /** Answers to modal submissions: the interaction the modal answered. */
   triggering_interaction_metadata?: StoredInteractionMetadata;
+}
+
+/**
+ * What a response to the interaction records of it: the `interaction_metadata` of its messages,
+ * and a modal submission's `triggering_interaction_metadata` (the interaction the modal answered).
+ */
+export function interactionMetadataOf(record: InteractionRecord): StoredInteractionMetadata {
+  return {
+    id: record.id,
+    type: record.type,
+    user_id: record.user_id,
+    authorizing_integration_owners: record.guild_id ? { '0': record.guild_id } : { '0': '0' },
+    name: record.command_name,
+    command_type: record.command_type,
+    ...(record.type === 3 && record.message_id ? { interacted_message_id: record.message_id } : {}),
+    ...(record.triggering_metadata ? { triggering_interaction_metadata: record.triggering_metadata } : {}),
+  };
 }
 
 /** Interaction types whose metadata names no command: clicks (3) and modal submissions (5). */

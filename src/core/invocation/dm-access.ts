@@ -25,7 +25,3 @@ export function dmAuthorization(command: StoredCommand, userInstalled: boolean):
   if (!types.includes(IntegrationType.GuildInstall)) return null;
   return (contexts === null ? dm_permission : contexts.includes(InteractionContext.BotDm)) ? 'guild_install' : null;
 }
-
-export function mayUseInBotDm(command: StoredCommand, userInstalled = false): boolean {
-  return dmAuthorization(command, userInstalled) !== null;
-}

@@ -6,6 +6,7 @@
  */
 import secureJson from 'secure-json-parse';
 import type { Issue, IssuePath } from './issue.js';
+import { isRecord, type JsonRecord } from './read.js';
 import { fail, ok, type Result } from './result.js';
 import { reservedKeyIssue } from '../records.js';
 
@@ -44,10 +45,6 @@ export function jsonValueOrUndefined(text: string): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 /** A path as a chain back to the root: walking a deep body copies no arrays. */
 interface PathLink {
   readonly segment: string | number;
@@ -61,7 +58,7 @@ function toPath(link: PathLink | null): IssuePath {
 }
 
 function isPoisonedKey(key: string, child: unknown): boolean {
-  return key === '__proto__' || (key === 'constructor' && isObject(child) && Object.hasOwn(child, 'prototype'));
+  return key === '__proto__' || (key === 'constructor' && isRecord(child) && Object.hasOwn(child, 'prototype'));
 }
 
 /** The keys secure-json-parse refuses, with their paths, in document order; a loop, not recursion. */
@@ -70,11 +67,13 @@ export function findPoisonedKeys(root: unknown): Issue[] {
   const pending: { value: unknown; link: PathLink | null }[] = [{ value: root, link: null }];
   while (pending.length > 0 && issues.length < POISONED_KEY_ISSUES_MAX) {
     const { value, link } = pending.pop()!;
-    if (!isObject(value)) continue;
-    const keys = Object.keys(value);
+    // Arrays are walked too: a poisoned key inside a list is reported at its index.
+    if (typeof value !== 'object' || value === null) continue;
+    const container = value as JsonRecord;
+    const keys = Object.keys(container);
     for (let i = keys.length - 1; i >= 0; i -= 1) {
       const key = keys[i]!;
-      const child = value[key];
+      const child = container[key];
       const childLink = { segment: Array.isArray(value) ? Number(key) : key, parent: link };
       if (isPoisonedKey(key, child)) issues.push(reservedKeyIssue(toPath(childLink)));
       else pending.push({ value: child, link: childLink });

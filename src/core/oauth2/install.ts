@@ -85,11 +85,6 @@ export function withInstall(
   return { ...guild, installs };
 }
 
-/** The guild without the app (its bot leaves with the install). */
-export function withoutInstall(guild: Guild, applicationId: string): Guild {
-  return { ...guild, installs: guild.installs.filter((i) => i.application_id !== applicationId) };
-}
-
 /** The `permissions` parameter as a bit set string; null when absent, undefined when malformed. */
 export function readPermissionsParam(value: string | undefined): string | null | undefined {
   if (value === undefined || value === '') return null;

@@ -14,16 +14,6 @@ export function matchRedirectUri(registered: readonly string[], requested: strin
   return registered.includes(requested) ? requested : null;
 }
 
-/** The origin of a redirect URI (for CORS of browser clients); null when it is not an http(s) URL. */
-export function redirectOrigin(uri: string): string | null {
-  try {
-    const url = new URL(uri);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
-
 /** `uri` with the query parameters added (kept in their order), as the browser is sent back. */
 export function withQuery(uri: string, params: Readonly<Record<string, string | undefined>>): string {
   const url = new URL(uri);

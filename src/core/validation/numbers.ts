@@ -10,10 +10,6 @@ import { reportAboveMax, reportBelowMin, type Issues } from '../io/report.js';
 
 export type NumericOptionType = typeof OptionType.Integer | typeof OptionType.Number;
 
-export function isNumericOptionType(type: number): type is NumericOptionType {
-  return type === OptionType.Integer || type === OptionType.Number;
-}
-
 export function checkRange(value: number, min: number, max: number, path: IssuePath, issues: Issues): void {
   if (value < min) reportBelowMin(issues, path, min);
   else if (value > max) reportAboveMax(issues, path, max);

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../limits.js';
 import { apiError } from '../../core/io/errors.js';
+import { isRecord } from '../../core/io/read.js';
 import { orThrow, type Result } from '../../core/io/result.js';
 import {
   parseApplication,
@@ -24,10 +25,6 @@ export interface AdminRoutesOptions {
   world: WorldService;
   /** Secret of the /admin API; compared in constant time. */
   adminToken: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function samePathId(pathId: string, bodyId: string): void {

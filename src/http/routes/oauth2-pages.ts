@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationRequest } from '../../core/oauth2/authorize-request.js';
 import { nullRecordFrom } from '../../core/records.js';
+import { acceptFormBodies } from '../form-body.js';
 import type { ConsentSessions } from '../../services/consent-sessions.js';
 import { CONSENT_SESSION_TTL_SECONDS, SIGN_IN_FORM_TTL_SECONDS } from '../../services/consent-sessions.js';
 import type { AuthorizeOutcome, OAuth2Service } from '../../services/oauth2-service.js';
@@ -104,10 +105,7 @@ export async function oauth2PageRoutes(
   app: FastifyInstance,
   { oauth2, oidc, sessions }: OAuth2PagesOptions,
 ): Promise<void> {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    done(null, nullRecordFrom(new URLSearchParams(text)));
-  });
+  acceptFormBodies(app);
 
   const secureCookie = () => oidc.issuer.url().startsWith('https:');
 

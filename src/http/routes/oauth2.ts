@@ -4,7 +4,7 @@
  * own shape, not v10's. The browser pages (authorize, discovery, JWKS) are in oauth2-pages.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { nullRecordFrom } from '../../core/records.js';
+import { acceptFormBodies } from '../form-body.js';
 import {
   OAuth2Error,
   type AccessTokenResponse,
@@ -88,12 +88,8 @@ async function grant(
 }
 
 export async function oauth2Routes(api: FastifyInstance, { oauth2 }: OAuth2RoutesOptions): Promise<void> {
-  // The token endpoint is form-encoded; this plugin is the only API plugin that reads forms, so
-  // every other route answers a form body with the v10 invalid-content-type error and writes nothing.
-  api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    done(null, nullRecordFrom(new URLSearchParams(text)));
-  });
+  // The token endpoint is form-encoded; this plugin is the only API plugin that reads forms.
+  acceptFormBodies(api);
 
   api.post('/oauth2/token', async (request, reply) => {
     if (!request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {

@@ -1,0 +1,23 @@
+/**
+ * The transcript of an interaction (GET /admin/interactions/{id}/transcript): the steps the
+ * services record as it goes, its delivery (interactions-service) and the app's answers
+ * (responses-service), each stamped with the time.
+ */
+import type { InteractionRecord } from '../core/interactions/lifecycle.js';
+import type { Store } from '../store/store.js';
+
+/** What recording a step needs. */
+export interface TranscriptDeps {
+  store: Pick<Store, 'interactions'>;
+  now: () => number;
+}
+
+/** Appends one step of `kind` with its `detail` to the interaction's transcript. */
+export async function appendStep(
+  deps: TranscriptDeps,
+  record: InteractionRecord,
+  kind: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await deps.store.interactions.appendTranscript(record.application_id, record.id, { at: deps.now(), kind, detail });
+}
