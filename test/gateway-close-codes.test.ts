@@ -69,10 +69,10 @@ describe('gateway close codes', () => {
     await closesWith(client, 4002);
   });
 
-  test('4002: an encoding other than JSON, or a compression other than zlib-stream, before HELLO', async () => {
-    const etf = await connect('?v=10&encoding=etf');
-    await closesWith(etf, 4002);
-    assert.equal(etf.payloads.length, 0);
+  test('4002: an encoding other than JSON or ETF, or a compression other than zlib-stream, before HELLO', async () => {
+    const msgpack = await connect('?v=10&encoding=msgpack');
+    await closesWith(msgpack, 4002);
+    assert.equal(msgpack.payloads.length, 0);
     const zstd = await connect('?v=10&encoding=json&compress=zstd-stream');
     await closesWith(zstd, 4002);
   });

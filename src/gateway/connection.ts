@@ -181,7 +181,7 @@ export class Connection implements SessionSocket {
   receive(bytes: Buffer, _isBinary: boolean): void {
     if (this.closing) return;
     if (this.overLimit()) return this.close(Close.RateLimited);
-    const frame = readFrame(bytes);
+    const frame = readFrame(bytes, this.encoder.encoding);
     if (frame.kind === 'close') return this.close(frame.close);
     const { op, d } = frame.value;
     if (op === Op.Heartbeat) {

@@ -8,10 +8,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Identify, MembersRequest, Resume } from '../core/gateway/commands.js';
+import { readGatewayQuery } from '../core/gateway/encoding.js';
 import { Intent, privilegedIntentsAllowed } from '../core/gateway/intents.js';
 import {
   Close,
-  GATEWAY_VERSIONS,
   HEARTBEAT_INTERVAL_MS,
   HEARTBEAT_TIMEOUT_FACTOR,
   MAX_CONCURRENCY,
@@ -41,7 +41,7 @@ import { InMemoryResumeBuffer, type BufferedDispatch, type ResumeBuffer } from '
 import { Session } from './session.js';
 import { SESSION_KEEPALIVE_MS, type SessionRecord, type SessionRegistry } from './session-registry.js';
 import { SessionStarts, type SessionStartCounter, type SessionStartLimit } from './session-starts.js';
-import { JSON_ENCODER, ZlibStreamEncoder, type Encoder } from './transport.js';
+import { encoderFor } from './transport.js';
 
 /** Connections one node holds at most; more are refused with HTTP 503 at the upgrade. */
 export const DEFAULT_MAX_SESSIONS = 50_000;
@@ -249,17 +249,9 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   }
 
   private open(ws: WebSocket, request: IncomingMessage, url: URL): void {
-    const version = url.searchParams.get('v') ?? '10';
-    if (!GATEWAY_VERSIONS.has(version)) return ws.close(Close.InvalidApiVersion.code, Close.InvalidApiVersion.reason);
-    const encoding = url.searchParams.get('encoding') ?? 'json';
-    const compress = url.searchParams.get('compress');
-    // Only JSON is spoken, and only zlib-stream transport compression: anything else could not be
-    // decoded by the client, so it is refused as a decode error before HELLO.
-    if (encoding !== 'json' || (compress !== null && compress !== 'zlib-stream')) {
-      return ws.close(Close.DecodeError.code, Close.DecodeError.reason);
-    }
-    const encoder: Encoder = compress === 'zlib-stream' ? new ZlibStreamEncoder() : JSON_ENCODER;
-    const connection = new Connection(ws, encoder, this, this.resumeUrl(request.headers.host));
+    const query = readGatewayQuery(url.searchParams);
+    if (query.kind === 'close') return ws.close(query.close.code, query.close.reason);
+    const connection = new Connection(ws, encoderFor(query.value), this, this.resumeUrl(request.headers.host));
     this.connections.add(connection);
     connection.hello();
   }

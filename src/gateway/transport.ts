@@ -1,11 +1,16 @@
 /**
- * How payloads leave a connection: JSON text, or with `compress=zlib-stream` one zlib context per
- * connection, each payload deflated with Z_SYNC_FLUSH so that it ends in 00 00 ff ff and the client
- * inflates the stream payload by payload.
+ * How payloads leave a connection: in the encoding the client chose (JSON text, or ETF in binary
+ * frames), and with `compress=zlib-stream` through one zlib context per connection, each payload
+ * deflated with Z_SYNC_FLUSH so that it ends in 00 00 ff ff and the client inflates the stream
+ * payload by payload.
  */
 import { constants, createDeflate, type Deflate } from 'node:zlib';
+import type { GatewayEncoding, GatewayQuery } from '../core/gateway/encoding.js';
+import { encodeEtf } from '../core/gateway/etf.js';
 
 export interface Encoder {
+  /** What the client sends and reads (its payloads are decoded with it too). */
+  readonly encoding: GatewayEncoding;
   /** Encodes one payload's JSON text and hands the bytes (or text) to `deliver`, in call order. */
   encode(text: string, deliver: (data: string | Buffer) => void): void;
   /** Calls `done` once every payload encoded so far has been delivered. */
@@ -13,10 +18,20 @@ export interface Encoder {
   close(): void;
 }
 
-/** Plain JSON text keeps no state: one encoder serves every such connection. */
-export class JsonEncoder implements Encoder {
-  encode(text: string, deliver: (data: string) => void): void {
-    deliver(text);
+/** One payload's JSON text in an encoding: text stays text (a text frame), ETF is bytes (binary). */
+function format(encoding: GatewayEncoding, text: string): string | Buffer {
+  if (encoding === 'json') return text;
+  // The server's own JSON: every dispatch is built once as text and encoded per connection.
+  const bytes = encodeEtf(JSON.parse(text));
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Uncompressed payloads keep no state: one encoder per encoding serves every such connection. */
+export class PlainEncoder implements Encoder {
+  constructor(readonly encoding: GatewayEncoding) {}
+
+  encode(text: string, deliver: (data: string | Buffer) => void): void {
+    deliver(format(this.encoding, text));
   }
   whenIdle(done: () => void): void {
     done();
@@ -24,7 +39,14 @@ export class JsonEncoder implements Encoder {
   close(): void {}
 }
 
-export const JSON_ENCODER: Encoder = new JsonEncoder();
+export const JSON_ENCODER: Encoder = new PlainEncoder('json');
+export const ETF_ENCODER: Encoder = new PlainEncoder('etf');
+
+/** The encoder of a connection whose URL asked for `query`. */
+export function encoderFor(query: GatewayQuery): Encoder {
+  if (query.compress === 'zlib-stream') return new ZlibStreamEncoder(query.encoding);
+  return query.encoding === 'etf' ? ETF_ENCODER : JSON_ENCODER;
+}
 
 /**
  * zlib works off the main thread: frames are deflated one at a time, so the output of one flush
@@ -46,13 +68,13 @@ export class ZlibStreamEncoder implements Encoder {
     memLevel: STREAM_MEM_LEVEL,
     chunkSize: STREAM_CHUNK_BYTES,
   });
-  private readonly queue: { text: string; deliver: (data: Buffer) => void }[] = [];
+  private readonly queue: { data: string | Buffer; deliver: (data: Buffer) => void }[] = [];
   private readonly idle: (() => void)[] = [];
   private chunks: Buffer[] = [];
   private busy = false;
   private closed = false;
 
-  constructor() {
+  constructor(readonly encoding: GatewayEncoding = 'json') {
     // Flowing mode: each chunk arrives here before the flush's callback runs.
     this.deflate.on('data', (chunk: Buffer) => this.chunks.push(chunk));
     this.deflate.on('error', () => this.close());
@@ -60,12 +82,12 @@ export class ZlibStreamEncoder implements Encoder {
 
   /** Bytes waiting to be deflated (counted against the connection's send buffer bound). */
   get pendingBytes(): number {
-    return this.queue.reduce((sum, item) => sum + item.text.length, 0);
+    return this.queue.reduce((sum, item) => sum + item.data.length, 0);
   }
 
   encode(text: string, deliver: (data: Buffer) => void): void {
     if (this.closed) return;
-    this.queue.push({ text, deliver });
+    this.queue.push({ data: format(this.encoding, text), deliver });
     if (!this.busy) this.next();
   }
 
@@ -77,7 +99,7 @@ export class ZlibStreamEncoder implements Encoder {
       return;
     }
     this.busy = true;
-    this.deflate.write(item.text);
+    this.deflate.write(item.data);
     this.deflate.flush(constants.Z_SYNC_FLUSH, () => {
       const frame = Buffer.concat(this.chunks);
       this.chunks = [];

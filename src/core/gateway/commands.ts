@@ -2,8 +2,8 @@
  * Reading what a client sends (pure): the frame, IDENTIFY, RESUME and REQUEST_GUILD_MEMBERS.
  * A refusal is the v10 close code to close with.
  */
-import { jsonValueOrUndefined } from '../io/json-text.js';
 import { isSnowflake } from '../snowflake.js';
+import { decodePayload, type GatewayEncoding } from './encoding.js';
 import { readIntents } from './intents.js';
 import {
   CLIENT_OPS,
@@ -38,10 +38,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A client payload: JSON of at most 4096 bytes with a known `op` (else 4002 / 4001). */
-export function readFrame(bytes: Buffer): Read<ClientFrame> {
+/**
+ * A client payload: at most 4096 bytes of JSON (or ETF, when the connection chose it) with a known
+ * `op` (else 4002 / 4001).
+ */
+export function readFrame(bytes: Buffer, encoding: GatewayEncoding = 'json'): Read<ClientFrame> {
   if (bytes.length > MAX_CLIENT_PAYLOAD_BYTES) return refuse(Close.DecodeError);
-  const parsed = jsonValueOrUndefined(bytes.toString('utf8'));
+  const parsed = decodePayload(encoding, bytes);
   if (!isObject(parsed)) return refuse(Close.DecodeError);
   const { op, d } = parsed;
   if (typeof op !== 'number' || !Number.isInteger(op)) return refuse(Close.DecodeError);
