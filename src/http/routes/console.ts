@@ -96,8 +96,11 @@ export async function consoleRoutes(app: FastifyInstance, { console, files }: Co
     { onRequest: requireUser },
     async (request, reply) => {
       const raw = reply.raw;
-      const stream = await console.openStream(userOf(request), request.params.channelId, (event) => {
-        if (!raw.writableEnded) raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+      const stream = await console.openStream(userOf(request), request.params.channelId, {
+        send: (event) => {
+          if (!raw.writableEnded) raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+        },
+        end: () => raw.end(),
       });
       reply.hijack();
       raw.writeHead(200, {
@@ -105,6 +108,8 @@ export async function consoleRoutes(app: FastifyInstance, { console, files }: Co
         'cache-control': 'no-store',
         'x-content-type-options': 'nosniff',
         'x-request-id': request.id,
+        // A stream ends only when the server closes: its connection goes with it, not back to idle.
+        connection: 'close',
       });
       raw.write(': open\n\n');
       const keepalive = setInterval(() => raw.write(': keepalive\n\n'), STREAM_KEEPALIVE_MS);
