@@ -616,6 +616,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       this.metrics.resumed('invalid');
       return this.invalidSession(connection);
     }
+    // Closed meanwhile (by the client, or at its deadline): the session stays detached, resumable.
+    if (session.socket !== connection) return;
     connection.finishReplay(missed);
     this.identified(connection);
     session.dispatch('RESUMED', { _trace: ['["slashd-gateway",{"micros":0}]'] });
