@@ -46,11 +46,14 @@ function discardBody(raw: IncomingMessage, limit: number): Promise<boolean> {
   });
 }
 
+/** Whether the request's body may still be on the wire (`complete` is node's: an injected request has none). */
+function bodyUnread(request: FastifyRequest): boolean {
+  return request.raw.complete === false && !request.raw.destroyed;
+}
+
 /** Before a reply leaves: the unread rest of the request's body is drained, or the connection closes after it. */
 async function settleUnreadBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const raw = request.raw;
-  // `complete` is node's (an injected request has none, and no connection to spoil).
-  if (raw.complete !== false || raw.destroyed || closesAfterReply(reply)) return;
   const limit = request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES;
   const declared = Number(raw.headers['content-length'] ?? Number.NaN);
   if ((Number.isFinite(declared) && declared > limit) || !(await discardBody(raw, limit))) {
@@ -66,14 +69,18 @@ export function keepAliveHooks(app: FastifyInstance): void {
     done();
   });
   // Before every route's own hooks (authentication among them): nothing is looked up while closing.
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  // Both hooks in callback style: the usual request costs them no promise.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    throw apiError('ShuttingDown');
+    done(apiError('ShuttingDown'));
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    await settleUnreadBody(request, reply);
-    return payload;
+    if (!bodyUnread(request) || closesAfterReply(reply)) return done(null, payload);
+    settleUnreadBody(request, reply).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   });
 }
