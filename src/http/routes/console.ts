@@ -96,11 +96,17 @@ export async function consoleRoutes(app: FastifyInstance, { console, files }: Co
     { onRequest: requireUser },
     async (request, reply) => {
       const raw = reply.raw;
+      // Until its head is written, the stream sends nothing and an end waits for it.
+      let started = false;
+      let endAsked = false;
       const stream = await console.openStream(userOf(request), request.params.channelId, {
         send: (event) => {
-          if (!raw.writableEnded) raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+          if (started && !raw.writableEnded) raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
         },
-        end: () => raw.end(),
+        end: () => {
+          if (started) raw.end();
+          else endAsked = true;
+        },
       });
       reply.hijack();
       raw.writeHead(200, {
@@ -112,6 +118,7 @@ export async function consoleRoutes(app: FastifyInstance, { console, files }: Co
         connection: 'close',
       });
       raw.write(': open\n\n');
+      started = true;
       const keepalive = setInterval(() => raw.write(': keepalive\n\n'), STREAM_KEEPALIVE_MS);
       const end = () => {
         clearInterval(keepalive);
@@ -119,6 +126,7 @@ export async function consoleRoutes(app: FastifyInstance, { console, files }: Co
       };
       raw.on('close', end);
       request.raw.on('close', end);
+      if (endAsked) raw.end();
     },
   );
 }
