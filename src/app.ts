@@ -14,6 +14,8 @@ import { RedisSessionStarts } from './gateway/session-starts.js';
 import type { HttpTimeouts } from './http/limits.js';
 import { prettyLogStream } from './http/log-format.js';
 import { buildServer, redactUrl, type TrustProxy } from './http/server.js';
+import { clientAddressOf } from './http/client-address.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS, drain } from './http/drain.js';
 import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
 import { hasPoolStats, PrometheusMetrics } from './metrics/prometheus.js';
@@ -79,6 +81,8 @@ export interface SlashdConfig {
   now?: (() => number) | undefined;
   /** HTTP server timeouts; each defaults to its constant in src/http/limits.ts. */
   timeouts?: Partial<HttpTimeouts> | undefined;
+  /** How long `close()` drains before it cuts the connections left (default DEFAULT_DRAIN_TIMEOUT_MS). */
+  drainTimeoutMs?: number | undefined;
   /**
    * The snowflake node id (0..1023) to lease if it is free (default: from the pid). Only a hint:
    * the lease in the store decides, so processes with equal hints still get distinct ids.
@@ -136,7 +140,10 @@ export interface Slashd {
   /** Injected faults of this node (what `/admin/faults` adds). */
   faults: FaultTable;
   listen(options: { host: string; port: number }): Promise<string>;
-  /** Drains and stops: requests under way finish, gateway clients RECONNECT, the node id lease is released. */
+  /**
+   * Drains and stops: requests under way finish, console streams end, gateway clients RECONNECT,
+   * and past the drain timeout every connection left is cut; then the node id lease is released.
+   */
   close(): Promise<void>;
 }
 
@@ -255,6 +262,7 @@ async function assemble(
     resumeBuffer,
     metrics,
     sessionStarts,
+    clientAddress: clientAddressOf(config.trustProxy),
   });
   metrics.watchGateway(gateway);
   if (redis) {
@@ -300,6 +308,7 @@ async function assemble(
       : config.rateLimits,
   );
 
+  const consoleService = new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true });
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
   const server = await buildServer(
     {
@@ -325,7 +334,7 @@ async function assemble(
         events: worldEvents,
       }),
       gateway,
-      console: new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true }),
+      console: consoleService,
       adminToken,
       snapshots,
       ready: () => store.ping(),
@@ -371,11 +380,9 @@ async function assemble(
       closed = true;
       interactions.stop();
       // Draining: no new HTTP connections (a request on a kept-alive one gets 503), while the
-      // requests under way finish; gateway clients are told to RECONNECT (op 7) and resume on
-      // another node, their sessions kept in Redis for the resume window.
-      const httpClosed = server.close();
-      await gateway.close();
-      await httpClosed;
+      // requests under way finish; console streams end; gateway clients are told to RECONNECT
+      // (op 7) and resume on another node, their sessions kept in Redis for the resume window.
+      await drain({ server, gateway, streams: consoleService }, config.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
       delivery.close();
       await rateLimits?.close();
       await events.close();

@@ -298,11 +298,11 @@ describe('gateway configuration', () => {
     }
   });
 
-  test('past maxSessions connections, an upgrade is refused with 503', async () => {
+  test('past maxSessions identified connections, an upgrade is refused with 503', async () => {
     const server = await startServer({ config: { gateway: { maxSessions: 1 } } });
     try {
       const first = await GatewayClient.connect(server.url);
-      await first.nextOp(10);
+      await first.login(DEMO_BOT_TOKEN);
       await assert.rejects(GatewayClient.connect(server.url), /HTTP 503/);
       first.drop();
     } finally {

@@ -11,8 +11,9 @@ import { DEMO_WORLD } from '../world/demo-world.js';
 import { loadWorldFile, readWorld } from '../world/world-file.js';
 import { adminTokenPath, loadOrCreateAdminToken } from './admin-token.js';
 import { DEFAULT_URL } from './client.js';
-import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
+import { EXIT_FAILED, EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
 import { worldLines } from './world-text.js';
+import { listenFailureMessage } from './listen-failure.js';
 import { parseTrustProxy } from './trust-proxy-arg.js';
 import {
   DATABASE_OPTIONS,
@@ -66,6 +67,8 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   logFormat: 'json' | 'pretty';
   /** Whole-request timeout in ms; the default when undefined. */
   requestTimeoutMs: number | undefined;
+  /** How long a stop drains before it cuts the connections left, in ms; the default when undefined. */
+  drainTimeoutMs: number | undefined;
   endpointPolicy: OutboundPolicy;
   /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from the Host header. */
   gatewayUrl: string | undefined;
@@ -128,6 +131,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'log-level': { type: 'string' },
     'log-format': { type: 'string' },
     'request-timeout': { type: 'string' },
+    'drain-timeout': { type: 'string' },
     'endpoint-policy': { type: 'string' },
     'allow-private-endpoints': { type: 'boolean' },
     'gateway-url': { type: 'string' },
@@ -150,6 +154,11 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
   const requestTimeoutMs = requestTimeout === undefined ? undefined : Number(requestTimeout);
   if (requestTimeoutMs !== undefined && (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0)) {
     throw new UsageError(`invalid request timeout (ms): ${requestTimeout}`);
+  }
+  const drainTimeout = text('drain-timeout') ?? env.SLASHD_DRAIN_TIMEOUT_MS;
+  const drainTimeoutMs = drainTimeout === undefined ? undefined : Number(drainTimeout);
+  if (drainTimeoutMs !== undefined && (!Number.isInteger(drainTimeoutMs) || drainTimeoutMs < 0)) {
+    throw new UsageError(`invalid drain timeout (ms): ${drainTimeout}`);
   }
   const mode = text('endpoint-policy') ?? env.SLASHD_ENDPOINT_POLICY ?? 'default';
   if (!(ENDPOINT_POLICY_MODES as readonly string[]).includes(mode)) {
@@ -174,6 +183,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     ...database,
     ...parseRedisArgs(values, env),
     requestTimeoutMs,
+    drainTimeoutMs,
     gatewayUrl,
     cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
     rateLimits,
@@ -271,17 +281,23 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
 }
 
-function untilStopped(slashd: Slashd, out: Output): Promise<void> {
-  return new Promise<void>((done) => {
+/** Resolves once a signal (SIGTERM, SIGINT) has drained and closed the node; `cancel` stops listening for one. */
+function untilStopped(slashd: Slashd, out: Output): { stopped: Promise<void>; cancel: () => void } {
+  let cancel = () => {};
+  const stopped = new Promise<void>((done) => {
     const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
+      cancel();
       out.log('slashd draining: finishing requests, gateway clients told to reconnect');
       slashd.close().then(done, done);
+    };
+    cancel = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+  return { stopped, cancel };
 }
 
 async function serve(args: ServeArgs, out: Output): Promise<number> {
@@ -304,6 +320,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       logLevel: args.logLevel,
       logFormat: args.logFormat,
       timeouts: args.requestTimeoutMs === undefined ? undefined : { requestTimeoutMs: args.requestTimeoutMs },
+      drainTimeoutMs: args.drainTimeoutMs,
       endpointPolicy: args.endpointPolicy,
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
       metricsToken: args.metricsToken,
@@ -325,8 +342,17 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
     return 1;
   }
   // Listening for signals before anything is printed: a stop asked for right after the banner is graceful too.
-  const stopped = untilStopped(slashd, out);
-  const url = await slashd.listen({ host: args.host, port: args.port });
+  const { stopped, cancel } = untilStopped(slashd, out);
+  let url: string;
+  try {
+    url = await slashd.listen({ host: args.host, port: args.port });
+  } catch (error) {
+    // Whatever is open (PostgreSQL's pool, Redis, the node lease) is closed: the process ends.
+    cancel();
+    await slashd.close();
+    out.error(listenFailureMessage(args.host, args.port, error));
+    return EXIT_FAILED;
+  }
   await printBanner(slashd, url, args, out);
   await stopped;
   out.log('slashd stopped');

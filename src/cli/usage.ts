@@ -20,7 +20,7 @@ export const USAGE = `usage:
                [--gateway-url ws(s)://HOST[:PORT]] [--metrics-token T] [--cache-mb MB]
                [--rate-limits sandbox|v10|off] [--trust-proxy off|HOPS|ADDR[/BITS],...]
                [--redis redis://...] [--redis-prefix P] [--db-schema S] [--db-pool-max N]
-               [--db-statement-timeout MS] [--snapshot-at-start]
+               [--db-statement-timeout MS] [--snapshot-at-start] [--drain-timeout MS]
                [--public-url http(s)://HOST[:PORT]]
       environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1,
                    SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL, SLASHD_REQUEST_TIMEOUT_MS,
@@ -28,10 +28,11 @@ export const USAGE = `usage:
                    SLASHD_METRICS_TOKEN, SLASHD_REDIS_URL, SLASHD_REDIS_PREFIX, SLASHD_DB_SCHEMA,
                    SLASHD_DB_POOL_MAX, SLASHD_DB_STATEMENT_TIMEOUT_MS,
                    SLASHD_CACHE_MB (the read caches' size, default 64), SLASHD_RATE_LIMITS,
-                   SLASHD_TRUST_PROXY, SLASHD_SNAPSHOT_AT_START=1,
+                   SLASHD_TRUST_PROXY, SLASHD_SNAPSHOT_AT_START=1, SLASHD_DRAIN_TIMEOUT_MS,
                    SLASHD_PUBLIC_URL (the OpenID Connect issuer, docs/oauth2.md)
       many nodes: --db postgres://... (schema S, default slashd; --admin-token required) and
-      --redis redis://... (keys and channels under P, default slashd:); SIGTERM drains the node
+      --redis redis://... (keys and channels under P, default slashd:); SIGTERM drains the node,
+      cutting what is still connected after --drain-timeout (default 20000 ms)
       rate limits: sandbox (default; v10's headers, generous limits), v10 (the published
       numbers, to test a client library) or off (docs/rate-limits.md)
       behind a load balancer, --trust-proxy names it (hop count, or its addresses and CIDRs) so

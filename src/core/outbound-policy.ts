@@ -57,7 +57,7 @@ function classifyV4(value: number): AddressClass {
 }
 
 /** The 8 groups of an IPv6 address, or null; a zone (`%eth0`) is dropped, an IPv4 tail is read. */
-function parseV6(text: string): number[] | null {
+export function parseV6(text: string): number[] | null {
   let rest = text.replace(/%.*$/, '');
   const tail: number[] = [];
   const v4Tail = /(?:^|:)(\d+\.\d+\.\d+\.\d+)$/.exec(rest);

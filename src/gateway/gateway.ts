@@ -11,6 +11,12 @@ import type { Identify, MembersRequest, Resume } from '../core/gateway/commands.
 import { readGatewayQuery } from '../core/gateway/encoding.js';
 import { Intent, privilegedIntentsAllowed } from '../core/gateway/intents.js';
 import {
+  addressGroup,
+  IDENTIFY_TIMEOUT_MS,
+  UNIDENTIFIED_PER_ADDRESS,
+  UNIDENTIFIED_TOTAL,
+} from '../core/gateway/limits.js';
+import {
   Close,
   HEARTBEAT_INTERVAL_MS,
   HEARTBEAT_TIMEOUT_FACTOR,
@@ -43,7 +49,10 @@ import { SESSION_KEEPALIVE_MS, type SessionRecord, type SessionRegistry } from '
 import { SessionStarts, type SessionStartCounter, type SessionStartLimit } from './session-starts.js';
 import { encoderFor } from './transport.js';
 
-/** Connections one node holds at most; more are refused with HTTP 503 at the upgrade. */
+/**
+ * Identified connections (past IDENTIFY or RESUME) one node holds at most; past it, upgrades are
+ * refused with HTTP 503. Sockets not yet identified have bounds of their own (core/gateway/limits.ts).
+ */
 export const DEFAULT_MAX_SESSIONS = 50_000;
 /** Unsent bytes a connection may queue before it is closed as a slow consumer (4000, resumable). */
 export const DEFAULT_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -57,7 +66,14 @@ const WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 export interface GatewayOptions {
   /** The ws:// or wss:// URL announced to clients; by default the Host header of the request. */
   publicUrl: string | null;
+  /** Identified connections the node holds at most (DEFAULT_MAX_SESSIONS). */
   maxSessions: number;
+  /** How long a socket may stay without IDENTIFY or RESUME before it closes with 4003 (ms). */
+  identifyTimeoutMs: number;
+  /** Sockets not yet identified one client address (an IPv6 /64) may hold; more get HTTP 429. */
+  maxUnidentifiedPerAddress: number;
+  /** Sockets not yet identified the node holds, all addresses together; more get HTTP 503. */
+  maxUnidentified: number;
   sendBufferBytes: number;
   heartbeatIntervalMs: number;
   /**
@@ -74,6 +90,9 @@ export interface GatewayOptions {
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   publicUrl: null,
   maxSessions: DEFAULT_MAX_SESSIONS,
+  identifyTimeoutMs: IDENTIFY_TIMEOUT_MS,
+  maxUnidentifiedPerAddress: UNIDENTIFIED_PER_ADDRESS,
+  maxUnidentified: UNIDENTIFIED_TOTAL,
   sendBufferBytes: DEFAULT_SEND_BUFFER_BYTES,
   heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
   failWithoutSession: true,
@@ -100,6 +119,14 @@ export interface GatewayDeps {
   sessionStarts?: SessionStartCounter | undefined;
   /** Injected faults (`/admin/faults`): RECONNECT, INVALID_SESSION or a close instead of a dispatch. */
   faults?: FaultTable | undefined;
+  /** The client's address of an upgrade (behind trusted proxies, from X-Forwarded-For); by default the socket's. */
+  clientAddress?: ((request: IncomingMessage) => string) | undefined;
+}
+
+/** A socket that has not identified yet: the client it counts against, and its deadline. */
+interface Unidentified {
+  group: string;
+  deadline: NodeJS.Timeout;
 }
 
 /** A GUILD_CREATE payload, and a digest of the names (users, bots) it was built with. */
@@ -124,6 +151,10 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   private lastKeepAliveAt: number;
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<Connection>();
+  /** The connections without a session yet (each also in `connections`), and how many per client. */
+  private readonly unidentified = new Map<Connection, Unidentified>();
+  private readonly unidentifiedPerGroup = new Map<string, number>();
+  private readonly clientAddress: (request: IncomingMessage) => string;
   private readonly sessions = new Map<string, Session>();
   private readonly sessionsByApp = new Map<string, Set<Session>>();
   private readonly unsubscribers: (() => void)[] = [];
@@ -153,6 +184,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.starts = deps.sessionStarts ?? new SessionStarts(deps.now);
     this.registry = deps.registry ?? null;
     this.faults = deps.faults ?? null;
+    this.clientAddress = deps.clientAddress ?? ((request) => request.socket.remoteAddress ?? '');
     this.bus = deps.bus;
     this.lastKeepAliveAt = deps.now();
     this.wss = new WebSocketServer({
@@ -224,6 +256,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     return this.connections.size;
   }
 
+  /** Connections with a session: what `maxSessions` bounds. */
+  get identifiedCount(): number {
+    return this.connections.size - this.unidentified.size;
+  }
+
   /** What /metrics reports: open sockets, sessions attached to one, and detached sessions still resumable. */
   sessionCounts(): { connections: number; attached: number; resumable: number } {
     let attached = 0;
@@ -244,16 +281,52 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       return refuse('400 Bad Request');
     }
     if (url.pathname !== '/') return refuse('404 Not Found');
-    if (this.closing || this.connections.size >= this.options.maxSessions) return refuse('503 Service Unavailable');
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, request, url));
+    const full = this.identifiedCount >= this.options.maxSessions;
+    if (this.closing || full || this.unidentified.size >= this.options.maxUnidentified) {
+      return refuse('503 Service Unavailable');
+    }
+    // Sockets without a token are counted per client, so that one client cannot hold the rest out.
+    const group = addressGroup(this.clientAddress(request));
+    if ((this.unidentifiedPerGroup.get(group) ?? 0) >= this.options.maxUnidentifiedPerAddress) {
+      return refuse('429 Too Many Requests');
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, request, url, group));
   }
 
-  private open(ws: WebSocket, request: IncomingMessage, url: URL): void {
+  private open(ws: WebSocket, request: IncomingMessage, url: URL, group: string): void {
     const query = readGatewayQuery(url.searchParams);
     if (query.kind === 'close') return ws.close(query.close.code, query.close.reason);
     const connection = new Connection(ws, encoderFor(query.value), this, this.resumeUrl(request.headers.host));
     this.connections.add(connection);
+    this.awaitSession(connection, group);
     connection.hello();
+  }
+
+  /**
+   * Counts the connection against its client until it has a session, and closes it with 4003 if it
+   * has none by the deadline (resumable: a RESUME still under way keeps its session).
+   */
+  private awaitSession(connection: Connection, group: string): void {
+    const deadline = setTimeout(() => connection.close(Close.NotAuthenticated, true), this.options.identifyTimeoutMs);
+    deadline.unref();
+    this.unidentified.set(connection, { group, deadline });
+    this.unidentifiedPerGroup.set(group, (this.unidentifiedPerGroup.get(group) ?? 0) + 1);
+  }
+
+  /** The connection has a session (or is gone): it no longer counts as unidentified. */
+  private identified(connection: Connection): void {
+    const pending = this.unidentified.get(connection);
+    if (!pending) return;
+    clearTimeout(pending.deadline);
+    this.unidentified.delete(connection);
+    const left = (this.unidentifiedPerGroup.get(pending.group) ?? 1) - 1;
+    if (left === 0) this.unidentifiedPerGroup.delete(pending.group);
+    else this.unidentifiedPerGroup.set(pending.group, left);
+  }
+
+  /** Whether one more connection may get a session (`maxSessions`); refused ones close with 4000. */
+  private assertSessionSlot(): void {
+    if (this.identifiedCount >= this.options.maxSessions) throw new GatewayClose(Close.UnknownError);
   }
 
   /**
@@ -289,6 +362,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   }
 
   detached(connection: Connection, resumable: boolean): void {
+    this.identified(connection);
     this.connections.delete(connection);
     const session = connection.session;
     if (!session || session.socket !== connection) return;
@@ -366,6 +440,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       throw new GatewayClose(Close.ShardingRequired);
     }
     if (!connection.isOpen) return;
+    this.assertSessionSlot();
     // Past the day's session starts a bot is refused as rate limited (v10 would reset its token).
     if (!(await this.starts.take(app.id))) throw new GatewayClose(Close.RateLimited);
     if (!connection.isOpen) return;
@@ -384,12 +459,18 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       await this.registry.register(session);
       if (!connection.isOpen) return this.track(this.registry.end(session.id, session.applicationId));
     }
+    // Checked again after the awaits: other connections may have taken the last slots meanwhile.
+    if (this.identifiedCount >= this.options.maxSessions) {
+      if (this.registry) this.track(this.registry.end(session.id, session.applicationId));
+      throw new GatewayClose(Close.UnknownError);
+    }
     const shardGuilds = botGuilds.filter((guild) => shardOf(guild.id, numShards) === shardId);
     const sendsGuilds = (session.intents & Intent.Guilds) !== 0;
     if (sendsGuilds) session.holdGuilds(shardGuilds.map((guild) => guild.id));
     this.addSession(session);
     connection.session = session;
     session.socket = connection;
+    this.identified(connection);
     this.metrics.identified();
     session.dispatch('READY', {
       v: 10,
@@ -486,9 +567,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
     if (resume.seq > session.seq) throw new GatewayClose(Close.InvalidSeq);
     if (!connection.isOpen) return;
-    // The old socket, if the client never saw it close, is taken over.
+    // The old socket, if the client never saw it close, is taken over (its slot with it).
     const previous = session.socket;
-    if (previous instanceof Connection && previous !== connection) {
+    const takesOver = previous instanceof Connection && previous !== connection;
+    if (!takesOver) this.assertSessionSlot();
+    if (takesOver) {
       previous.session = null;
       previous.close({ code: Close.UnknownError.code, reason: 'Session resumed elsewhere.' });
     }
@@ -517,7 +600,10 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       this.metrics.resumed('invalid');
       return this.invalidSession(connection);
     }
+    // Closed meanwhile (by the client, or at its deadline): the session stays detached, resumable.
+    if (session.socket !== connection) return;
     connection.finishReplay(missed);
+    this.identified(connection);
     session.dispatch('RESUMED', { _trace: ['["slashd-gateway",{"micros":0}]'] });
     if (this.registry) this.track(this.registry.setAttached(session.id, true));
     this.metrics.resumed('resumed');
@@ -712,6 +798,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     await Promise.all([...this.registryWrites]);
+  }
+
+  /** Past the drain's deadline: every socket still open is cut at once. */
+  terminate(): void {
+    for (const ws of this.wss.clients) ws.terminate();
   }
 }
 

@@ -10,6 +10,7 @@ import { authentication } from './authentication.js';
 import type { HttpServices } from './context.js';
 import { clientErrorHandler, errorHandler, sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
+import { keepAliveHooks } from './keep-alive.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
 import { RouteIndex } from './method-not-allowed.js';
@@ -100,6 +101,8 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     ...serverTimeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts }),
     // A stop closes idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: 'idle',
+    // While closing, requests get v10's 503 from keepAliveHooks, not Fastify's own body.
+    return503OnClosing: false,
     // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
@@ -113,6 +116,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   const routes = new RouteIndex();
   routes.attach(app);
   app.addHook('onSend', exactJsonContentType);
+  keepAliveHooks(app);
   replyWithRequestId(app);
   if (options.metrics) observeRequests(app, options.metrics.http);
 

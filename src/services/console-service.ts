@@ -43,10 +43,20 @@ export interface ChannelStream {
   close(): void;
 }
 
+/** Where a stream's events go, and how it is ended when the server closes. */
+export interface StreamSink {
+  send(event: ChannelEvent): void;
+  /** Ends the stream from the server's side (its `close` follows when the response is gone). */
+  end(): void;
+}
+
 export class ConsoleService {
   /** Open streams per user id (a Map: never a record keyed by client input). */
   private readonly streams = new Map<string, number>();
   private total = 0;
+  /** The open streams' sinks: ended all at once when the server closes. */
+  private readonly sinks = new Set<StreamSink>();
+  private closed = false;
 
   constructor(private readonly deps: ConsoleServiceOptions) {}
 
@@ -83,9 +93,10 @@ export class ConsoleService {
    * may (checked again at every event). Ephemeral messages never reach the bus, so no stream
    * carries another user's; the console follows its own interactions through v10.
    */
-  async openStream(user: User, channelId: string, send: (event: ChannelEvent) => void): Promise<ChannelStream> {
+  async openStream(user: User, channelId: string, sink: StreamSink): Promise<ChannelStream> {
     const viewer = viewerOf(user);
     await visibleChannel(this.deps.store, viewer, channelId);
+    if (this.closed) throw apiError('ShuttingDown');
     const held = this.streams.get(user.id) ?? 0;
     if (held >= CONSOLE_STREAMS_PER_USER || this.total >= CONSOLE_STREAMS_TOTAL) throw apiError('TooManyStreams');
     this.streams.set(user.id, held + 1);
@@ -99,21 +110,32 @@ export class ConsoleService {
       } catch {
         return; // no longer visible: nothing is sent, the console's next read says why
       }
-      send({ t: event.t, message_id: id });
+      sink.send({ t: event.t, message_id: id });
     };
     const unsubscribe = this.deps.bus.subscribe('WORLD_DISPATCH', (event) => void forward(event));
+    this.sinks.add(sink);
     let open = true;
     return {
       close: () => {
         if (!open) return;
         open = false;
         unsubscribe();
+        this.sinks.delete(sink);
         this.total -= 1;
         const left = (this.streams.get(user.id) ?? 1) - 1;
         if (left === 0) this.streams.delete(user.id);
         else this.streams.set(user.id, left);
       },
     };
+  }
+
+  /**
+   * The server closes: every open stream ends now (a stream never ends on its own, and an open one
+   * would hold the drain), and no new one opens.
+   */
+  close(): void {
+    this.closed = true;
+    for (const sink of [...this.sinks]) sink.end();
   }
 }
 

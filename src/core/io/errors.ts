@@ -32,6 +32,8 @@ export const ERRORS = {
   /** Any other 4xx status Fastify reports; `statusError` fills in the status and its reason phrase. */
   ClientError: { status: 400, code: 0, message: '{status}: {reason}' },
   InternalServerError: { status: 500, code: 0, message: '500: Internal Server Error' },
+  /** A request that reaches a node while it drains (SIGTERM): sent with `Connection: close`, to be retried elsewhere. */
+  ShuttingDown: { status: 503, code: 0, message: 'The server is shutting down; send the request again' },
 
   // Snapshots of the admin API (slashd's own, not v10): code 0.
   UnknownSnapshot: { status: 404, code: 0, message: 'Unknown snapshot' },

@@ -96,8 +96,17 @@ export async function consoleRoutes(app: FastifyInstance, { console, files }: Co
     { onRequest: requireUser },
     async (request, reply) => {
       const raw = reply.raw;
-      const stream = await console.openStream(userOf(request), request.params.channelId, (event) => {
-        if (!raw.writableEnded) raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+      // Until its head is written, the stream sends nothing and an end waits for it.
+      let started = false;
+      let endAsked = false;
+      const stream = await console.openStream(userOf(request), request.params.channelId, {
+        send: (event) => {
+          if (started && !raw.writableEnded) raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+        },
+        end: () => {
+          if (started) raw.end();
+          else endAsked = true;
+        },
       });
       reply.hijack();
       raw.writeHead(200, {
@@ -105,8 +114,11 @@ export async function consoleRoutes(app: FastifyInstance, { console, files }: Co
         'cache-control': 'no-store',
         'x-content-type-options': 'nosniff',
         'x-request-id': request.id,
+        // A stream ends only when the server closes: its connection goes with it, not back to idle.
+        connection: 'close',
       });
       raw.write(': open\n\n');
+      started = true;
       const keepalive = setInterval(() => raw.write(': keepalive\n\n'), STREAM_KEEPALIVE_MS);
       const end = () => {
         clearInterval(keepalive);
@@ -114,6 +126,7 @@ export async function consoleRoutes(app: FastifyInstance, { console, files }: Co
       };
       raw.on('close', end);
       request.raw.on('close', end);
+      if (endAsked) raw.end();
     },
   );
 }
