@@ -617,9 +617,11 @@ describe('the pure helpers', () => {
     assert.equal(urlParts('/relative'), undefined);
   });
 
-  it('isUnicodeEmoji takes one emoji, with or without its presentation selector', () => {
-    for (const emoji of ['👍', '👍🏾', '❤️', '❤', '🇯🇵', '#️⃣', '👨‍👩‍👧‍👦']) assert.ok(isUnicodeEmoji(emoji), emoji);
-    for (const text of ['', 'a', '👍👍', ':smile:', '⏻', '👍 ']) assert.ok(!isUnicodeEmoji(text), text);
+  it('isUnicodeEmoji takes one emoji (sequences, flags, keycaps, tags), with or without its presentation selector', () => {
+    for (const emoji of ['👍', '👍🏾', '❤️', '❤', '🇯🇵', '#️⃣', '👨‍👩‍👧‍👦', '👩🏽‍💻', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '©️'])
+      assert.ok(isUnicodeEmoji(emoji), emoji);
+    for (const text of ['', 'a', '1', '#', '👍👍', ':smile:', '⏻', '👍 ', '🇯', '\u200D👍', 'x\u20E3'])
+      assert.ok(!isUnicodeEmoji(text), JSON.stringify(text));
   });
 
   it('isIsoTimestamp takes dates and times that exist', () => {

@@ -28,8 +28,13 @@ function hasSpaceOrControl(text: string): boolean {
 
 /** The scheme (lower case) and host of a well formed absolute URL; undefined when it is not one. */
 export function urlParts(text: string): { scheme: string; host: string } | undefined {
-  if (hasSpaceOrControl(text) || !URL.canParse(text)) return undefined;
-  const url = new URL(text);
+  if (hasSpaceOrControl(text)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
   return { scheme: url.protocol.slice(0, -1), host: url.host };
 }
 
