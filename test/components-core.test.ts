@@ -219,7 +219,8 @@ describe('which answers update the message', () => {
     assert.ok(checkCallback({ type: 7 }, ctx(5, true)).ok, 'an update may leave the data out');
     assert.deepEqual(typeOf(checkCallback({ type: 7 }, ctx(5, false))), [codes.INTERACTION_CALLBACK_TYPE_INVALID]);
     assert.deepEqual(typeOf(checkCallback({ type: 6 }, ctx(2, false))), [codes.INTERACTION_CALLBACK_TYPE_INVALID]);
-    const modal = { type: 9, data: { custom_id: 'm', title: 't', components: [{ type: 1, components: [] }] } };
+    const input = { type: 4, custom_id: 'topic', style: 1, label: 'Topic' };
+    const modal = { type: 9, data: { custom_id: 'm', title: 't', components: [{ type: 1, components: [input] }] } };
     assert.deepEqual(typeOf(checkCallback(modal, ctx(5, true))), [codes.INTERACTION_CALLBACK_TYPE_INVALID]);
     assert.ok(checkCallback(modal, ctx(3, true)).ok, 'a click may open a modal');
   });

@@ -46,7 +46,7 @@ const choices = (count: number) => Array.from({ length: count }, (_, index) => c
 const modal = (extra: Record<string, unknown> = {}) => ({
   custom_id: 'form',
   title: 'A form',
-  components: [{ type: 1, components: [] }],
+  components: [{ type: 1, components: [{ type: 4, custom_id: 'topic', style: 1, label: 'Topic' }] }],
   ...extra,
 });
 
@@ -461,7 +461,7 @@ const REFUSED_MESSAGES: MessageCase[] = [
   {
     name: 'embeds above 6000 characters together',
     body: { embeds: [embed({ description: 'd'.repeat(4000) }), embed({ description: 'd'.repeat(4000) })] },
-    issues: [[['embeds'], codes.MESSAGE_EMBEDS_TOO_LARGE]],
+    issues: [[['embeds'], codes.MAX_EMBED_SIZE_EXCEEDED]],
   },
   { name: 'negative flags', body: { content: 'x', flags: -1 }, issues: [[['flags'], codes.MESSAGE_FLAGS_INVALID]] },
   {
@@ -578,10 +578,13 @@ describe('checkMessageData accepts', () => {
     accepted({ content: '😀'.repeat(2000) });
   });
 
-  it('10 embeds at their limits, 25 fields, 5 rows, 10 attachments', () => {
+  it('10 embeds at their limits, 25 fields, 5 rows of 5 buttons, 10 attachments', () => {
     accepted({
       embeds: Array.from({ length: 10 }, () => ({ title: 't'.repeat(256) })),
-      components: Array.from({ length: 5 }, () => ({ type: 1 })),
+      components: Array.from({ length: 5 }, (_, row) => ({
+        type: 1,
+        components: Array.from({ length: 5 }, (_, column) => ({ type: 2, style: 1, custom_id: `b${row}.${column}` })),
+      })),
       attachments: Array.from({ length: 10 }, (_, id) => ({ id: String(id) })),
     });
     accepted({

@@ -173,8 +173,10 @@ describe('hostile keys in every free-form object', () => {
         method: 'POST',
         path: `/interactions/${stored.id}/${stored.token}/callback`,
         auth: null,
+        // Components are checked field by field: the dict rides in keys they do not read, so a
+        // benign one still answers (and acknowledges, which the webhook targets need).
         body: (d) =>
-          `{"type":4,"data":{"content":"x","allowed_mentions":${d},"embeds":[${d}],"components":[${d}],"x":${d}}}`,
+          `{"type":4,"data":{"content":"x","allowed_mentions":${d},"embeds":[${d}],"components":[{"type":1,"x":${d},"components":[{"type":2,"style":1,"custom_id":"b","x":${d}}]}],"x":${d}}}`,
       },
       {
         name: 'callback, dict as data',

@@ -4,6 +4,7 @@
  * see this" for an ephemeral answer, and "… is thinking…" while a deferred answer is pending.
  */
 import type { ComponentChildren } from 'preact';
+import { webHref } from '../links';
 import { Markdown, type MentionNames } from '../markdown';
 import { MessageFlag, type Json } from '../types';
 
@@ -29,12 +30,14 @@ function colorOf(color: unknown): string | undefined {
 }
 
 function Embed({ embed, names }: { embed: Json; names: MentionNames }) {
+  const titleHref = webHref(embed.url);
+  const imageHref = webHref(embed.image?.url);
   return (
     <article class="embed" data-color={colorOf(embed.color)}>
       {embed.author?.name && <div class="embed-author">{embed.author.name}</div>}
       {embed.title &&
-        (embed.url ? (
-          <a class="embed-title" href={embed.url} target="_blank" rel="noopener noreferrer">
+        (titleHref ? (
+          <a class="embed-title" href={titleHref} target="_blank" rel="noopener noreferrer">
             {embed.title}
           </a>
         ) : (
@@ -53,11 +56,14 @@ function Embed({ embed, names }: { embed: Json; names: MentionNames }) {
           ))}
         </dl>
       )}
-      {embed.image?.url && (
-        <a class="embed-image" href={embed.image.url} target="_blank" rel="noopener noreferrer">
-          image: {embed.image.url}
-        </a>
-      )}
+      {embed.image?.url &&
+        (imageHref ? (
+          <a class="embed-image" href={imageHref} target="_blank" rel="noopener noreferrer">
+            image: {embed.image.url}
+          </a>
+        ) : (
+          <span class="embed-image">image: {embed.image.url}</span>
+        ))}
       {embed.footer?.text && <div class="embed-footer">{embed.footer.text}</div>}
     </article>
   );
@@ -65,11 +71,12 @@ function Embed({ embed, names }: { embed: Json; names: MentionNames }) {
 
 function Attachment({ attachment }: { attachment: Json }) {
   const size = typeof attachment.size === 'number' ? ` (${Math.ceil(attachment.size / 1024)} KB)` : '';
+  const href = webHref(attachment.url);
   return (
     <div class="attachment">
       <span aria-hidden="true">📎 </span>
-      {attachment.url ? (
-        <a href={attachment.url} target="_blank" rel="noopener noreferrer">
+      {href ? (
+        <a href={href} target="_blank" rel="noopener noreferrer">
           {attachment.filename}
         </a>
       ) : (
@@ -172,11 +179,17 @@ function Component({
   if (component.type === 2) {
     const style = BUTTON_STYLES[component.style as number] ?? 'secondary';
     const label = [component.emoji?.name, component.label].filter(Boolean).join(' ');
-    if (component.style === 5 && component.url) {
-      return (
-        <a class={`button ${style}`} href={component.url} target="_blank" rel="noopener noreferrer">
+    if (component.style === 5) {
+      const href = webHref(component.url);
+      // Only http(s) opens: any other link button is shown, and does nothing.
+      return href ? (
+        <a class={`button ${style}`} href={href} target="_blank" rel="noopener noreferrer">
           {label} ↗
         </a>
+      ) : (
+        <button type="button" class={`button ${style}`} disabled>
+          {label} ↗
+        </button>
       );
     }
     return (

@@ -6,7 +6,7 @@
 import { COMPONENT_TREE_DEPTH_MAX } from './limits.js';
 import { isRecord as isObject } from '../io/read.js';
 
-/** v10 component types slashd reads. */
+/** v10 component types slashd reads (components v2 included, for the tree search). */
 export const ComponentType = {
   ActionRow: 1,
   Button: 2,
@@ -17,6 +17,11 @@ export const ComponentType = {
   MentionableSelect: 7,
   ChannelSelect: 8,
   Section: 9,
+  TextDisplay: 10,
+  Thumbnail: 11,
+  MediaGallery: 12,
+  File: 13,
+  Separator: 14,
   Container: 17,
   Label: 18,
 } as const;

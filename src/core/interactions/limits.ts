@@ -33,6 +33,12 @@ export const EMBED_FOOTER_TEXT_LENGTH_MAX = 2048;
 export const EMBED_AUTHOR_NAME_LENGTH_MAX = 256;
 /** Most characters of all embed texts of one message together. */
 export const EMBEDS_TOTAL_LENGTH_MAX = 6000;
+/** Most characters of an embed provider name. */
+export const EMBED_PROVIDER_NAME_LENGTH_MAX = 256;
+/** Most characters of any URL of an embed (its link, images, icons, video, provider, author). */
+export const EMBED_URL_LENGTH_MAX = 2048;
+/** The largest embed color: 0xFFFFFF, an RGB value. */
+export const EMBED_COLOR_MAX = 0xffffff;
 
 /** Fewest characters of a modal's `custom_id`. */
 export const MODAL_CUSTOM_ID_LENGTH_MIN = 1;
@@ -52,8 +58,68 @@ export const ATTACHMENT_SIZE_LIMIT = 26_214_400;
 /** The interaction `version` field: always 1 (docs/v10-behaviour.md#interactions). */
 export const INTERACTION_VERSION = 1;
 
+/** Fewest characters of a component's `custom_id`. */
+export const COMPONENT_CUSTOM_ID_LENGTH_MIN = 1;
 /** Most characters of a component's `custom_id` (and so of `data.custom_id` in a click). */
 export const COMPONENT_CUSTOM_ID_LENGTH_MAX = 100;
+/** The largest `id` an app may give a component: v10 stores it as a signed 32-bit integer. */
+export const COMPONENT_ID_MAX = 2_147_483_647;
+/** Fewest components in one action row. */
+export const ACTION_ROW_COMPONENTS_MIN = 1;
+/** Most components in one action row. */
+export const ACTION_ROW_COMPONENTS_MAX = 5;
+/** How wide an action row is: a button takes 1 of it, a select or a text input all of it. */
+export const ACTION_ROW_WIDTH = 5;
+/** How wide a button is in its action row. */
+export const BUTTON_WIDTH = 1;
+/** Most characters of a button's label. */
+export const BUTTON_LABEL_LENGTH_MAX = 80;
+/** Most characters of a link button's `url`. */
+export const BUTTON_URL_LENGTH_MAX = 512;
+/** Most characters of a component emoji's `name`: a custom emoji's name, or one unicode emoji. */
+export const COMPONENT_EMOJI_NAME_LENGTH_MAX = 32;
+/** Most characters of a select menu's placeholder. */
+export const SELECT_PLACEHOLDER_LENGTH_MAX = 150;
+/** The smallest `min_values` of a select menu. */
+export const SELECT_MIN_VALUES_MIN = 0;
+/** The smallest `max_values` of a select menu. */
+export const SELECT_MAX_VALUES_MIN = 1;
+/** Fewest options of a string select. */
+export const SELECT_OPTIONS_MIN = 1;
+/** Most options of a string select. */
+export const SELECT_OPTIONS_MAX = 25;
+/** Fewest characters of a string select option's label. */
+export const SELECT_OPTION_LABEL_LENGTH_MIN = 1;
+/** Most characters of a string select option's label. */
+export const SELECT_OPTION_LABEL_LENGTH_MAX = 100;
+/** Fewest characters of a string select option's value. */
+export const SELECT_OPTION_VALUE_LENGTH_MIN = 1;
+/** Most characters of a string select option's value. */
+export const SELECT_OPTION_VALUE_LENGTH_MAX = 100;
+/** Most characters of a string select option's description. */
+export const SELECT_OPTION_DESCRIPTION_LENGTH_MAX = 100;
+/** Most `default_values` of a user, role, mentionable or channel select. */
+export const SELECT_DEFAULT_VALUES_MAX = 25;
+/** Fewest characters of a text input's label (in an action row of a modal). */
+export const TEXT_INPUT_LABEL_LENGTH_MIN = 1;
+/** Most characters of a text input's label. */
+export const TEXT_INPUT_LABEL_LENGTH_MAX = 45;
+/** Most characters of a text input's placeholder. */
+export const TEXT_INPUT_PLACEHOLDER_LENGTH_MAX = 100;
+/** The smallest `max_length` of a text input. */
+export const TEXT_INPUT_MAX_LENGTH_MIN = 1;
+/** Fewest characters of a label component's `label`. */
+export const LABEL_LENGTH_MIN = 1;
+/** Most characters of a label component's `label`. */
+export const LABEL_LENGTH_MAX = 45;
+/** Fewest characters of a label component's `description`. */
+export const LABEL_DESCRIPTION_LENGTH_MIN = 1;
+/** Most characters of a label component's `description`. */
+export const LABEL_DESCRIPTION_LENGTH_MAX = 100;
+/** Fewest characters of a text display's `content`. */
+export const TEXT_DISPLAY_CONTENT_LENGTH_MIN = 1;
+/** Most characters of a text display's `content`. */
+export const TEXT_DISPLAY_CONTENT_LENGTH_MAX = 4000;
 /** Most values a select menu can send (its `max_values` is at most 25). */
 export const SELECT_VALUES_MAX = 25;
 /** Most characters of one select value as a client sends it (string select option values are at most 100). */

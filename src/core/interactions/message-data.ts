@@ -16,7 +16,8 @@ import { checkLength } from '../validation/text.js';
 import { checkAllowedMentions } from './allowed-mentions.js';
 import { MESSAGE_EMPTY, MESSAGE_FLAGS_INVALID } from '../io/codes.js';
 import { readEmbeds } from './embeds.js';
-import { MESSAGE_ATTACHMENTS_MAX, MESSAGE_COMPONENT_ROWS_MAX, MESSAGE_CONTENT_LENGTH_MAX } from './limits.js';
+import { MESSAGE_ATTACHMENTS_MAX, MESSAGE_CONTENT_LENGTH_MAX } from './limits.js';
+import { readMessageComponents } from './message-components.js';
 import { EPHEMERAL_FLAG, SUPPRESS_EMBEDS_FLAG, SUPPRESS_NOTIFICATIONS_FLAG } from './messages.js';
 
 /** The flags an interaction message may set. */
@@ -70,7 +71,7 @@ const FIELD_READERS: Readonly<Record<string, FieldReader>> = {
     checkAllowedMentions(raw, path, issues);
     return raw;
   },
-  components: readObjectList(MESSAGE_COMPONENT_ROWS_MAX),
+  components: readMessageComponents,
   attachments: readObjectList(MESSAGE_ATTACHMENTS_MAX),
   poll: readRecord,
 };

@@ -1,14 +1,14 @@
 /**
- * The data of a MODAL response (type 9): a form the client shows (docs/v10-behaviour.md#interactions). Its
- * components are checked for count and shape only; rendering them is the client's business.
+ * The data of a MODAL response (type 9): a form the client shows (docs/v10-behaviour.md#interactions).
+ * Its components are checked as v10 does (./message-components.ts): action rows of one text input,
+ * labels around one input, text displays.
  */
 import type { IssuePath } from '../io/issue.js';
 import { fieldOf, isAbsent, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
-import { reportBadLength, reportRequired, type Issues } from '../io/report.js';
+import { reportRequired, type Issues } from '../io/report.js';
 import { checkLength } from '../validation/text.js';
+import { checkComponentTree, MODAL_LAYOUT } from './message-components.js';
 import {
-  MODAL_COMPONENTS_MAX,
-  MODAL_COMPONENTS_MIN,
   MODAL_CUSTOM_ID_LENGTH_MAX,
   MODAL_CUSTOM_ID_LENGTH_MIN,
   MODAL_TITLE_LENGTH_MAX,
@@ -42,11 +42,7 @@ function readComponents(data: JsonRecord, path: IssuePath, issues: Issues): read
     return undefined;
   }
   const list = readList(raw, listPath, issues);
-  if (!list) return undefined;
-  if (list.length < MODAL_COMPONENTS_MIN || list.length > MODAL_COMPONENTS_MAX) {
-    reportBadLength(issues, listPath, MODAL_COMPONENTS_MIN, MODAL_COMPONENTS_MAX);
-  }
-  list.forEach((component, index) => readRecord(component, [...listPath, index], issues));
+  if (list) checkComponentTree(list, MODAL_LAYOUT, listPath, issues);
   return list;
 }
 

@@ -162,8 +162,10 @@ export const INTERACTION_MODAL_FIELD_REQUIRED = 'INTERACTION_MODAL_FIELD_REQUIRE
 export const MESSAGE_FLAGS_INVALID = 'MESSAGE_FLAGS_INVALID';
 /** `allowed_mentions` lists users (or roles) both in `parse` and by id. */
 export const MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE = 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE';
-/** An embed whose texts together exceed the per-message total. */
-export const MESSAGE_EMBEDS_TOO_LARGE = 'MESSAGE_EMBEDS_TOO_LARGE';
+/** Embeds whose texts together exceed the per-message total (v10's code, at `embeds`). */
+export const MAX_EMBED_SIZE_EXCEEDED = 'MAX_EMBED_SIZE_EXCEEDED';
+/** A time that is not ISO 8601 (an embed's `timestamp`); v10's code. */
+export const DATE_TIME_TYPE_PARSE = 'DATE_TIME_TYPE_PARSE';
 /**
  * A message with nothing to show. v10 answers this with JSON code 50006 ("Cannot send an empty
  * message"), not with a form error: the issue sits at the root so the HTTP edge can tell.
@@ -235,6 +237,43 @@ export const VALIDATION_CODES: readonly string[] = [
   APPLICATION_COMMANDS_DUPLICATE_ID,
 ];
 
+// Message components (v10's codes where known; docs/decisions.md#message-components-and-embeds).
+
+/** A component whose `type` may not stand where it is (v10 names the types that may). */
+export const UNION_TYPE_CHOICES = 'UNION_TYPE_CHOICES';
+/** A button of style 1-4 without a `custom_id`. */
+export const BUTTON_COMPONENT_CUSTOM_ID_REQUIRED = 'BUTTON_COMPONENT_CUSTOM_ID_REQUIRED';
+/** A button with both a `custom_id` and a `url`: a link button has no custom id, another button no url. */
+export const BUTTON_COMPONENT_CUSTOM_ID_URL_MUTUALLY_EXCLUSIVE = 'BUTTON_COMPONENT_CUSTOM_ID_URL_MUTUALLY_EXCLUSIVE';
+/** A second component of one message or modal with a `custom_id` already used there. */
+export const COMPONENT_CUSTOM_ID_DUPLICATED = 'COMPONENT_CUSTOM_ID_DUPLICATED';
+/** An action row wider than it may be (more than five buttons, or a select beside anything). */
+export const COMPONENT_LAYOUT_WIDTH_EXCEEDED = 'COMPONENT_LAYOUT_WIDTH_EXCEEDED';
+/** An emoji that is neither one unicode emoji nor a custom emoji's id. */
+export const COMPONENT_INVALID_EMOJI = 'COMPONENT_INVALID_EMOJI';
+/** Two options of one string select share a value. */
+export const SELECT_COMPONENT_OPTION_VALUE_DUPLICATED = 'SELECT_COMPONENT_OPTION_VALUE_DUPLICATED';
+/** More default options (or `default_values`) than the select's `max_values`. */
+export const SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES = 'SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES';
+/**
+ * slashd's: a field the component's kind never carries (a `sku_id` on a link button, a label on a
+ * premium button). v10 has no documented code for it.
+ */
+export const COMPONENT_FIELD_NOT_ALLOWED = 'COMPONENT_FIELD_NOT_ALLOWED';
+
+/** The codes of message components, for documentation and tests. */
+export const MESSAGE_COMPONENT_CODES: readonly string[] = [
+  UNION_TYPE_CHOICES,
+  BUTTON_COMPONENT_CUSTOM_ID_REQUIRED,
+  BUTTON_COMPONENT_CUSTOM_ID_URL_MUTUALLY_EXCLUSIVE,
+  COMPONENT_CUSTOM_ID_DUPLICATED,
+  COMPONENT_LAYOUT_WIDTH_EXCEEDED,
+  COMPONENT_INVALID_EMOJI,
+  SELECT_COMPONENT_OPTION_VALUE_DUPLICATED,
+  SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES,
+  COMPONENT_FIELD_NOT_ALLOWED,
+];
+
 /** The codes of invoking and answering, for documentation and tests. */
 export const INTERACTION_CODES: readonly string[] = [
   INTERACTION_COMMAND_NAME_MISMATCH,
@@ -272,8 +311,10 @@ export const INTERACTION_CODES: readonly string[] = [
   INTERACTION_MODAL_FIELD_REQUIRED,
   MESSAGE_FLAGS_INVALID,
   MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE,
-  MESSAGE_EMBEDS_TOO_LARGE,
+  MAX_EMBED_SIZE_EXCEEDED,
+  DATE_TIME_TYPE_PARSE,
   MESSAGE_EMPTY,
+  ...MESSAGE_COMPONENT_CODES,
 ];
 
 // Injected faults (`/admin/faults`, docs/faults.md).

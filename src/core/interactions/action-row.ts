@@ -1,0 +1,61 @@
+/**
+ * An action row (type 1): 1-5 components side by side. In a message it holds buttons (up to five)
+ * or one select; in a modal, one text input. A select or a text input fills the whole row.
+ */
+import { COMPONENT_LAYOUT_WIDTH_EXCEEDED } from '../io/codes.js';
+import type { IssuePath } from '../io/issue.js';
+import { fieldOf, isAbsent, readList, type JsonRecord } from '../io/read.js';
+import { report, reportBadLength, reportRequired } from '../io/report.js';
+import type { ComponentContext, Surface } from './component-context.js';
+import { ComponentType } from './component-tree.js';
+import { ACTION_ROW_COMPONENTS_MAX, ACTION_ROW_COMPONENTS_MIN, ACTION_ROW_WIDTH, BUTTON_WIDTH } from './limits.js';
+
+/** What an action row may hold, by where it stands. */
+const ROW_CHILD_TYPES: Readonly<Record<Surface, readonly number[]>> = {
+  message: [
+    ComponentType.Button,
+    ComponentType.StringSelect,
+    ComponentType.UserSelect,
+    ComponentType.RoleSelect,
+    ComponentType.MentionableSelect,
+    ComponentType.ChannelSelect,
+  ],
+  modal: [ComponentType.TextInput],
+};
+
+function widthOf(component: JsonRecord): number {
+  return component.type === ComponentType.Button ? BUTTON_WIDTH : ACTION_ROW_WIDTH;
+}
+
+/** Checks an action row and what it holds. */
+export function checkActionRow(row: JsonRecord, path: IssuePath, ctx: ComponentContext): void {
+  const raw = fieldOf(row, 'components');
+  const listPath = [...path, 'components'];
+  if (isAbsent(raw)) {
+    reportRequired(ctx.issues, listPath);
+    return;
+  }
+  const list = readList(raw, listPath, ctx.issues);
+  if (!list) return;
+  if (list.length < ACTION_ROW_COMPONENTS_MIN || list.length > ACTION_ROW_COMPONENTS_MAX) {
+    reportBadLength(ctx.issues, listPath, ACTION_ROW_COMPONENTS_MIN, ACTION_ROW_COMPONENTS_MAX);
+    return;
+  }
+  let width = 0;
+  list.forEach((item, index) => {
+    const childPath = [...listPath, index];
+    const child = ctx.nested(item, childPath, ROW_CHILD_TYPES[ctx.surface]);
+    if (!child) return;
+    const fits = width <= ACTION_ROW_WIDTH;
+    width += widthOf(child);
+    // Reported once, at the first component that does not fit.
+    if (fits && width > ACTION_ROW_WIDTH) {
+      report(
+        ctx.issues,
+        childPath,
+        COMPONENT_LAYOUT_WIDTH_EXCEEDED,
+        'The specified component exceeds the maximum width',
+      );
+    }
+  });
+}
