@@ -39,6 +39,8 @@ import { SnapshotService } from './services/snapshot-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
+import { CredentialThrottle } from './rate-limits/credential-throttle.js';
+import { HostPolicy } from './http/allowed-hosts.js';
 import { FaultTable } from './faults/fault-table.js';
 import { FaultsService } from './services/faults-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
@@ -108,6 +110,12 @@ export interface SlashdConfig {
   sandboxSignIn?: boolean | undefined;
   /** The server's public URL: the OpenID Connect issuer and the base of its endpoints (default: the listen address). */
   publicUrl?: string | undefined;
+  /**
+   * Host names answered besides IP addresses, `localhost` and the hosts of `publicUrl` and the
+   * gateway URL: names, `.example.com` for a domain and its subdomains, or `*` for any (DNS
+   * rebinding; docs/security.md#host-names).
+   */
+  allowedHosts?: readonly string[] | undefined;
   /** The built web console (default: `dist/console` of this package). */
   consoleFolder?: string | undefined;
 }
@@ -257,6 +265,9 @@ async function assemble(
     sessionStarts,
   });
   metrics.watchGateway(gateway);
+  const hosts = new HostPolicy(config.allowedHosts, [config.publicUrl, gateway.options.publicUrl]);
+  const allowsHost = (host: string | undefined) => hosts.allows(host);
+  gateway.setOrigin({ publicUrl: config.publicUrl ?? null, listening: null }, allowsHost);
   if (redis) {
     metrics.watchRedis({
       up: () => redis.isUp(),
@@ -299,6 +310,18 @@ async function assemble(
       ? { ...config.rateLimits, redis: config.redisUrl, redisPrefix: redis.key('rl:') }
       : config.rateLimits,
   );
+  const credentialThrottle =
+    rateLimits?.failedCredentials &&
+    new CredentialThrottle({
+      counters: rateLimits.failures,
+      limits: rateLimits.failedCredentials,
+      now,
+      onThrottled: (key, throttled) =>
+        server.log.warn(
+          { address: key, retryAfterMs: throttled.retryAfterMs },
+          'failed credentials: address throttled until its window ends',
+        ),
+    });
 
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
   const server = await buildServer(
@@ -339,7 +362,11 @@ async function assemble(
         exposition: metrics,
         tokens: [adminToken, config.metricsToken ?? ''].filter((token) => token !== ''),
       },
-      rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
+      rateLimits: rateLimits?.preset
+        ? { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics }
+        : null,
+      credentialThrottle: credentialThrottle ?? null,
+      allowedHosts: hosts,
       trustProxy: config.trustProxy,
       faults: { faults: faultTable, now },
       consoleFolder: config.consoleFolder ?? DEFAULT_CONSOLE_FOLDER,
@@ -364,6 +391,7 @@ async function assemble(
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       listenUrl = `http://${shownHost}:${actualPort}`;
+      gateway.setOrigin({ publicUrl: config.publicUrl ?? null, listening: { host, port: actualPort } }, allowsHost);
       return listenUrl;
     },
     async close() {

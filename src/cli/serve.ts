@@ -7,7 +7,9 @@ import type { TrustProxy } from '../http/server.js';
 import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
-import { isPresetName, PRESET_NAMES, type PresetName } from '../core/rate-limits/presets.js';
+import { isPresetName, PRESET_NAMES, type PresetName, type WindowLimit } from '../core/rate-limits/presets.js';
+import { DEFAULT_FAILED_CREDENTIALS } from '../core/rate-limits/failures.js';
+import { isAllowedHostEntry } from '../http/allowed-hosts.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
@@ -92,7 +94,7 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   /** Whole-request timeout in ms; the default when undefined. */
   requestTimeoutMs: number | undefined;
   endpointPolicy: OutboundPolicy;
-  /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from the Host header. */
+  /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from --public-url or the bound address. */
   gatewayUrl: string | undefined;
   /** A scrape-only secret for GET /metrics (the admin token works too). */
   metricsToken: string | undefined;
@@ -106,6 +108,39 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   snapshotAtStart: boolean | undefined;
   /** The server's public URL (the OpenID Connect issuer); the listen address when undefined. */
   publicUrl: string | undefined;
+  /** Host names answered besides addresses, localhost and the public and gateway URLs' hosts. */
+  allowedHosts: string[] | undefined;
+  /** Failed credentials per address and window before the address is refused; null: off. */
+  authThrottle: WindowLimit | null;
+}
+
+/** `--allowed-hosts`: comma-separated host names, `.domain` (it and its subdomains), or `*`. */
+function allowedHostsArg(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const entries = raw.split(',').map((entry) => entry.trim().toLowerCase());
+  const wrong = entries.find((entry) => !isAllowedHostEntry(entry));
+  if (wrong !== undefined) {
+    throw new UsageError(`--allowed-hosts is a comma-separated list of host names, .domains or *, not '${wrong}'`);
+  }
+  return entries;
+}
+
+/** The largest `--auth-throttle` window (seconds): a day. */
+const MAX_AUTH_THROTTLE_WINDOW_S = 86_400;
+
+/** `--auth-throttle FAILURES/SECONDS` (e.g. `20/60`, the default) or `off`. */
+function authThrottleArg(raw: string | undefined): WindowLimit | null {
+  if (raw === undefined) return DEFAULT_FAILED_CREDENTIALS;
+  if (raw === 'off') return null;
+  const match = /^(\d{1,6})\/(\d{1,6})$/.exec(raw);
+  const limit = Number(match?.[1]);
+  const seconds = Number(match?.[2]);
+  if (!match || limit < 1 || seconds < 1 || seconds > MAX_AUTH_THROTTLE_WINDOW_S) {
+    throw new UsageError(
+      `--auth-throttle is FAILURES/SECONDS (1 or more failures, 1 to ${MAX_AUTH_THROTTLE_WINDOW_S} s) or off, not '${raw}'`,
+    );
+  }
+  return { limit, windowMs: seconds * 1000 };
 }
 
 /** `--public-url`: an absolute http(s) URL without query or fragment (the issuer of ID tokens). */
@@ -162,6 +197,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'trust-proxy': { type: 'string' },
     'snapshot-at-start': { type: 'boolean' },
     'public-url': { type: 'string' },
+    'allowed-hosts': { type: 'string' },
+    'auth-throttle': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -204,6 +241,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     rateLimits,
     trustProxy: parseTrustProxy(text('trust-proxy') ?? env.SLASHD_TRUST_PROXY),
     publicUrl: publicUrl(text('public-url') ?? env.SLASHD_PUBLIC_URL),
+    allowedHosts: allowedHostsArg(text('allowed-hosts') ?? env.SLASHD_ALLOWED_HOSTS),
+    authThrottle: authThrottleArg(text('auth-throttle') ?? env.SLASHD_AUTH_THROTTLE),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -272,7 +311,7 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   out.log(`  API base:    ${url}/api/v10`);
   out.log(`  health:      ${url}/healthz, ${url}/readyz`);
   out.log(`  metrics:     ${url}/metrics (Authorization: Bearer <metrics or admin token>)`);
-  out.log(`  gateway:     ${slashd.gateway.options.publicUrl ?? url.replace(/^http/, 'ws')}`);
+  out.log(`  gateway:     ${slashd.gateway.url(undefined)}`);
   out.log(
     `  console:     ${url}/console${args.demo ? ' (sandbox sign-in: pick a user of the demo world)' : ' (sign in with a user token)'}`,
   );
@@ -333,10 +372,11 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
       metricsToken: args.metricsToken,
       cacheBytes: args.cacheBytes,
-      rateLimits: { preset: args.rateLimits },
+      rateLimits: { preset: args.rateLimits, failedCredentials: args.authThrottle },
       trustProxy: args.trustProxy,
       snapshotAtStart: args.snapshotAtStart,
       publicUrl: args.publicUrl,
+      allowedHosts: args.allowedHosts,
       sandboxSignIn: args.demo,
     });
   } catch (error) {

@@ -41,6 +41,7 @@ import { Session } from './session.js';
 import { SESSION_KEEPALIVE_MS, type SessionRecord, type SessionRegistry } from './session-registry.js';
 import { SessionStarts, type SessionStartCounter, type SessionStartLimit } from './session-starts.js';
 import { JSON_ENCODER, ZlibStreamEncoder, type Encoder } from './transport.js';
+import { announcedGatewayUrl, type GatewayOrigin } from './gateway-url.js';
 
 /** Connections one node holds at most; more are refused with HTTP 503 at the upgrade. */
 export const DEFAULT_MAX_SESSIONS = 50_000;
@@ -48,13 +49,11 @@ export const DEFAULT_MAX_SESSIONS = 50_000;
 export const DEFAULT_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 /** How often the sweep looks for missed heartbeats and expired sessions. */
 const SWEEP_INTERVAL_MS = 5_000;
-/** A host name or address, with an optional port: what the announced URL may take from Host. */
-const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** The largest frame `ws` accepts at all; frames above 4096 bytes but below it close with 4002. */
 const WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 
 export interface GatewayOptions {
-  /** The ws:// or wss:// URL announced to clients; by default the Host header of the request. */
+  /** The ws:// or wss:// URL announced to clients (`--gateway-url`); by default from `setOrigin` (gateway-url.ts). */
   publicUrl: string | null;
   maxSessions: number;
   sendBufferBytes: number;
@@ -143,6 +142,10 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   private queue: Promise<void> = Promise.resolve();
   private closing = false;
   private lastResumeUrl: { host: string | undefined; url: string } | null = null;
+  /** The server's public URL and bound address: what the announced URL is built from. */
+  private origin: GatewayOrigin = { publicUrl: null, listening: null };
+  /** The HTTP server's Host check, applied to upgrades too (src/http/allowed-hosts.ts). */
+  private allowsHost: (host: string | undefined) => boolean = () => true;
   /** GUILD_CREATE payloads by guild instance and view (see `guildCreate`). */
   private readonly guildCreates = new WeakMap<
     Guild,
@@ -198,11 +201,16 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.sweepTimer.unref();
   }
 
-  /** The URL clients connect to, as announced by discovery and READY. */
+  /** Where the server is (its public URL, its bound address) and which Hosts it answers; set by src/app.ts. */
+  setOrigin(origin: GatewayOrigin, allowsHost: (host: string | undefined) => boolean): void {
+    this.origin = origin;
+    this.allowsHost = allowsHost;
+    this.lastResumeUrl = null;
+  }
+
+  /** The URL clients connect to, as announced by discovery and READY; `hostHeader` must have passed the Host check. */
   url(hostHeader: string | undefined): string {
-    if (this.options.publicUrl) return this.options.publicUrl;
-    // The Host header is the client's word: only a host[:port] is echoed back.
-    return `ws://${hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : 'localhost'}`;
+    return announcedGatewayUrl(this.options.publicUrl, this.origin, hostHeader);
   }
 
   /**
@@ -252,6 +260,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       return refuse('400 Bad Request');
     }
     if (url.pathname !== '/') return refuse('404 Not Found');
+    if (!this.allowsHost(request.headers.host)) return refuse('421 Misdirected Request');
     if (this.closing || this.connections.size >= this.options.maxSessions) return refuse('503 Service Unavailable');
     this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, request, url));
   }

@@ -11,6 +11,7 @@ import type { ConsentSessions } from '../../services/consent-sessions.js';
 import { CONSENT_SESSION_TTL_SECONDS } from '../../services/consent-sessions.js';
 import type { AuthorizeOutcome, OAuth2Service } from '../../services/oauth2-service.js';
 import { OIDC_PATHS, type OidcService } from '../../services/oidc-service.js';
+import { throttleCredential } from '../credential-throttle.js';
 import { CONSENT_CSS, consentPage, donePage, errorPage, signInPage } from './oauth2-page-views.js';
 
 export interface OAuth2PagesOptions {
@@ -145,7 +146,14 @@ export async function oauth2PageRoutes(
       const query = form.query ?? '';
       if (query.length > MAX_QUERY_LENGTH)
         return sendPage(reply, 400, errorPage('The authorization request is too long.'));
-      const signedIn = await sessions.signIn(form.token ?? '');
+      const checked = await throttleCredential(request, () => sessions.signIn(form.token ?? ''));
+      if (checked.throttled) {
+        const seconds = Math.ceil(checked.throttled.retryAfterMs / 1000);
+        reply.header('retry-after', String(seconds));
+        const message = `Too many failed sign-ins from your address: try again in ${seconds} s.`;
+        return sendPage(reply, 429, signInPage(query, message, await sessions.sandboxUsers()));
+      }
+      const signedIn = checked.found;
       if (!signedIn) {
         return sendPage(reply, 401, signInPage(query, 'No user has this token.', await sessions.sandboxUsers()));
       }

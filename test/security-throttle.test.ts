@@ -1,0 +1,288 @@
+/**
+ * Issue 21, defects 3 and 4, as an attacker tries them through real sockets: wrong tokens and
+ * secrets are throttled per source address (20 a minute by default, then v10's 429 for every
+ * credential from that address, a valid one too), a valid credential from another address is never
+ * refused, and wrong client secrets under an app's id no longer lock the real client out of the
+ * token endpoint. Addresses are real: requests leave from 127.0.0.2, 127.0.0.3, ... (or come
+ * through a trusted proxy's X-Forwarded-For); with two nodes the counts are shared through Redis.
+ * The clock is injected, so a window ends only when the test moves it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { DEFAULT_FAILED_CREDENTIALS, FAILED_CREDENTIALS_LIMIT, failureKey } from '../src/core/rate-limits/failures.js';
+import { requestFrom } from './helpers/from-address.js';
+import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
+import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { ADMIN_TOKEN, ALICE_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN } from './helpers/world.js';
+
+const START = 1_750_000_000_000;
+const WINDOW_S = DEFAULT_FAILED_CREDENTIALS.windowMs / 1000;
+/** The address a valid credential comes from while another address is throttled. */
+const OTHER = '127.0.0.1';
+const RATE_LIMITED = { message: 'You are being rate limited.', code: 0, retry_after: WINDOW_S, global: true };
+const AUTHORIZE_QUERY = `client_id=${DEMO_APP_ID}&response_type=code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&scope=identify`;
+
+/** One kind of secret a client presents, and how a request carrying it is sent. */
+interface Credential {
+  name: string;
+  right: string;
+  /** The status a right secret is answered with. */
+  admitted: number;
+  /** Whether refusals are v10 JSON (the sign-in form answers with its page). */
+  json: boolean;
+  send(server: TestServer, from: string, secret: string): Promise<TestResponse>;
+}
+
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const basic = (secret: string) => `Basic ${Buffer.from(`${DEMO_APP_ID}:${secret}`).toString('base64')}`;
+
+const CREDENTIALS: Credential[] = [
+  {
+    name: 'a bot token (GET /gateway/bot)',
+    right: DEMO_BOT_TOKEN,
+    admitted: 200,
+    json: true,
+    send: (s, from, secret) =>
+      requestFrom(from, 'GET', `${s.api}/gateway/bot`, { headers: { authorization: `Bot ${secret}` } }),
+  },
+  {
+    name: 'a user token (GET /users/@me)',
+    right: ALICE_TOKEN,
+    admitted: 200,
+    json: true,
+    send: (s, from, secret) => requestFrom(from, 'GET', `${s.api}/users/@me`, { headers: { authorization: secret } }),
+  },
+  {
+    name: 'a Bearer token (GET /oauth2/@me)',
+    right: DEMO_CC_TOKEN,
+    admitted: 200,
+    json: true,
+    send: (s, from, secret) =>
+      requestFrom(from, 'GET', `${s.api}/oauth2/@me`, { headers: { authorization: `Bearer ${secret}` } }),
+  },
+  {
+    name: 'the admin token (GET /admin/world)',
+    right: ADMIN_TOKEN,
+    admitted: 200,
+    json: true,
+    send: (s, from, secret) =>
+      requestFrom(from, 'GET', `${s.url}/admin/world`, { headers: { authorization: `Bearer ${secret}` } }),
+  },
+  {
+    name: 'the metrics token (GET /metrics)',
+    right: ADMIN_TOKEN,
+    admitted: 200,
+    json: true,
+    send: (s, from, secret) =>
+      requestFrom(from, 'GET', `${s.url}/metrics`, { headers: { authorization: `Bearer ${secret}` } }),
+  },
+  {
+    name: 'a client secret (POST /oauth2/token)',
+    right: 'demo-client-secret',
+    admitted: 200,
+    json: true,
+    send: (s, from, secret) =>
+      requestFrom(from, 'POST', `${s.api}/oauth2/token`, {
+        headers: { ...form, authorization: basic(secret) },
+        body: 'grant_type=client_credentials&scope=applications.commands.update',
+      }),
+  },
+  {
+    name: 'a user token on the sign-in form (POST /oauth2/authorize/sign-in)',
+    right: ALICE_TOKEN,
+    admitted: 303,
+    json: false,
+    send: (s, from, secret) =>
+      requestFrom(from, 'POST', `${s.url}/oauth2/authorize/sign-in`, {
+        headers: form,
+        body: new URLSearchParams({ token: secret, query: AUTHORIZE_QUERY }).toString(),
+      }),
+  },
+];
+
+/**
+ * The 429 of a throttled address: v10's global rate-limit answer, or the sign-in page's. The
+ * window ends a minute after the first failure by the injected clock; by Redis's own clock (which
+ * runs) with many nodes, so there `retry_after` is only within the minute.
+ */
+function assertThrottled(response: TestResponse, credential: Credential, what: string, clock = 'injected'): void {
+  assert.equal(response.status, 429, `${what}: ${response.text.slice(0, 200)}`);
+  assert.equal(response.headers.get('retry-after'), String(WINDOW_S), what);
+  if (!credential.json) {
+    assert.match(response.text, /Too many failed sign-ins from your address: try again in 60 s\./, what);
+    return;
+  }
+  if (clock === 'redis') {
+    const retryAfter = response.body.retry_after as number;
+    assert.ok(retryAfter > 0 && retryAfter <= WINDOW_S, `${what}: retry_after ${retryAfter}`);
+    assert.deepEqual(response.body, { ...RATE_LIMITED, retry_after: retryAfter }, what);
+  } else assert.deepEqual(response.body, RATE_LIMITED, what);
+  assert.equal(response.headers.get('x-ratelimit-global'), 'true', what);
+  assert.equal(response.headers.get('x-ratelimit-scope'), 'global', what);
+}
+
+describe('failed credentials: throttled per source address, on one node', () => {
+  let server: TestServer;
+  let clock = START;
+  before(async () => {
+    // `off` turns the v10 limits off, not the throttle: it is on whatever the preset.
+    server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'off' } } });
+  });
+  after(() => server.close());
+
+  CREDENTIALS.forEach((credential, i) => {
+    test(`${credential.name}: 20 failures answered, then 429 for every secret from that address only`, async () => {
+      const attacker = `127.0.0.${10 + i}`;
+      for (let n = 0; n < FAILED_CREDENTIALS_LIMIT; n++) {
+        const wrong = await credential.send(server, attacker, `wrong-${n}`);
+        assert.equal(wrong.status, 401, `failure ${n + 1} is answered as a failure`);
+      }
+      assertThrottled(await credential.send(server, attacker, 'wrong-again'), credential, 'the 21st guess');
+      assertThrottled(await credential.send(server, attacker, credential.right), credential, 'the right secret');
+      const other = await credential.send(server, OTHER, credential.right);
+      assert.equal(other.status, credential.admitted, `another address is never refused: ${other.text.slice(0, 200)}`);
+    });
+  });
+
+  test('successes are not counted: 50 of them, then 19 failures, and the address is still admitted', async () => {
+    const bot = CREDENTIALS[0]!;
+    const from = '127.0.0.30';
+    for (let n = 0; n < 50; n++) assert.equal((await bot.send(server, from, bot.right)).status, 200);
+    for (let n = 0; n < FAILED_CREDENTIALS_LIMIT - 1; n++) {
+      assert.equal((await bot.send(server, from, `wrong-${n}`)).status, 401);
+    }
+    assert.equal((await bot.send(server, from, bot.right)).status, 200);
+  });
+
+  test('300 wrong tokens at once on the sign-in form: exactly 20 are answered, 280 refused', async () => {
+    const signIn = CREDENTIALS.at(-1)!;
+    const responses = await Promise.all(
+      Array.from({ length: 300 }, (_, n) => signIn.send(server, '127.0.0.31', `guess-${n}`)),
+    );
+    assert.equal(responses.filter((r) => r.status === 401).length, FAILED_CREDENTIALS_LIMIT);
+    assert.equal(responses.filter((r) => r.status === 429).length, 300 - FAILED_CREDENTIALS_LIMIT);
+    assert.equal((await signIn.send(server, OTHER, signIn.right)).status, 303);
+  });
+
+  test('once the window ends, every throttled address is admitted again', async () => {
+    clock += DEFAULT_FAILED_CREDENTIALS.windowMs;
+    for (const [i, credential] of CREDENTIALS.entries()) {
+      const response = await credential.send(server, `127.0.0.${10 + i}`, credential.right);
+      assert.equal(response.status, credential.admitted, credential.name);
+    }
+  });
+});
+
+describe('issue 21 defect 3: wrong client secrets do not lock the real client out', () => {
+  test('with --rate-limits v10, ten wrong secrets under Demo Bot’s id, then the real secret from elsewhere gets a token', async () => {
+    const server = await startServer({ now: () => START, config: { rateLimits: { preset: 'v10' } } });
+    const secret = CREDENTIALS.find((c) => c.name.startsWith('a client secret'))!;
+    try {
+      const attempts: number[] = [];
+      for (let n = 0; n < 10; n++) attempts.push((await secret.send(server, '127.0.0.2', `wrong-${n}`)).status);
+      // The attacker meets the route's v10 bucket (5 per 5 s) at its own address.
+      assert.deepEqual(attempts, [401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
+      const real = await secret.send(server, OTHER, secret.right);
+      assert.equal(real.status, 200, real.text);
+      assert.equal(typeof real.body.access_token, 'string');
+      assert.equal(real.headers.get('x-ratelimit-remaining'), '4', 'the real client’s own bucket, untouched');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('failed credentials behind a proxy: the forwarded address, only when the proxy is trusted', () => {
+  const bot = CREDENTIALS[0]!;
+  const via = (server: TestServer, forwardedFor: string, secret: string) =>
+    requestFrom('127.0.0.1', 'GET', `${server.api}/gateway/bot`, {
+      headers: { authorization: `Bot ${secret}`, 'x-forwarded-for': forwardedFor },
+    });
+
+  test('with --trust-proxy, each forwarded client has its own count', async () => {
+    const server = await startServer({ now: () => START, config: { rateLimits: { preset: 'off' }, trustProxy: 1 } });
+    try {
+      for (let n = 0; n < FAILED_CREDENTIALS_LIMIT; n++)
+        assert.equal((await via(server, '203.0.113.7', 'x')).status, 401);
+      assertThrottled(await via(server, '203.0.113.7', bot.right), bot, 'the throttled client');
+      assert.equal((await via(server, '203.0.113.8', bot.right)).status, 200, 'another client of the proxy');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('without it, a forged X-Forwarded-For changes nothing: the connection’s address is counted', async () => {
+    const server = await startServer({ now: () => START, config: { rateLimits: { preset: 'off' } } });
+    try {
+      for (let n = 0; n < FAILED_CREDENTIALS_LIMIT; n++) {
+        assert.equal((await via(server, `203.0.113.${n}`, 'x')).status, 401);
+      }
+      assertThrottled(await via(server, '198.51.100.1', bot.right), bot, 'a new forged address');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('failed credentials with two nodes sharing Redis', () => {
+  const prefix = freshRedisPrefix('credential-throttle');
+  const clients: Redis[] = [];
+  let nodes: TestServer[] = [];
+  const bot = CREDENTIALS[0]!;
+  before(async () => {
+    for (let i = 0; i < 2; i++) {
+      const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+      await client.ping();
+      clients.push(client);
+    }
+    nodes = await Promise.all(
+      clients.map((redis) =>
+        startServer({ now: () => START, config: { rateLimits: { preset: 'off', redis, redisPrefix: prefix } } }),
+      ),
+    );
+  });
+  after(async () => {
+    await Promise.all(nodes.map((node) => node.close()));
+    for (const client of clients) client.disconnect();
+    await deletePrefix(prefix);
+  });
+
+  test('100 wrong bot tokens at once, spread over both nodes: exactly 20 answered, 80 refused', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, n) => bot.send(nodes[n % 2]!, '127.0.0.2', `guess-${n}`)),
+    );
+    assert.equal(responses.filter((r) => r.status === 401).length, FAILED_CREDENTIALS_LIMIT);
+    const refused = responses.filter((r) => r.status === 429);
+    assert.equal(refused.length, 100 - FAILED_CREDENTIALS_LIMIT);
+    for (const response of refused) assertThrottled(response, bot, 'a refused guess', 'redis');
+  });
+
+  test('failures on one node refuse the right token on the other, which never saw a failure', async () => {
+    const [first, second] = nodes as [TestServer, TestServer];
+    for (let n = 0; n < FAILED_CREDENTIALS_LIMIT; n++) {
+      assert.equal((await bot.send(first, '127.0.0.3', `wrong-${n}`)).status, 401);
+    }
+    assertThrottled(await bot.send(second, '127.0.0.3', bot.right), bot, 'the right token on the other node', 'redis');
+    assert.equal((await bot.send(second, OTHER, bot.right)).status, 200, 'another address on the other node');
+    const admin = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      assert.equal(await admin.get(`${prefix}f:${failureKey('127.0.0.3')}`), String(FAILED_CREDENTIALS_LIMIT));
+      const ttl = await admin.pttl(`${prefix}f:${failureKey('127.0.0.3')}`);
+      assert.ok(ttl > 0 && ttl <= DEFAULT_FAILED_CREDENTIALS.windowMs, `the window ends in Redis (${ttl} ms)`);
+    } finally {
+      admin.disconnect();
+    }
+  });
+});
+
+describe('failed credentials: what an address is counted as', () => {
+  test('IPv4 as it is (an IPv4-mapped v6 address too); IPv6 by its /64, which one host holds whole', () => {
+    assert.equal(failureKey('203.0.113.9'), 'ip:203.0.113.9');
+    assert.equal(failureKey('::ffff:203.0.113.9'), 'ip:203.0.113.9');
+    assert.equal(failureKey('2001:db8:1:2:aaaa::1'), failureKey('2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    assert.notEqual(failureKey('2001:db8:1:2::1'), failureKey('2001:db8:1:3::1'));
+    assert.equal(failureKey('2001:db8::1'), 'ip6:2001:db8:0:0::/64');
+    assert.equal(failureKey('::1'), 'ip6:0:0:0:0::/64');
+  });
+});
