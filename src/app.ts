@@ -41,6 +41,7 @@ import { WorldService } from './services/world-service.js';
 import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
 import { CredentialThrottle } from './rate-limits/credential-throttle.js';
 import { HostPolicy } from './http/allowed-hosts.js';
+import { clientAddressOf } from './http/client-address.js';
 import { FaultTable } from './faults/fault-table.js';
 import { FaultsService } from './services/faults-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
@@ -322,6 +323,9 @@ async function assemble(
           'failed credentials: address throttled until its window ends',
         ),
     });
+  if (credentialThrottle) {
+    gateway.throttleCredentials({ throttle: credentialThrottle, addressOf: clientAddressOf(config.trustProxy) });
+  }
 
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
   const server = await buildServer(

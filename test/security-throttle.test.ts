@@ -9,9 +9,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { DEFAULT_FAILED_CREDENTIALS, FAILED_CREDENTIALS_LIMIT, failureKey } from '../src/core/rate-limits/failures.js';
+import { clientAddressOf } from '../src/http/client-address.js';
+import type { TrustProxy } from '../src/http/server.js';
+import { RedisFailures } from '../src/rate-limits/redis-failures.js';
 import { requestFrom } from './helpers/from-address.js';
+import { GatewayClient } from './helpers/gateway-client.js';
 import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN } from './helpers/world.js';
@@ -174,6 +179,60 @@ describe('failed credentials: throttled per source address, on one node', () => 
   });
 });
 
+describe('failed credentials at the gateway: IDENTIFY and RESUME share the count', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({
+      now: () => START,
+      config: { rateLimits: { preset: 'off' }, trustProxy: '127.0.0.1' },
+    });
+  });
+  after(() => server.close());
+
+  /** A socket from `from` (or forwarded for `forwardedFor` by the trusted proxy at 127.0.0.1) sends IDENTIFY. */
+  async function identify(token: string, from: string, forwardedFor?: string) {
+    const client = await GatewayClient.connect(server.url, '?v=10&encoding=json', {
+      localAddress: from,
+      ...(forwardedFor ? { headers: { 'x-forwarded-for': forwardedFor } } : {}),
+    });
+    await client.nextOp(10);
+    client.identify(token);
+    // READY, or the close code when the socket is closed first.
+    const outcome = await client.nextDispatch('READY').then(
+      () => 'READY',
+      async () => (await client.closedWith()).code,
+    );
+    client.drop();
+    return outcome;
+  }
+
+  test('20 wrong tokens close with 4004; then even the right one from that address closes with 4008', async () => {
+    for (let n = 0; n < FAILED_CREDENTIALS_LIMIT; n++) assert.equal(await identify(`wrong-${n}`, '127.0.0.50'), 4004);
+    assert.equal(await identify(DEMO_BOT_TOKEN, '127.0.0.50'), 4008);
+    const resume = await GatewayClient.connect(server.url, '?v=10&encoding=json', { localAddress: '127.0.0.50' });
+    await resume.nextOp(10);
+    resume.send({ op: 6, d: { token: DEMO_BOT_TOKEN, session_id: 'x', seq: 0 } });
+    assert.equal((await resume.closedWith()).code, 4008, 'RESUME too');
+    assert.equal(await identify(DEMO_BOT_TOKEN, '127.0.0.2'), 'READY', 'another address logs in');
+  });
+
+  test('wrong tokens on the HTTP API count against IDENTIFY from the same address', async () => {
+    const bot = CREDENTIALS[0]!;
+    for (let n = 0; n < FAILED_CREDENTIALS_LIMIT; n++) {
+      assert.equal((await bot.send(server, '127.0.0.51', `wrong-${n}`)).status, 401);
+    }
+    assert.equal(await identify(DEMO_BOT_TOKEN, '127.0.0.51'), 4008);
+  });
+
+  test('behind the trusted proxy, the forwarded client is counted, as Fastify counts it for HTTP', async () => {
+    for (let n = 0; n < FAILED_CREDENTIALS_LIMIT; n++) {
+      assert.equal(await identify(`wrong-${n}`, '127.0.0.1', '203.0.113.20'), 4004);
+    }
+    assert.equal(await identify(DEMO_BOT_TOKEN, '127.0.0.1', '203.0.113.20'), 4008);
+    assert.equal(await identify(DEMO_BOT_TOKEN, '127.0.0.1', '203.0.113.21'), 'READY');
+  });
+});
+
 describe('issue 21 defect 3: wrong client secrets do not lock the real client out', () => {
   test('with --rate-limits v10, ten wrong secrets under Demo Bot’s id, then the real secret from elsewhere gets a token', async () => {
     const server = await startServer({ now: () => START, config: { rateLimits: { preset: 'v10' } } });
@@ -276,6 +335,27 @@ describe('failed credentials with two nodes sharing Redis', () => {
   });
 });
 
+describe('failed credentials while Redis is away', () => {
+  test('each node counts in its own memory: guesses stay throttled, the count is not lost', async () => {
+    // Nothing listens on port 1: every command fails at once.
+    const away = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    const failures = new RedisFailures({ client: away, prefix: 'unused:' });
+    try {
+      for (let n = 1; n <= 3; n++) assert.equal((await failures.fail(START, 'ip:127.0.0.9', 60_000)).count, n);
+      assert.deepEqual(await failures.failures(START, 'ip:127.0.0.9'), { count: 3, resetAt: START + 60_000 });
+      assert.equal(await failures.failures(START, 'ip:127.0.0.8'), null);
+    } finally {
+      await failures.close();
+      away.disconnect();
+    }
+  });
+});
+
 describe('failed credentials: what an address is counted as', () => {
   test('IPv4 as it is (an IPv4-mapped v6 address too); IPv6 by its /64, which one host holds whole', () => {
     assert.equal(failureKey('203.0.113.9'), 'ip:203.0.113.9');
@@ -284,5 +364,41 @@ describe('failed credentials: what an address is counted as', () => {
     assert.notEqual(failureKey('2001:db8:1:2::1'), failureKey('2001:db8:1:3::1'));
     assert.equal(failureKey('2001:db8::1'), 'ip6:2001:db8:0:0::/64');
     assert.equal(failureKey('::1'), 'ip6:0:0:0:0::/64');
+  });
+
+  test('a gateway socket’s address is found as Fastify finds request.ip, for every --trust-proxy form', async () => {
+    const trusts: (TrustProxy | undefined)[] = [
+      undefined,
+      1,
+      2,
+      '127.0.0.1',
+      '10.0.0.0/8,127.0.0.1',
+      'loopback',
+      '::1',
+    ];
+    const cases = [
+      { remote: '127.0.0.1', forwarded: undefined },
+      { remote: '127.0.0.1', forwarded: '203.0.113.1' },
+      { remote: '127.0.0.1', forwarded: '203.0.113.1, 10.0.0.7' },
+      { remote: '10.0.0.9', forwarded: '198.51.100.2, 203.0.113.1' },
+      { remote: '::ffff:127.0.0.1', forwarded: '203.0.113.3' },
+      { remote: '::1', forwarded: '2001:db8::5' },
+    ];
+    for (const trust of trusts) {
+      const app = Fastify(
+        trust === undefined
+          ? {}
+          : { trustProxy: typeof trust === 'number' ? (_a: string, hop: number) => hop < trust : trust },
+      );
+      app.get('/', async (request) => request.ip);
+      const addressOf = clientAddressOf(trust);
+      for (const { remote, forwarded } of cases) {
+        const headers = forwarded === undefined ? {} : { 'x-forwarded-for': forwarded };
+        const fastify = await app.inject({ url: '/', remoteAddress: remote, headers });
+        const ours = addressOf({ headers, socket: { remoteAddress: remote } } as never);
+        assert.equal(ours, fastify.body, `trust ${String(trust)}, ${remote} forwarding ${String(forwarded)}`);
+      }
+      await app.close();
+    }
   });
 });

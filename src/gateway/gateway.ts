@@ -42,6 +42,8 @@ import { SESSION_KEEPALIVE_MS, type SessionRecord, type SessionRegistry } from '
 import { SessionStarts, type SessionStartCounter, type SessionStartLimit } from './session-starts.js';
 import { JSON_ENCODER, ZlibStreamEncoder, type Encoder } from './transport.js';
 import { announcedGatewayUrl, type GatewayOrigin } from './gateway-url.js';
+import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
+import type { ClientAddress } from '../http/client-address.js';
 
 /** Connections one node holds at most; more are refused with HTTP 503 at the upgrade. */
 export const DEFAULT_MAX_SESSIONS = 50_000;
@@ -109,6 +111,12 @@ export interface GatewayDeps {
   faults?: FaultTable | undefined;
 }
 
+/** The HTTP API's failed-credential throttle, and how a socket's client address is found. */
+export interface GatewayCredentials {
+  throttle: CredentialThrottle;
+  addressOf: ClientAddress;
+}
+
 /** A GUILD_CREATE payload, and a digest of the names (users, bots) it was built with. */
 interface GuildCreateView {
   names: string;
@@ -144,6 +152,9 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   private lastResumeUrl: { host: string | undefined; url: string } | null = null;
   /** The server's public URL and bound address: what the announced URL is built from. */
   private origin: GatewayOrigin = { publicUrl: null, listening: null };
+  private credentials: GatewayCredentials | null = null;
+  /** Each connection's client address, for the failed-credential throttle. */
+  private readonly addresses = new WeakMap<Connection, string>();
   /** The HTTP server's Host check, applied to upgrades too (src/http/allowed-hosts.ts). */
   private allowsHost: (host: string | undefined) => boolean = () => true;
   /** GUILD_CREATE payloads by guild instance and view (see `guildCreate`). */
@@ -206,6 +217,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.origin = origin;
     this.allowsHost = allowsHost;
     this.lastResumeUrl = null;
+  }
+
+  /** Throttles wrong bot tokens at IDENTIFY and RESUME per address, with the HTTP API's throttle (close 4008). */
+  throttleCredentials(credentials: GatewayCredentials): void {
+    this.credentials = credentials;
   }
 
   /** The URL clients connect to, as announced by discovery and READY; `hostHeader` must have passed the Host check. */
@@ -278,6 +294,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     const encoder: Encoder = compress === 'zlib-stream' ? new ZlibStreamEncoder() : JSON_ENCODER;
     const connection = new Connection(ws, encoder, this, this.resumeUrl(request.headers.host));
     this.connections.add(connection);
+    if (this.credentials) this.addresses.set(connection, this.credentials.addressOf(request));
     connection.hello();
   }
 
@@ -373,8 +390,19 @@ export class Gateway implements ConnectionHost, GatewayPresence {
 
   // ---- Commands -------------------------------------------------------------------------------
 
+  /** The bot of a token, under the failed-credential throttle: a throttled address is closed with 4008. */
+  private async botOfToken(connection: Connection, token: string): Promise<StoredApplication | null> {
+    if (!this.credentials) return this.store.findApplicationByBotToken(token);
+    const address = this.addresses.get(connection) ?? '';
+    const { throttle } = this.credentials;
+    if (throttle.before(address)) throw new GatewayClose(Close.RateLimited);
+    const app = await this.store.findApplicationByBotToken(token);
+    if (await throttle.after(address, app !== null)) throw new GatewayClose(Close.RateLimited);
+    return app;
+  }
+
   async identify(connection: Connection, identify: Identify): Promise<void> {
-    const app = await this.store.findApplicationByBotToken(identify.token);
+    const app = await this.botOfToken(connection, identify.token);
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
     if (!privilegedIntentsAllowed(identify.intents, app.flags)) throw new GatewayClose(Close.DisallowedIntents);
     const [shardId, numShards] = identify.shard;
@@ -492,7 +520,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   }
 
   async resume(connection: Connection, resume: Resume): Promise<void> {
-    const app = await this.store.findApplicationByBotToken(resume.token);
+    const app = await this.botOfToken(connection, resume.token);
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
     let session = this.sessions.get(resume.sessionId);
     if (!session && this.registry) {
