@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { DEFAULT_FAILED_CREDENTIALS, FAILED_CREDENTIALS_LIMIT, failureKey } from '../src/core/rate-limits/failures.js';
 import { clientAddressOf } from '../src/http/client-address.js';
 import type { TrustProxy } from '../src/http/server.js';
-import { RedisFailures } from '../src/rate-limits/redis-failures.js';
+import { CLEAR_READ_TTL_MS, RedisFailures } from '../src/rate-limits/redis-failures.js';
 import { requestFrom } from './helpers/from-address.js';
 import { GatewayClient } from './helpers/gateway-client.js';
 import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
@@ -332,6 +332,57 @@ describe('failed credentials with two nodes sharing Redis', () => {
     } finally {
       admin.disconnect();
     }
+  });
+});
+
+describe('failed credentials in Redis: what a node reads, and when', () => {
+  const prefix = freshRedisPrefix('credential-reads');
+  let client: Redis;
+  let reads = 0;
+  let failures: RedisFailures;
+  before(async () => {
+    client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    await client.ping();
+    failures = new RedisFailures({ client, prefix });
+    // Count the read script's calls: what a valid credential costs in Redis.
+    const scripted = client as unknown as { slashdCredentialFailures: (...args: unknown[]) => Promise<number[]> };
+    const read = scripted.slashdCredentialFailures.bind(client);
+    scripted.slashdCredentialFailures = (...args) => {
+      reads++;
+      return read(...args);
+    };
+  });
+  after(async () => {
+    client.disconnect();
+    await deletePrefix(prefix);
+  });
+
+  test('the valid credentials of one turn cost one read; an address read clear is trusted for a second', async () => {
+    const before = reads;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => failures.failures(START, 'ip:127.0.0.60')));
+    assert.deepEqual(new Set(answers), new Set([null]));
+    assert.equal(reads - before, 1, 'fifty at once: one call');
+    assert.equal(await failures.failures(START + CLEAR_READ_TTL_MS - 1, 'ip:127.0.0.60'), null);
+    assert.equal(reads - before, 1, 'within the second: no call');
+    await failures.failures(START + CLEAR_READ_TTL_MS, 'ip:127.0.0.60');
+    assert.equal(reads - before, 2, 'a second later: read again');
+  });
+
+  test('a failure on this node ends the trust at once, even one counted while a read was on its way', async () => {
+    const key = 'ip:127.0.0.61';
+    assert.equal(await failures.failures(START, key), null, 'read clear, and trusted');
+    const pending = failures.failures(START + CLEAR_READ_TTL_MS, key);
+    // The read is sent (at the end of the turn) before the failure: Redis answers it 0.
+    await new Promise((resolve) => setImmediate(resolve));
+    const failed = failures.fail(START + CLEAR_READ_TTL_MS, key, 60_000);
+    assert.equal(await pending, null);
+    await failed;
+    const before = reads;
+    for (let n = 0; n < 2; n++) {
+      const count = await failures.failures(START + CLEAR_READ_TTL_MS, key);
+      assert.equal(count?.count, 1, 'the failure is seen');
+    }
+    assert.equal(reads - before, 2, 'an address failing here is read every time');
   });
 });
 

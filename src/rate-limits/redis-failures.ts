@@ -2,8 +2,12 @@
  * Failed-credential counters in Redis, shared by every node (src/core/rate-limits/failures.ts):
  * one key per address, counted by a script (INCR, PEXPIRE on the window's first failure, PTTL) so
  * concurrent failures on any number of nodes are counted exactly, and read by another (GET, PTTL)
- * when a credential succeeds. Redis's clock ends the windows. While Redis cannot be reached, each
- * node counts in its own memory: guesses stay throttled per node, and valid credentials go through.
+ * when a credential succeeds: the reads of one event-loop turn in one call, and an address read
+ * clear is trusted for a second unless it fails on this node meanwhile (so a valid credential
+ * from an address that just started failing on another node may be admitted unread: at most one
+ * guess per node, the first it sees, and only for an address that also holds a valid credential).
+ * Redis's clock ends the windows. While Redis cannot be reached, each node counts in its own
+ * memory: guesses stay throttled per node, and valid credentials go through.
  */
 import type { Redis } from 'ioredis';
 import type { FailureCounters } from '../core/rate-limits/failures.js';
@@ -35,6 +39,20 @@ return out
 
 /** Keys read in one script call at most; more in one turn go in further calls. */
 export const MAX_READS_PER_CALL = 256;
+/**
+ * How long a read that found an address without failures is trusted (ms): meanwhile that address's
+ * valid credentials are admitted without asking Redis, unless it fails on this node. A busy client
+ * costs one read a second per node, not one per request.
+ */
+export const CLEAR_READ_TTL_MS = 1_000;
+/** Addresses whose last read or failure a node remembers at most; beyond, the oldest are read again. */
+export const MAX_REMEMBERED_ADDRESSES = 100_000;
+
+/** What a node remembers of an address: read clear until `until`, or failing (read every time) until then. */
+interface Remembered {
+  readonly clear: boolean;
+  readonly until: number;
+}
 
 interface FailureScripts extends Redis {
   slashdCredentialFail(numberOfKeys: 1, key: string, windowMs: number): Promise<[number, number]>;
@@ -59,6 +77,7 @@ export class RedisFailures implements FailureCounters {
   /** Reads gathered in this event-loop turn, by key: every valid credential of a turn costs one call. */
   private batch = new Map<string, Waiting>();
   private flushScheduled = false;
+  private readonly remembered = new Map<string, Remembered>();
 
   constructor({ client, prefix }: RedisFailuresOptions) {
     if (!('slashdCredentialFail' in client)) {
@@ -70,6 +89,8 @@ export class RedisFailures implements FailureCounters {
   }
 
   async fail(now: number, key: string, windowMs: number): Promise<WindowCount> {
+    // At once, before Redis answers: this node's next success from the address reads the count.
+    this.remember(key, { clear: false, until: now + windowMs });
     try {
       const [count, ttl] = await this.client.slashdCredentialFail(1, this.keyOf(key), windowMs);
       return { count, resetAt: now + ttl };
@@ -83,12 +104,32 @@ export class RedisFailures implements FailureCounters {
    * sees every failure counted before it. Reads of one turn go together (a key once) as one call.
    */
   async failures(now: number, key: string): Promise<WindowCount | null> {
+    const known = this.remembered.get(key);
+    if (known?.clear && known.until > now) return null;
     const reply = await new Promise<readonly [number, number] | Error>((resolve) =>
       this.read(this.keyOf(key), resolve),
     );
     if (reply instanceof Error) return this.local.failures(now, key);
     const [count, ttl] = reply;
-    return count > 0 && ttl > 0 ? { count, resetAt: now + ttl } : null;
+    if (count > 0 && ttl > 0) {
+      this.remember(key, { clear: false, until: now + ttl });
+      return { count, resetAt: now + ttl };
+    }
+    // Clear, unless the address failed here while the read was on its way.
+    const current = this.remembered.get(key);
+    if (current === undefined || current.clear || current.until <= now) {
+      this.remember(key, { clear: true, until: now + CLEAR_READ_TTL_MS });
+    }
+    return null;
+  }
+
+  private remember(key: string, what: Remembered): void {
+    this.remembered.delete(key);
+    this.remembered.set(key, what);
+    if (this.remembered.size <= MAX_REMEMBERED_ADDRESSES) return;
+    // Maps iterate in insertion order: the oldest is forgotten, and only read again.
+    const oldest = this.remembered.keys().next();
+    if (!oldest.done) this.remembered.delete(oldest.value);
   }
 
   private read(key: string, resolve: Waiting[number]): void {
