@@ -39,7 +39,7 @@ import { SnapshotService } from './services/snapshot-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
-import { CredentialThrottle } from './rate-limits/credential-throttle.js';
+import { openCredentialThrottle } from './rate-limits/credential-throttle.js';
 import { HostPolicy } from './http/allowed-hosts.js';
 import { clientAddressOf } from './http/client-address.js';
 import { FaultTable } from './faults/fault-table.js';
@@ -111,11 +111,7 @@ export interface SlashdConfig {
   sandboxSignIn?: boolean | undefined;
   /** The server's public URL: the OpenID Connect issuer and the base of its endpoints (default: the listen address). */
   publicUrl?: string | undefined;
-  /**
-   * Host names answered besides IP addresses, `localhost` and the hosts of `publicUrl` and the
-   * gateway URL: names, `.example.com` for a domain and its subdomains, or `*` for any (DNS
-   * rebinding; docs/security.md#host-names).
-   */
+  /** Host names answered besides addresses, localhost and the public URLs' hosts: `name`, `.domain`, `*` (docs/security.md#host-names). */
   allowedHosts?: readonly string[] | undefined;
   /** The built web console (default: `dist/console` of this package). */
   consoleFolder?: string | undefined;
@@ -267,8 +263,7 @@ async function assemble(
   });
   metrics.watchGateway(gateway);
   const hosts = new HostPolicy(config.allowedHosts, [config.publicUrl, gateway.options.publicUrl]);
-  const allowsHost = (host: string | undefined) => hosts.allows(host);
-  gateway.setOrigin({ publicUrl: config.publicUrl ?? null, listening: null }, allowsHost);
+  gateway.setOrigin({ publicUrl: config.publicUrl ?? null, listening: null }, hosts.allows);
   if (redis) {
     metrics.watchRedis({
       up: () => redis.isUp(),
@@ -311,21 +306,9 @@ async function assemble(
       ? { ...config.rateLimits, redis: config.redisUrl, redisPrefix: redis.key('rl:') }
       : config.rateLimits,
   );
-  const credentialThrottle =
-    rateLimits?.failedCredentials &&
-    new CredentialThrottle({
-      counters: rateLimits.failures,
-      limits: rateLimits.failedCredentials,
-      now,
-      onThrottled: (key, throttled) =>
-        server.log.warn(
-          { address: key, retryAfterMs: throttled.retryAfterMs },
-          'failed credentials: address throttled until its window ends',
-        ),
-    });
-  if (credentialThrottle) {
-    gateway.throttleCredentials({ throttle: credentialThrottle, addressOf: clientAddressOf(config.trustProxy) });
-  }
+  // Failed credentials: the rate limits' counters; the gateway's IDENTIFY shares the count.
+  const credentialThrottle = openCredentialThrottle(rateLimits, now, () => server.log);
+  if (credentialThrottle) gateway.throttleCredentials(credentialThrottle, clientAddressOf(config.trustProxy));
 
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
   const server = await buildServer(
@@ -366,10 +349,8 @@ async function assemble(
         exposition: metrics,
         tokens: [adminToken, config.metricsToken ?? ''].filter((token) => token !== ''),
       },
-      rateLimits: rateLimits?.preset
-        ? { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics }
-        : null,
-      credentialThrottle: credentialThrottle ?? null,
+      rateLimits: rateLimits?.preset ? { ...rateLimits, preset: rateLimits.preset, now, metrics } : null,
+      credentialThrottle,
       allowedHosts: hosts,
       trustProxy: config.trustProxy,
       faults: { faults: faultTable, now },
@@ -395,7 +376,7 @@ async function assemble(
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       listenUrl = `http://${shownHost}:${actualPort}`;
-      gateway.setOrigin({ publicUrl: config.publicUrl ?? null, listening: { host, port: actualPort } }, allowsHost);
+      gateway.setOrigin({ publicUrl: config.publicUrl ?? null, listening: { host, port: actualPort } }, hosts.allows);
       return listenUrl;
     },
     async close() {

@@ -8,8 +8,7 @@ import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
 import { isPresetName, PRESET_NAMES, type PresetName, type WindowLimit } from '../core/rate-limits/presets.js';
-import { DEFAULT_FAILED_CREDENTIALS } from '../core/rate-limits/failures.js';
-import { isAllowedHostEntry } from '../http/allowed-hosts.js';
+import { parseAllowedHosts, parseAuthThrottle } from './security-args.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
@@ -114,35 +113,6 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   authThrottle: WindowLimit | null;
 }
 
-/** `--allowed-hosts`: comma-separated host names, `.domain` (it and its subdomains), or `*`. */
-function allowedHostsArg(raw: string | undefined): string[] | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const entries = raw.split(',').map((entry) => entry.trim().toLowerCase());
-  const wrong = entries.find((entry) => !isAllowedHostEntry(entry));
-  if (wrong !== undefined) {
-    throw new UsageError(`--allowed-hosts is a comma-separated list of host names, .domains or *, not '${wrong}'`);
-  }
-  return entries;
-}
-
-/** The largest `--auth-throttle` window (seconds): a day. */
-const MAX_AUTH_THROTTLE_WINDOW_S = 86_400;
-
-/** `--auth-throttle FAILURES/SECONDS` (e.g. `20/60`, the default) or `off`. */
-function authThrottleArg(raw: string | undefined): WindowLimit | null {
-  if (raw === undefined) return DEFAULT_FAILED_CREDENTIALS;
-  if (raw === 'off') return null;
-  const match = /^(\d{1,6})\/(\d{1,6})$/.exec(raw);
-  const limit = Number(match?.[1]);
-  const seconds = Number(match?.[2]);
-  if (!match || limit < 1 || seconds < 1 || seconds > MAX_AUTH_THROTTLE_WINDOW_S) {
-    throw new UsageError(
-      `--auth-throttle is FAILURES/SECONDS (1 or more failures, 1 to ${MAX_AUTH_THROTTLE_WINDOW_S} s) or off, not '${raw}'`,
-    );
-  }
-  return { limit, windowMs: seconds * 1000 };
-}
-
 /** `--public-url`: an absolute http(s) URL without query or fragment (the issuer of ID tokens). */
 function publicUrl(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -241,8 +211,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     rateLimits,
     trustProxy: parseTrustProxy(text('trust-proxy') ?? env.SLASHD_TRUST_PROXY),
     publicUrl: publicUrl(text('public-url') ?? env.SLASHD_PUBLIC_URL),
-    allowedHosts: allowedHostsArg(text('allowed-hosts') ?? env.SLASHD_ALLOWED_HOSTS),
-    authThrottle: authThrottleArg(text('auth-throttle') ?? env.SLASHD_AUTH_THROTTLE),
+    allowedHosts: parseAllowedHosts(text('allowed-hosts') ?? env.SLASHD_ALLOWED_HOSTS),
+    authThrottle: parseAuthThrottle(text('auth-throttle') ?? env.SLASHD_AUTH_THROTTLE),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,

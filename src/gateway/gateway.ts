@@ -112,7 +112,7 @@ export interface GatewayDeps {
 }
 
 /** The HTTP API's failed-credential throttle, and how a socket's client address is found. */
-export interface GatewayCredentials {
+interface GatewayCredentials {
   throttle: CredentialThrottle;
   addressOf: ClientAddress;
 }
@@ -220,8 +220,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   }
 
   /** Throttles wrong bot tokens at IDENTIFY and RESUME per address, with the HTTP API's throttle (close 4008). */
-  throttleCredentials(credentials: GatewayCredentials): void {
-    this.credentials = credentials;
+  throttleCredentials(throttle: CredentialThrottle, addressOf: ClientAddress): void {
+    this.credentials = { throttle, addressOf };
   }
 
   /** The URL clients connect to, as announced by discovery and READY; `hostHeader` must have passed the Host check. */

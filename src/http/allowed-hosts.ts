@@ -63,7 +63,7 @@ export class HostPolicy {
   }
 
   /** Whether a request with this Host header is answered. No Host (HTTP/1.0) is no browser's request. */
-  allows(header: string | undefined): boolean {
+  readonly allows = (header: string | undefined): boolean => {
     if (header === undefined || this.any) return true;
     const host = hostOf(header);
     if (host === null) return false;
@@ -71,7 +71,7 @@ export class HostPolicy {
     if (host === 'localhost' || host.endsWith('.localhost')) return true;
     if (this.names.has(host)) return true;
     return this.suffixes.some((suffix) => host === suffix.slice(1) || host.endsWith(suffix));
-  }
+  };
 }
 
 /** The host named in a refusal: only a well-formed one is echoed, never arbitrary header text. */

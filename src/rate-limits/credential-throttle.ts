@@ -14,6 +14,7 @@ import {
   type Throttled,
 } from '../core/rate-limits/failures.js';
 import type { WindowLimit } from '../core/rate-limits/presets.js';
+import type { RateLimits } from './config.js';
 
 /** Throttled addresses this node remembers at most (so it refuses them without asking the store). */
 export const MAX_KNOWN_THROTTLED = 100_000;
@@ -86,4 +87,23 @@ export class CredentialThrottle {
     const oldest = this.known.keys().next();
     if (!oldest.done) this.known.delete(oldest.value);
   }
+}
+
+/** The throttle of opened rate limits (null when it is off); each address it throttles is a warning in `log()`. */
+export function openCredentialThrottle(
+  limits: Pick<RateLimits, 'failures' | 'failedCredentials'> | null,
+  now: () => number,
+  log: () => { warn(fields: Record<string, unknown>, message: string): void },
+): CredentialThrottle | null {
+  if (!limits?.failedCredentials) return null;
+  return new CredentialThrottle({
+    counters: limits.failures,
+    limits: limits.failedCredentials,
+    now,
+    onThrottled: (key, throttled) =>
+      log().warn(
+        { address: key, retryAfterMs: throttled.retryAfterMs },
+        'failed credentials: address throttled until its window ends',
+      ),
+  });
 }
