@@ -41,6 +41,8 @@ import { SnapshotService } from './services/snapshot-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
 import { openRateLimits, type RateLimitConfig } from './rate-limits/config.js';
+import { openCredentialThrottle } from './rate-limits/credential-throttle.js';
+import { HostPolicy } from './http/allowed-hosts.js';
 import { FaultTable } from './faults/fault-table.js';
 import { FaultsService } from './services/faults-service.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
@@ -112,6 +114,8 @@ export interface SlashdConfig {
   sandboxSignIn?: boolean | undefined;
   /** The server's public URL: the OpenID Connect issuer and the base of its endpoints (default: the listen address). */
   publicUrl?: string | undefined;
+  /** Host names answered besides addresses, localhost and the public URLs' hosts: `name`, `.domain`, `*` (docs/security.md#host-names). */
+  allowedHosts?: readonly string[] | undefined;
   /** The built web console (default: `dist/console` of this package). */
   consoleFolder?: string | undefined;
 }
@@ -265,6 +269,8 @@ async function assemble(
     clientAddress: clientAddressOf(config.trustProxy),
   });
   metrics.watchGateway(gateway);
+  const hosts = new HostPolicy(config.allowedHosts, [config.publicUrl, gateway.options.publicUrl]);
+  gateway.setOrigin({ publicUrl: config.publicUrl ?? null, listening: null }, hosts.allows);
   if (redis) {
     metrics.watchRedis({
       up: () => redis.isUp(),
@@ -307,6 +313,9 @@ async function assemble(
       ? { ...config.rateLimits, redis: config.redisUrl, redisPrefix: redis.key('rl:') }
       : config.rateLimits,
   );
+  // Failed credentials: the rate limits' counters; the gateway's IDENTIFY shares the count.
+  const credentialThrottle = openCredentialThrottle(rateLimits, now, () => server.log);
+  if (credentialThrottle) gateway.throttleCredentials(credentialThrottle, clientAddressOf(config.trustProxy));
 
   const consoleService = new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true });
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
@@ -348,7 +357,9 @@ async function assemble(
         exposition: metrics,
         tokens: [adminToken, config.metricsToken ?? ''].filter((token) => token !== ''),
       },
-      rateLimits: rateLimits && { preset: rateLimits.preset, counters: rateLimits.counters, now, metrics },
+      rateLimits: rateLimits?.preset ? { ...rateLimits, preset: rateLimits.preset, now, metrics } : null,
+      credentialThrottle,
+      allowedHosts: hosts,
       trustProxy: config.trustProxy,
       faults: { faults: faultTable, now },
       consoleFolder: config.consoleFolder ?? DEFAULT_CONSOLE_FOLDER,
@@ -373,6 +384,7 @@ async function assemble(
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       listenUrl = `http://${shownHost}:${actualPort}`;
+      gateway.setOrigin({ publicUrl: config.publicUrl ?? null, listening: { host, port: actualPort } }, hosts.allows);
       return listenUrl;
     },
     async close() {

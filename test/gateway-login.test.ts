@@ -273,7 +273,7 @@ describe('gateway configuration', () => {
     }
   });
 
-  test('the Host header is echoed only as a host[:port]; a malformed upgrade URL gets 400', async () => {
+  test('the announced URL is the bound address, whatever the Host; a malformed Host gets 421, a malformed upgrade URL 400', async () => {
     const server = await startServer();
     try {
       const { port } = new URL(server.url);
@@ -285,8 +285,12 @@ describe('gateway configuration', () => {
           socket.on('end', () => resolve(text));
           socket.on('error', reject);
         });
-      const discovery = await raw('GET /api/v10/gateway HTTP/1.1\r\nHost: evil.test/x?y\r\nConnection: close\r\n\r\n');
-      assert.match(discovery, /"url":"ws:\/\/localhost"/);
+      const ask = (host: string) => raw(`GET /api/v10/gateway HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      // A Host without a port used to give ws://127.0.0.1 (port 80): the bound address and port now.
+      for (const host of ['127.0.0.1', 'localhost', `localhost:${port}`, '[::1]:9']) {
+        assert.ok((await ask(host)).includes(`"url":"ws://127.0.0.1:${port}"`), host);
+      }
+      assert.match(await ask('evil.test/x?y'), /^HTTP\/1.1 421 /);
       const upgrade = await raw(
         'GET http://[ HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
           'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',

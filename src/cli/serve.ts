@@ -5,7 +5,8 @@ import { ChannelType } from 'discord-api-types/v10';
 import { createSlashd, type Slashd } from '../app.js';
 import type { TrustProxy } from '../http/server.js';
 import { ENDPOINT_POLICY_MODES, type EndpointPolicyMode, type OutboundPolicy } from '../core/outbound-policy.js';
-import { isPresetName, PRESET_NAMES, type PresetName } from '../core/rate-limits/presets.js';
+import { isPresetName, PRESET_NAMES, type PresetName, type WindowLimit } from '../core/rate-limits/presets.js';
+import { parseAllowedHosts, parseAuthThrottle } from './security-args.js';
 import { DatabaseOpenError } from '../store/sqlite/connection.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
 import { loadWorldFile, readWorld } from '../world/world-file.js';
@@ -70,7 +71,7 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   /** How long a stop drains before it cuts the connections left, in ms; the default when undefined. */
   drainTimeoutMs: number | undefined;
   endpointPolicy: OutboundPolicy;
-  /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from the Host header. */
+  /** The gateway URL announced to bots (behind a proxy: its wss:// address); default from --public-url or the bound address. */
   gatewayUrl: string | undefined;
   /** A scrape-only secret for GET /metrics (the admin token works too). */
   metricsToken: string | undefined;
@@ -84,6 +85,10 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   snapshotAtStart: boolean | undefined;
   /** The server's public URL (the OpenID Connect issuer); the listen address when undefined. */
   publicUrl: string | undefined;
+  /** Host names answered besides addresses, localhost and the public and gateway URLs' hosts. */
+  allowedHosts: string[] | undefined;
+  /** Failed credentials per address and window before the address is refused; null: off. */
+  authThrottle: WindowLimit | null;
 }
 
 /** `--public-url`: an absolute http(s) URL without query or fragment (the issuer of ID tokens). */
@@ -141,6 +146,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'trust-proxy': { type: 'string' },
     'snapshot-at-start': { type: 'boolean' },
     'public-url': { type: 'string' },
+    'allowed-hosts': { type: 'string' },
+    'auth-throttle': { type: 'string' },
   });
   const text = (name: string) => values[name] as string | undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -189,6 +196,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     rateLimits,
     trustProxy: parseTrustProxy(text('trust-proxy') ?? env.SLASHD_TRUST_PROXY),
     publicUrl: publicUrl(text('public-url') ?? env.SLASHD_PUBLIC_URL),
+    allowedHosts: parseAllowedHosts(text('allowed-hosts') ?? env.SLASHD_ALLOWED_HOSTS),
+    authThrottle: parseAuthThrottle(text('auth-throttle') ?? env.SLASHD_AUTH_THROTTLE),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
     host: text('host') ?? env.SLASHD_HOST ?? DEFAULT_HOST,
     port,
@@ -257,7 +266,7 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
   out.log(`  API base:    ${url}/api/v10`);
   out.log(`  health:      ${url}/healthz, ${url}/readyz`);
   out.log(`  metrics:     ${url}/metrics (Authorization: Bearer <metrics or admin token>)`);
-  out.log(`  gateway:     ${slashd.gateway.options.publicUrl ?? url.replace(/^http/, 'ws')}`);
+  out.log(`  gateway:     ${slashd.gateway.url(undefined)}`);
   out.log(
     `  console:     ${url}/console${args.demo ? ' (sandbox sign-in: pick a user of the demo world)' : ' (sign in with a user token)'}`,
   );
@@ -325,10 +334,11 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       gateway: args.gatewayUrl === undefined ? undefined : { publicUrl: args.gatewayUrl },
       metricsToken: args.metricsToken,
       cacheBytes: args.cacheBytes,
-      rateLimits: { preset: args.rateLimits },
+      rateLimits: { preset: args.rateLimits, failedCredentials: args.authThrottle },
       trustProxy: args.trustProxy,
       snapshotAtStart: args.snapshotAtStart,
       publicUrl: args.publicUrl,
+      allowedHosts: args.allowedHosts,
       sandboxSignIn: args.demo,
     });
   } catch (error) {

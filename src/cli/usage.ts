@@ -21,7 +21,8 @@ export const USAGE = `usage:
                [--rate-limits sandbox|v10|off] [--trust-proxy off|HOPS|ADDR[/BITS],...]
                [--redis redis://...] [--redis-prefix P] [--db-schema S] [--db-pool-max N]
                [--db-statement-timeout MS] [--snapshot-at-start] [--drain-timeout MS]
-               [--public-url http(s)://HOST[:PORT]]
+               [--public-url http(s)://HOST[:PORT]] [--allowed-hosts NAME,.DOMAIN,...|*]
+               [--auth-throttle FAILURES/SECONDS|off]
       environment: SLASHD_HOST, SLASHD_PORT, SLASHD_DB, SLASHD_WORLD, SLASHD_DEMO=1,
                    SLASHD_ADMIN_TOKEN, SLASHD_LOG_LEVEL, SLASHD_REQUEST_TIMEOUT_MS,
                    SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL,
@@ -29,7 +30,8 @@ export const USAGE = `usage:
                    SLASHD_DB_POOL_MAX, SLASHD_DB_STATEMENT_TIMEOUT_MS,
                    SLASHD_CACHE_MB (the read caches' size, default 64), SLASHD_RATE_LIMITS,
                    SLASHD_TRUST_PROXY, SLASHD_SNAPSHOT_AT_START=1, SLASHD_DRAIN_TIMEOUT_MS,
-                   SLASHD_PUBLIC_URL (the OpenID Connect issuer, docs/oauth2.md)
+                   SLASHD_PUBLIC_URL (the OpenID Connect issuer, docs/oauth2.md),
+                   SLASHD_ALLOWED_HOSTS, SLASHD_AUTH_THROTTLE
       many nodes: --db postgres://... (schema S, default slashd; --admin-token required) and
       --redis redis://... (keys and channels under P, default slashd:); SIGTERM drains the node,
       cutting what is still connected after --drain-timeout (default 20000 ms)
@@ -38,6 +40,9 @@ export const USAGE = `usage:
       behind a load balancer, --trust-proxy names it (hop count, or its addresses and CIDRs) so
       each client's address comes from X-Forwarded-For; off by default (docs/scaling.md)
       interactions endpoints may be public or loopback addresses by default (docs/security.md)
+      Host headers: IP addresses, localhost and the hosts of --public-url and --gateway-url are
+      answered; other names only when --allowed-hosts lists them (DNS rebinding, docs/security.md)
+      failed tokens and secrets: 20 a minute per address (--auth-throttle), then 429 (docs/security.md)
       tests: --snapshot-at-start (default with --db :memory:) lets POST /admin/reset return to
       the state at start-up; POST /admin/snapshots and .../restore work either way (docs/testing.md)
       LEVEL: fatal, error, warn (default), info, debug, trace or silent; logs are readable

@@ -48,6 +48,9 @@ import { Session } from './session.js';
 import { SESSION_KEEPALIVE_MS, type SessionRecord, type SessionRegistry } from './session-registry.js';
 import { SessionStarts, type SessionStartCounter, type SessionStartLimit } from './session-starts.js';
 import { encoderFor } from './transport.js';
+import { announcedGatewayUrl, type GatewayOrigin } from './gateway-url.js';
+import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
+import type { ClientAddress } from '../http/client-address.js';
 
 /**
  * Identified connections (past IDENTIFY or RESUME) one node holds at most; past it, upgrades are
@@ -58,13 +61,11 @@ export const DEFAULT_MAX_SESSIONS = 50_000;
 export const DEFAULT_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 /** How often the sweep looks for missed heartbeats and expired sessions. */
 const SWEEP_INTERVAL_MS = 5_000;
-/** A host name or address, with an optional port: what the announced URL may take from Host. */
-const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** The largest frame `ws` accepts at all; frames above 4096 bytes but below it close with 4002. */
 const WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 
 export interface GatewayOptions {
-  /** The ws:// or wss:// URL announced to clients; by default the Host header of the request. */
+  /** The ws:// or wss:// URL announced to clients (`--gateway-url`); by default from `setOrigin` (gateway-url.ts). */
   publicUrl: string | null;
   /** Identified connections the node holds at most (DEFAULT_MAX_SESSIONS). */
   maxSessions: number;
@@ -129,6 +130,12 @@ interface Unidentified {
   deadline: NodeJS.Timeout;
 }
 
+/** The HTTP API's failed-credential throttle, and how a socket's client address is found. */
+interface GatewayCredentials {
+  throttle: CredentialThrottle;
+  addressOf: ClientAddress;
+}
+
 /** A GUILD_CREATE payload, and a digest of the names (users, bots) it was built with. */
 interface GuildCreateView {
   names: string;
@@ -166,6 +173,13 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   private queue: Promise<void> = Promise.resolve();
   private closing = false;
   private lastResumeUrl: { host: string | undefined; url: string } | null = null;
+  /** The server's public URL and bound address: what the announced URL is built from. */
+  private origin: GatewayOrigin = { publicUrl: null, listening: null };
+  private credentials: GatewayCredentials | null = null;
+  /** Each connection's client address, for the failed-credential throttle. */
+  private readonly addresses = new WeakMap<Connection, string>();
+  /** The HTTP server's Host check, applied to upgrades too (src/http/allowed-hosts.ts). */
+  private allowsHost: (host: string | undefined) => boolean = () => true;
   /** GUILD_CREATE payloads by guild instance and view (see `guildCreate`). */
   private readonly guildCreates = new WeakMap<
     Guild,
@@ -222,11 +236,21 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     this.sweepTimer.unref();
   }
 
-  /** The URL clients connect to, as announced by discovery and READY. */
+  /** Where the server is (its public URL, its bound address) and which Hosts it answers; set by src/app.ts. */
+  setOrigin(origin: GatewayOrigin, allowsHost: (host: string | undefined) => boolean): void {
+    this.origin = origin;
+    this.allowsHost = allowsHost;
+    this.lastResumeUrl = null;
+  }
+
+  /** Throttles wrong bot tokens at IDENTIFY and RESUME per address, with the HTTP API's throttle (close 4008). */
+  throttleCredentials(throttle: CredentialThrottle, addressOf: ClientAddress): void {
+    this.credentials = { throttle, addressOf };
+  }
+
+  /** The URL clients connect to, as announced by discovery and READY; `hostHeader` must have passed the Host check. */
   url(hostHeader: string | undefined): string {
-    if (this.options.publicUrl) return this.options.publicUrl;
-    // The Host header is the client's word: only a host[:port] is echoed back.
-    return `ws://${hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : 'localhost'}`;
+    return announcedGatewayUrl(this.options.publicUrl, this.origin, hostHeader);
   }
 
   /**
@@ -281,6 +305,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       return refuse('400 Bad Request');
     }
     if (url.pathname !== '/') return refuse('404 Not Found');
+    if (!this.allowsHost(request.headers.host)) return refuse('421 Misdirected Request');
     const full = this.identifiedCount >= this.options.maxSessions;
     if (this.closing || full || this.unidentified.size >= this.options.maxUnidentified) {
       return refuse('503 Service Unavailable');
@@ -299,6 +324,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     const connection = new Connection(ws, encoderFor(query.value), this, this.resumeUrl(request.headers.host));
     this.connections.add(connection);
     this.awaitSession(connection, group);
+    if (this.credentials) this.addresses.set(connection, this.credentials.addressOf(request));
     connection.hello();
   }
 
@@ -422,8 +448,19 @@ export class Gateway implements ConnectionHost, GatewayPresence {
 
   // ---- Commands -------------------------------------------------------------------------------
 
+  /** The bot of a token, under the failed-credential throttle: a throttled address is closed with 4008. */
+  private async botOfToken(connection: Connection, token: string): Promise<StoredApplication | null> {
+    if (!this.credentials) return this.store.findApplicationByBotToken(token);
+    const address = this.addresses.get(connection) ?? '';
+    const { throttle } = this.credentials;
+    if (throttle.before(address)) throw new GatewayClose(Close.RateLimited);
+    const app = await this.store.findApplicationByBotToken(token);
+    if (await throttle.after(address, app !== null)) throw new GatewayClose(Close.RateLimited);
+    return app;
+  }
+
   async identify(connection: Connection, identify: Identify): Promise<void> {
-    const app = await this.store.findApplicationByBotToken(identify.token);
+    const app = await this.botOfToken(connection, identify.token);
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
     if (!privilegedIntentsAllowed(identify.intents, app.flags)) throw new GatewayClose(Close.DisallowedIntents);
     const [shardId, numShards] = identify.shard;
@@ -548,7 +585,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   }
 
   async resume(connection: Connection, resume: Resume): Promise<void> {
-    const app = await this.store.findApplicationByBotToken(resume.token);
+    const app = await this.botOfToken(connection, resume.token);
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
     let session = this.sessions.get(resume.sessionId);
     if (!session && this.registry) {

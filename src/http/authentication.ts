@@ -4,11 +4,14 @@
  * sets `request.principal`, which every guard and handler then reads. Fastify runs onRequest hooks
  * before it parses a body, so a refused caller is answered 401 before a byte of an upload is
  * buffered. Routes without guards (webhooks and callbacks, whose credential is in the path; OAuth2
- * client authentication; the admin API) are never looked up.
+ * client authentication; the admin API) are never looked up. A presented token is looked up under
+ * the failed-credential throttle (./credential-throttle.ts): an address that has failed too often
+ * gets 429 here, before any guard.
  */
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Guild } from '../core/world/types.js';
 import { authenticate, type Principal, type PrincipalLookup } from './auth.js';
+import { checkCredential } from './credential-throttle.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,8 +48,10 @@ function declaresGuard(route: RouteOptions): boolean {
 export function authentication(app: FastifyInstance, principals: PrincipalLookup): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('guild', null);
-  const authenticateRequest = async (request: FastifyRequest): Promise<void> => {
-    request.principal = await authenticate(principals, request.headers.authorization);
+  const authenticateRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const header = request.headers.authorization;
+    // No token is no guess: only a presented token goes through the failed-credential throttle.
+    request.principal = header ? await checkCredential(request, reply, () => authenticate(principals, header)) : null;
   };
   app.addHook('onRoute', (route) => {
     if (!declaresGuard(route)) return;

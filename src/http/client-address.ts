@@ -7,7 +7,10 @@ import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { TrustProxy } from './server.js';
 
-export function clientAddressOf(trust: TrustProxy | undefined): (request: IncomingMessage) => string {
+/** The address a request comes from, as the failed-credential throttle and the socket caps count it. */
+export type ClientAddress = (request: IncomingMessage) => string;
+
+export function clientAddressOf(trust: TrustProxy | undefined): ClientAddress {
   if (trust === undefined) return (request) => request.socket.remoteAddress ?? '';
   const trusted =
     typeof trust === 'number'

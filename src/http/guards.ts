@@ -12,6 +12,7 @@ import type { StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
 import { SCOPE_COMMANDS_UPDATE, type Principal } from './auth.js';
 import { guard } from './authentication.js';
+import { checkCredential } from './credential-throttle.js';
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 type AppPrincipal = Exclude<Principal, { kind: 'user' }>;
@@ -79,12 +80,14 @@ export function requireAppInGuild(guilds: InstalledGuilds): Guard {
   });
 }
 
-/** onRequest of the admin API: its own secret, compared in constant time. */
+/** onRequest of the admin API: its own secret, compared in constant time, under the failed-credential throttle. */
 export function requireAdminToken(adminToken: string): Guard {
-  return async (request: FastifyRequest) => {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
+    if (!header) throw apiError('Unauthorized');
     const secret = header.replace(/^(Bearer|Admin)\s+/i, '');
-    if (!header || !sameSecret(secret, adminToken)) throw apiError('Unauthorized');
+    const admitted = await checkCredential(request, reply, () => (sameSecret(secret, adminToken) ? true : null));
+    if (!admitted) throw apiError('Unauthorized');
   };
 }
 

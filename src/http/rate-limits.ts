@@ -36,7 +36,11 @@ const API_ROUTE = /^\/api\/v\d+\//;
 /** While the counters are out of reach, one warning per this many ms, not one per request. */
 const UNREACHABLE_WARNING_INTERVAL_MS = 10_000;
 
-/** Who a request counts against: the token's bot, Bearer grant or user, else the client's address. */
+/**
+ * Who a request counts against: the token's bot, Bearer grant or user, else the client's address.
+ * The OAuth2 token routes too: counted per client id, anyone's wrong secrets would lock the real
+ * client out; their failed client authentications are throttled per address (credential-throttle.ts).
+ */
 function callerOf(request: FastifyRequest): string {
   const principal = request.principal;
   if (principal === null) return `ip:${request.ip}`;
@@ -66,27 +70,6 @@ export function majorValues(spec: BucketSpec, request: Pick<FastifyRequest, 'par
   return spec.majorParams
     .map((name) => (name === 'token' ? digest(params[name] ?? '') : keyPart(params[name] ?? '')))
     .join(':');
-}
-
-/** Routes whose callers authenticate as an OAuth2 client (Basic auth) rather than with a token. */
-const CLIENT_AUTHENTICATED = new Set(['POST /oauth2/token', 'POST /oauth2/token/revoke']);
-
-/** The client id of a Basic Authorization header, or null (read before the body, so not the form's). */
-function basicClientId(header: string | undefined): string | null {
-  if (!header?.toLowerCase().startsWith('basic ')) return null;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon > 0 ? decoded.slice(0, colon) : null;
-}
-
-/**
- * Who the route's counter counts: on the OAuth2 token routes the client named by Basic auth (so
- * guesses at one client's secret are counted together from any address), else the caller.
- */
-function routeCallerOf(spec: BucketSpec, request: FastifyRequest, caller: string): string {
-  if (!CLIENT_AUTHENTICATED.has(spec.name)) return caller;
-  const clientId = basicClientId(request.headers.authorization);
-  return clientId === null ? caller : `client:${keyPart(clientId)}`;
 }
 
 /**
@@ -156,7 +139,7 @@ function checkFor(
   return (request, reply, payload, done) => {
     const caller = spec.pathIsCaller ? '' : callerOf(request);
     const route: CounterHit = {
-      key: `${keyPrefix}${majorValues(spec, request)}:${routeCallerOf(spec, request, caller)}`,
+      key: `${keyPrefix}${majorValues(spec, request)}:${caller}`,
       limit: limits.limit,
       windowMs: limits.windowMs,
     };

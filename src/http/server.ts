@@ -6,7 +6,10 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { apiError } from '../core/io/errors.js';
+import { allowedHosts, HostPolicy } from './allowed-hosts.js';
 import { authentication } from './authentication.js';
+import { credentialThrottling } from './credential-throttle.js';
+import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
 import type { HttpServices } from './context.js';
 import { clientErrorHandler, errorHandler, sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
@@ -84,6 +87,10 @@ export interface ServerOptions {
   faults?: FaultHookOptions | undefined;
   /** The built web console served at /console (docs/console.md); a page saying so when absent. */
   consoleFolder?: string | undefined;
+  /** Which Host headers are answered (DNS rebinding); by default addresses and localhost names only. */
+  allowedHosts?: HostPolicy | undefined;
+  /** Failed credentials throttled per address (docs/security.md#failed-credentials); none when absent. */
+  credentialThrottle?: CredentialThrottle | null | undefined;
 }
 
 /** The proxies slashd believes: how many hops, or which addresses (`10.0.0.0/8,127.0.0.1`). */
@@ -124,6 +131,9 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
   app.setErrorHandler(errorHandler);
+  // Before any other hook: a request for a name slashd is not is answered by nothing else.
+  allowedHosts(app, options.allowedHosts ?? new HostPolicy());
+  credentialThrottling(app, options.credentialThrottle ?? null);
   authentication(app, services.principals);
   if (options.rateLimits) rateLimits(app, options.rateLimits);
   if (options.faults) faultHooks(app, options.faults);

@@ -1,9 +1,11 @@
 /** Rate limits as a deployment configures them: a preset, and counters in memory or in a shared Redis. */
 import { Redis } from 'ioredis';
-import { presetNamed, type PresetName, type RateLimitPreset } from '../core/rate-limits/presets.js';
+import { DEFAULT_FAILED_CREDENTIALS, type FailureCounters } from '../core/rate-limits/failures.js';
+import { presetNamed, type PresetName, type RateLimitPreset, type WindowLimit } from '../core/rate-limits/presets.js';
 import type { CounterStore } from '../core/rate-limits/window.js';
 import { MemoryCounters } from './memory-counters.js';
 import { RedisCounters } from './redis-counters.js';
+import { RedisFailures } from './redis-failures.js';
 
 /** How long a counter check waits for Redis to connect before the request goes unlimited (ms). */
 export const COUNTERS_CONNECT_TIMEOUT_MS = 1_000;
@@ -24,23 +26,43 @@ export interface RateLimitConfig {
   leaseShare?: number | undefined;
   /** A counter store of one's own (tests observe counts through one); wins over `redis`. */
   counters?: CounterStore | undefined;
+  /**
+   * Failed credentials per source address and window before every credential from it is refused
+   * (429), whatever the preset, `off` included; default 20 a minute; null: never throttled.
+   */
+  failedCredentials?: WindowLimit | null | undefined;
 }
 
 export interface RateLimits {
-  preset: RateLimitPreset;
+  /** Null when the preset is `off` (failed credentials may still be throttled). */
+  preset: RateLimitPreset | null;
   counters: CounterStore;
+  /** Where failed credentials are counted: the same memory or Redis as the counters. */
+  failures: FailureCounters;
+  /** The failed-credential throttle's numbers; null when it is off. */
+  failedCredentials: WindowLimit | null;
   close(): Promise<void>;
 }
 
-/** The preset and counters of `config`; null when limits are off. */
+function isFailureCounters(store: CounterStore): store is CounterStore & FailureCounters {
+  return 'fail' in store && 'failures' in store;
+}
+
+/** The preset and counters of `config`; null when both the limits and the throttle are off. */
 export function openRateLimits(config: RateLimitConfig | undefined): RateLimits | null {
   if (!config) return null;
   const preset = typeof config.preset === 'string' ? presetNamed(config.preset) : config.preset;
-  if (preset === null) return null;
-  if (config.counters) return { preset, counters: config.counters, close: async () => undefined };
+  const failedCredentials =
+    config.failedCredentials === undefined ? DEFAULT_FAILED_CREDENTIALS : config.failedCredentials;
+  if (preset === null && failedCredentials === null) return null;
+  const limits = { preset, failedCredentials };
+  if (config.counters) {
+    const failures = isFailureCounters(config.counters) ? config.counters : new MemoryCounters();
+    return { ...limits, counters: config.counters, failures, close: async () => undefined };
+  }
   if (config.redis === undefined) {
     const counters = new MemoryCounters();
-    return { preset, counters, close: () => counters.close() };
+    return { ...limits, counters, failures: counters, close: () => counters.close() };
   }
   // With Redis away or unreachable, a request waits a bounded time, then goes unlimited
   // (src/http/rate-limits.ts): no retries, and timeouts on connecting and on each call.
@@ -54,16 +76,20 @@ export function openRateLimits(config: RateLimitConfig | undefined): RateLimits 
         })
       : null;
   const client = owned ?? (config.redis as Redis);
+  const prefix = config.redisPrefix ?? DEFAULT_REDIS_PREFIX;
   const counters = new RedisCounters({
     client,
-    prefix: config.redisPrefix ?? DEFAULT_REDIS_PREFIX,
+    prefix,
     ...(config.leaseShare === undefined ? {} : { leaseShare: config.leaseShare }),
   });
+  const failures = new RedisFailures({ client, prefix });
   return {
-    preset,
+    ...limits,
     counters,
+    failures,
     async close() {
       await counters.close();
+      await failures.close();
       if (owned) await owned.quit();
     },
   };

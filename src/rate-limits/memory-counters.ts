@@ -1,4 +1,5 @@
 /** Rate-limit counters in this process's memory: exact for one node (several nodes share Redis counters). */
+import type { FailureCounters } from '../core/rate-limits/failures.js';
 import {
   countIn,
   type CounterHit,
@@ -20,7 +21,7 @@ export const MAX_COUNTERS = 1_000_000;
  */
 const EVICTION_SHARE = 0.01;
 
-export class MemoryCounters implements CounterStore {
+export class MemoryCounters implements CounterStore, FailureCounters {
   private readonly counts = new Map<string, WindowCount>();
   private nextSweep = 0;
   private evictionPasses = 0;
@@ -40,6 +41,16 @@ export class MemoryCounters implements CounterStore {
     return { global: globalCount, route: this.count(route, now) };
   }
 
+  fail(now: number, key: string, windowMs: number): WindowCount {
+    if (now >= this.nextSweep) this.sweep(now);
+    return this.count({ key: `f:${key}`, windowMs }, now);
+  }
+
+  failures(now: number, key: string): WindowCount | null {
+    const count = this.counts.get(`f:${key}`);
+    return count !== undefined && count.resetAt > now ? count : null;
+  }
+
   /** Live counters (for tests of the sweep). */
   get size(): number {
     return this.counts.size;
@@ -54,7 +65,7 @@ export class MemoryCounters implements CounterStore {
     this.counts.clear();
   }
 
-  private count(hit: CounterHit, now: number): WindowCount {
+  private count(hit: Pick<CounterHit, 'key' | 'windowMs'>, now: number): WindowCount {
     const next = countIn(this.counts.get(hit.key), now, hit.windowMs);
     this.counts.set(hit.key, next);
     if (this.counts.size > this.maxCounters) this.forgetOldest();

@@ -28,6 +28,12 @@ export const ERRORS = {
   },
   RequestTimeout: { status: 408, code: 0, message: '408: Request Timeout' },
   TooLarge: { status: 413, code: 0, message: 'Request entity too large' },
+  /** A Host slashd does not answer to (DNS rebinding; docs/security.md#host-names); `{host}` is quoted or a phrase. */
+  MisdirectedRequest: {
+    status: 421,
+    code: 0,
+    message: '421: Misdirected Request (slashd does not answer to the host {host}: allow it with --allowed-hosts)',
+  },
   HeaderFieldsTooLarge: { status: 431, code: 0, message: '431: Request Header Fields Too Large' },
   /** Any other 4xx status Fastify reports; `statusError` fills in the status and its reason phrase. */
   ClientError: { status: 400, code: 0, message: '{status}: {reason}' },

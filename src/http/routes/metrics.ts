@@ -3,9 +3,10 @@
  * metrics token (or the admin token) as `Authorization: Bearer <token>`. Never public: the
  * counts describe every app's traffic (docs/decisions.md#operations).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
 import { sameSecret } from '../../store/tokens.js';
+import { checkCredential } from '../credential-throttle.js';
 
 /** What the route serves: the exposition text and its content type. */
 export interface MetricsExposition {
@@ -21,12 +22,20 @@ export interface MetricsRoutesOptions {
 
 const BEARER = /^Bearer\s+(.+)$/i;
 
-/** onRequest: a Bearer token equal to one of `tokens`; every token is compared, whichever matches. */
+/** Whether `given` equals one of `tokens`; every token is compared, whichever matches. */
+function isScrapeToken(given: string | undefined, tokens: readonly string[]): boolean {
+  let admitted = false;
+  for (const token of tokens) admitted = (given !== undefined && sameSecret(given, token)) || admitted;
+  return admitted;
+}
+
+/** onRequest: a Bearer token equal to one of `tokens`, under the failed-credential throttle. */
 function requireScrapeToken(tokens: readonly string[]) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const given = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    let admitted = false;
-    for (const token of tokens) admitted = (given !== undefined && sameSecret(given, token)) || admitted;
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const header = request.headers.authorization;
+    if (!header) throw apiError('Unauthorized');
+    const given = BEARER.exec(header)?.[1];
+    const admitted = await checkCredential(request, reply, () => (isScrapeToken(given, tokens) ? true : null));
     if (!admitted) throw apiError('Unauthorized');
   };
 }

@@ -14,6 +14,7 @@ import type { ConsentSessions } from '../../services/consent-sessions.js';
 import { CONSENT_SESSION_TTL_SECONDS, SIGN_IN_FORM_TTL_SECONDS } from '../../services/consent-sessions.js';
 import type { AuthorizeOutcome, OAuth2Service } from '../../services/oauth2-service.js';
 import { OIDC_PATHS, type OidcService } from '../../services/oidc-service.js';
+import { throttleCredential } from '../credential-throttle.js';
 import { CONSENT_CSS, consentPage, donePage, errorPage, signInPage } from './oauth2-page-views.js';
 
 export interface OAuth2PagesOptions {
@@ -191,7 +192,14 @@ export async function oauth2PageRoutes(
       if (postedFromAnotherSite(request) || !bound) {
         return sendSignIn(request, reply, 403, query, 'This form did not come from this page; sign in again.');
       }
-      const signedIn = await sessions.signIn(form.token ?? '');
+      const checked = await throttleCredential(request, () => sessions.signIn(form.token ?? ''));
+      if (checked.throttled) {
+        const seconds = Math.ceil(checked.throttled.retryAfterMs / 1000);
+        reply.header('retry-after', String(seconds));
+        const message = `Too many failed sign-ins from your address: try again in ${seconds} s.`;
+        return sendSignIn(request, reply, 429, query, message);
+      }
+      const signedIn = checked.found;
       if (!signedIn) return sendSignIn(request, reply, 401, query, 'No user has this token.');
       const cookie = [
         `${SESSION_COOKIE}=${signedIn.session}`,

@@ -12,6 +12,7 @@ import {
   type OAuth2Service,
   type TokenClient,
 } from '../../services/oauth2-service.js';
+import { checkCredential } from '../credential-throttle.js';
 import { principalOf, requireApp } from '../guards.js';
 import type { IssuedToken } from '../../store/store.js';
 
@@ -68,6 +69,28 @@ function bearerTokenOf(request: FastifyRequest): IssuedToken | null {
   return principal.kind === 'bearer' ? principal.token : null;
 }
 
+/**
+ * The client of a token request, authenticated under the failed-credential throttle: a wrong
+ * secret counts against the caller's address (never against the client id, which anyone can name).
+ */
+async function clientOf(
+  oauth2: OAuth2Service,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  form: Record<string, string>,
+): Promise<TokenClient> {
+  const client = await checkCredential(request, reply, async () => {
+    try {
+      return await oauth2.tokenClient(readClientCredentials(request, form), form.client_id);
+    } catch (error) {
+      if (error instanceof OAuth2Error && error.error === 'invalid_client') return null;
+      throw error;
+    }
+  });
+  if (!client) throw new OAuth2Error(401, 'invalid_client', 'Client authentication failed');
+  return client;
+}
+
 /** The token response of the form's grant type. */
 async function grant(
   oauth2: OAuth2Service,
@@ -100,8 +123,7 @@ export async function oauth2Routes(api: FastifyInstance, { oauth2 }: OAuth2Route
     reply.header('cache-control', 'no-store');
     let answer: AccessTokenResponse;
     try {
-      const client = await oauth2.tokenClient(readClientCredentials(request, form), form.client_id);
-      answer = await grant(oauth2, client, form);
+      answer = await grant(oauth2, await clientOf(oauth2, request, reply, form), form);
     } catch (error) {
       if (error instanceof OAuth2Error) return oauthError(reply, error.status, error.error, error.description);
       throw error;
@@ -113,7 +135,7 @@ export async function oauth2Routes(api: FastifyInstance, { oauth2 }: OAuth2Route
     const form = (request.body ?? {}) as Record<string, string>;
     await allowPublicClientOrigin(oauth2, request, reply, form.client_id);
     try {
-      const client = await oauth2.tokenClient(readClientCredentials(request, form), form.client_id);
+      const client = await clientOf(oauth2, request, reply, form);
       await oauth2.revoke(client.app, form.token);
     } catch (error) {
       if (error instanceof OAuth2Error) return oauthError(reply, error.status, error.error, error.description);
