@@ -16,6 +16,7 @@ import { clientAddressOf } from '../src/http/client-address.js';
 import type { TrustProxy } from '../src/http/server.js';
 import { CLEAR_READ_TTL_MS, RedisFailures } from '../src/rate-limits/redis-failures.js';
 import { requestFrom } from './helpers/from-address.js';
+import { signInForm } from './helpers/oauth2.js';
 import { GatewayClient } from './helpers/gateway-client.js';
 import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
@@ -98,13 +99,29 @@ const CREDENTIALS: Credential[] = [
     right: ALICE_TOKEN,
     admitted: 303,
     json: false,
-    send: (s, from, secret) =>
-      requestFrom(from, 'POST', `${s.url}/oauth2/authorize/sign-in`, {
-        headers: form,
-        body: new URLSearchParams({ token: secret, query: AUTHORIZE_QUERY }).toString(),
-      }),
+    // The form as a browser posts it: with the cookie and form token of the page it loaded (login CSRF).
+    send: async (s, from, secret) => {
+      const page = await loadedSignInForm(s);
+      return requestFrom(from, 'POST', `${s.url}/oauth2/authorize/sign-in`, {
+        headers: { ...form, cookie: page.cookie },
+        body: new URLSearchParams({
+          token: secret,
+          query: AUTHORIZE_QUERY,
+          sign_in_token: page.signInToken,
+        }).toString(),
+      });
+    },
   },
 ];
+
+const signInForms = new WeakMap<TestServer, ReturnType<typeof signInForm>>();
+
+/** One loaded sign-in form per server: its cookie and token serve every post (the page reuses them too). */
+function loadedSignInForm(s: TestServer): ReturnType<typeof signInForm> {
+  let page = signInForms.get(s);
+  if (!page) signInForms.set(s, (page = signInForm(s.url, AUTHORIZE_QUERY)));
+  return page;
+}
 
 /**
  * The 429 of a throttled address: v10's global rate-limit answer, or the sign-in page's. The
