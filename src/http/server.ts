@@ -1,4 +1,4 @@
-/** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9. */
+/** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9 (and /api, as v10). */
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -41,9 +41,16 @@ import type { HttpMetrics } from '../metrics/metrics.js';
 /** API versions served; v9 is the same as v10 for everything here (docs/v10-behaviour.md#conventions). */
 const SERVED_VERSIONS = ['v10', 'v9'] as const;
 const VERSIONED_PATH = /^\/api\/v(\d+)(?:\/|$)/;
+/** A path under /api without a version: v10 serves it as its default version (@buape/carbon calls these). */
+const UNVERSIONED_PATH = /^\/api(?=\/|\?|$)(?!\/v\d+(?:[/?]|$))/;
 
 /** Interaction and webhook tokens travel in paths: they are cut out of every logged URL. */
-const TOKEN_IN_PATH = /^(\/api\/v\d+\/(?:interactions\/\d+|webhooks\/\d+))\/[^/?]+/;
+const TOKEN_IN_PATH = /^(\/api(?:\/v\d+)?\/(?:interactions\/\d+|webhooks\/\d+))\/[^/?]+/;
+
+/** `/api/users/@me` is routed as `/api/v10/users/@me`: one set of routes, buckets and 405s. */
+export function servedAsV10(url: string): string {
+  return url.replace(UNVERSIONED_PATH, '/api/v10');
+}
 
 export function redactUrl(url: string): string {
   return url.replace(TOKEN_IN_PATH, '$1/:token');
@@ -102,8 +109,9 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     forceCloseConnections: 'idle',
     // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
-    // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
-    rewriteUrl: (request) => decodeSafePathEscapes(request.url ?? '/'),
+    // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too;
+    // paths under /api without a version are served as v10.
+    rewriteUrl: (request) => servedAsV10(decodeSafePathEscapes(request.url ?? '/')),
     // The reply is thenable; the router wants nothing back.
     frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     clientErrorHandler,
