@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { redactUrl, servedAsV10 } from '../src/http/server.js';
+import { servedAsV10 } from '../src/http/api-versions.js';
+import { redactUrl } from '../src/http/server.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BOT, DEMO_APP_ID, GLOBAL_BASE } from './helpers/world.js';
 

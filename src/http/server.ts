@@ -5,14 +5,15 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { apiError } from '../core/io/errors.js';
 import { authentication } from './authentication.js';
 import type { HttpServices } from './context.js';
-import { clientErrorHandler, errorHandler, sendError } from './errors.js';
+import { SERVED_VERSIONS, servedAsV10 } from './api-versions.js';
+import { clientErrorHandler, errorHandler } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
 import { RouteIndex } from './method-not-allowed.js';
+import { notFoundHandler } from './not-found.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { faultHooks, type FaultHookOptions } from './faults.js';
 import { adminFaultRoutes } from './routes/admin-faults.js';
@@ -38,19 +39,8 @@ import { metricsRoutes, type MetricsExposition } from './routes/metrics.js';
 import { observeRequests, replyWithRequestId, requestId } from './observability.js';
 import type { HttpMetrics } from '../metrics/metrics.js';
 
-/** API versions served; v9 is the same as v10 for everything here (docs/v10-behaviour.md#conventions). */
-const SERVED_VERSIONS = ['v10', 'v9'] as const;
-const VERSIONED_PATH = /^\/api\/v(\d+)(?:\/|$)/;
-/** A path under /api without a version: v10 serves it as its default version (@buape/carbon calls these). */
-const UNVERSIONED_PATH = /^\/api(?=\/|\?|$)(?!\/v\d+(?:[/?]|$))/;
-
 /** Interaction and webhook tokens travel in paths: they are cut out of every logged URL. */
 const TOKEN_IN_PATH = /^(\/api(?:\/v\d+)?\/(?:interactions\/\d+|webhooks\/\d+))\/[^/?]+/;
-
-/** `/api/users/@me` is routed as `/api/v10/users/@me`: one set of routes, buckets and 405s. */
-export function servedAsV10(url: string): string {
-  return url.replace(UNVERSIONED_PATH, '/api/v10');
-}
 
 export function redactUrl(url: string): string {
   return url.replace(TOKEN_IN_PATH, '$1/:token');
@@ -131,14 +121,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   authentication(app, services.principals);
   if (options.rateLimits) rateLimits(app, options.rateLimits);
   if (options.faults) faultHooks(app, options.faults);
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const version = VERSIONED_PATH.exec(path)?.[1];
-    if (version !== undefined && !SERVED_VERSIONS.includes(`v${version}` as (typeof SERVED_VERSIONS)[number])) {
-      return sendError(reply, apiError('InvalidApiVersion'));
-    }
-    return sendError(reply, routes.hasPath(path) ? apiError('MethodNotAllowed') : apiError('NotFound'));
-  });
+  app.setNotFoundHandler(notFoundHandler(routes));
 
   // Each plugin gets only the services it calls.
   const { commands, world, responses } = services;
