@@ -4,6 +4,7 @@
  * rendering of answers). The whole path against a running server is in newcomer.test.ts.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { parseTypedCommand, splitWords } from '../src/cli/invoke/command-line.js';
 import { renderMessage, renderResponse } from '../src/cli/invoke/render.js';
@@ -11,7 +12,7 @@ import { findCommand, invocationData, type IndexCommand } from '../src/cli/invok
 import { findChannel, findUser } from '../src/cli/invoke/resolve-world.js';
 import { main } from '../src/cli/main.js';
 import { formatLogLine } from '../src/http/log-format.js';
-import { UsageError } from '../src/cli/usage.js';
+import { plural, UsageError } from '../src/cli/usage.js';
 import type { World } from '../src/core/world/types.js';
 import { exampleWorld } from './helpers/world.js';
 
@@ -55,6 +56,49 @@ describe('usage and exit statuses', () => {
       assert.match(result.error[1] ?? '', /^usage:/);
     });
   }
+
+  for (const [command, first] of [
+    ['lint', '  slashd lint FILE'],
+    ['invoke', '  slashd invoke --as USER --channel CHANNEL'],
+    ['serve', '  slashd serve [--host H]'],
+    ['deploy', '  slashd deploy FILE --app ID'],
+  ] as const) {
+    test(`${command} --help (or -h, anywhere on the line) prints that command's usage on stdout; exit 0`, async () => {
+      for (const argv of [
+        [command, '--help'],
+        [command, 'some-file.json', '-h'],
+      ]) {
+        const result = await run(...argv);
+        assert.equal(result.status, 0, result.error.join('\n'));
+        assert.deepEqual(result.error, []);
+        const text = result.log.join('\n');
+        assert.ok(!text.includes('Unknown option'), text);
+        const lines = text.split('\n');
+        assert.equal(lines[0], 'usage:');
+        assert.ok(lines[1]?.startsWith(first), text);
+        // Only that command: no other command's line.
+        assert.equal(lines.filter((line) => /^ {2}slashd /.test(line)).length, 1, text);
+      }
+    });
+  }
+
+  test('--version (and -V, version) prints slashd and the package version; exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V', 'version']) {
+      const result = await run(flag);
+      assert.equal(result.status, 0);
+      assert.deepEqual(result.log, [`slashd ${version}`]);
+    }
+    assert.match((await run('--help')).log.join('\n'), /slashd --version \| --help \| COMMAND --help/);
+  });
+
+  test('counts agree with their number: 1 command, 2 commands', () => {
+    assert.equal(plural(1, 'command'), '1 command');
+    assert.equal(plural(0, 'command'), '0 commands');
+    assert.equal(plural(2, 'version bump'), '2 version bumps');
+  });
 
   test('serve refuses an unknown log level before starting', async () => {
     const result = await run('serve', '--db', ':memory:', '--log-level', 'loud');

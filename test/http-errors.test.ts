@@ -10,7 +10,7 @@ import { injectServer, type TestResponse, type TestServer } from './helpers/serv
 import { BOT, DEMO_APP_ID, GLOBAL_BASE, GUILD_BASE, TEST_GUILD_ID } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
-const NOT_FOUND = { message: '404: Not Found', code: 0 };
+const notFound = (route: string) => ({ message: `404: Not Found (slashd does not serve ${route})`, code: 0 });
 const METHOD_NOT_ALLOWED = { message: '405: Method Not Allowed', code: 0 };
 
 function expectError(response: TestResponse, status: number, code: number): void {
@@ -70,18 +70,23 @@ describe('error bodies', () => {
     assert.ok(!list.text.includes('"ping"'), 'nothing was created');
   });
 
-  test('unknown routes: 404 {"message": "404: Not Found", "code": 0}', async () => {
-    for (const path of [
-      `${server.api}/nope`,
-      `${server.api}/applications/${DEMO_APP_ID}/nope`,
-      `${server.api}/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/1/2/3`,
+  test('unknown routes: 404 {"message": "404: Not Found (slashd does not serve ...)", "code": 0}', async () => {
+    const notV10 = (route: string) => notFound(`${route}, and neither does v10`);
+    for (const [path, body] of [
+      [`${server.api}/nope`, notV10('GET /nope')],
+      [`${server.api}/applications/${DEMO_APP_ID}/nope`, notV10('GET /applications/{id}/nope')],
+      [
+        `${server.api}/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/1/2/3`,
+        notV10('GET /applications/{id}/guilds/{id}/commands/{id}/{id}/{id}'),
+      ],
+      [`${server.api}/guilds/${TEST_GUILD_ID}/audit-logs`, notFound('GET /guilds/{guild.id}/audit-logs')],
       // `/` itself is slashd's home page (home.test.ts).
-      `${server.url}/nothing-here`,
-    ]) {
+      [`${server.url}/nothing-here`, notFound('GET /nothing-here')],
+    ] as const) {
       for (const auth of [null, BOT]) {
         const response = await server.request('GET', path, { auth });
         assert.equal(response.status, 404, `${path}: ${response.text}`);
-        assert.deepEqual(response.body, NOT_FOUND);
+        assert.deepEqual(response.body, body);
       }
     }
   });
@@ -140,7 +145,7 @@ describe('error bodies', () => {
       assert.deepEqual(a.body, b.body, `v9 and v10 agree on ${path}`);
     }
     expectError(await server.request('GET', `${v9}${GLOBAL_BASE}/1234567890123456789`, { auth: BOT }), 404, 10063);
-    assert.deepEqual((await server.request('GET', `${v9}/nope`, {})).body, NOT_FOUND);
+    assert.deepEqual((await server.request('GET', `${v9}/nope`, {})).body, notFound('GET /nope, and neither does v10'));
   });
 
   test('a body that is not an object (or not an array for PUT): 400, 50035', async () => {

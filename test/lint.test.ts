@@ -48,7 +48,7 @@ describe('valid bodies', () => {
   test('--guild', async () => {
     assert.deepEqual(await lint(file([{ ...ping, dm_permission: false }]), '--guild'), {
       status: 0,
-      log: ['ok: 1 commands'],
+      log: ['ok: 1 command'],
       error: [],
     });
   });
@@ -164,7 +164,7 @@ describe('app traits', () => {
     );
     assert.deepEqual(await lint(file([{ type: 4, name: 'Launch', handler: 2 }]), '--world', WORLD, '--app', '3'), {
       status: 0,
-      log: ['ok: 1 commands'],
+      log: ['ok: 1 command'],
       error: [],
     });
   });

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateBulkOverwrite, type BulkItem, type ValidationContext } from '../src/core/validation/index.js';
 import {
-  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID,
   APPLICATION_COMMAND_ENTRY_POINT_GUILD,
   APPLICATION_COMMAND_INVALID_NAME,
   APPLICATION_COMMANDS_DUPLICATE_ID as DUPLICATE_ID,
@@ -131,13 +130,12 @@ describe('bulk defaults and compatibility decisions', () => {
     assert.deepEqual(item?.definition.contexts, [0, 1, 2]);
   });
 
-  test('PRIVATE_CHANNEL sent by the client is checked against the effective integration_types', () => {
-    check({
-      name: '',
-      body: [chat('a', { contexts: [0, 1, 2] })],
-      expect: [[[0, 'contexts', 2], APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID]],
-    });
+  test('PRIVATE_CHANNEL sent by the client is stored without USER_INSTALL too (inert there)', () => {
+    check({ name: '', body: [chat('a', { contexts: [0, 1, 2] })], expect: [] });
+    check({ name: '', body: [chat('a', { contexts: [0, 1, 2], integration_types: [0] })], expect: [] });
     check({ name: '', body: [chat('a', { contexts: [0, 1, 2], integration_types: [0, 1] })], expect: [] });
+    const [item] = itemsOf([chat('a', { contexts: [0, 2], integration_types: [0] })]);
+    assert.deepEqual(item?.definition.contexts, [0, 2]);
   });
 
   test('guild bulk: no integration_types or contexts, nsfw stored', () => {

@@ -4,7 +4,6 @@ import { describe, test } from 'node:test';
 import type { CommandDefinition } from '../src/core/commands/model.js';
 import { validateCreateCommand, validatePatchCommand, type ValidationContext } from '../src/core/validation/index.js';
 import {
-  APPLICATION_COMMAND_CONTEXT_PRIVATE_CHANNEL_INVALID as PRIVATE_CHANNEL_INVALID,
   APPLICATION_COMMAND_FIELD_NOT_ALLOWED,
   APPLICATION_COMMAND_INVALID_NAME,
   APPLICATION_COMMAND_TYPE_IMMUTABLE as TYPE_IMMUTABLE,
@@ -115,8 +114,9 @@ describe('the merged command is validated in full', () => {
 describe('contexts and integration_types', () => {
   const guildOnly = patched({ integration_types: [0] }, PING);
 
-  test('PRIVATE_CHANNEL sent in the PATCH is checked against the stored integration_types', () => {
-    assert.deepEqual(issuesOf({ contexts: [0, 2] }, guildOnly), [['contexts.1', PRIVATE_CHANNEL_INVALID]]);
+  test('PRIVATE_CHANNEL sent in the PATCH is stored whatever the integration_types (inert without USER_INSTALL)', () => {
+    assert.deepEqual(issuesOf({ contexts: [0, 2] }, guildOnly), []);
+    assert.deepEqual(patched({ contexts: [0, 2] }, guildOnly).contexts, [0, 2]);
     assert.deepEqual(patched({ contexts: [0, 2], integration_types: [0, 1] }, guildOnly).contexts, [0, 2]);
   });
 

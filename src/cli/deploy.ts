@@ -19,7 +19,7 @@ import {
 } from '../core/validation/index.js';
 import { requestJson, serverUrl, type Env, type JsonAnswer } from './client.js';
 import { formatIssue, readJson } from './lint.js';
-import { EXIT_FAILED, EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
+import { EXIT_FAILED, EXIT_OK, parseCommandLine, plural, reportUsageError, UsageError, type Output } from './usage.js';
 
 export const DEPLOY_USAGE = `usage: slashd diff FILE --app ID [--guild ID] [--url URL] [--token T] [--server slashd|v10] [--json]
        slashd deploy FILE --app ID [--guild ID] [--url URL] [--token T] [--server slashd|v10]
@@ -146,7 +146,8 @@ function describeDiff(diff: BulkOverwriteDiff, out: Output): void {
   const left = creates.left_after === null ? 'unknown' : String(creates.left_after);
   out.log(
     `${diff.added.length} added, ${diff.changed.length} changed, ${diff.unchanged.length} unchanged, ` +
-      `${diff.removed.length} removed; ${diff.ids_kept.length} ids kept, ${diff.version_bumps} version bumps; ` +
+      `${diff.removed.length} removed; ${plural(diff.ids_kept.length, 'id')} kept, ` +
+      `${plural(diff.version_bumps, 'version bump')}; ` +
       `daily creates: ${creates.would_use} used, ${left} left of ${creates.limit}`,
   );
 }
@@ -196,7 +197,7 @@ export function runDeploy(args: string[], out: Output, env: Env = process.env): 
     describeDiff(diff, out);
     const answer = await requestJson(commandsUrl(parsed), { method: 'PUT', auth: `Bot ${parsed.token}`, body });
     if (answer.status !== 200) throw refusal('PUT commands', answer);
-    out.log(`deployed: ${(answer.body as unknown[]).length} commands`);
+    out.log(`deployed: ${plural((answer.body as unknown[]).length, 'command')}`);
     return EXIT_OK;
   });
 }

@@ -14,6 +14,7 @@ import {
   EXIT_OK,
   EXIT_USAGE,
   parseCommandLine,
+  plural,
   UsageError,
   type Output,
 } from './usage.js';
@@ -139,10 +140,6 @@ export function formatIssue(body: unknown, issue: Issue): string {
   return `${where}: ${issue.code} ${issue.message}`;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 /** The closing line: "3 errors in 2 commands" (issues at the root belong to no command). */
 export function issueCount(body: unknown, issues: readonly Issue[]): string {
   const commands = new Set(
@@ -178,7 +175,7 @@ async function lint(args: LintArgs, out: LintOutput): Promise<number> {
     out.error('1 error');
     return EXIT_INVALID;
   }
-  out.log(`ok: ${result.value.length} commands`);
+  out.log(`ok: ${plural(result.value.length, 'command')}`);
   return EXIT_OK;
 }
 

@@ -1,10 +1,11 @@
-/** The `slashd` command: `serve`, `migrate`, `invoke`, `world`, `lint`, `diff` and `deploy`. */
+/** The `slashd` command: `serve`, `migrate`, `invoke`, `world`, `lint`, `diff` and `deploy`; `--help` and `--version`. */
 import { runDeploy, runDiff } from './deploy.js';
 import { runInvoke } from './invoke/run.js';
 import { runLint } from './lint.js';
 import { runMigrate } from './migrate.js';
 import { runServe } from './serve.js';
-import { EXIT_OK, EXIT_USAGE, USAGE, type Output } from './usage.js';
+import { commandUsage, EXIT_OK, EXIT_USAGE, HELP_ARGS, USAGE, type Output } from './usage.js';
+import { slashdVersion } from './version.js';
 import { runWorld } from './world.js';
 
 export type { Output } from './usage.js';
@@ -23,7 +24,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   deploy: (args, out) => runDeploy(args, out),
 };
 
-const HELP = new Set(['help', '--help', '-h']);
+const HELP = new Set(['help', ...HELP_ARGS]);
+const VERSION = new Set(['version', '--version', '-V']);
 
 export async function main(argv: string[], out: Output = console_): Promise<number> {
   const [command, ...rest] = argv;
@@ -31,8 +33,19 @@ export async function main(argv: string[], out: Output = console_): Promise<numb
     out.log(USAGE);
     return EXIT_OK;
   }
+  if (command !== undefined && VERSION.has(command)) {
+    out.log(`slashd ${slashdVersion()}`);
+    return EXIT_OK;
+  }
   const run = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (run) return run(rest, out);
+  if (command !== undefined && run) {
+    // `slashd lint --help`: that command's part of the usage, whatever else the line holds.
+    if (rest.some((arg) => HELP_ARGS.has(arg))) {
+      out.log(commandUsage(command) ?? USAGE);
+      return EXIT_OK;
+    }
+    return run(rest, out);
+  }
   // Without a command there is nothing to do: the usage, and the status of a wrong command line.
   if (command !== undefined) out.error(`slashd: unknown command '${command}'`);
   out.error(USAGE);

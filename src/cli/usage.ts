@@ -14,6 +14,7 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
 export const USAGE = `usage:
+  slashd --version | --help | COMMAND --help
   slashd serve [--host H] [--port P] [--db PATH|:memory:|postgres://...] [--world FILE] [--demo]
                [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
                [--request-timeout MS] [--endpoint-policy default|public-only] [--allow-private-endpoints]
@@ -62,6 +63,23 @@ export const USAGE = `usage:
       the bulk overwrite, sent only when something would change (bot token: --token or SLASHD_BOT_TOKEN)
   client commands read SLASHD_URL (default http://127.0.0.1:3210) and SLASHD_ADMIN_TOKEN; without
   them, the token kept in ./data/admin-token (where \`npm start\` keeps it)`;
+
+/** The part of USAGE about one command (its lines, up to the next command), or undefined. */
+export function commandUsage(command: string): string | undefined {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  slashd ${command} `) || line === `  slashd ${command}`);
+  if (start === -1) return undefined;
+  const end = lines.findIndex((line, index) => index > start && /^ {2}\S/.test(line));
+  return ['usage:', ...lines.slice(start, end === -1 ? undefined : end)].join('\n');
+}
+
+/** Arguments that ask for a command's usage wherever they stand (`slashd lint --help`). */
+export const HELP_ARGS: ReadonlySet<string> = new Set(['--help', '-h']);
+
+/** "1 command", "2 commands". */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
 
 /** A wrong command line: the message, then (unless told otherwise) the usage; exit status 2. */
 export class UsageError extends Error {

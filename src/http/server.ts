@@ -1,22 +1,23 @@
-/** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9. */
+/** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9 (and /api, as v10). */
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { apiError } from '../core/io/errors.js';
 import { allowedHosts, HostPolicy } from './allowed-hosts.js';
 import { authentication } from './authentication.js';
 import { credentialThrottling } from './credential-throttle.js';
 import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
 import type { HttpServices } from './context.js';
-import { clientErrorHandler, errorHandler, sendError } from './errors.js';
+import { SERVED_VERSIONS, servedAsV10 } from './api-versions.js';
+import { clientErrorHandler, errorHandler } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { keepAliveHooks } from './keep-alive.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
 import { RouteIndex } from './method-not-allowed.js';
+import { notFoundHandler } from './not-found.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { faultHooks, type FaultHookOptions } from './faults.js';
 import { adminFaultRoutes } from './routes/admin-faults.js';
@@ -42,12 +43,8 @@ import { metricsRoutes, type MetricsExposition } from './routes/metrics.js';
 import { observeRequests, replyWithRequestId, requestId } from './observability.js';
 import type { HttpMetrics } from '../metrics/metrics.js';
 
-/** API versions served; v9 is the same as v10 for everything here (docs/v10-behaviour.md#conventions). */
-const SERVED_VERSIONS = ['v10', 'v9'] as const;
-const VERSIONED_PATH = /^\/api\/v(\d+)(?:\/|$)/;
-
 /** Interaction and webhook tokens travel in paths: they are cut out of every logged URL. */
-const TOKEN_IN_PATH = /^(\/api\/v\d+\/(?:interactions\/\d+|webhooks\/\d+))\/[^/?]+/;
+const TOKEN_IN_PATH = /^(\/api(?:\/v\d+)?\/(?:interactions\/\d+|webhooks\/\d+))\/[^/?]+/;
 
 export function redactUrl(url: string): string {
   return url.replace(TOKEN_IN_PATH, '$1/:token');
@@ -112,8 +109,9 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     return503OnClosing: false,
     // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
-    // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too.
-    rewriteUrl: (request) => decodeSafePathEscapes(request.url ?? '/'),
+    // Errors raised before routing (a malformed URL, an oversized parameter) leave as v10 bodies too;
+    // paths under /api without a version are served as v10.
+    rewriteUrl: (request) => servedAsV10(decodeSafePathEscapes(request.url ?? '/')),
     // The reply is thenable; the router wants nothing back.
     frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     clientErrorHandler,
@@ -137,14 +135,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   authentication(app, services.principals);
   if (options.rateLimits) rateLimits(app, options.rateLimits);
   if (options.faults) faultHooks(app, options.faults);
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const version = VERSIONED_PATH.exec(path)?.[1];
-    if (version !== undefined && !SERVED_VERSIONS.includes(`v${version}` as (typeof SERVED_VERSIONS)[number])) {
-      return sendError(reply, apiError('InvalidApiVersion'));
-    }
-    return sendError(reply, routes.hasPath(path) ? apiError('MethodNotAllowed') : apiError('NotFound'));
-  });
+  app.setNotFoundHandler(notFoundHandler(routes));
 
   // Each plugin gets only the services it calls.
   const { commands, world, responses } = services;

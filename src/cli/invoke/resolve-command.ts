@@ -2,6 +2,9 @@
  * The command a user typed, found in the channel's command index (what the client's picker shows
  * this user there), and turned into the `data` of `POST /interactions`: the subcommand path walked
  * down, each option value typed by the definition, users, channels and roles named by name or id.
+ * Commands, subcommands, options and choices are found by the name the user sees (the index's
+ * `name_localized`, in their locale) or by their default name; the data names them by default name,
+ * as v10 does.
  */
 import { CommandType, OptionType } from '../../core/commands/model.js';
 import type { Guild, World } from '../../core/world/types.js';
@@ -13,8 +16,10 @@ import { findChannelId, findRole, findRoleId, findUserId } from './resolve-world
 export interface IndexOption {
   type: number;
   name: string;
+  /** The name in the requester's locale, when the command has one for it. */
+  name_localized?: string;
   options?: IndexOption[];
-  choices?: { name: string; value: string | number }[];
+  choices?: { name: string; name_localized?: string; value: string | number }[];
 }
 
 export interface IndexCommand {
@@ -23,7 +28,14 @@ export interface IndexCommand {
   version: string;
   type?: number;
   name: string;
+  name_localized?: string;
   options?: IndexOption[];
+}
+
+/** Anything with a default name and perhaps a localized one. */
+interface Named {
+  name: string;
+  name_localized?: string;
 }
 
 export interface WireOption {
@@ -53,8 +65,31 @@ const BRANCH_TYPES: readonly number[] = [OptionType.Subcommand, OptionType.Subco
 const TRUE_WORDS = ['true', 'yes', 'on', '1'];
 const FALSE_WORDS = ['false', 'no', 'off', '0'];
 
-function names(list: readonly { name: string }[]): string {
-  return list.map((item) => item.name).join(', ') || '(none)';
+/** The name the user sees. */
+function shownName(item: Named): string {
+  return item.name_localized ?? item.name;
+}
+
+function names(list: readonly Named[]): string {
+  return list.map(shownName).join(', ') || '(none)';
+}
+
+/**
+ * The items `typed` names, in the first of these that has any: the shown name exactly, the
+ * default name exactly, then either without regard to case.
+ */
+export function byTypedName<T extends Named>(list: readonly T[], typed: string): T[] {
+  const lower = typed.toLowerCase();
+  const tiers: ((item: T) => boolean)[] = [
+    (item) => shownName(item) === typed,
+    (item) => item.name === typed,
+    (item) => shownName(item).toLowerCase() === lower || item.name.toLowerCase() === lower,
+  ];
+  for (const matches of tiers) {
+    const found = list.filter(matches);
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /** The command of this name and kind; a name two apps use is ambiguous. */
@@ -64,9 +99,7 @@ export function findCommand(commands: readonly IndexCommand[], name: string, con
     return contextMenu ? type === CommandType.User || type === CommandType.Message : type === CommandType.ChatInput;
   };
   const candidates = commands.filter(wanted);
-  const exact = candidates.filter((command) => command.name === name);
-  const found =
-    exact.length > 0 ? exact : candidates.filter((command) => command.name.toLowerCase() === name.toLowerCase());
+  const found = byTypedName(candidates, name);
   if (found.length === 1) return found[0]!;
   if (found.length > 1) throw new UsageError(`several apps have a command '${name}' here`, false);
   const kind = contextMenu ? 'context-menu command (with --target)' : 'slash command';
@@ -103,11 +136,10 @@ function mentionableId(scope: LookupScope, raw: string): string {
   }
 }
 
-/** A choice may be typed by its name or its value. */
+/** A choice may be typed by its value or its name (the shown or the default one). */
 function choiceValue(option: IndexOption, raw: string): string | number | undefined {
-  const choice =
-    option.choices?.find((c) => String(c.value) === raw) ??
-    option.choices?.find((c) => c.name.toLowerCase() === raw.toLowerCase());
+  const choices = option.choices ?? [];
+  const choice = choices.find((c) => String(c.value) === raw) ?? byTypedName(choices, raw)[0];
   return choice?.value;
 }
 
@@ -137,8 +169,7 @@ export function typedValue(option: IndexOption, raw: string, scope: LookupScope)
 
 function leafOptions(definitions: readonly IndexOption[], typed: TypedCommand, scope: LookupScope): WireOption[] {
   return typed.options.map(({ name, value }) => {
-    const option =
-      definitions.find((d) => d.name === name) ?? definitions.find((d) => d.name.toLowerCase() === name.toLowerCase());
+    const option = byTypedName(definitions, name)[0];
     if (!option || BRANCH_TYPES.includes(option.type)) {
       throw new UsageError(
         `no option '${name}'; the options are: ${names(definitions.filter((d) => !BRANCH_TYPES.includes(d.type)))}`,
@@ -162,7 +193,7 @@ function optionTree(
     return leafOptions(definitions, typed, scope);
   }
   const [next, ...rest] = path;
-  const branch = next === undefined ? undefined : branches.find((b) => b.name === next.toLowerCase());
+  const branch = next === undefined ? undefined : byTypedName(branches, next)[0];
   if (!branch) {
     const said = next === undefined ? 'a subcommand is needed' : `no subcommand '${next}'`;
     throw new UsageError(`${said}; the choices are: ${names(branches)}`, false);

@@ -21,6 +21,16 @@ export const ERRORS = {
   Unauthorized: { status: 401, code: 0, message: '401: Unauthorized' },
   NotFound: { status: 404, code: 0, message: '404: Not Found' },
   MethodNotAllowed: { status: 405, code: 0, message: '405: Method Not Allowed' },
+  /** A path no route serves, named without its ids and tokens (src/core/v10-routes/describe.ts). */
+  UnservedRoute: { status: 404, code: 0, message: '404: Not Found (slashd does not serve {route})' },
+  /** An API path that is no v10 route either (or a method v10 does not serve there). */
+  UnservedNonV10Route: {
+    status: 404,
+    code: 0,
+    message: '404: Not Found (slashd does not serve {route}, and neither does v10)',
+  },
+  /** A method v10 serves on a path where slashd serves others. */
+  UnservedMethod: { status: 405, code: 0, message: '405: Method Not Allowed (slashd does not serve {route})' },
   BatchEditDisabled: {
     status: 405,
     code: 0,

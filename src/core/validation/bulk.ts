@@ -13,7 +13,7 @@ import { readOptionalSnowflake } from './snowflakes.js';
 
 function readBulkItem(value: unknown, index: number, ctx: ValidationContext, issues: Issues): BulkItemDraft {
   const id = isRecord(value) ? readOptionalSnowflake(fieldOf(value, 'id'), [index, 'id'], issues) : null;
-  const definition = readCommand(value, [index], { ...ctx, defaults: 'bulk', contextsFromClient: true }, issues);
+  const definition = readCommand(value, [index], { ...ctx, defaults: 'bulk' }, issues);
   return { id, definition };
 }
 

@@ -22,9 +22,4 @@ export type { Result } from '../io/result.js';
 export interface CommandRules extends ValidationContext {
   /** Which defaults fill omitted `integration_types` and `contexts` (v10 API, JSON params). */
   readonly defaults: 'create' | 'bulk';
-  /**
-   * Whether `contexts` came from the client. PATCH passes false when it kept the stored value,
-   * which is then not checked against PRIVATE_CHANNEL again.
-   */
-  readonly contextsFromClient: boolean;
 }

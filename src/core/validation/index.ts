@@ -28,7 +28,7 @@ export * as limits from './limits.js';
 /** POST create (an upsert by name and type; the caller matches). */
 export function validateCreateCommand(body: unknown, ctx: ValidationContext): Result<CommandDefinition> {
   const issues: Issue[] = [];
-  const definition = readCommand(body, [], { ...ctx, defaults: 'create', contextsFromClient: true }, issues);
+  const definition = readCommand(body, [], { ...ctx, defaults: 'create' }, issues);
   return resultOf(definition, issues);
 }
 
@@ -56,15 +56,15 @@ export function validateBulkOverwrite(body: unknown, ctx: ValidationContext): Re
 
 /**
  * A server's own list read back (`GET .../commands`, for a diff computed by the client): each
- * item as a bulk overwrite item, except that `contexts` are taken as stored (a server's defaults
- * can pair contexts with integration types a client could not send together).
+ * item as a bulk overwrite item; the list's own rules (its length, unique names and ids), which
+ * the server applied when it stored the list, are not checked again.
  */
 export function readServerCommandList(body: unknown, ctx: ValidationContext): Result<BulkItem[]> {
   const issues: Issue[] = [];
   if (!Array.isArray(body)) return resultOf<BulkItem[]>(undefined, [issue([], LIST_TYPE_CONVERT, 'Expected a list')]);
   const items = (body as unknown[]).map((value, index): BulkItemDraft => {
     const id = isRecord(value) ? readOptionalSnowflake(fieldOf(value, 'id'), [index, 'id'], issues) : null;
-    const definition = readCommand(value, [index], { ...ctx, defaults: 'bulk', contextsFromClient: false }, issues);
+    const definition = readCommand(value, [index], { ...ctx, defaults: 'bulk' }, issues);
     return { id, definition };
   });
   const complete = items.filter(isComplete);

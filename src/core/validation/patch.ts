@@ -50,6 +50,5 @@ export function readPatch(
   for (const field of PATCHABLE_FIELDS) {
     if (Object.hasOwn(record, field)) merged[field] = record[field];
   }
-  const contextsFromClient = Object.hasOwn(record, 'contexts');
-  return readCommand(merged, [], { ...ctx, defaults: 'create', contextsFromClient }, issues);
+  return readCommand(merged, [], { ...ctx, defaults: 'create' }, issues);
 }
