@@ -8,6 +8,7 @@ import Fastify, {
 import { apiError } from '../core/io/errors.js';
 import { authentication } from './authentication.js';
 import type { HttpServices } from './context.js';
+import { handlerDeadlines } from './deadlines.js';
 import { clientErrorHandler, errorHandler, sendError } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
@@ -94,10 +95,11 @@ function fastifyTrustProxy(trust: TrustProxy): string | ((address: string, hop: 
 }
 
 export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
-    ...serverTimeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts }),
+    ...serverTimeoutOptions(timeouts),
     // A stop closes idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: 'idle',
     // Interaction tokens travel in paths and are longer than find-my-way's default of 100.
@@ -112,6 +114,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   });
   const routes = new RouteIndex();
   routes.attach(app);
+  handlerDeadlines(app, timeouts);
   app.addHook('onSend', exactJsonContentType);
   replyWithRequestId(app);
   if (options.metrics) observeRequests(app, options.metrics.http);

@@ -32,6 +32,8 @@ export const ERRORS = {
   /** Any other 4xx status Fastify reports; `statusError` fills in the status and its reason phrase. */
   ClientError: { status: 400, code: 0, message: '{status}: {reason}' },
   InternalServerError: { status: 500, code: 0, message: '500: Internal Server Error' },
+  /** A dependency (the database, Redis) refused, stalled or timed out, the request's deadline passed, or the node is draining. */
+  ServiceUnavailable: { status: 503, code: 0, message: '503: Service Unavailable' },
 
   // Snapshots of the admin API (slashd's own, not v10): code 0.
   UnknownSnapshot: { status: 404, code: 0, message: 'Unknown snapshot' },
