@@ -211,9 +211,19 @@ describe('Redis stalled (SIGSTOP), then resumed', () => {
 
 describe('PostgreSQL refused, then back', () => {
   let cluster: FaultCluster;
+  const logged: { msg: string; dependency?: string; state?: string }[] = [];
 
   before(async () => {
-    cluster = await startFaultCluster({ nodes: 1, world: exampleWorld(), config: FAST });
+    const logDestination = {
+      write(text: string) {
+        for (const line of text.split('\n')) if (line.trim() !== '') logged.push(JSON.parse(line) as never);
+      },
+    };
+    cluster = await startFaultCluster({
+      nodes: 1,
+      world: exampleWorld(),
+      config: { ...FAST, logLevel: 'warn', logDestination },
+    });
   });
 
   after(() => cluster?.close());
@@ -245,6 +255,13 @@ describe('PostgreSQL refused, then back', () => {
     );
     assert.equal((await readyz(node)).status, 200);
     assert.match(await metricsOf(node), /^slashd_database_up 1$/m);
+    // One line when it went, one when it came back; and one warning per 503, never a stack.
+    assert.deepEqual(
+      logged.filter((line) => line.dependency === 'database' && line.state).map((line) => line.msg),
+      ['database connection lost', 'database reachable again'],
+    );
+    assert.ok(logged.some((line) => line.msg === 'answered 503: a dependency is unavailable'));
+    assert.ok(!logged.some((line) => line.msg === 'unhandled error'));
   });
 });
 
