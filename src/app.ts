@@ -6,7 +6,7 @@ import type { World } from './core/world/types.js';
 import { RESUME_BUFFER_EVENTS } from './core/gateway/protocol.js';
 import { InProcessEventBus, type EventBus } from './events/bus.js';
 import { RedisEventBus } from './events/redis-bus.js';
-import { RedisLink } from './events/redis-link.js';
+import { presenceNeedingRedis, RedisLink, type RedisTimeouts } from './events/redis-link.js';
 import { DEFAULT_GATEWAY_OPTIONS, Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { RedisResumeBuffer } from './gateway/redis-resume-buffer.js';
 import { RedisSessionRegistry } from './gateway/session-registry.js';
@@ -19,6 +19,7 @@ import { DEFAULT_DRAIN_TIMEOUT_MS, drain } from './http/drain.js';
 import type { OutboundPolicy } from './core/outbound-policy.js';
 import { HttpDelivery } from './delivery/http-delivery.js';
 import { hasPoolStats, PrometheusMetrics } from './metrics/prometheus.js';
+import { watchDependencies } from './metrics/dependency-observer.js';
 import type { Resolver } from './delivery/outbound-lookup.js';
 import { ApplicationService } from './services/application-service.js';
 import { ChannelMessagesService } from './services/channel-messages-service.js';
@@ -64,10 +65,14 @@ export interface SlashdConfig {
   dbPoolMax?: number | undefined;
   /** PostgreSQL: a statement running longer is cancelled (default DEFAULT_STATEMENT_TIMEOUT_MS). */
   dbStatementTimeoutMs?: number | undefined;
+  /** PostgreSQL: how long to wait for a connection, new or from the pool (default DEFAULT_CONNECT_TIMEOUT_MS). */
+  dbConnectTimeoutMs?: number | undefined;
   /** Redis URL: with it, nodes share the bus, gateway sessions and cache invalidation. */
   redisUrl?: string | undefined;
   /** What this deployment's Redis keys and channels start with; default `slashd:`. */
   redisPrefix?: string | undefined;
+  /** Bounds of the Redis connections; each defaults to its constant in src/events/redis-link.ts. */
+  redisTimeouts?: Partial<RedisTimeouts> | undefined;
   /** Replaces the stored world at start-up; commands are kept. */
   world?: World | null;
   /** Added to the stored world at start-up (the demo world of `npm start`). */
@@ -187,6 +192,7 @@ async function openStore(config: SlashdConfig, now: () => number): Promise<Opene
     schema: config.dbSchema ?? DEFAULT_DB_SCHEMA,
     max: config.dbPoolMax,
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
     cacheBytes: splitCacheBudget(config.cacheBytes).store,
     now,
   });
@@ -198,7 +204,8 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
   const opened = await openStore(config, now);
   let redis: RedisLink | null = null;
   try {
-    if (config.redisUrl) redis = await RedisLink.connect(config.redisUrl, config.redisPrefix ?? DEFAULT_REDIS_PREFIX);
+    const prefix = config.redisPrefix ?? DEFAULT_REDIS_PREFIX;
+    if (config.redisUrl) redis = await RedisLink.connect(config.redisUrl, prefix, config.redisTimeouts);
     return await assemble(config, now, opened, redis);
   } catch (error) {
     // A node that cannot start (Redis away, no free node id, an invalid start-up world) leaves nothing open.
@@ -211,12 +218,14 @@ export async function createSlashd(config: SlashdConfig): Promise<Slashd> {
 /** The bus: in process on one node; with Redis, shared by every node of the deployment. */
 async function openBus(
   redis: RedisLink | null,
+  metrics: PrometheusMetrics,
 ): Promise<{ bus: EventBus; failedPublishes(): number; close(): Promise<void> }> {
   if (!redis) return { bus: new InProcessEventBus(), failedPublishes: () => 0, close: async () => {} };
   const bus = await RedisEventBus.open({
     publisher: redis.commands,
     subscriber: redis.subscriber,
     channel: redis.channel('bus'),
+    lag: metrics,
   });
   return { bus, failedPublishes: () => bus.failedPublishes, close: () => bus.close() };
 }
@@ -228,10 +237,10 @@ async function assemble(
   redis: RedisLink | null,
 ): Promise<Slashd> {
   const { store, exclusively } = opened;
-  const events = await openBus(redis);
+  const metrics = new PrometheusMetrics(now);
+  const events = await openBus(redis, metrics);
   const bus = events.bus;
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
-  const metrics = new PrometheusMetrics(now);
   metrics.watchNodeLease(lease);
   if (hasPoolStats(store)) metrics.watchStorePool(store);
   const ids = lease.ids;
@@ -285,7 +294,7 @@ async function assemble(
     delivery,
     responses,
     now,
-    presence: gateway,
+    presence: redis ? presenceNeedingRedis(gateway, redis) : gateway,
     failWithoutSession: gateway.options.failWithoutSession,
     metrics,
     faults: faultTable,
@@ -346,7 +355,7 @@ async function assemble(
       console: consoleService,
       adminToken,
       snapshots,
-      ready: () => store.ping(),
+      ready: { store: () => store.ping(), redis: redis ? () => redis.ping() : undefined },
       faults: new FaultsService({ table: faultTable, ids, now, gateway }),
     },
     {
@@ -366,6 +375,9 @@ async function assemble(
     },
   );
   interactions.logTo(server.log);
+  registry?.logTo(server.log);
+  redis?.onUp(() => void registry?.restore());
+  watchDependencies(metrics, server.log, { store, redis, caches: [commandIndex] });
   gateway.attach(server.server);
   let closed = false;
   return {

@@ -13,6 +13,7 @@ import { describe, test } from 'node:test';
 import { DATABASE_OPTIONS, parseDatabaseArgs } from '../src/cli/database-args.js';
 import { parseServeArgs } from '../src/cli/serve.js';
 import { parseCommandLine, USAGE } from '../src/cli/usage.js';
+import { HANDLER_TIMEOUT_MS } from '../src/http/limits.js';
 import { repoRoot } from './helpers/openapi.js';
 import { readYamlSubset, type YamlValue } from './helpers/yaml-subset.js';
 
@@ -174,6 +175,46 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(published, [['127.0.0.1', '3210', listen[1]!]], 'published on loopback only');
     const gateway = parseService(nodeNames[0]!).gatewayUrl;
     assert.equal(gateway, `ws://127.0.0.1:${published[0]![1]!}`, 'bots are told the balancer’s address');
+  });
+
+  test('every long-running service restarts unless stopped and has a healthcheck; the nodes check /readyz', () => {
+    for (const [name, s] of Object.entries(services)) {
+      if (name === 'migrate') {
+        assert.equal(s['restart'], 'on-failure', 'migrate runs once, again only if it failed');
+        continue;
+      }
+      assert.equal(s['restart'], 'unless-stopped', `${name} comes back after a crash`);
+      const test = ((s['healthcheck'] as Map | undefined)?.['test'] ?? []) as string[];
+      assert.equal(test[0], 'CMD', `${name} has an exec-form healthcheck`);
+    }
+    for (const name of nodeNames) {
+      const test = ((service(name)['healthcheck'] as Map)['test'] as string[]).join(' ');
+      const port = parseService(name).port!;
+      assert.match(test, new RegExp(`^CMD node -e fetch\\('http://127\\.0\\.0\\.1:${port}/readyz'\\)`), name);
+    }
+    // The balancer sends to nodes once they are ready.
+    const lb = service('lb')['depends_on'] as Record<string, Map>;
+    for (const name of nodeNames) assert.equal(lb[name]?.['condition'], 'service_healthy');
+  });
+
+  test('a node has time to drain on SIGTERM: stop_grace_period past the handling deadline', () => {
+    for (const name of nodeNames) {
+      const grace = /^(\d+)s$/.exec(service(name)['stop_grace_period'] as string);
+      assert.ok(grace, `${name} sets stop_grace_period in seconds`);
+      assert.ok(Number(grace[1]) * 1000 > HANDLER_TIMEOUT_MS * 2, `${name}: ${grace[1]} s`);
+    }
+  });
+
+  test('the nodes give the scraper a metrics token from the operator, and log JSON lines only', () => {
+    for (const name of nodeNames) {
+      const env = service(name)['environment'] as Map;
+      assert.match(env['SLASHD_METRICS_TOKEN'] as string, /^\$\{SLASHD_METRICS_TOKEN:\?/, name);
+      const { env: read } = recordingEnv(service(name));
+      const args = (service(name)['command'] as string[]).slice(1);
+      const parsed = parseServeArgs(args, read);
+      assert.equal(parsed.metricsToken, 'operator-SLASHD_METRICS_TOKEN');
+      assert.equal(parsed.jsonOutput, true, `${name} runs with --log-format json`);
+    }
   });
 
   test('the settings table of docs/scaling.md names flags and variables that serve has', () => {

@@ -63,6 +63,7 @@ describe('the error registry', () => {
     const teapot = statusError(418, "I'm a Teapot");
     assert.equal(teapot.status, 418);
     assert.equal(teapot.message, "418: I'm a Teapot");
-    assert.equal(statusError(503, 'Service Unavailable').message, '500: Internal Server Error');
+    assert.equal(statusError(503, 'Service Unavailable').message, '503: Service Unavailable');
+    assert.equal(statusError(502, 'Bad Gateway').message, '500: Internal Server Error');
   });
 });

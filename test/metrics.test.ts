@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { register as globalRegistry } from 'prom-client';
+import { watchDependencies } from '../src/metrics/dependency-observer.js';
 import { PrometheusMetrics } from '../src/metrics/prometheus.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
@@ -284,6 +285,29 @@ describe('operations: /metrics and request ids', () => {
     assert.equal(sampleValue(metrics, 'slashd_rate_limited_total', { scope: 'made-up' }), 0);
   });
 
+  test('the series of issue 26 are there from the start: interactions lost and re-sent at 0, cache lookups', async () => {
+    const first = await scrape();
+    for (const name of ['slashd_gateway_interactions_lost_total', 'slashd_gateway_interactions_resent_total']) {
+      assert.equal(first.types.get(name), 'counter', name);
+      assert.deepEqual(
+        first.samples.filter((s) => s.name === name).map((s) => s.value),
+        [0],
+        `${name} is present, at zero`,
+      );
+    }
+    assert.equal(first.types.get('slashd_cache_lookups_total'), 'counter');
+    assert.equal(first.types.get('slashd_bus_lag_seconds'), 'histogram');
+    // Without PostgreSQL or Redis there is no dependency to count or to be up.
+    assert.ok(!first.samples.some((s) => s.name === 'slashd_database_up' || s.name === 'slashd_redis_up'));
+    const lookups = (m: Exposition) =>
+      sampleValue(m, 'slashd_cache_lookups_total', { cache: 'store_reads', outcome: 'hit' }) +
+      sampleValue(m, 'slashd_cache_lookups_total', { cache: 'store_reads', outcome: 'miss' });
+    const before = lookups(first);
+    const path = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
+    assert.equal((await server.request('GET', path, { auth: BOT })).status, 200);
+    assert.ok(lookups(await scrape()) > before, 'a read counts its cache lookups');
+  });
+
   test('each server has its own registry: another server counts none of this one, the global registry nothing', async () => {
     const other = await injectServer();
     try {
@@ -326,6 +350,57 @@ describe('operations: the PostgreSQL pool in /metrics', () => {
       const waiting = sampleValue(exposition, 'slashd_store_pool_waiting');
       assert.ok(waiting >= 1 && waiting <= 4, `waiting: ${waiting}`);
       await Promise.all(pings);
+    } finally {
+      await store.close();
+      await dropSchema(schema);
+    }
+  });
+
+  test('database calls by outcome, present from the start; slashd_database_up; the lists cache hit ratio', async () => {
+    const schema = freshSchemaName('slashd_metrics');
+    let store: PostgresStore;
+    try {
+      store = await PostgresStore.open({ connectionString: postgresConnectionString, schema });
+    } catch (error) {
+      throw unreachable(error);
+    }
+    try {
+      const metrics = new PrometheusMetrics();
+      const changes: string[] = [];
+      const log = { info: () => undefined, warn: (_fields: object, message: string) => void changes.push(message) };
+      watchDependencies(metrics, log, { store, redis: null, caches: [] });
+      const count = (m: Exposition, outcome: string) =>
+        sampleValue(m, 'slashd_dependency_call_duration_seconds_count', { dependency: 'database', outcome });
+      let exposition = parseExposition(await metrics.text());
+      assert.ok(
+        exposition.samples.some(
+          (s) => s.name === 'slashd_dependency_call_duration_seconds_count' && s.labels.outcome === 'timeout',
+        ),
+        'the timeout series is there before any timeout',
+      );
+      assert.equal(sampleValue(exposition, 'slashd_database_up'), 1);
+      const okBefore = count(exposition, 'ok');
+      await store.ping();
+      const scope = { applicationId: DEMO_APP_ID, guildId: null };
+      await store.commands.listCommands(scope);
+      await store.commands.listCommands(scope);
+      exposition = parseExposition(await metrics.text());
+      assert.ok(count(exposition, 'ok') >= okBefore + 3, 'each query is counted');
+      assert.equal(
+        sampleValue(exposition, 'slashd_cache_lookups_total', { cache: 'command_lists', outcome: 'miss' }),
+        1,
+      );
+      assert.equal(
+        sampleValue(exposition, 'slashd_cache_lookups_total', { cache: 'command_lists', outcome: 'hit' }),
+        1,
+      );
+      await assert.rejects(
+        store.world
+          .exportWorld()
+          .then(() => store.close())
+          .then(() => store.ping()),
+      );
+      assert.deepEqual(changes, [], 'a closed pool is not an outage');
     } finally {
       await store.close();
       await dropSchema(schema);

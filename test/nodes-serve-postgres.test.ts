@@ -30,14 +30,23 @@ after(async () => {
 const bot = DEMO_WORLD.applications[0];
 
 describe('slashd on PostgreSQL', () => {
-  test('migrate applies the schema and says its version; running it again changes nothing', async () => {
+  test('migrate applies the schema and says what it applied; running it again changes nothing', async () => {
     const name = schema();
     const args = [CLI, 'migrate', '--db', postgresConnectionString, '--db-schema', name];
     const first = await runToEnd(process.execPath, args);
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, new RegExp(`PostgreSQL schema ${name}: at schema version [1-9]`));
+    const applied = new RegExp(
+      `^PostgreSQL schema ${name}: applied migrations 1-(\\d+) \\(schema version 0 to \\1\\)$`,
+      'm',
+    );
+    const latest = applied.exec(first.stdout)?.[1];
+    assert.ok(latest, first.stdout);
     const again = await runToEnd(process.execPath, args);
     assert.equal(again.code, 0, again.stderr);
+    assert.match(
+      again.stdout,
+      new RegExp(`^PostgreSQL schema ${name}: schema already at version ${latest}, nothing to apply$`, 'm'),
+    );
     const rows = await withAdminClient((client) =>
       client.query(`SELECT count(*)::int AS n FROM "${name}".schema_migrations`),
     );

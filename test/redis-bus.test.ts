@@ -130,6 +130,39 @@ describe('RedisEventBus', () => {
     assert.deepEqual(onReceiver.all(), [], "database 0's bus heard nothing of database 1's");
   });
 
+  test("another node's events report their lag; an INTERACTION_CREATE past its deadline is dropped", async () => {
+    const prefix = freshRedisPrefix('bus-lag');
+    prefixes.push(prefix);
+    const sent = await link(prefix);
+    const received = await link(prefix);
+    // The publisher's clock is 10 s behind: every event it sends looks 10 s late on arrival.
+    const late = await RedisEventBus.open({
+      publisher: sent.commands,
+      subscriber: sent.subscriber,
+      channel: sent.channel('bus'),
+      now: () => Date.now() - 10_000,
+    });
+    const lags: { lag: number; dropped: boolean }[] = [];
+    const receiver = await RedisEventBus.open({
+      publisher: received.commands,
+      subscriber: received.subscriber,
+      channel: received.channel('bus'),
+      lag: { busReceived: (lag, dropped) => void lags.push({ lag, dropped }) },
+    });
+    const interactions: string[] = [];
+    receiver.subscribe('INTERACTION_CREATE', (event) => void interactions.push(event.applicationId));
+    const onReceiver = listen(receiver);
+    late.publish('INTERACTION_CREATE', { applicationId: 'stale', data: {} });
+    late.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('kept'));
+    await onReceiver.find((e) => e.applicationId === 'kept', 'the late permissions update, delivered all the same');
+    assert.deepEqual(interactions, [], 'the interaction past its 3 s deadline was dropped');
+    assert.deepEqual(
+      lags.map((l) => l.dropped),
+      [true, false],
+    );
+    for (const { lag } of lags) assert.ok(lag >= 10, `lag ${lag} s`);
+  });
+
   test('a message that is not an envelope of a known event is ignored', async () => {
     const prefix = freshRedisPrefix('bus');
     prefixes.push(prefix);

@@ -1,37 +1,34 @@
 /**
  * `slashd migrate`: brings the database's schema to this version of slashd and exits, so that an
- * operator can migrate once before starting (or upgrading) many nodes. `serve` migrates too.
+ * operator can migrate once before starting (or upgrading) many nodes; it says which migrations it
+ * applied, or that there was nothing to apply. `serve` migrates too. A schema newer than this
+ * slashd knows is refused with one line and exit code 1 (docs/operations.md).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { isPostgresUrl } from '../store/postgres/url.js';
+import { describeMigration, type MigrationReport } from '../store/schema-version.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { DATABASE_OPTIONS, parseDatabaseArgs, type DatabaseArgs } from './database-args.js';
 import { databaseSetupMessage, isDatabaseSetupError } from './serve.js';
 import { EXIT_FAILED, EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
 
-/** The schema version after migrating, and where. */
-async function migrateDatabase(args: DatabaseArgs): Promise<{ version: number; where: string }> {
+/** What migrating did, and where. */
+async function migrateDatabase(args: DatabaseArgs): Promise<{ report: MigrationReport; where: string }> {
   if (isPostgresUrl(args.db)) {
     const store = await PostgresStore.open({
       connectionString: args.db,
       schema: args.dbSchema,
       statementTimeoutMs: args.dbStatementTimeoutMs,
     });
-    try {
-      return { version: await store.schemaVersion(), where: `PostgreSQL schema ${args.dbSchema}` };
-    } finally {
-      await store.close();
-    }
+    await store.close();
+    return { report: store.migration, where: `PostgreSQL schema ${args.dbSchema}` };
   }
   if (args.db !== ':memory:') mkdirSync(dirname(args.db), { recursive: true });
   const store = new SqliteStore({ path: args.db });
-  try {
-    return { version: store.schemaVersion(), where: `SQLite database ${args.db}` };
-  } finally {
-    await store.close();
-  }
+  await store.close();
+  return { report: store.migration, where: `SQLite database ${args.db}` };
 }
 
 export async function runMigrate(argv: string[], out: Output, env = process.env): Promise<number> {
@@ -45,8 +42,8 @@ export async function runMigrate(argv: string[], out: Output, env = process.env)
     throw error;
   }
   try {
-    const { version, where } = await migrateDatabase(args);
-    out.log(`${where}: at schema version ${version}`);
+    const { report, where } = await migrateDatabase(args);
+    out.log(`${where}: ${describeMigration(report)}`);
     return EXIT_OK;
   } catch (error) {
     if (!isDatabaseSetupError(error, args.db)) throw error;

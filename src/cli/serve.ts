@@ -28,6 +28,8 @@ import {
 import { isPostgresUrl, redactPostgresUrl } from '../store/postgres/url.js';
 import { PostgresOpenError } from '../store/postgres/postgres-store.js';
 import { redactRedisUrl, RedisUnreachableError } from '../events/redis-link.js';
+import { SchemaTooNewError } from '../store/schema-version.js';
+import { jsonLines } from './json-output.js';
 
 export type { Output } from './usage.js';
 
@@ -43,6 +45,7 @@ export const DEFAULT_RATE_LIMITS: PresetName = 'sandbox';
 
 /** A failure to create the database's folder or open its file: reported as one line, exit code 1. */
 export function isDatabaseSetupError(error: unknown, db: string): error is Error {
+  if (error instanceof SchemaTooNewError) return true;
   if (isPostgresUrl(db)) return error instanceof PostgresOpenError;
   return (
     error instanceof DatabaseOpenError || (error instanceof Error && 'syscall' in error && error.syscall === 'mkdir')
@@ -51,6 +54,7 @@ export function isDatabaseSetupError(error: unknown, db: string): error is Error
 
 /** One line for an operator whose database cannot be used. */
 export function databaseSetupMessage(error: Error, db: string): string {
+  if (error instanceof SchemaTooNewError) return `slashd refuses to start: ${error.message}`;
   if (isPostgresUrl(db)) return `cannot use the PostgreSQL database at ${redactPostgresUrl(db)}: ${error.message}`;
   return error instanceof DatabaseOpenError
     ? error.message
@@ -66,6 +70,8 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   adminToken: string | undefined;
   logLevel: string;
   logFormat: 'json' | 'pretty';
+  /** `--log-format json` given: serve's own lines (the banner too) are JSON lines as well. */
+  jsonOutput: boolean;
   /** Whole-request timeout in ms; the default when undefined. */
   requestTimeoutMs: number | undefined;
   /** How long a stop drains before it cuts the connections left, in ms; the default when undefined. */
@@ -206,6 +212,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     adminToken,
     logLevel,
     logFormat: logFormat(text('log-format'), process.stdout.isTTY === true),
+    jsonOutput: text('log-format') === 'json',
     metricsToken: text('metrics-token') ?? env.SLASHD_METRICS_TOKEN,
     snapshotAtStart: values['snapshot-at-start'] === true || env.SLASHD_SNAPSHOT_AT_START === '1' ? true : undefined,
   };
@@ -309,7 +316,8 @@ function untilStopped(slashd: Slashd, out: Output): { stopped: Promise<void>; ca
   return { stopped, cancel };
 }
 
-async function serve(args: ServeArgs, out: Output): Promise<number> {
+async function serve(args: ServeArgs, plain: Output): Promise<number> {
+  const out = args.jsonOutput ? jsonLines(plain) : plain;
   const demoWorld = args.demo ? readWorld(DEMO_WORLD, 'the demo world') : null;
   const world = args.worldPath ? loadWorldFile(args.worldPath) : null;
   let slashd: Slashd;

@@ -32,6 +32,9 @@ export class ByteLru<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly byTag = new Map<string, Set<string>>();
   private total = 0;
+  /** Lookups (`get`) that found their key, and those that did not: the cache's hit ratio on /metrics. */
+  hits = 0;
+  misses = 0;
 
   /** `capBytes`: the most bytes the entries may add up to; 0 caches nothing. */
   constructor(readonly capBytes: number) {
@@ -54,7 +57,11 @@ export class ByteLru<V> {
   /** The value, which becomes the most recently used. */
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry.value;

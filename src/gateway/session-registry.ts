@@ -7,6 +7,10 @@
  * A session is held by one node at a time (`node`); only the holder appends to its resume buffer
  * (`redis-resume-buffer.ts` checks it in the same script), so a node that lost a session to a
  * RESUME elsewhere cannot write into it any more.
+ *
+ * Redis may come back empty (restarted without persistence, or flushed): each node writes again
+ * the sessions it holds attached that Redis no longer has, as soon as its link is up again
+ * (`restore`) and at each refresh, so interactions find the bots' sessions within seconds.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -17,6 +21,11 @@ import type { SessionInit } from './session.js';
 export const ATTACHED_SESSION_TTL_MS = 5 * 60 * 1000;
 /** How often a node refreshes the keys of the sessions it holds (ms). */
 export const SESSION_KEEPALIVE_MS = 60 * 1000;
+
+/** A session this node holds: what it was started with, and its last sequence number (a `Session` is one). */
+export interface HeldSession extends SessionInit {
+  readonly seq: number;
+}
 
 export interface SessionRecord extends SessionInit {
   /** The last sequence number kept in the resume buffer. */
@@ -39,8 +48,14 @@ export interface SessionRegistry {
   end(sessionId: string, applicationId: string): Promise<void>;
   /** The app's live sessions on every node. */
   sessionsOf(applicationId: string): Promise<SessionRecord[]>;
-  /** Refreshes the keys of sessions this node holds attached. */
-  keepAlive(sessions: readonly { id: string; applicationId: string }[]): Promise<void>;
+  /** Refreshes the keys of sessions this node holds attached, writing again those Redis lost. */
+  keepAlive(sessions: readonly HeldSession[]): Promise<void>;
+}
+
+/** Where the registry says it wrote lost sessions again (the server's pino logger fits). */
+export interface RegistryLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
 }
 
 /** The Redis keys of a deployment's gateway sessions. */
@@ -85,6 +100,32 @@ redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('SREM', KEYS[3], ARGV[2])
 return 1`;
 
+/**
+ * KEYS: session, buffer, app set. ARGV: node, ttl, session id, then the session's app, shard,
+ * shards, intents, large threshold and sequence number. Refreshes a session this node holds; one
+ * Redis lost is written again, attached to this node; one another node took over is left alone.
+ * Returns 0 (another node's), 1 (refreshed) or 2 (written again).
+ */
+const KEEP = `
+local holder = redis.call('HGET', KEYS[1], 'node')
+if holder and holder ~= ARGV[1] then return 0 end
+if not holder then
+  redis.call('HSET', KEYS[1], 'app', ARGV[4], 'shard', ARGV[5], 'shards', ARGV[6], 'intents', ARGV[7],
+    'large', ARGV[8], 'seq', ARGV[9], 'node', ARGV[1], 'attached', '1')
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('SADD', KEYS[3], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
+if holder then return 1 end
+return 2`;
+
+/** The sequence number of a session handed to `register` (a `Session`), 0 if it carries none. */
+function seqOf(init: SessionInit): number {
+  const seq = (init as Partial<HeldSession>).seq;
+  return typeof seq === 'number' ? seq : 0;
+}
+
 function toRecord(id: string, values: readonly (string | null)[]): SessionRecord | null {
   const [app, shard, shards, intents, large, seq, node, attached] = values;
   if (!app || !node) return null;
@@ -104,6 +145,11 @@ function toRecord(id: string, values: readonly (string | null)[]): SessionRecord
 export class RedisSessionRegistry implements SessionRegistry {
   readonly node = randomBytes(9).toString('base64url');
   readonly keys: SessionKeys;
+  /** The sessions this node holds attached, as last told: what it writes again if Redis lost them. */
+  private readonly held = new Map<string, SessionInit>();
+  /** Sessions claimed by a RESUME here, until they are attached. */
+  private readonly claimed = new Map<string, SessionInit>();
+  private log: RegistryLog | null = null;
 
   constructor(
     private readonly redis: Redis,
@@ -112,7 +158,30 @@ export class RedisSessionRegistry implements SessionRegistry {
     this.keys = new SessionKeys(prefix);
   }
 
+  /** Where the registry logs the sessions it wrote again. */
+  logTo(log: RegistryLog): void {
+    this.log = log;
+  }
+
+  /**
+   * Writes again the sessions this node holds that Redis no longer has; the number written. Run
+   * when the node's Redis link comes back (`RedisLink.onUp`, wired in src/app.ts): a Redis that
+   * restarted empty lost them.
+   */
+  async restore(): Promise<number> {
+    try {
+      const written = await this.keep([...this.held.values()]);
+      if (written > 0) this.log?.info({ sessions: written }, 'gateway sessions written again to Redis');
+      return written;
+    } catch (error) {
+      // Redis went away again: the next reconnection, or the next refresh, tries again.
+      this.log?.warn({ err: error }, 'gateway sessions could not be written again to Redis');
+      return 0;
+    }
+  }
+
   async register(init: SessionInit): Promise<void> {
+    this.held.set(init.id, init);
     const key = this.keys.session(init.id);
     const app = this.keys.app(init.applicationId);
     await this.redis
@@ -143,10 +212,16 @@ export class RedisSessionRegistry implements SessionRegistry {
       applicationId,
       RESUME_WINDOW_MS,
     )) as (string | null)[] | null;
-    return values ? toRecord(sessionId, values) : null;
+    const record = values ? toRecord(sessionId, values) : null;
+    if (record) this.claimed.set(sessionId, record);
+    return record;
   }
 
   async setAttached(sessionId: string, attached: boolean): Promise<void> {
+    const known = this.held.get(sessionId) ?? this.claimed.get(sessionId);
+    this.claimed.delete(sessionId);
+    if (attached && known) this.held.set(sessionId, known);
+    else this.held.delete(sessionId);
     await this.redis.eval(
       SET_ATTACHED,
       2,
@@ -159,6 +234,8 @@ export class RedisSessionRegistry implements SessionRegistry {
   }
 
   async end(sessionId: string, applicationId: string): Promise<void> {
+    this.held.delete(sessionId);
+    this.claimed.delete(sessionId);
     await this.redis.eval(
       END,
       3,
@@ -190,14 +267,38 @@ export class RedisSessionRegistry implements SessionRegistry {
     return records;
   }
 
-  async keepAlive(sessions: readonly { id: string; applicationId: string }[]): Promise<void> {
-    if (sessions.length === 0) return;
+  async keepAlive(sessions: readonly HeldSession[]): Promise<void> {
+    this.held.clear();
+    for (const session of sessions) this.held.set(session.id, session);
+    const written = await this.keep(sessions);
+    if (written > 0) this.log?.info({ sessions: written }, 'gateway sessions written again to Redis');
+  }
+
+  /** Refreshes `sessions`, writing again those Redis lost; the number written again. */
+  private async keep(sessions: readonly SessionInit[]): Promise<number> {
+    if (sessions.length === 0) return 0;
     const pipeline = this.redis.pipeline();
-    for (const { id, applicationId } of sessions) {
-      pipeline.pexpire(this.keys.session(id), ATTACHED_SESSION_TTL_MS);
-      pipeline.pexpire(this.keys.buffer(id), ATTACHED_SESSION_TTL_MS);
-      pipeline.pexpire(this.keys.app(applicationId), ATTACHED_SESSION_TTL_MS);
+    for (const session of sessions) {
+      pipeline.eval(
+        KEEP,
+        3,
+        this.keys.session(session.id),
+        this.keys.buffer(session.id),
+        this.keys.app(session.applicationId),
+        this.node,
+        ATTACHED_SESSION_TTL_MS,
+        session.id,
+        session.applicationId,
+        session.shardId,
+        session.numShards,
+        session.intents,
+        session.largeThreshold,
+        seqOf(session),
+      );
     }
-    await pipeline.exec();
+    const replies = (await pipeline.exec()) ?? [];
+    const failed = replies.find(([error]) => error !== null)?.[0];
+    if (failed) throw failed;
+    return replies.filter(([, written]) => written === 2).length;
   }
 }

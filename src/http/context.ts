@@ -20,6 +20,7 @@ import type { FaultsService } from '../services/faults-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { PrincipalLookup } from './auth.js';
 import type { GatewayDiscovery } from './routes/gateway.js';
+import type { ReadinessChecks } from './routes/home.js';
 import type { SnapshotService } from '../services/snapshot-service.js';
 
 export interface HttpServices {
@@ -51,8 +52,8 @@ export interface HttpServices {
   adminToken: string;
   /** The admin API's snapshots and reset (tests). */
   snapshots: SnapshotService;
-  /** Readiness (`/readyz`): resolves when the store answers. */
-  ready: () => Promise<void>;
+  /** Readiness (`/readyz`): the store answers, and Redis with many nodes. */
+  ready: ReadinessChecks;
   /** Injected faults (`/admin/faults`); the admin routes are absent without it. */
   faults?: FaultsService | undefined;
 }

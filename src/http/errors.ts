@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTENT_TYPE_INVALID } from '../core/io/codes.js';
 import { ApiError, apiError, invalidFormBody, statusError } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
+import { unavailableDependency } from './dependency-errors.js';
 
 export const invalidContentType = () =>
   invalidFormBody([
@@ -74,6 +75,12 @@ export function errorHandler(
 ): FastifyReply {
   if (error instanceof ApiError) return sendError(reply, error);
   if (error instanceof SyntaxError) return sendError(reply, apiError('InvalidJson'));
+  const dependency = unavailableDependency(error);
+  if (dependency !== null) {
+    // The operator's alert is on the metrics; one line says which dependency, never a stack.
+    request.log.warn({ dependency, reason: error.message }, 'answered 503: a dependency is unavailable');
+    return sendError(reply, apiError('ServiceUnavailable'));
+  }
   const mapped = fromFastifyError(error);
   if (mapped.status >= 500) request.log.error({ err: error }, 'unhandled error');
   return sendError(reply, mapped);

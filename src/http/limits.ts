@@ -21,6 +21,14 @@ export const CONNECTION_TIMEOUT_MS = 60_000;
  * request the client is sending on that socket, which then fails with a reset.
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+/**
+ * Time for a request's handling, from routing to the reply (hooks, the store, the app's answer to
+ * an invocation, 3 s at most): past it the client gets a v10 503 while the work is let go. Every
+ * call to the database or Redis is bounded too; this bounds what they add up to.
+ */
+export const HANDLER_TIMEOUT_MS = 10_000;
+/** The admin API's deadline: a world import or a snapshot restore copies whole tables. */
+export const ADMIN_HANDLER_TIMEOUT_MS = 120_000;
 /** How often node looks for requests past their timeouts; shorter timeouts are checked more often. */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
@@ -29,6 +37,8 @@ export interface HttpTimeouts {
   headersTimeoutMs: number;
   connectionTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** The deadline of a request's handling (the admin API's is `ADMIN_HANDLER_TIMEOUT_MS`, or this if longer). */
+  handlerTimeoutMs: number;
 }
 
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
@@ -36,6 +46,7 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   headersTimeoutMs: HEADERS_TIMEOUT_MS,
   connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
   keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+  handlerTimeoutMs: HANDLER_TIMEOUT_MS,
 };
 
 /** Fastify's server options for these timeouts; node requires headers to time out no later than the request. */
@@ -43,6 +54,7 @@ export function serverTimeoutOptions(timeouts: HttpTimeouts) {
   const headersTimeout = Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs);
   return {
     requestTimeout: timeouts.requestTimeoutMs,
+    handlerTimeout: timeouts.handlerTimeoutMs,
     connectionTimeout: timeouts.connectionTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     http: {

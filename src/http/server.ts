@@ -11,6 +11,7 @@ import { credentialThrottling } from './credential-throttle.js';
 import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
 import type { HttpServices } from './context.js';
 import { SERVED_VERSIONS, servedAsV10 } from './api-versions.js';
+import { handlerDeadlines } from './deadlines.js';
 import { clientErrorHandler, errorHandler } from './errors.js';
 import { parseJsonBody } from './json-body.js';
 import { keepAliveHooks } from './keep-alive.js';
@@ -99,10 +100,11 @@ function fastifyTrustProxy(trust: TrustProxy): string | ((address: string, hop: 
 }
 
 export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
-    ...serverTimeoutOptions({ ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts }),
+    ...serverTimeoutOptions(timeouts),
     // A stop closes idle keep-alive connections at once instead of waiting for their timeout.
     forceCloseConnections: 'idle',
     // While closing, requests get v10's 503 from keepAliveHooks, not Fastify's own body.
@@ -120,6 +122,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   });
   const routes = new RouteIndex();
   routes.attach(app);
+  handlerDeadlines(app, timeouts);
   app.addHook('onSend', exactJsonContentType);
   keepAliveHooks(app);
   replyWithRequestId(app);

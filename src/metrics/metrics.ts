@@ -4,6 +4,7 @@
  * implementation is ./prometheus.ts, built per server in src/app.ts. `NO_METRICS` is the default
  * of every part, so a part built alone (in a test, a benchmark) needs none.
  */
+import type { CallOutcome, DependencyName } from '../core/dependencies.js';
 import type { FailureReason } from '../core/interactions/lifecycle.js';
 
 /** How one delivery of an interaction to its app ended. */
@@ -49,6 +50,20 @@ export interface GatewayMetrics {
   identified(): void;
   /** A RESUME: `resumed` replayed the session, `invalid` was told INVALID_SESSION. */
   resumed(outcome: 'resumed' | 'invalid'): void;
+  /** An accepted interaction that reached no session of its app before it failed (its session died). */
+  interactionLost(): void;
+  /** An interaction sent again after its session died: replayed after a RESUME, or to the app's next session. */
+  interactionResent(): void;
+}
+
+/** Calls to the database and Redis: how each ended and how long it took. */
+export interface DependencyMetrics {
+  dependencyCall(dependency: DependencyName, outcome: CallOutcome, seconds: number): void;
+}
+
+/** Bus events received from other nodes: how late, and whether dropped as stale (redis-bus.ts). */
+export interface BusMetrics {
+  busReceived(lagSeconds: number, dropped: boolean): void;
 }
 
 /** One finished HTTP request: its route pattern (not its path), method, status and duration. */
@@ -56,7 +71,15 @@ export interface HttpMetrics {
   request(route: string, method: string, status: number, seconds: number): void;
 }
 
-export interface Metrics extends RateLimitMetrics, DeliveryMetrics, InteractionMetrics, GatewayMetrics, HttpMetrics {}
+export interface Metrics
+  extends
+    RateLimitMetrics,
+    DeliveryMetrics,
+    InteractionMetrics,
+    GatewayMetrics,
+    HttpMetrics,
+    DependencyMetrics,
+    BusMetrics {}
 
 /** Counts nothing. */
 export const NO_METRICS: Metrics = {
@@ -65,5 +88,9 @@ export const NO_METRICS: Metrics = {
   interaction() {},
   identified() {},
   resumed() {},
+  interactionLost() {},
+  interactionResent() {},
   request() {},
+  dependencyCall() {},
+  busReceived() {},
 };

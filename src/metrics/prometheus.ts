@@ -5,7 +5,9 @@
  * paths), known methods, status classes, the outcomes of ./metrics.ts.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CallOutcome, DependencyName } from '../core/dependencies.js';
 import type { FailureReason } from '../core/interactions/lifecycle.js';
+import { DependencySeries, type CacheCounts, type UpSource } from './dependency-series.js';
 import type { DeliveryResult, DeliveryTransport, InteractionTransition, Metrics } from './metrics.js';
 
 /** Every metric name starts with this. */
@@ -42,7 +44,7 @@ export interface NodeLeaseSource {
 
 /** This node's Redis link (with many nodes): whether it is up, and the writes Redis refused. */
 export interface RedisHealthSource {
-  /** Whether the command connection is ready. */
+  /** Whether both connections are ready and answering. */
   up(): boolean;
   /** Bus events other nodes missed (Redis refused the publish). */
   failedPublishes(): number;
@@ -63,6 +65,9 @@ export class PrometheusMetrics implements Metrics {
   private readonly interactionFailures: Counter<'reason'>;
   private readonly identifies: Counter;
   private readonly resumes: Counter<'outcome'>;
+  private readonly lost: Counter;
+  private readonly resent: Counter;
+  private readonly dependencies: DependencySeries;
 
   constructor(private readonly now: () => number = Date.now) {
     const registers = [this.registry];
@@ -109,6 +114,17 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['outcome'],
       registers,
     });
+    this.lost = new Counter({
+      name: `${METRIC_PREFIX}gateway_interactions_lost_total`,
+      help: 'Accepted interactions that reached no session of their app before they failed',
+      registers,
+    });
+    this.resent = new Counter({
+      name: `${METRIC_PREFIX}gateway_interactions_resent_total`,
+      help: 'Interactions sent again after their session died (replayed after RESUME, or to a new session)',
+      registers,
+    });
+    this.dependencies = new DependencySeries(this.registry);
   }
 
   get contentType(): string {
@@ -147,6 +163,33 @@ export class PrometheusMetrics implements Metrics {
 
   resumed(outcome: 'resumed' | 'invalid'): void {
     this.resumes.inc({ outcome });
+  }
+
+  interactionLost(): void {
+    this.lost.inc();
+  }
+
+  interactionResent(): void {
+    this.resent.inc();
+  }
+
+  dependencyCall(dependency: DependencyName, outcome: CallOutcome, seconds: number): void {
+    this.dependencies.call(dependency, outcome, seconds);
+  }
+
+  busReceived(lagSeconds: number, dropped: boolean): void {
+    this.dependencies.busReceived(lagSeconds, dropped);
+  }
+
+  /** The database's call series from the start, and `slashd_database_up`. */
+  watchDatabase(database: UpSource): void {
+    this.dependencies.zeroCalls('database');
+    this.dependencies.watchUp('database', database, 'database_up');
+  }
+
+  /** Cache lookups by cache and outcome (the hit ratio), read at each scrape. */
+  watchCaches(source: () => readonly CacheCounts[]): void {
+    this.dependencies.watchCaches(source);
   }
 
   /** Gauges of the gateway's sessions, read at each scrape. */
@@ -199,9 +242,10 @@ export class PrometheusMetrics implements Metrics {
 
   /** Redis's health as this node sees it, read at each scrape (connection errors are otherwise silent). */
   watchRedis(redis: RedisHealthSource): void {
+    this.dependencies.zeroCalls('redis');
     new Gauge({
       name: `${METRIC_PREFIX}redis_up`,
-      help: "1 when this node's Redis command connection is ready, 0 while it is away (reconnecting)",
+      help: "1 while this node's Redis connections are ready and answering, 0 while Redis is away or stalled",
       registers: [this.registry],
       collect() {
         this.set(redis.up() ? 1 : 0);

@@ -75,6 +75,9 @@ export function openRateLimits(config: RateLimitConfig | undefined): RateLimits 
           enableAutoPipelining: true,
         })
       : null;
+  // Without a listener ioredis prints every failed reconnection as a multi-line trace; the node's
+  // own Redis link logs the outage once (src/events/redis-link.ts), and a request goes unlimited.
+  owned?.on('error', () => undefined);
   const client = owned ?? (config.redis as Redis);
   const prefix = config.redisPrefix ?? DEFAULT_REDIS_PREFIX;
   const counters = new RedisCounters({

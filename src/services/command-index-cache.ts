@@ -71,6 +71,11 @@ export class CommandIndexCache {
     return this.answers.size;
   }
 
+  /** Lookups of the picker's answers found held, and those that were built. */
+  counts(): { hits: number; misses: number } {
+    return { hits: this.answers.hits, misses: this.answers.misses };
+  }
+
   /** The number of a deeply frozen object, or null when it may change (then nothing of it is kept). */
   private idOf(value: object): number | null {
     let id = this.objectIds.get(value);

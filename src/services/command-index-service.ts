@@ -80,6 +80,11 @@ export class CommandIndexService {
     this.cache = new CommandIndexCache(options.cacheBytes ?? splitCacheBudget(undefined).index);
   }
 
+  /** The picker's cache: lookups answered from it, and those built (the hit ratio on /metrics). */
+  cacheCounts(): { cache: string; hits: number; misses: number }[] {
+    return [{ cache: 'command_index', ...this.cache.counts() }];
+  }
+
   /** The index as an object. */
   async build(guild: Guild, channel: Channel, user: User, locale: Locale | null): Promise<CommandIndex> {
     const index: CommandIndex = { applications: [], application_commands: [] };

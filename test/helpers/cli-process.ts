@@ -15,6 +15,8 @@ export interface RunningChild {
   process: ChildProcess;
   /** Everything printed on stdout so far. */
   stdout(): string;
+  /** Everything printed on stderr so far. */
+  stderr(): string;
   /** Resolves with stdout once a line matches (rejects if the child exits first, or after the safety net). */
   waitForLine(pattern: RegExp): Promise<RegExpExecArray>;
   /** SIGTERM, then the exit code. */
@@ -48,6 +50,7 @@ export function startChild(command: string, args: string[], env: Record<string, 
   return {
     process: child,
     stdout: () => out,
+    stderr: () => err,
     waitForLine(pattern) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -13,6 +13,14 @@ const database = env['PGDATABASE'] ?? 'test';
 
 export const postgresConnectionString = `postgresql://${encodeURIComponent(user)}@${host}:${port}/${encodeURIComponent(database)}`;
 
+/** Where the test PostgreSQL listens (for a proxy in front of it). */
+export const postgresTarget = { host, port: Number(port) };
+
+/** The test database's URL through another port on the loopback interface (a proxy's). */
+export function postgresUrlVia(proxyPort: number): string {
+  return `postgresql://${encodeURIComponent(user)}@127.0.0.1:${proxyPort}/${encodeURIComponent(database)}`;
+}
+
 /** A schema name no other run uses. */
 export function freshSchemaName(prefix: string): string {
   return `${prefix}_${randomBytes(8).toString('hex')}`;

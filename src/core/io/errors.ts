@@ -50,6 +50,8 @@ export const ERRORS = {
   InternalServerError: { status: 500, code: 0, message: '500: Internal Server Error' },
   /** A request that reaches a node while it drains (SIGTERM): sent with `Connection: close`, to be retried elsewhere. */
   ShuttingDown: { status: 503, code: 0, message: 'The server is shutting down; send the request again' },
+  /** A dependency (the database, Redis) refused, stalled or timed out, the request's deadline passed, or the node is draining. */
+  ServiceUnavailable: { status: 503, code: 0, message: '503: Service Unavailable' },
 
   // Snapshots of the admin API (slashd's own, not v10): code 0.
   UnknownSnapshot: { status: 404, code: 0, message: 'Unknown snapshot' },

@@ -1,13 +1,23 @@
 /**
  * What a person or a probe finds at the root: `/` (a short page naming slashd and where to go
- * next), `/healthz` (the process answers) and `/readyz` (the store answers too).
+ * next), `/healthz` (the process answers) and `/readyz` (the store answers too, and Redis when
+ * the node runs with it: a node that cannot reach what it needs leaves the load balancer).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-export interface HomeRoutesOptions {
-  /** Resolves when the store answers; rejects when it cannot serve. */
-  ready: () => Promise<void>;
+/** What `/readyz` asks: each check resolves when its dependency answers, rejects when it cannot. */
+export interface ReadinessChecks {
+  store: () => Promise<void>;
+  /** With many nodes (`--redis`): Redis answers. */
+  redis?: (() => Promise<void>) | undefined;
 }
+
+export interface HomeRoutesOptions {
+  ready: ReadinessChecks;
+}
+
+/** A readiness check unanswered within this counts as failed: a stalled dependency makes a 503, never a hung probe (ms). */
+export const READINESS_CHECK_TIMEOUT_MS = 2_000;
 
 /** Where the documentation lives, relative to the repository (a later console will be linked here too). */
 export const DOCS_LINKS: readonly { href: string; title: string }[] = [
@@ -49,18 +59,43 @@ ${links}
 `;
 }
 
+/** Whether `check` answers within the bound; why it did not goes to the log, not into the answer. */
+async function answers(check: () => Promise<void>, onFailure: (error: unknown) => void): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${READINESS_CHECK_TIMEOUT_MS} ms`)),
+      READINESS_CHECK_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([check(), late]);
+    return true;
+  } catch (error) {
+    onFailure(error);
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function homeRoutes(app: FastifyInstance, { ready }: HomeRoutesOptions): Promise<void> {
   const page = homePage();
+  const checks = Object.entries(ready).filter(
+    (entry): entry is [string, () => Promise<void>] => typeof entry[1] === 'function',
+  );
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
   app.get('/healthz', async (_request, reply) => sendJson(reply, 200, { status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
-    try {
-      await ready();
-    } catch (error) {
-      // Why the store failed goes to the server's log, not into an unauthenticated answer.
-      request.log.warn({ err: error }, 'readiness check: the store did not answer');
-      return sendJson(reply, 503, { status: 'unavailable', store: 'unreachable' });
-    }
-    return sendJson(reply, 200, { status: 'ok', store: 'ok' });
+    const results = await Promise.all(
+      checks.map(async ([name, check]) => {
+        const ok = await answers(check, (error) =>
+          request.log.warn({ err: error, dependency: name }, `readiness check: ${name} did not answer`),
+        );
+        return [name, ok ? 'ok' : 'unreachable'] as const;
+      }),
+    );
+    const ok = results.every(([, state]) => state === 'ok');
+    return sendJson(reply, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable', ...Object.fromEntries(results) });
   });
 }

@@ -1,9 +1,16 @@
 /**
  * One bounded pg.Pool on one schema: every connection gets the schema as its `search_path` and a
  * statement timeout and idle-in-transaction timeout, so a stuck query or a forgotten transaction
- * cannot hold a connection (or its locks) for ever.
+ * cannot hold a connection (or its locks) for ever. The client bounds every call too (a server or
+ * network that stalls answers nothing, so its own timeouts never fire): connecting and waiting
+ * for a pooled connection by the connect timeout, each query a little past the statement timeout.
+ * A connection whose query timed out or failed is destroyed, never handed out again, so the pool
+ * recovers by itself when the database does. Every call is observed (metrics, and the database's
+ * up/down state logged once per change).
  */
 import pg from 'pg';
+import { DependencyState, NO_DEPENDENCY_OBSERVER, type DependencyObserver } from '../../core/dependencies.js';
+import { answeredByServer, isPostgresUnavailable, postgresOutcome } from './unavailable.js';
 
 /** Connections per process: a slashd node's queries are short, and PostgreSQL's connections are not free. */
 export const DEFAULT_POOL_MAX = 10;
@@ -11,8 +18,14 @@ export const DEFAULT_POOL_MAX = 10;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 /** A session idle inside an open transaction longer than this is ended, releasing its locks (ms). */
 export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
-/** How long to wait for a new connection before failing (ms). */
+/** How long to wait for a new connection, or for a free one of the pool, before failing (ms). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How much longer than the statement timeout the client waits for a query's answer before it gives
+ * up on the connection (ms): the server cancels a slow statement first, so only a stalled server or
+ * network reaches the client's bound.
+ */
+export const QUERY_TIMEOUT_MARGIN_MS = 1_000;
 
 /** The scope name of an application's own lock: no guild id or other scope is spelled so. */
 const APPLICATION_LOCK_SCOPE = '*';
@@ -34,11 +47,68 @@ export interface PostgresConnectionOptions {
 }
 
 export type PostgresClient = pg.PoolClient;
+/** A query with its own client-side bound (pg reads `query_timeout` from the query too). */
+export type TimedQuery = pg.QueryConfig & { query_timeout: number };
+
+type QueryMethod = (this: pg.Client, ...args: unknown[]) => unknown;
+type Callback = (error: unknown, result?: unknown) => void;
+/** pg-pool's `connect` callback: the error, then the client and its release function. */
+type ConnectCallback = (error: unknown, ...rest: unknown[]) => void;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** Calls `settled` with the error (or null) and the seconds once a query issued by callback or promise ends. */
+function observeQuery(
+  run: QueryMethod,
+  self: pg.Client,
+  args: unknown[],
+  settled: (error: unknown, seconds: number) => void,
+) {
+  const started = performance.now();
+  const done = (error: unknown) => settled(error, (performance.now() - started) / 1000);
+  const last = args.length - 1;
+  const callback = args[last];
+  if (typeof callback === 'function') {
+    args[last] = (error: unknown, result?: unknown) => {
+      done(error ?? null);
+      (callback as Callback)(error, result);
+    };
+    return run.apply(self, args);
+  }
+  const result = run.apply(self, args);
+  if (isThenable(result)) result.then(() => done(null), done);
+  return result;
+}
+
+/** pg's Client with every query observed: the pool's own queries and those on a checked-out client alike. */
+function observedClient(settled: (error: unknown, seconds: number) => void): typeof pg.Client {
+  class ObservedClient extends pg.Client {}
+  // Taken off the prototype to be called on each client (`apply` in `observeQuery`).
+  const run = Reflect.get(pg.Client.prototype, 'query') as QueryMethod;
+  Object.defineProperty(ObservedClient.prototype, 'query', {
+    value: function query(this: pg.Client, ...args: unknown[]): unknown {
+      return observeQuery(run, this, args, settled);
+    },
+  });
+  return ObservedClient;
+}
+
+/** The error's message for a log line (never a connection string: pg's messages do not carry one). */
+function detailOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 export class PostgresConnection {
   readonly pool: pg.Pool;
   readonly schema: string;
   readonly quotedSchema: string;
+  /** Whether the database answers, from the outcome of the last calls. */
+  readonly state: DependencyState;
+  private observer: DependencyObserver = NO_DEPENDENCY_OBSERVER;
+  /** Once the pool is ending, failures are the store closing, not the database going away. */
+  private ending = false;
 
   constructor(
     options: PostgresConnectionOptions,
@@ -47,19 +117,67 @@ export class PostgresConnection {
     if (!SCHEMA_NAME.test(options.schema)) throw new Error(`invalid PostgreSQL schema name: ${options.schema}`);
     this.schema = options.schema;
     this.quotedSchema = `"${options.schema}"`;
+    this.state = new DependencyState(() => this.observer);
+    const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     this.pool = new pg.Pool({
       ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
+      Client: observedClient((error, seconds) => this.settled(error, seconds)),
       max: options.max ?? DEFAULT_POOL_MAX,
       connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
       idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       options: `-c search_path=${options.schema}`,
     });
     // An idle connection the server drops must not crash the process; the next query reconnects.
-    this.pool.on('error', () => {});
+    this.pool.on('error', (error) => {
+      if (!this.ending) this.state.set(false, detailOf(error));
+    });
+    this.observeConnects();
   }
 
-  /** Runs `work` on one connection inside BEGIN/COMMIT; anything it throws rolls back and reaches the caller. */
+  /** Where calls and changes of the database's state are reported (metrics, logs). */
+  observe(observer: DependencyObserver): void {
+    this.observer = observer;
+  }
+
+  /** Closes the pool (its connections end as their queries do). */
+  async end(): Promise<void> {
+    this.ending = true;
+    await this.pool.end();
+  }
+
+  private settled(error: unknown, seconds: number): void {
+    if (this.ending) return;
+    if (error === null) return this.state.record('ok', seconds);
+    const outcome = postgresOutcome(error);
+    this.state.record(outcome, seconds, detailOf(error), answeredByServer(error));
+  }
+
+  /** A connection that could not be made (refused, timed out) is a failed call too; pool.query goes through here. */
+  private observeConnects(): void {
+    const connect = this.pool.connect.bind(this.pool) as (callback?: ConnectCallback) => unknown;
+    const observed = (callback?: ConnectCallback): unknown => {
+      const started = performance.now();
+      const failed = (error: unknown) => this.settled(error, (performance.now() - started) / 1000);
+      if (callback) {
+        return connect((error, ...rest) => {
+          if (error) failed(error);
+          callback(error, ...rest);
+        });
+      }
+      const result = connect();
+      if (isThenable(result)) result.then(undefined, failed);
+      return result;
+    };
+    this.pool.connect = observed as typeof this.pool.connect;
+  }
+
+  /**
+   * Runs `work` on one connection inside BEGIN/COMMIT; anything it throws rolls back and reaches the
+   * caller. A connection that timed out or was lost is destroyed without a ROLLBACK (which would
+   * wait as long again): the server rolls back a transaction whose connection ends.
+   */
   async transaction<T>(work: (client: PostgresClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
@@ -69,10 +187,13 @@ export class PostgresConnection {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      try {
-        await client.query('ROLLBACK');
-      } catch {
-        broken = true;
+      broken = isPostgresUnavailable(error) && !answeredByServer(error);
+      if (!broken) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
       }
       throw error;
     } finally {

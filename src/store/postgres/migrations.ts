@@ -4,6 +4,7 @@
  * Documents are text (JSON written by the store): the store never queries inside them, and text
  * reads back exactly what was written. Snowflake ids order as (length, text) under the C collation.
  */
+import { checkSchemaVersion, type MigrationReport } from '../schema-version.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 
 export interface Migration {
@@ -297,22 +298,30 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** The newest schema this slashd knows: a database past it was migrated by a newer release. */
+export const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));
+
 /**
- * Applies the migrations the schema lacks. An advisory lock on the schema's name serializes
- * processes starting at once (even the creation of the schema itself, which does not exist yet
- * for `current_schema()` to name); each migration and its `schema_migrations` row commit together.
+ * Applies the migrations the schema lacks, and says which. An advisory lock on the schema's name
+ * serializes processes starting at once (even the creation of the schema itself, which does not
+ * exist yet for `current_schema()` to name); each migration and its `schema_migrations` row commit
+ * together. A schema newer than the newest migration here is refused (`SchemaTooNewError`).
  */
-export async function migrate(conn: PostgresConnection): Promise<void> {
+export async function migrate(conn: PostgresConnection): Promise<MigrationReport> {
   const lock = (client: PostgresClient) =>
     client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd migrations/' || $1, 0))", [conn.schema]);
-  await conn.transaction(async (client) => {
+  const before = await conn.transaction(async (client) => {
     await lock(client);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${conn.quotedSchema}`);
     await client.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (
          version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
     );
+    const found = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+    return found.rows[0]?.v ?? 0;
   });
+  checkSchemaVersion(before, LATEST_VERSION);
+  const applied: number[] = [];
   for (const migration of MIGRATIONS) {
     await conn.transaction(async (client) => {
       await lock(client);
@@ -323,6 +332,8 @@ export async function migrate(conn: PostgresConnection): Promise<void> {
         migration.version,
         migration.name,
       ]);
+      applied.push(migration.version);
     });
   }
+  return { before, after: Math.max(before, LATEST_VERSION), applied };
 }

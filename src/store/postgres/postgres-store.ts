@@ -2,9 +2,16 @@
  * The PostgreSQL store: each focused store is its table module over one bounded pool on one
  * schema. `open` applies the migrations the schema lacks before the store is handed out.
  */
+import type { DependencyObserver } from '../../core/dependencies.js';
+import { SchemaTooNewError, type MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
 import { PostgresCommandStore } from './command-tables.js';
-import { PostgresConnection, type PostgresConnectionOptions } from './connection.js';
+import {
+  PostgresConnection,
+  QUERY_TIMEOUT_MARGIN_MS,
+  type PostgresConnectionOptions,
+  type TimedQuery,
+} from './connection.js';
 import { PostgresInteractionStore } from './interaction-tables.js';
 import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { PostgresSnapshotStore } from './snapshot-tables.js';
@@ -47,16 +54,40 @@ export class PostgresStore implements Store {
     this.snapshots = new PostgresSnapshotStore(conn);
   }
 
-  /** Connects, migrates the schema, and returns the store; the pool is closed again if that fails. */
+  /**
+   * Connects, migrates the schema, and returns the store; the pool is closed again if that fails.
+   * A schema newer than this slashd knows is refused with `SchemaTooNewError` as it is.
+   */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const store = new PostgresStore(new PostgresConnection(options, options.now ?? Date.now), options.cacheBytes);
     try {
-      await migrate(store.conn);
+      store.migration = await migrate(store.conn);
     } catch (error) {
       await store.close();
-      throw new PostgresOpenError(error);
+      throw error instanceof SchemaTooNewError ? error : new PostgresOpenError(error);
     }
     return store;
+  }
+
+  /** What opening did to the schema (`slashd migrate` prints it). */
+  migration: MigrationReport = { before: 0, after: 0, applied: [] };
+
+  /** Where the database's calls and state changes are reported (metrics, logs). */
+  observe(observer: DependencyObserver): void {
+    this.conn.observe(observer);
+  }
+
+  /** Whether the database answered the last calls. */
+  isUp(): boolean {
+    return this.conn.state.isUp();
+  }
+
+  /** Lookups of the per-process command and permission lists held, answered without reading the rows. */
+  cacheCounts(): { cache: string; hits: number; misses: number }[] {
+    return [
+      { cache: 'command_lists', ...this.commands.commandLists.counts() },
+      { cache: 'permission_lists', ...this.commands.permissionsLists.counts() },
+    ];
   }
 
   async schemaVersion(): Promise<number> {
@@ -79,9 +110,13 @@ export class PostgresStore implements Store {
     const client = await this.conn.pool.connect();
     try {
       await client.query(`SET statement_timeout = ${EXCLUSIVE_WAIT_MS}`);
-      await client.query("SELECT pg_advisory_lock(hashtextextended(current_schema() || '/exclusive/' || $1, 0))", [
-        name,
-      ]);
+      // The client's own bound follows the longer wait (the pool's is for ordinary statements).
+      const lock: TimedQuery = {
+        text: "SELECT pg_advisory_lock(hashtextextended(current_schema() || '/exclusive/' || $1, 0))",
+        values: [name],
+        query_timeout: EXCLUSIVE_WAIT_MS + QUERY_TIMEOUT_MARGIN_MS,
+      };
+      await client.query(lock);
       return await work();
     } finally {
       // Ending the connection releases the lock and forgets the changed timeout.
@@ -94,7 +129,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
-    this.closed ??= this.conn.pool.end();
+    this.closed ??= this.conn.end();
     await this.closed;
   }
 }

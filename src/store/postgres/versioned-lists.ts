@@ -22,6 +22,8 @@ export interface Held<T> {
 
 export class VersionedLists<T> {
   private readonly entries: ByteLru<Held<T>>;
+  private lookups = 0;
+  private reads = 0;
 
   /** `capBytes`: the most bytes the held lists may add up to (see `approximateBytes`). */
   constructor(capBytes: number) {
@@ -30,6 +32,7 @@ export class VersionedLists<T> {
 
   /** What is held for `key` (then the most recently used): its version goes with the read. */
   lookup(key: string): Held<T> | undefined {
+    this.lookups++;
     return this.entries.get(key);
   }
 
@@ -38,8 +41,17 @@ export class VersionedLists<T> {
    * lists go until the total fits (a list larger than the whole budget is not held).
    */
   remember(key: string, version: string, value: T, bytes: number): T {
+    this.reads++;
     this.entries.set(key, { version, value }, bytes);
     return value;
+  }
+
+  /**
+   * Lookups answered by the list held (`hits`), and those that read the rows (`misses`): each
+   * lookup is followed by a `remember` exactly when the list held was missing or stale.
+   */
+  counts(): { hits: number; misses: number } {
+    return { hits: Math.max(0, this.lookups - this.reads), misses: this.reads };
   }
 
   get size(): number {

@@ -4,7 +4,8 @@
  */
 import Database from 'better-sqlite3';
 import { AUTOCHECKPOINT_PAGES, JOURNAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './checkpointer.js';
-import { MIGRATIONS } from './migrations.js';
+import { checkSchemaVersion, SchemaTooNewError, type MigrationReport } from '../schema-version.js';
+import { LATEST_VERSION, MIGRATIONS } from './migrations.js';
 import { DEFAULT_CACHE_BYTES, ReadCaches } from './read-caches.js';
 
 /** By default, how long a plain read may trust the caches before it asks SQLite again, in ms. */
@@ -35,6 +36,8 @@ export class SqliteConnection {
   private readonly statements = new Map<string, Database.Statement>();
   private lastVersionCheck = Number.NEGATIVE_INFINITY;
   private readonly checkpointer: WalCheckpointer | null = null;
+  /** What opening did to the schema (`slashd migrate` prints it). */
+  readonly migration: MigrationReport;
 
   constructor(
     path: string,
@@ -51,10 +54,11 @@ export class SqliteConnection {
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('foreign_keys = ON');
       this.db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
-      this.migrate();
+      this.migration = this.migrate();
     } catch (error) {
       this.db.close();
-      throw new DatabaseOpenError(path, error);
+      // A newer schema is its own one line, not a file that cannot be opened.
+      throw error instanceof SchemaTooNewError ? error : new DatabaseOpenError(path, error);
     }
     if (this.db.pragma('journal_mode', { simple: true }) === 'wal') {
       // Checkpoints copy pages back and fsync: a worker does them, not the thread serving requests.
@@ -102,22 +106,31 @@ export class SqliteConnection {
     return this.cached;
   }
 
-  private migrate(): void {
+  /** Applies the migrations the file lacks, and says which; refuses a schema newer than this slashd knows. */
+  private migrate(): MigrationReport {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
-    const applied = new Set(
+    const done = new Set(
       (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
     );
+    const before = Math.max(0, ...done);
+    checkSchemaVersion(before, LATEST_VERSION);
+    const applied: number[] = [];
     for (const migration of MIGRATIONS) {
-      if (applied.has(migration.version)) continue;
-      this.db
+      if (done.has(migration.version)) continue;
+      // Another process on the file may have applied it meanwhile: checked again under the write lock.
+      const ran = this.db
         .transaction(() => {
+          if (this.db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version)) return false;
           this.db.exec(migration.sql);
           this.db
             .prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)')
             .run(migration.version, migration.name);
+          return true;
         })
         .immediate();
+      if (ran) applied.push(migration.version);
     }
+    return { before, after: Math.max(before, LATEST_VERSION), applied };
   }
 
   schemaVersion(): number {

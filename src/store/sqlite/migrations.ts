@@ -214,3 +214,6 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
 ];
+
+/** The newest schema this slashd knows: a database past it was migrated by a newer release. */
+export const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));

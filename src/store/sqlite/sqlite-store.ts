@@ -2,6 +2,7 @@
  * The embedded store: better-sqlite3 in WAL mode on one file. Each focused store is its table
  * module; they share one connection, and so its transactions, read caches and clock.
  */
+import type { MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
 import { SqliteCommandStore } from './command-tables.js';
 import { SqliteConnection } from './connection.js';
@@ -50,6 +51,17 @@ export class SqliteStore implements Store {
 
   schemaVersion(): number {
     return this.conn.schemaVersion();
+  }
+
+  /** What opening did to the schema (`slashd migrate` prints it). */
+  get migration(): MigrationReport {
+    return this.conn.migration;
+  }
+
+  /** Lookups of the read caches answered from memory, and those that read the file. */
+  cacheCounts(): { cache: string; hits: number; misses: number }[] {
+    const { lru } = this.conn.cached;
+    return [{ cache: 'store_reads', hits: lru.hits, misses: lru.misses }];
   }
 
   async ping(): Promise<void> {
