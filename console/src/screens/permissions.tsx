@@ -149,10 +149,11 @@ function TriState({
 export function PermissionsScreen({ session, place }: ScreenProps) {
   const { api } = session;
   const guilds = useRead<Json[]>(async () => (await api.get('/users/@me/guilds')) as Json[], [api]);
-  const [guildId, setGuildId] = useState<string>(place?.guildId ?? '');
-  useEffect(() => {
-    if (!guildId && guilds.data?.[0]) setGuildId(guilds.data[0].id as string);
-  }, [guilds.data, guildId]);
+  // The guild, app and command shown are derived from what the user picked, with a default until
+  // they pick: a default set by an effect after render would overwrite a pick made before the
+  // effect ran (a slow frame after the options appear), and the editor would show another command.
+  const [pickedGuild, setGuildId] = useState<string>(place?.guildId ?? '');
+  const guildId = pickedGuild || ((guilds.data?.[0]?.id as string | undefined) ?? '');
 
   const index = useRead<Json>(guildId ? async () => api.get(`/guilds/${guildId}/application-command-index`) : null, [
     api,
@@ -173,15 +174,12 @@ export function PermissionsScreen({ session, place }: ScreenProps) {
   );
 
   const apps: Json[] = index.data?.applications ?? [];
-  const [appId, setAppId] = useState('');
-  const [targetId, setTargetId] = useState('');
-  useEffect(() => {
-    if (!apps.some((a) => a.id === appId) && apps[0]) setAppId(apps[0].id as string);
-  }, [apps, appId]);
+  const [pickedApp, setAppId] = useState('');
+  const appId = apps.some((a) => a.id === pickedApp) ? pickedApp : ((apps[0]?.id as string | undefined) ?? '');
   const commands: Json[] = (index.data?.application_commands ?? []).filter((c: Json) => c.application_id === appId);
-  useEffect(() => {
-    if (appId && targetId !== appId && !commands.some((c) => c.id === targetId)) setTargetId(appId);
-  }, [appId, commands.length]);
+  /** A command of the app, or the app itself (the app level, also the default). */
+  const [pickedTarget, setTargetId] = useState('');
+  const targetId = commands.some((c) => c.id === pickedTarget) ? pickedTarget : appId;
 
   const [reads, setReads] = useState(0);
   /** Which guild, app and command a read is of: a read still under way for another one is not shown. */
