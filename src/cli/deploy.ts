@@ -147,7 +147,7 @@ function describeDiff(diff: BulkOverwriteDiff, out: Output): void {
   out.log(
     `${diff.added.length} added, ${diff.changed.length} changed, ${diff.unchanged.length} unchanged, ` +
       `${diff.removed.length} removed; ${diff.ids_kept.length} ids kept, ${diff.version_bumps} version bumps; ` +
-      `daily creates: ${creates.would_use} used, ${left} left of ${creates.limit}`,
+      `daily creates: ${creates.would_use} used, ${creates.limit === null ? 'no daily limit' : `${left} left of ${creates.limit}`}`,
   );
 }
 

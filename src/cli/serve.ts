@@ -15,7 +15,8 @@ import { DEMO_WORLD } from '../world/demo-world.js';
 import { adminTokenPath, loadOrCreateAdminToken } from './admin-token.js';
 import { DEFAULT_URL } from './client.js';
 import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
-import { worldLines } from './world-text.js';
+import { deliveryRoutes } from '../services/delivery-routes.js';
+import { applicationLines, worldLines } from './world-text.js';
 import { parseTrustProxy } from './trust-proxy-arg.js';
 import {
   DATABASE_OPTIONS,
@@ -100,6 +101,8 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   cacheBytes: number | undefined;
   /** The rate-limit preset: sandbox, v10 or off. */
   rateLimits: PresetName;
+  /** Most command creates per scope and UTC day (v10's 200 when undefined); null: no limit. */
+  dailyCommandCreates: number | null | undefined;
   /** The proxies whose X-Forwarded-For is believed; none when undefined. */
   trustProxy: TrustProxy | undefined;
   /** Snapshot the state once started, for `POST /admin/reset`; undefined: only for ':memory:'. */
@@ -135,6 +138,17 @@ function cacheBytes(raw: string | undefined): number | undefined {
   return Math.floor(mb * 1024 * 1024);
 }
 
+/** `--daily-command-creates`: a positive whole number, or `off` for no daily limit. */
+function dailyCommandCreates(raw: string | undefined): number | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'off') return null;
+  const limit = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new UsageError(`--daily-command-creates is a number of creates (1 or more) or off, not '${raw}'`);
+  }
+  return limit;
+}
+
 function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
   if (raw === undefined) return isTerminal ? 'pretty' : 'json';
   if (raw === 'json' || raw === 'pretty') return raw;
@@ -159,6 +173,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'metrics-token': { type: 'string' },
     'cache-mb': { type: 'string' },
     'rate-limits': { type: 'string' },
+    'daily-command-creates': { type: 'string' },
     'trust-proxy': { type: 'string' },
     'snapshot-at-start': { type: 'boolean' },
     'public-url': { type: 'string' },
@@ -202,6 +217,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     gatewayUrl,
     cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
     rateLimits,
+    dailyCommandCreates: dailyCommandCreates(text('daily-command-creates') ?? env.SLASHD_DAILY_COMMAND_CREATES),
     trustProxy: parseTrustProxy(text('trust-proxy') ?? env.SLASHD_TRUST_PROXY),
     publicUrl: publicUrl(text('public-url') ?? env.SLASHD_PUBLIC_URL),
     endpointPolicy: { mode: mode as EndpointPolicyMode, allowPrivate },
@@ -288,11 +304,17 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
       `  admin token: ${slashd.adminToken}${kept ? ` (kept in ${kept})` : ' (in-memory database: a new one each start)'}`,
     );
   }
+  // Per app, where its interactions go: a bot that gets none is most often an endpoint left set.
+  const world = await slashd.store.world.exportWorld();
+  const routes = await deliveryRoutes(world.applications, slashd.gateway);
   if (!args.demo) {
+    out.log('applications:');
+    // Not the demo: bot tokens are secrets and stay out of the output (`slashd world` shows them to the admin).
+    for (const line of applicationLines(world.applications, routes, { tokens: false })) out.log(line);
     out.log('  `slashd world` lists the users, guilds and channels of this world');
     return;
   }
-  for (const line of worldLines(await slashd.store.world.exportWorld())) out.log(line);
+  for (const line of worldLines(world, routes)) out.log(line);
   for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
 }
 
@@ -334,6 +356,7 @@ async function serve(args: ServeArgs, out: Output): Promise<number> {
       metricsToken: args.metricsToken,
       cacheBytes: args.cacheBytes,
       rateLimits: { preset: args.rateLimits },
+      dailyCommandCreates: args.dailyCommandCreates,
       trustProxy: args.trustProxy,
       snapshotAtStart: args.snapshotAtStart,
       publicUrl: args.publicUrl,

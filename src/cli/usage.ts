@@ -18,7 +18,8 @@ export const USAGE = `usage:
                [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
                [--request-timeout MS] [--endpoint-policy default|public-only] [--allow-private-endpoints]
                [--gateway-url ws(s)://HOST[:PORT]] [--metrics-token T] [--cache-mb MB]
-               [--rate-limits sandbox|v10|off] [--trust-proxy off|HOPS|ADDR[/BITS],...]
+               [--rate-limits sandbox|v10|off] [--daily-command-creates N|off]
+               [--trust-proxy off|HOPS|ADDR[/BITS],...]
                [--redis redis://...] [--redis-prefix P] [--db-schema S] [--db-pool-max N]
                [--db-statement-timeout MS] [--snapshot-at-start]
                [--public-url http(s)://HOST[:PORT]]
@@ -33,7 +34,8 @@ export const USAGE = `usage:
       many nodes: --db postgres://... (schema S, default slashd; --admin-token required) and
       --redis redis://... (keys and channels under P, default slashd:); SIGTERM drains the node
       rate limits: sandbox (default; v10's headers, generous limits), v10 (the published
-      numbers, to test a client library) or off (docs/rate-limits.md)
+      numbers, to test a client library) or off (docs/rate-limits.md); command creates per
+      scope and day: v10's 200, --daily-command-creates N or off (SLASHD_DAILY_COMMAND_CREATES)
       behind a load balancer, --trust-proxy names it (hop count, or its addresses and CIDRs) so
       each client's address comes from X-Forwarded-For; off by default (docs/scaling.md)
       interactions endpoints may be public or loopback addresses by default (docs/security.md)
