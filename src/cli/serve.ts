@@ -277,6 +277,8 @@ export function nextStepLines(url: string, adminToken: string, args: ServeArgs):
     `     $ ${app.map(shellWord).join(' ')}`,
     `  2. invoke /hello as ${user.username} in #${channel.name}, and read the app's answer:`,
     `     $ ${invoke.map(shellWord).join(' ')}`,
+    '  3. stop the example with Ctrl-C (it clears the interactions endpoint it set), then log in your own bot',
+    '     with the bot token above: it gets the interactions over the gateway (README: "Your own bot on the gateway")',
     "  your own HTTP-interactions app: give it the application's verify_key (GET /api/v10/applications/@me), then",
     `  PATCH ${url}/api/v10/applications/@me {"interactions_endpoint_url": "<your URL>"} with "Authorization: Bot ${bot.bot_token}";`,
     '  acting as a user with curl or slashd invoke: docs/invoking.md',
