@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // A complete HTTP-interactions app in one file, with nothing but node: it registers a /hello
 // command on slashd, points its application's interactions endpoint here, checks every request's
-// Ed25519 signature, and answers /hello. Run it next to `npm start`:
+// Ed25519 signature, and answers /hello. When it stops (Ctrl-C, SIGTERM) it clears the endpoint it
+// set: while an app has an endpoint, slashd delivers its interactions there and never to a bot
+// logged in on the gateway, so a gateway bot run next would get none. /hello stays registered.
+// Run it next to `npm start`:
 //
 //   node examples/hello-app.js [--url http://127.0.0.1:3210] [--token BOT_TOKEN] [--port 3211]
 //
@@ -102,6 +105,26 @@ await call('POST', `/applications/${me.id}/commands`, HELLO);
 await call('PATCH', '/applications/@me', { interactions_endpoint_url: endpoint });
 console.log(`hello-app ready: "${me.name}" answers /hello at ${endpoint}`);
 
-const stop = () => server.close(() => process.exit(0));
+// Clears the endpoint if it is still the one set here (someone may have set another since).
+async function clearEndpoint() {
+  const now = await call('GET', '/applications/@me');
+  if (now.interactions_endpoint_url !== endpoint) return;
+  await call('PATCH', '/applications/@me', { interactions_endpoint_url: null });
+  console.log(`hello-app: cleared "${me.name}"'s interactions endpoint; a bot logged in with its token now gets them`);
+}
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  clearEndpoint().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(`hello-app: could not clear the interactions endpoint (${error.message})`);
+      process.exit(1);
+    },
+  );
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

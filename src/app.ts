@@ -105,6 +105,8 @@ export interface SlashdConfig {
   cacheBytes?: number | undefined;
   /** v10 rate limits (docs/rate-limits.md); off unless given (`slashd serve` defaults to `sandbox`). */
   rateLimits?: RateLimitConfig | undefined;
+  /** Most command creates per scope and UTC day: v10's 200 when undefined; null: no limit. */
+  dailyCommandCreates?: number | null | undefined;
   /** Behind a load balancer: the proxies whose X-Forwarded-For gives the client's address (default: none). */
   trustProxy?: TrustProxy | undefined;
   /**
@@ -244,7 +246,14 @@ async function assemble(
   metrics.watchNodeLease(lease);
   if (hasPoolStats(store)) metrics.watchStorePool(store);
   const ids = lease.ids;
-  const commands = new CommandsService({ store: store.commands, ids, now });
+  const commands = new CommandsService({
+    store: store.commands,
+    ids,
+    now,
+    ...(config.dailyCommandCreates === undefined
+      ? {}
+      : { dailyCreatesMax: config.dailyCommandCreates ?? Number.POSITIVE_INFINITY }),
+  });
   const worldEvents = new WorldEvents(store.world, bus);
   const world = new WorldService(store.world, commands, worldEvents);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');

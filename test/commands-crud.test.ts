@@ -14,6 +14,7 @@ import {
   ACTIVITY_APP_ID,
   ACTIVITY_BOT_TOKEN,
   BOT,
+  ADMIN_TOKEN,
   DEMO_APP_ID,
   GLOBAL_BASE,
   GUILD_BASE,
@@ -341,6 +342,10 @@ function names(prefix: string, count: number): Json[] {
 
 function expectDailyLimit(response: TestResponse): void {
   expectError(response, 429, 30034);
+  // v10's message, then how to lift the limit or reset the count.
+  assert.match(response.body.message, /^Max number of daily application command creates has been reached \(\d+\) /);
+  assert.match(response.body.message, /--daily-command-creates/);
+  assert.match(response.body.message, new RegExp(`DELETE /admin/applications/${DEMO_APP_ID}/command-creates`));
   assert.equal(typeof response.body.retry_after, 'number');
   assert.ok(
     response.body.retry_after > 0 && response.body.retry_after <= 86_400,
@@ -404,6 +409,51 @@ describe('the daily create limit (30034)', () => {
       assert.equal(nextDay.status, 201, 'a new UTC day, a new count');
     } finally {
       await server.close();
+    }
+  });
+
+  test("an admin's DELETE /admin/applications/{id}/command-creates starts the day's count afresh", async () => {
+    const server = await startDayServer(join(dir, 'reset.sqlite'));
+    try {
+      assert.equal((await server.request('PUT', GUILD_BASE, { auth: BOT, body: names('a', 100) })).status, 200);
+      assert.equal((await server.request('PUT', GUILD_BASE, { auth: BOT, body: names('b', 100) })).status, 200);
+      expectDailyLimit(await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'Late', type: 2 } }));
+      const admin = { auth: `Bearer ${ADMIN_TOKEN}` };
+      const path = (id: string) => `${server.url}/admin/applications/${id}/command-creates`;
+      const refused = await server.request('DELETE', path(DEMO_APP_ID), { auth: BOT });
+      assert.equal(refused.status, 401, 'the admin token only');
+      const unknown = await server.request('DELETE', path('1'), admin);
+      assert.equal(unknown.status, 404);
+      const reset = await server.request('DELETE', path(DEMO_APP_ID), admin);
+      assert.equal(reset.status, 204, reset.text);
+      const created = await server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'Late', type: 2 } });
+      assert.equal(created.status, 201, created.text);
+      assert.equal((await fullList(server, GUILD_BASE)).length, 101, 'the commands stayed');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('dailyCommandCreates: a lower limit, or none (`--daily-command-creates off`)', async () => {
+    const limited = withSchemaChecks(await injectServer({ config: { dailyCommandCreates: 2 } }));
+    try {
+      assert.equal((await limited.request('PUT', GUILD_BASE, { auth: BOT, body: names('a', 2) })).status, 200);
+      const third = await limited.request('POST', GUILD_BASE, { auth: BOT, body: chat('c') });
+      expectDailyLimit(third);
+      assert.match(third.body.message, /reached \(2\)/);
+    } finally {
+      await limited.close();
+    }
+    // Without the schema checks: a dry run's answer is slashd's own shape (docs/faults.md).
+    const unlimited = await injectServer({ config: { dailyCommandCreates: null } });
+    try {
+      for (const prefix of ['a', 'b', 'c'])
+        assert.equal((await unlimited.request('PUT', GUILD_BASE, { auth: BOT, body: names(prefix, 100) })).status, 200);
+      const dry = await unlimited.request('PUT', `${GUILD_BASE}?dry_run=true`, { auth: BOT, body: names('d', 100) });
+      assert.equal(dry.status, 200, dry.text.slice(0, 300));
+      assert.equal(dry.body.daily_creates.limit, null);
+    } finally {
+      await unlimited.close();
     }
   });
 

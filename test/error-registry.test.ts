@@ -46,9 +46,14 @@ describe('the error registry', () => {
   });
 
   it('fills placeholders and keeps extra fields', () => {
-    const error = apiError('MaxDailyApplicationCommandCreates', { params: { limit: 200 }, extra: { retry_after: 5 } });
+    const error = apiError('MaxDailyApplicationCommandCreates', {
+      params: { limit: 200, application: '1324165260902400001' },
+      extra: { retry_after: 5 },
+    });
     assert.deepEqual(error.toBody(), {
-      message: 'Max number of daily application command creates has been reached (200)',
+      message:
+        'Max number of daily application command creates has been reached (200)' +
+        ' (slashd: `slashd serve --daily-command-creates N` or `off` lifts it; DELETE /admin/applications/1324165260902400001/command-creates resets it)',
       code: 30034,
       retry_after: 5,
     });

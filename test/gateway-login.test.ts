@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect } from 'node:net';
 import { constants, inflateSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
+import { NO_BOT_CONNECTED_DETAIL } from '../src/services/interactions-service.js';
 import { GatewayClient } from './helpers/gateway-client.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -94,7 +95,8 @@ describe('gateway login', () => {
     assert.equal(response.body.state, 'failed');
     const status = await server.request('GET', `/interactions/${response.body.id}`, { auth: BOB });
     assert.equal(status.body.failure_reason, 'delivery_failure');
-    assert.equal(status.body.failure_detail, 'no connected gateway session');
+    assert.equal(status.body.failure_detail, NO_BOT_CONNECTED_DETAIL);
+    assert.match(status.body.failure_detail, /^no bot is logged in with this app's token/);
   });
 
   test('HELLO, IDENTIFY, READY, then one GUILD_CREATE per guild the bot is in', async () => {
@@ -113,7 +115,7 @@ describe('gateway login', () => {
     assert.match(ready.d.session_id, /^[0-9a-f]{32}$/);
     assert.equal(ready.d.resume_gateway_url, server.url.replace('http://', 'ws://'));
     assert.deepEqual(ready.d.shard, [0, 1]);
-    assert.deepEqual(ready.d.application, { id: DEMO_APP_ID, flags: 0 });
+    assert.deepEqual(ready.d.application, { id: DEMO_APP_ID, flags: 565248 });
 
     const guild = await client.nextDispatch('GUILD_CREATE');
     assert.equal(guild.s, 2);

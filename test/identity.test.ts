@@ -80,7 +80,8 @@ describe('identity endpoints', () => {
         assert.equal(app.owner.username, 'alice');
         assertMatchesSchema('UserResponse', app.owner);
         assert.equal(app.bot.id, DEMO_APP_ID, 'the bot user has the app id');
-        assert.equal(app.flags, 0);
+        // The three privileged intents' _LIMITED flags (docs/world.md).
+        assert.equal(app.flags, (1 << 13) | (1 << 15) | (1 << 19));
         assert.deepEqual(app.redirect_uris, ['http://127.0.0.1/callback']);
         assert.equal(app.interactions_endpoint_url, null);
         assert.ok(!JSON.stringify(app).includes('demo-client-secret'), 'the client secret never leaves');

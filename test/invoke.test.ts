@@ -4,11 +4,20 @@
  * the v10 message, code and field path, exit 1; a failed delivery with its reason, exit 1.
  */
 import assert from 'node:assert/strict';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { runInvoke } from '../src/cli/invoke/run.js';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_TOKEN,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  MODERATOR_ROLE,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 
 const COMMANDS: Json[] = [
   {
@@ -67,16 +76,18 @@ describe('slashd invoke', () => {
     await server.close();
   });
 
-  async function invoke(...argv: string[]) {
+  async function invokeAs(user: string, url: string, ...argv: string[]) {
     const log: string[] = [];
     const error: string[] = [];
     const status = await runInvoke(
-      ['--as', 'alice', '--channel', 'general', ...argv],
+      ['--as', user, '--channel', 'general', ...argv],
       { log: (line) => log.push(line), error: (line) => error.push(line) },
-      { SLASHD_URL: server.url, SLASHD_ADMIN_TOKEN: ADMIN_TOKEN },
+      { SLASHD_URL: url, SLASHD_ADMIN_TOKEN: ADMIN_TOKEN },
     );
     return { status, log, error };
   }
+
+  const invoke = (...argv: string[]) => invokeAs('alice', server.url, ...argv);
 
   test('options are typed by the command and the inline answer is printed; exit 0', async () => {
     const result = await invoke('/weather city:Paris days:3');
@@ -113,5 +124,69 @@ describe('slashd invoke', () => {
     const result = await invoke('/broken');
     assert.equal(result.status, 1);
     assert.match(result.error[0] ?? '', /^failed: delivery_failure/);
+  });
+
+  test("a command hidden from the user: not found, and the permission engine's verdict; exit 1", async () => {
+    const later = (
+      await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+        auth: `Bot ${DEMO_BOT_TOKEN}`,
+      })
+    ).body.find((c: Json) => c.name === 'later');
+    const permissions = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${later.id}/permissions`;
+    const deny = await server.request('PUT', permissions, {
+      auth: ALICE_TOKEN,
+      body: { permissions: [{ id: MODERATOR_ROLE, type: 1, permission: false }] },
+    });
+    assert.equal(deny.status, 200, deny.text);
+    try {
+      const result = await invokeAs('bob', server.url, '/later');
+      assert.equal(result.status, 1, result.error.join('\n'));
+      assert.match(result.error[0] ?? '', /no slash command 'later' that this user may use in this channel/);
+      assert.equal(result.error[1], 'hidden: /later of Demo Bot: Hidden: role Moderator denied at command level.');
+      // A command the user does not have at all is only not found.
+      const unknown = await invokeAs('bob', server.url, '/nothing-like-it');
+      assert.equal(unknown.status, 2);
+      assert.equal(unknown.error.filter((line) => line.startsWith('hidden:')).length, 0);
+    } finally {
+      await server.request('PUT', permissions, { auth: ALICE_TOKEN, body: { permissions: [] } });
+    }
+  });
+
+  test('a 429 on POST /interactions is waited out for its retry_after and sent again; exit 0', async () => {
+    // A proxy in front of slashd answers the first POST /interactions as v10's rate limit does.
+    let posts = 0;
+    const proxy = createServer((request, response) => {
+      if (request.method === 'POST' && request.url === '/api/v10/interactions' && ++posts === 1) {
+        request.resume();
+        response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+        response.end(
+          JSON.stringify({ message: 'You are being rate limited.', code: 0, retry_after: 0.05, global: false }),
+        );
+        return;
+      }
+      const forwarded = httpRequest(
+        `${server.url}${request.url ?? '/'}`,
+        { method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const result = await invokeAs('alice', `http://127.0.0.1:${port}`, '/weather city:Oslo');
+      assert.equal(result.status, 0, result.error.join('\n'));
+      assert.equal(posts, 2, 'sent again after the 429');
+      assert.deepEqual(result.error, [
+        'rate limited (429) on POST /api/v10/interactions: waiting 0.05 s (retry_after), then again',
+      ]);
+      assert.equal(result.log[2], '  Weather in Oslo');
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((closed) => proxy.close(closed));
+    }
   });
 });

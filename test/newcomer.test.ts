@@ -3,13 +3,22 @@
  * prints the next step; the printed example app is started as printed, then the printed
  * `slashd invoke` line is run as printed, and the app's answer comes back on its output with exit
  * status 0. A refused invocation exits non-zero with the v10 error. A restart keeps the admin token.
+ *
+ * Then the README followed literally (the install skipped: the repository is installed): `npm
+ * start` and `npm run example` as package.json has them, Ctrl-C on the example, and the README's
+ * discord.js bot gets its interaction over the gateway, asking for privileged intents. Before the
+ * bot, with neither an endpoint nor a bot, the failure's reason is asserted in `slashd invoke`'s
+ * output and in the console's "Why?" (Chromium).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CLI, killAll, nodeCommand, runToEnd, startChild, type RunningChild } from './helpers/cli-process.js';
+import { launchBrowser } from './helpers/browser.js';
+import { CLI, killAll, nodeCommand, ROOT, runToEnd, startChild, type RunningChild } from './helpers/cli-process.js';
+import { composer, openConsole, openPicker, signInAs } from './helpers/console-page.js';
+import { readmeBlock, readmeText } from './helpers/readme.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slashd-newcomer-'));
 const db = join(dir, 'slashd.sqlite');
@@ -134,5 +143,113 @@ describe('the admin token', () => {
     }
     assert.equal(tokens[0], tokens[1]);
     assert.equal(statSync(join(dir, 'admin-token')).mode & 0o777, 0o600);
+  });
+});
+
+/** `npm run NAME` as package.json has it, as argv for node (every script here is `node ...`). */
+function npmScript(name: string): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+  const words = scripts[name]!.split(' ');
+  assert.equal(words[0], 'node', `npm run ${name} runs node`);
+  return words.slice(1);
+}
+
+/** The README's address, as the reader's server has it. */
+const README_URL = 'http://127.0.0.1:3210';
+
+describe('the README, literally: npm start, npm run example, Ctrl-C, then a discord.js bot', () => {
+  const readmeDb = join(dir, 'readme.sqlite');
+  let server: RunningChild;
+  let url: string;
+  let adminToken: string;
+
+  async function slashd(...args: string[]) {
+    return runToEnd(process.execPath, [CLI, ...args, '--url', url, '--admin-token', adminToken]);
+  }
+
+  /** The line under Demo Bot's in `slashd world`: where its interactions go. */
+  async function demoBotRoute(): Promise<string> {
+    const world = await slashd('world');
+    assert.equal(world.code, 0, world.stderr);
+    const lines = world.stdout.split('\n');
+    const app = lines.findIndex((line) => /^ {2}"Demo Bot" {2}id /.test(line));
+    return lines[app + 1]!.trim();
+  }
+
+  before(async () => {
+    const readme = readmeText();
+    assert.match(readme, /npm install && npm start/);
+    assert.match(readme, /npm run example/);
+    // npm start as package.json has it: its own database, and a free port on a shared machine.
+    const start = npmScript('start').map((word) => (word === './data/slashd.sqlite' ? readmeDb : word));
+    assert.ok(start.includes(readmeDb), 'npm start names its database');
+    server = startChild(process.execPath, [...start, '--port', '0']);
+    await server.waitForLine(/docs\/invoking\.md/);
+    url = /listening on (http:\S+)/.exec(server.stdout())![1]!;
+    adminToken = /admin token: (\S+)/.exec(server.stdout())![1]!;
+  });
+
+  after(async () => {
+    await server.stop();
+  });
+
+  test("the banner says where Demo Bot's interactions go: the gateway, no bot connected", () => {
+    assert.match(
+      server.stdout(),
+      /"Demo Bot" {2}id 1324165260902400001 {2}bot token demo-bot-token-please-change\n {4}interactions → gateway \(no bot connected/,
+    );
+  });
+
+  test('npm run example sets the endpoint while it runs; Ctrl-C clears it', async () => {
+    const example = startChild(process.execPath, [...npmScript('example'), '--url', url, '--port', '0']);
+    await example.waitForLine(/^hello-app ready/);
+    assert.match(await demoBotRoute(), /^interactions → endpoint http:\/\/127\.0\.0\.1:\d+\/interactions$/);
+    assert.equal(await example.interrupt(), 0, 'Ctrl-C ends the example cleanly');
+    assert.match(example.stdout(), /cleared "Demo Bot"'s interactions endpoint/);
+    assert.match(await demoBotRoute(), /^interactions → gateway \(no bot connected/);
+  });
+
+  test("with no endpoint and no bot: slashd invoke and the console's Why? say no bot is logged in", async () => {
+    const invoked = await slashd('invoke', '--as', 'alice', '--channel', 'general', '/hello');
+    assert.equal(invoked.code, 1, invoked.stdout);
+    assert.match(
+      invoked.stderr,
+      /^failed: delivery_failure: no bot is logged in with this app's token, and the app has no interactions endpoint: start your bot/m,
+    );
+    assert.doesNotMatch(invoked.stderr, /could not be reached/);
+
+    const browser = await launchBrowser();
+    try {
+      const alice = await openConsole(browser, url);
+      await signInAs(alice, 'alice');
+      await openPicker(alice, 'hello');
+      await composer(alice).press('Enter');
+      await alice.getByRole('button', { name: 'Send /hello' }).click();
+      const failure = alice.getByRole('alert').filter({ hasText: 'The application did not respond' });
+      await failure.waitFor();
+      await failure.getByText("Why? (for the app's developer)").click();
+      await failure.getByText(/delivery_failure/).waitFor();
+      await failure.getByText(/no bot is logged in with this app's token/).waitFor();
+      assert.doesNotMatch((await failure.textContent()) ?? '', /: failed/);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test("the README's discord.js bot logs in with privileged intents and answers /hello", async () => {
+    const code = readmeBlock('js', 'client.login');
+    assert.ok(code.includes(README_URL), 'the README points the bot at the default address');
+    assert.match(code, /GatewayIntentBits\.GuildMembers/);
+    const bot = startChild(process.execPath, ['--input-type=module', '-e', code.replaceAll(README_URL, url)]);
+    try {
+      await bot.waitForLine(/^logged in as Demo Bot/);
+      assert.equal(await demoBotRoute(), 'interactions → gateway (a bot is connected)');
+      const invoked = await slashd('invoke', '--as', 'alice', '--channel', 'general', '/hello');
+      assert.equal(invoked.code, 0, `stdout:\n${invoked.stdout}\nstderr:\n${invoked.stderr}`);
+      assert.match(invoked.stdout, /^Demo Bot answered:\n {2}Hello from discord\.js, alice!$/m);
+    } finally {
+      await bot.stop();
+    }
   });
 });

@@ -25,6 +25,11 @@ const ONE_AM = Date.UTC(2026, 10, 23, 1);
 const HOURS_LEFT_IN_DAY_S = 23 * 3600;
 
 /** A context whose ids count up from 1500000000000000001, so each new id is predictable. */
+/** v10's message, then slashd's hint naming the flag and the admin call (the demo app's id). */
+const DAILY_LIMIT_MESSAGE =
+  'Max number of daily application command creates has been reached (200)' +
+  ' (slashd: `slashd serve --daily-command-creates N` or `off` lifts it; DELETE /admin/applications/1324165260902400001/command-creates resets it)';
+
 function context(guildId: string | null = null, now = ONE_AM): PlanContext & { issued: string[] } {
   let next = 1_500_000_000_000_000_000n;
   const issued: string[] = [];
@@ -185,7 +190,7 @@ describe('planCreate: an upsert by name within type and scope', () => {
       {
         status: 429,
         body: {
-          message: 'Max number of daily application command creates has been reached (200)',
+          message: DAILY_LIMIT_MESSAGE,
           code: 30034,
           retry_after: HOURS_LEFT_IN_DAY_S,
           global: false,
@@ -379,7 +384,7 @@ describe('planBulkOverwrite: the list replaces the scope', () => {
       {
         status: 429,
         body: {
-          message: 'Max number of daily application command creates has been reached (200)',
+          message: DAILY_LIMIT_MESSAGE,
           code: 30034,
           retry_after: HOURS_LEFT_IN_DAY_S,
           global: false,

@@ -1,21 +1,17 @@
 /** The README's discord.js example, run as written (only the base URL changes) against a server. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from './helpers/openapi.js';
+import { readmeBlock } from './helpers/readme.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { ADMIN_TOKEN, ALICE_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 
 const README_BASE = 'http://127.0.0.1:3210/api';
 
 function readmeExample(): string {
-  const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
-  const match = /```js\n([\s\S]*?)```/.exec(readme);
-  assert.ok(match?.[1], 'the README has a js example');
-  return match[1];
+  return readmeBlock('js', 'applicationGuildCommands');
 }
 
 describe('the README example', () => {
@@ -43,14 +39,66 @@ describe('the README example', () => {
     const guild = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
       auth,
     });
-    assert.deepEqual(
-      global.body.map((c: { name: string }) => c.name),
-      ['ping'],
-    );
+    // One scope: the guild's. The same command in both would show twice in the picker.
+    assert.deepEqual(global.body, []);
     assert.deepEqual(
       guild.body.map((c: { name: string }) => c.name),
       ['ping'],
     );
     assert.match(result.stdout, /name: 'ping'/);
+  });
+
+  it("runs the README's discord.py bot as written: it logs in with privileged intents and answers", async () => {
+    const code = readmeBlock('python', 'DEFAULT_GATEWAY');
+    assert.ok(code.includes("Route.BASE = 'http://127.0.0.1:3210/api/v10'"));
+    assert.ok(code.includes("yarl.URL('ws://127.0.0.1:3210/')"));
+    const hello = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      body: { name: 'hello', description: 'Say hello' },
+    });
+    assert.equal(hello.status, 201, hello.text);
+    const address = server.url.replace('http://', '');
+    const bot = spawn('/usr/bin/python3', ['-c', code.replaceAll('127.0.0.1:3210', address)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    bot.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    try {
+      // Connected: where Demo Bot's interactions go says so (GET /admin/delivery).
+      const admin = { auth: `Bearer ${ADMIN_TOKEN}` };
+      for (;;) {
+        assert.equal(bot.exitCode, null, `the bot exited: ${stderr}`);
+        const routes = await server.request('GET', `${server.url}/admin/delivery`, admin);
+        if (routes.body.find((r: { application_id: string }) => r.application_id === DEMO_APP_ID).gateway_connected)
+          break;
+        await new Promise((next) => setTimeout(next, 50));
+      }
+      const index = await server.request('GET', `/channels/${GENERAL}/application-command-index`, {
+        auth: ALICE_TOKEN,
+      });
+      const command = index.body.application_commands.find((c: { name: string }) => c.name === 'hello');
+      const invoked = await server.request('POST', '/interactions', {
+        auth: ALICE_TOKEN,
+        body: {
+          type: 2,
+          application_id: DEMO_APP_ID,
+          guild_id: TEST_GUILD_ID,
+          channel_id: GENERAL,
+          data: { id: command.id, name: 'hello', type: 1, version: command.version },
+        },
+      });
+      assert.equal(invoked.status, 200, invoked.text);
+      let status = invoked.body;
+      while (status.state === 'pending') {
+        await new Promise((next) => setTimeout(next, 50));
+        status = (await server.request('GET', `/interactions/${invoked.body.id}`, { auth: ALICE_TOKEN })).body;
+      }
+      assert.equal(status.state, 'responded', JSON.stringify(status));
+      assert.equal(status.response.data.content, 'Hello from discord.py, alice!');
+    } finally {
+      bot.kill('SIGKILL');
+    }
   });
 });

@@ -130,6 +130,14 @@ export function useTracker(api: Api, onChange: (tracked: Tracked) => void) {
       };
       let last = update(first);
       const poll = async () => {
+        // Failed at once (no bot connected, say): POST /interactions carries no reason; the status read does.
+        if (last.state === 'failed' && !last.failure_reason) {
+          try {
+            last = update(await api.get(`/interactions/${last.id}`));
+          } catch {
+            return;
+          }
+        }
         // A deferred answer is followed until its message is edited: the channel is re-read each time.
         while ((last.state === 'pending' || last.state === 'acknowledged') && Date.now() - started < POLL_FOR_MS) {
           await new Promise((done) => setTimeout(done, POLL_EVERY_MS));

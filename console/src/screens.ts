@@ -9,11 +9,14 @@ import { WhyNotScreen } from './screens/why-not';
 import type { Session } from './session';
 import type { Place } from './types';
 
+export type SetPlace = (next: Place | ((current: Place | null) => Place | null)) => void;
+
 export interface ScreenProps {
   session: Session;
   /** The guild and channel picked, shared by every screen. */
   place: Place | null;
-  setPlace: (place: Place) => void;
+  /** A place, or a change of the current one (a default applies only while the user has not picked). */
+  setPlace: SetPlace;
 }
 
 export interface Screen {

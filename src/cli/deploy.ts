@@ -148,7 +148,7 @@ function describeDiff(diff: BulkOverwriteDiff, out: Output): void {
     `${diff.added.length} added, ${diff.changed.length} changed, ${diff.unchanged.length} unchanged, ` +
       `${diff.removed.length} removed; ${plural(diff.ids_kept.length, 'id')} kept, ` +
       `${plural(diff.version_bumps, 'version bump')}; ` +
-      `daily creates: ${creates.would_use} used, ${left} left of ${creates.limit}`,
+      `daily creates: ${creates.would_use} used, ${creates.limit === null ? 'no daily limit' : `${left} left of ${creates.limit}`}`,
   );
 }
 

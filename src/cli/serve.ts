@@ -13,7 +13,8 @@ import { loadWorldFile, readWorld } from '../world/world-file.js';
 import { adminTokenPath, loadOrCreateAdminToken } from './admin-token.js';
 import { DEFAULT_URL } from './client.js';
 import { EXIT_FAILED, EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
-import { worldLines } from './world-text.js';
+import { deliveryRoutes } from '../services/delivery-routes.js';
+import { applicationLines, worldLines } from './world-text.js';
 import { listenFailureMessage } from './listen-failure.js';
 import { parseTrustProxy } from './trust-proxy-arg.js';
 import {
@@ -85,6 +86,8 @@ interface ServeArgs extends DatabaseArgs, RedisArgs {
   cacheBytes: number | undefined;
   /** The rate-limit preset: sandbox, v10 or off. */
   rateLimits: PresetName;
+  /** Most command creates per scope and UTC day (v10's 200 when undefined); null: no limit. */
+  dailyCommandCreates: number | null | undefined;
   /** The proxies whose X-Forwarded-For is believed; none when undefined. */
   trustProxy: TrustProxy | undefined;
   /** Snapshot the state once started, for `POST /admin/reset`; undefined: only for ':memory:'. */
@@ -124,6 +127,17 @@ function cacheBytes(raw: string | undefined): number | undefined {
   return Math.floor(mb * 1024 * 1024);
 }
 
+/** `--daily-command-creates`: a positive whole number, or `off` for no daily limit. */
+function dailyCommandCreates(raw: string | undefined): number | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'off') return null;
+  const limit = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new UsageError(`--daily-command-creates is a number of creates (1 or more) or off, not '${raw}'`);
+  }
+  return limit;
+}
+
 function logFormat(raw: string | undefined, isTerminal: boolean): 'json' | 'pretty' {
   if (raw === undefined) return isTerminal ? 'pretty' : 'json';
   if (raw === 'json' || raw === 'pretty') return raw;
@@ -149,6 +163,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     'metrics-token': { type: 'string' },
     'cache-mb': { type: 'string' },
     'rate-limits': { type: 'string' },
+    'daily-command-creates': { type: 'string' },
     'trust-proxy': { type: 'string' },
     'snapshot-at-start': { type: 'boolean' },
     'public-url': { type: 'string' },
@@ -200,6 +215,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     gatewayUrl,
     cacheBytes: cacheBytes(text('cache-mb') ?? env.SLASHD_CACHE_MB),
     rateLimits,
+    dailyCommandCreates: dailyCommandCreates(text('daily-command-creates') ?? env.SLASHD_DAILY_COMMAND_CREATES),
     trustProxy: parseTrustProxy(text('trust-proxy') ?? env.SLASHD_TRUST_PROXY),
     publicUrl: publicUrl(text('public-url') ?? env.SLASHD_PUBLIC_URL),
     allowedHosts: parseAllowedHosts(text('allowed-hosts') ?? env.SLASHD_ALLOWED_HOSTS),
@@ -262,6 +278,8 @@ export function nextStepLines(url: string, adminToken: string, args: ServeArgs):
     `     $ ${app.map(shellWord).join(' ')}`,
     `  2. invoke /hello as ${user.username} in #${channel.name}, and read the app's answer:`,
     `     $ ${invoke.map(shellWord).join(' ')}`,
+    '  3. stop the example with Ctrl-C (it clears the interactions endpoint it set), then log in your own bot',
+    '     with the bot token above: it gets the interactions over the gateway (README: "Your own bot on the gateway")',
     "  your own HTTP-interactions app: give it the application's verify_key (GET /api/v10/applications/@me), then",
     `  PATCH ${url}/api/v10/applications/@me {"interactions_endpoint_url": "<your URL>"} with "Authorization: Bot ${bot.bot_token}";`,
     '  acting as a user with curl or slashd invoke: docs/invoking.md',
@@ -289,11 +307,17 @@ async function printBanner(slashd: Slashd, url: string, args: ServeArgs, out: Ou
       `  admin token: ${slashd.adminToken}${kept ? ` (kept in ${kept})` : ' (in-memory database: a new one each start)'}`,
     );
   }
+  // Per app, where its interactions go: a bot that gets none is most often an endpoint left set.
+  const world = await slashd.store.world.exportWorld();
+  const routes = await deliveryRoutes(world.applications, slashd.gateway);
   if (!args.demo) {
+    out.log('applications:');
+    // Not the demo: bot tokens are secrets and stay out of the output (`slashd world` shows them to the admin).
+    for (const line of applicationLines(world.applications, routes, { tokens: false })) out.log(line);
     out.log('  `slashd world` lists the users, guilds and channels of this world');
     return;
   }
-  for (const line of worldLines(await slashd.store.world.exportWorld())) out.log(line);
+  for (const line of worldLines(world, routes)) out.log(line);
   for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
 }
 
@@ -343,6 +367,7 @@ async function serve(args: ServeArgs, plain: Output): Promise<number> {
       metricsToken: args.metricsToken,
       cacheBytes: args.cacheBytes,
       rateLimits: { preset: args.rateLimits, failedCredentials: args.authThrottle },
+      dailyCommandCreates: args.dailyCommandCreates,
       trustProxy: args.trustProxy,
       snapshotAtStart: args.snapshotAtStart,
       publicUrl: args.publicUrl,

@@ -19,7 +19,8 @@ export const USAGE = `usage:
                [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
                [--request-timeout MS] [--endpoint-policy default|public-only] [--allow-private-endpoints]
                [--gateway-url ws(s)://HOST[:PORT]] [--metrics-token T] [--cache-mb MB]
-               [--rate-limits sandbox|v10|off] [--trust-proxy off|HOPS|ADDR[/BITS],...]
+               [--rate-limits sandbox|v10|off] [--daily-command-creates N|off]
+               [--trust-proxy off|HOPS|ADDR[/BITS],...]
                [--redis redis://...] [--redis-prefix P] [--db-schema S] [--db-pool-max N]
                [--db-statement-timeout MS] [--snapshot-at-start] [--drain-timeout MS]
                [--public-url http(s)://HOST[:PORT]] [--allowed-hosts NAME,.DOMAIN,...|*]
@@ -37,7 +38,8 @@ export const USAGE = `usage:
       --redis redis://... (keys and channels under P, default slashd:); SIGTERM drains the node,
       cutting what is still connected after --drain-timeout (default 20000 ms)
       rate limits: sandbox (default; v10's headers, generous limits), v10 (the published
-      numbers, to test a client library) or off (docs/rate-limits.md)
+      numbers, to test a client library) or off (docs/rate-limits.md); command creates per
+      scope and day: v10's 200, --daily-command-creates N or off (SLASHD_DAILY_COMMAND_CREATES)
       behind a load balancer, --trust-proxy names it (hop count, or its addresses and CIDRs) so
       each client's address comes from X-Forwarded-For; off by default (docs/scaling.md)
       interactions endpoints may be public or loopback addresses by default (docs/security.md)

@@ -1,5 +1,6 @@
 /** A world as text for a person: who can act (users and their tokens), where (guilds, channels), and which apps. */
 import type { Application, Guild, User, World } from '../core/world/types.js';
+import { deliveryRouteText, type DeliveryRoute } from '../services/delivery-routes.js';
 
 /** Channel types shown with their name (v10 channel types). */
 const CHANNEL_KINDS: Readonly<Record<number, string>> = {
@@ -19,12 +20,23 @@ export function userLines(users: readonly User[]): string[] {
   return users.map((u) => `  ${u.username.padEnd(width)}  id ${u.id}  token ${u.token}`);
 }
 
-export function applicationLines(apps: readonly Application[]): string[] {
-  return apps.map((app) => {
-    const endpoint = app.interactions_endpoint_url
-      ? `endpoint ${app.interactions_endpoint_url}`
-      : 'no interactions endpoint';
-    return `  "${app.name}"  id ${app.id}  bot token ${app.bot_token}  ${endpoint}`;
+/**
+ * Each app with its bot token and where its interactions go: its endpoint, or the gateway and
+ * whether a bot is connected (`routes`, from GET /admin/delivery; without them, the endpoint alone).
+ */
+export function applicationLines(
+  apps: readonly Application[],
+  routes?: readonly DeliveryRoute[],
+  { tokens = true }: { tokens?: boolean } = {},
+): string[] {
+  return apps.flatMap((app) => {
+    const route = routes?.find((r) => r.application_id === app.id);
+    const where = route
+      ? deliveryRouteText(route)
+      : app.interactions_endpoint_url
+        ? `interactions → endpoint ${app.interactions_endpoint_url}`
+        : 'interactions → gateway (no interactions endpoint)';
+    return [`  "${app.name}"  id ${app.id}${tokens ? `  bot token ${app.bot_token}` : ''}`, `    ${where}`];
   });
 }
 
@@ -43,13 +55,13 @@ export function guildLines(guild: Guild, apps: readonly Application[], users: re
   return lines;
 }
 
-export function worldLines(world: World): string[] {
+export function worldLines(world: World, routes?: readonly DeliveryRoute[]): string[] {
   return [
     'users (act as one with `slashd invoke --as NAME`, or send its token as the Authorization header):',
     ...userLines(world.users),
     'guilds and channels:',
     ...world.guilds.flatMap((guild) => guildLines(guild, world.applications, world.users)),
     'applications:',
-    ...applicationLines(world.applications),
+    ...applicationLines(world.applications, routes),
   ];
 }

@@ -19,6 +19,7 @@ import type { ResponsesService } from '../services/responses-service.js';
 import type { FaultsService } from '../services/faults-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { PrincipalLookup } from './auth.js';
+import type { GatewayPresence } from '../core/gateway/presence.js';
 import type { GatewayDiscovery } from './routes/gateway.js';
 import type { ReadinessChecks } from './routes/home.js';
 import type { SnapshotService } from '../services/snapshot-service.js';
@@ -44,8 +45,8 @@ export interface HttpServices {
   guilds: GuildsService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
-  /** Gateway discovery (`/gateway`, `/gateway/bot`). */
-  gateway: GatewayDiscovery;
+  /** Gateway discovery (`/gateway`, `/gateway/bot`), and whose bots are connected (`/admin/delivery`). */
+  gateway: GatewayDiscovery & GatewayPresence;
   /** The web console's own reads (sandbox sign-in, members, live streams). */
   console: ConsoleService;
   /** Secret of the /admin API; compared in constant time. */

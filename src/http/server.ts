@@ -40,6 +40,8 @@ import { identityRoutes } from './routes/identity.js';
 import { oauth2Routes } from './routes/oauth2.js';
 import { oauth2PageRoutes } from './routes/oauth2-pages.js';
 import { gatewayRoutes } from './routes/gateway.js';
+import { adminCommandCreatesRoutes } from './routes/admin-command-creates.js';
+import { adminDeliveryRoutes } from './routes/admin-delivery.js';
 import { metricsRoutes, type MetricsExposition } from './routes/metrics.js';
 import { observeRequests, replyWithRequestId, requestId } from './observability.js';
 import type { HttpMetrics } from '../metrics/metrics.js';
@@ -163,6 +165,13 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
   await app.register(snapshotRoutes, {
     snapshots: services.snapshots,
+    adminToken: services.adminToken,
+    prefix: '/admin',
+  });
+  await app.register(adminCommandCreatesRoutes, { world, commands, adminToken: services.adminToken, prefix: '/admin' });
+  await app.register(adminDeliveryRoutes, {
+    world,
+    presence: services.gateway,
     adminToken: services.adminToken,
     prefix: '/admin',
   });

@@ -31,6 +31,8 @@ export interface CommandsServiceDeps {
   store: CommandStore;
   ids: SnowflakeGenerator;
   now?: () => number;
+  /** Most creates per scope and UTC day (v10's 200 by default; Infinity: no limit). */
+  dailyCreatesMax?: number;
 }
 
 function validationContext(app: Application, scope: CommandScope): ValidationContext {
@@ -60,7 +62,9 @@ export class CommandsService {
   }
 
   private planContext(scope: CommandScope): PlanContext {
-    return { scope, nextId: () => this.deps.ids.next(), now: this.now() };
+    const context: PlanContext = { scope, nextId: () => this.deps.ids.next(), now: this.now() };
+    if (this.deps.dailyCreatesMax !== undefined) context.dailyCreatesMax = this.deps.dailyCreatesMax;
+    return context;
   }
 
   /** The scope's list as JSON bytes in the requested localization view. */
@@ -111,7 +115,12 @@ export class CommandsService {
       this.deps.store.listCommands(scope),
       this.deps.store.countCreatesToday(scope),
     ]);
-    return diffBulkOverwrite(scope, { commands, createsToday }, entries, this.now());
+    return diffBulkOverwrite(scope, { commands, createsToday }, entries, this.now(), this.deps.dailyCreatesMax);
+  }
+
+  /** The app's creates counted today are forgotten, in every scope (an admin's reset of the daily limit). */
+  async resetCreatesToday(applicationId: string): Promise<void> {
+    await this.deps.store.resetCreatesToday(applicationId);
   }
 
   async ensureEntryPoint(app: Application): Promise<StoredCommand | null> {

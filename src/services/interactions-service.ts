@@ -13,6 +13,7 @@ import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { buildInteraction, InteractionType } from '../core/interactions/build-interaction.js';
 import { checkInvocation } from '../core/interactions/check-invocation.js';
+import { invokedName } from '../core/interactions/invoked-name.js';
 import { userIdsNamedBy } from '../core/interactions/named-ids.js';
 import type { ChannelMessage, StoredMessage } from '../core/interactions/messages.js';
 import {
@@ -54,6 +55,21 @@ import type { Fault, FaultChance } from '../core/faults/fault.js';
 export interface DeliveryFaults {
   strike(chance: FaultChance): Fault | null;
 }
+
+/**
+ * Why an app without an interactions endpoint failed: no gateway session of it, in words that say
+ * what to do next (a newcomer's bot is usually just not running, or runs with another token).
+ */
+export const NO_BOT_CONNECTED_DETAIL =
+  "no bot is logged in with this app's token, and the app has no interactions endpoint: start your bot (it gets interactions over the gateway), or set an interactions endpoint";
+
+/** Why an HTTP delivery failed to connect: while an endpoint is set, interactions never go to the gateway. */
+export function unreachableEndpointDetail(cause: string): string {
+  return `the app's interactions endpoint could not be reached (${cause}); while an endpoint is set, interactions go there and not to a bot on the gateway`;
+}
+
+/** Why an interaction failed when no answer came within its deadline. */
+export const NO_ANSWER_DETAIL = 'the app did not answer within 3 seconds';
 
 /** Why an interaction failed when a `client_gave_up` fault struck it. */
 export const CLIENT_GAVE_UP_DETAIL = "injected fault: the user's client gave up (its 3 s deadline passed)";
@@ -259,7 +275,7 @@ export class InteractionsService {
       guild_id: guild?.id ?? null,
       channel_id: scene.channel.id,
       command_id: scene.command.id,
-      command_name: scene.command.definition.name,
+      command_name: invokedName(scene.command.definition.name, request.data.options),
       command_type: scene.command.definition.type,
       nonce: request.nonce,
       state: 'pending',
@@ -309,7 +325,7 @@ export class InteractionsService {
       if (sessionId === null && this.deps.presence && this.deps.failWithoutSession !== false) {
         this.metrics.delivery('gateway', 'no_session');
         await this.step(record, 'delivery', { transport: 'gateway', outcome: 'no_session' });
-        await this.recordDeliveryFailure(record, 'delivery_failure', 'no connected gateway session', context);
+        await this.recordDeliveryFailure(record, 'delivery_failure', NO_BOT_CONNECTED_DETAIL, context);
         return;
       }
       for (let copy = 0; copy < copies; copy++) {
@@ -348,7 +364,9 @@ export class InteractionsService {
     });
     if (outcome.kind === 'failed') {
       const reason = late ? 'timeout' : 'delivery_failure';
-      await this.recordDeliveryFailure(record, reason, outcome.reason, context, delivered);
+      const detail =
+        !late && outcome.cause === 'connect_error' ? unreachableEndpointDetail(outcome.reason) : outcome.reason;
+      await this.recordDeliveryFailure(record, reason, detail, context, delivered);
       return;
     }
     (context?.log ?? this.log)?.info(
@@ -458,6 +476,7 @@ export class InteractionsService {
         .updateInteraction(record.application_id, record.id, ['pending'], {
           state: 'failed',
           failure_reason: 'timeout',
+          failure_detail: NO_ANSWER_DETAIL,
         })
         .then((failed) => {
           if (failed) this.metrics.interaction('failed', 'timeout');

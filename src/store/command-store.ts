@@ -32,6 +32,8 @@ export interface CommandStore {
   mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R>;
   /** Commands created in the scope today (UTC) so far: what a planner sees as `createsToday`, read without a lock. */
   countCreatesToday(scope: CommandScope): Promise<number>;
+  /** Forgets the application's creates counted today, in every scope: its daily limit starts afresh (an admin's reset). */
+  resetCreatesToday(applicationId: string): Promise<void>;
 
   /** Every permissions object of one application in one guild. */
   listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>>;

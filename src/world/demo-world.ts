@@ -9,7 +9,11 @@ export const DEMO_WORLD = {
       client_secret: 'demo-client-secret',
       public_client: false,
       redirect_uris: ['http://127.0.0.1/callback'],
-      flags: 0,
+      // GATEWAY_PRESENCE_LIMITED (1 << 13) | GATEWAY_GUILD_MEMBERS_LIMITED (1 << 15) |
+      // GATEWAY_MESSAGE_CONTENT_LIMITED (1 << 19): a bot asking for the privileged intents (most
+      // real bots ask for GuildMembers or MessageContent) logs in, as an app under 100 guilds
+      // with them switched on does on v10.
+      flags: 565248,
       integration_types: [0, 1],
       discoverable: false,
       interactions_endpoint_url: null,
@@ -20,6 +24,7 @@ export const DEMO_WORLD = {
       owner_id: '1335036896870400005',
       bot_token: 'other-bot-token',
       client_secret: 'other-client-secret',
+      // No privileged intent: asking for one closes the gateway with 4014, as on v10.
       flags: 0,
       integration_types: [0],
       discoverable: true,
@@ -31,7 +36,8 @@ export const DEMO_WORLD = {
       owner_id: '1335036896870400001',
       bot_token: 'activity-bot-token',
       client_secret: 'activity-client-secret',
-      flags: 131072,
+      // EMBEDDED (1 << 17, it has an Activity) and the three privileged intents, as Demo Bot.
+      flags: 696320,
       integration_types: [0, 1],
       discoverable: false,
       interactions_endpoint_url: null,

@@ -21,6 +21,8 @@ export interface RunningChild {
   waitForLine(pattern: RegExp): Promise<RegExpExecArray>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** SIGINT (Ctrl-C in its terminal), then the exit code. */
+  interrupt(): Promise<number | null>;
 }
 
 const running = new Set<ChildProcess>();
@@ -83,6 +85,10 @@ export function startChild(command: string, args: string[], env: Record<string, 
     },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    async interrupt() {
+      if (child.exitCode === null) child.kill('SIGINT');
       return exited;
     },
   };

@@ -196,6 +196,26 @@ export function describeCommandStoreContract(name: string, make: MakeStores): vo
       assert.equal(await store().countCreatesToday(GLOBAL_A), 0, 'a new UTC day');
     });
 
+    it("resetCreatesToday forgets the application's creates of today in every scope, and only its own", async () => {
+      const createTwo = (scope: CommandScope, app: string, first: string, second: string) =>
+        store().mutateCommands(scope, () => ({
+          mutation: mutation({
+            insert: [command(app, scope.guildId, first, 'a'), command(app, scope.guildId, second, 'b')],
+            countedCreates: 2,
+          }),
+          result: null,
+        }));
+      await createTwo(GLOBAL_A, APP_A, ID_1, ID_2);
+      await createTwo(GUILD_A, APP_A, '1500000000000000003', '1500000000000000004');
+      await createTwo(GLOBAL_B, APP_B, '1500000000000000005', '1500000000000000006');
+      await store().resetCreatesToday(APP_A);
+      assert.equal(await store().countCreatesToday(GLOBAL_A), 0);
+      assert.equal(await store().countCreatesToday(GUILD_A), 0, 'every scope of the application');
+      assert.equal(await createsToday(store(), GLOBAL_A), 0, 'what a planner sees');
+      assert.equal(await store().countCreatesToday(GLOBAL_B), 2, 'another application keeps its count');
+      assert.equal((await store().listCommands(GLOBAL_A)).length, 2, 'the commands stay');
+    });
+
     it('concurrent planners of one scope, on two connections, run one after the other', async () => {
       const other = await t.db.connect();
       const planners = Array.from({ length: 12 }, (_, i) =>

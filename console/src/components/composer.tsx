@@ -26,6 +26,7 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const [entry, setEntry] = useState<PickerEntry | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const all = useMemo(() => (index ? pickerGroups(index) : []), [index]);
   const [limit, setLimit] = useState(PICKER_PAGE);
@@ -38,9 +39,19 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
   // The picker renders a page of lines at a time: more as the choice or the scroll nears the end.
   const more = () => setLimit((l) => l + PICKER_PAGE);
   const choose = (chosen: PickerEntry) => {
-    setEntry(chosen);
     setOpen(false);
     setText('');
+    setRefused(null);
+    if (chosen.options.length > 0) {
+      setEntry(chosen);
+      return;
+    }
+    // Nothing to fill in: chosen is sent, as a client sends /ping at once. A refusal opens its form to say why.
+    void send(chosen, {}).then((refusal) => {
+      if (refusal === null) return;
+      setRefused(refusal);
+      setEntry(chosen);
+    });
   };
   const close = () => {
     setEntry(null);
@@ -72,6 +83,7 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
             return refused;
           }}
           cancel={close}
+          refused={refused}
         />
       )}
       <input

@@ -228,7 +228,10 @@ export function Message({
   const authorName: string = author.global_name ?? author.username ?? 'unknown';
   const used = message.interaction_metadata;
   const usedBy = used?.user ? (used.user.global_name ?? used.user.username) : undefined;
-  const commandName = used?.name ?? message.interaction?.name;
+  // v10's name of the use: the command with its subcommand group and subcommand ("fruit pick").
+  const commandName: string | undefined = message.interaction?.name ?? used?.name;
+  // A context-menu use reads "alice used User Card", a slash command's "alice used /fruit pick".
+  const contextMenu = used?.command_type === 2 || used?.command_type === 3;
   return (
     <li
       class={ephemeral ? 'message ephemeral' : 'message'}
@@ -244,7 +247,7 @@ export function Message({
           >
             {usedBy}
           </button>{' '}
-          used <span class="command-name">/{commandName}</span>
+          used <span class="command-name">{contextMenu ? commandName : `/${commandName ?? ''}`}</span>
         </div>
       )}
       <div class="message-head">

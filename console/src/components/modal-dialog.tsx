@@ -94,7 +94,10 @@ export function ModalDialog({
           };
           return (
             <div class="field" key={input.custom_id}>
-              <label for={id}>{input.label}</label>
+              <label for={id}>
+                {input.label}
+                {input.required && <span class="required"> (required)</span>}
+              </label>
               {input.description && <p class="field-description">{input.description}</p>}
               {input.style === 2 ? <textarea {...props} rows={4} /> : <input {...props} type="text" />}
             </div>

@@ -29,6 +29,8 @@ export interface OptionFormProps {
   /** Sends the command; resolves with a refusal's sentence, or null once sent. */
   send: (values: FormValues) => Promise<string | null>;
   cancel: () => void;
+  /** The refusal of a send made before the form opened (a command without options is sent when chosen). */
+  refused?: string | null;
 }
 
 function fieldId(option: OptionDef): string {
@@ -58,6 +60,10 @@ function AutocompleteInput({
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const listId = `${fieldId(option)}-choices`;
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  // The active choice stays in view as the arrows move it (the list scrolls).
+  useEffect(() => {
+    if (open) document.getElementById(`${listId}-${active}`)?.scrollIntoView({ block: 'nearest' });
+  }, [open, active, choices]);
   const request = (typed: string) => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
@@ -290,11 +296,11 @@ function attachmentId(): string {
   return ((BigInt(Date.now()) - 1420070400000n) << 22n).toString();
 }
 
-export function OptionForm({ entry, sources, autocomplete, send, cancel }: OptionFormProps) {
+export function OptionForm({ entry, sources, autocomplete, send, cancel, refused = null }: OptionFormProps) {
   const options = formOrder(entry.options);
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(refused);
   const [sending, setSending] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {

@@ -2,6 +2,7 @@
 import { useEffect } from 'preact/hooks';
 import type { Api } from '../api';
 import { useRead } from '../hooks';
+import type { SetPlace } from '../screens';
 import type { Json, Place } from '../types';
 
 /** Channel types a user reads messages in: text, announcement, and threads. */
@@ -15,20 +16,27 @@ export function PlaceBar({
 }: {
   api: Api;
   place: Place | null;
-  setPlace: (place: Place) => void;
+  setPlace: SetPlace;
   channels: Json[];
 }) {
   const guilds = useRead<Json[]>(async () => (await api.get('/users/@me/guilds')) as Json[], [api]);
   const readable = channels.filter((c) => MESSAGE_CHANNEL_TYPES.has(c.type as number));
   const guildId = place?.guildId ?? '';
-  // The first guild, then its first readable channel, until the user picks.
+  // The first guild, then its first readable channel, until the user picks. The defaults are
+  // applied to the place as it is when they land, never to the one this render saw: a pick made
+  // between the render and the effect stays.
   useEffect(() => {
     const first = guilds.data?.[0];
-    if (!place && first) setPlace({ guildId: first.id as string, channelId: '' });
+    if (first) setPlace((current) => current ?? { guildId: first.id as string, channelId: '' });
   }, [guilds.data, place]);
   useEffect(() => {
-    const first = readable[0];
-    if (place && !place.channelId && first) setPlace({ guildId: place.guildId, channelId: first.id as string });
+    setPlace((current) => {
+      // The channels of the guild picked: those of the one before may still be shown while its own load.
+      const first = readable.find((c) => c.guild_id === current?.guildId);
+      return current && !current.channelId && first
+        ? { guildId: current.guildId, channelId: first.id as string }
+        : current;
+    });
   }, [readable.length, place]);
   return (
     <div class="place-bar">

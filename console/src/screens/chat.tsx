@@ -16,7 +16,7 @@ import { PlaceBar } from '../components/place-bar';
 import { useCommandIndex, useGuild, useMessages, useTracker, type Tracked } from '../hooks';
 import type { MentionNames } from '../markdown';
 import type { ScreenProps } from '../screens';
-import { CommandType, type Json } from '../types';
+import { CommandType, MessageFlag, type Json } from '../types';
 
 /** How long the console waits for the app's autocomplete choices: v10's 3 s, and a little more. */
 const AUTOCOMPLETE_WAIT_MS = 3500;
@@ -37,9 +37,10 @@ function refusalText(error: unknown): string {
   return [error.message, ...paths].join(' — ');
 }
 
+/** What a failure code means, for an interaction whose cause slashd did not record (`failure_detail` says it when it did). */
 const FAILURE_TEXT: Record<string, string> = {
   timeout: 'the app did not answer within 3 seconds',
-  delivery_failure: "slashd could not reach the app's interactions endpoint",
+  delivery_failure: 'the interaction could not be delivered to the app',
   invalid_response: 'the app answered with something v10 does not accept',
 };
 
@@ -51,13 +52,8 @@ function Failure({ tracked, dismiss }: { tracked: Tracked; dismiss: () => void }
         <details>
           <summary>Why? (for the app's developer)</summary>
           <p>
-            <code>{tracked.failure_reason}</code>: {FAILURE_TEXT[tracked.failure_reason ?? ''] ?? 'failed'}
-            {tracked.failure_detail && (
-              <>
-                <br />
-                {tracked.failure_detail}
-              </>
-            )}
+            <code>{tracked.failure_reason ?? 'failed'}</code>:{' '}
+            {tracked.failure_detail ?? FAILURE_TEXT[tracked.failure_reason ?? ''] ?? 'reading the reason…'}
           </p>
         </details>
         <button type="button" class="link-button" onClick={dismiss}>
@@ -137,6 +133,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
         ...body,
       });
       apps.current.set(result.id as string, body.application_id as string);
+      session.interactions.add(result.id as string);
       track(result, label);
       return null;
     } catch (error) {
@@ -178,9 +175,14 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
         value: c.value as string | number,
       }));
     }
-    throw new Error(
-      `Loading options failed: ${FAILURE_TEXT[status.failure_reason as string] ?? 'the app did not answer within 3 seconds'}.`,
-    );
+    // Failed at once: the POST carries no reason, the status read does.
+    if (status.state === 'failed' && !status.failure_reason)
+      status = await api.get(`/interactions/${status.id as string}`);
+    const why =
+      (status.failure_detail as string | undefined) ??
+      FAILURE_TEXT[status.failure_reason as string] ??
+      'the app did not answer within 3 seconds';
+    throw new Error(`Loading options failed: ${why}.`);
   };
 
   const actions: MessageActions = {
@@ -213,7 +215,11 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
     );
   };
 
-  const shown = (messages.data ?? []).filter((m: Json) => !dismissed.has(m.id as string));
+  // An ephemeral answer is shown in the sign-in that used the command only (docs/console.md).
+  const ownEphemeral = (m: Json) =>
+    (((m.flags as number | undefined) ?? 0) & MessageFlag.Ephemeral) === 0 ||
+    session.interactions.has((m.interaction_metadata?.id as string | undefined) ?? '');
+  const shown = (messages.data ?? []).filter((m: Json) => !dismissed.has(m.id as string) && ownEphemeral(m));
   const waiting = tracked.filter((t) => t.state === 'pending');
   const failed = tracked.filter((t) => t.state === 'failed');
   return (

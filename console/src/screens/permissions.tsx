@@ -79,15 +79,36 @@ async function putJson(api: Api, path: string, body: unknown): Promise<Json> {
   return parsed;
 }
 
-/** The stored overwrites of a command or of the app; none stored (10066) is an empty list. */
-async function readOverwrites(api: Api, appId: string, guildId: string, targetId: string): Promise<Overwrite[]> {
-  try {
-    const found = await api.get(`/applications/${appId}/guilds/${guildId}/commands/${targetId}/permissions`);
-    return found.permissions as Overwrite[];
-  } catch (error) {
-    if (error instanceof ApiError && error.body?.code === 10066) return [];
-    throw error;
-  }
+/**
+ * The stored overwrites of a command and of the app, from the app's list in the guild: one read
+ * that answers 200 even where nothing is stored (the read of one target answers 404 10066 then,
+ * which the browser logs as an error).
+ */
+async function readOverwrites(
+  api: Api,
+  appId: string,
+  guildId: string,
+  targetId: string,
+): Promise<{ target: Overwrite[]; app: Overwrite[] }> {
+  const all = (await api.get(`/applications/${appId}/guilds/${guildId}/commands/permissions`)) as Json[];
+  const of = (id: string) => (all.find((entry) => entry.id === id)?.permissions ?? []) as Overwrite[];
+  return { target: of(targetId), app: of(appId) };
+}
+
+/** v10 permission bits the editor needs: ADMINISTRATOR, or both MANAGE_GUILD and MANAGE_ROLES. */
+const ADMINISTRATOR = 1n << 3n;
+const MANAGE_GUILD = 1n << 5n;
+const MANAGE_ROLES = 1n << 28n;
+
+/**
+ * Whether the user may edit command permissions in the guild, from their guild list entry
+ * (`owner`, `permissions`): the server decides, but a request it is sure to refuse (403) is not made.
+ */
+function mayEditIn(guild: Json): boolean {
+  if (!guild) return false;
+  if (guild.owner === true) return true;
+  const bits = BigInt((guild.permissions as string | undefined) ?? '0');
+  return (bits & ADMINISTRATOR) !== 0n || ((bits & MANAGE_GUILD) !== 0n && (bits & MANAGE_ROLES) !== 0n);
 }
 
 /** What changing one row does, in plain words. */
@@ -149,15 +170,18 @@ function TriState({
 export function PermissionsScreen({ session, place }: ScreenProps) {
   const { api } = session;
   const guilds = useRead<Json[]>(async () => (await api.get('/users/@me/guilds')) as Json[], [api]);
-  const [guildId, setGuildId] = useState<string>(place?.guildId ?? '');
-  useEffect(() => {
-    if (!guildId && guilds.data?.[0]) setGuildId(guilds.data[0].id as string);
-  }, [guilds.data, guildId]);
+  // The guild, app and command shown are derived from what the user picked, with a default until
+  // they pick: a default set by an effect after render would overwrite a pick made before the
+  // effect ran (a slow frame after the options appear), and the editor would show another command.
+  const [pickedGuild, setGuildId] = useState<string>(place?.guildId ?? '');
+  const guildId = pickedGuild || ((guilds.data?.[0]?.id as string | undefined) ?? '');
 
-  const index = useRead<Json>(guildId ? async () => api.get(`/guilds/${guildId}/application-command-index`) : null, [
-    api,
-    guildId,
-  ]);
+  const guild = guilds.data?.find((g) => g.id === guildId);
+  const mayEdit = mayEditIn(guild);
+  const index = useRead<Json>(
+    guildId && mayEdit ? async () => api.get(`/guilds/${guildId}/application-command-index`) : null,
+    [api, guildId, mayEdit],
+  );
   const world = useRead<{ roles: Json[]; channels: Json[]; members: Json[] }>(
     guildId
       ? async () => {
@@ -173,15 +197,12 @@ export function PermissionsScreen({ session, place }: ScreenProps) {
   );
 
   const apps: Json[] = index.data?.applications ?? [];
-  const [appId, setAppId] = useState('');
-  const [targetId, setTargetId] = useState('');
-  useEffect(() => {
-    if (!apps.some((a) => a.id === appId) && apps[0]) setAppId(apps[0].id as string);
-  }, [apps, appId]);
+  const [pickedApp, setAppId] = useState('');
+  const appId = apps.some((a) => a.id === pickedApp) ? pickedApp : ((apps[0]?.id as string | undefined) ?? '');
   const commands: Json[] = (index.data?.application_commands ?? []).filter((c: Json) => c.application_id === appId);
-  useEffect(() => {
-    if (appId && targetId !== appId && !commands.some((c) => c.id === targetId)) setTargetId(appId);
-  }, [appId, commands.length]);
+  /** A command of the app, or the app itself (the app level, also the default). */
+  const [pickedTarget, setTargetId] = useState('');
+  const targetId = commands.some((c) => c.id === pickedTarget) ? pickedTarget : appId;
 
   const [reads, setReads] = useState(0);
   /** Which guild, app and command a read is of: a read still under way for another one is not shown. */
@@ -189,11 +210,8 @@ export function PermissionsScreen({ session, place }: ScreenProps) {
   const stored = useRead<{ key: string; target: Overwrite[]; app: Overwrite[] }>(
     guildId && appId && targetId
       ? async () => {
-          const [target, app] = await Promise.all([
-            readOverwrites(api, appId, guildId, targetId),
-            targetId === appId ? Promise.resolve(null) : readOverwrites(api, appId, guildId, appId),
-          ]);
-          return { key: `${guildId}/${appId}/${targetId}`, target, app: app ?? target };
+          const { target, app } = await readOverwrites(api, appId, guildId, targetId);
+          return { key: `${guildId}/${appId}/${targetId}`, target, app };
         }
       : null,
     [api, guildId, appId, targetId, reads],
@@ -333,6 +351,11 @@ export function PermissionsScreen({ session, place }: ScreenProps) {
       </div>
       <div class="editor-body">
         <h1 class="editor-title">Command permissions</h1>
+        {guild && !mayEdit && (
+          <p class="form-refusal" role="alert">
+            Editing command permissions needs Manage Guild and Manage Roles in this server.
+          </p>
+        )}
         {index.error && (
           <p class="form-refusal" role="alert">
             {index.error}: editing command permissions needs Manage Guild and Manage Roles in this server.

@@ -4,6 +4,7 @@
  * edit of `@original` replaces the loading message. The wait is bounded.
  */
 import { requestJson } from '../client.js';
+import { requestWithinLimits, type WaitBudget } from './rate-limited.js';
 import { hasFlag, LOADING_FLAG } from '../../core/interactions/messages.js';
 
 type Json = Record<string, any>;
@@ -25,6 +26,8 @@ export interface OutcomeQuery {
   channelId: string;
   interactionId: string;
   waitMs: number;
+  /** 429s on the reads are waited out within it. */
+  budget?: WaitBudget;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,12 +44,17 @@ async function deferredAnswer(query: OutcomeQuery): Promise<Json | null> {
 
 /** One look at the interaction: the outcome, or null while it is still pending. */
 async function look(query: OutcomeQuery): Promise<Outcome | null> {
-  const status = await requestJson(`${query.url}/api/v10/interactions/${query.interactionId}`, {
-    auth: query.userToken,
-  });
+  const status = await requestWithinLimits(
+    `${query.url}/api/v10/interactions/${query.interactionId}`,
+    { auth: query.userToken },
+    query.budget ?? { until: 0 },
+  );
   if (status.status !== 200) return { kind: 'failed', reason: `the interaction could not be read (${status.status})` };
   const state = status.body.state as string;
-  if (state === 'failed') return { kind: 'failed', reason: explainFailure(String(status.body.failure_reason)) };
+  if (state === 'failed') {
+    const detail = typeof status.body.failure_detail === 'string' ? status.body.failure_detail : undefined;
+    return { kind: 'failed', reason: explainFailure(String(status.body.failure_reason), detail) };
+  }
   const response = status.body.response as Json | null;
   // A deferred answer that the app has since edited is `responded` too; its text is in the channel.
   if (state === 'responded' && response && !DEFERRED_CALLBACKS.has(response.type))
@@ -58,13 +66,17 @@ async function look(query: OutcomeQuery): Promise<Outcome | null> {
   return null;
 }
 
-/** The failure reasons slashd records, in words. */
-export function explainFailure(reason: string): string {
+/**
+ * A failure in words: the stable code, then the cause slashd recorded (`failure_detail`, which
+ * says what to do next), or, for an interaction without one, what the code means.
+ */
+export function explainFailure(reason: string, detail?: string): string {
+  if (detail) return `${reason}: ${detail}`;
   switch (reason) {
     case 'timeout':
       return 'timeout: the app did not answer within 3 seconds ("The application did not respond")';
     case 'delivery_failure':
-      return "delivery_failure: the app's interactions endpoint could not be reached or answered with an error";
+      return 'delivery_failure: the interaction could not be delivered to the app';
     case 'invalid_response':
       return "invalid_response: the app's answer was not a valid interaction response";
     default:

@@ -12,6 +12,8 @@ import { awaitOutcome, type Outcome } from './outcome.js';
 import { isEphemeral, renderMessage, renderResponse } from './render.js';
 import { findCommand, invocationData, type IndexCommand } from './resolve-command.js';
 import { findChannel, findUser } from './resolve-world.js';
+import { requestWithinLimits, type WaitBudget } from './rate-limited.js';
+import { verdictLines } from './why-hidden.js';
 
 /** A refusal as the client shows it: the v10 message and code, then each field error with its path. */
 export function refusalLines(answer: JsonAnswer): string[] {
@@ -33,9 +35,31 @@ export function refusalLines(answer: JsonAnswer): string[] {
 }
 
 class Refused extends Error {
-  constructor(readonly answer: JsonAnswer) {
+  constructor(
+    readonly answer: JsonAnswer,
+    /** Why, in the permission engine's words, when it is a command the user may not use here. */
+    readonly why: string[] = [],
+  ) {
     super('refused');
   }
+}
+
+/** The command is not in the user's picker here, and the permission engine says why. */
+class Hidden extends Error {
+  constructor(
+    readonly notFound: string,
+    readonly why: string[],
+  ) {
+    super('hidden');
+  }
+}
+
+/** The permission engine's verdicts for a command of this name in the channel (empty when it is shown, or unknown). */
+async function whyNot(url: string, userToken: string, channelId: string, name: string, contextMenu: boolean) {
+  const explained = await requestJson(`${url}/api/v10/channels/${channelId}/application-command-index/explain`, {
+    auth: userToken,
+  });
+  return verdictLines(explained, name, contextMenu);
 }
 
 async function prepare(args: InvokeArgs) {
@@ -52,12 +76,20 @@ async function prepare(args: InvokeArgs) {
   const typed = contextMenu
     ? { path: [args.command.replace(/^\//, '')], options: [] }
     : parseTypedCommand(args.command);
-  const command = findCommand(commands, typed.path[0]!, contextMenu);
+  let command: IndexCommand;
+  try {
+    command = findCommand(commands, typed.path[0]!, contextMenu);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const why = await whyNot(args.url, user.token, channel.id, typed.path[0]!, contextMenu);
+    if (why.length > 0) throw new Hidden(error.message, why);
+    throw error;
+  }
   const data = invocationData(command, typed, scope, args.target);
   const body = { type: 2, application_id: command.application_id, guild_id: guild.id, channel_id: channel.id, data };
   const apps = (index.body.applications ?? []) as { id: string; name: string }[];
   const appName = apps.find((app) => app.id === command.application_id)?.name ?? 'the app';
-  return { user, channel, body, appName };
+  return { user, channel, body, appName, name: typed.path[0]!, contextMenu };
 }
 
 function printOutcome(outcome: Outcome, appName: string, out: Output): number {
@@ -74,9 +106,20 @@ function printOutcome(outcome: Outcome, appName: string, out: Output): number {
 }
 
 async function invoke(args: InvokeArgs, out: Output): Promise<number> {
-  const { user, channel, body, appName } = await prepare(args);
+  const { user, channel, body, appName, name, contextMenu } = await prepare(args);
   out.log(`${user.username} in #${channel.name}: ${args.command}`);
-  const accepted = await requestJson(`${args.url}/api/v10/interactions`, { method: 'POST', auth: user.token, body });
+  const budget: WaitBudget = {
+    until: Date.now() + args.waitMs,
+    onWait: (seconds, what) =>
+      out.error(`rate limited (429) on ${what}: waiting ${seconds} s (retry_after), then again`),
+  };
+  const accepted = await requestWithinLimits(
+    `${args.url}/api/v10/interactions`,
+    { method: 'POST', auth: user.token, body },
+    budget,
+  );
+  if (accepted.status === 403)
+    throw new Refused(accepted, await whyNot(args.url, user.token, channel.id, name, contextMenu));
   if (accepted.status !== 200) throw new Refused(accepted);
   const outcome = await awaitOutcome({
     url: args.url,
@@ -84,6 +127,7 @@ async function invoke(args: InvokeArgs, out: Output): Promise<number> {
     channelId: channel.id,
     interactionId: String(accepted.body.id),
     waitMs: args.waitMs,
+    budget,
   });
   return printOutcome(outcome, appName, out);
 }
@@ -94,6 +138,12 @@ export async function runInvoke(argv: string[], out: Output, env: Env = process.
   } catch (error) {
     if (error instanceof Refused) {
       for (const line of refusalLines(error.answer)) out.error(line);
+      for (const line of error.why) out.error(`why: ${line}`);
+      return EXIT_FAILED;
+    }
+    if (error instanceof Hidden) {
+      out.error(error.notFound);
+      for (const line of error.why) out.error(line);
       return EXIT_FAILED;
     }
     if (error instanceof UsageError) return reportUsageError('invoke', error, out);

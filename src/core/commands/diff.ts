@@ -39,9 +39,10 @@ export interface BulkOverwriteDiff {
     readonly would_use: number;
     /** Counted today so far; null when unknown (another server's counter cannot be read). */
     readonly used_today: number | null;
-    /** Left after the overwrite; null when unknown. */
+    /** Left after the overwrite; null when unknown, or with no limit. */
     readonly left_after: number | null;
-    readonly limit: number;
+    /** The daily limit; null when the server has none (`--daily-command-creates off`). */
+    readonly limit: number | null;
   };
   /** Whether applying it would change anything. */
   readonly changes: boolean;
@@ -99,9 +100,14 @@ export function diffBulkOverwrite(
   state: { readonly commands: readonly StoredCommand[]; readonly createsToday: number | null },
   entries: BulkEntry[],
   now: number,
+  dailyCreatesMax: number = DAILY_COMMAND_CREATES_MAX,
 ): BulkOverwriteDiff {
   const planState: ScopeState = { commands: state.commands, createsToday: state.createsToday ?? 0 };
-  const { mutation, result } = planBulkOverwrite({ scope, nextId: () => NO_ID, now }, planState, entries);
+  const { mutation, result } = planBulkOverwrite(
+    { scope, nextId: () => NO_ID, now, dailyCreatesMax },
+    planState,
+    entries,
+  );
   const stored = new Map(state.commands.map((command) => [command.id, command]));
   const inserted = new Set(mutation.insert);
   const added: CommandRef[] = [];
@@ -138,8 +144,12 @@ export function diffBulkOverwrite(
     daily_creates: {
       would_use: mutation.countedCreates,
       used_today: usedToday,
-      left_after: usedToday === null ? null : DAILY_COMMAND_CREATES_MAX - usedToday - mutation.countedCreates,
-      limit: DAILY_COMMAND_CREATES_MAX,
+      // No limit (`--daily-command-creates off`): nothing is left or counted against one.
+      left_after:
+        usedToday === null || !Number.isFinite(dailyCreatesMax)
+          ? null
+          : dailyCreatesMax - usedToday - mutation.countedCreates,
+      limit: Number.isFinite(dailyCreatesMax) ? dailyCreatesMax : null,
     },
     changes: added.length + changed.length + removed.length > 0,
   };

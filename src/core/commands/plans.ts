@@ -25,6 +25,8 @@ export interface PlanContext {
   /** A fresh snowflake: ids of new commands and new versions. */
   nextId: () => string;
   now: number;
+  /** Most creates per scope and UTC day: v10's 200 unless the server was told otherwise (Infinity: none). */
+  dailyCreatesMax?: number;
 }
 
 export interface Planned<R> {
@@ -36,16 +38,17 @@ function emptyMutation(): CommandMutation {
   return { insert: [], update: [], delete: [], dropPermissionsOf: [], countedCreates: 0 };
 }
 
-function dailyLimitReached(now: number): ApiError {
-  const retryAfter = (MS_PER_DAY - (now % MS_PER_DAY)) / 1000;
+function dailyLimitReached(ctx: PlanContext, limit: number): ApiError {
+  const retryAfter = (MS_PER_DAY - (ctx.now % MS_PER_DAY)) / 1000;
   return apiError('MaxDailyApplicationCommandCreates', {
-    params: { limit: DAILY_COMMAND_CREATES_MAX },
+    params: { limit, application: ctx.scope.applicationId },
     extra: { retry_after: retryAfter, global: false },
   });
 }
 
-function checkDailyCreates(state: ScopeState, creates: number, now: number): void {
-  if (creates > 0 && state.createsToday + creates > DAILY_COMMAND_CREATES_MAX) throw dailyLimitReached(now);
+function checkDailyCreates(state: ScopeState, creates: number, ctx: PlanContext): void {
+  const limit = ctx.dailyCreatesMax ?? DAILY_COMMAND_CREATES_MAX;
+  if (creates > 0 && state.createsToday + creates > limit) throw dailyLimitReached(ctx, limit);
 }
 
 function checkTypeCounts(definitions: CommandDefinition[], scope: CommandScope): void {
@@ -86,7 +89,7 @@ export function planCreate(
     return { mutation, result: { created: false, command } };
   }
   checkTypeCounts([...state.commands.map((c) => c.definition), definition], ctx.scope);
-  checkDailyCreates(state, 1, ctx.now);
+  checkDailyCreates(state, 1, ctx);
   const command = newCommand(ctx, definition);
   mutation.insert.push(command);
   mutation.countedCreates = 1;
@@ -165,7 +168,7 @@ export function planBulkOverwrite(ctx: PlanContext, state: ScopeState, entries: 
   });
 
   const creates = matches.filter((m) => m === undefined).length;
-  checkDailyCreates(state, creates, ctx.now);
+  checkDailyCreates(state, creates, ctx);
 
   const mutation = emptyMutation();
   const result = entries.map((entry, index) => {

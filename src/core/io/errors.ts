@@ -101,7 +101,9 @@ export const ERRORS = {
   MaxDailyApplicationCommandCreates: {
     status: 429,
     code: 30034,
-    message: 'Max number of daily application command creates has been reached ({limit})',
+    // v10's message, then slashd's hint: how to lift the limit or start it afresh.
+    message:
+      'Max number of daily application command creates has been reached ({limit}) (slashd: `slashd serve --daily-command-creates N` or `off` lifts it; DELETE /admin/applications/{application}/command-creates resets it)',
   },
   /** A v10 rate limit (docs/rate-limits.md); carries `retry_after` (seconds) and `global`. */
   RateLimited: { status: 429, code: 0, message: 'You are being rate limited.' },

@@ -146,6 +146,13 @@ export class PostgresCommandStore implements CommandStore {
     return counted.rows[0]?.count ?? 0;
   }
 
+  async resetCreatesToday(applicationId: string): Promise<void> {
+    await this.conn.pool.query('DELETE FROM command_creates WHERE application_id = $1 AND day = $2', [
+      applicationId,
+      utcDay(this.conn.now()),
+    ]);
+  }
+
   async mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R> {
     const key = scopeKey(scope);
     const app = scope.applicationId;

@@ -72,6 +72,12 @@ export class SqliteCommandStore implements CommandStore {
     return counted?.count ?? 0;
   }
 
+  async resetCreatesToday(applicationId: string): Promise<void> {
+    this.conn
+      .sql('DELETE FROM command_creates WHERE application_id = ? AND day = ?')
+      .run(applicationId, utcDay(this.conn.now()));
+  }
+
   async mutateCommands<R>(scope: CommandScope, planner: CommandPlanner<R>): Promise<R> {
     const key = scopeKey(scope);
     const day = utcDay(this.conn.now());
