@@ -68,7 +68,8 @@ describe('the packed package', { timeout: INSTALL_WAIT_MS }, () => {
         let out = '';
         child.stdout.on('data', (chunk: Buffer) => {
           out += chunk.toString('utf8');
-          const match = /listening on (http:\S+)/.exec(out);
+          // With --log-format json the banner is a JSON line: the URL ends at its closing quote.
+          const match = /listening on (http:[^\s"]+)/.exec(out);
           if (match) resolve(match[1]!);
         });
         child.on('exit', (code) => reject(new Error(`slashd exited (${code}) before listening: ${out}`)));
