@@ -258,7 +258,10 @@ async function assemble(
   const world = new WorldService(store.world, commands, worldEvents);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
-  const renderer = new MessageRenderer(store);
+  // The issuer and attachment URLs' origin: the configured public URL, else the address this node listens on.
+  let listenUrl = 'http://127.0.0.1';
+  const publicOrigin = () => config.publicUrl?.replace(/\/+$/, '') ?? listenUrl;
+  const renderer = new MessageRenderer(store, publicOrigin);
   const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics });
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
@@ -310,9 +313,7 @@ async function assemble(
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
   const snapshots = new SnapshotService(store.snapshots, world, ids);
-  // The issuer is the configured public URL, else the address this node listens on.
-  let listenUrl = 'http://127.0.0.1';
-  const oidc = new OidcService(store.world, { url: () => config.publicUrl?.replace(/\/+$/, '') ?? listenUrl }, now);
+  const oidc = new OidcService(store.world, { url: publicOrigin }, now);
 
   // Nodes starting at once on one database apply their start-up world one after the other.
   if (config.world || config.mergeWorld) {

@@ -15,7 +15,11 @@ import type { Application, Channel, Guild, User } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
 
 export class MessageRenderer {
-  constructor(private readonly store: Pick<Store, 'world' | 'interactions'>) {}
+  /** `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening). */
+  constructor(
+    private readonly store: Pick<Store, 'world' | 'interactions'>,
+    private readonly origin: () => string = () => '',
+  ) {}
 
   /** Loads every user and application the messages name, so that rendering itself is pure. */
   private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
@@ -38,7 +42,7 @@ export class MessageRenderer {
         if (app) apps.set(id, app);
       }
     }
-    return { findUser: (id) => users.get(id), findApplication: (id) => apps.get(id) };
+    return { findUser: (id) => users.get(id), findApplication: (id) => apps.get(id), origin: this.origin() };
   }
 
   async render(message: StoredMessage): Promise<Record<string, unknown>> {

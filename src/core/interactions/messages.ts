@@ -7,6 +7,12 @@ import { snowflakeTimestampMs } from '../snowflake.js';
 import type { InteractionRecord } from './lifecycle.js';
 import type { Application, Message, User } from '../world/types.js';
 import { toWirePublicUser } from '../world/wire.js';
+import {
+  attachmentPath,
+  resolveAttachmentUrls,
+  toWireAttachment,
+  type StoredAttachment,
+} from '../attachments/model.js';
 
 // Message flags (v10), the ones slashd reads or sets.
 /** Message flag: only the invoking user sees the message. */
@@ -89,6 +95,8 @@ export interface StoredMessage {
   webhook_id?: string;
   application_id?: string;
   tts?: boolean;
+  /** Its files (the bytes are in the attachment store); absent is none. */
+  attachments?: StoredAttachment[];
 }
 
 /** A message of a channel: one of the world file, or one slashd stored (responses, follow-ups). */
@@ -107,6 +115,8 @@ export function toStoredMessage(message: ChannelMessage, guildId: string | null)
 export interface MessageRenderContext {
   findUser(id: string): User | undefined;
   findApplication(id: string): Application | undefined;
+  /** slashd's public URL (no trailing slash), the origin of attachment URLs; '' when unknown. */
+  origin?: string;
 }
 
 type WireObject = Record<string, unknown>;
@@ -193,6 +203,9 @@ function addAppFields(wire: WireObject, message: StoredMessage): void {
 
 /** The v10 message object. */
 export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext): WireObject {
+  const attachments = message.attachments ?? [];
+  const origin = ctx.origin ?? '';
+  const ephemeral = message.ephemeral_for_user_id !== null;
   const wire: WireObject = {
     id: message.id,
     type: messageTypeOf(message),
@@ -205,8 +218,12 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     mention_everyone: false,
     mentions: [],
     mention_roles: [],
-    attachments: [],
-    embeds: message.embeds,
+    attachments: attachments.map((a) => toWireAttachment(message.channel_id, a, origin, ephemeral)),
+    embeds: resolveAttachmentUrls(
+      message.embeds,
+      attachments,
+      (a) => `${origin}${attachmentPath(message.channel_id, a)}`,
+    ),
     pinned: false,
     flags: wireFlags(message),
     components: message.components,
