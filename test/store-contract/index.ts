@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { describeAttachmentStoreContract } from './attachment-store.contract.js';
 import { describeCommandStoreContract } from './command-store.contract.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { describeInteractionStoreContract } from './interaction-store.contract.js';
@@ -13,6 +14,7 @@ import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
+export { describeAttachmentStoreContract } from './attachment-store.contract.js';
 export { describeCommandStoreContract } from './command-store.contract.js';
 export { describeInteractionStoreContract } from './interaction-store.contract.js';
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
@@ -44,4 +46,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeNodeLeaseStoreContract(name, make);
   describeSnapshotStoreContract(name, make);
   describeOAuth2GrantsContract(name, make);
+  describeAttachmentStoreContract(name, make);
 }

@@ -5,6 +5,7 @@ import type { ActivityInstance, InteractionStore, MessageRange } from '../store.
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { messageRowValues, modalClaimable } from '../rows.js';
+import { deleteMessageFiles } from './attachment-tables.js';
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -148,12 +149,13 @@ export class PostgresInteractionStore implements InteractionStore {
     return ascending ? messages.reverse() : messages;
   }
 
+  /** The message and its attachments' bytes, in one transaction. */
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
-    const result = await this.conn.pool.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [
-      channelId,
-      id,
-    ]);
-    return (result.rowCount ?? 0) > 0;
+    return this.conn.transaction(async (client) => {
+      await deleteMessageFiles(client, channelId, id);
+      const result = await client.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [channelId, id]);
+      return (result.rowCount ?? 0) > 0;
+    });
   }
 
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {

@@ -2,6 +2,7 @@
  * The PostgreSQL store: each focused store is its table module over one bounded pool on one
  * schema. `open` applies the migrations the schema lacks before the store is handed out.
  */
+import { PostgresAttachmentStore } from './attachment-tables.js';
 import type { DependencyObserver } from '../../core/dependencies.js';
 import { SchemaTooNewError, type MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
@@ -41,6 +42,7 @@ export class PostgresStore implements Store {
   readonly interactions: PostgresInteractionStore;
   readonly leases: PostgresNodeLeaseStore;
   readonly snapshots: PostgresSnapshotStore;
+  readonly attachments: PostgresAttachmentStore;
   private closed: Promise<void> | null = null;
 
   private constructor(
@@ -52,6 +54,7 @@ export class PostgresStore implements Store {
     this.interactions = new PostgresInteractionStore(conn);
     this.leases = new PostgresNodeLeaseStore(conn);
     this.snapshots = new PostgresSnapshotStore(conn);
+    this.attachments = new PostgresAttachmentStore(conn);
   }
 
   /**

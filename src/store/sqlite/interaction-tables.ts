@@ -5,6 +5,7 @@ import type { ActivityInstance, InteractionStore, MessageRange } from '../store.
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
 import { messageRowValues, modalClaimable } from '../rows.js';
+import { deleteMessageFiles } from './attachment-tables.js';
 
 export class SqliteInteractionStore implements InteractionStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -136,8 +137,12 @@ export class SqliteInteractionStore implements InteractionStore {
     return ascending ? messages.reverse() : messages;
   }
 
+  /** The message and its attachments' bytes, in one transaction. */
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
-    return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+    return this.conn.transaction(() => {
+      deleteMessageFiles(this.conn, channelId, id);
+      return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+    });
   }
 
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
