@@ -37,6 +37,7 @@ import { OAuth2Service } from './services/oauth2-service.js';
 import { ConsentSessions } from './services/consent-sessions.js';
 import { OidcService } from './services/oidc-service.js';
 import { PermissionsService } from './services/permissions-service.js';
+import { AttachmentsService } from './services/attachments-service.js';
 import { ResponsesService } from './services/responses-service.js';
 import { SnapshotService } from './services/snapshot-service.js';
 import { WorldEvents } from './services/world-events.js';
@@ -262,7 +263,8 @@ async function assemble(
   let listenUrl = 'http://127.0.0.1';
   const publicOrigin = () => config.publicUrl?.replace(/\/+$/, '') ?? listenUrl;
   const renderer = new MessageRenderer(store, publicOrigin);
-  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics });
+  const attachments = new AttachmentsService({ store, world: store.world, ids });
+  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics, attachments });
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
   const resumeBuffer =
@@ -360,7 +362,9 @@ async function assemble(
         ids,
         now,
         events: worldEvents,
+        attachments,
       }),
+      attachments,
       gateway,
       console: consoleService,
       adminToken,

@@ -3,6 +3,7 @@
  * plugin only the services it calls (its own options object); no route reaches the store. Only
  * the authentication hook reads it, through the token lookups of `PrincipalLookup`.
  */
+import type { AttachmentsService } from '../services/attachments-service.js';
 import type { ApplicationService } from '../services/application-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { ChannelsService } from '../services/channels-service.js';
@@ -45,6 +46,8 @@ export interface HttpServices {
   guilds: GuildsService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
+  /** Message files: served by `routes/attachments.ts` (absent: no file is served). */
+  attachments?: AttachmentsService;
   /** Gateway discovery (`/gateway`, `/gateway/bot`), and whose bots are connected (`/admin/delivery`). */
   gateway: GatewayDiscovery & GatewayPresence;
   /** The web console's own reads (sandbox sign-in, members, live streams). */

@@ -31,6 +31,8 @@ import { readStaticFolder } from './static-files.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
+import { attachmentRoutes } from './routes/attachments.js';
+import { acceptUploads } from './multipart.js';
 import { guildRoutes } from './routes/guilds.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
@@ -147,6 +149,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   for (const version of SERVED_VERSIONS) {
     await app.register(
       async (api) => {
+        await acceptUploads(api);
         await api.register(applicationCommandRoutes, { commands, guilds: world });
         await api.register(commandPermissionRoutes, { permissions: services.permissions, guilds: world });
         await api.register(channelRoutes, { channels: services.channels });
@@ -162,6 +165,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
       { prefix: `/api/${version}` },
     );
   }
+  if (services.attachments) await app.register(attachmentRoutes, { attachments: services.attachments });
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
   await app.register(snapshotRoutes, {
     snapshots: services.snapshots,

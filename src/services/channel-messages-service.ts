@@ -15,7 +15,7 @@ import {
   SUPPRESS_NOTIFICATIONS_FLAG,
   type StoredMessage,
 } from '../core/interactions/messages.js';
-import { hasAll, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
+import { ATTACH_FILES, hasAll, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
 import { sendMessagesFlag } from '../core/permissions/channel-permissions.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import { toWireChannel } from '../core/world/v10-objects.js';
@@ -25,6 +25,7 @@ import type { InteractionStore } from '../store/store.js';
 import { normalizeComponents } from '../core/interactions/component-tree.js';
 import type { MessageRenderer } from './message-renderer.js';
 import type { WorldEvents } from './world-events.js';
+import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
@@ -57,6 +58,8 @@ export interface ChannelMessagesDeps {
   ids: SnowflakeGenerator;
   now: () => number;
   events: WorldEvents;
+  /** Files of messages sent as multipart bodies; without it, messages carry no files. */
+  attachments?: AttachmentsService;
 }
 
 export class ChannelMessagesService {
@@ -69,11 +72,17 @@ export class ChannelMessagesService {
   }
 
   /** Needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread). */
-  async send(applicationId: string, channelId: string, body: unknown): Promise<Record<string, unknown>> {
+  async send(
+    applicationId: string,
+    channelId: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<Record<string, unknown>> {
     const viewer: Viewer = { kind: 'bot', applicationId };
     const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(permissions, sendMessagesFlag(channel))) throw apiError('MissingPermissions');
-    return this.render(await this.create(applicationId, guild, channel, body));
+    if (files.length > 0 && !hasAll(permissions, ATTACH_FILES)) throw apiError('MissingPermissions');
+    return this.render(await this.create(applicationId, guild, channel, body, files));
   }
 
   /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
@@ -90,9 +99,10 @@ export class ChannelMessagesService {
     channelId: string,
     messageId: string,
     body: unknown,
+    files: readonly IncomingFile[] = [],
   ): Promise<Record<string, unknown>> {
     const found = await this.botsView(applicationId, channelId, messageId);
-    const edited = await this.editOwn(applicationId, found, body);
+    const edited = await this.editOwn(applicationId, found, body, files);
     if (!edited) throw apiError('UnknownMessage');
     return this.render(edited);
   }
@@ -110,7 +120,13 @@ export class ChannelMessagesService {
   }
 
   /** The caller has checked the bot's right to send here. */
-  private async create(applicationId: string, guild: Guild, channel: Channel, body: unknown): Promise<StoredMessage> {
+  private async create(
+    applicationId: string,
+    guild: Guild,
+    channel: Channel,
+    body: unknown,
+    files: readonly IncomingFile[],
+  ): Promise<StoredMessage> {
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     const data = checkChannelMessage(body, false);
     const message: StoredMessage = {
@@ -127,7 +143,13 @@ export class ChannelMessagesService {
       edited_timestamp: null,
       ephemeral_for_user_id: null,
     };
-    await this.deps.messages.putMessage(message);
+    const attached = await attachFiles(this.deps.attachments, message, data.attachments, files, ['attachments']);
+    try {
+      await this.deps.messages.putMessage(message);
+    } catch (error) {
+      await attached?.discard();
+      throw error;
+    }
     await this.deps.events.messageCreated(message);
     return message;
   }
@@ -160,6 +182,7 @@ export class ChannelMessagesService {
     applicationId: string,
     message: StoredMessage | null,
     body: unknown,
+    files: readonly IncomingFile[],
   ): Promise<StoredMessage | null> {
     const own = this.ownMessage(message, applicationId, 'CannotEditOtherUsersMessage');
     if (!own) return null;
@@ -176,7 +199,12 @@ export class ChannelMessagesService {
       flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : own.flags,
       edited_timestamp: new Date(this.deps.now()).toISOString(),
     };
-    if (!(await this.deps.messages.editMessage(edited))) return null;
+    const attached = await attachFiles(this.deps.attachments, edited, data.attachments, files, ['attachments'], own);
+    if (!(await this.deps.messages.editMessage(edited))) {
+      await attached?.discard();
+      return null;
+    }
+    await attached?.commit();
     await this.deps.events.messageUpdated(edited);
     return edited;
   }

@@ -32,6 +32,7 @@ import { sameSecret } from '../store/tokens.js';
 import type { MessageRenderer } from './message-renderer.js';
 import { appendStep } from './interaction-transcript.js';
 import type { WorldEvents } from './world-events.js';
+import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 
 export interface ResponsesServiceDeps {
   store: Pick<Store, 'world' | 'interactions'>;
@@ -41,6 +42,8 @@ export interface ResponsesServiceDeps {
   /** Tells bots of the messages answers leave in channels (MESSAGE_CREATE/UPDATE/DELETE). */
   events?: WorldEvents;
   metrics?: InteractionMetrics;
+  /** Files of answers sent as multipart bodies; without it, answers carry no files. */
+  attachments?: AttachmentsService;
 }
 
 export interface CallbackResult {
@@ -85,13 +88,18 @@ export class ResponsesService {
 
   // ---- the first answer ---------------------------------------------------------------------------
 
-  async callback(interactionId: string, token: string, body: unknown): Promise<CallbackResult> {
+  async callback(
+    interactionId: string,
+    token: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<CallbackResult> {
     const record = await this.findByToken(token, interactionId);
     if (!record) throw apiError('UnknownInteraction');
     const app = await this.deps.store.world.getApplication(record.application_id);
     if (!app) throw apiError('UnknownInteraction');
     try {
-      const result = await this.acknowledge(app, record, body);
+      const result = await this.acknowledge(app, record, body, files);
       await this.step(record, 'answer', {
         via: 'callback',
         type: callbackTypeOf(body),
@@ -138,7 +146,12 @@ export class ResponsesService {
     }
   }
 
-  private async acknowledge(app: StoredApplication, record: InteractionRecord, body: unknown): Promise<CallbackResult> {
+  private async acknowledge(
+    app: StoredApplication,
+    record: InteractionRecord,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<CallbackResult> {
     const now = this.deps.now();
     if (currentState(record, now).state === 'failed' && record.state === 'pending') {
       // Past the deadline: record the timeout now, the token is dead.
@@ -155,7 +168,7 @@ export class ResponsesService {
     const response = checked.value;
     const state = stateAfterCallback(response.type);
     if (response.type === CallbackType.DeferredUpdateMessage || response.type === CallbackType.UpdateMessage) {
-      return this.acknowledgeByUpdate(record, response);
+      return this.acknowledgeByUpdate(record, response, files);
     }
 
     let message: StoredMessage | null = null;
@@ -171,6 +184,10 @@ export class ResponsesService {
       );
     }
     if (response.type === CallbackType.LaunchActivity) activityInstanceId = this.deps.ids.next();
+    const attached =
+      message && response.type === CallbackType.ChannelMessageWithSource
+        ? await attachFiles(this.deps.attachments, message, response.data?.attachments, files, ['data', 'attachments'])
+        : null;
 
     const won = await this.transition(
       record,
@@ -178,7 +195,10 @@ export class ResponsesService {
       { state, response, original_message_id: message?.id ?? null, activity_instance_id: activityInstanceId },
       message ?? undefined,
     );
-    if (!won) throw apiError('InteractionAlreadyAcknowledged');
+    if (!won) {
+      await attached?.discard();
+      throw apiError('InteractionAlreadyAcknowledged');
+    }
     if (message) await this.deps.events?.messageCreated(message);
     if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
     return {
@@ -191,7 +211,11 @@ export class ResponsesService {
    * 6 and 7: the answer is the message holding the component, which `@original` names from now on;
    * 7 edits it at once (the fields it gives replace the message's, as an edit does).
    */
-  private async acknowledgeByUpdate(record: InteractionRecord, response: CheckedCallback): Promise<CallbackResult> {
+  private async acknowledgeByUpdate(
+    record: InteractionRecord,
+    response: CheckedCallback,
+    files: readonly IncomingFile[],
+  ): Promise<CallbackResult> {
     const messageId = record.message_id;
     const current = messageId ? await this.deps.store.interactions.getMessage(record.channel_id, messageId) : null;
     if (!current) throw apiError('UnknownMessage');
@@ -204,7 +228,20 @@ export class ResponsesService {
     let message = current;
     if (response.type === CallbackType.UpdateMessage) {
       message = this.applyEdit(current, response.data ?? {});
-      if (await this.deps.store.interactions.editMessage(message)) await this.deps.events?.messageUpdated(message);
+      const attached = await attachFiles(
+        this.deps.attachments,
+        message,
+        response.data?.attachments,
+        files,
+        ['data', 'attachments'],
+        current,
+      );
+      if (await this.deps.store.interactions.editMessage(message)) {
+        await attached?.commit();
+        await this.deps.events?.messageUpdated(message);
+      } else {
+        await attached?.discard();
+      }
     }
     const interaction: Record<string, unknown> = { id: record.id, type: record.type };
     const out: Record<string, unknown> = { interaction };
@@ -307,7 +344,12 @@ export class ResponsesService {
     return record;
   }
 
-  async followUp(applicationId: string, token: string, body: unknown): Promise<StoredMessage> {
+  async followUp(
+    applicationId: string,
+    token: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<StoredMessage> {
     const record = await this.webhookInteraction(applicationId, token);
     if (record.state === 'pending') throw apiError('UnknownWebhook');
     const checked = checkMessageData(body, {});
@@ -317,7 +359,15 @@ export class ResponsesService {
     if (record.original_message_id !== null) {
       message.interaction_metadata.original_response_message_id = record.original_message_id;
     }
-    await this.deps.store.interactions.putMessage(message);
+    const attached = await attachFiles(this.deps.attachments, message, checked.value.attachments, files, [
+      'attachments',
+    ]);
+    try {
+      await this.deps.store.interactions.putMessage(message);
+    } catch (error) {
+      await attached?.discard();
+      throw error;
+    }
     await this.step(record, 'follow_up', { message_id: message.id });
     await this.deps.events?.messageCreated(message);
     return message;
@@ -328,13 +378,31 @@ export class ResponsesService {
     return this.ownMessage(record, messageId);
   }
 
-  async editMessage(applicationId: string, token: string, messageId: string, body: unknown): Promise<StoredMessage> {
+  async editMessage(
+    applicationId: string,
+    token: string,
+    messageId: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<StoredMessage> {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
     const checked = checkMessageData(body, { partial: true });
     if (!checked.ok) throw messageFormError(checked.issues);
     const edited = this.applyEdit(message, checked.value);
-    if (!(await this.deps.store.interactions.editMessage(edited))) throw apiError('UnknownMessage');
+    const attached = await attachFiles(
+      this.deps.attachments,
+      edited,
+      checked.value.attachments,
+      files,
+      ['attachments'],
+      message,
+    );
+    if (!(await this.deps.store.interactions.editMessage(edited))) {
+      await attached?.discard();
+      throw apiError('UnknownMessage');
+    }
+    await attached?.commit();
     await this.step(record, 'edit', { message_id: edited.id });
     await this.deps.events?.messageUpdated(edited);
     if (record.original_message_id === message.id && record.state === 'acknowledged') {

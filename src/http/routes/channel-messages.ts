@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChannelMessagesService } from '../../services/channel-messages-service.js';
 import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../guards.js';
+import { UPLOADS, withMessageBody } from '../multipart.js';
 
 export interface ChannelMessageRoutesOptions {
   channelMessages: ChannelMessagesService;
@@ -30,8 +31,13 @@ export async function channelMessageRoutes(
     channelMessages.channel(viewerOf(request), request.params.channelId),
   );
 
-  api.post<{ Params: ChannelParams }>('/channels/:channelId/messages', { onRequest: requireBot }, async (request) =>
-    channelMessages.send(appOf(request).id, request.params.channelId, request.body),
+  api.post<{ Params: ChannelParams }>(
+    '/channels/:channelId/messages',
+    { onRequest: requireBot, ...UPLOADS },
+    async (request) =>
+      withMessageBody(request, ({ payload, files }) =>
+        channelMessages.send(appOf(request).id, request.params.channelId, payload, files),
+      ),
   );
 
   api.get<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', READER, async (request) =>
@@ -40,9 +46,11 @@ export async function channelMessageRoutes(
 
   api.patch<{ Params: MessageParams }>(
     '/channels/:channelId/messages/:messageId',
-    { onRequest: requireBot },
+    { onRequest: requireBot, ...UPLOADS },
     async (request) =>
-      channelMessages.edit(appOf(request).id, request.params.channelId, request.params.messageId, request.body),
+      withMessageBody(request, ({ payload, files }) =>
+        channelMessages.edit(appOf(request).id, request.params.channelId, request.params.messageId, payload, files),
+      ),
   );
 
   api.delete<{ Params: MessageParams }>(

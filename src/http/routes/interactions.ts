@@ -8,6 +8,7 @@ import type { InteractionsService } from '../../services/interactions-service.js
 import type { ResponsesService } from '../../services/responses-service.js';
 import { requireUser, userOf } from '../guards.js';
 import { queryFlag } from '../query.js';
+import { UPLOADS, withMessageBody } from '../multipart.js';
 
 export interface InteractionRoutesOptions {
   interactions: InteractionsService;
@@ -34,11 +35,10 @@ export async function interactionRoutes(
 
   api.post<{ Params: { interactionId: string; token: string }; Querystring: { with_response?: string } }>(
     '/interactions/:interactionId/:token/callback',
+    UPLOADS,
     async (request, reply) => {
-      const { callbackResponse } = await responses.callback(
-        request.params.interactionId,
-        request.params.token,
-        request.body,
+      const { callbackResponse } = await withMessageBody(request, ({ payload, files }) =>
+        responses.callback(request.params.interactionId, request.params.token, payload, files),
       );
       if (queryFlag(request.query.with_response)) return reply.code(200).send(callbackResponse);
       return reply.code(204).send();
