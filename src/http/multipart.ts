@@ -142,12 +142,18 @@ function readPayload(value: unknown): unknown {
  * The message body of a request: its JSON as it is, or its multipart form read to its end, with
  * the files on disk. `work` runs with it; the files are removed when it settles.
  */
-export async function withMessageBody<T>(request: FastifyRequest, work: (body: MessageBody) => Promise<T>): Promise<T> {
+export async function withMessageBody<T>(
+  request: FastifyRequest,
+  work: (body: MessageBody) => Promise<T>,
+  /** What refuses the request before its files are read (an unknown interaction token): no upload is read for nothing. */
+  precheck?: () => Promise<unknown>,
+): Promise<T> {
   if (!request.isMultipart()) {
     return work({ payload: request.body, files: [] });
   }
   const declared = Number(request.headers['content-length'] ?? Number.NaN);
   if (Number.isFinite(declared) && declared > UPLOAD_REQUEST_BYTES_MAX) throw apiError('UploadTooLarge');
+  await precheck?.();
   const folder = mkdtempSync(join(tmpdir(), 'slashd-upload-'));
   try {
     const body = await readForm(request, folder);

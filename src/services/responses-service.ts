@@ -119,6 +119,11 @@ export class ResponsesService {
     }
   }
 
+  /** Refuses a token naming no interaction, as `callback` would: checked before an upload is read. */
+  async checkCallbackToken(interactionId: string, token: string): Promise<void> {
+    if (!(await this.findByToken(token, interactionId))) throw apiError('UnknownInteraction');
+  }
+
   /** A step of the interaction's transcript (GET /admin/interactions/{id}/transcript). */
   private async step(record: InteractionRecord, kind: string, detail: Record<string, unknown>): Promise<void> {
     await appendStep(this.deps, record, kind, detail);

@@ -37,8 +37,11 @@ export async function interactionRoutes(
     '/interactions/:interactionId/:token/callback',
     UPLOADS,
     async (request, reply) => {
-      const { callbackResponse } = await withMessageBody(request, ({ payload, files }) =>
-        responses.callback(request.params.interactionId, request.params.token, payload, files),
+      const { interactionId, token } = request.params;
+      const { callbackResponse } = await withMessageBody(
+        request,
+        ({ payload, files }) => responses.callback(interactionId, token, payload, files),
+        () => responses.checkCallbackToken(interactionId, token),
       );
       if (queryFlag(request.query.with_response)) return reply.code(200).send(callbackResponse);
       return reply.code(204).send();

@@ -26,8 +26,10 @@ export async function webhookRoutes(
 
   api.post<{ Params: WebhookParams }>(base, UPLOADS, async (request) => {
     const { applicationId, token } = request.params;
-    return withMessageBody(request, async ({ payload, files }) =>
-      renderer.render(await responses.followUp(applicationId, token, payload, files)),
+    return withMessageBody(
+      request,
+      async ({ payload, files }) => renderer.render(await responses.followUp(applicationId, token, payload, files)),
+      () => responses.webhookInteraction(applicationId, token),
     );
   });
 
@@ -38,8 +40,11 @@ export async function webhookRoutes(
 
   api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, UPLOADS, async (request) => {
     const { applicationId, token, messageId } = request.params;
-    return withMessageBody(request, async ({ payload, files }) =>
-      renderer.render(await responses.editMessage(applicationId, token, messageId, payload, files)),
+    return withMessageBody(
+      request,
+      async ({ payload, files }) =>
+        renderer.render(await responses.editMessage(applicationId, token, messageId, payload, files)),
+      () => responses.webhookInteraction(applicationId, token),
     );
   });
 
