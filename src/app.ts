@@ -312,6 +312,7 @@ async function assemble(
     failWithoutSession: gateway.options.failWithoutSession,
     metrics,
     faults: faultTable,
+    renderer,
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
   const snapshots = new SnapshotService(store.snapshots, world, ids);

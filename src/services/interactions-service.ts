@@ -94,6 +94,8 @@ export interface InteractionsServiceDeps {
   failWithoutSession?: boolean;
   /** Injected faults (`/admin/faults`): deliveries dropped, duplicated or late; the client giving up. */
   faults?: DeliveryFaults | undefined;
+  /** Renders the messages clicks carry (with attachment URLs on the public origin); default: a renderer of `store`. */
+  renderer?: MessageRenderer;
 }
 
 /** Where failed deliveries are logged (the server's pino logger fits). */
@@ -162,7 +164,7 @@ export class InteractionsService {
       store: deps.store,
       ids: deps.ids,
       now: deps.now,
-      renderer: new MessageRenderer(deps.store),
+      renderer: deps.renderer ?? new MessageRenderer(deps.store),
     });
   }
 
