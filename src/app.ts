@@ -263,7 +263,7 @@ async function assemble(
   let listenUrl = 'http://127.0.0.1';
   const publicOrigin = () => config.publicUrl?.replace(/\/+$/, '') ?? listenUrl;
   const renderer = new MessageRenderer(store, publicOrigin);
-  const attachments = new AttachmentsService({ store, world: store.world, ids });
+  const attachments = new AttachmentsService({ store, world: store.world, ids, origin: publicOrigin });
   const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics, attachments });
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;

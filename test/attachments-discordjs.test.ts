@@ -26,6 +26,12 @@ import {
 type Json = any;
 
 const NAMES = ['file-reply', 'file-edit', 'file-follow-up', 'file-send', 'file-too-big'];
+/** A command with an ATTACHMENT option: the bot downloads what the user attached and sends it back. */
+const ECHO = {
+  name: 'file-echo',
+  description: 'Echoes a file',
+  options: [{ type: 11, name: 'file', description: 'The file', required: true }],
+};
 const PNG = pngImage(30, 20);
 const NOTES = Buffer.from('notes from discord.js\n'.repeat(500));
 
@@ -69,6 +75,16 @@ describe('discord.js sends files', () => {
         await interaction.reply('done');
         return;
       }
+      case 'file-echo': {
+        const attachment = interaction.options.getAttachment('file', true);
+        const response = await fetch(attachment.url, { headers: { authorization: `Bot ${DEMO_BOT_TOKEN}` } });
+        const bytes = Buffer.from(await response.arrayBuffer());
+        await interaction.reply({
+          content: `${attachment.name} ${attachment.size} ${attachment.contentType} ${attachment.width}x${attachment.height}`,
+          files: [{ attachment: bytes, name: `echo-${attachment.name}` }],
+        });
+        return;
+      }
       case 'file-too-big':
         await interaction.deferReply();
         await interaction.editReply({
@@ -82,7 +98,7 @@ describe('discord.js sends files', () => {
     server = await startServer({ world: attachmentWorld() });
     const deployed = await server.request('PUT', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
       auth: BOT,
-      body: NAMES.map((name) => ({ name, description: name })),
+      body: [...NAMES.map((name) => ({ name, description: name })), ECHO],
     });
     assert.equal(deployed.status, 200, deployed.text);
     for (const command of deployed.body as Json[]) commands[command.name] = command;
@@ -119,6 +135,37 @@ describe('discord.js sends files', () => {
     });
     assert.equal(response.status, 200, response.text);
     return handled.find((h) => h.id === response.body.id, `the bot's handling of ${name}`);
+  }
+
+  /** Alice invokes `file-echo` with a file, as a client uploads one: multipart, the option naming `files[0]`. */
+  async function invokeWithFile(bytes: Buffer, filename: string): Promise<{ id: string; error: unknown }> {
+    const command = commands['file-echo']!;
+    const form = new FormData();
+    form.append(
+      'payload_json',
+      JSON.stringify({
+        type: 2,
+        application_id: DEMO_APP_ID,
+        guild_id: TEST_GUILD_ID,
+        channel_id: GENERAL,
+        data: {
+          id: command.id,
+          name: command.name,
+          type: 1,
+          version: command.version,
+          options: [{ name: 'file', type: 11, value: 0 }],
+        },
+      }),
+    );
+    form.append('files[0]', new Blob([bytes]), filename);
+    const response = await fetch(`${server.api}/interactions`, {
+      method: 'POST',
+      headers: { authorization: ALICE_TOKEN },
+      body: form,
+    });
+    const body = (await response.json()) as Json;
+    assert.equal(response.status, 200, JSON.stringify(body));
+    return handled.find((h) => h.id === body.id, 'the bot echoing the file');
   }
 
   async function answersTo(id: string): Promise<Json[]> {
@@ -182,5 +229,18 @@ describe('discord.js sends files', () => {
     assert.ok(error instanceof DiscordAPIError, `a DiscordAPIError, got ${String(error)}`);
     assert.equal(error.status, 413);
     assert.equal(error.code, 40005);
+  });
+
+  test('a user attaches a file to an ATTACHMENT option: the bot reads it from data.resolved and downloads it', async () => {
+    const { id, error } = await invokeWithFile(PNG, 'photo.png');
+    assert.equal(error, null, String(error));
+    const [message] = await answersTo(id);
+    assert.equal(message.content, `photo.png ${PNG.length} image/png 30x20`);
+    assert.equal(message.attachments[0].filename, 'echo-photo.png');
+    assert.deepEqual(
+      (await download(message.attachments[0].url, ALICE_TOKEN)).bytes,
+      PNG,
+      'the same bytes, round trip',
+    );
   });
 });

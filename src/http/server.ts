@@ -153,7 +153,11 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(applicationCommandRoutes, { commands, guilds: world });
         await api.register(commandPermissionRoutes, { permissions: services.permissions, guilds: world });
         await api.register(channelRoutes, { channels: services.channels });
-        await api.register(interactionRoutes, { interactions: services.interactions, responses });
+        await api.register(interactionRoutes, {
+          interactions: services.interactions,
+          responses,
+          attachments: services.attachments,
+        });
         await api.register(webhookRoutes, { responses, renderer: services.renderer });
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });

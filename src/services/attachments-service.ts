@@ -7,14 +7,18 @@
  */
 import { APPLICATION_ATTACHMENT_BYTES_MAX } from '../core/attachments/limits.js';
 import type { StoredAttachment, UploadedFile } from '../core/attachments/model.js';
-import { planAttachments } from '../core/attachments/plan.js';
+import { attachmentOfUpload, planAttachments } from '../core/attachments/plan.js';
 import { apiError, invalidFormBody } from '../core/io/errors.js';
 import type { IssuePath } from '../core/io/issue.js';
 import { messageVisibleTo, type StoredMessage } from '../core/interactions/messages.js';
 import { hasAll, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import { viewerId, type Viewer } from '../core/world/viewer.js';
-import type { AttachmentStore, InteractionStore } from '../store/store.js';
+import type { AttachmentStore, InteractionStore, StoredAttachmentFile } from '../store/store.js';
+import { withUploadedAttachmentIds } from '../core/attachments/invocation.js';
+import { toWireAttachment } from '../core/attachments/model.js';
+import { isRecord } from '../core/io/read.js';
+import { nullRecordFrom } from '../core/records.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 
 /** A file of the request, read to its end: what the core plans with, and its bytes piece by piece. */
@@ -45,7 +49,21 @@ export interface AttachmentsDeps {
   store: { attachments: AttachmentStore; interactions: Pick<InteractionStore, 'getMessage'> };
   world: WorldReadStore;
   ids: SnowflakeGenerator;
+  /** slashd's public URL, the origin of the URLs in an invocation's resolved attachments. */
+  origin?: () => string;
 }
+
+/** What a command's files become: the body naming them by id, their attachment objects, and their undoing. */
+export interface InvocationFiles {
+  readonly body: unknown;
+  /** `data.resolved.attachments` of the interaction: attachment objects by id. */
+  readonly resolved: Record<string, Record<string, unknown>>;
+  /** Removes the stored files: the invocation was refused. */
+  discard(): Promise<void>;
+}
+
+/** The message id of files a user attached to a command: no message holds them. */
+const INVOCATION_FILES = '0';
 
 /** A file as it is served: what v10 says of it, and its bytes piece by piece. */
 export interface ServedFile {
@@ -92,6 +110,7 @@ export class AttachmentsService {
         added.map(({ upload, attachment }) => ({
           id: attachment.id,
           size: attachment.size,
+          attachment,
           chunks: (upload as IncomingFile).chunks,
         })),
       );
@@ -104,19 +123,56 @@ export class AttachmentsService {
     };
   }
 
-  /** A file of a message `viewer` may read, or 404 for anything else (as a CDN answers). */
+  /**
+   * Stores the files a user attached to a command in `body`'s channel (each ATTACHMENT option names
+   * one by its `files[n]` index) and gives the body their ids; null when there are none.
+   */
+  async forInvocation(userId: string, body: unknown, files: readonly IncomingFile[]): Promise<InvocationFiles | null> {
+    const channelId = isRecord(body) && typeof body.channel_id === 'string' ? body.channel_id : null;
+    if (files.length === 0 || channelId === null) return null;
+    const idsByIndex = new Map<string, string>();
+    const stored = files.map((file) => {
+      const attachment = attachmentOfUpload(file, this.deps.ids.next());
+      idsByIndex.set(String(file.index), attachment.id);
+      return { id: attachment.id, size: attachment.size, attachment, chunks: file.chunks };
+    });
+    const adding = stored.reduce((sum, file) => sum + file.size, 0);
+    const store = this.deps.store.attachments;
+    if ((await store.storedBytes(userId)) + adding > APPLICATION_ATTACHMENT_BYTES_MAX) throw apiError('UploadTooLarge');
+    await store.putFiles({ ownerId: userId, channelId, messageId: INVOCATION_FILES }, stored);
+    const origin = this.deps.origin?.() ?? '';
+    const resolved = nullRecordFrom(
+      stored.map((file) => [file.id, toWireAttachment(channelId, file.attachment, origin, true)] as const),
+    );
+    return {
+      body: withUploadedAttachmentIds(body, idsByIndex),
+      resolved,
+      discard: () => store.deleteFiles(channelId, [...idsByIndex.values()]),
+    };
+  }
+
+  /** A file of a message `viewer` may read (or a command's, to anyone who may read the channel), else 404. */
   async serve(viewer: Viewer, channelId: string, attachmentId: string, filename: string): Promise<ServedFile> {
     const { permissions } = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const file = await this.deps.store.attachments.findFile(channelId, attachmentId);
-    const message = file ? await this.deps.store.interactions.getMessage(channelId, file.messageId) : null;
-    const attachment = message?.attachments?.find((a) => a.id === attachmentId);
-    if (!message || !attachment || attachment.filename !== filename || !messageVisibleTo(message, viewerId(viewer))) {
-      throw apiError('NotFound');
-    }
+    const attachment = file ? await this.readableAttachment(viewer, channelId, file) : null;
+    if (!attachment || attachment.filename !== filename) throw apiError('NotFound');
     const pieces = await this.deps.store.attachments.readFile(channelId, attachmentId);
     if (!pieces) throw apiError('NotFound');
     return { attachment, pieces };
+  }
+
+  /** The file's attachment object when `viewer` may see what holds it: its message, or a command's files. */
+  private async readableAttachment(
+    viewer: Viewer,
+    channelId: string,
+    file: StoredAttachmentFile,
+  ): Promise<StoredAttachment | null> {
+    if (file.messageId === INVOCATION_FILES) return file.attachment;
+    const message = await this.deps.store.interactions.getMessage(channelId, file.messageId);
+    if (!message || !messageVisibleTo(message, viewerId(viewer))) return null;
+    return message.attachments?.find((a) => a.id === file.attachment.id) ?? null;
   }
 }
 

@@ -110,6 +110,8 @@ export interface DeliveryLog {
 export interface RequestContext {
   requestId: string;
   log: DeliveryLog;
+  /** Files the user attached (ATTACHMENT options): `data.resolved.attachments` by id. */
+  attachments?: Record<string, Record<string, unknown>>;
 }
 
 /** Read-repair: the client's copy of the command is stale; the error names the current version. */
@@ -186,7 +188,7 @@ export class InteractionsService {
     const scene = await loadScene(this.deps.store, user, request);
     checkAccess(scene);
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
-    const record = await this.record(scene, request);
+    const record = await this.record(scene, request, context?.attachments);
     await this.dispatch(scene, record, context);
     return this.outcome(record);
   }
@@ -226,7 +228,11 @@ export class InteractionsService {
     return message && messageReadableIn(scene, message) ? message : null;
   }
 
-  private async record(scene: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
+  private async record(
+    scene: InvocationScene,
+    request: InvokeRequest,
+    attachments?: Record<string, Record<string, unknown>>,
+  ): Promise<InteractionRecord> {
     const kind = request.type === InteractionType.ApplicationCommandAutocomplete ? 'autocomplete' : 'command';
     const guild = scene.inGuild?.guild ?? null;
     // A MESSAGE command may target the world's messages and slashd's own that this user can see.
@@ -267,6 +273,7 @@ export class InteractionsService {
       context: guild ? 0 : 1,
       appPermissions: guild ? formatPermissions(appChannelPermissions(guild, scene.app.id, scene.channel)) : '0',
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, scene.channel)) : null,
+      ...(attachments ? { attachments } : {}),
     });
     const record: InteractionRecord = {
       id,

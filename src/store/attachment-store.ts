@@ -4,6 +4,7 @@
  * piece by piece, so no whole upload is ever held in memory; a message's files go with it
  * (`InteractionStore.deleteMessage` deletes them in its transaction).
  */
+import type { StoredAttachment } from '../core/attachments/model.js';
 
 /** Who and where a file belongs to. */
 export interface AttachmentOwner {
@@ -13,16 +14,19 @@ export interface AttachmentOwner {
   readonly messageId: string;
 }
 
-/** A file to store: its id and its bytes, read once, in order. */
+/** A file to store: what it is, and its bytes, read once, in order. */
 export interface AttachmentFile {
   readonly id: string;
   readonly size: number;
+  /** What v10 says of the file (its id and size are the two above). */
+  readonly attachment: StoredAttachment;
   /** The file's pieces, each at most ATTACHMENT_CHUNK_BYTES; iterated once, inside the store's transaction. */
   readonly chunks: () => Iterable<Uint8Array>;
 }
 
 /** What the store knows of a stored file. */
 export interface StoredAttachmentFile {
+  readonly attachment: StoredAttachment;
   readonly ownerId: string;
   readonly messageId: string;
   readonly size: number;

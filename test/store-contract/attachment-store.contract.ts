@@ -21,6 +21,7 @@ function file(id: string, size: number): AttachmentFile & { bytes: Buffer } {
     id,
     size,
     bytes,
+    attachment: { id, filename: `${id}.bin`, size },
     chunks: function* () {
       for (let at = 0; at < size; at += PIECE) yield bytes.subarray(at, Math.min(size, at + PIECE));
     },
@@ -48,6 +49,7 @@ export function describeAttachmentStoreContract(name: string, make: MakeStores):
       const other = await t.db.connect();
       assert.deepEqual(await collect(await other.attachments.readFile(CHANNEL_1, FILE_2)), small.bytes);
       assert.deepEqual(await store().findFile(CHANNEL_1, FILE_1), {
+        attachment: { id: FILE_1, filename: `${FILE_1}.bin`, size: big.size },
         ownerId: APP_A,
         messageId: MESSAGE,
         size: big.size,

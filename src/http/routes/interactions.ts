@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
 import type { InteractionsService } from '../../services/interactions-service.js';
 import type { ResponsesService } from '../../services/responses-service.js';
+import type { AttachmentsService } from '../../services/attachments-service.js';
 import { requireUser, userOf } from '../guards.js';
 import { queryFlag } from '../query.js';
 import { UPLOADS, withMessageBody } from '../multipart.js';
@@ -13,14 +14,29 @@ import { UPLOADS, withMessageBody } from '../multipart.js';
 export interface InteractionRoutesOptions {
   interactions: InteractionsService;
   responses: ResponsesService;
+  /** Files users attach to commands (ATTACHMENT options); without it, invocations carry none. */
+  attachments?: AttachmentsService | undefined;
 }
 
 export async function interactionRoutes(
   api: FastifyInstance,
-  { interactions, responses }: InteractionRoutesOptions,
+  { interactions, responses, attachments }: InteractionRoutesOptions,
 ): Promise<void> {
-  api.post('/interactions', { onRequest: requireUser }, async (request) =>
-    interactions.invoke(userOf(request), request.body, { requestId: request.id, log: request.log }),
+  api.post('/interactions', { onRequest: requireUser, ...UPLOADS }, async (request) =>
+    withMessageBody(request, async ({ payload, files }) => {
+      const context = { requestId: request.id, log: request.log };
+      const attached = await attachments?.forInvocation(userOf(request).id, payload, files);
+      if (!attached) return interactions.invoke(userOf(request), payload, context);
+      try {
+        return await interactions.invoke(userOf(request), attached.body, {
+          ...context,
+          attachments: attached.resolved,
+        });
+      } catch (error) {
+        await attached.discard();
+        throw error;
+      }
+    }),
   );
 
   api.get<{ Params: { interactionId: string } }>(

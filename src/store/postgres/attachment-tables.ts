@@ -1,6 +1,7 @@
 /** The PostgreSQL AttachmentStore: files in bytea pieces, so that many nodes serve every file. */
 import type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from '../attachment-store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
+import type { StoredAttachment } from '../../core/attachments/model.js';
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -11,8 +12,8 @@ export class PostgresAttachmentStore implements AttachmentStore {
     await this.conn.transaction(async (client) => {
       for (const file of files) {
         await client.query(
-          'INSERT INTO attachment_files (channel_id, id, message_id, owner_id, size) VALUES ($1, $2, $3, $4, $5)',
-          [owner.channelId, file.id, owner.messageId, owner.ownerId, file.size],
+          'INSERT INTO attachment_files (channel_id, id, message_id, owner_id, doc, size) VALUES ($1, $2, $3, $4, $5, $6)',
+          [owner.channelId, file.id, owner.messageId, owner.ownerId, JSON.stringify(file.attachment), file.size],
         );
         let seq = 0;
         for (const chunk of file.chunks()) {
@@ -26,12 +27,14 @@ export class PostgresAttachmentStore implements AttachmentStore {
   }
 
   async findFile(channelId: string, attachmentId: string): Promise<StoredAttachmentFile | null> {
-    const result = await this.conn.pool.query<{ owner_id: string; message_id: string; size: string }>(
-      'SELECT owner_id, message_id, size FROM attachment_files WHERE channel_id = $1 AND id = $2',
+    const result = await this.conn.pool.query<{ owner_id: string; message_id: string; doc: string; size: string }>(
+      'SELECT owner_id, message_id, doc, size FROM attachment_files WHERE channel_id = $1 AND id = $2',
       [channelId, attachmentId],
     );
     const row = result.rows[0];
-    return row ? { ownerId: row.owner_id, messageId: row.message_id, size: Number(row.size) } : null;
+    if (!row) return null;
+    const attachment = JSON.parse(row.doc) as StoredAttachment;
+    return { attachment, ownerId: row.owner_id, messageId: row.message_id, size: Number(row.size) };
   }
 
   async readFile(channelId: string, attachmentId: string): Promise<AsyncIterable<Uint8Array> | null> {

@@ -307,6 +307,8 @@ export const MIGRATIONS: readonly Migration[] = [
         id TEXT NOT NULL,
         message_id TEXT NOT NULL,
         owner_id TEXT NOT NULL,
+        -- What the file is (filename, type, dimensions), for files no message describes yet.
+        doc TEXT NOT NULL,
         size BIGINT NOT NULL,
         PRIMARY KEY (channel_id, id)
       );

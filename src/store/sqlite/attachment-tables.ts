@@ -1,20 +1,28 @@
 /** The SQLite AttachmentStore: files in BLOB pieces next to the messages that hold them. */
 import type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from '../attachment-store.js';
 import type { SqliteConnection } from './connection.js';
+import type { StoredAttachment } from '../../core/attachments/model.js';
 
 export class SqliteAttachmentStore implements AttachmentStore {
   constructor(private readonly conn: SqliteConnection) {}
 
   async putFiles(owner: AttachmentOwner, files: readonly AttachmentFile[]): Promise<void> {
     const insertFile = this.conn.sql(
-      'INSERT INTO attachment_files (channel_id, id, message_id, owner_id, size) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO attachment_files (channel_id, id, message_id, owner_id, doc, size) VALUES (?, ?, ?, ?, ?, ?)',
     );
     const insertChunk = this.conn.sql(
       'INSERT INTO attachment_chunks (channel_id, attachment_id, seq, bytes) VALUES (?, ?, ?, ?)',
     );
     this.conn.transaction(() => {
       for (const file of files) {
-        insertFile.run(owner.channelId, file.id, owner.messageId, owner.ownerId, file.size);
+        insertFile.run(
+          owner.channelId,
+          file.id,
+          owner.messageId,
+          owner.ownerId,
+          JSON.stringify(file.attachment),
+          file.size,
+        );
         let seq = 0;
         for (const chunk of file.chunks()) insertChunk.run(owner.channelId, file.id, seq++, chunk);
       }
@@ -23,9 +31,11 @@ export class SqliteAttachmentStore implements AttachmentStore {
 
   async findFile(channelId: string, attachmentId: string): Promise<StoredAttachmentFile | null> {
     const row = this.conn
-      .sql('SELECT owner_id, message_id, size FROM attachment_files WHERE channel_id = ? AND id = ?')
-      .get(channelId, attachmentId) as { owner_id: string; message_id: string; size: number } | undefined;
-    return row ? { ownerId: row.owner_id, messageId: row.message_id, size: row.size } : null;
+      .sql('SELECT owner_id, message_id, doc, size FROM attachment_files WHERE channel_id = ? AND id = ?')
+      .get(channelId, attachmentId) as { owner_id: string; message_id: string; doc: string; size: number } | undefined;
+    if (!row) return null;
+    const attachment = JSON.parse(row.doc) as StoredAttachment;
+    return { attachment, ownerId: row.owner_id, messageId: row.message_id, size: row.size };
   }
 
   async readFile(channelId: string, attachmentId: string): Promise<AsyncIterable<Uint8Array> | null> {
