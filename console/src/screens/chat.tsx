@@ -198,6 +198,12 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
       );
     },
     openMenu: (kind, target, anchor) => setMenu({ kind, target, anchor }),
+    // The file's path on this server: its URL names slashd's public origin, the console may be reached otherwise.
+    fetchFile: async (url) => {
+      const response = await fetch(new URL(url, location.href).pathname, { headers: { Authorization: api.token } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.blob();
+    },
     dismiss: (id) => setDismissed((set) => new Set([...set, id])),
   };
 
