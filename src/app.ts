@@ -9,6 +9,7 @@ import { RedisEventBus } from './events/redis-bus.js';
 import { presenceNeedingRedis, RedisLink, type RedisTimeouts } from './events/redis-link.js';
 import { DEFAULT_GATEWAY_OPTIONS, Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { RedisResumeBuffer } from './gateway/redis-resume-buffer.js';
+import { RedisPendingInteractions } from './gateway/pending-interactions.js';
 import { RedisSessionRegistry } from './gateway/session-registry.js';
 import { RedisSessionStarts } from './gateway/session-starts.js';
 import type { HttpTimeouts } from './http/limits.js';
@@ -285,6 +286,8 @@ async function assemble(
     metrics,
     sessionStarts,
     clientAddress: clientAddressOf(config.trustProxy),
+    pending: registry && new RedisPendingInteractions(redis!.commands, registry.keys),
+    interactionStates: store.interactions,
   });
   metrics.watchGateway(gateway);
   const hosts = new HostPolicy(config.allowedHosts, [config.publicUrl, gateway.options.publicUrl]);
