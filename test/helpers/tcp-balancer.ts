@@ -14,6 +14,8 @@ export interface TcpBalancer {
   /** The target port of each connection forwarded so far, in order. */
   readonly forwarded: readonly number[];
   hold(): void;
+  /** Resolves once `count` connections are held (the clients' reconnections have arrived). */
+  untilHeld(count: number): Promise<void>;
   release(): void;
   close(): Promise<void>;
 }
@@ -23,6 +25,14 @@ export async function startTcpBalancer(): Promise<TcpBalancer> {
   let held: Socket[] | null = null;
   const forwarded: number[] = [];
   const open = new Set<Socket>();
+  const heldWaiters: { count: number; resolve: () => void }[] = [];
+  const tellHeld = () => {
+    for (const waiter of [...heldWaiters]) {
+      if ((held?.length ?? 0) < waiter.count) continue;
+      heldWaiters.splice(heldWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
 
   const route = (client: Socket, index = 0): void => {
     const port = targets[index];
@@ -55,8 +65,10 @@ export async function startTcpBalancer(): Promise<TcpBalancer> {
     client.on('close', () => open.delete(client));
     client.on('error', () => client.destroy());
     client.pause();
-    if (held) held.push(client);
-    else route(client);
+    if (held) {
+      held.push(client);
+      tellHeld();
+    } else route(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -69,6 +81,12 @@ export async function startTcpBalancer(): Promise<TcpBalancer> {
     },
     hold() {
       held ??= [];
+    },
+    untilHeld(count) {
+      return new Promise<void>((resolve) => {
+        heldWaiters.push({ count, resolve });
+        tellHeld();
+      });
     },
     release() {
       const waiting = held ?? [];
