@@ -164,7 +164,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     const id = typeof data.id === 'string' ? data.id : null;
     if (id === null) return;
     const guildId = typeof data.guild_id === 'string' ? data.guild_id : null;
-    await this.rescue.handOver(applicationId, { id, sessionId, guildId, deadline, handedAt: this.now(), data });
+    try {
+      await this.rescue.handOver(applicationId, { id, sessionId, guildId, deadline, handedAt: this.now(), data });
+    } catch {
+      // Redis failed this call: the interaction still goes out, only without a re-send if its node dies.
+    }
   }
 
   /** Where the server is (its public URL, its bound address) and which Hosts it answers; set by src/app.ts. */
