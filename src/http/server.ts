@@ -13,6 +13,7 @@ import type { HttpServices } from './context.js';
 import { SERVED_VERSIONS, servedAsV10 } from './api-versions.js';
 import { handlerDeadlines } from './deadlines.js';
 import { clientErrorHandler, errorHandler } from './errors.js';
+import { ignoreTypeOfEmptyBodies } from './empty-body.js';
 import { parseJsonBody } from './json-body.js';
 import { keepAliveHooks } from './keep-alive.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
@@ -131,6 +132,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   if (options.metrics) observeRequests(app, options.metrics.http);
 
   app.removeAllContentTypeParsers();
+  ignoreTypeOfEmptyBodies(app);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
   app.setErrorHandler(errorHandler);

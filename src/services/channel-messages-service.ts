@@ -76,6 +76,17 @@ export class ChannelMessagesService {
     return this.render(await this.create(applicationId, guild, channel, body));
   }
 
+  /**
+   * `POST /channels/{id}/typing`: the viewer starts typing, told to bots as TYPING_START. Needs
+   * what sending needs (v10 answers 50013 otherwise); nothing is stored.
+   */
+  async typing(viewer: Viewer, channelId: string): Promise<void> {
+    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
+    if (!hasAll(permissions, sendMessagesFlag(channel))) throw apiError('MissingPermissions');
+    await this.deps.events.typingStarted(guild, channel.id, viewerId(viewer), this.deps.now());
+  }
+
   /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
   async get(viewer: Viewer, channelId: string, messageId: string): Promise<Record<string, unknown>> {
     const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
