@@ -84,14 +84,9 @@ async function clientOf(
   reply: FastifyReply,
   form: TokenForm,
 ): Promise<TokenClient> {
-  const client = await checkCredential(request, reply, async () => {
-    try {
-      return await oauth2.clients.tokenClient(readClientCredentials(request, form), form.client_id);
-    } catch (error) {
-      if (error instanceof OAuth2Error && error.error === 'invalid_client') return null;
-      throw error;
-    }
-  });
+  const client = await checkCredential(request, reply, () =>
+    oauth2.clients.tokenClient(readClientCredentials(request, form), form.client_id),
+  );
   if (!client) throw invalidClient();
   return client;
 }

@@ -6,7 +6,6 @@
  */
 import type { StoredApplication, WorldStore } from '../../store/store.js';
 import { sameSecret } from '../../store/tokens.js';
-import { invalidClient } from './oauth2-error.js';
 
 /** The id and secret a client presented (HTTP Basic, or the form's `client_id` and `client_secret`). */
 export interface ClientCredentials {
@@ -40,9 +39,10 @@ export class OAuth2Clients {
 
   /**
    * The client of a token request: by its secret (Basic or body), or a public client by its
-   * `client_id` alone (method `none`, PKCE then required). Anything else: invalid_client.
+   * `client_id` alone (method `none`, PKCE then required). Null for anything else: the token
+   * routes count it as a failed credential and answer invalid_client.
    */
-  async tokenClient(credentials: ClientCredentials | null, clientId: string | undefined): Promise<TokenClient> {
+  async tokenClient(credentials: ClientCredentials | null, clientId: string | undefined): Promise<TokenClient | null> {
     if (credentials) {
       const app = await this.authenticate(credentials);
       if (app) return { app, authenticated: true };
@@ -50,7 +50,7 @@ export class OAuth2Clients {
       const app = await this.store.getApplication(clientId);
       if (app?.public_client) return { app, authenticated: false };
     }
-    throw invalidClient();
+    return null;
   }
 
   /** The origins of a public client's registered redirect URIs (CORS of the token endpoint). */
