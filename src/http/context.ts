@@ -1,7 +1,7 @@
 /**
  * What the HTTP adapter is built from, wired once in src/app.ts. `buildServer` hands each route
  * plugin only the services it calls (its own options object); no route reaches the store. Only
- * the authentication hook reads it, through the token lookups of `PrincipalLookup`.
+ * the authentication hook reads it, through the token lookups of `PrincipalStore`.
  */
 import type { ApplicationService } from '../services/application-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
@@ -18,7 +18,7 @@ import type { PermissionsService } from '../services/permissions-service.js';
 import type { ResponsesService } from '../services/responses-service.js';
 import type { FaultsService } from '../services/faults-service.js';
 import type { WorldService } from '../services/world-service.js';
-import type { PrincipalLookup } from './auth.js';
+import type { PrincipalStore } from '../services/principal-lookup.js';
 import type { GatewayPresence } from '../core/gateway/presence.js';
 import type { GatewayDiscovery } from './routes/gateway.js';
 import type { ReadinessChecks } from './routes/home.js';
@@ -26,7 +26,7 @@ import type { SnapshotService } from '../services/snapshot-service.js';
 
 export interface HttpServices {
   /** Token lookups of the authentication hook. */
-  principals: PrincipalLookup;
+  principals: PrincipalStore;
   commands: CommandsService;
   permissions: PermissionsService;
   channels: ChannelsService;

@@ -4,7 +4,7 @@ import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
-import { messageRowValues, modalClaimable } from '../rows.js';
+import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -24,7 +24,7 @@ export class PostgresInteractionStore implements InteractionStore {
       [applicationId, id],
     );
     const row = result.rows[0];
-    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+    return row ? storedDocument<InteractionRecord>(row.doc) : null;
   }
 
   async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
@@ -41,7 +41,7 @@ export class PostgresInteractionStore implements InteractionStore {
       [userId, id],
     );
     const row = result.rows[0];
-    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+    return row ? storedDocument<InteractionRecord>(row.doc) : null;
   }
 
   async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
@@ -49,7 +49,7 @@ export class PostgresInteractionStore implements InteractionStore {
       'SELECT doc FROM interactions WHERE user_id = $1 ORDER BY length(id) DESC, id COLLATE "C" DESC LIMIT $2',
       [userId, limit],
     );
-    return result.rows.map((row) => JSON.parse(row.doc) as InteractionRecord);
+    return result.rows.map((row) => storedDocument<InteractionRecord>(row.doc));
   }
 
   async claimModal(applicationId: string, id: string, submissionId: string): Promise<boolean> {
@@ -60,7 +60,7 @@ export class PostgresInteractionStore implements InteractionStore {
       );
       const row = result.rows[0];
       if (!row) return false;
-      const record = JSON.parse(row.doc) as InteractionRecord;
+      const record = storedDocument<InteractionRecord>(row.doc);
       if (!modalClaimable(record)) return false;
       await client.query('UPDATE interactions SET doc = $1 WHERE application_id = $2 AND id = $3', [
         JSON.stringify({ ...record, modal_submission_id: submissionId }),
@@ -85,7 +85,7 @@ export class PostgresInteractionStore implements InteractionStore {
       );
       const row = result.rows[0];
       if (!row) return false;
-      const next = { ...(JSON.parse(row.doc) as InteractionRecord), ...patch };
+      const next = { ...storedDocument<InteractionRecord>(row.doc), ...patch };
       // The compare-and-set itself: the row lock above already holds it, the condition says so.
       const updated = await client.query(
         'UPDATE interactions SET state = $1, doc = $2 WHERE application_id = $3 AND id = $4 AND state = ANY($5::text[])',
@@ -125,7 +125,7 @@ export class PostgresInteractionStore implements InteractionStore {
       [channelId, id],
     );
     const row = result.rows[0];
-    return row ? (JSON.parse(row.doc) as StoredMessage) : null;
+    return row ? storedDocument<StoredMessage>(row.doc) : null;
   }
 
   async listChannelMessages(
@@ -144,7 +144,7 @@ export class PostgresInteractionStore implements InteractionStore {
        ORDER BY length(id) ${direction}, id ${direction} LIMIT $5`,
       [channelId, viewerId, range.before ?? null, range.after ?? null, limit],
     );
-    const messages = result.rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+    const messages = result.rows.map((r) => storedDocument<StoredMessage>(r.doc));
     return ascending ? messages.reverse() : messages;
   }
 
@@ -172,7 +172,7 @@ export class PostgresInteractionStore implements InteractionStore {
       'SELECT doc FROM interaction_transcripts WHERE application_id = $1 AND interaction_id = $2 ORDER BY seq',
       [applicationId, interactionId],
     );
-    return result.rows.map((row) => JSON.parse(row.doc) as TranscriptEntry);
+    return result.rows.map((row) => storedDocument<TranscriptEntry>(row.doc));
   }
 
   async putActivityInstance(instance: ActivityInstance): Promise<void> {
@@ -188,6 +188,6 @@ export class PostgresInteractionStore implements InteractionStore {
       'SELECT doc FROM activity_instances WHERE application_id = $1 ORDER BY id',
       [applicationId],
     );
-    return result.rows.map((r) => JSON.parse(r.doc) as ActivityInstance);
+    return result.rows.map((r) => storedDocument<ActivityInstance>(r.doc));
   }
 }

@@ -4,7 +4,7 @@ import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
-import { messageRowValues, modalClaimable } from '../rows.js';
+import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
 
 export class SqliteInteractionStore implements InteractionStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -19,7 +19,7 @@ export class SqliteInteractionStore implements InteractionStore {
     const row = this.conn
       .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
       .get(applicationId, id) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+    return row ? storedDocument<InteractionRecord>(row.doc) : null;
   }
 
   async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
@@ -32,14 +32,14 @@ export class SqliteInteractionStore implements InteractionStore {
   async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
     const row = this.conn.sql('SELECT doc FROM interactions WHERE user_id = ? AND id = ?').get(userId, id) as
       { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+    return row ? storedDocument<InteractionRecord>(row.doc) : null;
   }
 
   async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
     const rows = this.conn
       .sql('SELECT doc FROM interactions WHERE user_id = ? ORDER BY length(id) DESC, id DESC LIMIT ?')
       .all(userId, limit) as { doc: string }[];
-    return rows.map((row) => JSON.parse(row.doc) as InteractionRecord);
+    return rows.map((row) => storedDocument<InteractionRecord>(row.doc));
   }
 
   async claimModal(applicationId: string, id: string, submissionId: string): Promise<boolean> {
@@ -48,7 +48,7 @@ export class SqliteInteractionStore implements InteractionStore {
         .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
         .get(applicationId, id) as { doc: string } | undefined;
       if (!row) return false;
-      const record = JSON.parse(row.doc) as InteractionRecord;
+      const record = storedDocument<InteractionRecord>(row.doc);
       if (!modalClaimable(record)) return false;
       this.conn
         .sql('UPDATE interactions SET doc = ? WHERE application_id = ? AND id = ?')
@@ -69,7 +69,7 @@ export class SqliteInteractionStore implements InteractionStore {
         .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
         .get(applicationId, id) as { doc: string } | undefined;
       if (!row) return false;
-      const record = JSON.parse(row.doc) as InteractionRecord;
+      const record = storedDocument<InteractionRecord>(row.doc);
       if (!from.includes(record.state)) return false;
       const next = { ...record, ...patch };
       this.conn
@@ -105,7 +105,7 @@ export class SqliteInteractionStore implements InteractionStore {
   async getMessage(channelId: string, id: string): Promise<StoredMessage | null> {
     const row = this.conn.sql('SELECT doc FROM messages WHERE channel_id = ? AND id = ?').get(channelId, id) as
       { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as StoredMessage) : null;
+    return row ? storedDocument<StoredMessage>(row.doc) : null;
   }
 
   async listChannelMessages(
@@ -132,7 +132,7 @@ export class SqliteInteractionStore implements InteractionStore {
       ) as {
       doc: string;
     }[];
-    const messages = rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+    const messages = rows.map((r) => storedDocument<StoredMessage>(r.doc));
     return ascending ? messages.reverse() : messages;
   }
 
@@ -155,7 +155,7 @@ export class SqliteInteractionStore implements InteractionStore {
     const rows = this.conn
       .sql('SELECT doc FROM interaction_transcripts WHERE application_id = ? AND interaction_id = ? ORDER BY seq')
       .all(applicationId, interactionId) as { doc: string }[];
-    return rows.map((row) => JSON.parse(row.doc) as TranscriptEntry);
+    return rows.map((row) => storedDocument<TranscriptEntry>(row.doc));
   }
 
   async putActivityInstance(instance: ActivityInstance): Promise<void> {
@@ -169,6 +169,6 @@ export class SqliteInteractionStore implements InteractionStore {
       this.conn.sql('SELECT doc FROM activity_instances WHERE application_id = ? ORDER BY id').all(applicationId) as {
         doc: string;
       }[]
-    ).map((r) => JSON.parse(r.doc) as ActivityInstance);
+    ).map((r) => storedDocument<ActivityInstance>(r.doc));
   }
 }
