@@ -30,6 +30,8 @@ import { CommandsService } from './services/commands-service.js';
 import { ConsoleService } from './services/console-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { GuildsService } from './services/guilds-service.js';
+import { InteractionDelivery } from './services/interaction-delivery.js';
+import { InteractionReads } from './services/interaction-reads.js';
 import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
 import { NodeLease } from './services/node-lease.js';
@@ -296,17 +298,24 @@ async function assemble(
       failedAppends: () => resumeBuffer?.failedAppends ?? 0,
     });
   }
-  const interactions = new InteractionsService({
+  const interactionDelivery = new InteractionDelivery({
     store,
     bus,
-    ids,
-    delivery,
+    http: delivery,
     responses,
     now,
     presence: redis ? presenceNeedingRedis(gateway, redis) : gateway,
     failWithoutSession: gateway.options.failWithoutSession,
     metrics,
     faults: faultTable,
+  });
+  const interactions = new InteractionsService({
+    store,
+    ids,
+    delivery: interactionDelivery,
+    responses,
+    now,
+    metrics,
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
   const snapshots = new SnapshotService(store.snapshots, world, ids);
@@ -344,6 +353,7 @@ async function assemble(
       permissions: new PermissionsService(store.commands, bus),
       channels: new ChannelsService(store.world, commandIndex, renderer),
       interactions,
+      interactionReads: new InteractionReads({ store, now }),
       responses,
       renderer,
       applications: new ApplicationService(store.world, endpoints),
@@ -383,7 +393,7 @@ async function assemble(
       consoleFolder: config.consoleFolder ?? DEFAULT_CONSOLE_FOLDER,
     },
   );
-  interactions.logTo(server.log);
+  interactionDelivery.logTo(server.log);
   registry?.logTo(server.log);
   redis?.onUp(() => void registry?.restore());
   watchDependencies(metrics, server.log, { store, redis, caches: [commandIndex] });
@@ -411,7 +421,7 @@ async function assemble(
     async close() {
       if (closed) return;
       closed = true;
-      interactions.stop();
+      interactionDelivery.stop();
       // Draining: no new HTTP connections (a request on a kept-alive one gets 503), while the
       // requests under way finish; console streams end; gateway clients are told to RECONNECT
       // (op 7) and resume on another node, their sessions kept in Redis for the resume window.

@@ -10,6 +10,7 @@ import type { CommandsService } from '../services/commands-service.js';
 import type { ConsoleService } from '../services/console-service.js';
 import type { GuildsService } from '../services/guilds-service.js';
 import type { InteractionsService } from '../services/interactions-service.js';
+import type { InteractionReads } from '../services/interaction-reads.js';
 import type { MessageRenderer } from '../services/message-renderer.js';
 import type { OAuth2Service } from '../services/oauth2-service.js';
 import type { ConsentSessions } from '../services/consent-sessions.js';
@@ -31,6 +32,8 @@ export interface HttpServices {
   permissions: PermissionsService;
   channels: ChannelsService;
   interactions: InteractionsService;
+  /** An interaction's state for its invoker, its transcript for the admin. */
+  interactionReads: InteractionReads;
   responses: ResponsesService;
   renderer: MessageRenderer;
   applications: ApplicationService;

@@ -150,7 +150,11 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(applicationCommandRoutes, { commands, guilds: world });
         await api.register(commandPermissionRoutes, { permissions: services.permissions, guilds: world });
         await api.register(channelRoutes, { channels: services.channels });
-        await api.register(interactionRoutes, { interactions: services.interactions, responses });
+        await api.register(interactionRoutes, {
+          interactions: services.interactions,
+          reads: services.interactionReads,
+          responses,
+        });
         await api.register(webhookRoutes, { responses, renderer: services.renderer });
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
@@ -176,7 +180,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     prefix: '/admin',
   });
   await app.register(adminInteractionRoutes, {
-    interactions: services.interactions,
+    interactions: services.interactionReads,
     adminToken: services.adminToken,
     prefix: '/admin',
   });

@@ -1,6 +1,6 @@
 /**
  * The transcript of an interaction (GET /admin/interactions/{id}/transcript): the steps the
- * services record as it goes, its delivery (interactions-service) and the app's answers
+ * services record as it goes, its delivery (interaction-delivery) and the app's answers
  * (responses-service), each stamped with the time.
  */
 import type { InteractionRecord } from '../core/interactions/lifecycle.js';
