@@ -39,7 +39,8 @@ import { OAuth2Service } from './services/oauth2-service.js';
 import { ConsentSessions } from './services/consent-sessions.js';
 import { OidcService } from './services/oidc-service.js';
 import { PermissionsService } from './services/permissions-service.js';
-import { ResponsesService } from './services/responses-service.js';
+import { CallbacksService } from './services/callbacks-service.js';
+import { WebhookMessagesService } from './services/webhook-messages-service.js';
 import { SnapshotService } from './services/snapshot-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
@@ -261,7 +262,7 @@ async function assemble(
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
-  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics });
+  const callbacks = new CallbacksService({ store, ids, now, renderer, events: worldEvents, metrics });
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
   const resumeBuffer =
@@ -302,7 +303,7 @@ async function assemble(
     store,
     bus,
     http: delivery,
-    responses,
+    callbacks,
     now,
     presence: redis ? presenceNeedingRedis(gateway, redis) : gateway,
     failWithoutSession: gateway.options.failWithoutSession,
@@ -313,7 +314,7 @@ async function assemble(
     store,
     ids,
     delivery: interactionDelivery,
-    responses,
+    callbacks,
     now,
     metrics,
   });
@@ -354,7 +355,8 @@ async function assemble(
       channels: new ChannelsService(store.world, commandIndex, renderer),
       interactions,
       interactionReads: new InteractionReads({ store, now }),
-      responses,
+      callbacks,
+      webhookMessages: new WebhookMessagesService({ store, ids, now, events: worldEvents, metrics }),
       renderer,
       applications: new ApplicationService(store.world, endpoints),
       oauth2: new OAuth2Service(store.world, now, oidc, world),

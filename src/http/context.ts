@@ -16,7 +16,8 @@ import type { OAuth2Service } from '../services/oauth2-service.js';
 import type { ConsentSessions } from '../services/consent-sessions.js';
 import type { OidcService } from '../services/oidc-service.js';
 import type { PermissionsService } from '../services/permissions-service.js';
-import type { ResponsesService } from '../services/responses-service.js';
+import type { CallbacksService } from '../services/callbacks-service.js';
+import type { WebhookMessagesService } from '../services/webhook-messages-service.js';
 import type { FaultsService } from '../services/faults-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { PrincipalLookup } from './auth.js';
@@ -34,7 +35,10 @@ export interface HttpServices {
   interactions: InteractionsService;
   /** An interaction's state for its invoker, its transcript for the admin. */
   interactionReads: InteractionReads;
-  responses: ResponsesService;
+  /** The first answer to an interaction (the callback endpoint). */
+  callbacks: CallbacksService;
+  /** Follow-ups and `@original` through the interaction webhook. */
+  webhookMessages: WebhookMessagesService;
   renderer: MessageRenderer;
   applications: ApplicationService;
   oauth2: OAuth2Service;

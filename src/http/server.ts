@@ -143,7 +143,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   app.setNotFoundHandler(notFoundHandler(routes));
 
   // Each plugin gets only the services it calls.
-  const { commands, world, responses } = services;
+  const { commands, world } = services;
   for (const version of SERVED_VERSIONS) {
     await app.register(
       async (api) => {
@@ -153,9 +153,9 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(interactionRoutes, {
           interactions: services.interactions,
           reads: services.interactionReads,
-          responses,
+          callbacks: services.callbacks,
         });
-        await api.register(webhookRoutes, { responses, renderer: services.renderer });
+        await api.register(webhookRoutes, { webhookMessages: services.webhookMessages, renderer: services.renderer });
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });

@@ -16,7 +16,7 @@ import type { EventBus } from '../events/bus.js';
 import { NO_METRICS, type DeliveryMetrics, type InteractionMetrics } from '../metrics/metrics.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { appendStep } from './interaction-transcript.js';
-import type { ResponsesService } from './responses-service.js';
+import type { CallbacksService } from './callbacks-service.js';
 
 /** The fault table as delivery consults it (src/faults/fault-table.ts). */
 export interface DeliveryFaults {
@@ -60,7 +60,7 @@ export interface InteractionDeliveryDeps {
   bus: EventBus;
   http: HttpDelivery;
   /** Takes the answer an endpoint gives in the body of its HTTP response. */
-  responses: Pick<ResponsesService, 'acceptInlineResponse'>;
+  callbacks: Pick<CallbacksService, 'acceptInlineResponse'>;
   now: () => number;
   /** Chooses the gateway session an INTERACTION_CREATE goes to (on any node). */
   presence?: GatewayPresence | null;
@@ -174,7 +174,7 @@ export class InteractionDelivery {
       { applicationId: record.application_id, interactionId: record.id, answer: outcome.kind, ...delivered },
       'interaction delivered',
     );
-    if (outcome.kind === 'inline') await this.deps.responses.acceptInlineResponse(app, record, outcome.response);
+    if (outcome.kind === 'inline') await this.deps.callbacks.acceptInlineResponse(app, record, outcome.response);
   }
 
   /**

@@ -18,7 +18,7 @@ import { CommandInvocations } from './command-invocations.js';
 import { ComponentInteractions } from './component-interactions.js';
 import type { InteractionDelivery, RequestContext } from './interaction-delivery.js';
 import { MessageRenderer } from './message-renderer.js';
-import type { ResponsesService } from './responses-service.js';
+import type { CallbacksService } from './callbacks-service.js';
 
 export interface InvokeResult {
   id: string;
@@ -31,7 +31,7 @@ export interface InteractionsServiceDeps {
   ids: SnowflakeGenerator;
   delivery: Pick<InteractionDelivery, 'deliver'>;
   /** Launches an Activity itself for an entry point whose handler is DISCORD_LAUNCH_ACTIVITY. */
-  responses: Pick<ResponsesService, 'launchActivityForUser'>;
+  callbacks: Pick<CallbacksService, 'launchActivityForUser'>;
   now: () => number;
   metrics?: InteractionMetrics;
 }
@@ -68,7 +68,7 @@ export class InteractionsService {
       definition.type === CommandType.PrimaryEntryPoint &&
       definition.handler === EntryPointHandler.DiscordLaunchActivity
     ) {
-      await this.deps.responses.launchActivityForUser(scene.app, record);
+      await this.deps.callbacks.launchActivityForUser(scene.app, record);
     } else {
       await this.deps.delivery.deliver(scene.app, record, context);
     }
