@@ -30,6 +30,8 @@ import { CommandsService } from './services/commands-service.js';
 import { ConsoleService } from './services/console-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { GuildsService } from './services/guilds-service.js';
+import { InteractionDelivery } from './services/interaction-delivery.js';
+import { InteractionReads } from './services/interaction-reads.js';
 import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
 import { NodeLease } from './services/node-lease.js';
@@ -37,7 +39,8 @@ import { OAuth2Service } from './services/oauth2-service.js';
 import { ConsentSessions } from './services/consent-sessions.js';
 import { OidcService } from './services/oidc-service.js';
 import { PermissionsService } from './services/permissions-service.js';
-import { ResponsesService } from './services/responses-service.js';
+import { CallbacksService } from './services/callbacks-service.js';
+import { WebhookMessagesService } from './services/webhook-messages-service.js';
 import { SnapshotService } from './services/snapshot-service.js';
 import { WorldEvents } from './services/world-events.js';
 import { WorldService } from './services/world-service.js';
@@ -259,7 +262,7 @@ async function assemble(
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
-  const responses = new ResponsesService({ store, ids, now, renderer, events: worldEvents, metrics });
+  const callbacks = new CallbacksService({ store, ids, now, renderer, events: worldEvents, metrics });
   // With Redis, gateway sessions and their resume buffers are shared: a bot resumes on any node.
   const registry = redis ? new RedisSessionRegistry(redis.commands, redis.prefix) : undefined;
   const resumeBuffer =
@@ -296,17 +299,24 @@ async function assemble(
       failedAppends: () => resumeBuffer?.failedAppends ?? 0,
     });
   }
-  const interactions = new InteractionsService({
+  const interactionDelivery = new InteractionDelivery({
     store,
     bus,
-    ids,
-    delivery,
-    responses,
+    http: delivery,
+    callbacks,
     now,
     presence: redis ? presenceNeedingRedis(gateway, redis) : gateway,
     failWithoutSession: gateway.options.failWithoutSession,
     metrics,
     faults: faultTable,
+  });
+  const interactions = new InteractionsService({
+    store,
+    ids,
+    delivery: interactionDelivery,
+    callbacks,
+    now,
+    metrics,
   });
   const endpoints = new EndpointService(store.world, delivery, ids);
   const snapshots = new SnapshotService(store.snapshots, world, ids);
@@ -344,7 +354,9 @@ async function assemble(
       permissions: new PermissionsService(store.commands, bus),
       channels: new ChannelsService(store.world, commandIndex, renderer),
       interactions,
-      responses,
+      interactionReads: new InteractionReads({ store, now }),
+      callbacks,
+      webhookMessages: new WebhookMessagesService({ store, ids, now, events: worldEvents, metrics }),
       renderer,
       applications: new ApplicationService(store.world, endpoints),
       oauth2: new OAuth2Service(store.world, now, oidc, world),
@@ -383,7 +395,7 @@ async function assemble(
       consoleFolder: config.consoleFolder ?? DEFAULT_CONSOLE_FOLDER,
     },
   );
-  interactions.logTo(server.log);
+  interactionDelivery.logTo(server.log);
   registry?.logTo(server.log);
   redis?.onUp(() => void registry?.restore());
   watchDependencies(metrics, server.log, { store, redis, caches: [commandIndex] });
@@ -411,7 +423,7 @@ async function assemble(
     async close() {
       if (closed) return;
       closed = true;
-      interactions.stop();
+      interactionDelivery.stop();
       // Draining: no new HTTP connections (a request on a kept-alive one gets 503), while the
       // requests under way finish; console streams end; gateway clients are told to RECONNECT
       // (op 7) and resume on another node, their sessions kept in Redis for the resume window.

@@ -10,12 +10,14 @@ import type { CommandsService } from '../services/commands-service.js';
 import type { ConsoleService } from '../services/console-service.js';
 import type { GuildsService } from '../services/guilds-service.js';
 import type { InteractionsService } from '../services/interactions-service.js';
+import type { InteractionReads } from '../services/interaction-reads.js';
 import type { MessageRenderer } from '../services/message-renderer.js';
 import type { OAuth2Service } from '../services/oauth2-service.js';
 import type { ConsentSessions } from '../services/consent-sessions.js';
 import type { OidcService } from '../services/oidc-service.js';
 import type { PermissionsService } from '../services/permissions-service.js';
-import type { ResponsesService } from '../services/responses-service.js';
+import type { CallbacksService } from '../services/callbacks-service.js';
+import type { WebhookMessagesService } from '../services/webhook-messages-service.js';
 import type { FaultsService } from '../services/faults-service.js';
 import type { WorldService } from '../services/world-service.js';
 import type { PrincipalStore } from '../services/principal-lookup.js';
@@ -31,7 +33,12 @@ export interface HttpServices {
   permissions: PermissionsService;
   channels: ChannelsService;
   interactions: InteractionsService;
-  responses: ResponsesService;
+  /** An interaction's state for its invoker, its transcript for the admin. */
+  interactionReads: InteractionReads;
+  /** The first answer to an interaction (the callback endpoint). */
+  callbacks: CallbacksService;
+  /** Follow-ups and `@original` through the interaction webhook. */
+  webhookMessages: WebhookMessagesService;
   renderer: MessageRenderer;
   applications: ApplicationService;
   oauth2: OAuth2Service;

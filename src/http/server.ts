@@ -145,15 +145,19 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   app.setNotFoundHandler(notFoundHandler(routes));
 
   // Each plugin gets only the services it calls.
-  const { commands, world, responses } = services;
+  const { commands, world } = services;
   for (const version of SERVED_VERSIONS) {
     await app.register(
       async (api) => {
         await api.register(applicationCommandRoutes, { commands, guilds: world });
         await api.register(commandPermissionRoutes, { permissions: services.permissions, guilds: world });
         await api.register(channelRoutes, { channels: services.channels });
-        await api.register(interactionRoutes, { interactions: services.interactions, responses });
-        await api.register(webhookRoutes, { responses, renderer: services.renderer });
+        await api.register(interactionRoutes, {
+          interactions: services.interactions,
+          reads: services.interactionReads,
+          callbacks: services.callbacks,
+        });
+        await api.register(webhookRoutes, { webhookMessages: services.webhookMessages, renderer: services.renderer });
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });
@@ -178,7 +182,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     prefix: '/admin',
   });
   await app.register(adminInteractionRoutes, {
-    interactions: services.interactions,
+    interactions: services.interactionReads,
     adminToken: services.adminToken,
     prefix: '/admin',
   });
