@@ -23,6 +23,7 @@ import { watchDependencies } from './metrics/dependency-observer.js';
 import type { Resolver } from './delivery/outbound-lookup.js';
 import { ApplicationService } from './services/application-service.js';
 import { ChannelMessagesService } from './services/channel-messages-service.js';
+import { PinsService } from './services/pins-service.js';
 import { ChannelsService } from './services/channels-service.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { splitCacheBudget } from './services/command-index-cache.js';
@@ -372,6 +373,7 @@ async function assemble(
         now,
         events: worldEvents,
       }),
+      pins: new PinsService({ world: store.world, messages: store.interactions, renderer, events: worldEvents, now }),
       gateway,
       console: consoleService,
       adminToken,

@@ -32,6 +32,7 @@ import { readStaticFolder } from './static-files.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
+import { channelPinRoutes } from './routes/channel-pins.js';
 import { guildRoutes } from './routes/guilds.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
@@ -163,6 +164,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(guildRoutes, { guilds: services.guilds });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, { channelMessages: services.channelMessages });
+        await api.register(channelPinRoutes, { pins: services.pins });
         await api.register(gatewayRoutes, { gateway: services.gateway });
       },
       { prefix: `/api/${version}` },

@@ -1,7 +1,7 @@
 /** The PostgreSQL InteractionStore: interactions, the messages slashd holds, and launched Activities. */
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
-import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
+import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../store.js';
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
@@ -149,11 +149,51 @@ export class PostgresInteractionStore implements InteractionStore {
   }
 
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
-    const result = await this.conn.pool.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [
+    return this.conn.transaction(async (client) => {
+      await client.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
+      const result = await client.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [channelId, id]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async pinMessage(channelId: string, messageId: string, pinnedAt: string, limit: number): Promise<PinOutcome> {
+    return this.conn.transaction(async (client) => {
+      // One pinner of a channel at a time, so that two racing pins cannot both take its last place.
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd pins/' || $1, 0))", [channelId]);
+      const pinned = await client.query('SELECT 1 FROM message_pins WHERE channel_id = $1 AND message_id = $2', [
+        channelId,
+        messageId,
+      ]);
+      if (pinned.rowCount) return 'already';
+      const count = await client.query<{ n: string }>('SELECT count(*) AS n FROM message_pins WHERE channel_id = $1', [
+        channelId,
+      ]);
+      if (Number(count.rows[0]?.n ?? 0) >= limit) return 'full';
+      await client.query('INSERT INTO message_pins (channel_id, message_id, pinned_at) VALUES ($1, $2, $3)', [
+        channelId,
+        messageId,
+        pinnedAt,
+      ]);
+      return 'pinned';
+    });
+  }
+
+  async unpinMessage(channelId: string, messageId: string): Promise<boolean> {
+    const result = await this.conn.pool.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [
       channelId,
-      id,
+      messageId,
     ]);
     return (result.rowCount ?? 0) > 0;
+  }
+
+  async listPins(channelId: string, limit: number, before?: string): Promise<Pin[]> {
+    // Ties in time: the newer message (ids ordered as numbers by length, then text) first.
+    const result = await this.conn.pool.query<{ message_id: string; pinned_at: string }>(
+      `SELECT message_id, pinned_at FROM message_pins WHERE channel_id = $1 AND ($2::text IS NULL OR pinned_at < $2::text)
+       ORDER BY pinned_at DESC, length(message_id) DESC, message_id DESC LIMIT $3`,
+      [channelId, before ?? null, limit],
+    );
+    return result.rows.map((row) => ({ messageId: row.message_id, pinnedAt: row.pinned_at }));
   }
 
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {

@@ -1,7 +1,7 @@
 /** The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities. */
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
-import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
+import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../store.js';
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
@@ -137,7 +137,45 @@ export class SqliteInteractionStore implements InteractionStore {
   }
 
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
-    return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+    return this.conn.transaction(() => {
+      this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, id);
+      return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+    });
+  }
+
+  async pinMessage(channelId: string, messageId: string, pinnedAt: string, limit: number): Promise<PinOutcome> {
+    return this.conn.transaction(() => {
+      const pinned = this.conn
+        .sql('SELECT 1 FROM message_pins WHERE channel_id = ? AND message_id = ?')
+        .get(channelId, messageId);
+      if (pinned) return 'already';
+      const { n } = this.conn.sql('SELECT count(*) AS n FROM message_pins WHERE channel_id = ?').get(channelId) as {
+        n: number;
+      };
+      if (n >= limit) return 'full';
+      this.conn
+        .sql('INSERT INTO message_pins (channel_id, message_id, pinned_at) VALUES (?, ?, ?)')
+        .run(channelId, messageId, pinnedAt);
+      return 'pinned';
+    });
+  }
+
+  async unpinMessage(channelId: string, messageId: string): Promise<boolean> {
+    return (
+      this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, messageId)
+        .changes > 0
+    );
+  }
+
+  async listPins(channelId: string, limit: number, before?: string): Promise<Pin[]> {
+    // Ties in time: the newer message (ids ordered as numbers by length, then text) first.
+    const rows = this.conn
+      .sql(
+        `SELECT message_id, pinned_at FROM message_pins WHERE channel_id = ? AND (? IS NULL OR pinned_at < ?)
+         ORDER BY pinned_at DESC, length(message_id) DESC, message_id DESC LIMIT ?`,
+      )
+      .all(channelId, before ?? null, before ?? null, limit) as { message_id: string; pinned_at: string }[];
+    return rows.map((row) => ({ messageId: row.message_id, pinnedAt: row.pinned_at }));
   }
 
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
