@@ -1,10 +1,5 @@
 /** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9 (and /api, as v10). */
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger } from 'fastify';
 import { allowedHosts, HostPolicy } from './allowed-hosts.js';
 import { authentication } from './authentication.js';
 import { credentialThrottling } from './credential-throttle.js';
@@ -74,7 +69,8 @@ function exactJsonContentType(
 }
 
 export interface ServerOptions {
-  logger?: FastifyServerOptions['logger'] | undefined;
+  /** The node's logger (requests log through children of it); none when null or absent. */
+  logger?: FastifyBaseLogger | null | undefined;
   timeouts?: Partial<HttpTimeouts> | undefined;
   /** Requests counted per route, and `GET /metrics` for holders of `tokens`. */
   metrics?: { http: HttpMetrics; exposition: MetricsExposition; tokens: readonly string[] } | undefined;
@@ -106,7 +102,7 @@ function fastifyTrustProxy(trust: TrustProxy): string | ((address: string, hop: 
 export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     ...serverTimeoutOptions(timeouts),
     // A stop closes idle keep-alive connections at once instead of waiting for their timeout.

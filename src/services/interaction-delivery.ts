@@ -69,25 +69,21 @@ export interface InteractionDeliveryDeps {
   metrics?: DeliveryMetrics & InteractionMetrics;
   /** Injected faults (`/admin/faults`): deliveries dropped, duplicated or late; the client giving up. */
   faults?: DeliveryFaults | undefined;
+  /** Where a delivery outside an HTTP request logs (the node's logger); none when absent. */
+  log?: DeliveryLog | null | undefined;
 }
 
 export class InteractionDelivery {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly metrics: DeliveryMetrics & InteractionMetrics;
-  private log: DeliveryLog | null = null;
 
   constructor(private readonly deps: InteractionDeliveryDeps) {
     this.metrics = deps.metrics ?? NO_METRICS;
   }
 
-  /** The logger exists once the HTTP server does, after this service. */
-  logTo(log: DeliveryLog): void {
-    this.log = log;
-  }
-
   /** A delivery within an HTTP request logs to the request's logger (it stamps the request id). */
   private logOf(context: RequestContext | undefined): DeliveryLog | null {
-    return context?.log ?? this.log;
+    return context?.log ?? this.deps.log ?? null;
   }
 
   /** Over HTTP to the app's endpoint, or on the bus for its gateway session; fails after 3 seconds unanswered. */
