@@ -1,5 +1,6 @@
 /** The PostgreSQL WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import type { Application, Guild, Member, User, World } from '../../core/world/types.js';
+import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
@@ -280,6 +281,16 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
   async listGuilds(): Promise<Guild[]> {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM guilds ORDER BY id');
     return result.rows.map((r) => storedDocument<Guild>(r.doc));
+  }
+
+  async guildsOfApplication(applicationId: string): Promise<Guild[]> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      `SELECT doc FROM guilds WHERE doc::jsonb -> 'installs' @> jsonb_build_array(
+         jsonb_build_object('application_id', $1::text, 'scopes', jsonb_build_array($2::text))
+       ) ORDER BY id`,
+      [applicationId, BOT_SCOPE],
+    );
+    return result.rows.map((r) => frozenDocument<Guild>(r.doc));
   }
 
   async putOAuth2Token(token: IssuedToken): Promise<void> {

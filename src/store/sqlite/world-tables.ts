@@ -1,6 +1,7 @@
 /** The SQLite WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import { approximateBytes } from '../../core/byte-lru.js';
 import type { Application, Guild, Member, User, World } from '../../core/world/types.js';
+import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
@@ -278,9 +279,12 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
     const cached = this.conn.caches().guilds.get(id);
     if (cached) return cached;
     const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(id) as { doc: string } | undefined;
-    if (!row) return null;
-    const guild = frozenDocument<Guild>(row.doc);
-    this.conn.cached.guilds.set(id, guild, approximateBytes(row.doc.length), [cacheTag.guild(id)]);
+    return row ? this.cacheGuild(id, row.doc) : null;
+  }
+
+  private cacheGuild(id: string, doc: string): Guild {
+    const guild = frozenDocument<Guild>(doc);
+    this.conn.cached.guilds.set(id, guild, approximateBytes(doc.length), [cacheTag.guild(id)]);
     return guild;
   }
 
@@ -288,6 +292,20 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
     return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map((r) =>
       storedDocument<Guild>(r.doc),
     );
+  }
+
+  async guildsOfApplication(applicationId: string): Promise<Guild[]> {
+    const rows = this.conn
+      .sql(
+        `SELECT id, doc FROM guilds WHERE EXISTS (
+           SELECT 1 FROM json_each(guilds.doc, '$.installs') AS i
+           WHERE json_extract(i.value, '$.application_id') = ?
+             AND EXISTS (SELECT 1 FROM json_each(i.value, '$.scopes') AS s WHERE s.value = ?)
+         ) ORDER BY id`,
+      )
+      .all(applicationId, BOT_SCOPE) as { id: string; doc: string }[];
+    // The cached instance where there is one: sessions of one view share its GUILD_CREATE payload.
+    return rows.map((row) => this.conn.caches().guilds.get(row.id) ?? this.cacheGuild(row.id, row.doc));
   }
 
   async putOAuth2Token(token: IssuedToken): Promise<void> {
