@@ -184,7 +184,7 @@ const REFUSED: Refused[] = [
   {
     name: 'a route imports authenticate',
     file: 'src/http/routes/reach.ts',
-    code: "import { authenticate } from '../auth.js';\nexport const who = authenticate;\n",
+    code: "import { authenticate } from '../../services/principal-lookup.js';\nexport const who = authenticate;\n",
     rule: 'no-restricted-syntax',
   },
   {
@@ -256,7 +256,7 @@ const ACCEPTED: Case[] = [
   {
     name: 'the authentication hook calls authenticate',
     file: 'src/http/authentication.ts',
-    code: "import { authenticate } from './auth.js';\nexport const who = authenticate;\n",
+    code: "import { authenticate } from '../services/principal-lookup.js';\nexport const who = authenticate;\n",
   },
 ];
 

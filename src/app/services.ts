@@ -14,6 +14,7 @@ import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { ApplicationService } from '../services/application-service.js';
 import { CallbacksService } from '../services/callbacks-service.js';
 import { ChannelMessagesService } from '../services/channel-messages-service.js';
+import { PinsService } from '../services/pins-service.js';
 import { ChannelsService } from '../services/channels-service.js';
 import { splitCacheBudget } from '../services/command-index-cache.js';
 import { CommandIndexService } from '../services/command-index-service.js';
@@ -139,6 +140,7 @@ export function buildServices(parts: ServiceParts): Services {
       now,
       events: worldEvents,
     }),
+    pins: new PinsService({ world: store.world, messages: store.interactions, renderer, events: worldEvents, now }),
     gateway: parts.gateway,
     console: consoleService,
     adminToken: parts.adminToken,

@@ -8,6 +8,7 @@ import type { HttpServices } from './context.js';
 import { SERVED_VERSIONS, servedAsV10 } from './api-versions.js';
 import { handlerDeadlines } from './deadlines.js';
 import { clientErrorHandler, errorHandler } from './errors.js';
+import { ignoreTypeOfEmptyBodies } from './empty-body.js';
 import { parseJsonBody } from './json-body.js';
 import { keepAliveHooks } from './keep-alive.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
@@ -26,6 +27,7 @@ import { readStaticFolder } from './static-files.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
+import { channelPinRoutes } from './routes/channel-pins.js';
 import { guildRoutes } from './routes/guilds.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
@@ -127,6 +129,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   if (options.metrics) observeRequests(app, options.metrics.http);
 
   app.removeAllContentTypeParsers();
+  ignoreTypeOfEmptyBodies(app);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
   app.setErrorHandler(errorHandler);
@@ -157,6 +160,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(guildRoutes, { guilds: services.guilds });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, { channelMessages: services.channelMessages });
+        await api.register(channelPinRoutes, { pins: services.pins });
         await api.register(gatewayRoutes, { gateway: services.gateway });
       },
       { prefix: `/api/${version}` },
