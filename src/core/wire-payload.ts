@@ -1,3 +1,5 @@
+import type { Locale } from 'discord-api-types/v10';
+
 /**
  * What the wire builders of the core return. Each payload is checked against its v10 shape (from
  * discord-api-types, or a shape of our own where that one does not fit what v10 sends; each says
@@ -7,3 +9,11 @@
  * discord-api-types is not one.
  */
 export type WirePayload<T> = T & Record<string, unknown>;
+
+/**
+ * A locale as the wire types spell it. The world file names locales as strings and slashd passes
+ * them on as given; discord-api-types types a locale as its enum of v10's list.
+ */
+export function wireLocale(locale: string): Locale {
+  return locale as Locale;
+}

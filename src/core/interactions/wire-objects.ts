@@ -16,14 +16,13 @@ import type {
   ChannelFlags,
   ChannelType,
   GuildMemberFlags,
-  Locale,
   RoleFlags,
 } from 'discord-api-types/v10';
 import { formatPermissions } from '../permissions/bits.js';
 import { channelPermissions } from '../permissions/channel-permissions.js';
 import { rolePosition } from '../permissions/role-hierarchy.js';
 import type { Channel, Guild, Member, Role, User } from '../world/types.js';
-import type { WirePayload } from '../wire-payload.js';
+import { wireLocale, type WirePayload } from '../wire-payload.js';
 import { toWirePublicUser } from '../world/wire.js';
 
 export type WireObject = Record<string, unknown>;
@@ -69,12 +68,13 @@ const NO_CHANNEL_FLAGS = 0 as ChannelFlags;
 const NO_MEMBER_FLAGS = 0 as GuildMemberFlags;
 const NO_ROLE_FLAGS = 0 as RoleFlags;
 
-/**
- * The interaction's `guild`: v10 sends only these three fields. The world reader has checked the
- * preferred locale against v10's list (`core/locales.ts`, which imports no package).
- */
+/** The interaction's `guild`: v10 sends only these three fields. */
 export function toWirePartialGuild(guild: Guild): WirePayload<APIPartialInteractionGuild> {
-  return { id: guild.id, locale: guild.preferred_locale as Locale, features: [] } satisfies APIPartialInteractionGuild;
+  return {
+    id: guild.id,
+    locale: wireLocale(guild.preferred_locale),
+    features: [],
+  } satisfies APIPartialInteractionGuild;
 }
 
 /** A partial channel; `permissions` is the invoking member's in it, when there is a member. */

@@ -15,7 +15,6 @@ import type {
   ChannelFlags,
   GuildChannelType,
   GuildSystemChannelFlags,
-  Locale,
   RESTAPIPartialCurrentUserGuild,
 } from 'discord-api-types/v10';
 import { toWireMemberBase, toWireRole } from '../interactions/wire-objects.js';
@@ -26,7 +25,7 @@ import { findInstall } from '../permissions/install.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
 import type { GuildMemberView } from './guild-members.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from './types.js';
-import type { WirePayload } from '../wire-payload.js';
+import { wireLocale, type WirePayload } from '../wire-payload.js';
 import { toWirePublicBot, toWirePublicUser } from './wire.js';
 
 export { toWireRole };
@@ -242,7 +241,7 @@ export function toWireGuild(guild: Guild): WirePayload<WireGuild> {
     vanity_url_code: null,
     premium_tier: 0,
     premium_subscription_count: 0,
-    preferred_locale: guild.preferred_locale as Locale,
+    preferred_locale: wireLocale(guild.preferred_locale),
     rules_channel_id: null,
     safety_alerts_channel_id: null,
     public_updates_channel_id: null,
