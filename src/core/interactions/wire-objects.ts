@@ -43,8 +43,14 @@ export interface WirePartialChannel {
   permissions?: string;
 }
 
-/** The fields of every v10 member object; discord-api-types splits them over several interfaces. */
-export type WireMemberBase = APIBaseGuildMember & APIFlaggedGuildMember & APIGuildMemberAvatar & APIGuildMemberJoined;
+/**
+ * The fields of every v10 member object; discord-api-types splits them over several interfaces.
+ * `avatar` and `banner` are always sent (null without one), as GUILD_MEMBER_UPDATE requires.
+ */
+export type WireMemberBase = APIBaseGuildMember &
+  APIFlaggedGuildMember &
+  Required<APIGuildMemberAvatar> &
+  APIGuildMemberJoined;
 
 /**
  * A member of `data.resolved.members` as v10 sends it: discord-api-types lacks

@@ -17,7 +17,7 @@ import type {
   GuildSystemChannelFlags,
   RESTAPIPartialCurrentUserGuild,
 } from 'discord-api-types/v10';
-import { toWireMemberBase, toWireRole } from '../interactions/wire-objects.js';
+import { toWireMemberBase, toWireRole, type WireMemberBase } from '../interactions/wire-objects.js';
 import { ADMINISTRATOR, ALL, formatPermissions, hasAll, parsePermissions } from '../permissions/bits.js';
 import { everyonePermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
@@ -31,6 +31,9 @@ import { toWirePublicBot, toWirePublicUser } from './wire.js';
 export { toWireRole };
 
 export type WireObject = Record<string, unknown>;
+
+/** A guild member: discord-api-types' member, with the fields slashd always sends (`WireMemberBase`). */
+export type WireGuildMember = APIGuildMember & WireMemberBase;
 
 /** v10 sends 0 for a channel without flags; discord-api-types' `ChannelFlags` names no 0 member. */
 const NO_CHANNEL_FLAGS = 0 as ChannelFlags;
@@ -112,13 +115,13 @@ export function toWireMemberUser(view: GuildMemberView): WirePayload<APIUser> {
 }
 
 /** A guild member (`GET /guilds/{id}/members/{user}`, GUILD_MEMBER_ADD): roles without @everyone. */
-export function toWireGuildMember(guild: Guild, view: GuildMemberView): WirePayload<APIGuildMember> {
+export function toWireGuildMember(guild: Guild, view: GuildMemberView): WirePayload<WireGuildMember> {
   return {
     user: toWireMemberUser(view),
     ...toWireMemberBase(guild, view.member),
     mute: false,
     deaf: false,
-  } satisfies APIGuildMember;
+  } satisfies WireGuildMember;
 }
 
 /** The guild's roles, @everyone included, as v10 lists them. */
