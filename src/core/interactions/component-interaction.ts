@@ -12,6 +12,7 @@ import { addGuild, addInvoker, type WireInteraction } from './build-interaction.
 import type { CheckedClick } from './component-click.js';
 import { ATTACHMENT_SIZE_LIMIT, INTERACTION_VERSION } from './limits.js';
 import type { WireMessage } from './messages.js';
+import type { WireSubmittedComponent } from './modal-submit.js';
 import { buildResolved, type WireResolved } from './resolved.js';
 import { toWirePartialChannel, type WireObject } from './wire-objects.js';
 
@@ -26,13 +27,10 @@ export interface WireClickData {
   resolved?: WireResolved;
 }
 
-/**
- * A modal submission's `data`. The components are the submitted values as `modal-submit.ts`
- * builds them, still plain records (the modal's component shapes are typed in a later step).
- */
+/** A modal submission's `data`: the modal's layout with the values (`modal-submit.ts`). */
 export interface WireModalSubmitData {
   custom_id: string;
-  components: readonly WireObject[];
+  components: readonly WireSubmittedComponent[];
 }
 
 export interface ComponentInteractionInput {
@@ -99,7 +97,7 @@ export function buildClickInteraction(
 export function buildModalSubmitInteraction(
   input: ComponentInteractionInput,
   customId: string,
-  components: readonly WireObject[],
+  components: readonly WireSubmittedComponent[],
 ): WirePayload<WireInteraction<WireModalSubmitData>> {
   return baseInteraction(input, 5, { custom_id: customId, components } satisfies WireModalSubmitData);
 }
