@@ -8,9 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import { REST } from '@discordjs/rest';
 import { CompressionMethod, WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import { GatewayDispatchEvents, GatewayIntentBits, type GatewayDispatchPayload } from 'discord-api-types/v10';
-import { GENERAL, THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
+import { THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 
 type Json = Record<string, any>;
 
