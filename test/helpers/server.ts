@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSlashd, type Slashd, type SlashdConfig } from '../../src/app.js';
 import type { World } from '../../src/core/world/types.js';
-import { ADMIN_TOKEN, exampleWorld } from './world.js';
+import { ADMIN_AUTH, ADMIN_TOKEN, exampleWorld } from './world.js';
 
 export interface TestServer {
   slashd: Slashd;
@@ -153,9 +153,6 @@ export async function injectServer(options: ServerOptions = {}): Promise<TestSer
     };
   });
 }
-
-/** The admin token's Authorization header. */
-export const ADMIN_AUTH = `Bearer ${ADMIN_TOKEN}`;
 
 /** A call to the admin API (`/admin{path}`), with the admin token unless `auth` says otherwise. */
 export function adminRequest(

@@ -68,3 +68,5 @@ export const GUILD_BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/
 export const DEMO_CC_TOKEN = 'demo-cc-token';
 export const BOB_IDENTIFY_TOKEN = 'bob-identify-token';
 export const ADMIN_TOKEN = 'test-admin-token';
+/** The admin API's Authorization header. */
+export const ADMIN_AUTH = `Bearer ${ADMIN_TOKEN}`;
