@@ -10,9 +10,17 @@ import type { World } from '../src/core/world/types.js';
 import { CONSOLE_STREAMS_PER_USER } from '../src/services/console-service.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ALICE_TOKEN, BOB_TOKEN, BOT, DEMO_APP_ID, GENERAL, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import {
+  ALICE_TOKEN,
+  BOB_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  GENERAL,
+  HIDDEN,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
 
-const HIDDEN = '1345183757107200020';
 /** VIEW_CHANNEL | SEND_MESSAGES */
 const VIEW_AND_SEND = '3072';
 

@@ -62,6 +62,8 @@ export const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 export const ALICE_TOKEN = 'alice-user-token';
 export const BOB_TOKEN = 'bob-user-token';
 export const CAROL_TOKEN = 'carol-user-token';
+export const DAVE_TOKEN = 'dave-user-token';
+export const ERIN_TOKEN = 'erin-user-token';
 /** The demo app's command routes, under /api/v10. */
 export const GLOBAL_BASE = `/applications/${DEMO_APP_ID}/commands`;
 export const GUILD_BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
