@@ -20,6 +20,7 @@ import {
   TEST_GUILD_ID,
   exampleWorld,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 /** VIEW_CHANNEL | SEND_MESSAGES */
 const VIEW_AND_SEND = '3072';
@@ -203,13 +204,7 @@ describe('the console back end', () => {
       assert.ok(command.status === 201 || command.status === 200, command.text);
       const invoked = await server.request('POST', '/interactions', {
         auth: ALICE_TOKEN,
-        body: {
-          type: 2,
-          application_id: DEMO_APP_ID,
-          guild_id: TEST_GUILD_ID,
-          channel_id: GENERAL,
-          data: { id: command.body.id, name: 'whisper', type: 1, version: command.body.version },
-        },
+        body: invocationBody(command.body),
       });
       assert.equal(invoked.status, 200, invoked.text);
       const interaction = await tokens.find((i) => i.id === invoked.body.id, 'the interaction on the bus');

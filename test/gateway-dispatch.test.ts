@@ -24,6 +24,7 @@ import {
   SECRET,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 type Json = Record<string, any>;
 
@@ -253,13 +254,7 @@ describe('gateway shards', () => {
     assert.ok(created.status === 201 || created.status === 200, created.text);
     const response = await server.request('POST', '/interactions', {
       auth: 'alice-user-token',
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: guildId,
-        channel_id: channelId,
-        data: { id: created.body.id, name: 'where', type: 1, version: created.body.version },
-      },
+      body: invocationBody(created.body, { guildId: guildId, channelId: channelId }),
     });
     assert.equal(response.status, 200, response.text);
     return response.body;

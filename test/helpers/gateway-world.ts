@@ -13,7 +13,7 @@ export const GATEWAY_MESSAGE_CONTENT = 1 << 18;
 export const THIRD_GUILD_ID = (BigInt(TEST_GUILD_ID) + (1n << 22n)).toString();
 export const THIRD_CHANNEL = (BigInt(THIRD_GUILD_ID) + 10n).toString();
 
-/** The example world plus the above, and the channel SECRET of world.ts. */
+/** The example world plus the above, and SECRET (world.ts), which @everyone (so the bots) cannot view. */
 export function gatewayWorld(): World {
   const w = exampleWorld();
   const other = w.applications.find((a) => a.id === OTHER_APP_ID)!;

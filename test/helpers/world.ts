@@ -42,7 +42,7 @@ export const THREAD = '1345183757107200014';
 export const SECOND_GUILD_CHANNEL = '1345183757107201011';
 
 // Ids free in the example world, for what a test adds to its own world.
-/** A channel a test adds to the test guild that @everyone (and so the bots) cannot view. */
+/** A secret channel a test adds to the test guild: hidden from @everyone, or from someone. */
 export const SECRET = '1345183757107200015';
 /** A channel a test adds to the test guild, hidden from someone. */
 export const HIDDEN = '1345183757107200020';
