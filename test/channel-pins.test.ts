@@ -13,10 +13,12 @@ import { after, before, describe, test } from 'node:test';
 import { Client, Events, GatewayIntentBits, type TextChannel } from 'discord.js';
 import type { World } from '../src/core/world/types.js';
 import { ROOT } from './helpers/cli-process.js';
-import { GENERAL, SECRET, gatewayWorld } from './helpers/gateway-world.js';
+import { gatewayWorld } from './helpers/gateway-world.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
+  GENERAL,
+  SECRET,
   ALICE_TOKEN,
   BOT,
   DEMO_APP_ID,

@@ -12,10 +12,12 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { Client, Events, GatewayIntentBits, type TextChannel, type Typing } from 'discord.js';
 import { ROOT } from './helpers/cli-process.js';
-import { GENERAL, SECRET, gatewayWorld } from './helpers/gateway-world.js';
+import { gatewayWorld } from './helpers/gateway-world.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
+  GENERAL,
+  SECRET,
   ALICE_ID,
   ALICE_TOKEN,
   ANNOUNCEMENTS,

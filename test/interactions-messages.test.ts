@@ -22,9 +22,9 @@ import {
   testGuild,
   userOf,
   world,
+  INTERACTION_ID,
 } from './interactions-fixtures.js';
 
-const INTERACTION_ID = '1370000000000000001';
 const RESPONSE_ID = '1370000000000000002';
 
 const context: MessageRenderContext = {
