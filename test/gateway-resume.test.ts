@@ -144,8 +144,8 @@ describe('gateway resume', () => {
     owner.drop();
     await untilDetached(ready.d.session_id);
     // The in-memory buffer stands in for a shared store that is briefly away.
-    const buffer = (server.slashd.gateway as unknown as { buffer: { since: (...args: unknown[]) => unknown } }).buffer;
-    const since = buffer.since;
+    const buffer = server.slashd.gateway.resumeBuffer;
+    const since = buffer.since.bind(buffer);
     buffer.since = async () => {
       throw new Error('store away');
     };

@@ -71,6 +71,11 @@ export interface WorldStore extends OAuth2GrantStore {
   /** The guild a channel (or thread) belongs to. */
   findGuildByChannel(channelId: string): Promise<Guild | null>;
   listGuilds(): Promise<Guild[]>;
+  /**
+   * The guilds the application's bot is in (an install with the `bot` scope), by id as
+   * `listGuilds` orders them; filtered by the database, each guild read once.
+   */
+  guildsOfApplication(applicationId: string): Promise<Guild[]>;
   /** The ids of the guilds whose members include this user (ascending). */
   guildIdsOfMember(userId: string): Promise<string[]>;
   /**

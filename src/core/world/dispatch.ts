@@ -104,3 +104,23 @@ export function messageDeleteDispatch(message: StoredMessage, recipientIds: read
     d,
   };
 }
+
+/**
+ * TYPING_START: who started typing where, in unix seconds; in a guild with `guild_id` and the
+ * typist's whole member object (its user included, unlike a message's `member`).
+ */
+export function typingStartDispatch(
+  guild: Guild,
+  channelId: string,
+  typist: GuildMemberView,
+  nowMs: number,
+): WorldDispatch {
+  const d: WireObject = {
+    channel_id: channelId,
+    guild_id: guild.id,
+    user_id: typist.member.user_id,
+    timestamp: Math.floor(nowMs / 1000),
+    member: toWireGuildMember(guild, typist),
+  };
+  return { t: 'TYPING_START', guildId: guild.id, channelId, recipientIds: [], d };
+}
