@@ -61,7 +61,11 @@ export interface WireCommandOption extends NameLocalization, DescriptionLocaliza
 export interface WireCommand extends Omit<APIApplicationCommand, 'options' | 'contexts' | 'integration_types'> {
   options?: WireCommandOption[];
   contexts?: readonly InteractionContextType[] | null;
-  integration_types?: readonly ApplicationIntegrationType[];
+  /**
+   * Never null on a global command (core/validation/installs.ts defaults it from the app), the one
+   * kind that carries it; null stays in the type because the stored definition's allows it.
+   */
+  integration_types?: readonly ApplicationIntegrationType[] | null;
 }
 
 function nameLocalization(map: LocalizationMap | null, view: LocalizationView): NameLocalization {
@@ -122,8 +126,7 @@ export function toWireCommand(command: StoredCommand, view: LocalizationView = D
   if (command.guild_id === null) {
     out.dm_permission = d.dm_permission;
     out.contexts = d.contexts;
-    // Never null on a global command (core/validation/installs.ts defaults it from the app).
-    if (d.integration_types !== null) out.integration_types = d.integration_types;
+    out.integration_types = d.integration_types;
   }
   out.default_permission = d.default_permission;
   out.nsfw = d.nsfw;

@@ -2,6 +2,7 @@
  * A channel's pins (docs/v10-behaviour.md#pins): how many a channel holds, the query of their list
  * (`limit`, and `before` as a time), and CHANNEL_PINS_UPDATE.
  */
+import type { GatewayChannelPinsUpdateDispatchData } from 'discord-api-types/v10';
 import { DATE_TIME_TYPE_PARSE } from '../io/codes.js';
 import { issue, type Issue } from '../io/issue.js';
 import { fail, ok, type Result } from '../io/result.js';
@@ -52,6 +53,10 @@ export function channelPinsUpdateDispatch(guildId: string, channelId: string, la
     guildId,
     channelId,
     recipientIds: [],
-    d: { guild_id: guildId, channel_id: channelId, last_pin_timestamp: lastPin },
+    d: {
+      guild_id: guildId,
+      channel_id: channelId,
+      last_pin_timestamp: lastPin,
+    } satisfies GatewayChannelPinsUpdateDispatchData,
   };
 }

@@ -7,6 +7,7 @@ import type {
   APIGuildMemberNoUser,
   GatewayMessageDeleteDispatchData,
   GatewayMessageEventExtraFields,
+  GatewayTypingStartDispatchData,
 } from 'discord-api-types/v10';
 import {
   toWireMessage,
@@ -115,12 +116,12 @@ export function typingStartDispatch(
   typist: GuildMemberView,
   nowMs: number,
 ): WorldDispatch {
-  const d: WireObject = {
+  const d: WirePayload<GatewayTypingStartDispatchData> = {
     channel_id: channelId,
     guild_id: guild.id,
     user_id: typist.member.user_id,
     timestamp: Math.floor(nowMs / 1000),
     member: toWireGuildMember(guild, typist),
-  };
+  } satisfies GatewayTypingStartDispatchData;
   return { t: 'TYPING_START', guildId: guild.id, channelId, recipientIds: [], d };
 }
