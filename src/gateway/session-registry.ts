@@ -232,18 +232,14 @@ export class RedisSessionRegistry implements SessionRegistry {
   private readonly claimed = new Map<string, SessionInit>();
   /** When each session this node holds was started: written again with it if Redis lost it. */
   private readonly started = new Map<string, number>();
-  private log: RegistryLog | null = null;
 
+  /** `log`: where the registry logs the sessions it wrote again. */
   constructor(
     private readonly redis: Redis,
     prefix: string,
+    private readonly log: RegistryLog | null = null,
   ) {
     this.keys = new SessionKeys(prefix);
-  }
-
-  /** Where the registry logs the sessions it wrote again. */
-  logTo(log: RegistryLog): void {
-    this.log = log;
   }
 
   /**

@@ -296,6 +296,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX oauth2_refresh_tokens_by_expiry ON oauth2_refresh_tokens (application_id, expires_at);
     `,
   },
+  {
+    version: 8,
+    name: 'pinned messages',
+    // A channel's pins, of slashd's messages and the world file's alike (by id); a deleted message's
+    // pin goes with it (deleteMessage). Listed newest pin first.
+    sql: `
+      CREATE TABLE message_pins (
+        channel_id TEXT NOT NULL,
+        message_id TEXT COLLATE "C" NOT NULL,
+        pinned_at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (channel_id, message_id)
+      );
+      CREATE INDEX message_pins_by_time ON message_pins (channel_id, pinned_at);
+    `,
+  },
 ];
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */

@@ -10,10 +10,12 @@ import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
+  frozenDocument,
   freezeDocument,
   rowToApplication,
   rowToLiveToken,
   rowToListedToken,
+  storedDocument,
   tokenDocument,
   type ApplicationRow,
 } from '../rows.js';
@@ -147,7 +149,7 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
   async getUser(id: string): Promise<User | null> {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM users WHERE id = $1', [id]);
     const row = result.rows[0];
-    return row ? freezeDocument(JSON.parse(row.doc) as User) : null;
+    return row ? frozenDocument<User>(row.doc) : null;
   }
 
   async getUsers(ids: readonly string[]): Promise<User[]> {
@@ -160,7 +162,7 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
     const found = new Map(result.rows.map((r) => [r.id, r.doc]));
     return unique.flatMap((id) => {
       const doc = found.get(id);
-      return doc === undefined ? [] : [freezeDocument(JSON.parse(doc) as User)];
+      return doc === undefined ? [] : [frozenDocument<User>(doc)];
     });
   }
 
@@ -172,12 +174,12 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
     );
     const row = result.rows[0];
     if (!row || !sameDigest(row.token_hash, digest)) return null;
-    return freezeDocument(JSON.parse(row.doc) as User);
+    return frozenDocument<User>(row.doc);
   }
 
   async listUsers(): Promise<User[]> {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM users ORDER BY length(id), id');
-    return freezeDocument(result.rows.map((r) => JSON.parse(r.doc) as User));
+    return freezeDocument(result.rows.map((r) => storedDocument<User>(r.doc)));
   }
 
   async putGuild(guild: Guild): Promise<void> {
@@ -244,7 +246,7 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
       const result = await client.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
       const row = result.rows[0];
       if (!row) return false;
-      const guild = JSON.parse(row.doc) as Guild;
+      const guild = storedDocument<Guild>(row.doc);
       if (!(await change(client, guild.members))) return false;
       await client.query('UPDATE guilds SET doc = $1 WHERE id = $2', [JSON.stringify(guild), guildId]);
       return true;
@@ -273,12 +275,12 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
   async getGuild(id: string): Promise<Guild | null> {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1', [id]);
     const row = result.rows[0];
-    return row ? freezeDocument(JSON.parse(row.doc) as Guild) : null;
+    return row ? frozenDocument<Guild>(row.doc) : null;
   }
 
   async listGuilds(): Promise<Guild[]> {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM guilds ORDER BY id');
-    return result.rows.map((r) => JSON.parse(r.doc) as Guild);
+    return result.rows.map((r) => storedDocument<Guild>(r.doc));
   }
 
   async guildsOfApplication(applicationId: string): Promise<Guild[]> {
@@ -288,7 +290,7 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
        ) ORDER BY id`,
       [applicationId, BOT_SCOPE],
     );
-    return result.rows.map((r) => freezeDocument(JSON.parse(r.doc) as Guild));
+    return result.rows.map((r) => frozenDocument<Guild>(r.doc));
   }
 
   async putOAuth2Token(token: IssuedToken): Promise<void> {

@@ -10,10 +10,12 @@ import { SqliteOAuth2Grants } from './oauth2-grant-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
+  frozenDocument,
   freezeDocument,
   rowToApplication,
   rowToLiveToken,
   rowToListedToken,
+  storedDocument,
   tokenDocument,
   type ApplicationRow,
 } from '../rows.js';
@@ -147,7 +149,7 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
     if (cached) return cached;
     const row = this.conn.sql('SELECT doc FROM users WHERE id = ?').get(id) as { doc: string } | undefined;
     if (!row) return null;
-    const user = freezeDocument(JSON.parse(row.doc) as User);
+    const user = frozenDocument<User>(row.doc);
     this.conn.cached.usersById.set(id, user, approximateBytes(row.doc.length), [cacheTag.user(id)]);
     return user;
   }
@@ -169,7 +171,7 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
       const rows = this.conn
         .sql('SELECT id, doc FROM users WHERE id IN (SELECT value FROM json_each(?))')
         .all(JSON.stringify(missing)) as { id: string; doc: string }[];
-      for (const row of rows) found.set(row.id, freezeDocument(JSON.parse(row.doc) as User));
+      for (const row of rows) found.set(row.id, frozenDocument<User>(row.doc));
     }
     return [...new Set(ids)].flatMap((id) => found.get(id) ?? []);
   }
@@ -181,7 +183,7 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
     const row = this.conn.sql('SELECT doc, token_hash FROM users WHERE token_hash = ?').get(digest) as
       { doc: string; token_hash: string } | undefined;
     if (!row || !sameDigest(row.token_hash, digest)) return null;
-    const user = freezeDocument(JSON.parse(row.doc) as User);
+    const user = frozenDocument<User>(row.doc);
     this.conn.cached.usersByToken.set(digest, user, approximateBytes(row.doc.length), [cacheTag.user(user.id)]);
     return user;
   }
@@ -189,8 +191,8 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
   /** Every user, read anew: kept whole in memory, a million users would not fit the caches. */
   async listUsers(): Promise<User[]> {
     return freezeDocument(
-      (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map(
-        (r) => JSON.parse(r.doc) as User,
+      (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map((r) =>
+        storedDocument<User>(r.doc),
       ),
     );
   }
@@ -248,7 +250,7 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
     return this.conn.transaction(() => {
       const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(guildId) as { doc: string } | undefined;
       if (!row) return false;
-      const guild = JSON.parse(row.doc) as Guild;
+      const guild = storedDocument<Guild>(row.doc);
       if (!change(guild.members)) return false;
       this.conn.sql('UPDATE guilds SET doc = ? WHERE id = ?').run(JSON.stringify(guild), guildId);
       this.conn.cached.forgetGuild(guildId);
@@ -281,14 +283,14 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
   }
 
   private cacheGuild(id: string, doc: string): Guild {
-    const guild = freezeDocument(JSON.parse(doc) as Guild);
+    const guild = frozenDocument<Guild>(doc);
     this.conn.cached.guilds.set(id, guild, approximateBytes(doc.length), [cacheTag.guild(id)]);
     return guild;
   }
 
   async listGuilds(): Promise<Guild[]> {
-    return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map(
-      (r) => JSON.parse(r.doc) as Guild,
+    return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map((r) =>
+      storedDocument<Guild>(r.doc),
     );
   }
 
