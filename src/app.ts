@@ -23,6 +23,7 @@ import { watchDependencies } from './metrics/dependency-observer.js';
 import type { Resolver } from './delivery/outbound-lookup.js';
 import { ApplicationService } from './services/application-service.js';
 import { ChannelMessagesService } from './services/channel-messages-service.js';
+import { MessageModerationService } from './services/message-moderation-service.js';
 import { ChannelsService } from './services/channels-service.js';
 import { CommandIndexService } from './services/command-index-service.js';
 import { splitCacheBudget } from './services/command-index-cache.js';
@@ -257,7 +258,7 @@ async function assemble(
       ? {}
       : { dailyCreatesMax: config.dailyCommandCreates ?? Number.POSITIVE_INFINITY }),
   });
-  const worldEvents = new WorldEvents(store.world, bus);
+  const worldEvents = new WorldEvents(store.world, bus, store.interactions);
   const world = new WorldService(store.world, commands, worldEvents);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const delivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
@@ -369,6 +370,12 @@ async function assemble(
         messages: store.interactions,
         renderer,
         ids,
+        now,
+        events: worldEvents,
+      }),
+      messageModeration: new MessageModerationService({
+        world: store.world,
+        messages: store.interactions,
         now,
         events: worldEvents,
       }),

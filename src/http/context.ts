@@ -5,6 +5,7 @@
  */
 import type { ApplicationService } from '../services/application-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
+import type { MessageModerationService } from '../services/message-moderation-service.js';
 import type { ChannelsService } from '../services/channels-service.js';
 import type { CommandsService } from '../services/commands-service.js';
 import type { ConsoleService } from '../services/console-service.js';
@@ -52,6 +53,7 @@ export interface HttpServices {
   guilds: GuildsService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
+  messageModeration: MessageModerationService;
   /** Gateway discovery (`/gateway`, `/gateway/bot`), and whose bots are connected (`/admin/delivery`). */
   gateway: GatewayDiscovery & GatewayPresence;
   /** The web console's own reads (sandbox sign-in, members, live streams). */

@@ -76,6 +76,11 @@ export interface InteractionStore {
     range?: MessageRange,
   ): Promise<StoredMessage[]>;
   deleteMessage(channelId: string, id: string): Promise<boolean>;
+  /**
+   * Deletes at once (one statement, so all or nothing) the channel's messages of these ids that
+   * everyone in the channel sees (no ephemeral one); returns the ids deleted, in no set order.
+   */
+  deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]>;
 
   /** Adds a step to the interaction's transcript, in order; past MAX_TRANSCRIPT_ENTRIES, nothing. */
   appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void>;

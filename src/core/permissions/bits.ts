@@ -9,6 +9,10 @@ export const ADMINISTRATOR = 1n << 3n;
 export const MANAGE_CHANNELS = 1n << 4n;
 /** Edit the guild's settings; half of what editing command permissions needs. */
 export const MANAGE_GUILD = 1n << 5n;
+/** Delete and pin others' messages, bulk delete (v10). */
+export const MANAGE_MESSAGES = 1n << 13n;
+/** Mention @everyone and @here, and roles that are not mentionable. */
+export const MENTION_EVERYONE = 1n << 17n;
 /** See a channel at all. */
 export const VIEW_CHANNEL = 1n << 10n;
 /** Send messages in a channel that is not a thread; invoking a USER command needs it. */

@@ -156,6 +156,14 @@ export class PostgresInteractionStore implements InteractionStore {
     return (result.rowCount ?? 0) > 0;
   }
 
+  async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+    const result = await this.conn.pool.query<{ id: string }>(
+      'DELETE FROM messages WHERE channel_id = $1 AND visible_to IS NULL AND id = ANY($2::text[]) RETURNING id',
+      [channelId, [...ids]],
+    );
+    return result.rows.map((row) => row.id);
+  }
+
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
     // Two appends racing for one step number: the second is dropped (ON CONFLICT), never an error.
     await this.conn.pool.query(

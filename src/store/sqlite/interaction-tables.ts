@@ -140,6 +140,16 @@ export class SqliteInteractionStore implements InteractionStore {
     return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
   }
 
+  async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+    const rows = this.conn
+      .sql(
+        `DELETE FROM messages WHERE channel_id = ? AND visible_to IS NULL
+         AND id IN (SELECT value FROM json_each(?)) RETURNING id`,
+      )
+      .all(channelId, JSON.stringify(ids)) as { id: string }[];
+    return rows.map((row) => row.id);
+  }
+
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
     // The next step number and the bound in one statement (SQLite has one writer).
     this.conn
