@@ -4,7 +4,12 @@
  * users' messages, on create and on edit.
  */
 import { invalidFormBody, apiError } from '../core/io/errors.js';
-import { mentionsOf, userMentionIds, type MentionPlace, type MessageMentions } from '../core/interactions/message-mentions.js';
+import {
+  mentionsOf,
+  userMentionIds,
+  type MentionPlace,
+  type MessageMentions,
+} from '../core/interactions/message-mentions.js';
 import { readMessageReference, storedReference, unknownReplyIssue } from '../core/interactions/message-reference.js';
 import type { StoredMessage } from '../core/interactions/messages.js';
 import { hasAll, MENTION_EVERYONE, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
@@ -78,9 +83,7 @@ export function addressEditedMessage(
   allowedMentions: unknown,
 ): Addressing {
   const named = new Set(userMentionIds(message.content));
-  const repliedAuthor = message.message_reference
-    ? (message.mentions ?? []).find((id) => !named.has(id))
-    : undefined;
+  const repliedAuthor = message.message_reference ? (message.mentions ?? []).find((id) => !named.has(id)) : undefined;
   const mentions = mentionsOf(content, allowedMentions, mentionPlace(place), repliedAuthor);
   return mentionFields(mentions);
 }

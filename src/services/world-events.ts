@@ -34,7 +34,7 @@ export class WorldEvents {
   /** A directory of exactly the users, applications and replied-to message a message names. */
   private async directoryFor(message: StoredMessage): Promise<WorldDirectory & MessageRenderContext> {
     const context = await loadMessageContext({ world: this.store, messages: this.messages }, [message]);
-    return { ...context, user: context.findUser, application: context.findApplication };
+    return { ...context, user: (id) => context.findUser(id), application: (id) => context.findApplication(id) };
   }
 
   private async messageEvent(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: StoredMessage): Promise<WorldDispatch> {

@@ -6,7 +6,16 @@
  */
 import { REPLIES_UNKNOWN_MESSAGE } from '../io/codes.js';
 import { issue, type Issue } from '../io/issue.js';
-import { fieldOf, isAbsent, isRecord, readBoolean, readInteger, readRecord, readRequired, readSnowflake } from '../io/read.js';
+import {
+  fieldOf,
+  isAbsent,
+  isRecord,
+  readBoolean,
+  readInteger,
+  readRecord,
+  readRequired,
+  readSnowflake,
+} from '../io/read.js';
 import { reportNotOneOf, type Issues } from '../io/report.js';
 import { fail, ok, type Result } from '../io/result.js';
 import type { StoredMessageReference } from './messages.js';
@@ -53,10 +62,6 @@ export function unknownReplyIssue(): Issue {
 }
 
 /** What a reply stores of the message it answers. */
-export function storedReference(
-  messageId: string,
-  channelId: string,
-  guildId: string | null,
-): StoredMessageReference {
+export function storedReference(messageId: string, channelId: string, guildId: string | null): StoredMessageReference {
   return { message_id: messageId, channel_id: channelId, guild_id: guildId };
 }

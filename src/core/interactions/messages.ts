@@ -226,7 +226,10 @@ function addReply(wire: WireObject, reference: StoredMessageReference, ctx: Mess
   };
   const referenced = ctx.findReferenced?.(reference);
   if (referenced === undefined) return;
-  const { findReferenced: _nested, ...flat } = ctx;
+  const flat: MessageRenderContext = {
+    findUser: (id) => ctx.findUser(id),
+    findApplication: (id) => ctx.findApplication(id),
+  };
   wire.referenced_message = referenced === null ? null : toWireMessage(referenced, flat);
 }
 
