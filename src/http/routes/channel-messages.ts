@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ChannelMessagesService } from '../../services/channel-messages-service.js';
 import type { MessageModerationService } from '../../services/message-moderation-service.js';
 import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../guards.js';
+import { parseJsonBodyKeepingIds } from '../json-body.js';
 
 export interface ChannelMessageRoutesOptions {
   channelMessages: ChannelMessagesService;
@@ -30,6 +31,10 @@ export async function channelMessageRoutes(
   api: FastifyInstance,
   { channelMessages, moderation }: ChannelMessageRoutesOptions,
 ): Promise<void> {
+  // discord.py sends these bodies' snowflakes (replies, bulk deletes, mentions) as JSON integers.
+  api.removeContentTypeParser('application/json');
+  api.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBodyKeepingIds);
+
   api.get<{ Params: ChannelParams }>('/channels/:channelId', READER, async (request) =>
     channelMessages.channel(viewerOf(request), request.params.channelId),
   );
