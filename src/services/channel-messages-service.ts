@@ -110,7 +110,7 @@ export class ChannelMessagesService {
   async delete(viewer: Viewer, channelId: string, messageId: string): Promise<void> {
     const place = await visibleChannel(this.deps.world, viewer, channelId);
     const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
-    if (!(await this.deleteAsAuthorOrModerator(viewer, place.permissions, found))) throw apiError('UnknownMessage');
+    if (!(await this.deleteAsAuthorOrModerator(viewer, place, found))) throw apiError('UnknownMessage');
   }
 
   /** The caller has checked the author's right to send here. */
@@ -193,14 +193,18 @@ export class ChannelMessagesService {
    */
   private async deleteAsAuthorOrModerator(
     viewer: Viewer,
-    permissions: bigint,
+    place: AddressingPlace,
     message: StoredMessage | null,
   ): Promise<boolean> {
     if (!message) return false;
-    if (!isAuthor(message, viewer) && !hasAll(permissions, MANAGE_MESSAGES)) throw apiError('MissingPermissions');
-    if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id))) {
-      if (await this.deps.messages.getMessage(message.channel_id, message.id)) return false;
+    if (!isAuthor(message, viewer) && !hasAll(place.permissions, MANAGE_MESSAGES)) {
       throw apiError('MissingPermissions');
+    }
+    if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id))) {
+      // Not in the store: a world-file message, or one deleted meanwhile (10008).
+      const ofWorldFile = place.guild.messages.some((m) => m.id === message.id && m.channel_id === message.channel_id);
+      if (ofWorldFile) throw apiError('MissingPermissions');
+      return false;
     }
     await this.deps.events.messageDeleted(message);
     return true;
