@@ -105,6 +105,24 @@ describe('intents', () => {
     assert.equal(messageForIntents({ ...d, mentions: [{ id: 'bot' }] }, 0, 'bot', false).content, 'secret');
     assert.equal(messageForIntents({ ...d, author: { id: 'bot' } }, 0, 'bot', false).content, 'secret');
   });
+
+  test("without MESSAGE_CONTENT, a reply's referenced_message is judged on its own", () => {
+    const referenced = { id: '1', author: { id: 'u' }, content: 'asked', mentions: [] };
+    const reply = { id: '2', author: { id: 'bot' }, content: 'answer', mentions: [{ id: 'u' }] };
+    const seen = messageForIntents({ ...reply, referenced_message: referenced }, 0, 'bot', false);
+    assert.equal(seen.content, 'answer', 'its own message');
+    assert.equal((seen.referenced_message as { content: string }).content, '', "another's, not mentioning it");
+    const other = messageForIntents(
+      { id: '3', author: { id: 'u' }, content: 'x', mentions: [], referenced_message: reply },
+      0,
+      'bot',
+      false,
+    );
+    assert.equal(other.content, '');
+    assert.equal((other.referenced_message as { content: string }).content, 'answer');
+    const deleted = messageForIntents({ ...referenced, referenced_message: null }, 0, 'bot', false);
+    assert.equal(deleted.referenced_message, null);
+  });
 });
 
 describe('client payloads', () => {

@@ -128,6 +128,22 @@ describe('gateway dispatch routing', () => {
     assert.equal(got.get(messages)![0]!.d.content, 'hey bot');
   });
 
+  test('MESSAGE_DELETE_BULK: GUILD_MESSAGES and VIEW_CHANNEL needed, the ids as they were', async () => {
+    const d = (channelId: string) => ({ ids: ['5', '6'], channel_id: channelId, guild_id: TEST_GUILD_ID });
+    const got = await deliveries(() => {
+      publish('MESSAGE_DELETE_BULK', TEST_GUILD_ID, GENERAL, d(GENERAL));
+      publish('MESSAGE_DELETE_BULK', TEST_GUILD_ID, SECRET, d(SECRET));
+    });
+    assert.equal(got.get(guildsOnly)!.length, 0);
+    assert.equal(got.get(dms)!.length, 0);
+    for (const client of [messages, full]) {
+      assert.deepEqual(
+        got.get(client)!.map((p) => [p.t, p.d]),
+        [['MESSAGE_DELETE_BULK', d(GENERAL)]],
+      );
+    }
+  });
+
   test('a DM goes to its recipient bots with DIRECT_MESSAGES, content kept', async () => {
     const got = await deliveries(() =>
       publish('MESSAGE_CREATE', null, '77', message('77', 'psst'), [ALICE_ID, DEMO_APP_ID]),

@@ -15,6 +15,7 @@ import { ApplicationService } from '../services/application-service.js';
 import { CallbacksService } from '../services/callbacks-service.js';
 import { ChannelMessagesService } from '../services/channel-messages-service.js';
 import { PinsService } from '../services/pins-service.js';
+import { MessageModerationService } from '../services/message-moderation-service.js';
 import { ChannelsService } from '../services/channels-service.js';
 import { splitCacheBudget } from '../services/command-index-cache.js';
 import { CommandIndexService } from '../services/command-index-service.js';
@@ -86,7 +87,7 @@ export function buildServices(parts: ServiceParts): Services {
       ? {}
       : { dailyCreatesMax: config.dailyCommandCreates ?? Number.POSITIVE_INFINITY }),
   });
-  const worldEvents = new WorldEvents(store.world, bus);
+  const worldEvents = new WorldEvents(store.world, bus, store.interactions);
   const world = new WorldService(store.world, commands, worldEvents);
   const httpDelivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
@@ -137,6 +138,12 @@ export function buildServices(parts: ServiceParts): Services {
       messages: store.interactions,
       renderer,
       ids,
+      now,
+      events: worldEvents,
+    }),
+    messageModeration: new MessageModerationService({
+      world: store.world,
+      messages: store.interactions,
       now,
       events: worldEvents,
     }),

@@ -159,7 +159,10 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });
         await api.register(userRoutes, { guilds: services.guilds });
-        await api.register(channelMessageRoutes, { channelMessages: services.channelMessages });
+        await api.register(channelMessageRoutes, {
+          channelMessages: services.channelMessages,
+          moderation: services.messageModeration,
+        });
         await api.register(channelPinRoutes, { pins: services.pins });
         await api.register(gatewayRoutes, { gateway: services.gateway });
       },

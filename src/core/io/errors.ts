@@ -89,6 +89,11 @@ export const ERRORS = {
   CannotEditOtherUsersMessage: { status: 403, code: 50005, message: 'Cannot edit a message authored by another user' },
   MissingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
+  BulkDeleteTooOld: {
+    status: 400,
+    code: 50034,
+    message: 'You can only bulk delete messages that are under 14 days old',
+  },
   InvalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
 
   // Limits and state.
