@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
   DEMO_APP_ID,
@@ -23,7 +23,7 @@ describe('Content-Type of every JSON response', () => {
   let routes: [method: string, path: string, body?: unknown][];
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     const world = exampleWorld();
     const user = world.users.find((u) => world.guilds[0]!.members.some((m) => m.user_id === u.id))!;
     const channel = world.guilds[0]!.channels.find((c) => c.type === 0)!;
