@@ -12,8 +12,7 @@ import { THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-w
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
-
-type Json = Record<string, any>;
+import type { Json } from './helpers/json.js';
 
 describe('@discordjs/ws with 2 shards', () => {
   let server: TestServer;

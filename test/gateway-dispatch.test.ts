@@ -25,8 +25,7 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
-
-type Json = Record<string, any>;
+import type { Json } from './helpers/json.js';
 
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;
