@@ -24,14 +24,15 @@ import {
   exampleWorld,
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
+import { THIRD_CHANNEL, THIRD_GUILD_ID } from './helpers/gateway-world.js';
 
 type Json = any;
 
 const SHARDS = 2;
 const ALICE_PERMISSIONS = 'Bearer alice-perm-token';
 /** The Test Guild's id shifted by one shard step (1 << 22): it lands on the other shard. */
-const ODD_GUILD_ID = (BigInt(TEST_GUILD_ID) + (1n << 22n)).toString();
-const ODD_CHANNEL_ID = (BigInt(ODD_GUILD_ID) + 10n).toString();
+const ODD_GUILD_ID = THIRD_GUILD_ID;
+const ODD_CHANNEL_ID = THIRD_CHANNEL;
 
 const shardOf = (guildId: string): number => Number((BigInt(guildId) >> 22n) % BigInt(SHARDS));
 
