@@ -17,6 +17,7 @@ import {
   ADMIN_TOKEN,
   ALICE_ID,
   ALICE_TOKEN as ALICE,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
@@ -74,7 +75,7 @@ describe('@discordjs/core + @discordjs/ws with two shards against slashd', () =>
     assert.equal(shardOf(ODD_GUILD_ID), 1);
     server = await startServer({ world: shardedWorld() });
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'where', description: 'Which shard answers' },
     });
     assert.equal(created.status, 201, created.text);
@@ -106,7 +107,7 @@ describe('@discordjs/core + @discordjs/ws with two shards against slashd', () =>
   });
 
   test('GET /gateway/bot recommends a shard count and the bot identifies two shards', async () => {
-    const info = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const info = await server.request('GET', '/gateway/bot', { auth: BOT });
     assert.equal(info.status, 200, info.text);
     assert.ok(info.body.shards >= 1);
     const readies = await dispatches.findMany(SHARDS, (r) => r.t === 'READY', 'READY on each shard');
