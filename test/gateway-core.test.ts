@@ -16,6 +16,7 @@ import {
 } from '../src/core/gateway/intents.js';
 import { readShard, recommendedShards, shardingRequired, shardOf } from '../src/core/gateway/shards.js';
 import { InMemoryResumeBuffer } from '../src/gateway/resume-buffer.js';
+import { TEST_GUILD_ID } from './helpers/world.js';
 
 const bytes = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -166,7 +167,7 @@ describe('client payloads', () => {
   });
 
   test('REQUEST_GUILD_MEMBERS: a query is limited to 100; user_ids bounded; long nonces dropped', () => {
-    const guild = '1345183757107200001';
+    const guild = TEST_GUILD_ID;
     const q = readMembersRequest({ guild_id: guild, query: 'a', limit: 500, nonce: 'x'.repeat(33) });
     assert.ok(q.kind === 'read');
     assert.equal(q.value.limit, 100);

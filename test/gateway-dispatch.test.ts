@@ -14,7 +14,9 @@ import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID,
+  ALICE_TOKEN,
   BOB_ID,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
@@ -25,8 +27,7 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
-
-type Json = Record<string, any>;
+import type { Json } from './helpers/json.js';
 
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;
@@ -264,12 +265,12 @@ describe('gateway shards', () => {
 
   async function invokeIn(guildId: string, channelId: string): Promise<Json> {
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${guildId}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'where', description: 'Where' },
     });
     assert.ok(created.status === 201 || created.status === 200, created.text);
     const response = await server.request('POST', '/interactions', {
-      auth: 'alice-user-token',
+      auth: ALICE_TOKEN,
       body: invocationBody(created.body, { guildId: guildId, channelId: channelId }),
     });
     assert.equal(response.status, 200, response.text);
@@ -277,7 +278,7 @@ describe('gateway shards', () => {
   }
 
   test('/gateway/bot recommends one shard per 1,000 guilds', async () => {
-    const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const bot = await server.request('GET', '/gateway/bot', { auth: BOT });
     assert.equal(bot.body.shards, 1);
   });
 
