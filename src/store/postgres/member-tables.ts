@@ -1,0 +1,109 @@
+/**
+ * The PostgreSQL GuildMemberStore: a guild's members as rows of `guild_members` (the guild's
+ * document keeps an empty list). A member write is one row; a read names the members it needs.
+ * Nothing here is cached in the process, so every node reads what any node last committed.
+ */
+import type { Guild, Member } from '../../core/world/types.js';
+import type { GuildMemberStore } from '../guild-member-store.js';
+import { freezeDocument, guildDocument, withMembers } from '../rows.js';
+import type { PostgresClient } from './connection.js';
+import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
+
+/** The members of the guild `g` (a query's alias), in the guild's order, as one JSON array text (NULL: none). */
+export const MEMBERS_OF_G = `(SELECT '[' || string_agg(m.doc, ',' ORDER BY m.position, m.user_id) || ']'
+  FROM guild_members m WHERE m.guild_id = g.id)`;
+
+/** A guild of its document and its members' JSON array text. */
+export function guildOfRow(row: { doc: string; members: string | null }): Guild {
+  const members = row.members === null ? [] : (JSON.parse(row.members) as Member[]);
+  return withMembers(JSON.parse(row.doc) as Guild, members);
+}
+
+/**
+ * The guild's document and the members of `$2` in the guild's order, as one JSON array text, in
+ * one statement (one snapshot). Prepared once per connection (by name).
+ */
+const GUILD_WITH_MEMBERS = {
+  name: 'slashd-guild-with-members',
+  text: `SELECT g.doc, (SELECT '[' || string_agg(m.doc, ',' ORDER BY m.position, m.user_id) || ']'
+                       FROM guild_members m WHERE m.guild_id = g.id AND m.user_id = ANY($2::text[])) AS members
+         FROM guilds g WHERE g.id = $1`,
+};
+
+export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildMemberStore {
+  async getGuildWithMembers(guildId: string, userIds: readonly string[]): Promise<Guild | null> {
+    const result = await this.conn.pool.query<{ doc: string; members: string | null }>({
+      ...GUILD_WITH_MEMBERS,
+      values: [guildId, [...new Set(userIds)]],
+    });
+    const row = result.rows[0];
+    return row ? freezeDocument(guildOfRow(row)) : null;
+  }
+
+  async findGuildByChannelWithMembers(channelId: string, userIds: readonly string[]): Promise<Guild | null> {
+    const guildId = await this.guildIdOfChannel(channelId);
+    return guildId === null ? null : this.getGuildWithMembers(guildId, userIds);
+  }
+
+  async guildIdsOfMember(userId: string): Promise<string[]> {
+    const result = await this.conn.pool.query<{ guild_id: string }>(
+      'SELECT guild_id FROM guild_members WHERE user_id = $1 ORDER BY length(guild_id), guild_id',
+      [userId],
+    );
+    return result.rows.map((r) => r.guild_id);
+  }
+
+  async putGuildMember(guildId: string, member: Member): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      // Held shared: a guild being deleted (or rewritten whole) waits, or this waits for it.
+      const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1 FOR SHARE', [guildId]);
+      if (!guild.rowCount) return false;
+      // A new member goes last in the guild's order; one already there keeps its place.
+      await client.query(
+        `INSERT INTO guild_members (guild_id, user_id, position, doc)
+         VALUES ($1, $2, (SELECT COALESCE(MAX(position) + 1, 0) FROM guild_members WHERE guild_id = $1), $3)
+         ON CONFLICT (guild_id, user_id) DO UPDATE SET doc = excluded.doc`,
+        [guildId, member.user_id, JSON.stringify(member)],
+      );
+      return true;
+    });
+  }
+
+  async deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
+    const result = await this.conn.pool.query('DELETE FROM guild_members WHERE guild_id = $1 AND user_id = $2', [
+      guildId,
+      userId,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  protected async guildIdOfChannel(channelId: string): Promise<string | null> {
+    const result = await this.conn.pool.query<{ guild_id: string }>(
+      'SELECT guild_id FROM channel_guilds WHERE channel_id = $1',
+      [channelId],
+    );
+    return result.rows[0]?.guild_id ?? null;
+  }
+
+  /** The guild's members as exactly `guild.members`, in that order (inside the caller's transaction). */
+  protected async writeMembers(client: PostgresClient, guild: Guild): Promise<void> {
+    await client.query('DELETE FROM guild_members WHERE guild_id = $1', [guild.id]);
+    await client.query(
+      `INSERT INTO guild_members (guild_id, user_id, position, doc)
+       SELECT $1, m.user_id, m.position, m.doc
+       FROM unnest($2::text[], $3::int[], $4::text[]) AS m(user_id, position, doc)
+       ON CONFLICT DO NOTHING`,
+      [
+        guild.id,
+        guild.members.map((m) => m.user_id),
+        guild.members.map((_, position) => position),
+        guild.members.map((m) => JSON.stringify(m)),
+      ],
+    );
+  }
+
+  /** The stored document of a guild: its members are rows of their own. */
+  protected guildDocumentText(guild: Guild): string {
+    return JSON.stringify(guildDocument(guild));
+  }
+}
