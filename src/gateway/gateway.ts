@@ -104,7 +104,7 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
 /** The world reads the gateway makes: the bot's token (constant-time lookup), guilds, users. */
 export type GatewayWorld = Pick<
   WorldStore,
-  'findApplicationByBotToken' | 'getApplication' | 'getGuild' | 'listGuilds' | 'getUsers'
+  'findApplicationByBotToken' | 'getApplication' | 'getGuild' | 'getGuildWithMembers' | 'listGuilds' | 'getUsers'
 >;
 
 export interface GatewayDeps {
@@ -761,7 +761,8 @@ export class Gateway implements ConnectionHost, GatewayPresence {
 
   private async onWorld(event: BusEvents['WORLD_DISPATCH']): Promise<void> {
     if (this.sessions.size === 0) return;
-    const guild = event.guildId === null ? null : await this.store.getGuild(event.guildId);
+    // Who gets a world event depends on bots and channels, never on the members: none is read.
+    const guild = event.guildId === null ? null : await this.store.getGuildWithMembers(event.guildId, []);
     const world: WorldEvent = event;
     // What a session gets depends only on its app and MESSAGE_CONTENT: one object (and so one JSON
     // text) per such view, however many sessions share it.

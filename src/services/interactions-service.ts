@@ -45,6 +45,7 @@ import {
   mayReadHistory,
   messageReadableIn,
   viewableGuild,
+  withNamedMembers,
   type InvocationScene,
 } from './invocation-scene.js';
 import type { ResponsesService } from './responses-service.js';
@@ -224,15 +225,20 @@ export class InteractionsService {
     return message && messageReadableIn(scene, message) ? message : null;
   }
 
-  private async record(scene: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
+  private async record(invoked: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
     const kind = request.type === InteractionType.ApplicationCommandAutocomplete ? 'autocomplete' : 'command';
-    const guild = scene.inGuild?.guild ?? null;
     // A MESSAGE command may target the world's messages and slashd's own that this user can see.
-    const messages: ChannelMessage[] = readableWorldMessages(scene);
-    const own = await this.targetedMessage(scene, request);
+    const messages: ChannelMessage[] = readableWorldMessages(invoked);
+    const own = await this.targetedMessage(invoked, request);
     if (own) messages.push(own);
-    // Only the users the request can name: never every user of the world.
+    // Only the users the request can name: never every user of the world (nor every member).
     const users = await this.deps.store.world.getUsers(userIdsNamedBy(request.data, messages));
+    const scene = await withNamedMembers(
+      this.deps.store,
+      invoked,
+      users.map((u) => u.id),
+    );
+    const guild = scene.inGuild?.guild ?? null;
     const checked = checkInvocation(scene.command, request.data, kind, {
       guild: viewableGuild(scene),
       channel: scene.channel,
@@ -506,7 +512,7 @@ export class InteractionsService {
    */
   private async invokerStillReads(user: User, record: InteractionRecord): Promise<boolean> {
     if (record.guild_id === null) return true;
-    const guild = await this.deps.store.world.getGuild(record.guild_id);
+    const guild = await this.deps.store.world.getGuildWithMembers(record.guild_id, [user.id]);
     const member = guild ? memberOf(guild, user.id) : undefined;
     const channel = guild?.channels.find((c) => c.id === record.channel_id);
     return (

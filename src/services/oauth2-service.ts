@@ -74,6 +74,7 @@ export type OAuth2Store = Pick<
   WorldStore,
   | 'getApplication'
   | 'getGuild'
+  | 'getGuildWithMembers'
   | 'getUser'
   | 'listGuilds'
   | 'guildIdsOfMember'
@@ -205,7 +206,7 @@ export class OAuth2Service {
     let installedPermissions = '0';
     if (installsApp(request.scopes) && request.integrationType === IntegrationTypeParam.Guild) {
       const guildId = request.disableGuildSelect ? request.guildId : (chosenGuildId ?? request.guildId);
-      const guild = guildId ? await this.store.getGuild(guildId) : null;
+      const guild = guildId ? await this.store.getGuildWithMembers(guildId, [user.id]) : null;
       if (!guild || !mayManageGuild(guild, user.id)) {
         return this.refusal(request, 'invalid_request', 'Choose a server you may manage');
       }
@@ -271,7 +272,7 @@ export class OAuth2Service {
     const asked = request.scopes.includes(Scope.Bot) ? request.permissions : null;
     const guilds: ConsentGuild[] = [];
     for (const id of ids) {
-      const guild = await this.store.getGuild(id);
+      const guild = await this.store.getGuildWithMembers(id, [user.id]);
       if (!guild || !mayManageGuild(guild, user.id)) continue;
       guilds.push({ id: guild.id, name: guild.name, withheld: flagNames(withheldPermissions(guild, user.id, asked)) });
     }
