@@ -1,11 +1,11 @@
 /**
  * A member write in a guild of 1,000 members and in one of 100,000 (issue 25, item 8), under read
  * load, each against the same run: the two guilds live in one world served by one `slashd serve`
- * child process on a fresh SQLite file, the writes alternate between them, and readers keep
- * reading members of both (a bot's `GET /guilds/{g}/members/{u}` and a member's command picker)
- * the whole time. Baseline: the same admin write path for a user who is in no guild.
+ * child process on a fresh SQLite file, the writes alternate between them, and reads of members of
+ * both (a bot's `GET /guilds/{g}/members/{u}` and a member's command picker) are sent at a steady
+ * rate the whole time. Baseline: the same admin write path for a user who is in no guild.
  * Reported: p50 and p99 of each, the ratio 100k / 1k (goal ≤ 1.2) and p50 (goal ≤ 5 ms).
- * Sizes: MEMBERS_BENCH_SMALL, MEMBERS_BENCH_LARGE, MEMBERS_BENCH_WRITES, MEMBERS_BENCH_READERS.
+ * Sizes: MEMBERS_BENCH_SMALL, MEMBERS_BENCH_LARGE, MEMBERS_BENCH_WRITES, MEMBERS_BENCH_READS (per second).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +18,9 @@ const SMALL = Number(process.env.MEMBERS_BENCH_SMALL ?? 1000);
 const LARGE = Number(process.env.MEMBERS_BENCH_LARGE ?? 100_000);
 /** Writes per guild, alternating between the two. */
 const WRITES = Number(process.env.MEMBERS_BENCH_WRITES ?? 300);
-/** Concurrent read loops kept running while the writes are measured. */
-const READERS = Number(process.env.MEMBERS_BENCH_READERS ?? 4);
+/** Reads sent per second while the writes are measured. */
+const READS_PER_SECOND = Number(process.env.MEMBERS_BENCH_READS ?? 200);
+const MAX_READS_IN_FLIGHT = 32;
 const WARM_UP_WRITES = 20;
 const APP_ID = '1100000000000000001';
 const BOT = 'Bot members-bot-token';
@@ -108,23 +109,40 @@ function writeGuildlessUser(server: ChildServer, index: number, name: string): P
   });
 }
 
-/** One reader: a member of either guild read by the bot, then a member's picker there, until `stop`. */
-async function readLoop(server: ChildServer, reader: number, stop: { done: boolean }, latencies: number[]) {
-  for (let i = 0; !stop.done; i++) {
-    const guildId = i % 2 === 0 ? SMALL_GUILD : LARGE_GUILD;
-    const size = guildId === SMALL_GUILD ? SMALL : LARGE;
-    const member = (reader * 7919 + i * 104729) % size;
-    latencies.push(
-      await call(`${server.url}/api/v10/guilds/${guildId}/members/${userId(member)}`, {
-        headers: { authorization: BOT },
-      }),
-    );
-    latencies.push(
-      await call(`${server.url}/api/v10/channels/${channelOf(guildId)}/application-command-index`, {
-        headers: { authorization: userToken(member) },
-      }),
-    );
+/** The i-th read: a member of either guild read by the bot, or a member's picker there. */
+function read(server: ChildServer, i: number): Promise<number> {
+  const guildId = i % 2 === 0 ? SMALL_GUILD : LARGE_GUILD;
+  const size = guildId === SMALL_GUILD ? SMALL : LARGE;
+  const member = (i * 104729) % size;
+  if (i % 4 < 2) {
+    return call(`${server.url}/api/v10/guilds/${guildId}/members/${userId(member)}`, {
+      headers: { authorization: BOT },
+    });
   }
+  return call(`${server.url}/api/v10/channels/${channelOf(guildId)}/application-command-index`, {
+    headers: { authorization: userToken(member) },
+  });
+}
+
+/**
+ * Reads at READS_PER_SECOND, open loop (each sent on time whatever the others' latency, at most
+ * MAX_READS_IN_FLIGHT at once), until `stop`: a load that does not follow the writes' pace.
+ */
+async function readLoad(server: ChildServer, stop: { done: boolean }, latencies: number[]): Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  const started = performance.now();
+  for (let i = 0; !stop.done; i++) {
+    const due = started + (i * 1000) / READS_PER_SECOND;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (inFlight.size >= MAX_READS_IN_FLIGHT) await Promise.race(inFlight);
+    const pending: Promise<void> = read(server, i).then((ms) => {
+      latencies.push(ms);
+      inFlight.delete(pending);
+    });
+    inFlight.add(pending);
+  }
+  await Promise.all(inFlight);
 }
 
 const summary = (sorted: number[]) =>
@@ -135,7 +153,9 @@ export async function runMembersBench(): Promise<{ lines: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-members-'));
   const worldPath = join(dir, 'world.json');
   writeFileSync(worldPath, JSON.stringify(membersWorld()));
-  lines.push(`world: one guild of ${SMALL} members, one of ${LARGE}, ${LARGE + GUILDLESS} users; ${READERS} readers`);
+  lines.push(
+    `world: one guild of ${SMALL} members, one of ${LARGE}, ${LARGE + GUILDLESS} users; ${READS_PER_SECOND} reads/s`,
+  );
   const server = await startSlashdWith([
     '--db',
     join(dir, 'members.sqlite'),
@@ -152,7 +172,7 @@ export async function runMembersBench(): Promise<{ lines: string[] }> {
     }
     const stop = { done: false };
     const reads: number[] = [];
-    const readers = Array.from({ length: READERS }, (_, r) => readLoop(server, r, stop, reads));
+    const readers = readLoad(server, stop, reads);
     const small: number[] = [];
     const large: number[] = [];
     const baseline: number[] = [];
@@ -165,7 +185,7 @@ export async function runMembersBench(): Promise<{ lines: string[] }> {
       }
     } finally {
       stop.done = true;
-      await Promise.all(readers);
+      await readers;
     }
     for (const list of [small, large, baseline, reads]) list.sort((a, b) => a - b);
     const ratio = percentile(large, 50) / percentile(small, 50);
