@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Guild, Member } from '../../src/core/world/types.js';
+import { BannedUserError } from '../../src/store/guild-member-store.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { ALICE, BOB, CHANNEL_1, CHANNEL_2, guild, GUILD_1, GUILD_2, smallWorld, user } from './fixtures.js';
 
@@ -157,6 +158,41 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
         (await world.getGuild(GUILD_1))?.members.map((m) => m.user_id),
         [ALICE, BOB, CAROL],
       );
+    });
+
+    it('a ban removes the member in the same write, keeps the user out, and is listed in id order', async () => {
+      await threeMembers();
+      const world = t.stores.world;
+      const ban = { guild_id: GUILD_1, user_id: BOB, reason: 'spam' };
+      assert.deepEqual(await world.banGuildMember(ban), { removed: member(BOB, 'bob') });
+      assert.deepEqual(await world.getGuildBan(GUILD_1, BOB), ban);
+      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'no longer a member');
+      assert.deepEqual(await world.guildIdsOfMember(BOB), []);
+      await assert.rejects(world.putGuildMember(GUILD_1, member(BOB)), BannedUserError, 'not re-addable');
+      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'nothing written');
+      assert.equal(await world.putGuildMember(GUILD_2, member(BOB)), true, 'other guilds take the user');
+
+      const again = { ...ban, reason: null };
+      assert.deepEqual(await world.banGuildMember(again), { removed: null }, 'a user who is no member is banned too');
+      assert.deepEqual(await world.getGuildBan(GUILD_1, BOB), again, 'the reason replaced');
+      assert.deepEqual(await world.banGuildMember({ ...ban, guild_id: '1300000000000000999' }), null);
+      assert.equal(await world.getGuildBan(GUILD_2, BOB), null);
+
+      const ids = ['1200000000000000010', '120000000000000009', UNKNOWN, CAROL];
+      for (const id of ids) await world.banGuildMember({ guild_id: GUILD_1, user_id: id, reason: null });
+      const listed = async (before: string | null, after: string | null, limit: number) =>
+        (await world.listGuildBans(GUILD_1, { before, after, limit })).map((b) => b.user_id);
+      const ascending = ['120000000000000009', BOB, CAROL, '1200000000000000010', UNKNOWN];
+      assert.deepEqual(await listed(null, null, 100), ascending, 'numeric order of ids');
+      assert.deepEqual(await listed(null, BOB, 2), [CAROL, '1200000000000000010']);
+      assert.deepEqual(await listed('1200000000000000010', null, 2), [BOB, CAROL], 'the last before, ascending');
+      assert.deepEqual(await world.listGuildBans(GUILD_2, { before: null, after: null, limit: 10 }), []);
+
+      assert.equal(await world.deleteGuildBan(GUILD_1, BOB), true);
+      assert.equal(await world.deleteGuildBan(GUILD_1, BOB), false);
+      assert.equal(await world.putGuildMember(GUILD_1, member(BOB)), true, 'unbanned: may join again');
+      assert.equal(await world.deleteGuild(GUILD_1), true);
+      assert.equal(await world.getGuildBan(GUILD_1, CAROL), null, 'bans go with their guild');
     });
 
     it('a guild of 1,000 members: one member read and written without the others changing', async () => {

@@ -4,7 +4,7 @@
  * Nothing here is cached in the process, so every node reads what any node last committed.
  */
 import type { Guild, Member } from '../../core/world/types.js';
-import type { GuildMemberStore } from '../guild-member-store.js';
+import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
 import { freezeDocument, guildDocument, withMembers } from '../rows.js';
 import type { PostgresClient } from './connection.js';
 import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
@@ -29,6 +29,14 @@ const GUILD_WITH_MEMBERS = {
                        FROM guild_members m WHERE m.guild_id = g.id AND m.user_id = ANY($2::text[])) AS members
          FROM guilds g WHERE g.id = $1`,
 };
+
+/** One user's membership of one guild, held to the end of the transaction: a ban and a member write of the same user go one after the other. */
+async function lockMember(client: PostgresClient, guildId: string, userId: string): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd member/' || $1 || '/' || $2, 0))", [
+    guildId,
+    userId,
+  ]);
+}
 
 export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildMemberStore {
   async getGuildWithMembers(guildId: string, userIds: readonly string[]): Promise<Guild | null> {
@@ -58,6 +66,12 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
       // Held shared: a guild being deleted (or rewritten whole) waits, or this waits for it.
       const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1 FOR SHARE', [guildId]);
       if (!guild.rowCount) return false;
+      await lockMember(client, guildId, member.user_id);
+      const banned = await client.query('SELECT 1 FROM guild_bans WHERE guild_id = $1 AND user_id = $2', [
+        guildId,
+        member.user_id,
+      ]);
+      if (banned.rowCount) throw new BannedUserError(guildId, member.user_id);
       // A new member goes last in the guild's order; one already there keeps its place.
       await client.query(
         `INSERT INTO guild_members (guild_id, user_id, position, doc)
@@ -71,6 +85,64 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
 
   async deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
     const result = await this.conn.pool.query('DELETE FROM guild_members WHERE guild_id = $1 AND user_id = $2', [
+      guildId,
+      userId,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async banGuildMember(ban: GuildBan): Promise<{ removed: Member | null } | null> {
+    return this.conn.transaction(async (client) => {
+      // Held shared, as a member write holds it: a guild deleted meanwhile waits, or this waits for it.
+      const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1 FOR SHARE', [ban.guild_id]);
+      if (!guild.rowCount) return null;
+      await lockMember(client, ban.guild_id, ban.user_id);
+      await client.query(
+        `INSERT INTO guild_bans (guild_id, user_id, doc) VALUES ($1, $2, $3)
+         ON CONFLICT (guild_id, user_id) DO UPDATE SET doc = excluded.doc`,
+        [ban.guild_id, ban.user_id, JSON.stringify(ban)],
+      );
+      const removed = await client.query<{ doc: string }>(
+        'DELETE FROM guild_members WHERE guild_id = $1 AND user_id = $2 RETURNING doc',
+        [ban.guild_id, ban.user_id],
+      );
+      const doc = removed.rows[0]?.doc;
+      return { removed: doc === undefined ? null : (JSON.parse(doc) as Member) };
+    });
+  }
+
+  async getGuildBan(guildId: string, userId: string): Promise<GuildBan | null> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM guild_bans WHERE guild_id = $1 AND user_id = $2',
+      [guildId, userId],
+    );
+    const doc = result.rows[0]?.doc;
+    return doc === undefined ? null : (JSON.parse(doc) as GuildBan);
+  }
+
+  async listGuildBans(guildId: string, page: BanPage): Promise<GuildBan[]> {
+    // Snowflakes in numeric order without casting: a shorter id is smaller, equal lengths compare as text.
+    const result =
+      page.before !== null
+        ? await this.conn.pool.query<{ doc: string }>(
+            `SELECT doc FROM guild_bans WHERE guild_id = $1
+               AND (length(user_id), user_id COLLATE "C") < (length($2), $2 COLLATE "C")
+             ORDER BY length(user_id) DESC, user_id COLLATE "C" DESC LIMIT $3`,
+            [guildId, page.before, page.limit],
+          )
+        : await this.conn.pool.query<{ doc: string }>(
+            `SELECT doc FROM guild_bans WHERE guild_id = $1
+               AND (length(user_id), user_id COLLATE "C") > (length($2), $2 COLLATE "C")
+             ORDER BY length(user_id), user_id COLLATE "C" LIMIT $3`,
+            [guildId, page.after ?? '0', page.limit],
+          );
+    const docs = result.rows.map((r) => r.doc);
+    if (page.before !== null) docs.reverse();
+    return docs.map((doc) => JSON.parse(doc) as GuildBan);
+  }
+
+  async deleteGuildBan(guildId: string, userId: string): Promise<boolean> {
+    const result = await this.conn.pool.query('DELETE FROM guild_bans WHERE guild_id = $1 AND user_id = $2', [
       guildId,
       userId,
     ]);

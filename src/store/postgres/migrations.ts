@@ -312,6 +312,19 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE guilds SET doc = jsonb_set(doc::jsonb, '{members}', '[]'::jsonb)::text;
     `,
   },
+  {
+    version: 9,
+    name: 'guild bans',
+    // A banned user is kept out: the ban is its own row, written with the member's removal.
+    sql: `
+      CREATE TABLE guild_bans (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      );
+    `,
+  },
 ];
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */

@@ -40,6 +40,7 @@ export class PostgresWorldStore extends PostgresGuildMembers implements WorldSto
       await client.query('DELETE FROM guilds');
       await client.query('DELETE FROM channel_guilds');
       await client.query('DELETE FROM guild_members');
+      await client.query('DELETE FROM guild_bans');
       await client.query('DELETE FROM oauth2_tokens');
       await client.query('DELETE FROM oauth2_codes');
       await client.query('DELETE FROM oauth2_refresh_tokens');
@@ -215,6 +216,7 @@ export class PostgresWorldStore extends PostgresGuildMembers implements WorldSto
       const gone = ((await client.query('DELETE FROM guilds WHERE id = $1', [id])).rowCount ?? 0) > 0;
       await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM guild_members WHERE guild_id = $1', [id]);
+      await client.query('DELETE FROM guild_bans WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
       return gone;
     });

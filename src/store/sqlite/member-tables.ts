@@ -5,7 +5,7 @@
  */
 import { approximateBytes } from '../../core/byte-lru.js';
 import type { Guild, Member } from '../../core/world/types.js';
-import type { GuildMemberStore } from '../guild-member-store.js';
+import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
 import { freezeDocument, guildDocument, memberCacheKey, withMembers } from '../rows.js';
 import { SqliteOAuth2Grants } from './oauth2-grant-tables.js';
 import { cacheTag } from './read-caches.js';
@@ -51,6 +51,9 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
   async putGuildMember(guildId: string, member: Member): Promise<boolean> {
     return this.conn.transaction(() => {
       if (!this.conn.sql('SELECT 1 FROM guilds WHERE id = ?').get(guildId)) return false;
+      if (this.conn.sql('SELECT 1 FROM guild_bans WHERE guild_id = ? AND user_id = ?').get(guildId, member.user_id)) {
+        throw new BannedUserError(guildId, member.user_id);
+      }
       // A new member goes last in the guild's order; one already there keeps its place.
       this.conn
         .sql(
@@ -71,6 +74,60 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
       if (gone) this.conn.cached.forgetMember(guildId, userId);
       return gone;
     });
+  }
+
+  async banGuildMember(ban: GuildBan): Promise<{ removed: Member | null } | null> {
+    return this.conn.transaction(() => {
+      if (!this.conn.sql('SELECT 1 FROM guilds WHERE id = ?').get(ban.guild_id)) return null;
+      const doc = this.conn
+        .sql('DELETE FROM guild_members WHERE guild_id = ? AND user_id = ? RETURNING doc')
+        .pluck()
+        .get(ban.guild_id, ban.user_id) as string | undefined;
+      this.conn
+        .sql(
+          `INSERT INTO guild_bans (guild_id, user_id, doc) VALUES (?, ?, ?)
+           ON CONFLICT (guild_id, user_id) DO UPDATE SET doc = excluded.doc`,
+        )
+        .run(ban.guild_id, ban.user_id, JSON.stringify(ban));
+      if (doc !== undefined) this.conn.cached.forgetMember(ban.guild_id, ban.user_id);
+      return { removed: doc === undefined ? null : (JSON.parse(doc) as Member) };
+    });
+  }
+
+  async getGuildBan(guildId: string, userId: string): Promise<GuildBan | null> {
+    const doc = this.conn
+      .sql('SELECT doc FROM guild_bans WHERE guild_id = ? AND user_id = ?')
+      .pluck()
+      .get(guildId, userId) as string | undefined;
+    return doc === undefined ? null : (JSON.parse(doc) as GuildBan);
+  }
+
+  async listGuildBans(guildId: string, page: BanPage): Promise<GuildBan[]> {
+    const docs =
+      page.before !== null
+        ? (
+            this.conn
+              .sql(
+                `SELECT doc FROM guild_bans WHERE guild_id = ?
+                 AND (length(user_id) < length(?) OR (length(user_id) = length(?) AND user_id < ?))
+               ORDER BY length(user_id) DESC, user_id DESC LIMIT ?`,
+              )
+              .pluck()
+              .all(guildId, page.before, page.before, page.before, page.limit) as string[]
+          ).reverse()
+        : (this.conn
+            .sql(
+              `SELECT doc FROM guild_bans WHERE guild_id = ?
+                 AND (length(user_id) > length(?) OR (length(user_id) = length(?) AND user_id > ?))
+               ORDER BY length(user_id), user_id LIMIT ?`,
+            )
+            .pluck()
+            .all(guildId, page.after ?? '0', page.after ?? '0', page.after ?? '0', page.limit) as string[]);
+    return docs.map((doc) => JSON.parse(doc) as GuildBan);
+  }
+
+  async deleteGuildBan(guildId: string, userId: string): Promise<boolean> {
+    return this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes > 0;
   }
 
   protected guildIdOfChannel(channelId: string): string | null {

@@ -237,6 +237,19 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE guilds SET doc = json_set(doc, '$.members', json('[]'));
     `,
   },
+  {
+    version: 11,
+    name: 'guild bans',
+    // A banned user is kept out: the ban is its own row, written with the member's removal.
+    sql: `
+      CREATE TABLE guild_bans (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      );
+    `,
+  },
 ];
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */

@@ -28,7 +28,8 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
         if (!keep.has(id)) this.removeApplication(id);
       }
       this.conn.db.exec(
-        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM oauth2_tokens;' +
+        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM guild_bans;' +
+          ' DELETE FROM oauth2_tokens;' +
           ' DELETE FROM oauth2_codes; DELETE FROM oauth2_refresh_tokens; DELETE FROM oauth2_authorizations;',
       );
       this.writeWorld(world);
@@ -222,6 +223,7 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
       const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
       this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
       this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(id);
+      this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ?').run(id);
       this.conn.cached.forgetGuild(id);
       this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;
