@@ -30,6 +30,7 @@ import { CommandsService } from './services/commands-service.js';
 import { ConsoleService } from './services/console-service.js';
 import { EndpointService } from './services/endpoint-service.js';
 import { GuildsService } from './services/guilds-service.js';
+import { BansService } from './services/bans-service.js';
 import { InteractionsService } from './services/interactions-service.js';
 import { MessageRenderer } from './services/message-renderer.js';
 import { NodeLease } from './services/node-lease.js';
@@ -352,6 +353,7 @@ async function assemble(
       consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
       world,
       guilds: new GuildsService(store.world, commandIndex),
+      bans: new BansService(store.world, worldEvents),
       channelMessages: new ChannelMessagesService({
         world: store.world,
         messages: store.interactions,

@@ -4,6 +4,7 @@
  * the authentication hook reads it, through the token lookups of `PrincipalLookup`.
  */
 import type { ApplicationService } from '../services/application-service.js';
+import type { BansService } from '../services/bans-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { ChannelsService } from '../services/channels-service.js';
 import type { CommandsService } from '../services/commands-service.js';
@@ -43,6 +44,8 @@ export interface HttpServices {
   world: WorldService;
   /** Guilds, members and users as their readers see them. */
   guilds: GuildsService;
+  /** Guild bans; absent: the ban routes are not served. */
+  bans?: BansService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Gateway discovery (`/gateway`, `/gateway/bot`), and whose bots are connected (`/admin/delivery`). */

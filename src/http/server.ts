@@ -32,6 +32,7 @@ import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
 import { guildRoutes } from './routes/guilds.js';
+import { banRoutes } from './routes/bans.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -155,6 +156,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });
+        if (services.bans) await api.register(banRoutes, { bans: services.bans });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, { channelMessages: services.channelMessages });
         await api.register(gatewayRoutes, { gateway: services.gateway });

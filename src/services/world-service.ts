@@ -6,7 +6,7 @@
  */
 import { hasActivities } from '../core/commands/model.js';
 import { WORLD_DUPLICATE, WORLD_UNKNOWN_REFERENCE } from '../core/io/codes.js';
-import { invalidFormBody } from '../core/io/errors.js';
+import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { checkWorldConsistency } from '../core/world/consistency.js';
 import { diffWorlds } from '../core/world/diff.js';
@@ -15,6 +15,7 @@ import { isInstalledForCommands } from '../core/permissions/install.js';
 import { isSnowflake } from '../core/snowflake.js';
 import type { Application, Guild, Member, OAuth2Token, User, World } from '../core/world/types.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store/store.js';
+import { BannedUserError } from '../store/guild-member-store.js';
 import type { CommandsService } from './commands-service.js';
 import type { WorldEvents } from './world-events.js';
 
@@ -253,7 +254,9 @@ export class WorldService {
         if (!(await this.store.getUser(member.user_id))) {
           throw invalidFormBody([issue(['user_id'], WORLD_UNKNOWN_REFERENCE, `Unknown user: ${member.user_id}`)]);
         }
-        return this.store.putGuildMember(guildId, member);
+        return this.store.putGuildMember(guildId, member).catch((error: unknown) => {
+          throw error instanceof BannedUserError ? apiError('UserBanned') : error;
+        });
       },
     );
   }
