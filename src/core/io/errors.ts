@@ -91,8 +91,8 @@ export const ERRORS = {
   MissingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
   /** A member write (the admin API) naming a user banned from the guild. */
   UserBanned: { status: 403, code: 40007, message: 'The user is banned from this guild.' },
-  /** A bulk ban that banned no one (v10 answers 500000 with status 500). */
-  BulkBanFailed: { status: 500, code: 500000, message: 'Failed to ban users.' },
+  /** A bulk ban that banned no one: v10's code, with a 4xx status as its OpenAPI document lists (docs/decisions.md, "Bans"). */
+  BulkBanFailed: { status: 400, code: 500000, message: 'Failed to ban users.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
   InvalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
 
