@@ -297,7 +297,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 8,
+    version: 9,
     name: 'guild members as rows',
     // A member lived inside its guild's document: a write rewrote the whole document, a read
     // parsed every member. Now each member is its row (its document, and its place in the guild's
@@ -313,7 +313,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 9,
+    version: 10,
     name: 'guild bans',
     // A banned user is kept out: the ban is its own row, written with the member's removal.
     sql: `

@@ -214,7 +214,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 10,
+    version: 11,
     name: 'guild members as rows',
     // A member lived inside its guild's document: a write rewrote the whole document, a read
     // parsed every member. Now each member is its row (its document, and its place in the guild's
@@ -238,7 +238,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 11,
+    version: 12,
     name: 'guild bans',
     // A banned user is kept out: the ban is its own row, written with the member's removal.
     sql: `
