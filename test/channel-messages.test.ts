@@ -11,19 +11,25 @@ import type { World } from '../src/core/world/types.js';
 import { startRegisteredApp, type AppServer } from './helpers/app-server.js';
 import { assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import {
+  ALICE_TOKEN as ALICE,
+  ANNOUNCEMENTS,
+  BOT,
+  CATEGORY,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  HELLO_MESSAGE as HELLO,
+  HIDDEN,
+  OTHER_BOT_TOKEN,
+  TEST_GUILD_ID,
+  THREAD,
+  exampleWorld,
+} from './helpers/world.js';
+import type { Json } from './helpers/json.js';
+import { invocationBody } from './helpers/invocation.js';
 
-type Json = Record<string, any>;
 type Dispatch = BusEvents['WORLD_DISPATCH'];
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const ALICE = 'alice-user-token';
-const GENERAL = '1345183757107200011';
-const CATEGORY = '1345183757107200010';
-const ANNOUNCEMENTS = '1345183757107200013';
-const THREAD = '1345183757107200014';
-const HIDDEN = '1345183757107200020';
-const HELLO = '1345183757107200100';
 
 function messagesWorld(): World {
   const world = exampleWorld();
@@ -220,16 +226,7 @@ describe('interaction answers as MESSAGE_CREATE', () => {
   });
 
   async function invoke(): Promise<void> {
-    const response = await server.request('POST', '/interactions', {
-      auth: ALICE,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: 'ping', type: 1, version: command.version },
-      },
-    });
+    const response = await server.request('POST', '/interactions', { auth: ALICE, body: invocationBody(command) });
     assert.equal(response.status, 200, response.text);
   }
 

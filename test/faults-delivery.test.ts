@@ -8,15 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import {
-  ADMIN_TOKEN,
-  BOB_TOKEN,
-  DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
-  GENERAL,
-  OTHER_APP_ID,
-  TEST_GUILD_ID,
-} from './helpers/world.js';
+import { ADMIN_TOKEN, BOB_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 describe('injected delivery faults', () => {
   let server: TestServer;
@@ -51,13 +44,7 @@ describe('injected delivery faults', () => {
   async function invoke(): Promise<Json> {
     const response = await server.request('POST', '/interactions', {
       auth: BOB_TOKEN,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: command.name, type: 1, version: command.version },
-      },
+      body: invocationBody(command),
     });
     assert.equal(response.status, 200, response.text);
     return response.body;

@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assertErrorBody } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 /** Not a 5xx, and every refusal is a v10 error body (ErrorResponse in the OpenAPI document). */
 function assertClientError(response: TestResponse, what: string): void {
@@ -44,13 +45,7 @@ describe('no 5xx on any endpoint', () => {
     // An app without an endpoint: the interaction waits on the bus, and its token is real.
     const invoked = await server.request('POST', '/interactions', {
       auth: 'alice-user-token',
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: commandId, name: 'fuzz', type: 1, version: created.body.version },
-      },
+      body: invocationBody(created.body),
     });
     assert.equal(invoked.status, 200, invoked.text);
     const stored = await server.slashd.store.interactions.getInteraction(DEMO_APP_ID, invoked.body.id);

@@ -7,8 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GatewayClient, type Payload } from './helpers/gateway-client.js';
-import { GENERAL, SECRET, THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
+import type { GatewayClient } from './helpers/gateway-client.js';
+import { GatewayClients, type Payload } from './helpers/gateway-client.js';
+import { THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -16,11 +17,14 @@ import {
   BOB_ID,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
+  GENERAL,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
+  SECRET,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 type Json = Record<string, any>;
 
@@ -45,7 +49,7 @@ function message(channelId: string, content: string, mentions: string[] = []): J
 
 describe('gateway dispatch routing', () => {
   let server: TestServer;
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
   /** Demo bot, GUILDS only. */
   let guildsOnly: GatewayClient;
   /** Demo bot, GUILDS and GUILD_MESSAGES, without MESSAGE_CONTENT. */
@@ -69,14 +73,12 @@ describe('gateway dispatch routing', () => {
   });
 
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await server.close();
   });
 
   async function connect(): Promise<GatewayClient> {
-    const client = await GatewayClient.connect(server.url);
-    clients.push(client);
-    return client;
+    return clients.connect(server.url);
   }
 
   function publish(t: string, guildId: string | null, channelId: string | null, d: Json, recipientIds: string[] = []) {
@@ -88,7 +90,7 @@ describe('gateway dispatch routing', () => {
    * the marker, everything published before it has arrived too (a socket keeps order).
    */
   async function deliveries(events: () => void): Promise<Map<GatewayClient, Payload[]>> {
-    const starts = new Map(clients.map((c) => [c, c.payloads.length]));
+    const starts = new Map(clients.all.map((c) => [c, c.payloads.length]));
     events();
     const name = `marker-${++marker}`;
     publish('GUILD_UPDATE', TEST_GUILD_ID, null, { id: TEST_GUILD_ID, name });
@@ -227,20 +229,19 @@ describe('gateway dispatch routing', () => {
 
 describe('gateway shards', () => {
   let server: TestServer;
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
 
   before(async () => {
     server = await startServer({ world: gatewayWorld(), config: { gateway: { failWithoutSession: true } } });
   });
 
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await server.close();
   });
 
   async function shard(id: number, count: number): Promise<{ client: GatewayClient; ready: Payload }> {
-    const client = await GatewayClient.connect(server.url);
-    clients.push(client);
+    const client = await clients.connect(server.url);
     const ready = await client.login(DEMO_BOT_TOKEN, GUILDS | DIRECT_MESSAGES, { shard: [id, count] });
     return { client, ready };
   }
@@ -253,13 +254,7 @@ describe('gateway shards', () => {
     assert.ok(created.status === 201 || created.status === 200, created.text);
     const response = await server.request('POST', '/interactions', {
       auth: 'alice-user-token',
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: guildId,
-        channel_id: channelId,
-        data: { id: created.body.id, name: 'where', type: 1, version: created.body.version },
-      },
+      body: invocationBody(created.body, { guildId: guildId, channelId: channelId }),
     });
     assert.equal(response.status, 200, response.text);
     return response.body;

@@ -11,15 +11,15 @@ import { after, before, describe, test } from 'node:test';
 import { createSlashd, type Slashd } from '../src/app.js';
 import {
   ADMIN_TOKEN,
+  ALICE_TOKEN,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
-  exampleWorld,
+  GENERAL,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
+  exampleWorld,
 } from './helpers/world.js';
 
-const GENERAL_CHANNEL_ID = '1345183757107200011';
-const ALICE_TOKEN = 'alice-user-token';
 const ALICE_PERM_TOKEN = 'alice-perm-token';
 
 /** The store's token lookups, each counted. */
@@ -86,16 +86,8 @@ describe('authentication once per request', () => {
       ['PUT', `${guildCommands}/${DEMO_APP_ID}/permissions`, `Bearer ${ALICE_PERM_TOKEN}`, { permissions: [] }],
       200,
     ],
-    [
-      'a user on the command index',
-      ['GET', `${api}/channels/${GENERAL_CHANNEL_ID}/application-command-index`, ALICE_TOKEN],
-      200,
-    ],
-    [
-      'a bot on channel messages',
-      ['GET', `${api}/channels/${GENERAL_CHANNEL_ID}/messages`, `Bot ${DEMO_BOT_TOKEN}`],
-      200,
-    ],
+    ['a user on the command index', ['GET', `${api}/channels/${GENERAL}/application-command-index`, ALICE_TOKEN], 200],
+    ['a bot on channel messages', ['GET', `${api}/channels/${GENERAL}/messages`, `Bot ${DEMO_BOT_TOKEN}`], 200],
     ['a bot on /applications/@me', ['GET', `${api}/applications/@me`, `Bot ${DEMO_BOT_TOKEN}`], 200],
     ['a bot editing /applications/@me', ['PATCH', `${api}/applications/@me`, `Bot ${DEMO_BOT_TOKEN}`, {}], 200],
     ['a user invoking with a bad body', ['POST', `${api}/interactions`, ALICE_TOKEN, {}], 400],

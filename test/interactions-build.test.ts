@@ -36,12 +36,12 @@ import {
   userCommand,
   userOf,
   world,
+  INTERACTION_ID,
 } from './interactions-fixtures.js';
 
 type Wire = Record<string, unknown>;
 
 const TOKEN = 'aW50ZXJhY3Rpb246MTIzNDU2Nzg5';
-const INTERACTION_ID = '1370000000000000001';
 
 function app(): Application {
   const found = world().applications.find((candidate) => candidate.id === APP_ID);

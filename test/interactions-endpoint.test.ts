@@ -24,7 +24,8 @@ import {
 } from './helpers/app-server.js';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, OTHER_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const FIELD = 'interactions_endpoint_url';
 
@@ -96,13 +97,7 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
   async function invoke(): Promise<Json> {
     const response = await server.request('POST', '/interactions', {
       auth: 'bob-user-token',
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: command.name, type: 1, version: command.version },
-      },
+      body: invocationBody(command),
     });
     assert.equal(response.status, 200, response.text);
     return response.body;

@@ -22,6 +22,7 @@ import {
   GENERAL,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const DEADLINE_MS = 3_000;
 const TOKEN_LIFETIME_MS = 15 * 60_000;
@@ -78,19 +79,7 @@ describe('interaction lifecycle on an injected clock', () => {
   });
 
   function invocation(command: Json, applicationId = DEMO_APP_ID, type = 2, options?: Json[]): Json {
-    return {
-      type,
-      application_id: applicationId,
-      guild_id: TEST_GUILD_ID,
-      channel_id: GENERAL,
-      data: {
-        id: command.id,
-        name: command.name,
-        type: command.type,
-        version: command.version,
-        ...(options ? { options } : {}),
-      },
-    };
+    return invocationBody(command, { type, applicationId, data: options ? { options } : {} });
   }
 
   /** Invokes `ping` (or the given body); the app answers 202 unless the test set another handler. */

@@ -186,7 +186,8 @@ describe('POST /oauth2/token (client credentials)', () => {
   });
 
   test('an unsupported grant type: 400', async () => {
-    for (const grant of ['password', 'implicit', '', 'CLIENT_CREDENTIALS']) {
+    // Names of Object.prototype too: the grants are keyed by what the client sends.
+    for (const grant of ['password', 'implicit', '', 'CLIENT_CREDENTIALS', '__proto__', 'constructor', 'toString']) {
       const response = await token({ grant_type: grant, scope: SCOPE });
       expectOAuthError(response, 400, 'unsupported_grant_type');
     }

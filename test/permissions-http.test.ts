@@ -10,11 +10,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
-import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { adminOk, injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_BOT_TOKEN,
   ADMIN_ROLE,
-  ADMIN_TOKEN,
   ALICE_ID,
   ANNOUNCEMENTS,
   BOB_ID,
@@ -33,6 +32,9 @@ import {
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
   THREAD,
+  ADDED_GUILD_CHANNEL,
+  ADDED_GUILD_ID,
+  SECOND_GUILD_CHANNEL,
 } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
@@ -43,11 +45,10 @@ const CAROL = 'Bearer carol-perm-token';
 /** Roles and channels of the example's Test Guild. */
 const EVERYONE = TEST_GUILD_ID;
 const ALL_CHANNELS = (BigInt(TEST_GUILD_ID) - 1n).toString();
-const SECOND_GUILD_CHANNEL = '1345183757107201011';
 
 /** A third guild, added for these tests: the demo app is installed there, alice owns it, bob is a member. */
-const THIRD_GUILD_ID = '1345183757107202001';
-const THIRD_GENERAL = '1345183757107202011';
+const THIRD_GUILD_ID = ADDED_GUILD_ID;
+const THIRD_GENERAL = ADDED_GUILD_CHANNEL;
 /** The 100 extra roles of the third guild (for the 100-overwrite boundary). */
 const THIRD_ROLES = Array.from({ length: 101 }, (_, i) => (BigInt(THIRD_GUILD_ID) + 100n + BigInt(i)).toString());
 
@@ -85,12 +86,6 @@ describe('command permission endpoints', () => {
     const response = await request('POST', base, { auth, body });
     assert.equal(response.status, 201, `create ${key}: ${response.text}`);
     ids[key] = response.body.id;
-  }
-
-  async function admin(method: string, path: string, body?: unknown): Promise<TestResponse> {
-    const response = await request(method, `${server.url}/admin${path}`, { auth: `Bearer ${ADMIN_TOKEN}`, body });
-    assert.ok(response.status < 300, `admin ${method} ${path}: ${response.status} ${response.text}`);
-    return response;
   }
 
   /** The whole state these tests can change: every permissions object of the demo app in both guilds. */
@@ -151,7 +146,7 @@ describe('command permission endpoints', () => {
     unsubscribe = server.slashd.bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) => {
       events.push(structuredClone(event));
     });
-    await admin('PUT', `/guilds/${THIRD_GUILD_ID}`, {
+    await adminOk(withSchemaChecks(server), 'PUT', `/guilds/${THIRD_GUILD_ID}`, {
       id: THIRD_GUILD_ID,
       name: 'Third Guild',
       owner_id: ALICE_ID,
@@ -168,13 +163,13 @@ describe('command permission endpoints', () => {
       installs: [{ application_id: DEMO_APP_ID, scopes: ['applications.commands'] }],
     });
     // Bearer tokens the world file does not have: erin (no member of the Test Guild) and the other app.
-    await admin('POST', '/oauth2-tokens', {
+    await adminOk(withSchemaChecks(server), 'POST', '/oauth2-tokens', {
       access_token: 'erin-perm-token',
       user_id: ERIN_ID,
       application_id: DEMO_APP_ID,
       scopes: ['identify', 'applications.commands.permissions.update'],
     });
-    await admin('POST', '/oauth2-tokens', {
+    await adminOk(withSchemaChecks(server), 'POST', '/oauth2-tokens', {
       access_token: 'other-app-alice-perm-token',
       user_id: ALICE_ID,
       application_id: OTHER_APP_ID,

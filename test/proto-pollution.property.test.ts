@@ -18,6 +18,7 @@ import {
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 /** Runs of the property: each is two requests; bounded so the file stays well under 20 s. */
@@ -96,19 +97,7 @@ describe('hostile keys in every free-form object', () => {
     const command = created.body as { id: string; version: string };
     const invoked = await server.request('POST', '/interactions', {
       auth: 'alice-user-token',
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: {
-          id: command.id,
-          name: 'pick',
-          type: 1,
-          version: command.version,
-          options: [{ name: 'o', type: 3, value: 'a' }],
-        },
-      },
+      body: invocationBody({ ...command, name: 'pick' }, { data: { options: [{ name: 'o', type: 3, value: 'a' }] } }),
     });
     assert.equal(invoked.status, 200, invoked.text);
     const stored = await server.slashd.store.interactions.getInteraction(DEMO_APP_ID, invoked.body.id);

@@ -31,6 +31,7 @@ import {
   TEST_GUILD_ID,
   exampleWorld,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 type Json = any;
 
@@ -161,13 +162,7 @@ describe('three nodes on one PostgreSQL and one Redis', { timeout: FILE_GUARD_MS
       const invoked = await ok(
         nodes[0]!.request('POST', '/interactions', {
           auth: ALICE_TOKEN,
-          body: {
-            type: 2,
-            application_id: DEMO_APP_ID,
-            guild_id: TEST_GUILD_ID,
-            channel_id: GENERAL,
-            data: { id: command.id, name: command.name, type: command.type, version: command.version },
-          },
+          body: invocationBody(command),
         }),
       );
       const id = invoked.id as string;

@@ -149,18 +149,14 @@ export class RedisSessionRegistry implements SessionRegistry {
   private readonly held = new Map<string, SessionInit>();
   /** Sessions claimed by a RESUME here, until they are attached. */
   private readonly claimed = new Map<string, SessionInit>();
-  private log: RegistryLog | null = null;
 
+  /** `log`: where the registry logs the sessions it wrote again. */
   constructor(
     private readonly redis: Redis,
     prefix: string,
+    private readonly log: RegistryLog | null = null,
   ) {
     this.keys = new SessionKeys(prefix);
-  }
-
-  /** Where the registry logs the sessions it wrote again. */
-  logTo(log: RegistryLog): void {
-    this.log = log;
   }
 
   /**

@@ -10,7 +10,8 @@ import type { Guild, User } from '../core/world/types.js';
 import type { Viewer } from '../core/world/viewer.js';
 import type { StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
-import { SCOPE_COMMANDS_UPDATE, type Principal } from './auth.js';
+import { Scope } from '../core/oauth2/scopes.js';
+import type { Principal } from '../services/principal-lookup.js';
 import { guard } from './authentication.js';
 import { checkCredential } from './credential-throttle.js';
 
@@ -57,7 +58,7 @@ function ownApp(request: FastifyRequest): AppPrincipal {
  */
 export const requireCommandsCaller: Guard = guard(async (request: FastifyRequest) => {
   const principal = ownApp(request);
-  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE))
+  if (principal.kind === 'bearer' && !principal.token.scopes.includes(Scope.CommandsUpdate))
     throw apiError('MissingOAuth2Scope');
 });
 

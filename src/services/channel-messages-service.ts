@@ -9,8 +9,6 @@ import { issue } from '../core/io/issue.js';
 import { checkMessageData, messageFormError } from '../core/interactions/message-data.js';
 import {
   EPHEMERAL_FLAG,
-  fromWorldMessage,
-  messageVisibleTo,
   SUPPRESS_EMBEDS_FLAG,
   SUPPRESS_NOTIFICATIONS_FLAG,
   type StoredMessage,
@@ -23,6 +21,7 @@ import { viewerId, type Viewer } from '../core/world/viewer.js';
 import type { Channel, Guild } from '../core/world/types.js';
 import type { InteractionStore } from '../store/store.js';
 import { normalizeComponents } from '../core/interactions/component-tree.js';
+import { findChannelMessage } from './channel-message-lookup.js';
 import type { MessageRenderer } from './message-renderer.js';
 import type { WorldEvents } from './world-events.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
@@ -74,6 +73,17 @@ export class ChannelMessagesService {
     const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(permissions, sendMessagesFlag(channel))) throw apiError('MissingPermissions');
     return this.render(await this.create(applicationId, guild, channel, body));
+  }
+
+  /**
+   * `POST /channels/{id}/typing`: the viewer starts typing, told to bots as TYPING_START. Needs
+   * what sending needs (v10 answers 50013 otherwise); nothing is stored.
+   */
+  async typing(viewer: Viewer, channelId: string): Promise<void> {
+    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
+    if (!hasAll(permissions, sendMessagesFlag(channel))) throw apiError('MissingPermissions');
+    await this.deps.events.typingStarted(guild, channel.id, viewerId(viewer), this.deps.now());
   }
 
   /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
@@ -132,19 +142,8 @@ export class ChannelMessagesService {
     return message;
   }
 
-  /** A message of the channel as `viewerId` may see it: stored by slashd, or of the world file. */
-  private async find(
-    guild: Guild,
-    channel: Channel,
-    messageId: string,
-    viewerId: string,
-  ): Promise<StoredMessage | null> {
-    const stored = await this.deps.messages.getMessage(channel.id, messageId);
-    if (stored) {
-      return messageVisibleTo(stored, viewerId) && stored.guild_id === guild.id ? stored : null;
-    }
-    const world = guild.messages.find((m) => m.id === messageId && m.channel_id === channel.id);
-    return world ? fromWorldMessage(world, guild.id) : null;
+  private find(guild: Guild, channel: Channel, messageId: string, viewerId: string): Promise<StoredMessage | null> {
+    return findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId);
   }
 
   /** Only the bot's own messages (not its interaction answers: those are the webhook's). */

@@ -3,9 +3,15 @@
  * change (computed by the pure diff), and messages created, edited or deleted in a channel.
  */
 import type { MessageRenderContext, StoredMessage } from '../core/interactions/messages.js';
-import { messageDeleteDispatch, messageDispatch, type WorldDispatch, type WorldEvent } from '../core/world/dispatch.js';
+import {
+  messageDeleteDispatch,
+  messageDispatch,
+  typingStartDispatch,
+  type WorldDispatch,
+  type WorldEvent,
+} from '../core/world/dispatch.js';
 import { findGuildMember, type WorldDirectory } from '../core/world/guild-members.js';
-import type { Application, User } from '../core/world/types.js';
+import type { Application, Guild, User } from '../core/world/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { WorldStore } from '../store/store.js';
 
@@ -62,6 +68,18 @@ export class WorldEvents {
   async messageUpdated(message: StoredMessage): Promise<void> {
     if (message.ephemeral_for_user_id !== null) return;
     this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_UPDATE', message));
+  }
+
+  /** A user or a bot (by its application id) started typing in a guild channel. */
+  async typingStarted(guild: Guild, channelId: string, typistId: string, nowMs: number): Promise<void> {
+    const user = await this.store.getUser(typistId);
+    const app = user ? undefined : await this.store.getApplication(typistId);
+    const directory = {
+      user: (id: string) => (id === user?.id ? user : undefined),
+      application: (id: string) => (id === app?.id ? app : undefined),
+    };
+    const typist = findGuildMember(guild, typistId, directory);
+    if (typist) this.bus.publish('WORLD_DISPATCH', typingStartDispatch(guild, channelId, typist, nowMs));
   }
 
   async messageDeleted(message: StoredMessage): Promise<void> {

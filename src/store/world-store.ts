@@ -74,6 +74,11 @@ export interface WorldStore extends OAuth2GrantStore, GuildMemberStore {
   /** The guild a channel (or thread) belongs to. */
   findGuildByChannel(channelId: string): Promise<Guild | null>;
   listGuilds(): Promise<Guild[]>;
+  /**
+   * The guilds the application's bot is in (an install with the `bot` scope), by id as
+   * `listGuilds` orders them, each with every member; filtered by the database, each guild read once.
+   */
+  guildsOfApplication(applicationId: string): Promise<Guild[]>;
 
   putOAuth2Token(token: IssuedToken): Promise<void>;
   deleteOAuth2Token(accessToken: string): Promise<boolean>;

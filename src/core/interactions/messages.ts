@@ -2,10 +2,21 @@
  * The message model: what slashd stores for a message in a channel (world messages, interaction
  * responses, follow-ups) and the v10 message object a client library reads.
  */
+import type {
+  APIBaseInteractionMetadata,
+  APIEmbed,
+  APIMessage,
+  APIMessageInteraction,
+  APIMessageTopLevelComponent,
+  APIUser,
+  ApplicationCommandType,
+  InteractionType,
+} from 'discord-api-types/v10';
 import { CommandType } from '../commands/model.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
 import type { InteractionRecord } from './lifecycle.js';
 import type { Application, Message, User } from '../world/types.js';
+import type { WirePayload } from '../wire-payload.js';
 import { toWirePublicUser } from '../world/wire.js';
 
 // Message flags (v10), the ones slashd reads or sets.
@@ -109,31 +120,50 @@ export interface MessageRenderContext {
   findApplication(id: string): Application | undefined;
 }
 
-type WireObject = Record<string, unknown>;
+/**
+ * A message's `interaction_metadata` as slashd sends it. discord-api-types has one interface per
+ * interaction type and no `name` or `command_type`, which v10 sends for a command; slashd builds
+ * every type from one stored record, so the fields of a type are optional here.
+ */
+export interface WireInteractionMetadata extends APIBaseInteractionMetadata<InteractionType> {
+  name?: string;
+  command_type?: ApplicationCommandType;
+  interacted_message_id?: string;
+  triggering_interaction_metadata?: WireInteractionMetadata;
+  target_user?: APIUser;
+  target_message_id?: string;
+}
+
+/** The v10 message object, with slashd's `interaction_metadata` (above). */
+export interface WireMessage extends Omit<APIMessage, 'interaction_metadata'> {
+  interaction_metadata?: WireInteractionMetadata;
+}
+
+type WireUser = WirePayload<APIUser>;
 
 /** A public user object from an identity alone: the public form shows no other field of a User. */
-function publicUser(id: string, username: string): WireObject {
+function publicUser(id: string, username: string): WireUser {
   return toWirePublicUser({ id, username, token: '', locale: '', age_verified: false });
 }
 
 /** Who v10 shows for an id that names nobody any more: a user named like a deleted account. */
-function unknownUser(id: string): WireObject {
+function unknownUser(id: string): WireUser {
   return publicUser(id, 'Deleted User');
 }
 
-function wireUser(id: string, ctx: MessageRenderContext): WireObject {
+function wireUser(id: string, ctx: MessageRenderContext): WireUser {
   const user = ctx.findUser(id);
   return user ? toWirePublicUser(user) : unknownUser(id);
 }
 
 /** An app's messages are written by its bot user (same id as the application, world contract). */
-function wireBotUser(id: string, ctx: MessageRenderContext): WireObject {
+function wireBotUser(id: string, ctx: MessageRenderContext): WireUser {
   const app = ctx.findApplication(id);
   const base = app ? publicUser(id, app.name) : unknownUser(id);
-  return { ...base, bot: true };
+  return { ...base, bot: true } satisfies APIUser;
 }
 
-function wireAuthor(author: MessageAuthor, ctx: MessageRenderContext): WireObject {
+function wireAuthor(author: MessageAuthor, ctx: MessageRenderContext): WireUser {
   return author.kind === 'app' ? wireBotUser(author.id, ctx) : wireUser(author.id, ctx);
 }
 
@@ -148,13 +178,16 @@ export function messageTypeOf(message: StoredMessage): number {
   return isContextMenu(metadata.command_type) ? MessageType.ContextMenuCommand : MessageType.ChatInputCommand;
 }
 
-function wireInteractionMetadata(metadata: StoredInteractionMetadata, ctx: MessageRenderContext): WireObject {
-  const wire: WireObject = {
+function wireInteractionMetadata(
+  metadata: StoredInteractionMetadata,
+  ctx: MessageRenderContext,
+): WirePayload<WireInteractionMetadata> {
+  const wire: WirePayload<WireInteractionMetadata> = {
     id: metadata.id,
     type: metadata.type,
     user: wireUser(metadata.user_id, ctx),
     authorizing_integration_owners: metadata.authorizing_integration_owners,
-  };
+  } satisfies WireInteractionMetadata;
   // v10's metadata of a click or a modal submission names the message or interaction behind it, no command.
   if (!COMPONENT_INTERACTION_TYPES.includes(metadata.type)) {
     wire.name = metadata.name;
@@ -171,8 +204,16 @@ function wireInteractionMetadata(metadata: StoredInteractionMetadata, ctx: Messa
 }
 
 /** The deprecated `interaction` field: client libraries still read it for the command's name. */
-function wireLegacyInteraction(metadata: StoredInteractionMetadata, ctx: MessageRenderContext): WireObject {
-  return { id: metadata.id, type: metadata.type, name: metadata.name, user: wireUser(metadata.user_id, ctx) };
+function wireLegacyInteraction(
+  metadata: StoredInteractionMetadata,
+  ctx: MessageRenderContext,
+): WirePayload<APIMessageInteraction> {
+  return {
+    id: metadata.id,
+    type: metadata.type,
+    name: metadata.name,
+    user: wireUser(metadata.user_id, ctx),
+  } satisfies APIMessageInteraction;
 }
 
 function wireFlags(message: StoredMessage): number {
@@ -183,7 +224,7 @@ function wireFlags(message: StoredMessage): number {
  * Answers to interactions are sent through the interaction's webhook, whose id is the application
  * id; a message the bot posts itself (`POST /channels/{id}/messages`) has neither field.
  */
-function addAppFields(wire: WireObject, message: StoredMessage): void {
+function addAppFields(wire: WireMessage, message: StoredMessage): void {
   const appId = message.author.kind === 'app' && message.interaction_metadata ? message.author.id : undefined;
   const webhookId = message.webhook_id ?? appId;
   const applicationId = message.application_id ?? appId;
@@ -191,9 +232,12 @@ function addAppFields(wire: WireObject, message: StoredMessage): void {
   if (applicationId) wire.application_id = applicationId;
 }
 
-/** The v10 message object. */
-export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext): WireObject {
-  const wire: WireObject = {
+/**
+ * The v10 message object. Embeds and components are stored as the app sent them, after the core's
+ * rules checked them (`embeds.ts`, `message-components.ts`): they go out as their v10 shapes.
+ */
+export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext): WirePayload<WireMessage> {
+  const wire: WirePayload<WireMessage> = {
     id: message.id,
     type: messageTypeOf(message),
     channel_id: message.channel_id,
@@ -206,11 +250,11 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     mentions: [],
     mention_roles: [],
     attachments: [],
-    embeds: message.embeds,
+    embeds: message.embeds as APIEmbed[],
     pinned: false,
     flags: wireFlags(message),
-    components: message.components,
-  };
+    components: message.components as unknown as APIMessageTopLevelComponent[],
+  } satisfies WireMessage;
   addAppFields(wire, message);
   if (message.interaction_metadata) {
     wire.interaction_metadata = wireInteractionMetadata(message.interaction_metadata, ctx);

@@ -97,6 +97,7 @@ export const ERRORS = {
   InvalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
 
   // Limits and state.
+  MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },
   MaxApplicationCommands: {
     status: 400,
     code: 30032,

@@ -25,6 +25,10 @@ export const USE_APPLICATION_COMMANDS = 1n << 31n;
 export const MANAGE_THREADS = 1n << 34n;
 /** Send messages in threads: what SEND_MESSAGES is outside them. */
 export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
+/** Delete others' messages, bulk delete, remove others' reactions. */
+export const MANAGE_MESSAGES = 1n << 13n;
+/** Pin and unpin messages (v10 split it from MANAGE_MESSAGES). */
+export const PIN_MESSAGES = 1n << 51n;
 /** Use commands of user-installed apps in a guild (no world install is a user install yet). */
 export const USE_EXTERNAL_APPS = 1n << 50n;
 

@@ -34,6 +34,11 @@ export async function channelMessageRoutes(
     channelMessages.send(appOf(request).id, request.params.channelId, request.body),
   );
 
+  api.post<{ Params: ChannelParams }>('/channels/:channelId/typing', READER, async (request, reply) => {
+    await channelMessages.typing(viewerOf(request), request.params.channelId);
+    return reply.code(204).send();
+  });
+
   api.get<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', READER, async (request) =>
     channelMessages.get(viewerOf(request), request.params.channelId, request.params.messageId),
   );

@@ -10,7 +10,7 @@ import { apiError } from '../../core/io/errors.js';
 import { CommandPermissionType } from '../../core/permissions/command-permissions.js';
 import type { Application, User } from '../../core/world/types.js';
 import type { PermissionsService } from '../../services/permissions-service.js';
-import { SCOPE_PERMISSIONS_UPDATE } from '../auth.js';
+import { Scope } from '../../core/oauth2/scopes.js';
 import { guard } from '../authentication.js';
 import {
   appOf,
@@ -50,7 +50,7 @@ const requirePermissionsEditor = guard(async (request: FastifyRequest) => {
   const principal = principalOf(request);
   if (principal.kind === 'user') return;
   if (principal.kind === 'bot') throw apiError('BotsCannotUseEndpoint');
-  if (principal.kind !== 'bearer' || !principal.token.scopes.includes(SCOPE_PERMISSIONS_UPDATE))
+  if (principal.kind !== 'bearer' || !principal.token.scopes.includes(Scope.CommandsPermissionsUpdate))
     throw apiError('MissingOAuth2Scope');
   if (principal.token.user_id === null) throw apiError('MissingOAuth2Scope');
   if (!principal.user) throw apiError('Unauthorized');

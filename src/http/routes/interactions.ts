@@ -5,18 +5,20 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
 import type { InteractionsService } from '../../services/interactions-service.js';
-import type { ResponsesService } from '../../services/responses-service.js';
+import type { InteractionReads } from '../../services/interaction-reads.js';
+import type { CallbacksService } from '../../services/callbacks-service.js';
 import { requireUser, userOf } from '../guards.js';
 import { queryFlag } from '../query.js';
 
 export interface InteractionRoutesOptions {
   interactions: InteractionsService;
-  responses: ResponsesService;
+  reads: InteractionReads;
+  callbacks: CallbacksService;
 }
 
 export async function interactionRoutes(
   api: FastifyInstance,
-  { interactions, responses }: InteractionRoutesOptions,
+  { interactions, reads, callbacks }: InteractionRoutesOptions,
 ): Promise<void> {
   api.post('/interactions', { onRequest: requireUser }, async (request) =>
     interactions.invoke(userOf(request), request.body, { requestId: request.id, log: request.log }),
@@ -26,7 +28,7 @@ export async function interactionRoutes(
     '/interactions/:interactionId',
     { onRequest: requireUser },
     async (request) => {
-      const status = await interactions.status(userOf(request), request.params.interactionId);
+      const status = await reads.status(userOf(request), request.params.interactionId);
       if (!status) throw apiError('UnknownInteraction');
       return status;
     },
@@ -35,7 +37,7 @@ export async function interactionRoutes(
   api.post<{ Params: { interactionId: string; token: string }; Querystring: { with_response?: string } }>(
     '/interactions/:interactionId/:token/callback',
     async (request, reply) => {
-      const { callbackResponse } = await responses.callback(
+      const { callbackResponse } = await callbacks.callback(
         request.params.interactionId,
         request.params.token,
         request.body,

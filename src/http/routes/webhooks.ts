@@ -1,10 +1,10 @@
 /** The interaction webhook: the original response and follow-ups, for 15 minutes after invocation. */
 import type { FastifyInstance } from 'fastify';
 import type { MessageRenderer } from '../../services/message-renderer.js';
-import type { ResponsesService } from '../../services/responses-service.js';
+import type { WebhookMessagesService } from '../../services/webhook-messages-service.js';
 
 export interface WebhookRoutesOptions {
-  responses: ResponsesService;
+  webhookMessages: WebhookMessagesService;
   renderer: MessageRenderer;
 }
 
@@ -19,28 +19,28 @@ interface MessageParams extends WebhookParams {
 
 export async function webhookRoutes(
   api: FastifyInstance,
-  { responses, renderer }: WebhookRoutesOptions,
+  { webhookMessages, renderer }: WebhookRoutesOptions,
 ): Promise<void> {
   const base = '/webhooks/:applicationId/:token';
 
   api.post<{ Params: WebhookParams }>(base, async (request) => {
     const { applicationId, token } = request.params;
-    return renderer.render(await responses.followUp(applicationId, token, request.body));
+    return renderer.render(await webhookMessages.followUp(applicationId, token, request.body));
   });
 
   api.get<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request) => {
     const { applicationId, token, messageId } = request.params;
-    return renderer.render(await responses.getMessage(applicationId, token, messageId));
+    return renderer.render(await webhookMessages.getMessage(applicationId, token, messageId));
   });
 
   api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request) => {
     const { applicationId, token, messageId } = request.params;
-    return renderer.render(await responses.editMessage(applicationId, token, messageId, request.body));
+    return renderer.render(await webhookMessages.editMessage(applicationId, token, messageId, request.body));
   });
 
   api.delete<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request, reply) => {
     const { applicationId, token, messageId } = request.params;
-    await responses.deleteMessage(applicationId, token, messageId);
+    await webhookMessages.deleteMessage(applicationId, token, messageId);
     return reply.code(204).send();
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
-import { freezeDocument, guildDocument, withMembers } from '../rows.js';
+import { freezeDocument, guildDocument, storedDocument, withMembers } from '../rows.js';
 import type { PostgresClient } from './connection.js';
 import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
 
@@ -15,8 +15,8 @@ export const MEMBERS_OF_G = `(SELECT '[' || string_agg(m.doc, ',' ORDER BY m.pos
 
 /** A guild of its document and its members' JSON array text. */
 export function guildOfRow(row: { doc: string; members: string | null }): Guild {
-  const members = row.members === null ? [] : (JSON.parse(row.members) as Member[]);
-  return withMembers(JSON.parse(row.doc) as Guild, members);
+  const members = row.members === null ? [] : storedDocument<Member[]>(row.members);
+  return withMembers(storedDocument<Guild>(row.doc), members);
 }
 
 /**
@@ -107,7 +107,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
         [ban.guild_id, ban.user_id],
       );
       const doc = removed.rows[0]?.doc;
-      return { removed: doc === undefined ? null : (JSON.parse(doc) as Member) };
+      return { removed: doc === undefined ? null : storedDocument<Member>(doc) };
     });
   }
 
@@ -117,7 +117,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
       [guildId, userId],
     );
     const doc = result.rows[0]?.doc;
-    return doc === undefined ? null : (JSON.parse(doc) as GuildBan);
+    return doc === undefined ? null : storedDocument<GuildBan>(doc);
   }
 
   async listGuildBans(guildId: string, page: BanPage): Promise<GuildBan[]> {
@@ -138,7 +138,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
           );
     const docs = result.rows.map((r) => r.doc);
     if (page.before !== null) docs.reverse();
-    return docs.map((doc) => JSON.parse(doc) as GuildBan);
+    return docs.map((doc) => storedDocument<GuildBan>(doc));
   }
 
   async deleteGuildBan(guildId: string, userId: string): Promise<boolean> {

@@ -297,6 +297,21 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 8,
+    name: 'pinned messages',
+    // A channel's pins, of slashd's messages and the world file's alike (by id); a deleted message's
+    // pin goes with it (deleteMessage). Listed newest pin first.
+    sql: `
+      CREATE TABLE message_pins (
+        channel_id TEXT NOT NULL,
+        message_id TEXT COLLATE "C" NOT NULL,
+        pinned_at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (channel_id, message_id)
+      );
+      CREATE INDEX message_pins_by_time ON message_pins (channel_id, pinned_at);
+    `,
+  },
+  {
     version: 9,
     name: 'guild members as rows',
     // A member lived inside its guild's document: a write rewrote the whole document, a read

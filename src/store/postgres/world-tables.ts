@@ -1,5 +1,6 @@
 /** The PostgreSQL WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import type { Application, Guild, User, World } from '../../core/world/types.js';
+import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
@@ -9,10 +10,12 @@ import { guildOfRow, MEMBERS_OF_G, PostgresGuildMembers } from './member-tables.
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
+  frozenDocument,
   freezeDocument,
   rowToApplication,
   rowToLiveToken,
   rowToListedToken,
+  storedDocument,
   tokenDocument,
   type ApplicationRow,
 } from '../rows.js';
@@ -153,7 +156,7 @@ export class PostgresWorldStore extends PostgresGuildMembers implements WorldSto
   async getUser(id: string): Promise<User | null> {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM users WHERE id = $1', [id]);
     const row = result.rows[0];
-    return row ? freezeDocument(JSON.parse(row.doc) as User) : null;
+    return row ? frozenDocument<User>(row.doc) : null;
   }
 
   async getUsers(ids: readonly string[]): Promise<User[]> {
@@ -166,7 +169,7 @@ export class PostgresWorldStore extends PostgresGuildMembers implements WorldSto
     const found = new Map(result.rows.map((r) => [r.id, r.doc]));
     return unique.flatMap((id) => {
       const doc = found.get(id);
-      return doc === undefined ? [] : [freezeDocument(JSON.parse(doc) as User)];
+      return doc === undefined ? [] : [frozenDocument<User>(doc)];
     });
   }
 
@@ -178,12 +181,12 @@ export class PostgresWorldStore extends PostgresGuildMembers implements WorldSto
     );
     const row = result.rows[0];
     if (!row || !sameDigest(row.token_hash, digest)) return null;
-    return freezeDocument(JSON.parse(row.doc) as User);
+    return frozenDocument<User>(row.doc);
   }
 
   async listUsers(): Promise<User[]> {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM users ORDER BY length(id), id');
-    return freezeDocument(result.rows.map((r) => JSON.parse(r.doc) as User));
+    return freezeDocument(result.rows.map((r) => storedDocument<User>(r.doc)));
   }
 
   async putGuild(guild: Guild): Promise<void> {
@@ -236,6 +239,16 @@ export class PostgresWorldStore extends PostgresGuildMembers implements WorldSto
       `SELECT g.doc, ${MEMBERS_OF_G} AS members FROM guilds g ORDER BY g.id`,
     );
     return result.rows.map(guildOfRow);
+  }
+
+  async guildsOfApplication(applicationId: string): Promise<Guild[]> {
+    const result = await this.conn.pool.query<{ doc: string; members: string | null }>(
+      `SELECT g.doc, ${MEMBERS_OF_G} AS members FROM guilds g WHERE g.doc::jsonb -> 'installs' @> jsonb_build_array(
+         jsonb_build_object('application_id', $1::text, 'scopes', jsonb_build_array($2::text))
+       ) ORDER BY g.id`,
+      [applicationId, BOT_SCOPE],
+    );
+    return result.rows.map((r) => freezeDocument(guildOfRow(r)));
   }
 
   async putOAuth2Token(token: IssuedToken): Promise<void> {

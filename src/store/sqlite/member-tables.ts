@@ -6,7 +6,7 @@
 import { approximateBytes } from '../../core/byte-lru.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
-import { freezeDocument, guildDocument, memberCacheKey, withMembers } from '../rows.js';
+import { freezeDocument, guildDocument, storedDocument, memberCacheKey, withMembers } from '../rows.js';
 import { SqliteOAuth2Grants } from './oauth2-grant-tables.js';
 import { cacheTag } from './read-caches.js';
 
@@ -25,7 +25,7 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
     const guild = freezeDocument(
       withMembers(
         document,
-        docs.map((doc) => JSON.parse(doc) as Member),
+        docs.map((doc) => storedDocument<Member>(doc)),
       ),
     );
     if (ids.length <= MAX_CACHED_MEMBER_IDS) {
@@ -90,7 +90,7 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
         )
         .run(ban.guild_id, ban.user_id, JSON.stringify(ban));
       if (doc !== undefined) this.conn.cached.forgetMember(ban.guild_id, ban.user_id);
-      return { removed: doc === undefined ? null : (JSON.parse(doc) as Member) };
+      return { removed: doc === undefined ? null : storedDocument<Member>(doc) };
     });
   }
 
@@ -99,7 +99,7 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
       .sql('SELECT doc FROM guild_bans WHERE guild_id = ? AND user_id = ?')
       .pluck()
       .get(guildId, userId) as string | undefined;
-    return doc === undefined ? null : (JSON.parse(doc) as GuildBan);
+    return doc === undefined ? null : storedDocument<GuildBan>(doc);
   }
 
   async listGuildBans(guildId: string, page: BanPage): Promise<GuildBan[]> {
@@ -123,7 +123,7 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
             )
             .pluck()
             .all(guildId, page.after ?? '0', page.after ?? '0', page.after ?? '0', page.limit) as string[]);
-    return docs.map((doc) => JSON.parse(doc) as GuildBan);
+    return docs.map((doc) => storedDocument<GuildBan>(doc));
   }
 
   async deleteGuildBan(guildId: string, userId: string): Promise<boolean> {
@@ -142,7 +142,7 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
     if (cached) return cached;
     const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(guildId) as { doc: string } | undefined;
     if (!row) return null;
-    const guild = freezeDocument(JSON.parse(row.doc) as Guild);
+    const guild = freezeDocument(storedDocument<Guild>(row.doc));
     this.conn.cached.guildDocuments.set(guildId, guild, approximateBytes(row.doc.length), [cacheTag.guild(guildId)]);
     return guild;
   }
@@ -154,7 +154,7 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
         .sql('SELECT doc FROM guild_members WHERE guild_id = ? ORDER BY position, user_id')
         .pluck()
         .all(guildId) as string[]
-    ).map((doc) => JSON.parse(doc) as Member);
+    ).map((doc) => storedDocument<Member>(doc));
   }
 
   /** The guild's members as exactly `guild.members`, in that order (inside the caller's transaction). */

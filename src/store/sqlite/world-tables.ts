@@ -1,6 +1,7 @@
 /** The SQLite WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import { approximateBytes } from '../../core/byte-lru.js';
 import type { Application, Guild, User, World } from '../../core/world/types.js';
+import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
@@ -9,10 +10,12 @@ import { SqliteGuildMembers } from './member-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
+  frozenDocument,
   freezeDocument,
   rowToApplication,
   rowToLiveToken,
   rowToListedToken,
+  storedDocument,
   tokenDocument,
   withMembers,
   type ApplicationRow,
@@ -148,7 +151,7 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
     if (cached) return cached;
     const row = this.conn.sql('SELECT doc FROM users WHERE id = ?').get(id) as { doc: string } | undefined;
     if (!row) return null;
-    const user = freezeDocument(JSON.parse(row.doc) as User);
+    const user = frozenDocument<User>(row.doc);
     this.conn.cached.usersById.set(id, user, approximateBytes(row.doc.length), [cacheTag.user(id)]);
     return user;
   }
@@ -170,7 +173,7 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
       const rows = this.conn
         .sql('SELECT id, doc FROM users WHERE id IN (SELECT value FROM json_each(?))')
         .all(JSON.stringify(missing)) as { id: string; doc: string }[];
-      for (const row of rows) found.set(row.id, freezeDocument(JSON.parse(row.doc) as User));
+      for (const row of rows) found.set(row.id, frozenDocument<User>(row.doc));
     }
     return [...new Set(ids)].flatMap((id) => found.get(id) ?? []);
   }
@@ -182,7 +185,7 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
     const row = this.conn.sql('SELECT doc, token_hash FROM users WHERE token_hash = ?').get(digest) as
       { doc: string; token_hash: string } | undefined;
     if (!row || !sameDigest(row.token_hash, digest)) return null;
-    const user = freezeDocument(JSON.parse(row.doc) as User);
+    const user = frozenDocument<User>(row.doc);
     this.conn.cached.usersByToken.set(digest, user, approximateBytes(row.doc.length), [cacheTag.user(user.id)]);
     return user;
   }
@@ -190,8 +193,8 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
   /** Every user, read anew: kept whole in memory, a million users would not fit the caches. */
   async listUsers(): Promise<User[]> {
     return freezeDocument(
-      (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map(
-        (r) => JSON.parse(r.doc) as User,
+      (this.conn.sql('SELECT doc FROM users ORDER BY length(id), id').all() as { doc: string }[]).map((r) =>
+        storedDocument<User>(r.doc),
       ),
     );
   }
@@ -244,7 +247,27 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
 
   async listGuilds(): Promise<Guild[]> {
     const rows = this.conn.sql('SELECT id, doc FROM guilds ORDER BY id').all() as { id: string; doc: string }[];
-    return rows.map((r) => withMembers(JSON.parse(r.doc) as Guild, this.allMembers(r.id)));
+    return rows.map((r) => withMembers(storedDocument<Guild>(r.doc), this.allMembers(r.id)));
+  }
+
+  async guildsOfApplication(applicationId: string): Promise<Guild[]> {
+    const rows = this.conn
+      .sql(
+        `SELECT id FROM guilds WHERE EXISTS (
+           SELECT 1 FROM json_each(guilds.doc, '$.installs') AS i
+           WHERE json_extract(i.value, '$.application_id') = ?
+             AND EXISTS (SELECT 1 FROM json_each(i.value, '$.scopes') AS s WHERE s.value = ?)
+         ) ORDER BY id`,
+      )
+      .all(applicationId, BOT_SCOPE) as { id: string }[];
+    // The cached instance where there is one, with every member: sessions of one view share its
+    // GUILD_CREATE payload.
+    const guilds: Guild[] = [];
+    for (const { id } of rows) {
+      const guild = await this.getGuild(id);
+      if (guild) guilds.push(guild);
+    }
+    return guilds;
   }
 
   async putOAuth2Token(token: IssuedToken): Promise<void> {
