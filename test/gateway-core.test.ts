@@ -76,6 +76,9 @@ describe('intents', () => {
     assert.equal(intentsAllow(Intent.DirectMessages, 'MESSAGE_DELETE', false), true);
     assert.equal(intentsAllow(Intent.Guilds, 'GUILD_MEMBER_ADD', true), false);
     assert.equal(intentsAllow(Intent.GuildMembers, 'GUILD_MEMBER_REMOVE', true), true);
+    assert.equal(intentsAllow(Intent.GuildModeration, 'GUILD_BAN_ADD', true), true);
+    assert.equal(intentsAllow(Intent.GuildModeration, 'GUILD_BAN_REMOVE', true), true);
+    assert.equal(intentsAllow(Intent.Guilds | Intent.GuildMembers, 'GUILD_BAN_ADD', true), false);
     assert.equal(intentsAllow(-1 >>> 1, 'SOMETHING_UNKNOWN', true), false);
   });
 

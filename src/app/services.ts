@@ -25,6 +25,7 @@ import { ConsoleService } from '../services/console-service.js';
 import { EndpointService } from '../services/endpoint-service.js';
 import { FaultsService } from '../services/faults-service.js';
 import { GuildsService } from '../services/guilds-service.js';
+import { BansService } from '../services/bans-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -133,6 +134,7 @@ export function buildServices(parts: ServiceParts): Services {
     consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
     world,
     guilds: new GuildsService(store.world, commandIndex),
+    bans: new BansService(store.world, worldEvents),
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,

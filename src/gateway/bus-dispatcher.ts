@@ -127,7 +127,8 @@ export class BusDispatcher {
 
   private async onWorld(event: BusEvents['WORLD_DISPATCH']): Promise<void> {
     if (this.sessions.size === 0) return;
-    const guild = event.guildId === null ? null : await this.store.getGuild(event.guildId);
+    // Who gets a world event depends on bots and channels, never on the members: none is read.
+    const guild = event.guildId === null ? null : await this.store.getGuildWithMembers(event.guildId, []);
     const world: WorldEvent = event;
     // What a session gets depends only on its app and MESSAGE_CONTENT: one object (and so one JSON
     // text) per such view, however many sessions share it.

@@ -59,7 +59,12 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
 /** The world reads the gateway makes: the bot's token (constant-time lookup), guilds, users. */
 export type GatewayWorld = Pick<
   WorldStore,
-  'findApplicationByBotToken' | 'getApplication' | 'getGuild' | 'guildsOfApplication' | 'getUsers'
+  | 'findApplicationByBotToken'
+  | 'getApplication'
+  | 'getGuild'
+  | 'getGuildWithMembers'
+  | 'guildsOfApplication'
+  | 'getUsers'
 >;
 
 export interface GatewayDeps {

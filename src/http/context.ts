@@ -4,6 +4,7 @@
  * the authentication hook reads it, through the token lookups of `PrincipalStore`.
  */
 import type { ApplicationService } from '../services/application-service.js';
+import type { BansService } from '../services/bans-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { MessageModerationService } from '../services/message-moderation-service.js';
@@ -52,6 +53,8 @@ export interface HttpServices {
   world: WorldService;
   /** Guilds, members and users as their readers see them. */
   guilds: GuildsService;
+  /** Guild bans; absent: the ban routes are not served. */
+  bans?: BansService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** A channel's pins (PUT/DELETE/GET /channels/{id}/messages/pins, and the older /pins). */

@@ -29,6 +29,7 @@ import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
 import { channelPinRoutes } from './routes/channel-pins.js';
 import { guildRoutes } from './routes/guilds.js';
+import { banRoutes } from './routes/bans.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -158,6 +159,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });
+        if (services.bans) await api.register(banRoutes, { bans: services.bans });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,

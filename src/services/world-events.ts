@@ -19,7 +19,7 @@ import { loadMessageContext } from './message-context.js';
 
 export class WorldEvents {
   constructor(
-    private readonly store: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuild'>,
+    private readonly store: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuildWithMembers'>,
     private readonly bus: EventBus,
     private readonly messages: Pick<InteractionStore, 'getMessage'>,
   ) {}
@@ -39,7 +39,7 @@ export class WorldEvents {
 
   private async messageEvent(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: StoredMessage): Promise<WorldDispatch> {
     const directory = await this.directoryFor(message);
-    const guild = message.guild_id ? await this.store.getGuild(message.guild_id) : null;
+    const guild = message.guild_id ? await this.store.getGuildWithMembers(message.guild_id, [message.author.id]) : null;
     const author = guild ? findGuildMember(guild, message.author.id, directory) : undefined;
     return messageDispatch(t, message, { guild, author, recipientIds: dmRecipients(message) }, directory);
   }

@@ -87,6 +87,8 @@ const GUILD_MEMBERS_EVENTS: ReadonlySet<string> = new Set([
   'THREAD_MEMBERS_UPDATE',
 ]);
 
+const GUILD_MODERATION_EVENTS: ReadonlySet<string> = new Set(['GUILD_BAN_ADD', 'GUILD_BAN_REMOVE']);
+
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'MESSAGE_CREATE',
   'MESSAGE_UPDATE',
@@ -111,6 +113,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (t === 'TYPING_START') return inGuild ? Intent.GuildMessageTyping : Intent.DirectMessageTyping;
   if (GUILDS_EVENTS.has(t)) return Intent.Guilds;
   if (GUILD_MEMBERS_EVENTS.has(t)) return Intent.GuildMembers;
+  if (GUILD_MODERATION_EVENTS.has(t)) return Intent.GuildModeration;
   return -1;
 }
 

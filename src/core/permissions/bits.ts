@@ -3,6 +3,8 @@
  * arbitrary size, so the core keeps every bit set as a bigint and never goes through `number`.
  */
 
+/** Ban members from the guild (and lift their bans). */
+export const BAN_MEMBERS = 1n << 2n;
 /** Everything, in every channel; overwrites cannot take it away. */
 export const ADMINISTRATOR = 1n << 3n;
 /** Create, edit and delete channels. */
