@@ -15,9 +15,10 @@ import tseslint from 'typescript-eslint';
  * The layers of src and what each imports (docs/architecture.md, "The layers"): `values` are the
  * folders of src (or single modules, `app.js`) a module of the layer may import anything from,
  * `types` those it may take types from only. A layer is a folder of src or a folder inside one
- * (`http/routes`); a later entry replaces an earlier one for its files. `app.ts` and `index.ts`
- * wire every layer together and are free. `packages`: the only non-relative imports the layer
- * may make (when given).
+ * (`http/routes`); a later entry replaces an earlier one for its files. `app.ts` (its parts in
+ * `app/`) and `index.ts` wire every layer together and are free; the CLI and the testing kit reach
+ * the wiring only through `app.js`. `packages`: the only non-relative imports the layer may make
+ * (when given).
  */
 const LAYERS = [
   {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createSlashd } from '../src/app.js';
-import { DEFAULT_LOG_LEVEL } from '../src/cli/serve.js';
+import { DEFAULT_LOG_LEVEL } from '../src/cli/serve-args.js';
 import { parseWorld } from '../src/core/world/parse.js';
 
 /** Reports RSS after a full collection; the child runs with --expose-gc. */

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createSlashd } from '../src/app.js';
-import { DEFAULT_LOG_LEVEL } from '../src/cli/serve.js';
+import { DEFAULT_LOG_LEVEL } from '../src/cli/serve-args.js';
 import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
 import { parseWorld } from '../src/core/world/parse.js';
 import type { RateLimitConfig } from '../src/rate-limits/config.js';

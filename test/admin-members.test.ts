@@ -6,20 +6,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BusEvents } from '../src/events/bus.js';
-import { startServer, type TestServer, type TestResponse } from './helpers/server.js';
-import { ADMIN_TOKEN, ALICE_ID, BOB_ID, CAROL_ID, SECOND_GUILD_ID, TEST_GUILD_ID } from './helpers/world.js';
+import { adminRequest, injectServer, type TestServer } from './helpers/server.js';
+import { ALICE_ID, BOB_ID, CAROL_ID, ERIN_ID, SECOND_GUILD_ID, TEST_GUILD_ID } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const ADMIN = `Bearer ${ADMIN_TOKEN}`;
-const ERIN_ID = '1335036896870400005';
 const UNKNOWN_GUILD = '1345183757107209999';
 
 describe('admin API per member and per user', () => {
   let server: TestServer;
   let seen: [string, Json][] = [];
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     server.slashd.bus.subscribe('WORLD_DISPATCH', (e: BusEvents['WORLD_DISPATCH']) => seen.push([e.t, e]));
     server.slashd.bus.subscribe('APPLICATION_GUILD', (e: BusEvents['APPLICATION_GUILD']) =>
       seen.push(['APPLICATION_GUILD', e]),
@@ -29,31 +26,27 @@ describe('admin API per member and per user', () => {
     await server.close();
   });
 
-  function admin(method: string, path: string, body?: unknown): Promise<TestResponse> {
-    return server.request(method, `${server.url}/admin${path}`, { auth: ADMIN, body });
-  }
-
   /** The events one admin call published (they are published before it answers). */
   async function eventsOf(method: string, path: string, body?: unknown): Promise<[string, Json][]> {
     seen = [];
-    const response = await admin(method, path, body);
+    const response = await adminRequest(server, method, path, body);
     assert.ok(response.status === 200 || response.status === 204, `${method} ${path}: ${response.text}`);
     return seen;
   }
 
   async function guild(id = TEST_GUILD_ID): Promise<Json> {
-    return (await admin('GET', `/guilds/${id}`)).body;
+    return (await adminRequest(server, 'GET', `/guilds/${id}`)).body;
   }
 
   test('PUT a member: it answers the member alone and publishes what a whole-guild PUT publishes', async () => {
     const erin = { user_id: ERIN_ID, roles: [], nick: 'E', joined_at: '2026-03-01T00:00:00.000Z' };
     const original = await guild();
 
-    const put = await admin('PUT', `/guilds/${TEST_GUILD_ID}/members/${ERIN_ID}`, erin);
+    const put = await adminRequest(server, 'PUT', `/guilds/${TEST_GUILD_ID}/members/${ERIN_ID}`, erin);
     assert.equal(put.status, 200, put.text);
     assert.deepEqual(put.body, erin, 'only the member, not the guild');
     seen = [];
-    await admin('DELETE', `/guilds/${TEST_GUILD_ID}/members/${ERIN_ID}`);
+    await adminRequest(server, 'DELETE', `/guilds/${TEST_GUILD_ID}/members/${ERIN_ID}`);
     assert.deepEqual(await guild(), original, 'back as it was');
 
     const added = await eventsOf('PUT', `/guilds/${TEST_GUILD_ID}/members/${ERIN_ID}`, erin);
@@ -101,11 +94,11 @@ describe('admin API per member and per user', () => {
   });
 
   test('PATCH a user: the fields named change, the others stay; members are updated as by PUT', async () => {
-    const alice = (await admin('GET', `/users/${ALICE_ID}`)).body;
-    const patched = await admin('PATCH', `/users/${ALICE_ID}`, { username: 'alicia' });
+    const alice = (await adminRequest(server, 'GET', `/users/${ALICE_ID}`)).body;
+    const patched = await adminRequest(server, 'PATCH', `/users/${ALICE_ID}`, { username: 'alicia' });
     assert.equal(patched.status, 200, patched.text);
     assert.deepEqual(patched.body, { ...alice, username: 'alicia' });
-    assert.deepEqual((await admin('GET', `/users/${ALICE_ID}`)).body, { ...alice, username: 'alicia' });
+    assert.deepEqual((await adminRequest(server, 'GET', `/users/${ALICE_ID}`)).body, { ...alice, username: 'alicia' });
     const me = await server.request('GET', '/users/@me', { auth: alice.token });
     assert.equal(me.body.username, 'alicia', 'the user token still works and reads the new name');
 
@@ -122,41 +115,41 @@ describe('admin API per member and per user', () => {
   });
 
   test('PATCH refusals: unknown user 404, another id 400, a bad field 50035, a taken token 50035', async () => {
-    assert.equal((await admin('PATCH', '/users/1335036896870409999', { username: 'x' })).status, 404);
-    assert.equal((await admin('PATCH', `/users/${ALICE_ID}`, { id: BOB_ID })).status, 400);
-    const bad = await admin('PATCH', `/users/${ALICE_ID}`, { age_verified: 'yes' });
+    assert.equal((await adminRequest(server, 'PATCH', '/users/1335036896870409999', { username: 'x' })).status, 404);
+    assert.equal((await adminRequest(server, 'PATCH', `/users/${ALICE_ID}`, { id: BOB_ID })).status, 400);
+    const bad = await adminRequest(server, 'PATCH', `/users/${ALICE_ID}`, { age_verified: 'yes' });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 50035);
-    const bob = (await admin('GET', `/users/${BOB_ID}`)).body;
-    const taken = await admin('PATCH', `/users/${ALICE_ID}`, { token: bob.token });
+    const bob = (await adminRequest(server, 'GET', `/users/${BOB_ID}`)).body;
+    const taken = await adminRequest(server, 'PATCH', `/users/${ALICE_ID}`, { token: bob.token });
     assert.equal(taken.body.code, 50035, taken.text);
-    assert.equal((await admin('GET', `/users/${ALICE_ID}`)).body.username, 'alice', 'nothing changed');
+    assert.equal((await adminRequest(server, 'GET', `/users/${ALICE_ID}`)).body.username, 'alice', 'nothing changed');
   });
 
   test('GET members: pages in ascending user id order, after a cursor; limits checked', async () => {
-    const all = await admin('GET', `/guilds/${TEST_GUILD_ID}/members`);
+    const all = await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}/members`);
     assert.equal(all.status, 200);
     const ids = all.body.map((m: Json) => m.user_id);
     assert.deepEqual(ids, [...ids].sort());
     assert.ok(ids.includes(ALICE_ID) && ids.includes(CAROL_ID));
-    const first = await admin('GET', `/guilds/${TEST_GUILD_ID}/members?limit=2`);
+    const first = await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}/members?limit=2`);
     assert.deepEqual(
       first.body.map((m: Json) => m.user_id),
       ids.slice(0, 2),
     );
-    const next = await admin('GET', `/guilds/${TEST_GUILD_ID}/members?limit=2&after=${ids[1]}`);
+    const next = await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}/members?limit=2&after=${ids[1]}`);
     assert.deepEqual(
       next.body.map((m: Json) => m.user_id),
       ids.slice(2, 4),
     );
-    const past = await admin('GET', `/guilds/${TEST_GUILD_ID}/members?after=${ids.at(-1)}`);
+    const past = await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}/members?after=${ids.at(-1)}`);
     assert.deepEqual(past.body, []);
     for (const query of ['limit=0', 'limit=1001', 'limit=x', 'after=abc']) {
-      const refused = await admin('GET', `/guilds/${TEST_GUILD_ID}/members?${query}`);
+      const refused = await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}/members?${query}`);
       assert.equal(refused.status, 400, query);
       assert.equal(refused.body.code, 50035, query);
     }
-    const unknown = await admin('GET', `/guilds/${UNKNOWN_GUILD}/members`);
+    const unknown = await adminRequest(server, 'GET', `/guilds/${UNKNOWN_GUILD}/members`);
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.code, 10004);
   });
@@ -164,21 +157,24 @@ describe('admin API per member and per user', () => {
   test('member refusals: unknown guild, unknown user, unknown member, mismatched id; nothing published', async () => {
     const member = { user_id: ERIN_ID, roles: [], nick: null };
     seen = [];
-    const noGuild = await admin('PUT', `/guilds/${UNKNOWN_GUILD}/members/${ERIN_ID}`, member);
+    const noGuild = await adminRequest(server, 'PUT', `/guilds/${UNKNOWN_GUILD}/members/${ERIN_ID}`, member);
     assert.equal(noGuild.body.code, 10004, noGuild.text);
-    const noUser = await admin('PUT', `/guilds/${TEST_GUILD_ID}/members/1335036896870409999`, {
+    const noUser = await adminRequest(server, 'PUT', `/guilds/${TEST_GUILD_ID}/members/1335036896870409999`, {
       ...member,
       user_id: '1335036896870409999',
     });
     assert.equal(noUser.body.code, 50035, noUser.text);
-    const mismatch = await admin('PUT', `/guilds/${TEST_GUILD_ID}/members/${ERIN_ID}`, { ...member, user_id: BOB_ID });
+    const mismatch = await adminRequest(server, 'PUT', `/guilds/${TEST_GUILD_ID}/members/${ERIN_ID}`, {
+      ...member,
+      user_id: BOB_ID,
+    });
     assert.equal(mismatch.status, 400);
-    const noMember = await admin('DELETE', `/guilds/${SECOND_GUILD_ID}/members/${ALICE_ID}`);
+    const noMember = await adminRequest(server, 'DELETE', `/guilds/${SECOND_GUILD_ID}/members/${ALICE_ID}`);
     assert.equal(noMember.body.code, 10007, noMember.text);
     assert.deepEqual(seen, []);
-    const defaults = await admin('PUT', `/guilds/${SECOND_GUILD_ID}/members/${ALICE_ID}`, { roles: [] });
+    const defaults = await adminRequest(server, 'PUT', `/guilds/${SECOND_GUILD_ID}/members/${ALICE_ID}`, { roles: [] });
     assert.equal(defaults.status, 200, 'user_id from the path');
     assert.equal(defaults.body.user_id, ALICE_ID);
-    await admin('DELETE', `/guilds/${SECOND_GUILD_ID}/members/${ALICE_ID}`);
+    await adminRequest(server, 'DELETE', `/guilds/${SECOND_GUILD_ID}/members/${ALICE_ID}`);
   });
 });

@@ -6,10 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_SNAPSHOTS } from '../src/services/snapshot-service.js';
-import { injectServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, ALICE_ID, BOT, GLOBAL_BASE, exampleWorld } from './helpers/world.js';
-
-const ADMIN = `Bearer ${ADMIN_TOKEN}`;
+import { adminRequest, injectServer, type TestServer } from './helpers/server.js';
+import { ADMIN_AUTH as ADMIN, ALICE_ID, BOT, GLOBAL_BASE, exampleWorld } from './helpers/world.js';
 
 async function commandNames(server: TestServer): Promise<string[]> {
   const listed = await server.request('GET', GLOBAL_BASE, { auth: BOT });
@@ -22,10 +20,6 @@ async function username(server: TestServer, id: string): Promise<string | null> 
   return user.status === 200 ? (user.body.username as string) : null;
 }
 
-async function admin(server: TestServer, method: string, path: string, body?: unknown) {
-  return server.request(method, `${server.url}/admin${path}`, { auth: ADMIN, body });
-}
-
 describe('admin snapshots and reset', () => {
   let server: TestServer;
   before(async () => {
@@ -35,27 +29,27 @@ describe('admin snapshots and reset', () => {
 
   test('a restore gives back the commands and the world of the snapshot', async () => {
     await server.request('POST', GLOBAL_BASE, { auth: BOT, body: { name: 'kept', description: 'kept' } });
-    const taken = await admin(server, 'POST', '/snapshots');
+    const taken = await adminRequest(server, 'POST', '/snapshots');
     assert.equal(taken.status, 201, taken.text);
     assert.match(taken.body.id, /^[0-9]+$/);
     await server.request('POST', GLOBAL_BASE, { auth: BOT, body: { name: 'later', description: 'later' } });
-    await admin(server, 'PATCH', `/users/${ALICE_ID}`, { username: 'renamed' });
+    await adminRequest(server, 'PATCH', `/users/${ALICE_ID}`, { username: 'renamed' });
     assert.deepEqual(await commandNames(server), ['kept', 'later']);
     assert.equal(await username(server, ALICE_ID), 'renamed');
 
-    const restored = await admin(server, 'POST', `/snapshots/${taken.body.id}/restore`);
+    const restored = await adminRequest(server, 'POST', `/snapshots/${taken.body.id}/restore`);
     assert.equal(restored.status, 204, restored.text);
     assert.deepEqual(await commandNames(server), ['kept']);
     assert.equal(await username(server, ALICE_ID), 'alice');
-    const listed = await admin(server, 'GET', '/snapshots');
+    const listed = await adminRequest(server, 'GET', '/snapshots');
     assert.ok((listed.body as { id: string }[]).some((s) => s.id === taken.body.id));
-    assert.equal((await admin(server, 'DELETE', `/snapshots/${taken.body.id}`)).status, 204);
-    assert.equal((await admin(server, 'POST', `/snapshots/${taken.body.id}/restore`)).status, 404);
+    assert.equal((await adminRequest(server, 'DELETE', `/snapshots/${taken.body.id}`)).status, 204);
+    assert.equal((await adminRequest(server, 'POST', `/snapshots/${taken.body.id}/restore`)).status, 404);
   });
 
   test('reset returns to the state at start-up; with a world, to that world alone', async () => {
     await server.request('POST', GLOBAL_BASE, { auth: BOT, body: { name: 'gone', description: 'gone' } });
-    const reset = await admin(server, 'POST', '/reset');
+    const reset = await adminRequest(server, 'POST', '/reset');
     assert.equal(reset.status, 204, reset.text);
     assert.deepEqual(await commandNames(server), []);
     assert.equal(await username(server, ALICE_ID), 'alice');
@@ -63,18 +57,18 @@ describe('admin snapshots and reset', () => {
     const world = exampleWorld();
     world.users.find((u) => u.id === ALICE_ID)!.username = 'alice-of-the-world';
     await server.request('POST', GLOBAL_BASE, { auth: BOT, body: { name: 'gone', description: 'gone' } });
-    const toWorld = await admin(server, 'POST', '/reset', { world });
+    const toWorld = await adminRequest(server, 'POST', '/reset', { world });
     assert.equal(toWorld.status, 204, toWorld.text);
     assert.equal(await username(server, ALICE_ID), 'alice-of-the-world');
     assert.deepEqual(await commandNames(server), []);
-    assert.equal((await admin(server, 'POST', '/reset')).status, 204);
+    assert.equal((await adminRequest(server, 'POST', '/reset')).status, 204);
     assert.equal(await username(server, ALICE_ID), 'alice', 'the start-up snapshot is still there');
   });
 
   test('the number of snapshots is bounded; deleting one makes room', async () => {
     const ids: string[] = [];
     for (;;) {
-      const taken = await admin(server, 'POST', '/snapshots');
+      const taken = await adminRequest(server, 'POST', '/snapshots');
       if (taken.status !== 201) {
         assert.equal(taken.status, 400, taken.text);
         assert.equal(taken.body.code, 0);
@@ -85,10 +79,10 @@ describe('admin snapshots and reset', () => {
       assert.ok(ids.length <= MAX_SNAPSHOTS, 'refused beyond the bound');
     }
     assert.equal(ids.length, MAX_SNAPSHOTS);
-    assert.equal((await admin(server, 'DELETE', `/snapshots/${ids[0]!}`)).status, 204);
-    assert.equal((await admin(server, 'POST', '/snapshots')).status, 201);
-    for (const id of (await admin(server, 'GET', '/snapshots')).body as { id: string }[]) {
-      if (id.id !== '0') await admin(server, 'DELETE', `/snapshots/${id.id}`);
+    assert.equal((await adminRequest(server, 'DELETE', `/snapshots/${ids[0]!}`)).status, 204);
+    assert.equal((await adminRequest(server, 'POST', '/snapshots')).status, 201);
+    for (const id of (await adminRequest(server, 'GET', '/snapshots')).body as { id: string }[]) {
+      if (id.id !== '0') await adminRequest(server, 'DELETE', `/snapshots/${id.id}`);
     }
   });
 
@@ -98,15 +92,15 @@ describe('admin snapshots and reset', () => {
     const asBot = await server.request('POST', `${server.url}/admin/reset`, { auth: BOT });
     assert.equal(asBot.status, 401);
     for (const id of ['123', 'abc', '1;DROP', '9'.repeat(40)]) {
-      const answer = await admin(server, 'POST', `/snapshots/${encodeURIComponent(id)}/restore`);
+      const answer = await adminRequest(server, 'POST', `/snapshots/${encodeURIComponent(id)}/restore`);
       assert.equal(answer.status, 404, `${id}: ${answer.text}`);
       assert.deepEqual(answer.body, { message: 'Unknown snapshot', code: 0 });
     }
-    const invalid = await admin(server, 'POST', '/reset', { world: { users: 'nobody' } });
+    const invalid = await adminRequest(server, 'POST', '/reset', { world: { users: 'nobody' } });
     assert.equal(invalid.status, 400, invalid.text);
     assert.equal(invalid.body.code, 50035);
     assert.equal(await username(server, ALICE_ID), 'alice', 'nothing changed');
-    const notAnObject = await admin(server, 'POST', '/reset', [1]);
+    const notAnObject = await adminRequest(server, 'POST', '/reset', [1]);
     assert.equal(notAnObject.status, 400);
   });
 });
@@ -115,7 +109,7 @@ describe('reset without a start-up snapshot', () => {
   test('is refused with a sentence saying how to get one', async () => {
     const server = await injectServer();
     try {
-      const answer = await admin(server, 'POST', '/reset');
+      const answer = await adminRequest(server, 'POST', '/reset');
       assert.equal(answer.status, 400, answer.text);
       assert.match(answer.body.message, /--snapshot-at-start/);
     } finally {

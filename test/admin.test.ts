@@ -9,11 +9,18 @@ import fc from 'fast-check';
 import { parseWorld } from '../src/core/world/parse.js';
 import type { World } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
-import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import { adminRequest, injectServer, type TestServer } from './helpers/server.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_ID,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
-const ADMIN = `Bearer ${ADMIN_TOKEN}`;
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };
 const NEW_APP_ID = '1324165260902400009';
 const NEW_USER_ID = '1335036896870400009';
@@ -55,12 +62,8 @@ describe('admin API', () => {
     await server.close();
   });
 
-  function admin(method: string, path: string, body?: unknown, auth: string | null = ADMIN): Promise<TestResponse> {
-    return server.request(method, `${server.url}/admin${path}`, { auth, body });
-  }
-
   async function world(): Promise<World> {
-    const response = await admin('GET', '/world');
+    const response = await adminRequest(server, 'GET', '/world');
     assert.equal(response.status, 200, response.text);
     const parsed = parseWorld(response.body);
     assert.ok(parsed.ok, `GET /admin/world is a valid world file: ${JSON.stringify(!parsed.ok && parsed.issues)}`);
@@ -68,7 +71,7 @@ describe('admin API', () => {
   }
 
   test('GET /admin/world: the world in world-file shapes', async () => {
-    const response = await admin('GET', '/world');
+    const response = await adminRequest(server, 'GET', '/world');
     assert.equal(response.status, 200);
     assert.deepEqual(Object.keys(response.body).sort(), ['applications', 'guilds', 'oauth2_tokens', 'users']);
     const demo = response.body.applications.find((a: Json) => a.id === DEMO_APP_ID);
@@ -80,7 +83,7 @@ describe('admin API', () => {
 
   test('401 without the admin token, and nothing changes', async () => {
     const before = await world();
-    for (const auth of [null, 'Bearer wrong-token', `Bot ${DEMO_BOT_TOKEN}`, ADMIN_TOKEN.slice(0, -1), 'Bearer ']) {
+    for (const auth of [null, 'Bearer wrong-token', BOT, ADMIN_TOKEN.slice(0, -1), 'Bearer ']) {
       for (const [method, path, body] of [
         ['GET', '/world', undefined],
         ['PUT', '/world', exampleWorld()],
@@ -88,7 +91,7 @@ describe('admin API', () => {
         ['DELETE', `/users/${ALICE_ID}`, undefined],
         ['GET', '/applications', undefined],
       ] as const) {
-        const response = await admin(method, path, body, auth);
+        const response = await adminRequest(server, method, path, body, auth);
         assert.equal(response.status, 401, `${method} ${path} with ${auth}: ${response.text}`);
         assert.deepEqual(response.body, UNAUTHORIZED);
       }
@@ -97,11 +100,11 @@ describe('admin API', () => {
   });
 
   test('PUT an application: it exists, its bot token works, and it may deploy', async () => {
-    const put = await admin('PUT', `/applications/${NEW_APP_ID}`, newApp());
+    const put = await adminRequest(server, 'PUT', `/applications/${NEW_APP_ID}`, newApp());
     assert.equal(put.status, 200, put.text);
     assert.equal(put.body.id, NEW_APP_ID);
 
-    const got = await admin('GET', `/applications/${NEW_APP_ID}`);
+    const got = await adminRequest(server, 'GET', `/applications/${NEW_APP_ID}`);
     assert.equal(got.status, 200);
     assert.equal(got.body.name, 'New App');
     assert.equal(got.body.keys, undefined);
@@ -119,7 +122,12 @@ describe('admin API', () => {
     assert.deepEqual(created.body.integration_types, [0], "defaults to the app's integration types");
 
     // Replacing the app (a new bot token) keeps its commands; the old token stops working.
-    const replaced = await admin('PUT', `/applications/${NEW_APP_ID}`, newApp({ bot_token: 'rotated-bot-token' }));
+    const replaced = await adminRequest(
+      server,
+      'PUT',
+      `/applications/${NEW_APP_ID}`,
+      newApp({ bot_token: 'rotated-bot-token' }),
+    );
     assert.equal(replaced.status, 200);
     assert.equal((await server.request('GET', '/users/@me', { auth: 'Bot new-bot-token' })).status, 401);
     const list = await server.request('GET', `/applications/${NEW_APP_ID}/commands`, { auth: 'Bot rotated-bot-token' });
@@ -133,9 +141,9 @@ describe('admin API', () => {
 
   test('PUT a user: the user token works', async () => {
     const user = { id: NEW_USER_ID, username: 'frank', token: 'frank-user-token', locale: 'de', age_verified: false };
-    const put = await admin('PUT', `/users/${NEW_USER_ID}`, user);
+    const put = await adminRequest(server, 'PUT', `/users/${NEW_USER_ID}`, user);
     assert.equal(put.status, 200, put.text);
-    const got = await admin('GET', `/users/${NEW_USER_ID}`);
+    const got = await adminRequest(server, 'GET', `/users/${NEW_USER_ID}`);
     assert.deepEqual(got.body, user);
     const me = await server.request('GET', '/users/@me', { auth: 'frank-user-token' });
     assert.equal(me.status, 200, me.text);
@@ -143,14 +151,14 @@ describe('admin API', () => {
     assert.equal(me.body.locale, 'de');
     assert.ok((await world()).users.some((u) => u.id === NEW_USER_ID));
 
-    const removed = await admin('DELETE', `/users/${NEW_USER_ID}`);
+    const removed = await adminRequest(server, 'DELETE', `/users/${NEW_USER_ID}`);
     assert.equal(removed.status, 204);
     assert.equal((await server.request('GET', '/users/@me', { auth: 'frank-user-token' })).status, 401);
-    assert.equal((await admin('GET', `/users/${NEW_USER_ID}`)).status, 404);
+    assert.equal((await adminRequest(server, 'GET', `/users/${NEW_USER_ID}`)).status, 404);
   });
 
   test('PUT a guild: an install opens it for guild commands', async () => {
-    await admin('PUT', `/applications/${NEW_APP_ID}`, newApp({ bot_token: 'guild-test-token' }));
+    await adminRequest(server, 'PUT', `/applications/${NEW_APP_ID}`, newApp({ bot_token: 'guild-test-token' }));
     const path = `/applications/${NEW_APP_ID}/guilds/${NEW_GUILD_ID}/commands`;
     const auth = 'Bot guild-test-token';
     const guild = {
@@ -163,12 +171,12 @@ describe('admin API', () => {
       members: [{ user_id: ALICE_ID, roles: [] }],
       installs: [],
     };
-    assert.equal((await admin('PUT', `/guilds/${NEW_GUILD_ID}`, guild)).status, 200);
+    assert.equal((await adminRequest(server, 'PUT', `/guilds/${NEW_GUILD_ID}`, guild)).status, 200);
     const refused = await server.request('GET', path, { auth });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 50001);
 
-    const installed = await admin('PUT', `/guilds/${NEW_GUILD_ID}`, {
+    const installed = await adminRequest(server, 'PUT', `/guilds/${NEW_GUILD_ID}`, {
       ...guild,
       installs: [{ application_id: NEW_APP_ID, scopes: ['applications.commands'] }],
     });
@@ -189,7 +197,7 @@ describe('admin API', () => {
       users: [{ id: NEW_USER_ID, username: 'x', token: 'x' }],
       guilds: 'not a list',
     };
-    const response = await admin('PUT', '/world', bad);
+    const response = await adminRequest(server, 'PUT', '/world', bad);
     assert.equal(response.status, 400, response.text);
     assertErrorBody(response.status, response.body);
     assert.equal(response.body.code, 50035);
@@ -200,7 +208,7 @@ describe('admin API', () => {
     assert.equal(errors.users, undefined, 'the valid user is not in the tree');
     assert.deepEqual(await world(), before);
 
-    const guild = await admin('PUT', `/guilds/${NEW_GUILD_ID}`, {
+    const guild = await adminRequest(server, 'PUT', `/guilds/${NEW_GUILD_ID}`, {
       id: NEW_GUILD_ID,
       name: 'G',
       owner_id: ALICE_ID,
@@ -211,20 +219,28 @@ describe('admin API', () => {
     assert.ok(guild.body.errors.roles['0'].id, 'roles.0.id');
     assert.ok(guild.body.errors.roles['0'].name, 'roles.0.name');
 
-    const mismatch = await admin('PUT', `/applications/${NEW_APP_ID}`, newApp({ id: '1324165260902400008' }));
+    const mismatch = await adminRequest(
+      server,
+      'PUT',
+      `/applications/${NEW_APP_ID}`,
+      newApp({ id: '1324165260902400008' }),
+    );
     assert.equal(mismatch.status, 400);
     assertErrorBody(mismatch.status, mismatch.body);
     assert.deepEqual(await world(), before);
   });
 
   test('adding the EMBEDDED flag creates the "Launch" entry point (handler 2), once', async () => {
-    const bot = `Bot ${DEMO_BOT_TOKEN}`;
+    const bot = BOT;
     const base = `/applications/${DEMO_APP_ID}/commands`;
     const before = await server.request('GET', base, { auth: bot });
     assert.ok(!before.body.some((c: Json) => c.type === 4), 'no entry point yet');
 
     const demo = (await world()).applications.find((a) => a.id === DEMO_APP_ID)!;
-    const put = await admin('PUT', `/applications/${DEMO_APP_ID}`, { ...demo, flags: demo.flags | 131072 });
+    const put = await adminRequest(server, 'PUT', `/applications/${DEMO_APP_ID}`, {
+      ...demo,
+      flags: demo.flags | 131072,
+    });
     assert.equal(put.status, 200, put.text);
     const after = await server.request('GET', `${base}?with_localizations=true`, { auth: bot });
     assertWireCommands(after.body, { applicationId: DEMO_APP_ID, guildId: null });
@@ -234,7 +250,7 @@ describe('admin API', () => {
     assert.equal(launch[0]!.handler, 2);
 
     // Putting the app again does not make a second one.
-    await admin('PUT', `/applications/${DEMO_APP_ID}`, { ...demo, flags: demo.flags | 131072 });
+    await adminRequest(server, 'PUT', `/applications/${DEMO_APP_ID}`, { ...demo, flags: demo.flags | 131072 });
     const again = await server.request('GET', base, { auth: bot });
     assert.equal(again.body.filter((c: Json) => c.type === 4).length, 1);
     assert.equal(again.body.find((c: Json) => c.type === 4).id, launch[0]!.id);
@@ -246,13 +262,13 @@ describe('admin API', () => {
   });
 
   test('PUT /admin/world replaces the world and keeps the commands', async () => {
-    const bot = `Bot ${DEMO_BOT_TOKEN}`;
+    const bot = BOT;
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
       auth: bot,
       body: { name: 'survivor', description: 'Survives a world reload' },
     });
     assert.ok([200, 201].includes(created.status));
-    const replaced = await admin('PUT', '/world', exampleWorld());
+    const replaced = await adminRequest(server, 'PUT', '/world', exampleWorld());
     assert.equal(replaced.status, 200, replaced.text);
     assert.ok(!(await world()).applications.some((a) => a.id === NEW_APP_ID), 'the added app is gone');
     const list = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
@@ -271,12 +287,8 @@ describe('admin API: bounded fuzz', () => {
     await server.close();
   });
 
-  function admin(method: string, path: string, body?: unknown): Promise<TestResponse> {
-    return server.request(method, `${server.url}/admin${path}`, { auth: ADMIN, body });
-  }
-
   async function world(): Promise<unknown> {
-    const response = await admin('GET', '/world');
+    const response = await adminRequest(server, 'GET', '/world');
     assert.equal(response.status, 200);
     return response.body;
   }
@@ -293,7 +305,7 @@ describe('admin API: bounded fuzz', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), fc.jsonValue({ maxDepth: 4 }), async (path, body) => {
         const method = path === '/oauth2-tokens' ? 'POST' : 'PUT';
-        const response = await admin(method, path, body);
+        const response = await adminRequest(server, method, path, body);
         assert.ok(
           response.status < 500,
           `${method} ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`,

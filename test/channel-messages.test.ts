@@ -11,19 +11,25 @@ import type { World } from '../src/core/world/types.js';
 import { startRegisteredApp, type AppServer } from './helpers/app-server.js';
 import { assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import {
+  ALICE_TOKEN as ALICE,
+  ANNOUNCEMENTS,
+  BOT,
+  CATEGORY,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  HELLO_MESSAGE as HELLO,
+  HIDDEN,
+  OTHER_BOT_TOKEN,
+  TEST_GUILD_ID,
+  THREAD,
+  exampleWorld,
+} from './helpers/world.js';
+import type { Json } from './helpers/json.js';
+import { invocationBody } from './helpers/invocation.js';
 
-type Json = Record<string, any>;
 type Dispatch = BusEvents['WORLD_DISPATCH'];
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const ALICE = 'alice-user-token';
-const GENERAL = '1345183757107200011';
-const CATEGORY = '1345183757107200010';
-const ANNOUNCEMENTS = '1345183757107200013';
-const THREAD = '1345183757107200014';
-const HIDDEN = '1345183757107200020';
-const HELLO = '1345183757107200100';
 
 function messagesWorld(): World {
   const world = exampleWorld();
@@ -100,7 +106,7 @@ describe("a bot's channel messages", () => {
     assert.equal(response.body.code, 50013);
   });
 
-  test('POST refusals: unknown channel, no VIEW_CHANNEL, no SEND_MESSAGES, another app, a category, a user', async () => {
+  test('POST refusals: unknown channel, no VIEW_CHANNEL, no SEND_MESSAGES, another app, a category, no token', async () => {
     const cases: [string, string, number, number][] = [
       ['1', BOT, 404, 10003],
       [HIDDEN, BOT, 403, 50001],
@@ -113,7 +119,8 @@ describe("a bot's channel messages", () => {
       assert.equal(response.status, status, `${channelId}: ${response.text}`);
       assert.equal(response.body.code, code, `${channelId}: ${response.text}`);
     }
-    assert.equal((await send({ content: 'x' }, GENERAL, ALICE)).status, 401);
+    const anonymous = await server.request('POST', `/channels/${GENERAL}/messages`, { body: { content: 'x' } });
+    assert.equal(anonymous.status, 401);
   });
 
   test('POST bodies: empty (50006), ephemeral flag, too long, a bad embed: 50035 at the field', async () => {
@@ -220,16 +227,7 @@ describe('interaction answers as MESSAGE_CREATE', () => {
   });
 
   async function invoke(): Promise<void> {
-    const response = await server.request('POST', '/interactions', {
-      auth: ALICE,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: 'ping', type: 1, version: command.version },
-      },
-    });
+    const response = await server.request('POST', '/interactions', { auth: ALICE, body: invocationBody(command) });
     assert.equal(response.status, 200, response.text);
   }
 

@@ -1,7 +1,7 @@
 /** `slashd serve --trust-proxy` (SLASHD_TRUST_PROXY): what it accepts and what it refuses. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseServeArgs } from '../src/cli/serve.js';
+import { parseServeArgs } from '../src/cli/serve-args.js';
 import { UsageError } from '../src/cli/usage.js';
 
 describe('--trust-proxy', () => {

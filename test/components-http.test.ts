@@ -24,6 +24,7 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 import * as codes from '../src/core/io/codes.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const EPHEMERAL = 1 << 6;
 
@@ -99,13 +100,7 @@ describe('components and modals over signed HTTP, answered by a discord-interact
     const command = panel[name];
     const response = await server.request('POST', '/interactions', {
       auth,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: command.name, type: command.type, version: command.version },
-      },
+      body: invocationBody(command),
     });
     assert.equal(response.status, 200, response.text);
     return response.body;

@@ -10,9 +10,18 @@ import type { World } from '../src/core/world/types.js';
 import { CONSOLE_STREAMS_PER_USER } from '../src/services/console-service.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ALICE_TOKEN, BOB_TOKEN, BOT, DEMO_APP_ID, GENERAL, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import {
+  ALICE_TOKEN,
+  BOB_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  GENERAL,
+  HIDDEN,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
-const HIDDEN = '1345183757107200020';
 /** VIEW_CHANNEL | SEND_MESSAGES */
 const VIEW_AND_SEND = '3072';
 
@@ -195,13 +204,7 @@ describe('the console back end', () => {
       assert.ok(command.status === 201 || command.status === 200, command.text);
       const invoked = await server.request('POST', '/interactions', {
         auth: ALICE_TOKEN,
-        body: {
-          type: 2,
-          application_id: DEMO_APP_ID,
-          guild_id: TEST_GUILD_ID,
-          channel_id: GENERAL,
-          data: { id: command.body.id, name: 'whisper', type: 1, version: command.body.version },
-        },
+        body: invocationBody(command.body),
       });
       assert.equal(invoked.status, 200, invoked.text);
       const interaction = await tokens.find((i) => i.id === invoked.body.id, 'the interaction on the bus');

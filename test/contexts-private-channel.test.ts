@@ -11,10 +11,16 @@ import { dmAuthorization } from '../src/core/invocation/dm-access.js';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { globalCommand } from './permissions-fixtures.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { BOB_TOKEN as BOB, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
-
-/** A channel id no guild has: the client's name for the bot's DM. */
-const DM_CHANNEL = '1399999999999999990';
+import {
+  BOB_TOKEN as BOB,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  DM_CHANNEL,
+  GENERAL,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 describe('contexts [0,1,2] with integration_types [0] over HTTP', () => {
   let server: TestServer;
@@ -39,15 +45,7 @@ describe('contexts [0,1,2] with integration_types [0] over HTTP', () => {
   });
 
   function invocation(name: string, channelId: string, guildId: string | null): Json {
-    const command = commands[name]!;
-    const body: Json = {
-      type: 2,
-      application_id: DEMO_APP_ID,
-      channel_id: channelId,
-      data: { id: command.id, name: command.name, type: command.type, version: command.version },
-    };
-    if (guildId !== null) body.guild_id = guildId;
-    return body;
+    return invocationBody(commands[name]!, { guildId, channelId });
   }
 
   test('a bulk overwrite of global commands is accepted and stores the contexts as sent', async () => {

@@ -10,11 +10,18 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from './helpers/cli-process.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  BOB_ID,
+  CATEGORY,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  MODERATOR_ROLE,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(ROOT, 'test', 'python', 'discord_reads.py');
-const GENERAL = '1345183757107200011';
 const run = promisify(execFile);
 
 describe('discord.py reads the world and sends messages', () => {
@@ -41,9 +48,9 @@ describe('discord.py reads the world and sends messages', () => {
       ['Moderator', 2],
       ['Muted', 1],
     ]);
-    assert.deepEqual(result.member, ['bob', 'Bobby', [TEST_GUILD_ID, '1345183757107200003']]);
+    assert.deepEqual(result.member, ['bob', 'Bobby', [TEST_GUILD_ID, MODERATOR_ROLE]]);
     assert.equal(result.user, 'bob');
-    assert.deepEqual(result.channel, ['general', '1345183757107200010']);
+    assert.deepEqual(result.channel, ['general', CATEGORY]);
   });
 
   test('send, history, fetch_message, edit, delete', () => {

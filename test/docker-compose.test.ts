@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DATABASE_OPTIONS, parseDatabaseArgs } from '../src/cli/database-args.js';
-import { parseServeArgs } from '../src/cli/serve.js';
+import { parseServeArgs } from '../src/cli/serve-args.js';
 import { parseCommandLine, USAGE } from '../src/cli/usage.js';
 import { HANDLER_TIMEOUT_MS } from '../src/http/limits.js';
 import { repoRoot } from './helpers/openapi.js';

@@ -23,25 +23,27 @@ import type { World } from '../src/core/world/types.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
+  ADDED_GUILD_ID,
   ADMIN_TOKEN,
   ALICE_ID,
+  ALICE_TOKEN as ALICE,
+  BOT,
+  CAROL_TOKEN as CAROL,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
+  GENERAL,
+  MODERATOR_ROLE,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
   exampleWorld,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 type Json = any;
 
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
-const ALICE = 'alice-user-token';
-const CAROL = 'carol-user-token';
 const ALICE_PERMISSIONS = 'Bearer alice-perm-token';
-const GENERAL = '1345183757107200011';
-const MODERATOR_ROLE = '1345183757107200003';
 /** A guild created through the admin API after the bot is ready, with the bot installed. */
-const LATER_GUILD_ID = '1345183757107202001';
+const LATER_GUILD_ID = ADDED_GUILD_ID;
 const NEW_ROLE_ID = '1345183757107200005';
 
 const COMMANDS: Json[] = [
@@ -163,13 +165,7 @@ describe('an unmodified discord.js Client over the slashd gateway', () => {
     const command = commands[name]!;
     const response = await server.request('POST', '/interactions', {
       auth,
-      body: {
-        type,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: command.name, type: command.type, version: command.version, ...data },
-      },
+      body: invocationBody(command, { type, data }),
     });
     assert.equal(response.status, 200, response.text);
     const id = response.body.id as string;

@@ -13,17 +13,27 @@ import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import type { World } from '../src/core/world/types.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_ID,
+  ALICE_TOKEN as ALICE,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
+import { THIRD_CHANNEL, THIRD_GUILD_ID } from './helpers/gateway-world.js';
 
 type Json = any;
 
 const SHARDS = 2;
-const ALICE = 'alice-user-token';
 const ALICE_PERMISSIONS = 'Bearer alice-perm-token';
 /** The Test Guild's id shifted by one shard step (1 << 22): it lands on the other shard. */
-const ODD_GUILD_ID = (BigInt(TEST_GUILD_ID) + (1n << 22n)).toString();
-const ODD_CHANNEL_ID = (BigInt(ODD_GUILD_ID) + 10n).toString();
-const GENERAL = '1345183757107200011';
+const ODD_GUILD_ID = THIRD_GUILD_ID;
+const ODD_CHANNEL_ID = THIRD_CHANNEL;
 
 const shardOf = (guildId: string): number => Number((BigInt(guildId) >> 22n) % BigInt(SHARDS));
 
@@ -65,7 +75,7 @@ describe('@discordjs/core + @discordjs/ws with two shards against slashd', () =>
     assert.equal(shardOf(ODD_GUILD_ID), 1);
     server = await startServer({ world: shardedWorld() });
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'where', description: 'Which shard answers' },
     });
     assert.equal(created.status, 201, created.text);
@@ -97,7 +107,7 @@ describe('@discordjs/core + @discordjs/ws with two shards against slashd', () =>
   });
 
   test('GET /gateway/bot recommends a shard count and the bot identifies two shards', async () => {
-    const info = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const info = await server.request('GET', '/gateway/bot', { auth: BOT });
     assert.equal(info.status, 200, info.text);
     assert.ok(info.body.shards >= 1);
     const readies = await dispatches.findMany(SHARDS, (r) => r.t === 'READY', 'READY on each shard');
@@ -139,13 +149,7 @@ describe('@discordjs/core + @discordjs/ws with two shards against slashd', () =>
     ] as const) {
       const invoked = await server.request('POST', '/interactions', {
         auth: ALICE,
-        body: {
-          type: 2,
-          application_id: DEMO_APP_ID,
-          guild_id: guildId,
-          channel_id: channelId,
-          data: { id: command.id, name: 'where', type: 1, version: command.version },
-        },
+        body: invocationBody(command, { guildId: guildId, channelId: channelId }),
       });
       assert.equal(invoked.status, 200, invoked.text);
       const id = invoked.body.id as string;

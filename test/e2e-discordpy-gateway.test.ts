@@ -13,14 +13,21 @@ import { after, before, describe, test } from 'node:test';
 import { ROOT } from './helpers/cli-process.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ALICE_ID,
+  ALICE_TOKEN as ALICE,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 type Json = any;
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(ROOT, 'test', 'python', 'discord_gateway.py');
-const ALICE = 'alice-user-token';
-const GENERAL = '1345183757107200011';
 
 function assertDiscordPyInstalled(): void {
   const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
@@ -73,19 +80,13 @@ describe('unmodified discord.py over the slashd gateway', () => {
   /** Alice invokes a deployed command in #general; resolves once the bot reports its answer sent. */
   async function invoke(name: string, options?: Json[]): Promise<string> {
     const list = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
     });
     const command = (list.body as Json[]).find((c) => c.name === name);
     assert.ok(command, `the bot synced /${name}: ${list.text}; the bot said ${JSON.stringify(lines.all())}`);
     const response = await server.request('POST', '/interactions', {
       auth: ALICE,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name, type: 1, version: command.version, ...(options ? { options } : {}) },
-      },
+      body: invocationBody(command, { data: options ? { options } : {} }),
     });
     assert.equal(response.status, 200, response.text);
     const id = response.body.id as string;

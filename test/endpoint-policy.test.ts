@@ -15,11 +15,12 @@ import { after, before, describe, test } from 'node:test';
 import { runServe } from '../src/cli/serve.js';
 import { POLICY_REFUSAL } from '../src/core/outbound-policy.js';
 import type { Resolver } from '../src/delivery/outbound-lookup.js';
-import { unreachableEndpointDetail } from '../src/services/interactions-service.js';
+import { unreachableEndpointDetail } from '../src/services/interaction-delivery.js';
 import { fetchVerifyKey, setEndpoint, startAppServer, type AppServer, type Json } from './helpers/app-server.js';
 import { repoRoot } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { BOB_TOKEN as BOB, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { BOB_TOKEN as BOB, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const FIELD = 'interactions_endpoint_url';
 const UNVERIFIED = 'The specified interactions endpoint url could not be verified.';
@@ -76,7 +77,7 @@ describe('the endpoint policy (default: public and loopback)', () => {
     server = await startServer({ config: { resolve: resolver } });
     verifyKey = (await fetchVerifyKey(server.api, DEMO_BOT_TOKEN)).verifyKey;
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'ping', description: 'Ping' },
     });
     assert.equal(created.status, 201, created.text);
@@ -116,13 +117,7 @@ describe('the endpoint policy (default: public and loopback)', () => {
   async function invoke(): Promise<Json> {
     const response = await server.request('POST', '/interactions', {
       auth: BOB,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: command.name, type: 1, version: command.version },
-      },
+      body: invocationBody(command),
     });
     assert.equal(response.status, 200, response.text);
     const shown = await server.request('GET', `/interactions/${response.body.id}`, { auth: BOB });
@@ -357,20 +352,14 @@ describe('slashd serve: policy flags and the delivery log', () => {
       assert.equal((await setEndpoint(slashd.api, DEMO_BOT_TOKEN, target.url)).status, 200);
       const created = await fetch(`${slashd.api}/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
         method: 'POST',
-        headers: { authorization: `Bot ${DEMO_BOT_TOKEN}`, 'content-type': 'application/json' },
+        headers: { authorization: BOT, 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'ping', description: 'Ping' }),
       });
       const command = (await created.json()) as Json;
       const invoked = await fetch(`${slashd.api}/interactions`, {
         method: 'POST',
         headers: { authorization: BOB, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 2,
-          application_id: DEMO_APP_ID,
-          guild_id: TEST_GUILD_ID,
-          channel_id: GENERAL,
-          data: { id: command.id, name: 'ping', type: 1, version: command.version },
-        }),
+        body: JSON.stringify(invocationBody(command)),
       });
       const interactionId = ((await invoked.json()) as Json).id as string;
       await slashd.waitFor(`"interactionId":"${interactionId}"`);

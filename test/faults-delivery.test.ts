@@ -11,12 +11,13 @@ import { startServer, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
   BOB_TOKEN,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
-  GENERAL,
   OTHER_APP_ID,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 describe('injected delivery faults', () => {
   let server: TestServer;
@@ -29,7 +30,7 @@ describe('injected delivery faults', () => {
       inline: { type: 4, data: { content: 'hi' } },
     }));
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'ping', description: 'Ping' },
     });
     assert.equal(created.status, 201, created.text);
@@ -51,13 +52,7 @@ describe('injected delivery faults', () => {
   async function invoke(): Promise<Json> {
     const response = await server.request('POST', '/interactions', {
       auth: BOB_TOKEN,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: command.name, type: 1, version: command.version },
-      },
+      body: invocationBody(command),
     });
     assert.equal(response.status, 200, response.text);
     return response.body;

@@ -23,17 +23,8 @@ import { GatewayClient } from './helpers/gateway-client.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, withAdminClient } from './helpers/postgres.js';
 import { startPrivateRedis } from './helpers/redis-server.js';
 import { startTcpProxy } from './helpers/tcp-proxy.js';
-import {
-  ADMIN_TOKEN,
-  ALICE_TOKEN,
-  BOT,
-  DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
-  GENERAL,
-  GUILD_BASE,
-  TEST_GUILD_ID,
-  exampleWorld,
-} from './helpers/world.js';
+import { ADMIN_TOKEN, ALICE_TOKEN, BOT, DEMO_BOT_TOKEN, GUILD_BASE, exampleWorld } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 /** Short bounds: each fault is noticed within a second or two. */
 const FAST: Partial<SlashdConfig> = {
@@ -84,13 +75,7 @@ async function createCommand(node: FaultNode, name: string): Promise<{ id: strin
 function invoke(node: FaultNode, command: { id: string; version: string }, name: string) {
   return node.request('POST', '/interactions', {
     auth: ALICE_TOKEN,
-    body: {
-      type: 2,
-      application_id: DEMO_APP_ID,
-      guild_id: TEST_GUILD_ID,
-      channel_id: GENERAL,
-      data: { id: command.id, name, type: 1, version: command.version },
-    },
+    body: invocationBody({ ...command, name }),
   });
 }
 

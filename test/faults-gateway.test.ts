@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GatewayClient, type Payload } from './helpers/gateway-client.js';
+import type { GatewayClient } from './helpers/gateway-client.js';
+import { GatewayClients, type Payload } from './helpers/gateway-client.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -14,20 +15,18 @@ const GUILDS = 1;
 
 describe('injected gateway faults', () => {
   let server: TestServer;
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
 
   before(async () => {
     server = await startServer();
   });
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await server.close();
   });
 
   async function connect(): Promise<GatewayClient> {
-    const client = await GatewayClient.connect(server.url);
-    clients.push(client);
-    return client;
+    return clients.connect(server.url);
   }
 
   async function addFault(body: Record<string, unknown>): Promise<void> {

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { draw } from '../src/core/faults/decide.js';
-import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, BOT, DEMO_APP_ID, GLOBAL_BASE, OTHER_APP_ID, OTHER_BOT_TOKEN } from './helpers/world.js';
+import { adminRequest, injectServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { BOT, DEMO_APP_ID, GLOBAL_BASE, OTHER_APP_ID, OTHER_BOT_TOKEN } from './helpers/world.js';
 
 const LIST_ROUTE = 'GET /applications/:applicationId/commands';
 
@@ -20,15 +20,11 @@ describe('injected faults on the API', () => {
   });
   after(() => server.close());
   afterEach(async () => {
-    await admin('DELETE', '/faults');
+    await adminRequest(server, 'DELETE', '/faults');
   });
 
-  function admin(method: string, path: string, body?: unknown, auth: string | null = `Bearer ${ADMIN_TOKEN}`) {
-    return server.request(method, `${server.url}/admin${path}`, { auth, body });
-  }
-
   async function addFault(body: Record<string, unknown>): Promise<Record<string, any>> {
-    const created = await admin('POST', '/faults', body);
+    const created = await adminRequest(server, 'POST', '/faults', body);
     assert.equal(created.status, 201, created.text);
     return created.body;
   }
@@ -67,14 +63,14 @@ describe('injected faults on the API', () => {
     }
     assert.equal((await listOwn()).status, 200);
     // Spent: it left the table.
-    assert.deepEqual((await admin('GET', '/faults')).body, []);
+    assert.deepEqual((await adminRequest(server, 'GET', '/faults')).body, []);
   });
 
   test('a global 429 says so in body and headers; the bucket can be named by its hash', async () => {
     const probe = await addFault({ application_id: DEMO_APP_ID, kind: 'rate_limit', route: LIST_ROUTE, count: 1 });
     const bucket = (await listOwn()).headers.get('x-ratelimit-bucket');
     assert.ok(bucket);
-    assert.equal((await admin('GET', `/faults/${probe.id}`)).status, 404);
+    assert.equal((await adminRequest(server, 'GET', `/faults/${probe.id}`)).status, 404);
     await addFault({ application_id: DEMO_APP_ID, kind: 'rate_limit', route: bucket, global: true, count: 1 });
     const refused = await listOwn();
     assert.equal(refused.status, 429);
@@ -113,7 +109,7 @@ describe('injected faults on the API', () => {
       });
       const struck: boolean[] = [];
       for (let i = 0; i < 24; i++) struck.push((await listOwn()).status === 500);
-      await admin('DELETE', `/faults?application_id=${DEMO_APP_ID}`);
+      await adminRequest(server, 'DELETE', `/faults?application_id=${DEMO_APP_ID}`);
       return struck;
     };
     const first = await outcomes();
@@ -132,31 +128,39 @@ describe('injected faults on the API', () => {
     assert.equal((await listOwn()).status, 500);
     clock += 60_000;
     assert.equal((await listOwn()).status, 200);
-    assert.deepEqual((await admin('GET', '/faults')).body, []);
+    assert.deepEqual((await adminRequest(server, 'GET', '/faults')).body, []);
   });
 
   test('the table lists, filters and removes faults; admin token required', async () => {
     const mine = await addFault({ application_id: DEMO_APP_ID, kind: 'drop', count: 3 });
     await addFault({ application_id: OTHER_APP_ID, kind: 'duplicate', count: 1 });
-    assert.equal((await admin('GET', '/faults')).body.length, 2);
-    const filtered = (await admin('GET', `/faults?application_id=${DEMO_APP_ID}`)).body;
+    assert.equal((await adminRequest(server, 'GET', '/faults')).body.length, 2);
+    const filtered = (await adminRequest(server, 'GET', `/faults?application_id=${DEMO_APP_ID}`)).body;
     assert.deepEqual(
       filtered.map((fault: { id: string }) => fault.id),
       [mine.id],
     );
     assert.equal(filtered[0].kind, 'drop');
     assert.equal(filtered[0].remaining, 3);
-    assert.equal((await admin('DELETE', `/faults/${mine.id}`)).status, 204);
-    assert.equal((await admin('DELETE', `/faults/${mine.id}`)).status, 404);
-    assert.equal((await admin('GET', '/faults', undefined, null)).status, 401);
+    assert.equal((await adminRequest(server, 'DELETE', `/faults/${mine.id}`)).status, 204);
+    assert.equal((await adminRequest(server, 'DELETE', `/faults/${mine.id}`)).status, 404);
+    assert.equal((await adminRequest(server, 'GET', '/faults', undefined, null)).status, 401);
     assert.equal(
-      (await admin('POST', '/faults', { application_id: DEMO_APP_ID, kind: 'drop', count: 1 }, 'Bearer wrong')).status,
+      (
+        await adminRequest(
+          server,
+          'POST',
+          '/faults',
+          { application_id: DEMO_APP_ID, kind: 'drop', count: 1 },
+          'Bearer wrong',
+        )
+      ).status,
       401,
     );
   });
 
   test('bad bodies are 50035 at each field', async () => {
-    const refused = await admin('POST', '/faults', {
+    const refused = await adminRequest(server, 'POST', '/faults', {
       application_id: 'nope',
       kind: 'reconnect',
       route: LIST_ROUTE,
@@ -169,27 +173,35 @@ describe('injected faults on the API', () => {
     assert.equal(errors.route._errors[0].code, 'FAULT_FIELD_NOT_ALLOWED');
     assert.equal(errors.probability._errors[0].code, 'NUMBER_TYPE_MAX');
     assert.equal(errors.count._errors[0].code, 'FAULT_EXPIRY_REQUIRED');
-    const kind = await admin('POST', '/faults', { application_id: DEMO_APP_ID, kind: 'explode', count: 1 });
+    const kind = await adminRequest(server, 'POST', '/faults', {
+      application_id: DEMO_APP_ID,
+      kind: 'explode',
+      count: 1,
+    });
     assert.equal(kind.body.errors.kind._errors[0].code, 'BASE_TYPE_CHOICES');
-    const until = await admin('POST', '/faults', { application_id: DEMO_APP_ID, kind: 'drop', until: 'yesterday' });
+    const until = await adminRequest(server, 'POST', '/faults', {
+      application_id: DEMO_APP_ID,
+      kind: 'drop',
+      until: 'yesterday',
+    });
     assert.equal(until.body.errors.until._errors[0].code, 'FAULT_UNTIL_INVALID');
-    const status = await admin('POST', '/faults', {
+    const status = await adminRequest(server, 'POST', '/faults', {
       application_id: DEMO_APP_ID,
       kind: 'server_error',
       status: 404,
       count: 1,
     });
     assert.equal(status.body.errors.status._errors[0].code, 'BASE_TYPE_CHOICES');
-    assert.deepEqual((await admin('GET', '/faults')).body, []);
+    assert.deepEqual((await adminRequest(server, 'GET', '/faults')).body, []);
   });
 
   test('the table is bounded per app', async () => {
     for (let i = 0; i < 100; i++) await addFault({ application_id: DEMO_APP_ID, kind: 'drop', count: 1 });
-    const full = await admin('POST', '/faults', { application_id: DEMO_APP_ID, kind: 'drop', count: 1 });
+    const full = await adminRequest(server, 'POST', '/faults', { application_id: DEMO_APP_ID, kind: 'drop', count: 1 });
     assert.equal(full.status, 400);
     assert.equal(full.body.message, 'The fault table is full; remove faults or let them expire');
     assert.equal(
-      (await admin('POST', '/faults', { application_id: OTHER_APP_ID, kind: 'drop', count: 1 })).status,
+      (await adminRequest(server, 'POST', '/faults', { application_id: OTHER_APP_ID, kind: 'drop', count: 1 })).status,
       201,
     );
   });

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GatewayClient } from './helpers/gateway-client.js';
+import { GatewayClient, GatewayClients } from './helpers/gateway-client.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_BOT_TOKEN, OTHER_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
 
@@ -20,7 +20,7 @@ const HEARTBEAT_INTERVAL_MS = 41_250;
 describe('gateway close codes', () => {
   let server: TestServer;
   let clock = Date.UTC(2025, 5, 1, 12, 0, 0);
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
 
   before(async () => {
     const world = exampleWorld();
@@ -31,14 +31,12 @@ describe('gateway close codes', () => {
   });
 
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await server.close();
   });
 
   async function connect(query?: string): Promise<GatewayClient> {
-    const client = await GatewayClient.connect(server.url, query);
-    clients.push(client);
-    return client;
+    return clients.connect(server.url, query);
   }
 
   async function closesWith(client: GatewayClient, code: number): Promise<void> {

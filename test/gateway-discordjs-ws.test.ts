@@ -8,11 +8,11 @@ import { after, before, describe, test } from 'node:test';
 import { REST } from '@discordjs/rest';
 import { CompressionMethod, WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import { GatewayDispatchEvents, GatewayIntentBits, type GatewayDispatchPayload } from 'discord-api-types/v10';
-import { GENERAL, THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
+import { THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
-
-type Json = Record<string, any>;
+import { ALICE_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
+import type { Json } from './helpers/json.js';
 
 describe('@discordjs/ws with 2 shards', () => {
   let server: TestServer;
@@ -88,19 +88,13 @@ describe('@discordjs/ws with 2 shards', () => {
       });
       assert.equal(await arrival((_, p) => p.t === 'CHANNEL_UPDATE' && p.d.id === channelId), shard);
       const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${guildId}/commands`, {
-        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        auth: BOT,
         body: { name: 'where', description: 'Where' },
       });
       assert.equal(created.status, 201, created.text);
       const invoked = await server.request('POST', '/interactions', {
-        auth: 'alice-user-token',
-        body: {
-          type: 2,
-          application_id: DEMO_APP_ID,
-          guild_id: guildId,
-          channel_id: channelId,
-          data: { id: created.body.id, name: 'where', type: 1, version: created.body.version },
-        },
+        auth: ALICE_TOKEN,
+        body: invocationBody(created.body, { guildId: guildId, channelId: channelId }),
       });
       assert.equal(invoked.status, 200, invoked.text);
       assert.equal(await arrival((_, p) => p.t === 'INTERACTION_CREATE' && p.d.id === invoked.body.id), shard);

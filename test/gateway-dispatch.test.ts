@@ -7,22 +7,27 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GatewayClient, type Payload } from './helpers/gateway-client.js';
-import { GENERAL, SECRET, THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
+import type { GatewayClient } from './helpers/gateway-client.js';
+import { GatewayClients, type Payload } from './helpers/gateway-client.js';
+import { THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID,
+  ALICE_TOKEN,
   BOB_ID,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
+  GENERAL,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
+  SECRET,
   TEST_GUILD_ID,
 } from './helpers/world.js';
-
-type Json = Record<string, any>;
+import { invocationBody } from './helpers/invocation.js';
+import type { Json } from './helpers/json.js';
 
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;
@@ -45,7 +50,7 @@ function message(channelId: string, content: string, mentions: string[] = []): J
 
 describe('gateway dispatch routing', () => {
   let server: TestServer;
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
   /** Demo bot, GUILDS only. */
   let guildsOnly: GatewayClient;
   /** Demo bot, GUILDS and GUILD_MESSAGES, without MESSAGE_CONTENT. */
@@ -69,14 +74,12 @@ describe('gateway dispatch routing', () => {
   });
 
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await server.close();
   });
 
   async function connect(): Promise<GatewayClient> {
-    const client = await GatewayClient.connect(server.url);
-    clients.push(client);
-    return client;
+    return clients.connect(server.url);
   }
 
   function publish(t: string, guildId: string | null, channelId: string | null, d: Json, recipientIds: string[] = []) {
@@ -88,7 +91,7 @@ describe('gateway dispatch routing', () => {
    * the marker, everything published before it has arrived too (a socket keeps order).
    */
   async function deliveries(events: () => void): Promise<Map<GatewayClient, Payload[]>> {
-    const starts = new Map(clients.map((c) => [c, c.payloads.length]));
+    const starts = new Map(clients.all.map((c) => [c, c.payloads.length]));
     events();
     const name = `marker-${++marker}`;
     publish('GUILD_UPDATE', TEST_GUILD_ID, null, { id: TEST_GUILD_ID, name });
@@ -124,6 +127,22 @@ describe('gateway dispatch routing', () => {
       publish('MESSAGE_CREATE', TEST_GUILD_ID, GENERAL, message(GENERAL, 'hey bot', [DEMO_APP_ID])),
     );
     assert.equal(got.get(messages)![0]!.d.content, 'hey bot');
+  });
+
+  test('MESSAGE_DELETE_BULK: GUILD_MESSAGES and VIEW_CHANNEL needed, the ids as they were', async () => {
+    const d = (channelId: string) => ({ ids: ['5', '6'], channel_id: channelId, guild_id: TEST_GUILD_ID });
+    const got = await deliveries(() => {
+      publish('MESSAGE_DELETE_BULK', TEST_GUILD_ID, GENERAL, d(GENERAL));
+      publish('MESSAGE_DELETE_BULK', TEST_GUILD_ID, SECRET, d(SECRET));
+    });
+    assert.equal(got.get(guildsOnly)!.length, 0);
+    assert.equal(got.get(dms)!.length, 0);
+    for (const client of [messages, full]) {
+      assert.deepEqual(
+        got.get(client)!.map((p) => [p.t, p.d]),
+        [['MESSAGE_DELETE_BULK', d(GENERAL)]],
+      );
+    }
   });
 
   test('a DM goes to its recipient bots with DIRECT_MESSAGES, content kept', async () => {
@@ -227,46 +246,39 @@ describe('gateway dispatch routing', () => {
 
 describe('gateway shards', () => {
   let server: TestServer;
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
 
   before(async () => {
     server = await startServer({ world: gatewayWorld(), config: { gateway: { failWithoutSession: true } } });
   });
 
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await server.close();
   });
 
   async function shard(id: number, count: number): Promise<{ client: GatewayClient; ready: Payload }> {
-    const client = await GatewayClient.connect(server.url);
-    clients.push(client);
+    const client = await clients.connect(server.url);
     const ready = await client.login(DEMO_BOT_TOKEN, GUILDS | DIRECT_MESSAGES, { shard: [id, count] });
     return { client, ready };
   }
 
   async function invokeIn(guildId: string, channelId: string): Promise<Json> {
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${guildId}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'where', description: 'Where' },
     });
     assert.ok(created.status === 201 || created.status === 200, created.text);
     const response = await server.request('POST', '/interactions', {
-      auth: 'alice-user-token',
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: guildId,
-        channel_id: channelId,
-        data: { id: created.body.id, name: 'where', type: 1, version: created.body.version },
-      },
+      auth: ALICE_TOKEN,
+      body: invocationBody(created.body, { guildId: guildId, channelId: channelId }),
     });
     assert.equal(response.status, 200, response.text);
     return response.body;
   }
 
   test('/gateway/bot recommends one shard per 1,000 guilds', async () => {
-    const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const bot = await server.request('GET', '/gateway/bot', { auth: BOT });
     assert.equal(bot.body.shards, 1);
   });
 

@@ -19,6 +19,7 @@ import type WebSocket from 'ws';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ALICE_ID, ALICE_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 type Json = any;
 
@@ -119,13 +120,7 @@ for (const compress of [false, true]) {
       const command = commands[name]!;
       const response = await server.request('POST', '/interactions', {
         auth: ALICE_TOKEN,
-        body: {
-          type: 2,
-          application_id: DEMO_APP_ID,
-          guild_id: TEST_GUILD_ID,
-          channel_id: GENERAL,
-          data: { id: command.id, name: command.name, type: command.type, version: command.version, ...data },
-        },
+        body: invocationBody(command, { data: data }),
       });
       assert.equal(response.status, 200, response.text);
       const id = response.body.id as string;

@@ -8,37 +8,42 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect } from 'node:net';
 import { constants, inflateSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { NO_BOT_CONNECTED_DETAIL } from '../src/services/interactions-service.js';
-import { GatewayClient } from './helpers/gateway-client.js';
+import { NO_BOT_CONNECTED_DETAIL } from '../src/services/interaction-delivery.js';
+import { GatewayClient, GatewayClients } from './helpers/gateway-client.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { invocationBody } from './helpers/invocation.js';
+import type { Json } from './helpers/json.js';
 import {
   ALICE_ID,
+  ANNOUNCEMENTS,
+  BOB_TOKEN as BOB,
+  BOT,
+  CATEGORY,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
+  ERIN_ID,
+  GENERAL,
+  NSFW_LOUNGE,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
+  THREAD,
 } from './helpers/world.js';
 
-type Json = Record<string, any>;
-
-const GENERAL = '1345183757107200011';
-const THREAD = '1345183757107200014';
-const BOB = 'bob-user-token';
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;
 
 describe('gateway login', () => {
   let server: TestServer;
   let ping: Json;
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
 
   before(async () => {
     server = await startServer({ config: { gateway: { failWithoutSession: true } } });
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'ping', description: 'Ping' },
     });
     assert.equal(created.status, 201, created.text);
@@ -46,34 +51,23 @@ describe('gateway login', () => {
   });
 
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await server.close();
   });
 
   async function connect(query?: string): Promise<GatewayClient> {
-    const client = await GatewayClient.connect(server.url, query);
-    clients.push(client);
-    return client;
+    return clients.connect(server.url, query);
   }
 
   function invoke(): Promise<Json> {
-    return server.request('POST', '/interactions', {
-      auth: BOB,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: ping.id, name: 'ping', type: 1, version: ping.version },
-      },
-    });
+    return server.request('POST', '/interactions', { auth: BOB, body: invocationBody(ping) });
   }
 
   test('GET /gateway: the server’s own ws:// URL; /gateway/bot: shards and session_start_limit', async () => {
     const open = await server.request('GET', '/gateway');
     assert.equal(open.status, 200, open.text);
     assert.deepEqual(open.body, { url: server.url.replace('http://', 'ws://') });
-    const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const bot = await server.request('GET', '/gateway/bot', { auth: BOT });
     assert.equal(bot.status, 200, bot.text);
     assert.equal(bot.body.url, server.url.replace('http://', 'ws://'));
     assert.equal(bot.body.shards, 1);
@@ -103,7 +97,7 @@ describe('gateway login', () => {
     const client = await connect();
     const hello = await client.nextOp(10);
     assert.deepEqual(hello, { op: 10, d: { heartbeat_interval: 41250 }, s: null, t: null });
-    const before = (await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` })).body;
+    const before = (await server.request('GET', '/gateway/bot', { auth: BOT })).body;
     client.identify(DEMO_BOT_TOKEN, GUILDS | (1 << 9));
     const ready = await client.nextDispatch('READY');
     assert.equal(ready.s, 1);
@@ -129,7 +123,7 @@ describe('gateway login', () => {
     for (const role of guild.d.roles) assertMatchesSchema('GuildRoleResponse', role);
     assert.deepEqual(
       guild.d.channels.map((c: Json) => c.id),
-      ['1345183757107200010', GENERAL, '1345183757107200012', '1345183757107200013'],
+      [CATEGORY, GENERAL, NSFW_LOUNGE, ANNOUNCEMENTS],
     );
     for (const channel of guild.d.channels) assertMatchesSchema('GuildChannelResponse', channel);
     assert.deepEqual(
@@ -145,7 +139,7 @@ describe('gateway login', () => {
       client.payloads.some((p) => p.t === 'GUILD_CREATE' && p.d.id === SECOND_GUILD_ID),
       false,
     );
-    const afterLogin = (await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` })).body;
+    const afterLogin = (await server.request('GET', '/gateway/bot', { auth: BOT })).body;
     assert.equal(afterLogin.session_start_limit.remaining, before.session_start_limit.remaining - 1);
   });
 
@@ -166,7 +160,7 @@ describe('gateway login', () => {
     assert.deepEqual(ready.d.application, { id: OTHER_APP_ID, flags: 1 << 15 });
     const guild = await client.nextDispatch('GUILD_CREATE');
     assert.equal(guild.d.id, SECOND_GUILD_ID);
-    assert.deepEqual(guild.d.members.map((m: Json) => m.user.id).sort(), [OTHER_APP_ID, '1335036896870400005'].sort());
+    assert.deepEqual(guild.d.members.map((m: Json) => m.user.id).sort(), [OTHER_APP_ID, ERIN_ID].sort());
   });
 
   test('a heartbeat is answered at once with op 11', async () => {
@@ -186,7 +180,7 @@ describe('gateway login', () => {
     const response = await invoke();
     assert.equal(response.body.state, 'pending');
     // Earlier tests' sessions of the app are still connected: one of them, whichever, gets it.
-    const event = await Promise.any(clients.map((c) => c.nextDispatch('INTERACTION_CREATE')));
+    const event = await Promise.any(clients.all.map((c) => c.nextDispatch('INTERACTION_CREATE')));
     assert.equal(event.d.id, response.body.id);
     assert.equal(event.d.guild_id, TEST_GUILD_ID);
     assert.equal(event.d.data.name, 'ping');
@@ -197,7 +191,7 @@ describe('gateway login', () => {
     const status = await server.request('GET', `/interactions/${response.body.id}`, { auth: BOB });
     assert.equal(status.body.response.data.content, 'pong');
     // Only one of the app's sessions gets each interaction.
-    const receivers = clients.filter((c) =>
+    const receivers = clients.all.filter((c) =>
       c.payloads.some((p) => p.t === 'INTERACTION_CREATE' && p.d.id === event.d.id),
     );
     assert.equal(receivers.length, 1);
@@ -264,7 +258,7 @@ describe('gateway configuration', () => {
     const server = await startServer({ config: { gateway: { publicUrl: 'wss://gateway.example.test' } } });
     try {
       assert.deepEqual((await server.request('GET', '/gateway')).body, { url: 'wss://gateway.example.test' });
-      const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+      const bot = await server.request('GET', '/gateway/bot', { auth: BOT });
       assert.equal(bot.body.url, 'wss://gateway.example.test');
       const client = await GatewayClient.connect(server.url);
       const ready = await client.login(DEMO_BOT_TOKEN);

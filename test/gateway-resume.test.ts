@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GatewayClient, type Payload } from './helpers/gateway-client.js';
+import { GatewayClient, GatewayClients, type Payload } from './helpers/gateway-client.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -15,21 +15,19 @@ const GUILDS = 1;
 describe('gateway resume', () => {
   let server: TestServer;
   let clock = Date.UTC(2025, 5, 1, 12, 0, 0);
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
 
   before(async () => {
     server = await startServer({ now: () => clock });
   });
 
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await server.close();
   });
 
   async function connect(): Promise<GatewayClient> {
-    const client = await GatewayClient.connect(server.url);
-    clients.push(client);
-    return client;
+    return clients.connect(server.url);
   }
 
   function publishRole(name: string): void {
@@ -144,8 +142,8 @@ describe('gateway resume', () => {
     owner.drop();
     await untilDetached(ready.d.session_id);
     // The in-memory buffer stands in for a shared store that is briefly away.
-    const buffer = (server.slashd.gateway as unknown as { buffer: { since: (...args: unknown[]) => unknown } }).buffer;
-    const since = buffer.since;
+    const buffer = server.slashd.gateway.resumeBuffer;
+    const since = buffer.since.bind(buffer);
     buffer.since = async () => {
       throw new Error('store away');
     };

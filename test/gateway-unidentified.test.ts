@@ -11,7 +11,7 @@ import { REST } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import { GatewayDispatchEvents, GatewayIntentBits, type GatewayDispatchPayload } from 'discord-api-types/v10';
 import { addressGroup } from '../src/core/gateway/limits.js';
-import { GatewayClient } from './helpers/gateway-client.js';
+import { GatewayClient, GatewayClients } from './helpers/gateway-client.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN } from './helpers/world.js';
 
@@ -19,10 +19,10 @@ import { DEMO_APP_ID, DEMO_BOT_TOKEN } from './helpers/world.js';
 const ATTACKER_ADDRESS = '127.0.0.2';
 
 const servers: TestServer[] = [];
-const clients: GatewayClient[] = [];
+const clients = new GatewayClients();
 
 after(async () => {
-  for (const client of clients) client.drop();
+  clients.dropAll();
   for (const server of servers) await server.close();
 });
 
@@ -33,9 +33,7 @@ async function serverWith(gateway: Record<string, unknown>, config: Record<strin
 }
 
 async function connect(server: TestServer, options: ClientOptions = {}) {
-  const client = await GatewayClient.connect(server.url, undefined, options);
-  clients.push(client);
-  return client;
+  return clients.connect(server.url, undefined, options);
 }
 
 /** A socket that answers HELLO with a heartbeat (and gets its ACK), and never identifies. */

@@ -12,6 +12,7 @@ import { assertErrorBody } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
+  ALICE_ID,
   ALICE_TOKEN as ALICE,
   BOB_ID,
   BOB_TOKEN as BOB,
@@ -20,22 +21,21 @@ import {
   CAROL_TOKEN as CAROL,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
-  exampleWorld,
+  DM_CHANNEL,
+  ERIN_TOKEN as ERIN,
   GENERAL,
   HELLO_MESSAGE,
+  SECRET,
   TEST_GUILD_ID,
+  exampleWorld,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
-/** Erin is no member of the test guild. */
-const ERIN = 'erin-user-token';
-/** A channel hidden from carol, whose history the bot may not read. */
-const SECRET = '1345183757107200015';
+// Erin is no member of the test guild. SECRET is hidden from carol, and the bot may not read its history.
 const SECRET_THREAD = '1345183757107200016';
 const SECRET_MESSAGE = '1345183757107200101';
 /** A private thread of general that only alice joined. */
 const PRIVATE_THREAD = '1345183757107200017';
-/** A channel id no guild has: the client's name for the bot's DM. */
-const DM_CHANNEL = '1399999999999999990';
 const VIEW_CHANNEL = String(1 << 10);
 const READ_MESSAGE_HISTORY = String(1 << 16);
 
@@ -62,13 +62,13 @@ function accessWorld() {
       nsfw: false,
       parent_id: GENERAL,
       permission_overwrites: [],
-      thread_member_ids: ['1335036896870400001'],
+      thread_member_ids: [ALICE_ID],
     },
   );
   guild.messages.push({
     id: SECRET_MESSAGE,
     channel_id: SECRET,
-    author_id: '1335036896870400001',
+    author_id: ALICE_ID,
     content: 'the launch codes',
   });
   return world;
@@ -120,14 +120,7 @@ describe('invocation and message-read access', () => {
   });
 
   function invocation(command: Json, channelId: string, guildId: string | null, data: Json = {}): Json {
-    const body: Json = {
-      type: 2,
-      application_id: DEMO_APP_ID,
-      channel_id: channelId,
-      data: { id: command.id, name: command.name, type: command.type, version: command.version, ...data },
-    };
-    if (guildId !== null) body.guild_id = guildId;
-    return body;
+    return invocationBody(command, { guildId, channelId, data });
   }
 
   async function messages(auth: string, channelId: string): Promise<Json[]> {

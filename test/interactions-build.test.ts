@@ -36,12 +36,13 @@ import {
   userCommand,
   userOf,
   world,
+  INTERACTION_ID,
+  ADMIN_ROLE,
 } from './interactions-fixtures.js';
 
 type Wire = Record<string, unknown>;
 
 const TOKEN = 'aW50ZXJhY3Rpb246MTIzNDU2Nzg5';
-const INTERACTION_ID = '1370000000000000001';
 
 function app(): Application {
   const found = world().applications.find((candidate) => candidate.id === APP_ID);
@@ -280,7 +281,7 @@ describe('data.resolved', () => {
       users: { [ALICE]: toWirePublicUser(userOf(ALICE)) },
       members: {
         [ALICE]: {
-          roles: ['1345183757107200002'],
+          roles: [ADMIN_ROLE],
           permissions: formatPermissions(channelPermissions(guild, memberOf(ALICE), guildTarget().channel)),
           joined_at: '2025-03-01T00:00:00.000Z',
           nick: null,

@@ -24,6 +24,7 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 import { APPLICATION_FLAG_EMBEDDED } from '../src/core/commands/model.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const PRIMARY_ENTRY_POINT = 4;
 const ACTIVITY_BOT = `Bot ${ACTIVITY_BOT_TOKEN}`;
@@ -59,14 +60,7 @@ describe('entry point commands', () => {
   }
 
   function invocation(command: Json): Json {
-    return {
-      type: 2,
-      application_id: ACTIVITY_APP_ID,
-      guild_id: TEST_GUILD_ID,
-      channel_id: GENERAL,
-      nonce: 'launch',
-      data: { id: command.id, name: command.name, type: command.type, version: command.version },
-    };
+    return invocationBody(command, { applicationId: ACTIVITY_APP_ID, nonce: 'launch' });
   }
 
   async function channelMessages(auth = BOB): Promise<Json[]> {

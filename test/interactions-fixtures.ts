@@ -12,7 +12,7 @@ import {
 import { commandDefinition } from './helpers/commands.js';
 import type { InvocationTarget } from '../src/core/interactions/check-invocation.js';
 import type { Channel, Guild, User } from '../src/core/world/types.js';
-import { DEMO_APP_ID as APP_ID, exampleWorld, GENERAL, TEST_GUILD_ID as GUILD_ID } from './helpers/world.js';
+import { DEMO_APP_ID as APP_ID, GENERAL, TEST_GUILD_ID as GUILD_ID, exampleWorld } from './helpers/world.js';
 
 export {
   DEMO_APP_ID as APP_ID,
@@ -21,19 +21,20 @@ export {
   BOB_ID as BOB,
   CAROL_ID as CAROL,
   ERIN_ID as ERIN,
+  ADMIN_ROLE,
   MODERATOR_ROLE,
   CATEGORY,
   GENERAL,
   NSFW_LOUNGE,
   THREAD,
   HELLO_MESSAGE,
+  NOBODY,
 } from './helpers/world.js';
-
-/** A snowflake that names nothing in the world. */
-export const NOBODY = '1399999999999999999';
 
 export const COMMAND_ID = '1350000000000000001';
 export const COMMAND_VERSION = '1350000000000000002';
+/** The id of the interaction the build and message tests make. */
+export const INTERACTION_ID = '1370000000000000001';
 
 export function world() {
   return exampleWorld();

@@ -29,6 +29,7 @@ import {
   MODERATOR_ROLE,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const EPHEMERAL = InteractionResponseFlags.EPHEMERAL;
 const LOADING = 1 << 7;
@@ -178,15 +179,7 @@ describe('interactions over signed HTTP, answered by a discord-interactions app'
     type = InteractionType.APPLICATION_COMMAND,
     channelId = GENERAL,
   ): Json {
-    const command = commands[name]!;
-    return {
-      type,
-      application_id: DEMO_APP_ID,
-      guild_id: TEST_GUILD_ID,
-      channel_id: channelId,
-      nonce: `n-${name}`,
-      data: { id: command.id, name: command.name, type: command.type, version: command.version, ...data },
-    };
+    return invocationBody(commands[name]!, { type, channelId, nonce: `n-${name}`, data });
   }
 
   /** Invokes, expects acceptance, and returns the accepted body and the interaction the app received. */

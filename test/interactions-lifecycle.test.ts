@@ -17,11 +17,13 @@ import {
   ACTIVITY_BOT_TOKEN,
   ALICE_TOKEN as ALICE,
   BOB_TOKEN as BOB,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const DEADLINE_MS = 3_000;
 const TOKEN_LIFETIME_MS = 15 * 60_000;
@@ -50,7 +52,7 @@ describe('interaction lifecycle on an injected clock', () => {
   before(async () => {
     server = await startServer({ now: () => clock });
     const base = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
-    const deployed = await server.request('PUT', base, { auth: `Bot ${DEMO_BOT_TOKEN}`, body: DEFINITIONS });
+    const deployed = await server.request('PUT', base, { auth: BOT, body: DEFINITIONS });
     assert.equal(deployed.status, 200, deployed.text);
     for (const command of deployed.body as Json[]) commands[command.name] = command;
     // The Activity app has no interactions endpoint: it gets its interactions on the bus.
@@ -78,19 +80,7 @@ describe('interaction lifecycle on an injected clock', () => {
   });
 
   function invocation(command: Json, applicationId = DEMO_APP_ID, type = 2, options?: Json[]): Json {
-    return {
-      type,
-      application_id: applicationId,
-      guild_id: TEST_GUILD_ID,
-      channel_id: GENERAL,
-      data: {
-        id: command.id,
-        name: command.name,
-        type: command.type,
-        version: command.version,
-        ...(options ? { options } : {}),
-      },
-    };
+    return invocationBody(command, { type, applicationId, data: options ? { options } : {} });
   }
 
   /** Invokes `ping` (or the given body); the app answers 202 unless the test set another handler. */

@@ -22,9 +22,9 @@ import {
   testGuild,
   userOf,
   world,
+  INTERACTION_ID,
 } from './interactions-fixtures.js';
 
-const INTERACTION_ID = '1370000000000000001';
 const RESPONSE_ID = '1370000000000000002';
 
 const context: MessageRenderContext = {
@@ -114,17 +114,14 @@ describe('toWireMessage', () => {
         target_user_id: CAROL,
       }),
     });
-    const wire = toWireMessage(message, context).interaction_metadata as Record<string, unknown>;
-    assert.equal(wire.original_response_message_id, RESPONSE_ID);
-    assert.deepEqual(wire.target_user, toWirePublicUser(userOf(CAROL)));
+    const wire = toWireMessage(message, context).interaction_metadata;
+    assert.equal(wire?.original_response_message_id, RESPONSE_ID);
+    assert.deepEqual(wire?.target_user, toWirePublicUser(userOf(CAROL)));
   });
 
   it("a MESSAGE command's answer names the target message", () => {
     const message = response({ interaction_metadata: metadata({ command_type: 3, target_message_id: HELLO_MESSAGE }) });
-    assert.equal(
-      (toWireMessage(message, context).interaction_metadata as Record<string, unknown>).target_message_id,
-      HELLO_MESSAGE,
-    );
+    assert.equal(toWireMessage(message, context).interaction_metadata?.target_message_id, HELLO_MESSAGE);
   });
 
   it("a user's message: type 0, no webhook, no interaction fields", () => {

@@ -282,7 +282,7 @@ describe('valid invocations are accepted', () => {
           appPermissions: '0',
           memberPermissions: '0',
         });
-        const data = interaction.data as { resolved?: Record<string, Record<string, unknown>> };
+        const { data } = interaction;
         const { referenced } = result.value;
         for (const kind of ['users', 'members', 'roles', 'channels', 'attachments'] as const) {
           for (const id of referenced[kind]) assert.ok(data.resolved?.[kind]?.[id], `${kind} ${id}`);

@@ -21,17 +21,19 @@ import {
   BOT,
   CAROL_ID,
   CAROL_TOKEN as CAROL,
+  DAVE_TOKEN as DAVE,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
   HELLO_MESSAGE,
+  NOBODY,
+  NSFW_LOUNGE as NSFW,
+  OTHER_APP_ID,
   TEST_GUILD_ID,
   THREAD,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
-const DAVE = 'dave-user-token';
-const NSFW = '1345183757107200012';
-const NOBODY = '1399999999999999999';
 const MANAGE_MESSAGES = String(1 << 13);
 
 const BASE = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
@@ -138,14 +140,7 @@ describe('refused invocations never reach the app', () => {
   });
 
   function invocation(name: string, data: Json = {}, options: { type?: number; channelId?: string } = {}): Json {
-    const command = commands[name]!;
-    return {
-      type: options.type ?? 2,
-      application_id: DEMO_APP_ID,
-      guild_id: TEST_GUILD_ID,
-      channel_id: options.channelId ?? GENERAL,
-      data: { id: command.id, name: command.name, type: command.type, version: command.version, ...data },
-    };
+    return invocationBody(commands[name]!, { type: options.type, channelId: options.channelId, data });
   }
 
   async function messageCount(auth: string, channelId = GENERAL): Promise<number> {
@@ -510,7 +505,7 @@ describe('refused invocations never reach the app', () => {
     const bot = await server.request('POST', '/interactions', { auth: BOT, body });
     assert.equal(bot.status, 401, 'a bot token does not invoke commands');
     await refused(BOB, { ...body, data: { ...body.data, id: NOBODY } }, 404, 10063);
-    await refused(BOB, { ...body, application_id: '1324165260902400002' }, 404, 10063);
+    await refused(BOB, { ...body, application_id: OTHER_APP_ID }, 404, 10063);
     assert.equal(app.received.length, before);
   });
 

@@ -13,11 +13,10 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from './helpers/cli-process.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN } from './helpers/world.js';
+import { BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL } from './helpers/world.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(ROOT, 'test', 'python', 'refused_multipart.py');
-const GENERAL = '1345183757107200011';
 const run = promisify(execFile);
 /** Safety net for an answer that never comes (the bug): the test fails instead of hanging. */
 const ANSWER_LIMIT_MS = 15_000;
@@ -196,7 +195,7 @@ describe('a refused upload leaves its keep-alive connection fit for the next req
     await connection.ended;
     assert.equal(connection.count, 1);
     const listed = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
     });
     assert.ok(!listed.body.some((command: { name: string }) => command.name === 'never-read'));
   });

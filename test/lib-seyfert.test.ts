@@ -23,6 +23,7 @@ import { startRegisteredApp, type AppServer } from './helpers/app-server.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ALICE_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 type Json = any;
 
@@ -113,13 +114,7 @@ describe('seyfert uploads its commands to slashd and answers them', () => {
     const ping = (listed.body as Json[]).find((command) => command.name === 'ping');
     const invoked = await server.request('POST', '/interactions', {
       auth: ALICE_TOKEN,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: ping.id, name: 'ping', type: 1, version: ping.version },
-      },
+      body: invocationBody(ping),
     });
     assert.equal(invoked.status, 200, invoked.text);
     const id = invoked.body.id as string;

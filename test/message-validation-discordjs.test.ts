@@ -13,6 +13,7 @@ import { Inbox } from './helpers/inbox.js';
 import type { Json } from './helpers/json.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ALICE_TOKEN as ALICE, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 interface Handled {
   id: string;
@@ -73,13 +74,7 @@ describe('discord.js gets v10 refusals of bad components and embeds', () => {
   test('reply() with a button without custom_id: DiscordAPIError 50035 at its path; the valid reply follows', async () => {
     const response = await server.request('POST', '/interactions', {
       auth: ALICE,
-      body: {
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: 'panel', type: 1, version: command.version },
-      },
+      body: invocationBody(command),
     });
     assert.equal(response.status, 200, response.text);
     const id = response.body.id as string;

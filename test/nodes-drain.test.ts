@@ -13,8 +13,9 @@ import { GatewayClient } from './helpers/gateway-client.js';
 import { Inbox } from './helpers/inbox.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, withAdminClient } from './helpers/postgres.js';
 import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
-import { ALICE_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { ALICE_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const schema = freshSchemaName('drain');
 const prefix = freshRedisPrefix('drain');
@@ -73,13 +74,7 @@ describe('SIGTERM drains a node', () => {
     const invoked = fetch(`${api}/interactions`, {
       method: 'POST',
       headers: { authorization: ALICE_TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: GENERAL,
-        data: { id: command.id, name: 'slow', type: 1, version: command.version },
-      }),
+      body: JSON.stringify(invocationBody(command)),
     });
     await arrived.find(() => true, 'the interaction at the app');
 

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GatewayClient } from './helpers/gateway-client.js';
+import type { GatewayClient } from './helpers/gateway-client.js';
+import { GatewayClients } from './helpers/gateway-client.js';
 import { requestAt, startNodePair, type InProcessNode, type NodePair } from './helpers/nodes.js';
 import {
   ALICE_TOKEN,
@@ -25,14 +26,12 @@ type Node = InProcessNode;
 describe('gateway sessions across two nodes', () => {
   let pair: NodePair;
   let prefix: string;
-  const clients: GatewayClient[] = [];
+  const clients = new GatewayClients();
   let a: Node;
   let b: Node;
 
   async function connect(to: Node): Promise<GatewayClient> {
-    const client = await GatewayClient.connect(to.url);
-    clients.push(client);
-    return client;
+    return clients.connect(to.url);
   }
 
   function publishPermissions(from: Node, commandId: string): void {
@@ -57,7 +56,7 @@ describe('gateway sessions across two nodes', () => {
   });
 
   after(async () => {
-    for (const client of clients) client.drop();
+    clients.dropAll();
     await pair?.close();
   });
 

@@ -18,14 +18,15 @@ import {
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   ERIN_ID,
-  exampleWorld,
+  ERIN_TOKEN,
   GENERAL,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
+  exampleWorld,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
-const ERIN_TOKEN = 'erin-user-token';
 /** A DM's channel id: the world has no DM channels, the client names one. */
 const DM_CHANNEL = '1999999999999999991';
 
@@ -186,13 +187,7 @@ describe('the consent page in a browser', () => {
       const invoke = () =>
         server.request('POST', '/interactions', {
           auth: ERIN_TOKEN,
-          body: {
-            type: 2,
-            application_id: DEMO_APP_ID,
-            channel_id: DM_CHANNEL,
-            nonce: 'n1',
-            data: { id: created.body.id, name: 'note', type: 1, version: created.body.version },
-          },
+          body: invocationBody(created.body, { guildId: null, channelId: DM_CHANNEL, nonce: 'n1' }),
         });
       const before = await invoke();
       assert.equal(before.status, 403, `not installed yet: ${before.text}`);

@@ -10,17 +10,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
-import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { adminOk, injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_BOT_TOKEN,
+  ADDED_GUILD_CHANNEL,
+  ADDED_GUILD_ID,
   ADMIN_ROLE,
-  ADMIN_TOKEN,
   ALICE_ID,
   ANNOUNCEMENTS,
   BOB_ID,
   BOB_IDENTIFY_TOKEN,
   BOT,
   CAROL_ID,
+  CAROL_TOKEN,
   DAVE_ID,
   DEMO_APP_ID,
   DEMO_CC_TOKEN,
@@ -30,6 +32,7 @@ import {
   MUTED_ROLE,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
+  SECOND_GUILD_CHANNEL,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
   THREAD,
@@ -43,11 +46,10 @@ const CAROL = 'Bearer carol-perm-token';
 /** Roles and channels of the example's Test Guild. */
 const EVERYONE = TEST_GUILD_ID;
 const ALL_CHANNELS = (BigInt(TEST_GUILD_ID) - 1n).toString();
-const SECOND_GUILD_CHANNEL = '1345183757107201011';
 
 /** A third guild, added for these tests: the demo app is installed there, alice owns it, bob is a member. */
-const THIRD_GUILD_ID = '1345183757107202001';
-const THIRD_GENERAL = '1345183757107202011';
+const THIRD_GUILD_ID = ADDED_GUILD_ID;
+const THIRD_GENERAL = ADDED_GUILD_CHANNEL;
 /** The 100 extra roles of the third guild (for the 100-overwrite boundary). */
 const THIRD_ROLES = Array.from({ length: 101 }, (_, i) => (BigInt(THIRD_GUILD_ID) + 100n + BigInt(i)).toString());
 
@@ -85,12 +87,6 @@ describe('command permission endpoints', () => {
     const response = await request('POST', base, { auth, body });
     assert.equal(response.status, 201, `create ${key}: ${response.text}`);
     ids[key] = response.body.id;
-  }
-
-  async function admin(method: string, path: string, body?: unknown): Promise<TestResponse> {
-    const response = await request(method, `${server.url}/admin${path}`, { auth: `Bearer ${ADMIN_TOKEN}`, body });
-    assert.ok(response.status < 300, `admin ${method} ${path}: ${response.status} ${response.text}`);
-    return response;
   }
 
   /** The whole state these tests can change: every permissions object of the demo app in both guilds. */
@@ -151,7 +147,7 @@ describe('command permission endpoints', () => {
     unsubscribe = server.slashd.bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) => {
       events.push(structuredClone(event));
     });
-    await admin('PUT', `/guilds/${THIRD_GUILD_ID}`, {
+    await adminOk(withSchemaChecks(server), 'PUT', `/guilds/${THIRD_GUILD_ID}`, {
       id: THIRD_GUILD_ID,
       name: 'Third Guild',
       owner_id: ALICE_ID,
@@ -168,13 +164,13 @@ describe('command permission endpoints', () => {
       installs: [{ application_id: DEMO_APP_ID, scopes: ['applications.commands'] }],
     });
     // Bearer tokens the world file does not have: erin (no member of the Test Guild) and the other app.
-    await admin('POST', '/oauth2-tokens', {
+    await adminOk(withSchemaChecks(server), 'POST', '/oauth2-tokens', {
       access_token: 'erin-perm-token',
       user_id: ERIN_ID,
       application_id: DEMO_APP_ID,
       scopes: ['identify', 'applications.commands.permissions.update'],
     });
-    await admin('POST', '/oauth2-tokens', {
+    await adminOk(withSchemaChecks(server), 'POST', '/oauth2-tokens', {
       access_token: 'other-app-alice-perm-token',
       user_id: ALICE_ID,
       application_id: OTHER_APP_ID,
@@ -279,7 +275,7 @@ describe('command permission endpoints', () => {
         assertError(none, 401, 0);
         assert.deepEqual(none.body, { message: '401: Unauthorized', code: 0 });
         // A user session reads as v10's client does: only a member with MANAGE_GUILD and MANAGE_ROLES.
-        assertError(await request('GET', path, { auth: 'carol-user-token' }), 403, 50013);
+        assertError(await request('GET', path, { auth: CAROL_TOKEN }), 403, 50013);
         assertError(await request('GET', path, { auth: `Bot ${OTHER_BOT_TOKEN}` }), 403, 20012);
         assertError(await request('GET', path, { auth: 'Bearer other-app-alice-perm-token' }), 403, 20012);
       }

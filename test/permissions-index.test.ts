@@ -18,11 +18,10 @@ import { evaluateCommandAccess, type AccessDecision, type AccessReasonCode } fro
 import { isInstalledForCommands } from '../src/core/permissions/install.js';
 import type { Application, Guild, User } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommand } from './helpers/openapi.js';
-import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { adminOk, injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_APP_ID,
   ADMIN_ROLE,
-  ADMIN_TOKEN,
   ALICE_ID,
   BOB_ID,
   BOT,
@@ -35,6 +34,16 @@ import {
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
+  ADDED_GUILD_CHANNEL as THIRD_GENERAL,
+  ADDED_GUILD_ID as THIRD_GUILD_ID,
+  ALICE_TOKEN,
+  ANNOUNCEMENTS,
+  BOB_TOKEN,
+  CAROL_TOKEN,
+  CATEGORY,
+  GENERAL,
+  NSFW_LOUNGE,
+  THREAD,
 } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
@@ -46,9 +55,9 @@ const FRANK_ID = '1335036896870400006';
 const GINA_ID = '1335036896870400007';
 
 const USERS: Record<string, { id: string; token: string }> = {
-  alice: { id: ALICE_ID, token: 'alice-user-token' },
-  bob: { id: BOB_ID, token: 'bob-user-token' },
-  carol: { id: CAROL_ID, token: 'carol-user-token' },
+  alice: { id: ALICE_ID, token: ALICE_TOKEN },
+  bob: { id: BOB_ID, token: BOB_TOKEN },
+  carol: { id: CAROL_ID, token: CAROL_TOKEN },
   dave: { id: DAVE_ID, token: 'dave-user-token' },
   erin: { id: ERIN_ID, token: 'erin-user-token' },
   frank: { id: FRANK_ID, token: 'frank-user-token' },
@@ -66,10 +75,10 @@ const VIEW_CHANNEL = '1024';
 const USE_APPLICATION_COMMANDS = '2147483648';
 
 const CHANNELS = {
-  general: '1345183757107200011',
-  'nsfw-lounge': '1345183757107200012',
-  announcements: '1345183757107200013',
-  'a-thread': '1345183757107200014',
+  general: GENERAL,
+  'nsfw-lounge': NSFW_LOUNGE,
+  announcements: ANNOUNCEMENTS,
+  'a-thread': THREAD,
   'nsfw-thread': '1345183757107200015',
   staff: '1345183757107200016',
   quiet: '1345183757107200017',
@@ -78,9 +87,6 @@ const CHANNELS = {
   'app-muted': '1345183757107200020',
 } as const;
 type ChannelName = keyof typeof CHANNELS;
-
-const THIRD_GUILD_ID = '1345183757107202001';
-const THIRD_GENERAL = '1345183757107202011';
 
 function testGuild(): Json {
   return {
@@ -98,14 +104,14 @@ function testGuild(): Json {
       { id: EVERYONE, name: '@everyone', permissions: '2147552256' },
     ],
     channels: [
-      { id: '1345183757107200010', type: 4, name: 'Text' },
-      { id: CHANNELS.general, type: 0, name: 'general', parent_id: '1345183757107200010' },
-      { id: CHANNELS['nsfw-lounge'], type: 0, name: 'nsfw-lounge', nsfw: true, parent_id: '1345183757107200010' },
+      { id: CATEGORY, type: 4, name: 'Text' },
+      { id: CHANNELS.general, type: 0, name: 'general', parent_id: CATEGORY },
+      { id: CHANNELS['nsfw-lounge'], type: 0, name: 'nsfw-lounge', nsfw: true, parent_id: CATEGORY },
       {
         id: CHANNELS.announcements,
         type: 0,
         name: 'announcements',
-        parent_id: '1345183757107200010',
+        parent_id: CATEGORY,
         permission_overwrites: [{ id: EVERYONE, type: 0, allow: '0', deny: '2048' }],
       },
       { id: CHANNELS['a-thread'], type: 11, name: 'a-thread', parent_id: CHANNELS.general },
@@ -604,15 +610,6 @@ describe('the application command index', () => {
   /** Command ids by name. */
   const ids = new Map<string, string>();
 
-  async function admin(method: string, path: string, body?: unknown): Promise<TestResponse> {
-    const response = await server.request(method, `${server.url}/admin${path}`, {
-      auth: `Bearer ${ADMIN_TOKEN}`,
-      body,
-    });
-    assert.ok(response.status < 300, `admin ${method} ${path}: ${response.status} ${response.text}`);
-    return response;
-  }
-
   function index(userName: UserName, channelId: string, headers?: Record<string, string>): Promise<TestResponse> {
     return server.request('GET', `/channels/${channelId}/application-command-index`, {
       auth: USERS[userName]!.token,
@@ -624,10 +621,10 @@ describe('the application command index', () => {
   async function readBack(
     guildId: string,
   ): Promise<{ guild: Guild; apps: Application[]; users: User[]; commands: StoredCommand[] }> {
-    const guild = (await admin('GET', `/guilds/${guildId}`)).body as Guild;
-    const apps = (await admin('GET', '/applications')).body as Application[];
-    const users = (await admin('GET', '/users')).body as User[];
-    const guildIds = ((await admin('GET', '/guilds')).body as Guild[]).map((g) => g.id);
+    const guild = (await adminOk(server, 'GET', `/guilds/${guildId}`)).body as Guild;
+    const apps = (await adminOk(server, 'GET', '/applications')).body as Application[];
+    const users = (await adminOk(server, 'GET', '/users')).body as User[];
+    const guildIds = ((await adminOk(server, 'GET', '/guilds')).body as Guild[]).map((g) => g.id);
     const commands: StoredCommand[] = [];
     for (const app of apps) {
       commands.push(...(await server.slashd.store.commands.listCommands({ applicationId: app.id, guildId: null })));
@@ -699,10 +696,10 @@ describe('the application command index', () => {
       [FRANK_ID, 'frank', 'ja', 'frank-user-token'],
       [GINA_ID, 'gina', 'de', 'gina-user-token'],
     ] as const) {
-      await admin('PUT', `/users/${id}`, { id, username, token, locale, age_verified: true });
+      await adminOk(server, 'PUT', `/users/${id}`, { id, username, token, locale, age_verified: true });
     }
-    await admin('PUT', `/guilds/${TEST_GUILD_ID}`, testGuild());
-    await admin('PUT', `/guilds/${THIRD_GUILD_ID}`, thirdGuild());
+    await adminOk(server, 'PUT', `/guilds/${TEST_GUILD_ID}`, testGuild());
+    await adminOk(server, 'PUT', `/guilds/${THIRD_GUILD_ID}`, thirdGuild());
 
     for (const fixture of COMMANDS) {
       const base =

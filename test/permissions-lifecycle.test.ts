@@ -21,13 +21,14 @@ import {
   GLOBAL_BASE,
   MODERATOR_ROLE,
   TEST_GUILD_ID,
+  ANOTHER_ADDED_GUILD_ID,
 } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
 const ALICE = 'Bearer alice-perm-token';
 
 /** A second guild with the demo app, so that global commands have overwrites in two guilds. */
-const OTHER_GUILD_ID = '1345183757107203001';
+const OTHER_GUILD_ID = ANOTHER_ADDED_GUILD_ID;
 
 const guildBase = (guildId: string) => `/applications/${DEMO_APP_ID}/guilds/${guildId}/commands`;
 const GUILD_BASE = guildBase(TEST_GUILD_ID);

@@ -1,6 +1,6 @@
 /**
- * Over real HTTP: "Why not?" (GET /channels/{id}/application-command-index/explain) and the
- * permission editor's endpoints with a user's own session, as v10's client calls them.
+ * Through the HTTP routes (injected): "Why not?" (GET /channels/{id}/application-command-index/explain)
+ * and the permission editor's endpoints with a user's own session, as v10's client calls them.
  *
  * - the explanation is the caller's only, lists exactly what the caller's index lists, and names
  *   the rule that hid a command ("role Moderator denied at command level");
@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_APP_ID,
   ADMIN_TOKEN,
@@ -22,17 +22,17 @@ import {
   BOT,
   CAROL_ID,
   CAROL_TOKEN,
+  DAVE_TOKEN,
   DEMO_APP_ID,
+  ERIN_TOKEN,
   GENERAL,
   GUILD_BASE,
   MODERATOR_ROLE,
+  SECOND_GUILD_CHANNEL,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
 } from './helpers/world.js';
 
-const DAVE_TOKEN = 'dave-user-token';
-const ERIN_TOKEN = 'erin-user-token';
-const SECOND_GUILD_CHANNEL = '1345183757107201011';
 const explainPath = (channelId: string) => `/channels/${channelId}/application-command-index/explain`;
 const indexPath = (channelId: string) => `/channels/${channelId}/application-command-index`;
 const permissionsPath = (targetId: string) => `${GUILD_BASE}/${targetId}/permissions`;
@@ -79,7 +79,7 @@ describe('Why not? and the permission editor with a user session', () => {
   }
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     ids.modsOff = await createCommand({ name: 'modsoff', description: 'denied to moderators' });
     ids.open = await createCommand({ name: 'open', description: 'for everyone' });
     ids.profile = await createCommand({ name: 'Profile', type: 2 });

@@ -7,6 +7,7 @@ import { repoRoot } from './helpers/openapi.js';
 import { readmeBlock } from './helpers/readme.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, ALICE_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 const README_BASE = 'http://127.0.0.1:3210/api';
 
@@ -81,13 +82,7 @@ describe('the README example', () => {
       const command = index.body.application_commands.find((c: { name: string }) => c.name === 'hello');
       const invoked = await server.request('POST', '/interactions', {
         auth: ALICE_TOKEN,
-        body: {
-          type: 2,
-          application_id: DEMO_APP_ID,
-          guild_id: TEST_GUILD_ID,
-          channel_id: GENERAL,
-          data: { id: command.id, name: 'hello', type: 1, version: command.version },
-        },
+        body: invocationBody(command),
       });
       assert.equal(invoked.status, 200, invoked.text);
       let status = invoked.body;

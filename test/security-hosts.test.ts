@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { parseServeArgs } from '../src/cli/serve.js';
+import { parseServeArgs } from '../src/cli/serve-args.js';
 import { DEFAULT_FAILED_CREDENTIALS } from '../src/core/rate-limits/failures.js';
 import { announcedGatewayUrl } from '../src/gateway/gateway-url.js';
 import { chromiumPath } from './helpers/browser.js';

@@ -16,7 +16,7 @@ import { Inbox } from './helpers/inbox.js';
 import { startCluster, type Cluster, type SlashdNode } from './helpers/nodes.js';
 import type { TestResponse } from './helpers/server.js';
 import {
-  ADMIN_TOKEN,
+  ADMIN_AUTH as ADMIN,
   ALICE_TOKEN,
   BOT,
   DEMO_APP_ID,
@@ -31,11 +31,11 @@ import {
   TEST_GUILD_ID,
   exampleWorld,
 } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
 
 type Json = any;
 
 const OTHER_BOT = `Bot ${OTHER_BOT_TOKEN}`;
-const ADMIN = `Bearer ${ADMIN_TOKEN}`;
 /** The other app's commands in the Second Guild, where it is installed: the daily-limit race. */
 const OTHER_GUILD_BASE = `/applications/${OTHER_APP_ID}/guilds/${SECOND_GUILD_ID}/commands`;
 const OTHER_GLOBAL_BASE = `/applications/${OTHER_APP_ID}/commands`;
@@ -161,13 +161,7 @@ describe('three nodes on one PostgreSQL and one Redis', { timeout: FILE_GUARD_MS
       const invoked = await ok(
         nodes[0]!.request('POST', '/interactions', {
           auth: ALICE_TOKEN,
-          body: {
-            type: 2,
-            application_id: DEMO_APP_ID,
-            guild_id: TEST_GUILD_ID,
-            channel_id: GENERAL,
-            data: { id: command.id, name: command.name, type: command.type, version: command.version },
-          },
+          body: invocationBody(command),
         }),
       );
       const id = invoked.id as string;

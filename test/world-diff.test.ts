@@ -11,19 +11,20 @@ import type { World } from '../src/core/world/types.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import {
   ALICE_ID,
+  ANNOUNCEMENTS,
   BOB_ID,
   DEMO_APP_ID,
+  GENERAL,
+  HELLO_MESSAGE,
+  MODERATOR_ROLE as MODERATOR,
+  MUTED_ROLE,
   OTHER_APP_ID,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
+  THREAD,
   exampleWorld,
 } from './helpers/world.js';
-
-type Json = Record<string, any>;
-
-const GENERAL = '1345183757107200011';
-const THREAD = '1345183757107200014';
-const MODERATOR = '1345183757107200003';
+import type { Json } from './helpers/json.js';
 
 function changed(edit: (world: World) => void): WorldEvent[] {
   const before = exampleWorld();
@@ -99,7 +100,7 @@ describe('world diff', () => {
 
     const deleted = dispatches(
       changed((w) => {
-        guild(w).roles = guild(w).roles.filter((r) => r.id !== '1345183757107200004');
+        guild(w).roles = guild(w).roles.filter((r) => r.id !== MUTED_ROLE);
       }),
     );
     // The roles above the deleted one move down one position each.
@@ -107,7 +108,7 @@ describe('world diff', () => {
       deleted.map((e) => e.t),
       ['GUILD_ROLE_DELETE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_UPDATE'],
     );
-    assert.deepEqual(deleted[0]!.d, { guild_id: TEST_GUILD_ID, role_id: '1345183757107200004' });
+    assert.deepEqual(deleted[0]!.d, { guild_id: TEST_GUILD_ID, role_id: MUTED_ROLE });
   });
 
   test('reordering roles updates each role whose position changed', () => {
@@ -151,11 +152,11 @@ describe('world diff', () => {
 
     const deleted = only(
       changed((w) => {
-        guild(w).channels = guild(w).channels.filter((c) => c.id !== '1345183757107200013');
+        guild(w).channels = guild(w).channels.filter((c) => c.id !== ANNOUNCEMENTS);
       }),
       'CHANNEL_DELETE',
     );
-    assert.equal(deleted.d.id, '1345183757107200013');
+    assert.equal(deleted.d.id, ANNOUNCEMENTS);
     assertMatchesSchema('GuildChannelResponse', deleted.d);
   });
 
@@ -272,7 +273,7 @@ describe('world diff', () => {
       }),
       'MESSAGE_DELETE',
     );
-    assert.deepEqual(deleted.d, { id: '1345183757107200100', channel_id: GENERAL, guild_id: TEST_GUILD_ID });
+    assert.deepEqual(deleted.d, { id: HELLO_MESSAGE, channel_id: GENERAL, guild_id: TEST_GUILD_ID });
   });
 
   test('an app installed with the bot scope: APPLICATION_GUILD installed, and its bot joins as a member', () => {

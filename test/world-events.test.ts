@@ -1,24 +1,32 @@
 /**
  * World changes through the admin API reach the event bus as the v10 dispatches a bot's cache
- * needs (WORLD_DISPATCH) and as installs and removals (APPLICATION_GUILD): over real HTTP, for a
- * guild put, a merge, an application deleted and a guild deleted.
+ * needs (WORLD_DISPATCH) and as installs and removals (APPLICATION_GUILD), through the admin routes
+ * (injected: the socket plays no part), for a guild put, a merge, an application deleted and a
+ * guild deleted.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BusEvents } from '../src/events/bus.js';
-import { startServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, BOB_ID, DEMO_APP_ID, OTHER_APP_ID, SECOND_GUILD_ID, TEST_GUILD_ID } from './helpers/world.js';
+import { adminRequest, injectServer, type TestServer } from './helpers/server.js';
+import type { Json } from './helpers/json.js';
+import {
+  ADMIN_TOKEN,
+  BOB_ID,
+  DEMO_APP_ID,
+  GENERAL,
+  OTHER_APP_ID,
+  SECOND_GUILD_ID,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 
-type Json = Record<string, any>;
-
+/** The admin token under the Admin scheme, which the admin API takes as well as Bearer. */
 const ADMIN = `Admin ${ADMIN_TOKEN}`;
-const GENERAL = '1345183757107200011';
 
 describe('world events from the admin API', () => {
   let server: TestServer;
   let seen: [string, Json][] = [];
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     server.slashd.bus.subscribe('WORLD_DISPATCH', (e: BusEvents['WORLD_DISPATCH']) => seen.push([e.t, e]));
     server.slashd.bus.subscribe('APPLICATION_GUILD', (e: BusEvents['APPLICATION_GUILD']) =>
       seen.push(['APPLICATION_GUILD', e]),
@@ -28,18 +36,19 @@ describe('world events from the admin API', () => {
     await server.close();
   });
 
-  async function admin(method: string, path: string, body?: unknown): Promise<void> {
+  /** An admin write that succeeds; `seen` then holds the events it published. */
+  async function change(method: string, path: string, body?: unknown): Promise<void> {
     seen = [];
-    const response = await server.request(method, `${server.url}/admin${path}`, { auth: ADMIN, body });
+    const response = await adminRequest(server, method, path, body, ADMIN);
     assert.ok(response.status === 200 || response.status === 204, `${method} ${path}: ${response.text}`);
   }
 
   test('PUT /admin/guilds/{id}: a renamed channel, a new role, a member removed', async () => {
-    const guild = (await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: ADMIN })).body;
+    const guild = (await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}`, undefined, ADMIN)).body;
     guild.channels.find((c: Json) => c.id === GENERAL).name = 'lobby';
     guild.roles.splice(1, 0, { id: '1345183757107200098', name: 'Top', permissions: '0' });
     guild.members = guild.members.filter((m: Json) => m.user_id !== BOB_ID);
-    await admin('PUT', `/guilds/${TEST_GUILD_ID}`, guild);
+    await change('PUT', `/guilds/${TEST_GUILD_ID}`, guild);
     const names = seen.map(([t]) => t);
     assert.deepEqual(names, ['GUILD_ROLE_CREATE', 'CHANNEL_UPDATE', 'GUILD_MEMBER_REMOVE']);
     const [, channel] = seen[1]!;
@@ -50,9 +59,9 @@ describe('world events from the admin API', () => {
   });
 
   test('POST /admin/world: an install of a bot is APPLICATION_GUILD installed and a member added', async () => {
-    const guild = (await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: ADMIN })).body;
+    const guild = (await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}`, undefined, ADMIN)).body;
     guild.installs.push({ application_id: OTHER_APP_ID, scopes: ['bot'], permissions: '0' });
-    await admin('POST', '/world', { guilds: [guild] });
+    await change('POST', '/world', { guilds: [guild] });
     assert.deepEqual(
       seen.map(([t]) => t),
       ['GUILD_MEMBER_ADD', 'APPLICATION_GUILD'],
@@ -61,7 +70,7 @@ describe('world events from the admin API', () => {
   });
 
   test('DELETE /admin/applications/{id}: its bot leaves every guild', async () => {
-    await admin('DELETE', `/applications/${OTHER_APP_ID}`);
+    await change('DELETE', `/applications/${OTHER_APP_ID}`);
     const left = seen.filter(([t]) => t === 'APPLICATION_GUILD').map(([, e]) => [e.guildId, e.installed]);
     assert.deepEqual(
       left.sort(),
@@ -73,7 +82,7 @@ describe('world events from the admin API', () => {
   });
 
   test('DELETE /admin/guilds/{id}: the bots in it are removed from it', async () => {
-    await admin('DELETE', `/guilds/${TEST_GUILD_ID}`);
+    await change('DELETE', `/guilds/${TEST_GUILD_ID}`);
     assert.deepEqual(seen, [
       ['APPLICATION_GUILD', { applicationId: DEMO_APP_ID, guildId: TEST_GUILD_ID, installed: false }],
     ]);
@@ -81,10 +90,13 @@ describe('world events from the admin API', () => {
 
   test('a refused change publishes nothing', async () => {
     seen = [];
-    const response = await server.request('PUT', `${server.url}/admin/guilds/${SECOND_GUILD_ID}`, {
-      auth: ADMIN,
-      body: { id: SECOND_GUILD_ID, name: 5 },
-    });
+    const response = await adminRequest(
+      server,
+      'PUT',
+      `/guilds/${SECOND_GUILD_ID}`,
+      { id: SECOND_GUILD_ID, name: 5 },
+      ADMIN,
+    );
     assert.equal(response.status, 400);
     assert.deepEqual(seen, []);
   });

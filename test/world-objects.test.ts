@@ -11,11 +11,9 @@ import type { StoredMessage } from '../src/core/interactions/messages.js';
 import { directoryOf } from '../src/core/world/guild-members.js';
 import { toWireChannel, toWireGuild } from '../src/core/world/v10-objects.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
-import { DEMO_APP_ID, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import { ALICE_ID, DEMO_APP_ID, GENERAL, TEST_GUILD_ID, THREAD, exampleWorld } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const THREAD = '1345183757107200014';
 const PRIVATE_THREAD = '1345183757107200015';
 
 describe('v10 world objects', () => {
@@ -26,7 +24,7 @@ describe('v10 world objects', () => {
     type: 12,
     name: 'private',
     nsfw: false,
-    parent_id: '1345183757107200011',
+    parent_id: GENERAL,
     permission_overwrites: [],
     thread_member_ids: [],
   });
@@ -94,7 +92,7 @@ describe('v10 world objects', () => {
       ephemeral_for_user_id: null,
     };
     const ctx = { findUser: directory.user, findApplication: directory.application };
-    const recipients = [DEMO_APP_ID, '1335036896870400001'];
+    const recipients = [DEMO_APP_ID, ALICE_ID];
     const created = messageDispatch('MESSAGE_CREATE', message, { guild: null, recipientIds: recipients }, ctx);
     assert.deepEqual(
       [created.guildId, created.channelId, created.recipientIds],

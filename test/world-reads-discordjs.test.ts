@@ -9,10 +9,16 @@ import { after, before, describe, test } from 'node:test';
 import { ChannelType, Client, type TextChannel } from 'discord.js';
 import { withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { BOB_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
-
-const GENERAL = '1345183757107200011';
-const HELLO = '1345183757107200100';
+import {
+  BOB_ID,
+  CATEGORY,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  HELLO_MESSAGE as HELLO,
+  MODERATOR_ROLE,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 
 describe('discord.js Client reads the world and sends messages', () => {
   let server: TestServer;
@@ -36,14 +42,14 @@ describe('discord.js Client reads the world and sends messages', () => {
     assert.equal(guild.roles.everyone.id, TEST_GUILD_ID);
     const channels = await guild.channels.fetch();
     assert.equal(channels.get(GENERAL)?.type, ChannelType.GuildText);
-    assert.equal(channels.get(GENERAL)?.parentId, '1345183757107200010');
+    assert.equal(channels.get(GENERAL)?.parentId, CATEGORY);
     const roles = await guild.roles.fetch();
     assert.equal(roles.size, 4);
     assert.equal(roles.find((r) => r.name === 'Admin')?.position, 3);
     const bob = await guild.members.fetch(BOB_ID);
     assert.equal(bob.nickname, 'Bobby');
     assert.equal(bob.user.username, 'bob');
-    assert.ok(bob.roles.cache.has('1345183757107200003'));
+    assert.ok(bob.roles.cache.has(MODERATOR_ROLE));
     const me = await guild.members.fetch(DEMO_APP_ID);
     assert.equal(me.user.bot, true);
   });

@@ -1,44 +1,47 @@
 /**
- * The REST reads bots make while handling interactions, over real HTTP: each endpoint's success
- * (validated against the OpenAPI document), each refusal (unknown guild, member, user, channel;
- * another app's guild; an app installed without the bot scope; missing VIEW_CHANNEL), bounded
- * query parameters as 50035 bodies naming the parameter, and pagination.
+ * The REST reads bots make while handling interactions, through the routes (injected): each
+ * endpoint's success (validated against the OpenAPI document), each refusal (unknown guild, member,
+ * user, channel; another app's guild; an app installed without the bot scope; missing
+ * VIEW_CHANNEL), bounded query parameters as 50035 bodies naming the parameter, and pagination.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ALL } from '../src/core/permissions/bits.js';
 import type { World } from '../src/core/world/types.js';
 import { assertMatchesSchema, withSchemaChecks } from './helpers/openapi.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_BOT_TOKEN,
+  ADDED_GUILD_ID,
   ALICE_ID,
+  ALICE_TOKEN as ALICE,
+  ANNOUNCEMENTS,
+  ANOTHER_ADDED_GUILD_ID,
   BOB_ID,
   BOB_IDENTIFY_TOKEN,
+  BOT,
+  CAROL_ID,
+  CAROL_TOKEN,
+  CATEGORY,
+  DAVE_ID,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
+  ERIN_TOKEN as ERIN,
+  GENERAL,
+  HIDDEN,
+  MODERATOR_ROLE,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
+  THREAD,
   exampleWorld,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
-
-const BOT = `Bot ${DEMO_BOT_TOKEN}`;
 const OTHER = `Bot ${OTHER_BOT_TOKEN}`;
 const ACTIVITY = `Bot ${ACTIVITY_BOT_TOKEN}`;
-const ALICE = 'alice-user-token';
-const ERIN = 'erin-user-token';
-const GENERAL = '1345183757107200011';
-const CATEGORY = '1345183757107200010';
-const THREAD = '1345183757107200014';
-const HIDDEN = '1345183757107200020';
-const THIRD_GUILD_ID = '1345183757107202001';
-const FOURTH_GUILD_ID = '1345183757107203001';
-const CAROL_ID = '1335036896870400003';
-const DAVE_ID = '1335036896870400004';
+const THIRD_GUILD_ID = ADDED_GUILD_ID;
+const FOURTH_GUILD_ID = ANOTHER_ADDED_GUILD_ID;
 /** Application flag GATEWAY_GUILD_MEMBERS: the privileged intent the member list needs. */
 const GATEWAY_GUILD_MEMBERS = 1 << 14;
 const VIEW_CHANNEL = 1 << 10;
@@ -77,7 +80,7 @@ function readsWorld(): World {
 describe('REST reads of the world', () => {
   let server: TestServer;
   before(async () => {
-    server = withSchemaChecks(await startServer({ world: readsWorld() }));
+    server = withSchemaChecks(await injectServer({ world: readsWorld() }));
   });
   after(async () => {
     await server.close();
@@ -134,7 +137,7 @@ describe('REST reads of the world', () => {
         .concat(HIDDEN),
     );
     for (const channel of channels) assertMatchesSchema('GuildChannelResponse', channel);
-    const announcements = channels.find((c) => c.id === '1345183757107200013')!;
+    const announcements = channels.find((c) => c.id === ANNOUNCEMENTS)!;
     assert.deepEqual(announcements.permission_overwrites, [{ id: TEST_GUILD_ID, type: 0, allow: '0', deny: '2048' }]);
     assert.equal(channels.find((c) => c.id === GENERAL)!.parent_id, CATEGORY);
   });
@@ -158,7 +161,7 @@ describe('REST reads of the world', () => {
     assertMatchesSchema('GuildMemberResponse', bob);
     assert.equal(bob.user.id, BOB_ID);
     assert.equal(bob.nick, 'Bobby');
-    assert.deepEqual(bob.roles, ['1345183757107200003']);
+    assert.deepEqual(bob.roles, [MODERATOR_ROLE]);
     const me = await ok(`/guilds/${TEST_GUILD_ID}/members/${DEMO_APP_ID}`);
     assertMatchesSchema('GuildMemberResponse', me);
     assert.equal(me.user.bot, true);
@@ -282,7 +285,7 @@ describe('REST reads of the world', () => {
     assertMatchesSchema('GuildChannelResponse', category);
     await refused('/channels/1', BOT, 404, 10003);
     await refused(`/channels/${HIDDEN}`, BOT, 403, 50001);
-    await refused(`/channels/${HIDDEN}`, 'carol-user-token', 403, 50001);
+    await refused(`/channels/${HIDDEN}`, CAROL_TOKEN, 403, 50001);
     // The guild owner sees every channel.
     assert.equal((await ok(`/channels/${HIDDEN}`, ALICE)).id, HIDDEN);
     await refused(`/channels/${GENERAL}`, OTHER, 403, 50001);

@@ -11,7 +11,7 @@ import { isPostgresUrl } from '../store/postgres/url.js';
 import { describeMigration, type MigrationReport } from '../store/schema-version.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { DATABASE_OPTIONS, parseDatabaseArgs, type DatabaseArgs } from './database-args.js';
-import { databaseSetupMessage, isDatabaseSetupError } from './serve.js';
+import { databaseSetupMessage, isDatabaseSetupError } from './database-setup-error.js';
 import { EXIT_FAILED, EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
 
 /** What migrating did, and where. */

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Guild } from '../core/world/types.js';
-import { authenticate, type Principal, type PrincipalLookup } from './auth.js';
+import { authenticate, type Principal, type PrincipalStore } from '../services/principal-lookup.js';
 import { checkCredential } from './credential-throttle.js';
 
 declare module 'fastify' {
@@ -45,7 +45,7 @@ function declaresGuard(route: RouteOptions): boolean {
 }
 
 /** Adds the hook to `app` and every plugin registered under it after this call. */
-export function authentication(app: FastifyInstance, principals: PrincipalLookup): void {
+export function authentication(app: FastifyInstance, principals: PrincipalStore): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('guild', null);
   const authenticateRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {

@@ -10,7 +10,8 @@ import type { Guild, User } from '../core/world/types.js';
 import type { Viewer } from '../core/world/viewer.js';
 import type { StoredApplication } from '../store/store.js';
 import { sameSecret } from '../store/tokens.js';
-import { SCOPE_COMMANDS_UPDATE, type Principal } from './auth.js';
+import { Scope } from '../core/oauth2/scopes.js';
+import type { Principal } from '../services/principal-lookup.js';
 import { guard } from './authentication.js';
 import { checkCredential } from './credential-throttle.js';
 
@@ -57,24 +58,30 @@ function ownApp(request: FastifyRequest): AppPrincipal {
  */
 export const requireCommandsCaller: Guard = guard(async (request: FastifyRequest) => {
   const principal = ownApp(request);
-  if (principal.kind === 'bearer' && !principal.token.scopes.includes(SCOPE_COMMANDS_UPDATE))
+  if (principal.kind === 'bearer' && !principal.token.scopes.includes(Scope.CommandsUpdate))
     throw apiError('MissingOAuth2Scope');
 });
 
 /** Finds a guild by the path's id if the app is installed there for commands. */
 export interface InstalledGuilds {
-  installedGuild(applicationId: string, guildId: string): Promise<Guild | null>;
+  /** The guild holds only the members of `memberIds` (none when absent): no other member is read. */
+  installedGuild(applicationId: string, guildId: string, memberIds?: readonly string[]): Promise<Guild | null>;
 }
 
 /**
  * preHandler: the caller is the path's app, and the path's guild has it installed for commands
- * (else Missing Access, also for a guild that does not exist). Sets `request.guild`.
+ * (else Missing Access, also for a guild that does not exist). Sets `request.guild`, holding the
+ * members `namedMembers` names for the request (none by default).
  */
-export function requireAppInGuild(guilds: InstalledGuilds): Guard {
+export function requireAppInGuild(
+  guilds: InstalledGuilds,
+  namedMembers: (request: FastifyRequest) => readonly string[] = () => [],
+): Guard {
   return guard(async (request: FastifyRequest) => {
     const principal = ownApp(request);
     const { guildId } = request.params as { guildId?: string };
-    const guild = guildId === undefined ? null : await guilds.installedGuild(principal.app.id, guildId);
+    const guild =
+      guildId === undefined ? null : await guilds.installedGuild(principal.app.id, guildId, namedMembers(request));
     if (!guild) throw apiError('MissingAccess');
     request.guild = guild;
   });

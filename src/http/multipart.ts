@@ -29,6 +29,7 @@ import { ApiError, apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { reportTooLong } from '../core/io/report.js';
 import { readJsonText } from '../core/io/json-text.js';
+import { quoteUnsafeIntegers } from '../core/io/json-integers.js';
 import { nullRecordFrom } from '../core/records.js';
 import type { IncomingFile } from '../services/attachments-service.js';
 import { invalidContentType } from './errors.js';
@@ -37,11 +38,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes message bodies with files (`readMessageBody`). */
     uploads?: boolean;
+    /** `payload_json` integers past 2^53 are read as their exact decimal strings (as `parseJsonBodyKeepingIds`). */
+    keepIds?: boolean;
   }
 }
 
 /** The route option of every route that takes files. */
 export const UPLOADS = { config: { uploads: true } } as const;
+
+/** `UPLOADS` on routes whose JSON bodies keep big integer snowflakes exact (the channel message routes). */
+export const UPLOADS_KEEPING_IDS = { config: { uploads: true, keepIds: true } } as const;
 
 /** A message body: its JSON, and the files sent with it (none for a JSON request). */
 export interface MessageBody {
@@ -126,11 +132,11 @@ function uploadError(error: unknown): unknown {
 }
 
 /** `payload_json` (text, or already parsed by the library for an application/json part) read with the project's JSON reader. */
-function readPayload(value: unknown): unknown {
+function readPayload(value: unknown, keepIds: boolean): unknown {
   if (typeof value !== 'string') return value;
   let read;
   try {
-    read = readJsonText(value);
+    read = readJsonText(keepIds ? quoteUnsafeIntegers(value) : value);
   } catch {
     throw apiError('InvalidJson');
   }
@@ -168,6 +174,7 @@ async function readForm(request: FastifyRequest, folder: string): Promise<Messag
   const fields = nullRecordFrom(new Map<string, string>());
   let payload: unknown;
   let fileBytes = 0;
+  const keepIds = request.routeOptions.config.keepIds === true;
   const seen = new Set<number>();
   try {
     const parts = request.parts({
@@ -180,7 +187,7 @@ async function readForm(request: FastifyRequest, folder: string): Promise<Messag
     });
     for await (const part of parts as AsyncIterable<Multipart>) {
       if (part.type === 'field') {
-        if (part.fieldname === 'payload_json') payload = readPayload(part.value);
+        if (part.fieldname === 'payload_json') payload = readPayload(part.value, keepIds);
         else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
       }

@@ -1,10 +1,5 @@
 /** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9 (and /api, as v10). */
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger } from 'fastify';
 import { allowedHosts, HostPolicy } from './allowed-hosts.js';
 import { authentication } from './authentication.js';
 import { credentialThrottling } from './credential-throttle.js';
@@ -13,6 +8,7 @@ import type { HttpServices } from './context.js';
 import { SERVED_VERSIONS, servedAsV10 } from './api-versions.js';
 import { handlerDeadlines } from './deadlines.js';
 import { clientErrorHandler, errorHandler } from './errors.js';
+import { ignoreTypeOfEmptyBodies } from './empty-body.js';
 import { parseJsonBody } from './json-body.js';
 import { keepAliveHooks } from './keep-alive.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
@@ -33,7 +29,9 @@ import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { acceptUploads } from './multipart.js';
+import { channelPinRoutes } from './routes/channel-pins.js';
 import { guildRoutes } from './routes/guilds.js';
+import { banRoutes } from './routes/bans.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -74,7 +72,8 @@ function exactJsonContentType(
 }
 
 export interface ServerOptions {
-  logger?: FastifyServerOptions['logger'] | undefined;
+  /** The node's logger (requests log through children of it); none when null or absent. */
+  logger?: FastifyBaseLogger | null | undefined;
   timeouts?: Partial<HttpTimeouts> | undefined;
   /** Requests counted per route, and `GET /metrics` for holders of `tokens`. */
   metrics?: { http: HttpMetrics; exposition: MetricsExposition; tokens: readonly string[] } | undefined;
@@ -106,7 +105,7 @@ function fastifyTrustProxy(trust: TrustProxy): string | ((address: string, hop: 
 export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     ...serverTimeoutOptions(timeouts),
     // A stop closes idle keep-alive connections at once instead of waiting for their timeout.
@@ -133,6 +132,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   if (options.metrics) observeRequests(app, options.metrics.http);
 
   app.removeAllContentTypeParsers();
+  ignoreTypeOfEmptyBodies(app);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 
   app.setErrorHandler(errorHandler);
@@ -145,7 +145,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   app.setNotFoundHandler(notFoundHandler(routes));
 
   // Each plugin gets only the services it calls.
-  const { commands, world, responses } = services;
+  const { commands, world } = services;
   for (const version of SERVED_VERSIONS) {
     await app.register(
       async (api) => {
@@ -155,15 +155,21 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(channelRoutes, { channels: services.channels });
         await api.register(interactionRoutes, {
           interactions: services.interactions,
-          responses,
+          reads: services.interactionReads,
+          callbacks: services.callbacks,
           attachments: services.attachments,
         });
-        await api.register(webhookRoutes, { responses, renderer: services.renderer });
+        await api.register(webhookRoutes, { webhookMessages: services.webhookMessages, renderer: services.renderer });
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });
+        if (services.bans) await api.register(banRoutes, { bans: services.bans });
         await api.register(userRoutes, { guilds: services.guilds });
-        await api.register(channelMessageRoutes, { channelMessages: services.channelMessages });
+        await api.register(channelMessageRoutes, {
+          channelMessages: services.channelMessages,
+          moderation: services.messageModeration,
+        });
+        await api.register(channelPinRoutes, { pins: services.pins });
         await api.register(gatewayRoutes, { gateway: services.gateway });
       },
       { prefix: `/api/${version}` },
@@ -184,7 +190,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
     prefix: '/admin',
   });
   await app.register(adminInteractionRoutes, {
-    interactions: services.interactions,
+    interactions: services.interactionReads,
     adminToken: services.adminToken,
     prefix: '/admin',
   });

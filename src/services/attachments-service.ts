@@ -5,6 +5,7 @@
  * (VIEW_CHANNEL and READ_MESSAGE_HISTORY, as reading the message needs; an ephemeral message's only
  * to its user).
  */
+import type { APIAttachment } from 'discord-api-types/v10';
 import { APPLICATION_ATTACHMENT_BYTES_MAX } from '../core/attachments/limits.js';
 import type { StoredAttachment, UploadedFile } from '../core/attachments/model.js';
 import { attachmentOfUpload, planAttachments } from '../core/attachments/plan.js';
@@ -57,7 +58,7 @@ export interface AttachmentsDeps {
 export interface InvocationFiles {
   readonly body: unknown;
   /** `data.resolved.attachments` of the interaction: attachment objects by id. */
-  readonly resolved: Record<string, Record<string, unknown>>;
+  readonly resolved: Record<string, APIAttachment>;
   /** Removes the stored files: the invocation was refused. */
   discard(): Promise<void>;
 }

@@ -1,21 +1,20 @@
 /**
- * A bot's own messages in a channel (`POST /channels/{id}/messages`, and editing or deleting what
- * it sent): checked with the interaction answers' message rules, stored with them, and told to
- * bots as MESSAGE_CREATE / UPDATE / DELETE.
+ * A bot's or a user's own messages in a channel (`POST /channels/{id}/messages`, and editing or
+ * deleting what they sent; deleting another's with MANAGE_MESSAGES): checked with the interaction
+ * answers' message rules, stored with them, and told to bots as MESSAGE_CREATE / UPDATE / DELETE.
  */
 import { MESSAGE_FLAGS_INVALID } from '../core/io/codes.js';
-import { apiError, invalidFormBody, type ErrorName } from '../core/io/errors.js';
+import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { checkMessageData, messageFormError } from '../core/interactions/message-data.js';
 import {
   EPHEMERAL_FLAG,
-  fromWorldMessage,
-  messageVisibleTo,
   SUPPRESS_EMBEDS_FLAG,
   SUPPRESS_NOTIFICATIONS_FLAG,
+  type MessageAuthor,
   type StoredMessage,
 } from '../core/interactions/messages.js';
-import { ATTACH_FILES, hasAll, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
+import { ATTACH_FILES, hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
 import { sendMessagesFlag } from '../core/permissions/channel-permissions.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import { toWireChannel } from '../core/world/v10-objects.js';
@@ -23,7 +22,10 @@ import { viewerId, type Viewer } from '../core/world/viewer.js';
 import type { Channel, Guild } from '../core/world/types.js';
 import type { InteractionStore } from '../store/store.js';
 import { normalizeComponents } from '../core/interactions/component-tree.js';
+import { userMentionIds } from '../core/interactions/message-mentions.js';
+import { findChannelMessage } from './channel-message-lookup.js';
 import type { MessageRenderer } from './message-renderer.js';
+import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './message-addressing.js';
 import type { WorldEvents } from './world-events.js';
 import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
@@ -71,18 +73,28 @@ export class ChannelMessagesService {
     return toWireChannel(guild, channel);
   }
 
-  /** Needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread). */
+  /** A bot's or a user's message; needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread), ATTACH_FILES with files. */
   async send(
-    applicationId: string,
+    viewer: Viewer,
     channelId: string,
     body: unknown,
     files: readonly IncomingFile[] = [],
   ): Promise<Record<string, unknown>> {
-    const viewer: Viewer = { kind: 'bot', applicationId };
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    if (!hasAll(place.permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
+    if (files.length > 0 && !hasAll(place.permissions, ATTACH_FILES)) throw apiError('MissingPermissions');
+    return this.render(await this.create(authorOf(viewer), place, body, files));
+  }
+
+  /**
+   * `POST /channels/{id}/typing`: the viewer starts typing, told to bots as TYPING_START. Needs
+   * what sending needs (v10 answers 50013 otherwise); nothing is stored.
+   */
+  async typing(viewer: Viewer, channelId: string): Promise<void> {
     const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     if (!hasAll(permissions, sendMessagesFlag(channel))) throw apiError('MissingPermissions');
-    if (files.length > 0 && !hasAll(permissions, ATTACH_FILES)) throw apiError('MissingPermissions');
-    return this.render(await this.create(applicationId, guild, channel, body, files));
+    await this.deps.events.typingStarted(guild, channel.id, viewerId(viewer), this.deps.now());
   }
 
   /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
@@ -94,47 +106,49 @@ export class ChannelMessagesService {
     return this.render(message);
   }
 
+  /** Only the author's own message (a bot's or a user's). */
   async edit(
-    applicationId: string,
+    viewer: Viewer,
     channelId: string,
     messageId: string,
     body: unknown,
     files: readonly IncomingFile[] = [],
   ): Promise<Record<string, unknown>> {
-    const found = await this.botsView(applicationId, channelId, messageId);
-    const edited = await this.editOwn(applicationId, found, body, files);
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
+    const edited = await this.editOwn(viewer, place, found, body, files);
     if (!edited) throw apiError('UnknownMessage');
     return this.render(edited);
   }
 
-  async delete(applicationId: string, channelId: string, messageId: string): Promise<void> {
-    const found = await this.botsView(applicationId, channelId, messageId);
-    if (!(await this.deleteOwn(applicationId, found))) throw apiError('UnknownMessage');
+  /** The author's own message, or another's with MANAGE_MESSAGES in the channel. */
+  async delete(viewer: Viewer, channelId: string, messageId: string): Promise<void> {
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
+    if (!(await this.deleteAsAuthorOrModerator(viewer, place, found))) throw apiError('UnknownMessage');
   }
 
-  /** The message as the bot sees it in a channel it may view. */
-  private async botsView(applicationId: string, channelId: string, messageId: string): Promise<StoredMessage | null> {
-    const viewer: Viewer = { kind: 'bot', applicationId };
-    const { guild, channel } = await visibleChannel(this.deps.world, viewer, channelId);
-    return this.find(guild, channel, messageId, applicationId);
-  }
-
-  /** The caller has checked the bot's right to send here. */
+  /** The caller has checked the author's right to send here. */
   private async create(
-    applicationId: string,
-    guild: Guild,
-    channel: Channel,
+    author: MessageAuthor,
+    place: AddressingPlace,
     body: unknown,
     files: readonly IncomingFile[],
   ): Promise<StoredMessage> {
+    const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     const data = checkChannelMessage(body, false);
+    const content = typeof data.content === 'string' ? data.content : '';
+    const named = await this.withMembersNamed(place, content);
+    const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
+      this.find(guild, channel, id, author.id),
+    );
     const message: StoredMessage = {
       id: this.deps.ids.next(),
       channel_id: channel.id,
       guild_id: guild.id,
-      author: { kind: 'app', id: applicationId },
-      content: typeof data.content === 'string' ? data.content : '',
+      author,
+      content,
       embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
       components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
       flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
@@ -142,6 +156,7 @@ export class ChannelMessagesService {
       timestamp: new Date(this.deps.now()).toISOString(),
       edited_timestamp: null,
       ephemeral_for_user_id: null,
+      ...addressing,
     };
     const attached = await attachFiles(this.deps.attachments, message, data.attachments, files, ['attachments']);
     try {
@@ -154,42 +169,39 @@ export class ChannelMessagesService {
     return message;
   }
 
-  /** A message of the channel as `viewerId` may see it: stored by slashd, or of the world file. */
-  private async find(
-    guild: Guild,
-    channel: Channel,
-    messageId: string,
-    viewerId: string,
-  ): Promise<StoredMessage | null> {
-    const stored = await this.deps.messages.getMessage(channel.id, messageId);
-    if (stored) {
-      return messageVisibleTo(stored, viewerId) && stored.guild_id === guild.id ? stored : null;
-    }
-    const world = guild.messages.find((m) => m.id === messageId && m.channel_id === channel.id);
-    return world ? fromWorldMessage(world, guild.id) : null;
+  /**
+   * The place with the members its content mentions loaded too: members are rows, and a read
+   * names the members it needs (a mention of a user outside the guild mentions no one).
+   */
+  private async withMembersNamed(place: AddressingPlace, content: string): Promise<AddressingPlace> {
+    const named = userMentionIds(content);
+    if (named.length === 0) return place;
+    const loaded = place.guild.members.map((member) => member.user_id);
+    const guild = await this.deps.world.getGuildWithMembers(place.guild.id, [...loaded, ...named]);
+    return guild ? { ...place, guild } : place;
   }
 
-  /** Only the bot's own messages (not its interaction answers: those are the webhook's). */
-  private ownMessage(message: StoredMessage | null, applicationId: string, refusal: ErrorName): StoredMessage | null {
-    if (!message) return null;
-    if (message.author.kind !== 'app' || message.author.id !== applicationId || message.interaction_metadata) {
-      throw apiError(refusal);
-    }
-    return message;
+  private find(guild: Guild, channel: Channel, messageId: string, viewerId: string): Promise<StoredMessage | null> {
+    return findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId);
   }
 
   private async editOwn(
-    applicationId: string,
+    viewer: Viewer,
+    place: AddressingPlace,
     message: StoredMessage | null,
     body: unknown,
     files: readonly IncomingFile[],
   ): Promise<StoredMessage | null> {
-    const own = this.ownMessage(message, applicationId, 'CannotEditOtherUsersMessage');
-    if (!own) return null;
+    if (!message) return null;
+    if (!isAuthor(message, viewer)) throw apiError('CannotEditOtherUsersMessage');
+    const own = message;
     const data = checkChannelMessage(body, true);
+    const content = typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content;
+    const { mentions: _users, mention_roles: _roles, mention_everyone: _everyone, ...kept } = own;
     const edited: StoredMessage = {
-      ...own,
-      content: typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content,
+      ...kept,
+      ...addressEditedMessage(await this.withMembersNamed(place, content), own, content, data.allowed_mentions),
+      content,
       embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : data.embeds === null ? [] : own.embeds,
       components: Array.isArray(data.components)
         ? normalizeComponents(data.components as unknown[])
@@ -209,15 +221,43 @@ export class ChannelMessagesService {
     return edited;
   }
 
-  /** Decision: a bot deletes only its own messages (v10's MANAGE_MESSAGES moderation is not served). */
-  private async deleteOwn(applicationId: string, message: StoredMessage | null): Promise<boolean> {
-    const own = this.ownMessage(message, applicationId, 'MissingPermissions');
-    if (!own || !(await this.deps.messages.deleteMessage(own.channel_id, own.id))) return false;
-    await this.deps.events.messageDeleted(own);
+  /**
+   * Decision: a world-file message is the world document's, changed through the admin API; no v10
+   * caller deletes it (403 50013, as for a message one may not delete), moderators included.
+   */
+  private async deleteAsAuthorOrModerator(
+    viewer: Viewer,
+    place: AddressingPlace,
+    message: StoredMessage | null,
+  ): Promise<boolean> {
+    if (!message) return false;
+    if (!isAuthor(message, viewer) && !hasAll(place.permissions, MANAGE_MESSAGES)) {
+      throw apiError('MissingPermissions');
+    }
+    if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id))) {
+      // Not in the store: a world-file message, or one deleted meanwhile (10008).
+      const ofWorldFile = place.guild.messages.some((m) => m.id === message.id && m.channel_id === message.channel_id);
+      if (ofWorldFile) throw apiError('MissingPermissions');
+      return false;
+    }
+    await this.deps.events.messageDeleted(message);
     return true;
   }
 
   private render(message: StoredMessage): Promise<Record<string, unknown>> {
     return this.deps.renderer.render(message);
   }
+}
+
+/** Who writes a message the viewer sends: a bot by its application id, or the user. */
+function authorOf(viewer: Viewer): MessageAuthor {
+  return viewer.kind === 'bot' ? { kind: 'app', id: viewer.applicationId } : { kind: 'user', id: viewer.userId };
+}
+
+/** The viewer wrote the message (a bot's interaction answers are the webhook's, not its own). */
+function isAuthor(message: StoredMessage, viewer: Viewer): boolean {
+  if (viewer.kind === 'bot') {
+    return message.author.kind === 'app' && message.author.id === viewer.applicationId && !message.interaction_metadata;
+  }
+  return message.author.kind === 'user' && message.author.id === viewer.userId;
 }

@@ -1,5 +1,5 @@
 /**
- * Where each app's interactions go, as `deliver` decides it (interactions-service.ts): to its
+ * Where each app's interactions go, as `deliver` decides it (interaction-delivery.ts): to its
  * interactions endpoint when one is set (and then never to the gateway), else to a bot logged in
  * on the gateway with its token; with neither, every invocation fails at once. The start banner
  * and `slashd world` (through GET /admin/delivery) print it, so a developer sees why their bot

@@ -1,7 +1,7 @@
 /**
  * The transcript of an interaction (GET /admin/interactions/{id}/transcript): the steps the
- * services record as it goes, its delivery (interactions-service) and the app's answers
- * (responses-service), each stamped with the time.
+ * services record as it goes, its delivery (interaction-delivery) and the app's answers
+ * (callbacks-service, webhook-messages-service), each stamped with the time.
  */
 import type { InteractionRecord } from '../core/interactions/lifecycle.js';
 import type { Store } from '../store/store.js';

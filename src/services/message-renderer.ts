@@ -11,8 +11,9 @@ import {
   type StoredMessage,
 } from '../core/interactions/messages.js';
 import { selectPage, type Page } from '../core/world/page-query.js';
-import type { Application, Channel, Guild, User } from '../core/world/types.js';
+import type { Channel, Guild } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
+import { loadMessageContext } from './message-context.js';
 
 export class MessageRenderer {
   /** `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening). */
@@ -21,28 +22,10 @@ export class MessageRenderer {
     private readonly origin: () => string = () => '',
   ) {}
 
-  /** Loads every user and application the messages name, so that rendering itself is pure. */
+  /** Loads every user, application and replied-to message the messages name, so that rendering itself is pure. */
   private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
-    const users = new Map<string, User>();
-    const apps = new Map<string, Application>();
-    for (const message of messages) {
-      const ids = [
-        message.author.id,
-        message.interaction_metadata?.user_id,
-        message.interaction_metadata?.target_user_id,
-      ];
-      for (const id of ids) {
-        if (!id || users.has(id)) continue;
-        const user = await this.store.world.getUser(id);
-        if (user) users.set(id, user);
-      }
-      for (const id of [message.application_id, message.author.kind === 'app' ? message.author.id : undefined]) {
-        if (!id || apps.has(id)) continue;
-        const app = await this.store.world.getApplication(id);
-        if (app) apps.set(id, app);
-      }
-    }
-    return { findUser: (id) => users.get(id), findApplication: (id) => apps.get(id), origin: this.origin() };
+    const context = await loadMessageContext({ world: this.store.world, messages: this.store.interactions }, messages);
+    return { ...context, origin: this.origin() };
   }
 
   async render(message: StoredMessage): Promise<Record<string, unknown>> {

@@ -27,6 +27,16 @@ export interface TranscriptEntry {
   readonly detail: Readonly<Record<string, unknown>>;
 }
 
+/** A pinned message of a channel, and when it was pinned. */
+export interface Pin {
+  readonly messageId: string;
+  /** ISO 8601, as v10's `pinned_at`. */
+  readonly pinnedAt: string;
+}
+
+/** What pinning did: pinned now, pinned already (its time kept), or refused (the channel is full). */
+export type PinOutcome = 'pinned' | 'already' | 'full';
+
 /** Steps one interaction's transcript keeps; later ones are not recorded (a transcript is bounded). */
 export const MAX_TRANSCRIPT_ENTRIES = 100;
 
@@ -75,7 +85,21 @@ export interface InteractionStore {
     limit: number,
     range?: MessageRange,
   ): Promise<StoredMessage[]>;
+  /** Deletes the message and its pin, in one transaction; false when there was no such message. */
   deleteMessage(channelId: string, id: string): Promise<boolean>;
+  /**
+   * Deletes at once (one statement, so all or nothing) the channel's messages of these ids that
+   * everyone in the channel sees (no ephemeral one); returns the ids deleted, in no set order.
+   */
+  deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]>;
+
+  // Pins of a channel: of slashd's messages and the world file's alike, by message id.
+  /** Pins a message unless the channel holds `limit` pins: one transaction, so two racing pins cannot pass it. */
+  pinMessage(channelId: string, messageId: string, pinnedAt: string, limit: number): Promise<PinOutcome>;
+  /** False when the message was not pinned. */
+  unpinMessage(channelId: string, messageId: string): Promise<boolean>;
+  /** Newest pin first; with `before` (ISO 8601), only pins made before it. */
+  listPins(channelId: string, limit: number, before?: string): Promise<Pin[]>;
 
   /** Adds a step to the interaction's transcript, in order; past MAX_TRANSCRIPT_ENTRIES, nothing. */
   appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void>;

@@ -9,7 +9,7 @@ import type { StoredMessage } from '../core/interactions/messages.js';
 import { CallbackType, type InteractionRecord } from '../core/interactions/lifecycle.js';
 
 const MODAL_CALLBACK_TYPE = CallbackType.Modal;
-import type { Application, World } from '../core/world/types.js';
+import type { Application, Guild, Member, World } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from './store.js';
 import { sameDigest, sameSecret, tokenDigest } from './tokens.js';
 
@@ -48,7 +48,7 @@ export function rowToCommand(row: CommandRow): StoredCommand {
     application_id: row.application_id,
     guild_id: row.guild_key === GLOBAL_SCOPE_KEY ? null : row.guild_key,
     version: row.version,
-    definition: JSON.parse(row.definition) as StoredCommand['definition'],
+    definition: storedDocument<StoredCommand['definition']>(row.definition),
   };
 }
 
@@ -63,7 +63,7 @@ export function rowToPermissions(
     id: targetId,
     application_id: applicationId,
     guild_id: guildId,
-    permissions: JSON.parse(permissions) as CommandPermission[],
+    permissions: storedDocument<CommandPermission[]>(permissions),
   };
 }
 
@@ -72,7 +72,7 @@ export function rowToPermissions(
  * the row was found by digest) and has not expired.
  */
 export function rowToLiveToken(doc: string, accessToken: string, nowMs: number): IssuedToken | null {
-  const { token_digest: digest, ...stored } = JSON.parse(doc) as IssuedToken & { token_digest?: string };
+  const { token_digest: digest, ...stored } = storedDocument<IssuedToken & { token_digest?: string }>(doc);
   // An issued token's row holds only its digest: the lookup by digest found it, and the digest is
   // compared again here in constant time; a pre-issued token keeps its text for the world export.
   const presented =
@@ -86,7 +86,7 @@ export function rowToLiveToken(doc: string, accessToken: string, nowMs: number):
 
 /** A token as listed: an issued token without its text (only its digest is stored, and that is not listed). */
 export function rowToListedToken(doc: string): IssuedToken {
-  const { token_digest: _digest, ...token } = JSON.parse(doc) as IssuedToken & { token_digest?: string };
+  const { token_digest: _digest, ...token } = storedDocument<IssuedToken & { token_digest?: string }>(doc);
   return token;
 }
 
@@ -97,7 +97,7 @@ export interface ApplicationRow {
 }
 
 export function rowToApplication(row: ApplicationRow): StoredApplication {
-  const app = JSON.parse(row.doc) as Application;
+  const app = storedDocument<Application>(row.doc);
   return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
 }
 
@@ -106,6 +106,21 @@ export function rowToApplication(row: ApplicationRow): StoredApplication {
  * memoized by their identity, and the core builds and edits worlds (parse, admin) in these types.
  */
 export const freezeDocument = <T>(value: T): T => deepFreeze(value) as T;
+
+/**
+ * A JSON column read back as the value the store wrote there, typed by its column. The one place
+ * a store parses JSON: a stored document is the store's own writing of a value the edge already
+ * checked, so it is trusted as written (the checking reader, src/core/io/json-text.ts, is for text
+ * from outside).
+ */
+export function storedDocument<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+/** A stored world document (a user, a guild), frozen like every cached read (`freezeDocument`). */
+export function frozenDocument<T>(text: string): T {
+  return freezeDocument(storedDocument<T>(text));
+}
 
 /** Tables whose rows belong to an application and go with it. */
 export const APPLICATION_OWNED_TABLES = [
@@ -149,4 +164,19 @@ export async function exportWorldOf(
 /** Whether an interaction's modal may be claimed by a submission: it was answered with one, and no submission has it yet. */
 export function modalClaimable(record: InteractionRecord): boolean {
   return record.response?.type === MODAL_CALLBACK_TYPE && !record.modal_submission_id;
+}
+
+/** A guild as its row's document stores it: without its members, which are rows of their own. */
+export function guildDocument(guild: Guild): Guild {
+  return { ...guild, members: [] };
+}
+
+/** The guild of a stored document with these members (the key keeps its place in the document). */
+export function withMembers(document: Guild, members: Member[]): Guild {
+  return { ...document, members };
+}
+
+/** The cache key of a guild read with the members of these user ids. */
+export function memberCacheKey(guildId: string, userIds: readonly string[]): string {
+  return `${guildId}/${userIds.join(',')}`;
 }

@@ -30,7 +30,14 @@ export type {
   PermissionsState,
   ScopeState,
 } from './command-store.js';
-export type { ActivityInstance, InteractionStore, MessageRange, TranscriptEntry } from './interaction-store.js';
+export type {
+  ActivityInstance,
+  InteractionStore,
+  MessageRange,
+  Pin,
+  PinOutcome,
+  TranscriptEntry,
+} from './interaction-store.js';
 export type { NodeLeaseRequest, NodeLeaseStore } from './node-lease-store.js';
 export type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from './attachment-store.js';
 export type { SnapshotStore } from './snapshot-store.js';

@@ -140,3 +140,22 @@ export class GatewayClient {
     this.ws.close(code);
   }
 }
+
+/**
+ * The gateway clients a test file opened: `connect` remembers each, so that the file's `after`
+ * drops them all (`dropAll`) before closing the server, whatever its tests left open.
+ */
+export class GatewayClients {
+  readonly all: GatewayClient[] = [];
+
+  async connect(url: string, query?: string, options?: WebSocket.ClientOptions): Promise<GatewayClient> {
+    const client = await GatewayClient.connect(url, query, options);
+    this.all.push(client);
+    return client;
+  }
+
+  /** Drops every socket without a close frame. */
+  dropAll(): void {
+    for (const client of this.all) client.drop();
+  }
+}

@@ -4,19 +4,16 @@
  * (the demo bot's) on shard 1 of 2.
  */
 import type { World } from '../../src/core/world/types.js';
-import { ALICE_ID, DEMO_APP_ID, OTHER_APP_ID, TEST_GUILD_ID, exampleWorld } from './world.js';
+import { ALICE_ID, DEMO_APP_ID, OTHER_APP_ID, SECRET, TEST_GUILD_ID, exampleWorld } from './world.js';
 
 export const GATEWAY_GUILD_MEMBERS_LIMITED = 1 << 15;
 export const GATEWAY_MESSAGE_CONTENT = 1 << 18;
 
-export const GENERAL = '1345183757107200011';
-/** A channel of the test guild that @everyone (and so the bots) cannot view. */
-export const SECRET = '1345183757107200015';
 /** On shard 1 of 2: (id >> 22) is odd, while the demo guilds' are even. */
 export const THIRD_GUILD_ID = (BigInt(TEST_GUILD_ID) + (1n << 22n)).toString();
 export const THIRD_CHANNEL = (BigInt(THIRD_GUILD_ID) + 10n).toString();
 
-/** The example world plus the above. */
+/** The example world plus the above, and SECRET (world.ts), which @everyone (so the bots) cannot view. */
 export function gatewayWorld(): World {
   const w = exampleWorld();
   const other = w.applications.find((a) => a.id === OTHER_APP_ID)!;

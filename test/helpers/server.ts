@@ -4,12 +4,13 @@
  * through Fastify's `inject()` (`injectServer`) where a test checks routing and error shapes only.
  * Both give the same `request`, so a test reads the same either way.
  */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSlashd, type Slashd, type SlashdConfig } from '../../src/app.js';
 import type { World } from '../../src/core/world/types.js';
-import { ADMIN_TOKEN, exampleWorld } from './world.js';
+import { ADMIN_AUTH, ADMIN_TOKEN, exampleWorld } from './world.js';
 
 export interface TestServer {
   slashd: Slashd;
@@ -151,4 +152,27 @@ export async function injectServer(options: ServerOptions = {}): Promise<TestSer
       body: parseBody(response.body),
     };
   });
+}
+
+/** A call to the admin API (`/admin{path}`), with the admin token unless `auth` says otherwise. */
+export function adminRequest(
+  server: Pick<TestServer, 'request' | 'url'>,
+  method: string,
+  path: string,
+  body?: unknown,
+  auth: string | null = ADMIN_AUTH,
+): Promise<TestResponse> {
+  return server.request(method, `${server.url}/admin${path}`, { auth, body });
+}
+
+/** `adminRequest` with the admin token, asserting a 2xx answer. */
+export async function adminOk(
+  server: Pick<TestServer, 'request' | 'url'>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<TestResponse> {
+  const response = await adminRequest(server, method, path, body);
+  assert.ok(response.status < 300, `admin ${method} ${path}: ${response.status} ${response.text}`);
+  return response;
 }

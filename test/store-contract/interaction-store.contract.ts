@@ -164,6 +164,22 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       assert.equal(await store().getMessage(CHANNEL_1, MESSAGE_1), null);
     });
 
+    it('a bulk delete removes the channel’s messages of those ids at once, never an ephemeral one', async () => {
+      await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'one'));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_2, 'two'));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_10, 'only alice sees it', ALICE));
+      await store().putMessage(message(CHANNEL_2, '1900000000000000003', 'elsewhere'));
+      const ids = [MESSAGE_1, MESSAGE_2, MESSAGE_10, '1900000000000000003', '1900000000000000999'];
+      const deleted = await store().deleteMessages(CHANNEL_1, ids);
+      assert.deepEqual([...deleted].sort(), [MESSAGE_1, MESSAGE_2]);
+      assert.equal(await store().getMessage(CHANNEL_1, MESSAGE_1), null);
+      assert.equal(await store().getMessage(CHANNEL_1, MESSAGE_2), null);
+      assert.equal((await store().getMessage(CHANNEL_1, MESSAGE_10))?.content, 'only alice sees it');
+      assert.equal((await store().getMessage(CHANNEL_2, '1900000000000000003'))?.content, 'elsewhere');
+      assert.deepEqual(await store().deleteMessages(CHANNEL_1, [MESSAGE_1, MESSAGE_2]), [], 'gone stays gone');
+      assert.deepEqual(await store().deleteMessages(CHANNEL_1, []), []);
+    });
+
     it('a channel’s messages newest first, up to the limit, ephemeral ones only for their user', async () => {
       await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'oldest'));
       await store().putMessage(message(CHANNEL_1, MESSAGE_10, 'newest', BOB));
@@ -219,6 +235,55 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       const bounded = await store().listTranscript(APP_A, '1100000000000000502');
       assert.equal(bounded.length, MAX_TRANSCRIPT_ENTRIES);
       assert.equal(bounded.at(-1)!.at, MAX_TRANSCRIPT_ENTRIES - 1, 'the first ones are kept');
+    });
+
+    it('pins: newest first, paged by time, bounded per channel, each pinned once, gone with its message', async () => {
+      await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'a'));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_2, 'b'));
+      const WORLD_MESSAGE = '1700000000000000001';
+      assert.equal(await store().pinMessage(CHANNEL_1, MESSAGE_1, '2026-01-01T00:00:01.000Z', 3), 'pinned');
+      assert.equal(await store().pinMessage(CHANNEL_1, MESSAGE_1, '2026-01-01T00:00:09.000Z', 3), 'already');
+      assert.equal(await store().pinMessage(CHANNEL_1, MESSAGE_2, '2026-01-01T00:00:02.000Z', 3), 'pinned');
+      // A message the store does not hold (the world file's) is pinned by id all the same.
+      assert.equal(await store().pinMessage(CHANNEL_1, WORLD_MESSAGE, '2026-01-01T00:00:02.000Z', 3), 'pinned');
+      assert.equal(await store().pinMessage(CHANNEL_1, MESSAGE_10, '2026-01-01T00:00:03.000Z', 3), 'full');
+      assert.equal(await store().pinMessage(CHANNEL_2, MESSAGE_10, '2026-01-01T00:00:03.000Z', 3), 'pinned');
+      const all = await store().listPins(CHANNEL_1, 50);
+      assert.deepEqual(all, [
+        { messageId: MESSAGE_2, pinnedAt: '2026-01-01T00:00:02.000Z' },
+        { messageId: WORLD_MESSAGE, pinnedAt: '2026-01-01T00:00:02.000Z' },
+        { messageId: MESSAGE_1, pinnedAt: '2026-01-01T00:00:01.000Z' },
+      ]);
+      assert.deepEqual(
+        (await store().listPins(CHANNEL_1, 50, '2026-01-01T00:00:02.000Z')).map((p) => p.messageId),
+        [MESSAGE_1],
+      );
+      assert.deepEqual(
+        (await store().listPins(CHANNEL_1, 1)).map((p) => p.messageId),
+        [MESSAGE_2],
+      );
+      assert.equal(await store().unpinMessage(CHANNEL_1, WORLD_MESSAGE), true);
+      assert.equal(await store().unpinMessage(CHANNEL_1, WORLD_MESSAGE), false);
+      assert.equal(await store().deleteMessage(CHANNEL_1, MESSAGE_2), true);
+      assert.deepEqual(
+        (await store().listPins(CHANNEL_1, 50)).map((p) => p.messageId),
+        [MESSAGE_1],
+      );
+      assert.deepEqual(
+        (await store().listPins(CHANNEL_2, 50)).map((p) => p.messageId),
+        [MESSAGE_10],
+      );
+    });
+
+    it('two racing pins on two connections cannot both take the last place of a channel', async () => {
+      const other = await t.db.connect();
+      const outcomes = await Promise.all([
+        store().pinMessage(CHANNEL_1, MESSAGE_1, '2026-01-01T00:00:01.000Z', 1),
+        other.interactions.pinMessage(CHANNEL_1, MESSAGE_2, '2026-01-01T00:00:01.000Z', 1),
+      ]);
+      await other.close();
+      assert.deepEqual([...outcomes].sort(), ['full', 'pinned']);
+      assert.equal((await store().listPins(CHANNEL_1, 50)).length, 1);
     });
   });
 }

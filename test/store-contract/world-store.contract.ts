@@ -309,6 +309,27 @@ export function describeWorldStoreContract(name: string, make: MakeStores): void
       assert.equal((await t.stores.world.getUser(ALICE))?.username, `user-${ALICE}`, 'other users unchanged');
     });
 
+    it('the guilds of an application: those its bot is in, by id, following writes', async () => {
+      await t.stores.world.replaceWorld(smallWorld());
+      const ids = async (applicationId: string) =>
+        (await t.stores.world.guildsOfApplication(applicationId)).map((g) => g.id);
+      assert.deepEqual(await ids(APP_A), [GUILD_1, GUILD_2]);
+      assert.deepEqual(await ids('1100000000000000999'), [], 'an application with no install');
+      // Commands without the bot scope, and the bot of another application, do not count.
+      const withoutBot = guild(GUILD_2, [CHANNEL_2]);
+      withoutBot.installs = [
+        { application_id: APP_A, scopes: ['applications.commands'], permissions: null },
+        { application_id: APP_B, scopes: ['applications.commands', 'bot'], permissions: null },
+      ];
+      await t.stores.world.putGuild(withoutBot);
+      assert.deepEqual(await ids(APP_A), [GUILD_1]);
+      assert.deepEqual(await ids(APP_B), [GUILD_1, GUILD_2]);
+      const [first] = await t.stores.world.guildsOfApplication(APP_B);
+      assert.deepEqual(first, await t.stores.world.getGuild(GUILD_1), 'the whole guild');
+      await t.stores.world.deleteGuild(GUILD_1);
+      assert.deepEqual(await ids(APP_B), [GUILD_2]);
+    });
+
     it('guild members: put adds or replaces in place, delete removes one; the guilds of a member follow', async () => {
       await t.stores.world.replaceWorld(smallWorld());
       assert.deepEqual(await t.stores.world.guildIdsOfMember(ALICE), [GUILD_1, GUILD_2]);

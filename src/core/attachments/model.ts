@@ -3,6 +3,8 @@
  * store, keyed by channel and id) and the v10 attachment object a client library reads, with its
  * `url` and `proxy_url` on slashd's own origin (docs/decisions.md#attachments).
  */
+import type { APIAttachment } from 'discord-api-types/v10';
+import type { WirePayload } from '../wire-payload.js';
 
 /** One file of a message, as the message's document stores it. */
 export interface StoredAttachment {
@@ -43,8 +45,8 @@ export function toWireAttachment(
   attachment: StoredAttachment,
   origin: string,
   ephemeral: boolean,
-): Record<string, unknown> {
-  const wire: Record<string, unknown> = {
+): WirePayload<APIAttachment> {
+  const wire: WirePayload<APIAttachment> = {
     id: attachment.id,
     filename: attachment.filename,
     size: attachment.size,

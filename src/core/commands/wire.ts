@@ -3,42 +3,99 @@
  * dictionaries; list responses carry `name_localized`/`description_localized` for the
  * requester's locale unless `with_localizations` asks for the dictionaries.
  */
+import type {
+  APIApplicationCommand,
+  APIApplicationCommandOptionChoice,
+  ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  ChannelType,
+  InteractionContextType,
+} from 'discord-api-types/v10';
 import { pickLocalized, type Locale, type LocalizationMap } from '../locales.js';
 import { FrozenViewMemo } from '../byte-lru.js';
+import type { WirePayload } from '../wire-payload.js';
 import type { ChoiceDefinition, OptionDefinition, StoredCommand } from './model.js';
 
 export type LocalizationView = { kind: 'dictionaries' } | { kind: 'localized'; locale: Locale | null };
 
 export const DICTIONARIES: LocalizationView = { kind: 'dictionaries' };
 
-type WireObject = Record<string, unknown>;
+/** A localization map or the one string a view picks of it, as command objects carry them. */
+interface NameLocalization {
+  name_localizations?: LocalizationMap | null;
+  name_localized?: string;
+}
+interface DescriptionLocalization {
+  description_localizations?: LocalizationMap | null;
+  description_localized?: string;
+}
 
-function putLocalized(
-  out: WireObject,
-  field: 'name' | 'description',
-  map: LocalizationMap | null,
-  view: LocalizationView,
-): void {
-  if (view.kind === 'dictionaries') {
-    out[`${field}_localizations`] = map;
-    return;
-  }
+/** A choice as v10 returns it: discord-api-types' choice lacks `name_localized`, which v10 sends in lists. */
+export interface WireChoice extends Omit<APIApplicationCommandOptionChoice, 'name_localizations'>, NameLocalization {}
+
+/**
+ * An option as v10 returns it. discord-api-types has one interface per option type; slashd writes
+ * every type from one normalized definition (whose rules, in `core/validation`, say which fields a
+ * type has), so the fields of a type are optional here. Arrays are the stored definition's own,
+ * frozen and shared between requests, hence read-only.
+ */
+export interface WireCommandOption extends NameLocalization, DescriptionLocalization {
+  type: ApplicationCommandOptionType;
+  name: string;
+  description: string;
+  required?: boolean;
+  choices?: WireChoice[];
+  options?: WireCommandOption[];
+  channel_types?: readonly ChannelType[];
+  min_value?: number;
+  max_value?: number;
+  min_length?: number;
+  max_length?: number;
+  autocomplete?: boolean;
+}
+
+/**
+ * A command as v10 returns it: discord-api-types' `APIApplicationCommand` with slashd's options
+ * (above), and `contexts` and `integration_types` read-only (the stored definition's arrays).
+ */
+export interface WireCommand extends Omit<APIApplicationCommand, 'options' | 'contexts' | 'integration_types'> {
+  options?: WireCommandOption[];
+  contexts?: readonly InteractionContextType[] | null;
+  /**
+   * Never null on a global command (core/validation/installs.ts defaults it from the app), the one
+   * kind that carries it; null stays in the type because the stored definition's allows it.
+   */
+  integration_types?: readonly ApplicationIntegrationType[] | null;
+}
+
+function nameLocalization(map: LocalizationMap | null, view: LocalizationView): NameLocalization {
+  if (view.kind === 'dictionaries') return { name_localizations: map };
   const value = pickLocalized(map, view.locale);
-  if (value !== undefined) out[`${field}_localized`] = value;
+  return value === undefined ? {} : { name_localized: value };
 }
 
-function wireChoice(choice: ChoiceDefinition, view: LocalizationView): WireObject {
-  const out: WireObject = { name: choice.name };
-  putLocalized(out, 'name', choice.name_localizations, view);
-  out.value = choice.value;
-  return out;
+function descriptionLocalization(map: LocalizationMap | null, view: LocalizationView): DescriptionLocalization {
+  if (view.kind === 'dictionaries') return { description_localizations: map };
+  const value = pickLocalized(map, view.locale);
+  return value === undefined ? {} : { description_localized: value };
 }
 
-function wireOption(option: OptionDefinition, view: LocalizationView): WireObject {
-  const out: WireObject = { type: option.type, name: option.name };
-  putLocalized(out, 'name', option.name_localizations, view);
-  out.description = option.description;
-  putLocalized(out, 'description', option.description_localizations, view);
+function wireChoice(choice: ChoiceDefinition, view: LocalizationView): WireChoice {
+  return {
+    name: choice.name,
+    ...nameLocalization(choice.name_localizations, view),
+    value: choice.value,
+  } satisfies WireChoice;
+}
+
+function wireOption(option: OptionDefinition, view: LocalizationView): WireCommandOption {
+  const out: WireCommandOption = {
+    type: option.type,
+    name: option.name,
+    ...nameLocalization(option.name_localizations, view),
+    description: option.description,
+    ...descriptionLocalization(option.description_localizations, view),
+  } satisfies WireCommandOption;
   if (option.required !== undefined) out.required = option.required;
   if (option.choices !== undefined) out.choices = option.choices.map((c) => wireChoice(c, view));
   if (option.options !== undefined) out.options = option.options.map((o) => wireOption(o, view));
@@ -51,19 +108,19 @@ function wireOption(option: OptionDefinition, view: LocalizationView): WireObjec
   return out;
 }
 
-export function toWireCommand(command: StoredCommand, view: LocalizationView = DICTIONARIES): WireObject {
+export function toWireCommand(command: StoredCommand, view: LocalizationView = DICTIONARIES): WirePayload<WireCommand> {
   const d = command.definition;
-  const out: WireObject = {
+  const out: WirePayload<WireCommand> = {
     id: command.id,
     application_id: command.application_id,
     version: command.version,
     default_member_permissions: d.default_member_permissions,
     type: d.type,
     name: d.name,
-  };
-  putLocalized(out, 'name', d.name_localizations, view);
-  out.description = d.description;
-  putLocalized(out, 'description', d.description_localizations, view);
+    ...nameLocalization(d.name_localizations, view),
+    description: d.description,
+    ...descriptionLocalization(d.description_localizations, view),
+  } satisfies WireCommand;
   if (command.guild_id !== null) out.guild_id = command.guild_id;
   if (d.options.length > 0) out.options = d.options.map((o) => wireOption(o, view));
   if (command.guild_id === null) {

@@ -2,6 +2,7 @@
  * Reading what a client sends (pure): the frame, IDENTIFY, RESUME and REQUEST_GUILD_MEMBERS.
  * A refusal is the v10 close code to close with.
  */
+import { isRecord } from '../io/read.js';
 import { isSnowflake } from '../snowflake.js';
 import { decodePayload, type GatewayEncoding } from './encoding.js';
 import { readIntents } from './intents.js';
@@ -34,10 +35,6 @@ export interface ClientFrame {
   d: unknown;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A client payload: at most 4096 bytes of JSON (or ETF, when the connection chose it) with a known
  * `op` (else 4002 / 4001).
@@ -45,7 +42,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function readFrame(bytes: Buffer, encoding: GatewayEncoding = 'json'): Read<ClientFrame> {
   if (bytes.length > MAX_CLIENT_PAYLOAD_BYTES) return refuse(Close.DecodeError);
   const parsed = decodePayload(encoding, bytes);
-  if (!isObject(parsed)) return refuse(Close.DecodeError);
+  if (!isRecord(parsed)) return refuse(Close.DecodeError);
   const { op, d } = parsed;
   if (typeof op !== 'number' || !Number.isInteger(op)) return refuse(Close.DecodeError);
   if (!CLIENT_OPS.has(op)) return refuse(Close.UnknownOpcode);
@@ -68,10 +65,10 @@ function readToken(value: unknown): string | null {
 
 /** IDENTIFY's `d`: a malformed one is a decode error; bad intents 4013; a bad shard 4010. */
 export function readIdentify(d: unknown): Read<Identify> {
-  if (!isObject(d)) return refuse(Close.DecodeError);
+  if (!isRecord(d)) return refuse(Close.DecodeError);
   const token = readToken(d.token);
   if (token === null) return refuse(Close.AuthenticationFailed);
-  if (d.properties !== undefined && !isObject(d.properties)) return refuse(Close.DecodeError);
+  if (d.properties !== undefined && !isRecord(d.properties)) return refuse(Close.DecodeError);
   if (d.intents === undefined || d.intents === null) return refuse(Close.InvalidIntents);
   const intents = readIntents(d.intents);
   if (intents === null) return refuse(Close.InvalidIntents);
@@ -82,7 +79,7 @@ export function readIdentify(d: unknown): Read<Identify> {
     if (typeof d.large_threshold !== 'number' || !Number.isInteger(d.large_threshold)) return refuse(Close.DecodeError);
     largeThreshold = Math.min(LARGE_THRESHOLD_MAX, Math.max(LARGE_THRESHOLD_MIN, d.large_threshold));
   }
-  return accept({ token, intents, shard, largeThreshold, properties: isObject(d.properties) ? d.properties : {} });
+  return accept({ token, intents, shard, largeThreshold, properties: isRecord(d.properties) ? d.properties : {} });
 }
 
 export interface Resume {
@@ -93,7 +90,7 @@ export interface Resume {
 
 /** RESUME's `d`: `seq` may be null (nothing received yet), read as 0. */
 export function readResume(d: unknown): Read<Resume> {
-  if (!isObject(d)) return refuse(Close.DecodeError);
+  if (!isRecord(d)) return refuse(Close.DecodeError);
   const token = readToken(d.token);
   if (token === null) return refuse(Close.AuthenticationFailed);
   if (typeof d.session_id !== 'string' || d.session_id.length > 128) return refuse(Close.DecodeError);
@@ -114,7 +111,7 @@ export interface MembersRequest {
 
 /** REQUEST_GUILD_MEMBERS's `d` (v10): guild_id, then `query` + `limit`, or `user_ids`. */
 export function readMembersRequest(d: unknown): Read<MembersRequest> {
-  if (!isObject(d)) return refuse(Close.DecodeError);
+  if (!isRecord(d)) return refuse(Close.DecodeError);
   const guildId: unknown = Array.isArray(d.guild_id) ? (d.guild_id as unknown[])[0] : d.guild_id;
   if (typeof guildId !== 'string' || !isSnowflake(guildId)) return refuse(Close.DecodeError);
   let nonce: string | null = null;

@@ -5,12 +5,33 @@
  * submission's `data.custom_id` and `data.components`, and `message`: the message holding the
  * component (for a submission, only when the modal was opened from a component).
  */
+import type { ComponentType } from 'discord-api-types/v10';
+import { wireLocale, type WirePayload } from '../wire-payload.js';
 import type { Application, Channel, Guild, Member, User } from '../world/types.js';
-import { addGuild, addInvoker } from './build-interaction.js';
+import { addGuild, addInvoker, type WireInteraction } from './build-interaction.js';
 import type { CheckedClick } from './component-click.js';
 import { ATTACHMENT_SIZE_LIMIT, INTERACTION_VERSION } from './limits.js';
-import { buildResolved } from './resolved.js';
+import type { WireMessage } from './messages.js';
+import type { WireSubmittedComponent } from './modal-submit.js';
+import { buildResolved, type WireResolved } from './resolved.js';
 import { toWirePartialChannel, type WireObject } from './wire-objects.js';
+
+/**
+ * A click's `data`: one shape for every component type, where discord-api-types has one per type
+ * (buttons without `values`, each select with its own).
+ */
+export interface WireClickData {
+  custom_id: string;
+  component_type: ComponentType;
+  values?: string[];
+  resolved?: WireResolved;
+}
+
+/** A modal submission's `data`: the modal's layout with the values (`modal-submit.ts`). */
+export interface WireModalSubmitData {
+  custom_id: string;
+  components: readonly WireSubmittedComponent[];
+}
 
 export interface ComponentInteractionInput {
   id: string;
@@ -21,7 +42,10 @@ export interface ComponentInteractionInput {
   member: Member | null;
   channel: Channel;
   locale: string;
-  /** The message holding the component, as the v10 message object; null for a modal opened by a command. */
+  /**
+   * The message holding the component, as `toWireMessage` renders it (through the services' message
+   * renderer, which hands it on as a record); null for a modal opened by a command.
+   */
   message: WireObject | null;
   authorizingIntegrationOwners: Record<string, string>;
   context: 0 | 1 | 2;
@@ -29,8 +53,12 @@ export interface ComponentInteractionInput {
   memberPermissions: string | null;
 }
 
-function baseInteraction(input: ComponentInteractionInput, type: 3 | 5, data: WireObject): WireObject {
-  const interaction: WireObject = {
+function baseInteraction<Data>(
+  input: ComponentInteractionInput,
+  type: 3 | 5,
+  data: Data,
+): WirePayload<WireInteraction<Data>> {
+  const interaction: WirePayload<WireInteraction<Data>> = {
     id: input.id,
     application_id: input.app.id,
     type,
@@ -40,13 +68,13 @@ function baseInteraction(input: ComponentInteractionInput, type: 3 | 5, data: Wi
     channel_id: input.channel.id,
     channel: toWirePartialChannel(input.channel, input.guild, input.memberPermissions),
     app_permissions: input.appPermissions,
-    locale: input.locale,
+    locale: wireLocale(input.locale),
     entitlements: [],
     authorizing_integration_owners: input.authorizingIntegrationOwners,
     context: input.context,
     attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
-  };
-  if (input.message) interaction.message = input.message;
+  } satisfies WireInteraction<Data>;
+  if (input.message) interaction.message = input.message as unknown as WireMessage;
   addGuild(interaction, input.guild);
   addInvoker(interaction, input);
   return interaction;
@@ -57,8 +85,8 @@ export function buildClickInteraction(
   input: ComponentInteractionInput,
   click: CheckedClick,
   users: readonly User[],
-): WireObject {
-  const data: WireObject = { custom_id: click.custom_id, component_type: click.component_type };
+): WirePayload<WireInteraction<WireClickData>> {
+  const data: WireClickData = { custom_id: click.custom_id, component_type: click.component_type };
   if (click.values !== undefined) data.values = click.values;
   const resolved = buildResolved(click.referenced, { ...input, users, messages: [] });
   if (resolved) data.resolved = resolved;
@@ -69,7 +97,7 @@ export function buildClickInteraction(
 export function buildModalSubmitInteraction(
   input: ComponentInteractionInput,
   customId: string,
-  components: readonly WireObject[],
-): WireObject {
-  return baseInteraction(input, 5, { custom_id: customId, components });
+  components: readonly WireSubmittedComponent[],
+): WirePayload<WireInteraction<WireModalSubmitData>> {
+  return baseInteraction(input, 5, { custom_id: customId, components } satisfies WireModalSubmitData);
 }

@@ -2,10 +2,21 @@
  * The message model: what slashd stores for a message in a channel (world messages, interaction
  * responses, follow-ups) and the v10 message object a client library reads.
  */
+import type {
+  APIBaseInteractionMetadata,
+  APIEmbed,
+  APIMessage,
+  APIMessageInteraction,
+  APIMessageTopLevelComponent,
+  APIUser,
+  ApplicationCommandType,
+  InteractionType,
+} from 'discord-api-types/v10';
 import { CommandType } from '../commands/model.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
 import type { InteractionRecord } from './lifecycle.js';
 import type { Application, Message, User } from '../world/types.js';
+import type { WirePayload } from '../wire-payload.js';
 import { toWirePublicUser } from '../world/wire.js';
 import {
   attachmentPath,
@@ -30,7 +41,7 @@ export function hasFlag(flags: number, flag: number): boolean {
 }
 
 /** v10 message types slashd produces. */
-export const MessageType = { Default: 0, ChatInputCommand: 20, ContextMenuCommand: 23 } as const;
+export const MessageType = { Default: 0, Reply: 19, ChatInputCommand: 20, ContextMenuCommand: 23 } as const;
 
 export type MessageAuthor = { kind: 'user'; id: string } | { kind: 'app'; id: string };
 
@@ -97,6 +108,20 @@ export interface StoredMessage {
   tts?: boolean;
   /** Its files (the bytes are in the attachment store); absent is none. */
   attachments?: StoredAttachment[];
+  /** Users (a bot by its application id) the message mentions; absent: none. */
+  mentions?: string[];
+  /** Roles the message mentions; absent: none. */
+  mention_roles?: string[];
+  mention_everyone?: boolean;
+  /** A reply: the message it answers. */
+  message_reference?: StoredMessageReference;
+}
+
+/** What a reply records of the message it answers (v10's `message_reference`, type 0). */
+export interface StoredMessageReference {
+  message_id: string;
+  channel_id: string;
+  guild_id: string | null;
 }
 
 /** A message of a channel: one of the world file, or one slashd stored (responses, follow-ups). */
@@ -117,33 +142,59 @@ export interface MessageRenderContext {
   findApplication(id: string): Application | undefined;
   /** slashd's public URL (no trailing slash), the origin of attachment URLs; '' when unknown. */
   origin?: string;
+  /**
+   * The message a reply answers: null when it is gone (v10's `referenced_message: null`),
+   * undefined when it was not looked up (no `referenced_message`).
+   */
+  findReferenced?(reference: StoredMessageReference): StoredMessage | null | undefined;
 }
 
+/**
+ * A message's `interaction_metadata` as slashd sends it. discord-api-types has one interface per
+ * interaction type and no `name` or `command_type`, which v10 sends for a command; slashd builds
+ * every type from one stored record, so the fields of a type are optional here.
+ */
+export interface WireInteractionMetadata extends APIBaseInteractionMetadata<InteractionType> {
+  name?: string;
+  command_type?: ApplicationCommandType;
+  interacted_message_id?: string;
+  triggering_interaction_metadata?: WireInteractionMetadata;
+  target_user?: APIUser;
+  target_message_id?: string;
+}
+
+/** The v10 message object, with slashd's `interaction_metadata` (above). */
+export interface WireMessage extends Omit<APIMessage, 'interaction_metadata'> {
+  interaction_metadata?: WireInteractionMetadata;
+}
+
+type WireUser = WirePayload<APIUser>;
+/** An object of the wire not (yet) typed by its v10 shape. */
 type WireObject = Record<string, unknown>;
 
 /** A public user object from an identity alone: the public form shows no other field of a User. */
-function publicUser(id: string, username: string): WireObject {
+function publicUser(id: string, username: string): WireUser {
   return toWirePublicUser({ id, username, token: '', locale: '', age_verified: false });
 }
 
 /** Who v10 shows for an id that names nobody any more: a user named like a deleted account. */
-function unknownUser(id: string): WireObject {
+function unknownUser(id: string): WireUser {
   return publicUser(id, 'Deleted User');
 }
 
-function wireUser(id: string, ctx: MessageRenderContext): WireObject {
+function wireUser(id: string, ctx: MessageRenderContext): WireUser {
   const user = ctx.findUser(id);
   return user ? toWirePublicUser(user) : unknownUser(id);
 }
 
 /** An app's messages are written by its bot user (same id as the application, world contract). */
-function wireBotUser(id: string, ctx: MessageRenderContext): WireObject {
+function wireBotUser(id: string, ctx: MessageRenderContext): WireUser {
   const app = ctx.findApplication(id);
   const base = app ? publicUser(id, app.name) : unknownUser(id);
-  return { ...base, bot: true };
+  return { ...base, bot: true } satisfies APIUser;
 }
 
-function wireAuthor(author: MessageAuthor, ctx: MessageRenderContext): WireObject {
+function wireAuthor(author: MessageAuthor, ctx: MessageRenderContext): WireUser {
   return author.kind === 'app' ? wireBotUser(author.id, ctx) : wireUser(author.id, ctx);
 }
 
@@ -154,17 +205,21 @@ function isContextMenu(commandType: number): boolean {
 /** 20 for answers to slash and entry point commands, 23 for context menus, 0 for anything else. */
 export function messageTypeOf(message: StoredMessage): number {
   const metadata = message.interaction_metadata;
+  if (!metadata && message.message_reference) return MessageType.Reply;
   if (!metadata || COMPONENT_INTERACTION_TYPES.includes(metadata.type)) return MessageType.Default;
   return isContextMenu(metadata.command_type) ? MessageType.ContextMenuCommand : MessageType.ChatInputCommand;
 }
 
-function wireInteractionMetadata(metadata: StoredInteractionMetadata, ctx: MessageRenderContext): WireObject {
-  const wire: WireObject = {
+function wireInteractionMetadata(
+  metadata: StoredInteractionMetadata,
+  ctx: MessageRenderContext,
+): WirePayload<WireInteractionMetadata> {
+  const wire: WirePayload<WireInteractionMetadata> = {
     id: metadata.id,
     type: metadata.type,
     user: wireUser(metadata.user_id, ctx),
     authorizing_integration_owners: metadata.authorizing_integration_owners,
-  };
+  } satisfies WireInteractionMetadata;
   // v10's metadata of a click or a modal submission names the message or interaction behind it, no command.
   if (!COMPONENT_INTERACTION_TYPES.includes(metadata.type)) {
     wire.name = metadata.name;
@@ -181,8 +236,16 @@ function wireInteractionMetadata(metadata: StoredInteractionMetadata, ctx: Messa
 }
 
 /** The deprecated `interaction` field: client libraries still read it for the command's name. */
-function wireLegacyInteraction(metadata: StoredInteractionMetadata, ctx: MessageRenderContext): WireObject {
-  return { id: metadata.id, type: metadata.type, name: metadata.name, user: wireUser(metadata.user_id, ctx) };
+function wireLegacyInteraction(
+  metadata: StoredInteractionMetadata,
+  ctx: MessageRenderContext,
+): WirePayload<APIMessageInteraction> {
+  return {
+    id: metadata.id,
+    type: metadata.type,
+    name: metadata.name,
+    user: wireUser(metadata.user_id, ctx),
+  } satisfies APIMessageInteraction;
 }
 
 function wireFlags(message: StoredMessage): number {
@@ -193,7 +256,7 @@ function wireFlags(message: StoredMessage): number {
  * Answers to interactions are sent through the interaction's webhook, whose id is the application
  * id; a message the bot posts itself (`POST /channels/{id}/messages`) has neither field.
  */
-function addAppFields(wire: WireObject, message: StoredMessage): void {
+function addAppFields(wire: WireMessage, message: StoredMessage): void {
   const appId = message.author.kind === 'app' && message.interaction_metadata ? message.author.id : undefined;
   const webhookId = message.webhook_id ?? appId;
   const applicationId = message.application_id ?? appId;
@@ -201,12 +264,38 @@ function addAppFields(wire: WireObject, message: StoredMessage): void {
   if (applicationId) wire.application_id = applicationId;
 }
 
-/** The v10 message object. */
-export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext): WireObject {
+/** A mentioned id: a user, or a bot by its application id. */
+function wireMentioned(id: string, ctx: MessageRenderContext): WireUser {
+  return ctx.findUser(id) || !ctx.findApplication(id) ? wireUser(id, ctx) : wireBotUser(id, ctx);
+}
+
+/** A reply's `message_reference`, and the message it answers when the context looked it up (one level deep). */
+function addReply(wire: WireObject, reference: StoredMessageReference, ctx: MessageRenderContext): void {
+  wire.message_reference = {
+    type: 0,
+    message_id: reference.message_id,
+    channel_id: reference.channel_id,
+    ...(reference.guild_id ? { guild_id: reference.guild_id } : {}),
+  };
+  const referenced = ctx.findReferenced?.(reference);
+  if (referenced === undefined) return;
+  const flat: MessageRenderContext = {
+    findUser: (id) => ctx.findUser(id),
+    findApplication: (id) => ctx.findApplication(id),
+    ...(ctx.origin !== undefined ? { origin: ctx.origin } : {}),
+  };
+  wire.referenced_message = referenced === null ? null : toWireMessage(referenced, flat);
+}
+
+/**
+ * The v10 message object. Embeds and components are stored as the app sent them, after the core's
+ * rules checked them (`embeds.ts`, `message-components.ts`): they go out as their v10 shapes.
+ */
+export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext): WirePayload<WireMessage> {
   const attachments = message.attachments ?? [];
   const origin = ctx.origin ?? '';
   const ephemeral = message.ephemeral_for_user_id !== null;
-  const wire: WireObject = {
+  const wire: WirePayload<WireMessage> = {
     id: message.id,
     type: messageTypeOf(message),
     channel_id: message.channel_id,
@@ -215,20 +304,21 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     timestamp: message.timestamp,
     edited_timestamp: message.edited_timestamp,
     tts: message.tts ?? false,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
+    mention_everyone: message.mention_everyone ?? false,
+    mentions: (message.mentions ?? []).map((id) => wireMentioned(id, ctx)),
+    mention_roles: message.mention_roles ?? [],
     attachments: attachments.map((a) => toWireAttachment(message.channel_id, a, origin, ephemeral)),
     embeds: resolveAttachmentUrls(
       message.embeds,
       attachments,
       (a) => `${origin}${attachmentPath(message.channel_id, a)}`,
-    ),
+    ) as APIEmbed[],
     pinned: false,
     flags: wireFlags(message),
-    components: message.components,
-  };
+    components: message.components as unknown as APIMessageTopLevelComponent[],
+  } satisfies WireMessage;
   addAppFields(wire, message);
+  if (message.message_reference) addReply(wire, message.message_reference, ctx);
   if (message.interaction_metadata) {
     wire.interaction_metadata = wireInteractionMetadata(message.interaction_metadata, ctx);
     wire.interaction = wireLegacyInteraction(message.interaction_metadata, ctx);

@@ -7,6 +7,7 @@
  * Decision: only text inputs take values; any other component of a modal (a select in a label, a
  * text display) is delivered with its type, id and custom_id only.
  */
+import type { ComponentType as APIComponentType } from 'discord-api-types/v10';
 import type { IssuePath } from '../io/issue.js';
 import { INTERACTION_MODAL_FIELD_REQUIRED, INTERACTION_MODAL_FIELD_UNKNOWN } from '../io/codes.js';
 import { report, reportBadLength, type Issues } from '../io/report.js';
@@ -22,7 +23,30 @@ export interface SubmittedValue {
   path: IssuePath;
 }
 
-type WireComponent = Record<string, unknown>;
+/**
+ * A component of `data.components` as v10 delivers it: the modal's layout (an action row or a
+ * label holding its child, or a leaf) with each text input's `value`. discord-api-types has one
+ * interface per submitted component type; slashd echoes whatever layout the app's modal had (checked
+ * when the app sent it, `modal.ts`), so one shape, each field present by type.
+ */
+export interface WireSubmittedComponent {
+  type: APIComponentType;
+  id?: number;
+  custom_id?: string;
+  value?: string;
+  components?: WireSubmittedComponent[];
+  component?: WireSubmittedComponent;
+}
+
+type WireComponent = WireSubmittedComponent;
+
+/** A stored component's type and id: integers, as the component rules checked them when the app sent the modal. */
+function typeOf(component: ComponentObject): APIComponentType {
+  return component.type as APIComponentType;
+}
+function idOf(component: ComponentObject): number {
+  return component.id as number;
+}
 
 const COMPONENTS_PATH: IssuePath = ['data', 'components'];
 
@@ -82,8 +106,8 @@ function checkInput(input: ComponentObject, value: string | undefined, path: Iss
 }
 
 function wireLeaf(component: ComponentObject, values: Readonly<Record<string, string>>): WireComponent {
-  const wire: WireComponent = { type: component.type };
-  if (component.id !== undefined) wire.id = component.id;
+  const wire: WireComponent = { type: typeOf(component) };
+  if (component.id !== undefined) wire.id = idOf(component);
   if (typeof component.custom_id === 'string') wire.custom_id = component.custom_id;
   if (component.type === ComponentType.TextInput && typeof component.custom_id === 'string') {
     wire.value = values[component.custom_id] ?? '';
@@ -99,8 +123,8 @@ function wireComponents(
   return modalComponents.flatMap((raw): WireComponent[] => {
     if (typeof raw !== 'object' || raw === null) return [];
     const top = raw as ComponentObject;
-    const wire: WireComponent = { type: top.type };
-    if (top.id !== undefined) wire.id = top.id;
+    const wire: WireComponent = { type: typeOf(top) };
+    if (top.id !== undefined) wire.id = idOf(top);
     if (Array.isArray(top.components)) {
       wire.components = (top.components as unknown[])
         .filter((child): child is ComponentObject => typeof child === 'object' && child !== null)

@@ -71,6 +71,7 @@ export const ERRORS = {
   UnknownMember: { status: 404, code: 10007, message: 'Unknown Member' },
   UnknownMessage: { status: 404, code: 10008, message: 'Unknown Message' },
   UnknownUser: { status: 404, code: 10013, message: 'Unknown User' },
+  UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
   UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
@@ -90,10 +91,20 @@ export const ERRORS = {
   MissingAccess: { status: 403, code: 50001, message: 'Missing Access' },
   CannotEditOtherUsersMessage: { status: 403, code: 50005, message: 'Cannot edit a message authored by another user' },
   MissingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
+  /** A member write (the admin API) naming a user banned from the guild. */
+  UserBanned: { status: 403, code: 40007, message: 'The user is banned from this guild.' },
+  /** A bulk ban that banned no one: v10's code, with a 4xx status as its OpenAPI document lists (docs/decisions.md, "Bans"). */
+  BulkBanFailed: { status: 400, code: 500000, message: 'Failed to ban users.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
+  BulkDeleteTooOld: {
+    status: 400,
+    code: 50034,
+    message: 'You can only bulk delete messages that are under 14 days old',
+  },
   InvalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
 
   // Limits and state.
+  MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },
   MaxApplicationCommands: {
     status: 400,
     code: 30032,

@@ -3,12 +3,18 @@
  * arbitrary size, so the core keeps every bit set as a bigint and never goes through `number`.
  */
 
+/** Ban members from the guild (and lift their bans). */
+export const BAN_MEMBERS = 1n << 2n;
 /** Everything, in every channel; overwrites cannot take it away. */
 export const ADMINISTRATOR = 1n << 3n;
 /** Create, edit and delete channels. */
 export const MANAGE_CHANNELS = 1n << 4n;
 /** Edit the guild's settings; half of what editing command permissions needs. */
 export const MANAGE_GUILD = 1n << 5n;
+/** Delete and pin others' messages, bulk delete (v10). */
+export const MANAGE_MESSAGES = 1n << 13n;
+/** Mention @everyone and @here, and roles that are not mentionable. */
+export const MENTION_EVERYONE = 1n << 17n;
 /** See a channel at all. */
 export const VIEW_CHANNEL = 1n << 10n;
 /** Send messages in a channel that is not a thread; invoking a USER command needs it. */
@@ -25,6 +31,8 @@ export const USE_APPLICATION_COMMANDS = 1n << 31n;
 export const MANAGE_THREADS = 1n << 34n;
 /** Send messages in threads: what SEND_MESSAGES is outside them. */
 export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
+/** Pin and unpin messages (v10 split it from MANAGE_MESSAGES). */
+export const PIN_MESSAGES = 1n << 51n;
 /** Use commands of user-installed apps in a guild (no world install is a user install yet). */
 export const USE_EXTERNAL_APPS = 1n << 50n;
 

@@ -5,7 +5,15 @@
  * changes inside guilds that stay, then apps joining guilds (whose GUILD_CREATE carries the new state
  * whole, so no finer event is needed for a guild that appears).
  */
+import type {
+  GatewayGuildMemberAddDispatchData,
+  GatewayGuildMemberRemoveDispatchData,
+  GatewayGuildMemberUpdateDispatchData,
+  GatewayGuildRoleDeleteDispatchData,
+  GatewayGuildRoleModifyDispatchData,
+} from 'discord-api-types/v10';
 import { fromWorldMessage } from '../interactions/messages.js';
+import type { WirePayload } from '../wire-payload.js';
 import { isThread } from '../permissions/channels.js';
 import { directoryOf, findGuildMember, guildBotIds, guildMembers, type WorldDirectory } from './guild-members.js';
 import { guildDispatch, messageDeleteDispatch, messageDispatch, type WorldEvent } from './dispatch.js';
@@ -17,8 +25,25 @@ import {
   toWireMemberUser,
   toWireRole,
   toWireThread,
-  type WireObject,
+  type WireGuildChannel,
+  type WireThread,
 } from './v10-objects.js';
+
+/**
+ * THREAD_CREATE's `d`: the thread (slashd's `WireThread`, whose `parent_id` may be null) marked
+ * new, as discord-api-types' `GatewayThreadCreateDispatchData` does on its thread type.
+ */
+export interface WireThreadCreate extends WireThread {
+  newly_created: true;
+}
+
+/** THREAD_DELETE's `d`; `parent_id` as on `WireThread`, where discord-api-types requires one. */
+export interface WireThreadDelete {
+  id: string;
+  guild_id: string;
+  parent_id: string | null;
+  type: WireThread['type'];
+}
 
 /** The fields of a guild that GUILD_UPDATE reports (roles, channels and members have their own events). */
 const GUILD_OWN_FIELDS = ['name', 'owner_id', 'preferred_locale'] as const;
@@ -60,15 +85,31 @@ function diffRoles(before: Guild, after: Guild, out: WorldEvent[]): void {
   const guild_id = after.id;
   keyedChanges(before.roles, after.roles, (r) => r.id, {
     created: (role) =>
-      out.push(guildDispatch('GUILD_ROLE_CREATE', guild_id, null, { guild_id, role: toWireRole(after, role) })),
+      out.push(
+        guildDispatch('GUILD_ROLE_CREATE', guild_id, null, {
+          guild_id,
+          role: toWireRole(after, role),
+        } satisfies GatewayGuildRoleModifyDispatchData),
+      ),
     updated: (role) =>
-      out.push(guildDispatch('GUILD_ROLE_UPDATE', guild_id, null, { guild_id, role: toWireRole(after, role) })),
-    removed: (role) => out.push(guildDispatch('GUILD_ROLE_DELETE', guild_id, null, { guild_id, role_id: role.id })),
+      out.push(
+        guildDispatch('GUILD_ROLE_UPDATE', guild_id, null, {
+          guild_id,
+          role: toWireRole(after, role),
+        } satisfies GatewayGuildRoleModifyDispatchData),
+      ),
+    removed: (role) =>
+      out.push(
+        guildDispatch('GUILD_ROLE_DELETE', guild_id, null, {
+          guild_id,
+          role_id: role.id,
+        } satisfies GatewayGuildRoleDeleteDispatchData),
+      ),
     changed: (previous, role) => !same(toWireRole(before, previous), toWireRole(after, role)),
   });
 }
 
-function channelWire(guild: Guild, channel: Channel): WireObject {
+function channelWire(guild: Guild, channel: Channel): WirePayload<WireGuildChannel> | WirePayload<WireThread> {
   return isThread(channel) ? toWireThread(guild, channel) : toWireGuildChannel(guild, channel);
 }
 
@@ -81,7 +122,7 @@ function diffChannels(before: Guild, after: Guild, out: WorldEvent[]): void {
           ? guildDispatch('THREAD_CREATE', guild_id, channel.id, {
               ...toWireThread(after, channel),
               newly_created: true,
-            })
+            } satisfies WireThreadCreate)
           : guildDispatch('CHANNEL_CREATE', guild_id, channel.id, toWireGuildChannel(after, channel)),
       ),
     updated: (channel) =>
@@ -100,8 +141,8 @@ function diffChannels(before: Guild, after: Guild, out: WorldEvent[]): void {
               id: channel.id,
               guild_id,
               parent_id: channel.parent_id,
-              type: channel.type,
-            })
+              type: channel.type as WireThread['type'],
+            } satisfies WireThreadDelete)
           : guildDispatch('CHANNEL_DELETE', guild_id, channel.id, toWireGuildChannel(before, channel)),
       ),
     changed: (previous, channel) => !same(channelWire(before, previous), channelWire(after, channel)),
@@ -119,11 +160,26 @@ function diffMembers(
   const now = guildMembers(after, dirs.after);
   keyedChanges(old, now, (v) => v.member.user_id, {
     created: (view) =>
-      out.push(guildDispatch('GUILD_MEMBER_ADD', guild_id, null, { ...toWireGuildMember(after, view), guild_id })),
+      out.push(
+        guildDispatch('GUILD_MEMBER_ADD', guild_id, null, {
+          ...toWireGuildMember(after, view),
+          guild_id,
+        } satisfies GatewayGuildMemberAddDispatchData),
+      ),
     updated: (view) =>
-      out.push(guildDispatch('GUILD_MEMBER_UPDATE', guild_id, null, { ...toWireGuildMember(after, view), guild_id })),
+      out.push(
+        guildDispatch('GUILD_MEMBER_UPDATE', guild_id, null, {
+          ...toWireGuildMember(after, view),
+          guild_id,
+        } satisfies GatewayGuildMemberUpdateDispatchData),
+      ),
     removed: (view) =>
-      out.push(guildDispatch('GUILD_MEMBER_REMOVE', guild_id, null, { guild_id, user: toWireMemberUser(view) })),
+      out.push(
+        guildDispatch('GUILD_MEMBER_REMOVE', guild_id, null, {
+          guild_id,
+          user: toWireMemberUser(view),
+        } satisfies GatewayGuildMemberRemoveDispatchData),
+      ),
     changed: (previous, view) => !same(toWireGuildMember(before, previous), toWireGuildMember(after, view)),
   });
 }

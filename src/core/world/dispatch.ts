@@ -3,10 +3,25 @@
  * about a guild or a DM channel, and an app joining or leaving a guild. The gateway filters them
  * per session (intents, VIEW_CHANNEL, MESSAGE_CONTENT); the core only says what happened.
  */
-import { toWireMessage, type MessageRenderContext, type StoredMessage } from '../interactions/messages.js';
+import type {
+  APIGuildMemberNoUser,
+  GatewayMessageDeleteDispatchData,
+  GatewayMessageEventExtraFields,
+  GatewayTypingStartDispatchData,
+} from 'discord-api-types/v10';
+import {
+  toWireMessage,
+  type MessageRenderContext,
+  type StoredMessage,
+  type WireMessage,
+} from '../interactions/messages.js';
+import type { WirePayload } from '../wire-payload.js';
 import type { GuildMemberView } from './guild-members.js';
 import type { Guild } from './types.js';
 import { toWireGuildMember, type WireObject } from './v10-objects.js';
+
+/** MESSAGE_CREATE's and MESSAGE_UPDATE's `d`: the message with the two fields v10 adds in a guild. */
+export type WireMessageEvent = WireMessage & Pick<GatewayMessageEventExtraFields, 'guild_id' | 'member'>;
 
 /** A v10 dispatch about the world: the bus's WORLD_DISPATCH event. */
 export interface WorldDispatch {
@@ -37,9 +52,9 @@ export function guildDispatch(t: string, guildId: string, channelId: string | nu
 }
 
 /** The author's member as a message carries it: the member object without its user. */
-function messageMember(guild: Guild, view: GuildMemberView): WireObject {
+function messageMember(guild: Guild, view: GuildMemberView): APIGuildMemberNoUser {
   const { user: _user, ...member } = toWireGuildMember(guild, view);
-  return member;
+  return member satisfies APIGuildMemberNoUser;
 }
 
 export interface MessagePlace {
@@ -61,7 +76,7 @@ export function messageDispatch(
   place: MessagePlace,
   ctx: MessageRenderContext,
 ): WorldDispatch {
-  const d: WireObject = toWireMessage(message, ctx);
+  const d: WirePayload<WireMessageEvent> = toWireMessage(message, ctx);
   if (place.guild) {
     d.guild_id = place.guild.id;
     if (place.author) d.member = messageMember(place.guild, place.author);
@@ -77,7 +92,10 @@ export function messageDispatch(
 
 /** MESSAGE_DELETE: `{id, channel_id, guild_id?}`. */
 export function messageDeleteDispatch(message: StoredMessage, recipientIds: readonly string[] = []): WorldDispatch {
-  const d: WireObject = { id: message.id, channel_id: message.channel_id };
+  const d: WirePayload<GatewayMessageDeleteDispatchData> = {
+    id: message.id,
+    channel_id: message.channel_id,
+  } satisfies GatewayMessageDeleteDispatchData;
   if (message.guild_id) d.guild_id = message.guild_id;
   return {
     t: 'MESSAGE_DELETE',
@@ -86,4 +104,35 @@ export function messageDeleteDispatch(message: StoredMessage, recipientIds: read
     recipientIds: message.guild_id ? [] : recipientIds,
     d,
   };
+}
+
+/** MESSAGE_DELETE_BULK: `{ids, channel_id, guild_id}` (bulk delete is of a guild channel only). */
+export function messageDeleteBulkDispatch(guildId: string, channelId: string, ids: readonly string[]): WorldDispatch {
+  return {
+    t: 'MESSAGE_DELETE_BULK',
+    guildId,
+    channelId,
+    recipientIds: [],
+    d: { ids: [...ids], channel_id: channelId, guild_id: guildId },
+  };
+}
+
+/**
+ * TYPING_START: who started typing where, in unix seconds; in a guild with `guild_id` and the
+ * typist's whole member object (its user included, unlike a message's `member`).
+ */
+export function typingStartDispatch(
+  guild: Guild,
+  channelId: string,
+  typist: GuildMemberView,
+  nowMs: number,
+): WorldDispatch {
+  const d: WirePayload<GatewayTypingStartDispatchData> = {
+    channel_id: channelId,
+    guild_id: guild.id,
+    user_id: typist.member.user_id,
+    timestamp: Math.floor(nowMs / 1000),
+    member: toWireGuildMember(guild, typist),
+  } satisfies GatewayTypingStartDispatchData;
+  return { t: 'TYPING_START', guildId: guild.id, channelId, recipientIds: [], d };
 }

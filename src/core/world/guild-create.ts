@@ -3,12 +3,37 @@
  * one): the guild object with its channels, the threads it can view, its members and the fields v10
  * adds for the gateway. For the gateway adapter; the REST reads build the same objects.
  */
+import type { GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
 import { hasAll, VIEW_CHANNEL } from '../permissions/bits.js';
 import { appChannelPermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
 import { findGuildMember, guildMembers, type WorldDirectory } from './guild-members.js';
+import type { WirePayload } from '../wire-payload.js';
 import type { Guild } from './types.js';
-import { toWireGuild, toWireGuildChannel, toWireGuildMember, toWireThread, type WireObject } from './v10-objects.js';
+import {
+  toWireGuild,
+  toWireGuildChannel,
+  toWireGuildMember,
+  toWireThread,
+  type WireGuild,
+  type WireGuildChannel,
+  type WireThread,
+} from './v10-objects.js';
+
+/**
+ * GUILD_CREATE's `d` as slashd sends it: discord-api-types' fields added to the guild object, on
+ * our guild object (`WireGuild`: the fields v10 sends that its `APIGuild` lacks) and channel
+ * shapes. `joined_at` is null when the guild lists no member for the bot (never for a guild the
+ * gateway sends, whose bot is a member), where discord-api-types requires a string.
+ */
+export interface WireGuildCreate
+  extends
+    WireGuild,
+    Omit<GatewayGuildCreateDispatchData, keyof WireGuild | 'hub_type' | 'joined_at' | 'channels' | 'threads'> {
+  joined_at: string | null;
+  channels: WireGuildChannel[];
+  threads: WireThread[];
+}
 
 /** What the session asked for in IDENTIFY. */
 export interface GuildCreateView {
@@ -27,7 +52,7 @@ export function toWireGuildCreate(
   applicationId: string,
   directory: WorldDirectory,
   view: GuildCreateView,
-): WireObject {
+): WirePayload<WireGuildCreate> {
   const members = guildMembers(guild, directory);
   const large = members.length > view.largeThreshold;
   const me = findGuildMember(guild, applicationId, directory);
@@ -50,5 +75,5 @@ export function toWireGuildCreate(
     stage_instances: [],
     guild_scheduled_events: [],
     soundboard_sounds: [],
-  };
+  } satisfies WireGuildCreate;
 }

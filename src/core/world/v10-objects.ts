@@ -4,7 +4,20 @@
  * icons, boosts, emojis or voice state, so those fields are present with their empty values, as v10
  * sends them for a guild that has none: client libraries read them without checking.
  */
-import { toWireMemberBase, toWireRole } from '../interactions/wire-objects.js';
+import type {
+  APIGuild,
+  APIGuildChannel,
+  APIGuildForumTag,
+  APIGuildMember,
+  APIRole,
+  APIThreadChannel,
+  APIUser,
+  ChannelFlags,
+  GuildChannelType,
+  GuildSystemChannelFlags,
+  RESTAPIPartialCurrentUserGuild,
+} from 'discord-api-types/v10';
+import { toWireMemberBase, toWireRole, type WireMemberBase } from '../interactions/wire-objects.js';
 import { ADMINISTRATOR, ALL, formatPermissions, hasAll, parsePermissions } from '../permissions/bits.js';
 import { everyonePermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
@@ -12,11 +25,59 @@ import { findInstall } from '../permissions/install.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
 import type { GuildMemberView } from './guild-members.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from './types.js';
+import { wireLocale, type WirePayload } from '../wire-payload.js';
 import { toWirePublicBot, toWirePublicUser } from './wire.js';
 
 export { toWireRole };
 
 export type WireObject = Record<string, unknown>;
+
+/** A guild member: discord-api-types' member, with the fields slashd always sends (`WireMemberBase`). */
+export type WireGuildMember = APIGuildMember & WireMemberBase;
+
+/** v10 sends 0 for a channel without flags; discord-api-types' `ChannelFlags` names no 0 member. */
+const NO_CHANNEL_FLAGS = 0 as ChannelFlags;
+
+/**
+ * A guild channel that is not a thread: the fields every such channel has, and those of its type
+ * (topic, bitrate, forum tags), present by type. discord-api-types has one interface per channel
+ * type; slashd builds every type from one stored shape, so the fields of a type are optional here.
+ */
+export interface WireGuildChannel extends APIGuildChannel<Exclude<GuildChannelType, APIThreadChannel['type']>> {
+  position: number;
+  flags: ChannelFlags;
+  last_message_id?: string | null;
+  rate_limit_per_user?: number;
+  topic?: string | null;
+  bitrate?: number;
+  user_limit?: number;
+  rtc_region?: string | null;
+  available_tags?: APIGuildForumTag[];
+  default_reaction_emoji?: null;
+  default_sort_order?: null;
+  default_forum_layout?: number;
+  default_tag_setting?: null;
+}
+
+/**
+ * A thread as v10 sends it; discord-api-types requires `parent_id`, which a world may leave null
+ * (a thread named without its channel: docs/world.md).
+ */
+export interface WireThread extends Omit<APIThreadChannel, 'parent_id'> {
+  parent_id: string | null;
+}
+
+/**
+ * The guild object as v10 sends it: discord-api-types' `APIGuild` lacks `home_header`, `nsfw`,
+ * `incidents_data` (sent, null when no raid alert is up) and `max_stage_video_channel_users`, and
+ * requires `hub_type`, which belongs to Student Hubs and which slashd leaves out.
+ */
+export interface WireGuild extends Omit<APIGuild, 'hub_type'> {
+  home_header: null;
+  nsfw: boolean;
+  incidents_data: null;
+  max_stage_video_channel_users: number;
+}
 
 /** v10's default for a thread's auto-archive duration, in minutes (seven days). */
 const THREAD_AUTO_ARCHIVE_MINUTES = 10080;
@@ -41,7 +102,7 @@ function isoOfSnowflake(id: string): string {
 }
 
 /** The user object of a member: a world user, a bot, or v10's stand-in for a deleted account. */
-export function toWireMemberUser(view: GuildMemberView): WireObject {
+export function toWireMemberUser(view: GuildMemberView): WirePayload<APIUser> {
   if (view.bot) return toWirePublicBot(view.bot);
   if (view.user) return toWirePublicUser(view.user);
   return toWirePublicUser({
@@ -54,12 +115,17 @@ export function toWireMemberUser(view: GuildMemberView): WireObject {
 }
 
 /** A guild member (`GET /guilds/{id}/members/{user}`, GUILD_MEMBER_ADD): roles without @everyone. */
-export function toWireGuildMember(guild: Guild, view: GuildMemberView): WireObject {
-  return { user: toWireMemberUser(view), ...toWireMemberBase(guild, view.member), mute: false, deaf: false };
+export function toWireGuildMember(guild: Guild, view: GuildMemberView): WirePayload<WireGuildMember> {
+  return {
+    user: toWireMemberUser(view),
+    ...toWireMemberBase(guild, view.member),
+    mute: false,
+    deaf: false,
+  } satisfies WireGuildMember;
 }
 
 /** The guild's roles, @everyone included, as v10 lists them. */
-export function toWireRoles(guild: Guild): WireObject[] {
+export function toWireRoles(guild: Guild): WirePayload<APIRole>[] {
   return guild.roles.map((role) => toWireRole(guild, role));
 }
 
@@ -71,10 +137,10 @@ function channelPosition(guild: Guild, channel: Channel): number {
 }
 
 /** A guild channel that is not a thread. */
-export function toWireGuildChannel(guild: Guild, channel: Channel): WireObject {
-  const wire: WireObject = {
+export function toWireGuildChannel(guild: Guild, channel: Channel): WirePayload<WireGuildChannel> {
+  const wire: WirePayload<WireGuildChannel> = {
     id: channel.id,
-    type: channel.type,
+    type: channel.type as WireGuildChannel['type'],
     guild_id: guild.id,
     name: channel.name,
     position: channelPosition(guild, channel),
@@ -86,8 +152,8 @@ export function toWireGuildChannel(guild: Guild, channel: Channel): WireObject {
     })),
     parent_id: channel.parent_id,
     nsfw: channel.nsfw,
-    flags: 0,
-  };
+    flags: NO_CHANNEL_FLAGS,
+  } satisfies WireGuildChannel;
   if (channel.type !== 4) {
     wire.last_message_id = null;
     wire.rate_limit_per_user = 0;
@@ -112,9 +178,9 @@ export function toWireGuildChannel(guild: Guild, channel: Channel): WireObject {
  * A thread. Decision (docs/decisions.md, "Gateway and REST reads"): the world names no thread owner,
  * so the guild's owner stands in; a thread was created at its id's time and is never archived.
  */
-export function toWireThread(guild: Guild, channel: Channel): WireObject {
+export function toWireThread(guild: Guild, channel: Channel): WirePayload<WireThread> {
   const created = isoOfSnowflake(channel.id);
-  const metadata: WireObject = {
+  const metadata: NonNullable<APIThreadChannel['thread_metadata']> = {
     archived: false,
     archive_timestamp: created,
     auto_archive_duration: THREAD_AUTO_ARCHIVE_MINUTES,
@@ -125,28 +191,28 @@ export function toWireThread(guild: Guild, channel: Channel): WireObject {
   const members = channel.thread_member_ids ?? [];
   return {
     id: channel.id,
-    type: channel.type,
+    type: channel.type as WireThread['type'],
     guild_id: guild.id,
     parent_id: channel.parent_id,
     owner_id: guild.owner_id,
     name: channel.name,
     last_message_id: null,
     rate_limit_per_user: 0,
-    flags: 0,
+    flags: NO_CHANNEL_FLAGS,
     message_count: 0,
     total_message_sent: 0,
     member_count: Math.min(members.length, THREAD_MEMBER_COUNT_MAX),
     thread_metadata: metadata,
-  };
+  } satisfies WireThread;
 }
 
 /** A channel or a thread of the guild. */
-export function toWireChannel(guild: Guild, channel: Channel): WireObject {
+export function toWireChannel(guild: Guild, channel: Channel): WirePayload<WireGuildChannel> | WirePayload<WireThread> {
   return isThread(channel) ? toWireThread(guild, channel) : toWireGuildChannel(guild, channel);
 }
 
 /** The guild object of `GET /guilds/{id}` and GUILD_UPDATE (without channels, members or threads). */
-export function toWireGuild(guild: Guild): WireObject {
+export function toWireGuild(guild: Guild): WirePayload<WireGuild> {
   return {
     id: guild.id,
     name: guild.name,
@@ -163,7 +229,7 @@ export function toWireGuild(guild: Guild): WireObject {
     afk_channel_id: null,
     afk_timeout: GUILD_AFK_TIMEOUT_SECONDS,
     system_channel_id: null,
-    system_channel_flags: 0,
+    system_channel_flags: 0 as GuildSystemChannelFlags,
     widget_enabled: false,
     widget_channel_id: null,
     verification_level: 0,
@@ -178,7 +244,7 @@ export function toWireGuild(guild: Guild): WireObject {
     vanity_url_code: null,
     premium_tier: 0,
     premium_subscription_count: 0,
-    preferred_locale: guild.preferred_locale,
+    preferred_locale: wireLocale(guild.preferred_locale),
     rules_channel_id: null,
     safety_alerts_channel_id: null,
     public_updates_channel_id: null,
@@ -188,7 +254,7 @@ export function toWireGuild(guild: Guild): WireObject {
     emojis: [],
     stickers: [],
     incidents_data: null,
-  };
+  } satisfies WireGuild;
 }
 
 /**
@@ -201,8 +267,13 @@ export function appBasePermissions(guild: Guild, applicationId: string): bigint 
 }
 
 /** The partial guild of `GET /users/@me/guilds`; `permissions` are the caller's in the guild. */
-export function toWireMyGuild(guild: Guild, isOwner: boolean, permissions: bigint, memberCount?: number): WireObject {
-  const wire: WireObject = {
+export function toWireMyGuild(
+  guild: Guild,
+  isOwner: boolean,
+  permissions: bigint,
+  memberCount?: number,
+): WirePayload<RESTAPIPartialCurrentUserGuild> {
+  const wire: WirePayload<RESTAPIPartialCurrentUserGuild> = {
     id: guild.id,
     name: guild.name,
     icon: null,
@@ -210,7 +281,7 @@ export function toWireMyGuild(guild: Guild, isOwner: boolean, permissions: bigin
     owner: isOwner,
     permissions: formatPermissions(permissions),
     features: [],
-  };
+  } satisfies RESTAPIPartialCurrentUserGuild;
   if (memberCount !== undefined) {
     wire.approximate_member_count = memberCount;
     wire.approximate_presence_count = 0;

@@ -2,35 +2,58 @@
  * Users and applications as v10 returns them to client libraries logging in. Every field v10
  * returns is present; slashd has no value for avatars, banners and the like, so those are null.
  */
+import {
+  OAuth2Scopes,
+  type APIApplication,
+  type APIUser,
+  type ApplicationFlags,
+  type UserFlags,
+} from 'discord-api-types/v10';
 import { nullRecordFrom } from '../records.js';
+import type { WirePayload } from '../wire-payload.js';
 import type { Application, User } from './types.js';
 
-type WireObject = Record<string, unknown>;
+/** v10 sends 0 for a user without flags; discord-api-types' `UserFlags` names no 0 member. */
+const NO_USER_FLAGS = 0 as UserFlags;
 
-function baseUser(id: string, username: string): WireObject {
+/**
+ * The application object as v10 sends it to its owner: discord-api-types' `APIApplication` lacks
+ * `type`, `max_participants`, `explicit_content_filter` and `eligible_oauth2_scopes`, which v10
+ * sends (client libraries read them), requires the deprecated `summary`, which v10 no longer
+ * sends and slashd leaves out, and wants at least one tag where v10 sends `[]` for an app with none.
+ */
+export interface WireApplication extends Omit<APIApplication, 'summary' | 'tags'> {
+  tags: string[];
+  type: null;
+  max_participants: null;
+  explicit_content_filter: number;
+  eligible_oauth2_scopes: string[];
+}
+
+function baseUser(id: string, username: string): WirePayload<APIUser> {
   return {
     id,
     username,
     avatar: null,
     discriminator: '0',
-    public_flags: 0,
-    flags: 0,
+    public_flags: NO_USER_FLAGS,
+    flags: NO_USER_FLAGS,
     banner: null,
     accent_color: null,
     global_name: null,
     avatar_decoration_data: null,
     collectibles: null,
     primary_guild: null,
-  };
+  } satisfies APIUser;
 }
 
 /** A user as others see it (e.g. the owner inside an application object). */
-export function toWirePublicUser(user: User): WireObject {
+export function toWirePublicUser(user: User): WirePayload<APIUser> {
   return baseUser(user.id, user.username);
 }
 
 /** The current user of `GET /users/@me` for a user or a bearer token. */
-export function toWireCurrentUser(user: User): WireObject {
+export function toWireCurrentUser(user: User): WirePayload<APIUser> {
   return {
     ...baseUser(user.id, user.username),
     mfa_enabled: false,
@@ -38,11 +61,11 @@ export function toWireCurrentUser(user: User): WireObject {
     premium_type: 0,
     email: null,
     verified: true,
-  };
+  } satisfies APIUser;
 }
 
 /** The app's bot user: same id as the application (world contract). */
-export function toWireBotUser(app: Application): WireObject {
+export function toWireBotUser(app: Application): WirePayload<APIUser> {
   return {
     ...baseUser(app.id, app.name),
     bot: true,
@@ -51,7 +74,7 @@ export function toWireBotUser(app: Application): WireObject {
     premium_type: 0,
     email: null,
     verified: true,
-  };
+  } satisfies APIUser;
 }
 
 /**
@@ -59,7 +82,11 @@ export function toWireBotUser(app: Application): WireObject {
  * slashd has no value; optional fields that v10 never sends as null (cover image, slug, terms of
  * service, ...) are left out, as v10 does for an app that has not set them.
  */
-export function toWireApplication(app: Application, verifyKey: string, owner: User | null): WireObject {
+export function toWireApplication(
+  app: Application,
+  verifyKey: string,
+  owner: User | null,
+): WirePayload<WireApplication> {
   return {
     id: app.id,
     name: app.name,
@@ -70,15 +97,15 @@ export function toWireApplication(app: Application, verifyKey: string, owner: Us
     rpc_origins: [],
     bot_public: true,
     bot_require_code_grant: false,
-    install_params: { scopes: ['applications.commands', 'bot'], permissions: '0' },
+    install_params: { scopes: [OAuth2Scopes.ApplicationsCommands, OAuth2Scopes.Bot], permissions: '0' },
     integration_types_config: nullRecordFrom(
       app.integration_types.map((t) => [
         String(t),
-        { oauth2_install_params: { scopes: ['applications.commands'], permissions: '0' } },
+        { oauth2_install_params: { scopes: [OAuth2Scopes.ApplicationsCommands], permissions: '0' } },
       ]),
     ),
     verify_key: verifyKey,
-    flags: app.flags,
+    flags: app.flags as ApplicationFlags,
     flags_new: String(app.flags),
     max_participants: null,
     tags: [],
@@ -95,10 +122,10 @@ export function toWireApplication(app: Application, verifyKey: string, owner: Us
     explicit_content_filter: 0,
     team: null,
     eligible_oauth2_scopes: [],
-  };
+  } satisfies WireApplication;
 }
 
 /** The bot user as others see it (a message author, a guild member). */
-export function toWirePublicBot(app: Application): WireObject {
-  return { ...baseUser(app.id, app.name), bot: true };
+export function toWirePublicBot(app: Application): WirePayload<APIUser> {
+  return { ...baseUser(app.id, app.name), bot: true } satisfies APIUser;
 }

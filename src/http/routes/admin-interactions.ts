@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
 import { isSnowflake } from '../../core/snowflake.js';
-import type { InteractionsService } from '../../services/interactions-service.js';
+import type { InteractionReads } from '../../services/interaction-reads.js';
 import { requireAdminToken } from '../guards.js';
 
 export interface AdminInteractionRoutesOptions {
-  interactions: InteractionsService;
+  interactions: InteractionReads;
   adminToken: string;
 }
 

@@ -8,7 +8,7 @@ import { DICTIONARIES, toWireCommand, type LocalizationView } from '../../core/c
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import type { CommandsService } from '../../services/commands-service.js';
-import type { Principal } from '../auth.js';
+import type { Principal } from '../../services/principal-lookup.js';
 import {
   appOf,
   principalOf,

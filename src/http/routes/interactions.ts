@@ -5,7 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
 import type { InteractionsService } from '../../services/interactions-service.js';
-import type { ResponsesService } from '../../services/responses-service.js';
+import type { InteractionReads } from '../../services/interaction-reads.js';
+import type { CallbacksService } from '../../services/callbacks-service.js';
 import type { AttachmentsService } from '../../services/attachments-service.js';
 import { requireUser, userOf } from '../guards.js';
 import { queryFlag } from '../query.js';
@@ -13,14 +14,15 @@ import { UPLOADS, withMessageBody } from '../multipart.js';
 
 export interface InteractionRoutesOptions {
   interactions: InteractionsService;
-  responses: ResponsesService;
+  reads: InteractionReads;
+  callbacks: CallbacksService;
   /** Files users attach to commands (ATTACHMENT options); without it, invocations carry none. */
   attachments?: AttachmentsService | undefined;
 }
 
 export async function interactionRoutes(
   api: FastifyInstance,
-  { interactions, responses, attachments }: InteractionRoutesOptions,
+  { interactions, reads, callbacks, attachments }: InteractionRoutesOptions,
 ): Promise<void> {
   api.post('/interactions', { onRequest: requireUser, ...UPLOADS }, async (request) =>
     withMessageBody(request, async ({ payload, files }) => {
@@ -43,7 +45,7 @@ export async function interactionRoutes(
     '/interactions/:interactionId',
     { onRequest: requireUser },
     async (request) => {
-      const status = await interactions.status(userOf(request), request.params.interactionId);
+      const status = await reads.status(userOf(request), request.params.interactionId);
       if (!status) throw apiError('UnknownInteraction');
       return status;
     },
@@ -56,8 +58,8 @@ export async function interactionRoutes(
       const { interactionId, token } = request.params;
       const { callbackResponse } = await withMessageBody(
         request,
-        ({ payload, files }) => responses.callback(interactionId, token, payload, files),
-        () => responses.checkCallbackToken(interactionId, token),
+        ({ payload, files }) => callbacks.callback(interactionId, token, payload, files),
+        () => callbacks.checkCallbackToken(interactionId, token),
       );
       if (queryFlag(request.query.with_response)) return reply.code(200).send(callbackResponse);
       return reply.code(204).send();

@@ -145,7 +145,7 @@ export async function oauth2PageRoutes(
       await sendPage(reply, 400, errorPage('The authorization request is too long.'));
       return null;
     }
-    const reading = await oauth2.readAuthorization(queryRecord(query));
+    const reading = await oauth2.authorization.read(queryRecord(query));
     if (reading.kind === 'show') {
       await sendPage(reply, 400, errorPage(reading.message));
       return null;
@@ -168,9 +168,9 @@ export async function oauth2PageRoutes(
     const session = readCookie(request, SESSION_COOKIE);
     const user = await sessions.userOf(session);
     if (authorization.prompt === 'none')
-      return finish(reply, await oauth2.silentOutcome(authorization, user), authorization);
+      return finish(reply, await oauth2.authorization.silentOutcome(authorization, user), authorization);
     if (!user || !session) return sendSignIn(request, reply, 200, query, null);
-    const view = await oauth2.consentView(authorization, user);
+    const view = await oauth2.authorization.consentView(authorization, user);
     return sendPage(
       reply,
       200,
@@ -230,9 +230,13 @@ export async function oauth2PageRoutes(
       return sendPage(reply, 403, errorPage('This form did not come from this page; reload it and try again.'));
     }
     if (form.decision === 'authorize') {
-      return finish(reply, await oauth2.approve(authorization, user, form.guild_id ?? null), authorization);
+      return finish(
+        reply,
+        await oauth2.authorization.approve(authorization, user, form.guild_id ?? null),
+        authorization,
+      );
     }
-    return finish(reply, oauth2.deny(authorization), authorization);
+    return finish(reply, oauth2.authorization.deny(authorization), authorization);
   });
 
   app.get('/oauth2/consent.css', async (_request, reply) =>

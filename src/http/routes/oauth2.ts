@@ -3,16 +3,13 @@
  * authorization code (PKCE), refresh token and client credentials grants. Errors use OAuth2's
  * own shape, not v10's. The browser pages (authorize, discovery, JWKS) are in oauth2-pages.ts.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiError, type ApiError } from '../../core/io/errors.js';
 import { acceptFormBodies } from '../form-body.js';
-import {
-  OAuth2Error,
-  type AccessTokenResponse,
-  type ClientCredentials,
-  type OAuth2Service,
-  type TokenClient,
-} from '../../services/oauth2-service.js';
+import type { ClientCredentials, OAuth2Service, TokenClient, TokenForm } from '../../services/oauth2-service.js';
+import { invalidClient, invalidRequest, OAuth2Error } from '../../services/oauth2/oauth2-error.js';
 import { checkCredential } from '../credential-throttle.js';
+import { errorHandler } from '../errors.js';
 import { principalOf, requireApp } from '../guards.js';
 import type { IssuedToken } from '../../store/store.js';
 
@@ -20,12 +17,20 @@ export interface OAuth2RoutesOptions {
   oauth2: OAuth2Service;
 }
 
-function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
-  if (status === 401) reply.header('www-authenticate', 'Basic realm="slashd"');
-  return reply.code(status).send({ error, error_description: description });
+/**
+ * The one place an OAuth2Error meets the wire: `{error, error_description}` with its status, and
+ * the challenge RFC 6749 §5.2 (a failed client authentication: Basic) or RFC 6750 §3 (a token
+ * lacking a scope: Bearer) asks for.
+ */
+function sendOAuth2Error(reply: FastifyReply, error: OAuth2Error): FastifyReply {
+  if (error.status === 401) reply.header('www-authenticate', 'Basic realm="slashd"');
+  if (error.requiredScope !== undefined) {
+    reply.header('www-authenticate', `Bearer error="${error.error}", scope="${error.requiredScope}"`);
+  }
+  return reply.code(error.status).send({ error: error.error, error_description: error.description });
 }
 
-export function readClientCredentials(request: FastifyRequest, form: Record<string, string>): ClientCredentials | null {
+export function readClientCredentials(request: FastifyRequest, form: TokenForm): ClientCredentials | null {
   const header = request.headers.authorization;
   if (header?.toLowerCase().startsWith('basic ')) {
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
@@ -59,7 +64,7 @@ async function allowPublicClientOrigin(
   const origin = request.headers.origin;
   if (!origin) return;
   reply.header('vary', 'Origin');
-  if ((await oauth2.publicClientOrigins(clientId)).includes(origin))
+  if ((await oauth2.clients.publicClientOrigins(clientId)).includes(origin))
     reply.header('access-control-allow-origin', origin);
 }
 
@@ -77,88 +82,49 @@ async function clientOf(
   oauth2: OAuth2Service,
   request: FastifyRequest,
   reply: FastifyReply,
-  form: Record<string, string>,
+  form: TokenForm,
 ): Promise<TokenClient> {
-  const client = await checkCredential(request, reply, async () => {
-    try {
-      return await oauth2.tokenClient(readClientCredentials(request, form), form.client_id);
-    } catch (error) {
-      if (error instanceof OAuth2Error && error.error === 'invalid_client') return null;
-      throw error;
-    }
-  });
-  if (!client) throw new OAuth2Error(401, 'invalid_client', 'Client authentication failed');
+  const client = await checkCredential(request, reply, () =>
+    oauth2.clients.tokenClient(readClientCredentials(request, form), form.client_id),
+  );
+  if (!client) throw invalidClient();
   return client;
-}
-
-/** The token response of the form's grant type. */
-async function grant(
-  oauth2: OAuth2Service,
-  client: TokenClient,
-  form: Record<string, string>,
-): Promise<AccessTokenResponse> {
-  switch (form.grant_type) {
-    case 'authorization_code':
-      return oauth2.exchangeCode(client, form);
-    case 'refresh_token':
-      return oauth2.refresh(client, form);
-    case 'client_credentials':
-      if (!client.authenticated) throw new OAuth2Error(401, 'invalid_client', 'Client authentication failed');
-      return oauth2.issueClientCredentials(client.app, oauth2.clientCredentialsScopes(form.scope));
-    default:
-      throw new OAuth2Error(400, 'unsupported_grant_type', `Unsupported grant type: ${String(form.grant_type ?? '')}`);
-  }
 }
 
 export async function oauth2Routes(api: FastifyInstance, { oauth2 }: OAuth2RoutesOptions): Promise<void> {
   // The token endpoint is form-encoded; this plugin is the only API plugin that reads forms.
   acceptFormBodies(api);
 
+  // Handlers throw OAuth2Error; everything else leaves as a v10 error, as on every other route.
+  api.setErrorHandler((error: FastifyError | ApiError, request, reply) =>
+    error instanceof OAuth2Error ? sendOAuth2Error(reply, error) : errorHandler(error, request, reply),
+  );
+
   api.post('/oauth2/token', async (request, reply) => {
     if (!request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
-      return oauthError(reply, 400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded');
+      throw invalidRequest('The request body must be application/x-www-form-urlencoded');
     }
-    const form = (request.body ?? {}) as Record<string, string>;
+    const form = (request.body ?? {}) as TokenForm;
     await allowPublicClientOrigin(oauth2, request, reply, form.client_id);
     reply.header('cache-control', 'no-store');
-    let answer: AccessTokenResponse;
-    try {
-      answer = await grant(oauth2, await clientOf(oauth2, request, reply, form), form);
-    } catch (error) {
-      if (error instanceof OAuth2Error) return oauthError(reply, error.status, error.error, error.description);
-      throw error;
-    }
-    return reply.send(answer);
+    return reply.send(await oauth2.grant(await clientOf(oauth2, request, reply, form), form));
   });
 
   api.post('/oauth2/token/revoke', async (request, reply) => {
-    const form = (request.body ?? {}) as Record<string, string>;
+    const form = (request.body ?? {}) as TokenForm;
     await allowPublicClientOrigin(oauth2, request, reply, form.client_id);
-    try {
-      const client = await clientOf(oauth2, request, reply, form);
-      await oauth2.revoke(client.app, form.token);
-    } catch (error) {
-      if (error instanceof OAuth2Error) return oauthError(reply, error.status, error.error, error.description);
-      throw error;
-    }
+    const client = await clientOf(oauth2, request, reply, form);
+    await oauth2.revoke(client.app, form.token);
     return reply.code(200).send({});
   });
 
-  api.get('/oauth2/@me', { onRequest: requireApp }, async (request, reply) => {
+  api.get('/oauth2/@me', { onRequest: requireApp }, async (request) => {
     const token = bearerTokenOf(request);
-    if (!token) return reply.code(401).send({ message: '401: Unauthorized', code: 0 });
-    return oauth2.describeToken(token);
+    if (!token) throw apiError('Unauthorized');
+    return oauth2.tokenInfo.describe(token);
   });
 
-  api.get('/oauth2/userinfo', { onRequest: requireApp }, async (request, reply) => {
-    const token = bearerTokenOf(request);
-    const info = token && (await oauth2.userinfo(token));
-    if (!info) {
-      reply.header('www-authenticate', 'Bearer error="insufficient_scope", scope="openid"');
-      return reply
-        .code(403)
-        .send({ error: 'insufficient_scope', error_description: 'The token lacks the openid scope' });
-    }
-    return info;
-  });
+  api.get('/oauth2/userinfo', { onRequest: requireApp }, async (request) =>
+    oauth2.tokenInfo.userinfo(bearerTokenOf(request)),
+  );
 }

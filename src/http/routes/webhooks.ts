@@ -1,11 +1,11 @@
 /** The interaction webhook: the original response and follow-ups, for 15 minutes after invocation. */
 import type { FastifyInstance } from 'fastify';
 import type { MessageRenderer } from '../../services/message-renderer.js';
-import type { ResponsesService } from '../../services/responses-service.js';
+import type { WebhookMessagesService } from '../../services/webhook-messages-service.js';
 import { UPLOADS, withMessageBody } from '../multipart.js';
 
 export interface WebhookRoutesOptions {
-  responses: ResponsesService;
+  webhookMessages: WebhookMessagesService;
   renderer: MessageRenderer;
 }
 
@@ -20,7 +20,7 @@ interface MessageParams extends WebhookParams {
 
 export async function webhookRoutes(
   api: FastifyInstance,
-  { responses, renderer }: WebhookRoutesOptions,
+  { webhookMessages, renderer }: WebhookRoutesOptions,
 ): Promise<void> {
   const base = '/webhooks/:applicationId/:token';
 
@@ -28,14 +28,15 @@ export async function webhookRoutes(
     const { applicationId, token } = request.params;
     return withMessageBody(
       request,
-      async ({ payload, files }) => renderer.render(await responses.followUp(applicationId, token, payload, files)),
-      () => responses.webhookInteraction(applicationId, token),
+      async ({ payload, files }) =>
+        renderer.render(await webhookMessages.followUp(applicationId, token, payload, files)),
+      () => webhookMessages.webhookInteraction(applicationId, token),
     );
   });
 
   api.get<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request) => {
     const { applicationId, token, messageId } = request.params;
-    return renderer.render(await responses.getMessage(applicationId, token, messageId));
+    return renderer.render(await webhookMessages.getMessage(applicationId, token, messageId));
   });
 
   api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, UPLOADS, async (request) => {
@@ -43,14 +44,14 @@ export async function webhookRoutes(
     return withMessageBody(
       request,
       async ({ payload, files }) =>
-        renderer.render(await responses.editMessage(applicationId, token, messageId, payload, files)),
-      () => responses.webhookInteraction(applicationId, token),
+        renderer.render(await webhookMessages.editMessage(applicationId, token, messageId, payload, files)),
+      () => webhookMessages.webhookInteraction(applicationId, token),
     );
   });
 
   api.delete<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request, reply) => {
     const { applicationId, token, messageId } = request.params;
-    await responses.deleteMessage(applicationId, token, messageId);
+    await webhookMessages.deleteMessage(applicationId, token, messageId);
     return reply.code(204).send();
   });
 }

@@ -1,10 +1,10 @@
 /** The PostgreSQL InteractionStore: interactions, the messages slashd holds, and launched Activities. */
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
-import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
+import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../store.js';
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
-import { messageRowValues, modalClaimable } from '../rows.js';
+import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
 import { deleteMessageFiles } from './attachment-tables.js';
 
 type Queryable = Pick<PostgresClient, 'query'>;
@@ -25,7 +25,7 @@ export class PostgresInteractionStore implements InteractionStore {
       [applicationId, id],
     );
     const row = result.rows[0];
-    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+    return row ? storedDocument<InteractionRecord>(row.doc) : null;
   }
 
   async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
@@ -42,7 +42,7 @@ export class PostgresInteractionStore implements InteractionStore {
       [userId, id],
     );
     const row = result.rows[0];
-    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+    return row ? storedDocument<InteractionRecord>(row.doc) : null;
   }
 
   async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
@@ -50,7 +50,7 @@ export class PostgresInteractionStore implements InteractionStore {
       'SELECT doc FROM interactions WHERE user_id = $1 ORDER BY length(id) DESC, id COLLATE "C" DESC LIMIT $2',
       [userId, limit],
     );
-    return result.rows.map((row) => JSON.parse(row.doc) as InteractionRecord);
+    return result.rows.map((row) => storedDocument<InteractionRecord>(row.doc));
   }
 
   async claimModal(applicationId: string, id: string, submissionId: string): Promise<boolean> {
@@ -61,7 +61,7 @@ export class PostgresInteractionStore implements InteractionStore {
       );
       const row = result.rows[0];
       if (!row) return false;
-      const record = JSON.parse(row.doc) as InteractionRecord;
+      const record = storedDocument<InteractionRecord>(row.doc);
       if (!modalClaimable(record)) return false;
       await client.query('UPDATE interactions SET doc = $1 WHERE application_id = $2 AND id = $3', [
         JSON.stringify({ ...record, modal_submission_id: submissionId }),
@@ -86,7 +86,7 @@ export class PostgresInteractionStore implements InteractionStore {
       );
       const row = result.rows[0];
       if (!row) return false;
-      const next = { ...(JSON.parse(row.doc) as InteractionRecord), ...patch };
+      const next = { ...storedDocument<InteractionRecord>(row.doc), ...patch };
       // The compare-and-set itself: the row lock above already holds it, the condition says so.
       const updated = await client.query(
         'UPDATE interactions SET state = $1, doc = $2 WHERE application_id = $3 AND id = $4 AND state = ANY($5::text[])',
@@ -126,7 +126,7 @@ export class PostgresInteractionStore implements InteractionStore {
       [channelId, id],
     );
     const row = result.rows[0];
-    return row ? (JSON.parse(row.doc) as StoredMessage) : null;
+    return row ? storedDocument<StoredMessage>(row.doc) : null;
   }
 
   async listChannelMessages(
@@ -145,7 +145,7 @@ export class PostgresInteractionStore implements InteractionStore {
        ORDER BY length(id) ${direction}, id ${direction} LIMIT $5`,
       [channelId, viewerId, range.before ?? null, range.after ?? null, limit],
     );
-    const messages = result.rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+    const messages = result.rows.map((r) => storedDocument<StoredMessage>(r.doc));
     return ascending ? messages.reverse() : messages;
   }
 
@@ -153,9 +153,68 @@ export class PostgresInteractionStore implements InteractionStore {
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
     return this.conn.transaction(async (client) => {
       await deleteMessageFiles(client, channelId, id);
+      await client.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
       const result = await client.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [channelId, id]);
       return (result.rowCount ?? 0) > 0;
     });
+  }
+
+  async pinMessage(channelId: string, messageId: string, pinnedAt: string, limit: number): Promise<PinOutcome> {
+    return this.conn.transaction(async (client) => {
+      // One pinner of a channel at a time, so that two racing pins cannot both take its last place.
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd pins/' || $1, 0))", [channelId]);
+      const pinned = await client.query('SELECT 1 FROM message_pins WHERE channel_id = $1 AND message_id = $2', [
+        channelId,
+        messageId,
+      ]);
+      if (pinned.rowCount) return 'already';
+      const count = await client.query<{ n: string }>('SELECT count(*) AS n FROM message_pins WHERE channel_id = $1', [
+        channelId,
+      ]);
+      if (Number(count.rows[0]?.n ?? 0) >= limit) return 'full';
+      await client.query('INSERT INTO message_pins (channel_id, message_id, pinned_at) VALUES ($1, $2, $3)', [
+        channelId,
+        messageId,
+        pinnedAt,
+      ]);
+      return 'pinned';
+    });
+  }
+
+  async unpinMessage(channelId: string, messageId: string): Promise<boolean> {
+    const result = await this.conn.pool.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [
+      channelId,
+      messageId,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async listPins(channelId: string, limit: number, before?: string): Promise<Pin[]> {
+    // Ties in time: the newer message (ids ordered as numbers by length, then text) first.
+    const result = await this.conn.pool.query<{ message_id: string; pinned_at: string }>(
+      `SELECT message_id, pinned_at FROM message_pins WHERE channel_id = $1 AND ($2::text IS NULL OR pinned_at < $2::text)
+       ORDER BY pinned_at DESC, length(message_id) DESC, message_id DESC LIMIT $3`,
+      [channelId, before ?? null, limit],
+    );
+    return result.rows.map((row) => ({ messageId: row.message_id, pinnedAt: row.pinned_at }));
+  }
+
+  async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+    // One statement: the messages, their pins and their files' bytes go together.
+    const result = await this.conn.pool.query<{ id: string }>(
+      `WITH gone AS (
+         DELETE FROM messages WHERE channel_id = $1 AND visible_to IS NULL AND id = ANY($2::text[]) RETURNING id
+       ), unpinned AS (
+         DELETE FROM message_pins WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
+       ), files AS (
+         DELETE FROM attachment_files WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone) RETURNING id
+       ), pieces AS (
+         DELETE FROM attachment_chunks WHERE channel_id = $1 AND attachment_id IN (SELECT id FROM files)
+       )
+       SELECT id FROM gone`,
+      [channelId, [...ids]],
+    );
+    return result.rows.map((row) => row.id);
   }
 
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
@@ -174,7 +233,7 @@ export class PostgresInteractionStore implements InteractionStore {
       'SELECT doc FROM interaction_transcripts WHERE application_id = $1 AND interaction_id = $2 ORDER BY seq',
       [applicationId, interactionId],
     );
-    return result.rows.map((row) => JSON.parse(row.doc) as TranscriptEntry);
+    return result.rows.map((row) => storedDocument<TranscriptEntry>(row.doc));
   }
 
   async putActivityInstance(instance: ActivityInstance): Promise<void> {
@@ -190,6 +249,6 @@ export class PostgresInteractionStore implements InteractionStore {
       'SELECT doc FROM activity_instances WHERE application_id = $1 ORDER BY id',
       [applicationId],
     );
-    return result.rows.map((r) => JSON.parse(r.doc) as ActivityInstance);
+    return result.rows.map((r) => storedDocument<ActivityInstance>(r.doc));
   }
 }

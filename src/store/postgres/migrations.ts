@@ -1,12 +1,10 @@
 /**
- * Versioned PostgreSQL schema migrations, applied in order, each once, each in its own transaction.
- * A migration is never edited after it has shipped: a change to the schema is a new entry at the end.
+ * Versioned PostgreSQL schema migrations, applied in order (`migrate.ts`), each once, each in its own
+ * transaction. A migration is never edited after it has shipped: a change to the schema is a new
+ * entry at the end.
  * Documents are text (JSON written by the store): the store never queries inside them, and text
  * reads back exactly what was written. Snowflake ids order as (length, text) under the C collation.
  */
-import { checkSchemaVersion, type MigrationReport } from '../schema-version.js';
-import type { PostgresClient, PostgresConnection } from './connection.js';
-
 export interface Migration {
   version: number;
   name: string;
@@ -298,6 +296,50 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 8,
+    name: 'pinned messages',
+    // A channel's pins, of slashd's messages and the world file's alike (by id); a deleted message's
+    // pin goes with it (deleteMessage). Listed newest pin first.
+    sql: `
+      CREATE TABLE message_pins (
+        channel_id TEXT NOT NULL,
+        message_id TEXT COLLATE "C" NOT NULL,
+        pinned_at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (channel_id, message_id)
+      );
+      CREATE INDEX message_pins_by_time ON message_pins (channel_id, pinned_at);
+    `,
+  },
+  {
+    version: 9,
+    name: 'guild members as rows',
+    // A member lived inside its guild's document: a write rewrote the whole document, a read
+    // parsed every member. Now each member is its row (its document, and its place in the guild's
+    // member order); the guild's document keeps an empty member list (docs/decisions.md).
+    sql: `
+      ALTER TABLE guild_members ADD COLUMN position INTEGER NOT NULL DEFAULT 0, ADD COLUMN doc TEXT NOT NULL DEFAULT '{}';
+      UPDATE guild_members AS gm SET position = m.ord - 1, doc = m.value::text
+        FROM guilds AS g, json_array_elements(g.doc::json -> 'members') WITH ORDINALITY AS m(value, ord)
+        WHERE gm.guild_id = g.id AND gm.user_id = m.value ->> 'user_id';
+      ALTER TABLE guild_members ALTER COLUMN position DROP DEFAULT, ALTER COLUMN doc DROP DEFAULT;
+      CREATE INDEX guild_members_by_position ON guild_members (guild_id, position);
+      UPDATE guilds SET doc = jsonb_set(doc::jsonb, '{members}', '[]'::jsonb)::text;
+    `,
+  },
+  {
+    version: 10,
+    name: 'guild bans',
+    // A banned user is kept out: the ban is its own row, written with the member's removal.
+    sql: `
+      CREATE TABLE guild_bans (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      );
+    `,
+  },
+  {
+    version: 11,
     name: 'message attachments',
     // The bytes of each file in bytea pieces of at most 256 KiB, so that no file is ever read or
     // written whole; a file's row says whose it is (the bound per owner) and which message holds it.
@@ -327,40 +369,3 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));
-
-/**
- * Applies the migrations the schema lacks, and says which. An advisory lock on the schema's name
- * serializes processes starting at once (even the creation of the schema itself, which does not
- * exist yet for `current_schema()` to name); each migration and its `schema_migrations` row commit
- * together. A schema newer than the newest migration here is refused (`SchemaTooNewError`).
- */
-export async function migrate(conn: PostgresConnection): Promise<MigrationReport> {
-  const lock = (client: PostgresClient) =>
-    client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd migrations/' || $1, 0))", [conn.schema]);
-  const before = await conn.transaction(async (client) => {
-    await lock(client);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${conn.quotedSchema}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS schema_migrations (
-         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
-    const found = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
-    return found.rows[0]?.v ?? 0;
-  });
-  checkSchemaVersion(before, LATEST_VERSION);
-  const applied: number[] = [];
-  for (const migration of MIGRATIONS) {
-    await conn.transaction(async (client) => {
-      await lock(client);
-      const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
-      if (done.rowCount) return;
-      await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    });
-  }
-  return { before, after: Math.max(before, LATEST_VERSION), applied };
-}

@@ -8,6 +8,7 @@ import type {
   SigningKeyRecord,
   UserAuthorization,
 } from '../oauth2-grants.js';
+import { storedDocument } from '../rows.js';
 import { tokenDigest } from '../tokens.js';
 import type { PostgresConnection } from './connection.js';
 
@@ -38,7 +39,7 @@ export class PostgresOAuth2Grants implements OAuth2GrantStore {
       if (!row) return null;
       if (!row.used)
         await client.query('UPDATE oauth2_codes SET used = true WHERE code_hash = $1', [tokenDigest(code)]);
-      return { grant: JSON.parse(row.doc) as AuthorizationGrant, firstUse: !row.used };
+      return { grant: storedDocument<AuthorizationGrant>(row.doc), firstUse: !row.used };
     });
   }
 
@@ -68,7 +69,7 @@ export class PostgresOAuth2Grants implements OAuth2GrantStore {
       if (!row.used) {
         await client.query('UPDATE oauth2_refresh_tokens SET used = true WHERE token_hash = $1', [tokenDigest(token)]);
       }
-      return { grant: JSON.parse(row.doc) as RefreshGrant, firstUse: !row.used };
+      return { grant: storedDocument<RefreshGrant>(row.doc), firstUse: !row.used };
     });
   }
 
@@ -99,7 +100,7 @@ export class PostgresOAuth2Grants implements OAuth2GrantStore {
       [applicationId, userId],
     );
     const row = result.rows[0];
-    return row ? (JSON.parse(row.doc) as UserAuthorization) : null;
+    return row ? storedDocument<UserAuthorization>(row.doc) : null;
   }
 
   async deleteUserAuthorization(applicationId: string, userId: string): Promise<boolean> {
@@ -116,6 +117,6 @@ export class PostgresOAuth2Grants implements OAuth2GrantStore {
       [JSON.stringify(candidate)],
     );
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM oidc_signing_keys WHERE slot = 1');
-    return JSON.parse(result.rows[0]!.doc) as SigningKeyRecord;
+    return storedDocument<SigningKeyRecord>(result.rows[0]!.doc);
   }
 }

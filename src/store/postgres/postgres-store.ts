@@ -16,7 +16,7 @@ import {
 import { PostgresInteractionStore } from './interaction-tables.js';
 import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { PostgresSnapshotStore } from './snapshot-tables.js';
-import { migrate } from './migrations.js';
+import { migrate } from './migrate.js';
 import { PostgresWorldStore } from './world-tables.js';
 
 /** The database could not be reached or migrated at start-up (the cause says why). */

@@ -83,3 +83,17 @@ export function deleteMessageFiles(conn: SqliteConnection, channelId: string, me
     .run(channelId, channelId, messageId);
   conn.sql('DELETE FROM attachment_files WHERE channel_id = ? AND message_id = ?').run(channelId, messageId);
 }
+
+/** The files of the messages `messageIds` (a bulk delete), inside the caller's transaction. */
+export function deleteMessagesFiles(conn: SqliteConnection, channelId: string, messageIds: readonly string[]): void {
+  const ids = JSON.stringify(messageIds);
+  conn
+    .sql(
+      `DELETE FROM attachment_chunks WHERE channel_id = ? AND attachment_id IN
+       (SELECT id FROM attachment_files WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?)))`,
+    )
+    .run(channelId, channelId, ids);
+  conn
+    .sql('DELETE FROM attachment_files WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
+    .run(channelId, ids);
+}

@@ -1,11 +1,11 @@
 /** The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities. */
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
-import type { ActivityInstance, InteractionStore, MessageRange } from '../store.js';
+import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../store.js';
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
-import { messageRowValues, modalClaimable } from '../rows.js';
-import { deleteMessageFiles } from './attachment-tables.js';
+import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
+import { deleteMessageFiles, deleteMessagesFiles } from './attachment-tables.js';
 
 export class SqliteInteractionStore implements InteractionStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -20,7 +20,7 @@ export class SqliteInteractionStore implements InteractionStore {
     const row = this.conn
       .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
       .get(applicationId, id) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+    return row ? storedDocument<InteractionRecord>(row.doc) : null;
   }
 
   async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
@@ -33,14 +33,14 @@ export class SqliteInteractionStore implements InteractionStore {
   async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
     const row = this.conn.sql('SELECT doc FROM interactions WHERE user_id = ? AND id = ?').get(userId, id) as
       { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as InteractionRecord) : null;
+    return row ? storedDocument<InteractionRecord>(row.doc) : null;
   }
 
   async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
     const rows = this.conn
       .sql('SELECT doc FROM interactions WHERE user_id = ? ORDER BY length(id) DESC, id DESC LIMIT ?')
       .all(userId, limit) as { doc: string }[];
-    return rows.map((row) => JSON.parse(row.doc) as InteractionRecord);
+    return rows.map((row) => storedDocument<InteractionRecord>(row.doc));
   }
 
   async claimModal(applicationId: string, id: string, submissionId: string): Promise<boolean> {
@@ -49,7 +49,7 @@ export class SqliteInteractionStore implements InteractionStore {
         .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
         .get(applicationId, id) as { doc: string } | undefined;
       if (!row) return false;
-      const record = JSON.parse(row.doc) as InteractionRecord;
+      const record = storedDocument<InteractionRecord>(row.doc);
       if (!modalClaimable(record)) return false;
       this.conn
         .sql('UPDATE interactions SET doc = ? WHERE application_id = ? AND id = ?')
@@ -70,7 +70,7 @@ export class SqliteInteractionStore implements InteractionStore {
         .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
         .get(applicationId, id) as { doc: string } | undefined;
       if (!row) return false;
-      const record = JSON.parse(row.doc) as InteractionRecord;
+      const record = storedDocument<InteractionRecord>(row.doc);
       if (!from.includes(record.state)) return false;
       const next = { ...record, ...patch };
       this.conn
@@ -106,7 +106,7 @@ export class SqliteInteractionStore implements InteractionStore {
   async getMessage(channelId: string, id: string): Promise<StoredMessage | null> {
     const row = this.conn.sql('SELECT doc FROM messages WHERE channel_id = ? AND id = ?').get(channelId, id) as
       { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as StoredMessage) : null;
+    return row ? storedDocument<StoredMessage>(row.doc) : null;
   }
 
   async listChannelMessages(
@@ -133,7 +133,7 @@ export class SqliteInteractionStore implements InteractionStore {
       ) as {
       doc: string;
     }[];
-    const messages = rows.map((r) => JSON.parse(r.doc) as StoredMessage);
+    const messages = rows.map((r) => storedDocument<StoredMessage>(r.doc));
     return ascending ? messages.reverse() : messages;
   }
 
@@ -141,7 +141,60 @@ export class SqliteInteractionStore implements InteractionStore {
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
     return this.conn.transaction(() => {
       deleteMessageFiles(this.conn, channelId, id);
+      this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, id);
       return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+    });
+  }
+
+  async pinMessage(channelId: string, messageId: string, pinnedAt: string, limit: number): Promise<PinOutcome> {
+    return this.conn.transaction(() => {
+      const pinned = this.conn
+        .sql('SELECT 1 FROM message_pins WHERE channel_id = ? AND message_id = ?')
+        .get(channelId, messageId);
+      if (pinned) return 'already';
+      const { n } = this.conn.sql('SELECT count(*) AS n FROM message_pins WHERE channel_id = ?').get(channelId) as {
+        n: number;
+      };
+      if (n >= limit) return 'full';
+      this.conn
+        .sql('INSERT INTO message_pins (channel_id, message_id, pinned_at) VALUES (?, ?, ?)')
+        .run(channelId, messageId, pinnedAt);
+      return 'pinned';
+    });
+  }
+
+  async unpinMessage(channelId: string, messageId: string): Promise<boolean> {
+    return (
+      this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, messageId)
+        .changes > 0
+    );
+  }
+
+  async listPins(channelId: string, limit: number, before?: string): Promise<Pin[]> {
+    // Ties in time: the newer message (ids ordered as numbers by length, then text) first.
+    const rows = this.conn
+      .sql(
+        `SELECT message_id, pinned_at FROM message_pins WHERE channel_id = ? AND (? IS NULL OR pinned_at < ?)
+         ORDER BY pinned_at DESC, length(message_id) DESC, message_id DESC LIMIT ?`,
+      )
+      .all(channelId, before ?? null, before ?? null, limit) as { message_id: string; pinned_at: string }[];
+    return rows.map((row) => ({ messageId: row.message_id, pinnedAt: row.pinned_at }));
+  }
+
+  async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+    return this.conn.transaction(() => {
+      const rows = this.conn
+        .sql(
+          `DELETE FROM messages WHERE channel_id = ? AND visible_to IS NULL
+           AND id IN (SELECT value FROM json_each(?)) RETURNING id`,
+        )
+        .all(channelId, JSON.stringify(ids)) as { id: string }[];
+      const gone = rows.map((row) => row.id);
+      this.conn
+        .sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
+        .run(channelId, JSON.stringify(gone));
+      deleteMessagesFiles(this.conn, channelId, gone);
+      return gone;
     });
   }
 
@@ -160,7 +213,7 @@ export class SqliteInteractionStore implements InteractionStore {
     const rows = this.conn
       .sql('SELECT doc FROM interaction_transcripts WHERE application_id = ? AND interaction_id = ? ORDER BY seq')
       .all(applicationId, interactionId) as { doc: string }[];
-    return rows.map((row) => JSON.parse(row.doc) as TranscriptEntry);
+    return rows.map((row) => storedDocument<TranscriptEntry>(row.doc));
   }
 
   async putActivityInstance(instance: ActivityInstance): Promise<void> {
@@ -174,6 +227,6 @@ export class SqliteInteractionStore implements InteractionStore {
       this.conn.sql('SELECT doc FROM activity_instances WHERE application_id = ? ORDER BY id').all(applicationId) as {
         doc: string;
       }[]
-    ).map((r) => JSON.parse(r.doc) as ActivityInstance);
+    ).map((r) => storedDocument<ActivityInstance>(r.doc));
   }
 }

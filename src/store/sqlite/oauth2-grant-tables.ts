@@ -8,6 +8,7 @@ import type {
   SigningKeyRecord,
   UserAuthorization,
 } from '../oauth2-grants.js';
+import { storedDocument } from '../rows.js';
 import { tokenDigest } from '../tokens.js';
 import type { SqliteConnection } from './connection.js';
 
@@ -32,7 +33,7 @@ export class SqliteOAuth2Grants implements OAuth2GrantStore {
         .get(tokenDigest(code), applicationId) as { doc: string; used: number } | undefined;
       if (!row) return null;
       if (row.used === 0) this.conn.sql('UPDATE oauth2_codes SET used = 1 WHERE code_hash = ?').run(tokenDigest(code));
-      return { grant: JSON.parse(row.doc) as AuthorizationGrant, firstUse: row.used === 0 };
+      return { grant: storedDocument<AuthorizationGrant>(row.doc), firstUse: row.used === 0 };
     });
   }
 
@@ -58,7 +59,7 @@ export class SqliteOAuth2Grants implements OAuth2GrantStore {
         .get(digest, applicationId) as { doc: string; used: number } | undefined;
       if (!row) return null;
       if (row.used === 0) this.conn.sql('UPDATE oauth2_refresh_tokens SET used = 1 WHERE token_hash = ?').run(digest);
-      return { grant: JSON.parse(row.doc) as RefreshGrant, firstUse: row.used === 0 };
+      return { grant: storedDocument<RefreshGrant>(row.doc), firstUse: row.used === 0 };
     });
   }
 
@@ -84,7 +85,7 @@ export class SqliteOAuth2Grants implements OAuth2GrantStore {
     const row = this.conn
       .sql('SELECT doc FROM oauth2_authorizations WHERE application_id = ? AND user_id = ?')
       .get(applicationId, userId) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as UserAuthorization) : null;
+    return row ? storedDocument<UserAuthorization>(row.doc) : null;
   }
 
   async deleteUserAuthorization(applicationId: string, userId: string): Promise<boolean> {
@@ -101,7 +102,7 @@ export class SqliteOAuth2Grants implements OAuth2GrantStore {
         .sql('INSERT INTO oidc_signing_keys (slot, doc) VALUES (1, ?) ON CONFLICT (slot) DO NOTHING')
         .run(JSON.stringify(candidate));
       const row = this.conn.sql('SELECT doc FROM oidc_signing_keys WHERE slot = 1').get() as { doc: string };
-      return JSON.parse(row.doc) as SigningKeyRecord;
+      return storedDocument<SigningKeyRecord>(row.doc);
     });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Who is calling: a bot (`Bot <token>`), an OAuth2 bearer (`Bearer <token>`), or a user of the
- * client (`<token>` with no prefix). Lookups go through the store, which compares in constant time.
- * Called only by the authentication hook (./authentication.ts), once per request.
+ * client (`<token>` with no prefix), from the Authorization header. Lookups go through the store,
+ * which compares in constant time. Called only by the authentication hook
+ * (src/http/authentication.ts), once per request (a lint rule, `ONE_WAY` in eslint.config.js).
  */
 import type { User } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from '../store/store.js';
@@ -12,16 +13,13 @@ export type Principal =
   | { kind: 'bearer'; app: StoredApplication; token: IssuedToken; user: User | null }
   | { kind: 'user'; user: User };
 
-export const SCOPE_COMMANDS_UPDATE = 'applications.commands.update';
-export const SCOPE_PERMISSIONS_UPDATE = 'applications.commands.permissions.update';
-
 /** The store reads a token lookup needs, and nothing else. */
-export type PrincipalLookup = Pick<
+export type PrincipalStore = Pick<
   WorldStore,
   'findApplicationByBotToken' | 'findOAuth2Token' | 'getApplication' | 'getUser' | 'findUserByToken'
 >;
 
-export async function authenticate(store: PrincipalLookup, header: string | undefined): Promise<Principal | null> {
+export async function authenticate(store: PrincipalStore, header: string | undefined): Promise<Principal | null> {
   if (!header) return null;
   const space = header.indexOf(' ');
   const scheme = space === -1 ? '' : header.slice(0, space).toLowerCase();

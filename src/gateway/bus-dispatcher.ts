@@ -1,0 +1,177 @@
+/**
+ * Bus events turned into dispatches to the sessions this node holds: INTERACTION_CREATE to one
+ * session of the app, permission updates, world events and installs filtered per session. Also
+ * which session gets an app's interactions (`GatewayPresence`), on any node.
+ */
+import { Close } from '../core/gateway/protocol.js';
+import { Intent } from '../core/gateway/intents.js';
+import { shardOf } from '../core/gateway/shards.js';
+import { worldDispatchFor, type WorldEvent } from '../core/gateway/world-filter.js';
+import { botInGuild } from '../core/world/guild-members.js';
+import type { BusEvents, EventBus } from '../events/bus.js';
+import { Connection } from './connection.js';
+import type { GatewayWorld } from './gateway-options.js';
+import type { GuildCreateCache } from './guild-create-cache.js';
+import type { Session } from './session.js';
+import type { SessionTable } from './session-table.js';
+
+/** A session that may get an interaction: on this node, or any node's from the registry. */
+interface Candidate {
+  id: string;
+  attached: boolean;
+  nodeAlive: boolean;
+  since: number;
+}
+
+function asCandidate(session: Session): Candidate {
+  return { id: session.id, attached: session.socket !== null, nodeAlive: true, since: session.startedAt };
+}
+
+/** The most recently started; the first of equals. */
+function newest<T extends Candidate>(candidates: readonly T[]): T | null {
+  let found: T | null = null;
+  for (const candidate of candidates) if (found === null || candidate.since > found.since) found = candidate;
+  return found;
+}
+
+export class BusDispatcher {
+  /**
+   * Bus events are dispatched one after another, in the order published: a world event waits for
+   * its guild to be read, and what was published after it waits behind it.
+   */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: GatewayWorld,
+    private readonly sessions: SessionTable,
+    private readonly guildCreates: GuildCreateCache,
+  ) {}
+
+  /** Subscribes to the bus; returns the unsubscribers. */
+  subscribe(bus: EventBus): (() => void)[] {
+    return [
+      bus.subscribe('INTERACTION_CREATE', (event) => this.enqueue(async () => this.onInteraction(event))),
+      bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) =>
+        this.enqueue(async () => this.onPermissionsUpdate(event)),
+      ),
+      bus.subscribe('WORLD_DISPATCH', (event) => this.enqueue(() => this.onWorld(event))),
+      bus.subscribe('APPLICATION_GUILD', (event) => this.enqueue(() => this.onApplicationGuild(event))),
+      bus.subscribe('GATEWAY_SESSION_MOVED', (event) => this.onSessionMoved(event)),
+    ];
+  }
+
+  /** Resolves once the bus events published so far have been dispatched. */
+  async settled(): Promise<void> {
+    await this.queue;
+  }
+
+  /**
+   * The newest session of the app's shard attached to a live node; else the newest one whose node
+   * is alive (detached: its buffer keeps the interaction for a RESUME); else the newest one at all
+   * (its node died: the interaction waits, pending, for a RESUME or the app's next session).
+   */
+  async sessionFor(applicationId: string, guildId: string | null): Promise<string | null> {
+    const registry = this.sessions.registry;
+    let candidates: readonly Candidate[];
+    try {
+      candidates = registry
+        ? (await registry.sessionsOf(applicationId)).filter(
+            (record) => shardOf(guildId, record.numShards) === record.shardId,
+          )
+        : this.localCandidates(applicationId, guildId);
+    } catch {
+      // The registry is away: this node's own sessions still answer.
+      candidates = this.localCandidates(applicationId, guildId);
+    }
+    const chosen =
+      newest(candidates.filter((c) => c.attached && c.nodeAlive)) ??
+      newest(candidates.filter((c) => c.nodeAlive)) ??
+      newest(candidates);
+    return chosen?.id ?? null;
+  }
+
+  private localCandidates(applicationId: string, guildId: string | null): Candidate[] {
+    return this.sessions.forGuild(applicationId, guildId).map((session) => ({
+      id: session.id,
+      attached: session.socket !== null,
+      nodeAlive: true,
+      since: session.startedAt,
+    }));
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch(() => undefined);
+  }
+
+  private onInteraction({ applicationId, data, sessionId, copy }: BusEvents['INTERACTION_CREATE']): void {
+    const again = copy !== undefined;
+    if (sessionId !== undefined) {
+      // Chosen by the node that published it: delivered by the node holding that session.
+      const chosen = this.sessions.get(sessionId);
+      if (chosen?.applicationId === applicationId) chosen.dispatchInteraction(data, again);
+      return;
+    }
+    const guildId = typeof data.guild_id === 'string' ? data.guild_id : null;
+    const candidates = this.sessions.forGuild(applicationId, guildId);
+    // One session answers an interaction: the newest attached one if there is one.
+    const attached = candidates.filter((session) => session.socket !== null);
+    const target = newest((attached.length > 0 ? attached : candidates).map(asCandidate));
+    if (target) this.sessions.get(target.id)?.dispatchInteraction(data, again);
+  }
+
+  private onPermissionsUpdate({ applicationId, data }: BusEvents['APPLICATION_COMMAND_PERMISSIONS_UPDATE']): void {
+    for (const session of this.sessions.forGuild(applicationId, data.guild_id)) {
+      session.dispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE', data);
+    }
+  }
+
+  private async onWorld(event: BusEvents['WORLD_DISPATCH']): Promise<void> {
+    if (this.sessions.size === 0) return;
+    // Who gets a world event depends on bots and channels, never on the members: none is read.
+    const guild = event.guildId === null ? null : await this.store.getGuildWithMembers(event.guildId, []);
+    const world: WorldEvent = event;
+    // What a session gets depends only on its app and MESSAGE_CONTENT: one object (and so one JSON
+    // text) per such view, however many sessions share it.
+    const views = new Map<string, Record<string, unknown>>();
+    for (const session of this.sessions.all()) {
+      const d = worldDispatchFor(world, session, guild);
+      if (d === null) continue;
+      const view = `${session.applicationId}/${session.intents & Intent.MessageContent}`;
+      const shared = views.get(view) ?? d;
+      views.set(view, shared);
+      session.dispatchAbout(event.guildId, event.t, shared);
+    }
+  }
+
+  private async onApplicationGuild(event: BusEvents['APPLICATION_GUILD']): Promise<void> {
+    const own = this.sessions
+      .forGuild(event.applicationId, event.guildId)
+      .filter((session) => (session.intents & Intent.Guilds) !== 0);
+    if (own.length === 0) return;
+    if (!event.installed) {
+      for (const session of own) session.dispatch('GUILD_DELETE', { id: event.guildId });
+      return;
+    }
+    const [guild, app] = await Promise.all([
+      this.store.getGuild(event.guildId),
+      this.store.getApplication(event.applicationId),
+    ]);
+    if (!guild || !app || !botInGuild(guild, app.id)) return;
+    for (const session of own) session.dispatch('GUILD_CREATE', await this.guildCreates.payload(guild, app, session));
+  }
+
+  /** Another node resumed a session this node held: its socket here (if any) is closed, and it is let go. */
+  private onSessionMoved({ sessionId, node }: BusEvents['GATEWAY_SESSION_MOVED']): void {
+    const registry = this.sessions.registry;
+    if (!registry || node === registry.node) return;
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    this.sessions.forget(session);
+    const socket = session.socket;
+    session.socket = null;
+    if (socket instanceof Connection) {
+      socket.session = null;
+      socket.close({ code: Close.UnknownError.code, reason: 'Session resumed elsewhere.' });
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/** What a gateway is built with: its options and their defaults, the world it reads, its parts. */
+import type { IncomingMessage } from 'node:http';
+import { IDENTIFY_TIMEOUT_MS, UNIDENTIFIED_PER_ADDRESS, UNIDENTIFIED_TOTAL } from '../core/gateway/limits.js';
+import { HEARTBEAT_INTERVAL_MS, MAX_GUILDS_PER_SHARD, RESUME_BUFFER_CHARS } from '../core/gateway/protocol.js';
+import type { EventBus } from '../events/bus.js';
+import type { FaultTable } from '../faults/fault-table.js';
+import type { GatewayMetrics } from '../metrics/metrics.js';
+import type { InteractionStore, WorldStore } from '../store/store.js';
+import type { PendingInteractions } from './pending-interactions.js';
+import type { ResumeBuffer } from './resume-buffer.js';
+import type { SessionRegistry } from './session-registry.js';
+import type { SessionStartCounter } from './session-starts.js';
+
+/**
+ * Identified connections (past IDENTIFY or RESUME) one node holds at most; past it, upgrades are
+ * refused with HTTP 503. Sockets not yet identified have bounds of their own (core/gateway/limits.ts).
+ */
+export const DEFAULT_MAX_SESSIONS = 50_000;
+/** Unsent bytes a connection may queue before it is closed as a slow consumer (4000, resumable). */
+export const DEFAULT_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
+
+export interface GatewayOptions {
+  /** The ws:// or wss:// URL announced to clients (`--gateway-url`); by default from `setOrigin` (gateway-url.ts). */
+  publicUrl: string | null;
+  /** Identified connections the node holds at most (DEFAULT_MAX_SESSIONS). */
+  maxSessions: number;
+  /** How long a socket may stay without IDENTIFY or RESUME before it closes with 4003 (ms). */
+  identifyTimeoutMs: number;
+  /** Sockets not yet identified one client address (an IPv6 /64) may hold; more get HTTP 429. */
+  maxUnidentifiedPerAddress: number;
+  /** Sockets not yet identified the node holds, all addresses together; more get HTTP 503. */
+  maxUnidentified: number;
+  sendBufferBytes: number;
+  heartbeatIntervalMs: number;
+  /**
+   * Whether an interaction for an app without an interactions endpoint fails at once when no
+   * session of the app is connected (v10). Off, it waits on the bus for its 3 s deadline.
+   */
+  failWithoutSession: boolean;
+  /** Guilds one shard may hold before IDENTIFY closes with 4011 (v10: 2,500). */
+  maxGuildsPerShard: number;
+  /** JSON text the resume buffer (in memory, or Redis's with many nodes) keeps per session. */
+  resumeBufferChars: number;
+}
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
+  publicUrl: null,
+  maxSessions: DEFAULT_MAX_SESSIONS,
+  identifyTimeoutMs: IDENTIFY_TIMEOUT_MS,
+  maxUnidentifiedPerAddress: UNIDENTIFIED_PER_ADDRESS,
+  maxUnidentified: UNIDENTIFIED_TOTAL,
+  sendBufferBytes: DEFAULT_SEND_BUFFER_BYTES,
+  heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+  failWithoutSession: true,
+  maxGuildsPerShard: MAX_GUILDS_PER_SHARD,
+  resumeBufferChars: RESUME_BUFFER_CHARS,
+};
+
+/** The world reads the gateway makes: the bot's token (constant-time lookup), guilds, users. */
+export type GatewayWorld = Pick<
+  WorldStore,
+  | 'findApplicationByBotToken'
+  | 'getApplication'
+  | 'getGuild'
+  | 'getGuildWithMembers'
+  | 'guildsOfApplication'
+  | 'getUsers'
+>;
+
+export interface GatewayDeps {
+  store: GatewayWorld;
+  bus: EventBus;
+  now: () => number;
+  options?: Partial<GatewayOptions> | undefined;
+  resumeBuffer?: ResumeBuffer | undefined;
+  metrics?: GatewayMetrics | undefined;
+  /** Sessions shared with other nodes (a RESUME on any node); without it, sessions are this node's. */
+  registry?: SessionRegistry | undefined;
+  /** Where `session_start_limit` is counted; by default in this process. */
+  sessionStarts?: SessionStartCounter | undefined;
+  /** Injected faults (`/admin/faults`): RECONNECT, INVALID_SESSION or a close instead of a dispatch. */
+  faults?: FaultTable | undefined;
+  /** The client's address of an upgrade (behind trusted proxies, from X-Forwarded-For); by default the socket's. */
+  clientAddress?: ((request: IncomingMessage) => string) | undefined;
+  /** With `registry`: interactions handed to sessions, re-sent if a session dies with its node. */
+  pending?: PendingInteractions | undefined;
+  /** Whether an interaction still waits for its first answer: a re-send is for those only. */
+  interactionStates?: Pick<InteractionStore, 'getInteractionState'> | undefined;
+}

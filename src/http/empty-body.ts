@@ -1,0 +1,16 @@
+/**
+ * A request that carries no body (`Content-Length: 0`, no `Transfer-Encoding`) has nothing to parse,
+ * whatever its `Content-Type` says. aiohttp (discord.py) labels the empty POST of `typing()` as
+ * `application/octet-stream`; v10 answers it 204, so slashd must not refuse the label.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+function hasNoBody(request: FastifyRequest): boolean {
+  return request.headers['content-length'] === '0' && request.headers['transfer-encoding'] === undefined;
+}
+
+export function ignoreTypeOfEmptyBodies(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.headers['content-type'] !== undefined && hasNoBody(request)) delete request.headers['content-type'];
+  });
+}
