@@ -1,6 +1,6 @@
 /**
  * AttachmentStore: a message's files written all or none, read back piece by piece with the same
- * bytes, counted per owner, dropped one by one by an edit, and gone with their message.
+ * bytes, counted per owner, dropped one by one by an edit, and gone with their message (one or in bulk).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -83,6 +83,19 @@ export function describeAttachmentStoreContract(name: string, make: MakeStores):
       assert.equal(await store().findFile(CHANNEL_1, FILE_1), null);
       assert.equal(await store().readFile(CHANNEL_1, FILE_2), null);
       assert.equal(await store().storedBytes(APP_A), 0);
+    });
+
+    it('a bulk delete takes the deleted messages’ files, and only theirs', async () => {
+      const kept = '1500000000000000002';
+      await t.stores.interactions.putMessage(message(CHANNEL_1, MESSAGE, 'with files'));
+      await t.stores.interactions.putMessage(message(CHANNEL_1, kept, 'kept'));
+      await store().putFiles(owner, [file(FILE_1, PIECE + 1)]);
+      await store().putFiles({ ...owner, messageId: kept }, [file(FILE_2, 3)]);
+      assert.deepEqual(await t.stores.interactions.deleteMessages(CHANNEL_1, [MESSAGE]), [MESSAGE]);
+      assert.equal(await store().findFile(CHANNEL_1, FILE_1), null);
+      assert.equal(await store().readFile(CHANNEL_1, FILE_1), null);
+      assert.deepEqual(await collect(await store().readFile(CHANNEL_1, FILE_2)), file(FILE_2, 3).bytes);
+      assert.equal(await store().storedBytes(APP_A), 3);
     });
   });
 }
