@@ -1,9 +1,10 @@
 /**
  * Files over HTTP: a bot sends a message with files (multipart, `payload_json` + `files[n]`), a user
  * reads it and downloads the same bytes from its `url` and `proxy_url`, with the image's
- * dimensions; an edit keeps and drops files by listing them; a deleted message's files are gone;
- * and the refusals: 40005 past the size bounds (before and while reading), 50035 naming the path,
- * ATTACH_FILES, and a user who may not view the channel cannot download.
+ * dimensions; a user replies with a file (the reply's id an exact JSON integer); an edit keeps and
+ * drops files by listing them; a deleted message's files are gone; and the refusals: 40005 past
+ * the size bounds (before and while reading), 50035 naming the path, ATTACH_FILES, and a user who
+ * may not view the channel cannot download.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -36,6 +37,26 @@ describe('message files over HTTP', () => {
     server = await startServer({ world: attachmentWorld() });
   });
   after(() => server?.close());
+
+  test('a user replies with a file; payload_json names the message as a JSON integer, read exactly', async () => {
+    const sent = await send(GENERAL, messageForm({ content: 'to reply to' }, []));
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const form = new FormData();
+    // discord.py writes snowflakes as JSON integers: past 2^53, JSON.parse would change the id.
+    form.append('payload_json', `{"content":"my answer","message_reference":{"message_id":${sent.body.id}}}`);
+    form.append('files[0]', new Blob([text]), 'answer.txt');
+    const response = await fetch(`${server.api}/channels/${GENERAL}/messages`, {
+      method: 'POST',
+      headers: { authorization: ALICE_TOKEN },
+      body: form,
+    });
+    const reply = (await response.json()) as Json;
+    assert.equal(response.status, 200, JSON.stringify(reply));
+    assert.equal(reply.message_reference.message_id, sent.body.id);
+    assert.equal(reply.attachments[0].filename, 'answer.txt');
+    const file = await download(reply.attachments[0].url, ALICE_TOKEN);
+    assert.deepEqual([file.status, file.bytes], [200, text]);
+  });
 
   test('a bot sends files; a user reads the message and downloads the same bytes', async () => {
     const sent = await send(
