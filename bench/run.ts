@@ -4,6 +4,7 @@
  */
 import { runCommandsBench } from './commands.bench.js';
 import { runConsoleBench } from './console.bench.js';
+import { runFaultsBench } from './faults.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runMemoryBench } from './memory.bench.js';
@@ -35,6 +36,7 @@ const BENCHES: Bench[] = [
   { name: 'nodes ', run: runNodesBench },
   { name: 'testing-kit ', run: runTestingKitBench },
   { name: 'console ', run: runConsoleBench },
+  { name: 'faults ', run: runFaultsBench },
 ];
 
 async function main(): Promise<void> {
