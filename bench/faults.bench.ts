@@ -186,6 +186,8 @@ async function startCluster(extra: string[] = []) {
 interface Paced {
   rate: number;
   refused: number;
+  /** p50 of `POST /interactions` alone (ms): what of the flow is spent before the bot is involved. */
+  invokeP50: number;
   flows: number;
   p50: number;
   p99: number;
@@ -198,17 +200,28 @@ async function pacedRoundTrips(urls: string[]): Promise<Paced[]> {
   const bot = await startBot(urls[0]!);
   const load = invoker(urls, command);
   try {
-    const flow = async (i: number) => bot.answered(await load.invoke(i));
+    let invokeTimes: number[] = [];
+    const flow = async (i: number) => {
+      const started = performance.now();
+      const id = await load.invoke(i);
+      invokeTimes.push(performance.now() - started);
+      await bot.answered(id);
+    };
     await paced(RATES[0]!, WARMUP_SECONDS, flow);
     const results: Paced[] = [];
     for (const rate of RATES) {
       const before = bot.refused();
+      invokeTimes = [];
       const { times, maxLagMs } = await paced(rate, PACED_SECONDS, flow);
       const sorted = [...times].sort((a, b) => a - b);
       results.push({
         rate,
         refused: bot.refused() - before,
         flows: times.length,
+        invokeP50: percentile(
+          [...invokeTimes].sort((a, b) => a - b),
+          50,
+        ),
         p50: percentile(sorted, 50),
         p99: percentile(sorted, 99),
         maxLagMs,
@@ -239,7 +252,7 @@ async function durablePath(): Promise<string[]> {
     await cluster.close();
   }
   const describe = (p: Paced) =>
-    `p50 ${fixed(p.p50, 1)} ms, p99 ${fixed(p.p99, 1)} ms (scheduler behind at worst ${fixed(p.maxLagMs, 0)} ms; ${p.refused} of ${p.flows} replies refused)`;
+    `p50 ${fixed(p.p50, 1)} ms, p99 ${fixed(p.p99, 1)} ms, POST /interactions alone p50 ${fixed(p.invokeP50, 1)} ms (scheduler behind at worst ${fixed(p.maxLagMs, 0)} ms; ${p.refused} of ${p.flows} replies refused)`;
   const lines: string[] = [];
   RATES.forEach((rate, i) => {
     const [a, b] = [one[i]!, three[i]!];
