@@ -9,6 +9,8 @@ export const ADMINISTRATOR = 1n << 3n;
 export const MANAGE_CHANNELS = 1n << 4n;
 /** Edit the guild's settings; half of what editing command permissions needs. */
 export const MANAGE_GUILD = 1n << 5n;
+/** Add a new emoji's reaction to a message (reacting with one already there needs only to read it). */
+export const ADD_REACTIONS = 1n << 6n;
 /** See a channel at all. */
 export const VIEW_CHANNEL = 1n << 10n;
 /** Send messages in a channel that is not a thread; invoking a USER command needs it. */

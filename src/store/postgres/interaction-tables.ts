@@ -151,6 +151,7 @@ export class PostgresInteractionStore implements InteractionStore {
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
     return this.conn.transaction(async (client) => {
       await client.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
+      await client.query('DELETE FROM message_reactions WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
       const result = await client.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [channelId, id]);
       return (result.rowCount ?? 0) > 0;
     });
