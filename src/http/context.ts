@@ -6,6 +6,7 @@
 import type { ApplicationService } from '../services/application-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
+import type { ReactionsService } from '../services/reactions-service.js';
 import type { ChannelsService } from '../services/channels-service.js';
 import type { CommandsService } from '../services/commands-service.js';
 import type { ConsoleService } from '../services/console-service.js';
@@ -55,6 +56,8 @@ export interface HttpServices {
   channelMessages: ChannelMessagesService;
   /** A channel's pins (PUT/DELETE/GET /channels/{id}/messages/pins, and the older /pins). */
   pins: PinsService;
+  /** Reactions on a channel's messages (…/messages/{id}/reactions…). */
+  reactions: ReactionsService;
   /** Gateway discovery (`/gateway`, `/gateway/bot`), and whose bots are connected (`/admin/delivery`). */
   gateway: GatewayDiscovery & GatewayPresence;
   /** The web console's own reads (sandbox sign-in, members, live streams). */

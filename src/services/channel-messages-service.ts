@@ -92,7 +92,7 @@ export class ChannelMessagesService {
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const message = await this.find(guild, channel, messageId, viewerId(viewer));
     if (!message) throw apiError('UnknownMessage');
-    return this.render(message);
+    return this.deps.renderer.renderFor(message, viewerId(viewer));
   }
 
   async edit(
