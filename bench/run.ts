@@ -6,6 +6,7 @@ import { runCommandsBench } from './commands.bench.js';
 import { runConsoleBench } from './console.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
+import { runMembersBench } from './members.bench.js';
 import { runMemoryBench } from './memory.bench.js';
 import { runMetricsBench } from './metrics.bench.js';
 import { runNodesBench } from './nodes.bench.js';
@@ -29,6 +30,7 @@ const BENCHES: Bench[] = [
   { name: 'gateway ', run: runGatewayBench },
   { name: 'metrics ', run: runMetricsBench },
   { name: 'memory ', run: runMemoryBench },
+  { name: 'members ', run: runMembersBench },
   { name: 'rate-limits ', run: runRateLimitsBench },
   { name: 'stores ', run: runStoresBench },
   { name: 'scale ', run: runScaleBench },

@@ -105,6 +105,8 @@ async function assemble(
     metrics,
     sessionStarts: shared.sessionStarts,
     clientAddress: clientAddressOf(config.trustProxy),
+    pending: shared.pending,
+    interactionStates: store.interactions,
   });
   metrics.watchGateway(gateway);
   // The issuer and the gateway's announced URL: the configured public URL, else the bound address.

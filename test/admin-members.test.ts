@@ -8,8 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { BusEvents } from '../src/events/bus.js';
 import { adminRequest, injectServer, type TestServer } from './helpers/server.js';
 import { ALICE_ID, BOB_ID, CAROL_ID, ERIN_ID, SECOND_GUILD_ID, TEST_GUILD_ID } from './helpers/world.js';
-
-type Json = Record<string, any>;
+import type { Json } from './helpers/json.js';
 
 const UNKNOWN_GUILD = '1345183757107209999';
 

@@ -10,7 +10,15 @@ import { parseWorld } from '../src/core/world/parse.js';
 import type { World } from '../src/core/world/types.js';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { adminRequest, injectServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_ID,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
 const UNAUTHORIZED = { message: '401: Unauthorized', code: 0 };
@@ -75,7 +83,7 @@ describe('admin API', () => {
 
   test('401 without the admin token, and nothing changes', async () => {
     const before = await world();
-    for (const auth of [null, 'Bearer wrong-token', `Bot ${DEMO_BOT_TOKEN}`, ADMIN_TOKEN.slice(0, -1), 'Bearer ']) {
+    for (const auth of [null, 'Bearer wrong-token', BOT, ADMIN_TOKEN.slice(0, -1), 'Bearer ']) {
       for (const [method, path, body] of [
         ['GET', '/world', undefined],
         ['PUT', '/world', exampleWorld()],
@@ -223,7 +231,7 @@ describe('admin API', () => {
   });
 
   test('adding the EMBEDDED flag creates the "Launch" entry point (handler 2), once', async () => {
-    const bot = `Bot ${DEMO_BOT_TOKEN}`;
+    const bot = BOT;
     const base = `/applications/${DEMO_APP_ID}/commands`;
     const before = await server.request('GET', base, { auth: bot });
     assert.ok(!before.body.some((c: Json) => c.type === 4), 'no entry point yet');
@@ -254,7 +262,7 @@ describe('admin API', () => {
   });
 
   test('PUT /admin/world replaces the world and keeps the commands', async () => {
-    const bot = `Bot ${DEMO_BOT_TOKEN}`;
+    const bot = BOT;
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
       auth: bot,
       body: { name: 'survivor', description: 'Survives a world reload' },

@@ -13,6 +13,7 @@ import {
   BOT,
   DEMO_APP_ID,
   DEMO_CC_TOKEN,
+  OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
@@ -221,13 +222,9 @@ describe('command endpoints: who may call them', () => {
     assert.equal(response.status, 403);
     assert.ok(!response.text.includes(FIXTURE.name));
     // Its own list there is its own, empty.
-    const own = await server.request(
-      'GET',
-      `/applications/${'1324165260902400002'}/guilds/${SECOND_GUILD_ID}/commands`,
-      {
-        auth: `Bot ${OTHER_BOT_TOKEN}`,
-      },
-    );
+    const own = await server.request('GET', `/applications/${OTHER_APP_ID}/guilds/${SECOND_GUILD_ID}/commands`, {
+      auth: `Bot ${OTHER_BOT_TOKEN}`,
+    });
     assert.equal(own.status, 200);
     assert.deepEqual(own.body, []);
   });

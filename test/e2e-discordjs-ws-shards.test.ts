@@ -17,6 +17,7 @@ import {
   ADMIN_TOKEN,
   ALICE_ID,
   ALICE_TOKEN as ALICE,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
@@ -24,14 +25,15 @@ import {
   exampleWorld,
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
+import { THIRD_CHANNEL, THIRD_GUILD_ID } from './helpers/gateway-world.js';
 
 type Json = any;
 
 const SHARDS = 2;
 const ALICE_PERMISSIONS = 'Bearer alice-perm-token';
 /** The Test Guild's id shifted by one shard step (1 << 22): it lands on the other shard. */
-const ODD_GUILD_ID = (BigInt(TEST_GUILD_ID) + (1n << 22n)).toString();
-const ODD_CHANNEL_ID = (BigInt(ODD_GUILD_ID) + 10n).toString();
+const ODD_GUILD_ID = THIRD_GUILD_ID;
+const ODD_CHANNEL_ID = THIRD_CHANNEL;
 
 const shardOf = (guildId: string): number => Number((BigInt(guildId) >> 22n) % BigInt(SHARDS));
 
@@ -73,7 +75,7 @@ describe('@discordjs/core + @discordjs/ws with two shards against slashd', () =>
     assert.equal(shardOf(ODD_GUILD_ID), 1);
     server = await startServer({ world: shardedWorld() });
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'where', description: 'Which shard answers' },
     });
     assert.equal(created.status, 201, created.text);
@@ -105,7 +107,7 @@ describe('@discordjs/core + @discordjs/ws with two shards against slashd', () =>
   });
 
   test('GET /gateway/bot recommends a shard count and the bot identifies two shards', async () => {
-    const info = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const info = await server.request('GET', '/gateway/bot', { auth: BOT });
     assert.equal(info.status, 200, info.text);
     assert.ok(info.body.shards >= 1);
     const readies = await dispatches.findMany(SHARDS, (r) => r.t === 'READY', 'READY on each shard');

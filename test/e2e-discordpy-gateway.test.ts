@@ -16,6 +16,7 @@ import { startServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID,
   ALICE_TOKEN as ALICE,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
@@ -79,7 +80,7 @@ describe('unmodified discord.py over the slashd gateway', () => {
   /** Alice invokes a deployed command in #general; resolves once the bot reports its answer sent. */
   async function invoke(name: string, options?: Json[]): Promise<string> {
     const list = await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
     });
     const command = (list.body as Json[]).find((c) => c.name === name);
     assert.ok(command, `the bot synced /${name}: ${list.text}; the bot said ${JSON.stringify(lines.all())}`);

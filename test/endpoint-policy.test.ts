@@ -19,7 +19,7 @@ import { unreachableEndpointDetail } from '../src/services/interaction-delivery.
 import { fetchVerifyKey, setEndpoint, startAppServer, type AppServer, type Json } from './helpers/app-server.js';
 import { repoRoot } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { BOB_TOKEN as BOB, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { BOB_TOKEN as BOB, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
 
 const FIELD = 'interactions_endpoint_url';
@@ -77,7 +77,7 @@ describe('the endpoint policy (default: public and loopback)', () => {
     server = await startServer({ config: { resolve: resolver } });
     verifyKey = (await fetchVerifyKey(server.api, DEMO_BOT_TOKEN)).verifyKey;
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'ping', description: 'Ping' },
     });
     assert.equal(created.status, 201, created.text);
@@ -352,7 +352,7 @@ describe('slashd serve: policy flags and the delivery log', () => {
       assert.equal((await setEndpoint(slashd.api, DEMO_BOT_TOKEN, target.url)).status, 200);
       const created = await fetch(`${slashd.api}/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
         method: 'POST',
-        headers: { authorization: `Bot ${DEMO_BOT_TOKEN}`, 'content-type': 'application/json' },
+        headers: { authorization: BOT, 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'ping', description: 'Ping' }),
       });
       const command = (await created.json()) as Json;

@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, BOB_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ADMIN_TOKEN,
+  BOB_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  OTHER_APP_ID,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
 
 describe('injected delivery faults', () => {
@@ -22,7 +30,7 @@ describe('injected delivery faults', () => {
       inline: { type: 4, data: { content: 'hi' } },
     }));
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'ping', description: 'Ping' },
     });
     assert.equal(created.status, 201, created.text);

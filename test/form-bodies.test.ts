@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { injectServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN } from './helpers/world.js';
+import { BOT, DEMO_APP_ID } from './helpers/world.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -15,10 +15,10 @@ describe('form-encoded bodies', () => {
 
   test('a form-encoded command create is the v10 content-type error, and no command is created', async () => {
     const before = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
     });
     const response = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       headers: FORM,
       rawBody: 'name=formmade&description=made+from+a+form',
     });
@@ -27,7 +27,7 @@ describe('form-encoded bodies', () => {
     assert.equal(response.body.code, 50035);
     assert.equal(response.body.errors._errors[0].code, 'CONTENT_TYPE_INVALID');
     const afterList = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
     });
     assert.deepEqual(afterList.body, before.body);
     assert.ok(!afterList.text.includes('formmade'));

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assertErrorBody } from './helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { ADMIN_TOKEN, ALICE_TOKEN, BOT, DEMO_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
 
 /** Not a 5xx, and every refusal is a v10 error body (ErrorResponse in the OpenAPI document). */
@@ -33,7 +33,7 @@ describe('no 5xx on any endpoint', () => {
   before(async () => {
     server = await injectServer();
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: {
         name: 'fuzz',
         description: 'Fuzzed',
@@ -44,7 +44,7 @@ describe('no 5xx on any endpoint', () => {
     commandId = created.body.id;
     // An app without an endpoint: the interaction waits on the bus, and its token is real.
     const invoked = await server.request('POST', '/interactions', {
-      auth: 'alice-user-token',
+      auth: ALICE_TOKEN,
       body: invocationBody(created.body),
     });
     assert.equal(invoked.status, 200, invoked.text);
@@ -55,7 +55,7 @@ describe('no 5xx on any endpoint', () => {
 
     const admin = `Bearer ${ADMIN_TOKEN}`;
     targets.push(
-      { method: 'POST', path: () => '/interactions', auth: 'alice-user-token' },
+      { method: 'POST', path: () => '/interactions', auth: ALICE_TOKEN },
       { method: 'POST', path: () => `${interactionPath}/callback`, auth: null },
       { method: 'POST', path: (_s, seg) => `/interactions/${seg}/${seg}/callback`, auth: null },
       { method: 'POST', path: () => webhookPath, auth: null },
@@ -71,9 +71,9 @@ describe('no 5xx on any endpoint', () => {
         path: (_s, seg) => `/applications/${DEMO_APP_ID}/guilds/${seg}/commands/${seg}/permissions`,
         auth: 'Bearer alice-perm-token',
       },
-      { method: 'PATCH', path: () => '/applications/@me', auth: `Bot ${DEMO_BOT_TOKEN}` },
-      { method: 'GET', path: (_s, seg) => `/channels/${seg}/messages?limit=${seg}`, auth: 'alice-user-token' },
-      { method: 'GET', path: (_s, seg) => `/channels/${seg}/application-command-index`, auth: 'alice-user-token' },
+      { method: 'PATCH', path: () => '/applications/@me', auth: BOT },
+      { method: 'GET', path: (_s, seg) => `/channels/${seg}/messages?limit=${seg}`, auth: ALICE_TOKEN },
+      { method: 'GET', path: (_s, seg) => `/channels/${seg}/application-command-index`, auth: ALICE_TOKEN },
       { method: 'PUT', path: (s) => `${s.url}/admin/world`, auth: admin },
       { method: 'POST', path: (s) => `${s.url}/admin/world`, auth: admin },
       { method: 'PUT', path: (s, seg) => `${s.url}/admin/guilds/${seg}`, auth: admin },

@@ -16,6 +16,7 @@ import {
 } from '../src/core/gateway/intents.js';
 import { readShard, recommendedShards, shardingRequired, shardOf } from '../src/core/gateway/shards.js';
 import { InMemoryResumeBuffer } from '../src/gateway/resume-buffer.js';
+import { TEST_GUILD_ID } from './helpers/world.js';
 
 const bytes = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -75,6 +76,9 @@ describe('intents', () => {
     assert.equal(intentsAllow(Intent.DirectMessages, 'MESSAGE_DELETE', false), true);
     assert.equal(intentsAllow(Intent.Guilds, 'GUILD_MEMBER_ADD', true), false);
     assert.equal(intentsAllow(Intent.GuildMembers, 'GUILD_MEMBER_REMOVE', true), true);
+    assert.equal(intentsAllow(Intent.GuildModeration, 'GUILD_BAN_ADD', true), true);
+    assert.equal(intentsAllow(Intent.GuildModeration, 'GUILD_BAN_REMOVE', true), true);
+    assert.equal(intentsAllow(Intent.Guilds | Intent.GuildMembers, 'GUILD_BAN_ADD', true), false);
     assert.equal(intentsAllow(-1 >>> 1, 'SOMETHING_UNKNOWN', true), false);
   });
 
@@ -104,6 +108,24 @@ describe('intents', () => {
     assert.equal(messageForIntents(d, 0, 'bot', true), d, 'in a DM');
     assert.equal(messageForIntents({ ...d, mentions: [{ id: 'bot' }] }, 0, 'bot', false).content, 'secret');
     assert.equal(messageForIntents({ ...d, author: { id: 'bot' } }, 0, 'bot', false).content, 'secret');
+  });
+
+  test("without MESSAGE_CONTENT, a reply's referenced_message is judged on its own", () => {
+    const referenced = { id: '1', author: { id: 'u' }, content: 'asked', mentions: [] };
+    const reply = { id: '2', author: { id: 'bot' }, content: 'answer', mentions: [{ id: 'u' }] };
+    const seen = messageForIntents({ ...reply, referenced_message: referenced }, 0, 'bot', false);
+    assert.equal(seen.content, 'answer', 'its own message');
+    assert.equal((seen.referenced_message as { content: string }).content, '', "another's, not mentioning it");
+    const other = messageForIntents(
+      { id: '3', author: { id: 'u' }, content: 'x', mentions: [], referenced_message: reply },
+      0,
+      'bot',
+      false,
+    );
+    assert.equal(other.content, '');
+    assert.equal((other.referenced_message as { content: string }).content, 'answer');
+    const deleted = messageForIntents({ ...referenced, referenced_message: null }, 0, 'bot', false);
+    assert.equal(deleted.referenced_message, null);
   });
 });
 
@@ -148,7 +170,7 @@ describe('client payloads', () => {
   });
 
   test('REQUEST_GUILD_MEMBERS: a query is limited to 100; user_ids bounded; long nonces dropped', () => {
-    const guild = '1345183757107200001';
+    const guild = TEST_GUILD_ID;
     const q = readMembersRequest({ guild_id: guild, query: 'a', limit: 500, nonce: 'x'.repeat(33) });
     assert.ok(q.kind === 'read');
     assert.equal(q.value.limit, 100);

@@ -10,10 +10,9 @@ import { CompressionMethod, WebSocketManager, WebSocketShardEvents } from '@disc
 import { GatewayDispatchEvents, GatewayIntentBits, type GatewayDispatchPayload } from 'discord-api-types/v10';
 import { THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { ALICE_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
-
-type Json = Record<string, any>;
+import type { Json } from './helpers/json.js';
 
 describe('@discordjs/ws with 2 shards', () => {
   let server: TestServer;
@@ -89,12 +88,12 @@ describe('@discordjs/ws with 2 shards', () => {
       });
       assert.equal(await arrival((_, p) => p.t === 'CHANNEL_UPDATE' && p.d.id === channelId), shard);
       const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${guildId}/commands`, {
-        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        auth: BOT,
         body: { name: 'where', description: 'Where' },
       });
       assert.equal(created.status, 201, created.text);
       const invoked = await server.request('POST', '/interactions', {
-        auth: 'alice-user-token',
+        auth: ALICE_TOKEN,
         body: invocationBody(created.body, { guildId: guildId, channelId: channelId }),
       });
       assert.equal(invoked.status, 200, invoked.text);

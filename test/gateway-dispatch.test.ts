@@ -14,7 +14,9 @@ import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID,
+  ALICE_TOKEN,
   BOB_ID,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
@@ -25,8 +27,7 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
-
-type Json = Record<string, any>;
+import type { Json } from './helpers/json.js';
 
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;
@@ -126,6 +127,22 @@ describe('gateway dispatch routing', () => {
       publish('MESSAGE_CREATE', TEST_GUILD_ID, GENERAL, message(GENERAL, 'hey bot', [DEMO_APP_ID])),
     );
     assert.equal(got.get(messages)![0]!.d.content, 'hey bot');
+  });
+
+  test('MESSAGE_DELETE_BULK: GUILD_MESSAGES and VIEW_CHANNEL needed, the ids as they were', async () => {
+    const d = (channelId: string) => ({ ids: ['5', '6'], channel_id: channelId, guild_id: TEST_GUILD_ID });
+    const got = await deliveries(() => {
+      publish('MESSAGE_DELETE_BULK', TEST_GUILD_ID, GENERAL, d(GENERAL));
+      publish('MESSAGE_DELETE_BULK', TEST_GUILD_ID, SECRET, d(SECRET));
+    });
+    assert.equal(got.get(guildsOnly)!.length, 0);
+    assert.equal(got.get(dms)!.length, 0);
+    for (const client of [messages, full]) {
+      assert.deepEqual(
+        got.get(client)!.map((p) => [p.t, p.d]),
+        [['MESSAGE_DELETE_BULK', d(GENERAL)]],
+      );
+    }
   });
 
   test('a DM goes to its recipient bots with DIRECT_MESSAGES, content kept', async () => {
@@ -248,12 +265,12 @@ describe('gateway shards', () => {
 
   async function invokeIn(guildId: string, channelId: string): Promise<Json> {
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${guildId}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'where', description: 'Where' },
     });
     assert.ok(created.status === 201 || created.status === 200, created.text);
     const response = await server.request('POST', '/interactions', {
-      auth: 'alice-user-token',
+      auth: ALICE_TOKEN,
       body: invocationBody(created.body, { guildId: guildId, channelId: channelId }),
     });
     assert.equal(response.status, 200, response.text);
@@ -261,7 +278,7 @@ describe('gateway shards', () => {
   }
 
   test('/gateway/bot recommends one shard per 1,000 guilds', async () => {
-    const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const bot = await server.request('GET', '/gateway/bot', { auth: BOT });
     assert.equal(bot.body.shards, 1);
   });
 

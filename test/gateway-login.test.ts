@@ -18,6 +18,7 @@ import {
   ALICE_ID,
   ANNOUNCEMENTS,
   BOB_TOKEN as BOB,
+  BOT,
   CATEGORY,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
@@ -42,7 +43,7 @@ describe('gateway login', () => {
   before(async () => {
     server = await startServer({ config: { gateway: { failWithoutSession: true } } });
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'ping', description: 'Ping' },
     });
     assert.equal(created.status, 201, created.text);
@@ -66,7 +67,7 @@ describe('gateway login', () => {
     const open = await server.request('GET', '/gateway');
     assert.equal(open.status, 200, open.text);
     assert.deepEqual(open.body, { url: server.url.replace('http://', 'ws://') });
-    const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const bot = await server.request('GET', '/gateway/bot', { auth: BOT });
     assert.equal(bot.status, 200, bot.text);
     assert.equal(bot.body.url, server.url.replace('http://', 'ws://'));
     assert.equal(bot.body.shards, 1);
@@ -96,7 +97,7 @@ describe('gateway login', () => {
     const client = await connect();
     const hello = await client.nextOp(10);
     assert.deepEqual(hello, { op: 10, d: { heartbeat_interval: 41250 }, s: null, t: null });
-    const before = (await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` })).body;
+    const before = (await server.request('GET', '/gateway/bot', { auth: BOT })).body;
     client.identify(DEMO_BOT_TOKEN, GUILDS | (1 << 9));
     const ready = await client.nextDispatch('READY');
     assert.equal(ready.s, 1);
@@ -138,7 +139,7 @@ describe('gateway login', () => {
       client.payloads.some((p) => p.t === 'GUILD_CREATE' && p.d.id === SECOND_GUILD_ID),
       false,
     );
-    const afterLogin = (await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` })).body;
+    const afterLogin = (await server.request('GET', '/gateway/bot', { auth: BOT })).body;
     assert.equal(afterLogin.session_start_limit.remaining, before.session_start_limit.remaining - 1);
   });
 
@@ -257,7 +258,7 @@ describe('gateway configuration', () => {
     const server = await startServer({ config: { gateway: { publicUrl: 'wss://gateway.example.test' } } });
     try {
       assert.deepEqual((await server.request('GET', '/gateway')).body, { url: 'wss://gateway.example.test' });
-      const bot = await server.request('GET', '/gateway/bot', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+      const bot = await server.request('GET', '/gateway/bot', { auth: BOT });
       assert.equal(bot.body.url, 'wss://gateway.example.test');
       const client = await GatewayClient.connect(server.url);
       const ready = await client.login(DEMO_BOT_TOKEN);

@@ -12,8 +12,8 @@ import { createSlashd, type Slashd } from '../src/app.js';
 import {
   ADMIN_TOKEN,
   ALICE_TOKEN,
+  BOT,
   DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
   GENERAL,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
@@ -73,13 +73,9 @@ describe('authentication once per request', () => {
   const guarded: [string, Parameters<typeof call>, number][] = [
     ['a user on /users/@me', ['GET', `${api}/users/@me`, ALICE_TOKEN], 200],
     ['a user on HEAD /users/@me (the route Fastify adds for a GET)', ['HEAD', `${api}/users/@me`, ALICE_TOKEN], 200],
-    ['a bot on its global commands', ['GET', commands, `Bot ${DEMO_BOT_TOKEN}`], 200],
-    ['a bot on its guild commands', ['GET', guildCommands, `Bot ${DEMO_BOT_TOKEN}`], 200],
-    [
-      'a bot creating a guild command',
-      ['POST', guildCommands, `Bot ${DEMO_BOT_TOKEN}`, { name: 'ping', description: 'Ping' }],
-      201,
-    ],
+    ['a bot on its global commands', ['GET', commands, BOT], 200],
+    ['a bot on its guild commands', ['GET', guildCommands, BOT], 200],
+    ['a bot creating a guild command', ['POST', guildCommands, BOT, { name: 'ping', description: 'Ping' }], 201],
     ['a bearer on guild permissions', ['GET', `${guildCommands}/permissions`, `Bearer ${ALICE_PERM_TOKEN}`], 200],
     [
       'a bearer editing permissions',
@@ -87,11 +83,11 @@ describe('authentication once per request', () => {
       200,
     ],
     ['a user on the command index', ['GET', `${api}/channels/${GENERAL}/application-command-index`, ALICE_TOKEN], 200],
-    ['a bot on channel messages', ['GET', `${api}/channels/${GENERAL}/messages`, `Bot ${DEMO_BOT_TOKEN}`], 200],
-    ['a bot on /applications/@me', ['GET', `${api}/applications/@me`, `Bot ${DEMO_BOT_TOKEN}`], 200],
-    ['a bot editing /applications/@me', ['PATCH', `${api}/applications/@me`, `Bot ${DEMO_BOT_TOKEN}`, {}], 200],
+    ['a bot on channel messages', ['GET', `${api}/channels/${GENERAL}/messages`, BOT], 200],
+    ['a bot on /applications/@me', ['GET', `${api}/applications/@me`, BOT], 200],
+    ['a bot editing /applications/@me', ['PATCH', `${api}/applications/@me`, BOT, {}], 200],
     ['a user invoking with a bad body', ['POST', `${api}/interactions`, ALICE_TOKEN, {}], 400],
-    ['a bot refused on a user route', ['POST', `${api}/interactions`, `Bot ${DEMO_BOT_TOKEN}`, {}], 401],
+    ['a bot refused on a user route', ['POST', `${api}/interactions`, BOT, {}], 401],
     ['an unknown token', ['GET', `${api}/users/@me`, 'not-a-token'], 401],
     ['another app on this app', ['GET', commands, `Bot ${OTHER_BOT_TOKEN}`], 403],
   ];
@@ -105,11 +101,7 @@ describe('authentication once per request', () => {
   const unguarded: [string, Parameters<typeof call>, number][] = [
     ['no token on a guarded route', ['GET', `${api}/users/@me`], 401],
     ['the admin API', ['GET', '/admin/world', `Bearer ${ADMIN_TOKEN}`], 200],
-    [
-      'a webhook with a bot token',
-      ['GET', `${api}/webhooks/${DEMO_APP_ID}/nope/messages/@original`, `Bot ${DEMO_BOT_TOKEN}`],
-      404,
-    ],
+    ['a webhook with a bot token', ['GET', `${api}/webhooks/${DEMO_APP_ID}/nope/messages/@original`, BOT], 404],
     ['the health probe', ['GET', '/healthz', ALICE_TOKEN], 200],
   ];
   for (const [name, args, status] of unguarded) {

@@ -5,15 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type TestServer } from './helpers/server.js';
-import {
-  ADMIN_TOKEN,
-  DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
-  DEMO_CC_TOKEN,
-  TEST_GUILD_ID,
-  exampleWorld,
-} from './helpers/world.js';
+import { injectServer, type TestServer } from './helpers/server.js';
+import { ADMIN_TOKEN, BOT, DEMO_APP_ID, DEMO_CC_TOKEN, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
 
 const COMMAND = { name: 'walk', description: 'Walks every route', type: 1 };
 
@@ -23,16 +16,16 @@ describe('Content-Type of every JSON response', () => {
   let routes: [method: string, path: string, body?: unknown][];
 
   before(async () => {
-    server = await startServer();
+    server = await injectServer();
     const world = exampleWorld();
     const user = world.users.find((u) => world.guilds[0]!.members.some((m) => m.user_id === u.id))!;
     const channel = world.guilds[0]!.channels.find((c) => c.type === 0)!;
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: COMMAND,
     });
     const commandId = created.body.id as string;
-    callers = [null, `Bot ${DEMO_BOT_TOKEN}`, `Bearer ${DEMO_CC_TOKEN}`, user.token, 'Bot wrong-token'];
+    callers = [null, BOT, `Bearer ${DEMO_CC_TOKEN}`, user.token, 'Bot wrong-token'];
     const commands = `/applications/${DEMO_APP_ID}/commands`;
     const guildCommands = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
     routes = [
@@ -116,14 +109,14 @@ describe('Content-Type of every JSON response', () => {
   test('404, 405, 413 and invalid JSON', async () => {
     const cases = [
       await server.request('GET', '/no/such/route'),
-      await server.request('DELETE', '/users/@me', { auth: `Bot ${DEMO_BOT_TOKEN}` }),
+      await server.request('DELETE', '/users/@me', { auth: BOT }),
       await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        auth: BOT,
         headers: { 'content-type': 'application/json' },
         rawBody: `{"name":"${'x'.repeat(5 * 1024 * 1024)}"}`,
       }),
       await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        auth: BOT,
         headers: { 'content-type': 'application/json' },
         rawBody: '{"name":',
       }),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN } from './helpers/world.js';
+import { BOT, DEMO_APP_ID } from './helpers/world.js';
 
 function rawGet(
   url: string,
@@ -51,19 +51,19 @@ describe('the HTTP edge', () => {
 
   test('/users/%40me and /applications/%40me answer as their unescaped paths do', async () => {
     for (const path of ['/users/@me', '/applications/@me']) {
-      const plain = await server.request('GET', path, { auth: `Bot ${DEMO_BOT_TOKEN}` });
-      const escaped = await server.request('GET', path.replace('@', '%40'), { auth: `Bot ${DEMO_BOT_TOKEN}` });
+      const plain = await server.request('GET', path, { auth: BOT });
+      const escaped = await server.request('GET', path.replace('@', '%40'), { auth: BOT });
       assert.equal(plain.status, 200);
       assert.equal(escaped.status, 200);
       assert.equal(escaped.headers.get('content-type'), 'application/json');
       assert.deepEqual(escaped.body, plain.body);
     }
-    const app = await server.request('GET', '/applications/%40me', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const app = await server.request('GET', '/applications/%40me', { auth: BOT });
     assert.equal(app.body.id, DEMO_APP_ID);
   });
 
   test('an escaped slash stays part of its segment', async () => {
-    const response = await server.request('GET', '/users%2F@me', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const response = await server.request('GET', '/users%2F@me', { auth: BOT });
     assert.equal(response.status, 404);
   });
 });

@@ -2,31 +2,30 @@
  * Paths under /api without a version are served as v10, as v10 serves its default version
  * (@buape/carbon calls `/api/users/@me`, `/api/applications/...`): the same answers, the same
  * rate-limit buckets and counters, 405 for a wrong method, and the other version rules unchanged.
- * Over real HTTP with plain fetch, as a raw client meets them.
+ * Through the routes (injected): the rewrite is the router's, the socket plays no part.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { servedAsV10 } from '../src/http/api-versions.js';
 import { redactUrl } from '../src/http/server.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { BOT, DEMO_APP_ID, GLOBAL_BASE } from './helpers/world.js';
 
 const START = 1_750_000_000_000;
 
-describe('unversioned /api paths over HTTP', () => {
+describe('unversioned /api paths', () => {
   let server: TestServer;
   let clock = START;
   let api: string;
 
   before(async () => {
-    server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'v10' } } });
+    server = await injectServer({ now: () => clock, config: { rateLimits: { preset: 'v10' } } });
     api = `${server.url}/api`;
   });
   after(() => server.close());
 
-  async function get(url: string): Promise<{ status: number; headers: Headers; body: any }> {
-    const response = await fetch(url, { headers: { authorization: BOT } });
-    return { status: response.status, headers: response.headers, body: await response.json() };
+  function get(url: string): Promise<TestResponse> {
+    return server.request('GET', url, { auth: BOT });
   }
 
   test('/api/users/@me and /api/applications/@me answer as v10', async () => {
@@ -40,13 +39,12 @@ describe('unversioned /api paths over HTTP', () => {
   });
 
   test('a write through /api/applications/... is v10 state', async () => {
-    const created = await fetch(`${api}/applications/${DEMO_APP_ID}/commands?x=1`, {
-      method: 'POST',
-      headers: { authorization: BOT, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'unversioned', description: 'Made without a version' }),
+    const created = await server.request('POST', `${api}/applications/${DEMO_APP_ID}/commands?x=1`, {
+      auth: BOT,
+      body: { name: 'unversioned', description: 'Made without a version' },
     });
     assert.equal(created.status, 201);
-    const command = (await created.json()) as { id: string; name: string };
+    const command = created.body as { id: string; name: string };
     const read = await server.request('GET', `${GLOBAL_BASE}/${command.id}`, { auth: BOT });
     assert.equal(read.status, 200);
     assert.equal(read.body.name, 'unversioned');
@@ -68,9 +66,9 @@ describe('unversioned /api paths over HTTP', () => {
   });
 
   test('a wrong method on a known path is 405, an unknown path 404, other versions still 50041', async () => {
-    const wrongMethod = await fetch(`${api}/users/@me`, { method: 'DELETE', headers: { authorization: BOT } });
+    const wrongMethod = await server.request('DELETE', `${api}/users/@me`, { auth: BOT });
     assert.equal(wrongMethod.status, 405);
-    assert.deepEqual(await wrongMethod.json(), { message: '405: Method Not Allowed', code: 0 });
+    assert.deepEqual(wrongMethod.body, { message: '405: Method Not Allowed', code: 0 });
     const unknown = await get(`${api}/no-such-thing`);
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.code, 0);

@@ -37,6 +37,7 @@ import {
   userOf,
   world,
   INTERACTION_ID,
+  ADMIN_ROLE,
 } from './interactions-fixtures.js';
 
 type Wire = Record<string, unknown>;
@@ -280,7 +281,7 @@ describe('data.resolved', () => {
       users: { [ALICE]: toWirePublicUser(userOf(ALICE)) },
       members: {
         [ALICE]: {
-          roles: ['1345183757107200002'],
+          roles: [ADMIN_ROLE],
           permissions: formatPermissions(channelPermissions(guild, memberOf(ALICE), guildTarget().channel)),
           joined_at: '2025-03-01T00:00:00.000Z',
           nick: null,

@@ -24,7 +24,15 @@ import {
 } from './helpers/app-server.js';
 import { assertErrorBody, assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ALICE_TOKEN,
+  BOB_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  OTHER_BOT_TOKEN,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
 
 const FIELD = 'interactions_endpoint_url';
@@ -42,7 +50,7 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
     server = await startServer();
     verifyKey = (await fetchVerifyKey(server.api, DEMO_BOT_TOKEN)).verifyKey;
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'ping', description: 'Ping' },
     });
     assert.equal(created.status, 201, created.text);
@@ -69,7 +77,7 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
   }
 
   async function storedUrl(): Promise<string | null> {
-    const response = await server.request('GET', '/applications/@me', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const response = await server.request('GET', '/applications/@me', { auth: BOT });
     assert.equal(response.status, 200, response.text);
     assertMatchesSchema('PrivateApplicationResponse', response.body);
     assert.equal(response.body.id, DEMO_APP_ID);
@@ -96,7 +104,7 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
 
   async function invoke(): Promise<Json> {
     const response = await server.request('POST', '/interactions', {
-      auth: 'bob-user-token',
+      auth: BOB_TOKEN,
       body: invocationBody(command),
     });
     assert.equal(response.status, 200, response.text);
@@ -193,10 +201,10 @@ describe('PATCH /applications/@me interactions_endpoint_url', () => {
   });
 
   test("a PATCH without the field changes nothing; only the app's bot token may PATCH", async () => {
-    const response = await server.request('PATCH', '/applications/@me', { auth: `Bot ${DEMO_BOT_TOKEN}`, body: {} });
+    const response = await server.request('PATCH', '/applications/@me', { auth: BOT, body: {} });
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body[FIELD], good.url);
-    for (const auth of [undefined, 'alice-user-token', 'Bearer alice-perm-token']) {
+    for (const auth of [undefined, ALICE_TOKEN, 'Bearer alice-perm-token']) {
       const denied = await server.request('PATCH', '/applications/@me', { auth, body: { [FIELD]: null } });
       assert.equal(denied.status, 401, `${auth}: ${denied.text}`);
       assertErrorBody(401, denied.body);

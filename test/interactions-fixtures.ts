@@ -21,6 +21,7 @@ export {
   BOB_ID as BOB,
   CAROL_ID as CAROL,
   ERIN_ID as ERIN,
+  ADMIN_ROLE,
   MODERATOR_ROLE,
   CATEGORY,
   GENERAL,

@@ -17,6 +17,7 @@ import {
   ACTIVITY_BOT_TOKEN,
   ALICE_TOKEN as ALICE,
   BOB_TOKEN as BOB,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
@@ -51,7 +52,7 @@ describe('interaction lifecycle on an injected clock', () => {
   before(async () => {
     server = await startServer({ now: () => clock });
     const base = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
-    const deployed = await server.request('PUT', base, { auth: `Bot ${DEMO_BOT_TOKEN}`, body: DEFINITIONS });
+    const deployed = await server.request('PUT', base, { auth: BOT, body: DEFINITIONS });
     assert.equal(deployed.status, 200, deployed.text);
     for (const command of deployed.body as Json[]) commands[command.name] = command;
     // The Activity app has no interactions endpoint: it gets its interactions on the bus.

@@ -13,6 +13,7 @@ import { startServer, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
   ALICE_TOKEN,
+  BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   MODERATOR_ROLE,
@@ -65,7 +66,7 @@ describe('slashd invoke', () => {
       return { status: 500, body: 'broken' };
     });
     const put = await server.request('PUT', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: COMMANDS,
     });
     assert.equal(put.status, 200, put.text);
@@ -129,7 +130,7 @@ describe('slashd invoke', () => {
   test("a command hidden from the user: not found, and the permission engine's verdict; exit 1", async () => {
     const later = (
       await server.request('GET', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        auth: BOT,
       })
     ).body.find((c: Json) => c.name === 'later');
     const permissions = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${later.id}/permissions`;

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from './helpers/cli-process.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL } from './helpers/world.js';
+import { BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL } from './helpers/world.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(ROOT, 'test', 'python', 'refused_multipart.py');
@@ -192,7 +192,7 @@ describe('a refused upload leaves its keep-alive connection fit for the next req
     await connection.ended;
     assert.equal(connection.count, 1);
     const listed = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
     });
     assert.ok(!listed.body.some((command: { name: string }) => command.name === 'never-read'));
   });

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { injectServer, type TestServer } from './helpers/server.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, DEMO_CC_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import { BOT, DEMO_APP_ID, DEMO_CC_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
-const bot = `Bot ${DEMO_BOT_TOKEN}`;
+const bot = BOT;
 const globalPath = `/applications/${DEMO_APP_ID}/commands`;
 const guildPath = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
 

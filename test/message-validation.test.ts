@@ -14,8 +14,8 @@ import { isUnicodeEmoji } from '../src/core/interactions/component-emoji.js';
 import { isIsoTimestamp } from '../src/core/interactions/embeds.js';
 import { urlParts } from '../src/core/interactions/urls.js';
 import { validComponents, validEmbed } from './helpers/message-arbitraries.js';
+import type { Json } from './helpers/json.js';
 
-type Json = Record<string, any>;
 type Pairs = [IssuePath, string][];
 
 function pairs(result: { ok: true } | { ok: false; issues: readonly { path: IssuePath; code: string }[] }): Pairs {

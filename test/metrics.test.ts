@@ -17,11 +17,17 @@ import { GatewayClient } from './helpers/gateway-client.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, unreachable } from './helpers/postgres.js';
 import { parseExposition, sampleValue, type Exposition } from './helpers/prometheus.js';
 import { injectServer, startServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
+import {
+  ADMIN_TOKEN,
+  BOB_TOKEN as USER_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  TEST_GUILD_ID,
+} from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
 
 const METRICS_TOKEN = 'scrape-only-secret';
-const USER_TOKEN = 'bob-user-token';
 const LIST_ROUTE = '/api/v10/applications/:applicationId/guilds/:guildId/commands';
 /** prom-client's type for the 0.0.4 text format. */
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';

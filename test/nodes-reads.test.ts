@@ -20,10 +20,9 @@ import {
   TEST_GUILD_ID,
   exampleWorld,
 } from './helpers/world.js';
+import type { Json } from './helpers/json.js';
 
 type Node = InProcessNode;
-
-type Json = Record<string, any>;
 
 describe('reads on B after writes on A', () => {
   let pair: NodePair;

@@ -18,6 +18,7 @@ import {
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   ERIN_ID,
+  ERIN_TOKEN,
   GENERAL,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
@@ -26,7 +27,6 @@ import {
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
 
-const ERIN_TOKEN = 'erin-user-token';
 /** A DM's channel id: the world has no DM channels, the client names one. */
 const DM_CHANNEL = '1999999999999999991';
 

@@ -14,13 +14,13 @@ import {
   SDK_SCOPE_EXPANSION,
 } from '../src/core/oauth2/scopes.js';
 import type { Application } from '../src/core/world/types.js';
-import { ALICE_ID, BOB_ID, CAROL_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import { ALICE_ID, BOB_ID, CAROL_ID, DEMO_APP_ID, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
 
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'; // RFC 7636 appendix B
 
 const APP: Application = {
-  id: '1324165260902400001',
+  id: DEMO_APP_ID,
   name: 'Demo',
   owner_id: ALICE_ID,
   bot_token: 'b',

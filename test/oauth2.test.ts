@@ -10,7 +10,7 @@ import { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import { assertErrorBody, assertWireCommands, withSchemaChecks } from './helpers/openapi.js';
 import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, ALICE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
+import { ADMIN_TOKEN, ALICE_ID, BOT, DEMO_APP_ID, OTHER_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
 const DEMO_SECRET = 'demo-client-secret';
@@ -86,7 +86,7 @@ describe('POST /oauth2/token (client credentials)', () => {
 
     // The bot sees what the token deployed.
     const seen = await server.request('GET', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
     });
     assert.deepEqual(
       seen.body.map((c: Json) => c.name),
@@ -215,7 +215,7 @@ describe('POST /oauth2/token (client credentials)', () => {
 
   test('a stored token without a user cannot edit command permissions, even with the scope', async () => {
     const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'guarded', description: 'Its permissions stay as they are' },
     });
     assert.ok(created.status < 300, created.text);
@@ -236,7 +236,7 @@ describe('POST /oauth2/token (client credentials)', () => {
     });
     assert.equal(put.status, 403, put.text);
     assert.equal(put.body.code, 50026);
-    const after = await server.request('GET', path, { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const after = await server.request('GET', path, { auth: BOT });
     assert.equal(after.status, 404, 'no permissions were written');
   });
 

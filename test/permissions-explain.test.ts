@@ -38,6 +38,7 @@ import {
   testGuild,
   user,
   userOverwrite,
+  ADMIN_ROLE,
 } from './permissions-fixtures.js';
 import { KEYS, permissionsObject, pickerCase, sceneInput, stubStore } from './helpers/picker-arbitraries.js';
 
@@ -223,7 +224,7 @@ describe('what an explanation says', () => {
     assert.equal(inLounge?.verdict, Verdict.Shown);
     const guild = testGuild();
     guild.owner_id = DAVE;
-    const admin = { ...sceneOf(BOB, GENERAL, ['1345183757107200002']), guild };
+    const admin = { ...sceneOf(BOB, GENERAL, [ADMIN_ROLE]), guild };
     const [asAdmin] = explainCommands({ ...admin, commands: [globalCommand()], guildPermissions: [] });
     assert.equal(
       explanationText(asAdmin!),

@@ -20,11 +20,12 @@ import {
   DEMO_APP_ID,
   ERIN_ID as ERIN,
   GENERAL,
+  HELLO_MESSAGE,
   MODERATOR_ROLE,
   MUTED_ROLE,
   NSFW_LOUNGE,
-  TEST_GUILD_ID,
   TEST_GUILD_ID as GUILD_ID,
+  TEST_GUILD_ID,
   THREAD,
 } from './helpers/world.js';
 
@@ -141,7 +142,7 @@ export function testGuild(): Guild {
       { application_id: DEMO_APP_ID, scopes: ['bot', 'applications.commands'], permissions: EVERYONE_BITS },
       { application_id: ACTIVITY_APP_ID, scopes: ['applications.commands'], permissions: null },
     ],
-    messages: [{ id: '1345183757107200100', channel_id: GENERAL, author_id: CAROL, content: 'hello world' }],
+    messages: [{ id: HELLO_MESSAGE, channel_id: GENERAL, author_id: CAROL, content: 'hello world' }],
   };
 }
 

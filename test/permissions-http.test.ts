@@ -13,6 +13,8 @@ import { assertErrorBody, assertMatchesSchema, withSchemaChecks } from './helper
 import { adminOk, injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
   ACTIVITY_BOT_TOKEN,
+  ADDED_GUILD_CHANNEL,
+  ADDED_GUILD_ID,
   ADMIN_ROLE,
   ALICE_ID,
   ANNOUNCEMENTS,
@@ -20,6 +22,7 @@ import {
   BOB_IDENTIFY_TOKEN,
   BOT,
   CAROL_ID,
+  CAROL_TOKEN,
   DAVE_ID,
   DEMO_APP_ID,
   DEMO_CC_TOKEN,
@@ -29,12 +32,10 @@ import {
   MUTED_ROLE,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
+  SECOND_GUILD_CHANNEL,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
   THREAD,
-  ADDED_GUILD_CHANNEL,
-  ADDED_GUILD_ID,
-  SECOND_GUILD_CHANNEL,
 } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
@@ -274,7 +275,7 @@ describe('command permission endpoints', () => {
         assertError(none, 401, 0);
         assert.deepEqual(none.body, { message: '401: Unauthorized', code: 0 });
         // A user session reads as v10's client does: only a member with MANAGE_GUILD and MANAGE_ROLES.
-        assertError(await request('GET', path, { auth: 'carol-user-token' }), 403, 50013);
+        assertError(await request('GET', path, { auth: CAROL_TOKEN }), 403, 50013);
         assertError(await request('GET', path, { auth: `Bot ${OTHER_BOT_TOKEN}` }), 403, 20012);
         assertError(await request('GET', path, { auth: 'Bearer other-app-alice-perm-token' }), 403, 20012);
       }

@@ -12,7 +12,7 @@ import type { Store } from '../src/store/store.js';
 import { requestAt, startNodePair, type NodePair } from './helpers/nodes.js';
 import { injectServer, type TestResponse, type TestServer } from './helpers/server.js';
 import {
-  ADMIN_TOKEN,
+  ADMIN_AUTH,
   BOT,
   CAROL_ID,
   CAROL_TOKEN,
@@ -71,8 +71,7 @@ async function carolSees(node: Node): Promise<string[]> {
  * node: both are the same).
  */
 async function changesShowAtOnce(writer: Node, reader: Node): Promise<void> {
-  const admin = (method: string, path: string, body?: unknown) =>
-    ok(writer.call(method, path, `Bearer ${ADMIN_TOKEN}`, body), path);
+  const admin = (method: string, path: string, body?: unknown) => ok(writer.call(method, path, ADMIN_AUTH, body), path);
   const guildPath = `/admin/guilds/${TEST_GUILD_ID}`;
   const editGuild = async (edit: (guild: Json) => void) => {
     const guild = (await admin('GET', guildPath)).body as Json;

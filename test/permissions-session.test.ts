@@ -22,17 +22,17 @@ import {
   BOT,
   CAROL_ID,
   CAROL_TOKEN,
+  DAVE_TOKEN,
   DEMO_APP_ID,
+  ERIN_TOKEN,
   GENERAL,
   GUILD_BASE,
   MODERATOR_ROLE,
+  SECOND_GUILD_CHANNEL,
   SECOND_GUILD_ID,
   TEST_GUILD_ID,
-  SECOND_GUILD_CHANNEL,
 } from './helpers/world.js';
 
-const DAVE_TOKEN = 'dave-user-token';
-const ERIN_TOKEN = 'erin-user-token';
 const explainPath = (channelId: string) => `/channels/${channelId}/application-command-index/explain`;
 const indexPath = (channelId: string) => `/channels/${channelId}/application-command-index`;
 const permissionsPath = (targetId: string) => `${GUILD_BASE}/${targetId}/permissions`;

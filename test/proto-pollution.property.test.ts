@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { injectServer, type TestServer } from './helpers/server.js';
 import {
   ADMIN_TOKEN,
+  ALICE_TOKEN,
   BOT,
   DEMO_APP_ID,
   GENERAL,
@@ -96,7 +97,7 @@ describe('hostile keys in every free-form object', () => {
     assert.equal(created.status, 201, created.text);
     const command = created.body as { id: string; version: string };
     const invoked = await server.request('POST', '/interactions', {
-      auth: 'alice-user-token',
+      auth: ALICE_TOKEN,
       body: invocationBody({ ...command, name: 'pick' }, { data: { options: [{ name: 'o', type: 3, value: 'a' }] } }),
     });
     assert.equal(invoked.status, 200, invoked.text);
@@ -146,7 +147,7 @@ describe('hostile keys in every free-form object', () => {
         name: 'invocation',
         method: 'POST',
         path: '/interactions',
-        auth: 'alice-user-token',
+        auth: ALICE_TOKEN,
         body: (d) =>
           `{"type":2,"application_id":"${DEMO_APP_ID}","guild_id":"${TEST_GUILD_ID}","channel_id":"${GENERAL}","data":{"id":"${command.id}","name":"pick","type":1,"version":"${command.version}","options":[{"name":"o","type":3,"value":"a","x":${d}},${d}],"resolved":${d}},"x":${d}}`,
       },
@@ -154,7 +155,7 @@ describe('hostile keys in every free-form object', () => {
         name: 'invocation, dict as data',
         method: 'POST',
         path: '/interactions',
-        auth: 'alice-user-token',
+        auth: ALICE_TOKEN,
         body: (d) => `{"type":2,"application_id":"${DEMO_APP_ID}","channel_id":"${GENERAL}","data":${d}}`,
       },
       {

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { readJsonText } from '../src/core/io/json-text.js';
 import { repoRoot } from './helpers/openapi.js';
 import { injectServer, type TestServer } from './helpers/server.js';
-import { DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, OTHER_BOT_TOKEN } from './helpers/world.js';
+import { BOT, DEMO_APP_ID, OTHER_APP_ID, OTHER_BOT_TOKEN } from './helpers/world.js';
 
 const ROOT = repoRoot();
 const CLI = join(ROOT, 'bin', 'slashd.js');
@@ -50,7 +50,7 @@ describe('prototype pollution through client keys', () => {
     assert.equal(baseline.status, 400);
 
     const attack = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       rawBody: ATTACK,
       headers: JSON_HEADERS,
     });
@@ -82,7 +82,7 @@ describe('prototype pollution through client keys', () => {
       const body = `{"name":"x","description":"d","name_localizations":{${keys}},"description_localizations":{${keys}}}`;
       const send = () =>
         server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-          auth: `Bot ${DEMO_BOT_TOKEN}`,
+          auth: BOT,
           rawBody: body,
           headers: JSON_HEADERS,
         });
@@ -98,7 +98,7 @@ describe('prototype pollution through client keys', () => {
 
   it('constructor.prototype anywhere in a body is refused at its path before any route reads it', async () => {
     const response = await server.request('PATCH', '/applications/@me', {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       rawBody: '{"description":"d","tags":[{"constructor":{"prototype":{"x":1}}}]}',
       headers: JSON_HEADERS,
     });
@@ -113,7 +113,7 @@ describe('prototype pollution through client keys', () => {
   for (const key of ['constructor', 'prototype']) {
     it(`"${key}" in a localization dictionary of an option choice is refused at its path`, async () => {
       const response = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        auth: BOT,
         body: {
           name: 'c',
           description: 'd',
@@ -137,7 +137,7 @@ describe('prototype pollution through client keys', () => {
   for (const key of ['hasOwnProperty', 'toString', 'valueOf']) {
     it(`"${key}" as a locale is an ordinary unknown locale (BASE_TYPE_CHOICES), never a crash`, async () => {
       const response = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-        auth: `Bot ${DEMO_BOT_TOKEN}`,
+        auth: BOT,
         body: { name: 'c', description: 'd', description_localizations: { [key]: 'x' } },
       });
       assert.equal(response.status, 400);
@@ -148,7 +148,7 @@ describe('prototype pollution through client keys', () => {
 
   it('a client key "_errors" next to an error at its parent never crashes the error tree', async () => {
     const response = await server.request('POST', `/applications/${DEMO_APP_ID}/commands`, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'c', description: 'd', name_localizations: { _errors: 'x', constructor: 'y' } },
     });
     assert.equal(response.status, 400);
@@ -166,7 +166,7 @@ describe('default_member_permissions beyond 64 bits', () => {
   it('a 39-digit set is refused with NUMBER_TYPE_MAX and nothing is stored', async () => {
     const path = `/applications/${DEMO_APP_ID}/commands`;
     const response = await server.request('POST', path, {
-      auth: `Bot ${DEMO_BOT_TOKEN}`,
+      auth: BOT,
       body: { name: 'wide', description: 'd', default_member_permissions: '1'.repeat(39) },
     });
     assert.equal(response.status, 400);
@@ -175,7 +175,7 @@ describe('default_member_permissions beyond 64 bits', () => {
         _errors: [{ code: 'NUMBER_TYPE_MAX', message: 'Value should be less than or equal to 18446744073709551615.' }],
       },
     });
-    const listed = await server.request('GET', path, { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const listed = await server.request('GET', path, { auth: BOT });
     assert.equal(
       listed.body.some((command: { name: string }) => command.name === 'wide'),
       false,

@@ -13,7 +13,7 @@ import { bucketOf } from '../src/core/rate-limits/buckets.js';
 import { majorValues } from '../src/http/rate-limits.js';
 import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
 import { CLI, killAll, startChild } from './helpers/cli-process.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, BOT, DEMO_APP_ID, GLOBAL_BASE, GUILD_BASE, OTHER_BOT_TOKEN } from './helpers/world.js';
 
 const START = 1_750_000_000_000;
@@ -32,7 +32,7 @@ describe('rate limits: the v10 preset, as a raw client meets it', () => {
   let server: TestServer;
   let clock = START;
   before(async () => {
-    server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'v10' } } });
+    server = await injectServer({ now: () => clock, config: { rateLimits: { preset: 'v10' } } });
   });
   after(() => server.close());
 
@@ -147,7 +147,7 @@ describe('rate limits: the global limit', () => {
   let server: TestServer;
   let clock = START;
   before(async () => {
-    server = await startServer({ now: () => clock, config: { rateLimits: { preset: TIGHT_GLOBAL } } });
+    server = await injectServer({ now: () => clock, config: { rateLimits: { preset: TIGHT_GLOBAL } } });
   });
   after(() => server.close());
 
@@ -193,7 +193,7 @@ describe('rate limits: counters out of reach', () => {
       },
       close: async () => undefined,
     };
-    server = await startServer({ config: { rateLimits: { preset: 'v10', counters } } });
+    server = await injectServer({ config: { rateLimits: { preset: 'v10', counters } } });
   });
   after(() => server.close());
 
@@ -211,7 +211,7 @@ describe('rate limits: a Redis that refuses connections', () => {
   let server: TestServer;
   before(async () => {
     // Port 1 on loopback: nothing listens, so every connection attempt is refused at once.
-    server = await startServer({ config: { rateLimits: { preset: 'v10', redis: 'redis://127.0.0.1:1' } } });
+    server = await injectServer({ config: { rateLimits: { preset: 'v10', redis: 'redis://127.0.0.1:1' } } });
   });
   after(() => server.close());
 
@@ -227,7 +227,7 @@ describe('rate limits: a Redis that refuses connections', () => {
 describe('rate limits: off', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer({ config: { rateLimits: { preset: 'off' } } });
+    server = await injectServer({ config: { rateLimits: { preset: 'off' } } });
   });
   after(() => server.close());
 
@@ -292,7 +292,7 @@ describe('rate limits: callers without a token behind a load balancer', () => {
   }
 
   test('with --trust-proxy naming the proxy, each forwarded address has its own bucket', async () => {
-    const server = await startServer({
+    const server = await injectServer({
       now: () => clock,
       config: { rateLimits: { preset: 'v10' }, trustProxy: '127.0.0.1,::1' },
     });
@@ -304,7 +304,7 @@ describe('rate limits: callers without a token behind a load balancer', () => {
   });
 
   test('with a hop count too', async () => {
-    const server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'v10' }, trustProxy: 1 } });
+    const server = await injectServer({ now: () => clock, config: { rateLimits: { preset: 'v10' }, trustProxy: 1 } });
     try {
       assert.deepEqual(await twoClients(server), ['4', '4']);
     } finally {
@@ -313,7 +313,7 @@ describe('rate limits: callers without a token behind a load balancer', () => {
   });
 
   test('without it, X-Forwarded-For is ignored: every client of the proxy shares its bucket', async () => {
-    const server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'v10' } } });
+    const server = await injectServer({ now: () => clock, config: { rateLimits: { preset: 'v10' } } });
     try {
       assert.deepEqual(await twoClients(server), ['4', '3']);
     } finally {
@@ -322,7 +322,7 @@ describe('rate limits: callers without a token behind a load balancer', () => {
   });
 
   test('the OAuth2 token routes count per address, not per the client id anyone can name', async () => {
-    const server = await startServer({ now: () => clock, config: { rateLimits: { preset: 'v10' }, trustProxy: 1 } });
+    const server = await injectServer({ now: () => clock, config: { rateLimits: { preset: 'v10' }, trustProxy: 1 } });
     const token = (clientId: string, address: string) =>
       server.request('POST', '/oauth2/token', {
         auth: `Basic ${Buffer.from(`${clientId}:wrong-secret`).toString('base64')}`,

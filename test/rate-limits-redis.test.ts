@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
 import { MAX_HITS_PER_CALL, RedisCounters } from '../src/rate-limits/redis-counters.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import { BOT, GLOBAL_BASE } from './helpers/world.js';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -220,7 +220,7 @@ describe('Redis counters', () => {
       for (let i = 0; i < 2; i++) clients.push(await connect());
       nodes = await Promise.all(
         clients.map((redis) =>
-          startServer({ config: { rateLimits: { preset: FIFTY_READS, redis, redisPrefix: prefix } } }),
+          injectServer({ config: { rateLimits: { preset: FIFTY_READS, redis, redisPrefix: prefix } } }),
         ),
       );
     });

@@ -16,7 +16,7 @@ import { Inbox } from './helpers/inbox.js';
 import { startCluster, type Cluster, type SlashdNode } from './helpers/nodes.js';
 import type { TestResponse } from './helpers/server.js';
 import {
-  ADMIN_TOKEN,
+  ADMIN_AUTH as ADMIN,
   ALICE_TOKEN,
   BOT,
   DEMO_APP_ID,
@@ -36,7 +36,6 @@ import { invocationBody } from './helpers/invocation.js';
 type Json = any;
 
 const OTHER_BOT = `Bot ${OTHER_BOT_TOKEN}`;
-const ADMIN = `Bearer ${ADMIN_TOKEN}`;
 /** The other app's commands in the Second Guild, where it is installed: the daily-limit race. */
 const OTHER_GUILD_BASE = `/applications/${OTHER_APP_ID}/guilds/${SECOND_GUILD_ID}/commands`;
 const OTHER_GLOBAL_BASE = `/applications/${OTHER_APP_ID}/commands`;

@@ -14,7 +14,7 @@ import {
   UNKNOWN_SEGMENT_LENGTH_MAX,
 } from '../src/core/v10-routes/describe.js';
 import { UnservedRouteLog, UNSERVED_ROUTES_LOGGED_MAX } from '../src/http/not-found.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { injectServer, type TestServer } from './helpers/server.js';
 import { BOT, DEMO_APP_ID, TEST_GUILD_ID } from './helpers/world.js';
 
 type Json = any;
@@ -107,13 +107,13 @@ describe('UnservedRouteLog', () => {
   });
 });
 
-describe('over HTTP: the message and the warn-once log', () => {
+describe('through the routes: the message and the warn-once log', () => {
   let server: TestServer;
   const lines: Json[] = [];
   const warnings = () => lines.filter((line) => line.level === 40);
 
   before(async () => {
-    server = await startServer({
+    server = await injectServer({
       config: {
         logLevel: 'warn',
         logDestination: {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseWorld } from '../src/core/world/parse.js';
 import { assertErrorBody } from './helpers/openapi.js';
 import { injectServer, type TestServer } from './helpers/server.js';
-import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, exampleWorld } from './helpers/world.js';
+import { ADMIN_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, OTHER_APP_ID, exampleWorld } from './helpers/world.js';
 
 function issuesOf(world: unknown): string[] {
   const parsed = parseWorld(world);
@@ -59,7 +59,7 @@ describe('the admin API keeps secrets unique', () => {
     assertErrorBody(response.status, response.body);
     assert.equal(response.body.code, 50035);
     assert.equal(response.body.errors.bot_token._errors[0].code, 'WORLD_DUPLICATE');
-    const me = await server.request('GET', '/users/@me', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const me = await server.request('GET', '/users/@me', { auth: BOT });
     assert.equal(me.body.id, DEMO_APP_ID, 'the demo token still logs in as the demo app');
   });
 

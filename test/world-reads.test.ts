@@ -21,6 +21,7 @@ import {
   BOB_IDENTIFY_TOKEN,
   BOT,
   CAROL_ID,
+  CAROL_TOKEN,
   CATEGORY,
   DAVE_ID,
   DEMO_APP_ID,
@@ -284,7 +285,7 @@ describe('REST reads of the world', () => {
     assertMatchesSchema('GuildChannelResponse', category);
     await refused('/channels/1', BOT, 404, 10003);
     await refused(`/channels/${HIDDEN}`, BOT, 403, 50001);
-    await refused(`/channels/${HIDDEN}`, 'carol-user-token', 403, 50001);
+    await refused(`/channels/${HIDDEN}`, CAROL_TOKEN, 403, 50001);
     // The guild owner sees every channel.
     assert.equal((await ok(`/channels/${HIDDEN}`, ALICE)).id, HIDDEN);
     await refused(`/channels/${GENERAL}`, OTHER, 403, 50001);

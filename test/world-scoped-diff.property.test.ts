@@ -88,7 +88,7 @@ describe('scoped world diffs', () => {
       fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), async (changes) => {
         const store = new SqliteStore({ path: ':memory:' });
         try {
-          const events = new RecordingEvents(store.world, new InProcessEventBus());
+          const events = new RecordingEvents(store.world, new InProcessEventBus(), store.interactions);
           const commands = new CommandsService({ store: store.commands, ids: new SnowflakeGenerator(1, 1) });
           const world = new WorldService(store.world, commands, events);
           await store.world.replaceWorld(exampleWorld());

@@ -7,6 +7,7 @@ import { RESUME_BUFFER_EVENTS } from '../core/gateway/protocol.js';
 import { InProcessEventBus, type EventBus } from '../events/bus.js';
 import { RedisEventBus } from '../events/redis-bus.js';
 import type { RedisLink } from '../events/redis-link.js';
+import { RedisPendingInteractions } from '../gateway/pending-interactions.js';
 import { RedisResumeBuffer } from '../gateway/redis-resume-buffer.js';
 import { RedisSessionRegistry, type RegistryLog } from '../gateway/session-registry.js';
 import { RedisSessionStarts } from '../gateway/session-starts.js';
@@ -38,6 +39,8 @@ export interface SharedGatewayState {
   registry?: RedisSessionRegistry | undefined;
   resumeBuffer?: RedisResumeBuffer | undefined;
   sessionStarts?: RedisSessionStarts | undefined;
+  /** Interactions handed to sessions, re-sent if a session dies with its node. */
+  pending?: RedisPendingInteractions | undefined;
 }
 
 /**
@@ -60,7 +63,12 @@ export function sharedGatewayState(
     resumeBufferChars,
   );
   redis.onUp(() => void registry.restore());
-  return { registry, resumeBuffer, sessionStarts: new RedisSessionStarts(redis.commands, redis.prefix) };
+  return {
+    registry,
+    resumeBuffer,
+    sessionStarts: new RedisSessionStarts(redis.commands, redis.prefix),
+    pending: new RedisPendingInteractions(redis.commands, registry.keys),
+  };
 }
 
 /**

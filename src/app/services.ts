@@ -16,6 +16,7 @@ import { CallbacksService } from '../services/callbacks-service.js';
 import { ChannelMessagesService } from '../services/channel-messages-service.js';
 import { PinsService } from '../services/pins-service.js';
 import { ReactionsService } from '../services/reactions-service.js';
+import { MessageModerationService } from '../services/message-moderation-service.js';
 import { ChannelsService } from '../services/channels-service.js';
 import { splitCacheBudget } from '../services/command-index-cache.js';
 import { CommandIndexService } from '../services/command-index-service.js';
@@ -25,6 +26,7 @@ import { ConsoleService } from '../services/console-service.js';
 import { EndpointService } from '../services/endpoint-service.js';
 import { FaultsService } from '../services/faults-service.js';
 import { GuildsService } from '../services/guilds-service.js';
+import { BansService } from '../services/bans-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -87,7 +89,7 @@ export function buildServices(parts: ServiceParts): Services {
       ? {}
       : { dailyCreatesMax: config.dailyCommandCreates ?? Number.POSITIVE_INFINITY }),
   });
-  const worldEvents = new WorldEvents(store.world, bus);
+  const worldEvents = new WorldEvents(store.world, bus, store.interactions);
   const world = new WorldService(store.world, commands, worldEvents);
   const httpDelivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
   const renderer = new MessageRenderer(store);
@@ -133,11 +135,18 @@ export function buildServices(parts: ServiceParts): Services {
     consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
     world,
     guilds: new GuildsService(store.world, commandIndex),
+    bans: new BansService(store.world, worldEvents),
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,
       renderer,
       ids,
+      now,
+      events: worldEvents,
+    }),
+    messageModeration: new MessageModerationService({
+      world: store.world,
+      messages: store.interactions,
       now,
       events: worldEvents,
     }),

@@ -13,7 +13,13 @@ export interface BusEvents {
    * Gateway dispatch INTERACTION_CREATE, for apps without an interactions endpoint URL; to the
    * session named when one was chosen (on whichever node holds it), else to one the gateway picks.
    */
-  INTERACTION_CREATE: { applicationId: string; data: Record<string, unknown>; sessionId?: string | undefined };
+  INTERACTION_CREATE: {
+    applicationId: string;
+    data: Record<string, unknown>;
+    sessionId?: string | undefined;
+    /** A copy past the first (an injected `duplicate` fault): sent even though the session had it. */
+    copy?: number | undefined;
+  };
   /** A dispatch about the world (a guild, or a DM channel), for the gateway to filter per session. */
   WORLD_DISPATCH: {
     /** v10 dispatch name: GUILD_UPDATE, GUILD_ROLE_CREATE/UPDATE/DELETE, CHANNEL_CREATE/UPDATE/DELETE,

@@ -267,6 +267,9 @@ export function presenceNeedingRedis(presence: GatewayPresence, link: RedisLink)
       if (!link.isUp()) throw new DependencyUnavailableError('redis', 'the gateway sessions are not reachable');
       return presence.sessionFor(applicationId, guildId);
     },
+    handOver(applicationId, sessionId, interaction) {
+      return presence.handOver(applicationId, sessionId, interaction);
+    },
   };
 }
 

@@ -12,7 +12,27 @@ import type { BusEvents, EventBus } from '../events/bus.js';
 import { Connection } from './connection.js';
 import type { GatewayWorld } from './gateway-options.js';
 import type { GuildCreateCache } from './guild-create-cache.js';
+import type { Session } from './session.js';
 import type { SessionTable } from './session-table.js';
+
+/** A session that may get an interaction: on this node, or any node's from the registry. */
+interface Candidate {
+  id: string;
+  attached: boolean;
+  nodeAlive: boolean;
+  since: number;
+}
+
+function asCandidate(session: Session): Candidate {
+  return { id: session.id, attached: session.socket !== null, nodeAlive: true, since: session.startedAt };
+}
+
+/** The most recently started; the first of equals. */
+function newest<T extends Candidate>(candidates: readonly T[]): T | null {
+  let found: T | null = null;
+  for (const candidate of candidates) if (found === null || candidate.since > found.since) found = candidate;
+  return found;
+}
 
 export class BusDispatcher {
   /**
@@ -45,9 +65,14 @@ export class BusDispatcher {
     await this.queue;
   }
 
+  /**
+   * The newest session of the app's shard attached to a live node; else the newest one whose node
+   * is alive (detached: its buffer keeps the interaction for a RESUME); else the newest one at all
+   * (its node died: the interaction waits, pending, for a RESUME or the app's next session).
+   */
   async sessionFor(applicationId: string, guildId: string | null): Promise<string | null> {
     const registry = this.sessions.registry;
-    let candidates: readonly { id: string; attached: boolean }[];
+    let candidates: readonly Candidate[];
     try {
       candidates = registry
         ? (await registry.sessionsOf(applicationId)).filter(
@@ -58,13 +83,19 @@ export class BusDispatcher {
       // The registry is away: this node's own sessions still answer.
       candidates = this.localCandidates(applicationId, guildId);
     }
-    return (candidates.find((candidate) => candidate.attached) ?? candidates[0])?.id ?? null;
+    const chosen =
+      newest(candidates.filter((c) => c.attached && c.nodeAlive)) ??
+      newest(candidates.filter((c) => c.nodeAlive)) ??
+      newest(candidates);
+    return chosen?.id ?? null;
   }
 
-  private localCandidates(applicationId: string, guildId: string | null): { id: string; attached: boolean }[] {
+  private localCandidates(applicationId: string, guildId: string | null): Candidate[] {
     return this.sessions.forGuild(applicationId, guildId).map((session) => ({
       id: session.id,
       attached: session.socket !== null,
+      nodeAlive: true,
+      since: session.startedAt,
     }));
   }
 
@@ -72,18 +103,20 @@ export class BusDispatcher {
     this.queue = this.queue.then(task).catch(() => undefined);
   }
 
-  private onInteraction({ applicationId, data, sessionId }: BusEvents['INTERACTION_CREATE']): void {
+  private onInteraction({ applicationId, data, sessionId, copy }: BusEvents['INTERACTION_CREATE']): void {
+    const again = copy !== undefined;
     if (sessionId !== undefined) {
       // Chosen by the node that published it: delivered by the node holding that session.
       const chosen = this.sessions.get(sessionId);
-      if (chosen?.applicationId === applicationId) chosen.dispatch('INTERACTION_CREATE', data);
+      if (chosen?.applicationId === applicationId) chosen.dispatchInteraction(data, again);
       return;
     }
     const guildId = typeof data.guild_id === 'string' ? data.guild_id : null;
     const candidates = this.sessions.forGuild(applicationId, guildId);
-    // One session answers an interaction: an attached one if there is one.
-    const target = candidates.find((session) => session.socket !== null) ?? candidates[0];
-    target?.dispatch('INTERACTION_CREATE', data);
+    // One session answers an interaction: the newest attached one if there is one.
+    const attached = candidates.filter((session) => session.socket !== null);
+    const target = newest((attached.length > 0 ? attached : candidates).map(asCandidate));
+    if (target) this.sessions.get(target.id)?.dispatchInteraction(data, again);
   }
 
   private onPermissionsUpdate({ applicationId, data }: BusEvents['APPLICATION_COMMAND_PERMISSIONS_UPDATE']): void {
@@ -94,7 +127,8 @@ export class BusDispatcher {
 
   private async onWorld(event: BusEvents['WORLD_DISPATCH']): Promise<void> {
     if (this.sessions.size === 0) return;
-    const guild = event.guildId === null ? null : await this.store.getGuild(event.guildId);
+    // Who gets a world event depends on bots and channels, never on the members: none is read.
+    const guild = event.guildId === null ? null : await this.store.getGuildWithMembers(event.guildId, []);
     const world: WorldEvent = event;
     // What a session gets depends only on its app and MESSAGE_CONTENT: one object (and so one JSON
     // text) per such view, however many sessions share it.

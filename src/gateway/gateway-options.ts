@@ -5,7 +5,8 @@ import { HEARTBEAT_INTERVAL_MS, MAX_GUILDS_PER_SHARD, RESUME_BUFFER_CHARS } from
 import type { EventBus } from '../events/bus.js';
 import type { FaultTable } from '../faults/fault-table.js';
 import type { GatewayMetrics } from '../metrics/metrics.js';
-import type { WorldStore } from '../store/store.js';
+import type { InteractionStore, WorldStore } from '../store/store.js';
+import type { PendingInteractions } from './pending-interactions.js';
 import type { ResumeBuffer } from './resume-buffer.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { SessionStartCounter } from './session-starts.js';
@@ -58,7 +59,12 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
 /** The world reads the gateway makes: the bot's token (constant-time lookup), guilds, users. */
 export type GatewayWorld = Pick<
   WorldStore,
-  'findApplicationByBotToken' | 'getApplication' | 'getGuild' | 'guildsOfApplication' | 'getUsers'
+  | 'findApplicationByBotToken'
+  | 'getApplication'
+  | 'getGuild'
+  | 'getGuildWithMembers'
+  | 'guildsOfApplication'
+  | 'getUsers'
 >;
 
 export interface GatewayDeps {
@@ -76,4 +82,8 @@ export interface GatewayDeps {
   faults?: FaultTable | undefined;
   /** The client's address of an upgrade (behind trusted proxies, from X-Forwarded-For); by default the socket's. */
   clientAddress?: ((request: IncomingMessage) => string) | undefined;
+  /** With `registry`: interactions handed to sessions, re-sent if a session dies with its node. */
+  pending?: PendingInteractions | undefined;
+  /** Whether an interaction still waits for its first answer: a re-send is for those only. */
+  interactionStates?: Pick<InteractionStore, 'getInteractionState'> | undefined;
 }

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { Identify, MembersRequest, Resume } from '../core/gateway/commands.js';
 import { readGatewayQuery } from '../core/gateway/encoding.js';
-import type { GatewayPresence } from '../core/gateway/presence.js';
+import type { GatewayPresence, HandedInteraction } from '../core/gateway/presence.js';
 import {
   Close,
   HEARTBEAT_TIMEOUT_FACTOR,
@@ -35,9 +35,11 @@ import {
 import { announcedGatewayUrl, type GatewayOrigin } from './gateway-url.js';
 import { GuildCreateCache } from './guild-create-cache.js';
 import { Handshake } from './handshake.js';
+import { InteractionRescue } from './interaction-rescue.js';
 import { sendMemberChunks } from './member-chunks.js';
 import { InMemoryResumeBuffer, type ResumeBuffer } from './resume-buffer.js';
 import type { Session } from './session.js';
+import { NODE_HEARTBEAT_MS } from './session-registry.js';
 import { SessionStarts, type SessionStartCounter, type SessionStartLimit } from './session-starts.js';
 import { SessionTable } from './session-table.js';
 import { encoderFor } from './transport.js';
@@ -71,7 +73,9 @@ export class Gateway implements ConnectionHost, GatewayPresence {
   private readonly dispatcher: BusDispatcher;
   private readonly faults: GatewayFaults;
   private readonly unsubscribers: (() => void)[];
+  private readonly rescue: InteractionRescue | null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
   private closing = false;
   private lastResumeUrl: { host: string | undefined; url: string } | null = null;
   /** The server's public URL and bound address: what the announced URL is built from. */
@@ -94,6 +98,19 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       open: (ws, request, url) => this.open(ws, request, url),
     });
     this.guildCreates = new GuildCreateCache(deps.store);
+    const { registry, pending } = deps;
+    this.rescue =
+      registry && pending
+        ? new InteractionRescue({
+            pending,
+            registry,
+            sessions: this.sessions,
+            bus: deps.bus,
+            metrics: deps.metrics ?? NO_METRICS,
+            states: deps.interactionStates ?? null,
+            now: deps.now,
+          })
+        : null;
     this.handshake = new Handshake({
       store: deps.store,
       options: this.options,
@@ -104,6 +121,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       sessions: this.sessions,
       admission: this.admission,
       guildCreates: this.guildCreates,
+      rescue: this.rescue,
       now: deps.now,
     });
     this.dispatcher = new BusDispatcher(deps.store, this.sessions, this.guildCreates);
@@ -118,6 +136,39 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     );
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
+    const registry = this.sessions.registry;
+    if (!registry) return;
+    let beating = false;
+    const beat = async () => {
+      // One at a time: a slow Redis does not pile heartbeats up.
+      if (beating) return;
+      beating = true;
+      try {
+        await registry.beat();
+        await this.rescue?.watch();
+      } catch {
+        // Redis is away: its link reports it; the next beat tries again.
+      } finally {
+        beating = false;
+      }
+    };
+    void beat();
+    this.heartbeatTimer = setInterval(() => void beat(), NODE_HEARTBEAT_MS);
+    this.heartbeatTimer.unref();
+  }
+
+  /** Keeps an interaction handed to a session until its buffer has it (with a registry; else nothing to do). */
+  async handOver(applicationId: string, sessionId: string, interaction: HandedInteraction): Promise<void> {
+    if (!this.rescue) return;
+    const { data, deadline } = interaction;
+    const id = typeof data.id === 'string' ? data.id : null;
+    if (id === null) return;
+    const guildId = typeof data.guild_id === 'string' ? data.guild_id : null;
+    try {
+      await this.rescue.handOver(applicationId, { id, sessionId, guildId, deadline, handedAt: this.now(), data });
+    } catch {
+      // Redis failed this call: the interaction still goes out, only without a re-send if its node dies.
+    }
   }
 
   /** Where the server is (its public URL, its bound address) and which Hosts it answers; set by src/app.ts. */
@@ -260,6 +311,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     if (this.closing) return;
     this.closing = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     for (const unsubscribe of this.unsubscribers) unsubscribe();
     for (const connection of [...this.admission.connections]) {
       connection.send({ op: Op.Reconnect, d: null, s: null, t: null });

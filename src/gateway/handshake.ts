@@ -19,6 +19,7 @@ import type { StoredApplication } from '../store/store.js';
 import { Connection, GatewayClose } from './connection.js';
 import type { GatewayOptions, GatewayWorld } from './gateway-options.js';
 import type { GuildCreateCache } from './guild-create-cache.js';
+import type { InteractionRescue } from './interaction-rescue.js';
 import type { BufferedDispatch, ResumeBuffer } from './resume-buffer.js';
 import { Session } from './session.js';
 import type { SessionRecord } from './session-registry.js';
@@ -42,6 +43,8 @@ export interface HandshakeDeps {
   sessions: SessionTable;
   admission: UpgradeAdmission;
   guildCreates: GuildCreateCache;
+  /** Re-sends interactions stranded on dead sessions (with a registry). */
+  rescue: InteractionRescue | null;
   now: () => number;
 }
 
@@ -110,6 +113,7 @@ export class Handshake {
         largeThreshold: identify.largeThreshold,
       },
       this.deps.buffer,
+      this.deps.now(),
     );
     if (registry) {
       await registry.register(session);
@@ -130,6 +134,16 @@ export class Handshake {
     this.deps.metrics.identified();
     this.sendReady(connection, session, app, shardGuilds);
     if (sendsGuilds) await this.sendGuilds(session, app, shardGuilds);
+    await this.rescueFor(session, 'identified');
+  }
+
+  /** Interactions stranded on dead sessions come to this one; the registry away only delays them (the watch). */
+  private async rescueFor(session: Session, how: 'identified' | 'resumed'): Promise<void> {
+    try {
+      await this.deps.rescue?.[how](session);
+    } catch {
+      // Redis or the store is away: every node's watch tries again.
+    }
   }
 
   private sendReady(connection: Connection, session: Session, app: StoredApplication, shardGuilds: Guild[]): void {
@@ -228,6 +242,7 @@ export class Handshake {
     session.dispatch('RESUMED', { _trace: TRACE });
     if (registry) sessions.track(registry.setAttached(session.id, true));
     metrics.resumed('resumed');
+    await this.rescueFor(session, 'resumed');
   }
 
   /** A session another node held (or no node, after a drain), now held here. */
@@ -236,6 +251,7 @@ export class Handshake {
     const session = new Session(
       { ...record, applicationId: sessions.sharedApplicationId(record.applicationId) },
       this.deps.buffer,
+      record.since,
     );
     session.seq = record.seq;
     session.detachedAt = this.deps.now();

@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { RESUME_BUFFER_CHARS, RESUME_BUFFER_EVENTS } from '../core/gateway/protocol.js';
-import type { BufferedDispatch, ResumeBuffer } from './resume-buffer.js';
+import type { BufferedDispatch, ResumeBuffer, SettledInteraction } from './resume-buffer.js';
 import type { SessionKeys } from './session-registry.js';
 
 /**
@@ -45,6 +45,18 @@ if redis.call('PTTL', KEYS[2]) < 0 then
 end
 return 1`;
 
+/**
+ * KEYS: session, buffer, the app's pending interactions, their deadlines. ARGV: as APPEND, then the
+ * interaction's id and its member in the deadlines. The interaction stops being pending in the
+ * same step as its dispatch is kept: a node that dies between the two cannot lose it.
+ */
+const APPEND_SETTLING = APPEND.replace(
+  /return 1$/,
+  `redis.call('HDEL', KEYS[3], 't:' .. ARGV[6], 'd:' .. ARGV[6])
+redis.call('ZREM', KEYS[4], ARGV[7])
+return 1`,
+);
+
 /** One entry: `s t json` (the sequence number and event name never hold a space). */
 function entryOf(dispatch: BufferedDispatch): string {
   return `${dispatch.s} ${dispatch.t} ${dispatch.json}`;
@@ -57,6 +69,21 @@ function readEntry(entry: string): BufferedDispatch | null {
   const s = Number(entry.slice(0, first));
   return Number.isInteger(s) ? { s, t: entry.slice(first + 1, second), json: entry.slice(second + 1) } : null;
 }
+
+/** The settling append script as a command of the connection. */
+type AppendSettlingCommand = (
+  session: string,
+  buffer: string,
+  pending: string,
+  deadlines: string,
+  node: string,
+  seq: number,
+  entry: string,
+  capacity: number,
+  maxChars: number,
+  interactionId: string,
+  member: string,
+) => Promise<number>;
 
 /** The append script as a command of the connection (sent by its SHA once loaded). */
 type AppendCommand = (
@@ -71,6 +98,7 @@ type AppendCommand = (
 
 export class RedisResumeBuffer implements ResumeBuffer {
   private readonly appendScript: AppendCommand;
+  private readonly appendSettlingScript: AppendSettlingCommand;
 
   /** Appends Redis refused (unreachable): a resume past them starts a new session. */
   failedAppends = 0;
@@ -87,20 +115,33 @@ export class RedisResumeBuffer implements ResumeBuffer {
     redis.defineCommand('slashdResumeAppend', { numberOfKeys: 2, lua: APPEND });
     const commands = redis as unknown as { slashdResumeAppend: AppendCommand };
     this.appendScript = commands.slashdResumeAppend.bind(redis);
+    redis.defineCommand('slashdResumeAppendSettling', { numberOfKeys: 4, lua: APPEND_SETTLING });
+    const settling = redis as unknown as { slashdResumeAppendSettling: AppendSettlingCommand };
+    this.appendSettlingScript = settling.slashdResumeAppendSettling.bind(redis);
   }
 
-  append(sessionId: string, dispatch: BufferedDispatch): void {
+  append(sessionId: string, dispatch: BufferedDispatch, settles?: SettledInteraction): void {
     // Not awaited: one connection keeps the appends of a session in order, and a read that follows
     // (`since`) is answered after them.
-    this.appendScript(
-      this.keys.session(sessionId),
-      this.keys.buffer(sessionId),
-      this.node,
-      dispatch.s,
-      entryOf(dispatch),
-      this.capacity,
-      this.maxChars,
-    ).catch(() => {
+    const session = this.keys.session(sessionId);
+    const buffer = this.keys.buffer(sessionId);
+    const entry = entryOf(dispatch);
+    const appended = settles
+      ? this.appendSettlingScript(
+          session,
+          buffer,
+          this.keys.pending(settles.applicationId),
+          this.keys.pendingDeadlines(),
+          this.node,
+          dispatch.s,
+          entry,
+          this.capacity,
+          this.maxChars,
+          settles.interactionId,
+          `${settles.applicationId} ${settles.interactionId}`,
+        )
+      : this.appendScript(session, buffer, this.node, dispatch.s, entry, this.capacity, this.maxChars);
+    appended.catch(() => {
       this.failedAppends++;
     });
   }

@@ -12,9 +12,15 @@ export interface BufferedDispatch {
   readonly json: string;
 }
 
+/** An interaction whose dispatch this is: no longer pending once kept (pending-interactions.ts). */
+export interface SettledInteraction {
+  applicationId: string;
+  interactionId: string;
+}
+
 export interface ResumeBuffer {
-  /** Keeps a dispatch of the session (sequence numbers grow by one). */
-  append(sessionId: string, dispatch: BufferedDispatch): void;
+  /** Keeps a dispatch of the session (sequence numbers grow by one); with `settles`, in the same step. */
+  append(sessionId: string, dispatch: BufferedDispatch, settles?: SettledInteraction): void;
   /**
    * The session's dispatches after `seq`, oldest first; null when some of them are no longer kept
    * (the client must start a new session).

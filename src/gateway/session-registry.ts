@@ -11,6 +11,11 @@
  * Redis may come back empty (restarted without persistence, or flushed): each node writes again
  * the sessions it holds attached that Redis no longer has, as soon as its link is up again
  * (`restore`) and at each refresh, so interactions find the bots' sessions within seconds.
+ *
+ * Each node also heartbeats (`beat`, a sorted set of nodes scored by Redis's clock): a session whose
+ * node stopped beating for NODE_DEAD_AFTER_MS is no longer live, is marked detached and keeps its
+ * keys for the resume window only, so a crashed node's sessions stop receiving interactions within
+ * seconds and can still be resumed on another node.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -21,6 +26,16 @@ import type { SessionInit } from './session.js';
 export const ATTACHED_SESSION_TTL_MS = 5 * 60 * 1000;
 /** How often a node refreshes the keys of the sessions it holds (ms). */
 export const SESSION_KEEPALIVE_MS = 60 * 1000;
+/** How often a node tells Redis it is alive (ms). */
+export const NODE_HEARTBEAT_MS = 500;
+/**
+ * How long a node may go without a heartbeat before its sessions count as dead (ms): three missed
+ * beats, so that a busy event loop is not taken for a crash, and still well inside the 3 s an
+ * interaction has for its first answer.
+ */
+export const NODE_DEAD_AFTER_MS = 1_500;
+/** A node silent this long leaves the set of nodes altogether (ms). */
+const NODE_FORGOTTEN_AFTER_MS = RESUME_WINDOW_MS;
 
 /** A session this node holds: what it was started with, and its last sequence number (a `Session` is one). */
 export interface HeldSession extends SessionInit {
@@ -33,6 +48,10 @@ export interface SessionRecord extends SessionInit {
   /** The node holding the session. */
   node: string;
   attached: boolean;
+  /** Whether the holding node's heartbeat is current (a crashed node's sessions are not live). */
+  nodeAlive: boolean;
+  /** When the session was started (epoch ms of the node that started it): the newest gets interactions. */
+  since: number;
 }
 
 export interface SessionRegistry {
@@ -46,10 +65,15 @@ export interface SessionRegistry {
   setAttached(sessionId: string, attached: boolean): Promise<void>;
   /** Forgets the session (and its resume buffer), if this node still holds it. */
   end(sessionId: string, applicationId: string): Promise<void>;
-  /** The app's live sessions on every node. */
+  /**
+   * The app's sessions on every node (attached, or resumable), with whether their node is alive;
+   * attached sessions of a node found dead are marked detached, kept for the resume window.
+   */
   sessionsOf(applicationId: string): Promise<SessionRecord[]>;
   /** Refreshes the keys of sessions this node holds attached, writing again those Redis lost. */
   keepAlive(sessions: readonly HeldSession[]): Promise<void>;
+  /** This node is alive (every NODE_HEARTBEAT_MS). */
+  beat(): Promise<void>;
 }
 
 /** Where the registry says it wrote lost sessions again (the server's pino logger fits). */
@@ -70,9 +94,60 @@ export class SessionKeys {
   app(applicationId: string): string {
     return `${this.prefix}gw:a:${applicationId}`;
   }
+  /** The nodes, scored by their last heartbeat (Redis's clock, ms). */
+  nodes(): string {
+    return `${this.prefix}gw:nodes`;
+  }
+  /** An app's interactions handed to a session and not yet in its resume buffer (pending-interactions.ts). */
+  pending(applicationId: string): string {
+    return `${this.prefix}gw:p:${applicationId}`;
+  }
+  /** Every app's pending interactions (`<app> <id>`), scored by their deadline. */
+  pendingDeadlines(): string {
+    return `${this.prefix}gw:pd`;
+  }
 }
 
-const FIELDS = ['app', 'shard', 'shards', 'intents', 'large', 'seq', 'node', 'attached'] as const;
+const FIELDS = ['app', 'shard', 'shards', 'intents', 'large', 'seq', 'node', 'attached', 'since'] as const;
+
+/** Redis's clock in ms, in a script. */
+const REDIS_NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** KEYS: nodes. ARGV: node, forgotten after (ms). */
+const BEAT = `${REDIS_NOW}
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+return 1`;
+
+/**
+ * KEYS: app set, nodes. ARGV: session key prefix, buffer key prefix, dead after (ms), resume
+ * window (ms). Each session of the app with whether its node beats; those gone leave the set, and
+ * attached ones of a dead node become detached, kept for the resume window.
+ */
+const SESSIONS_OF = `${REDIS_NOW}
+local out = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local key = ARGV[1] .. id
+  local v = redis.call('HMGET', key, ${FIELDS.map((f) => `'${f}'`).join(', ')})
+  if not v[1] or not v[7] then
+    redis.call('SREM', KEYS[1], id)
+  else
+    local beat = redis.call('ZSCORE', KEYS[2], v[7])
+    local alive = beat and (now - tonumber(beat) <= tonumber(ARGV[3]))
+    if not alive and v[8] == '1' then
+      redis.call('HSET', key, 'attached', '0')
+      redis.call('PEXPIRE', key, ARGV[4])
+      redis.call('PEXPIRE', ARGV[2] .. id, ARGV[4])
+      v[8] = '0'
+    end
+    local row = { id }
+    for i = 1, ${FIELDS.length} do row[i + 1] = v[i] or '' end
+    row[${FIELDS.length + 2}] = alive and '1' or '0'
+    table.insert(out, row)
+  end
+end
+return out`;
 
 /**
  * KEYS: session, buffer. ARGV: node, app, ttl. The holder becomes this node; the session counts
@@ -102,7 +177,7 @@ return 1`;
 
 /**
  * KEYS: session, buffer, app set. ARGV: node, ttl, session id, then the session's app, shard,
- * shards, intents, large threshold and sequence number. Refreshes a session this node holds; one
+ * shards, intents, large threshold, sequence number and start time. Refreshes a session this node holds; one
  * Redis lost is written again, attached to this node; one another node took over is left alone.
  * Returns 0 (another node's), 1 (refreshed) or 2 (written again).
  */
@@ -111,7 +186,10 @@ local holder = redis.call('HGET', KEYS[1], 'node')
 if holder and holder ~= ARGV[1] then return 0 end
 if not holder then
   redis.call('HSET', KEYS[1], 'app', ARGV[4], 'shard', ARGV[5], 'shards', ARGV[6], 'intents', ARGV[7],
-    'large', ARGV[8], 'seq', ARGV[9], 'node', ARGV[1], 'attached', '1')
+    'large', ARGV[8], 'seq', ARGV[9], 'node', ARGV[1], 'attached', '1', 'since', ARGV[10])
+else
+  -- Marked detached while this node was taken for dead (a stalled event loop): attached again.
+  redis.call('HSET', KEYS[1], 'attached', '1')
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
@@ -126,8 +204,9 @@ function seqOf(init: SessionInit): number {
   return typeof seq === 'number' ? seq : 0;
 }
 
-function toRecord(id: string, values: readonly (string | null)[]): SessionRecord | null {
-  const [app, shard, shards, intents, large, seq, node, attached] = values;
+/** A record's fields in FIELDS order; `nodeAlive` when known (a claim is by a live node). */
+function toRecord(id: string, values: readonly (string | null)[], nodeAlive = true): SessionRecord | null {
+  const [app, shard, shards, intents, large, seq, node, attached, since] = values;
   if (!app || !node) return null;
   return {
     id,
@@ -136,9 +215,11 @@ function toRecord(id: string, values: readonly (string | null)[]): SessionRecord
     numShards: Number(shards),
     intents: Number(intents),
     largeThreshold: Number(large),
-    seq: Number(seq ?? 0),
+    seq: Number(seq || 0),
     node,
     attached: attached === '1',
+    nodeAlive,
+    since: Number(since || 0),
   };
 }
 
@@ -149,6 +230,8 @@ export class RedisSessionRegistry implements SessionRegistry {
   private readonly held = new Map<string, SessionInit>();
   /** Sessions claimed by a RESUME here, until they are attached. */
   private readonly claimed = new Map<string, SessionInit>();
+  /** When each session this node holds was started: written again with it if Redis lost it. */
+  private readonly started = new Map<string, number>();
 
   /** `log`: where the registry logs the sessions it wrote again. */
   constructor(
@@ -176,8 +259,13 @@ export class RedisSessionRegistry implements SessionRegistry {
     }
   }
 
+  async beat(): Promise<void> {
+    await this.redis.eval(BEAT, 1, this.keys.nodes(), this.node, NODE_FORGOTTEN_AFTER_MS);
+  }
+
   async register(init: SessionInit): Promise<void> {
     this.held.set(init.id, init);
+    this.started.set(init.id, Date.now());
     const key = this.keys.session(init.id);
     const app = this.keys.app(init.applicationId);
     await this.redis
@@ -191,6 +279,7 @@ export class RedisSessionRegistry implements SessionRegistry {
         seq: 0,
         node: this.node,
         attached: 1,
+        since: this.started.get(init.id)!,
       })
       .pexpire(key, ATTACHED_SESSION_TTL_MS)
       .sadd(app, init.id)
@@ -209,7 +298,10 @@ export class RedisSessionRegistry implements SessionRegistry {
       RESUME_WINDOW_MS,
     )) as (string | null)[] | null;
     const record = values ? toRecord(sessionId, values) : null;
-    if (record) this.claimed.set(sessionId, record);
+    if (record) {
+      this.claimed.set(sessionId, record);
+      this.started.set(sessionId, record.since);
+    }
     return record;
   }
 
@@ -218,6 +310,7 @@ export class RedisSessionRegistry implements SessionRegistry {
     this.claimed.delete(sessionId);
     if (attached && known) this.held.set(sessionId, known);
     else this.held.delete(sessionId);
+    if (!attached) this.started.delete(sessionId);
     await this.redis.eval(
       SET_ATTACHED,
       2,
@@ -232,6 +325,7 @@ export class RedisSessionRegistry implements SessionRegistry {
   async end(sessionId: string, applicationId: string): Promise<void> {
     this.held.delete(sessionId);
     this.claimed.delete(sessionId);
+    this.started.delete(sessionId);
     await this.redis.eval(
       END,
       3,
@@ -244,22 +338,21 @@ export class RedisSessionRegistry implements SessionRegistry {
   }
 
   async sessionsOf(applicationId: string): Promise<SessionRecord[]> {
-    const appKey = this.keys.app(applicationId);
-    const ids = await this.redis.smembers(appKey);
-    if (ids.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hmget(this.keys.session(id), ...FIELDS);
-    const replies = (await pipeline.exec()) ?? [];
+    const rows = (await this.redis.eval(
+      SESSIONS_OF,
+      2,
+      this.keys.app(applicationId),
+      this.keys.nodes(),
+      this.keys.session(''),
+      this.keys.buffer(''),
+      NODE_DEAD_AFTER_MS,
+      RESUME_WINDOW_MS,
+    )) as string[][];
     const records: SessionRecord[] = [];
-    const gone: string[] = [];
-    ids.forEach((id, index) => {
-      const [error, values] = replies[index] ?? [null, null];
-      const record = error ? null : toRecord(id, (values as (string | null)[] | null) ?? []);
+    for (const [id, ...values] of rows) {
+      const record = toRecord(id!, values.slice(0, FIELDS.length), values[FIELDS.length] === '1');
       if (record) records.push(record);
-      else if (!error) gone.push(id);
-    });
-    // Sessions whose keys expired (a crashed node's, or past the resume window) leave the set.
-    if (gone.length > 0) await this.redis.srem(appKey, ...gone);
+    }
     return records;
   }
 
@@ -290,6 +383,7 @@ export class RedisSessionRegistry implements SessionRegistry {
         session.intents,
         session.largeThreshold,
         seqOf(session),
+        this.started.get(session.id) ?? Date.now(),
       );
     }
     const replies = (await pipeline.exec()) ?? [];

@@ -2,7 +2,10 @@
  * A gateway session: what IDENTIFY started and RESUME continues. It outlives its socket for the
  * resume window, numbering and keeping its dispatches meanwhile.
  */
-import type { ResumeBuffer } from './resume-buffer.js';
+import type { ResumeBuffer, SettledInteraction } from './resume-buffer.js';
+
+/** Interaction ids a session remembers having dispatched, so that a re-sent one is not sent twice. */
+const REMEMBERED_INTERACTIONS = 1024;
 
 /** Where a session's payloads go while its socket is open. */
 export interface SessionSocket {
@@ -66,11 +69,17 @@ export class Session {
    * GUILD_CREATE, as v10 does, and then of what changed. Null once every guild was sent.
    */
   private held: Map<string, { t: string; d: unknown }[]> | null = null;
+  /** The interactions dispatched lately (oldest first), by id. */
+  private interactions: Set<string> | null = null;
+  /** When the session started here (epoch ms): the newest session of an app gets its interactions. */
+  readonly startedAt: number;
 
   constructor(
     init: SessionInit,
     private readonly buffer: ResumeBuffer,
+    startedAt = 0,
   ) {
+    this.startedAt = startedAt;
     this.id = init.id;
     this.applicationId = init.applicationId;
     this.intents = init.intents;
@@ -104,10 +113,29 @@ export class Session {
   }
 
   /** Numbers the dispatch, keeps it for a resume, and sends it if the socket is open. */
-  dispatch(t: string, d: unknown): void {
+  dispatch(t: string, d: unknown, settles?: SettledInteraction): void {
     const s = ++this.seq;
     const json = jsonOf(d);
-    this.buffer.append(this.id, { s, t, json });
+    this.buffer.append(this.id, { s, t, json }, settles);
     this.socket?.sendDispatch(t, s, json);
+  }
+
+  /**
+   * INTERACTION_CREATE, once per interaction however many ways it arrives (the bus, and a re-send
+   * after a RESUME); its dispatch, once kept, settles it as no longer pending. False when it was
+   * dispatched already. `again` sends it anyway (an injected duplicate).
+   */
+  dispatchInteraction(data: Record<string, unknown>, again = false): boolean {
+    const id = typeof data.id === 'string' ? data.id : null;
+    if (id !== null) {
+      // Made on the first interaction: most sessions of a large deployment never get one.
+      const seen = (this.interactions ??= new Set());
+      if (seen.has(id) && !again) return false;
+      seen.add(id);
+      if (seen.size > REMEMBERED_INTERACTIONS) seen.delete(seen.values().next().value!);
+    }
+    const settles = id === null ? undefined : { applicationId: this.applicationId, interactionId: id };
+    this.dispatch('INTERACTION_CREATE', data, settles);
+    return true;
   }
 }

@@ -4,9 +4,11 @@
  * the authentication hook reads it, through the token lookups of `PrincipalStore`.
  */
 import type { ApplicationService } from '../services/application-service.js';
+import type { BansService } from '../services/bans-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { ReactionsService } from '../services/reactions-service.js';
+import type { MessageModerationService } from '../services/message-moderation-service.js';
 import type { ChannelsService } from '../services/channels-service.js';
 import type { CommandsService } from '../services/commands-service.js';
 import type { ConsoleService } from '../services/console-service.js';
@@ -52,12 +54,15 @@ export interface HttpServices {
   world: WorldService;
   /** Guilds, members and users as their readers see them. */
   guilds: GuildsService;
+  /** Guild bans; absent: the ban routes are not served. */
+  bans?: BansService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** A channel's pins (PUT/DELETE/GET /channels/{id}/messages/pins, and the older /pins). */
   pins: PinsService;
   /** Reactions on a channel's messages (…/messages/{id}/reactions…). */
   reactions: ReactionsService;
+  messageModeration: MessageModerationService;
   /** Gateway discovery (`/gateway`, `/gateway/bot`), and whose bots are connected (`/admin/delivery`). */
   gateway: GatewayDiscovery & GatewayPresence;
   /** The web console's own reads (sandbox sign-in, members, live streams). */

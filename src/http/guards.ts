@@ -64,18 +64,24 @@ export const requireCommandsCaller: Guard = guard(async (request: FastifyRequest
 
 /** Finds a guild by the path's id if the app is installed there for commands. */
 export interface InstalledGuilds {
-  installedGuild(applicationId: string, guildId: string): Promise<Guild | null>;
+  /** The guild holds only the members of `memberIds` (none when absent): no other member is read. */
+  installedGuild(applicationId: string, guildId: string, memberIds?: readonly string[]): Promise<Guild | null>;
 }
 
 /**
  * preHandler: the caller is the path's app, and the path's guild has it installed for commands
- * (else Missing Access, also for a guild that does not exist). Sets `request.guild`.
+ * (else Missing Access, also for a guild that does not exist). Sets `request.guild`, holding the
+ * members `namedMembers` names for the request (none by default).
  */
-export function requireAppInGuild(guilds: InstalledGuilds): Guard {
+export function requireAppInGuild(
+  guilds: InstalledGuilds,
+  namedMembers: (request: FastifyRequest) => readonly string[] = () => [],
+): Guard {
   return guard(async (request: FastifyRequest) => {
     const principal = ownApp(request);
     const { guildId } = request.params as { guildId?: string };
-    const guild = guildId === undefined ? null : await guilds.installedGuild(principal.app.id, guildId);
+    const guild =
+      guildId === undefined ? null : await guilds.installedGuild(principal.app.id, guildId, namedMembers(request));
     if (!guild) throw apiError('MissingAccess');
     request.guild = guild;
   });

@@ -30,6 +30,7 @@ import { channelMessageRoutes } from './routes/channel-messages.js';
 import { channelPinRoutes } from './routes/channel-pins.js';
 import { messageReactionRoutes } from './routes/message-reactions.js';
 import { guildRoutes } from './routes/guilds.js';
+import { banRoutes } from './routes/bans.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -159,8 +160,12 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(identityRoutes, { applications: services.applications });
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });
+        if (services.bans) await api.register(banRoutes, { bans: services.bans });
         await api.register(userRoutes, { guilds: services.guilds });
-        await api.register(channelMessageRoutes, { channelMessages: services.channelMessages });
+        await api.register(channelMessageRoutes, {
+          channelMessages: services.channelMessages,
+          moderation: services.messageModeration,
+        });
         await api.register(channelPinRoutes, { pins: services.pins });
         await api.register(messageReactionRoutes, { reactions: services.reactions });
         await api.register(gatewayRoutes, { gateway: services.gateway });

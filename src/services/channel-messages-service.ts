@@ -1,19 +1,20 @@
 /**
- * A bot's own messages in a channel (`POST /channels/{id}/messages`, and editing or deleting what
- * it sent): checked with the interaction answers' message rules, stored with them, and told to
- * bots as MESSAGE_CREATE / UPDATE / DELETE.
+ * A bot's or a user's own messages in a channel (`POST /channels/{id}/messages`, and editing or
+ * deleting what they sent; deleting another's with MANAGE_MESSAGES): checked with the interaction
+ * answers' message rules, stored with them, and told to bots as MESSAGE_CREATE / UPDATE / DELETE.
  */
 import { MESSAGE_FLAGS_INVALID } from '../core/io/codes.js';
-import { apiError, invalidFormBody, type ErrorName } from '../core/io/errors.js';
+import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { checkMessageData, messageFormError } from '../core/interactions/message-data.js';
 import {
   EPHEMERAL_FLAG,
   SUPPRESS_EMBEDS_FLAG,
   SUPPRESS_NOTIFICATIONS_FLAG,
+  type MessageAuthor,
   type StoredMessage,
 } from '../core/interactions/messages.js';
-import { hasAll, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
+import { hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
 import { sendMessagesFlag } from '../core/permissions/channel-permissions.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import { toWireChannel } from '../core/world/v10-objects.js';
@@ -23,6 +24,7 @@ import type { InteractionStore } from '../store/store.js';
 import { normalizeComponents } from '../core/interactions/component-tree.js';
 import { findChannelMessage } from './channel-message-lookup.js';
 import type { MessageRenderer } from './message-renderer.js';
+import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './message-addressing.js';
 import type { WorldEvents } from './world-events.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 
@@ -67,12 +69,11 @@ export class ChannelMessagesService {
     return toWireChannel(guild, channel);
   }
 
-  /** Needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread). */
-  async send(applicationId: string, channelId: string, body: unknown): Promise<Record<string, unknown>> {
-    const viewer: Viewer = { kind: 'bot', applicationId };
-    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
-    if (!hasAll(permissions, sendMessagesFlag(channel))) throw apiError('MissingPermissions');
-    return this.render(await this.create(applicationId, guild, channel, body));
+  /** A bot's or a user's message; needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread). */
+  async send(viewer: Viewer, channelId: string, body: unknown): Promise<Record<string, unknown>> {
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    if (!hasAll(place.permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
+    return this.render(await this.create(authorOf(viewer), place, body));
   }
 
   /**
@@ -95,40 +96,37 @@ export class ChannelMessagesService {
     return this.deps.renderer.renderFor(message, viewerId(viewer));
   }
 
-  async edit(
-    applicationId: string,
-    channelId: string,
-    messageId: string,
-    body: unknown,
-  ): Promise<Record<string, unknown>> {
-    const found = await this.botsView(applicationId, channelId, messageId);
-    const edited = await this.editOwn(applicationId, found, body);
+  /** Only the author's own message (a bot's or a user's). */
+  async edit(viewer: Viewer, channelId: string, messageId: string, body: unknown): Promise<Record<string, unknown>> {
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
+    const edited = await this.editOwn(viewer, place, found, body);
     if (!edited) throw apiError('UnknownMessage');
     return this.render(edited);
   }
 
-  async delete(applicationId: string, channelId: string, messageId: string): Promise<void> {
-    const found = await this.botsView(applicationId, channelId, messageId);
-    if (!(await this.deleteOwn(applicationId, found))) throw apiError('UnknownMessage');
+  /** The author's own message, or another's with MANAGE_MESSAGES in the channel. */
+  async delete(viewer: Viewer, channelId: string, messageId: string): Promise<void> {
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
+    if (!(await this.deleteAsAuthorOrModerator(viewer, place, found))) throw apiError('UnknownMessage');
   }
 
-  /** The message as the bot sees it in a channel it may view. */
-  private async botsView(applicationId: string, channelId: string, messageId: string): Promise<StoredMessage | null> {
-    const viewer: Viewer = { kind: 'bot', applicationId };
-    const { guild, channel } = await visibleChannel(this.deps.world, viewer, channelId);
-    return this.find(guild, channel, messageId, applicationId);
-  }
-
-  /** The caller has checked the bot's right to send here. */
-  private async create(applicationId: string, guild: Guild, channel: Channel, body: unknown): Promise<StoredMessage> {
+  /** The caller has checked the author's right to send here. */
+  private async create(author: MessageAuthor, place: AddressingPlace, body: unknown): Promise<StoredMessage> {
+    const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     const data = checkChannelMessage(body, false);
+    const content = typeof data.content === 'string' ? data.content : '';
+    const addressing = await addressNewMessage(place, content, data.allowed_mentions, body, (id) =>
+      this.find(guild, channel, id, author.id),
+    );
     const message: StoredMessage = {
       id: this.deps.ids.next(),
       channel_id: channel.id,
       guild_id: guild.id,
-      author: { kind: 'app', id: applicationId },
-      content: typeof data.content === 'string' ? data.content : '',
+      author,
+      content,
       embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
       components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
       flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
@@ -136,6 +134,7 @@ export class ChannelMessagesService {
       timestamp: new Date(this.deps.now()).toISOString(),
       edited_timestamp: null,
       ephemeral_for_user_id: null,
+      ...addressing,
     };
     await this.deps.messages.putMessage(message);
     await this.deps.events.messageCreated(message);
@@ -146,26 +145,22 @@ export class ChannelMessagesService {
     return findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId);
   }
 
-  /** Only the bot's own messages (not its interaction answers: those are the webhook's). */
-  private ownMessage(message: StoredMessage | null, applicationId: string, refusal: ErrorName): StoredMessage | null {
-    if (!message) return null;
-    if (message.author.kind !== 'app' || message.author.id !== applicationId || message.interaction_metadata) {
-      throw apiError(refusal);
-    }
-    return message;
-  }
-
   private async editOwn(
-    applicationId: string,
+    viewer: Viewer,
+    place: AddressingPlace,
     message: StoredMessage | null,
     body: unknown,
   ): Promise<StoredMessage | null> {
-    const own = this.ownMessage(message, applicationId, 'CannotEditOtherUsersMessage');
-    if (!own) return null;
+    if (!message) return null;
+    if (!isAuthor(message, viewer)) throw apiError('CannotEditOtherUsersMessage');
+    const own = message;
     const data = checkChannelMessage(body, true);
+    const content = typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content;
+    const { mentions: _users, mention_roles: _roles, mention_everyone: _everyone, ...kept } = own;
     const edited: StoredMessage = {
-      ...own,
-      content: typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content,
+      ...kept,
+      ...addressEditedMessage(place, own, content, data.allowed_mentions),
+      content,
       embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : data.embeds === null ? [] : own.embeds,
       components: Array.isArray(data.components)
         ? normalizeComponents(data.components as unknown[])
@@ -180,15 +175,43 @@ export class ChannelMessagesService {
     return edited;
   }
 
-  /** Decision: a bot deletes only its own messages (v10's MANAGE_MESSAGES moderation is not served). */
-  private async deleteOwn(applicationId: string, message: StoredMessage | null): Promise<boolean> {
-    const own = this.ownMessage(message, applicationId, 'MissingPermissions');
-    if (!own || !(await this.deps.messages.deleteMessage(own.channel_id, own.id))) return false;
-    await this.deps.events.messageDeleted(own);
+  /**
+   * Decision: a world-file message is the world document's, changed through the admin API; no v10
+   * caller deletes it (403 50013, as for a message one may not delete), moderators included.
+   */
+  private async deleteAsAuthorOrModerator(
+    viewer: Viewer,
+    place: AddressingPlace,
+    message: StoredMessage | null,
+  ): Promise<boolean> {
+    if (!message) return false;
+    if (!isAuthor(message, viewer) && !hasAll(place.permissions, MANAGE_MESSAGES)) {
+      throw apiError('MissingPermissions');
+    }
+    if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id))) {
+      // Not in the store: a world-file message, or one deleted meanwhile (10008).
+      const ofWorldFile = place.guild.messages.some((m) => m.id === message.id && m.channel_id === message.channel_id);
+      if (ofWorldFile) throw apiError('MissingPermissions');
+      return false;
+    }
+    await this.deps.events.messageDeleted(message);
     return true;
   }
 
   private render(message: StoredMessage): Promise<Record<string, unknown>> {
     return this.deps.renderer.render(message);
   }
+}
+
+/** Who writes a message the viewer sends: a bot by its application id, or the user. */
+function authorOf(viewer: Viewer): MessageAuthor {
+  return viewer.kind === 'bot' ? { kind: 'app', id: viewer.applicationId } : { kind: 'user', id: viewer.userId };
+}
+
+/** The viewer wrote the message (a bot's interaction answers are the webhook's, not its own). */
+function isAuthor(message: StoredMessage, viewer: Viewer): boolean {
+  if (viewer.kind === 'bot') {
+    return message.author.kind === 'app' && message.author.id === viewer.applicationId && !message.interaction_metadata;
+  }
+  return message.author.kind === 'user' && message.author.id === viewer.userId;
 }

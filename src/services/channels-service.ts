@@ -28,13 +28,14 @@ export interface CommandIndexExplanation {
 
 export class ChannelsService {
   constructor(
-    private readonly store: Pick<WorldStore, 'findGuildByChannel'>,
+    private readonly store: Pick<WorldStore, 'findGuildByChannelWithMembers'>,
     private readonly commandIndex: CommandIndexService,
     private readonly renderer: MessageRenderer,
   ) {}
 
-  private async find(channelId: string): Promise<{ guild: Guild; channel: Channel }> {
-    const guild = await this.store.findGuildByChannel(channelId);
+  /** The channel and its guild, holding only the reader's member (no other member is read). */
+  private async find(channelId: string, readerId: string): Promise<{ guild: Guild; channel: Channel }> {
+    const guild = await this.store.findGuildByChannelWithMembers(channelId, [readerId]);
     const channel = guild?.channels.find((c) => c.id === channelId);
     if (!guild || !channel) throw apiError('UnknownChannel');
     return { guild, channel };
@@ -42,7 +43,7 @@ export class ChannelsService {
 
   /** The channel's command picker as JSON bytes (kept while nothing it is made of changes: it is read on every picker open). */
   async commandIndexJson(user: User, channelId: string, locale: Locale | null): Promise<Buffer> {
-    const { guild, channel } = await this.find(channelId);
+    const { guild, channel } = await this.find(channelId, user.id);
     const scene = this.commandIndex.sceneOf(guild, channel, user);
     // canViewChannel, from the permissions the scene already holds.
     if (!scene || !hasAll(scene.facts.channelBits, VIEW_CHANNEL)) throw apiError('MissingAccess');
@@ -54,7 +55,7 @@ export class ChannelsService {
    * and reason. Only about the caller, and only where the caller may open the picker.
    */
   async explainCommandIndex(user: User, channelId: string): Promise<CommandIndexExplanation> {
-    const { guild, channel } = await this.find(channelId);
+    const { guild, channel } = await this.find(channelId, user.id);
     const member = memberOf(guild, user.id);
     if (!member || !canViewChannel(guild, member, channel)) throw apiError('MissingAccess');
     return {
@@ -67,7 +68,7 @@ export class ChannelsService {
 
   /** One page of messages, newest first; a bot reads by its install's role bits (installed with the bot scope). */
   async messages(reader: ChannelReader, channelId: string, page: Page): Promise<Record<string, unknown>[]> {
-    const { guild, channel } = await this.find(channelId);
+    const { guild, channel } = await this.find(channelId, reader.kind === 'bot' ? reader.app.id : reader.user.id);
     if (reader.kind === 'bot') {
       if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw apiError('MissingAccess');
       if (!appCanReadMessages(guild, reader.app.id, channel)) throw apiError('MissingAccess');

@@ -28,6 +28,7 @@ import {
   mayReadHistory,
   messageReadableIn,
   viewableGuild,
+  withNamedMembers,
   type InvocationScene,
 } from './invocation-scene.js';
 
@@ -104,15 +105,20 @@ export class CommandInvocations {
     return message && messageReadableIn(scene, message) ? message : null;
   }
 
-  private async record(scene: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
+  private async record(invoked: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
     const kind = request.type === InteractionType.ApplicationCommandAutocomplete ? 'autocomplete' : 'command';
-    const guild = scene.inGuild?.guild ?? null;
     // A MESSAGE command may target the world's messages and slashd's own that this user can see.
-    const messages: ChannelMessage[] = readableWorldMessages(scene);
-    const own = await this.targetedMessage(scene, request);
+    const messages: ChannelMessage[] = readableWorldMessages(invoked);
+    const own = await this.targetedMessage(invoked, request);
     if (own) messages.push(own);
-    // Only the users the request can name: never every user of the world.
+    // Only the users the request can name: never every user of the world (nor every member).
     const users = await this.deps.store.world.getUsers(userIdsNamedBy(request.data, messages));
+    const scene = await withNamedMembers(
+      this.deps.store,
+      invoked,
+      users.map((u) => u.id),
+    );
+    const guild = scene.inGuild?.guild ?? null;
     const checked = checkInvocation(scene.command, request.data, kind, {
       guild: viewableGuild(scene),
       channel: scene.channel,

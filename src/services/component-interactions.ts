@@ -30,7 +30,7 @@ import { appChannelPermissions, channelPermissions } from '../core/permissions/c
 import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
 import type { User } from '../core/world/types.js';
 import type { Store, StoredApplication } from '../store/store.js';
-import { loadPlace, messageReadableIn, viewableGuild, type Place } from './invocation-scene.js';
+import { loadPlace, messageReadableIn, viewableGuild, withNamedMembers, type Place } from './invocation-scene.js';
 import type { MessageRenderer } from './message-renderer.js';
 
 export interface ComponentInteractionsDeps {
@@ -63,11 +63,11 @@ export class ComponentInteractions {
 
   /** A click on a component of a message the user can see, sent by the app that gets the click. */
   async prepareClick(user: User, request: ComponentRequest): Promise<PreparedInteraction> {
-    const place = await loadPlace(this.deps.store, user, request);
-    const message = await this.deps.store.interactions.getMessage(place.channel.id, request.message_id);
+    const entered = await loadPlace(this.deps.store, user, request);
+    const message = await this.deps.store.interactions.getMessage(entered.channel.id, request.message_id);
     // Absent, hidden (another user's ephemeral message, a channel whose history they cannot read)
     // or written by a user: the same refusal, so that nothing hidden is revealed.
-    if (!message || !messageReadableIn(place, message) || message.author.kind !== 'app') {
+    if (!message || !messageReadableIn(entered, message) || message.author.kind !== 'app') {
       throw unknownMessage('Unknown message.');
     }
     if (request.application_id !== null && request.application_id !== message.author.id) {
@@ -77,6 +77,11 @@ export class ComponentInteractions {
     if (!app) throw unknownMessage('Unknown message.');
     const idValues = ID_SELECT_TYPES.includes(request.data.component_type) ? (request.data.values ?? []) : [];
     const users = await this.deps.store.world.getUsers(idValues.filter((value) => isSnowflake(value)));
+    const place = await withNamedMembers(
+      this.deps.store,
+      entered,
+      users.map((u) => u.id),
+    );
     const checked = checkClick(message.components, request.data, {
       guild: viewableGuild(place),
       channel: place.channel,

@@ -12,7 +12,7 @@ import { toWireChannel, toWireGuildMember } from '../core/world/v10-objects.js';
 import { viewerChannelPermissions, type Viewer } from '../core/world/viewer.js';
 import type { BusEvents, EventBus } from '../events/bus.js';
 import type { WorldStore } from '../store/store.js';
-import { guildDirectory, visibleChannel, visibleGuild } from './world-reads.js';
+import { guildDirectory, visibleChannel, visibleGuild, visibleGuildWithAllMembers } from './world-reads.js';
 
 type WireObject = Record<string, unknown>;
 
@@ -33,7 +33,10 @@ export interface ChannelEvent {
 }
 
 export interface ConsoleServiceOptions {
-  store: Pick<WorldStore, 'listUsers' | 'getGuild' | 'findGuildByChannel' | 'getUser' | 'getApplication'>;
+  store: Pick<
+    WorldStore,
+    'listUsers' | 'getGuild' | 'getGuildWithMembers' | 'findGuildByChannelWithMembers' | 'getUser' | 'getApplication'
+  >;
   bus: EventBus;
   /** The sandbox's sign-in list (users and their tokens): on for the local demo only. */
   sandboxSignIn: boolean;
@@ -73,7 +76,7 @@ export class ConsoleService {
 
   /** The members of a guild the user is a member of, bots included, at most CONSOLE_MEMBERS_LIMIT. */
   async members(user: User, guildId: string): Promise<WireObject[]> {
-    const guild = await visibleGuild(this.deps.store, viewerOf(user), guildId);
+    const guild = await visibleGuildWithAllMembers(this.deps.store, viewerOf(user), guildId);
     return guildMembers(guild, await guildDirectory(this.deps.store, guild))
       .slice(0, CONSOLE_MEMBERS_LIMIT)
       .map((view) => toWireGuildMember(guild, view));

@@ -25,7 +25,7 @@ import { checkPermissionManager, editorRefusal } from '../core/permissions/who-m
 import { memberOf } from '../core/world/member-index.js';
 import type { User } from '../core/world/types.js';
 import type { CommandIndex, CommandIndexService } from './command-index-service.js';
-import { guildDirectory, visibleGuild, type WorldReadStore } from './world-reads.js';
+import { guildDirectory, visibleGuild, visibleGuildWithAllMembers, type WorldReadStore } from './world-reads.js';
 
 type WireObject = Record<string, unknown>;
 
@@ -58,12 +58,15 @@ export class GuildsService {
     return this.commandIndex.guildIndex(guild, locale);
   }
 
+  /** `guild` holds every member. */
   private async memberCount(guild: Guild): Promise<number> {
     return guildMembers(guild, await guildDirectory(this.store, guild)).length;
   }
 
   async guild(viewer: Viewer, guildId: string, withCounts: boolean): Promise<WireObject> {
-    const guild = await visibleGuild(this.store, viewer, guildId);
+    const guild = withCounts
+      ? await visibleGuildWithAllMembers(this.store, viewer, guildId)
+      : await visibleGuild(this.store, viewer, guildId);
     const wire = toWireGuild(guild);
     if (withCounts) {
       wire.approximate_member_count = await this.memberCount(guild);
@@ -83,7 +86,7 @@ export class GuildsService {
   }
 
   async member(viewer: Viewer, guildId: string, userId: string): Promise<WireObject> {
-    const guild = await visibleGuild(this.store, viewer, guildId);
+    const guild = await visibleGuild(this.store, viewer, guildId, [userId]);
     const view = findGuildMember(guild, userId, await guildDirectory(this.store, guild, userId));
     if (!view) throw apiError('UnknownMember');
     return toWireGuildMember(guild, view);
@@ -94,7 +97,7 @@ export class GuildsService {
    * GUILD_MEMBERS intent enabled for the app (v10 refuses with Missing Access otherwise).
    */
   async members(app: Application, guildId: string, page: Page): Promise<WireObject[]> {
-    const guild = await visibleGuild(this.store, { kind: 'bot', applicationId: app.id }, guildId);
+    const guild = await visibleGuildWithAllMembers(this.store, { kind: 'bot', applicationId: app.id }, guildId);
     if (!hasMembersIntent(app)) throw apiError('MissingAccess');
     const after = page.after ?? '0';
     return guildMembers(guild, await guildDirectory(this.store, guild))

@@ -119,11 +119,15 @@ export class InteractionDelivery {
       await this.recordDeliveryFailure(record, 'delivery_failure', NO_BOT_CONNECTED_DETAIL, context);
       return;
     }
+    // Kept until its session's buffer has it: re-sent if that session dies with its node first.
+    const deadline = record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
+    if (sessionId !== null) await this.deps.presence?.handOver(app.id, sessionId, { data: record.payload, deadline });
     for (let copy = 0; copy < copies; copy++) {
       this.deps.bus.publish('INTERACTION_CREATE', {
         applicationId: app.id,
         data: record.payload,
         ...(sessionId === null ? {} : { sessionId }),
+        ...(copy > 0 ? { copy } : {}),
       });
     }
     this.metrics.delivery('gateway', 'ok');

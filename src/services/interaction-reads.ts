@@ -35,7 +35,7 @@ export class InteractionReads {
    */
   private async invokerStillReads(user: User, record: InteractionRecord): Promise<boolean> {
     if (record.guild_id === null) return true;
-    const guild = await this.deps.store.world.getGuild(record.guild_id);
+    const guild = await this.deps.store.world.getGuildWithMembers(record.guild_id, [user.id]);
     const member = guild ? memberOf(guild, user.id) : undefined;
     const channel = guild?.channels.find((c) => c.id === record.channel_id);
     return (

@@ -72,7 +72,7 @@ export async function loadPlace(
   if (where.guild_id === null) {
     // The world has no DM channels: an id the world knows is a guild channel, never a DM's. Refused
     // as unknown, so that a DM invocation neither reaches a guild channel nor reveals it exists.
-    if (await store.world.findGuildByChannel(where.channel_id)) throw apiError('UnknownChannel');
+    if (await store.world.findGuildByChannelWithMembers(where.channel_id, [])) throw apiError('UnknownChannel');
     const channel: Channel = {
       id: where.channel_id,
       type: 1,
@@ -83,7 +83,8 @@ export async function loadPlace(
     };
     return { user, inGuild: null, channel };
   }
-  const guild = await store.world.getGuild(where.guild_id);
+  // Only the user's member is read; what the request names is read by `withNamedMembers`.
+  const guild = await store.world.getGuildWithMembers(where.guild_id, [user.id]);
   if (!guild) throw apiError('UnknownGuild');
   const member = memberOf(guild, user.id);
   if (!member) throw apiError('MissingAccess');
@@ -91,6 +92,22 @@ export async function loadPlace(
   // A channel the member cannot view is refused as unknown: v10 does not reveal that it exists.
   if (!channel || !canViewChannel(guild, member, channel)) throw apiError('UnknownChannel');
   return { user, inGuild: { guild, member, channel }, channel };
+}
+
+/**
+ * The place (or scene) with its guild holding the members of `userIds` too, besides the user's:
+ * the users a request names are resolved as members against it, and no other member is read.
+ */
+export async function withNamedMembers<P extends { user: User; inGuild: PlaceInGuild | null }>(
+  store: Pick<Store, 'world'>,
+  place: P,
+  userIds: readonly string[],
+): Promise<P> {
+  const inGuild = place.inGuild;
+  const named = userIds.filter((id) => id !== place.user.id);
+  if (!inGuild || named.length === 0) return place;
+  const guild = await store.world.getGuildWithMembers(inGuild.guild.id, [place.user.id, ...named]);
+  return guild ? { ...place, inGuild: { ...inGuild, guild } } : place;
 }
 
 /** True when the user may read the channel's history (always in the bot's DM). */

@@ -12,35 +12,17 @@ import {
 } from '../core/interactions/messages.js';
 import { wireReaction } from '../core/interactions/reactions.js';
 import { selectPage, type Page } from '../core/world/page-query.js';
-import type { Application, Channel, Guild, User } from '../core/world/types.js';
+import type { Channel, Guild } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
+import { loadMessageContext } from './message-context.js';
 
 export class MessageRenderer {
   /** With `reactions`, the messages a viewer reads carry their `reactions` (docs/v10-behaviour.md#reactions). */
   constructor(private readonly store: Pick<Store, 'world' | 'interactions'> & Partial<Pick<Store, 'reactions'>>) {}
 
-  /** Loads every user and application the messages name, so that rendering itself is pure. */
-  private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
-    const users = new Map<string, User>();
-    const apps = new Map<string, Application>();
-    for (const message of messages) {
-      const ids = [
-        message.author.id,
-        message.interaction_metadata?.user_id,
-        message.interaction_metadata?.target_user_id,
-      ];
-      for (const id of ids) {
-        if (!id || users.has(id)) continue;
-        const user = await this.store.world.getUser(id);
-        if (user) users.set(id, user);
-      }
-      for (const id of [message.application_id, message.author.kind === 'app' ? message.author.id : undefined]) {
-        if (!id || apps.has(id)) continue;
-        const app = await this.store.world.getApplication(id);
-        if (app) apps.set(id, app);
-      }
-    }
-    return { findUser: (id) => users.get(id), findApplication: (id) => apps.get(id) };
+  /** Loads every user, application and replied-to message the messages name, so that rendering itself is pure. */
+  private contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
+    return loadMessageContext({ world: this.store.world, messages: this.store.interactions }, messages);
   }
 
   async render(message: StoredMessage): Promise<Record<string, unknown>> {

@@ -117,9 +117,11 @@ export class ReactionsService {
     const emoji = emojiOf(rawEmoji);
     if (burst) return [];
     const ids = await this.deps.reactions.listReactionUsers(place.channelId, place.messageId, emoji.key, limit, after);
+    // The channel's guild holds the viewer's member alone; the reactors' are read now (members as rows).
+    const withReactors = (await this.deps.world.getGuildWithMembers(guild.id, ids)) ?? guild;
     const users: WireObject[] = [];
     for (const id of ids) {
-      const view = await this.memberView(guild, id);
+      const view = await this.memberView(withReactors, id);
       if (view) users.push(toWireMemberUser(view));
     }
     return users;

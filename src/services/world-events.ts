@@ -4,6 +4,7 @@
  */
 import type { MessageRenderContext, StoredMessage } from '../core/interactions/messages.js';
 import {
+  messageDeleteBulkDispatch,
   messageDeleteDispatch,
   messageDispatch,
   typingStartDispatch,
@@ -11,14 +12,16 @@ import {
   type WorldEvent,
 } from '../core/world/dispatch.js';
 import { findGuildMember, type WorldDirectory } from '../core/world/guild-members.js';
-import type { Application, Guild, User } from '../core/world/types.js';
+import type { Guild } from '../core/world/types.js';
 import type { EventBus } from '../events/bus.js';
-import type { WorldStore } from '../store/store.js';
+import type { InteractionStore, WorldStore } from '../store/store.js';
+import { loadMessageContext } from './message-context.js';
 
 export class WorldEvents {
   constructor(
-    private readonly store: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuild'>,
+    private readonly store: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuildWithMembers'>,
     private readonly bus: EventBus,
+    private readonly messages: Pick<InteractionStore, 'getMessage'>,
   ) {}
 
   publishAll(events: readonly WorldEvent[]): void {
@@ -28,33 +31,15 @@ export class WorldEvents {
     }
   }
 
-  /** A directory of exactly the users and applications a message names. */
+  /** A directory of exactly the users, applications and replied-to message a message names. */
   private async directoryFor(message: StoredMessage): Promise<WorldDirectory & MessageRenderContext> {
-    const users = new Map<string, User>();
-    const apps = new Map<string, Application>();
-    const userIds = [
-      message.author.id,
-      message.interaction_metadata?.user_id,
-      message.interaction_metadata?.target_user_id,
-    ];
-    for (const id of userIds) {
-      if (!id || users.has(id)) continue;
-      const user = await this.store.getUser(id);
-      if (user) users.set(id, user);
-    }
-    for (const id of [message.application_id, message.author.kind === 'app' ? message.author.id : undefined]) {
-      if (!id || apps.has(id)) continue;
-      const app = await this.store.getApplication(id);
-      if (app) apps.set(id, app);
-    }
-    const user = (id: string) => users.get(id);
-    const application = (id: string) => apps.get(id);
-    return { user, application, findUser: user, findApplication: application };
+    const context = await loadMessageContext({ world: this.store, messages: this.messages }, [message]);
+    return { ...context, user: (id) => context.findUser(id), application: (id) => context.findApplication(id) };
   }
 
   private async messageEvent(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: StoredMessage): Promise<WorldDispatch> {
     const directory = await this.directoryFor(message);
-    const guild = message.guild_id ? await this.store.getGuild(message.guild_id) : null;
+    const guild = message.guild_id ? await this.store.getGuildWithMembers(message.guild_id, [message.author.id]) : null;
     const author = guild ? findGuildMember(guild, message.author.id, directory) : undefined;
     return messageDispatch(t, message, { guild, author, recipientIds: dmRecipients(message) }, directory);
   }
@@ -85,6 +70,11 @@ export class WorldEvents {
   async messageDeleted(message: StoredMessage): Promise<void> {
     if (message.ephemeral_for_user_id !== null) return;
     this.bus.publish('WORLD_DISPATCH', messageDeleteDispatch(message, dmRecipients(message)));
+  }
+
+  /** Messages of a guild channel deleted at once (none ephemeral: those are no bot's to delete). */
+  messagesBulkDeleted(guildId: string, channelId: string, ids: readonly string[]): void {
+    if (ids.length > 0) this.bus.publish('WORLD_DISPATCH', messageDeleteBulkDispatch(guildId, channelId, ids));
   }
 }
 

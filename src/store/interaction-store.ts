@@ -87,6 +87,11 @@ export interface InteractionStore {
   ): Promise<StoredMessage[]>;
   /** Deletes the message, its pin and its reactions, in one transaction; false when there was no such message. */
   deleteMessage(channelId: string, id: string): Promise<boolean>;
+  /**
+   * Deletes at once (one statement, so all or nothing) the channel's messages of these ids that
+   * everyone in the channel sees (no ephemeral one); returns the ids deleted, in no set order.
+   */
+  deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]>;
 
   // Pins of a channel: of slashd's messages and the world file's alike, by message id.
   /** Pins a message unless the channel holds `limit` pins: one transaction, so two racing pins cannot pass it. */

@@ -9,7 +9,7 @@ import type { StoredMessage } from '../core/interactions/messages.js';
 import { CallbackType, type InteractionRecord } from '../core/interactions/lifecycle.js';
 
 const MODAL_CALLBACK_TYPE = CallbackType.Modal;
-import type { Application, World } from '../core/world/types.js';
+import type { Application, Guild, Member, World } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from './store.js';
 import { sameDigest, sameSecret, tokenDigest } from './tokens.js';
 
@@ -164,4 +164,19 @@ export async function exportWorldOf(
 /** Whether an interaction's modal may be claimed by a submission: it was answered with one, and no submission has it yet. */
 export function modalClaimable(record: InteractionRecord): boolean {
   return record.response?.type === MODAL_CALLBACK_TYPE && !record.modal_submission_id;
+}
+
+/** A guild as its row's document stores it: without its members, which are rows of their own. */
+export function guildDocument(guild: Guild): Guild {
+  return { ...guild, members: [] };
+}
+
+/** The guild of a stored document with these members (the key keeps its place in the document). */
+export function withMembers(document: Guild, members: Member[]): Guild {
+  return { ...document, members };
+}
+
+/** The cache key of a guild read with the members of these user ids. */
+export function memberCacheKey(guildId: string, userIds: readonly string[]): string {
+  return `${guildId}/${userIds.join(',')}`;
 }

@@ -3,7 +3,8 @@
  * world document as a whole. Deleting an application also deletes every row it owns in the other
  * stores (commands, permissions, interactions, tokens, activities), in the same transaction.
  */
-import type { Application, Guild, Member, OAuth2Token, User, World } from '../core/world/types.js';
+import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
+import type { GuildMemberStore } from './guild-member-store.js';
 import type { OAuth2GrantStore } from './oauth2-grants.js';
 
 /**
@@ -36,7 +37,7 @@ export interface IssuedToken extends OAuth2Token {
   grant_id?: string;
 }
 
-export interface WorldStore extends OAuth2GrantStore {
+export interface WorldStore extends OAuth2GrantStore, GuildMemberStore {
   /** The world becomes exactly `world`; applications it leaves out go with all they owned. Commands of kept apps stay. */
   replaceWorld(world: World): Promise<void>;
   /** Adds or overwrites what `world` names, keeping the rest. */
@@ -64,27 +65,20 @@ export interface WorldStore extends OAuth2GrantStore {
   findUserByToken(token: string): Promise<User | null>;
   listUsers(): Promise<User[]>;
 
+  /** The guild's document and its members (whose rows become exactly `guild.members`), in one transaction. */
   putGuild(guild: Guild): Promise<void>;
   /** Also drops the guild's command permissions, of every application. */
   deleteGuild(id: string): Promise<boolean>;
+  /** The guild with every member: reads all its member rows (getGuildWithMembers reads those named). */
   getGuild(id: string): Promise<Guild | null>;
   /** The guild a channel (or thread) belongs to. */
   findGuildByChannel(channelId: string): Promise<Guild | null>;
   listGuilds(): Promise<Guild[]>;
   /**
    * The guilds the application's bot is in (an install with the `bot` scope), by id as
-   * `listGuilds` orders them; filtered by the database, each guild read once.
+   * `listGuilds` orders them, each with every member; filtered by the database, each guild read once.
    */
   guildsOfApplication(applicationId: string): Promise<Guild[]>;
-  /** The ids of the guilds whose members include this user (ascending). */
-  guildIdsOfMember(userId: string): Promise<string[]>;
-  /**
-   * Adds the member to the guild, or replaces the member with its user id where it stands; the
-   * guild's other members are kept. False (nothing written) when the guild does not exist.
-   */
-  putGuildMember(guildId: string, member: Member): Promise<boolean>;
-  /** False when the guild or the member does not exist. */
-  deleteGuildMember(guildId: string, userId: string): Promise<boolean>;
 
   putOAuth2Token(token: IssuedToken): Promise<void>;
   deleteOAuth2Token(accessToken: string): Promise<boolean>;

@@ -4,8 +4,7 @@
  * a property can break exactly one rule at a known path.
  */
 import fc from 'fast-check';
-
-type Json = Record<string, any>;
+import type { Json } from './json.js';
 
 const text = (min: number, max: number) => fc.string({ minLength: min, maxLength: max, unit: 'grapheme-ascii' });
 const webUrl = fc.webUrl({ validSchemes: ['http', 'https'] }).filter((url) => url.length <= 512);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeCommandStoreContract } from './command-store.contract.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
+import { describeGuildMembersContract } from './guild-members.contract.js';
 import { describeInteractionStoreContract } from './interaction-store.contract.js';
 import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
@@ -15,6 +16,7 @@ import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
 export { describeCommandStoreContract } from './command-store.contract.js';
+export { describeGuildMembersContract } from './guild-members.contract.js';
 export { describeInteractionStoreContract } from './interaction-store.contract.js';
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
@@ -41,6 +43,7 @@ export function describeStoreLifecycleContract(name: string, make: MakeStores): 
 export function describeStoreContract(name: string, make: MakeStores): void {
   describeStoreLifecycleContract(name, make);
   describeWorldStoreContract(name, make);
+  describeGuildMembersContract(name, make);
   describeCommandStoreContract(name, make);
   describeInteractionStoreContract(name, make);
   describeNodeLeaseStoreContract(name, make);

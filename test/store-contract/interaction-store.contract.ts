@@ -164,6 +164,22 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       assert.equal(await store().getMessage(CHANNEL_1, MESSAGE_1), null);
     });
 
+    it('a bulk delete removes the channel’s messages of those ids at once, never an ephemeral one', async () => {
+      await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'one'));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_2, 'two'));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_10, 'only alice sees it', ALICE));
+      await store().putMessage(message(CHANNEL_2, '1900000000000000003', 'elsewhere'));
+      const ids = [MESSAGE_1, MESSAGE_2, MESSAGE_10, '1900000000000000003', '1900000000000000999'];
+      const deleted = await store().deleteMessages(CHANNEL_1, ids);
+      assert.deepEqual([...deleted].sort(), [MESSAGE_1, MESSAGE_2]);
+      assert.equal(await store().getMessage(CHANNEL_1, MESSAGE_1), null);
+      assert.equal(await store().getMessage(CHANNEL_1, MESSAGE_2), null);
+      assert.equal((await store().getMessage(CHANNEL_1, MESSAGE_10))?.content, 'only alice sees it');
+      assert.equal((await store().getMessage(CHANNEL_2, '1900000000000000003'))?.content, 'elsewhere');
+      assert.deepEqual(await store().deleteMessages(CHANNEL_1, [MESSAGE_1, MESSAGE_2]), [], 'gone stays gone');
+      assert.deepEqual(await store().deleteMessages(CHANNEL_1, []), []);
+    });
+
     it('a channel’s messages newest first, up to the limit, ephemeral ones only for their user', async () => {
       await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'oldest'));
       await store().putMessage(message(CHANNEL_1, MESSAGE_10, 'newest', BOB));

@@ -96,5 +96,15 @@ export function describeReactionStoreContract(name: string, make: MakeStores): v
       assert.equal(await t.stores.interactions.deleteMessage(CHANNEL_1, MESSAGE_1), true);
       assert.deepEqual(await store().countReactions(CHANNEL_1, MESSAGE_1, ALICE), []);
     });
+
+    it('a bulk delete deletes the messages’ reactions with them', async () => {
+      await t.stores.interactions.putMessage(message(CHANNEL_1, MESSAGE_1, 'one'));
+      await t.stores.interactions.putMessage(message(CHANNEL_1, MESSAGE_2, 'two'));
+      await store().addReaction(CHANNEL_1, MESSAGE_1, THUMBS, ALICE, 1, 20);
+      await store().addReaction(CHANNEL_1, MESSAGE_2, THUMBS, ALICE, 1, 20);
+      assert.deepEqual(await t.stores.interactions.deleteMessages(CHANNEL_1, [MESSAGE_1]), [MESSAGE_1]);
+      assert.deepEqual(await store().countReactions(CHANNEL_1, MESSAGE_1, ALICE), []);
+      assert.equal((await store().countReactions(CHANNEL_1, MESSAGE_2, ALICE)).length, 1);
+    });
   });
 }

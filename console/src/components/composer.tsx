@@ -1,5 +1,6 @@
 /**
  * The message box: typing `/` opens the picker over it; choosing a command opens its option form.
+ * Anything else is a message of the user's own, sent with Enter (`POST /channels/{id}/messages`).
  * The text field is the picker's combobox (ARIA 1.2): focus stays in it while ↑ ↓ move the choice.
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
@@ -16,17 +17,20 @@ export interface ComposerProps {
   sources: FormSources;
   autocomplete: (entry: PickerEntry, values: FormValues, focused: string) => Promise<Choice[]>;
   send: (entry: PickerEntry, values: FormValues) => Promise<string | null>;
+  /** Sends the text as the user's message; resolves with a refusal's sentence, or null once sent. */
+  say: (content: string) => Promise<string | null>;
 }
 
 /** Lines the picker renders at first (a few screens' worth); the rest come as the user moves or scrolls. */
 const PICKER_PAGE = 60;
 
-export function Composer({ channelName, index, onOpen, sources, autocomplete, send }: ComposerProps) {
+export function Composer({ channelName, index, onOpen, sources, autocomplete, send, say }: ComposerProps) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const [entry, setEntry] = useState<PickerEntry | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
+  const [unsaid, setUnsaid] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const all = useMemo(() => (index ? pickerGroups(index) : []), [index]);
   const [limit, setLimit] = useState(PICKER_PAGE);
@@ -58,6 +62,17 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
     input.current?.focus();
   };
   const showing = open && !entry;
+  // A refused message stays in the box, with why it was refused.
+  const sayText = () => {
+    const content = text;
+    setText('');
+    setUnsaid(null);
+    void say(content).then((refusal) => {
+      if (refusal === null) return;
+      setText(content);
+      setUnsaid(refusal);
+    });
+  };
   return (
     <div class="composer">
       {showing && (
@@ -86,6 +101,11 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
           refused={refused}
         />
       )}
+      {unsaid && (
+        <p class="field-status" role="alert">
+          {unsaid}
+        </p>
+      )}
       <input
         ref={input}
         class="composer-input"
@@ -97,7 +117,7 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
         aria-expanded={showing}
         aria-controls={PICKER_ID}
         aria-activedescendant={showing && flat.length > 0 ? optionId(Math.min(active, flat.length - 1)) : undefined}
-        placeholder={`Type / to use a command in #${channelName}`}
+        placeholder={`Message #${channelName}, or type / to use a command`}
         autoComplete="off"
         value={text}
         onInput={(e) => {
@@ -110,6 +130,11 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
           setLimit(PICKER_PAGE);
         }}
         onKeyDown={(e) => {
+          if (!showing && !entry && e.key === 'Enter' && text.trim() !== '' && !text.startsWith('/')) {
+            e.preventDefault();
+            sayText();
+            return;
+          }
           if (!showing) return;
           const count = flat.length;
           if (e.key === 'ArrowDown' && active >= count - 1 && shown.hidden > 0) {

@@ -141,6 +141,16 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
     }
   };
 
+  const say = async (content: string): Promise<string | null> => {
+    try {
+      await api.post(`/channels/${channelId ?? ''}/messages`, { content });
+    } catch (error) {
+      return refusalText(error);
+    }
+    reloadMessages();
+    return null;
+  };
+
   const send = (entry: PickerEntry, values: FormValues) =>
     invoke(
       {
@@ -262,6 +272,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
             sources={{ members, roles, channels: channelList }}
             autocomplete={autocomplete}
             send={send}
+            say={say}
           />
         )}
       </section>

@@ -87,6 +87,8 @@ const GUILD_MEMBERS_EVENTS: ReadonlySet<string> = new Set([
   'THREAD_MEMBERS_UPDATE',
 ]);
 
+const GUILD_MODERATION_EVENTS: ReadonlySet<string> = new Set(['GUILD_BAN_ADD', 'GUILD_BAN_REMOVE']);
+
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'MESSAGE_CREATE',
   'MESSAGE_UPDATE',
@@ -120,6 +122,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (REACTION_EVENTS.has(t)) return inGuild ? Intent.GuildMessageReactions : Intent.DirectMessageReactions;
   if (GUILDS_EVENTS.has(t)) return Intent.Guilds;
   if (GUILD_MEMBERS_EVENTS.has(t)) return Intent.GuildMembers;
+  if (GUILD_MODERATION_EVENTS.has(t)) return Intent.GuildModeration;
   return -1;
 }
 
@@ -134,7 +137,7 @@ export function intentsAllow(intents: number, t: string, inGuild: boolean): bool
 /**
  * A message as a bot without MESSAGE_CONTENT sees it (v10): content, embeds, attachments,
  * components and poll emptied, unless the message is in the bot's DM, mentions the bot, or is
- * the bot's own.
+ * the bot's own. A reply's `referenced_message` is a message too, judged on its own.
  */
 export function messageForIntents(
   d: Record<string, unknown>,
@@ -143,15 +146,29 @@ export function messageForIntents(
   inDm: boolean,
 ): Record<string, unknown> {
   if ((intents & Intent.MessageContent) !== 0 || inDm) return d;
+  return withoutContent(d, botUserId);
+}
+
+function readableBy(d: Record<string, unknown>, botUserId: string): boolean {
   const author = d.author as { id?: unknown } | undefined;
-  if (author?.id === botUserId) return d;
+  if (author?.id === botUserId) return true;
   const mentions = Array.isArray(d.mentions) ? (d.mentions as { id?: unknown }[]) : [];
-  if (mentions.some((m) => m?.id === botUserId)) return d;
+  return mentions.some((m) => m?.id === botUserId);
+}
+
+function withoutContent(d: Record<string, unknown>, botUserId: string): Record<string, unknown> {
+  const referenced = d.referenced_message;
+  const reply =
+    typeof referenced === 'object' && referenced !== null && !Array.isArray(referenced)
+      ? withoutContent(referenced as Record<string, unknown>, botUserId)
+      : referenced;
+  if (readableBy(d, botUserId)) return reply === referenced ? d : { ...d, referenced_message: reply };
   const stripped: Record<string, unknown> = { ...d };
   if ('content' in d) stripped.content = '';
   if ('embeds' in d) stripped.embeds = [];
   if ('attachments' in d) stripped.attachments = [];
   if ('components' in d) stripped.components = [];
   if ('poll' in d) delete stripped.poll;
+  if ('referenced_message' in d) stripped.referenced_message = reply;
   return stripped;
 }

@@ -132,3 +132,9 @@ export const MODAL_SUBMIT_FIELDS_MAX = 5;
 export const COMPONENT_TREE_DEPTH_MAX = 8;
 /** How many of the user's recent interactions are searched for the modal a submission names. */
 export const MODAL_SEARCH_LIMIT = 50;
+/** Fewest messages one bulk delete names (v10). */
+export const BULK_DELETE_MESSAGES_MIN = 2;
+/** Most messages one bulk delete names (v10). */
+export const BULK_DELETE_MESSAGES_MAX = 100;
+/** The oldest a message may be (by its id's time) to be bulk deleted: 14 days (v10). */
+export const BULK_DELETE_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;

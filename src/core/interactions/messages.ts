@@ -35,7 +35,7 @@ export function hasFlag(flags: number, flag: number): boolean {
 }
 
 /** v10 message types slashd produces. */
-export const MessageType = { Default: 0, ChatInputCommand: 20, ContextMenuCommand: 23 } as const;
+export const MessageType = { Default: 0, Reply: 19, ChatInputCommand: 20, ContextMenuCommand: 23 } as const;
 
 export type MessageAuthor = { kind: 'user'; id: string } | { kind: 'app'; id: string };
 
@@ -100,6 +100,20 @@ export interface StoredMessage {
   webhook_id?: string;
   application_id?: string;
   tts?: boolean;
+  /** Users (a bot by its application id) the message mentions; absent: none. */
+  mentions?: string[];
+  /** Roles the message mentions; absent: none. */
+  mention_roles?: string[];
+  mention_everyone?: boolean;
+  /** A reply: the message it answers. */
+  message_reference?: StoredMessageReference;
+}
+
+/** What a reply records of the message it answers (v10's `message_reference`, type 0). */
+export interface StoredMessageReference {
+  message_id: string;
+  channel_id: string;
+  guild_id: string | null;
 }
 
 /** A message of a channel: one of the world file, or one slashd stored (responses, follow-ups). */
@@ -118,6 +132,11 @@ export function toStoredMessage(message: ChannelMessage, guildId: string | null)
 export interface MessageRenderContext {
   findUser(id: string): User | undefined;
   findApplication(id: string): Application | undefined;
+  /**
+   * The message a reply answers: null when it is gone (v10's `referenced_message: null`),
+   * undefined when it was not looked up (no `referenced_message`).
+   */
+  findReferenced?(reference: StoredMessageReference): StoredMessage | null | undefined;
 }
 
 /**
@@ -140,6 +159,8 @@ export interface WireMessage extends Omit<APIMessage, 'interaction_metadata'> {
 }
 
 type WireUser = WirePayload<APIUser>;
+/** An object of the wire not (yet) typed by its v10 shape. */
+type WireObject = Record<string, unknown>;
 
 /** A public user object from an identity alone: the public form shows no other field of a User. */
 function publicUser(id: string, username: string): WireUser {
@@ -174,6 +195,7 @@ function isContextMenu(commandType: number): boolean {
 /** 20 for answers to slash and entry point commands, 23 for context menus, 0 for anything else. */
 export function messageTypeOf(message: StoredMessage): number {
   const metadata = message.interaction_metadata;
+  if (!metadata && message.message_reference) return MessageType.Reply;
   if (!metadata || COMPONENT_INTERACTION_TYPES.includes(metadata.type)) return MessageType.Default;
   return isContextMenu(metadata.command_type) ? MessageType.ContextMenuCommand : MessageType.ChatInputCommand;
 }
@@ -232,6 +254,28 @@ function addAppFields(wire: WireMessage, message: StoredMessage): void {
   if (applicationId) wire.application_id = applicationId;
 }
 
+/** A mentioned id: a user, or a bot by its application id. */
+function wireMentioned(id: string, ctx: MessageRenderContext): WireUser {
+  return ctx.findUser(id) || !ctx.findApplication(id) ? wireUser(id, ctx) : wireBotUser(id, ctx);
+}
+
+/** A reply's `message_reference`, and the message it answers when the context looked it up (one level deep). */
+function addReply(wire: WireObject, reference: StoredMessageReference, ctx: MessageRenderContext): void {
+  wire.message_reference = {
+    type: 0,
+    message_id: reference.message_id,
+    channel_id: reference.channel_id,
+    ...(reference.guild_id ? { guild_id: reference.guild_id } : {}),
+  };
+  const referenced = ctx.findReferenced?.(reference);
+  if (referenced === undefined) return;
+  const flat: MessageRenderContext = {
+    findUser: (id) => ctx.findUser(id),
+    findApplication: (id) => ctx.findApplication(id),
+  };
+  wire.referenced_message = referenced === null ? null : toWireMessage(referenced, flat);
+}
+
 /**
  * The v10 message object. Embeds and components are stored as the app sent them, after the core's
  * rules checked them (`embeds.ts`, `message-components.ts`): they go out as their v10 shapes.
@@ -246,9 +290,9 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     timestamp: message.timestamp,
     edited_timestamp: message.edited_timestamp,
     tts: message.tts ?? false,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
+    mention_everyone: message.mention_everyone ?? false,
+    mentions: (message.mentions ?? []).map((id) => wireMentioned(id, ctx)),
+    mention_roles: message.mention_roles ?? [],
     attachments: [],
     embeds: message.embeds as APIEmbed[],
     pinned: false,
@@ -256,6 +300,7 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     components: message.components as unknown as APIMessageTopLevelComponent[],
   } satisfies WireMessage;
   addAppFields(wire, message);
+  if (message.message_reference) addReply(wire, message.message_reference, ctx);
   if (message.interaction_metadata) {
     wire.interaction_metadata = wireInteractionMetadata(message.interaction_metadata, ctx);
     wire.interaction = wireLegacyInteraction(message.interaction_metadata, ctx);

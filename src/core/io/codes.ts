@@ -168,6 +168,8 @@ export const DATE_TIME_TYPE_PARSE = 'DATE_TIME_TYPE_PARSE';
  * message"), not with a form error: the issue sits at the root so the HTTP edge can tell.
  */
 export const MESSAGE_EMPTY = 'MESSAGE_EMPTY';
+/** A reply (`message_reference`) to a message the channel does not hold, with `fail_if_not_exists` (v10's code). */
+export const REPLIES_UNKNOWN_MESSAGE = 'REPLIES_UNKNOWN_MESSAGE';
 /** An invocation names a command version that is no longer current (read-repair). */
 export const APPLICATION_COMMAND_OUTDATED = 'APPLICATION_COMMAND_OUTDATED';
 

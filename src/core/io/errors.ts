@@ -71,6 +71,7 @@ export const ERRORS = {
   UnknownUser: { status: 404, code: 10013, message: 'Unknown User' },
   // v10 answers an emoji it does not know (or cannot read) with 400, not 404.
   UnknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
+  UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
   UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
@@ -90,7 +91,16 @@ export const ERRORS = {
   MissingAccess: { status: 403, code: 50001, message: 'Missing Access' },
   CannotEditOtherUsersMessage: { status: 403, code: 50005, message: 'Cannot edit a message authored by another user' },
   MissingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
+  /** A member write (the admin API) naming a user banned from the guild. */
+  UserBanned: { status: 403, code: 40007, message: 'The user is banned from this guild.' },
+  /** A bulk ban that banned no one: v10's code, with a 4xx status as its OpenAPI document lists (docs/decisions.md, "Bans"). */
+  BulkBanFailed: { status: 400, code: 500000, message: 'Failed to ban users.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
+  BulkDeleteTooOld: {
+    status: 400,
+    code: 50034,
+    message: 'You can only bulk delete messages that are under 14 days old',
+  },
   InvalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
 
   // Limits and state.

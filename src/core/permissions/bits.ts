@@ -3,6 +3,8 @@
  * arbitrary size, so the core keeps every bit set as a bigint and never goes through `number`.
  */
 
+/** Ban members from the guild (and lift their bans). */
+export const BAN_MEMBERS = 1n << 2n;
 /** Everything, in every channel; overwrites cannot take it away. */
 export const ADMINISTRATOR = 1n << 3n;
 /** Create, edit and delete channels. */
@@ -11,6 +13,10 @@ export const MANAGE_CHANNELS = 1n << 4n;
 export const MANAGE_GUILD = 1n << 5n;
 /** Add a new emoji's reaction to a message (reacting with one already there needs only to read it). */
 export const ADD_REACTIONS = 1n << 6n;
+/** Delete and pin others' messages, bulk delete (v10). */
+export const MANAGE_MESSAGES = 1n << 13n;
+/** Mention @everyone and @here, and roles that are not mentionable. */
+export const MENTION_EVERYONE = 1n << 17n;
 /** See a channel at all. */
 export const VIEW_CHANNEL = 1n << 10n;
 /** Send messages in a channel that is not a thread; invoking a USER command needs it. */
@@ -25,8 +31,6 @@ export const USE_APPLICATION_COMMANDS = 1n << 31n;
 export const MANAGE_THREADS = 1n << 34n;
 /** Send messages in threads: what SEND_MESSAGES is outside them. */
 export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
-/** Delete others' messages, bulk delete, remove others' reactions. */
-export const MANAGE_MESSAGES = 1n << 13n;
 /** Pin and unpin messages (v10 split it from MANAGE_MESSAGES). */
 export const PIN_MESSAGES = 1n << 51n;
 /** Use commands of user-installed apps in a guild (no world install is a user install yet). */

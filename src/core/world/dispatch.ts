@@ -106,6 +106,17 @@ export function messageDeleteDispatch(message: StoredMessage, recipientIds: read
   };
 }
 
+/** MESSAGE_DELETE_BULK: `{ids, channel_id, guild_id}` (bulk delete is of a guild channel only). */
+export function messageDeleteBulkDispatch(guildId: string, channelId: string, ids: readonly string[]): WorldDispatch {
+  return {
+    t: 'MESSAGE_DELETE_BULK',
+    guildId,
+    channelId,
+    recipientIds: [],
+    d: { ids: [...ids], channel_id: channelId, guild_id: guildId },
+  };
+}
+
 /**
  * TYPING_START: who started typing where, in unix seconds; in a guild with `guild_id` and the
  * typist's whole member object (its user included, unlike a message's `member`).

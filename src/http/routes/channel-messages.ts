@@ -1,15 +1,20 @@
 /**
- * A channel and its messages as a bot handling interactions reads and writes them
+ * A channel and its messages as a bot or a user reads and writes them
  * (docs/v10-behaviour.md#endpoints): `GET /channels/{id}` needs VIEW_CHANNEL; sending needs
  * VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread), reading one message
- * VIEW_CHANNEL and READ_MESSAGE_HISTORY. The channel's message list is in `channels.ts`.
+ * VIEW_CHANNEL and READ_MESSAGE_HISTORY; editing is the author's, deleting the author's or a
+ * moderator's (MANAGE_MESSAGES), bulk deleting a moderating bot's. The channel's message list is in
+ * `channels.ts`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ChannelMessagesService } from '../../services/channel-messages-service.js';
+import type { MessageModerationService } from '../../services/message-moderation-service.js';
 import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../guards.js';
+import { parseJsonBodyKeepingIds } from '../json-body.js';
 
 export interface ChannelMessageRoutesOptions {
   channelMessages: ChannelMessagesService;
+  moderation: MessageModerationService;
 }
 
 interface ChannelParams {
@@ -24,14 +29,27 @@ const READER = { onRequest: requireAnyCaller, preHandler: [requireUserOrBot] };
 
 export async function channelMessageRoutes(
   api: FastifyInstance,
-  { channelMessages }: ChannelMessageRoutesOptions,
+  { channelMessages, moderation }: ChannelMessageRoutesOptions,
 ): Promise<void> {
+  // discord.py sends these bodies' snowflakes (replies, bulk deletes, mentions) as JSON integers.
+  api.removeContentTypeParser('application/json');
+  api.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBodyKeepingIds);
+
   api.get<{ Params: ChannelParams }>('/channels/:channelId', READER, async (request) =>
     channelMessages.channel(viewerOf(request), request.params.channelId),
   );
 
-  api.post<{ Params: ChannelParams }>('/channels/:channelId/messages', { onRequest: requireBot }, async (request) =>
-    channelMessages.send(appOf(request).id, request.params.channelId, request.body),
+  api.post<{ Params: ChannelParams }>('/channels/:channelId/messages', READER, async (request) =>
+    channelMessages.send(viewerOf(request), request.params.channelId, request.body),
+  );
+
+  api.post<{ Params: ChannelParams }>(
+    '/channels/:channelId/messages/bulk-delete',
+    { onRequest: requireBot },
+    async (request, reply) => {
+      await moderation.bulkDelete(appOf(request).id, request.params.channelId, request.body);
+      return reply.code(204).send();
+    },
   );
 
   api.post<{ Params: ChannelParams }>('/channels/:channelId/typing', READER, async (request, reply) => {
@@ -43,19 +61,12 @@ export async function channelMessageRoutes(
     channelMessages.get(viewerOf(request), request.params.channelId, request.params.messageId),
   );
 
-  api.patch<{ Params: MessageParams }>(
-    '/channels/:channelId/messages/:messageId',
-    { onRequest: requireBot },
-    async (request) =>
-      channelMessages.edit(appOf(request).id, request.params.channelId, request.params.messageId, request.body),
+  api.patch<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', READER, async (request) =>
+    channelMessages.edit(viewerOf(request), request.params.channelId, request.params.messageId, request.body),
   );
 
-  api.delete<{ Params: MessageParams }>(
-    '/channels/:channelId/messages/:messageId',
-    { onRequest: requireBot },
-    async (request, reply) => {
-      await channelMessages.delete(appOf(request).id, request.params.channelId, request.params.messageId);
-      return reply.code(204).send();
-    },
-  );
+  api.delete<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', READER, async (request, reply) => {
+    await channelMessages.delete(viewerOf(request), request.params.channelId, request.params.messageId);
+    return reply.code(204).send();
+  });
 }

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
+import { CommandPermissionType } from '../../core/permissions/command-permissions.js';
 import type { Application, User } from '../../core/world/types.js';
 import type { PermissionsService } from '../../services/permissions-service.js';
 import { Scope } from '../../core/oauth2/scopes.js';
@@ -80,17 +81,36 @@ function targetAppOf(request: FastifyRequest): Application {
   return app;
 }
 
+/** At most this many of a body's overwrites are looked up as members (v10 allows 100 per command). */
+const MAX_NAMED_MEMBERS = 100;
+
+/**
+ * The members a permissions request reads: the acting user's, and those its body names (checked
+ * as members); the guild's other members are not read.
+ */
+function membersNamedBy(request: FastifyRequest): string[] {
+  const principal = principalOf(request);
+  const acting = principal.kind === 'bot' ? [] : principal.user ? [principal.user.id] : [];
+  const body = request.body as { permissions?: unknown } | null | undefined;
+  const overwrites = body && typeof body === 'object' && Array.isArray(body.permissions) ? body.permissions : [];
+  const named = (overwrites as unknown[]).flatMap((overwrite) => {
+    const { id, type } = (overwrite ?? {}) as { id?: unknown; type?: unknown };
+    return type === CommandPermissionType.User && typeof id === 'string' ? [id] : [];
+  });
+  return [...acting, ...named.slice(0, MAX_NAMED_MEMBERS)];
+}
+
 /**
  * preHandler: an app caller as `requireAppInGuild` admits it; a user session when the path's app
  * is installed in the path's guild for commands (else Missing Access, as for an app). Whether the
  * user may manage the guild's command permissions is the service's to decide.
  */
 function requireTargetInGuild(guilds: PermissionTargets): ReturnType<typeof requireAppInGuild> {
-  const inGuild = requireAppInGuild(guilds);
+  const inGuild = requireAppInGuild(guilds, membersNamedBy);
   return guard(async (request: FastifyRequest, reply) => {
     if (principalOf(request).kind !== 'user') return inGuild(request, reply);
     const { applicationId, guildId } = request.params as { applicationId: string; guildId: string };
-    const guild = await guilds.installedGuild(applicationId, guildId);
+    const guild = await guilds.installedGuild(applicationId, guildId, membersNamedBy(request));
     const app = guild && (await guilds.getApplication(applicationId));
     if (!guild || !app) throw apiError('MissingAccess');
     request.guild = guild;

@@ -26,7 +26,7 @@ export const AUTHORIZATION_CODE_TTL_MS = 600_000;
 export type AuthorizationStore = Pick<
   WorldStore,
   | 'getApplication'
-  | 'getGuild'
+  | 'getGuildWithMembers'
   | 'guildIdsOfMember'
   | 'putAuthorizationCode'
   | 'putUserAuthorization'
@@ -106,7 +106,7 @@ export class OAuth2Authorization {
     let installedPermissions = '0';
     if (installsInGuild(request)) {
       const guildId = request.disableGuildSelect ? request.guildId : (chosenGuildId ?? request.guildId);
-      const guild = guildId ? await this.store.getGuild(guildId) : null;
+      const guild = guildId ? await this.store.getGuildWithMembers(guildId, [user.id]) : null;
       if (!guild || !mayManageGuild(guild, user.id)) {
         return this.refusal(request, 'invalid_request', 'Choose a server you may manage');
       }
@@ -171,7 +171,7 @@ export class OAuth2Authorization {
     const asked = request.scopes.includes(Scope.Bot) ? request.permissions : null;
     const guilds: ConsentGuild[] = [];
     for (const id of ids) {
-      const guild = await this.store.getGuild(id);
+      const guild = await this.store.getGuildWithMembers(id, [user.id]);
       if (!guild || !mayManageGuild(guild, user.id)) continue;
       guilds.push({ id: guild.id, name: guild.name, withheld: flagNames(withheldPermissions(guild, user.id, asked)) });
     }

@@ -197,6 +197,22 @@ export class PostgresInteractionStore implements InteractionStore {
     return result.rows.map((row) => ({ messageId: row.message_id, pinnedAt: row.pinned_at }));
   }
 
+  async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+    // One statement: the messages, their pins and their reactions go together.
+    const result = await this.conn.pool.query<{ id: string }>(
+      `WITH gone AS (
+         DELETE FROM messages WHERE channel_id = $1 AND visible_to IS NULL AND id = ANY($2::text[]) RETURNING id
+       ), unpinned AS (
+         DELETE FROM message_pins WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
+       ), unreacted AS (
+         DELETE FROM message_reactions WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
+       )
+       SELECT id FROM gone`,
+      [channelId, [...ids]],
+    );
+    return result.rows.map((row) => row.id);
+  }
+
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
     // Two appends racing for one step number: the second is dropped (ON CONFLICT), never an error.
     await this.conn.pool.query(

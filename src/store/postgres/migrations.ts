@@ -313,6 +313,35 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 9,
+    name: 'guild members as rows',
+    // A member lived inside its guild's document: a write rewrote the whole document, a read
+    // parsed every member. Now each member is its row (its document, and its place in the guild's
+    // member order); the guild's document keeps an empty member list (docs/decisions.md).
+    sql: `
+      ALTER TABLE guild_members ADD COLUMN position INTEGER NOT NULL DEFAULT 0, ADD COLUMN doc TEXT NOT NULL DEFAULT '{}';
+      UPDATE guild_members AS gm SET position = m.ord - 1, doc = m.value::text
+        FROM guilds AS g, json_array_elements(g.doc::json -> 'members') WITH ORDINALITY AS m(value, ord)
+        WHERE gm.guild_id = g.id AND gm.user_id = m.value ->> 'user_id';
+      ALTER TABLE guild_members ALTER COLUMN position DROP DEFAULT, ALTER COLUMN doc DROP DEFAULT;
+      CREATE INDEX guild_members_by_position ON guild_members (guild_id, position);
+      UPDATE guilds SET doc = jsonb_set(doc::jsonb, '{members}', '[]'::jsonb)::text;
+    `,
+  },
+  {
+    version: 10,
+    name: 'guild bans',
+    // A banned user is kept out: the ban is its own row, written with the member's removal.
+    sql: `
+      CREATE TABLE guild_bans (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      );
+    `,
+  },
+  {
+    version: 11,
     name: 'reactions on messages',
     // One row per user per emoji per message, of slashd's messages and the world file's alike (by
     // id); a deleted message's reactions go with it (deleteMessage). Users are listed by id.

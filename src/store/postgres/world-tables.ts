@@ -1,12 +1,12 @@
 /** The PostgreSQL WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
-import type { Application, Guild, Member, User, World } from '../../core/world/types.js';
+import type { Application, Guild, User, World } from '../../core/world/types.js';
 import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
 import { WORLD_LOCK_SCOPE, type PostgresClient } from './connection.js';
 import { APPLICATIONS_TOKEN_INDEX, USERS_TOKEN_INDEX } from './migrations.js';
-import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
+import { guildOfRow, MEMBERS_OF_G, PostgresGuildMembers } from './member-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -20,10 +20,16 @@ import {
   type ApplicationRow,
 } from '../rows.js';
 
+/** A guild and all its members, in one statement (one snapshot). */
+const GUILD_WITH_ALL_MEMBERS = {
+  name: 'slashd-guild-with-all-members',
+  text: `SELECT g.doc, ${MEMBERS_OF_G} AS members FROM guilds g WHERE g.id = $1`,
+};
+
 /** Anything that runs a query: the pool, or one client inside a transaction. */
 type Queryable = Pick<PostgresClient, 'query'>;
 
-export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldStore {
+export class PostgresWorldStore extends PostgresGuildMembers implements WorldStore {
   async replaceWorld(world: World): Promise<void> {
     await this.conn.transaction(async (client) => {
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
@@ -37,6 +43,7 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
       await client.query('DELETE FROM guilds');
       await client.query('DELETE FROM channel_guilds');
       await client.query('DELETE FROM guild_members');
+      await client.query('DELETE FROM guild_bans');
       await client.query('DELETE FROM oauth2_tokens');
       await client.query('DELETE FROM oauth2_codes');
       await client.query('DELETE FROM oauth2_refresh_tokens');
@@ -189,7 +196,7 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
   private async writeGuild(client: PostgresClient, guild: Guild): Promise<void> {
     await client.query(
       'INSERT INTO guilds (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc',
-      [guild.id, JSON.stringify(guild)],
+      [guild.id, this.guildDocumentText(guild)],
     );
     await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [guild.id]);
     const channelIds = guild.channels.map((c) => c.id);
@@ -199,67 +206,12 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
        ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id`,
       [channelIds, guild.id],
     );
-    await client.query('DELETE FROM guild_members WHERE guild_id = $1', [guild.id]);
-    await client.query(
-      `INSERT INTO guild_members (guild_id, user_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
-      [guild.id, guild.members.map((m) => m.user_id)],
-    );
-  }
-
-  async guildIdsOfMember(userId: string): Promise<string[]> {
-    const result = await this.conn.pool.query<{ guild_id: string }>(
-      'SELECT guild_id FROM guild_members WHERE user_id = $1 ORDER BY length(guild_id), guild_id',
-      [userId],
-    );
-    return result.rows.map((r) => r.guild_id);
-  }
-
-  async putGuildMember(guildId: string, member: Member): Promise<boolean> {
-    return this.changeMembers(guildId, async (client, members) => {
-      const at = members.findIndex((m) => m.user_id === member.user_id);
-      if (at === -1) members.push(member);
-      else members[at] = member;
-      await client.query('INSERT INTO guild_members (guild_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-        guildId,
-        member.user_id,
-      ]);
-      return true;
-    });
-  }
-
-  async deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
-    return this.changeMembers(guildId, async (client, members) => {
-      const at = members.findIndex((m) => m.user_id === userId);
-      if (at === -1) return false;
-      members.splice(at, 1);
-      await client.query('DELETE FROM guild_members WHERE guild_id = $1 AND user_id = $2', [guildId, userId]);
-      return true;
-    });
-  }
-
-  /** Rewrites the guild's document with its member list changed by `change`, the row locked meanwhile. */
-  private async changeMembers(
-    guildId: string,
-    change: (client: PostgresClient, members: Member[]) => Promise<boolean>,
-  ): Promise<boolean> {
-    return this.conn.transaction(async (client) => {
-      const result = await client.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
-      const row = result.rows[0];
-      if (!row) return false;
-      const guild = storedDocument<Guild>(row.doc);
-      if (!(await change(client, guild.members))) return false;
-      await client.query('UPDATE guilds SET doc = $1 WHERE id = $2', [JSON.stringify(guild), guildId]);
-      return true;
-    });
+    await this.writeMembers(client, guild);
   }
 
   async findGuildByChannel(channelId: string): Promise<Guild | null> {
-    const result = await this.conn.pool.query<{ guild_id: string }>(
-      'SELECT guild_id FROM channel_guilds WHERE channel_id = $1',
-      [channelId],
-    );
-    const row = result.rows[0];
-    return row ? this.getGuild(row.guild_id) : null;
+    const guildId = await this.guildIdOfChannel(channelId);
+    return guildId === null ? null : this.getGuild(guildId);
   }
 
   async deleteGuild(id: string): Promise<boolean> {
@@ -267,30 +219,36 @@ export class PostgresWorldStore extends PostgresOAuth2Grants implements WorldSto
       const gone = ((await client.query('DELETE FROM guilds WHERE id = $1', [id])).rowCount ?? 0) > 0;
       await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM guild_members WHERE guild_id = $1', [id]);
+      await client.query('DELETE FROM guild_bans WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
       return gone;
     });
   }
 
   async getGuild(id: string): Promise<Guild | null> {
-    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1', [id]);
+    const result = await this.conn.pool.query<{ doc: string; members: string | null }>({
+      ...GUILD_WITH_ALL_MEMBERS,
+      values: [id],
+    });
     const row = result.rows[0];
-    return row ? frozenDocument<Guild>(row.doc) : null;
+    return row ? freezeDocument(guildOfRow(row)) : null;
   }
 
   async listGuilds(): Promise<Guild[]> {
-    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM guilds ORDER BY id');
-    return result.rows.map((r) => storedDocument<Guild>(r.doc));
+    const result = await this.conn.pool.query<{ doc: string; members: string | null }>(
+      `SELECT g.doc, ${MEMBERS_OF_G} AS members FROM guilds g ORDER BY g.id`,
+    );
+    return result.rows.map(guildOfRow);
   }
 
   async guildsOfApplication(applicationId: string): Promise<Guild[]> {
-    const result = await this.conn.pool.query<{ doc: string }>(
-      `SELECT doc FROM guilds WHERE doc::jsonb -> 'installs' @> jsonb_build_array(
+    const result = await this.conn.pool.query<{ doc: string; members: string | null }>(
+      `SELECT g.doc, ${MEMBERS_OF_G} AS members FROM guilds g WHERE g.doc::jsonb -> 'installs' @> jsonb_build_array(
          jsonb_build_object('application_id', $1::text, 'scopes', jsonb_build_array($2::text))
-       ) ORDER BY id`,
+       ) ORDER BY g.id`,
       [applicationId, BOT_SCOPE],
     );
-    return result.rows.map((r) => frozenDocument<Guild>(r.doc));
+    return result.rows.map((r) => freezeDocument(guildOfRow(r)));
   }
 
   async putOAuth2Token(token: IssuedToken): Promise<void> {

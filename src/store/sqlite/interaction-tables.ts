@@ -179,6 +179,25 @@ export class SqliteInteractionStore implements InteractionStore {
     return rows.map((row) => ({ messageId: row.message_id, pinnedAt: row.pinned_at }));
   }
 
+  async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+    return this.conn.transaction(() => {
+      const rows = this.conn
+        .sql(
+          `DELETE FROM messages WHERE channel_id = ? AND visible_to IS NULL
+           AND id IN (SELECT value FROM json_each(?)) RETURNING id`,
+        )
+        .all(channelId, JSON.stringify(ids)) as { id: string }[];
+      const gone = rows.map((row) => row.id);
+      this.conn
+        .sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
+        .run(channelId, JSON.stringify(gone));
+      this.conn
+        .sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
+        .run(channelId, JSON.stringify(gone));
+      return gone;
+    });
+  }
+
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
     // The next step number and the bound in one statement (SQLite has one writer).
     this.conn

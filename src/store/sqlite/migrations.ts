@@ -230,6 +230,43 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
+    name: 'guild members as rows',
+    // A member lived inside its guild's document: a write rewrote the whole document, a read
+    // parsed every member. Now each member is its row (its document, and its place in the guild's
+    // member order); the guild's document keeps an empty member list (docs/decisions.md).
+    sql: `
+      CREATE TABLE guild_member_rows (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      );
+      INSERT OR IGNORE INTO guild_member_rows (guild_id, user_id, position, doc)
+        SELECT guilds.id, json_extract(m.value, '$.user_id'), CAST(m.key AS INTEGER), m.value
+        FROM guilds, json_each(guilds.doc, '$.members') AS m;
+      DROP TABLE guild_members;
+      ALTER TABLE guild_member_rows RENAME TO guild_members;
+      CREATE INDEX guild_members_by_user ON guild_members (user_id);
+      CREATE INDEX guild_members_by_position ON guild_members (guild_id, position);
+      UPDATE guilds SET doc = json_set(doc, '$.members', json('[]'));
+    `,
+  },
+  {
+    version: 12,
+    name: 'guild bans',
+    // A banned user is kept out: the ban is its own row, written with the member's removal.
+    sql: `
+      CREATE TABLE guild_bans (
+        guild_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      );
+    `,
+  },
+  {
+    version: 13,
     name: 'reactions on messages',
     // One row per user per emoji per message, of slashd's messages and the world file's alike (by
     // id); a deleted message's reactions go with it (deleteMessage). Users are listed by id.

@@ -24,6 +24,10 @@ export const cacheTag = {
   user: (id: string) => `user:${id}`,
   application: (id: string) => `application:${id}`,
   guild: (id: string) => `guild:${id}`,
+  /** One member of a guild (and every guild read that holds it, or holds that it is absent). */
+  member: (guildId: string, userId: string) => `member:${guildId}/${userId}`,
+  /** A guild read with its whole member list: any member's write changes it. */
+  allMembersOf: (guildId: string) => `all-members-of:${guildId}`,
   commandsOf: (applicationId: string) => `commands-of:${applicationId}`,
   permissionsOf: (applicationId: string) => `permissions-of:${applicationId}`,
 };
@@ -56,7 +60,12 @@ export class ReadCaches {
   /** By user-token digest. */
   readonly usersByToken: CacheSection<User>;
   readonly usersById: CacheSection<User>;
+  /** A guild with all its members, by guild id. */
   readonly guilds: CacheSection<Guild>;
+  /** A guild's document without its members (they are rows of their own), by guild id. */
+  readonly guildDocuments: CacheSection<Guild>;
+  /** A guild with only some members, by `${guildId}/${userIds joined by ','}`. */
+  readonly guildsWithMembers: CacheSection<Guild>;
   /** By `${applicationId}/${guildId or ''}`. */
   readonly commands: CacheSection<Frozen<StoredCommand[]>>;
   /** By `${applicationId}/${guildId}`. */
@@ -70,6 +79,8 @@ export class ReadCaches {
     this.usersByToken = new CacheSection(this.lru, 'user-token:');
     this.usersById = new CacheSection(this.lru, 'user:');
     this.guilds = new CacheSection(this.lru, 'guild:');
+    this.guildDocuments = new CacheSection(this.lru, 'guild-doc:');
+    this.guildsWithMembers = new CacheSection(this.lru, 'guild-with:');
     this.commands = new CacheSection(this.lru, 'commands:');
     this.permissions = new CacheSection(this.lru, 'permissions:');
   }
@@ -107,5 +118,11 @@ export class ReadCaches {
   /** The guild, and every app's permissions objects in it. */
   forgetGuild(guildId: string): void {
     this.lru.deleteTagged(cacheTag.guild(guildId));
+  }
+
+  /** The reads that hold this member (or its absence): the guild's document and other members stay. */
+  forgetMember(guildId: string, userId: string): void {
+    this.lru.deleteTagged(cacheTag.member(guildId, userId));
+    this.lru.deleteTagged(cacheTag.allMembersOf(guildId));
   }
 }

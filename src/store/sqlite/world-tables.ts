@@ -1,12 +1,12 @@
 /** The SQLite WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import { approximateBytes } from '../../core/byte-lru.js';
-import type { Application, Guild, Member, User, World } from '../../core/world/types.js';
+import type { Application, Guild, User, World } from '../../core/world/types.js';
 import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
 import { cacheTag } from './read-caches.js';
-import { SqliteOAuth2Grants } from './oauth2-grant-tables.js';
+import { SqliteGuildMembers } from './member-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -17,10 +17,11 @@ import {
   rowToListedToken,
   storedDocument,
   tokenDocument,
+  withMembers,
   type ApplicationRow,
 } from '../rows.js';
 
-export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
+export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
   async replaceWorld(world: World): Promise<void> {
     this.conn.cached.clear();
     this.conn.transaction(() => {
@@ -30,7 +31,8 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
         if (!keep.has(id)) this.removeApplication(id);
       }
       this.conn.db.exec(
-        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM oauth2_tokens;' +
+        'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM guild_bans;' +
+          ' DELETE FROM oauth2_tokens;' +
           ' DELETE FROM oauth2_codes; DELETE FROM oauth2_refresh_tokens; DELETE FROM oauth2_authorizations;',
       );
       this.writeWorld(world);
@@ -206,62 +208,17 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
     this.conn.db.transaction(() => {
       this.conn
         .sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
-        .run(guild.id, JSON.stringify(guild));
+        .run(guild.id, this.guildDocumentText(guild));
       this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(guild.id);
       const link = this.conn.sql('INSERT OR REPLACE INTO channel_guilds (channel_id, guild_id) VALUES (?, ?)');
       for (const channel of guild.channels) link.run(channel.id, guild.id);
-      this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(guild.id);
-      const member = this.conn.sql('INSERT OR IGNORE INTO guild_members (guild_id, user_id) VALUES (?, ?)');
-      for (const { user_id } of guild.members) member.run(guild.id, user_id);
+      this.writeMembers(guild);
     })();
   }
 
-  async guildIdsOfMember(userId: string): Promise<string[]> {
-    return this.conn
-      .sql('SELECT guild_id FROM guild_members WHERE user_id = ? ORDER BY length(guild_id), guild_id')
-      .pluck()
-      .all(userId) as string[];
-  }
-
-  async putGuildMember(guildId: string, member: Member): Promise<boolean> {
-    return this.changeMembers(guildId, (members) => {
-      const at = members.findIndex((m) => m.user_id === member.user_id);
-      if (at === -1) members.push(member);
-      else members[at] = member;
-      this.conn
-        .sql('INSERT OR IGNORE INTO guild_members (guild_id, user_id) VALUES (?, ?)')
-        .run(guildId, member.user_id);
-      return true;
-    });
-  }
-
-  async deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
-    return this.changeMembers(guildId, (members) => {
-      const at = members.findIndex((m) => m.user_id === userId);
-      if (at === -1) return false;
-      members.splice(at, 1);
-      this.conn.sql('DELETE FROM guild_members WHERE guild_id = ? AND user_id = ?').run(guildId, userId);
-      return true;
-    });
-  }
-
-  /** Rewrites the guild's document with its member list changed by `change` (false: nothing to write). */
-  private changeMembers(guildId: string, change: (members: Member[]) => boolean): boolean {
-    return this.conn.transaction(() => {
-      const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(guildId) as { doc: string } | undefined;
-      if (!row) return false;
-      const guild = storedDocument<Guild>(row.doc);
-      if (!change(guild.members)) return false;
-      this.conn.sql('UPDATE guilds SET doc = ? WHERE id = ?').run(JSON.stringify(guild), guildId);
-      this.conn.cached.forgetGuild(guildId);
-      return true;
-    });
-  }
-
   async findGuildByChannel(channelId: string): Promise<Guild | null> {
-    const row = this.conn.sql('SELECT guild_id FROM channel_guilds WHERE channel_id = ?').get(channelId) as
-      { guild_id: string } | undefined;
-    return row ? this.getGuild(row.guild_id) : null;
+    const guildId = this.guildIdOfChannel(channelId);
+    return guildId === null ? null : this.getGuild(guildId);
   }
 
   async deleteGuild(id: string): Promise<boolean> {
@@ -269,6 +226,7 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
       const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
       this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
       this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(id);
+      this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ?').run(id);
       this.conn.cached.forgetGuild(id);
       this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;
@@ -278,34 +236,38 @@ export class SqliteWorldStore extends SqliteOAuth2Grants implements WorldStore {
   async getGuild(id: string): Promise<Guild | null> {
     const cached = this.conn.caches().guilds.get(id);
     if (cached) return cached;
-    const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(id) as { doc: string } | undefined;
-    return row ? this.cacheGuild(id, row.doc) : null;
-  }
-
-  private cacheGuild(id: string, doc: string): Guild {
-    const guild = frozenDocument<Guild>(doc);
-    this.conn.cached.guilds.set(id, guild, approximateBytes(doc.length), [cacheTag.guild(id)]);
+    const document = this.guildWithoutMembers(id);
+    if (!document) return null;
+    const members = this.allMembers(id);
+    const guild = freezeDocument(withMembers(document, members));
+    const bytes = approximateBytes(JSON.stringify(members).length);
+    this.conn.cached.guilds.set(id, guild, bytes, [cacheTag.guild(id), cacheTag.allMembersOf(id)]);
     return guild;
   }
 
   async listGuilds(): Promise<Guild[]> {
-    return (this.conn.sql('SELECT doc FROM guilds ORDER BY id').all() as { doc: string }[]).map((r) =>
-      storedDocument<Guild>(r.doc),
-    );
+    const rows = this.conn.sql('SELECT id, doc FROM guilds ORDER BY id').all() as { id: string; doc: string }[];
+    return rows.map((r) => withMembers(storedDocument<Guild>(r.doc), this.allMembers(r.id)));
   }
 
   async guildsOfApplication(applicationId: string): Promise<Guild[]> {
     const rows = this.conn
       .sql(
-        `SELECT id, doc FROM guilds WHERE EXISTS (
+        `SELECT id FROM guilds WHERE EXISTS (
            SELECT 1 FROM json_each(guilds.doc, '$.installs') AS i
            WHERE json_extract(i.value, '$.application_id') = ?
              AND EXISTS (SELECT 1 FROM json_each(i.value, '$.scopes') AS s WHERE s.value = ?)
          ) ORDER BY id`,
       )
-      .all(applicationId, BOT_SCOPE) as { id: string; doc: string }[];
-    // The cached instance where there is one: sessions of one view share its GUILD_CREATE payload.
-    return rows.map((row) => this.conn.caches().guilds.get(row.id) ?? this.cacheGuild(row.id, row.doc));
+      .all(applicationId, BOT_SCOPE) as { id: string }[];
+    // The cached instance where there is one, with every member: sessions of one view share its
+    // GUILD_CREATE payload.
+    const guilds: Guild[] = [];
+    for (const { id } of rows) {
+      const guild = await this.getGuild(id);
+      if (guild) guilds.push(guild);
+    }
+    return guilds;
   }
 
   async putOAuth2Token(token: IssuedToken): Promise<void> {
