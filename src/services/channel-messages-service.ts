@@ -22,6 +22,7 @@ import { viewerId, type Viewer } from '../core/world/viewer.js';
 import type { Channel, Guild } from '../core/world/types.js';
 import type { InteractionStore } from '../store/store.js';
 import { normalizeComponents } from '../core/interactions/component-tree.js';
+import { userMentionIds } from '../core/interactions/message-mentions.js';
 import { findChannelMessage } from './channel-message-lookup.js';
 import type { MessageRenderer } from './message-renderer.js';
 import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './message-addressing.js';
@@ -118,7 +119,8 @@ export class ChannelMessagesService {
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     const data = checkChannelMessage(body, false);
     const content = typeof data.content === 'string' ? data.content : '';
-    const addressing = await addressNewMessage(place, content, data.allowed_mentions, body, (id) =>
+    const named = await this.withMembersNamed(place, content);
+    const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
       this.find(guild, channel, id, author.id),
     );
     const message: StoredMessage = {
@@ -141,6 +143,18 @@ export class ChannelMessagesService {
     return message;
   }
 
+  /**
+   * The place with the members its content mentions loaded too: members are rows, and a read
+   * names the members it needs (a mention of a user outside the guild mentions no one).
+   */
+  private async withMembersNamed(place: AddressingPlace, content: string): Promise<AddressingPlace> {
+    const named = userMentionIds(content);
+    if (named.length === 0) return place;
+    const loaded = place.guild.members.map((member) => member.user_id);
+    const guild = await this.deps.world.getGuildWithMembers(place.guild.id, [...loaded, ...named]);
+    return guild ? { ...place, guild } : place;
+  }
+
   private find(guild: Guild, channel: Channel, messageId: string, viewerId: string): Promise<StoredMessage | null> {
     return findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId);
   }
@@ -159,7 +173,7 @@ export class ChannelMessagesService {
     const { mentions: _users, mention_roles: _roles, mention_everyone: _everyone, ...kept } = own;
     const edited: StoredMessage = {
       ...kept,
-      ...addressEditedMessage(place, own, content, data.allowed_mentions),
+      ...addressEditedMessage(await this.withMembersNamed(place, content), own, content, data.allowed_mentions),
       content,
       embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : data.embeds === null ? [] : own.embeds,
       components: Array.isArray(data.components)

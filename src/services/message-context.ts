@@ -14,7 +14,7 @@ import type { InteractionStore, WorldStore } from '../store/store.js';
 
 /** What the context is loaded from. */
 export interface MessageContextStore {
-  world: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuild'>;
+  world: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuildWithMembers'>;
   messages: Pick<InteractionStore, 'getMessage'>;
 }
 
@@ -29,7 +29,8 @@ export async function findReferencedMessage(
 ): Promise<StoredMessage | null> {
   const stored = await store.messages.getMessage(reference.channel_id, reference.message_id);
   if (stored) return stored.ephemeral_for_user_id === null ? stored : null;
-  const guild = reference.guild_id ? await store.world.getGuild(reference.guild_id) : null;
+  // Only its messages are read: none of its members.
+  const guild = reference.guild_id ? await store.world.getGuildWithMembers(reference.guild_id, []) : null;
   const world = guild?.messages.find((m) => m.id === reference.message_id && m.channel_id === reference.channel_id);
   return world && guild ? fromWorldMessage(world, guild.id) : null;
 }
