@@ -28,6 +28,7 @@ import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
 import { channelPinRoutes } from './routes/channel-pins.js';
+import { messageReactionRoutes } from './routes/message-reactions.js';
 import { guildRoutes } from './routes/guilds.js';
 import { banRoutes } from './routes/bans.js';
 import { userRoutes } from './routes/users.js';
@@ -166,6 +167,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
           moderation: services.messageModeration,
         });
         await api.register(channelPinRoutes, { pins: services.pins });
+        await api.register(messageReactionRoutes, { reactions: services.reactions });
         await api.register(gatewayRoutes, { gateway: services.gateway });
       },
       { prefix: `/api/${version}` },

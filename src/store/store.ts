@@ -1,5 +1,5 @@
 /**
- * The storage a slashd process runs on: four focused stores over one database, opened and closed
+ * The storage a slashd process runs on: focused stores over one database, opened and closed
  * together. SQLite and PostgreSQL (src/store/postgres/) implement them; each speaks only in
  * domain shapes, keys every application-owned row by application id, and makes every multi-row
  * change one transaction. Any implementation must pass the contract suite in test/store-contract/.
@@ -7,6 +7,7 @@
 import type { CommandStore } from './command-store.js';
 import type { InteractionStore } from './interaction-store.js';
 import type { NodeLeaseStore } from './node-lease-store.js';
+import type { ReactionStore } from './reaction-store.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { WorldStore } from './world-store.js';
 
@@ -38,12 +39,14 @@ export type {
   TranscriptEntry,
 } from './interaction-store.js';
 export type { NodeLeaseRequest, NodeLeaseStore } from './node-lease-store.js';
+export type { ReactionCount, ReactionOutcome, ReactionStore } from './reaction-store.js';
 export type { SnapshotStore } from './snapshot-store.js';
 
 export interface Store {
   readonly world: WorldStore;
   readonly commands: CommandStore;
   readonly interactions: InteractionStore;
+  readonly reactions: ReactionStore;
   readonly leases: NodeLeaseStore;
   /** Snapshots of the whole state, for tests (restore, reset). */
   readonly snapshots: SnapshotStore;

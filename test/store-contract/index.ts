@@ -11,6 +11,7 @@ import { describeInteractionStoreContract } from './interaction-store.contract.j
 import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
+import { describeReactionStoreContract } from './reaction-store.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
@@ -21,6 +22,7 @@ export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 export { describeWorldStoreContract } from './world-store.contract.js';
 export { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
+export { describeReactionStoreContract } from './reaction-store.contract.js';
 
 /** The aggregate: answers `ping` while open, rejects it once closed, and closes twice without harm. */
 export function describeStoreLifecycleContract(name: string, make: MakeStores): void {
@@ -47,4 +49,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeNodeLeaseStoreContract(name, make);
   describeSnapshotStoreContract(name, make);
   describeOAuth2GrantsContract(name, make);
+  describeReactionStoreContract(name, make);
 }

@@ -13,6 +13,7 @@ import {
   type TimedQuery,
 } from './connection.js';
 import { PostgresInteractionStore } from './interaction-tables.js';
+import { PostgresReactionStore } from './reaction-tables.js';
 import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { PostgresSnapshotStore } from './snapshot-tables.js';
 import { migrate } from './migrations.js';
@@ -39,6 +40,7 @@ export class PostgresStore implements Store {
   readonly world: PostgresWorldStore;
   readonly commands: PostgresCommandStore;
   readonly interactions: PostgresInteractionStore;
+  readonly reactions: PostgresReactionStore;
   readonly leases: PostgresNodeLeaseStore;
   readonly snapshots: PostgresSnapshotStore;
   private closed: Promise<void> | null = null;
@@ -50,6 +52,7 @@ export class PostgresStore implements Store {
     this.world = new PostgresWorldStore(conn);
     this.commands = new PostgresCommandStore(conn, cacheBytes);
     this.interactions = new PostgresInteractionStore(conn);
+    this.reactions = new PostgresReactionStore(conn);
     this.leases = new PostgresNodeLeaseStore(conn);
     this.snapshots = new PostgresSnapshotStore(conn);
   }

@@ -139,6 +139,7 @@ export class SqliteInteractionStore implements InteractionStore {
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
     return this.conn.transaction(() => {
       this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, id);
+      this.conn.sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id = ?').run(channelId, id);
       return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
     });
   }
@@ -189,6 +190,9 @@ export class SqliteInteractionStore implements InteractionStore {
       const gone = rows.map((row) => row.id);
       this.conn
         .sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
+        .run(channelId, JSON.stringify(gone));
+      this.conn
+        .sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
         .run(channelId, JSON.stringify(gone));
       return gone;
     });
