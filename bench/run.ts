@@ -4,6 +4,7 @@
  */
 import { runCommandsBench } from './commands.bench.js';
 import { runConsoleBench } from './console.bench.js';
+import { runFaultsBench } from './faults.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runMembersBench } from './members.bench.js';
@@ -37,6 +38,7 @@ const BENCHES: Bench[] = [
   { name: 'nodes ', run: runNodesBench },
   { name: 'testing-kit ', run: runTestingKitBench },
   { name: 'console ', run: runConsoleBench },
+  { name: 'faults ', run: runFaultsBench },
 ];
 
 async function main(): Promise<void> {

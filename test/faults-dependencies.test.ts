@@ -130,6 +130,63 @@ describe('Redis restarted empty', () => {
   });
 });
 
+describe('an interaction reported failed while the bot was away', () => {
+  let cluster: FaultCluster;
+  const bots: GatewayClient[] = [];
+
+  before(async () => {
+    cluster = await startFaultCluster({ nodes: 2, world: exampleWorld(), config: FAST });
+  });
+
+  after(async () => {
+    for (const bot of bots) bot.drop();
+    await cluster?.close();
+  });
+
+  // Issue 26, "no interaction delivered after it was reported failed": the interaction was kept in
+  // the detached session's resume buffer; RESUME replays the buffer without it (replay-filter.ts).
+  test('the bot resumes on the other node after the interaction failed: it is never dispatched to it', async () => {
+    const [a, b] = cluster.nodes as [FaultNode, FaultNode];
+    const bot = await GatewayClient.connect(a.url);
+    bots.push(bot);
+    const ready = await bot.login(DEMO_BOT_TOKEN, 1);
+    await bot.nextDispatch('GUILD_CREATE');
+    const command = await createCommand(b, 'away');
+    const seq = bot.payloads.reduce((last, p) => Math.max(last, p.s ?? 0), 0);
+    bot.drop();
+
+    const invoked = await invoke(b, command, 'away');
+    assert.equal(invoked.status, 200, invoked.text);
+    const id = (invoked.body as { id: string }).id;
+    // Reported failed to its invoker (the 3 s passed unanswered) before the bot comes back.
+    const failed = await until(
+      async () => {
+        const read = await b.request('GET', `/interactions/${id}`, { auth: ALICE_TOKEN });
+        return read.body?.state === 'failed' ? (read.body as { failure_reason: string }) : undefined;
+      },
+      ANSWER_BOUND_MS,
+      'the interaction reported failed',
+    );
+    assert.equal(failed.failure_reason, 'timeout');
+
+    const back = await GatewayClient.connect(b.url);
+    bots.push(back);
+    await back.nextOp(10);
+    back.send({ op: 6, d: { token: DEMO_BOT_TOKEN, session_id: ready.d.session_id, seq } });
+    await back.nextDispatch('RESUMED');
+    // An interaction invoked after the resume reaches the bot: whatever was to be replayed or
+    // re-sent came before it, so its arrival closes the window without a wait on the clock.
+    const fresh = await invoke(b, command, 'away');
+    assert.equal(fresh.body?.state, 'pending', fresh.text);
+    await back.next((p) => p.t === 'INTERACTION_CREATE' && p.d.id === fresh.body.id, 'the fresh interaction');
+    const delivered = [...bot.payloads, ...back.payloads]
+      .filter((p) => p.t === 'INTERACTION_CREATE')
+      .map((p) => p.d.id);
+    assert.ok(!delivered.includes(id), `the failed interaction ${id} was dispatched: ${delivered.join(', ')}`);
+    assert.deepEqual(delivered, [fresh.body.id]);
+  });
+});
+
 describe('Redis stalled (SIGSTOP), then resumed', () => {
   let cluster: FaultCluster;
   const bots: GatewayClient[] = [];

@@ -16,6 +16,7 @@ import { AttachmentsService } from '../services/attachments-service.js';
 import { CallbacksService } from '../services/callbacks-service.js';
 import { ChannelMessagesService } from '../services/channel-messages-service.js';
 import { PinsService } from '../services/pins-service.js';
+import { ReactionsService } from '../services/reactions-service.js';
 import { MessageModerationService } from '../services/message-moderation-service.js';
 import { ChannelsService } from '../services/channels-service.js';
 import { splitCacheBudget } from '../services/command-index-cache.js';
@@ -157,6 +158,13 @@ export function buildServices(parts: ServiceParts): Services {
       events: worldEvents,
     }),
     pins: new PinsService({ world: store.world, messages: store.interactions, renderer, events: worldEvents, now }),
+    reactions: new ReactionsService({
+      world: store.world,
+      messages: store.interactions,
+      reactions: store.reactions,
+      events: worldEvents,
+      now,
+    }),
     gateway: parts.gateway,
     console: consoleService,
     adminToken: parts.adminToken,

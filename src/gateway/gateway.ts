@@ -122,6 +122,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       admission: this.admission,
       guildCreates: this.guildCreates,
       rescue: this.rescue,
+      interactionStates: deps.interactionStates ?? null,
       now: deps.now,
     });
     this.dispatcher = new BusDispatcher(deps.store, this.sessions, this.guildCreates);

@@ -20,6 +20,7 @@ import { Connection, GatewayClose } from './connection.js';
 import type { GatewayOptions, GatewayWorld } from './gateway-options.js';
 import type { GuildCreateCache } from './guild-create-cache.js';
 import type { InteractionRescue } from './interaction-rescue.js';
+import { withoutSettledInteractions, type InteractionStates } from './replay-filter.js';
 import type { BufferedDispatch, ResumeBuffer } from './resume-buffer.js';
 import { Session } from './session.js';
 import type { SessionRecord } from './session-registry.js';
@@ -45,6 +46,8 @@ export interface HandshakeDeps {
   guildCreates: GuildCreateCache;
   /** Re-sends interactions stranded on dead sessions (with a registry). */
   rescue: InteractionRescue | null;
+  /** Where a RESUME learns which missed interactions still wait for an answer; none: all replayed. */
+  interactionStates: InteractionStates | null;
   now: () => number;
 }
 
@@ -237,7 +240,9 @@ export class Handshake {
     }
     // Closed meanwhile (by the client, or at its deadline): the session stays detached, resumable.
     if (session.socket !== connection) return;
-    connection.finishReplay(missed);
+    const replayed = await withoutSettledInteractions(missed, this.deps.interactionStates);
+    if (session.socket !== connection) return;
+    connection.finishReplay(replayed);
     admission.identified(connection);
     session.dispatch('RESUMED', { _trace: TRACE });
     if (registry) sessions.track(registry.setAttached(session.id, true));

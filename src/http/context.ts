@@ -8,6 +8,7 @@ import type { ApplicationService } from '../services/application-service.js';
 import type { BansService } from '../services/bans-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
+import type { ReactionsService } from '../services/reactions-service.js';
 import type { MessageModerationService } from '../services/message-moderation-service.js';
 import type { ChannelsService } from '../services/channels-service.js';
 import type { CommandsService } from '../services/commands-service.js';
@@ -62,6 +63,8 @@ export interface HttpServices {
   attachments?: AttachmentsService;
   /** A channel's pins (PUT/DELETE/GET /channels/{id}/messages/pins, and the older /pins). */
   pins: PinsService;
+  /** Reactions on a channel's messages (…/messages/{id}/reactions…). */
+  reactions: ReactionsService;
   messageModeration: MessageModerationService;
   /** Gateway discovery (`/gateway`, `/gateway/bot`), and whose bots are connected (`/admin/delivery`). */
   gateway: GatewayDiscovery & GatewayPresence;

@@ -30,6 +30,7 @@ import { channelMessageRoutes } from './routes/channel-messages.js';
 import { attachmentRoutes } from './routes/attachments.js';
 import { acceptUploads } from './multipart.js';
 import { channelPinRoutes } from './routes/channel-pins.js';
+import { messageReactionRoutes } from './routes/message-reactions.js';
 import { guildRoutes } from './routes/guilds.js';
 import { banRoutes } from './routes/bans.js';
 import { userRoutes } from './routes/users.js';
@@ -170,6 +171,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
           moderation: services.messageModeration,
         });
         await api.register(channelPinRoutes, { pins: services.pins });
+        await api.register(messageReactionRoutes, { reactions: services.reactions });
         await api.register(gatewayRoutes, { gateway: services.gateway });
       },
       { prefix: `/api/${version}` },

@@ -10,15 +10,19 @@ import {
   type MessageRenderContext,
   type StoredMessage,
 } from '../core/interactions/messages.js';
+import { wireReaction } from '../core/interactions/reactions.js';
 import { selectPage, type Page } from '../core/world/page-query.js';
 import type { Channel, Guild } from '../core/world/types.js';
 import type { Store } from '../store/store.js';
 import { loadMessageContext } from './message-context.js';
 
 export class MessageRenderer {
-  /** `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening). */
+  /**
+   * With `reactions`, the messages a viewer reads carry their `reactions` (docs/v10-behaviour.md#reactions).
+   * `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening).
+   */
   constructor(
-    private readonly store: Pick<Store, 'world' | 'interactions'>,
+    private readonly store: Pick<Store, 'world' | 'interactions'> & Partial<Pick<Store, 'reactions'>>,
     private readonly origin: () => string = () => '',
   ) {}
 
@@ -30,6 +34,22 @@ export class MessageRenderer {
 
   async render(message: StoredMessage): Promise<Record<string, unknown>> {
     return toWireMessage(message, await this.contextFor([message]));
+  }
+
+  /** The message as `viewerId` reads it: with its `reactions` (`me` meaning the viewer), when it has any. */
+  async renderFor(message: StoredMessage, viewerId: string): Promise<Record<string, unknown>> {
+    return this.withReactions(await this.render(message), message, viewerId);
+  }
+
+  /** v10 leaves `reactions` out of a message that has none. */
+  private async withReactions(
+    wire: Record<string, unknown>,
+    message: StoredMessage,
+    viewerId: string,
+  ): Promise<Record<string, unknown>> {
+    const counts = (await this.store.reactions?.countReactions(message.channel_id, message.id, viewerId)) ?? [];
+    if (counts.length === 0) return wire;
+    return { ...wire, reactions: counts.map((count) => wireReaction(count.emoji, count.count, count.me)) };
   }
 
   /**
@@ -59,6 +79,8 @@ export class MessageRenderer {
     const candidates = [...own, ...fromWorld].filter((m) => messageVisibleTo(m, viewerId) && m.guild_id === guild.id);
     const visible = selectPage(candidates, page, (m) => m.id);
     const ctx = await this.contextFor(visible);
-    return visible.map((m) => toWireMessage(m, ctx));
+    const rendered: Record<string, unknown>[] = [];
+    for (const m of visible) rendered.push(await this.withReactions(toWireMessage(m, ctx), m, viewerId));
+    return rendered;
   }
 }

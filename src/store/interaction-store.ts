@@ -85,7 +85,7 @@ export interface InteractionStore {
     limit: number,
     range?: MessageRange,
   ): Promise<StoredMessage[]>;
-  /** Deletes the message and its pin, in one transaction; false when there was no such message. */
+  /** Deletes the message, its pin and its reactions, in one transaction; false when there was no such message. */
   deleteMessage(channelId: string, id: string): Promise<boolean>;
   /**
    * Deletes at once (one statement, so all or nothing) the channel's messages of these ids that

@@ -1,5 +1,5 @@
 /**
- * The storage a slashd process runs on: four focused stores over one database, opened and closed
+ * The storage a slashd process runs on: focused stores over one database, opened and closed
  * together. SQLite and PostgreSQL (src/store/postgres/) implement them; each speaks only in
  * domain shapes, keys every application-owned row by application id, and makes every multi-row
  * change one transaction. Any implementation must pass the contract suite in test/store-contract/.
@@ -8,6 +8,7 @@ import type { AttachmentStore } from './attachment-store.js';
 import type { CommandStore } from './command-store.js';
 import type { InteractionStore } from './interaction-store.js';
 import type { NodeLeaseStore } from './node-lease-store.js';
+import type { ReactionStore } from './reaction-store.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import type { WorldStore } from './world-store.js';
 
@@ -40,12 +41,14 @@ export type {
 } from './interaction-store.js';
 export type { NodeLeaseRequest, NodeLeaseStore } from './node-lease-store.js';
 export type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from './attachment-store.js';
+export type { ReactionCount, ReactionOutcome, ReactionStore } from './reaction-store.js';
 export type { SnapshotStore } from './snapshot-store.js';
 
 export interface Store {
   readonly world: WorldStore;
   readonly commands: CommandStore;
   readonly interactions: InteractionStore;
+  readonly reactions: ReactionStore;
   readonly leases: NodeLeaseStore;
   /** The bytes of message attachments. */
   readonly attachments: AttachmentStore;

@@ -12,6 +12,7 @@ import { describeInteractionStoreContract } from './interaction-store.contract.j
 import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
+import { describeReactionStoreContract } from './reaction-store.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
@@ -23,6 +24,7 @@ export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 export { describeWorldStoreContract } from './world-store.contract.js';
 export { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
+export { describeReactionStoreContract } from './reaction-store.contract.js';
 
 /** The aggregate: answers `ping` while open, rejects it once closed, and closes twice without harm. */
 export function describeStoreLifecycleContract(name: string, make: MakeStores): void {
@@ -50,4 +52,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeSnapshotStoreContract(name, make);
   describeOAuth2GrantsContract(name, make);
   describeAttachmentStoreContract(name, make);
+  describeReactionStoreContract(name, make);
 }

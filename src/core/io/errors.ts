@@ -71,6 +71,8 @@ export const ERRORS = {
   UnknownMember: { status: 404, code: 10007, message: 'Unknown Member' },
   UnknownMessage: { status: 404, code: 10008, message: 'Unknown Message' },
   UnknownUser: { status: 404, code: 10013, message: 'Unknown User' },
+  // v10 answers an emoji it does not know (or cannot read) with 400, not 404.
+  UnknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
   UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
@@ -105,6 +107,7 @@ export const ERRORS = {
 
   // Limits and state.
   MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },
+  MaxReactions: { status: 400, code: 30010, message: 'Maximum number of reactions reached ({limit})' },
   MaxApplicationCommands: {
     status: 400,
     code: 30032,

@@ -11,6 +11,8 @@ export const ADMINISTRATOR = 1n << 3n;
 export const MANAGE_CHANNELS = 1n << 4n;
 /** Edit the guild's settings; half of what editing command permissions needs. */
 export const MANAGE_GUILD = 1n << 5n;
+/** Add a new emoji's reaction to a message (reacting with one already there needs only to read it). */
+export const ADD_REACTIONS = 1n << 6n;
 /** Delete and pin others' messages, bulk delete (v10). */
 export const MANAGE_MESSAGES = 1n << 13n;
 /** Mention @everyone and @here, and roles that are not mentionable. */

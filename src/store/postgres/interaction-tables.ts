@@ -154,6 +154,7 @@ export class PostgresInteractionStore implements InteractionStore {
     return this.conn.transaction(async (client) => {
       await deleteMessageFiles(client, channelId, id);
       await client.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
+      await client.query('DELETE FROM message_reactions WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
       const result = await client.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [channelId, id]);
       return (result.rowCount ?? 0) > 0;
     });
@@ -200,12 +201,14 @@ export class PostgresInteractionStore implements InteractionStore {
   }
 
   async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
-    // One statement: the messages, their pins and their files' bytes go together.
+    // One statement: the messages, their pins, their reactions and their files' bytes go together.
     const result = await this.conn.pool.query<{ id: string }>(
       `WITH gone AS (
          DELETE FROM messages WHERE channel_id = $1 AND visible_to IS NULL AND id = ANY($2::text[]) RETURNING id
        ), unpinned AS (
          DELETE FROM message_pins WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
+       ), unreacted AS (
+         DELETE FROM message_reactions WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
        ), files AS (
          DELETE FROM attachment_files WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone) RETURNING id
        ), pieces AS (

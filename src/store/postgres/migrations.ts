@@ -340,6 +340,22 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
+    name: 'reactions on messages',
+    // One row per user per emoji per message, of slashd's messages and the world file's alike (by
+    // id); a deleted message's reactions go with it (deleteMessage). Users are listed by id.
+    sql: `
+      CREATE TABLE message_reactions (
+        channel_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        emoji TEXT COLLATE "C" NOT NULL,
+        user_id TEXT COLLATE "C" NOT NULL,
+        reacted_at BIGINT NOT NULL,
+        PRIMARY KEY (channel_id, message_id, emoji, user_id)
+      );
+    `,
+  },
+  {
+    version: 12,
     name: 'message attachments',
     // The bytes of each file in bytea pieces of at most 256 KiB, so that no file is ever read or
     // written whole; a file's row says whose it is (the bound per owner) and which message holds it.

@@ -14,6 +14,7 @@ import {
   type TimedQuery,
 } from './connection.js';
 import { PostgresInteractionStore } from './interaction-tables.js';
+import { PostgresReactionStore } from './reaction-tables.js';
 import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { PostgresSnapshotStore } from './snapshot-tables.js';
 import { migrate } from './migrate.js';
@@ -40,6 +41,7 @@ export class PostgresStore implements Store {
   readonly world: PostgresWorldStore;
   readonly commands: PostgresCommandStore;
   readonly interactions: PostgresInteractionStore;
+  readonly reactions: PostgresReactionStore;
   readonly leases: PostgresNodeLeaseStore;
   readonly snapshots: PostgresSnapshotStore;
   readonly attachments: PostgresAttachmentStore;
@@ -52,6 +54,7 @@ export class PostgresStore implements Store {
     this.world = new PostgresWorldStore(conn);
     this.commands = new PostgresCommandStore(conn, cacheBytes);
     this.interactions = new PostgresInteractionStore(conn);
+    this.reactions = new PostgresReactionStore(conn);
     this.leases = new PostgresNodeLeaseStore(conn);
     this.snapshots = new PostgresSnapshotStore(conn);
     this.attachments = new PostgresAttachmentStore(conn);

@@ -142,6 +142,7 @@ export class SqliteInteractionStore implements InteractionStore {
     return this.conn.transaction(() => {
       deleteMessageFiles(this.conn, channelId, id);
       this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, id);
+      this.conn.sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id = ?').run(channelId, id);
       return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
     });
   }
@@ -192,6 +193,9 @@ export class SqliteInteractionStore implements InteractionStore {
       const gone = rows.map((row) => row.id);
       this.conn
         .sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
+        .run(channelId, JSON.stringify(gone));
+      this.conn
+        .sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
         .run(channelId, JSON.stringify(gone));
       deleteMessagesFiles(this.conn, channelId, gone);
       return gone;

@@ -8,6 +8,7 @@ import type { Store } from '../store.js';
 import { SqliteCommandStore } from './command-tables.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteInteractionStore } from './interaction-tables.js';
+import { SqliteReactionStore } from './reaction-tables.js';
 import { SqliteNodeLeaseStore } from './lease-tables.js';
 import { SqliteSnapshotStore } from './snapshot-tables.js';
 import { SqliteWorldStore } from './world-tables.js';
@@ -27,6 +28,7 @@ export class SqliteStore implements Store {
   readonly world: SqliteWorldStore;
   readonly commands: SqliteCommandStore;
   readonly interactions: SqliteInteractionStore;
+  readonly reactions: SqliteReactionStore;
   readonly leases: SqliteNodeLeaseStore;
   readonly snapshots: SqliteSnapshotStore;
   readonly attachments: SqliteAttachmentStore;
@@ -41,6 +43,7 @@ export class SqliteStore implements Store {
     this.world = new SqliteWorldStore(this.conn);
     this.commands = new SqliteCommandStore(this.conn);
     this.interactions = new SqliteInteractionStore(this.conn);
+    this.reactions = new SqliteReactionStore(this.conn);
     this.leases = new SqliteNodeLeaseStore(this.conn);
     this.snapshots = new SqliteSnapshotStore(this.conn);
     this.attachments = new SqliteAttachmentStore(this.conn);

@@ -1,0 +1,55 @@
+/** The pure half of reactions: which emoji a path names, the users query, and the intent each event needs. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Intent, intentsAllow } from '../src/core/gateway/intents.js';
+import {
+  readReactionEmoji,
+  readReactionUsersQuery,
+  REACTION_USERS_PAGE_DEFAULT,
+  wireReaction,
+} from '../src/core/interactions/reactions.js';
+
+describe('reactions core', () => {
+  test('a unicode emoji (ZWJ sequences, flags, keycaps, skin tones) is read; text, pairs and custom emojis are not', () => {
+    for (const emoji of ['👍', '❤️', '👨‍👩‍👧', '🇫🇷', '1️⃣', '👍🏽']) {
+      assert.deepEqual(readReactionEmoji(emoji), { key: emoji, wire: { id: null, name: emoji } }, emoji);
+    }
+    for (const raw of ['', 'a', 'thumbsup', '👍👍', 'blob:1345183757107200999', 'a:blob:1345183757107200999', '1']) {
+      assert.equal(readReactionEmoji(raw), null, raw);
+    }
+  });
+
+  test('the users query: limit 1-100 defaulting to 25, after a snowflake, type 0 or 1', () => {
+    const plain = readReactionUsersQuery({});
+    assert.ok(plain.ok);
+    assert.deepEqual(plain.value, { limit: REACTION_USERS_PAGE_DEFAULT, after: undefined, burst: false });
+    const bad = readReactionUsersQuery({ limit: '0', after: 'x', type: '2' });
+    assert.equal(bad.ok, false);
+    if (!bad.ok) assert.deepEqual(bad.issues.map((i) => i.path.join('.')).sort(), ['after', 'limit', 'type']);
+  });
+
+  test('MESSAGE_REACTION_* need GUILD_MESSAGE_REACTIONS in a guild, DIRECT_MESSAGE_REACTIONS in a DM', () => {
+    for (const t of [
+      'MESSAGE_REACTION_ADD',
+      'MESSAGE_REACTION_REMOVE',
+      'MESSAGE_REACTION_REMOVE_ALL',
+      'MESSAGE_REACTION_REMOVE_EMOJI',
+    ]) {
+      assert.equal(intentsAllow(Intent.GuildMessageReactions, t, true), true, t);
+      assert.equal(intentsAllow(Intent.Guilds | Intent.GuildMessages, t, true), false, t);
+      assert.equal(intentsAllow(Intent.DirectMessageReactions, t, false), true, t);
+      assert.equal(intentsAllow(Intent.GuildMessageReactions, t, false), false, t);
+    }
+  });
+
+  test('a message object’s reaction has v10’s fields', () => {
+    assert.deepEqual(wireReaction('👍', 2, true), {
+      count: 2,
+      count_details: { burst: 0, normal: 2 },
+      me: true,
+      me_burst: false,
+      emoji: { id: null, name: '👍' },
+      burst_colors: [],
+    });
+  });
+});
