@@ -153,12 +153,13 @@ describe('a refused upload leaves its keep-alive connection fit for the next req
       connections: ['new', 'reused'],
     });
     // Past it, the answer closes the connection, and aiohttp opens another for the next request.
-    assert.deepEqual(result.callback_256k, {
-      first: [404, 10062],
-      first_connection: 'close',
-      second: [201, 'after-callback'],
-      connections: ['new', 'new'],
-    });
+    // aiohttp, still writing the body when the socket closes, may report that instead of the 404.
+    const { first, ...rest } = result.callback_256k;
+    assert.ok(
+      JSON.stringify(first) === JSON.stringify([404, 10062]) || first === 'closed while sending',
+      JSON.stringify(first),
+    );
+    assert.deepEqual(rest, { first_connection: 'close', second: [201, 'after-callback'], connections: ['new', 'new'] });
     // The example world's bot lacks ATTACH_FILES: its upload is read, refused, and the connection serves on.
     assert.deepEqual(result.discord_py, { file: [403, 50013], text: 'plain text after the file' });
   });
