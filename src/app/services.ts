@@ -12,7 +12,6 @@ import type { HttpServices } from '../http/context.js';
 import type { ReadinessChecks } from '../http/routes/home.js';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { ApplicationService } from '../services/application-service.js';
-import { AttachmentsService } from '../services/attachments-service.js';
 import { CallbacksService } from '../services/callbacks-service.js';
 import { ChannelMessagesService } from '../services/channel-messages-service.js';
 import { PinsService } from '../services/pins-service.js';
@@ -93,11 +92,8 @@ export function buildServices(parts: ServiceParts): Services {
   const worldEvents = new WorldEvents(store.world, bus, store.interactions);
   const world = new WorldService(store.world, commands, worldEvents);
   const httpDelivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
-  // Attachment URLs are on the server's own URL: the public URL, else the address it listens on.
-  const origin = () => parts.address.url();
-  const renderer = new MessageRenderer(store, origin);
-  const attachments = new AttachmentsService({ store, world: store.world, ids, origin });
-  const callbacks = new CallbacksService({ store, ids, now, renderer, events: worldEvents, metrics, attachments });
+  const renderer = new MessageRenderer(store);
+  const callbacks = new CallbacksService({ store, ids, now, renderer, events: worldEvents, metrics });
   const interactionDelivery = new InteractionDelivery({
     store,
     bus,
@@ -117,7 +113,6 @@ export function buildServices(parts: ServiceParts): Services {
     callbacks,
     now,
     metrics,
-    renderer,
   });
   const endpoints = new EndpointService(store.world, httpDelivery, ids);
   const snapshots = new SnapshotService(store.snapshots, world, ids);
@@ -132,7 +127,7 @@ export function buildServices(parts: ServiceParts): Services {
     interactions,
     interactionReads: new InteractionReads({ store, now }),
     callbacks,
-    webhookMessages: new WebhookMessagesService({ store, ids, now, events: worldEvents, metrics, attachments }),
+    webhookMessages: new WebhookMessagesService({ store, ids, now, events: worldEvents, metrics }),
     renderer,
     applications: new ApplicationService(store.world, endpoints),
     oauth2: new OAuth2Service(store.world, now, oidc, world),
@@ -148,9 +143,7 @@ export function buildServices(parts: ServiceParts): Services {
       ids,
       now,
       events: worldEvents,
-      attachments,
     }),
-    attachments,
     messageModeration: new MessageModerationService({
       world: store.world,
       messages: store.interactions,

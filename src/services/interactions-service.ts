@@ -34,8 +34,6 @@ export interface InteractionsServiceDeps {
   callbacks: Pick<CallbacksService, 'launchActivityForUser'>;
   now: () => number;
   metrics?: InteractionMetrics;
-  /** Renders the messages clicks carry (with attachment URLs on the public origin); default: a renderer of `store`. */
-  renderer?: MessageRenderer;
 }
 
 export class InteractionsService {
@@ -50,7 +48,7 @@ export class InteractionsService {
       store: deps.store,
       ids: deps.ids,
       now: deps.now,
-      renderer: deps.renderer ?? new MessageRenderer(deps.store),
+      renderer: new MessageRenderer(deps.store),
     });
   }
 
@@ -63,7 +61,7 @@ export class InteractionsService {
     }
     const parsed = readInvokeRequest(body);
     if (!parsed.ok) throw invalidFormBody(parsed.issues);
-    const { scene, record } = await this.commands.prepare(user, parsed.value, context?.attachments);
+    const { scene, record } = await this.commands.prepare(user, parsed.value);
     await this.keep(record);
     const { definition } = scene.command;
     if (

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { MessageRenderer } from '../../services/message-renderer.js';
 import type { WebhookMessagesService } from '../../services/webhook-messages-service.js';
-import { UPLOADS, withMessageBody } from '../multipart.js';
 
 export interface WebhookRoutesOptions {
   webhookMessages: WebhookMessagesService;
@@ -24,14 +23,9 @@ export async function webhookRoutes(
 ): Promise<void> {
   const base = '/webhooks/:applicationId/:token';
 
-  api.post<{ Params: WebhookParams }>(base, UPLOADS, async (request) => {
+  api.post<{ Params: WebhookParams }>(base, async (request) => {
     const { applicationId, token } = request.params;
-    return withMessageBody(
-      request,
-      async ({ payload, files }) =>
-        renderer.render(await webhookMessages.followUp(applicationId, token, payload, files)),
-      () => webhookMessages.webhookInteraction(applicationId, token),
-    );
+    return renderer.render(await webhookMessages.followUp(applicationId, token, request.body));
   });
 
   api.get<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request) => {
@@ -39,14 +33,9 @@ export async function webhookRoutes(
     return renderer.render(await webhookMessages.getMessage(applicationId, token, messageId));
   });
 
-  api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, UPLOADS, async (request) => {
+  api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request) => {
     const { applicationId, token, messageId } = request.params;
-    return withMessageBody(
-      request,
-      async ({ payload, files }) =>
-        renderer.render(await webhookMessages.editMessage(applicationId, token, messageId, payload, files)),
-      () => webhookMessages.webhookInteraction(applicationId, token),
-    );
+    return renderer.render(await webhookMessages.editMessage(applicationId, token, messageId, request.body));
   });
 
   api.delete<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request, reply) => {
