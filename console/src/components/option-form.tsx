@@ -3,7 +3,7 @@
  * errors shown next to their field before anything is sent, and autocomplete asked of the app
  * (a type 4 interaction) as the user types, debounced.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { formErrors, formOrder, localDescription, localName, type FormValues, type PickerEntry } from '../commands';
 import { OptionType, type OptionDef } from '../types';
 
@@ -60,8 +60,9 @@ function AutocompleteInput({
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const listId = `${fieldId(option)}-choices`;
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-  // The active choice stays in view as the arrows move it (the list scrolls).
-  useEffect(() => {
+  // The active choice stays in view as the arrows move it (the list scrolls), in the same render:
+  // an effect would scroll a frame later, after the choice was already shown out of view.
+  useLayoutEffect(() => {
     if (open) document.getElementById(`${listId}-${active}`)?.scrollIntoView({ block: 'nearest' });
   }, [open, active, choices]);
   const request = (typed: string) => {

@@ -3,7 +3,7 @@
  * by app, subcommands as lines of their own; a listbox driven from the composer's combobox
  * (↑ ↓ move, Enter or Tab choose, Esc close), so focus stays in the text field.
  */
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 import type { PickerEntry, PickerGroup } from '../commands';
 
 export const PICKER_ID = 'command-picker';
@@ -30,8 +30,8 @@ export function Picker({
   onHover: (index: number) => void;
   loading: boolean;
 }) {
-  // The active line stays in view as the keyboard moves it.
-  useEffect(() => {
+  // The active line stays in view as the keyboard moves it, in the same render (not a frame later).
+  useLayoutEffect(() => {
     document.getElementById(optionId(active))?.scrollIntoView({ block: 'nearest' });
   }, [active]);
   let n = 0;
