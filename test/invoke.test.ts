@@ -4,6 +4,9 @@
  * the v10 message, code and field path, exit 1; a failed delivery with its reason, exit 1.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -31,6 +34,11 @@ const COMMANDS: Json[] = [
   },
   { name: 'later', description: 'Answers later' },
   { name: 'broken', description: 'Fails' },
+  {
+    name: 'inspect',
+    description: 'Reads a file',
+    options: [{ type: 11, name: 'file', description: 'The file', required: true }],
+  },
 ];
 
 describe('slashd invoke', () => {
@@ -51,6 +59,10 @@ describe('slashd invoke', () => {
             },
           },
         };
+      }
+      if (interaction.data.name === 'inspect') {
+        const file = (interaction.data.resolved.attachments as Record<string, Json>)[options.file as string]!;
+        return { inline: { type: 4, data: { content: `${file.filename}: ${file.size} bytes` } } };
       }
       if (interaction.data.name === 'later') {
         return {
@@ -189,5 +201,30 @@ describe('slashd invoke', () => {
       proxy.closeAllConnections();
       await new Promise((closed) => proxy.close(closed));
     }
+  });
+
+  test('--attach uploads a file as an ATTACHMENT option: the app reads it resolved, the user downloads it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slashd-attach-'));
+    const path = join(dir, 'notes.txt');
+    writeFileSync(path, 'hello file\n');
+    try {
+      const result = await invoke('/inspect', '--attach', `file=${path}`);
+      assert.equal(result.status, 0, result.error.join('\n'));
+      assert.deepEqual(result.log.slice(1), ['Demo Bot answered:', '  notes.txt: 11 bytes']);
+      const received = app.interactions().at(-1)!;
+      const option = (received.data.options as Json[])[0]!;
+      const file = received.data.resolved.attachments[option.value];
+      assert.equal(file.id, option.value, 'the option names the stored file by its id');
+      const response = await fetch(file.url, { headers: { authorization: ALICE_TOKEN } });
+      assert.equal(await response.text(), 'hello file\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an ATTACHMENT option without --attach is a usage error naming the flag', async () => {
+    const result = await invoke('/inspect file:x');
+    assert.equal(result.status, 2);
+    assert.match(result.error.join('\n'), /--attach file=FILE/);
   });
 });

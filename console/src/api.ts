@@ -28,6 +28,8 @@ export interface Api {
   readonly token: string;
   get: (path: string) => Promise<Json>;
   post: (path: string, body: unknown) => Promise<Json>;
+  /** A multipart body (an invocation with files): the browser sets its boundary. */
+  postForm: (path: string, form: FormData) => Promise<Json>;
   consoleGet: (path: string) => Promise<Json>;
   /** A raw request to the console's API (the live stream reads the body itself). */
   consoleFetch: (path: string, signal: AbortSignal) => Promise<Response>;
@@ -51,6 +53,7 @@ export function createApi(token: string, locale?: string): Api {
           body: JSON.stringify(body),
         }),
       ),
+    postForm: async (path, form) => parse(await fetch(V10 + path, { method: 'POST', headers, body: form })),
     consoleGet: async (path) => parse(await fetch(CONSOLE_API + path, { headers })),
     consoleFetch: (path, signal) => fetch(CONSOLE_API + path, { headers, signal }),
   };

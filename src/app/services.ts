@@ -12,6 +12,7 @@ import type { HttpServices } from '../http/context.js';
 import type { ReadinessChecks } from '../http/routes/home.js';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { ApplicationService } from '../services/application-service.js';
+import { AttachmentsService } from '../services/attachments-service.js';
 import { CallbacksService } from '../services/callbacks-service.js';
 import { ChannelMessagesService } from '../services/channel-messages-service.js';
 import { PinsService } from '../services/pins-service.js';
@@ -92,8 +93,11 @@ export function buildServices(parts: ServiceParts): Services {
   const worldEvents = new WorldEvents(store.world, bus, store.interactions);
   const world = new WorldService(store.world, commands, worldEvents);
   const httpDelivery = new HttpDelivery(now, { policy: config.endpointPolicy, resolve: config.resolve });
-  const renderer = new MessageRenderer(store);
-  const callbacks = new CallbacksService({ store, ids, now, renderer, events: worldEvents, metrics });
+  // Attachment URLs are on the server's own URL: the public URL, else the address it listens on.
+  const origin = () => parts.address.url();
+  const renderer = new MessageRenderer(store, origin);
+  const attachments = new AttachmentsService({ store, world: store.world, ids, origin });
+  const callbacks = new CallbacksService({ store, ids, now, renderer, events: worldEvents, metrics, attachments });
   const interactionDelivery = new InteractionDelivery({
     store,
     bus,
@@ -113,6 +117,7 @@ export function buildServices(parts: ServiceParts): Services {
     callbacks,
     now,
     metrics,
+    renderer,
   });
   const endpoints = new EndpointService(store.world, httpDelivery, ids);
   const snapshots = new SnapshotService(store.snapshots, world, ids);
@@ -127,7 +132,7 @@ export function buildServices(parts: ServiceParts): Services {
     interactions,
     interactionReads: new InteractionReads({ store, now }),
     callbacks,
-    webhookMessages: new WebhookMessagesService({ store, ids, now, events: worldEvents, metrics }),
+    webhookMessages: new WebhookMessagesService({ store, ids, now, events: worldEvents, metrics, attachments }),
     renderer,
     applications: new ApplicationService(store.world, endpoints),
     oauth2: new OAuth2Service(store.world, now, oidc, world),
@@ -143,7 +148,9 @@ export function buildServices(parts: ServiceParts): Services {
       ids,
       now,
       events: worldEvents,
+      attachments,
     }),
+    attachments,
     messageModeration: new MessageModerationService({
       world: store.world,
       messages: store.interactions,

@@ -44,17 +44,17 @@ export interface JsonAnswer {
 /** One JSON request; a server that cannot be reached is a usage problem (exit 2), not a crash. */
 export async function requestJson(
   url: string,
-  init: { method?: string; auth?: string; body?: unknown } = {},
+  init: { method?: string; auth?: string; body?: unknown; form?: FormData } = {},
 ): Promise<JsonAnswer> {
   const headers: Record<string, string> = {};
   if (init.auth) headers.authorization = init.auth;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (init.body !== undefined && !init.form) headers['content-type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(url, {
       method: init.method ?? 'GET',
       headers,
-      body: init.body === undefined ? null : JSON.stringify(init.body),
+      body: init.form ?? (init.body === undefined ? null : JSON.stringify(init.body)),
     });
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);

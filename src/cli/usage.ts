@@ -53,8 +53,9 @@ export const USAGE = `usage:
   slashd migrate [--db PATH|postgres://...] [--db-schema S]
       applies the database's schema migrations and exits (SLASHD_DB, SLASHD_DB_SCHEMA)
   slashd invoke --as USER --channel CHANNEL [--guild GUILD] [--target ID] '/command [sub] opt:value ...'
-               [--url URL] [--admin-token T] [--wait SECONDS]
-      acts as USER (name or id) in CHANNEL (name or id) and prints the app's answer
+               [--attach OPTION=FILE ...] [--url URL] [--admin-token T] [--wait SECONDS]
+      acts as USER (name or id) in CHANNEL (name or id) and prints the app's answer; --attach
+      uploads FILE as the value of the ATTACHMENT option OPTION
   slashd world [--url URL] [--admin-token T]
       prints the users (with tokens), guilds, channels and applications of a running slashd
   slashd lint FILE [--guild] [--world FILE --app ID]

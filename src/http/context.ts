@@ -3,6 +3,7 @@
  * plugin only the services it calls (its own options object); no route reaches the store. Only
  * the authentication hook reads it, through the token lookups of `PrincipalStore`.
  */
+import type { AttachmentsService } from '../services/attachments-service.js';
 import type { ApplicationService } from '../services/application-service.js';
 import type { BansService } from '../services/bans-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
@@ -58,6 +59,8 @@ export interface HttpServices {
   bans?: BansService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
+  /** Message files: served by `routes/attachments.ts` (absent: no file is served). */
+  attachments?: AttachmentsService;
   /** A channel's pins (PUT/DELETE/GET /channels/{id}/messages/pins, and the older /pins). */
   pins: PinsService;
   /** Reactions on a channel's messages (…/messages/{id}/reactions…). */

@@ -27,6 +27,8 @@ import { readStaticFolder } from './static-files.js';
 import { applicationCommandRoutes } from './routes/application-commands.js';
 import { channelRoutes } from './routes/channels.js';
 import { channelMessageRoutes } from './routes/channel-messages.js';
+import { attachmentRoutes } from './routes/attachments.js';
+import { acceptUploads } from './multipart.js';
 import { channelPinRoutes } from './routes/channel-pins.js';
 import { messageReactionRoutes } from './routes/message-reactions.js';
 import { guildRoutes } from './routes/guilds.js';
@@ -148,6 +150,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   for (const version of SERVED_VERSIONS) {
     await app.register(
       async (api) => {
+        await acceptUploads(api);
         await api.register(applicationCommandRoutes, { commands, guilds: world });
         await api.register(commandPermissionRoutes, { permissions: services.permissions, guilds: world });
         await api.register(channelRoutes, { channels: services.channels });
@@ -155,6 +158,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
           interactions: services.interactions,
           reads: services.interactionReads,
           callbacks: services.callbacks,
+          attachments: services.attachments,
         });
         await api.register(webhookRoutes, { webhookMessages: services.webhookMessages, renderer: services.renderer });
         await api.register(identityRoutes, { applications: services.applications });
@@ -173,6 +177,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
       { prefix: `/api/${version}` },
     );
   }
+  if (services.attachments) await app.register(attachmentRoutes, { attachments: services.attachments });
   await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
   await app.register(snapshotRoutes, {
     snapshots: services.snapshots,

@@ -22,6 +22,7 @@ import { InteractionRecords } from './interaction-records.js';
 import type { MessageRenderer } from './message-renderer.js';
 import { editedMessage, newResponseMessage } from './response-messages.js';
 import type { WorldEvents } from './world-events.js';
+import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 
 export interface CallbacksServiceDeps {
   store: Pick<Store, 'world' | 'interactions'>;
@@ -31,6 +32,8 @@ export interface CallbacksServiceDeps {
   /** Tells bots of the messages answers leave in channels (MESSAGE_CREATE/UPDATE). */
   events?: WorldEvents | undefined;
   metrics?: InteractionMetrics | undefined;
+  /** Files of answers sent as multipart bodies; without it, answers carry no files. */
+  attachments?: AttachmentsService | undefined;
 }
 
 export interface CallbackResult {
@@ -46,13 +49,18 @@ export class CallbacksService {
     this.records = new InteractionRecords(deps);
   }
 
-  async callback(interactionId: string, token: string, body: unknown): Promise<CallbackResult> {
+  async callback(
+    interactionId: string,
+    token: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<CallbackResult> {
     const record = await this.records.findByToken(token, interactionId);
     if (!record) throw apiError('UnknownInteraction');
     const app = await this.deps.store.world.getApplication(record.application_id);
     if (!app) throw apiError('UnknownInteraction');
     try {
-      const result = await this.acknowledge(app, record, body);
+      const result = await this.acknowledge(app, record, body, files);
       await this.records.step(record, 'answer', {
         via: 'callback',
         type: callbackTypeOf(body),
@@ -70,6 +78,11 @@ export class CallbacksService {
       }
       throw error;
     }
+  }
+
+  /** Refuses a token naming no interaction, as `callback` would: checked before an upload is read. */
+  async checkCallbackToken(interactionId: string, token: string): Promise<void> {
+    if (!(await this.records.findByToken(token, interactionId))) throw apiError('UnknownInteraction');
   }
 
   /** An answer the app gave in the body of its HTTP response to the delivery. */
@@ -94,7 +107,12 @@ export class CallbacksService {
     }
   }
 
-  private async acknowledge(app: StoredApplication, record: InteractionRecord, body: unknown): Promise<CallbackResult> {
+  private async acknowledge(
+    app: StoredApplication,
+    record: InteractionRecord,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<CallbackResult> {
     const now = this.deps.now();
     if (currentState(record, now).state === 'failed' && record.state === 'pending') {
       // Past the deadline: record the timeout now, the token is dead.
@@ -111,7 +129,7 @@ export class CallbacksService {
     const response = checked.value;
     const state = stateAfterCallback(response.type);
     if (response.type === CallbackType.DeferredUpdateMessage || response.type === CallbackType.UpdateMessage) {
-      return this.acknowledgeByUpdate(record, response);
+      return this.acknowledgeByUpdate(record, response, files);
     }
 
     let message: StoredMessage | null = null;
@@ -124,6 +142,10 @@ export class CallbacksService {
       message = newResponseMessage(record, response.data ?? {}, loading, this.made());
     }
     if (response.type === CallbackType.LaunchActivity) activityInstanceId = this.deps.ids.next();
+    const attached =
+      message && response.type === CallbackType.ChannelMessageWithSource
+        ? await attachFiles(this.deps.attachments, message, response.data?.attachments, files, ['data', 'attachments'])
+        : null;
 
     const won = await this.records.transition(
       record,
@@ -131,7 +153,10 @@ export class CallbacksService {
       { state, response, original_message_id: message?.id ?? null, activity_instance_id: activityInstanceId },
       message ?? undefined,
     );
-    if (!won) throw apiError('InteractionAlreadyAcknowledged');
+    if (!won) {
+      await attached?.discard();
+      throw apiError('InteractionAlreadyAcknowledged');
+    }
     if (message) await this.deps.events?.messageCreated(message);
     if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
     return {
@@ -144,7 +169,11 @@ export class CallbacksService {
    * 6 and 7: the answer is the message holding the component, which `@original` names from now on;
    * 7 edits it at once (the fields it gives replace the message's, as an edit does).
    */
-  private async acknowledgeByUpdate(record: InteractionRecord, response: CheckedCallback): Promise<CallbackResult> {
+  private async acknowledgeByUpdate(
+    record: InteractionRecord,
+    response: CheckedCallback,
+    files: readonly IncomingFile[],
+  ): Promise<CallbackResult> {
     const messageId = record.message_id;
     const current = messageId ? await this.deps.store.interactions.getMessage(record.channel_id, messageId) : null;
     if (!current) throw apiError('UnknownMessage');
@@ -157,7 +186,20 @@ export class CallbacksService {
     let message = current;
     if (response.type === CallbackType.UpdateMessage) {
       message = editedMessage(current, response.data ?? {}, this.deps.now());
-      if (await this.deps.store.interactions.editMessage(message)) await this.deps.events?.messageUpdated(message);
+      const attached = await attachFiles(
+        this.deps.attachments,
+        message,
+        response.data?.attachments,
+        files,
+        ['data', 'attachments'],
+        current,
+      );
+      if (await this.deps.store.interactions.editMessage(message)) {
+        await attached?.commit();
+        await this.deps.events?.messageUpdated(message);
+      } else {
+        await attached?.discard();
+      }
     }
     const interaction: Record<string, unknown> = { id: record.id, type: record.type };
     const out: Record<string, unknown> = { interaction };

@@ -14,7 +14,7 @@ import {
   type MessageAuthor,
   type StoredMessage,
 } from '../core/interactions/messages.js';
-import { hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
+import { ATTACH_FILES, hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
 import { sendMessagesFlag } from '../core/permissions/channel-permissions.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import { toWireChannel } from '../core/world/v10-objects.js';
@@ -27,6 +27,7 @@ import { findChannelMessage } from './channel-message-lookup.js';
 import type { MessageRenderer } from './message-renderer.js';
 import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './message-addressing.js';
 import type { WorldEvents } from './world-events.js';
+import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
@@ -59,6 +60,8 @@ export interface ChannelMessagesDeps {
   ids: SnowflakeGenerator;
   now: () => number;
   events: WorldEvents;
+  /** Files of messages sent as multipart bodies; without it, messages carry no files. */
+  attachments?: AttachmentsService;
 }
 
 export class ChannelMessagesService {
@@ -70,11 +73,17 @@ export class ChannelMessagesService {
     return toWireChannel(guild, channel);
   }
 
-  /** A bot's or a user's message; needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread). */
-  async send(viewer: Viewer, channelId: string, body: unknown): Promise<Record<string, unknown>> {
+  /** A bot's or a user's message; needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread), ATTACH_FILES with files. */
+  async send(
+    viewer: Viewer,
+    channelId: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<Record<string, unknown>> {
     const place = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(place.permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
-    return this.render(await this.create(authorOf(viewer), place, body));
+    if (files.length > 0 && !hasAll(place.permissions, ATTACH_FILES)) throw apiError('MissingPermissions');
+    return this.render(await this.create(authorOf(viewer), place, body, files));
   }
 
   /**
@@ -98,10 +107,16 @@ export class ChannelMessagesService {
   }
 
   /** Only the author's own message (a bot's or a user's). */
-  async edit(viewer: Viewer, channelId: string, messageId: string, body: unknown): Promise<Record<string, unknown>> {
+  async edit(
+    viewer: Viewer,
+    channelId: string,
+    messageId: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<Record<string, unknown>> {
     const place = await visibleChannel(this.deps.world, viewer, channelId);
     const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
-    const edited = await this.editOwn(viewer, place, found, body);
+    const edited = await this.editOwn(viewer, place, found, body, files);
     if (!edited) throw apiError('UnknownMessage');
     return this.render(edited);
   }
@@ -114,7 +129,12 @@ export class ChannelMessagesService {
   }
 
   /** The caller has checked the author's right to send here. */
-  private async create(author: MessageAuthor, place: AddressingPlace, body: unknown): Promise<StoredMessage> {
+  private async create(
+    author: MessageAuthor,
+    place: AddressingPlace,
+    body: unknown,
+    files: readonly IncomingFile[],
+  ): Promise<StoredMessage> {
     const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     const data = checkChannelMessage(body, false);
@@ -138,7 +158,13 @@ export class ChannelMessagesService {
       ephemeral_for_user_id: null,
       ...addressing,
     };
-    await this.deps.messages.putMessage(message);
+    const attached = await attachFiles(this.deps.attachments, message, data.attachments, files, ['attachments']);
+    try {
+      await this.deps.messages.putMessage(message);
+    } catch (error) {
+      await attached?.discard();
+      throw error;
+    }
     await this.deps.events.messageCreated(message);
     return message;
   }
@@ -164,6 +190,7 @@ export class ChannelMessagesService {
     place: AddressingPlace,
     message: StoredMessage | null,
     body: unknown,
+    files: readonly IncomingFile[],
   ): Promise<StoredMessage | null> {
     if (!message) return null;
     if (!isAuthor(message, viewer)) throw apiError('CannotEditOtherUsersMessage');
@@ -184,7 +211,12 @@ export class ChannelMessagesService {
       flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : own.flags,
       edited_timestamp: new Date(this.deps.now()).toISOString(),
     };
-    if (!(await this.deps.messages.editMessage(edited))) return null;
+    const attached = await attachFiles(this.deps.attachments, edited, data.attachments, files, ['attachments'], own);
+    if (!(await this.deps.messages.editMessage(edited))) {
+      await attached?.discard();
+      return null;
+    }
+    await attached?.commit();
     await this.deps.events.messageUpdated(edited);
     return edited;
   }

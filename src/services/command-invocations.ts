@@ -3,6 +3,7 @@
  * the command's version, its options against the world), then built into the interaction record
  * the invocations service stores and delivers.
  */
+import type { APIAttachment } from 'discord-api-types/v10';
 import { randomBytes } from 'node:crypto';
 import { CommandType } from '../core/commands/model.js';
 import { toWireCommand } from '../core/commands/wire.js';
@@ -87,11 +88,15 @@ export class CommandInvocations {
   constructor(private readonly deps: CommandInvocationsDeps) {}
 
   /** Checks the invocation (a 403 or a 50035 naming the field when refused) and builds its record. */
-  async prepare(user: User, request: InvokeRequest): Promise<PreparedInvocation> {
+  async prepare(
+    user: User,
+    request: InvokeRequest,
+    attachments?: Record<string, APIAttachment>,
+  ): Promise<PreparedInvocation> {
     const scene = await loadScene(this.deps.store, user, request);
     checkAccess(scene);
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
-    return { scene, record: await this.record(scene, request) };
+    return { scene, record: await this.record(scene, request, attachments) };
   }
 
   /**
@@ -105,7 +110,12 @@ export class CommandInvocations {
     return message && messageReadableIn(scene, message) ? message : null;
   }
 
-  private async record(invoked: InvocationScene, request: InvokeRequest): Promise<InteractionRecord> {
+  /** `attachments`: the files the user attached (ATTACHMENT options), `data.resolved.attachments` by id. */
+  private async record(
+    invoked: InvocationScene,
+    request: InvokeRequest,
+    attachments?: Record<string, APIAttachment>,
+  ): Promise<InteractionRecord> {
     const kind = request.type === InteractionType.ApplicationCommandAutocomplete ? 'autocomplete' : 'command';
     // A MESSAGE command may target the world's messages and slashd's own that this user can see.
     const messages: ChannelMessage[] = readableWorldMessages(invoked);
@@ -151,6 +161,7 @@ export class CommandInvocations {
       context: guild ? 0 : 1,
       appPermissions: guild ? formatPermissions(appChannelPermissions(guild, scene.app.id, scene.channel)) : '0',
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, scene.channel)) : null,
+      ...(attachments ? { attachments } : {}),
     });
     const record: InteractionRecord = {
       id,

@@ -3,6 +3,7 @@
  * event bus for its gateway session. Unanswered, it fails after 3 seconds; each attempt, fault
  * and failure is a step of its transcript and one log line.
  */
+import type { APIAttachment } from 'discord-api-types/v10';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   INITIAL_RESPONSE_DEADLINE_MS,
@@ -53,6 +54,8 @@ export interface DeliveryLog {
 export interface RequestContext {
   requestId: string;
   log: DeliveryLog;
+  /** Files the user attached (ATTACHMENT options): `data.resolved.attachments` by id. */
+  attachments?: Record<string, APIAttachment>;
 }
 
 export interface InteractionDeliveryDeps {

@@ -34,6 +34,8 @@ export interface InteractionsServiceDeps {
   callbacks: Pick<CallbacksService, 'launchActivityForUser'>;
   now: () => number;
   metrics?: InteractionMetrics;
+  /** Renders the messages clicks carry (with attachment URLs on the public origin); default: a renderer of `store`. */
+  renderer?: MessageRenderer;
 }
 
 export class InteractionsService {
@@ -48,7 +50,7 @@ export class InteractionsService {
       store: deps.store,
       ids: deps.ids,
       now: deps.now,
-      renderer: new MessageRenderer(deps.store),
+      renderer: deps.renderer ?? new MessageRenderer(deps.store),
     });
   }
 
@@ -61,7 +63,7 @@ export class InteractionsService {
     }
     const parsed = readInvokeRequest(body);
     if (!parsed.ok) throw invalidFormBody(parsed.issues);
-    const { scene, record } = await this.commands.prepare(user, parsed.value);
+    const { scene, record } = await this.commands.prepare(user, parsed.value, context?.attachments);
     await this.keep(record);
     const { definition } = scene.command;
     if (

@@ -17,12 +17,19 @@ import type { Store } from '../store/store.js';
 import { loadMessageContext } from './message-context.js';
 
 export class MessageRenderer {
-  /** With `reactions`, the messages a viewer reads carry their `reactions` (docs/v10-behaviour.md#reactions). */
-  constructor(private readonly store: Pick<Store, 'world' | 'interactions'> & Partial<Pick<Store, 'reactions'>>) {}
+  /**
+   * With `reactions`, the messages a viewer reads carry their `reactions` (docs/v10-behaviour.md#reactions).
+   * `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening).
+   */
+  constructor(
+    private readonly store: Pick<Store, 'world' | 'interactions'> & Partial<Pick<Store, 'reactions'>>,
+    private readonly origin: () => string = () => '',
+  ) {}
 
   /** Loads every user, application and replied-to message the messages name, so that rendering itself is pure. */
-  private contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
-    return loadMessageContext({ world: this.store.world, messages: this.store.interactions }, messages);
+  private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
+    const context = await loadMessageContext({ world: this.store.world, messages: this.store.interactions }, messages);
+    return { ...context, origin: this.origin() };
   }
 
   async render(message: StoredMessage): Promise<Record<string, unknown>> {

@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import { InteractionRecords } from './interaction-records.js';
 import { editedMessage, newResponseMessage } from './response-messages.js';
 import type { WorldEvents } from './world-events.js';
+import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 
 export interface WebhookMessagesServiceDeps {
   store: Pick<Store, 'interactions'>;
@@ -22,6 +23,8 @@ export interface WebhookMessagesServiceDeps {
   /** Tells bots of the messages the webhook creates, edits and deletes (MESSAGE_CREATE/UPDATE/DELETE). */
   events?: WorldEvents | undefined;
   metrics?: InteractionMetrics | undefined;
+  /** Files of messages sent as multipart bodies; without it, messages carry no files. */
+  attachments?: AttachmentsService | undefined;
 }
 
 export class WebhookMessagesService {
@@ -39,7 +42,12 @@ export class WebhookMessagesService {
     return record;
   }
 
-  async followUp(applicationId: string, token: string, body: unknown): Promise<StoredMessage> {
+  async followUp(
+    applicationId: string,
+    token: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<StoredMessage> {
     const record = await this.webhookInteraction(applicationId, token);
     if (record.state === 'pending') throw apiError('UnknownWebhook');
     const checked = checkMessageData(body, {});
@@ -49,7 +57,15 @@ export class WebhookMessagesService {
     if (record.original_message_id !== null) {
       message.interaction_metadata.original_response_message_id = record.original_message_id;
     }
-    await this.deps.store.interactions.putMessage(message);
+    const attached = await attachFiles(this.deps.attachments, message, checked.value.attachments, files, [
+      'attachments',
+    ]);
+    try {
+      await this.deps.store.interactions.putMessage(message);
+    } catch (error) {
+      await attached?.discard();
+      throw error;
+    }
     await this.records.step(record, 'follow_up', { message_id: message.id });
     await this.deps.events?.messageCreated(message);
     return message;
@@ -60,13 +76,31 @@ export class WebhookMessagesService {
     return this.ownMessage(record, messageId);
   }
 
-  async editMessage(applicationId: string, token: string, messageId: string, body: unknown): Promise<StoredMessage> {
+  async editMessage(
+    applicationId: string,
+    token: string,
+    messageId: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<StoredMessage> {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
     const checked = checkMessageData(body, { partial: true });
     if (!checked.ok) throw messageFormError(checked.issues);
     const edited = editedMessage(message, checked.value, this.deps.now());
-    if (!(await this.deps.store.interactions.editMessage(edited))) throw apiError('UnknownMessage');
+    const attached = await attachFiles(
+      this.deps.attachments,
+      edited,
+      checked.value.attachments,
+      files,
+      ['attachments'],
+      message,
+    );
+    if (!(await this.deps.store.interactions.editMessage(edited))) {
+      await attached?.discard();
+      throw apiError('UnknownMessage');
+    }
+    await attached?.commit();
     await this.records.step(record, 'edit', { message_id: edited.id });
     await this.deps.events?.messageUpdated(edited);
     if (record.original_message_id === message.id && record.state === 'acknowledged') {

@@ -4,6 +4,7 @@
  * domain shapes, keys every application-owned row by application id, and makes every multi-row
  * change one transaction. Any implementation must pass the contract suite in test/store-contract/.
  */
+import type { AttachmentStore } from './attachment-store.js';
 import type { CommandStore } from './command-store.js';
 import type { InteractionStore } from './interaction-store.js';
 import type { NodeLeaseStore } from './node-lease-store.js';
@@ -39,6 +40,7 @@ export type {
   TranscriptEntry,
 } from './interaction-store.js';
 export type { NodeLeaseRequest, NodeLeaseStore } from './node-lease-store.js';
+export type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from './attachment-store.js';
 export type { ReactionCount, ReactionOutcome, ReactionStore } from './reaction-store.js';
 export type { SnapshotStore } from './snapshot-store.js';
 
@@ -48,6 +50,8 @@ export interface Store {
   readonly interactions: InteractionStore;
   readonly reactions: ReactionStore;
   readonly leases: NodeLeaseStore;
+  /** The bytes of message attachments. */
+  readonly attachments: AttachmentStore;
   /** Snapshots of the whole state, for tests (restore, reset). */
   readonly snapshots: SnapshotStore;
   /** The cheapest query the store can answer; rejects when the store cannot serve (readiness). */

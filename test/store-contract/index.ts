@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { describeAttachmentStoreContract } from './attachment-store.contract.js';
 import { describeCommandStoreContract } from './command-store.contract.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { describeGuildMembersContract } from './guild-members.contract.js';
@@ -15,6 +16,7 @@ import { describeReactionStoreContract } from './reaction-store.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
+export { describeAttachmentStoreContract } from './attachment-store.contract.js';
 export { describeCommandStoreContract } from './command-store.contract.js';
 export { describeGuildMembersContract } from './guild-members.contract.js';
 export { describeInteractionStoreContract } from './interaction-store.contract.js';
@@ -49,5 +51,6 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeNodeLeaseStoreContract(name, make);
   describeSnapshotStoreContract(name, make);
   describeOAuth2GrantsContract(name, make);
+  describeAttachmentStoreContract(name, make);
   describeReactionStoreContract(name, make);
 }

@@ -4,6 +4,7 @@
  * see this" for an ephemeral answer, and "… is thinking…" while a deferred answer is pending.
  */
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { webHref } from '../links';
 import { Markdown, type MentionNames } from '../markdown';
 import { MessageFlag, type Json } from '../types';
@@ -14,6 +15,8 @@ export interface MessageActions {
   /** The Apps menu of the message, or of a user (its author). */
   openMenu: (kind: 'message' | 'user', target: Json, anchor: HTMLElement) => void;
   dismiss: (messageId: string) => void;
+  /** A message file's bytes, fetched with the user's token (slashd serves files to readers only). */
+  fetchFile?: (url: string) => Promise<Blob>;
 }
 
 const BUTTON_STYLES: Record<number, string> = {
@@ -69,11 +72,57 @@ function Embed({ embed, names }: { embed: Json; names: MentionNames }) {
   );
 }
 
-function Attachment({ attachment }: { attachment: Json }) {
+/** An image file shown in place: fetched with the user's token, shown from a blob URL. */
+function AttachmentImage({ attachment, fetchFile }: { attachment: Json; fetchFile: (url: string) => Promise<Blob> }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let url: string | null = null;
+    let live = true;
+    fetchFile(attachment.url as string).then(
+      (blob) => {
+        if (!live) return;
+        url = URL.createObjectURL(blob);
+        setSrc(url);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [attachment.url]);
+  if (!src) return null;
+  return (
+    <img
+      class="attachment-image"
+      src={src}
+      alt={(attachment.description as string | undefined) ?? (attachment.filename as string)}
+      width={attachment.width as number}
+      height={attachment.height as number}
+    />
+  );
+}
+
+function isShownImage(attachment: Json): boolean {
+  return (
+    typeof attachment.content_type === 'string' &&
+    attachment.content_type.startsWith('image/') &&
+    typeof attachment.width === 'number'
+  );
+}
+
+function Attachment({
+  attachment,
+  fetchFile,
+}: {
+  attachment: Json;
+  fetchFile?: ((url: string) => Promise<Blob>) | undefined;
+}) {
   const size = typeof attachment.size === 'number' ? ` (${Math.ceil(attachment.size / 1024)} KB)` : '';
   const href = webHref(attachment.url);
   return (
     <div class="attachment">
+      {fetchFile && isShownImage(attachment) && <AttachmentImage attachment={attachment} fetchFile={fetchFile} />}
       <span aria-hidden="true">📎 </span>
       {href ? (
         <a href={href} target="_blank" rel="noopener noreferrer">
@@ -288,7 +337,7 @@ export function Message({
         <Embed key={i} embed={embed} names={names} />
       ))}
       {(message.attachments ?? []).map((attachment: Json) => (
-        <Attachment key={attachment.id} attachment={attachment} />
+        <Attachment key={attachment.id} attachment={attachment} fetchFile={actions.fetchFile} />
       ))}
       {(message.components ?? []).map((component: Json, i: number) => (
         <Component key={i} message={message} component={component} actions={actions} sources={sources} />

@@ -3,6 +3,7 @@
  * errors shown next to their field before anything is sent, and autocomplete asked of the app
  * (a type 4 interaction) as the user types, debounced.
  */
+import { chooseFile } from '../uploads';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { formErrors, formOrder, localDescription, localName, type FormValues, type PickerEntry } from '../commands';
 import { OptionType, type OptionDef } from '../types';
@@ -254,7 +255,10 @@ function Field({
             aria-invalid={error !== undefined}
             aria-describedby={describedBy}
             aria-required={option.required === true}
-            onChange={(e) => onValue(e.currentTarget.files?.[0] ? attachmentId() : '')}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              onValue(file ? chooseFile(file) : '');
+            }}
           />
         );
         break;
@@ -287,14 +291,6 @@ function Field({
       )}
     </div>
   );
-}
-
-/**
- * An attachment option carries the id of an upload; slashd keeps no files, so the console names
- * the upload with a fresh snowflake and the app receives v10's placeholder attachment for it.
- */
-function attachmentId(): string {
-  return ((BigInt(Date.now()) - 1420070400000n) << 22n).toString();
 }
 
 export function OptionForm({ entry, sources, autocomplete, send, cancel, refused = null }: OptionFormProps) {

@@ -4,6 +4,7 @@
  * commands (2), autocomplete (4), clicks (3) and modal submissions (5), then GET
  * /interactions/{id} to follow it.
  */
+import { uploadForm } from '../uploads';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import { commandData, contextCommands, wireOptions, type FormValues, type PickerEntry } from '../commands';
@@ -126,12 +127,9 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   /** Sends one interaction and follows it; a refusal comes back as a sentence. */
   const invoke = async (body: Record<string, unknown>, label: string): Promise<string | null> => {
     try {
-      const result = await api.post('/interactions', {
-        guild_id: guildId,
-        channel_id: channelId,
-        nonce: String(Date.now()),
-        ...body,
-      });
+      const full = { guild_id: guildId, channel_id: channelId, nonce: String(Date.now()), ...body };
+      const form = uploadForm(full);
+      const result = form ? await api.postForm('/interactions', form) : await api.post('/interactions', full);
       apps.current.set(result.id as string, body.application_id as string);
       session.interactions.add(result.id as string);
       track(result, label);
@@ -208,6 +206,12 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
       );
     },
     openMenu: (kind, target, anchor) => setMenu({ kind, target, anchor }),
+    // The file's path on this server: its URL names slashd's public origin, the console may be reached otherwise.
+    fetchFile: async (url) => {
+      const response = await fetch(new URL(url, location.href).pathname, { headers: { Authorization: api.token } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.blob();
+    },
     dismiss: (id) => setDismissed((set) => new Set([...set, id])),
   };
 

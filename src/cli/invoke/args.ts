@@ -15,6 +15,17 @@ export interface InvokeArgs {
   url: string;
   adminToken: string;
   waitMs: number;
+  /** `--attach OPTION=FILE`: files uploaded as the values of ATTACHMENT options, in order. */
+  attach: { option: string; path: string }[];
+}
+
+function attachments(raw: unknown): { option: string; path: string }[] {
+  const list = Array.isArray(raw) ? (raw as string[]) : [];
+  return list.map((item) => {
+    const at = item.indexOf('=');
+    if (at <= 0 || at === item.length - 1) throw new UsageError(`--attach takes OPTION=FILE, not '${item}'`);
+    return { option: item.slice(0, at), path: item.slice(at + 1) };
+  });
 }
 
 function required(values: Record<string, string | boolean | undefined>, name: string): string {
@@ -39,6 +50,7 @@ export function parseInvokeArgs(args: string[], env: Env): InvokeArgs {
     url: { type: 'string' },
     'admin-token': { type: 'string' },
     wait: { type: 'string' },
+    attach: { type: 'string', multiple: true },
   });
   // Unquoted, the command arrives as several words: they are one command.
   const command = positionals.join(' ').trim();
@@ -54,5 +66,6 @@ export function parseInvokeArgs(args: string[], env: Env): InvokeArgs {
     url: serverUrl(values.url as string | undefined, env),
     adminToken: adminToken(values['admin-token'] as string | undefined, env),
     waitMs: waitMs(values.wait as string | undefined),
+    attach: attachments((values as Record<string, unknown>).attach),
   };
 }

@@ -23,7 +23,7 @@ export function retryAfterSeconds(answer: JsonAnswer): number | null {
 
 export async function requestWithinLimits(
   url: string,
-  init: { method?: string; auth?: string; body?: unknown },
+  init: { method?: string; auth?: string; body?: unknown; form?: FormData },
   budget: WaitBudget,
 ): Promise<JsonAnswer> {
   for (let retry = 0; ; retry++) {

@@ -161,7 +161,11 @@ export function typedValue(option: IndexOption, raw: string, scope: LookupScope)
     case OptionType.Mentionable:
       return mentionableId(scope, raw);
     case OptionType.Attachment:
-      throw new UsageError(`option ${option.name}: attachments cannot be sent from the command line`, false);
+      // `--attach OPTION=FILE` gives the option the index of its file (`files[n]` of the upload).
+      if (!/^\d+$/.test(raw)) {
+        throw new UsageError(`option ${option.name}: attach a file with --attach ${option.name}=FILE`, false);
+      }
+      return Number(raw);
     default:
       return raw;
   }

@@ -4,6 +4,8 @@
  * with the user's token, and the outcome is awaited and printed. Exit status: 0 the app answered,
  * 1 refused (the v10 error) or failed (its reason), 2 usage or an unreachable server.
  */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fetchWorld, requestJson, type Env, type JsonAnswer } from '../client.js';
 import { EXIT_FAILED, EXIT_OK, reportUsageError, UsageError, type Output } from '../usage.js';
 import { parseInvokeArgs, type InvokeArgs } from './args.js';
@@ -76,6 +78,8 @@ async function prepare(args: InvokeArgs) {
   const typed = contextMenu
     ? { path: [args.command.replace(/^\//, '')], options: [] }
     : parseTypedCommand(args.command);
+  // Each attached file is the value of its option: the index of its `files[n]` part.
+  args.attach.forEach(({ option }, index) => typed.options.push({ name: option, value: String(index) }));
   let command: IndexCommand;
   try {
     command = findCommand(commands, typed.path[0]!, contextMenu);
@@ -90,6 +94,25 @@ async function prepare(args: InvokeArgs) {
   const apps = (index.body.applications ?? []) as { id: string; name: string }[];
   const appName = apps.find((app) => app.id === command.application_id)?.name ?? 'the app';
   return { user, channel, body, appName, name: typed.path[0]!, contextMenu };
+}
+
+/** The invocation with its files, as a client uploads them: `payload_json`, then `files[n]`. */
+function uploadForm(body: unknown, args: InvokeArgs): FormData {
+  const form = new FormData();
+  form.append('payload_json', JSON.stringify(body));
+  args.attach.forEach(({ path }, index) => {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      throw new UsageError(
+        `--attach: cannot read ${path} (${error instanceof Error ? error.message : String(error)})`,
+        false,
+      );
+    }
+    form.append(`files[${index}]`, new Blob([bytes]), basename(path));
+  });
+  return form;
 }
 
 function printOutcome(outcome: Outcome, appName: string, out: Output): number {
@@ -115,7 +138,7 @@ async function invoke(args: InvokeArgs, out: Output): Promise<number> {
   };
   const accepted = await requestWithinLimits(
     `${args.url}/api/v10/interactions`,
-    { method: 'POST', auth: user.token, body },
+    { method: 'POST', auth: user.token, body, ...(args.attach.length > 0 ? { form: uploadForm(body, args) } : {}) },
     budget,
   );
   if (accepted.status === 403)

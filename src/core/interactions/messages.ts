@@ -18,6 +18,12 @@ import type { InteractionRecord } from './lifecycle.js';
 import type { Application, Message, User } from '../world/types.js';
 import type { WirePayload } from '../wire-payload.js';
 import { toWirePublicUser } from '../world/wire.js';
+import {
+  attachmentPath,
+  resolveAttachmentUrls,
+  toWireAttachment,
+  type StoredAttachment,
+} from '../attachments/model.js';
 
 // Message flags (v10), the ones slashd reads or sets.
 /** Message flag: only the invoking user sees the message. */
@@ -100,6 +106,8 @@ export interface StoredMessage {
   webhook_id?: string;
   application_id?: string;
   tts?: boolean;
+  /** Its files (the bytes are in the attachment store); absent is none. */
+  attachments?: StoredAttachment[];
   /** Users (a bot by its application id) the message mentions; absent: none. */
   mentions?: string[];
   /** Roles the message mentions; absent: none. */
@@ -132,6 +140,8 @@ export function toStoredMessage(message: ChannelMessage, guildId: string | null)
 export interface MessageRenderContext {
   findUser(id: string): User | undefined;
   findApplication(id: string): Application | undefined;
+  /** slashd's public URL (no trailing slash), the origin of attachment URLs; '' when unknown. */
+  origin?: string;
   /**
    * The message a reply answers: null when it is gone (v10's `referenced_message: null`),
    * undefined when it was not looked up (no `referenced_message`).
@@ -272,6 +282,7 @@ function addReply(wire: WireObject, reference: StoredMessageReference, ctx: Mess
   const flat: MessageRenderContext = {
     findUser: (id) => ctx.findUser(id),
     findApplication: (id) => ctx.findApplication(id),
+    ...(ctx.origin !== undefined ? { origin: ctx.origin } : {}),
   };
   wire.referenced_message = referenced === null ? null : toWireMessage(referenced, flat);
 }
@@ -281,6 +292,9 @@ function addReply(wire: WireObject, reference: StoredMessageReference, ctx: Mess
  * rules checked them (`embeds.ts`, `message-components.ts`): they go out as their v10 shapes.
  */
 export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext): WirePayload<WireMessage> {
+  const attachments = message.attachments ?? [];
+  const origin = ctx.origin ?? '';
+  const ephemeral = message.ephemeral_for_user_id !== null;
   const wire: WirePayload<WireMessage> = {
     id: message.id,
     type: messageTypeOf(message),
@@ -293,8 +307,12 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     mention_everyone: message.mention_everyone ?? false,
     mentions: (message.mentions ?? []).map((id) => wireMentioned(id, ctx)),
     mention_roles: message.mention_roles ?? [],
-    attachments: [],
-    embeds: message.embeds as APIEmbed[],
+    attachments: attachments.map((a) => toWireAttachment(message.channel_id, a, origin, ephemeral)),
+    embeds: resolveAttachmentUrls(
+      message.embeds,
+      attachments,
+      (a) => `${origin}${attachmentPath(message.channel_id, a)}`,
+    ) as APIEmbed[],
     pinned: false,
     flags: wireFlags(message),
     components: message.components as unknown as APIMessageTopLevelComponent[],

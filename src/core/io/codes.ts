@@ -195,6 +195,13 @@ export const URL_TYPE_INVALID_SCHEME = 'URL_TYPE_INVALID_SCHEME';
 /** The interactions endpoint did not answer the verification PING as v10 requires. */
 export const APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID = 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID';
 
+// Attachments (multipart uploads; docs/decisions.md#attachments).
+
+/** An `attachments[].id` names neither an uploaded file of the request nor an attachment the message has. */
+export const ATTACHMENT_NOT_FOUND = 'ATTACHMENT_NOT_FOUND';
+/** A file part of the upload that v10 cannot take: not named `files[n]`, or an index given twice. */
+export const ATTACHMENT_FILE_INVALID = 'ATTACHMENT_FILE_INVALID';
+
 // World files (docs/world.md).
 
 /** A second object with an id or a secret already taken. */

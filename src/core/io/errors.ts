@@ -38,6 +38,8 @@ export const ERRORS = {
   },
   RequestTimeout: { status: 408, code: 0, message: '408: Request Timeout' },
   TooLarge: { status: 413, code: 0, message: 'Request entity too large' },
+  /** An upload past v10's file or request size limit (`src/core/attachments/limits.ts`). */
+  UploadTooLarge: { status: 413, code: 40005, message: 'Request entity too large' },
   /** A Host slashd does not answer to (DNS rebinding; docs/security.md#host-names); `{host}` is quoted or a phrase. */
   MisdirectedRequest: {
     status: 421,

@@ -21,6 +21,8 @@ export const MENTION_EVERYONE = 1n << 17n;
 export const VIEW_CHANNEL = 1n << 10n;
 /** Send messages in a channel that is not a thread; invoking a USER command needs it. */
 export const SEND_MESSAGES = 1n << 11n;
+/** Attach files to the messages one sends in a channel. */
+export const ATTACH_FILES = 1n << 15n;
 /** Read a channel's earlier messages; v10 needs it with VIEW_CHANNEL to read any history. */
 export const READ_MESSAGE_HISTORY = 1n << 16n;
 /** Manage roles below one's highest role; the other half of what editing command permissions needs. */

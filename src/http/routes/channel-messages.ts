@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ChannelMessagesService } from '../../services/channel-messages-service.js';
 import type { MessageModerationService } from '../../services/message-moderation-service.js';
 import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../guards.js';
+import { UPLOADS_KEEPING_IDS, withMessageBody } from '../multipart.js';
 import { parseJsonBodyKeepingIds } from '../json-body.js';
 
 export interface ChannelMessageRoutesOptions {
@@ -39,8 +40,13 @@ export async function channelMessageRoutes(
     channelMessages.channel(viewerOf(request), request.params.channelId),
   );
 
-  api.post<{ Params: ChannelParams }>('/channels/:channelId/messages', READER, async (request) =>
-    channelMessages.send(viewerOf(request), request.params.channelId, request.body),
+  api.post<{ Params: ChannelParams }>(
+    '/channels/:channelId/messages',
+    { ...READER, ...UPLOADS_KEEPING_IDS },
+    async (request) =>
+      withMessageBody(request, ({ payload, files }) =>
+        channelMessages.send(viewerOf(request), request.params.channelId, payload, files),
+      ),
   );
 
   api.post<{ Params: ChannelParams }>(
@@ -61,8 +67,13 @@ export async function channelMessageRoutes(
     channelMessages.get(viewerOf(request), request.params.channelId, request.params.messageId),
   );
 
-  api.patch<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', READER, async (request) =>
-    channelMessages.edit(viewerOf(request), request.params.channelId, request.params.messageId, request.body),
+  api.patch<{ Params: MessageParams }>(
+    '/channels/:channelId/messages/:messageId',
+    { ...READER, ...UPLOADS_KEEPING_IDS },
+    async (request) =>
+      withMessageBody(request, ({ payload, files }) =>
+        channelMessages.edit(viewerOf(request), request.params.channelId, request.params.messageId, payload, files),
+      ),
   );
 
   api.delete<{ Params: MessageParams }>('/channels/:channelId/messages/:messageId', READER, async (request, reply) => {

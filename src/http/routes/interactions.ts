@@ -7,21 +7,38 @@ import { apiError } from '../../core/io/errors.js';
 import type { InteractionsService } from '../../services/interactions-service.js';
 import type { InteractionReads } from '../../services/interaction-reads.js';
 import type { CallbacksService } from '../../services/callbacks-service.js';
+import type { AttachmentsService } from '../../services/attachments-service.js';
 import { requireUser, userOf } from '../guards.js';
 import { queryFlag } from '../query.js';
+import { UPLOADS, withMessageBody } from '../multipart.js';
 
 export interface InteractionRoutesOptions {
   interactions: InteractionsService;
   reads: InteractionReads;
   callbacks: CallbacksService;
+  /** Files users attach to commands (ATTACHMENT options); without it, invocations carry none. */
+  attachments?: AttachmentsService | undefined;
 }
 
 export async function interactionRoutes(
   api: FastifyInstance,
-  { interactions, reads, callbacks }: InteractionRoutesOptions,
+  { interactions, reads, callbacks, attachments }: InteractionRoutesOptions,
 ): Promise<void> {
-  api.post('/interactions', { onRequest: requireUser }, async (request) =>
-    interactions.invoke(userOf(request), request.body, { requestId: request.id, log: request.log }),
+  api.post('/interactions', { onRequest: requireUser, ...UPLOADS }, async (request) =>
+    withMessageBody(request, async ({ payload, files }) => {
+      const context = { requestId: request.id, log: request.log };
+      const attached = await attachments?.forInvocation(userOf(request).id, payload, files);
+      if (!attached) return interactions.invoke(userOf(request), payload, context);
+      try {
+        return await interactions.invoke(userOf(request), attached.body, {
+          ...context,
+          attachments: attached.resolved,
+        });
+      } catch (error) {
+        await attached.discard();
+        throw error;
+      }
+    }),
   );
 
   api.get<{ Params: { interactionId: string } }>(
@@ -36,11 +53,13 @@ export async function interactionRoutes(
 
   api.post<{ Params: { interactionId: string; token: string }; Querystring: { with_response?: string } }>(
     '/interactions/:interactionId/:token/callback',
+    UPLOADS,
     async (request, reply) => {
-      const { callbackResponse } = await callbacks.callback(
-        request.params.interactionId,
-        request.params.token,
-        request.body,
+      const { interactionId, token } = request.params;
+      const { callbackResponse } = await withMessageBody(
+        request,
+        ({ payload, files }) => callbacks.callback(interactionId, token, payload, files),
+        () => callbacks.checkCallbackToken(interactionId, token),
       );
       if (queryFlag(request.query.with_response)) return reply.code(200).send(callbackResponse);
       return reply.code(204).send();

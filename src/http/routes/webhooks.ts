@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MessageRenderer } from '../../services/message-renderer.js';
 import type { WebhookMessagesService } from '../../services/webhook-messages-service.js';
+import { UPLOADS, withMessageBody } from '../multipart.js';
 
 export interface WebhookRoutesOptions {
   webhookMessages: WebhookMessagesService;
@@ -23,9 +24,14 @@ export async function webhookRoutes(
 ): Promise<void> {
   const base = '/webhooks/:applicationId/:token';
 
-  api.post<{ Params: WebhookParams }>(base, async (request) => {
+  api.post<{ Params: WebhookParams }>(base, UPLOADS, async (request) => {
     const { applicationId, token } = request.params;
-    return renderer.render(await webhookMessages.followUp(applicationId, token, request.body));
+    return withMessageBody(
+      request,
+      async ({ payload, files }) =>
+        renderer.render(await webhookMessages.followUp(applicationId, token, payload, files)),
+      () => webhookMessages.webhookInteraction(applicationId, token),
+    );
   });
 
   api.get<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request) => {
@@ -33,9 +39,14 @@ export async function webhookRoutes(
     return renderer.render(await webhookMessages.getMessage(applicationId, token, messageId));
   });
 
-  api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request) => {
+  api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, UPLOADS, async (request) => {
     const { applicationId, token, messageId } = request.params;
-    return renderer.render(await webhookMessages.editMessage(applicationId, token, messageId, request.body));
+    return withMessageBody(
+      request,
+      async ({ payload, files }) =>
+        renderer.render(await webhookMessages.editMessage(applicationId, token, messageId, payload, files)),
+      () => webhookMessages.webhookInteraction(applicationId, token),
+    );
   });
 
   api.delete<{ Params: MessageParams }>(`${base}/messages/:messageId`, async (request, reply) => {

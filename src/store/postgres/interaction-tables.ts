@@ -5,6 +5,7 @@ import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome 
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
+import { deleteMessageFiles } from './attachment-tables.js';
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -148,8 +149,10 @@ export class PostgresInteractionStore implements InteractionStore {
     return ascending ? messages.reverse() : messages;
   }
 
+  /** The message and its attachments' bytes, in one transaction. */
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
     return this.conn.transaction(async (client) => {
+      await deleteMessageFiles(client, channelId, id);
       await client.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
       await client.query('DELETE FROM message_reactions WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
       const result = await client.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [channelId, id]);
@@ -198,7 +201,7 @@ export class PostgresInteractionStore implements InteractionStore {
   }
 
   async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
-    // One statement: the messages, their pins and their reactions go together.
+    // One statement: the messages, their pins, their reactions and their files' bytes go together.
     const result = await this.conn.pool.query<{ id: string }>(
       `WITH gone AS (
          DELETE FROM messages WHERE channel_id = $1 AND visible_to IS NULL AND id = ANY($2::text[]) RETURNING id
@@ -206,6 +209,10 @@ export class PostgresInteractionStore implements InteractionStore {
          DELETE FROM message_pins WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
        ), unreacted AS (
          DELETE FROM message_reactions WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
+       ), files AS (
+         DELETE FROM attachment_files WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone) RETURNING id
+       ), pieces AS (
+         DELETE FROM attachment_chunks WHERE channel_id = $1 AND attachment_id IN (SELECT id FROM files)
        )
        SELECT id FROM gone`,
       [channelId, [...ids]],

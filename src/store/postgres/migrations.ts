@@ -1,12 +1,10 @@
 /**
- * Versioned PostgreSQL schema migrations, applied in order, each once, each in its own transaction.
- * A migration is never edited after it has shipped: a change to the schema is a new entry at the end.
+ * Versioned PostgreSQL schema migrations, applied in order (`migrate.ts`), each once, each in its own
+ * transaction. A migration is never edited after it has shipped: a change to the schema is a new
+ * entry at the end.
  * Documents are text (JSON written by the store): the store never queries inside them, and text
  * reads back exactly what was written. Snowflake ids order as (length, text) under the C collation.
  */
-import { checkSchemaVersion, type MigrationReport } from '../schema-version.js';
-import type { PostgresClient, PostgresConnection } from './connection.js';
-
 export interface Migration {
   version: number;
   name: string;
@@ -356,44 +354,34 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 12,
+    name: 'message attachments',
+    // The bytes of each file in bytea pieces of at most 256 KiB, so that no file is ever read or
+    // written whole; a file's row says whose it is (the bound per owner) and which message holds it.
+    sql: `
+      CREATE TABLE attachment_files (
+        channel_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        owner_id TEXT NOT NULL,
+        -- What the file is (filename, type, dimensions), for files no message describes yet.
+        doc TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        PRIMARY KEY (channel_id, id)
+      );
+      CREATE INDEX attachment_files_by_message ON attachment_files (channel_id, message_id);
+      CREATE INDEX attachment_files_by_owner ON attachment_files (owner_id);
+      CREATE TABLE attachment_chunks (
+        channel_id TEXT NOT NULL,
+        attachment_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        bytes BYTEA NOT NULL,
+        PRIMARY KEY (channel_id, attachment_id, seq)
+      );
+    `,
+  },
 ];
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */
 export const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));
-
-/**
- * Applies the migrations the schema lacks, and says which. An advisory lock on the schema's name
- * serializes processes starting at once (even the creation of the schema itself, which does not
- * exist yet for `current_schema()` to name); each migration and its `schema_migrations` row commit
- * together. A schema newer than the newest migration here is refused (`SchemaTooNewError`).
- */
-export async function migrate(conn: PostgresConnection): Promise<MigrationReport> {
-  const lock = (client: PostgresClient) =>
-    client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd migrations/' || $1, 0))", [conn.schema]);
-  const before = await conn.transaction(async (client) => {
-    await lock(client);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${conn.quotedSchema}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS schema_migrations (
-         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
-    const found = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
-    return found.rows[0]?.v ?? 0;
-  });
-  checkSchemaVersion(before, LATEST_VERSION);
-  const applied: number[] = [];
-  for (const migration of MIGRATIONS) {
-    await conn.transaction(async (client) => {
-      await lock(client);
-      const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
-      if (done.rowCount) return;
-      await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    });
-  }
-  return { before, after: Math.max(before, LATEST_VERSION), applied };
-}

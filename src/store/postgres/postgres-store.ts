@@ -2,6 +2,7 @@
  * The PostgreSQL store: each focused store is its table module over one bounded pool on one
  * schema. `open` applies the migrations the schema lacks before the store is handed out.
  */
+import { PostgresAttachmentStore } from './attachment-tables.js';
 import type { DependencyObserver } from '../../core/dependencies.js';
 import { SchemaTooNewError, type MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
@@ -16,7 +17,7 @@ import { PostgresInteractionStore } from './interaction-tables.js';
 import { PostgresReactionStore } from './reaction-tables.js';
 import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { PostgresSnapshotStore } from './snapshot-tables.js';
-import { migrate } from './migrations.js';
+import { migrate } from './migrate.js';
 import { PostgresWorldStore } from './world-tables.js';
 
 /** The database could not be reached or migrated at start-up (the cause says why). */
@@ -43,6 +44,7 @@ export class PostgresStore implements Store {
   readonly reactions: PostgresReactionStore;
   readonly leases: PostgresNodeLeaseStore;
   readonly snapshots: PostgresSnapshotStore;
+  readonly attachments: PostgresAttachmentStore;
   private closed: Promise<void> | null = null;
 
   private constructor(
@@ -55,6 +57,7 @@ export class PostgresStore implements Store {
     this.reactions = new PostgresReactionStore(conn);
     this.leases = new PostgresNodeLeaseStore(conn);
     this.snapshots = new PostgresSnapshotStore(conn);
+    this.attachments = new PostgresAttachmentStore(conn);
   }
 
   /**

@@ -5,6 +5,7 @@ import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome 
 import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
+import { deleteMessageFiles, deleteMessagesFiles } from './attachment-tables.js';
 
 export class SqliteInteractionStore implements InteractionStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -136,8 +137,10 @@ export class SqliteInteractionStore implements InteractionStore {
     return ascending ? messages.reverse() : messages;
   }
 
+  /** The message and its attachments' bytes, in one transaction. */
   async deleteMessage(channelId: string, id: string): Promise<boolean> {
     return this.conn.transaction(() => {
+      deleteMessageFiles(this.conn, channelId, id);
       this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, id);
       this.conn.sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id = ?').run(channelId, id);
       return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
@@ -194,6 +197,7 @@ export class SqliteInteractionStore implements InteractionStore {
       this.conn
         .sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
         .run(channelId, JSON.stringify(gone));
+      deleteMessagesFiles(this.conn, channelId, gone);
       return gone;
     });
   }

@@ -281,6 +281,33 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 14,
+    name: 'message attachments',
+    // The bytes of each file in pieces of at most 256 KiB, so that no file is ever read or written
+    // whole; a file's row says whose it is (the bound per owner) and which message holds it.
+    sql: `
+      CREATE TABLE attachment_files (
+        channel_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        owner_id TEXT NOT NULL,
+        -- What the file is (filename, type, dimensions), for files no message describes yet.
+        doc TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        PRIMARY KEY (channel_id, id)
+      );
+      CREATE INDEX attachment_files_by_message ON attachment_files (channel_id, message_id);
+      CREATE INDEX attachment_files_by_owner ON attachment_files (owner_id);
+      CREATE TABLE attachment_chunks (
+        channel_id TEXT NOT NULL,
+        attachment_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        bytes BLOB NOT NULL,
+        PRIMARY KEY (channel_id, attachment_id, seq)
+      );
+    `,
+  },
 ];
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */

@@ -2,6 +2,7 @@
  * The embedded store: better-sqlite3 in WAL mode on one file. Each focused store is its table
  * module; they share one connection, and so its transactions, read caches and clock.
  */
+import { SqliteAttachmentStore } from './attachment-tables.js';
 import type { MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
 import { SqliteCommandStore } from './command-tables.js';
@@ -30,6 +31,7 @@ export class SqliteStore implements Store {
   readonly reactions: SqliteReactionStore;
   readonly leases: SqliteNodeLeaseStore;
   readonly snapshots: SqliteSnapshotStore;
+  readonly attachments: SqliteAttachmentStore;
 
   constructor(options: SqliteStoreOptions) {
     this.conn = new SqliteConnection(
@@ -44,6 +46,7 @@ export class SqliteStore implements Store {
     this.reactions = new SqliteReactionStore(this.conn);
     this.leases = new SqliteNodeLeaseStore(this.conn);
     this.snapshots = new SqliteSnapshotStore(this.conn);
+    this.attachments = new SqliteAttachmentStore(this.conn);
   }
 
   /** What the read caches hold now (for metrics and tests): never more bytes than the cap. */

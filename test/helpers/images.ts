@@ -1,0 +1,55 @@
+/** The first bytes of small images of each kind slashd reads dimensions from, built by hand. */
+import { deflateSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A whole, valid PNG of `width` x `height` grey pixels. */
+export function pngImage(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  const rows = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y += 1) rows[y * (width + 1)] = 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A JPEG start: SOI, an APP0 segment, then a baseline frame header. */
+export function jpegHead(width: number, height: number): Buffer {
+  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0'), 1, 1, 0, 0, 1, 0, 1, 0, 0]);
+  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3]);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.alloc(16)]);
+}
+
+export function gifHead(width: number, height: number): Buffer {
+  const head = Buffer.alloc(13);
+  head.write('GIF89a', 0, 'ascii');
+  head.writeUInt16LE(width, 6);
+  head.writeUInt16LE(height, 8);
+  return head;
+}
+
+/** A WebP with a VP8X (extended) first chunk. */
+export function webpHead(width: number, height: number): Buffer {
+  const head = Buffer.alloc(30);
+  head.write('RIFF', 0, 'ascii');
+  head.writeUInt32LE(22, 4);
+  head.write('WEBPVP8X', 8, 'ascii');
+  head.writeUInt32LE(10, 16);
+  head.writeUIntLE(width - 1, 24, 3);
+  head.writeUIntLE(height - 1, 27, 3);
+  return head;
+}
