@@ -10,10 +10,11 @@ import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { Client, Events, GatewayIntentBits, type TextChannel } from 'discord.js';
+import { GatewayIntentBits, type Client, type TextChannel } from 'discord.js';
 import type { World } from '../src/core/world/types.js';
 import { ROOT } from './helpers/cli-process.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
+import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -34,7 +35,7 @@ const run = promisify(execFile);
 const BOB_TOKEN = 'bob-user-token';
 const PIN_MESSAGES = 1n << 51n;
 
-type Raw = { t: string | null; d: any };
+type Raw = RawDispatch;
 
 /** The gateway world, with the demo bot allowed to pin. */
 function pinsWorld(): World {
@@ -52,16 +53,8 @@ describe('pins: PUT/DELETE/GET /channels/{id}/messages/pins and /pins, CHANNEL_P
 
   before(async () => {
     server = await startServer({ world: pinsWorld() });
-    watcher = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${server.url}/api` } });
-    watcher.on(Events.Raw, (packet: Raw) => raw.push(packet));
-    const ready = new Inbox<string>();
-    watcher.once(Events.ClientReady, () => ready.push('ready'));
-    await watcher.login(OTHER_BOT_TOKEN);
-    await ready.find(() => true, 'ready');
-    bot = new Client({ intents: [], rest: { api: `${server.url}/api` } });
-    bot.token = DEMO_BOT_TOKEN;
-    bot.rest.setToken(DEMO_BOT_TOKEN);
-    await bot.guilds.fetch(TEST_GUILD_ID);
+    watcher = await watchingBot(server, OTHER_BOT_TOKEN, [GatewayIntentBits.Guilds], raw);
+    bot = await restBot(server, DEMO_BOT_TOKEN, TEST_GUILD_ID);
   });
   after(async () => {
     await Promise.all([bot?.destroy(), watcher?.destroy()]);

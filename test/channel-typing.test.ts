@@ -10,9 +10,11 @@ import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { Client, Events, GatewayIntentBits, type TextChannel, type Typing } from 'discord.js';
+import type { Client } from 'discord.js';
+import { Events, GatewayIntentBits, type TextChannel, type Typing } from 'discord.js';
 import { ROOT } from './helpers/cli-process.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
+import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -33,17 +35,7 @@ const SCRIPT = join(ROOT, 'test', 'python', 'discord_typing.py');
 const CATEGORY = '1345183757107200010';
 const run = promisify(execFile);
 
-type Raw = { t: string | null; d: any };
-
-async function gatewayClient(server: TestServer, intents: GatewayIntentBits[], raw: Inbox<Raw>): Promise<Client> {
-  const client = new Client({ intents, rest: { api: `${server.url}/api` } });
-  client.on(Events.Raw, (packet: Raw) => raw.push(packet));
-  const ready = new Inbox<string>();
-  client.once(Events.ClientReady, () => ready.push('ready'));
-  await client.login(OTHER_BOT_TOKEN);
-  await ready.find(() => true, 'ready');
-  return client;
-}
+type Raw = RawDispatch;
 
 describe('typing: POST /channels/{id}/typing and TYPING_START', () => {
   let server: TestServer;
@@ -56,12 +48,20 @@ describe('typing: POST /channels/{id}/typing and TYPING_START', () => {
 
   before(async () => {
     server = await startServer({ world: gatewayWorld() });
-    watcher = await gatewayClient(server, [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessageTyping], watcherRaw);
-    watcher.on(Events.TypingStart, (typing) => typings.push(typing));
-    deaf = await gatewayClient(server, [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages], deafRaw);
-    typist = new Client({ intents: [], rest: { api: `${server.url}/api` } });
-    typist.token = DEMO_BOT_TOKEN;
-    typist.rest.setToken(DEMO_BOT_TOKEN);
+    watcher = await watchingBot(
+      server,
+      OTHER_BOT_TOKEN,
+      [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessageTyping],
+      watcherRaw,
+      (client) => client.on(Events.TypingStart, (typing) => typings.push(typing)),
+    );
+    deaf = await watchingBot(
+      server,
+      OTHER_BOT_TOKEN,
+      [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+      deafRaw,
+    );
+    typist = await restBot(server, DEMO_BOT_TOKEN, TEST_GUILD_ID);
   });
   after(async () => {
     await Promise.all([typist?.destroy(), watcher?.destroy(), deaf?.destroy()]);
@@ -69,8 +69,6 @@ describe('typing: POST /channels/{id}/typing and TYPING_START', () => {
   });
 
   test("discord.js sendTyping(): the other bot's typingStart names the bot, its member and the channel", async () => {
-    // As a bot handling an interaction does: its guild first (discord.js keeps a guild's channels in it).
-    await typist.guilds.fetch(TEST_GUILD_ID);
     const channel = (await typist.channels.fetch(GENERAL, { force: true })) as TextChannel;
     await channel.sendTyping();
     const typing = await typings.find((t) => t.user.id === DEMO_APP_ID, 'typingStart of the demo bot');
