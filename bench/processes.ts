@@ -45,11 +45,15 @@ function stopper(child: ChildProcess, cleanup: () => void): () => Promise<void> 
 /**
  * `slashd serve` with these arguments (besides an ephemeral port); `cleanup` runs once it has exited.
  * Rate limits are off unless the arguments choose a preset: serve's default (`sandbox`) would turn
- * a throughput benchmark into a measure of its limits.
+ * a throughput benchmark into a measure of its limits. `nodeFlags` go to node (e.g. `--cpu-prof`).
  */
-export async function startSlashdWith(args: string[], cleanup: () => void = () => {}): Promise<ChildServer> {
+export async function startSlashdWith(
+  args: string[],
+  cleanup: () => void = () => {},
+  nodeFlags: readonly string[] = [],
+): Promise<ChildServer> {
   const limits = args.includes('--rate-limits') ? [] : ['--rate-limits', 'off'];
-  const child = spawn(process.execPath, ['bin/slashd.js', 'serve', '--port', '0', ...limits, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, 'bin/slashd.js', 'serve', '--port', '0', ...limits, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -58,13 +62,16 @@ export async function startSlashdWith(args: string[], cleanup: () => void = () =
 }
 
 /** slashd itself, through its CLI, on a fresh SQLite file. */
-export async function startSlashd(world: World): Promise<ChildServer> {
+export async function startSlashd(
+  world: World,
+  extraArgs: readonly string[] = [],
+  nodeFlags: readonly string[] = [],
+): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-bench-'));
   const worldPath = join(dir, 'world.json');
   writeFileSync(worldPath, JSON.stringify(world));
-  return startSlashdWith(['--db', join(dir, 'bench.sqlite'), '--world', worldPath, '--admin-token', 'bench'], () =>
-    rmSync(dir, { recursive: true, force: true }),
-  );
+  const args = ['--db', join(dir, 'bench.sqlite'), '--world', worldPath, '--admin-token', 'bench', ...extraArgs];
+  return startSlashdWith(args, () => rmSync(dir, { recursive: true, force: true }), nodeFlags);
 }
 
 /** The baseline: a bare node:http server answering every request with the same bytes. */

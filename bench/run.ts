@@ -12,6 +12,7 @@ import { runMemoryBench } from './memory.bench.js';
 import { runMetricsBench } from './metrics.bench.js';
 import { runNodesBench } from './nodes.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
+import { runProfilesBench } from './profiles.bench.js';
 import { runRateLimitsBench } from './rate-limits.bench.js';
 import { runScaleBench } from './scale.bench.js';
 import { runStoresBench } from './stores.bench.js';
@@ -39,6 +40,7 @@ const BENCHES: Bench[] = [
   { name: 'testing-kit ', run: runTestingKitBench },
   { name: 'console ', run: runConsoleBench },
   { name: 'faults ', run: runFaultsBench },
+  { name: 'profiles ', run: runProfilesBench },
 ];
 
 async function main(): Promise<void> {

@@ -197,6 +197,7 @@ describe('operations: /metrics and request ids', () => {
 
   test('an unsafe or missing X-Request-Id is replaced by a generated one', async () => {
     const generated = /^[0-9a-f]{16}$/;
+    const seen = new Set<string>();
     for (const given of ['x'.repeat(65), 'has space', 'quote"d', '{"forged":1}', '', undefined]) {
       const headers: Record<string, string> = given === undefined ? {} : { 'x-request-id': given };
       const response = await server.request('GET', '/gateway', { headers });
@@ -204,6 +205,8 @@ describe('operations: /metrics and request ids', () => {
       const id = response.headers.get('x-request-id') ?? '';
       assert.match(id, generated, `for ${JSON.stringify(given)}`);
       assert.notEqual(id, given);
+      assert.ok(!seen.has(id), 'each request gets an id of its own');
+      seen.add(id);
       assert.ok(logLines.some((line) => line.reqId === id && line.msg === 'request completed'));
       assert.ok(!logLines.some((line) => given && line.reqId === given));
     }

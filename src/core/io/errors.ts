@@ -157,7 +157,11 @@ export const ERRORS = {
 
 export type ErrorName = keyof typeof ERRORS;
 
-/** A failure that maps to one v10 error response; built only by the functions below. */
+/**
+ * A failure that maps to one v10 error response; built only by the functions below. It carries no
+ * stack: it is an answer, not a fault (its kind says where it came from), and capturing a stack was
+ * the largest single cost of a 429 (docs/benchmarks.md, issue 27), the path an abusive client drives.
+ */
 export class ApiError extends Error {
   constructor(
     /** The entry of the table this error was built from. */
@@ -169,7 +173,10 @@ export class ApiError extends Error {
     /** Extra top-level fields of the body (e.g. `retry_after`). */
     readonly extra?: Record<string, unknown>,
   ) {
+    const stackFrames = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackFrames;
     this.name = 'ApiError';
   }
 
