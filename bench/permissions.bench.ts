@@ -9,11 +9,10 @@
  * the cores, as it counts only the server's own work).
  */
 import autocannon from 'autocannon';
-import { existsSync, readFileSync } from 'node:fs';
 import type { World } from '../src/core/world/types.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, exampleWorld } from '../test/helpers/world.js';
 import { slashCommands } from './fixtures.js';
-import { startSlashd } from './processes.js';
+import { cpuMs, startSlashd } from './processes.js';
 import { fixed, median, percentile } from './stats.js';
 
 const ROUNDS = 5;
@@ -137,15 +136,6 @@ export function benchOverwrites(n: number): { id: string; type: number; permissi
   if (overwrites.length !== OVERWRITES_PER_COMMAND)
     throw new Error(`${overwrites.length} overwrites, not ${OVERWRITES_PER_COMMAND}`);
   return overwrites;
-}
-
-/** CPU time (user + system, every thread) a process has used, in ms; null where /proc is not there. */
-function cpuMs(pid: number | undefined): number | null {
-  const path = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(path)) return null;
-  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
-  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 interface Round {

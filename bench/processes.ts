@@ -1,6 +1,6 @@
 /** Servers under benchmark run in child processes, so the load generator has its own event loop. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,4 +121,13 @@ export async function startRateLimitedSlashd(
   );
   const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);
   return { url, child, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** CPU time (user + system, every thread) a process has used, in ms; null where /proc is not there. */
+export function cpuMs(pid: number | undefined): number | null {
+  const path = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(path)) return null;
+  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }

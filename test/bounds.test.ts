@@ -16,6 +16,7 @@ import { MAX_DELIVERY_RESPONSE_BYTES } from '../src/delivery/http-delivery.js';
 import { JOURNAL_SIZE_LIMIT_BYTES, WalCheckpointer } from '../src/store/sqlite/checkpointer.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../src/http/limits.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { answerHeads } from './helpers/raw-http.js';
 import { ALICE_TOKEN as ALICE } from './helpers/world.js';
 
 /** RSS growth allowed for one delivery whose endpoint answers 100 MB. */
@@ -114,6 +115,16 @@ describe('uploads to POST /api/v10/interactions', () => {
       assert.ok(received.endsWith('{"message":"401: Unauthorized","code":0}'), received);
     },
   );
+
+  it('without a token and without a body get the 401 on a connection kept for the next request', async () => {
+    const get = 'GET /api/v10/users/@me HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n';
+    const heads = await answerHeads({ host: '127.0.0.1', port }, get + get, 2);
+    assert.equal(heads.length, 2, 'both answers came on one connection');
+    for (const head of heads) {
+      assert.match(head, /^HTTP\/1\.1 401 /);
+      assert.doesNotMatch(head, /^connection: close/im);
+    }
+  });
 
   it('with a bad token get 401 the same way', { timeout: 20_000 }, async () => {
     const head = requestHead('/api/v10/interactions', {

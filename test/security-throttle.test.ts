@@ -16,6 +16,7 @@ import { clientAddressOf } from '../src/http/client-address.js';
 import type { TrustProxy } from '../src/http/server.js';
 import { CLEAR_READ_TTL_MS, RedisFailures } from '../src/rate-limits/redis-failures.js';
 import { requestFrom } from './helpers/from-address.js';
+import { answerHeads } from './helpers/raw-http.js';
 import { signInForm } from './helpers/oauth2.js';
 import { GatewayClient } from './helpers/gateway-client.js';
 import { deletePrefix, freshRedisPrefix, redisUrl } from './helpers/redis.js';
@@ -185,6 +186,25 @@ describe('failed credentials: throttled per source address, on one node', () => 
     assert.equal(responses.filter((r) => r.status === 401).length, FAILED_CREDENTIALS_LIMIT);
     assert.equal(responses.filter((r) => r.status === 429).length, 300 - FAILED_CREDENTIALS_LIMIT);
     assert.equal((await signIn.send(server, OTHER, signIn.right)).status, 303);
+  });
+
+  test('a throttled request without a body keeps its connection; one with a body has it closed', async () => {
+    const attacker = '127.0.0.40';
+    const bot = CREDENTIALS[0]!;
+    for (let n = 0; n < FAILED_CREDENTIALS_LIMIT; n++) await bot.send(server, attacker, `wrong-${n}`);
+    const { hostname, port } = new URL(server.url);
+    const get = `GET /api/v10/gateway/bot HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bot wrong\r\n\r\n`;
+    const twice = await answerHeads({ host: hostname, port: Number(port), localAddress: attacker }, get + get, 2);
+    assert.equal(twice.length, 2, 'both answers came on one connection');
+    for (const answer of twice) {
+      assert.match(answer, /^HTTP\/1\.1 429/);
+      assert.doesNotMatch(answer, /^connection: close/im);
+    }
+    const body = 'grant_type=client_credentials';
+    const post = `POST /api/v10/oauth2/token HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nAuthorization: ${basic('wrong')}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const [refused] = await answerHeads({ host: hostname, port: Number(port), localAddress: attacker }, post, 1);
+    assert.match(refused ?? '', /^HTTP\/1\.1 429/);
+    assert.match(refused ?? '', /^connection: close/im);
   });
 
   test('once the window ends, every throttled address is admitted again', async () => {

@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Throttled } from '../core/rate-limits/failures.js';
 import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
+import { carriesBody } from './empty-body.js';
 import { rateLimitRefusal } from './rate-limits.js';
 
 declare module 'fastify' {
@@ -25,11 +26,13 @@ export function credentialThrottling(app: FastifyInstance, throttle: CredentialT
 
 /**
  * v10's 429 for a throttled address: every credential from it is refused, so it is global (a
- * client waits before any request, as it does for v10's global limit). The body is unread, so the
- * connection closes once the answer is sent.
+ * client waits before any request, as it does for v10's global limit). A body is left unread, so
+ * a request that carries one has its connection closed once the answer is sent; a request without
+ * one keeps its connection: reconnecting would make the refusal cost the server more than a
+ * success (docs/benchmarks.md, issue 27).
  */
 export function throttledRefusal(reply: FastifyReply, throttled: Throttled): Error {
-  reply.header('connection', 'close');
+  if (carriesBody(reply.request)) reply.header('connection', 'close');
   return rateLimitRefusal(reply, '', {
     allowed: false,
     scope: 'global',

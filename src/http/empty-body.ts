@@ -5,6 +5,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
+/** Whether the request says a body follows its headers (a length above 0, or chunks). */
+export function carriesBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 function hasNoBody(request: FastifyRequest): boolean {
   return request.headers['content-length'] === '0' && request.headers['transfer-encoding'] === undefined;
 }

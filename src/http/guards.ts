@@ -14,15 +14,19 @@ import { Scope } from '../core/oauth2/scopes.js';
 import type { Principal } from '../services/principal-lookup.js';
 import { guard } from './authentication.js';
 import { checkCredential } from './credential-throttle.js';
+import { carriesBody } from './empty-body.js';
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 type AppPrincipal = Exclude<Principal, { kind: 'user' }>;
 
-/** An onRequest guard: the unread body is not drained, so the connection closes once the 401 is sent. */
+/**
+ * An onRequest guard: a body is not drained, so a request carrying one has its connection closed
+ * once the 401 is sent; one without keeps its connection (a refusal costs less than a success).
+ */
 function admit(admits: (principal: Principal) => boolean): Guard {
   return guard(async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.principal && admits(request.principal)) return;
-    reply.header('connection', 'close');
+    if (carriesBody(request)) reply.header('connection', 'close');
     throw apiError('Unauthorized');
   });
 }
