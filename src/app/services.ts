@@ -28,6 +28,7 @@ import { EndpointService } from '../services/endpoint-service.js';
 import { FaultsService } from '../services/faults-service.js';
 import { GuildsService } from '../services/guilds-service.js';
 import { BansService } from '../services/bans-service.js';
+import { AuditLog } from '../services/audit-log.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -124,6 +125,7 @@ export function buildServices(parts: ServiceParts): Services {
   const oidc = new OidcService(store.world, parts.address, now);
   const consoleService = new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true });
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
+  const auditLog = new AuditLog({ store: store.auditLog, world: store.world, ids, events: worldEvents });
   const http: HttpServices = {
     principals: store.world,
     commands,
@@ -140,7 +142,8 @@ export function buildServices(parts: ServiceParts): Services {
     consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
     world,
     guilds: new GuildsService(store.world, commandIndex),
-    bans: new BansService(store.world, worldEvents),
+    bans: new BansService(store.world, worldEvents, auditLog),
+    auditLog,
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,
