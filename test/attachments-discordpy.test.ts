@@ -5,21 +5,17 @@
  * not view the channel cannot; a file past v10's limit fails in the bot with 413 / 40005.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { ATTACHMENT_FILE_BYTES_MAX } from '../src/core/attachments/limits.js';
 import { attachmentWorld, download } from './helpers/attachments.js';
-import { ROOT } from './helpers/cli-process.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ALICE_TOKEN, CAROL_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
+import { spawnDiscordPy } from './helpers/discordpy.js';
 
 type Json = any;
-
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'discord_files.py');
 
 /** The bytes discord_files.py sends: i * 7 mod 251 at position i. */
 function pattern(size: number): Buffer {
@@ -35,15 +31,15 @@ describe('discord.py sends files', () => {
   const lines = new Inbox<Json>();
 
   before(async () => {
-    const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-    assert.equal(probe.status, 0, `discord.py is missing (Debian package python3-discord): ${probe.stderr ?? ''}`);
     server = await startServer({ world: attachmentWorld() });
     const discovery = await server.request('GET', '/gateway');
-    bot = spawn(
-      PYTHON,
-      [SCRIPT, server.api, discovery.body.url, DEMO_BOT_TOKEN, TEST_GUILD_ID, String(ATTACHMENT_FILE_BYTES_MAX + 1)],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    bot = spawnDiscordPy('discord_files.py', [
+      server.api,
+      discovery.body.url,
+      DEMO_BOT_TOKEN,
+      TEST_GUILD_ID,
+      String(ATTACHMENT_FILE_BYTES_MAX + 1),
+    ]);
     bot.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-8000);
     });

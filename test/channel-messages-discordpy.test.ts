@@ -5,12 +5,10 @@
  * `on_raw_bulk_message_delete` receives their ids (MESSAGE_DELETE_BULK).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import type { World } from '../src/core/world/types.js';
-import { ROOT } from './helpers/cli-process.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
 import { GENERAL } from './helpers/world.js';
 import { Inbox } from './helpers/inbox.js';
@@ -24,10 +22,9 @@ import {
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { spawnDiscordPy } from './helpers/discordpy.js';
 
 type Json = any;
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'discord_on_message.py');
 
 /** The gateway world (Other App may read content) with the demo bot installed as an administrator. */
 function world(): World {
@@ -44,12 +41,10 @@ describe('discord.py on_message: a prefix command answered with message.reply', 
   const lines = new Inbox<Json>();
 
   before(async () => {
-    const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-    assert.equal(probe.status, 0, `discord.py is missing (Debian package python3-discord): ${probe.stderr ?? ''}`);
     server = await startServer({ world: world() });
     const discovery = await server.request('GET', '/gateway');
     assert.equal(discovery.status, 200, discovery.text);
-    bot = spawn(PYTHON, [SCRIPT, server.api, discovery.body.url, OTHER_BOT_TOKEN], { stdio: ['pipe', 'pipe', 'pipe'] });
+    bot = spawnDiscordPy('discord_on_message.py', [server.api, discovery.body.url, OTHER_BOT_TOKEN]);
     bot.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-8000);
     });

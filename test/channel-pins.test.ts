@@ -6,13 +6,9 @@
  * queries 50035 at the parameter.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { GatewayIntentBits, type Client, type TextChannel } from 'discord.js';
 import type { World } from '../src/core/world/types.js';
-import { ROOT } from './helpers/cli-process.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
 import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
@@ -28,10 +24,8 @@ import {
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { runDiscordPy } from './helpers/discordpy.js';
 
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'discord_pins.py');
-const run = promisify(execFile);
 const BOB_TOKEN = 'bob-user-token';
 const PIN_MESSAGES = 1n << 51n;
 
@@ -174,10 +168,7 @@ describe('pins: PUT/DELETE/GET /channels/{id}/messages/pins and /pins, CHANNEL_P
   });
 
   test('discord.py: message.pin(), channel.pins(), message.unpin()', async () => {
-    const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-    assert.equal(probe.status, 0, `discord.py is missing (Debian package python3-discord): ${probe.stderr ?? ''}`);
-    const { stdout } = await run(PYTHON, [SCRIPT, server.api, DEMO_BOT_TOKEN, GENERAL], { timeout: 120_000 });
-    const result = JSON.parse(stdout.trim().split('\n').pop()!);
+    const result = await runDiscordPy('discord_pins.py', [server.api, DEMO_BOT_TOKEN, GENERAL]);
     assert.deepEqual(result.pinned, [[result.sent, 'pin me, discord.py', true]]);
     assert.deepEqual(result.after_unpin, []);
   });

@@ -6,13 +6,9 @@
  * 50008.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from 'discord.js';
 import { Events, GatewayIntentBits, type TextChannel, type Typing } from 'discord.js';
-import { ROOT } from './helpers/cli-process.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
 import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
@@ -29,11 +25,9 @@ import {
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { runDiscordPy } from './helpers/discordpy.js';
 
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'discord_typing.py');
 const CATEGORY = '1345183757107200010';
-const run = promisify(execFile);
 
 type Raw = RawDispatch;
 
@@ -115,13 +109,8 @@ describe('typing: POST /channels/{id}/typing and TYPING_START', () => {
   });
 
   test('discord.py: async with channel.typing() around a send; a channel it may not send in is 403 50013', async () => {
-    const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-    assert.equal(probe.status, 0, `discord.py is missing (Debian package python3-discord): ${probe.stderr ?? ''}`);
     const since = typings.all().length;
-    const { stdout } = await run(PYTHON, [SCRIPT, server.api, DEMO_BOT_TOKEN, GENERAL, ANNOUNCEMENTS], {
-      timeout: 120_000,
-    });
-    const result = JSON.parse(stdout.trim().split('\n').pop()!);
+    const result = await runDiscordPy('discord_typing.py', [server.api, DEMO_BOT_TOKEN, GENERAL, ANNOUNCEMENTS]);
     assert.equal(result.sent, 'typed by discord.py');
     assert.deepEqual(result.refused, [403, 50013]);
     await typings.find((t) => typings.all().indexOf(t) >= since && t.user.id === DEMO_APP_ID, 'typing of discord.py');

@@ -4,11 +4,7 @@
  * fetch_channel, send (with an embed), history, fetch_message, edit and delete.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { ROOT } from './helpers/cli-process.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   BOB_ID,
@@ -19,23 +15,15 @@ import {
   MODERATOR_ROLE,
   TEST_GUILD_ID,
 } from './helpers/world.js';
-
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'discord_reads.py');
-const run = promisify(execFile);
+import { runDiscordPy } from './helpers/discordpy.js';
 
 describe('discord.py reads the world and sends messages', () => {
   let server: TestServer;
   let result: any;
 
   before(async () => {
-    const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-    assert.equal(probe.status, 0, `discord.py is missing (Debian package python3-discord): ${probe.stderr ?? ''}`);
     server = await startServer();
-    const { stdout } = await run(PYTHON, [SCRIPT, server.api, DEMO_BOT_TOKEN, TEST_GUILD_ID, GENERAL, BOB_ID], {
-      timeout: 120_000,
-    });
-    result = JSON.parse(stdout.trim().split('\n').pop()!);
+    result = await runDiscordPy('discord_reads.py', [server.api, DEMO_BOT_TOKEN, TEST_GUILD_ID, GENERAL, BOB_ID]);
   });
   after(() => server?.close());
 

@@ -5,38 +5,18 @@
  * body as JSON only when `Content-Type` is exactly `application/json`, so this is that check too.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { ROOT } from './helpers/cli-process.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
-
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'discord_sync.py');
-const run = promisify(execFile);
-
-function assertDiscordPyInstalled(): void {
-  const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-  assert.equal(
-    probe.status,
-    0,
-    `discord.py is missing: install the Debian package python3-discord (apt-get install python3-discord); ${probe.stderr ?? ''}`,
-  );
-}
+import { runDiscordPy } from './helpers/discordpy.js';
 
 describe('discord.py against slashd', () => {
   let server: TestServer;
   let result: any;
 
   before(async () => {
-    assertDiscordPyInstalled();
     server = await startServer();
-    const { stdout } = await run(PYTHON, [SCRIPT, `${server.api}`, DEMO_BOT_TOKEN, TEST_GUILD_ID], {
-      timeout: 120_000,
-    });
-    result = JSON.parse(stdout.trim().split('\n').pop()!);
+    result = await runDiscordPy('discord_sync.py', [`${server.api}`, DEMO_BOT_TOKEN, TEST_GUILD_ID]);
   });
   after(() => server?.close());
 

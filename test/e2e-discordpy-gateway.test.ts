@@ -6,11 +6,9 @@
  * with a follow-up; the user reads both. The bot reports what it did as JSON lines on its stdout.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { ROOT } from './helpers/cli-process.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -23,20 +21,9 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
+import { spawnDiscordPy } from './helpers/discordpy.js';
 
 type Json = any;
-
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'discord_gateway.py');
-
-function assertDiscordPyInstalled(): void {
-  const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-  assert.equal(
-    probe.status,
-    0,
-    `discord.py is missing: install the Debian package python3-discord (apt-get install python3-discord); ${probe.stderr ?? ''}`,
-  );
-}
 
 describe('unmodified discord.py over the slashd gateway', () => {
   let server: TestServer;
@@ -46,13 +33,10 @@ describe('unmodified discord.py over the slashd gateway', () => {
   let ready: Json;
 
   before(async () => {
-    assertDiscordPyInstalled();
     server = await startServer();
     const discovery = await server.request('GET', '/gateway');
     assert.equal(discovery.status, 200, discovery.text);
-    bot = spawn(PYTHON, [SCRIPT, server.api, discovery.body.url, DEMO_BOT_TOKEN, TEST_GUILD_ID], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    bot = spawnDiscordPy('discord_gateway.py', [server.api, discovery.body.url, DEMO_BOT_TOKEN, TEST_GUILD_ID]);
     bot.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-8000);
     });

@@ -6,18 +6,12 @@
  * sockets and a 256 KiB body.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { ROOT } from './helpers/cli-process.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL } from './helpers/world.js';
+import { runDiscordPy } from './helpers/discordpy.js';
 
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'refused_multipart.py');
-const run = promisify(execFile);
 /** Safety net for an answer that never comes (the bug): the test fails instead of hanging. */
 const ANSWER_LIMIT_MS = 15_000;
 
@@ -128,16 +122,7 @@ describe('a refused upload leaves its keep-alive connection fit for the next req
   after(() => server?.close());
 
   test('aiohttp and discord.py: a refused multipart upload, then JSON on the same client, is answered', async () => {
-    const probe = spawnSync(PYTHON, ['-c', 'import aiohttp, discord'], { encoding: 'utf8' });
-    assert.equal(
-      probe.status,
-      0,
-      `aiohttp and discord.py come with the Debian package python3-discord: ${probe.stderr}`,
-    );
-    const { stdout } = await run(PYTHON, [SCRIPT, server.api, DEMO_BOT_TOKEN, DEMO_APP_ID, GENERAL], {
-      timeout: 120_000,
-    });
-    const result = JSON.parse(stdout.trim().split('\n').pop()!);
+    const result = await runDiscordPy('refused_multipart.py', [server.api, DEMO_BOT_TOKEN, DEMO_APP_ID, GENERAL]);
     // Within the route's body limit, the body is read to its end: the connection is reused.
     assert.deepEqual(result.commands_256k, {
       first: [400, 50035],

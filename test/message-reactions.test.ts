@@ -7,9 +7,6 @@
  * queries 50035, a message at its 20 emojis 30010.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import {
   Client,
@@ -23,7 +20,6 @@ import {
   type User,
 } from 'discord.js';
 import type { World } from '../src/core/world/types.js';
-import { ROOT } from './helpers/cli-process.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -40,10 +36,8 @@ import {
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
+import { runDiscordPy } from './helpers/discordpy.js';
 
-const PYTHON = '/usr/bin/python3';
-const SCRIPT = join(ROOT, 'test', 'python', 'discord_reactions.py');
-const run = promisify(execFile);
 const ADD_REACTIONS = 1n << 6n;
 const MANAGE_MESSAGES = 1n << 13n;
 const THUMBS = '👍';
@@ -239,10 +233,7 @@ describe('reactions: …/messages/{id}/reactions, MESSAGE_REACTION_* under Guild
   });
 
   test('discord.py: message.add_reaction(), fetch_message().reactions, reaction.users(), remove_reaction()', async () => {
-    const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
-    assert.equal(probe.status, 0, `discord.py is missing (Debian package python3-discord): ${probe.stderr ?? ''}`);
-    const { stdout } = await run(PYTHON, [SCRIPT, server.api, DEMO_BOT_TOKEN, GENERAL], { timeout: 120_000 });
-    const result = JSON.parse(stdout.trim().split('\n').pop()!);
+    const result = await runDiscordPy('discord_reactions.py', [server.api, DEMO_BOT_TOKEN, GENERAL]);
     assert.deepEqual(result.reactions, [[THUMBS, 1, true]]);
     assert.deepEqual(result.users, [DEMO_APP_ID]);
     assert.equal(result.after_remove, 0);
