@@ -8,6 +8,7 @@ import { describeAttachmentStoreContract } from './attachment-store.contract.js'
 import { describeCommandStoreContract } from './command-store.contract.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { describeGuildMembersContract } from './guild-members.contract.js';
+import { describeGuildStructureContract } from './guild-structure.contract.js';
 import { describeInteractionStoreContract } from './interaction-store.contract.js';
 import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
@@ -19,6 +20,7 @@ export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js
 export { describeAttachmentStoreContract } from './attachment-store.contract.js';
 export { describeCommandStoreContract } from './command-store.contract.js';
 export { describeGuildMembersContract } from './guild-members.contract.js';
+export { describeGuildStructureContract } from './guild-structure.contract.js';
 export { describeInteractionStoreContract } from './interaction-store.contract.js';
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
@@ -46,6 +48,7 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeStoreLifecycleContract(name, make);
   describeWorldStoreContract(name, make);
   describeGuildMembersContract(name, make);
+  describeGuildStructureContract(name, make);
   describeCommandStoreContract(name, make);
   describeInteractionStoreContract(name, make);
   describeNodeLeaseStoreContract(name, make);
