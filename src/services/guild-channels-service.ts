@@ -52,7 +52,10 @@ export class GuildChannelsService {
       const channel = findGuildChannel(guild, channelId);
       const fields = readChannelBody(body, { currentType: channel.type });
       if (!fields.ok) throw invalidFormBody(fields.issues);
-      return { structure: { roles: guild.roles, channels: editChannel(guild, actor, channelId, fields.value) }, result: null };
+      return {
+        structure: { roles: guild.roles, channels: editChannel(guild, actor, channelId, fields.value) },
+        result: null,
+      };
     });
     return toWireChannel(after, findGuildChannel(after, channelId));
   }
@@ -82,7 +85,10 @@ export class GuildChannelsService {
     if (!fields) throw invalidFormBody(issues);
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
     await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
-      structure: { roles: guild.roles, channels: putOverwrite(guild, actor, channelId, { id: overwriteId, ...fields }) },
+      structure: {
+        roles: guild.roles,
+        channels: putOverwrite(guild, actor, channelId, { id: overwriteId, ...fields }),
+      },
       result: null,
     }));
   }

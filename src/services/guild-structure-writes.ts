@@ -29,7 +29,11 @@ export class GuildStructureWrites {
   ) {}
 
   /** Runs `plan` for the app's bot in the guild: 10004 for no such guild, 50001 when the bot is not in it. */
-  async change<R>(applicationId: string, guildId: string, plan: StructurePlan<R>): Promise<{ after: Guild; result: R }> {
+  async change<R>(
+    applicationId: string,
+    guildId: string,
+    plan: StructurePlan<R>,
+  ): Promise<{ after: Guild; result: R }> {
     const change = await this.store.changeGuildStructure(guildId, (guild) => {
       if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
       return plan(guild, botActor(guild, applicationId));

@@ -66,7 +66,9 @@ export function readOverwrite(value: unknown, path: IssuePath, issues: Issues): 
     reportNotObject(issues, path);
     return undefined;
   }
-  const id = isAbsent(value.id) ? reportRequired(issues, [...path, 'id']) : readSnowflake(value.id, [...path, 'id'], issues);
+  const id = isAbsent(value.id)
+    ? reportRequired(issues, [...path, 'id'])
+    : readSnowflake(value.id, [...path, 'id'], issues);
   const type = readOverwriteFields(value, path, issues);
   return id === undefined || type === undefined ? undefined : { id, ...type };
 }

@@ -165,7 +165,12 @@ export function putOverwrite(
   return guild.channels.map((c) => (c.id === channelId ? { ...c, permission_overwrites: overwrites } : c));
 }
 
-export function deleteOverwrite(guild: Guild, actor: StructureActor, channelId: string, overwriteId: string): Channel[] {
+export function deleteOverwrite(
+  guild: Guild,
+  actor: StructureActor,
+  channelId: string,
+  overwriteId: string,
+): Channel[] {
   const channel = findGuildChannel(guild, channelId);
   if (isThread(channel)) throw apiError('UnknownChannel');
   requireChannelPermission(actor, channel, MANAGE_ROLES);

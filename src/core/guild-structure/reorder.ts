@@ -39,7 +39,9 @@ export function readMoves(body: unknown, withParents: boolean): Result<Move[]> {
     const id = readSnowflake(idValue, [index, 'id'], issues);
     const move: Move = { id: id ?? '0' };
     const position = fieldOf(item, 'position');
-    const target = isAbsent(position) ? undefined : boundedInteger(position, [index, 'position'], 0, MAX_POSITION, issues);
+    const target = isAbsent(position)
+      ? undefined
+      : boundedInteger(position, [index, 'position'], 0, MAX_POSITION, issues);
     if (target !== undefined) move.position = target;
     if (withParents) readParentMove(item, index, move, issues);
     moves.push(move);

@@ -43,7 +43,9 @@ function readColors(body: JsonRecord, issues: Issues): number | undefined {
     return undefined;
   }
   const primary = fieldOf(colors, 'primary_color');
-  return isAbsent(primary) ? undefined : boundedInteger(primary, ['colors', 'primary_color'], 0, MAX_ROLE_COLOR, issues);
+  return isAbsent(primary)
+    ? undefined
+    : boundedInteger(primary, ['colors', 'primary_color'], 0, MAX_ROLE_COLOR, issues);
 }
 
 /** The body of `POST /guilds/{g}/roles` and `PATCH /guilds/{g}/roles/{r}` (absent: an empty body). */

@@ -46,8 +46,12 @@ export async function roleRoutes(api: FastifyInstance, { roles }: RoleRoutesOpti
     roles.edit(appOf(request).id, request.params.guildId, request.params.roleId, request.body),
   );
 
-  api.delete<{ Params: RoleParams }>('/guilds/:guildId/roles/:roleId', { onRequest: requireBot }, async (request, reply) => {
-    await roles.delete(appOf(request).id, request.params.guildId, request.params.roleId);
-    return reply.code(204).send();
-  });
+  api.delete<{ Params: RoleParams }>(
+    '/guilds/:guildId/roles/:roleId',
+    { onRequest: requireBot },
+    async (request, reply) => {
+      await roles.delete(appOf(request).id, request.params.guildId, request.params.roleId);
+      return reply.code(204).send();
+    },
+  );
 }
