@@ -7,6 +7,8 @@ import type { AttachmentsService } from '../services/attachments-service.js';
 import type { ApplicationService } from '../services/application-service.js';
 import type { BansService } from '../services/bans-service.js';
 import type { AuditLog } from '../services/audit-log.js';
+import type { GuildChannelsService } from '../services/guild-channels-service.js';
+import type { RolesService } from '../services/roles-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { ReactionsService } from '../services/reactions-service.js';
@@ -60,6 +62,10 @@ export interface HttpServices {
   bans?: BansService;
   /** Guilds' audit logs; absent: the audit log route is not served. */
   auditLog?: AuditLog;
+  /** Guild roles written by bots; absent: only the role reads are served. */
+  roles?: RolesService;
+  /** Guild channels and their overwrites written by bots; absent: not served. */
+  guildChannels?: GuildChannelsService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Message files: served by `routes/attachments.ts` (absent: no file is served). */

@@ -34,6 +34,8 @@ import { messageReactionRoutes } from './routes/message-reactions.js';
 import { guildRoutes } from './routes/guilds.js';
 import { banRoutes } from './routes/bans.js';
 import { auditLogRoutes } from './routes/audit-logs.js';
+import { guildChannelRoutes } from './routes/guild-channels.js';
+import { roleRoutes } from './routes/roles.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -167,6 +169,8 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(guildRoutes, { guilds: services.guilds });
         if (services.bans) await api.register(banRoutes, { bans: services.bans });
         if (services.auditLog) await api.register(auditLogRoutes, { auditLog: services.auditLog });
+        if (services.roles) await api.register(roleRoutes, { roles: services.roles });
+        if (services.guildChannels) await api.register(guildChannelRoutes, { guildChannels: services.guildChannels });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,

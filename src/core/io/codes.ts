@@ -332,3 +332,10 @@ export const FAULT_EXPIRY_REQUIRED = 'FAULT_EXPIRY_REQUIRED';
 export const FAULT_UNTIL_INVALID = 'FAULT_UNTIL_INVALID';
 /** `dry_run` is neither `true` nor `false`. */
 export const DRY_RUN_INVALID = 'DRY_RUN_INVALID';
+
+// Roles and channels (docs/decisions.md, "Roles and channels").
+
+/** A channel's `parent_id` that names no category of its guild (or a category given a parent). */
+export const CHANNEL_PARENT_INVALID = 'CHANNEL_PARENT_INVALID';
+/** A reorder body naming a role or channel the guild does not have. */
+export const GUILD_STRUCTURE_UNKNOWN_ID = 'GUILD_STRUCTURE_UNKNOWN_ID';

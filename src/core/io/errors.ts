@@ -74,6 +74,8 @@ export const ERRORS = {
   // v10 answers an emoji it does not know (or cannot read) with 400, not 404.
   UnknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
   UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
+  UnknownOverwrite: { status: 404, code: 10009, message: 'Unknown Overwrite' },
+  UnknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
   UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
@@ -108,6 +110,10 @@ export const ERRORS = {
   // Limits and state.
   MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },
   MaxReactions: { status: 400, code: 30010, message: 'Maximum number of reactions reached ({limit})' },
+  MaxGuildRoles: { status: 400, code: 30005, message: 'Maximum number of guild roles reached ({limit})' },
+  MaxGuildChannels: { status: 400, code: 30013, message: 'Maximum number of guild channels reached ({limit})' },
+  /** Deleting @everyone, or moving it (docs/decisions.md, "Roles and channels"). */
+  InvalidRole: { status: 400, code: 50028, message: 'Invalid Role' },
   MaxApplicationCommands: {
     status: 400,
     code: 30032,
