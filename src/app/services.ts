@@ -28,6 +28,9 @@ import { EndpointService } from '../services/endpoint-service.js';
 import { FaultsService } from '../services/faults-service.js';
 import { GuildsService } from '../services/guilds-service.js';
 import { BansService } from '../services/bans-service.js';
+import { ThreadsService } from '../services/threads-service.js';
+import { ThreadMembersService } from '../services/thread-members-service.js';
+import { ThreadListsService } from '../services/thread-lists-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -141,6 +144,11 @@ export function buildServices(parts: ServiceParts): Services {
     world,
     guilds: new GuildsService(store.world, commandIndex),
     bans: new BansService(store.world, worldEvents),
+    threads: {
+      threads: new ThreadsService({ world: store.world, messages: store.interactions, ids, now, events: worldEvents }),
+      members: new ThreadMembersService(store.world, worldEvents, now),
+      lists: new ThreadListsService(store.world, now),
+    },
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,

@@ -6,6 +6,9 @@
 import type { AttachmentsService } from '../services/attachments-service.js';
 import type { ApplicationService } from '../services/application-service.js';
 import type { BansService } from '../services/bans-service.js';
+import type { ThreadsService } from '../services/threads-service.js';
+import type { ThreadMembersService } from '../services/thread-members-service.js';
+import type { ThreadListsService } from '../services/thread-lists-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { ReactionsService } from '../services/reactions-service.js';
@@ -57,6 +60,8 @@ export interface HttpServices {
   guilds: GuildsService;
   /** Guild bans; absent: the ban routes are not served. */
   bans?: BansService;
+  /** Threads, their members and their lists (absent in tests that build the HTTP layer without them). */
+  threads?: { threads: ThreadsService; members: ThreadMembersService; lists: ThreadListsService };
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Message files: served by `routes/attachments.ts` (absent: no file is served). */

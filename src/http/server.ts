@@ -33,6 +33,7 @@ import { channelPinRoutes } from './routes/channel-pins.js';
 import { messageReactionRoutes } from './routes/message-reactions.js';
 import { guildRoutes } from './routes/guilds.js';
 import { banRoutes } from './routes/bans.js';
+import { threadRoutes } from './routes/threads.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -165,6 +166,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });
         if (services.bans) await api.register(banRoutes, { bans: services.bans });
+        if (services.threads) await api.register(threadRoutes, services.threads);
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,
