@@ -32,6 +32,9 @@ import { AuditLog } from '../services/audit-log.js';
 import { GuildChannelsService } from '../services/guild-channels-service.js';
 import { GuildStructureWrites } from '../services/guild-structure-writes.js';
 import { RolesService } from '../services/roles-service.js';
+import { ThreadsService } from '../services/threads-service.js';
+import { ThreadMembersService } from '../services/thread-members-service.js';
+import { ThreadListsService } from '../services/thread-lists-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -150,6 +153,11 @@ export function buildServices(parts: ServiceParts): Services {
     auditLog,
     roles: new RolesService({ world: store.world, writes: structureWrites, ids }),
     guildChannels: new GuildChannelsService({ writes: structureWrites, ids }),
+    threads: {
+      threads: new ThreadsService({ world: store.world, messages: store.interactions, ids, now, events: worldEvents }),
+      members: new ThreadMembersService(store.world, worldEvents, now),
+      lists: new ThreadListsService(store.world, now),
+    },
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,

@@ -29,7 +29,7 @@ export interface BusEvents {
     guildId: string | null;
     /** The channel the event is about or happens in (channels, threads, messages); null when guild-wide. */
     channelId: string | null;
-    /** For DM events: the user ids of the DM's recipients (a bot gets it only if it is one); else []. */
+    /** For DM events: the user ids of the DM's recipients (a bot gets it only if it is one); for thread member events, the members concerned; else []. */
     recipientIds: readonly string[];
     /** The v10 payload exactly as sent (`d`), full (the gateway strips message content per intents). */
     d: Record<string, unknown>;

@@ -9,6 +9,9 @@ import type { BansService } from '../services/bans-service.js';
 import type { AuditLog } from '../services/audit-log.js';
 import type { GuildChannelsService } from '../services/guild-channels-service.js';
 import type { RolesService } from '../services/roles-service.js';
+import type { ThreadsService } from '../services/threads-service.js';
+import type { ThreadMembersService } from '../services/thread-members-service.js';
+import type { ThreadListsService } from '../services/thread-lists-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { ReactionsService } from '../services/reactions-service.js';
@@ -66,6 +69,8 @@ export interface HttpServices {
   roles?: RolesService;
   /** Guild channels and their overwrites written by bots; absent: not served. */
   guildChannels?: GuildChannelsService;
+  /** Threads, their members and their lists (absent in tests that build the HTTP layer without them). */
+  threads?: { threads: ThreadsService; members: ThreadMembersService; lists: ThreadListsService };
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Message files: served by `routes/attachments.ts` (absent: no file is served). */

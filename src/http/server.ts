@@ -36,6 +36,8 @@ import { banRoutes } from './routes/bans.js';
 import { auditLogRoutes } from './routes/audit-logs.js';
 import { guildChannelRoutes } from './routes/guild-channels.js';
 import { roleRoutes } from './routes/roles.js';
+import { threadRoutes } from './routes/threads.js';
+import { channelEditRoutes } from './routes/channel-edits.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -171,6 +173,13 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         if (services.auditLog) await api.register(auditLogRoutes, { auditLog: services.auditLog });
         if (services.roles) await api.register(roleRoutes, { roles: services.roles });
         if (services.guildChannels) await api.register(guildChannelRoutes, { guildChannels: services.guildChannels });
+        if (services.threads) await api.register(threadRoutes, services.threads);
+        if (services.threads || services.guildChannels) {
+          await api.register(channelEditRoutes, {
+            threads: services.threads?.threads,
+            guildChannels: services.guildChannels,
+          });
+        }
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,

@@ -29,6 +29,8 @@ import { addressEditedMessage, addressNewMessage, type AddressingPlace } from '.
 import type { WorldEvents } from './world-events.js';
 import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
+import { postRefusal } from '../core/world/thread-rules.js';
+import { refuseThread } from './thread-place.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([4, 15, 16]);
@@ -82,6 +84,8 @@ export class ChannelMessagesService {
   ): Promise<Record<string, unknown>> {
     const place = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(place.permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
+    const threadRefusal = postRefusal(place.channel, place.permissions);
+    if (threadRefusal) refuseThread(threadRefusal);
     if (files.length > 0 && !hasAll(place.permissions, ATTACH_FILES)) throw apiError('MissingPermissions');
     return this.render(await this.create(authorOf(viewer), place, body, files));
   }

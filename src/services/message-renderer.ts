@@ -13,6 +13,8 @@ import {
 import { wireReaction } from '../core/interactions/reactions.js';
 import { selectPage, type Page } from '../core/world/page-query.js';
 import type { Channel, Guild } from '../core/world/types.js';
+import { isThread } from '../core/permissions/channels.js';
+import { toWireThread } from '../core/world/v10-objects.js';
 import type { Store } from '../store/store.js';
 import { loadMessageContext } from './message-context.js';
 
@@ -80,7 +82,19 @@ export class MessageRenderer {
     const visible = selectPage(candidates, page, (m) => m.id);
     const ctx = await this.contextFor(visible);
     const rendered: Record<string, unknown>[] = [];
-    for (const m of visible) rendered.push(await this.withReactions(toWireMessage(m, ctx), m, viewerId));
+    for (const m of visible)
+      rendered.push(await this.withReactions(withThread(guild, toWireMessage(m, ctx)), m, viewerId));
     return rendered;
   }
+}
+
+/** v10's HAS_THREAD message flag: a thread was started from the message. */
+const HAS_THREAD_FLAG = 1 << 5;
+
+/** A message a thread was started from carries the thread (its id is the message's) and HAS_THREAD. */
+function withThread(guild: Guild, wire: Record<string, unknown>): Record<string, unknown> {
+  const thread = guild.channels.find((c) => c.id === wire.id && isThread(c));
+  if (!thread) return wire;
+  const flags = typeof wire.flags === 'number' ? wire.flags : 0;
+  return { ...wire, flags: flags | HAS_THREAD_FLAG, thread: toWireThread(guild, thread) };
 }

@@ -134,6 +134,7 @@ export const APPLICATION_OWNED_TABLES = [
   'interactions',
   'interaction_transcripts',
   'activity_instances',
+  'dm_channels',
 ] as const;
 
 /** The values of a `messages` row, in column order: channel_id, id, application_id, interaction_id, visible_to, doc. */

@@ -16,6 +16,7 @@ import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 import { describeReactionStoreContract } from './reaction-store.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
+import { describeThreadsContract } from './threads.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
 export { describeAttachmentStoreContract } from './attachment-store.contract.js';
@@ -29,6 +30,7 @@ export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 export { describeWorldStoreContract } from './world-store.contract.js';
 export { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 export { describeReactionStoreContract } from './reaction-store.contract.js';
+export { describeThreadsContract } from './threads.contract.js';
 
 /** The aggregate: answers `ping` while open, rejects it once closed, and closes twice without harm. */
 export function describeStoreLifecycleContract(name: string, make: MakeStores): void {
@@ -59,4 +61,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeAttachmentStoreContract(name, make);
   describeReactionStoreContract(name, make);
   describeAuditLogContract(name, make);
+  describeThreadsContract(name, make);
 }

@@ -50,13 +50,25 @@ function mayViewChannel(guild: Guild, event: WorldEvent, applicationId: string):
  * The `d` a session gets for the event, or null when it gets none. `guild` is the world's guild
  * after the change (null for a DM, or a guild that is gone).
  */
+/**
+ * Thread member events name the members they concern (`recipientIds`): THREAD_MEMBER_UPDATE goes
+ * only to them, and THREAD_MEMBERS_UPDATE to them even without GUILD_MEMBERS (v10).
+ */
+function threadMemberEventAllowed(event: WorldEvent, session: SessionView): boolean | null {
+  const concerned = event.recipientIds.includes(session.applicationId);
+  if (event.t === 'THREAD_MEMBER_UPDATE') return concerned && intentsAllow(session.intents, event.t, true);
+  if (event.t === 'THREAD_MEMBERS_UPDATE') return concerned || intentsAllow(session.intents, event.t, true);
+  return null;
+}
+
 export function worldDispatchFor(
   event: WorldEvent,
   session: SessionView,
   guild: Guild | null,
 ): Record<string, unknown> | null {
   const inGuild = event.guildId !== null;
-  if (!intentsAllow(session.intents, event.t, inGuild)) return null;
+  const allowed = threadMemberEventAllowed(event, session) ?? intentsAllow(session.intents, event.t, inGuild);
+  if (!allowed) return null;
   if (shardOf(event.guildId, session.numShards) !== session.shardId) return null;
   if (!inGuild) {
     if (!event.recipientIds.includes(session.applicationId)) return null;

@@ -99,6 +99,14 @@ export const ERRORS = {
   UserBanned: { status: 403, code: 40007, message: 'The user is banned from this guild.' },
   /** A bulk ban that banned no one: v10's code, with a 4xx status as its OpenAPI document lists (docs/decisions.md, "Bans"). */
   BulkBanFailed: { status: 400, code: 500000, message: 'Failed to ban users.' },
+  /** A thread started from a message that already has one. */
+  ThreadAlreadyCreated: { status: 400, code: 160004, message: 'A thread has already been created for this message' },
+  /** Posting in (or joining, or adding to) an archived thread. */
+  ThreadArchived: { status: 400, code: 50083, message: 'Operation is not allowed on an archived thread' },
+  /** Posting in a locked thread without MANAGE_THREADS. */
+  ThreadLocked: { status: 403, code: 160005, message: 'Thread is locked' },
+  /** A thread asked for in a channel that holds none (a voice channel, a category, a thread). */
+  WrongChannelType: { status: 400, code: 50024, message: 'Cannot execute action on this channel type' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
   BulkDeleteTooOld: {
     status: 400,

@@ -31,6 +31,10 @@ export const MANAGE_ROLES = 1n << 28n;
 export const USE_APPLICATION_COMMANDS = 1n << 31n;
 /** See and manage every thread, private ones included. */
 export const MANAGE_THREADS = 1n << 34n;
+/** Start public and announcement threads. */
+export const CREATE_PUBLIC_THREADS = 1n << 35n;
+/** Start private threads. */
+export const CREATE_PRIVATE_THREADS = 1n << 36n;
 /** Send messages in threads: what SEND_MESSAGES is outside them. */
 export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
 /** Pin and unpin messages (v10 split it from MANAGE_MESSAGES). */

@@ -31,7 +31,7 @@ export interface WorldDispatch {
   guildId: string | null;
   /** The channel the event is about or happens in; null when guild-wide. */
   channelId: string | null;
-  /** A DM's recipients (user ids, a bot by its application id); [] in a guild. */
+  /** A DM's recipients (user ids, a bot by its application id); in a guild, the members a thread member event concerns, else []. */
   recipientIds: readonly string[];
   /** The payload exactly as v10 sends it. */
   d: Record<string, unknown>;

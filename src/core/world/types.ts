@@ -73,6 +73,26 @@ export interface Channel {
   topic?: string;
   /** Slowmode, in seconds; absent: 0. */
   rate_limit_per_user?: number;
+  /**
+   * A thread created through the API (kept as a row of its own, not in the guild's document): its
+   * owner and state. Absent for a world-file thread (docs/decisions.md, "Threads").
+   */
+  thread?: ThreadState;
+}
+
+/** What v10's `thread_metadata` and thread fields say of a thread created through the API. */
+export interface ThreadState {
+  owner_id: string;
+  archived: boolean;
+  locked: boolean;
+  /** Minutes: 60, 1440, 4320 or 10080. */
+  auto_archive_duration: number;
+  /** ISO 8601: when `archived` last changed (or the creation). */
+  archive_timestamp: string;
+  create_timestamp: string;
+  /** Private threads: whether non-moderators may add others. */
+  invitable: boolean;
+  rate_limit_per_user: number;
 }
 
 export interface Member {

@@ -180,24 +180,26 @@ export function toWireGuildChannel(guild: Guild, channel: Channel): WirePayload<
  */
 export function toWireThread(guild: Guild, channel: Channel): WirePayload<WireThread> {
   const created = isoOfSnowflake(channel.id);
+  // A thread created through the API carries its own state (types.ts, ThreadState).
+  const state = channel.thread;
   const metadata: NonNullable<APIThreadChannel['thread_metadata']> = {
-    archived: false,
-    archive_timestamp: created,
-    auto_archive_duration: THREAD_AUTO_ARCHIVE_MINUTES,
-    locked: false,
-    create_timestamp: created,
+    archived: state?.archived ?? false,
+    archive_timestamp: state?.archive_timestamp ?? created,
+    auto_archive_duration: (state?.auto_archive_duration ?? THREAD_AUTO_ARCHIVE_MINUTES),
+    locked: state?.locked ?? false,
+    create_timestamp: state?.create_timestamp ?? created,
   };
-  if (channel.type === PRIVATE_THREAD_TYPE) metadata.invitable = false;
+  if (channel.type === PRIVATE_THREAD_TYPE) metadata.invitable = state?.invitable ?? false;
   const members = channel.thread_member_ids ?? [];
   return {
     id: channel.id,
     type: channel.type as WireThread['type'],
     guild_id: guild.id,
     parent_id: channel.parent_id,
-    owner_id: guild.owner_id,
+    owner_id: state?.owner_id ?? guild.owner_id,
     name: channel.name,
     last_message_id: null,
-    rate_limit_per_user: 0,
+    rate_limit_per_user: state?.rate_limit_per_user ?? 0,
     flags: NO_CHANNEL_FLAGS,
     message_count: 0,
     total_message_sent: 0,

@@ -1,6 +1,6 @@
 /**
  * A guild's channels as bots change them (v10 Channel endpoints): `POST` and `PATCH
- * /guilds/{g}/channels` (create, reorder), `PATCH` and `DELETE /channels/{c}`, and `PUT` and
+ * /guilds/{g}/channels` (create, reorder), `DELETE /channels/{c}` (`PATCH` is in channel-edits.ts), and `PUT` and
  * `DELETE /channels/{c}/permissions/{overwrite}`; the checks are the service's (MANAGE_CHANNELS,
  * MANAGE_ROLES, what one may grant). Reading a channel is in `channel-messages.ts`.
  */
@@ -46,10 +46,6 @@ export async function guildChannelRoutes(
     await guildChannels.reorder(appOf(request).id, request.params.guildId, request.body);
     return reply.code(204).send();
   });
-
-  api.patch<{ Params: ChannelParams }>('/channels/:channelId', BOT_WRITE, async (request) =>
-    guildChannels.edit(appOf(request).id, request.params.channelId, request.body),
-  );
 
   api.delete<{ Params: ChannelParams }>('/channels/:channelId', BOT, async (request) =>
     guildChannels.delete(appOf(request).id, request.params.channelId),

@@ -26,13 +26,21 @@ export class PostgresGuildStructure extends PostgresGuildMembers implements Guil
       const drops = structureDrops(before, after);
       await this.linkChannels(client, after);
       await this.takeRoles(client, guildId, drops.roleIds);
-      if (drops.channelIds.length > 0) {
-        for (const table of CHANNEL_OWNED_TABLES) {
-          await client.query(`DELETE FROM ${table} WHERE channel_id = ANY($1::text[])`, [drops.channelIds]);
-        }
-      }
+      await this.dropChannelRows(client, guildId, drops.channelIds);
       return { before, after, result };
     });
+  }
+
+  /** The rows the dropped channels own (inside the change's transaction). */
+  protected async dropChannelRows(
+    client: PostgresClient,
+    _guildId: string,
+    channelIds: readonly string[],
+  ): Promise<void> {
+    if (channelIds.length === 0) return;
+    for (const table of CHANNEL_OWNED_TABLES) {
+      await client.query(`DELETE FROM ${table} WHERE channel_id = ANY($1::text[])`, [channelIds]);
+    }
   }
 
   /** `channel_guilds` as exactly the guild's channels (a channel moved here from another guild now belongs to this one). */

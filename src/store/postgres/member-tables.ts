@@ -8,6 +8,7 @@ import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
 import { freezeDocument, guildDocument, storedDocument, withMembers } from '../rows.js';
 import { insertAuditEntry } from './audit-log-tables.js';
+import { withoutStoredThreads, withStoredThreads, type StoredThreadRow } from '../thread-rows.js';
 import type { PostgresClient } from './connection.js';
 import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
 
@@ -15,10 +16,21 @@ import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
 export const MEMBERS_OF_G = `(SELECT '[' || string_agg(m.doc, ',' ORDER BY m.position, m.user_id) || ']'
   FROM guild_members m WHERE m.guild_id = g.id)`;
 
-/** A guild of its document and its members' JSON array text. */
-export function guildOfRow(row: { doc: string; members: string | null }): Guild {
+/**
+ * The stored threads of the guild `g` (a query's alias), each with its members' ids by join time, as
+ * one JSON array text (NULL: none): src/store/thread-store.ts.
+ */
+export const THREADS_OF_G = `(SELECT json_agg(json_build_object('doc', t.doc, 'members',
+    (SELECT COALESCE(json_agg(tm.user_id ORDER BY tm.joined_at, length(tm.user_id), tm.user_id), '[]'::json)
+     FROM thread_members tm WHERE tm.guild_id = t.guild_id AND tm.thread_id = t.thread_id))
+    ORDER BY length(t.thread_id), t.thread_id)::text
+  FROM guild_threads t WHERE t.guild_id = g.id)`;
+
+/** A guild of its document, its members' JSON array text and its stored threads' (THREADS_OF_G). */
+export function guildOfRow(row: { doc: string; members: string | null; threads?: string | null }): Guild {
   const members = row.members === null ? [] : storedDocument<Member[]>(row.members);
-  return withMembers(storedDocument<Guild>(row.doc), members);
+  const threads = row.threads ? storedDocument<StoredThreadRow[]>(row.threads) : [];
+  return withStoredThreads(withMembers(storedDocument<Guild>(row.doc), members), threads);
 }
 
 /**
@@ -28,7 +40,8 @@ export function guildOfRow(row: { doc: string; members: string | null }): Guild 
 const GUILD_WITH_MEMBERS = {
   name: 'slashd-guild-with-members',
   text: `SELECT g.doc, (SELECT '[' || string_agg(m.doc, ',' ORDER BY m.position, m.user_id) || ']'
-                       FROM guild_members m WHERE m.guild_id = g.id AND m.user_id = ANY($2::text[])) AS members
+                       FROM guild_members m WHERE m.guild_id = g.id AND m.user_id = ANY($2::text[])) AS members,
+              ${THREADS_OF_G} AS threads
          FROM guilds g WHERE g.id = $1`,
 };
 
@@ -177,7 +190,8 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
 
   protected async guildIdOfChannel(channelId: string): Promise<string | null> {
     const result = await this.conn.pool.query<{ guild_id: string }>(
-      'SELECT guild_id FROM channel_guilds WHERE channel_id = $1',
+      `SELECT guild_id FROM channel_guilds WHERE channel_id = $1
+       UNION ALL SELECT guild_id FROM guild_threads WHERE thread_id = $1 LIMIT 1`,
       [channelId],
     );
     return result.rows[0]?.guild_id ?? null;
@@ -202,6 +216,6 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
 
   /** The stored document of a guild: its members are rows of their own. */
   protected guildDocumentText(guild: Guild): string {
-    return JSON.stringify(guildDocument(guild));
+    return JSON.stringify(guildDocument(withoutStoredThreads(guild)));
   }
 }

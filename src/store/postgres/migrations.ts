@@ -397,6 +397,42 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 14,
+    name: 'threads and thread members',
+    // Threads created through the API, each a row of its own (keyed by its id, which may be the id of
+    // the message it started from); their members one row each.
+    sql: `
+      CREATE TABLE guild_threads (
+        thread_id TEXT PRIMARY KEY,
+        guild_id TEXT NOT NULL,
+        doc TEXT NOT NULL
+      );
+      CREATE INDEX guild_threads_by_guild ON guild_threads (guild_id);
+      CREATE TABLE thread_members (
+        thread_id TEXT NOT NULL,
+        user_id TEXT COLLATE "C" NOT NULL,
+        guild_id TEXT NOT NULL,
+        joined_at BIGINT NOT NULL,
+        PRIMARY KEY (thread_id, user_id)
+      );
+      CREATE INDEX thread_members_by_guild ON thread_members (guild_id, thread_id);
+    `,
+  },
+  {
+    version: 15,
+    name: 'DM channels',
+    // One DM channel per app's bot and user: the unique pair makes two racing opens share one.
+    sql: `
+      CREATE TABLE dm_channels (
+        channel_id TEXT PRIMARY KEY,
+        application_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        UNIQUE (application_id, user_id)
+      );
+      CREATE INDEX dm_channels_by_user ON dm_channels (user_id);
+    `,
+  },
 ];
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */

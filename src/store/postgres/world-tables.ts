@@ -6,8 +6,8 @@ import { DuplicateTokenError, type IssuedToken, type StoredApplication, type Wor
 import { sameDigest, tokenDigest } from '../tokens.js';
 import { WORLD_LOCK_SCOPE, type PostgresClient } from './connection.js';
 import { APPLICATIONS_TOKEN_INDEX, USERS_TOKEN_INDEX } from './migrations.js';
-import { guildOfRow, MEMBERS_OF_G } from './member-tables.js';
-import { PostgresGuildStructure } from './guild-structure-tables.js';
+import { guildOfRow, MEMBERS_OF_G, THREADS_OF_G } from './member-tables.js';
+import { PostgresDmChannels } from './dm-channel-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -24,13 +24,13 @@ import {
 /** A guild and all its members, in one statement (one snapshot). */
 const GUILD_WITH_ALL_MEMBERS = {
   name: 'slashd-guild-with-all-members',
-  text: `SELECT g.doc, ${MEMBERS_OF_G} AS members FROM guilds g WHERE g.id = $1`,
+  text: `SELECT g.doc, ${MEMBERS_OF_G} AS members, ${THREADS_OF_G} AS threads FROM guilds g WHERE g.id = $1`,
 };
 
 /** Anything that runs a query: the pool, or one client inside a transaction. */
 type Queryable = Pick<PostgresClient, 'query'>;
 
-export class PostgresWorldStore extends PostgresGuildStructure implements WorldStore {
+export class PostgresWorldStore extends PostgresDmChannels implements WorldStore {
   async replaceWorld(world: World): Promise<void> {
     await this.conn.transaction(async (client) => {
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
@@ -46,6 +46,8 @@ export class PostgresWorldStore extends PostgresGuildStructure implements WorldS
       await client.query('DELETE FROM guild_members');
       await client.query('DELETE FROM guild_bans');
       await client.query('DELETE FROM audit_log_entries');
+      await client.query('DELETE FROM guild_threads');
+      await client.query('DELETE FROM thread_members');
       await client.query('DELETE FROM oauth2_tokens');
       await client.query('DELETE FROM oauth2_codes');
       await client.query('DELETE FROM oauth2_refresh_tokens');
@@ -216,6 +218,8 @@ export class PostgresWorldStore extends PostgresGuildStructure implements WorldS
       await client.query('DELETE FROM guild_members WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM guild_bans WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM audit_log_entries WHERE guild_id = $1', [id]);
+      await client.query('DELETE FROM guild_threads WHERE guild_id = $1', [id]);
+      await client.query('DELETE FROM thread_members WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
       return gone;
     });
@@ -232,14 +236,14 @@ export class PostgresWorldStore extends PostgresGuildStructure implements WorldS
 
   async listGuilds(): Promise<Guild[]> {
     const result = await this.conn.pool.query<{ doc: string; members: string | null }>(
-      `SELECT g.doc, ${MEMBERS_OF_G} AS members FROM guilds g ORDER BY g.id`,
+      `SELECT g.doc, ${MEMBERS_OF_G} AS members, ${THREADS_OF_G} AS threads FROM guilds g ORDER BY g.id`,
     );
     return result.rows.map(guildOfRow);
   }
 
   async guildsOfApplication(applicationId: string): Promise<Guild[]> {
     const result = await this.conn.pool.query<{ doc: string; members: string | null }>(
-      `SELECT g.doc, ${MEMBERS_OF_G} AS members FROM guilds g WHERE g.doc::jsonb -> 'installs' @> jsonb_build_array(
+      `SELECT g.doc, ${MEMBERS_OF_G} AS members, ${THREADS_OF_G} AS threads FROM guilds g WHERE g.doc::jsonb -> 'installs' @> jsonb_build_array(
          jsonb_build_object('application_id', $1::text, 'scopes', jsonb_build_array($2::text))
        ) ORDER BY g.id`,
       [applicationId, BOT_SCOPE],

@@ -23,15 +23,20 @@ export class SqliteGuildStructure extends SqliteGuildMembers implements GuildStr
       const drops = structureDrops(before, after);
       this.linkChannels(after);
       this.takeRoles(guildId, drops.roleIds);
-      for (const channelId of drops.channelIds) {
-        for (const table of CHANNEL_OWNED_TABLES) {
-          this.conn.sql(`DELETE FROM ${table} WHERE channel_id = ?`).run(channelId);
-        }
-      }
+      this.dropChannelRows(guildId, drops.channelIds);
       // Every read of the guild, with any members, holds its roles and channels.
       this.conn.cached.forgetGuild(guildId);
       return { before, after, result };
     });
+  }
+
+  /** The rows the dropped channels own (inside the change's transaction). */
+  protected dropChannelRows(_guildId: string, channelIds: readonly string[]): void {
+    for (const channelId of channelIds) {
+      for (const table of CHANNEL_OWNED_TABLES) {
+        this.conn.sql(`DELETE FROM ${table} WHERE channel_id = ?`).run(channelId);
+      }
+    }
   }
 
   /** `channel_guilds` as exactly the guild's channels. */

@@ -165,9 +165,14 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
     if (cached) return cached;
     const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(guildId) as { doc: string } | undefined;
     if (!row) return null;
-    const guild = freezeDocument(storedDocument<Guild>(row.doc));
+    const guild = freezeDocument(this.withChannelRows(storedDocument<Guild>(row.doc)));
     this.conn.cached.guildDocuments.set(guildId, guild, approximateBytes(row.doc.length), [cacheTag.guild(guildId)]);
     return guild;
+  }
+
+  /** The guild's document with the channels kept as rows of their own (threads: thread-tables.ts). */
+  protected withChannelRows(document: Guild): Guild {
+    return document;
   }
 
   /** Every member of the guild, in the guild's order. */

@@ -6,7 +6,7 @@ import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
 import { cacheTag } from './read-caches.js';
-import { SqliteGuildStructure } from './guild-structure-tables.js';
+import { SqliteDmChannels } from './dm-channel-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -21,7 +21,7 @@ import {
   type ApplicationRow,
 } from '../rows.js';
 
-export class SqliteWorldStore extends SqliteGuildStructure implements WorldStore {
+export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
   async replaceWorld(world: World): Promise<void> {
     this.conn.cached.clear();
     this.conn.transaction(() => {
@@ -33,6 +33,7 @@ export class SqliteWorldStore extends SqliteGuildStructure implements WorldStore
       this.conn.db.exec(
         'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM guild_bans;' +
           ' DELETE FROM audit_log_entries;' +
+          ' DELETE FROM guild_threads; DELETE FROM thread_members;' +
           ' DELETE FROM oauth2_tokens;' +
           ' DELETE FROM oauth2_codes; DELETE FROM oauth2_refresh_tokens; DELETE FROM oauth2_authorizations;',
       );
@@ -227,6 +228,8 @@ export class SqliteWorldStore extends SqliteGuildStructure implements WorldStore
       this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(id);
       this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ?').run(id);
       this.conn.sql('DELETE FROM audit_log_entries WHERE guild_id = ?').run(id);
+      this.conn.sql('DELETE FROM guild_threads WHERE guild_id = ?').run(id);
+      this.conn.sql('DELETE FROM thread_members WHERE guild_id = ?').run(id);
       this.conn.cached.forgetGuild(id);
       this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;

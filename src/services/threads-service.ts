@@ -1,0 +1,102 @@
+/**
+ * Threads (v10 Threads): starting one in a channel or from a message, editing one (archive, lock,
+ * rename), each checked against v10's permissions (CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS,
+ * MANAGE_THREADS, SEND_MESSAGES_IN_THREADS) and told to bots as THREAD_CREATE / THREAD_UPDATE.
+ * Members are thread-members-service.ts's; the lists thread-lists-service.ts's.
+ */
+import { apiError } from '../core/io/errors.js';
+import { orThrow } from '../core/io/result.js';
+import { hasAll } from '../core/permissions/bits.js';
+import { isThread } from '../core/permissions/channels.js';
+import type { SnowflakeGenerator } from '../core/snowflake.js';
+import { readThreadCreate, readThreadEdit, type ThreadCreateRequest } from '../core/world/thread-requests.js';
+import { createPermission, editedThread, editRefusal, newThread, newThreadType } from '../core/world/thread-rules.js';
+import type { Channel, Guild } from '../core/world/types.js';
+import { toWireThread } from '../core/world/v10-objects.js';
+import { viewerId, type Viewer } from '../core/world/viewer.js';
+import type { InteractionStore, WorldStore } from '../store/store.js';
+import { findChannelMessage } from './channel-message-lookup.js';
+import { adoptThread, refuseThread, threadEvent, visibleThread } from './thread-place.js';
+import type { WorldEvents } from './world-events.js';
+import { visibleChannel, type WorldReadStore } from './world-reads.js';
+
+export interface ThreadsDeps {
+  world: WorldReadStore & Pick<WorldStore, 'createThread' | 'updateThread'>;
+  messages: Pick<InteractionStore, 'getMessage'>;
+  ids: SnowflakeGenerator;
+  now: () => number;
+  events: WorldEvents;
+}
+
+type WireObject = Record<string, unknown>;
+
+export class ThreadsService {
+  constructor(private readonly deps: ThreadsDeps) {}
+
+  /** `POST /channels/{c}/threads`: a public (11) or private (12, v10's default) thread, the creator its first member. */
+  async start(viewer: Viewer, channelId: string, body: unknown): Promise<WireObject> {
+    const request = orThrow(readThreadCreate(body, true));
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    return this.create(viewer, place, this.deps.ids.next(), request, false);
+  }
+
+  /** `POST /channels/{c}/messages/{m}/threads`: a public thread whose id is the message's. */
+  async startFromMessage(viewer: Viewer, channelId: string, messageId: string, body: unknown): Promise<WireObject> {
+    const request = orThrow(readThreadCreate(body, false));
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const message = await findChannelMessage(
+      this.deps.messages,
+      place.guild,
+      place.channel,
+      messageId,
+      viewerId(viewer),
+    );
+    if (!message) throw apiError('UnknownMessage');
+    if (place.guild.channels.some((c) => c.id === message.id)) throw apiError('ThreadAlreadyCreated');
+    return this.create(viewer, place, message.id, request, true);
+  }
+
+  private async create(
+    viewer: Viewer,
+    place: { guild: Guild; channel: Channel; permissions: bigint },
+    id: string,
+    request: ThreadCreateRequest,
+    fromMessage: boolean,
+  ): Promise<WireObject> {
+    const { guild, channel, permissions } = place;
+    const type = isThread(channel) ? 'wrong-channel-type' : newThreadType(channel, request.type, fromMessage);
+    if (typeof type !== 'number') refuseThread(type);
+    if (!hasAll(permissions, createPermission(type))) refuseThread('missing-permissions');
+    const nowIso = new Date(this.deps.now()).toISOString();
+    const creator = viewerId(viewer);
+    const thread = newThread(id, channel, type, request, creator, nowIso);
+    const created = await this.deps.world.createThread(guild.id, thread, [
+      { user_id: creator, join_timestamp: nowIso },
+    ]);
+    if (created === 'exists') throw apiError('ThreadAlreadyCreated');
+    if (created === 'no-guild') throw apiError('UnknownChannel');
+    const stored = { ...thread, thread_member_ids: [creator] };
+    this.deps.events.publishAll([threadEvent('THREAD_CREATE', guild, stored)]);
+    return toWireThread(guild, stored);
+  }
+
+  /** `PATCH /channels/{t}` on a thread: name, archived, locked, auto_archive_duration, invitable, slowmode. */
+  /** Whether the channel is a thread (`PATCH /channels/{id}` edits threads here, other channels elsewhere). */
+  async isThread(channelId: string): Promise<boolean> {
+    const guild = await this.deps.world.findGuildByChannelWithMembers(channelId, []);
+    const channel = guild?.channels.find((c) => c.id === channelId);
+    return channel !== undefined && isThread(channel);
+  }
+
+  async edit(viewer: Viewer, threadId: string, body: unknown): Promise<WireObject> {
+    const edit = orThrow(readThreadEdit(body));
+    const { guild, channel, permissions } = await visibleThread(this.deps.world, viewer, threadId);
+    const refusal = editRefusal(channel, edit, permissions, viewerId(viewer));
+    if (refusal) refuseThread(refusal);
+    const nowIso = new Date(this.deps.now()).toISOString();
+    const edited = editedThread(await adoptThread(this.deps.world, guild, channel, nowIso), edit, nowIso);
+    if (!(await this.deps.world.updateThread(guild.id, edited))) throw apiError('UnknownChannel');
+    this.deps.events.publishAll([threadEvent('THREAD_UPDATE', guild, edited)]);
+    return toWireThread(guild, edited);
+  }
+}
