@@ -99,8 +99,11 @@ async function answerCosts(lines: string[], bare: Load): Promise<void> {
     }
     lines.push(`(c) server CPU per answer: bare node:http ${perRequest(bare)}`);
     for (const [label, measured] of costs) {
-      const ratio = measured.cpuPerRequest !== null && bare.cpuPerRequest ? measured.cpuPerRequest / bare.cpuPerRequest : NaN;
-      lines.push(`    ${label}: ${perRequest(measured)} (${fixed(ratio, 2)}× bare), ${fixed(measured.rate, 0)} req/s, statuses ${measured.statuses}`);
+      const ratio =
+        measured.cpuPerRequest !== null && bare.cpuPerRequest ? measured.cpuPerRequest / bare.cpuPerRequest : NaN;
+      lines.push(
+        `    ${label}: ${perRequest(measured)} (${fixed(ratio, 2)}× bare), ${fixed(measured.rate, 0)} req/s, statuses ${measured.statuses}`,
+      );
     }
   } finally {
     await slashd.stop();
@@ -125,7 +128,9 @@ export async function runProfilesBench(): Promise<{ lines: string[] }> {
   } finally {
     await bareServer.stop();
   }
-  lines.push(`bare node:http, the same ${body.length} bytes: ${fixed(bare.rate, 0)} req/s, ${CONNECTIONS} connections, ${SECONDS} s`);
+  lines.push(
+    `bare node:http, the same ${body.length} bytes: ${fixed(bare.rate, 0)} req/s, ${CONNECTIONS} connections, ${SECONDS} s`,
+  );
   await profiled('a: hot list, rate limits off', [], lines, bare.rate);
   await profiled('b: hot list under the sandbox preset (429s)', ['--rate-limits', 'sandbox'], lines, bare.rate);
   await answerCosts(lines, bare);

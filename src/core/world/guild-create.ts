@@ -69,7 +69,9 @@ export function toWireGuildCreate(
     member_count: members.length,
     members: listed.map((member) => toWireGuildMember(guild, member)),
     channels: guild.channels.filter((c) => !isThread(c)).map((c) => toWireGuildChannel(guild, c)),
-    threads: guild.channels.filter((c) => isThread(c) && !c.thread?.archived && canView(c.id)).map((c) => toWireThread(guild, c)),
+    threads: guild.channels
+      .filter((c) => isThread(c) && !c.thread?.archived && canView(c.id))
+      .map((c) => toWireThread(guild, c)),
     voice_states: [],
     presences: [],
     stage_instances: [],

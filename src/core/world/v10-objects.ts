@@ -185,7 +185,7 @@ export function toWireThread(guild: Guild, channel: Channel): WirePayload<WireTh
   const metadata: NonNullable<APIThreadChannel['thread_metadata']> = {
     archived: state?.archived ?? false,
     archive_timestamp: state?.archive_timestamp ?? created,
-    auto_archive_duration: (state?.auto_archive_duration ?? THREAD_AUTO_ARCHIVE_MINUTES),
+    auto_archive_duration: state?.auto_archive_duration ?? THREAD_AUTO_ARCHIVE_MINUTES,
     locked: state?.locked ?? false,
     create_timestamp: state?.create_timestamp ?? created,
   };
