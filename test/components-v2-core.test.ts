@@ -11,6 +11,7 @@ import { checkMessageData, type MessageDataOptions } from '../src/core/interacti
 import { editedMessageState } from '../src/core/interactions/components-v2.js';
 import { mediaReferenceIssues, resolveComponentMedia } from '../src/core/attachments/component-media.js';
 import { checkCallback } from '../src/core/interactions/responses.js';
+import { normalizeComponents } from '../src/core/interactions/component-tree.js';
 
 const V2 = 1 << 15;
 type Pairs = [IssuePath, string][];
@@ -329,5 +330,27 @@ describe('components v2: attachment:// media', () => {
       (FULL.components[0] as { components: { file?: { url: string } }[] }).components[4]!.file!.url,
       'attachment://notes.txt',
     );
+  });
+});
+
+describe('components v2 as stored', () => {
+  it('get the defaults v10 returns for fields left out, and keep what the app chose', () => {
+    const [container, separator] = normalizeComponents([
+      {
+        type: 17,
+        components: [
+          { type: 9, components: [text('t')], accessory: thumbnail() },
+          { type: 12, items: [{ media: { url: 'https://a.b/c.png' } }] },
+          { type: 13, file: { url: 'attachment://f.txt' } },
+        ],
+      },
+      { type: 14, spacing: 2, divider: null },
+    ]) as Record<string, any>[];
+    assert.deepEqual([container!.accent_color, container!.spoiler], [null, false]);
+    const [section, gallery, file] = container!.components;
+    assert.deepEqual([section.accessory.description, section.accessory.spoiler], [null, false]);
+    assert.deepEqual(gallery.items[0], { media: { url: 'https://a.b/c.png' }, description: null, spoiler: false });
+    assert.equal(file.spoiler, false);
+    assert.deepEqual([separator!.spacing, separator!.divider], [2, true]);
   });
 });
