@@ -470,9 +470,9 @@ const REFUSED_MESSAGES: MessageCase[] = [
     issues: [[['flags'], codes.MESSAGE_FLAGS_INVALID]],
   },
   {
-    name: 'IS_COMPONENTS_V2',
+    name: 'content with IS_COMPONENTS_V2 (test/components-v2-core.test.ts has the rest)',
     body: { content: 'x', flags: 1 << 15 },
-    issues: [[['flags'], codes.MESSAGE_FLAGS_INVALID]],
+    issues: [[['content'], codes.MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2]],
   },
   {
     name: 'flags that are not an integer',

@@ -68,4 +68,4 @@ export const OptionType = {
 export const CommandType = { ChatInput: 1, User: 2, Message: 3, PrimaryEntryPoint: 4 } as const;
 
 /** Message flags the console shows. */
-export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
+export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7, ComponentsV2: 1 << 15 } as const;

@@ -19,6 +19,7 @@ import type { AttachmentStore, InteractionStore, StoredAttachmentFile } from '..
 import { withUploadedAttachmentIds } from '../core/attachments/invocation.js';
 import { toWireAttachment } from '../core/attachments/model.js';
 import { isRecord } from '../core/io/read.js';
+import { mediaReferenceIssues } from '../core/attachments/component-media.js';
 import { nullRecordFrom } from '../core/records.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 
@@ -175,6 +176,21 @@ export class AttachmentsService {
     if (!message || !messageVisibleTo(message, viewerId(viewer))) return null;
     return message.attachments?.find((a) => a.id === file.attachment.id) ?? null;
   }
+}
+
+/**
+ * Refuses a message whose components name by `attachment://` a file it does not have (its
+ * components are at `path` in the body), removing the files this request stored for it.
+ */
+export async function checkComponentMedia(
+  message: StoredMessage,
+  path: IssuePath,
+  attached: AttachedFiles | null,
+): Promise<void> {
+  const issues = mediaReferenceIssues(message.components, message.attachments ?? [], path);
+  if (issues.length === 0) return;
+  await attached?.discard();
+  throw invalidFormBody(issues);
 }
 
 /**

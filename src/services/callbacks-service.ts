@@ -20,9 +20,16 @@ import type { InteractionMetrics } from '../metrics/metrics.js';
 import type { Store, StoredApplication } from '../store/store.js';
 import { InteractionRecords } from './interaction-records.js';
 import type { MessageRenderer } from './message-renderer.js';
+import { editedMessageState } from '../core/interactions/components-v2.js';
 import { editedMessage, newResponseMessage } from './response-messages.js';
 import type { WorldEvents } from './world-events.js';
-import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
+import {
+  attachFiles,
+  checkComponentMedia,
+  type AttachedFiles,
+  type AttachmentsService,
+  type IncomingFile,
+} from './attachments-service.js';
 
 export interface CallbacksServiceDeps {
   store: Pick<Store, 'world' | 'interactions'>;
@@ -119,7 +126,9 @@ export class CallbacksService {
       await this.records.transition(record, ['pending'], { state: 'failed', failure_reason: 'timeout' });
     }
     checkCanAcknowledge(record, now);
+    const updated = await this.messageToUpdate(record, body);
     const checked = checkCallback(body, {
+      updating: updated ? editedMessageState(updated) : undefined,
       interactionType: record.type,
       hasMessage: Boolean(record.message_id),
       appHasActivities: hasActivities(app),
@@ -146,6 +155,7 @@ export class CallbacksService {
       message && response.type === CallbackType.ChannelMessageWithSource
         ? await attachFiles(this.deps.attachments, message, response.data?.attachments, files, ['data', 'attachments'])
         : null;
+    if (message) await checkComponentMedia(message, ['data', 'components'], attached);
 
     const won = await this.records.transition(
       record,
@@ -177,16 +187,11 @@ export class CallbacksService {
     const messageId = record.message_id;
     const current = messageId ? await this.deps.store.interactions.getMessage(record.channel_id, messageId) : null;
     if (!current) throw apiError('UnknownMessage');
-    const won = await this.records.transition(record, ['pending'], {
-      state: stateAfterCallback(response.type),
-      response,
-      original_message_id: current.id,
-    });
-    if (!won) throw apiError('InteractionAlreadyAcknowledged');
     let message = current;
+    let attached: AttachedFiles | null = null;
     if (response.type === CallbackType.UpdateMessage) {
       message = editedMessage(current, response.data ?? {}, this.deps.now());
-      const attached = await attachFiles(
+      attached = await attachFiles(
         this.deps.attachments,
         message,
         response.data?.attachments,
@@ -194,6 +199,19 @@ export class CallbacksService {
         ['data', 'attachments'],
         current,
       );
+      // Before the answer is recorded: a refused update leaves the interaction unanswered.
+      await checkComponentMedia(message, ['data', 'components'], attached);
+    }
+    const won = await this.records.transition(record, ['pending'], {
+      state: stateAfterCallback(response.type),
+      response,
+      original_message_id: current.id,
+    });
+    if (!won) {
+      await attached?.discard();
+      throw apiError('InteractionAlreadyAcknowledged');
+    }
+    if (response.type === CallbackType.UpdateMessage) {
       if (await this.deps.store.interactions.editMessage(message)) {
         await attached?.commit();
         await this.deps.events?.messageUpdated(message);
@@ -210,6 +228,12 @@ export class CallbacksService {
       out.resource = { type: response.type, message: await this.deps.renderer.render(message) };
     }
     return { message, callbackResponse: out };
+  }
+
+  /** The message a 7 updates, read before its data is checked: a components v2 message has its own rules. */
+  private async messageToUpdate(record: InteractionRecord, body: unknown): Promise<StoredMessage | null> {
+    if (callbackTypeOf(body) !== CallbackType.UpdateMessage || !record.message_id) return null;
+    return this.deps.store.interactions.getMessage(record.channel_id, record.message_id);
   }
 
   private async callbackResponse(

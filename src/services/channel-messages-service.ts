@@ -7,8 +7,10 @@ import { MESSAGE_FLAGS_INVALID } from '../core/io/codes.js';
 import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
 import { checkMessageData, messageFormError } from '../core/interactions/message-data.js';
+import { editedMessageState } from '../core/interactions/components-v2.js';
 import {
   EPHEMERAL_FLAG,
+  IS_COMPONENTS_V2_FLAG,
   SUPPRESS_EMBEDS_FLAG,
   SUPPRESS_NOTIFICATIONS_FLAG,
   type MessageAuthor,
@@ -27,7 +29,7 @@ import { findChannelMessage } from './channel-message-lookup.js';
 import type { MessageRenderer } from './message-renderer.js';
 import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './message-addressing.js';
 import type { WorldEvents } from './world-events.js';
-import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
+import { attachFiles, checkComponentMedia, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 import { postRefusal } from '../core/world/thread-rules.js';
 import { refuseThread } from './thread-place.js';
@@ -35,16 +37,16 @@ import { refuseThread } from './thread-place.js';
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([4, 15, 16]);
 /** The flags a bot may set on a channel message (no EPHEMERAL: that is for interaction answers). */
-const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG;
+const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG | IS_COMPONENTS_V2_FLAG;
 
 /** v10 stores an embed without a type as a rich embed, and returns it so. */
 function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> {
   return { type: 'rich', ...embed };
 }
 
-/** The message rules of interaction answers, without EPHEMERAL. */
-function checkChannelMessage(body: unknown, partial: boolean): Record<string, unknown> {
-  const checked = checkMessageData(body, partial ? { partial: true } : {});
+/** The message rules of interaction answers, without EPHEMERAL; `editing` is the message an edit changes. */
+function checkChannelMessage(body: unknown, editing?: StoredMessage): Record<string, unknown> {
+  const checked = checkMessageData(body, editing ? { partial: true, editing: editedMessageState(editing) } : {});
   if (!checked.ok) throw messageFormError(checked.issues);
   const flags = checked.value.flags;
   if (typeof flags === 'number' && (flags & EPHEMERAL_FLAG) !== 0) {
@@ -141,7 +143,7 @@ export class ChannelMessagesService {
   ): Promise<StoredMessage> {
     const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
-    const data = checkChannelMessage(body, false);
+    const data = checkChannelMessage(body);
     const content = typeof data.content === 'string' ? data.content : '';
     const named = await this.withMembersNamed(place, content);
     const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
@@ -163,6 +165,7 @@ export class ChannelMessagesService {
       ...addressing,
     };
     const attached = await attachFiles(this.deps.attachments, message, data.attachments, files, ['attachments']);
+    await checkComponentMedia(message, ['components'], attached);
     try {
       await this.deps.messages.putMessage(message);
     } catch (error) {
@@ -199,7 +202,7 @@ export class ChannelMessagesService {
     if (!message) return null;
     if (!isAuthor(message, viewer)) throw apiError('CannotEditOtherUsersMessage');
     const own = message;
-    const data = checkChannelMessage(body, true);
+    const data = checkChannelMessage(body, own);
     const content = typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content;
     const { mentions: _users, mention_roles: _roles, mention_everyone: _everyone, ...kept } = own;
     const edited: StoredMessage = {
@@ -212,10 +215,15 @@ export class ChannelMessagesService {
         : data.components === null
           ? []
           : own.components,
-      flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : own.flags,
+      // Once set, IS_COMPONENTS_V2 stays (the rules refuse an edit dropping it).
+      flags:
+        typeof data.flags === 'number'
+          ? (data.flags & CHANNEL_MESSAGE_FLAGS) | (own.flags & IS_COMPONENTS_V2_FLAG)
+          : own.flags,
       edited_timestamp: new Date(this.deps.now()).toISOString(),
     };
     const attached = await attachFiles(this.deps.attachments, edited, data.attachments, files, ['attachments'], own);
+    await checkComponentMedia(edited, ['components'], attached);
     if (!(await this.deps.messages.editMessage(edited))) {
       await attached?.discard();
       return null;

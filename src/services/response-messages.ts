@@ -7,11 +7,16 @@ import {
   EPHEMERAL_FLAG,
   hasFlag,
   interactionMetadataOf,
+  IS_COMPONENTS_V2_FLAG,
   LOADING_FLAG,
   type StoredMessage,
 } from '../core/interactions/messages.js';
 import type { InteractionRecord } from '../core/interactions/lifecycle.js';
 import { normalizeComponents } from '../core/interactions/component-tree.js';
+
+function flagsOf(data: Record<string, unknown>): number {
+  return typeof data.flags === 'number' ? data.flags : 0;
+}
 
 /** A new message of the app in the interaction's channel; `loading`: the "thinking…" of a deferred answer. */
 export function newResponseMessage(
@@ -20,7 +25,7 @@ export function newResponseMessage(
   loading: boolean,
   made: { id: string; at: number },
 ): StoredMessage {
-  const flags = typeof data.flags === 'number' ? data.flags : 0;
+  const flags = flagsOf(data);
   const ephemeral = hasFlag(flags, EPHEMERAL_FLAG);
   return {
     id: made.id,
@@ -42,7 +47,10 @@ export function newResponseMessage(
   };
 }
 
-/** An edit's fields replace the message's (null clears); EPHEMERAL stays as it was; a loading message is filled in. */
+/**
+ * An edit's fields replace the message's (null clears); EPHEMERAL stays as it was; a loading
+ * message is filled in; IS_COMPONENTS_V2 is set when the edit sets it (the rules keep it once set).
+ */
 export function editedMessage(message: StoredMessage, data: Record<string, unknown>, at: number): StoredMessage {
   return {
     ...message,
@@ -57,7 +65,7 @@ export function editedMessage(message: StoredMessage, data: Record<string, unkno
       : data.components === null
         ? []
         : message.components,
-    flags: message.flags & ~LOADING_FLAG,
+    flags: (message.flags & ~LOADING_FLAG) | (flagsOf(data) & IS_COMPONENTS_V2_FLAG),
     edited_timestamp: hasFlag(message.flags, LOADING_FLAG) ? null : new Date(at).toISOString(),
   };
 }

@@ -6,6 +6,7 @@
 import { apiError } from '../core/io/errors.js';
 import { tokenAlive, type InteractionRecord } from '../core/interactions/lifecycle.js';
 import { messageFormError } from '../core/interactions/message-data.js';
+import { editedMessageState } from '../core/interactions/components-v2.js';
 import type { StoredMessage } from '../core/interactions/messages.js';
 import { checkMessageData } from '../core/interactions/responses.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
@@ -14,7 +15,7 @@ import type { Store } from '../store/store.js';
 import { InteractionRecords } from './interaction-records.js';
 import { editedMessage, newResponseMessage } from './response-messages.js';
 import type { WorldEvents } from './world-events.js';
-import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
+import { attachFiles, checkComponentMedia, type AttachmentsService, type IncomingFile } from './attachments-service.js';
 
 export interface WebhookMessagesServiceDeps {
   store: Pick<Store, 'interactions'>;
@@ -60,6 +61,7 @@ export class WebhookMessagesService {
     const attached = await attachFiles(this.deps.attachments, message, checked.value.attachments, files, [
       'attachments',
     ]);
+    await checkComponentMedia(message, ['components'], attached);
     try {
       await this.deps.store.interactions.putMessage(message);
     } catch (error) {
@@ -85,7 +87,7 @@ export class WebhookMessagesService {
   ): Promise<StoredMessage> {
     const record = await this.webhookInteraction(applicationId, token);
     const message = await this.ownMessage(record, messageId);
-    const checked = checkMessageData(body, { partial: true });
+    const checked = checkMessageData(body, { partial: true, editing: editedMessageState(message) });
     if (!checked.ok) throw messageFormError(checked.issues);
     const edited = editedMessage(message, checked.value, this.deps.now());
     const attached = await attachFiles(
@@ -96,6 +98,7 @@ export class WebhookMessagesService {
       ['attachments'],
       message,
     );
+    await checkComponentMedia(edited, ['components'], attached);
     if (!(await this.deps.store.interactions.editMessage(edited))) {
       await attached?.discard();
       throw apiError('UnknownMessage');

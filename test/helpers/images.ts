@@ -27,6 +27,32 @@ export function pngImage(width: number, height: number): Buffer {
   ]);
 }
 
+/** A whole, valid PNG of `width` x `height` RGB pixels, shading from `top` to `bottom` (for screenshots). */
+export function pngGradient(
+  width: number,
+  height: number,
+  top: [number, number, number],
+  bottom: [number, number, number],
+): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const stride = width * 3 + 1;
+  const rows = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y += 1) {
+    const t = height > 1 ? y / (height - 1) : 0;
+    const pixel = top.map((from, i) => Math.round(from + (bottom[i]! - from) * t));
+    for (let x = 0; x < width; x += 1) rows.set(pixel, y * stride + 1 + x * 3);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** A JPEG start: SOI, an APP0 segment, then a baseline frame header. */
 export function jpegHead(width: number, height: number): Buffer {
   const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0'), 1, 1, 0, 0, 1, 0, 1, 0, 0]);

@@ -1,13 +1,14 @@
 /**
  * One message as a user of the client sees it: author, "alice used /weather", markdown with
- * mentions, embeds, attachments, components (buttons and selects that can be used), "Only you can
- * see this" for an ephemeral answer, and "… is thinking…" while a deferred answer is pending.
+ * mentions, embeds, attachments, components (buttons and selects that can be used, and Components
+ * V2 layouts, ./layout-components.tsx), "Only you can see this" for an ephemeral answer, and
+ * "… is thinking…" while a deferred answer is pending.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
 import { webHref } from '../links';
 import { Markdown, type MentionNames } from '../markdown';
 import { MessageFlag, type Json } from '../types';
+import { colorOf, FileImage, LAYOUT_COMPONENT_TYPES, LayoutComponent } from './layout-components';
 
 export interface MessageActions {
   /** A button clicked or a select chosen: the v10 MESSAGE_COMPONENT body is built by the caller. */
@@ -27,10 +28,6 @@ const BUTTON_STYLES: Record<number, string> = {
   5: 'link',
   6: 'premium',
 };
-
-function colorOf(color: unknown): string | undefined {
-  return typeof color === 'number' ? `#${color.toString(16).padStart(6, '0')}` : undefined;
-}
 
 function Embed({ embed, names }: { embed: Json; names: MentionNames }) {
   const titleHref = webHref(embed.url);
@@ -72,37 +69,6 @@ function Embed({ embed, names }: { embed: Json; names: MentionNames }) {
   );
 }
 
-/** An image file shown in place: fetched with the user's token, shown from a blob URL. */
-function AttachmentImage({ attachment, fetchFile }: { attachment: Json; fetchFile: (url: string) => Promise<Blob> }) {
-  const [src, setSrc] = useState<string | null>(null);
-  useEffect(() => {
-    let url: string | null = null;
-    let live = true;
-    fetchFile(attachment.url as string).then(
-      (blob) => {
-        if (!live) return;
-        url = URL.createObjectURL(blob);
-        setSrc(url);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [attachment.url]);
-  if (!src) return null;
-  return (
-    <img
-      class="attachment-image"
-      src={src}
-      alt={(attachment.description as string | undefined) ?? (attachment.filename as string)}
-      width={attachment.width as number}
-      height={attachment.height as number}
-    />
-  );
-}
-
 function isShownImage(attachment: Json): boolean {
   return (
     typeof attachment.content_type === 'string' &&
@@ -122,7 +88,15 @@ function Attachment({
   const href = webHref(attachment.url);
   return (
     <div class="attachment">
-      {fetchFile && isShownImage(attachment) && <AttachmentImage attachment={attachment} fetchFile={fetchFile} />}
+      {fetchFile && isShownImage(attachment) && (
+        <FileImage
+          url={attachment.url as string}
+          alt={(attachment.description as string | undefined) ?? (attachment.filename as string)}
+          width={attachment.width as number}
+          height={attachment.height as number}
+          fetchFile={fetchFile}
+        />
+      )}
       <span aria-hidden="true">📎 </span>
       {href ? (
         <a href={href} target="_blank" rel="noopener noreferrer">
@@ -205,24 +179,23 @@ function Select({
   );
 }
 
-function Component({
-  message,
-  component,
-  actions,
-  sources,
-}: {
+interface ComponentProps {
   message: Json;
   component: Json;
   actions: MessageActions;
   sources: SelectSources;
-}): ComponentChildren {
+  names: MentionNames;
+}
+
+function Component(props: ComponentProps): ComponentChildren {
+  const { message, component, actions, sources, names } = props;
+  const renderChild = (child: Json, key: number) => <Component key={key} {...props} component={child} />;
   if (component.type === 1) {
+    return <div class="action-row">{(component.components ?? []).map(renderChild)}</div>;
+  }
+  if (LAYOUT_COMPONENT_TYPES.has(component.type as number)) {
     return (
-      <div class="action-row">
-        {(component.components ?? []).map((child: Json, i: number) => (
-          <Component key={i} message={message} component={child} actions={actions} sources={sources} />
-        ))}
-      </div>
+      <LayoutComponent component={component} names={names} fetchFile={actions.fetchFile} renderChild={renderChild} />
     );
   }
   if (component.type === 2) {
@@ -255,7 +228,6 @@ function Component({
   if (SELECT_TYPES.has(component.type as number)) {
     return <Select message={message} component={component} actions={actions} sources={sources} />;
   }
-  if (component.type === 10 && typeof component.content === 'string') return <p>{component.content}</p>;
   return null;
 }
 
@@ -273,6 +245,7 @@ export function Message({
   const flags = (message.flags as number | undefined) ?? 0;
   const ephemeral = (flags & MessageFlag.Ephemeral) !== 0;
   const loading = (flags & MessageFlag.Loading) !== 0;
+  const componentsV2 = (flags & MessageFlag.ComponentsV2) !== 0;
   const author = message.author ?? {};
   const authorName: string = author.global_name ?? author.username ?? 'unknown';
   const used = message.interaction_metadata;
@@ -336,11 +309,13 @@ export function Message({
       {(message.embeds ?? []).map((embed: Json, i: number) => (
         <Embed key={i} embed={embed} names={names} />
       ))}
-      {(message.attachments ?? []).map((attachment: Json) => (
-        <Attachment key={attachment.id} attachment={attachment} fetchFile={actions.fetchFile} />
-      ))}
+      {/* A components V2 message shows its files where its components place them. */}
+      {!componentsV2 &&
+        (message.attachments ?? []).map((attachment: Json) => (
+          <Attachment key={attachment.id} attachment={attachment} fetchFile={actions.fetchFile} />
+        ))}
       {(message.components ?? []).map((component: Json, i: number) => (
-        <Component key={i} message={message} component={component} actions={actions} sources={sources} />
+        <Component key={i} message={message} component={component} actions={actions} sources={sources} names={names} />
       ))}
       {ephemeral && (
         <div class="ephemeral-note">

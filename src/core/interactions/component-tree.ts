@@ -95,9 +95,28 @@ export function integerField(component: ComponentObject, key: string, fallback: 
 /** Selects, whose `min_values` and `max_values` v10 fills in (1 each) when a message is stored. */
 const SELECT_TYPES: readonly number[] = [ComponentType.StringSelect, ...ID_SELECT_TYPES];
 
+/** What v10 returns for the optional fields of components v2 an app left out (or sent as null). */
+const STORED_DEFAULTS: Readonly<Record<number, Readonly<Record<string, unknown>>>> = {
+  [ComponentType.Container]: { accent_color: null, spoiler: false },
+  [ComponentType.Thumbnail]: { description: null, spoiler: false },
+  [ComponentType.File]: { spoiler: false },
+  [ComponentType.Separator]: { spacing: 1, divider: true },
+};
+/** The same for a media gallery's items. */
+const MEDIA_ITEM_DEFAULTS: Readonly<Record<string, unknown>> = { description: null, spoiler: false };
+
+/** Fills each field of `defaults` that `record` leaves out or null; gives `record` back. */
+function withDefaults(record: Record<string, unknown>, defaults: Readonly<Record<string, unknown>> | undefined) {
+  for (const [key, value] of Object.entries(defaults ?? {})) {
+    if (record[key] === undefined || record[key] === null) record[key] = value;
+  }
+  return record;
+}
+
 /**
  * The components as v10 stores and returns them: every component gets a numeric `id` (numbered in
- * tree order, skipping the ids the app chose) and selects their `min_values` / `max_values`.
+ * tree order, skipping the ids the app chose), selects their `min_values` / `max_values`, and
+ * components v2 their defaults (`STORED_DEFAULTS`).
  * What the app sent is not changed: the result is a copy.
  */
 export function normalizeComponents(tree: readonly unknown[]): Record<string, unknown>[] {
@@ -118,6 +137,12 @@ export function normalizeComponents(tree: readonly unknown[]): Record<string, un
     if (typeof out.type === 'number' && SELECT_TYPES.includes(out.type)) {
       out.min_values = integerField(node, 'min_values', 1);
       out.max_values = integerField(node, 'max_values', 1);
+    }
+    if (typeof out.type === 'number') withDefaults(out, STORED_DEFAULTS[out.type]);
+    if (out.type === ComponentType.MediaGallery && Array.isArray(node.items)) {
+      out.items = (node.items as unknown[]).map((item) =>
+        isObject(item) ? withDefaults({ ...item }, MEDIA_ITEM_DEFAULTS) : item,
+      );
     }
     if (Array.isArray(node.components)) {
       out.components = (node.components as unknown[]).map((child) => copy(child, depth + 1));

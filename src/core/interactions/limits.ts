@@ -138,3 +138,32 @@ export const BULK_DELETE_MESSAGES_MIN = 2;
 export const BULK_DELETE_MESSAGES_MAX = 100;
 /** The oldest a message may be (by its id's time) to be bulk deleted: 14 days (v10). */
 export const BULK_DELETE_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
+
+// Components v2 (messages with the IS_COMPONENTS_V2 flag; docs/v10-behaviour.md#components-v2).
+
+/** Most components of a components v2 message, nested ones included (and so most top-level ones). */
+export const MESSAGE_COMPONENTS_V2_TOTAL_MAX = 40;
+/** Most characters of all text displays of one message together. */
+export const TEXT_DISPLAYS_TOTAL_LENGTH_MAX = 4000;
+/** Fewest text displays in a section. */
+export const SECTION_COMPONENTS_MIN = 1;
+/** Most text displays in a section. */
+export const SECTION_COMPONENTS_MAX = 3;
+/** Fewest components in a container. */
+export const CONTAINER_COMPONENTS_MIN = 1;
+/** Most components in a container (the message's own bound is the tighter one). */
+export const CONTAINER_COMPONENTS_MAX = 40;
+/** The largest container `accent_color`: 0xFFFFFF, an RGB value. */
+export const CONTAINER_ACCENT_COLOR_MAX = 0xffffff;
+/** Fewest items of a media gallery. */
+export const MEDIA_GALLERY_ITEMS_MIN = 1;
+/** Most items of a media gallery. */
+export const MEDIA_GALLERY_ITEMS_MAX = 10;
+/** Fewest characters of a thumbnail's or gallery item's `description` (its alt text). */
+export const MEDIA_DESCRIPTION_LENGTH_MIN = 1;
+/** Most characters of a thumbnail's or gallery item's `description`. */
+export const MEDIA_DESCRIPTION_LENGTH_MAX = 1024;
+/** Most characters of an unfurled media item's `url`. */
+export const MEDIA_URL_LENGTH_MAX = 2048;
+/** A separator's `spacing`: 1 small, 2 large. */
+export const SEPARATOR_SPACINGS: readonly number[] = [1, 2];

@@ -4,8 +4,8 @@
  * each kind has its own rules (one table, type → rules), and custom ids are unique in the tree.
  *
  * Components v2 (containers, sections, text displays, thumbnails, media galleries, files,
- * separators, under the IS_COMPONENTS_V2 flag) slot in as rules in `COMPONENT_RULES` and a layout
- * whose top level takes them; slashd refuses that flag for now.
+ * separators, under the IS_COMPONENTS_V2 flag) are rules in `COMPONENT_RULES` and a layout whose
+ * top level takes them, with two bounds on the whole tree (./component-totals.ts).
  */
 import { UNION_TYPE_CHOICES } from '../io/codes.js';
 import type { IssuePath } from '../io/issue.js';
@@ -16,9 +16,25 @@ import { checkButton } from './button.js';
 import { componentContext, type ComponentContext, type ComponentRule, type Surface } from './component-context.js';
 import { optionalInteger } from './record-fields.js';
 import { ComponentType } from './component-tree.js';
-import { COMPONENT_ID_MAX, MESSAGE_COMPONENT_ROWS_MAX, MODAL_COMPONENTS_MAX, MODAL_COMPONENTS_MIN } from './limits.js';
+import {
+  COMPONENT_ID_MAX,
+  MESSAGE_COMPONENT_ROWS_MAX,
+  MESSAGE_COMPONENTS_V2_TOTAL_MAX,
+  MODAL_COMPONENTS_MAX,
+  MODAL_COMPONENTS_MIN,
+} from './limits.js';
 import { checkLabel, checkTextDisplay, checkTextInput } from './modal-components.js';
 import { checkIdSelect, checkStringSelect } from './select-menus.js';
+import {
+  checkContainer,
+  checkFile,
+  checkMediaGallery,
+  checkSection,
+  checkSeparator,
+  checkThumbnail,
+  CONTAINER_CHILD_TYPES,
+} from './layout-components.js';
+import { checkComponentTotals } from './component-totals.js';
 
 function idSelect(type: number): ComponentRule {
   return (select, path, ctx) => checkIdSelect(select, path, ctx, type);
@@ -36,6 +52,12 @@ const COMPONENT_RULES: Readonly<Record<number, ComponentRule>> = {
   [ComponentType.ChannelSelect]: idSelect(ComponentType.ChannelSelect),
   [ComponentType.TextDisplay]: checkTextDisplay,
   [ComponentType.Label]: checkLabel,
+  [ComponentType.Section]: checkSection,
+  [ComponentType.Thumbnail]: checkThumbnail,
+  [ComponentType.MediaGallery]: checkMediaGallery,
+  [ComponentType.File]: checkFile,
+  [ComponentType.Separator]: checkSeparator,
+  [ComponentType.Container]: checkContainer,
 };
 
 /** The top of a tree: which types may stand there, and how many components. */
@@ -52,6 +74,14 @@ export const MESSAGE_LAYOUT: ComponentLayout = {
   topLevel: [ComponentType.ActionRow],
   min: 0,
   max: MESSAGE_COMPONENT_ROWS_MAX,
+};
+
+/** A message with IS_COMPONENTS_V2: containers and what they may hold, up to 40 components in all. */
+export const MESSAGE_V2_LAYOUT: ComponentLayout = {
+  surface: 'message',
+  topLevel: [...CONTAINER_CHILD_TYPES, ComponentType.Container],
+  min: 0,
+  max: MESSAGE_COMPONENTS_V2_TOTAL_MAX,
 };
 
 /** A modal: 1-5 action rows (one text input each), labels and text displays. */
@@ -113,11 +143,17 @@ export function checkComponentTree(
   }
   const ctx = componentContext(layout.surface, issues, readComponent);
   list.forEach((item, index) => ctx.nested(item, [...path, index], layout.topLevel));
+  if (layout === MESSAGE_V2_LAYOUT) checkComponentTotals(list, path, issues);
 }
 
-/** A message's `components`, checked; undefined when it is not a list. */
-export function readMessageComponents(raw: unknown, path: IssuePath, issues: Issues): readonly unknown[] | undefined {
+/** A message's `components`, checked (laid out as components v2 when `componentsV2`); undefined when it is not a list. */
+export function readMessageComponents(
+  raw: unknown,
+  path: IssuePath,
+  issues: Issues,
+  componentsV2 = false,
+): readonly unknown[] | undefined {
   const list = readList(raw, path, issues);
-  if (list) checkComponentTree(list, MESSAGE_LAYOUT, path, issues);
+  if (list) checkComponentTree(list, componentsV2 ? MESSAGE_V2_LAYOUT : MESSAGE_LAYOUT, path, issues);
   return list;
 }

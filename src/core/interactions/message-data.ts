@@ -18,10 +18,17 @@ import { MESSAGE_EMPTY, MESSAGE_FLAGS_INVALID } from '../io/codes.js';
 import { readEmbeds } from './embeds.js';
 import { MESSAGE_ATTACHMENTS_MAX, MESSAGE_CONTENT_LENGTH_MAX } from './limits.js';
 import { readMessageComponents } from './message-components.js';
-import { EPHEMERAL_FLAG, SUPPRESS_EMBEDS_FLAG, SUPPRESS_NOTIFICATIONS_FLAG } from './messages.js';
+import {
+  EPHEMERAL_FLAG,
+  IS_COMPONENTS_V2_FLAG,
+  SUPPRESS_EMBEDS_FLAG,
+  SUPPRESS_NOTIFICATIONS_FLAG,
+} from './messages.js';
+import { checkComponentsV2Message, setsComponentsV2, type EditedMessageState } from './components-v2.js';
 
 /** The flags an interaction message may set. */
-export const MESSAGE_FLAGS_ALLOWED = EPHEMERAL_FLAG | SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG;
+export const MESSAGE_FLAGS_ALLOWED =
+  EPHEMERAL_FLAG | SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG | IS_COMPONENTS_V2_FLAG;
 /** A deferred response only decides whether the answer to come is ephemeral. */
 const DEFERRED_FLAGS_ALLOWED = EPHEMERAL_FLAG;
 
@@ -30,9 +37,14 @@ export interface MessageDataOptions {
   forDeferred?: boolean;
   /** A PATCH edit: every field optional, an empty edit allowed, null clears. */
   partial?: boolean;
+  /** The message an edit changes, when the caller knows it: its components v2 rules depend on it. */
+  editing?: EditedMessageState;
 }
 
-type FieldReader = (raw: unknown, path: IssuePath, issues: Issues, options: MessageDataOptions) => unknown;
+/** The options, and whether the message will have IS_COMPONENTS_V2 (its components are laid out so). */
+type ReadOptions = MessageDataOptions & { componentsV2: boolean };
+
+type FieldReader = (raw: unknown, path: IssuePath, issues: Issues, options: ReadOptions) => unknown;
 
 function readContent(raw: unknown, path: IssuePath, issues: Issues): unknown {
   const text = readString(raw, path, issues);
@@ -40,7 +52,7 @@ function readContent(raw: unknown, path: IssuePath, issues: Issues): unknown {
   return text;
 }
 
-function readFlags(raw: unknown, path: IssuePath, issues: Issues, options: MessageDataOptions): unknown {
+function readFlags(raw: unknown, path: IssuePath, issues: Issues, options: ReadOptions): unknown {
   const flags = readInteger(raw, path, issues);
   if (flags === undefined) return undefined;
   const allowed = options.forDeferred ? DEFERRED_FLAGS_ALLOWED : MESSAGE_FLAGS_ALLOWED;
@@ -71,7 +83,7 @@ const FIELD_READERS: Readonly<Record<string, FieldReader>> = {
     checkAllowedMentions(raw, path, issues);
     return raw;
   },
-  components: readMessageComponents,
+  components: (raw, path, issues, options) => readMessageComponents(raw, path, issues, options.componentsV2),
   attachments: readObjectList(MESSAGE_ATTACHMENTS_MAX),
   poll: readRecord,
 };
@@ -93,7 +105,7 @@ function hasSomethingToShow(value: Record<string, unknown>): boolean {
 
 function readFields(
   record: JsonRecord,
-  options: MessageDataOptions,
+  options: ReadOptions,
   path: IssuePath,
   issues: Issues,
 ): Record<string, unknown> {
@@ -124,7 +136,9 @@ export function readMessageData(
   const record = readRecord(body, path, issues);
   if (!record) return {};
   const before = issues.length;
-  const value = readFields(record, options, path, issues);
+  const componentsV2 = setsComponentsV2(record) || options.editing?.componentsV2 === true;
+  const value = readFields(record, { ...options, componentsV2 }, path, issues);
+  checkComponentsV2Message(record, componentsV2, options.editing, path, issues);
   const mustShowSomething = !options.partial && !options.forDeferred;
   if (issues.length === before && mustShowSomething && !hasSomethingToShow(value)) reportEmptyMessage(issues);
   return value;

@@ -24,6 +24,7 @@ import {
   toWireAttachment,
   type StoredAttachment,
 } from '../attachments/model.js';
+import { resolveComponentMedia } from '../attachments/component-media.js';
 
 // Message flags (v10), the ones slashd reads or sets.
 /** Message flag: only the invoking user sees the message. */
@@ -34,6 +35,8 @@ export const LOADING_FLAG = 1 << 7;
 export const SUPPRESS_EMBEDS_FLAG = 1 << 2;
 /** Message flag: the message notifies nobody. */
 export const SUPPRESS_NOTIFICATIONS_FLAG = 1 << 12;
+/** Message flag: the message is laid out with components v2 only (no content, embeds, poll or stickers); never removed once set. */
+export const IS_COMPONENTS_V2_FLAG = 1 << 15;
 
 /** True when `flag` is set in the bit set `flags`. */
 export function hasFlag(flags: number, flag: number): boolean {
@@ -315,7 +318,11 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     ) as APIEmbed[],
     pinned: false,
     flags: wireFlags(message),
-    components: message.components as unknown as APIMessageTopLevelComponent[],
+    components: resolveComponentMedia(
+      message.components,
+      attachments,
+      (a, proxy) => `${origin}${attachmentPath(message.channel_id, a, proxy)}`,
+    ) as unknown as APIMessageTopLevelComponent[],
   } satisfies WireMessage;
   addAppFields(wire, message);
   if (message.message_reference) addReply(wire, message.message_reference, ctx);

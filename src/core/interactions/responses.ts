@@ -14,6 +14,7 @@ import { fieldOf, isAbsent, readInteger, readRecord, type JsonRecord } from '../
 import { report, reportNotOneOf, reportRequired, type Issues } from '../io/report.js';
 import { readAutocompleteResult } from './autocomplete-result.js';
 import { INTERACTION_CALLBACK_ACTIVITIES_REQUIRED, INTERACTION_CALLBACK_TYPE_INVALID } from '../io/codes.js';
+import type { EditedMessageState } from './components-v2.js';
 import { readMessageData, reportEmptyMessage } from './message-data.js';
 import { readModal } from './modal.js';
 
@@ -74,6 +75,8 @@ export interface ResponseContext {
   appHasActivities: boolean;
   /** The option being autocompleted: its type is the type of the suggested values. */
   focusedOption: OptionDefinition | null;
+  /** The message a 7 updates, when the caller has it: its components v2 rules depend on it. */
+  updating?: EditedMessageState | undefined;
 }
 
 export interface CheckedCallback {
@@ -151,7 +154,14 @@ function readCallbackData(
       return readModal(raw, DATA_PATH, issues);
     case CallbackKind.UpdateMessage:
       // An edit of the message holding the component: fields left out stay as they were.
-      return isAbsent(raw) ? {} : readMessageData(raw, { partial: true }, DATA_PATH, issues);
+      return isAbsent(raw)
+        ? {}
+        : readMessageData(
+            raw,
+            { partial: true, ...(ctx.updating ? { editing: ctx.updating } : {}) },
+            DATA_PATH,
+            issues,
+          );
     default:
       return undefined;
   }

@@ -265,6 +265,16 @@ export const SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES = 'SELECT_COMPONENT_TOO_MA
  * premium button). v10 has no documented code for it.
  */
 export const COMPONENT_FIELD_NOT_ALLOWED = 'COMPONENT_FIELD_NOT_ALLOWED';
+/** v10's: `content`, `embeds`, `poll` or `sticker_ids` on a message with the IS_COMPONENTS_V2 flag. */
+export const MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2 =
+  'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2';
+/** v10's: an `attachment://name` media url naming no file of the message. */
+export const UNFURLED_MEDIA_ITEM_REFERENCED_ATTACHMENT_NOT_FOUND =
+  'UNFURLED_MEDIA_ITEM_REFERENCED_ATTACHMENT_NOT_FOUND';
+/** slashd's: a components v2 message with more than 40 components, nested ones included (v10 documents no code). */
+export const COMPONENTS_TOTAL_COUNT_EXCEEDED = 'COMPONENTS_TOTAL_COUNT_EXCEEDED';
+/** slashd's: the text displays of one message hold more than 4000 characters together (v10 documents no code). */
+export const TEXT_DISPLAYS_TOTAL_LENGTH_EXCEEDED = 'TEXT_DISPLAYS_TOTAL_LENGTH_EXCEEDED';
 
 /** The codes of message components, for documentation and tests. */
 export const MESSAGE_COMPONENT_CODES: readonly string[] = [
@@ -277,6 +287,10 @@ export const MESSAGE_COMPONENT_CODES: readonly string[] = [
   SELECT_COMPONENT_OPTION_VALUE_DUPLICATED,
   SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES,
   COMPONENT_FIELD_NOT_ALLOWED,
+  MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2,
+  UNFURLED_MEDIA_ITEM_REFERENCED_ATTACHMENT_NOT_FOUND,
+  COMPONENTS_TOTAL_COUNT_EXCEEDED,
+  TEXT_DISPLAYS_TOTAL_LENGTH_EXCEEDED,
 ];
 
 /** The codes of invoking and answering, for documentation and tests. */
