@@ -332,3 +332,5 @@ export const FAULT_EXPIRY_REQUIRED = 'FAULT_EXPIRY_REQUIRED';
 export const FAULT_UNTIL_INVALID = 'FAULT_UNTIL_INVALID';
 /** `dry_run` is neither `true` nor `false`. */
 export const DRY_RUN_INVALID = 'DRY_RUN_INVALID';
+/** A scenario's `matches` is not a JavaScript regular expression (docs/testing.md#scenarios). */
+export const SCENARIO_PATTERN_INVALID = 'SCENARIO_PATTERN_INVALID';
