@@ -17,7 +17,7 @@ import { watchDependencies } from './metrics/dependency-observer.js';
 import { NodeLease } from './services/node-lease.js';
 import { openRateLimits } from './rate-limits/config.js';
 import { openCredentialThrottle } from './rate-limits/credential-throttle.js';
-import { AppUsageRecorder } from './metrics/app-usage.js';
+import { AppUsageRecorder } from './services/app-usage.js';
 import { FaultTable } from './faults/fault-table.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
 import type { Store } from './store/store.js';

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { describeRoute } from '../core/v10-routes/describe.js';
-import type { AppUsageRecorder } from '../metrics/app-usage.js';
+import type { AppUsageRecorder } from '../services/app-usage.js';
 import { apiPathOf } from './api-versions.js';
 
 const NOT_FOUND = 404;

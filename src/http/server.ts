@@ -45,7 +45,7 @@ import { adminCommandCreatesRoutes } from './routes/admin-command-creates.js';
 import { adminDeliveryRoutes } from './routes/admin-delivery.js';
 import { adminUsageRoutes } from './routes/admin-usage.js';
 import { recordAppUsage } from './app-usage-hook.js';
-import type { AppUsageRecorder } from '../metrics/app-usage.js';
+import type { AppUsageRecorder } from '../services/app-usage.js';
 import { metricsRoutes, type MetricsExposition } from './routes/metrics.js';
 import { observeRequests, replyWithRequestId, requestId } from './observability.js';
 import type { HttpMetrics } from '../metrics/metrics.js';

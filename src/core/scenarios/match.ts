@@ -3,7 +3,6 @@
  * data) differ from a scenario's expectation, each at its path, and the words of the diff a failed
  * step reports. Pure: the runner observes, this judges.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { isSnowflake } from '../snowflake.js';
 import { isMatcher } from './validate.js';
 import type { Expected } from './types.js';
@@ -24,6 +23,19 @@ function join(path: string, key: string | number): string {
   return path === '' ? String(key) : `${path}.${key}`;
 }
 
+/** Deep equality of JSON values (what YAML and v10 bodies hold). */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  return (
+    keysA.length === keysB.length &&
+    keysA.every((key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+  );
+}
+
 function shown(value: unknown): string {
   if (value === undefined) return '(absent)';
   const text = JSON.stringify(value) ?? String(value);
@@ -41,7 +53,7 @@ function matchMatcher(matcher: Record<string, unknown>, observed: unknown, path:
     return typeof observed === 'string' && new RegExp(pattern).test(observed) ? [] : miss(`a text matching /${pattern}/`);
   }
   if (Object.hasOwn(matcher, 'equals'))
-    return isDeepStrictEqual(observed, matcher.equals) ? [] : miss(`exactly ${shown(matcher.equals)}`);
+    return jsonEqual(observed, matcher.equals) ? [] : miss(`exactly ${shown(matcher.equals)}`);
   if (matcher.any === 'id') return typeof observed === 'string' && isSnowflake(observed) ? [] : miss('an id (a snowflake)');
   if (matcher.any === 'timestamp')
     return typeof observed === 'string' && ISO_TIMESTAMP.test(observed) ? [] : miss('an ISO 8601 timestamp');

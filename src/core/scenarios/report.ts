@@ -61,10 +61,10 @@ export function textReport(results: readonly ScenarioResult[]): string {
 export function tapReport(results: readonly ScenarioResult[]): string {
   const points = results.flatMap((scenario) =>
     scenario.error !== null
-      ? [{ name: scenario.name, ok: false, skipped: false, failures: [scenario.error] }]
+      ? [{ name: scenario.name, passed: false, skipped: false, failures: [scenario.error] }]
       : scenario.steps.map((step) => ({
           name: `${scenario.name} › ${step.name}`,
-          ok: step.skipped || step.failures.length === 0,
+          passed: step.skipped || step.failures.length === 0,
           skipped: step.skipped,
           failures: step.failures,
         })),
@@ -72,14 +72,23 @@ export function tapReport(results: readonly ScenarioResult[]): string {
   const lines = ['TAP version 13', `1..${points.length}`];
   points.forEach((point, index) => {
     const name = point.name.replace(/#/g, '\\#');
-    lines.push(`${point.ok ? 'ok' : 'not ok'} ${index + 1} - ${name}${point.skipped ? ' # SKIP an earlier step failed' : ''}`);
+    lines.push(`${point.passed ? 'ok' : 'not ok'} ${index + 1} - ${name}${point.skipped ? ' # SKIP an earlier step failed' : ''}`);
     if (point.failures.length > 0) lines.push('  ---', '  message: |', ...indent(point.failures, '    '), '  ...');
   });
   return `${lines.join('\n')}\n`;
 }
 
+/** Characters XML 1.0 cannot hold at all: C0 controls but tab, line feed and carriage return. */
+function xmlAllows(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
 function xml(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return [...text]
+    .filter(xmlAllows)
+    .join('')
+    .replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function seconds(ms: number): string {

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
 import { isSnowflake } from '../../core/snowflake.js';
-import type { AppUsageRecorder } from '../../metrics/app-usage.js';
+import type { AppUsageRecorder } from '../../services/app-usage.js';
 import { requireAdminToken } from '../guards.js';
 
 export interface AdminUsageRoutesOptions {
