@@ -14,6 +14,8 @@ import { createSandbox, type Sandbox } from '../sandbox.js';
 
 /** The longest wait for the bot under test to be ready, by default, in ms (a discord.js login and a deploy). */
 export const DEFAULT_READY_TIMEOUT_MS = 30_000;
+/** The longest wait for a stopped bot to exit before it is killed, in ms. */
+const BOT_STOP_MS = 10_000;
 /** Between two checks of the bot's readiness, in ms. */
 const READY_POLL_MS = 50;
 
@@ -50,15 +52,24 @@ function startBot(command: string, env: Record<string, string>): ChildProcess {
   return spawn(command, { shell: true, detached: true, stdio: ['ignore', process.stderr, process.stderr], env: { ...process.env, ...env } });
 }
 
-function stopBot(bot: ChildProcess): Promise<void> {
-  if (bot.exitCode !== null || bot.signalCode !== null || bot.pid === undefined) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => bot.once('exit', () => resolve()));
+/** Whether any process of the group is left. */
+function groupAlive(pid: number): boolean {
   try {
-    process.kill(-bot.pid, 'SIGTERM');
+    process.kill(-pid, 0);
+    return true;
   } catch {
-    return Promise.resolve();
+    return false;
   }
-  return exited;
+}
+
+/** SIGTERM to the bot's process group, and the wait until all of it is gone (a bot may tidy up first), bounded. */
+async function stopBot(bot: ChildProcess): Promise<void> {
+  const pid = bot.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  process.kill(-pid, 'SIGTERM');
+  const deadline = performance.now() + BOT_STOP_MS;
+  while (groupAlive(pid) && performance.now() < deadline) await pause(READY_POLL_MS);
+  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
 }
 
 /** Whether the app's bot can be reached (a gateway session, or an endpoint) and has registered commands. */
