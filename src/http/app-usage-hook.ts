@@ -5,19 +5,22 @@
 import type { FastifyInstance } from 'fastify';
 import { describeRoute } from '../core/v10-routes/describe.js';
 import type { AppUsageRecorder } from '../services/app-usage.js';
+import { authenticate, type Principal, type PrincipalStore } from '../services/principal-lookup.js';
 import { apiPathOf } from './api-versions.js';
 
 const NOT_FOUND = 404;
 const METHOD_NOT_ALLOWED = 405;
 
-export function recordAppUsage(app: FastifyInstance, usage: AppUsageRecorder): void {
+export function recordAppUsage(app: FastifyInstance, usage: AppUsageRecorder, principals: PrincipalStore): void {
   app.addHook('onResponse', async (request, reply) => {
-    const principal = request.principal;
-    if (principal?.kind !== 'bot') return;
     const where = apiPathOf(request.url.split('?')[0] ?? '');
     if (where.kind !== 'served') return;
     const unmatched = request.routeOptions.url === undefined;
     const unserved = unmatched && (reply.statusCode === NOT_FOUND || reply.statusCode === METHOD_NOT_ALLOWED);
+    // A route no handler serves authenticated nobody: its token is looked up here, after the answer was sent.
+    let principal: Principal | null = request.principal;
+    if (principal === null && unserved) principal = await authenticate(principals, request.headers.authorization);
+    if (principal?.kind !== 'bot') return;
     usage.request(principal.app.id, describeRoute(request.method, where.below, true).route, !unserved);
   });
 }

@@ -136,7 +136,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   keepAliveHooks(app);
   replyWithRequestId(app);
   if (options.metrics) observeRequests(app, options.metrics.http);
-  if (options.usage) recordAppUsage(app, options.usage);
+  if (options.usage) recordAppUsage(app, options.usage, services.principals);
 
   app.removeAllContentTypeParsers();
   ignoreTypeOfEmptyBodies(app);

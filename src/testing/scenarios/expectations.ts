@@ -10,7 +10,7 @@ import { isSnowflake } from '../../core/snowflake.js';
 import type { User } from '../../core/world/types.js';
 import { findGuild, findRole, findUser } from '../../cli/invoke/resolve-world.js';
 import type { Actors } from '../actors.js';
-import { expectStatus, type Json, type Requester } from '../http.js';
+import { expectStatus, SandboxRequestError, type Json, type Requester } from '../http.js';
 import type { InteractionOutcome, WireMessage } from '../outcome.js';
 
 /** Between two reads of an expectation not yet met, in ms. */
@@ -150,6 +150,16 @@ function judge(context: ExpectationContext, step: StepObservation, expectation: 
   return judgeEvent(context, step, value);
 }
 
+/** A read the acting user is refused (a channel they cannot see) is an unmet expectation, not a crash. */
+async function judgeOrRefused(context: ExpectationContext, step: StepObservation, expectation: Expectation): Promise<Judgement> {
+  try {
+    return await judge(context, step, expectation);
+  } catch (error) {
+    if (error instanceof SandboxRequestError) return { mismatches: [], said: `${expectationKind(expectation)}: ${error.message}` };
+    throw error;
+  }
+}
+
 /** Null when the expectation is met within `timeoutMs`; else the failure in words with its diff. */
 export async function awaitExpectation(
   context: ExpectationContext,
@@ -161,7 +171,7 @@ export async function awaitExpectation(
   // What the action itself answered (a refusal, a modal) is known at once: nothing to wait for.
   const known = FINAL_KINDS.has(expectationKind(expectation));
   for (;;) {
-    const judged = await judge(context, step, expectation);
+    const judged = await judgeOrRefused(context, step, expectation);
     if (judged === null) return null;
     if (known || performance.now() >= deadline) {
       return [known ? judged.said : `${judged.said} (waited ${timeoutMs} ms)`, ...diffLines(judged.mismatches)].join('\n');

@@ -167,7 +167,11 @@ async function runStep(scene: Scene, step: Step, timeoutMs: number): Promise<str
   const actors = scene.target.actors;
   const actor = await actors.user(step.as);
   const place = await placeOf(scene, step);
-  const [newest] = await actors.messages(place.channelId, actor, 1);
+  // A user who cannot read the channel may still act (and be refused): then every message is new.
+  const [newest] = await actors.messages(place.channelId, actor, 1).catch((error: unknown) => {
+    if (error instanceof SandboxRequestError) return [];
+    throw error;
+  });
   const observation: StepObservation = {
     actor,
     channelId: place.channelId,
