@@ -1,7 +1,7 @@
 /** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9 (and /api, as v10). */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger } from 'fastify';
 import { allowedHosts, HostPolicy } from './allowed-hosts.js';
-import { authentication } from './authentication.js';
+import { authentication, principalAfterAnswer } from './authentication.js';
 import { credentialThrottling } from './credential-throttle.js';
 import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
 import type { HttpServices } from './context.js';
@@ -136,7 +136,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   keepAliveHooks(app);
   replyWithRequestId(app);
   if (options.metrics) observeRequests(app, options.metrics.http);
-  if (options.usage) recordAppUsage(app, options.usage, services.principals);
+  if (options.usage) recordAppUsage(app, options.usage, principalAfterAnswer(services.principals));
 
   app.removeAllContentTypeParsers();
   ignoreTypeOfEmptyBodies(app);
