@@ -17,7 +17,11 @@ import { parseScenarioText, ScenarioFileError } from '../src/testing/scenarios/l
 import { repoRoot } from './helpers/openapi.js';
 
 const ROOT = repoRoot();
-const EXAMPLES = ['examples/testing/ping-bot.scenario.yaml', 'examples/hello-app.scenario.yaml', 'examples/pytest/ping-bot.scenario.yaml'];
+const EXAMPLES = [
+  'examples/testing/ping-bot.scenario.yaml',
+  'examples/hello-app.scenario.yaml',
+  'examples/pytest/ping-bot.scenario.yaml',
+];
 
 function problems(yamlText: string): string[] {
   const checked = validateScenario(parse(yamlText));
@@ -26,7 +30,12 @@ function problems(yamlText: string): string[] {
 
 describe('scenario files are checked, each problem named by its path', () => {
   test('a valid file has none', () => {
-    assert.deepEqual(problems('steps:\n  - invoke: /ping\n    as: alice\n    in: general\n    expect: [{ message: { content: pong } }]\n'), []);
+    assert.deepEqual(
+      problems(
+        'steps:\n  - invoke: /ping\n    as: alice\n    in: general\n    expect: [{ message: { content: pong } }]\n',
+      ),
+      [],
+    );
   });
 
   test('a step without a user, with two actions, an unknown expectation and a bad pattern', () => {
@@ -65,11 +74,14 @@ describe('scenario files are checked, each problem named by its path', () => {
   });
 
   test('a file that is not YAML is one error naming the file', () => {
-    assert.throws(() => parseScenarioText('steps: [', 'broken.yaml'), (error: unknown) => {
-      assert.ok(error instanceof ScenarioFileError);
-      assert.match(error.message, /^broken\.yaml is not a valid scenario:\n {2}not YAML/);
-      return true;
-    });
+    assert.throws(
+      () => parseScenarioText('steps: [', 'broken.yaml'),
+      (error: unknown) => {
+        assert.ok(error instanceof ScenarioFileError);
+        assert.match(error.message, /^broken\.yaml is not a valid scenario:\n {2}not YAML/);
+        return true;
+      },
+    );
   });
 
   test('the example scenario files are valid, by the validator and by schemas/scenario.schema.json', () => {
@@ -85,21 +97,39 @@ describe('scenario files are checked, each problem named by its path', () => {
     // The schema refuses what the validator refuses: a step with two actions, an expectation with none.
     assert.equal(schema({ steps: [{ invoke: '/a', post: 'b', as: 'x' }] }), false);
     assert.equal(schema({ steps: [{ invoke: '/a', as: 'x', expect: [{ mesage: {} }] }] }), false);
-    assert.equal(schema({ steps: [{ invoke: '/a', as: 'x', expect: [{ message: { content: { matches: 'p' } } }] }] }), true);
+    assert.equal(
+      schema({ steps: [{ invoke: '/a', as: 'x', expect: [{ message: { content: { matches: 'p' } } }] }] }),
+      true,
+    );
   });
 });
 
 describe('matching', () => {
   test('fields given must match, extra observed fields are ignored; lists match item by item in any order', () => {
-    const observed = { content: 'pong', id: '1335036896870400001', embeds: [{ title: 'b' }, { title: 'a', fields: [{ name: 'x', value: '<#42>' }] }] };
-    assert.deepEqual(matchExpected({ content: 'pong', embeds: [{ title: 'a', fields: [{ value: { matches: '^<#\\d+>$' } }] }] }, observed), []);
+    const observed = {
+      content: 'pong',
+      id: '1335036896870400001',
+      embeds: [{ title: 'b' }, { title: 'a', fields: [{ name: 'x', value: '<#42>' }] }],
+    };
+    assert.deepEqual(
+      matchExpected(
+        { content: 'pong', embeds: [{ title: 'a', fields: [{ value: { matches: '^<#\\d+>$' } }] }] },
+        observed,
+      ),
+      [],
+    );
     assert.deepEqual(matchExpected({ id: { any: 'id' }, content: { contains: 'on' } }, observed), []);
     assert.deepEqual(matchExpected({ embeds: { equals: [{ title: 'b' }] } }, observed).length, 1);
-    assert.deepEqual(matchExpected({ timestamp: { any: 'timestamp' } }, { timestamp: '2026-01-02T03:04:05.678000+00:00' }), []);
+    assert.deepEqual(
+      matchExpected({ timestamp: { any: 'timestamp' } }, { timestamp: '2026-01-02T03:04:05.678000+00:00' }),
+      [],
+    );
   });
 
   test('a mismatch reads as a diff: where, expected, observed', () => {
-    const lines = diffLines(matchExpected({ content: 'pang', embeds: [{ title: 'a' }] }, { content: 'pong', embeds: [{ title: 'c' }] }));
+    const lines = diffLines(
+      matchExpected({ content: 'pang', embeds: [{ title: 'a' }] }, { content: 'pong', embeds: [{ title: 'c' }] }),
+    );
     assert.deepEqual(lines, [
       '  at content:',
       '    - expected: "pang"',
@@ -113,7 +143,13 @@ describe('matching', () => {
 
 describe('coverage', () => {
   test('commands, subcommands and options as typed; what no step used is listed', () => {
-    const config = { name: 'config', options: [{ type: 1, name: 'set', options: [{ type: 3, name: 'key' }] }, { type: 1, name: 'show' }] };
+    const config = {
+      name: 'config',
+      options: [
+        { type: 1, name: 'set', options: [{ type: 3, name: 'key' }] },
+        { type: 1, name: 'show' },
+      ],
+    };
     assert.deepEqual(commandItems(config), ['/config', '/config set', '/config set key', '/config show']);
     const exercised = new Set(exercisedItems({ commandPath: ['config', 'set'], options: ['key'] }));
     const coverage = computeCoverage({
@@ -144,7 +180,12 @@ describe('reports', () => {
       error: null,
       durationMs: 20,
       steps: [
-        { name: 'alice invokes /ping', failures: ['message: none matched\n  at content:\n    - expected: "pang"\n    + observed: "pong"'], durationMs: 5, skipped: false },
+        {
+          name: 'alice invokes /ping',
+          failures: ['message: none matched\n  at content:\n    - expected: "pang"\n    + observed: "pong"'],
+          durationMs: 5,
+          skipped: false,
+        },
         { name: 'bob clicks #1', failures: [], durationMs: 0, skipped: true },
       ],
     },
@@ -152,8 +193,13 @@ describe('reports', () => {
 
   test('JUnit XML: a suite per scenario, a case per step, the failure with its diff', () => {
     const xml = junitReport(results);
-    assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="slashd test" tests="3" failures="1">/);
-    const suites = [...xml.matchAll(/<testsuite name="([^"]*)" file="([^"]*)" tests="(\d+)" failures="(\d+)" skipped="(\d+)"/g)].map((m) => m.slice(1));
+    assert.match(
+      xml,
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="slashd test" tests="3" failures="1">/,
+    );
+    const suites = [
+      ...xml.matchAll(/<testsuite name="([^"]*)" file="([^"]*)" tests="(\d+)" failures="(\d+)" skipped="(\d+)"/g),
+    ].map((m) => m.slice(1));
     assert.deepEqual(suites, [
       ['good &#38; &#34;quoted&#34;', 'a.yaml', '1', '0', '0'],
       ['bad', 'b.yaml', '2', '1', '1'],

@@ -45,7 +45,10 @@ describe('runScenario against a sandbox', () => {
   });
 
   test('a wrong expected reply fails, with the diff in the report', async () => {
-    const wrong = scenarioFile('wrong.yaml', readFileSync(PASSING, 'utf8').replace('{ matches: \'^pressed by bob$\' }', "'pressed by alice'"));
+    const wrong = scenarioFile(
+      'wrong.yaml',
+      readFileSync(PASSING, 'utf8').replace("{ matches: '^pressed by bob$' }", "'pressed by alice'"),
+    );
     const run = await runScenario(wrong, { sandbox });
     assert.equal(run.passed, false);
     assert.match(

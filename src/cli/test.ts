@@ -10,7 +10,15 @@ import { renderReport, REPORTERS, type ReporterName } from '../core/scenarios/re
 import { scenarioFiles } from '../testing/scenarios/load.js';
 import { runScenarioFiles } from '../testing/scenarios/run.js';
 import type { Env } from './client.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_USAGE,
+  parseCommandLine,
+  reportUsageError,
+  UsageError,
+  type Output,
+} from './usage.js';
 
 export interface TestArgs {
   files: string[];
@@ -27,7 +35,8 @@ export interface TestArgs {
 
 function reporter(raw: string | undefined): ReporterName {
   if (raw === undefined) return 'text';
-  if (!(REPORTERS as readonly string[]).includes(raw)) throw new UsageError(`--reporter takes ${REPORTERS.join(', ')}, not '${raw}'`);
+  if (!(REPORTERS as readonly string[]).includes(raw))
+    throw new UsageError(`--reporter takes ${REPORTERS.join(', ')}, not '${raw}'`);
   return raw as ReporterName;
 }
 
@@ -55,7 +64,8 @@ export function parseTestArgs(args: string[], env: Env): TestArgs {
   return {
     files: positionals,
     url,
-    adminToken: (values['admin-token'] as string | undefined) ?? (url === undefined ? undefined : env.SLASHD_ADMIN_TOKEN),
+    adminToken:
+      (values['admin-token'] as string | undefined) ?? (url === undefined ? undefined : env.SLASHD_ADMIN_TOKEN),
     world: values.world as string | undefined,
     bot: values.bot as string | undefined,
     application: values.app as string | undefined,

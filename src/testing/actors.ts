@@ -46,9 +46,19 @@ export interface Actors {
   application(reference?: string): Promise<Application>;
   invoke(user: string, channel: string, commandLine: string, options?: InvokeOptions): Promise<InteractionOutcome>;
   click(user: string, message: MessageRef, customId: string, options?: ClickOptions): Promise<InteractionOutcome>;
-  submitModal(user: string, opened: InteractionOutcome, values: Record<string, string>, waitMs?: number): Promise<InteractionOutcome>;
+  submitModal(
+    user: string,
+    opened: InteractionOutcome,
+    values: Record<string, string>,
+    waitMs?: number,
+  ): Promise<InteractionOutcome>;
   /** `user` posts `content` in the channel, with a file when given; the message posted. */
-  post(user: string, channelId: string, content: string, file?: { name: string; bytes: Uint8Array }): Promise<WireMessage>;
+  post(
+    user: string,
+    channelId: string,
+    content: string,
+    file?: { name: string; bytes: Uint8Array },
+  ): Promise<WireMessage>;
   /** `user` reacts to a message with an emoji (unicode, or `name:id`). */
   react(user: string, message: MessageRef, emoji: string): Promise<void>;
   /** The channel's messages as `reader` sees them, oldest first. */
@@ -56,7 +66,10 @@ export interface Actors {
 }
 
 /** The component of this custom_id anywhere in a message's components (rows, sections, containers). */
-export function findComponent(components: readonly Json[] | undefined, found: (component: Json) => boolean): Json | null {
+export function findComponent(
+  components: readonly Json[] | undefined,
+  found: (component: Json) => boolean,
+): Json | null {
   for (const component of components ?? []) {
     if (found(component)) return component;
     const inner = findComponent(
@@ -125,7 +138,8 @@ export function createActors(options: { request: Requester; adminToken: string; 
     async application(reference) {
       const apps = (await current()).applications;
       const app = reference === undefined ? apps[0] : apps.find((a) => a.id === reference || a.name === reference);
-      if (!app) throw new Error(`no application '${String(reference)}'; they are: ${apps.map((a) => a.name).join(', ')}`);
+      if (!app)
+        throw new Error(`no application '${String(reference)}'; they are: ${apps.map((a) => a.name).join(', ')}`);
       return app;
     },
     async invoke(userRef, channelRef, commandLine, invokeOptions = {}) {
@@ -142,7 +156,13 @@ export function createActors(options: { request: Requester; adminToken: string; 
         : parseTypedCommand(commandLine);
       const command = findCommand((index.application_commands ?? []) as IndexCommand[], typed.path[0]!, contextMenu);
       const data = invocationData(command, typed, { world: await current(), guild }, invokeOptions.target);
-      const body = { type: 2, application_id: command.application_id, guild_id: guild.id, channel_id: channel.id, data };
+      const body = {
+        type: 2,
+        application_id: command.application_id,
+        guild_id: guild.id,
+        channel_id: channel.id,
+        data,
+      };
       return interact(user, channel.id, body, invokeOptions.waitMs);
     },
     async click(userRef, message, customId, clickOptions = {}) {

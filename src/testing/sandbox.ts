@@ -150,7 +150,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     invoke: (user, channel, commandLine, invokeOptions) => names.invoke(user, channel, commandLine, invokeOptions),
     click: (user, message, customId, clickOptions) => names.click(user, message, customId, clickOptions),
-    submitModal: (user, opened, values, submitOptions = {}) => names.submitModal(user, opened, values, submitOptions.waitMs),
+    submitModal: (user, opened, values, submitOptions = {}) =>
+      names.submitModal(user, opened, values, submitOptions.waitMs),
     async messages(channelRef, readOptions = {}) {
       const { channel } = await names.place(channelRef, readOptions.guild);
       const reader = readOptions.as === undefined ? (await names.world()).users[0]! : await names.user(readOptions.as);

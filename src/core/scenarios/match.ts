@@ -32,7 +32,10 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   const keysB = Object.keys(b);
   return (
     keysA.length === keysB.length &&
-    keysA.every((key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    keysA.every(
+      (key) =>
+        Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    )
   );
 }
 
@@ -50,11 +53,14 @@ function matchMatcher(matcher: Record<string, unknown>, observed: unknown, path:
   }
   if (Object.hasOwn(matcher, 'matches')) {
     const pattern = String(matcher.matches);
-    return typeof observed === 'string' && new RegExp(pattern).test(observed) ? [] : miss(`a text matching /${pattern}/`);
+    return typeof observed === 'string' && new RegExp(pattern).test(observed)
+      ? []
+      : miss(`a text matching /${pattern}/`);
   }
   if (Object.hasOwn(matcher, 'equals'))
     return jsonEqual(observed, matcher.equals) ? [] : miss(`exactly ${shown(matcher.equals)}`);
-  if (matcher.any === 'id') return typeof observed === 'string' && isSnowflake(observed) ? [] : miss('an id (a snowflake)');
+  if (matcher.any === 'id')
+    return typeof observed === 'string' && isSnowflake(observed) ? [] : miss('an id (a snowflake)');
   if (matcher.any === 'timestamp')
     return typeof observed === 'string' && ISO_TIMESTAMP.test(observed) ? [] : miss('an ISO 8601 timestamp');
   return observed === undefined || observed === null ? miss('a value') : [];
@@ -88,7 +94,11 @@ export function matchExpected(expected: Expected, observed: unknown, path = ''):
     if (observed === null || typeof observed !== 'object' || Array.isArray(observed))
       return [{ path, expected: `an object like ${shown(expected)}`, observed }];
     return Object.entries(expected).flatMap(([key, value]) =>
-      matchExpected(value as Expected, Object.hasOwn(observed, key) ? (observed as Record<string, unknown>)[key] : undefined, join(path, key)),
+      matchExpected(
+        value as Expected,
+        Object.hasOwn(observed, key) ? (observed as Record<string, unknown>)[key] : undefined,
+        join(path, key),
+      ),
     );
   }
   return observed === expected ? [] : [{ path, expected: shown(expected), observed }];

@@ -72,7 +72,9 @@ export function tapReport(results: readonly ScenarioResult[]): string {
   const lines = ['TAP version 13', `1..${points.length}`];
   points.forEach((point, index) => {
     const name = point.name.replace(/#/g, '\\#');
-    lines.push(`${point.passed ? 'ok' : 'not ok'} ${index + 1} - ${name}${point.skipped ? ' # SKIP an earlier step failed' : ''}`);
+    lines.push(
+      `${point.passed ? 'ok' : 'not ok'} ${index + 1} - ${name}${point.skipped ? ' # SKIP an earlier step failed' : ''}`,
+    );
     if (point.failures.length > 0) lines.push('  ---', '  message: |', ...indent(point.failures, '    '), '  ...');
   });
   return `${lines.join('\n')}\n`;
@@ -111,13 +113,20 @@ export function junitReport(results: readonly ScenarioResult[]): string {
     );
     if (scenario.error !== null) {
       lines.push(`    <testcase name="(loading)" classname="${xml(scenario.name)}" time="0">`);
-      lines.push(`      <failure message="${xml(scenario.error.split('\n')[0]!)}">${xml(scenario.error)}</failure>`, '    </testcase>');
+      lines.push(
+        `      <failure message="${xml(scenario.error.split('\n')[0]!)}">${xml(scenario.error)}</failure>`,
+        '    </testcase>',
+      );
     }
     for (const step of scenario.steps) {
-      lines.push(`    <testcase name="${xml(step.name)}" classname="${xml(scenario.name)}" time="${seconds(step.durationMs)}">`);
+      lines.push(
+        `    <testcase name="${xml(step.name)}" classname="${xml(scenario.name)}" time="${seconds(step.durationMs)}">`,
+      );
       if (step.skipped) lines.push('      <skipped message="an earlier step failed"/>');
       else if (step.failures.length > 0)
-        lines.push(`      <failure message="${xml(step.failures[0]!.split('\n')[0]!)}">${xml(step.failures.join('\n'))}</failure>`);
+        lines.push(
+          `      <failure message="${xml(step.failures[0]!.split('\n')[0]!)}">${xml(step.failures.join('\n'))}</failure>`,
+        );
       lines.push('    </testcase>');
     }
     lines.push('  </testsuite>');

@@ -5,16 +5,27 @@
  */
 import { BASE_TYPE_CHOICES, SCENARIO_PATTERN_INVALID } from '../io/codes.js';
 import type { Issue, IssuePath } from '../io/issue.js';
-import { fieldOf, isAbsent, isRecord, readInteger, readList, readRecord, readString, type JsonRecord } from '../io/read.js';
-import { report, reportAboveMax, reportBelowMin, reportNotOneOf, reportRequired, reportTooShort, type Issues } from '../io/report.js';
-import { fail, ok, type Result } from '../io/result.js';
 import {
-  ACTION_KEYS,
-  ANY_KINDS,
-  EXPECTATION_KEYS,
-  MATCHER_KEYS,
-  type Scenario,
-} from './types.js';
+  fieldOf,
+  isAbsent,
+  isRecord,
+  readInteger,
+  readList,
+  readRecord,
+  readString,
+  type JsonRecord,
+} from '../io/read.js';
+import {
+  report,
+  reportAboveMax,
+  reportBelowMin,
+  reportNotOneOf,
+  reportRequired,
+  reportTooShort,
+  type Issues,
+} from '../io/report.js';
+import { fail, ok, type Result } from '../io/result.js';
+import { ACTION_KEYS, ANY_KINDS, EXPECTATION_KEYS, MATCHER_KEYS, type Scenario } from './types.js';
 
 /** Steps of one scenario at most: a recorded session of an hour is far below it. */
 export const MAX_SCENARIO_STEPS = 1_000;
@@ -39,7 +50,8 @@ const STEP_FIELDS: Readonly<Record<string, readonly string[]>> = {
 
 function onlyKnownFields(record: JsonRecord, allowed: ReadonlySet<string>, path: IssuePath, issues: Issues): void {
   for (const key of Object.keys(record)) {
-    if (!allowed.has(key)) report(issues, [...path, key], BASE_TYPE_CHOICES, `Unknown field; expected one of {${[...allowed].join(', ')}}.`);
+    if (!allowed.has(key))
+      report(issues, [...path, key], BASE_TYPE_CHOICES, `Unknown field; expected one of {${[...allowed].join(', ')}}.`);
   }
 }
 
@@ -147,14 +159,16 @@ function checkExpected(value: unknown, path: IssuePath, issues: Issues): void {
     return;
   }
   if (Array.isArray(value)) value.forEach((item, index) => checkExpected(item, [...path, index], issues));
-  else if (isRecord(value)) for (const [key, field] of Object.entries(value)) checkExpected(field, [...path, key], issues);
+  else if (isRecord(value))
+    for (const [key, field] of Object.entries(value)) checkExpected(field, [...path, key], issues);
 }
 
 function checkRefusal(value: unknown, path: IssuePath, issues: Issues): void {
   const refusal = readRecord(value, path, issues);
   if (!refusal) return;
   onlyKnownFields(refusal, new Set(['status', 'code', 'reason']), path, issues);
-  for (const key of ['status', 'code']) if (!isAbsent(fieldOf(refusal, key))) readInteger(refusal[key], [...path, key], issues);
+  for (const key of ['status', 'code'])
+    if (!isAbsent(fieldOf(refusal, key))) readInteger(refusal[key], [...path, key], issues);
   checkOptionalString(refusal, 'reason', path, issues);
 }
 
@@ -164,7 +178,8 @@ function checkMember(value: unknown, path: IssuePath, issues: Issues): void {
   onlyKnownFields(member, new Set(['user', 'guild', 'has', 'lacks']), path, issues);
   checkRequiredString(member, 'user', path, issues);
   checkOptionalString(member, 'guild', path, issues);
-  for (const key of ['has', 'lacks']) if (!isAbsent(fieldOf(member, key))) checkStringList(member[key], [...path, key], issues);
+  for (const key of ['has', 'lacks'])
+    if (!isAbsent(fieldOf(member, key))) checkStringList(member[key], [...path, key], issues);
 }
 
 function checkEvent(value: unknown, path: IssuePath, issues: Issues): void {

@@ -14,7 +14,10 @@ export interface AdminUsageRoutesOptions {
   adminToken: string;
 }
 
-export async function adminUsageRoutes(admin: FastifyInstance, { usage, adminToken }: AdminUsageRoutesOptions): Promise<void> {
+export async function adminUsageRoutes(
+  admin: FastifyInstance,
+  { usage, adminToken }: AdminUsageRoutesOptions,
+): Promise<void> {
   admin.addHook('onRequest', requireAdminToken(adminToken));
   admin.get<{ Params: { id: string } }>('/applications/:id/usage', async (request) => {
     if (!isSnowflake(request.params.id)) throw apiError('UnknownApplication');

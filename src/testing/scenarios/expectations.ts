@@ -5,7 +5,12 @@
  */
 import { setTimeout as pause } from 'node:timers/promises';
 import { bestCandidate, diffLines, matchExpected, type Mismatch } from '../../core/scenarios/match.js';
-import { expectationKind, type Expectation, type Expected, type MessageExpectation } from '../../core/scenarios/types.js';
+import {
+  expectationKind,
+  type Expectation,
+  type Expected,
+  type MessageExpectation,
+} from '../../core/scenarios/types.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import type { User } from '../../core/world/types.js';
 import { findGuild, findRole, findUser } from '../../cli/invoke/resolve-world.js';
@@ -67,10 +72,15 @@ async function stepMessages(context: ExpectationContext, step: StepObservation, 
 }
 
 function judgeMessages(candidates: readonly WireMessage[], expected: MessageExpectation, what: string): Judgement {
-  const best = bestCandidate(candidates, (message) => matchExpected(expected as Expected, projected(message, expected)));
+  const best = bestCandidate(candidates, (message) =>
+    matchExpected(expected as Expected, projected(message, expected)),
+  );
   if (best && best.mismatches.length === 0) return null;
   if (!best) return { mismatches: [], said: `${what}: none was posted` };
-  return { mismatches: best.mismatches, said: `${what}: none matched; the closest of ${candidates.length} (${best.candidate.id})` };
+  return {
+    mismatches: best.mismatches,
+    said: `${what}: none matched; the closest of ${candidates.length} (${best.candidate.id})`,
+  };
 }
 
 async function judgeMessage(context: ExpectationContext, step: StepObservation, expected: MessageExpectation) {
@@ -107,7 +117,11 @@ function judgeModal(step: StepObservation, expected: Record<string, unknown>): J
   return mismatches.length === 0 ? null : { mismatches, said: 'modal: it differs' };
 }
 
-async function judgeMember(context: ExpectationContext, step: StepObservation, expected: { user: string; guild?: string; has?: string[]; lacks?: string[] }) {
+async function judgeMember(
+  context: ExpectationContext,
+  step: StepObservation,
+  expected: { user: string; guild?: string; has?: string[]; lacks?: string[] },
+) {
   context.actors.forget();
   const world = await context.actors.world();
   const guild = expected.guild ? findGuild(world, expected.guild) : world.guilds.find((g) => g.id === step.guildId);
@@ -118,28 +132,51 @@ async function judgeMember(context: ExpectationContext, step: StepObservation, e
   const roleName = (id: string) => guild.roles.find((role) => role.id === id)?.name ?? id;
   const holds = (reference: string) => member.roles.includes(findRole(guild, reference)?.id ?? reference);
   const mismatches: Mismatch[] = [
-    ...(expected.has ?? []).filter((role) => !holds(role)).map((role) => ({ path: 'roles', expected: `has ${role}`, observed: member.roles.map(roleName) })),
-    ...(expected.lacks ?? []).filter(holds).map((role) => ({ path: 'roles', expected: `lacks ${role}`, observed: member.roles.map(roleName) })),
+    ...(expected.has ?? [])
+      .filter((role) => !holds(role))
+      .map((role) => ({ path: 'roles', expected: `has ${role}`, observed: member.roles.map(roleName) })),
+    ...(expected.lacks ?? [])
+      .filter(holds)
+      .map((role) => ({ path: 'roles', expected: `lacks ${role}`, observed: member.roles.map(roleName) })),
   ];
-  return mismatches.length === 0 ? null : { mismatches, said: `member: the roles of ${user.username} in ${guild.name}` };
+  return mismatches.length === 0
+    ? null
+    : { mismatches, said: `member: the roles of ${user.username} in ${guild.name}` };
 }
 
-async function judgeEvent(context: ExpectationContext, step: StepObservation, expected: { type: string; data?: Expected }) {
+async function judgeEvent(
+  context: ExpectationContext,
+  step: StepObservation,
+  expected: { type: string; data?: Expected },
+) {
   const usage = expectStatus(
-    await context.request('GET', `/admin/applications/${context.applicationId}/usage`, { auth: `Bearer ${context.adminToken}` }),
+    await context.request('GET', `/admin/applications/${context.applicationId}/usage`, {
+      auth: `Bearer ${context.adminToken}`,
+    }),
     "reading the bot's usage",
     200,
   ) as { recent_events: { seq: number; type: string; data: string | null }[] };
   const received = usage.recent_events.filter((event) => event.seq > step.eventSeq);
   const sameType = received.filter((event) => event.type === expected.type);
   if (sameType.length === 0)
-    return { mismatches: [], said: `event: the bot received no ${expected.type} (it received: ${received.map((e) => e.type).join(', ') || 'nothing'})` };
+    return {
+      mismatches: [],
+      said: `event: the bot received no ${expected.type} (it received: ${received.map((e) => e.type).join(', ') || 'nothing'})`,
+    };
   if (expected.data === undefined) return null;
-  const best = bestCandidate(sameType, (event) => matchExpected(expected.data!, event.data === null ? undefined : JSON.parse(event.data)));
-  return best && best.mismatches.length > 0 ? { mismatches: best.mismatches, said: `event: no ${expected.type} matched` } : null;
+  const best = bestCandidate(sameType, (event) =>
+    matchExpected(expected.data!, event.data === null ? undefined : JSON.parse(event.data)),
+  );
+  return best && best.mismatches.length > 0
+    ? { mismatches: best.mismatches, said: `event: no ${expected.type} matched` }
+    : null;
 }
 
-function judge(context: ExpectationContext, step: StepObservation, expectation: Expectation): Promise<Judgement> | Judgement {
+function judge(
+  context: ExpectationContext,
+  step: StepObservation,
+  expectation: Expectation,
+): Promise<Judgement> | Judgement {
   const kind = expectationKind(expectation);
   const value = (expectation as Record<string, any>)[kind];
   if (kind === 'message') return judgeMessage(context, step, value);
@@ -151,11 +188,16 @@ function judge(context: ExpectationContext, step: StepObservation, expectation: 
 }
 
 /** A read the acting user is refused (a channel they cannot see) is an unmet expectation, not a crash. */
-async function judgeOrRefused(context: ExpectationContext, step: StepObservation, expectation: Expectation): Promise<Judgement> {
+async function judgeOrRefused(
+  context: ExpectationContext,
+  step: StepObservation,
+  expectation: Expectation,
+): Promise<Judgement> {
   try {
     return await judge(context, step, expectation);
   } catch (error) {
-    if (error instanceof SandboxRequestError) return { mismatches: [], said: `${expectationKind(expectation)}: ${error.message}` };
+    if (error instanceof SandboxRequestError)
+      return { mismatches: [], said: `${expectationKind(expectation)}: ${error.message}` };
     throw error;
   }
 }
@@ -174,7 +216,9 @@ export async function awaitExpectation(
     const judged = await judgeOrRefused(context, step, expectation);
     if (judged === null) return null;
     if (known || performance.now() >= deadline) {
-      return [known ? judged.said : `${judged.said} (waited ${timeoutMs} ms)`, ...diffLines(judged.mismatches)].join('\n');
+      return [known ? judged.said : `${judged.said} (waited ${timeoutMs} ms)`, ...diffLines(judged.mismatches)].join(
+        '\n',
+      );
     }
     await pause(EXPECTATION_POLL_MS);
   }

@@ -65,7 +65,11 @@ async function restoreWorld(target: ScenarioTarget, loaded: LoadedScenario): Pro
   else if (target.baseSnapshot !== null) await restore(target.baseSnapshot);
   if (typeof world === 'string') {
     const file = loadWorldFile(resolve(loaded.folder, world));
-    expectStatus(await target.request('PUT', '/admin/world', { auth: admin(target), body: file }), 'loading the world', 200);
+    expectStatus(
+      await target.request('PUT', '/admin/world', { auth: admin(target), body: file }),
+      'loading the world',
+      200,
+    );
   }
   target.actors.forget();
 }
@@ -121,16 +125,29 @@ async function act(scene: Scene, step: Step, actor: User, observation: StepObser
   const { actors } = scene.target;
   const { channelId } = observation;
   if ('invoke' in step) {
-    const typed = step.target === undefined ? parseTypedCommand(step.invoke) : { path: [step.invoke.replace(/^\//, '')], options: [] };
-    const options = { waitMs, ...(step.target === undefined ? {} : { target: step.target }), ...(step.guild ? { guild: step.guild } : {}) };
-    const items = exercisedItems({ commandPath: typed.path, options: typed.options.map((o) => o.name) }, step.target !== undefined);
+    const typed =
+      step.target === undefined
+        ? parseTypedCommand(step.invoke)
+        : { path: [step.invoke.replace(/^\//, '')], options: [] };
+    const options = {
+      waitMs,
+      ...(step.target === undefined ? {} : { target: step.target }),
+      ...(step.guild ? { guild: step.guild } : {}),
+    };
+    const items = exercisedItems(
+      { commandPath: typed.path, options: typed.options.map((o) => o.name) },
+      step.target !== undefined,
+    );
     items.forEach((item) => scene.exercise.items.add(item));
     observation.outcome = await actors.invoke(actor.id, channelId, step.invoke, options);
   } else if ('click' in step) {
     const { message, customId } = await clickTarget(scene, actor, channelId, step);
     scene.exercise.componentsUsed.add(customId);
     observation.target = message;
-    observation.outcome = await actors.click(actor.id, message, customId, { waitMs, ...(step.values ? { values: step.values } : {}) });
+    observation.outcome = await actors.click(actor.id, message, customId, {
+      waitMs,
+      ...(step.values ? { values: step.values } : {}),
+    });
   } else if ('submit' in step) {
     if (!scene.last?.modal) throw new Error('the previous step opened no modal to submit');
     observation.outcome = await actors.submitModal(actor.id, scene.last, step.submit, waitMs);
@@ -144,19 +161,27 @@ async function act(scene: Scene, step: Step, actor: User, observation: StepObser
   } else {
     const file = resolve(scene.loaded.folder, step.upload.file);
     const bytes = new Uint8Array(readFileSync(file));
-    await actors.post(actor.id, channelId, step.upload.content ?? '', { name: step.upload.name ?? basename(file), bytes });
+    await actors.post(actor.id, channelId, step.upload.content ?? '', {
+      name: step.upload.name ?? basename(file),
+      bytes,
+    });
   }
   if (observation.outcome) {
     scene.last = observation.outcome;
     observation.outcome.messages.forEach((message) => noteComponents(scene, message));
     if (observation.outcome.state === 'failed')
-      observation.refusal = { reason: observation.outcome.failureReason ?? 'failed', message: `the interaction failed (${observation.outcome.failureReason})` };
+      observation.refusal = {
+        reason: observation.outcome.failureReason ?? 'failed',
+        message: `the interaction failed (${observation.outcome.failureReason})`,
+      };
   }
 }
 
 async function lastEventSeq(scene: Scene): Promise<number> {
   const usage = expectStatus(
-    await scene.target.request('GET', `/admin/applications/${scene.applicationId}/usage`, { auth: admin(scene.target) }),
+    await scene.target.request('GET', `/admin/applications/${scene.applicationId}/usage`, {
+      auth: admin(scene.target),
+    }),
     "reading the bot's usage",
     200,
   ) as { last_event_seq: number };
@@ -214,7 +239,13 @@ export async function runLoadedScenario(
 ): Promise<ScenarioResult> {
   const scenario: Scenario = loaded.scenario;
   const started = performance.now();
-  const result: ScenarioResult = { name: scenario.name ?? basename(loaded.file), file: loaded.file, steps: [], error: null, durationMs: 0 };
+  const result: ScenarioResult = {
+    name: scenario.name ?? basename(loaded.file),
+    file: loaded.file,
+    steps: [],
+    error: null,
+    durationMs: 0,
+  };
   try {
     await restoreWorld(target, loaded);
     const app = await target.actors.application(scenario.application);

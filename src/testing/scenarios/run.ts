@@ -64,7 +64,10 @@ async function coverageOf(target: Target, exercise: Exercise): Promise<Coverage>
 }
 
 /** The scenarios of `files`, replayed one after the other; a file that does not load fails alone. */
-export async function runScenarioFiles(files: readonly string[], options: ScenarioRunOptions = {}): Promise<ScenarioRun> {
+export async function runScenarioFiles(
+  files: readonly string[],
+  options: ScenarioRunOptions = {},
+): Promise<ScenarioRun> {
   const { loaded, broken } = loadAll(files);
   const first = loaded[0]?.scenario;
   const startWorld = typeof first?.world === 'string' ? join(loaded[0]!.folder, first.world) : undefined;
@@ -76,7 +79,9 @@ export async function runScenarioFiles(files: readonly string[], options: Scenar
   });
   const auth = `Bearer ${target.adminToken}`;
   try {
-    const base = String(expectStatus(await target.request('POST', '/admin/snapshots', { auth }), 'taking a snapshot', 201).id);
+    const base = String(
+      expectStatus(await target.request('POST', '/admin/snapshots', { auth }), 'taking a snapshot', 201).id,
+    );
     const exercise = newExercise();
     const results = [...broken];
     try {

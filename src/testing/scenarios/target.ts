@@ -49,7 +49,12 @@ export interface Target {
 
 function startBot(command: string, env: Record<string, string>): ChildProcess {
   // Its own process group: stopping it stops what its shell started.
-  return spawn(command, { shell: true, detached: true, stdio: ['ignore', process.stderr, process.stderr], env: { ...process.env, ...env } });
+  return spawn(command, {
+    shell: true,
+    detached: true,
+    stdio: ['ignore', process.stderr, process.stderr],
+    env: { ...process.env, ...env },
+  });
 }
 
 /** Whether any process of the group is left. */
@@ -73,10 +78,21 @@ async function stopBot(bot: ChildProcess): Promise<void> {
 }
 
 /** Whether the app's bot can be reached (a gateway session, or an endpoint) and has registered commands. */
-async function readiness(request: Requester, adminToken: string, app: Application, guildIds: readonly string[], own: OwnCalls) {
-  const routes = expectStatus(await request('GET', '/admin/delivery', { auth: `Bearer ${adminToken}` }), 'reading the delivery routes', 200) as Json[];
+async function readiness(
+  request: Requester,
+  adminToken: string,
+  app: Application,
+  guildIds: readonly string[],
+  own: OwnCalls,
+) {
+  const routes = expectStatus(
+    await request('GET', '/admin/delivery', { auth: `Bearer ${adminToken}` }),
+    'reading the delivery routes',
+    200,
+  ) as Json[];
   const route = routes.find((r) => r.application_id === app.id);
-  const reachable = route !== undefined && (route.interactions_endpoint_url !== null || route.gateway_connected === true);
+  const reachable =
+    route !== undefined && (route.interactions_endpoint_url !== null || route.gateway_connected === true);
   const commands = await appCommands(request, app, guildIds, own);
   return { reachable, commands: commands.length > 0 };
 }
@@ -95,7 +111,12 @@ function countOwn(own: OwnCalls, route: string, times: number): void {
 }
 
 /** The app's commands, global and in each guild, as its bot reads them. */
-export async function appCommands(request: Requester, app: Application, guildIds: readonly string[], own: OwnCalls): Promise<Json[]> {
+export async function appCommands(
+  request: Requester,
+  app: Application,
+  guildIds: readonly string[],
+  own: OwnCalls,
+): Promise<Json[]> {
   const auth = `Bot ${app.bot_token}`;
   const global = await request('GET', `/api/v10/applications/${app.id}/commands`, { auth });
   const perGuild = await Promise.all(
@@ -106,7 +127,11 @@ export async function appCommands(request: Requester, app: Application, guildIds
   return [global, ...perGuild].flatMap((answer) => (answer.status === 200 ? (answer.body as Json[]) : []));
 }
 
-async function awaitReady(target: Omit<Target, 'close'>, timeoutMs: number, botExit: () => string | null): Promise<void> {
+async function awaitReady(
+  target: Omit<Target, 'close'>,
+  timeoutMs: number,
+  botExit: () => string | null,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   const guildIds = (await target.actors.world()).guilds.map((guild) => guild.id);
   for (;;) {
@@ -115,7 +140,9 @@ async function awaitReady(target: Omit<Target, 'close'>, timeoutMs: number, botE
     const exit = botExit();
     if (exit !== null) throw new Error(`the bot under test exited (${exit}) before it was ready`);
     if (performance.now() >= deadline) {
-      const missing = ready.reachable ? 'it registered no command' : 'it has no gateway session and no interactions endpoint';
+      const missing = ready.reachable
+        ? 'it registered no command'
+        : 'it has no gateway session and no interactions endpoint';
       throw new Error(`the bot of ${target.app.name} was not ready within ${timeoutMs} ms: ${missing}`);
     }
     await pause(READY_POLL_MS);
@@ -132,7 +159,8 @@ export async function openTarget(options: TargetOptions): Promise<Target> {
     url = sandbox.url;
     adminToken = sandbox.adminToken;
   }
-  if (adminToken === undefined) throw new Error('a slashd at a URL needs its admin token (--admin-token or SLASHD_ADMIN_TOKEN)');
+  if (adminToken === undefined)
+    throw new Error('a slashd at a URL needs its admin token (--admin-token or SLASHD_ADMIN_TOKEN)');
   const request = requester(url);
   const actors = createActors({ request, adminToken, waitMs: DEFAULT_OUTCOME_WAIT_MS });
   let bot: ChildProcess | null = null;
