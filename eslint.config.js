@@ -44,7 +44,7 @@ const LAYERS = [
   { layer: 'http', values: ['core', 'faults', 'http', 'metrics', 'rate-limits', 'services', 'store'] },
   // Routes reach stored data through a service; the constant-time comparison is the one exception.
   { layer: 'http/routes', values: ['core', 'http', 'services', 'store/tokens.js'], types: ['store', 'gateway'] },
-  { layer: 'cli', values: ['app.js', 'cli', 'core', 'events', 'http', 'services', 'store', 'world'] },
+  { layer: 'cli', values: ['app.js', 'cli', 'core', 'events', 'http', 'services', 'store', 'testing', 'world'] },
   // The kit shares the CLI's client half (its HTTP client, `invoke` name resolution), never `serve`.
   { layer: 'testing', values: ['app.js', 'cli/client.js', 'cli/invoke/', 'core', 'rate-limits', 'testing', 'world'] },
   // The client library runs in browsers: no Node module but in `slashd/sdk/node`.

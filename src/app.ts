@@ -17,6 +17,7 @@ import { watchDependencies } from './metrics/dependency-observer.js';
 import { NodeLease } from './services/node-lease.js';
 import { openRateLimits } from './rate-limits/config.js';
 import { openCredentialThrottle } from './rate-limits/credential-throttle.js';
+import { AppUsageRecorder } from './services/app-usage.js';
 import { FaultTable } from './faults/fault-table.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
 import type { Store } from './store/store.js';
@@ -94,6 +95,8 @@ async function assemble(
   const shared = sharedGatewayState(redis, gatewayOptions.resumeBufferChars, logger);
   // Injected faults (/admin/faults): this node's table, consulted by the API, delivery and gateway.
   const faultTable = new FaultTable(now);
+  // What each bot called and was sent, for `slashd test` (GET /admin/applications/{id}/usage).
+  const usage = new AppUsageRecorder();
   const gateway = new Gateway({
     faults: faultTable,
     store: store.world,
@@ -107,6 +110,7 @@ async function assemble(
     clientAddress: clientAddressOf(config.trustProxy),
     pending: shared.pending,
     interactionStates: store.interactions,
+    observeDispatch: (applicationId, t, json) => usage.dispatched(applicationId, t, json),
   });
   metrics.watchGateway(gateway);
   // The issuer and the gateway's announced URL: the configured public URL, else the bound address.
@@ -161,6 +165,7 @@ async function assemble(
     trustProxy: config.trustProxy,
     faults: { faults: faultTable, now },
     consoleFolder: config.consoleFolder ?? DEFAULT_CONSOLE_FOLDER,
+    usage,
   });
   watchDependencies(metrics, server.log, { store, redis, caches: [services.commandIndex] });
   gateway.attach(server.server);

@@ -1,9 +1,10 @@
-/** The `slashd` command: `serve`, `migrate`, `invoke`, `world`, `lint`, `diff` and `deploy`; `--help` and `--version`. */
+/** The `slashd` command: `serve`, `migrate`, `invoke`, `world`, `lint`, `diff`, `deploy` and `test`; `--help` and `--version`. */
 import { runDeploy, runDiff } from './deploy.js';
 import { runInvoke } from './invoke/run.js';
 import { runLint } from './lint.js';
 import { runMigrate } from './migrate.js';
 import { runServe } from './serve.js';
+import { runTest } from './test.js';
 import { commandUsage, EXIT_OK, EXIT_USAGE, HELP_ARGS, USAGE, type Output } from './usage.js';
 import { slashdVersion } from './version.js';
 import { runWorld } from './world.js';
@@ -22,6 +23,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   lint: (args, out) => runLint(args, out),
   diff: (args, out) => runDiff(args, out),
   deploy: (args, out) => runDeploy(args, out),
+  test: (args, out) => runTest(args, out),
 };
 
 const HELP = new Set(['help', ...HELP_ARGS]);

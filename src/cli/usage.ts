@@ -64,6 +64,11 @@ export const USAGE = `usage:
       what a bulk overwrite with FILE would change (nothing is written); exit 1 when something would
   slashd deploy FILE --app ID [--guild ID] [--url URL] [--token T] [--server slashd|v10]
       the bulk overwrite, sent only when something would change (bot token: --token or SLASHD_BOT_TOKEN)
+  slashd test SCENARIOS... [--bot 'COMMAND'] [--world FILE] [--app NAME|ID] [--url URL --admin-token T]
+              [--reporter text|tap|junit] [--output FILE] [--coverage FILE] [--ready-timeout SECONDS]
+      replays scenario files (or folders of *.yaml) against the bot under test, on a slashd
+      started here (or at --url); --bot starts the bot with SLASHD_URL, SLASHD_REST_URL,
+      SLASHD_API_URL, SLASHD_BOT_TOKEN and SLASHD_APPLICATION_ID set; exit 1 when a scenario failed
   client commands read SLASHD_URL (default http://127.0.0.1:3210) and SLASHD_ADMIN_TOKEN; without
   them, the token kept in ./data/admin-token (where \`npm start\` keeps it)`;
 

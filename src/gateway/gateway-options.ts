@@ -86,4 +86,9 @@ export interface GatewayDeps {
   pending?: PendingInteractions | undefined;
   /** Whether an interaction still waits for its first answer: a re-send is for those only. */
   interactionStates?: Pick<InteractionStore, 'getInteractionState'> | undefined;
+  /** Told of every dispatch a session of an app is sent (`slashd test`'s record of events); none when absent. */
+  observeDispatch?: DispatchObserver | undefined;
 }
+
+/** Told of each dispatch: the app whose session it is for, its type and its data as JSON text. */
+export type DispatchObserver = (applicationId: string, t: string, json: string) => void;

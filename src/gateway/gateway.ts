@@ -124,6 +124,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       rescue: this.rescue,
       interactionStates: deps.interactionStates ?? null,
       now: deps.now,
+      observeDispatch: deps.observeDispatch ?? null,
     });
     this.dispatcher = new BusDispatcher(deps.store, this.sessions, this.guildCreates);
     this.faults = new GatewayFaults(deps.faults ?? null, this.sessions);

@@ -17,7 +17,7 @@ import type { GatewayMetrics } from '../metrics/metrics.js';
 import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
 import type { StoredApplication } from '../store/store.js';
 import { Connection, GatewayClose } from './connection.js';
-import type { GatewayOptions, GatewayWorld } from './gateway-options.js';
+import type { DispatchObserver, GatewayOptions, GatewayWorld } from './gateway-options.js';
 import type { GuildCreateCache } from './guild-create-cache.js';
 import type { InteractionRescue } from './interaction-rescue.js';
 import { withoutSettledInteractions, type InteractionStates } from './replay-filter.js';
@@ -49,6 +49,7 @@ export interface HandshakeDeps {
   /** Where a RESUME learns which missed interactions still wait for an answer; none: all replayed. */
   interactionStates: InteractionStates | null;
   now: () => number;
+  observeDispatch: DispatchObserver | null;
 }
 
 const TRACE = ['["slashd-gateway",{"micros":0}]'];
@@ -117,6 +118,7 @@ export class Handshake {
       },
       this.deps.buffer,
       this.deps.now(),
+      this.deps.observeDispatch,
     );
     if (registry) {
       await registry.register(session);
@@ -257,6 +259,7 @@ export class Handshake {
       { ...record, applicationId: sessions.sharedApplicationId(record.applicationId) },
       this.deps.buffer,
       record.since,
+      this.deps.observeDispatch,
     );
     session.seq = record.seq;
     session.detachedAt = this.deps.now();

@@ -3,6 +3,7 @@
  * resume window, numbering and keeping its dispatches meanwhile.
  */
 import type { ResumeBuffer, SettledInteraction } from './resume-buffer.js';
+import type { DispatchObserver } from './gateway-options.js';
 
 /** Interaction ids a session remembers having dispatched, so that a re-sent one is not sent twice. */
 const REMEMBERED_INTERACTIONS = 1024;
@@ -78,6 +79,7 @@ export class Session {
     init: SessionInit,
     private readonly buffer: ResumeBuffer,
     startedAt = 0,
+    private readonly observe: DispatchObserver | null = null,
   ) {
     this.startedAt = startedAt;
     this.id = init.id;
@@ -118,6 +120,7 @@ export class Session {
     const json = jsonOf(d);
     this.buffer.append(this.id, { s, t, json }, settles);
     this.socket?.sendDispatch(t, s, json);
+    this.observe?.(this.applicationId, t, json);
   }
 
   /**

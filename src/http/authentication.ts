@@ -59,3 +59,13 @@ export function authentication(app: FastifyInstance, principals: PrincipalStore)
     route.onRequest = [authenticateRequest, ...hookList(route.onRequest)] as NonNullable<RouteOptions['onRequest']>;
   });
 }
+
+/**
+ * The principal of a request, whether or not its route authenticated it: a request no guarded
+ * route answered (a route slashd does not serve) has its token looked up now, after its answer,
+ * for the record of what each bot called (app-usage-hook.ts); no answer depends on it.
+ */
+export function principalAfterAnswer(principals: PrincipalStore) {
+  return async (request: FastifyRequest): Promise<Principal | null> =>
+    request.principal ?? (await authenticate(principals, request.headers.authorization));
+}

@@ -1,7 +1,7 @@
 /** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9 (and /api, as v10). */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger } from 'fastify';
 import { allowedHosts, HostPolicy } from './allowed-hosts.js';
-import { authentication } from './authentication.js';
+import { authentication, principalAfterAnswer } from './authentication.js';
 import { credentialThrottling } from './credential-throttle.js';
 import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
 import type { HttpServices } from './context.js';
@@ -48,6 +48,9 @@ import { oauth2PageRoutes } from './routes/oauth2-pages.js';
 import { gatewayRoutes } from './routes/gateway.js';
 import { adminCommandCreatesRoutes } from './routes/admin-command-creates.js';
 import { adminDeliveryRoutes } from './routes/admin-delivery.js';
+import { adminUsageRoutes } from './routes/admin-usage.js';
+import { recordAppUsage } from './app-usage-hook.js';
+import type { AppUsageRecorder } from '../services/app-usage.js';
 import { metricsRoutes, type MetricsExposition } from './routes/metrics.js';
 import { observeRequests, replyWithRequestId, requestId } from './observability.js';
 import type { HttpMetrics } from '../metrics/metrics.js';
@@ -98,6 +101,8 @@ export interface ServerOptions {
   allowedHosts?: HostPolicy | undefined;
   /** Failed credentials throttled per address (docs/security.md#failed-credentials); none when absent. */
   credentialThrottle?: CredentialThrottle | null | undefined;
+  /** Each bot's routes recorded for `slashd test` (GET /admin/applications/{id}/usage); none when absent. */
+  usage?: AppUsageRecorder | undefined;
 }
 
 /** The proxies slashd believes: how many hops, or which addresses (`10.0.0.0/8,127.0.0.1`). */
@@ -136,6 +141,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   keepAliveHooks(app);
   replyWithRequestId(app);
   if (options.metrics) observeRequests(app, options.metrics.http);
+  if (options.usage) recordAppUsage(app, options.usage, principalAfterAnswer(services.principals));
 
   app.removeAllContentTypeParsers();
   ignoreTypeOfEmptyBodies(app);
@@ -217,6 +223,9 @@ export async function buildServer(services: HttpServices, options: ServerOptions
       adminToken: services.adminToken,
       prefix: '/admin',
     });
+  }
+  if (options.usage) {
+    await app.register(adminUsageRoutes, { usage: options.usage, adminToken: services.adminToken, prefix: '/admin' });
   }
   await app.register(homeRoutes, { ready: services.ready });
   await app.register(oauth2PageRoutes, {

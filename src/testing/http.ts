@@ -16,7 +16,7 @@ export class SandboxRequestError extends Error {
 }
 
 export interface Requester {
-  (method: string, path: string, options?: { auth?: string; body?: unknown }): Promise<JsonAnswer>;
+  (method: string, path: string, options?: { auth?: string; body?: unknown; form?: FormData }): Promise<JsonAnswer>;
 }
 
 /** Requests to `url` (paths start with `/`). */

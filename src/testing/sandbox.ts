@@ -7,15 +7,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createSlashd, type Slashd } from '../app.js';
-import type { Application, Channel, Guild, User, World } from '../core/world/types.js';
+import type { World } from '../core/world/types.js';
 import type { RateLimitConfig } from '../rate-limits/config.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
 import { readWorld } from '../world/world-file.js';
-import { parseTypedCommand } from '../cli/invoke/command-line.js';
-import { findCommand, invocationData, type IndexCommand } from '../cli/invoke/resolve-command.js';
-import { findChannel, findUser } from '../cli/invoke/resolve-world.js';
+import { findUser } from '../cli/invoke/resolve-world.js';
+import { createActors, type ClickOptions, type InvokeOptions, type MessageRef } from './actors.js';
 import { expectStatus, requester, type Json, type Requester } from './http.js';
-import { awaitInteraction, DEFAULT_OUTCOME_WAIT_MS, type InteractionOutcome, type WireMessage } from './outcome.js';
+import { DEFAULT_OUTCOME_WAIT_MS, type InteractionOutcome, type WireMessage } from './outcome.js';
+
+export type { ClickOptions, InvokeOptions, MessageRef } from './actors.js';
 
 export interface SandboxOptions {
   /** The world (the world file's shape, docs/world.md); default: the demo world of `npm start`. */
@@ -32,30 +33,6 @@ export interface SandboxOptions {
 export interface Place {
   channel: string;
   guild?: string;
-}
-
-export interface InvokeOptions {
-  /** A context-menu command's target: a user (name or id) or a message id. */
-  target?: string;
-  /** The guild, when several have a channel of that name. */
-  guild?: string;
-  waitMs?: number;
-}
-
-/** A message as the kit takes it for a click: one read from a channel or an outcome's `message`. */
-export interface MessageRef {
-  id: string;
-  channel_id: string;
-  application_id?: string;
-  components?: Json[];
-}
-
-export interface ClickOptions {
-  /** A select's chosen values (option values, or ids for user, role, mentionable and channel selects). */
-  values?: string[];
-  /** The component's type; found in the message's components by its custom_id when left out. */
-  componentType?: number;
-  waitMs?: number;
 }
 
 export interface FaultSpec {
@@ -114,64 +91,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** Names and ids of the world, read once per change instead of once per action. */
-class WorldNames {
-  private world: World | null = null;
-
-  constructor(private readonly slashd: Slashd) {}
-
-  forget(): void {
-    this.world = null;
-  }
-
-  async current(): Promise<World> {
-    this.world ??= await this.slashd.store.world.exportWorld();
-    return this.world;
-  }
-
-  async user(reference: string): Promise<User> {
-    return findUser(await this.current(), reference);
-  }
-
-  async place(channel: string, guild?: string): Promise<{ guild: Guild; channel: Channel }> {
-    return findChannel(await this.current(), channel, guild);
-  }
-
-  async application(reference?: string): Promise<Application> {
-    const apps = (await this.current()).applications;
-    const app = reference === undefined ? apps[0] : apps.find((a) => a.id === reference || a.name === reference);
-    if (!app) throw new Error(`no application '${String(reference)}'; they are: ${apps.map((a) => a.name).join(', ')}`);
-    return app;
-  }
-}
-
-/** The component of this custom_id anywhere in a message's components (rows, sections, containers). */
-function findComponent(components: readonly Json[] | undefined, customId: string): Json | null {
-  for (const component of components ?? []) {
-    if (component.custom_id === customId) return component;
-    const inner = findComponent(
-      [...((component.components as Json[] | undefined) ?? []), ...(component.accessory ? [component.accessory] : [])],
-      customId,
-    );
-    if (inner) return inner;
-  }
-  return null;
-}
-
-/** The text inputs of a modal, each with the value given for it, in the modal's own layout. */
-function modalComponents(modal: Json, values: Record<string, string>): Json[] {
-  const input = (component: Json) => ({
-    type: 4,
-    custom_id: component.custom_id,
-    value: values[component.custom_id] ?? '',
-  });
-  return ((modal.components as Json[] | undefined) ?? []).flatMap((row): Json[] => {
-    if (row.type === 18 && row.component?.type === 4) return [{ type: 18, component: input(row.component as Json) }];
-    const inputs = ((row.components as Json[] | undefined) ?? []).filter((c) => c.type === 4);
-    return inputs.length > 0 ? [{ type: 1, components: inputs.map(input) }] : [];
-  });
-}
-
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const world = readWorld(structuredClone(options.world ?? DEMO_WORLD), "the sandbox's world");
   const adminToken = randomBytes(24).toString('base64url');
@@ -193,34 +112,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const request: Requester = requester(url);
   const admin = (method: string, path: string, body?: unknown) =>
     request(method, `/admin${path}`, { auth: `Bearer ${adminToken}`, body });
-  const names = new WorldNames(slashd);
-  const waitMs = options.outcomeWaitMs ?? DEFAULT_OUTCOME_WAIT_MS;
+  // The world's users act through the HTTP API, as they would against `slashd serve`.
+  const names = createActors({ request, adminToken, waitMs: options.outcomeWaitMs ?? DEFAULT_OUTCOME_WAIT_MS });
   const known = { apps: world.applications, users: world.users };
-
-  /** Sends an interaction as `user` and waits for what came of it. */
-  async function interact(
-    user: User,
-    channelId: string,
-    body: Json,
-    wait: number | undefined,
-    clickedMessageId?: string,
-  ): Promise<InteractionOutcome> {
-    const accepted = expectStatus(
-      await request('POST', '/api/v10/interactions', { auth: user.token, body }),
-      `the interaction of ${user.username}`,
-      200,
-    );
-    return awaitInteraction({
-      request,
-      userToken: user.token,
-      channelId,
-      guildId: (body.guild_id as string | undefined) ?? null,
-      applicationId: (body.application_id as string | undefined) ?? null,
-      interactionId: String(accepted.id),
-      clickedMessageId,
-      waitMs: wait ?? waitMs,
-    });
-  }
 
   const sandbox: Sandbox = {
     url,
@@ -239,7 +133,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const user = findUser({ ...world, users: known.users }, reference);
       return { id: user.id, username: user.username, token: user.token };
     },
-    world: () => names.current(),
+    world: () => names.world(),
     async mergeWorld(partial) {
       names.forget();
       const merged = expectStatus(await admin('POST', '/world', partial), 'merging the world', 200) as World;
@@ -254,63 +148,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       known.users = replaced.users;
       return replaced;
     },
-    async invoke(userRef, channelRef, commandLine, invokeOptions = {}) {
-      const user = await names.user(userRef);
-      const { guild, channel } = await names.place(channelRef, invokeOptions.guild);
-      const index = expectStatus(
-        await request('GET', `/api/v10/channels/${channel.id}/application-command-index`, { auth: user.token }),
-        `the command index of #${channel.name} as ${user.username}`,
-        200,
-      ) as Json;
-      const contextMenu = invokeOptions.target !== undefined;
-      const typed = contextMenu
-        ? { path: [commandLine.trim().replace(/^\//, '')], options: [] }
-        : parseTypedCommand(commandLine);
-      const commands = (index.application_commands ?? []) as IndexCommand[];
-      const command = findCommand(commands, typed.path[0]!, contextMenu);
-      const data = invocationData(command, typed, { world: await names.current(), guild }, invokeOptions.target);
-      const body = {
-        type: 2,
-        application_id: command.application_id,
-        guild_id: guild.id,
-        channel_id: channel.id,
-        data,
-      };
-      return interact(user, channel.id, body, invokeOptions.waitMs);
-    },
-    async click(userRef, message, customId, clickOptions = {}) {
-      const user = await names.user(userRef);
-      const guild = (await slashd.store.world.findGuildByChannel(message.channel_id))?.id;
-      const componentType = clickOptions.componentType ?? findComponent(message.components, customId)?.type ?? 2;
-      const data: Json = { custom_id: customId, component_type: componentType };
-      if (clickOptions.values) data.values = clickOptions.values;
-      const body: Json = { type: 3, channel_id: message.channel_id, message_id: message.id, data };
-      if (guild) body.guild_id = guild;
-      if (message.application_id) body.application_id = message.application_id;
-      return interact(user, message.channel_id, body, clickOptions.waitMs, message.id);
-    },
-    async submitModal(userRef, opened, values, submitOptions = {}) {
-      if (!opened.modal)
-        throw new Error(`interaction ${opened.id} opened no modal (its answer: ${JSON.stringify(opened.response)})`);
-      const user = await names.user(userRef);
-      const data = { custom_id: opened.modal.custom_id, components: modalComponents(opened.modal, values) };
-      const body: Json = { type: 5, channel_id: opened.channel_id, data };
-      if (opened.guild_id) body.guild_id = opened.guild_id;
-      if (opened.application_id) body.application_id = opened.application_id;
-      return interact(user, opened.channel_id, body, submitOptions.waitMs);
-    },
+    invoke: (user, channel, commandLine, invokeOptions) => names.invoke(user, channel, commandLine, invokeOptions),
+    click: (user, message, customId, clickOptions) => names.click(user, message, customId, clickOptions),
+    submitModal: (user, opened, values, submitOptions = {}) =>
+      names.submitModal(user, opened, values, submitOptions.waitMs),
     async messages(channelRef, readOptions = {}) {
       const { channel } = await names.place(channelRef, readOptions.guild);
-      const reader =
-        readOptions.as === undefined ? (await names.current()).users[0]! : await names.user(readOptions.as);
-      const listed = expectStatus(
-        await request('GET', `/api/v10/channels/${channel.id}/messages?limit=${readOptions.limit ?? 100}`, {
-          auth: reader.token,
-        }),
-        `reading #${channel.name}`,
-        200,
-      ) as WireMessage[];
-      return listed.reverse();
+      const reader = readOptions.as === undefined ? (await names.world()).users[0]! : await names.user(readOptions.as);
+      return names.messages(channel.id, reader, readOptions.limit);
     },
     async snapshot() {
       return String((expectStatus(await admin('POST', '/snapshots'), 'taking a snapshot', 201) as Json).id);
@@ -325,7 +170,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       slashd.faults.clear();
       expectStatus(await admin('POST', '/reset', next === undefined ? undefined : { world: next }), 'resetting', 204);
       if (next !== undefined) {
-        const current = await names.current();
+        const current = await names.world();
         known.apps = current.applications;
         known.users = current.users;
       } else {

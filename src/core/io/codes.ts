@@ -353,3 +353,5 @@ export const DRY_RUN_INVALID = 'DRY_RUN_INVALID';
 export const CHANNEL_PARENT_INVALID = 'CHANNEL_PARENT_INVALID';
 /** A reorder body naming a role or channel the guild does not have. */
 export const GUILD_STRUCTURE_UNKNOWN_ID = 'GUILD_STRUCTURE_UNKNOWN_ID';
+/** A scenario's `matches` is not a JavaScript regular expression (docs/testing.md#scenarios). */
+export const SCENARIO_PATTERN_INVALID = 'SCENARIO_PATTERN_INVALID';

@@ -1,0 +1,99 @@
+/**
+ * `runScenario` of slashd/testing under node:test (issue 28): against the sandbox a test started
+ * its discord.js bot on, the example scenario passes and a wrong copy fails with its diff in
+ * `report`; users post, react and are refused; a member's roles are checked; a route slashd does
+ * not serve, called with the bot's token, is in the coverage.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Client } from 'discord.js';
+import { createSandbox, runScenario, type Sandbox } from '../src/testing/index.js';
+import { loadPingBot } from './helpers/ping-bot.js';
+import { repoRoot } from './helpers/openapi.js';
+import { TEST_GUILD_ID } from './helpers/world.js';
+
+const PASSING = join(repoRoot(), 'examples/testing/ping-bot.scenario.yaml');
+const folder = mkdtempSync(join(tmpdir(), 'slashd-kit-scenarios-'));
+
+function scenarioFile(name: string, text: string): string {
+  const file = join(folder, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+let sandbox: Sandbox;
+let client: Client<true>;
+
+before(async () => {
+  sandbox = await createSandbox();
+  client = await (await loadPingBot()).startBot({ token: sandbox.bot().token, restUrl: sandbox.restUrl });
+});
+after(async () => {
+  await client?.destroy();
+  await sandbox?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('runScenario against a sandbox', () => {
+  test('the example scenario passes', async () => {
+    const run = await runScenario(PASSING, { sandbox });
+    assert.ok(run.passed, run.report);
+    assert.equal(run.results[0]!.steps.length, 5);
+  });
+
+  test('a wrong expected reply fails, with the diff in the report', async () => {
+    const wrong = scenarioFile(
+      'wrong.yaml',
+      readFileSync(PASSING, 'utf8').replace("{ matches: '^pressed by bob$' }", "'pressed by alice'"),
+    );
+    const run = await runScenario(wrong, { sandbox });
+    assert.equal(run.passed, false);
+    assert.match(
+      run.report,
+      /✗ bob clicks \{"label":"Press me"\}\n {6}message: none matched; the closest of 1 \(\d+\) \(waited 5000 ms\)\n {8}at content:\n {10}- expected: "pressed by alice"\n {10}\+ observed: "pressed by bob"\n/,
+    );
+    assert.match(run.report, /- carol invokes \/feedback \(skipped\)/);
+  });
+
+  test('users post and react, a user outside the guild is refused, a member has their roles', async () => {
+    const file = scenarioFile(
+      'users.yaml',
+      [
+        'name: users act',
+        'steps:',
+        '  - post: hello bot',
+        '    as: alice',
+        '    in: general',
+        '    expect: [{ message: { content: hello bot, author: alice } }]',
+        "  - react: '👍'",
+        '    as: alice',
+        "    expect: [{ message: { content: hello bot, reactions: [{ emoji: { name: '👍' }, count: 1 }] } }]",
+        '  - invoke: /ping',
+        '    as: erin',
+        '    expect: [{ refusal: { status: 403, code: 50001 } }]',
+        '  - invoke: /ping',
+        '    as: alice',
+        '    expect:',
+        '      - member: { user: alice, has: [Admin], lacks: [Muted] }',
+        '      - message: { content: pong }',
+      ].join('\n'),
+    );
+    const run = await runScenario(file, { sandbox });
+    assert.ok(run.passed, run.report);
+  });
+
+  test("a route slashd does not serve, called with the bot's token, is listed in the coverage", async () => {
+    const answer = await fetch(`${sandbox.apiUrl}/guilds/${TEST_GUILD_ID}/audit-logs`, {
+      headers: { authorization: `Bot ${sandbox.bot().token}` },
+    });
+    assert.equal(answer.status, 404);
+    const file = scenarioFile('ping.yaml', 'steps:\n  - invoke: /ping\n    as: alice\n    in: general\n');
+    const run = await runScenario(file, { sandbox });
+    assert.ok(run.passed, run.report);
+    assert.deepEqual(run.coverage!.unserved, [{ method: 'GET', route: '/guilds/{guild.id}/audit-logs', count: 1 }]);
+    assert.deepEqual(run.coverage!.never_invoked, ['/button', '/feedback']);
+  });
+});
