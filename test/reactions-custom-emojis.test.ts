@@ -2,7 +2,7 @@
  * A guild's custom emojis (the world file's `emojis`) in reactions: discord.js sees them in
  * GUILD_CREATE and reacts with one (a GuildEmoji, and `a:name:id` text); the reaction carries
  * `{id, name, animated}` in MESSAGE_REACTION_ADD/REMOVE, in the message's `reactions` and under
- * its own path; an emoji locked to roles the reactor lacks, one no longer available, and one the
+ * its own path; `GET /guilds/{id}/emojis` lists them; an emoji locked to roles the reactor lacks, one no longer available, and one the
  * guild does not have are 10014. The world file refuses bad emojis at their path.
  */
 import assert from 'node:assert/strict';
@@ -135,6 +135,19 @@ describe('custom emojis in reactions', () => {
       const put = await server.request('PUT', reactionPath(sent.body.id, emoji, '/@me'), { auth: BOT });
       assert.deepEqual([put.status, put.body.code, put.body.message], [400, 10014, 'Unknown Emoji'], emoji);
     }
+  });
+
+  test('GET /guilds/{id}/emojis and …/emojis/{id}: discord.js guild.emojis.fetch(); an unknown id is 10014', async () => {
+    const guild = bot.guilds.cache.get(TEST_GUILD_ID)!;
+    const fetched = await guild.emojis.fetch(undefined, { force: true });
+    assert.deepEqual(
+      [...fetched.values()].map((e) => [e.id, e.name, e.requiresColons, e.managed]),
+      [BLOB, PARTY, ADMINS, FADED].map((e) => [e.id, e.name, true, false]),
+    );
+    const one = await server.request('GET', `/guilds/${TEST_GUILD_ID}/emojis/${PARTY.id}`, { auth: ALICE_TOKEN });
+    assert.deepEqual(one.body, { ...PARTY, require_colons: true, managed: false });
+    const unknown = await server.request('GET', `/guilds/${TEST_GUILD_ID}/emojis/1345183757107200599`, { auth: BOT });
+    assert.equal(unknown.body.code, 10014);
   });
 
   test('the admin API keeps a guild’s emojis', async () => {
