@@ -94,18 +94,13 @@ function rssOf(pid: number): number {
 async function rssRise(pid: number, work: () => Promise<unknown>): Promise<number> {
   const before = rssOf(pid);
   let peak = before;
-  let running = true;
-  const sampler = (async () => {
-    while (running) {
-      peak = Math.max(peak, rssOf(pid));
-      await new Promise((resolve) => setTimeout(resolve, RSS_SAMPLE_MS));
-    }
-  })();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, RSS_SAMPLE_MS);
   try {
     await work();
   } finally {
-    running = false;
-    await sampler;
+    clearInterval(sampler);
   }
   return Math.max(peak, rssOf(pid)) - before;
 }

@@ -27,6 +27,42 @@ export function pngImage(width: number, height: number): Buffer {
   ]);
 }
 
+/**
+ * A whole, valid PNG of `width` x `height`: a light background with one coloured bar per value
+ * (0-1, the bar's height), for screenshots where an image should look like one.
+ */
+export function pngBarChart(width: number, height: number, values: readonly number[]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const colours = [
+    [71, 82, 196],
+    [31, 122, 61],
+    [214, 120, 30],
+    [179, 38, 30],
+  ];
+  const slot = width / values.length;
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y += 1) {
+    const row = y * (width * 3 + 1);
+    rows[row] = 0;
+    for (let x = 0; x < width; x += 1) {
+      const bar = Math.floor(x / slot);
+      const inBar = x - bar * slot > slot * 0.15 && x - bar * slot < slot * 0.85;
+      const top = height * (1 - (values[bar] ?? 0));
+      const colour = inBar && y >= top ? colours[bar % colours.length]! : [242, 243, 245];
+      rows.set(colour, row + 1 + x * 3);
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** A JPEG start: SOI, an APP0 segment, then a baseline frame header. */
 export function jpegHead(width: number, height: number): Buffer {
   const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0'), 1, 1, 0, 0, 1, 0, 1, 0, 0]);

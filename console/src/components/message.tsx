@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { webHref } from '../links';
 import { Markdown, type MentionNames } from '../markdown';
 import { MessageFlag, type Json } from '../types';
+import { Reactions, type ReactionActions } from './reactions';
 
 export interface MessageActions {
   /** A button clicked or a select chosen: the v10 MESSAGE_COMPONENT body is built by the caller. */
@@ -17,6 +18,8 @@ export interface MessageActions {
   dismiss: (messageId: string) => void;
   /** A message file's bytes, fetched with the user's token (slashd serves files to readers only). */
   fetchFile?: (url: string) => Promise<Blob>;
+  /** The message's reactions, clickable: absent, they are not shown. */
+  reactions?: ReactionActions;
 }
 
 const BUTTON_STYLES: Record<number, string> = {
@@ -342,6 +345,7 @@ export function Message({
       {(message.components ?? []).map((component: Json, i: number) => (
         <Component key={i} message={message} component={component} actions={actions} sources={sources} />
       ))}
+      {actions.reactions && !ephemeral && !loading && <Reactions message={message} actions={actions.reactions} />}
       {ephemeral && (
         <div class="ephemeral-note">
           <span>Only you can see this</span> ·{' '}
