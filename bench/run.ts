@@ -9,6 +9,7 @@ import { runGatewayBench } from './gateway.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runMembersBench } from './members.bench.js';
 import { runMemoryBench } from './memory.bench.js';
+import { runMessagesBench } from './messages.bench.js';
 import { runMetricsBench } from './metrics.bench.js';
 import { runNodesBench } from './nodes.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
@@ -41,6 +42,7 @@ const BENCHES: Bench[] = [
   { name: 'console ', run: runConsoleBench },
   { name: 'faults ', run: runFaultsBench },
   { name: 'profiles ', run: runProfilesBench },
+  { name: 'messages ', run: runMessagesBench },
 ];
 
 async function main(): Promise<void> {

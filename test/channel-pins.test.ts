@@ -3,7 +3,8 @@
  * `unpin()` (the paged `/messages/pins`), discord.py `pin()` and `pins()` (the older `/pins`), a
  * user pinning a message of the world file, CHANNEL_PINS_UPDATE to another bot, and the refusals:
  * no PIN_MESSAGES 50013, an unknown message 10008, a hidden channel 50001, a full channel 30003, bad
- * queries 50035 at the parameter.
+ * queries 50035 at the parameter; and `pinned: true` on every read of a pinned message (the message,
+ * the channel's list, an edit's answer, MESSAGE_UPDATE).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -47,7 +48,12 @@ describe('pins: PUT/DELETE/GET /channels/{id}/messages/pins and /pins, CHANNEL_P
 
   before(async () => {
     server = await startServer({ world: pinsWorld() });
-    watcher = await watchingBot(server, OTHER_BOT_TOKEN, [GatewayIntentBits.Guilds], raw);
+    watcher = await watchingBot(
+      server,
+      OTHER_BOT_TOKEN,
+      [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+      raw,
+    );
     bot = await restBot(server, DEMO_BOT_TOKEN, TEST_GUILD_ID);
   });
   after(async () => {
@@ -103,6 +109,38 @@ describe('pins: PUT/DELETE/GET /channels/{id}/messages/pins and /pins, CHANNEL_P
     const removed = await server.request('DELETE', `/channels/${GENERAL}/pins/${HELLO_MESSAGE}`, { auth: ALICE_TOKEN });
     assert.equal(removed.status, 204, removed.text);
     assert.deepEqual((await server.request('GET', `/channels/${GENERAL}/pins`, { auth: BOT })).body, []);
+  });
+
+  test('a pinned message reads pinned: true everywhere: GET, the channel list, an edit and its MESSAGE_UPDATE', async () => {
+    const channel = (await bot.channels.fetch(GENERAL, { force: true })) as TextChannel;
+    const sent = await channel.send('pinned wherever read');
+    assert.equal(sent.pinned, false);
+    await sent.pin();
+    const one = await server.request('GET', `/channels/${GENERAL}/messages/${sent.id}`, { auth: ALICE_TOKEN });
+    assert.equal(one.status, 200, one.text);
+    assert.equal(one.body.pinned, true);
+    const list = await server.request('GET', `/channels/${GENERAL}/messages?limit=5`, { auth: BOT });
+    assert.deepEqual(
+      list.body.filter((m: any) => m.id === sent.id).map((m: any) => m.pinned),
+      [true],
+    );
+    assert.ok(
+      list.body.some((m: any) => m.id !== sent.id && m.pinned === false),
+      'the others are not pinned',
+    );
+    const edited = await server.request('PATCH', `/channels/${GENERAL}/messages/${sent.id}`, {
+      auth: BOT,
+      body: { content: 'pinned wherever read, edited' },
+    });
+    assert.equal(edited.status, 200, edited.text);
+    assert.equal(edited.body.pinned, true);
+    const update = await raw.find((p) => p.t === 'MESSAGE_UPDATE' && p.d.id === sent.id, 'the edit');
+    assert.equal(update.d.pinned, true);
+    const fetched = await channel.messages.fetch({ message: sent.id, force: true });
+    assert.equal(fetched.pinned, true);
+    await sent.unpin();
+    const after = await server.request('GET', `/channels/${GENERAL}/messages/${sent.id}`, { auth: ALICE_TOKEN });
+    assert.equal(after.body.pinned, false);
   });
 
   test('paging: limit and before (a time); has_more says when more are older', async () => {

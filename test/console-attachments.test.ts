@@ -18,7 +18,7 @@ import {
   screenshot,
   signInAs,
 } from './helpers/console-page.js';
-import { pngImage } from './helpers/images.js';
+import { pngBarChart, pngImage } from './helpers/images.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -36,7 +36,7 @@ describe('the console shows image attachments', () => {
       method: 'POST',
       headers: { authorization: BOT },
       body: messageForm({ content: 'the chart of the week', attachments: [{ id: 0, description: 'a grey chart' }] }, [
-        { name: 'chart.png', bytes: pngImage(160, 90), type: 'image/png' },
+        { name: 'chart.png', bytes: pngBarChart(160, 90, [0.4, 0.7, 0.55, 0.9]), type: 'image/png' },
       ]),
     });
     assert.equal(response.status, 200, await response.text());

@@ -31,6 +31,8 @@ export interface Api {
   /** A multipart body (an invocation with files): the browser sets its boundary. */
   postForm: (path: string, form: FormData) => Promise<Json>;
   consoleGet: (path: string) => Promise<Json>;
+  /** A request without a body (a reaction's PUT or DELETE). */
+  call: (method: 'PUT' | 'DELETE', path: string) => Promise<Json>;
   /** A raw request to the console's API (the live stream reads the body itself). */
   consoleFetch: (path: string, signal: AbortSignal) => Promise<Response>;
 }
@@ -55,6 +57,7 @@ export function createApi(token: string, locale?: string): Api {
       ),
     postForm: async (path, form) => parse(await fetch(V10 + path, { method: 'POST', headers, body: form })),
     consoleGet: async (path) => parse(await fetch(CONSOLE_API + path, { headers })),
+    call: async (method, path) => parse(await fetch(V10 + path, { method, headers })),
     consoleFetch: (path, signal) => fetch(CONSOLE_API + path, { headers, signal }),
   };
 }

@@ -42,18 +42,21 @@ export interface GuildData {
   channels: Json[];
   roles: Json[];
   members: Json[];
+  /** The guild's custom emojis, offered for reactions. */
+  emojis: Json[];
 }
 
 export function useGuild(api: Api, guildId: string | null) {
   return useRead<GuildData>(
     guildId
       ? async () => {
-          const [channels, roles, members] = await Promise.all([
+          const [channels, roles, members, emojis] = await Promise.all([
             api.consoleGet(`/guilds/${guildId}/channels`),
             api.get(`/guilds/${guildId}/roles`),
             api.consoleGet(`/guilds/${guildId}/members`),
+            api.get(`/guilds/${guildId}/emojis`),
           ]);
-          return { channels, roles, members };
+          return { channels, roles, members, emojis };
         }
       : null,
     [api, guildId],

@@ -25,6 +25,19 @@ export const CONSOLE_MEMBERS_LIMIT = 1000;
 
 /** The message events a stream carries: the console re-reads the channel through v10 on each. */
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE']);
+/** The reaction events a stream carries too: they name their message by `message_id`. */
+const REACTION_EVENTS: ReadonlySet<string> = new Set([
+  'MESSAGE_REACTION_ADD',
+  'MESSAGE_REACTION_REMOVE',
+  'MESSAGE_REACTION_REMOVE_ALL',
+  'MESSAGE_REACTION_REMOVE_EMOJI',
+]);
+
+/** The message a streamed event is about, or undefined for an event streams do not carry. */
+function streamedMessageId(event: { t: string; d: Record<string, unknown> }): unknown {
+  if (MESSAGE_EVENTS.has(event.t)) return event.d.id;
+  return REACTION_EVENTS.has(event.t) ? event.d.message_id : undefined;
+}
 
 /** What a stream sends: which message changed, never its content (the console reads it as the user). */
 export interface ChannelEvent {
@@ -105,8 +118,8 @@ export class ConsoleService {
     this.streams.set(user.id, held + 1);
     this.total += 1;
     const forward = async (event: BusEvents['WORLD_DISPATCH']) => {
-      if (!MESSAGE_EVENTS.has(event.t) || event.channelId !== channelId) return;
-      const id = event.d.id;
+      if (event.channelId !== channelId) return;
+      const id = streamedMessageId(event);
       if (typeof id !== 'string') return;
       try {
         await visibleChannel(this.deps.store, viewer, channelId);

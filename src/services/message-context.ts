@@ -1,7 +1,8 @@
 /**
  * Everything rendering messages needs loaded first, so that rendering itself stays pure: the users
  * and applications the messages name (authors, interaction users, mentions) and the messages that
- * replies answer (one level: a replied-to message's own reply is not followed).
+ * replies answer (one level: a replied-to message's own reply is not followed), and which of them
+ * are pinned.
  */
 import {
   fromWorldMessage,
@@ -15,7 +16,7 @@ import type { InteractionStore, WorldStore } from '../store/store.js';
 /** What the context is loaded from. */
 export interface MessageContextStore {
   world: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuildWithMembers'>;
-  messages: Pick<InteractionStore, 'getMessage'>;
+  messages: Pick<InteractionStore, 'getMessage' | 'pinnedAmong'>;
 }
 
 function referenceKey(reference: StoredMessageReference): string {
@@ -33,6 +34,23 @@ export async function findReferencedMessage(
   const guild = reference.guild_id ? await store.world.getGuildWithMembers(reference.guild_id, []) : null;
   const world = guild?.messages.find((m) => m.id === reference.message_id && m.channel_id === reference.channel_id);
   return world && guild ? fromWorldMessage(world, guild.id) : null;
+}
+
+function messageKey(message: Pick<StoredMessage, 'channel_id' | 'id'>): string {
+  return `${message.channel_id}/${message.id}`;
+}
+
+/** The keys (`channel/id`) of the pinned ones among `messages`: one look-up per channel. */
+async function pinnedKeys(store: MessageContextStore, messages: readonly StoredMessage[]): Promise<Set<string>> {
+  const byChannel = new Map<string, string[]>();
+  for (const message of messages)
+    byChannel.set(message.channel_id, [...(byChannel.get(message.channel_id) ?? []), message.id]);
+  const pinned = new Set<string>();
+  for (const [channelId, ids] of byChannel) {
+    for (const id of await store.messages.pinnedAmong(channelId, ids))
+      pinned.add(messageKey({ channel_id: channelId, id }));
+  }
+  return pinned;
 }
 
 function namedIds(message: StoredMessage): { users: (string | undefined)[]; apps: (string | undefined)[] } {
@@ -71,9 +89,11 @@ export async function loadMessageContext(
       if (id && !apps.has(id) && !users.get(id)) apps.set(id, await store.world.getApplication(id));
     }
   }
+  const pinned = await pinnedKeys(store, all);
   return {
     findUser: (id) => users.get(id) ?? undefined,
     findApplication: (id) => apps.get(id) ?? undefined,
     findReferenced: (reference) => referenced.get(referenceKey(reference)),
+    isPinned: (message) => pinned.has(messageKey(message)),
   };
 }

@@ -10,7 +10,8 @@ import {
   type MessageRenderContext,
   type StoredMessage,
 } from '../core/interactions/messages.js';
-import { wireReaction } from '../core/interactions/reactions.js';
+import { isCustomEmojiKey, wireReaction } from '../core/interactions/reactions.js';
+import { guildEmojis } from '../core/world/emojis.js';
 import { selectPage, type Page } from '../core/world/page-query.js';
 import type { Channel, Guild } from '../core/world/types.js';
 import { isThread } from '../core/permissions/channels.js';
@@ -40,18 +41,30 @@ export class MessageRenderer {
 
   /** The message as `viewerId` reads it: with its `reactions` (`me` meaning the viewer), when it has any. */
   async renderFor(message: StoredMessage, viewerId: string): Promise<Record<string, unknown>> {
-    return this.withReactions(await this.render(message), message, viewerId);
+    return this.withReactions(await this.render(message), message, viewerId, undefined);
   }
 
-  /** v10 leaves `reactions` out of a message that has none. */
+  /**
+   * v10 leaves `reactions` out of a message that has none. The guild's emojis name its custom ones:
+   * `guild` when the caller has it, else read only when a custom emoji is there.
+   */
   private async withReactions(
     wire: Record<string, unknown>,
     message: StoredMessage,
     viewerId: string,
+    guild: Pick<Guild, 'emojis'> | undefined,
   ): Promise<Record<string, unknown>> {
     const counts = (await this.store.reactions?.countReactions(message.channel_id, message.id, viewerId)) ?? [];
     if (counts.length === 0) return wire;
-    return { ...wire, reactions: counts.map((count) => wireReaction(count.emoji, count.count, count.me)) };
+    const custom = counts.some((count) => isCustomEmojiKey(count.emoji));
+    const emojisOf = custom ? (guild ?? (await this.guildOf(message))) : undefined;
+    const emojis = emojisOf ? guildEmojis(emojisOf) : [];
+    return { ...wire, reactions: counts.map((count) => wireReaction(count.emoji, count.count, count.me, emojis)) };
+  }
+
+  private async guildOf(message: StoredMessage): Promise<Guild | undefined> {
+    if (message.guild_id === null) return undefined;
+    return (await this.store.world.getGuildWithMembers(message.guild_id, [])) ?? undefined;
   }
 
   /**
@@ -83,7 +96,7 @@ export class MessageRenderer {
     const ctx = await this.contextFor(visible);
     const rendered: Record<string, unknown>[] = [];
     for (const m of visible)
-      rendered.push(await this.withReactions(withThread(guild, toWireMessage(m, ctx)), m, viewerId));
+      rendered.push(await this.withReactions(withThread(guild, toWireMessage(m, ctx)), m, viewerId, guild));
     return rendered;
   }
 }

@@ -8,6 +8,7 @@ import { apiError } from '../core/io/errors.js';
 import { orThrow } from '../core/io/result.js';
 import type { StoredMessage } from '../core/interactions/messages.js';
 import {
+  emojiUsableBy,
   MAX_REACTION_EMOJIS_PER_MESSAGE,
   reactionAddDispatch,
   reactionRemoveAllDispatch,
@@ -15,13 +16,14 @@ import {
   reactionRemoveEmojiDispatch,
   readReactionEmoji,
   readReactionUsersQuery,
-  wireReaction,
   type ReactionEmoji,
   type ReactionPlace,
 } from '../core/interactions/reactions.js';
 import { ADD_REACTIONS, hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../core/permissions/bits.js';
 import type { WorldDispatch } from '../core/world/dispatch.js';
+import { guildEmojis } from '../core/world/emojis.js';
 import { findGuildMember, type GuildMemberView } from '../core/world/guild-members.js';
+import { memberOf } from '../core/world/member-index.js';
 import type { Guild } from '../core/world/types.js';
 import { toWireGuildMember, toWireMemberUser } from '../core/world/v10-objects.js';
 import { viewerId, type Viewer } from '../core/world/viewer.js';
@@ -54,7 +56,10 @@ export class ReactionsService {
   /** `PUT …/reactions/{emoji}/@me`: reacting twice changes nothing and tells no one. */
   async add(viewer: Viewer, channelId: string, messageId: string, rawEmoji: string): Promise<void> {
     const target = await this.target(viewer, channelId, messageId);
-    const emoji = emojiOf(rawEmoji);
+    const emoji = emojiOf(rawEmoji, target.guild);
+    // A custom emoji the reactor may not use (unavailable, or locked to roles they lack) is as unknown to them.
+    const roles = memberOf(target.guild, viewerId(viewer))?.roles ?? [];
+    if (emoji.custom && !emojiUsableBy(emoji.custom, roles)) throw apiError('UnknownEmoji');
     const { place } = target;
     const counts = await this.deps.reactions.countReactions(place.channelId, place.messageId, viewerId(viewer));
     const known = counts.some((count) => count.emoji === emoji.key);
@@ -77,7 +82,7 @@ export class ReactionsService {
   /** `DELETE …/reactions/{emoji}/@me`, and `…/{user}`: another's needs MANAGE_MESSAGES. */
   async remove(viewer: Viewer, channelId: string, messageId: string, rawEmoji: string, userId?: string): Promise<void> {
     const target = await this.target(viewer, channelId, messageId);
-    const emoji = emojiOf(rawEmoji);
+    const emoji = emojiOf(rawEmoji, target.guild);
     const reactor = userId ?? viewerId(viewer);
     if (reactor !== viewerId(viewer) && !hasAll(target.permissions, MANAGE_MESSAGES)) {
       throw apiError('MissingPermissions');
@@ -97,8 +102,8 @@ export class ReactionsService {
 
   /** `DELETE …/reactions/{emoji}`: every reaction of one emoji (MANAGE_MESSAGES). */
   async removeEmoji(viewer: Viewer, channelId: string, messageId: string, rawEmoji: string): Promise<void> {
-    const { place } = await this.moderated(viewer, channelId, messageId);
-    const emoji = emojiOf(rawEmoji);
+    const { guild, place } = await this.moderated(viewer, channelId, messageId);
+    const emoji = emojiOf(rawEmoji, guild);
     if (await this.deps.reactions.removeEmojiReactions(place.channelId, place.messageId, emoji.key)) {
       this.publish(reactionRemoveEmojiDispatch(place, emoji));
     }
@@ -114,7 +119,7 @@ export class ReactionsService {
   ): Promise<WireObject[]> {
     const { limit, after, burst } = orThrow(readReactionUsersQuery(query));
     const { guild, place } = await this.target(viewer, channelId, messageId);
-    const emoji = emojiOf(rawEmoji);
+    const emoji = emojiOf(rawEmoji, guild);
     if (burst) return [];
     const ids = await this.deps.reactions.listReactionUsers(place.channelId, place.messageId, emoji.key, limit, after);
     // The channel's guild holds the viewer's member alone; the reactors' are read now (members as rows).
@@ -125,12 +130,6 @@ export class ReactionsService {
       if (view) users.push(toWireMemberUser(view));
     }
     return users;
-  }
-
-  /** A message object's `reactions` as `viewerId` sees them; absent (undefined) when it has none, as v10 leaves it. */
-  async reactionsOf(message: StoredMessage, viewer: string): Promise<WireObject[] | undefined> {
-    const counts = await this.deps.reactions.countReactions(message.channel_id, message.id, viewer);
-    return counts.length > 0 ? counts.map((c) => wireReaction(c.emoji, c.count, c.me)) : undefined;
   }
 
   private async target(viewer: Viewer, channelId: string, messageId: string): Promise<Target> {
@@ -162,8 +161,9 @@ export class ReactionsService {
   }
 }
 
-function emojiOf(raw: string): ReactionEmoji {
-  const emoji = readReactionEmoji(raw);
+/** The emoji of a path: unicode, or one of the guild's own; any other is 10014. */
+function emojiOf(raw: string, guild: Guild): ReactionEmoji {
+  const emoji = readReactionEmoji(raw, guildEmojis(guild));
   if (!emoji) throw apiError('UnknownEmoji');
   return emoji;
 }

@@ -21,7 +21,7 @@ export class WorldEvents {
   constructor(
     private readonly store: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuildWithMembers'>,
     private readonly bus: EventBus,
-    private readonly messages: Pick<InteractionStore, 'getMessage'>,
+    private readonly messages: Pick<InteractionStore, 'getMessage' | 'pinnedAmong'>,
   ) {}
 
   publishAll(events: readonly WorldEvent[]): void {

@@ -100,6 +100,8 @@ export interface InteractionStore {
   unpinMessage(channelId: string, messageId: string): Promise<boolean>;
   /** Newest pin first; with `before` (ISO 8601), only pins made before it. */
   listPins(channelId: string, limit: number, before?: string): Promise<Pin[]>;
+  /** Which of these messages of the channel are pinned (each read of a message says so), in no set order. */
+  pinnedAmong(channelId: string, messageIds: readonly string[]): Promise<string[]>;
 
   /** Adds a step to the interaction's transcript, in order; past MAX_TRANSCRIPT_ENTRIES, nothing. */
   appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void>;

@@ -27,13 +27,8 @@ export function pngImage(width: number, height: number): Buffer {
   ]);
 }
 
-/** A whole, valid PNG of `width` x `height` RGB pixels, shading from `top` to `bottom` (for screenshots). */
-export function pngGradient(
-  width: number,
-  height: number,
-  top: [number, number, number],
-  bottom: [number, number, number],
-): Buffer {
+/** A whole, valid 8-bit RGB PNG of `width` x `height`, each pixel's colour from `pixelAt`. */
+function pngPixels(width: number, height: number, pixelAt: (x: number, y: number) => readonly number[]): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -41,9 +36,7 @@ export function pngGradient(
   const stride = width * 3 + 1;
   const rows = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y += 1) {
-    const t = height > 1 ? y / (height - 1) : 0;
-    const pixel = top.map((from, i) => Math.round(from + (bottom[i]! - from) * t));
-    for (let x = 0; x < width; x += 1) rows.set(pixel, y * stride + 1 + x * 3);
+    for (let x = 0; x < width; x += 1) rows.set(pixelAt(x, y), y * stride + 1 + x * 3);
   }
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -51,6 +44,42 @@ export function pngGradient(
     chunk('IDAT', deflateSync(rows)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** A whole, valid PNG of `width` x `height` RGB pixels, shading from `top` to `bottom` (for screenshots). */
+export function pngGradient(
+  width: number,
+  height: number,
+  top: [number, number, number],
+  bottom: [number, number, number],
+): Buffer {
+  return pngPixels(width, height, (_x, y) => {
+    const t = height > 1 ? y / (height - 1) : 0;
+    return top.map((from, i) => Math.round(from + (bottom[i]! - from) * t));
+  });
+}
+
+/** The bars' colours of `pngBarChart`, in turn. */
+const BAR_COLOURS = [
+  [71, 82, 196],
+  [31, 122, 61],
+  [214, 120, 30],
+  [179, 38, 30],
+];
+const CHART_BACKGROUND = [242, 243, 245];
+
+/**
+ * A whole, valid PNG of `width` x `height`: a light background with one coloured bar per value
+ * (0-1, the bar's height), for screenshots where an image should look like one.
+ */
+export function pngBarChart(width: number, height: number, values: readonly number[]): Buffer {
+  const slot = width / values.length;
+  return pngPixels(width, height, (x, y) => {
+    const bar = Math.floor(x / slot);
+    const inBar = x - bar * slot > slot * 0.15 && x - bar * slot < slot * 0.85;
+    const top = height * (1 - (values[bar] ?? 0));
+    return inBar && y >= top ? BAR_COLOURS[bar % BAR_COLOURS.length]! : CHART_BACKGROUND;
+  });
 }
 
 /** A JPEG start: SOI, an APP0 segment, then a baseline frame header. */

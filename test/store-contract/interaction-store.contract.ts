@@ -262,6 +262,13 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
         (await store().listPins(CHANNEL_1, 1)).map((p) => p.messageId),
         [MESSAGE_2],
       );
+      // Which messages are pinned, asked of a few ids (a channel's page): only those of that channel.
+      assert.deepEqual(
+        (await store().pinnedAmong(CHANNEL_1, [MESSAGE_1, MESSAGE_10, WORLD_MESSAGE])).sort(),
+        [MESSAGE_1, WORLD_MESSAGE].sort(),
+      );
+      assert.deepEqual(await store().pinnedAmong(CHANNEL_2, [MESSAGE_1]), []);
+      assert.deepEqual(await store().pinnedAmong(CHANNEL_1, []), []);
       assert.equal(await store().unpinMessage(CHANNEL_1, WORLD_MESSAGE), true);
       assert.equal(await store().unpinMessage(CHANNEL_1, WORLD_MESSAGE), false);
       assert.equal(await store().deleteMessage(CHANNEL_1, MESSAGE_2), true);

@@ -9,6 +9,7 @@ import { webHref } from '../links';
 import { Markdown, type MentionNames } from '../markdown';
 import { MessageFlag, type Json } from '../types';
 import { colorOf, FileImage, LAYOUT_COMPONENT_TYPES, LayoutComponent } from './layout-components';
+import { Reactions, type ReactionActions } from './reactions';
 
 export interface MessageActions {
   /** A button clicked or a select chosen: the v10 MESSAGE_COMPONENT body is built by the caller. */
@@ -18,6 +19,8 @@ export interface MessageActions {
   dismiss: (messageId: string) => void;
   /** A message file's bytes, fetched with the user's token (slashd serves files to readers only). */
   fetchFile?: (url: string) => Promise<Blob>;
+  /** The message's reactions, clickable: absent, they are not shown. */
+  reactions?: ReactionActions;
 }
 
 const BUTTON_STYLES: Record<number, string> = {
@@ -317,6 +320,7 @@ export function Message({
       {(message.components ?? []).map((component: Json, i: number) => (
         <Component key={i} message={message} component={component} actions={actions} sources={sources} names={names} />
       ))}
+      {actions.reactions && !ephemeral && !loading && <Reactions message={message} actions={actions.reactions} />}
       {ephemeral && (
         <div class="ephemeral-note">
           <span>Only you can see this</span> ·{' '}

@@ -14,6 +14,7 @@ import { Message, type MessageActions } from '../components/message';
 import { ModalDialog } from '../components/modal-dialog';
 import type { Choice } from '../components/option-form';
 import { PlaceBar } from '../components/place-bar';
+import { emojiPathName } from '../components/reactions';
 import { useCommandIndex, useGuild, useMessages, useTracker, type Tracked } from '../hooks';
 import type { MentionNames } from '../markdown';
 import type { ScreenProps } from '../screens';
@@ -213,6 +214,19 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
       return response.blob();
     },
     dismiss: (id) => setDismissed((set) => new Set([...set, id])),
+    reactions: {
+      emojis: guild.data?.emojis ?? [],
+      react: async (message, emoji, add) => {
+        const path = `/channels/${channelId ?? ''}/messages/${message.id as string}/reactions/${encodeURIComponent(emojiPathName(emoji))}/@me`;
+        try {
+          await api.call(add ? 'PUT' : 'DELETE', path);
+        } catch (error) {
+          return refusalText(error);
+        }
+        reloadMessages();
+        return null;
+      },
+    },
   };
 
   const runMenuItem = ({ command }: MenuItem) => {

@@ -150,6 +150,8 @@ export interface MessageRenderContext {
    * undefined when it was not looked up (no `referenced_message`).
    */
   findReferenced?(reference: StoredMessageReference): StoredMessage | null | undefined;
+  /** Whether the message is pinned (its `pinned`); not looked up: false. */
+  isPinned?(message: StoredMessage): boolean;
 }
 
 /**
@@ -286,6 +288,7 @@ function addReply(wire: WireObject, reference: StoredMessageReference, ctx: Mess
     findUser: (id) => ctx.findUser(id),
     findApplication: (id) => ctx.findApplication(id),
     ...(ctx.origin !== undefined ? { origin: ctx.origin } : {}),
+    ...(ctx.isPinned ? { isPinned: (m: StoredMessage) => ctx.isPinned?.(m) ?? false } : {}),
   };
   wire.referenced_message = referenced === null ? null : toWireMessage(referenced, flat);
 }
@@ -316,7 +319,7 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
       attachments,
       (a) => `${origin}${attachmentPath(message.channel_id, a)}`,
     ) as APIEmbed[],
-    pinned: false,
+    pinned: ctx.isPinned?.(message) ?? false,
     flags: wireFlags(message),
     components: resolveComponentMedia(
       message.components,

@@ -1,8 +1,8 @@
 /**
  * Reactions on messages (docs/v10-behaviour.md#reactions): the emoji of a path, the query of a
  * reaction's user list, a message's `reactions` field, and the four MESSAGE_REACTION_* dispatches.
- * The world defines no guild emojis, so a custom emoji (`name:id`) is always unknown (10014), as v10
- * answers one the guild does not have (docs/decisions.md).
+ * An emoji is a unicode one, or one of the guild's custom emojis (`name:id`, the world file's
+ * `emojis`); any other is 10014, as v10 answers one the guild does not have.
  */
 import type {
   APIGuildMember,
@@ -13,8 +13,10 @@ import type {
 } from 'discord-api-types/v10';
 import type { Issue } from '../io/issue.js';
 import { fail, ok, type Result } from '../io/result.js';
+import { toWirePartialEmoji } from '../world/emojis.js';
 import { readIntegerParam, readSnowflakeParam } from '../world/page-query.js';
 import type { WorldDispatch } from '../world/dispatch.js';
+import type { Emoji } from '../world/types.js';
 
 /** Distinct emojis one message holds at most (v10: 20); a further new one is 30010. */
 export const MAX_REACTION_EMOJIS_PER_MESSAGE = 20;
@@ -25,23 +27,38 @@ export const REACTION_USERS_PAGE_DEFAULT = 25;
 /** The longest emoji text slashd reads from a path: the longest ZWJ sequences are far shorter. */
 const MAX_UNICODE_EMOJI_LENGTH = 64;
 
-/** The emoji of a reaction path: its stored key, and its v10 emoji object. */
+/** The v10 emoji object of a reaction: `{id: null, name}` for unicode, `{id, name, animated}` for custom. */
+export type ReactionEmojiWire = { id: null; name: string } | { id: string; name: string | null; animated?: boolean };
+
+/**
+ * The emoji of a reaction path: its stored key (the unicode text, or a custom emoji's id), its v10
+ * emoji object, and the guild's emoji when it is a custom one.
+ */
 export interface ReactionEmoji {
   readonly key: string;
-  readonly wire: { id: string | null; name: string };
+  readonly wire: ReactionEmojiWire;
+  readonly custom?: Emoji;
 }
 
-const CUSTOM_EMOJI = /^(?:a:)?[\w~-]{1,32}:\d{15,21}$/;
+/** `name:id`, or `a:name:id` for an animated one (as discord.js writes it); the name is not checked, v10 reads the id. */
+const CUSTOM_EMOJI = /^(?:a:)?[\w~-]{1,32}:(\d{15,21})$/;
+/** A stored key that is a custom emoji's id: unicode keys always hold a pictograph. */
+const CUSTOM_KEY = /^\d+$/;
 const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
  * The emoji of a path (already percent-decoded): one unicode emoji (a single grapheme with a
- * pictograph in it), or null (v10's 10014). A custom emoji is unknown: no guild of the world has any.
+ * pictograph in it), or one of `emojis` (the guild's) by its id; otherwise null (v10's 10014).
  */
-export function readReactionEmoji(raw: string): ReactionEmoji | null {
-  if (CUSTOM_EMOJI.test(raw) || !isUnicodeEmoji(raw)) return null;
-  return { key: raw, wire: emojiOfKey(raw) };
+export function readReactionEmoji(raw: string, emojis: readonly Emoji[]): ReactionEmoji | null {
+  const custom = CUSTOM_EMOJI.exec(raw);
+  if (custom) {
+    const emoji = emojis.find((e) => e.id === custom[1]);
+    return emoji ? { key: emoji.id, wire: toWirePartialEmoji(emoji), custom: emoji } : null;
+  }
+  if (!isUnicodeEmoji(raw)) return null;
+  return { key: raw, wire: { id: null, name: raw } };
 }
 
 function isUnicodeEmoji(text: string): boolean {
@@ -51,9 +68,27 @@ function isUnicodeEmoji(text: string): boolean {
   return true;
 }
 
-/** The v10 emoji object of a stored key (only unicode keys are ever stored). */
-export function emojiOfKey(key: string): { id: string | null; name: string } {
-  return { id: null, name: key };
+/** True when a stored key is a custom emoji's id. */
+export function isCustomEmojiKey(key: string): boolean {
+  return CUSTOM_KEY.test(key);
+}
+
+/**
+ * The v10 emoji object of a stored key: a custom emoji the guild no longer has keeps its id with a
+ * null name, as v10 shows a reaction of a deleted emoji.
+ */
+export function emojiOfKey(key: string, emojis: readonly Emoji[]): ReactionEmojiWire {
+  if (!isCustomEmojiKey(key)) return { id: null, name: key };
+  const emoji = emojis.find((e) => e.id === key);
+  return emoji ? toWirePartialEmoji(emoji) : { id: key, name: null };
+}
+
+/**
+ * Whether a member with `roles` may use the emoji: it must be available, and when it names roles,
+ * the member must have one of them (a bot has none: its role is not in the world).
+ */
+export function emojiUsableBy(emoji: Emoji, roles: readonly string[]): boolean {
+  return emoji.available && (emoji.roles.length === 0 || emoji.roles.some((role) => roles.includes(role)));
 }
 
 export interface ReactionUsersQuery {
@@ -77,13 +112,18 @@ export function readReactionUsersQuery(query: Readonly<Record<string, unknown>>)
 }
 
 /** One entry of a message object's `reactions`, as v10 sends it (no super-reactions in slashd). */
-export function wireReaction(key: string, count: number, me: boolean): Record<string, unknown> {
+export function wireReaction(
+  key: string,
+  count: number,
+  me: boolean,
+  emojis: readonly Emoji[],
+): Record<string, unknown> {
   return {
     count,
     count_details: { burst: 0, normal: count },
     me,
     me_burst: false,
-    emoji: emojiOfKey(key),
+    emoji: emojiOfKey(key, emojis),
     burst_colors: [],
   };
 }

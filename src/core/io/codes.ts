@@ -27,6 +27,8 @@ export const BASE_TYPE_MIN_LENGTH = 'BASE_TYPE_MIN_LENGTH';
 
 /** Expected a string. */
 export const STRING_TYPE_CONVERT = 'STRING_TYPE_CONVERT';
+/** A string holds characters its field does not allow (an emoji's name). */
+export const STRING_TYPE_REGEX = 'STRING_TYPE_REGEX';
 /** Expected a number, an integer, or a snowflake. */
 export const NUMBER_TYPE_COERCE = 'NUMBER_TYPE_COERCE';
 /** A number is above its maximum. */

@@ -5,7 +5,7 @@
  */
 import { WORLD_DUPLICATE, WORLD_UNKNOWN_REFERENCE } from '../io/codes.js';
 import { issue, type Issue } from '../io/issue.js';
-import type { World } from './types.js';
+import type { Guild, World } from './types.js';
 
 function checkUnique(issues: Issue[], values: string[], list: string, field: string, what: string): void {
   const seen = new Set<string>();
@@ -13,6 +13,21 @@ function checkUnique(issues: Issue[], values: string[], list: string, field: str
     if (seen.has(value))
       issues.push(issue([list, index, field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`));
     seen.add(value);
+  });
+}
+
+/** A guild's emojis: one id each, and only the guild's roles may use them. */
+function checkGuildEmojis(issues: Issue[], guild: Guild, path: (string | number)[]): void {
+  const roles = new Set(guild.roles.map((role) => role.id));
+  const seen = new Set<string>();
+  (guild.emojis ?? []).forEach((emoji, e) => {
+    if (seen.has(emoji.id))
+      issues.push(issue([...path, 'emojis', e, 'id'], WORLD_DUPLICATE, 'Another emoji has this id already'));
+    seen.add(emoji.id);
+    emoji.roles.forEach((role, r) => {
+      if (!roles.has(role))
+        issues.push(issue([...path, 'emojis', e, 'roles', r], WORLD_UNKNOWN_REFERENCE, `Unknown role: ${role}`));
+    });
   });
 }
 
@@ -79,6 +94,7 @@ export function checkWorldConsistency(world: World): Issue[] {
         if (!users.has(id) && !apps.has(id)) unknown(['guilds', g, 'channels', c, 'thread_member_ids', t], 'user', id);
       });
     });
+    checkGuildEmojis(issues, guild, ['guilds', g]);
     guild.installs.forEach((install, n) => {
       if (!apps.has(install.application_id))
         unknown(['guilds', g, 'installs', n, 'application_id'], 'application', install.application_id);

@@ -13,12 +13,21 @@ import {
   readSnowflake,
   readString,
 } from '../io/read.js';
-import { reportAboveMax, reportBelowMin, reportNotInteger, reportNotOneOf, type Issues } from '../io/report.js';
+import {
+  reportAboveMax,
+  reportBadLength,
+  reportBelowMin,
+  reportNotInteger,
+  reportNotOneOf,
+  type Issues,
+} from '../io/report.js';
 import { fail, resultOf, type Result } from '../io/result.js';
 import { checkWorldConsistency } from './consistency.js';
+import { checkEmojiName, GUILD_EMOJIS_MAX } from './emojis.js';
 import type {
   Application,
   Channel,
+  Emoji,
   Guild,
   Install,
   Member,
@@ -230,6 +239,27 @@ function readMessage(r: Reader, value: unknown, path: IssuePath): Message {
   };
 }
 
+function readEmoji(r: Reader, value: unknown, path: IssuePath): Emoji {
+  const o = r.object(value, path);
+  const name = r.string(o.name, [...path, 'name']);
+  if (o.name !== undefined) checkEmojiName(name, [...path, 'name'], r.issues);
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    name,
+    animated: r.boolean(o.animated, [...path, 'animated'], false),
+    roles: r.snowflakeList(o.roles, [...path, 'roles']),
+    available: r.boolean(o.available, [...path, 'available'], true),
+  };
+}
+
+/** A guild's emojis, bounded; only when given, so that worlds without emojis keep their exact shape. */
+function readGuildEmojis(r: Reader, value: unknown, path: IssuePath): { emojis?: Emoji[] } {
+  if (value === undefined) return {};
+  const list = r.list(value, path);
+  if (list.length > GUILD_EMOJIS_MAX) reportBadLength(r.issues, path, 0, GUILD_EMOJIS_MAX);
+  return { emojis: list.map((v, i) => readEmoji(r, v, [...path, i])) };
+}
+
 function readGuild(r: Reader, value: unknown, path: IssuePath): Guild {
   const o = r.object(value, path);
   const each = <T>(field: string, read: (r: Reader, v: unknown, p: IssuePath) => T): T[] =>
@@ -244,6 +274,7 @@ function readGuild(r: Reader, value: unknown, path: IssuePath): Guild {
     members: each('members', readMember),
     installs: each('installs', readInstall),
     messages: each('messages', readMessage),
+    ...readGuildEmojis(r, o.emojis, [...path, 'emojis']),
   };
   if (!guild.roles.some((role) => role.id === guild.id)) {
     // Every guild has an @everyone role; a world that leaves it out gets one with no permissions.

@@ -116,6 +116,18 @@ export interface Message {
   content: string;
 }
 
+/** A guild's custom emoji (v10's emoji object, less what slashd has no use for: creator, managed). */
+export interface Emoji {
+  id: string;
+  /** 2-32 letters, digits and underscores, as v10 allows. */
+  name: string;
+  animated: boolean;
+  /** The roles allowed to use it; empty: everyone. */
+  roles: string[];
+  /** False once the guild lost the boosts it needed: it cannot be used. */
+  available: boolean;
+}
+
 export interface Guild {
   id: string;
   name: string;
@@ -126,6 +138,8 @@ export interface Guild {
   members: Member[];
   installs: Install[];
   messages: Message[];
+  /** Its custom emojis; absent: none (a guild stored before emojis existed reads the same). */
+  emojis?: Emoji[];
 }
 
 export interface OAuth2Token {

@@ -23,6 +23,7 @@ import { everyonePermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
 import { findInstall } from '../permissions/install.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
+import { guildEmojis, toWireGuildEmoji } from './emojis.js';
 import type { GuildMemberView } from './guild-members.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from './types.js';
 import { wireLocale, type WirePayload } from '../wire-payload.js';
@@ -253,7 +254,7 @@ export function toWireGuild(guild: Guild): WirePayload<WireGuild> {
     premium_progress_bar_enabled: false,
     nsfw: false,
     nsfw_level: 0,
-    emojis: [],
+    emojis: guildEmojis(guild).map(toWireGuildEmoji),
     stickers: [],
     incidents_data: null,
   } satisfies WireGuild;

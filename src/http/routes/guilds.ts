@@ -1,6 +1,6 @@
 /**
  * The guild reads bots make while handling interactions (docs/v10-behaviour.md#endpoints): the
- * guild, its channels, roles and members. A bot reads a guild it is in (installed with the `bot`
+ * guild, its channels, roles, custom emojis and members. A bot reads a guild it is in (installed with the `bot`
  * scope), a user one they are a member of; anyone else gets 50001, an unknown guild 10004.
  */
 import type { FastifyInstance } from 'fastify';
@@ -32,6 +32,14 @@ export async function guildRoutes(api: FastifyInstance, { guilds }: GuildRoutesO
 
   api.get<{ Params: GuildParams }>('/guilds/:guildId/roles', READER, async (request) =>
     guilds.roles(viewerOf(request), request.params.guildId),
+  );
+
+  api.get<{ Params: GuildParams }>('/guilds/:guildId/emojis', READER, async (request) =>
+    guilds.emojis(viewerOf(request), request.params.guildId),
+  );
+
+  api.get<{ Params: GuildParams & { emojiId: string } }>('/guilds/:guildId/emojis/:emojiId', READER, async (request) =>
+    guilds.emoji(viewerOf(request), request.params.guildId, request.params.emojiId),
   );
 
   api.get<{ Params: GuildParams & { userId: string } }>('/guilds/:guildId/members/:userId', READER, async (request) =>

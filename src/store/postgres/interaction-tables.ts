@@ -200,6 +200,15 @@ export class PostgresInteractionStore implements InteractionStore {
     return result.rows.map((row) => ({ messageId: row.message_id, pinnedAt: row.pinned_at }));
   }
 
+  async pinnedAmong(channelId: string, messageIds: readonly string[]): Promise<string[]> {
+    if (messageIds.length === 0) return [];
+    const result = await this.conn.pool.query<{ message_id: string }>(
+      'SELECT message_id FROM message_pins WHERE channel_id = $1 AND message_id = ANY($2::text[])',
+      [channelId, messageIds],
+    );
+    return result.rows.map((row) => row.message_id);
+  }
+
   async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
     // One statement: the messages, their pins, their reactions and their files' bytes go together.
     const result = await this.conn.pool.query<{ id: string }>(

@@ -182,6 +182,16 @@ export class SqliteInteractionStore implements InteractionStore {
     return rows.map((row) => ({ messageId: row.message_id, pinnedAt: row.pinned_at }));
   }
 
+  async pinnedAmong(channelId: string, messageIds: readonly string[]): Promise<string[]> {
+    if (messageIds.length === 0) return [];
+    const rows = this.conn
+      .sql(
+        'SELECT message_id FROM message_pins WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+      )
+      .all(channelId, JSON.stringify(messageIds)) as { message_id: string }[];
+    return rows.map((row) => row.message_id);
+  }
+
   async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
     return this.conn.transaction(() => {
       const rows = this.conn
