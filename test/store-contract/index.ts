@@ -14,6 +14,7 @@ import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 import { describeReactionStoreContract } from './reaction-store.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
+import { describeWorldChangeContract } from './world-change.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
 export { describeAttachmentStoreContract } from './attachment-store.contract.js';
@@ -23,6 +24,7 @@ export { describeInteractionStoreContract } from './interaction-store.contract.j
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 export { describeWorldStoreContract } from './world-store.contract.js';
+export { describeWorldChangeContract } from './world-change.contract.js';
 export { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 export { describeReactionStoreContract } from './reaction-store.contract.js';
 
@@ -45,6 +47,7 @@ export function describeStoreLifecycleContract(name: string, make: MakeStores): 
 export function describeStoreContract(name: string, make: MakeStores): void {
   describeStoreLifecycleContract(name, make);
   describeWorldStoreContract(name, make);
+  describeWorldChangeContract(name, make);
   describeGuildMembersContract(name, make);
   describeCommandStoreContract(name, make);
   describeInteractionStoreContract(name, make);
