@@ -18,6 +18,7 @@ import { runScaleBench } from './scale.bench.js';
 import { runStoresBench } from './stores.bench.js';
 import { runTestingKitBench } from './testing-kit.bench.js';
 import { runValidationBench } from './validation.bench.js';
+import { runWorldChangesBench } from './world-changes.bench.js';
 
 interface Bench {
   name: string;
@@ -41,6 +42,7 @@ const BENCHES: Bench[] = [
   { name: 'console ', run: runConsoleBench },
   { name: 'faults ', run: runFaultsBench },
   { name: 'profiles ', run: runProfilesBench },
+  { name: 'world-changes ', run: runWorldChangesBench },
 ];
 
 async function main(): Promise<void> {

@@ -50,7 +50,10 @@ describe('serve --world: the file imported last is not imported again', () => {
     write(world);
     const first = await start();
     assert.equal(first.read, 1);
-    assert.deepEqual(first.summary?.changed.users, world.users.map((u) => u.id));
+    assert.deepEqual(
+      first.summary?.changed.users,
+      world.users.map((u) => u.id),
+    );
 
     const second = await start();
     assert.equal(second.read, 0, 'the same file is not read again');

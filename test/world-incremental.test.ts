@@ -21,7 +21,13 @@ const memberId = (n: number) => `15000000000000${String(n).padStart(5, '0')}`;
 function manyGuilds(): World {
   const world = exampleWorld();
   for (let n = 0; n < EXTRA_GUILDS; n++) {
-    world.users.push({ id: memberId(n), username: `member-${n}`, token: `member-${n}-token`, locale: 'en-US', age_verified: false });
+    world.users.push({
+      id: memberId(n),
+      username: `member-${n}`,
+      token: `member-${n}-token`,
+      locale: 'en-US',
+      age_verified: false,
+    });
     const guild: Guild = {
       id: guildId(n),
       name: `guild ${n}`,
@@ -38,7 +44,13 @@ function manyGuilds(): World {
   return world;
 }
 
-const NEWCOMER = { id: '1500000000000099999', username: 'newcomer', token: 'newcomer-token', locale: 'en-US', age_verified: false };
+const NEWCOMER = {
+  id: '1500000000000099999',
+  username: 'newcomer',
+  token: 'newcomer-token',
+  locale: 'en-US',
+  age_verified: false,
+};
 
 describe('POST /admin/world writes and tells only what changed', () => {
   let server: TestServer;

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { World } from '../core/world/types.js';
-import type { WorldFileSource } from '../services/world-service.js';
+import type { WorldFileSource } from '../core/world/world-change.js';
 import type { OutboundPolicy } from '../core/outbound-policy.js';
 import type { Resolver } from '../delivery/outbound-lookup.js';
 import type { RedisTimeouts } from '../events/redis-link.js';

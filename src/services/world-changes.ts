@@ -33,7 +33,12 @@ async function applicationsOf(store: WorldStore, ids: Iterable<string>): Promise
 async function storedToken(store: WorldStore, accessToken: string): Promise<OAuth2Token | null> {
   const found = await store.findOAuth2Token(accessToken);
   if (!found || found.expires_at !== null) return null;
-  return { access_token: found.access_token, user_id: found.user_id, application_id: found.application_id, scopes: found.scopes };
+  return {
+    access_token: found.access_token,
+    user_id: found.user_id,
+    application_id: found.application_id,
+    scopes: found.scopes,
+  };
 }
 
 /** The stored versions of the objects `addition` names (a guild with every member: it is compared whole). */
@@ -115,7 +120,9 @@ export async function keptCounts(store: WorldStore, addition: World, stored: Sto
   const counts = await store.countWorld();
   for (const list of WORLD_LISTS) {
     const key = worldKey[list] as (item: World[typeof list][number]) => string;
-    const replaced = new Set((addition[list] as World[typeof list][number][]).map(key).filter((id) => stored[list].has(id)));
+    const replaced = new Set(
+      (addition[list] as World[typeof list][number][]).map(key).filter((id) => stored[list].has(id)),
+    );
     counts[list] -= replaced.size;
   }
   return counts;

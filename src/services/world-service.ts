@@ -17,6 +17,7 @@ import {
   replacementChange,
   summarize,
   type WorldChangeSummary,
+  type WorldFileSource,
 } from '../core/world/world-change.js';
 import { membersPage } from '../core/world/member-index.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
@@ -27,14 +28,6 @@ import { BannedUserError } from '../store/guild-member-store.js';
 import type { CommandsService } from './commands-service.js';
 import type { WorldEvents } from './world-events.js';
 import { additionContext, changeSlices, keptCounts, storedVersionsOf, withoutKeys } from './world-changes.js';
-
-/** A world file read lazily: its digest is known at once, its world only when the import needs it. */
-export interface WorldFileSource {
-  /** The digest of the file's bytes (and of the slashd that reads them). */
-  digest: string;
-  /** The file's world, checked; throws naming each problem when it is not one. */
-  read: () => World;
-}
 
 function duplicate(field: string, what: string) {
   return invalidFormBody([issue([field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`)]);

@@ -9,7 +9,7 @@ import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
-import type { WorldFileSource } from '../services/world-service.js';
+import type { WorldFileSource } from '../core/world/world-change.js';
 
 /** The world `value` describes; throws naming `source` and each problem when it is not one. */
 export function readWorld(value: unknown, source: string): World {

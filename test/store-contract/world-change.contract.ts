@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WorldChange } from '../../src/core/world/world-change.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
-import { ALICE, APP_A, APP_B, application, BOB, GUILD_1, GUILD_2, smallWorld, TOKEN_A, TOKEN_B, user } from './fixtures.js';
+import {
+  ALICE,
+  APP_A,
+  APP_B,
+  application,
+  BOB,
+  GUILD_1,
+  GUILD_2,
+  smallWorld,
+  TOKEN_A,
+  TOKEN_B,
+  user,
+} from './fixtures.js';
 
 function change(parts: { put?: Partial<WorldChange['put']>; remove?: Partial<WorldChange['remove']> }): WorldChange {
   return {

@@ -30,6 +30,14 @@ export interface WorldChangeSummary {
   unchanged: WorldCounts;
 }
 
+/** A world file read lazily: its digest is known at once, its world only when the import needs it. */
+export interface WorldFileSource {
+  /** The digest of the file's bytes (and of the slashd that reads them). */
+  digest: string;
+  /** The file's world, checked; throws naming each problem when it is not one. */
+  read: () => World;
+}
+
 /** The stored versions of the objects a change names, by id (a token by its access token). */
 export interface StoredVersions {
   applications: ReadonlyMap<string, Application>;
@@ -74,7 +82,7 @@ function changedOf<L extends WorldList>(
   items: readonly World[L][number][],
   stored: ReadonlyMap<string, World[L][number]>,
 ): { put: World[L][number][]; unchanged: number } {
-  const key = worldKey[list] as (item: World[L][number]) => string;
+  const key = worldKey[list];
   const put = items.filter((item) => {
     const before = stored.get(key(item));
     return before === undefined || !sameWorldObject(before, item);
@@ -83,7 +91,10 @@ function changedOf<L extends WorldList>(
 }
 
 /** An addition to the stored world (`POST /admin/world`): only what differs is written. */
-export function additionChange(addition: World, stored: StoredVersions): { change: WorldChange; unchanged: WorldCounts } {
+export function additionChange(
+  addition: World,
+  stored: StoredVersions,
+): { change: WorldChange; unchanged: WorldCounts } {
   const applications = changedOf('applications', addition.applications, stored.applications);
   const users = changedOf('users', addition.users, stored.users);
   const guilds = changedOf('guilds', addition.guilds, stored.guilds);
@@ -103,7 +114,7 @@ export function additionChange(addition: World, stored: StoredVersions): { chang
 }
 
 function byKey<L extends WorldList>(list: L, world: World): Map<string, World[L][number]> {
-  const key = worldKey[list] as (item: World[L][number]) => string;
+  const key = worldKey[list];
   return new Map((world[list] as World[L][number][]).map((item) => [key(item), item]));
 }
 

@@ -70,7 +70,9 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
       this.writeWorld(change.put);
       if (worldFileDigest !== undefined) {
         this.conn
-          .sql('INSERT INTO store_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value')
+          .sql(
+            'INSERT INTO store_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+          )
           .run(WORLD_FILE_DIGEST, worldFileDigest);
       }
     });
