@@ -19,6 +19,7 @@ import { runScaleBench } from './scale.bench.js';
 import { runStoresBench } from './stores.bench.js';
 import { runTestingKitBench } from './testing-kit.bench.js';
 import { runValidationBench } from './validation.bench.js';
+import { runWorldChangesBench } from './world-changes.bench.js';
 
 interface Bench {
   name: string;
@@ -43,6 +44,7 @@ const BENCHES: Bench[] = [
   { name: 'faults ', run: runFaultsBench },
   { name: 'profiles ', run: runProfilesBench },
   { name: 'messages ', run: runMessagesBench },
+  { name: 'world-changes ', run: runWorldChangesBench },
 ];
 
 async function main(): Promise<void> {

@@ -27,6 +27,7 @@ import { openBus, sharedGatewayState, sharedRateLimits, watchRedis } from './app
 import { ServerAddress } from './app/server-address.js';
 import { buildServices } from './app/services.js';
 import { openStore, type OpenedStore } from './app/store.js';
+import type { WorldChangeSummary } from './core/world/world-change.js';
 
 export {
   DEFAULT_CONSOLE_FOLDER,
@@ -51,6 +52,11 @@ export interface Slashd {
   redis: RedisLink | null;
   /** Injected faults of this node (what `/admin/faults` adds). */
   faults: FaultTable;
+  /**
+   * What the start-up world file (`worldFile`) changed; null when it was the file imported last
+   * (nothing read nor written); undefined without one.
+   */
+  worldImport: WorldChangeSummary | null | undefined;
   listen(options: { host: string; port: number }): Promise<string>;
   /**
    * Drains and stops: requests under way finish, console streams end, gateway clients RECONNECT,
@@ -136,9 +142,11 @@ async function assemble(
   });
 
   // Nodes starting at once on one database apply their start-up world one after the other.
-  if (config.world || config.mergeWorld) {
+  let worldImport: WorldChangeSummary | null | undefined;
+  if (config.world || config.mergeWorld || config.worldFile) {
     await exclusively('start-up world', async () => {
       if (config.world) await services.world.replace(config.world);
+      if (config.worldFile) worldImport = await services.world.importWorldFile(config.worldFile);
       if (config.mergeWorld) await services.world.merge(config.mergeWorld);
     });
   }
@@ -180,6 +188,7 @@ async function assemble(
     metrics,
     redis,
     faults: faultTable,
+    worldImport,
     async listen({ host, port }) {
       await server.listen({ host, port });
       const bound = server.server.address();

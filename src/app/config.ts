@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { World } from '../core/world/types.js';
+import type { WorldFileSource } from '../core/world/world-change.js';
 import type { OutboundPolicy } from '../core/outbound-policy.js';
 import type { Resolver } from '../delivery/outbound-lookup.js';
 import type { RedisTimeouts } from '../events/redis-link.js';
@@ -38,6 +39,11 @@ export interface SlashdConfig {
   world?: World | null;
   /** Added to the stored world at start-up (the demo world of `npm start`). */
   mergeWorld?: World | null;
+  /**
+   * A world file the stored world becomes at start-up (`serve --world`), like `world`, but read
+   * only when it differs from the file imported last, and written only where it differs.
+   */
+  worldFile?: WorldFileSource | null;
   adminToken?: string;
   logLevel?: string;
   /** 'pretty': one readable line per record (for a terminal); 'json' (the default): pino's JSON lines. */

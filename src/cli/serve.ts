@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createSlashd, type Slashd } from '../app.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
-import { loadWorldFile, readWorld } from '../world/world-file.js';
+import { readWorld, worldFileSource } from '../world/world-file.js';
+import { slashdVersion } from './version.js';
 import { loadOrCreateAdminToken } from './admin-token.js';
 import { EXIT_FAILED, EXIT_OK, reportUsageError, UsageError, type Output } from './usage.js';
 import { listenFailureMessage } from './listen-failure.js';
@@ -38,7 +39,7 @@ function untilStopped(slashd: Slashd, out: Output): { stopped: Promise<void>; ca
 async function serve(args: ServeArgs, plain: Output): Promise<number> {
   const out = args.jsonOutput ? jsonLines(plain) : plain;
   const demoWorld = args.demo ? readWorld(DEMO_WORLD, 'the demo world') : null;
-  const world = args.worldPath ? loadWorldFile(args.worldPath) : null;
+  const worldFile = args.worldPath ? worldFileSource(args.worldPath, slashdVersion()) : null;
   let slashd: Slashd;
   try {
     const postgres = isPostgresUrl(args.db);
@@ -50,7 +51,7 @@ async function serve(args: ServeArgs, plain: Output): Promise<number> {
       dbStatementTimeoutMs: args.dbStatementTimeoutMs,
       redisUrl: args.redisUrl,
       redisPrefix: args.redisPrefix,
-      world,
+      worldFile,
       mergeWorld: demoWorld,
       adminToken: args.adminToken ?? loadOrCreateAdminToken(args.db),
       logLevel: args.logLevel,

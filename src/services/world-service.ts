@@ -8,19 +8,40 @@ import { hasActivities } from '../core/commands/model.js';
 import { WORLD_DUPLICATE, WORLD_UNKNOWN_REFERENCE } from '../core/io/codes.js';
 import { apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
-import { checkWorldConsistency } from '../core/world/consistency.js';
+import { atMergedIndexes, checkAddition } from '../core/world/addition-consistency.js';
 import { diffWorlds } from '../core/world/diff.js';
+import {
+  additionChange,
+  applyChange,
+  isEmptyChange,
+  replacementChange,
+  summarize,
+  type WorldChangeSummary,
+  type WorldFileSource,
+} from '../core/world/world-change.js';
 import { membersPage } from '../core/world/member-index.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
 import { isSnowflake } from '../core/snowflake.js';
 import type { Application, Guild, Member, OAuth2Token, User, World } from '../core/world/types.js';
-import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store/store.js';
+import { DuplicateTokenError, type IssuedToken, type WorldStore } from '../store/store.js';
 import { BannedUserError } from '../store/guild-member-store.js';
 import type { CommandsService } from './commands-service.js';
 import type { WorldEvents } from './world-events.js';
+import { additionContext, changeSlices, keptCounts, storedVersionsOf, withoutKeys } from './world-changes.js';
 
 function duplicate(field: string, what: string) {
   return invalidFormBody([issue([field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`)]);
+}
+
+/**
+ * The store's refusal of a token another node stored after this one's check: the list of the
+ * object named (which of them, only the database knew).
+ */
+function asDuplicateInChange(error: unknown): never {
+  if (!(error instanceof DuplicateTokenError)) throw error;
+  const list = error.holder === 'user' ? 'users' : 'applications';
+  const field = error.holder === 'user' ? 'token' : 'bot_token';
+  throw invalidFormBody([issue([list], WORLD_DUPLICATE, `Another ${error.holder} has this ${field} already`)]);
 }
 
 /** The store's refusal of a duplicate token, as the same error the check before the write gives. */
@@ -28,11 +49,6 @@ function asDuplicate(field: string, what: string) {
   return (error: unknown): never => {
     throw error instanceof DuplicateTokenError ? duplicate(field, what) : error;
   };
-}
-
-/** An application as the world file has it: without the signing keys. */
-function withoutKeys({ keys: _keys, ...app }: StoredApplication): Application {
-  return app;
 }
 
 /**
@@ -55,20 +71,6 @@ interface ChangeScope {
   usersOnly?: boolean;
 }
 
-/** `addition` over `base`, object by object (same id: the addition's). */
-function mergeWorlds(base: World, addition: World): World {
-  const byId = <T>(a: T[], b: T[], id: (x: T) => string): T[] => {
-    const replaced = new Set(b.map(id));
-    return [...a.filter((x) => !replaced.has(id(x))), ...b];
-  };
-  return {
-    applications: byId(base.applications, addition.applications, (a) => a.id),
-    users: byId(base.users, addition.users, (u) => u.id),
-    guilds: byId(base.guilds, addition.guilds, (g) => g.id),
-    oauth2_tokens: byId(base.oauth2_tokens, addition.oauth2_tokens, (t) => t.access_token),
-  };
-}
-
 export class WorldService {
   /** World changes run one at a time, so that each diff sees exactly its own change. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -79,18 +81,22 @@ export class WorldService {
     private readonly events?: WorldEvents,
   ) {}
 
+  /** Runs `run` after the world changes queued before it. */
+  private queued<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
   /** Runs one change of the world and publishes what it changed for bots. */
   private changing<T>(change: () => Promise<T>): Promise<T> {
-    const run = async () => {
+    return this.queued(async () => {
       if (!this.events) return change();
       const before = await this.store.exportWorld();
       const result = await change();
       this.events.publishAll(diffWorlds(before, await this.store.exportWorld()));
       return result;
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    });
   }
 
   /**
@@ -98,7 +104,7 @@ export class WorldService {
    * both sides) and publishes what it changed for bots, diffing only that part of the world.
    */
   private changingIn<T>(scope: () => Promise<ChangeScope>, change: () => Promise<T>): Promise<T> {
-    const run = async () => {
+    return this.queued(async () => {
       if (!this.events) return change();
       const where = await scope();
       const before = await this.slice(where);
@@ -108,10 +114,7 @@ export class WorldService {
         : await this.slice(where);
       this.events.publishAll(diffWorlds(before, after));
       return result;
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    });
   }
 
   /** The guilds of the scope as the diff needs them, with exactly the users and applications they name. */
@@ -162,14 +165,44 @@ export class WorldService {
     });
   }
 
-  /** Adds to the stored world, refusing a result with duplicate ids or secrets. */
-  merge(world: World): Promise<void> {
-    return this.changing(async () => {
-      const combined = mergeWorlds(await this.store.exportWorld(), world);
-      const issues = checkWorldConsistency(combined);
-      if (issues.length > 0) throw invalidFormBody(issues);
-      await this.store.mergeWorld(world);
-      await this.afterApplicationsChanged(world.applications);
+  /**
+   * Adds `addition` to the stored world, refusing a result with duplicate ids or secrets or with
+   * references to nothing; only what differs from the stored objects is written, and bots hear of
+   * that alone. Reads only the objects the addition names or refers to, never the whole world.
+   */
+  merge(addition: World): Promise<WorldChangeSummary> {
+    return this.queued(async () => {
+      const stored = await storedVersionsOf(this.store, addition);
+      const issues = checkAddition(addition, await additionContext(this.store, addition));
+      if (issues.length > 0) {
+        throw invalidFormBody(atMergedIndexes(issues, await keptCounts(this.store, addition, stored)));
+      }
+      const { change, unchanged } = additionChange(addition, stored);
+      if (!isEmptyChange(change)) {
+        const slices = this.events ? await changeSlices(this.store, change, stored) : null;
+        await this.store.applyWorldChange(change).catch(asDuplicateInChange);
+        if (slices) this.events?.publishAll(diffWorlds(slices.before, slices.after));
+        await this.afterApplicationsChanged(change.put.applications);
+      }
+      return summarize(change, unchanged, false);
+    });
+  }
+
+  /**
+   * The stored world becomes the file's (`serve --world`): nothing is read or written when the file
+   * is the one imported last and nothing changed the world since (its digest is recorded); else
+   * only what differs is written. Null when the import was skipped.
+   */
+  importWorldFile(file: WorldFileSource): Promise<WorldChangeSummary | null> {
+    return this.queued(async () => {
+      if ((await this.store.worldFileDigest()) === file.digest) return null;
+      const next = file.read();
+      const before = await this.store.exportWorld();
+      const { change, unchanged } = replacementChange(before, next);
+      await this.store.applyWorldChange(change, file.digest);
+      this.events?.publishAll(diffWorlds(before, applyChange(before, change)));
+      await this.afterApplicationsChanged(change.put.applications);
+      return summarize(change, unchanged, true);
     });
   }
 

@@ -167,6 +167,15 @@ export function modalClaimable(record: InteractionRecord): boolean {
   return record.response?.type === MODAL_CALLBACK_TYPE && !record.modal_submission_id;
 }
 
+/** The `store_meta` row's name for the digest of the world file last imported (`serve --world`). */
+export const WORLD_FILE_DIGEST = 'world_file_digest';
+
+/** A token hash no token has (not hex), unique per row: a token's place while tokens move. */
+export const PARKED_TOKEN = "'parked:' || id";
+
+export const COUNT_WORLD = `SELECT (SELECT COUNT(*) FROM applications) AS applications, (SELECT COUNT(*) FROM users) AS users,
+  (SELECT COUNT(*) FROM guilds) AS guilds, (SELECT COUNT(*) FROM oauth2_tokens WHERE expires_at IS NULL) AS oauth2_tokens`;
+
 /** A guild as its row's document stores it: without its members, which are rows of their own. */
 export function guildDocument(guild: Guild): Guild {
   return { ...guild, members: [] };

@@ -4,6 +4,7 @@
  * stores (commands, permissions, interactions, tokens, activities), in the same transaction.
  */
 import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
+import type { WorldChange, WorldCounts } from '../core/world/world-change.js';
 import type { GuildMemberStore } from './guild-member-store.js';
 import type { GuildStructureStore } from './guild-structure-store.js';
 import type { OAuth2GrantStore } from './oauth2-grants.js';
@@ -47,6 +48,20 @@ export interface WorldStore
   mergeWorld(world: World): Promise<void>;
   /** The world as a document: no signing keys, only the pre-issued (non-expiring) tokens. */
   exportWorld(): Promise<World>;
+  /**
+   * Writes a change in one transaction: the removals (an application with all it owned, a guild
+   * with its members, bans and command permissions; a token by its access token), then the objects
+   * put, which may hand tokens to one another (a swap is no duplicate). With `worldFileDigest`,
+   * records it as the digest of the world file the stored world now is.
+   */
+  applyWorldChange(change: WorldChange, worldFileDigest?: string): Promise<void>;
+  /**
+   * The digest `applyWorldChange` recorded last; null once anything else wrote an application, a
+   * user, a guild, a member or a pre-issued token since (the world may no longer be the file's).
+   */
+  worldFileDigest(): Promise<string | null>;
+  /** How many objects each list of `exportWorld` would hold, without reading them. */
+  countWorld(): Promise<WorldCounts>;
 
   /**
    * Upserts; an existing application keeps its keys (a bot keeps verifying with the key it has).

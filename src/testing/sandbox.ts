@@ -136,7 +136,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     world: () => names.world(),
     async mergeWorld(partial) {
       names.forget();
-      const merged = expectStatus(await admin('POST', '/world', partial), 'merging the world', 200) as World;
+      expectStatus(await admin('POST', '/world', partial), 'merging the world', 200);
+      // The merge answers what changed; the world it made is read whole, as this answers it.
+      const merged = expectStatus(await admin('GET', '/world'), 'reading the world', 200) as World;
       known.apps = merged.applications;
       known.users = merged.users;
       return merged;

@@ -3,11 +3,13 @@
  * world, the testing kit's) or as a JSON file (`slashd serve --world`). An invalid world is an error
  * listing every problem at its path, so the whole file can be fixed at once.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { parseWorld } from '../core/world/parse.js';
 import type { World } from '../core/world/types.js';
+import type { WorldFileSource } from '../core/world/world-change.js';
 
 /** The world `value` describes; throws naming `source` and each problem when it is not one. */
 export function readWorld(value: unknown, source: string): World {
@@ -20,9 +22,18 @@ function describeIssues(issues: readonly Issue[]): string {
   return issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.code} ${i.message}`).join('\n');
 }
 
-/** The world of a JSON file; throws when the file is not JSON or not a valid world. */
-export function loadWorldFile(path: string): World {
-  const text = readFileSync(path, 'utf8');
+/**
+ * A world file as `serve --world` takes it: its bytes read and hashed now (with the version of
+ * slashd reading them, whose reading of a file may change), checked only if the import needs it.
+ */
+export function worldFileSource(path: string, readerVersion: string): WorldFileSource {
+  const bytes = readFileSync(path);
+  const digest = createHash('sha256').update(`slashd ${readerVersion}\n`).update(bytes).digest('hex');
+  return { digest, read: () => worldOfText(bytes.toString('utf8'), path) };
+}
+
+/** The world of a JSON file's text; throws when it is not JSON or not a valid world. */
+function worldOfText(text: string, path: string): World {
   let read;
   try {
     read = readJsonText(text);

@@ -17,6 +17,7 @@ import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 import { describeReactionStoreContract } from './reaction-store.contract.js';
 import { describeWorldStoreContract } from './world-store.contract.js';
 import { describeThreadsContract } from './threads.contract.js';
+import { describeWorldChangeContract } from './world-change.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
 export { describeAttachmentStoreContract } from './attachment-store.contract.js';
@@ -28,6 +29,7 @@ export { describeInteractionStoreContract } from './interaction-store.contract.j
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
 export { describeWorldStoreContract } from './world-store.contract.js';
+export { describeWorldChangeContract } from './world-change.contract.js';
 export { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
 export { describeReactionStoreContract } from './reaction-store.contract.js';
 export { describeThreadsContract } from './threads.contract.js';
@@ -51,6 +53,7 @@ export function describeStoreLifecycleContract(name: string, make: MakeStores): 
 export function describeStoreContract(name: string, make: MakeStores): void {
   describeStoreLifecycleContract(name, make);
   describeWorldStoreContract(name, make);
+  describeWorldChangeContract(name, make);
   describeGuildMembersContract(name, make);
   describeGuildStructureContract(name, make);
   describeCommandStoreContract(name, make);

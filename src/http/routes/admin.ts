@@ -39,10 +39,10 @@ export async function adminRoutes(admin: FastifyInstance, { world, adminToken }:
     await world.replace(orThrow<World>(parseWorld(request.body)));
     return world.export();
   });
-  admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.merge(orThrow(parseWorldShape(request.body)));
-    return world.export();
-  });
+  /** Answers what changed (docs/world.md): never the whole world, which GET answers. */
+  admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) =>
+    world.merge(orThrow(parseWorldShape(request.body))),
+  );
 
   /** One world resource in the world file's shape: list, get, put (an upsert) and delete by id. */
   function resource<T extends { id: string }>(

@@ -433,6 +433,30 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX dm_channels_by_user ON dm_channels (user_id);
     `,
   },
+  {
+    version: 16,
+    name: 'world file digest',
+    // The digest of the world file last imported (`serve --world`): a start with the same file skips
+    // the import. Any other write to the world's rows forgets it (these triggers), so a skipped
+    // import never keeps a world the file does not describe (docs/decisions.md).
+    sql: `
+      CREATE TABLE store_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE FUNCTION forget_world_file_digest() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; RETURN NULL; END $$;
+      CREATE TRIGGER applications_forget_world_file AFTER INSERT OR UPDATE OR DELETE ON applications
+        FOR EACH STATEMENT EXECUTE FUNCTION forget_world_file_digest();
+      CREATE TRIGGER users_forget_world_file AFTER INSERT OR UPDATE OR DELETE ON users
+        FOR EACH STATEMENT EXECUTE FUNCTION forget_world_file_digest();
+      CREATE TRIGGER guilds_forget_world_file AFTER INSERT OR UPDATE OR DELETE ON guilds
+        FOR EACH STATEMENT EXECUTE FUNCTION forget_world_file_digest();
+      CREATE TRIGGER guild_members_forget_world_file AFTER INSERT OR UPDATE OR DELETE ON guild_members
+        FOR EACH STATEMENT EXECUTE FUNCTION forget_world_file_digest();
+      CREATE TRIGGER oauth2_tokens_written_forget_world_file AFTER INSERT OR UPDATE ON oauth2_tokens
+        FOR EACH ROW WHEN (NEW.expires_at IS NULL) EXECUTE FUNCTION forget_world_file_digest();
+      CREATE TRIGGER oauth2_tokens_deleted_forget_world_file AFTER DELETE ON oauth2_tokens
+        FOR EACH ROW WHEN (OLD.expires_at IS NULL) EXECUTE FUNCTION forget_world_file_digest();
+    `,
+  },
 ];
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */

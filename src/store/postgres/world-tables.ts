@@ -1,5 +1,6 @@
 /** The PostgreSQL WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import type { Application, Guild, User, World } from '../../core/world/types.js';
+import type { WorldChange, WorldCounts } from '../../core/world/world-change.js';
 import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
@@ -19,6 +20,9 @@ import {
   storedDocument,
   tokenDocument,
   type ApplicationRow,
+  COUNT_WORLD,
+  PARKED_TOKEN,
+  WORLD_FILE_DIGEST,
 } from '../rows.js';
 
 /** A guild and all its members, in one statement (one snapshot). */
@@ -61,6 +65,63 @@ export class PostgresWorldStore extends PostgresDmChannels implements WorldStore
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
       await this.writeWorld(client, world);
     });
+  }
+
+  async applyWorldChange(change: WorldChange, worldFileDigest?: string): Promise<void> {
+    await this.conn.transaction(async (client) => {
+      await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
+      for (const id of [...change.remove.applications].sort()) {
+        // The row before the app's lock, as deleteApplication takes them: never a deadlock.
+        await client.query('SELECT 1 FROM applications WHERE id = $1 FOR UPDATE', [id]);
+        await this.removeApplication(client, id);
+      }
+      if (change.remove.users.length > 0) {
+        await client.query('DELETE FROM users WHERE id = ANY($1::text[])', [change.remove.users]);
+      }
+      for (const id of change.remove.guilds) await this.removeGuild(client, id);
+      if (change.remove.oauth2_tokens.length > 0) {
+        await client.query('DELETE FROM oauth2_tokens WHERE token_hash = ANY($1::text[])', [
+          change.remove.oauth2_tokens.map(tokenDigest),
+        ]);
+      }
+      // Tokens may move from one object written to another: each is parked on a value of its
+      // own first, so that no write meets a token another object still holds until its own write.
+      if (change.put.users.length > 0) {
+        await client.query(`UPDATE users SET token_hash = ${PARKED_TOKEN} WHERE id = ANY($1::text[])`, [
+          change.put.users.map((u) => u.id),
+        ]);
+      }
+      if (change.put.applications.length > 0) {
+        await client.query(`UPDATE applications SET bot_token_hash = ${PARKED_TOKEN} WHERE id = ANY($1::text[])`, [
+          change.put.applications.map((a) => a.id),
+        ]);
+      }
+      await this.writeWorld(client, change.put);
+      if (worldFileDigest !== undefined) {
+        await client.query(
+          'INSERT INTO store_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+          [WORLD_FILE_DIGEST, worldFileDigest],
+        );
+      }
+    });
+  }
+
+  async worldFileDigest(): Promise<string | null> {
+    const result = await this.conn.pool.query<{ value: string }>('SELECT value FROM store_meta WHERE name = $1', [
+      WORLD_FILE_DIGEST,
+    ]);
+    return result.rows[0]?.value ?? null;
+  }
+
+  async countWorld(): Promise<WorldCounts> {
+    const result = await this.conn.pool.query<Record<keyof WorldCounts, string>>(COUNT_WORLD);
+    const row = result.rows[0]!;
+    return {
+      applications: Number(row.applications),
+      users: Number(row.users),
+      guilds: Number(row.guilds),
+      oauth2_tokens: Number(row.oauth2_tokens),
+    };
   }
 
   private async writeWorld(client: PostgresClient, world: World): Promise<void> {
@@ -212,17 +273,19 @@ export class PostgresWorldStore extends PostgresDmChannels implements WorldStore
   }
 
   async deleteGuild(id: string): Promise<boolean> {
-    return this.conn.transaction(async (client) => {
-      const gone = ((await client.query('DELETE FROM guilds WHERE id = $1', [id])).rowCount ?? 0) > 0;
-      await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [id]);
-      await client.query('DELETE FROM guild_members WHERE guild_id = $1', [id]);
-      await client.query('DELETE FROM guild_bans WHERE guild_id = $1', [id]);
-      await client.query('DELETE FROM audit_log_entries WHERE guild_id = $1', [id]);
-      await client.query('DELETE FROM guild_threads WHERE guild_id = $1', [id]);
-      await client.query('DELETE FROM thread_members WHERE guild_id = $1', [id]);
-      await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
-      return gone;
-    });
+    return this.conn.transaction((client) => this.removeGuild(client, id));
+  }
+
+  private async removeGuild(client: PostgresClient, id: string): Promise<boolean> {
+    const gone = ((await client.query('DELETE FROM guilds WHERE id = $1', [id])).rowCount ?? 0) > 0;
+    await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [id]);
+    await client.query('DELETE FROM guild_members WHERE guild_id = $1', [id]);
+    await client.query('DELETE FROM guild_bans WHERE guild_id = $1', [id]);
+    await client.query('DELETE FROM audit_log_entries WHERE guild_id = $1', [id]);
+    await client.query('DELETE FROM guild_threads WHERE guild_id = $1', [id]);
+    await client.query('DELETE FROM thread_members WHERE guild_id = $1', [id]);
+    await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
+    return gone;
   }
 
   async getGuild(id: string): Promise<Guild | null> {

@@ -360,6 +360,46 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX dm_channels_by_user ON dm_channels (user_id);
     `,
   },
+  {
+    version: 18,
+    name: 'world file digest',
+    // The digest of the world file last imported (`serve --world`): a start with the same file skips
+    // the import. Any other write to the world's rows forgets it (these triggers), so a skipped
+    // import never keeps a world the file does not describe (docs/decisions.md).
+    sql: `
+      CREATE TABLE store_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TRIGGER applications_insert_forgets_world_file AFTER INSERT ON applications
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER applications_update_forgets_world_file AFTER UPDATE ON applications
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER applications_delete_forgets_world_file AFTER DELETE ON applications
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER users_insert_forgets_world_file AFTER INSERT ON users
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER users_update_forgets_world_file AFTER UPDATE ON users
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER users_delete_forgets_world_file AFTER DELETE ON users
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER guilds_insert_forgets_world_file AFTER INSERT ON guilds
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER guilds_update_forgets_world_file AFTER UPDATE ON guilds
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER guilds_delete_forgets_world_file AFTER DELETE ON guilds
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER guild_members_insert_forgets_world_file AFTER INSERT ON guild_members
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER guild_members_update_forgets_world_file AFTER UPDATE ON guild_members
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER guild_members_delete_forgets_world_file AFTER DELETE ON guild_members
+        BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER oauth2_tokens_insert_forgets_world_file AFTER INSERT ON oauth2_tokens
+        WHEN NEW.expires_at IS NULL BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER oauth2_tokens_update_forgets_world_file AFTER UPDATE ON oauth2_tokens
+        WHEN NEW.expires_at IS NULL BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+      CREATE TRIGGER oauth2_tokens_delete_forgets_world_file AFTER DELETE ON oauth2_tokens
+        WHEN OLD.expires_at IS NULL BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+    `,
+  },
 ];
 
 /** The newest schema this slashd knows: a database past it was migrated by a newer release. */

@@ -1,6 +1,7 @@
 /** The SQLite WorldStore: applications (with their keys), users, guilds, OAuth2 tokens. */
 import { approximateBytes } from '../../core/byte-lru.js';
 import type { Application, Guild, User, World } from '../../core/world/types.js';
+import type { WorldChange, WorldCounts } from '../../core/world/world-change.js';
 import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
@@ -19,6 +20,9 @@ import {
   tokenDocument,
   withMembers,
   type ApplicationRow,
+  COUNT_WORLD,
+  PARKED_TOKEN,
+  WORLD_FILE_DIGEST,
 } from '../rows.js';
 
 export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
@@ -43,6 +47,47 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
 
   async mergeWorld(world: World): Promise<void> {
     this.conn.transaction(() => this.writeWorld(world));
+  }
+
+  async applyWorldChange(change: WorldChange, worldFileDigest?: string): Promise<void> {
+    this.conn.transaction(() => {
+      for (const id of change.remove.applications) {
+        this.conn.cached.forgetApplication(id);
+        this.conn.cached.forgetCommandsOf(id);
+        this.removeApplication(id);
+      }
+      for (const id of change.remove.users) this.removeUser(id);
+      for (const id of change.remove.guilds) this.removeGuild(id);
+      const dropToken = this.conn.sql('DELETE FROM oauth2_tokens WHERE token_hash = ?');
+      for (const token of change.remove.oauth2_tokens) dropToken.run(tokenDigest(token));
+      // Tokens may move from one object written to another: each is parked on a value of its
+      // own first, so that no write meets a token another object still holds until its own write.
+      const ids = (items: readonly { id: string }[]) => JSON.stringify(items.map((item) => item.id));
+      this.conn
+        .sql(`UPDATE users SET token_hash = ${PARKED_TOKEN} WHERE id IN (SELECT value FROM json_each(?))`)
+        .run(ids(change.put.users));
+      this.conn
+        .sql(`UPDATE applications SET bot_token_hash = ${PARKED_TOKEN} WHERE id IN (SELECT value FROM json_each(?))`)
+        .run(ids(change.put.applications));
+      this.writeWorld(change.put);
+      if (worldFileDigest !== undefined) {
+        this.conn
+          .sql(
+            'INSERT INTO store_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+          )
+          .run(WORLD_FILE_DIGEST, worldFileDigest);
+      }
+    });
+  }
+
+  async worldFileDigest(): Promise<string | null> {
+    const row = this.conn.sql('SELECT value FROM store_meta WHERE name = ?').get(WORLD_FILE_DIGEST) as
+      { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  async countWorld(): Promise<WorldCounts> {
+    return this.conn.sql(COUNT_WORLD).get() as WorldCounts;
   }
 
   private writeWorld(world: World): void {
@@ -144,6 +189,10 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
   }
 
   async deleteUser(id: string): Promise<boolean> {
+    return this.removeUser(id);
+  }
+
+  private removeUser(id: string): boolean {
     this.conn.cached.forgetUser(id);
     return this.conn.sql('DELETE FROM users WHERE id = ?').run(id).changes > 0;
   }
@@ -222,18 +271,20 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
   }
 
   async deleteGuild(id: string): Promise<boolean> {
-    return this.conn.transaction(() => {
-      const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
-      this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
-      this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(id);
-      this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ?').run(id);
-      this.conn.sql('DELETE FROM audit_log_entries WHERE guild_id = ?').run(id);
-      this.conn.sql('DELETE FROM guild_threads WHERE guild_id = ?').run(id);
-      this.conn.sql('DELETE FROM thread_members WHERE guild_id = ?').run(id);
-      this.conn.cached.forgetGuild(id);
-      this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
-      return gone;
-    });
+    return this.conn.transaction(() => this.removeGuild(id));
+  }
+
+  private removeGuild(id: string): boolean {
+    const gone = this.conn.sql('DELETE FROM guilds WHERE id = ?').run(id).changes > 0;
+    this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
+    this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(id);
+    this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ?').run(id);
+    this.conn.sql('DELETE FROM audit_log_entries WHERE guild_id = ?').run(id);
+    this.conn.sql('DELETE FROM guild_threads WHERE guild_id = ?').run(id);
+    this.conn.sql('DELETE FROM thread_members WHERE guild_id = ?').run(id);
+    this.conn.cached.forgetGuild(id);
+    this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
+    return gone;
   }
 
   async getGuild(id: string): Promise<Guild | null> {
