@@ -32,6 +32,11 @@ export function worldFileSource(path: string, readerVersion: string): WorldFileS
   return { digest, read: () => worldOfText(bytes.toString('utf8'), path) };
 }
 
+/** The world of a JSON file; throws naming the file when it is not JSON or not a valid world. */
+export function loadWorldFile(path: string): World {
+  return worldOfText(readFileSync(path, 'utf8'), path);
+}
+
 /** The world of a JSON file's text; throws when it is not JSON or not a valid world. */
 function worldOfText(text: string, path: string): World {
   let read;
