@@ -12,6 +12,7 @@ import { startRegisteredApp, type AppServer, type Json } from './helpers/app-ser
 import {
   composer,
   messageWith,
+  naturalSize,
   openConsole,
   openPicker,
   pageErrors,
@@ -83,11 +84,7 @@ describe('the console shows image attachments', () => {
     const message = messageWith(alice, 'the chart of the week');
     const image = message.getByRole('img', { name: 'a grey chart' });
     await image.waitFor();
-    const natural = await image.evaluate((img) => {
-      const element = img as unknown as { decode(): Promise<void>; naturalWidth: number; naturalHeight: number };
-      return element.decode().then(() => [element.naturalWidth, element.naturalHeight]);
-    });
-    assert.deepEqual(natural, [160, 90], 'the bytes served are the image');
+    assert.deepEqual(await naturalSize(image), [160, 90], 'the bytes served are the image');
     assert.equal(await message.getByRole('link', { name: 'chart.png' }).count(), 1);
     assert.deepEqual(pageErrors(alice), []);
     await screenshot(alice, 'console-image-attachment');

@@ -33,6 +33,7 @@ import { launchBrowser } from './helpers/browser.js';
 import {
   assertAccessible,
   messageWith,
+  naturalSize,
   openConsole,
   pageErrors,
   screenshot,
@@ -133,11 +134,7 @@ describe('the console draws Components V2', () => {
     assert.equal(await container.locator('strong', { hasText: 'changelog' }).count(), 1, 'markdown bold');
     const gallery = container.getByRole('img', { name: 'weekly chart' });
     await gallery.waitFor();
-    const natural = await gallery.evaluate((img) => {
-      const element = img as unknown as { decode(): Promise<void>; naturalWidth: number; naturalHeight: number };
-      return element.decode().then(() => [element.naturalWidth, element.naturalHeight]);
-    });
-    assert.deepEqual(natural, [320, 180], 'the bytes served are the image');
+    assert.deepEqual(await naturalSize(gallery), [320, 180], 'the bytes served are the image');
     await container.getByRole('img', { name: 'trend chart' }).waitFor();
     await container.getByRole('img', { name: 'build badge' }).waitFor();
     assert.equal(await container.getByRole('link', { name: 'changelog.txt' }).count(), 1);

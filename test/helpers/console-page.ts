@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
 /** screenshots/ of the repository (ignored by git), from dist/test/helpers. */
 export const SCREENSHOTS = fileURLToPath(new URL('../../../screenshots/', import.meta.url));
@@ -83,4 +83,12 @@ export async function assertAccessible(page: Page, screen: string): Promise<void
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
+}
+
+/** An image's decoded size in pixels: what the bytes it was served are. */
+export function naturalSize(image: Locator): Promise<number[]> {
+  return image.evaluate((img) => {
+    const element = img as unknown as { decode(): Promise<void>; naturalWidth: number; naturalHeight: number };
+    return element.decode().then(() => [element.naturalWidth, element.naturalHeight]);
+  });
 }

@@ -4,8 +4,9 @@
  */
 import { COMPONENT_LAYOUT_WIDTH_EXCEEDED } from '../io/codes.js';
 import type { IssuePath } from '../io/issue.js';
-import { fieldOf, isAbsent, readList, type JsonRecord } from '../io/read.js';
-import { report, reportBadLength, reportRequired } from '../io/report.js';
+import type { JsonRecord } from '../io/read.js';
+import { report } from '../io/report.js';
+import { requiredList } from './record-fields.js';
 import type { ComponentContext, Surface } from './component-context.js';
 import { ComponentType } from './component-tree.js';
 import { ACTION_ROW_COMPONENTS_MAX, ACTION_ROW_COMPONENTS_MIN, ACTION_ROW_WIDTH, BUTTON_WIDTH } from './limits.js';
@@ -29,18 +30,10 @@ function widthOf(component: JsonRecord): number {
 
 /** Checks an action row and what it holds. */
 export function checkActionRow(row: JsonRecord, path: IssuePath, ctx: ComponentContext): void {
-  const raw = fieldOf(row, 'components');
   const listPath = [...path, 'components'];
-  if (isAbsent(raw)) {
-    reportRequired(ctx.issues, listPath);
-    return;
-  }
-  const list = readList(raw, listPath, ctx.issues);
+  const bounds = { min: ACTION_ROW_COMPONENTS_MIN, max: ACTION_ROW_COMPONENTS_MAX };
+  const list = requiredList(row, 'components', bounds, path, ctx.issues);
   if (!list) return;
-  if (list.length < ACTION_ROW_COMPONENTS_MIN || list.length > ACTION_ROW_COMPONENTS_MAX) {
-    reportBadLength(ctx.issues, listPath, ACTION_ROW_COMPONENTS_MIN, ACTION_ROW_COMPONENTS_MAX);
-    return;
-  }
   let width = 0;
   list.forEach((item, index) => {
     const childPath = [...listPath, index];

@@ -5,8 +5,8 @@
  * by the message's layout (./message-components.ts).
  */
 import type { IssuePath } from '../io/issue.js';
-import { fieldOf, isAbsent, readInteger, readList, readRecord, type JsonRecord } from '../io/read.js';
-import { reportBadLength, reportNotOneOf, reportRequired, type Issues } from '../io/report.js';
+import { fieldOf, isAbsent, readInteger, readRecord, type JsonRecord } from '../io/read.js';
+import { reportNotOneOf, reportRequired, type Issues } from '../io/report.js';
 import type { ComponentContext } from './component-context.js';
 import { ComponentType } from './component-tree.js';
 import {
@@ -22,7 +22,7 @@ import {
   SECTION_COMPONENTS_MIN,
   SEPARATOR_SPACINGS,
 } from './limits.js';
-import { optionalFlag, optionalInteger, optionalText } from './record-fields.js';
+import { optionalFlag, optionalInteger, optionalText, requiredList } from './record-fields.js';
 import { IMAGE_SCHEMES, readUrl } from './urls.js';
 
 /** What a container may hold: everything a v2 message's top level may, but containers and thumbnails. */
@@ -40,29 +40,6 @@ const SECTION_CHILD_TYPES: readonly number[] = [ComponentType.TextDisplay];
 const SECTION_ACCESSORY_TYPES: readonly number[] = [ComponentType.Button, ComponentType.Thumbnail];
 /** A file component shows a file of the message only. */
 const FILE_SCHEMES: readonly string[] = ['attachment'];
-
-/** A required list at `key` holding `min`..`max` entries; undefined when absent or wrong. */
-function requiredList(
-  record: JsonRecord,
-  key: string,
-  bounds: { min: number; max: number },
-  path: IssuePath,
-  issues: Issues,
-): readonly unknown[] | undefined {
-  const raw = fieldOf(record, key);
-  const listPath = [...path, key];
-  if (isAbsent(raw)) {
-    reportRequired(issues, listPath);
-    return undefined;
-  }
-  const list = readList(raw, listPath, issues);
-  if (!list) return undefined;
-  if (list.length < bounds.min || list.length > bounds.max) {
-    reportBadLength(issues, listPath, bounds.min, bounds.max);
-    return undefined;
-  }
-  return list;
-}
 
 /** An unfurled media item (`{url}`) at `key`: a URL of one of `schemes`, `attachment://name` naming a file. */
 function checkMedia(record: JsonRecord, key: string, schemes: readonly string[], path: IssuePath, issues: Issues) {

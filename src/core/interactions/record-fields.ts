@@ -5,8 +5,8 @@
  */
 import { COMPONENT_FIELD_NOT_ALLOWED } from '../io/codes.js';
 import type { IssuePath } from '../io/issue.js';
-import { fieldOf, isAbsent, readBoolean, readInteger, readString, type JsonRecord } from '../io/read.js';
-import { report, reportAboveMax, reportBelowMin, reportRequired, type Issues } from '../io/report.js';
+import { fieldOf, isAbsent, readBoolean, readInteger, readList, readString, type JsonRecord } from '../io/read.js';
+import { report, reportAboveMax, reportBadLength, reportBelowMin, reportRequired, type Issues } from '../io/report.js';
 import { checkLength } from '../validation/text.js';
 
 export interface TextBounds {
@@ -71,6 +71,29 @@ export function optionalInteger(
   else if (value > max) reportAboveMax(issues, fieldPath, max);
   else return value;
   return undefined;
+}
+
+/** A required list at `key` holding `min`..`max` entries (a layout's children); undefined when absent or wrong. */
+export function requiredList(
+  record: JsonRecord,
+  key: string,
+  bounds: { min: number; max: number },
+  path: IssuePath,
+  issues: Issues,
+): readonly unknown[] | undefined {
+  const raw = fieldOf(record, key);
+  const listPath = [...path, key];
+  if (isAbsent(raw)) {
+    reportRequired(issues, listPath);
+    return undefined;
+  }
+  const list = readList(raw, listPath, issues);
+  if (!list) return undefined;
+  if (list.length < bounds.min || list.length > bounds.max) {
+    reportBadLength(issues, listPath, bounds.min, bounds.max);
+    return undefined;
+  }
+  return list;
 }
 
 /** A field this kind of component never carries, given anyway. */
