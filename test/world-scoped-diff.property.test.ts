@@ -1,11 +1,13 @@
 /**
- * A change of one entity is diffed over the part of the world it can touch (world-service.ts):
- * property, for random changes of users, members, guilds and applications, the events published
- * are exactly those of the whole-world diff of the same change.
+ * A change of one entity, or a merge (`POST /admin/world`), is diffed over the part of the world it
+ * can touch (world-service.ts, world-changes.ts): property, for random changes of users, members,
+ * guilds and applications, the events published are exactly those of the whole-world diff of the
+ * same change.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { ApiError } from '../src/core/io/errors.js';
 import { SnowflakeGenerator } from '../src/core/snowflake.js';
 import { diffWorlds } from '../src/core/world/diff.js';
 import type { WorldEvent } from '../src/core/world/dispatch.js';
@@ -46,6 +48,13 @@ const change = fc.oneof(
   fc.record({ kind: fc.constant('rename-guild' as const), id: fc.constantFrom(...guildIds), name: fc.string() }),
   fc.record({ kind: fc.constant('rename-app' as const), id: fc.constantFrom(...appIds), name: fc.string() }),
   fc.record({ kind: fc.constant('delete-app' as const), id: fc.constantFrom(...appIds) }),
+  fc.record({
+    kind: fc.constant('merge' as const),
+    users: fc.subarray(userIds, { maxLength: 3 }),
+    guilds: fc.subarray(guildIds, { maxLength: 2 }),
+    apps: fc.subarray(appIds, { maxLength: 2 }),
+    name: fc.string({ maxLength: 8 }),
+  }),
 );
 
 type Change = typeof change extends fc.Arbitrary<infer T> ? T : never;
@@ -79,6 +88,23 @@ async function apply(world: WorldService, store: SqliteStore, c: Change): Promis
     }
     case 'delete-app':
       await world.deleteApplication(c.id);
+      return;
+    case 'merge': {
+      // The example world's objects renamed (a deleted one comes back), its guilds without one member.
+      const pick = <T extends { id: string }>(list: T[], ids: string[]) => list.filter((x) => ids.includes(x.id));
+      const guilds = pick(base.guilds, c.guilds).map((g) => ({ ...g, name: c.name, members: g.members.slice(1) }));
+      await world
+        .merge({
+          applications: pick(base.applications, c.apps).map((a) => ({ ...a, name: c.name })),
+          users: pick(base.users, c.users).map((u) => ({ ...u, username: c.name })),
+          guilds,
+          oauth2_tokens: [],
+        })
+        .catch((error: unknown) => {
+          // Refused (a reference to what was deleted): nothing changed.
+          if (!(error instanceof ApiError)) throw error;
+        });
+    }
   }
 }
 

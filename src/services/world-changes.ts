@@ -146,12 +146,11 @@ export async function changeSlices(
     if (userId !== undefined) members.add(userId);
     others.set(guildId, members);
   };
+  // New users and applications too: a member row or an install may name one deleted before.
   for (const user of change.put.users) {
-    if (!stored.users.has(user.id)) continue;
     for (const guildId of await store.guildIdsOfMember(user.id)) touch(guildId, user.id);
   }
   for (const app of change.put.applications) {
-    if (!stored.applications.has(app.id)) continue;
     for (const guild of await store.guildsOfApplication(app.id)) touch(guild.id);
   }
   const guilds: Guild[] = change.put.guilds.flatMap((g) => stored.guilds.get(g.id) ?? []);
@@ -168,5 +167,8 @@ export async function changeSlices(
     guilds,
     oauth2_tokens: [],
   };
-  return { before, after: applyChange(before, { put: { ...change.put, oauth2_tokens: [] }, remove: change.remove }) };
+  const after = applyChange(before, { put: { ...change.put, oauth2_tokens: [] }, remove: change.remove });
+  // In the order of the whole world's guilds, so that the events come in the order its diff gives.
+  for (const side of [before, after]) side.guilds.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { before, after };
 }
