@@ -3,7 +3,8 @@
  * GUILD_CREATE and reacts with one (a GuildEmoji, and `a:name:id` text); the reaction carries
  * `{id, name, animated}` in MESSAGE_REACTION_ADD/REMOVE, in the message's `reactions` and under
  * its own path; `GET /guilds/{id}/emojis` lists them; an emoji locked to roles the reactor lacks, one no longer available, and one the
- * guild does not have are 10014. The world file refuses bad emojis at their path.
+ * guild does not have are 10014; a guild written with new emojis is GUILD_EMOJIS_UPDATE (GuildExpressions).
+ * The world file refuses bad emojis at their path.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -62,7 +63,7 @@ describe('custom emojis in reactions', () => {
     watcher = await watchingBot(
       server,
       OTHER_BOT_TOKEN,
-      [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessageReactions],
+      [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessageReactions, GatewayIntentBits.GuildExpressions],
       raw,
     );
     bot = await watchingBot(server, DEMO_BOT_TOKEN, [GatewayIntentBits.Guilds], botRaw);
@@ -153,6 +154,34 @@ describe('custom emojis in reactions', () => {
   test('the admin API keeps a guild’s emojis', async () => {
     const guild = await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}`);
     assert.deepEqual(guild.body.emojis, [BLOB, PARTY, ADMINS, FADED]);
+  });
+
+  test('a guild written with another emoji: GUILD_EMOJIS_UPDATE to bots with GuildExpressions only', async () => {
+    const guild = (await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}`)).body;
+    const wave: Emoji = { id: '1345183757107200505', name: 'wave', animated: false, roles: [], available: true };
+    const put = await adminRequest(server, 'PUT', `/guilds/${TEST_GUILD_ID}`, {
+      ...guild,
+      emojis: [...guild.emojis, wave],
+    });
+    assert.equal(put.status, 200, put.text);
+    const update = await raw.find((p) => p.t === 'GUILD_EMOJIS_UPDATE', 'the emojis update');
+    assert.equal(update.d.guild_id, TEST_GUILD_ID);
+    assert.deepEqual(
+      update.d.emojis.map((e: { name: string }) => e.name),
+      ['blob', 'party_parrot', 'admins', 'faded', 'wave'],
+    );
+    assert.equal(watcher.guilds.cache.get(TEST_GUILD_ID)!.emojis.cache.get(wave.id)?.name, 'wave');
+    // The demo bot, without the intent, was not told: a GUILD_UPDATE after it (Guilds) comes alone.
+    await adminRequest(server, 'PUT', `/guilds/${TEST_GUILD_ID}`, {
+      ...guild,
+      name: 'Renamed Guild',
+      emojis: [...guild.emojis, wave],
+    });
+    await botRaw.find((p) => p.t === 'GUILD_UPDATE' && p.d.name === 'Renamed Guild', 'the rename');
+    assert.equal(
+      botRaw.all().some((p) => p.t === 'GUILD_EMOJIS_UPDATE'),
+      false,
+    );
   });
 });
 
