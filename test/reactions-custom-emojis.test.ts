@@ -1,16 +1,21 @@
 /**
  * A guild's custom emojis (the world file's `emojis`) in reactions: discord.js sees them in
- * GUILD_CREATE and reacts with one (a GuildEmoji, and `a:name:id` text); the reaction carries
+ * GUILD_CREATE and reacts with one (a GuildEmoji, and `a:name:id` text), discord.py fetches them and
+ * reacts too; the reaction carries
  * `{id, name, animated}` in MESSAGE_REACTION_ADD/REMOVE, in the message's `reactions` and under
  * its own path; `GET /guilds/{id}/emojis` lists them; an emoji locked to roles the reactor lacks, one no longer available, and one the
  * guild does not have are 10014; a guild written with new emojis is GUILD_EMOJIS_UPDATE (GuildExpressions).
  * The world file refuses bad emojis at their path.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { GatewayIntentBits, type Client, type TextChannel } from 'discord.js';
 import { parseWorld } from '../src/core/world/parse.js';
 import type { Emoji, World } from '../src/core/world/types.js';
+import { ROOT } from './helpers/cli-process.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
 import { watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
@@ -27,6 +32,9 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = join(ROOT, 'test', 'python', 'discord_custom_emojis.py');
+const run = promisify(execFile);
 const ADD_REACTIONS = 1n << 6n;
 const BLOB: Emoji = { id: '1345183757107200501', name: 'blob', animated: false, roles: [], available: true };
 const PARTY: Emoji = { id: '1345183757107200502', name: 'party_parrot', animated: true, roles: [], available: true };
@@ -113,6 +121,22 @@ describe('custom emojis in reactions', () => {
     await fetched.reactions.cache.get(PARTY.id)!.users.remove(DEMO_APP_ID);
     const removed = await raw.find((p) => p.t === 'MESSAGE_REACTION_REMOVE' && p.d.emoji.id === PARTY.id, 'removed');
     assert.deepEqual(removed.d.emoji, { id: PARTY.id, name: 'party_parrot', animated: true });
+  });
+
+  test('discord.py: guild.fetch_emojis(), add_reaction(emoji) and add_reaction("<a:name:id>"), remove_reaction()', async () => {
+    const { stdout } = await run(PYTHON, [SCRIPT, server.api, DEMO_BOT_TOKEN, TEST_GUILD_ID, GENERAL], {
+      timeout: 120_000,
+    });
+    const result = JSON.parse(stdout.trim().split('\n').pop()!);
+    assert.deepEqual(
+      result.emojis,
+      [BLOB, PARTY, ADMINS, FADED].map((e) => [e.id, e.name, e.animated]),
+    );
+    assert.deepEqual(result.reactions, [
+      [BLOB.id, 'blob', false, 1, true],
+      [PARTY.id, 'party_parrot', true, 1, true],
+    ]);
+    assert.deepEqual(result.after_remove, ['party_parrot']);
   });
 
   test('an emoji locked to a role: its holder reacts, another member is refused 10014 even to join', async () => {
