@@ -1,15 +1,21 @@
 /**
  * A guild's custom emojis (the world file's `emojis`) in reactions: discord.js sees them in
- * GUILD_CREATE and reacts with one (a GuildEmoji, and `a:name:id` text); the reaction carries
+ * GUILD_CREATE and reacts with one (a GuildEmoji, and `a:name:id` text), discord.py fetches them and
+ * reacts too; the reaction carries
  * `{id, name, animated}` in MESSAGE_REACTION_ADD/REMOVE, in the message's `reactions` and under
  * its own path; `GET /guilds/{id}/emojis` lists them; an emoji locked to roles the reactor lacks, one no longer available, and one the
- * guild does not have are 10014. The world file refuses bad emojis at their path.
+ * guild does not have are 10014; a guild written with new emojis is GUILD_EMOJIS_UPDATE (GuildExpressions).
+ * The world file refuses bad emojis at their path.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { GatewayIntentBits, type Client, type TextChannel } from 'discord.js';
 import { parseWorld } from '../src/core/world/parse.js';
 import type { Emoji, World } from '../src/core/world/types.js';
+import { ROOT } from './helpers/cli-process.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
 import { watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
@@ -26,6 +32,9 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = join(ROOT, 'test', 'python', 'discord_custom_emojis.py');
+const run = promisify(execFile);
 const ADD_REACTIONS = 1n << 6n;
 const BLOB: Emoji = { id: '1345183757107200501', name: 'blob', animated: false, roles: [], available: true };
 const PARTY: Emoji = { id: '1345183757107200502', name: 'party_parrot', animated: true, roles: [], available: true };
@@ -62,7 +71,7 @@ describe('custom emojis in reactions', () => {
     watcher = await watchingBot(
       server,
       OTHER_BOT_TOKEN,
-      [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessageReactions],
+      [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessageReactions, GatewayIntentBits.GuildExpressions],
       raw,
     );
     bot = await watchingBot(server, DEMO_BOT_TOKEN, [GatewayIntentBits.Guilds], botRaw);
@@ -114,6 +123,22 @@ describe('custom emojis in reactions', () => {
     assert.deepEqual(removed.d.emoji, { id: PARTY.id, name: 'party_parrot', animated: true });
   });
 
+  test('discord.py: guild.fetch_emojis(), add_reaction(emoji) and add_reaction("<a:name:id>"), remove_reaction()', async () => {
+    const { stdout } = await run(PYTHON, [SCRIPT, server.api, DEMO_BOT_TOKEN, TEST_GUILD_ID, GENERAL], {
+      timeout: 120_000,
+    });
+    const result = JSON.parse(stdout.trim().split('\n').pop()!);
+    assert.deepEqual(
+      result.emojis,
+      [BLOB, PARTY, ADMINS, FADED].map((e) => [e.id, e.name, e.animated]),
+    );
+    assert.deepEqual(result.reactions, [
+      [BLOB.id, 'blob', false, 1, true],
+      [PARTY.id, 'party_parrot', true, 1, true],
+    ]);
+    assert.deepEqual(result.after_remove, ['party_parrot']);
+  });
+
   test('an emoji locked to a role: its holder reacts, another member is refused 10014 even to join', async () => {
     const sent = await server.request('POST', `/channels/${GENERAL}/messages`, {
       auth: BOT,
@@ -153,6 +178,34 @@ describe('custom emojis in reactions', () => {
   test('the admin API keeps a guild’s emojis', async () => {
     const guild = await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}`);
     assert.deepEqual(guild.body.emojis, [BLOB, PARTY, ADMINS, FADED]);
+  });
+
+  test('a guild written with another emoji: GUILD_EMOJIS_UPDATE to bots with GuildExpressions only', async () => {
+    const guild = (await adminRequest(server, 'GET', `/guilds/${TEST_GUILD_ID}`)).body;
+    const wave: Emoji = { id: '1345183757107200505', name: 'wave', animated: false, roles: [], available: true };
+    const put = await adminRequest(server, 'PUT', `/guilds/${TEST_GUILD_ID}`, {
+      ...guild,
+      emojis: [...guild.emojis, wave],
+    });
+    assert.equal(put.status, 200, put.text);
+    const update = await raw.find((p) => p.t === 'GUILD_EMOJIS_UPDATE', 'the emojis update');
+    assert.equal(update.d.guild_id, TEST_GUILD_ID);
+    assert.deepEqual(
+      update.d.emojis.map((e: { name: string }) => e.name),
+      ['blob', 'party_parrot', 'admins', 'faded', 'wave'],
+    );
+    assert.equal(watcher.guilds.cache.get(TEST_GUILD_ID)!.emojis.cache.get(wave.id)?.name, 'wave');
+    // The demo bot, without the intent, was not told: a GUILD_UPDATE after it (Guilds) comes alone.
+    await adminRequest(server, 'PUT', `/guilds/${TEST_GUILD_ID}`, {
+      ...guild,
+      name: 'Renamed Guild',
+      emojis: [...guild.emojis, wave],
+    });
+    await botRaw.find((p) => p.t === 'GUILD_UPDATE' && p.d.name === 'Renamed Guild', 'the rename');
+    assert.equal(
+      botRaw.all().some((p) => p.t === 'GUILD_EMOJIS_UPDATE'),
+      false,
+    );
   });
 });
 

@@ -93,6 +93,8 @@ const GUILD_MODERATION_EVENTS: ReadonlySet<string> = new Set([
   'GUILD_AUDIT_LOG_ENTRY_CREATE',
 ]);
 
+const GUILD_EXPRESSIONS_EVENTS: ReadonlySet<string> = new Set(['GUILD_EMOJIS_UPDATE', 'GUILD_STICKERS_UPDATE']);
+
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'MESSAGE_CREATE',
   'MESSAGE_UPDATE',
@@ -127,6 +129,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (GUILDS_EVENTS.has(t)) return Intent.Guilds;
   if (GUILD_MEMBERS_EVENTS.has(t)) return Intent.GuildMembers;
   if (GUILD_MODERATION_EVENTS.has(t)) return Intent.GuildModeration;
+  if (GUILD_EXPRESSIONS_EVENTS.has(t)) return Intent.GuildExpressions;
   return -1;
 }
 

@@ -6,6 +6,7 @@
  * whole, so no finer event is needed for a guild that appears).
  */
 import type {
+  GatewayGuildEmojisUpdateDispatchData,
   GatewayGuildMemberAddDispatchData,
   GatewayGuildMemberRemoveDispatchData,
   GatewayGuildMemberUpdateDispatchData,
@@ -15,6 +16,7 @@ import type {
 import { fromWorldMessage } from '../interactions/messages.js';
 import type { WirePayload } from '../wire-payload.js';
 import { isThread } from '../permissions/channels.js';
+import { guildEmojis, toWireGuildEmoji } from './emojis.js';
 import { directoryOf, findGuildMember, guildBotIds, guildMembers, type WorldDirectory } from './guild-members.js';
 import { guildDispatch, messageDeleteDispatch, messageDispatch, type WorldEvent } from './dispatch.js';
 import type { Channel, Guild, Message, World } from './types.js';
@@ -107,6 +109,18 @@ function diffRoles(before: Guild, after: Guild, out: WorldEvent[]): void {
       ),
     changed: (previous, role) => !same(toWireRole(before, previous), toWireRole(after, role)),
   });
+}
+
+/** The guild's emojis, whole, when any was added, changed or removed (GUILD_EXPRESSIONS intent). */
+function diffEmojis(before: Guild, after: Guild, out: WorldEvent[]): void {
+  const emojis = guildEmojis(after).map(toWireGuildEmoji);
+  if (same(guildEmojis(before).map(toWireGuildEmoji), emojis)) return;
+  out.push(
+    guildDispatch('GUILD_EMOJIS_UPDATE', after.id, null, {
+      guild_id: after.id,
+      emojis,
+    } satisfies GatewayGuildEmojisUpdateDispatchData),
+  );
 }
 
 function channelWire(guild: Guild, channel: Channel): WirePayload<WireGuildChannel> | WirePayload<WireThread> {
@@ -213,6 +227,7 @@ function diffGuild(
     out.push(guildDispatch('GUILD_UPDATE', after.id, null, toWireGuild(after)));
   }
   diffRoles(before, after, out);
+  diffEmojis(before, after, out);
   diffChannels(before, after, out);
   diffMembers(before, after, dirs, out);
   diffMessages(before, after, dirs.after, out);
