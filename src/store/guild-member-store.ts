@@ -50,10 +50,10 @@ export interface GuildMemberStore {
    */
   putGuildMember(guildId: string, member: Member): Promise<boolean>;
   /**
-   * Replaces a member that is in the guild, with its audit entry (when given) in the same
-   * transaction. False (nothing written) when the guild or the member does not exist.
+   * Replaces a member that is in the guild, with its audit entries in the same transaction. False
+   * (nothing written) when the guild or the member does not exist.
    */
-  updateGuildMember(guildId: string, member: Member, audit?: AuditEntry): Promise<boolean>;
+  updateGuildMember(guildId: string, member: Member, audit?: readonly AuditEntry[]): Promise<boolean>;
   /**
    * False when the guild or the member does not exist; else the member is removed, with its audit
    * entry (when given) in the same transaction.

@@ -98,17 +98,18 @@ export function describeAuditLogContract(name: string, make: MakeStores): void {
       const listed = async () => (await log.listAuditEntries(GUILD_1, query({ after: '0' }))).map((e) => e.id);
 
       const edit = entry(1);
-      assert.equal(await world.updateGuildMember(GUILD_1, member(BOB, 'robert'), edit), true);
+      const roles = entry(2, { action_type: AuditLogEvent.MemberRoleUpdate });
+      assert.equal(await world.updateGuildMember(GUILD_1, member(BOB, 'robert'), [edit, roles]), true);
       assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
-      assert.equal(await world.updateGuildMember(GUILD_1, member(ALICE, 'x'), entry(2)), true, 'Alice is a member');
-      assert.equal(await world.updateGuildMember(GUILD_1, member('1200000000000000999'), entry(3)), false);
+      assert.equal(await world.updateGuildMember(GUILD_1, member(ALICE, 'x')), true, 'Alice is a member; no entry');
+      assert.equal(await world.updateGuildMember(GUILD_1, member('1200000000000000999'), [entry(3)]), false);
       assert.deepEqual(
         (await world.getGuildWithMembers(GUILD_1, ['1200000000000000999']))?.members,
         [],
         'an edit adds no one',
       );
-      assert.equal(await world.updateGuildMember(UNKNOWN_GUILD, member(BOB), entry(4)), false);
-      assert.deepEqual(await listed(), [edit.id, entry(2).id]);
+      assert.equal(await world.updateGuildMember(UNKNOWN_GUILD, member(BOB), [entry(4)]), false);
+      assert.deepEqual(await listed(), [edit.id, roles.id]);
 
       const kick = entry(5, { action_type: AuditLogEvent.MemberKick });
       assert.equal(await world.deleteGuildMember(GUILD_1, BOB, kick), true);
@@ -123,7 +124,7 @@ export function describeAuditLogContract(name: string, make: MakeStores): void {
       const unban = entry(9, { action_type: AuditLogEvent.MemberBanRemove });
       assert.equal(await world.deleteGuildBan(GUILD_1, BOB, unban), true);
       assert.equal(await world.deleteGuildBan(GUILD_1, BOB, entry(10)), false, 'no ban to lift');
-      assert.deepEqual(await listed(), [edit.id, entry(2).id, kick.id, ban.id, unban.id]);
+      assert.deepEqual(await listed(), [edit.id, roles.id, kick.id, ban.id, unban.id]);
       assert.deepEqual((await log.listAuditEntries(GUILD_1, query({ limit: 1, actionType: 22 })))[0], ban);
     });
   });

@@ -74,6 +74,7 @@ export const ERRORS = {
   // v10 answers an emoji it does not know (or cannot read) with 400, not 404.
   UnknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
   UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
+  UnknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
   UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
@@ -97,6 +98,8 @@ export const ERRORS = {
   UserBanned: { status: 403, code: 40007, message: 'The user is banned from this guild.' },
   /** A bulk ban that banned no one: v10's code, with a 4xx status as its OpenAPI document lists (docs/decisions.md, "Bans"). */
   BulkBanFailed: { status: 400, code: 500000, message: 'Failed to ban users.' },
+  /** A member edit naming a voice channel: no one is ever connected to voice in slashd (docs/decisions.md, "Members"). */
+  TargetNotInVoice: { status: 400, code: 40032, message: 'Target user is not connected to voice.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
   BulkDeleteTooOld: {
     status: 400,

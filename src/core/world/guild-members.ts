@@ -54,7 +54,7 @@ export function botMember(guild: Guild, applicationId: string): Member {
   return {
     user_id: applicationId,
     roles: [],
-    nick: null,
+    nick: guild.installs.find((install) => install.application_id === applicationId)?.nick ?? null,
     joined_at: new Date(snowflakeTimestampMs(guild.id)).toISOString(),
   };
 }

@@ -85,7 +85,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
     });
   }
 
-  async updateGuildMember(guildId: string, member: Member, audit?: AuditEntry): Promise<boolean> {
+  async updateGuildMember(guildId: string, member: Member, audit: readonly AuditEntry[] = []): Promise<boolean> {
     return this.conn.transaction(async (client) => {
       await lockMember(client, guildId, member.user_id);
       const updated = await client.query('UPDATE guild_members SET doc = $3 WHERE guild_id = $1 AND user_id = $2', [
@@ -94,7 +94,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
         JSON.stringify(member),
       ]);
       if (!updated.rowCount) return false;
-      if (audit) await insertAuditEntry(client, audit);
+      for (const entry of audit) await insertAuditEntry(client, entry);
       return true;
     });
   }

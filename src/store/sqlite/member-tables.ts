@@ -69,14 +69,14 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
     });
   }
 
-  async updateGuildMember(guildId: string, member: Member, audit?: AuditEntry): Promise<boolean> {
+  async updateGuildMember(guildId: string, member: Member, audit: readonly AuditEntry[] = []): Promise<boolean> {
     return this.conn.transaction(() => {
       const updated =
         this.conn
           .sql('UPDATE guild_members SET doc = ? WHERE guild_id = ? AND user_id = ?')
           .run(JSON.stringify(member), guildId, member.user_id).changes > 0;
       if (!updated) return false;
-      if (audit) insertAuditEntry(this.conn, audit);
+      for (const entry of audit) insertAuditEntry(this.conn, entry);
       this.conn.cached.forgetMember(guildId, member.user_id);
       return true;
     });
