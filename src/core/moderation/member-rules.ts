@@ -14,8 +14,7 @@ import {
   MUTE_MEMBERS,
   NONE,
 } from '../permissions/bits.js';
-import { highestRolePosition, rolePosition } from '../permissions/role-hierarchy.js';
-import { BOT_ROLE_POSITION } from './bans.js';
+import { botHighestRolePosition, highestRolePosition, rolePosition } from '../permissions/role-hierarchy.js';
 import type { Guild, Member } from '../world/types.js';
 import { appBasePermissions } from '../world/v10-objects.js';
 import type { MemberEdit } from './member-edits.js';
@@ -23,22 +22,17 @@ import type { MemberEdit } from './member-edits.js';
 /** Why an action on a member is refused: v10 answers each with 50013 Missing Permissions. */
 export type MemberRefusal = 'missing-permission' | 'hierarchy' | 'administrator';
 
-/** The position of the app's bot in the guild's role hierarchy. */
-export function botPosition(guild: Guild, applicationId: string): number {
-  return rolePosition(guild, applicationId) ?? BOT_ROLE_POSITION;
-}
-
 /** Whether the bot stands above the user: never the owner or itself; a user who is no member has no role. */
 export function botOutranks(guild: Guild, applicationId: string, userId: string, member: Member | undefined): boolean {
   if (userId === guild.owner_id || userId === applicationId) return false;
-  return !member || highestRolePosition(guild, member) < botPosition(guild, applicationId);
+  return !member || highestRolePosition(guild, member) < botHighestRolePosition(guild, applicationId);
 }
 
-/** Whether the bot may give or take the role: a role of the guild (not @everyone, not its own) below its own. */
+/** Whether the bot may give or take the role: a role of the guild (not @everyone, no bot's) below its own. */
 export function botMayManageRole(guild: Guild, applicationId: string, roleId: string): boolean {
-  if (roleId === guild.id || roleId === applicationId) return false;
+  if (roleId === guild.id || guild.roles.some((role) => role.id === roleId && role.bot_id !== undefined)) return false;
   const position = rolePosition(guild, roleId);
-  return position !== null && position < botPosition(guild, applicationId);
+  return position !== null && position < botHighestRolePosition(guild, applicationId);
 }
 
 /** Whether the member's timeout is in force at `nowMs`. */

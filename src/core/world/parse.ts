@@ -148,12 +148,21 @@ function readUser(r: Reader, value: unknown, path: IssuePath): User {
   };
 }
 
+/** `{[key]: read(value)}` when the value is given, `{}` otherwise: optional fields keep a world's exact shape. */
+function given<K extends string, T>(key: K, value: unknown, read: (value: unknown) => T): { [P in K]?: T } {
+  return value === undefined || value === null ? {} : ({ [key]: read(value) } as { [P in K]?: T });
+}
+
 function readRole(r: Reader, value: unknown, path: IssuePath): Role {
   const o = r.object(value, path);
   return {
     id: r.snowflake(o.id, [...path, 'id']),
     name: r.string(o.name, [...path, 'name']),
     permissions: r.bitSet(o.permissions, [...path, 'permissions'], '0'),
+    ...given('color', o.color, (v) => r.integer(v, [...path, 'color'], 0)),
+    ...given('hoist', o.hoist, (v) => r.boolean(v, [...path, 'hoist'], false)),
+    ...given('mentionable', o.mentionable, (v) => r.boolean(v, [...path, 'mentionable'], false)),
+    ...given('bot_id', o.bot_id, (v) => r.snowflake(v, [...path, 'bot_id'])),
   };
 }
 
@@ -182,6 +191,8 @@ function readChannel(r: Reader, value: unknown, path: IssuePath): Channel {
     ...(o.thread_member_ids === undefined
       ? {}
       : { thread_member_ids: r.snowflakeList(o.thread_member_ids, [...path, 'thread_member_ids']) }),
+    ...given('topic', o.topic, (v) => r.string(v, [...path, 'topic'])),
+    ...given('rate_limit_per_user', o.rate_limit_per_user, (v) => r.integer(v, [...path, 'rate_limit_per_user'], 0)),
   };
 }
 

@@ -33,6 +33,19 @@ export interface Role {
   name: string;
   /** Decimal bit-set string. */
   permissions: string;
+  // The fields below are present only when set, so that worlds without them keep their exact shape.
+  /** RGB color as an integer; absent: 0 (no color). */
+  color?: number;
+  /** Shown apart in the member list; absent: false. */
+  hoist?: boolean;
+  /** Anyone may mention it; absent: false. */
+  mentionable?: boolean;
+  /**
+   * The application whose bot this role is (v10's managed bot role, `tags.bot_id`): where it stands
+   * is where the bot stands in the hierarchy, and its permissions are the bot's (docs/decisions.md,
+   * "Roles and channels").
+   */
+  bot_id?: string;
 }
 
 /** v10 permission overwrite: type 0 role, 1 member. */
@@ -56,6 +69,10 @@ export interface Channel {
    * (type 12) reads it: there, only its members and those with MANAGE_THREADS see it. Absent: none.
    */
   thread_member_ids?: string[];
+  /** The channel's topic (text, announcement, forum); absent: none. */
+  topic?: string;
+  /** Slowmode, in seconds; absent: 0. */
+  rate_limit_per_user?: number;
 }
 
 export interface Member {

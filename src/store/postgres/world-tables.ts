@@ -6,7 +6,8 @@ import { DuplicateTokenError, type IssuedToken, type StoredApplication, type Wor
 import { sameDigest, tokenDigest } from '../tokens.js';
 import { WORLD_LOCK_SCOPE, type PostgresClient } from './connection.js';
 import { APPLICATIONS_TOKEN_INDEX, USERS_TOKEN_INDEX } from './migrations.js';
-import { guildOfRow, MEMBERS_OF_G, PostgresGuildMembers } from './member-tables.js';
+import { guildOfRow, MEMBERS_OF_G } from './member-tables.js';
+import { PostgresGuildStructure } from './guild-structure-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -29,7 +30,7 @@ const GUILD_WITH_ALL_MEMBERS = {
 /** Anything that runs a query: the pool, or one client inside a transaction. */
 type Queryable = Pick<PostgresClient, 'query'>;
 
-export class PostgresWorldStore extends PostgresGuildMembers implements WorldStore {
+export class PostgresWorldStore extends PostgresGuildStructure implements WorldStore {
   async replaceWorld(world: World): Promise<void> {
     await this.conn.transaction(async (client) => {
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
@@ -199,14 +200,7 @@ export class PostgresWorldStore extends PostgresGuildMembers implements WorldSto
       'INSERT INTO guilds (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc',
       [guild.id, this.guildDocumentText(guild)],
     );
-    await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [guild.id]);
-    const channelIds = guild.channels.map((c) => c.id);
-    // A channel moved here from another guild now belongs to this one.
-    await client.query(
-      `INSERT INTO channel_guilds (channel_id, guild_id) SELECT DISTINCT unnest($1::text[]), $2
-       ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id`,
-      [channelIds, guild.id],
-    );
+    await this.linkChannels(client, guild);
     await this.writeMembers(client, guild);
   }
 

@@ -6,7 +6,7 @@ import { generateApplicationKeys } from '../keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../store.js';
 import { sameDigest, tokenDigest } from '../tokens.js';
 import { cacheTag } from './read-caches.js';
-import { SqliteGuildMembers } from './member-tables.js';
+import { SqliteGuildStructure } from './guild-structure-tables.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -21,7 +21,7 @@ import {
   type ApplicationRow,
 } from '../rows.js';
 
-export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
+export class SqliteWorldStore extends SqliteGuildStructure implements WorldStore {
   async replaceWorld(world: World): Promise<void> {
     this.conn.cached.clear();
     this.conn.transaction(() => {
@@ -210,9 +210,7 @@ export class SqliteWorldStore extends SqliteGuildMembers implements WorldStore {
       this.conn
         .sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
         .run(guild.id, this.guildDocumentText(guild));
-      this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(guild.id);
-      const link = this.conn.sql('INSERT OR REPLACE INTO channel_guilds (channel_id, guild_id) VALUES (?, ?)');
-      for (const channel of guild.channels) link.run(channel.id, guild.id);
+      this.linkChannels(guild);
       this.writeMembers(guild);
     })();
   }
