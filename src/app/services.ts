@@ -29,6 +29,7 @@ import { FaultsService } from '../services/faults-service.js';
 import { GuildsService } from '../services/guilds-service.js';
 import { BansService } from '../services/bans-service.js';
 import { AuditLog } from '../services/audit-log.js';
+import { MembersService } from '../services/members-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -144,6 +145,7 @@ export function buildServices(parts: ServiceParts): Services {
     guilds: new GuildsService(store.world, commandIndex),
     bans: new BansService(store.world, worldEvents, auditLog),
     auditLog,
+    members: new MembersService({ store: store.world, world, auditLog, events: worldEvents, now }),
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,
