@@ -97,10 +97,20 @@ export function describeAuditLogContract(name: string, make: MakeStores): void {
       const log = t.stores.auditLog;
       const listed = async () => (await log.listAuditEntries(GUILD_1, query({ after: '0' }))).map((e) => e.id);
 
+      const other = await t.db.connect();
+      // Read first on both stores: a cached read must not outlive the write.
+      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
+      assert.deepEqual((await other.world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
       const edit = entry(1);
       const roles = entry(2, { action_type: AuditLogEvent.MemberRoleUpdate });
       assert.equal(await world.updateGuildMember(GUILD_1, member(BOB, 'robert'), [edit, roles]), true);
       assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
+      assert.deepEqual((await other.world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
+      assert.deepEqual(
+        (await world.getGuild(GUILD_1))?.members.map((m) => m.user_id),
+        [ALICE, BOB],
+        'in its place, the others untouched',
+      );
       assert.equal(await world.updateGuildMember(GUILD_1, member(ALICE, 'x')), true, 'Alice is a member; no entry');
       assert.equal(await world.updateGuildMember(GUILD_1, member('1200000000000000999'), [entry(3)]), false);
       assert.deepEqual(
@@ -115,6 +125,7 @@ export function describeAuditLogContract(name: string, make: MakeStores): void {
       assert.equal(await world.deleteGuildMember(GUILD_1, BOB, kick), true);
       assert.equal(await world.deleteGuildMember(GUILD_1, BOB, entry(6)), false, 'gone already');
       assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, []);
+      assert.deepEqual((await other.world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'gone elsewhere too');
 
       const ban = entry(7, { action_type: AuditLogEvent.MemberBanAdd, reason: 'spam' });
       assert.deepEqual(await world.banGuildMember({ guild_id: GUILD_1, user_id: BOB, reason: 'spam' }, ban), {
