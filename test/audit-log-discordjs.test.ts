@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AuditLogEvent, DiscordAPIError, GatewayIntentBits, type Client, type Guild } from 'discord.js';
-import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
+import { AuditLogEvent, GatewayIntentBits, type Client, type Guild } from 'discord.js';
+import { restBot, v10Error, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { grantBotBits, installBot } from './helpers/guild-admin.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -25,15 +25,6 @@ import {
 
 const BAN_MEMBERS = 1n << 2n;
 const VIEW_AUDIT_LOG = 1n << 7n;
-
-function v10Error(status: number, code: number) {
-  return (error: unknown) => {
-    assert.ok(error instanceof DiscordAPIError, String(error));
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    return true;
-  };
-}
 
 describe('a discord.js bot reads the audit log of its moderation', () => {
   let server: TestServer;

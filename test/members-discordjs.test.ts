@@ -9,9 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AuditLogEvent, DiscordAPIError, GatewayIntentBits, type Client, type Guild } from 'discord.js';
-import { watchingBot, type RawDispatch } from './helpers/discordjs.js';
-import { changeWorldGuild, grantBotBits, installBot } from './helpers/guild-admin.js';
+import { AuditLogEvent, GatewayIntentBits, type Client, type Guild } from 'discord.js';
+import { v10Error, watchingBot, type RawDispatch } from './helpers/discordjs.js';
+import { grantBotBits, installBot, listBotRole } from './helpers/guild-admin.js';
 import { Inbox } from './helpers/inbox.js';
 import { invocationBody } from './helpers/invocation.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -44,15 +44,6 @@ const MODERATE_MEMBERS = 1n << 40n;
 const BOT_ROLE = '1345183757107200005';
 const HOUR_MS = 60 * 60 * 1000;
 
-function v10Error(status: number, code: number) {
-  return (error: unknown) => {
-    assert.ok(error instanceof DiscordAPIError, String(error));
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    return true;
-  };
-}
-
 describe('a discord.js bot moderates members', () => {
   let server: TestServer;
   let moderator: Client;
@@ -63,20 +54,7 @@ describe('a discord.js bot moderates members', () => {
   before(async () => {
     server = await startServer();
     await installBot(server, TEST_GUILD_ID, ACTIVITY_APP_ID, VIEW_AUDIT_LOG);
-    await changeWorldGuild(server, TEST_GUILD_ID, (g) => {
-      const roles = [...g.roles];
-      roles.splice(
-        roles.findIndex((r) => r.id === MUTED_ROLE),
-        0,
-        {
-          id: BOT_ROLE,
-          name: 'Demo Bot',
-          permissions: '0',
-          bot_id: DEMO_APP_ID,
-        },
-      );
-      return { ...g, roles };
-    });
+    await listBotRole(server, TEST_GUILD_ID, { id: BOT_ROLE, name: 'Demo Bot', bot_id: DEMO_APP_ID }, MUTED_ROLE);
     watcher = await watchingBot(
       server,
       ACTIVITY_BOT_TOKEN,

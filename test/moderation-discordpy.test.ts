@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from './helpers/cli-process.js';
-import { changeWorldGuild, grantBotBits } from './helpers/guild-admin.js';
+import { grantBotBits, listBotRole } from './helpers/guild-admin.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { CAROL_ID, DAVE_ID, DEMO_APP_ID, DEMO_BOT_TOKEN, MUTED_ROLE, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -27,16 +27,7 @@ describe('a discord.py bot times out, kicks and bans, and reads the audit log', 
   before(async () => {
     server = await startServer();
     await grantBotBits(server, TEST_GUILD_ID, DEMO_APP_ID, MODERATION_BITS);
-    await changeWorldGuild(server, TEST_GUILD_ID, (g) => {
-      const roles = [...g.roles];
-      const bot = { id: BOT_ROLE, name: 'Demo Bot', permissions: '0', bot_id: DEMO_APP_ID };
-      roles.splice(
-        roles.findIndex((r) => r.id === MUTED_ROLE),
-        0,
-        bot,
-      );
-      return { ...g, roles };
-    });
+    await listBotRole(server, TEST_GUILD_ID, { id: BOT_ROLE, name: 'Demo Bot', bot_id: DEMO_APP_ID }, MUTED_ROLE);
   });
   after(() => server?.close());
 

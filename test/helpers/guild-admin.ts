@@ -42,3 +42,21 @@ export function installBot(server: TestServer, guildId: string, applicationId: s
     { application_id: applicationId, scopes: ['bot', 'applications.commands'], permissions: String(bits) },
   ]);
 }
+
+/** Lists an app's own role (`bot_id`, v10's managed bot role) just above `belowRoleId`: the bot stands there. */
+export function listBotRole(
+  server: TestServer,
+  guildId: string,
+  role: { id: string; name: string; bot_id: string },
+  belowRoleId: string,
+) {
+  return changeWorldGuild(server, guildId, (guild) => {
+    const roles = [...guild.roles];
+    roles.splice(
+      roles.findIndex((r) => r.id === belowRoleId),
+      0,
+      { ...role, permissions: '0' },
+    );
+    return { ...guild, roles };
+  });
+}
