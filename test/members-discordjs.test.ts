@@ -179,6 +179,10 @@ describe('a discord.js bot moderates members', () => {
 
     const me = await guild.members.editMe({ nick: 'Mod Bot' });
     assert.equal(me.nickname, 'Mod Bot');
+    await seen.find(
+      (p) => p.t === 'GUILD_MEMBER_UPDATE' && p.d.user.id === DEMO_APP_ID && p.d.nick === 'Mod Bot',
+      'the bot’s own GUILD_MEMBER_UPDATE',
+    );
     assert.equal((await member(DEMO_APP_ID)).nickname, 'Mod Bot');
   });
 

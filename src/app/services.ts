@@ -145,7 +145,7 @@ export function buildServices(parts: ServiceParts): Services {
     guilds: new GuildsService(store.world, commandIndex),
     bans: new BansService(store.world, worldEvents, auditLog),
     auditLog,
-    members: new MembersService({ store: store.world, world, auditLog, events: worldEvents, now }),
+    members: new MembersService({ store: store.world, auditLog, events: worldEvents, now }),
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,

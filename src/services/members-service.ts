@@ -29,7 +29,6 @@ import type { WorldStore } from '../store/store.js';
 import type { AuditLog } from './audit-log.js';
 import { guildDirectory } from './world-reads.js';
 import type { WorldEvents } from './world-events.js';
-import type { WorldService } from './world-service.js';
 
 type WireObject = Record<string, unknown>;
 
@@ -42,11 +41,11 @@ export type MembersStore = Pick<
   | 'getApplication'
   | 'updateGuildMember'
   | 'deleteGuildMember'
+  | 'setBotNick'
 >;
 
 export interface MembersParts {
   store: MembersStore;
-  world: Pick<WorldService, 'changeGuild'>;
   auditLog: AuditLog;
   events: WorldEvents | null;
   now: () => number;
@@ -178,7 +177,7 @@ export class MembersService {
 
   /**
    * `PATCH /guilds/{g}/members/@me`: the bot's own nickname (CHANGE_NICKNAME), kept in its install
-   * (the bot's member is the install's); the world change tells the bots (GUILD_MEMBER_UPDATE).
+   * (the bot's member is the install's), written with its MEMBER_UPDATE entry.
    */
   async editOwnNick(applicationId: string, guildId: string, body: unknown, reason: string | null) {
     const edit = bodyOf(readOwnNickEdit(body));
@@ -186,26 +185,20 @@ export class MembersService {
     if (edit.nick !== undefined && !hasAll(appBasePermissions(guild, applicationId), CHANGE_NICKNAME)) {
       refused('missing-permission');
     }
-    const before = botMember(guild, applicationId);
-    const nick = edit.nick === undefined ? before.nick : edit.nick;
-    await this.parts.world.changeGuild(guild.id, (current) => ({
-      ...current,
-      installs: current.installs.map((i) => (i.application_id === applicationId ? { ...i, nick } : i)),
-    }));
-    const changes = memberUpdateChanges(before, { ...before, nick });
-    if (changes.length > 0) {
-      await this.parts.auditLog.record({
-        guild_id: guild.id,
-        user_id: applicationId,
-        target_id: applicationId,
-        action_type: AuditLogEvent.MemberUpdate,
-        changes,
-        reason,
-      });
-    }
-    const after = (await this.parts.store.getGuildWithMembers(guild.id, [])) ?? guild;
     const app = (await this.parts.store.getApplication(applicationId)) ?? undefined;
-    return toWireGuildMember(after, { member: botMember(after, applicationId), user: undefined, bot: app });
+    const before = botMember(guild, applicationId);
+    const changes = edit.nick === undefined ? [] : memberUpdateChanges(before, { ...before, nick: edit.nick });
+    if (edit.nick === undefined || changes.length === 0) {
+      return toWireGuildMember(guild, { member: before, user: undefined, bot: app });
+    }
+    const entry = this.audit(applicationId, guild.id, applicationId, reason)(AuditLogEvent.MemberUpdate, changes);
+    if (!(await this.parts.store.setBotNick(guild.id, applicationId, edit.nick, entry))) throw apiError('UnknownGuild');
+    const wire = toWireGuildMember(guild, { member: { ...before, nick: edit.nick }, user: undefined, bot: app });
+    this.parts.events?.publishAll([
+      guildDispatch('GUILD_MEMBER_UPDATE', guild.id, null, { ...wire, guild_id: guild.id }),
+    ]);
+    this.parts.auditLog.announce(entry);
+    return wire;
   }
 
   /** `GET /guilds/{g}/members/search`: members whose username or nickname starts with the query (any case). */

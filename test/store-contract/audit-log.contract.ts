@@ -91,6 +91,23 @@ export function describeAuditLogContract(name: string, make: MakeStores): void {
       assert.deepEqual(await log.listAuditEntries(GUILD_2, query()), [elsewhere]);
     });
 
+    it('a bot’s nickname is set in its install with its entry; no member is written', async () => {
+      await withBob();
+      const world = t.stores.world;
+      const nickOf = async () =>
+        (await world.getGuildWithMembers(GUILD_1, [BOB]))?.installs.find((i) => i.application_id === APP_A)?.nick;
+      assert.equal(await nickOf(), undefined, 'none yet (and the read is cached)');
+      const named = entry(1, { target_id: APP_A, changes: [{ key: 'nick', new_value: 'Mod' }] });
+      assert.equal(await world.setBotNick(GUILD_1, APP_A, 'Mod', named), true);
+      assert.equal(await nickOf(), 'Mod');
+      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
+      assert.equal(await world.setBotNick(GUILD_1, '1100000000000000999', 'x', entry(2)), false, 'not installed');
+      assert.equal(await world.setBotNick(UNKNOWN_GUILD, APP_A, 'x', entry(3)), false);
+      assert.deepEqual(await t.stores.auditLog.listAuditEntries(GUILD_1, query()), [named]);
+      assert.equal(await world.setBotNick(GUILD_1, APP_A, null), true);
+      assert.equal(await nickOf(), null, 'reset');
+    });
+
     it('a member’s edit, removal, ban and unban commit with their entry, and nothing is written for none', async () => {
       await withBob();
       const world = t.stores.world;
