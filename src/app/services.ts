@@ -35,6 +35,7 @@ import { RolesService } from '../services/roles-service.js';
 import { ThreadsService } from '../services/threads-service.js';
 import { ThreadMembersService } from '../services/thread-members-service.js';
 import { ThreadListsService } from '../services/thread-lists-service.js';
+import { MembersService } from '../services/members-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -158,6 +159,7 @@ export function buildServices(parts: ServiceParts): Services {
       members: new ThreadMembersService(store.world, worldEvents, now),
       lists: new ThreadListsService(store.world, now),
     },
+    members: new MembersService({ store: store.world, auditLog, events: worldEvents, now }),
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,

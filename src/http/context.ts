@@ -12,6 +12,7 @@ import type { RolesService } from '../services/roles-service.js';
 import type { ThreadsService } from '../services/threads-service.js';
 import type { ThreadMembersService } from '../services/thread-members-service.js';
 import type { ThreadListsService } from '../services/thread-lists-service.js';
+import type { MembersService } from '../services/members-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { ReactionsService } from '../services/reactions-service.js';
@@ -71,6 +72,8 @@ export interface HttpServices {
   guildChannels?: GuildChannelsService;
   /** Threads, their members and their lists (absent in tests that build the HTTP layer without them). */
   threads?: { threads: ThreadsService; members: ThreadMembersService; lists: ThreadListsService };
+  /** Guild members' edits, kicks and search by bots; absent: those routes are not served. */
+  members?: MembersService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Message files: served by `routes/attachments.ts` (absent: no file is served). */

@@ -38,6 +38,7 @@ import { guildChannelRoutes } from './routes/guild-channels.js';
 import { roleRoutes } from './routes/roles.js';
 import { threadRoutes } from './routes/threads.js';
 import { channelEditRoutes } from './routes/channel-edits.js';
+import { memberRoutes } from './routes/members.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -186,6 +187,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
             guildChannels: services.guildChannels,
           });
         }
+        if (services.members) await api.register(memberRoutes, { members: services.members });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,

@@ -50,15 +50,23 @@ export interface GuildMemberStore {
    */
   putGuildMember(guildId: string, member: Member): Promise<boolean>;
   /**
-   * Replaces a member that is in the guild, with its audit entry (when given) in the same
-   * transaction. False (nothing written) when the guild or the member does not exist.
+   * Replaces a member that is in the guild, with its audit entries in the same transaction. False
+   * (nothing written) when the guild or the member does not exist.
    */
-  updateGuildMember(guildId: string, member: Member, audit?: AuditEntry): Promise<boolean>;
+  updateGuildMember(guildId: string, member: Member, audit?: readonly AuditEntry[]): Promise<boolean>;
   /**
    * False when the guild or the member does not exist; else the member is removed, with its audit
    * entry (when given) in the same transaction.
    */
   deleteGuildMember(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean>;
+
+  /**
+   * Sets the nickname of the app's bot in the guild (kept in its install: the bot's member is the
+   * install's), with its audit entry (when given) in the same transaction; the guild's other
+   * fields and its members are not written. False (nothing written) when the guild does not exist
+   * or the app is not installed there.
+   */
+  setBotNick(guildId: string, applicationId: string, nick: string | null, audit?: AuditEntry): Promise<boolean>;
 
   /**
    * Bans the user: the ban written (an existing one's reason replaced) and the member, if any,

@@ -357,3 +357,7 @@ export const CHANNEL_PARENT_INVALID = 'CHANNEL_PARENT_INVALID';
 export const GUILD_STRUCTURE_UNKNOWN_ID = 'GUILD_STRUCTURE_UNKNOWN_ID';
 /** A scenario's `matches` is not a JavaScript regular expression (docs/testing.md#scenarios). */
 export const SCENARIO_PATTERN_INVALID = 'SCENARIO_PATTERN_INVALID';
+// Members (`PATCH /guilds/{guild}/members/{user}`).
+
+/** A timeout ending more than 28 days from now. */
+export const COMMUNICATION_DISABLED_TOO_LONG = 'COMMUNICATION_DISABLED_TOO_LONG';

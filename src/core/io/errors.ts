@@ -107,6 +107,8 @@ export const ERRORS = {
   ThreadLocked: { status: 403, code: 160005, message: 'Thread is locked' },
   /** A thread asked for in a channel that holds none (a voice channel, a category, a thread). */
   WrongChannelType: { status: 400, code: 50024, message: 'Cannot execute action on this channel type' },
+  /** A member edit naming a voice channel: no one is ever connected to voice in slashd (docs/decisions.md, "Members"). */
+  TargetNotInVoice: { status: 400, code: 40032, message: 'Target user is not connected to voice.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
   BulkDeleteTooOld: {
     status: 400,

@@ -51,6 +51,10 @@ export const CHANGE_NICKNAME = 1n << 26n;
 export const MANAGE_NICKNAMES = 1n << 27n;
 /** Time members out (v10 `communication_disabled_until`). */
 export const MODERATE_MEMBERS = 1n << 40n;
+/** Server-mute members in voice. */
+export const MUTE_MEMBERS = 1n << 22n;
+/** Server-deafen members in voice. */
+export const DEAFEN_MEMBERS = 1n << 23n;
 
 /** The one flag bit v10 leaves unassigned below BYPASS_SLOWMODE (1 << 52), the highest it defines. */
 const UNASSIGNED_BIT_47 = 1n << 47n;

@@ -6,7 +6,7 @@
 import type { AuditEntry } from '../../core/moderation/audit-log.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
-import { freezeDocument, guildDocument, storedDocument, withMembers } from '../rows.js';
+import { freezeDocument, guildDocument, storedDocument, withBotNick, withMembers } from '../rows.js';
 import { insertAuditEntry } from './audit-log-tables.js';
 import { withoutStoredThreads, withStoredThreads, type StoredThreadRow } from '../thread-rows.js';
 import type { PostgresClient } from './connection.js';
@@ -98,7 +98,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
     });
   }
 
-  async updateGuildMember(guildId: string, member: Member, audit?: AuditEntry): Promise<boolean> {
+  async updateGuildMember(guildId: string, member: Member, audit: readonly AuditEntry[] = []): Promise<boolean> {
     return this.conn.transaction(async (client) => {
       await lockMember(client, guildId, member.user_id);
       const updated = await client.query('UPDATE guild_members SET doc = $3 WHERE guild_id = $1 AND user_id = $2', [
@@ -107,7 +107,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
         JSON.stringify(member),
       ]);
       if (!updated.rowCount) return false;
-      if (audit) await insertAuditEntry(client, audit);
+      for (const entry of audit) await insertAuditEntry(client, entry);
       return true;
     });
   }
@@ -120,6 +120,18 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
         userId,
       ]);
       if (!result.rowCount) return false;
+      if (audit) await insertAuditEntry(client, audit);
+      return true;
+    });
+  }
+
+  async setBotNick(guildId: string, applicationId: string, nick: string | null, audit?: AuditEntry): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      const row = await client.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
+      const doc = row.rows[0]?.doc;
+      const guild = doc === undefined ? null : withBotNick(storedDocument<Guild>(doc), applicationId, nick);
+      if (!guild) return false;
+      await client.query('UPDATE guilds SET doc = $2 WHERE id = $1', [guildId, JSON.stringify(guild)]);
       if (audit) await insertAuditEntry(client, audit);
       return true;
     });
