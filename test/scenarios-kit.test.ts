@@ -86,14 +86,14 @@ describe('runScenario against a sandbox', () => {
   });
 
   test("a route slashd does not serve, called with the bot's token, is listed in the coverage", async () => {
-    const answer = await fetch(`${sandbox.apiUrl}/guilds/${TEST_GUILD_ID}/audit-logs`, {
+    const answer = await fetch(`${sandbox.apiUrl}/guilds/${TEST_GUILD_ID}/integrations`, {
       headers: { authorization: `Bot ${sandbox.bot().token}` },
     });
     assert.equal(answer.status, 404);
     const file = scenarioFile('ping.yaml', 'steps:\n  - invoke: /ping\n    as: alice\n    in: general\n');
     const run = await runScenario(file, { sandbox });
     assert.ok(run.passed, run.report);
-    assert.deepEqual(run.coverage!.unserved, [{ method: 'GET', route: '/guilds/{guild.id}/audit-logs', count: 1 }]);
+    assert.deepEqual(run.coverage!.unserved, [{ method: 'GET', route: '/guilds/{guild.id}/integrations', count: 1 }]);
     assert.deepEqual(run.coverage!.never_invoked, ['/button', '/feedback']);
   });
 });
