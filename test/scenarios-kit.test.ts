@@ -58,7 +58,8 @@ describe('runScenario against a sandbox', () => {
     assert.match(run.report, /- carol invokes \/feedback \(skipped\)/);
   });
 
-  test('users post and react, a user outside the guild is refused, a member has their roles', async () => {
+  test('users post, react and upload, a user outside the guild is refused, a member has their roles', async () => {
+    writeFileSync(join(folder, 'note.txt'), 'hello');
     const file = scenarioFile(
       'users.yaml',
       [
@@ -71,6 +72,9 @@ describe('runScenario against a sandbox', () => {
         "  - react: '👍'",
         '    as: alice',
         "    expect: [{ message: { content: hello bot, reactions: [{ emoji: { name: '👍' }, count: 1 }] } }]",
+        '  - upload: { file: note.txt, content: see the note }',
+        '    as: alice',
+        '    expect: [{ message: { content: see the note, author: alice, attachments: [{ filename: note.txt, size: 5 }] } }]',
         '  - invoke: /ping',
         '    as: erin',
         '    expect: [{ refusal: { status: 403, code: 50001 } }]',
