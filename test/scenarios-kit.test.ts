@@ -58,7 +58,8 @@ describe('runScenario against a sandbox', () => {
     assert.match(run.report, /- carol invokes \/feedback \(skipped\)/);
   });
 
-  test('users post and react, a user outside the guild is refused, a member has their roles', async () => {
+  test('users post, react and upload, a user outside the guild is refused, a member has their roles', async () => {
+    writeFileSync(join(folder, 'note.txt'), 'hello');
     const file = scenarioFile(
       'users.yaml',
       [
@@ -71,6 +72,9 @@ describe('runScenario against a sandbox', () => {
         "  - react: '👍'",
         '    as: alice',
         "    expect: [{ message: { content: hello bot, reactions: [{ emoji: { name: '👍' }, count: 1 }] } }]",
+        '  - upload: { file: note.txt, content: see the note }',
+        '    as: alice',
+        '    expect: [{ message: { content: see the note, author: alice, attachments: [{ filename: note.txt, size: 5 }] } }]',
         '  - invoke: /ping',
         '    as: erin',
         '    expect: [{ refusal: { status: 403, code: 50001 } }]',
@@ -95,5 +99,52 @@ describe('runScenario against a sandbox', () => {
     assert.ok(run.passed, run.report);
     assert.deepEqual(run.coverage!.unserved, [{ method: 'GET', route: '/guilds/{guild.id}/integrations', count: 1 }]);
     assert.deepEqual(run.coverage!.never_invoked, ['/button', '/feedback']);
+  });
+});
+
+describe('an ephemeral answer', () => {
+  let whisperSandbox: Sandbox;
+  let whisperer: Client<true>;
+
+  before(async () => {
+    whisperSandbox = await createSandbox();
+    const { Client, Events, GatewayIntentBits, MessageFlags } = await import('discord.js');
+    const bot = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: whisperSandbox.restUrl } });
+    bot.on(Events.InteractionCreate, (interaction) => {
+      if (interaction.isChatInputCommand())
+        void interaction.reply({ content: `psst ${interaction.user.username}`, flags: MessageFlags.Ephemeral });
+    });
+    const ready = new Promise((resolve) => bot.once(Events.ClientReady, resolve));
+    await bot.login(whisperSandbox.bot().token);
+    await ready;
+    await bot.application!.commands.set([{ name: 'whisper', description: 'Answers only you' }]);
+    whisperer = bot as Client<true>;
+  });
+  after(async () => {
+    await whisperer?.destroy();
+    await whisperSandbox?.close();
+  });
+
+  test('is seen by the invoker only; a `message` expectation does not take it', async () => {
+    const file = scenarioFile(
+      'whisper.yaml',
+      [
+        'steps:',
+        '  - invoke: /whisper',
+        '    as: alice',
+        '    in: general',
+        '    expect: [{ ephemeral: { content: psst alice, flags: 64 } }]',
+        '  - invoke: /whisper',
+        '    as: bob',
+        '    timeout: 200',
+        '    expect: [{ message: { content: psst bob } }]',
+      ].join('\n'),
+    );
+    const run = await runScenario(file, { sandbox: whisperSandbox });
+    assert.equal(run.passed, false);
+    assert.deepEqual(
+      run.results[0]!.steps.map((step) => step.failures),
+      [[], ['message: none was posted (waited 200 ms)']],
+    );
   });
 });

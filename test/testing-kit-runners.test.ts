@@ -1,8 +1,8 @@
 /**
  * `slashd/testing` under Vitest and Jest: each small project (test/kit-vitest, test/kit-jest, its
  * own config, importing the built kit as `slashd/testing`) runs the example discord.js bot's tests
- * in a child process; each must exit 0 with all six tests passed (/ping, a button, a 429 burst, a
- * gateway RECONNECT, and two that show isolation).
+ * in a child process; each must exit 0 with all seven tests passed (/ping, a button, a 429 burst, a
+ * gateway RECONNECT, two that show isolation, and a scenario file replayed).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -31,18 +31,18 @@ async function runIn(folder: string, args: string[]): Promise<{ code: number; ou
 }
 
 describe('slashd/testing under other test runners', () => {
-  test('Vitest runs the project of test/kit-vitest: 6 passed', async () => {
+  test('Vitest runs the project of test/kit-vitest: 7 passed', async () => {
     const { code, output } = await runIn('kit-vitest', [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run']);
     assert.equal(code, 0, output);
-    assert.match(output, /Tests\s+6 passed \(6\)/, output);
+    assert.match(output, /Tests\s+7 passed \(7\)/, output);
   });
 
-  test('Jest (native ESM) runs the project of test/kit-jest: 6 passed', async () => {
+  test('Jest (native ESM) runs the project of test/kit-jest: 7 passed', async () => {
     const { code, output } = await runIn('kit-jest', [
       '--experimental-vm-modules',
       join(ROOT, 'node_modules/jest/bin/jest.js'),
     ]);
     assert.equal(code, 0, output);
-    assert.match(output, /Tests:\s+6 passed, 6 total/, output);
+    assert.match(output, /Tests:\s+7 passed, 7 total/, output);
   });
 });

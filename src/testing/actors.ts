@@ -44,13 +44,16 @@ export interface Actors {
   user(reference: string): Promise<User>;
   place(channel: string, guild?: string): Promise<{ guild: Guild; channel: Channel }>;
   application(reference?: string): Promise<Application>;
+  /** `user` types `commandLine` (`/weather city:Paris`) in `channel`; resolves with what came of it. */
   invoke(user: string, channel: string, commandLine: string, options?: InvokeOptions): Promise<InteractionOutcome>;
+  /** `user` uses the component `customId` of `message` (a button, or a select with `values`). */
   click(user: string, message: MessageRef, customId: string, options?: ClickOptions): Promise<InteractionOutcome>;
+  /** `user` submits the modal an outcome opened, with a value for each text input (by custom_id). */
   submitModal(
     user: string,
     opened: InteractionOutcome,
     values: Record<string, string>,
-    waitMs?: number,
+    options?: { waitMs?: number },
   ): Promise<InteractionOutcome>;
   /** `user` posts `content` in the channel, with a file when given; the message posted. */
   post(
@@ -177,7 +180,7 @@ export function createActors(options: { request: Requester; adminToken: string; 
       if (message.application_id) body.application_id = message.application_id;
       return interact(user, message.channel_id, body, clickOptions.waitMs, message.id);
     },
-    async submitModal(userRef, opened, values, waitMs) {
+    async submitModal(userRef, opened, values, submitOptions = {}) {
       if (!opened.modal)
         throw new Error(`interaction ${opened.id} opened no modal (its answer: ${JSON.stringify(opened.response)})`);
       const user = await actors.user(userRef);
@@ -185,7 +188,7 @@ export function createActors(options: { request: Requester; adminToken: string; 
       const body: Json = { type: 5, channel_id: opened.channel_id, data };
       if (opened.guild_id) body.guild_id = opened.guild_id;
       if (opened.application_id) body.application_id = opened.application_id;
-      return interact(user, opened.channel_id, body, waitMs);
+      return interact(user, opened.channel_id, body, submitOptions.waitMs);
     },
     async post(userRef, channelId, content, file) {
       const user = await actors.user(userRef);

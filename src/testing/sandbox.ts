@@ -12,9 +12,9 @@ import type { RateLimitConfig } from '../rate-limits/config.js';
 import { DEMO_WORLD } from '../world/demo-world.js';
 import { readWorld } from '../world/world-file.js';
 import { findUser } from '../cli/invoke/resolve-world.js';
-import { createActors, type ClickOptions, type InvokeOptions, type MessageRef } from './actors.js';
+import { createActors, type Actors } from './actors.js';
 import { expectStatus, requester, type Json, type Requester } from './http.js';
-import { DEFAULT_OUTCOME_WAIT_MS, type InteractionOutcome, type WireMessage } from './outcome.js';
+import { DEFAULT_OUTCOME_WAIT_MS, type WireMessage } from './outcome.js';
 
 export type { ClickOptions, InvokeOptions, MessageRef } from './actors.js';
 
@@ -42,7 +42,8 @@ export interface FaultSpec {
   [field: string]: unknown;
 }
 
-export interface Sandbox {
+/** `invoke`, `click` and `submitModal`: the world's users acting (./actors.ts). */
+export interface Sandbox extends Pick<Actors, 'invoke' | 'click' | 'submitModal'> {
   /** The server, e.g. `http://127.0.0.1:40123`. */
   readonly url: string;
   /** What REST clients take as their API base: discord.js `rest: { api }`, @discordjs/rest `api`. */
@@ -64,17 +65,6 @@ export interface Sandbox {
   mergeWorld(world: Partial<World>): Promise<World>;
   /** The world becomes `world`, as `PUT /admin/world`. */
   replaceWorld(world: World | Record<string, unknown>): Promise<World>;
-  /** `user` types `commandLine` (`/weather city:Paris`) in `channel`; resolves with what came of it. */
-  invoke(user: string, channel: string, commandLine: string, options?: InvokeOptions): Promise<InteractionOutcome>;
-  /** `user` uses the component `customId` of `message` (a button, or a select with `values`). */
-  click(user: string, message: MessageRef, customId: string, options?: ClickOptions): Promise<InteractionOutcome>;
-  /** `user` submits the modal an outcome opened, with a value for each text input (by custom_id). */
-  submitModal(
-    user: string,
-    opened: InteractionOutcome,
-    values: Record<string, string>,
-    options?: { waitMs?: number },
-  ): Promise<InteractionOutcome>;
   /** The channel's messages as `as` (a user; default the first) sees them, oldest first. */
   messages(channel: string, options?: { as?: string; guild?: string; limit?: number }): Promise<WireMessage[]>;
   /** The state now, as a snapshot: its id. */
@@ -152,8 +142,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     invoke: (user, channel, commandLine, invokeOptions) => names.invoke(user, channel, commandLine, invokeOptions),
     click: (user, message, customId, clickOptions) => names.click(user, message, customId, clickOptions),
-    submitModal: (user, opened, values, submitOptions = {}) =>
-      names.submitModal(user, opened, values, submitOptions.waitMs),
+    submitModal: (user, opened, values, submitOptions) => names.submitModal(user, opened, values, submitOptions),
     async messages(channelRef, readOptions = {}) {
       const { channel } = await names.place(channelRef, readOptions.guild);
       const reader = readOptions.as === undefined ? (await names.world()).users[0]! : await names.user(readOptions.as);

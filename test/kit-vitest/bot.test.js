@@ -2,7 +2,8 @@
 // 429 burst and a gateway RECONNECT, and
 // a snapshot restored before each test keeps the tests apart. Run by test/testing-kit-runners.test.ts.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { createSandbox } from 'slashd/testing';
+import { fileURLToPath } from 'node:url';
+import { createSandbox, runScenario } from 'slashd/testing';
 import { deployCommands, startBot } from '../../examples/testing/ping-bot.js';
 
 let sandbox;
@@ -66,4 +67,11 @@ test('a test leaves a message behind', async () => {
 
 test('the next test does not see it', async () => {
   expect((await sandbox.messages('general')).some((m) => m.content === 'pong')).toBe(false);
+});
+
+test('the example scenario file replays against the bot', async () => {
+  const file = fileURLToPath(new URL('../../examples/testing/ping-bot.scenario.yaml', import.meta.url));
+  const run = await runScenario(file, { sandbox });
+  expect(run.report).toMatch(/1 passed, 0 failed, 1 scenarios/);
+  expect(run.passed).toBe(true);
 });

@@ -88,9 +88,12 @@ async function judgeMessage(context: ExpectationContext, step: StepObservation, 
   return judgeMessages(visible, expected, 'message');
 }
 
-/** Another user of the world than the actor, to check an ephemeral answer is not shown to them. */
+/** Another member of the step's guild (else another user), to check an ephemeral answer is not shown to them. */
 async function someoneElse(context: ExpectationContext, step: StepObservation): Promise<User | null> {
-  return (await context.actors.world()).users.find((user) => user.id !== step.actor.id) ?? null;
+  const world = await context.actors.world();
+  const members = world.guilds.find((guild) => guild.id === step.guildId)?.members ?? [];
+  const other = members.find((member) => member.user_id !== step.actor.id);
+  return world.users.find((user) => (other ? user.id === other.user_id : user.id !== step.actor.id)) ?? null;
 }
 
 async function judgeEphemeral(context: ExpectationContext, step: StepObservation, expected: MessageExpectation) {

@@ -150,7 +150,7 @@ async function act(scene: Scene, step: Step, actor: User, observation: StepObser
     });
   } else if ('submit' in step) {
     if (!scene.last?.modal) throw new Error('the previous step opened no modal to submit');
-    observation.outcome = await actors.submitModal(actor.id, scene.last, step.submit, waitMs);
+    observation.outcome = await actors.submitModal(actor.id, scene.last, step.submit, { waitMs });
   } else if ('post' in step) {
     await actors.post(actor.id, channelId, step.post);
   } else if ('react' in step) {
