@@ -31,6 +31,7 @@ import { BansService } from '../services/bans-service.js';
 import { GuildChannelsService } from '../services/guild-channels-service.js';
 import { GuildStructureWrites } from '../services/guild-structure-writes.js';
 import { RolesService } from '../services/roles-service.js';
+import { AuditLog } from '../services/audit-log.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -128,6 +129,7 @@ export function buildServices(parts: ServiceParts): Services {
   const consoleService = new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true });
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
   const structureWrites = new GuildStructureWrites(store.world, worldEvents);
+  const auditLog = new AuditLog({ store: store.auditLog, world: store.world, ids, events: worldEvents });
   const http: HttpServices = {
     principals: store.world,
     commands,
@@ -144,9 +146,10 @@ export function buildServices(parts: ServiceParts): Services {
     consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
     world,
     guilds: new GuildsService(store.world, commandIndex),
-    bans: new BansService(store.world, worldEvents),
     roles: new RolesService({ world: store.world, writes: structureWrites, ids }),
     guildChannels: new GuildChannelsService({ writes: structureWrites, ids }),
+    bans: new BansService(store.world, worldEvents, auditLog),
+    auditLog,
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,

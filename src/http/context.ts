@@ -8,6 +8,7 @@ import type { ApplicationService } from '../services/application-service.js';
 import type { BansService } from '../services/bans-service.js';
 import type { GuildChannelsService } from '../services/guild-channels-service.js';
 import type { RolesService } from '../services/roles-service.js';
+import type { AuditLog } from '../services/audit-log.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { ReactionsService } from '../services/reactions-service.js';
@@ -63,6 +64,8 @@ export interface HttpServices {
   roles?: RolesService;
   /** Guild channels and their overwrites written by bots; absent: not served. */
   guildChannels?: GuildChannelsService;
+  /** Guilds' audit logs; absent: the audit log route is not served. */
+  auditLog?: AuditLog;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Message files: served by `routes/attachments.ts` (absent: no file is served). */

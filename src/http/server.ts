@@ -35,6 +35,7 @@ import { guildRoutes } from './routes/guilds.js';
 import { banRoutes } from './routes/bans.js';
 import { guildChannelRoutes } from './routes/guild-channels.js';
 import { roleRoutes } from './routes/roles.js';
+import { auditLogRoutes } from './routes/audit-logs.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -169,6 +170,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         if (services.bans) await api.register(banRoutes, { bans: services.bans });
         if (services.roles) await api.register(roleRoutes, { roles: services.roles });
         if (services.guildChannels) await api.register(guildChannelRoutes, { guildChannels: services.guildChannels });
+        if (services.auditLog) await api.register(auditLogRoutes, { auditLog: services.auditLog });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeAttachmentStoreContract } from './attachment-store.contract.js';
+import { describeAuditLogContract } from './audit-log.contract.js';
 import { describeCommandStoreContract } from './command-store.contract.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { describeGuildMembersContract } from './guild-members.contract.js';
@@ -18,6 +19,7 @@ import { describeWorldStoreContract } from './world-store.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
 export { describeAttachmentStoreContract } from './attachment-store.contract.js';
+export { describeAuditLogContract } from './audit-log.contract.js';
 export { describeCommandStoreContract } from './command-store.contract.js';
 export { describeGuildMembersContract } from './guild-members.contract.js';
 export { describeGuildStructureContract } from './guild-structure.contract.js';
@@ -56,4 +58,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeOAuth2GrantsContract(name, make);
   describeAttachmentStoreContract(name, make);
   describeReactionStoreContract(name, make);
+  describeAuditLogContract(name, make);
 }

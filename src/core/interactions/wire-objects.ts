@@ -118,7 +118,7 @@ export function toWireMemberBase(guild: Guild, member: Member): WirePayload<Wire
     premium_since: null,
     pending: false,
     flags: NO_MEMBER_FLAGS,
-    communication_disabled_until: null,
+    communication_disabled_until: member.communication_disabled_until ?? null,
   } satisfies WireMemberBase;
 }
 
@@ -142,8 +142,8 @@ export function toWireInteractionMember(
     user: toWirePublicUser(user),
     ...memberFields(guild, member, permissions),
     is_pending: false,
-    mute: false,
-    deaf: false,
+    mute: member.mute ?? false,
+    deaf: member.deaf ?? false,
   } satisfies WireInteractionMember;
 }
 

@@ -339,3 +339,7 @@ export const DRY_RUN_INVALID = 'DRY_RUN_INVALID';
 export const CHANNEL_PARENT_INVALID = 'CHANNEL_PARENT_INVALID';
 /** A reorder body naming a role or channel the guild does not have. */
 export const GUILD_STRUCTURE_UNKNOWN_ID = 'GUILD_STRUCTURE_UNKNOWN_ID';
+// Members (`PATCH /guilds/{guild}/members/{user}`).
+
+/** A timeout ending more than 28 days from now. */
+export const COMMUNICATION_DISABLED_TOO_LONG = 'COMMUNICATION_DISABLED_TOO_LONG';

@@ -99,6 +99,8 @@ export const ERRORS = {
   UserBanned: { status: 403, code: 40007, message: 'The user is banned from this guild.' },
   /** A bulk ban that banned no one: v10's code, with a 4xx status as its OpenAPI document lists (docs/decisions.md, "Bans"). */
   BulkBanFailed: { status: 400, code: 500000, message: 'Failed to ban users.' },
+  /** A member edit naming a voice channel: no one is ever connected to voice in slashd (docs/decisions.md, "Members"). */
+  TargetNotInVoice: { status: 400, code: 40032, message: 'Target user is not connected to voice.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
   BulkDeleteTooOld: {
     status: 400,

@@ -56,7 +56,7 @@ export function botMember(guild: Guild, applicationId: string): Member {
   return {
     user_id: applicationId,
     roles: botRoleIds(guild, applicationId),
-    nick: null,
+    nick: guild.installs.find((install) => install.application_id === applicationId)?.nick ?? null,
     joined_at: new Date(snowflakeTimestampMs(guild.id)).toISOString(),
   };
 }

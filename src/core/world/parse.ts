@@ -4,6 +4,7 @@
  */
 import type { IssuePath } from '../io/issue.js';
 import {
+  isAbsent,
   readBoolean,
   readInteger,
   readList,
@@ -205,6 +206,17 @@ function readMember(r: Reader, value: unknown, path: IssuePath): Member {
     roles: r.snowflakeList(o.roles, [...path, 'roles']),
     nick: r.nullableString(o.nick, [...path, 'nick']),
     joined_at: r.string(o.joined_at ?? undefined, [...path, 'joined_at'], DEFAULT_JOINED_AT),
+    // Kept only when given, so a world file without them reads back exactly as written.
+    ...(isAbsent(o.communication_disabled_until)
+      ? {}
+      : {
+          communication_disabled_until: r.nullableString(o.communication_disabled_until, [
+            ...path,
+            'communication_disabled_until',
+          ]),
+        }),
+    ...(o.mute === undefined ? {} : { mute: r.boolean(o.mute, [...path, 'mute'], false) }),
+    ...(o.deaf === undefined ? {} : { deaf: r.boolean(o.deaf, [...path, 'deaf'], false) }),
   };
 }
 
@@ -217,6 +229,7 @@ function readInstall(r: Reader, value: unknown, path: IssuePath): Install {
       o.permissions === undefined || o.permissions === null
         ? null
         : r.bitSet(o.permissions, [...path, 'permissions'], '0'),
+    ...(isAbsent(o.nick) ? {} : { nick: r.nullableString(o.nick, [...path, 'nick']) }),
   };
 }
 

@@ -80,6 +80,11 @@ export interface Member {
   roles: string[];
   nick: string | null;
   joined_at: string;
+  /** The end of the member's timeout (ISO 8601); absent or null: not timed out. */
+  communication_disabled_until?: string | null;
+  /** Server-muted and server-deafened in voice (v10's flags; slashd has no voice). Absent: false. */
+  mute?: boolean;
+  deaf?: boolean;
 }
 
 export interface Install {
@@ -87,6 +92,8 @@ export interface Install {
   scopes: string[];
   /** The bot's role bit set, as a decimal string; null when the install has no bot permissions. */
   permissions: string | null;
+  /** The bot's nickname in the guild (its member is the install's); absent or null: none. */
+  nick?: string | null;
 }
 
 export interface Message {

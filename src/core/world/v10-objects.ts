@@ -119,8 +119,8 @@ export function toWireGuildMember(guild: Guild, view: GuildMemberView): WirePayl
   return {
     user: toWireMemberUser(view),
     ...toWireMemberBase(guild, view.member),
-    mute: false,
-    deaf: false,
+    mute: view.member.mute ?? false,
+    deaf: view.member.deaf ?? false,
   } satisfies WireGuildMember;
 }
 

@@ -45,6 +45,7 @@ export class PostgresWorldStore extends PostgresGuildStructure implements WorldS
       await client.query('DELETE FROM channel_guilds');
       await client.query('DELETE FROM guild_members');
       await client.query('DELETE FROM guild_bans');
+      await client.query('DELETE FROM audit_log_entries');
       await client.query('DELETE FROM oauth2_tokens');
       await client.query('DELETE FROM oauth2_codes');
       await client.query('DELETE FROM oauth2_refresh_tokens');
@@ -214,6 +215,7 @@ export class PostgresWorldStore extends PostgresGuildStructure implements WorldS
       await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM guild_members WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM guild_bans WHERE guild_id = $1', [id]);
+      await client.query('DELETE FROM audit_log_entries WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
       return gone;
     });

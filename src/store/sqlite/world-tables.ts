@@ -32,6 +32,7 @@ export class SqliteWorldStore extends SqliteGuildStructure implements WorldStore
       }
       this.conn.db.exec(
         'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM guild_bans;' +
+          ' DELETE FROM audit_log_entries;' +
           ' DELETE FROM oauth2_tokens;' +
           ' DELETE FROM oauth2_codes; DELETE FROM oauth2_refresh_tokens; DELETE FROM oauth2_authorizations;',
       );
@@ -225,6 +226,7 @@ export class SqliteWorldStore extends SqliteGuildStructure implements WorldStore
       this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(id);
       this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(id);
       this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ?').run(id);
+      this.conn.sql('DELETE FROM audit_log_entries WHERE guild_id = ?').run(id);
       this.conn.cached.forgetGuild(id);
       this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;
