@@ -48,7 +48,10 @@ import {
 /** The demo bot's own role (v10's managed bot role), between Moderator and Muted. */
 const BOT_ROLE = '1345183757107200009';
 const BOT_ROLE_BITS =
-  PermissionFlagsBits.ManageRoles | PermissionFlagsBits.ManageChannels | PermissionFlagsBits.ViewChannel;
+  PermissionFlagsBits.ManageRoles |
+  PermissionFlagsBits.ManageChannels |
+  PermissionFlagsBits.ViewChannel |
+  PermissionFlagsBits.ViewAuditLog;
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(ROOT, 'test', 'python', 'discord_roles_channels.py');
@@ -286,6 +289,35 @@ describe('a discord.js bot manages roles, channels and overwrites', () => {
     const unknown = await server.request('PATCH', `/channels/${NOBODY}`, { auth: BOT, body: { name: 'x' } });
     assert.equal(unknown.status, 404, unknown.text);
     assert.equal(unknown.body.code, 10003);
+  });
+
+  test('the audit log holds an entry of each action, with its reason', async () => {
+    const entries = async (type: number) => {
+      const log = await server.request('GET', `/guilds/${TEST_GUILD_ID}/audit-logs?action_type=${type}`, { auth: BOT });
+      assert.equal(log.status, 200, log.text);
+      return log.body.audit_log_entries as { target_id: string; reason?: string; user_id: string }[];
+    };
+    const roleCreate = (await entries(30)).find((e) => e.target_id === created.id);
+    assert.deepEqual([roleCreate?.user_id, roleCreate?.reason], [DEMO_APP_ID, 'tickets']);
+    assert.equal((await entries(32)).find((e) => e.target_id === created.id)?.reason, 'no longer needed');
+    assert.ok(
+      (await entries(31)).some((e) => e.target_id === created.id),
+      'the edit',
+    );
+    assert.ok(
+      (await entries(10)).some((e) => e.target_id === staff.id),
+      'the channel created',
+    );
+    assert.equal((await entries(12)).length, 1, 'the channel deleted');
+    assert.equal((await entries(12))[0]?.reason, 'cleanup');
+    assert.ok(
+      (await entries(13)).some((e) => e.target_id === GENERAL),
+      'Carol’s overwrite set',
+    );
+    assert.ok(
+      (await entries(15)).some((e) => e.target_id === GENERAL),
+      'and removed',
+    );
   });
 
   test('discord.py: guild.create_role, guild.create_text_channel(overwrites=...), channel.set_permissions', async () => {
