@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AuditLogEvent, DiscordAPIError, GatewayIntentBits, type Client, type Guild } from 'discord.js';
-import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
+import { AuditLogEvent, GatewayIntentBits, type Client, type Guild } from 'discord.js';
+import { restBot, v10Error, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { grantBotBits, installBot } from './helpers/guild-admin.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -18,6 +18,7 @@ import {
   CAROL_ID,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
+  ERIN_ID,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
@@ -25,15 +26,7 @@ import {
 
 const BAN_MEMBERS = 1n << 2n;
 const VIEW_AUDIT_LOG = 1n << 7n;
-
-function v10Error(status: number, code: number) {
-  return (error: unknown) => {
-    assert.ok(error instanceof DiscordAPIError, String(error));
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    return true;
-  };
-}
+const MANAGE_GUILD = 1n << 5n;
 
 describe('a discord.js bot reads the audit log of its moderation', () => {
   let server: TestServer;
@@ -111,6 +104,20 @@ describe('a discord.js bot reads the audit log of its moderation', () => {
     assert.equal((await guild.fetchAuditLogs({ user: CAROL_ID })).entries.size, 0, 'Carol did nothing');
     const older = await guild.fetchAuditLogs({ before: byBot.entries.first()!.id, limit: 1 });
     assert.deepEqual([...older.entries.keys()], [ban?.id]);
+  });
+
+  test('a bulk ban writes one MEMBER_BAN_ADD per user banned, each with the reason', async () => {
+    await grantBotBits(server, TEST_GUILD_ID, DEMO_APP_ID, MANAGE_GUILD);
+    const result = await guild.bans.bulkCreate([CAROL_ID, ERIN_ID], { reason: 'raid' });
+    assert.deepEqual(result.bannedUsers, [CAROL_ID, ERIN_ID]);
+    const bans = await guild.fetchAuditLogs({ type: AuditLogEvent.MemberBanAdd, limit: 2 });
+    assert.deepEqual(
+      [...bans.entries.values()].map((e) => [e.targetId, e.reason]),
+      [
+        [ERIN_ID, 'raid'],
+        [CAROL_ID, 'raid'],
+      ],
+    );
   });
 
   test('a bad query is 50035 at its parameter', async () => {

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, DiscordAPIError, Events, GatewayIntentBits, type Guild, type GuildBan, type User } from 'discord.js';
+import { Client, Events, GatewayIntentBits, type Guild, type GuildBan, type User } from 'discord.js';
+import { v10Error } from './helpers/discordjs.js';
 import { grantBotBits } from './helpers/guild-admin.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -25,16 +26,6 @@ import {
 const ADMIN = `Bearer ${ADMIN_TOKEN}`;
 /** BAN_MEMBERS and MANAGE_GUILD (a bulk ban needs both), added to the bot's install. */
 const BAN_BITS = (1n << 2n) | (1n << 5n);
-
-/** A v10 refusal as discord.js throws it. */
-function v10Error(status: number, code: number) {
-  return (error: unknown) => {
-    assert.ok(error instanceof DiscordAPIError, String(error));
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
-    return true;
-  };
-}
 
 describe('a discord.js bot bans, lists and lifts bans', () => {
   let server: TestServer;

@@ -13,7 +13,6 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import {
   ChannelType,
-  DiscordAPIError,
   GatewayIntentBits,
   OverwriteType,
   PermissionFlagsBits,
@@ -24,7 +23,7 @@ import {
 } from 'discord.js';
 import type { Guild as WorldGuild } from '../src/core/world/types.js';
 import { ROOT } from './helpers/cli-process.js';
-import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
+import { restBot, v10Error, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -56,16 +55,6 @@ const BOT_ROLE_BITS =
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(ROOT, 'test', 'python', 'discord_roles_channels.py');
 const run = promisify(execFile);
-
-/** A v10 refusal as discord.js throws it. */
-function v10Error(status: number, code: number) {
-  return (error: unknown) => {
-    assert.ok(error instanceof DiscordAPIError, String(error));
-    assert.equal(error.status, status, error.message);
-    assert.equal(error.code, code, error.message);
-    return true;
-  };
-}
 
 describe('a discord.js bot manages roles, channels and overwrites', () => {
   let server: TestServer;

@@ -32,6 +32,7 @@ import { GuildChannelsService } from '../services/guild-channels-service.js';
 import { GuildStructureWrites } from '../services/guild-structure-writes.js';
 import { RolesService } from '../services/roles-service.js';
 import { AuditLog } from '../services/audit-log.js';
+import { MembersService } from '../services/members-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -150,6 +151,7 @@ export function buildServices(parts: ServiceParts): Services {
     guildChannels: new GuildChannelsService({ writes: structureWrites, ids }),
     bans: new BansService(store.world, worldEvents, auditLog),
     auditLog,
+    members: new MembersService({ store: store.world, auditLog, events: worldEvents, now }),
     channelMessages: new ChannelMessagesService({
       world: store.world,
       messages: store.interactions,

@@ -9,6 +9,7 @@ import type { BansService } from '../services/bans-service.js';
 import type { GuildChannelsService } from '../services/guild-channels-service.js';
 import type { RolesService } from '../services/roles-service.js';
 import type { AuditLog } from '../services/audit-log.js';
+import type { MembersService } from '../services/members-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { ReactionsService } from '../services/reactions-service.js';
@@ -66,6 +67,8 @@ export interface HttpServices {
   guildChannels?: GuildChannelsService;
   /** Guilds' audit logs; absent: the audit log route is not served. */
   auditLog?: AuditLog;
+  /** Guild members' edits, kicks and search by bots; absent: those routes are not served. */
+  members?: MembersService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Message files: served by `routes/attachments.ts` (absent: no file is served). */

@@ -36,6 +36,7 @@ import { banRoutes } from './routes/bans.js';
 import { guildChannelRoutes } from './routes/guild-channels.js';
 import { roleRoutes } from './routes/roles.js';
 import { auditLogRoutes } from './routes/audit-logs.js';
+import { memberRoutes } from './routes/members.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -171,6 +172,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         if (services.roles) await api.register(roleRoutes, { roles: services.roles });
         if (services.guildChannels) await api.register(guildChannelRoutes, { guildChannels: services.guildChannels });
         if (services.auditLog) await api.register(auditLogRoutes, { auditLog: services.auditLog });
+        if (services.members) await api.register(memberRoutes, { members: services.members });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,

@@ -61,6 +61,14 @@ export interface GuildMemberStore {
   deleteGuildMember(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean>;
 
   /**
+   * Sets the nickname of the app's bot in the guild (kept in its install: the bot's member is the
+   * install's), with its audit entry (when given) in the same transaction; the guild's other
+   * fields and its members are not written. False (nothing written) when the guild does not exist
+   * or the app is not installed there.
+   */
+  setBotNick(guildId: string, applicationId: string, nick: string | null, audit?: AuditEntry): Promise<boolean>;
+
+  /**
    * Bans the user: the ban written (an existing one's reason replaced) and the member, if any,
    * removed, in one transaction. Null (nothing written) when the guild does not exist; else the
    * member removed (null: the user was not a member). The audit entry, when given, is written in

@@ -180,3 +180,12 @@ export function withMembers(document: Guild, members: Member[]): Guild {
 export function memberCacheKey(guildId: string, userIds: readonly string[]): string {
   return `${guildId}/${userIds.join(',')}`;
 }
+
+/** The guild's document with the app's bot's nickname set in its install; null when the app is not installed. */
+export function withBotNick(guild: Guild, applicationId: string, nick: string | null): Guild | null {
+  if (!guild.installs.some((install) => install.application_id === applicationId)) return null;
+  const installs = guild.installs.map((install) =>
+    install.application_id === applicationId ? { ...install, nick } : install,
+  );
+  return { ...guild, installs };
+}

@@ -2,7 +2,8 @@
  * discord.js clients as the message tests use them: a bot watching over slashd's gateway (every
  * raw dispatch kept in an inbox), and a REST-only bot, as one handling an interaction is.
  */
-import { Client, Events, type GatewayIntentBits } from 'discord.js';
+import assert from 'node:assert/strict';
+import { Client, DiscordAPIError, Events, type GatewayIntentBits } from 'discord.js';
 import { Inbox } from './inbox.js';
 import type { TestServer } from './server.js';
 
@@ -33,4 +34,14 @@ export async function restBot(server: TestServer, token: string, guildId: string
   client.rest.setToken(token);
   await client.guilds.fetch(guildId);
   return client;
+}
+
+/** A v10 refusal as discord.js throws it: for `assert.rejects`. */
+export function v10Error(status: number, code: number) {
+  return (error: unknown) => {
+    assert.ok(error instanceof DiscordAPIError, String(error));
+    assert.equal(error.status, status);
+    assert.equal(error.code, code);
+    return true;
+  };
 }

@@ -1,6 +1,6 @@
 /**
- * A test guild changed through the admin API, as an operator would: an app's bot installed, or its
- * install's permission bits widened (what v10's managed bot role would be given).
+ * A test guild changed through the admin API, as an operator would: an app's bot installed, its
+ * install's permission bits widened (what v10's managed bot role would be given), or anything else.
  */
 import assert from 'node:assert/strict';
 import type { Guild as WorldGuild, Install } from '../../src/core/world/types.js';
@@ -9,16 +9,19 @@ import { ADMIN_TOKEN } from './world.js';
 
 const ADMIN = `Bearer ${ADMIN_TOKEN}`;
 
-/** The guild's installs changed by `change`, written back whole. */
-async function changeInstalls(server: TestServer, guildId: string, change: (installs: Install[]) => Install[]) {
+/** The guild as the world file has it, changed by `change` and written back whole. */
+export async function changeWorldGuild(server: TestServer, guildId: string, change: (guild: WorldGuild) => WorldGuild) {
   const stored = await server.request('GET', `${server.url}/admin/guilds/${guildId}`, { auth: ADMIN });
   assert.equal(stored.status, 200, stored.text);
-  const guild = stored.body as unknown as WorldGuild;
   const put = await server.request('PUT', `${server.url}/admin/guilds/${guildId}`, {
     auth: ADMIN,
-    body: { ...guild, installs: change(guild.installs) },
+    body: change(stored.body),
   });
   assert.equal(put.status, 200, put.text);
+}
+
+function changeInstalls(server: TestServer, guildId: string, change: (installs: Install[]) => Install[]) {
+  return changeWorldGuild(server, guildId, (guild) => ({ ...guild, installs: change(guild.installs) }));
 }
 
 /** Adds `bits` to the app's install in the guild (it must be installed there). */
@@ -38,4 +41,22 @@ export function installBot(server: TestServer, guildId: string, applicationId: s
     ...installs.filter((install) => install.application_id !== applicationId),
     { application_id: applicationId, scopes: ['bot', 'applications.commands'], permissions: String(bits) },
   ]);
+}
+
+/** Lists an app's own role (`bot_id`, v10's managed bot role) just above `belowRoleId`: the bot stands there. */
+export function listBotRole(
+  server: TestServer,
+  guildId: string,
+  role: { id: string; name: string; bot_id: string },
+  belowRoleId: string,
+) {
+  return changeWorldGuild(server, guildId, (guild) => {
+    const roles = [...guild.roles];
+    roles.splice(
+      roles.findIndex((r) => r.id === belowRoleId),
+      0,
+      { ...role, permissions: '0' },
+    );
+    return { ...guild, roles };
+  });
 }

@@ -3,7 +3,16 @@
  * Members), read into a request or a 50035 tree at the field. Pure: the current time is passed in.
  */
 import { COMMUNICATION_DISABLED_TOO_LONG, DATE_TIME_TYPE_PARSE } from '../io/codes.js';
-import { fieldOf, isAbsent, isRecord, readBoolean, readList, readSnowflake, readString, type JsonRecord } from '../io/read.js';
+import {
+  fieldOf,
+  isAbsent,
+  isRecord,
+  readBoolean,
+  readList,
+  readSnowflake,
+  readString,
+  type JsonRecord,
+} from '../io/read.js';
 import { report, reportAboveMax, reportNotObject, reportRequired, reportTooLong, type Issues } from '../io/report.js';
 import { fail, ok, type Result } from '../io/result.js';
 import type { Issue } from '../io/issue.js';
@@ -65,7 +74,12 @@ function readTimeout(value: unknown, nowMs: number, issues: Issues): string | nu
   if (text === undefined) return undefined;
   const ms = Date.parse(text);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(ms)) {
-    report(issues, path, DATE_TIME_TYPE_PARSE, `Could not parse ${JSON.stringify(text.slice(0, 64))}. Should be ISO8601.`);
+    report(
+      issues,
+      path,
+      DATE_TIME_TYPE_PARSE,
+      `Could not parse ${JSON.stringify(text.slice(0, 64))}. Should be ISO8601.`,
+    );
     return undefined;
   }
   if (ms - nowMs > MAX_TIMEOUT_MS) {

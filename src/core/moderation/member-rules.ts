@@ -13,6 +13,8 @@ import {
   DEAFEN_MEMBERS,
   MUTE_MEMBERS,
   NONE,
+  READ_MESSAGE_HISTORY,
+  VIEW_CHANNEL,
 } from '../permissions/bits.js';
 import { botHighestRolePosition, highestRolePosition, rolePosition } from '../permissions/role-hierarchy.js';
 import type { Guild, Member } from '../world/types.js';
@@ -39,6 +41,18 @@ export function botMayManageRole(guild: Guild, applicationId: string, roleId: st
 export function timedOutAt(member: Member, nowMs: number): boolean {
   const until = member.communication_disabled_until;
   return typeof until === 'string' && Date.parse(until) > nowMs;
+}
+
+/** What a timed-out member keeps (v10): seeing channels and reading their history. */
+const TIMED_OUT_KEEPS = VIEW_CHANNEL | READ_MESSAGE_HISTORY;
+
+/**
+ * The member's permissions with its timeout in force at `nowMs`: only VIEW_CHANNEL and
+ * READ_MESSAGE_HISTORY of `bits`, unless it is the owner or an administrator (who cannot be timed out).
+ */
+export function permissionsInForce(guild: Guild, member: Member | undefined, bits: bigint, nowMs: number): bigint {
+  if (!member || !timedOutAt(member, nowMs) || isAdministrator(guild, member)) return bits;
+  return bits & TIMED_OUT_KEEPS;
 }
 
 /** The permission each field of an edit needs (v10). */
@@ -120,8 +134,8 @@ export function memberRoleChanges(guild: Guild, before: Member, after: Member): 
   const { added, removed } = roleChanges(before, after.roles);
   const named = (ids: string[]) => ids.map((id) => ({ id, name: guild.roles.find((r) => r.id === id)?.name ?? '' }));
   const changes: AuditChange[] = [];
-  if (added.length > 0) changes.push({ key: '$add', new_value: named(added) } as AuditChange);
-  if (removed.length > 0) changes.push({ key: '$remove', new_value: named(removed) } as AuditChange);
+  if (added.length > 0) changes.push({ key: '$add', new_value: named(added) });
+  if (removed.length > 0) changes.push({ key: '$remove', new_value: named(removed) });
   return changes;
 }
 

@@ -6,7 +6,7 @@
 import type { AuditEntry } from '../../core/moderation/audit-log.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
-import { freezeDocument, guildDocument, storedDocument, withMembers } from '../rows.js';
+import { freezeDocument, guildDocument, storedDocument, withBotNick, withMembers } from '../rows.js';
 import { insertAuditEntry } from './audit-log-tables.js';
 import type { PostgresClient } from './connection.js';
 import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
@@ -107,6 +107,18 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
         userId,
       ]);
       if (!result.rowCount) return false;
+      if (audit) await insertAuditEntry(client, audit);
+      return true;
+    });
+  }
+
+  async setBotNick(guildId: string, applicationId: string, nick: string | null, audit?: AuditEntry): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      const row = await client.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
+      const doc = row.rows[0]?.doc;
+      const guild = doc === undefined ? null : withBotNick(storedDocument<Guild>(doc), applicationId, nick);
+      if (!guild) return false;
+      await client.query('UPDATE guilds SET doc = $2 WHERE id = $1', [guildId, JSON.stringify(guild)]);
       if (audit) await insertAuditEntry(client, audit);
       return true;
     });

@@ -7,7 +7,7 @@ import { approximateBytes } from '../../core/byte-lru.js';
 import type { AuditEntry } from '../../core/moderation/audit-log.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
-import { freezeDocument, guildDocument, storedDocument, memberCacheKey, withMembers } from '../rows.js';
+import { freezeDocument, guildDocument, storedDocument, memberCacheKey, withBotNick, withMembers } from '../rows.js';
 import { insertAuditEntry } from './audit-log-tables.js';
 import { SqliteOAuth2Grants } from './oauth2-grant-tables.js';
 import { cacheTag } from './read-caches.js';
@@ -89,6 +89,20 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
       if (!gone) return false;
       if (audit) insertAuditEntry(this.conn, audit);
       this.conn.cached.forgetMember(guildId, userId);
+      return true;
+    });
+  }
+
+  async setBotNick(guildId: string, applicationId: string, nick: string | null, audit?: AuditEntry): Promise<boolean> {
+    return this.conn.transaction(() => {
+      // The statement is shared (cached by its text): read as rows, as every caller does.
+      const doc = (this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(guildId) as { doc: string } | undefined)
+        ?.doc;
+      const guild = doc === undefined ? null : withBotNick(storedDocument<Guild>(doc), applicationId, nick);
+      if (!guild) return false;
+      this.conn.sql('UPDATE guilds SET doc = ? WHERE id = ?').run(JSON.stringify(guild), guildId);
+      if (audit) insertAuditEntry(this.conn, audit);
+      this.conn.cached.forgetGuild(guildId);
       return true;
     });
   }
