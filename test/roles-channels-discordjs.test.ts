@@ -7,10 +7,12 @@
  * (50013 without the permission or above the bot, 50028 for @everyone, 10003, 50035 at the field).
  */
 import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import {
   ChannelType,
-  DiscordAPIError,
   GatewayIntentBits,
   OverwriteType,
   PermissionFlagsBits,
@@ -20,7 +22,8 @@ import {
   type TextChannel,
 } from 'discord.js';
 import type { Guild as WorldGuild } from '../src/core/world/types.js';
-import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
+import { ROOT } from './helpers/cli-process.js';
+import { restBot, v10Error, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -44,17 +47,14 @@ import {
 /** The demo bot's own role (v10's managed bot role), between Moderator and Muted. */
 const BOT_ROLE = '1345183757107200009';
 const BOT_ROLE_BITS =
-  PermissionFlagsBits.ManageRoles | PermissionFlagsBits.ManageChannels | PermissionFlagsBits.ViewChannel;
+  PermissionFlagsBits.ManageRoles |
+  PermissionFlagsBits.ManageChannels |
+  PermissionFlagsBits.ViewChannel |
+  PermissionFlagsBits.ViewAuditLog;
 
-/** A v10 refusal as discord.js throws it. */
-function v10Error(status: number, code: number) {
-  return (error: unknown) => {
-    assert.ok(error instanceof DiscordAPIError, String(error));
-    assert.equal(error.status, status, error.message);
-    assert.equal(error.code, code, error.message);
-    return true;
-  };
-}
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = join(ROOT, 'test', 'python', 'discord_roles_channels.py');
+const run = promisify(execFile);
 
 describe('a discord.js bot manages roles, channels and overwrites', () => {
   let server: TestServer;
@@ -278,5 +278,74 @@ describe('a discord.js bot manages roles, channels and overwrites', () => {
     const unknown = await server.request('PATCH', `/channels/${NOBODY}`, { auth: BOT, body: { name: 'x' } });
     assert.equal(unknown.status, 404, unknown.text);
     assert.equal(unknown.body.code, 10003);
+  });
+
+  test('the audit log holds an entry of each action, with its reason', async () => {
+    const entries = async (type: number) => {
+      const log = await server.request('GET', `/guilds/${TEST_GUILD_ID}/audit-logs?action_type=${type}`, { auth: BOT });
+      assert.equal(log.status, 200, log.text);
+      return log.body.audit_log_entries as { target_id: string; reason?: string; user_id: string }[];
+    };
+    const roleCreate = (await entries(30)).find((e) => e.target_id === created.id);
+    assert.deepEqual([roleCreate?.user_id, roleCreate?.reason], [DEMO_APP_ID, 'tickets']);
+    assert.equal((await entries(32)).find((e) => e.target_id === created.id)?.reason, 'no longer needed');
+    assert.ok(
+      (await entries(31)).some((e) => e.target_id === created.id),
+      'the edit',
+    );
+    assert.ok(
+      (await entries(10)).some((e) => e.target_id === staff.id),
+      'the channel created',
+    );
+    assert.equal((await entries(12)).length, 1, 'the channel deleted');
+    assert.equal((await entries(12))[0]?.reason, 'cleanup');
+    assert.ok(
+      (await entries(13)).some((e) => e.target_id === GENERAL),
+      'Carol’s overwrite set',
+    );
+    assert.ok(
+      (await entries(15)).some((e) => e.target_id === GENERAL),
+      'and removed',
+    );
+  });
+
+  test('discord.py: guild.create_role, guild.create_text_channel(overwrites=...), channel.set_permissions', async () => {
+    const probe = spawnSync(PYTHON, ['-c', 'import discord'], { encoding: 'utf8' });
+    assert.equal(probe.status, 0, `discord.py is missing (Debian package python3-discord): ${probe.stderr ?? ''}`);
+    const args = [SCRIPT, server.api, DEMO_BOT_TOKEN, TEST_GUILD_ID, CAROL_ID, BOT_ROLE];
+    const { stdout } = await run(PYTHON, args, { timeout: 120_000 });
+    const result = JSON.parse(stdout.trim().split('\n').pop()!);
+    const [roleId, roleName, color, mentionable, position] = result.role;
+    assert.deepEqual([roleName, color, mentionable, position], ['Triage', 0x2ecc71, true, 1]);
+    assert.equal((await otherGets('GUILD_ROLE_CREATE', roleId)).d.role.name, 'Triage');
+    const [channelId, channelName, topic] = result.channel;
+    assert.deepEqual([channelName, topic], ['triage', 'tickets']);
+    const view = String(PermissionFlagsBits.ViewChannel);
+    const viewAndSend = String(PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages);
+    // Both lists are sorted by id, as the script sorts them.
+    assert.deepEqual(
+      result.created_overwrites,
+      [
+        [roleId, [viewAndSend, '0']],
+        [BOT_ROLE, [view, '0']],
+        [TEST_GUILD_ID, ['0', view]],
+      ].sort(),
+    );
+    // Carol may read #triage (her member overwrite) but not send there; the role's overwrite is gone.
+    assert.deepEqual(
+      result.edited_overwrites,
+      [
+        [CAROL_ID, [view, String(PermissionFlagsBits.SendMessages)]],
+        [BOT_ROLE, [view, '0']],
+        [TEST_GUILD_ID, ['0', view]],
+      ].sort(),
+    );
+    assert.equal((await server.request('GET', `/channels/${channelId}/messages`, { auth: CAROL_TOKEN })).status, 200);
+    const sent = await server.request('POST', `/channels/${channelId}/messages`, {
+      auth: CAROL_TOKEN,
+      body: { content: 'may I?' },
+    });
+    assert.equal(sent.body.code, 50013, sent.text);
+    assert.deepEqual(result.refused, [403, 50013], 'a role with a permission the bot lacks');
   });
 });

@@ -133,7 +133,7 @@ export function buildServices(parts: ServiceParts): Services {
   const consoleService = new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true });
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
   const auditLog = new AuditLog({ store: store.auditLog, world: store.world, ids, events: worldEvents });
-  const structureWrites = new GuildStructureWrites(store.world, worldEvents);
+  const structureWrites = new GuildStructureWrites(store.world, worldEvents, auditLog);
   const http: HttpServices = {
     principals: store.world,
     commands,

@@ -34,20 +34,30 @@ export interface GuildChannelsServiceDeps {
 export class GuildChannelsService {
   constructor(private readonly deps: GuildChannelsServiceDeps) {}
 
-  async create(applicationId: string, guildId: string, body: unknown): Promise<WireObject> {
+  async create(
+    applicationId: string,
+    guildId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<WireObject> {
     const fields = readChannelBody(body, null);
     if (!fields.ok) throw invalidFormBody(fields.issues);
     const id = this.deps.ids.next();
-    const { after } = await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+    const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: guild.roles, channels: createChannel(guild, actor, id, fields.value) },
       result: null,
     }));
     return toWireChannel(after, findGuildChannel(after, id));
   }
 
-  async edit(applicationId: string, channelId: string, body: unknown): Promise<WireObject> {
+  async edit(
+    applicationId: string,
+    channelId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<WireObject> {
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
-    const { after } = await this.deps.writes.change(applicationId, guildId, (guild, actor) => {
+    const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => {
       // The body is read against the channel as stored: its type bounds the topic.
       const channel = findGuildChannel(guild, channelId);
       const fields = readChannelBody(body, { currentType: channel.type });
@@ -61,30 +71,36 @@ export class GuildChannelsService {
   }
 
   /** The channel as it was (v10 answers a delete with the deleted channel). */
-  async delete(applicationId: string, channelId: string): Promise<WireObject> {
+  async delete(applicationId: string, channelId: string, reason: string | null = null): Promise<WireObject> {
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
-    const { result } = await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+    const { result } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: guild.roles, channels: deleteChannel(guild, actor, channelId) },
       result: toWireChannel(guild, findGuildChannel(guild, channelId)),
     }));
     return result;
   }
 
-  async reorder(applicationId: string, guildId: string, body: unknown): Promise<void> {
+  async reorder(applicationId: string, guildId: string, body: unknown, reason: string | null = null): Promise<void> {
     const moves = readMoves(body, true);
     if (!moves.ok) throw invalidFormBody(moves.issues);
-    await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+    await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: guild.roles, channels: reorderChannels(guild, actor, moves.value) },
       result: null,
     }));
   }
 
-  async putOverwrite(applicationId: string, channelId: string, overwriteId: string, body: unknown): Promise<void> {
+  async putOverwrite(
+    applicationId: string,
+    channelId: string,
+    overwriteId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<void> {
     const issues: Issues = [];
     const fields = isRecord(body) ? readOverwriteFields(body, [], issues) : reportNotObject(issues, []);
     if (!fields) throw invalidFormBody(issues);
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
-    await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+    await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: {
         roles: guild.roles,
         channels: putOverwrite(guild, actor, channelId, { id: overwriteId, ...fields }),
@@ -93,9 +109,14 @@ export class GuildChannelsService {
     }));
   }
 
-  async deleteOverwrite(applicationId: string, channelId: string, overwriteId: string): Promise<void> {
+  async deleteOverwrite(
+    applicationId: string,
+    channelId: string,
+    overwriteId: string,
+    reason: string | null = null,
+  ): Promise<void> {
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
-    await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+    await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: guild.roles, channels: deleteOverwrite(guild, actor, channelId, overwriteId) },
       result: null,
     }));

@@ -37,39 +37,55 @@ export class RolesService {
     return toWireRole(guild, findRole(guild, roleId));
   }
 
-  async create(applicationId: string, guildId: string, body: unknown): Promise<WireObject> {
+  async create(
+    applicationId: string,
+    guildId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<WireObject> {
     const fields = readRoleBody(body);
     if (!fields.ok) throw invalidFormBody(fields.issues);
     const id = this.deps.ids.next();
-    const { after } = await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+    const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: createRole(guild, actor, id, fields.value), channels: guild.channels },
       result: null,
     }));
     return toWireRole(after, findRole(after, id));
   }
 
-  async edit(applicationId: string, guildId: string, roleId: string, body: unknown): Promise<WireObject> {
+  async edit(
+    applicationId: string,
+    guildId: string,
+    roleId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<WireObject> {
     const fields = readRoleBody(body);
     if (!fields.ok) throw invalidFormBody(fields.issues);
-    const { after } = await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+    const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: editRole(guild, actor, roleId, fields.value), channels: guild.channels },
       result: null,
     }));
     return toWireRole(after, findRole(after, roleId));
   }
 
-  async delete(applicationId: string, guildId: string, roleId: string): Promise<void> {
-    await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+  async delete(applicationId: string, guildId: string, roleId: string, reason: string | null = null): Promise<void> {
+    await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: deleteRole(guild, actor, roleId),
       result: null,
     }));
   }
 
   /** `PATCH /guilds/{g}/roles`: every role of the guild, in its new order. */
-  async reorder(applicationId: string, guildId: string, body: unknown): Promise<WireObject[]> {
+  async reorder(
+    applicationId: string,
+    guildId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<WireObject[]> {
     const moves = readMoves(body, false);
     if (!moves.ok) throw invalidFormBody(moves.issues);
-    const { after } = await this.deps.writes.change(applicationId, guildId, (guild, actor) => ({
+    const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: reorderRoles(guild, actor, moves.value), channels: guild.channels },
       result: null,
     }));

@@ -3,6 +3,7 @@
  * role or a channel rewrites the guild's document, never its member rows (docs/decisions.md, "Roles
  * and channels"). Part of WorldStore.
  */
+import type { AuditEntry } from '../core/moderation/audit-log.js';
 import type { Channel, Guild, Role } from '../core/world/types.js';
 
 /** The roles and channels a guild has after a change, in their order (which is their position). */
@@ -13,9 +14,14 @@ export interface GuildStructure {
 
 /**
  * Decides a change from the guild as stored (its document, with no member): the structure after
- * it, and what the caller gets back. It may throw to refuse; nothing is written then.
+ * it, what the caller gets back, and the audit log entries of the change (written with it). It may
+ * throw to refuse; nothing is written then.
  */
-export type GuildStructurePlanner<R> = (guild: Guild) => { structure: GuildStructure; result: R };
+export type GuildStructurePlanner<R> = (guild: Guild) => {
+  structure: GuildStructure;
+  result: R;
+  audit?: readonly AuditEntry[];
+};
 
 /** A change applied: the guild (without members) before and after it, and the planner's result. */
 export interface GuildStructureChange<R> {

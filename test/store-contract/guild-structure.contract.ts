@@ -88,12 +88,23 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
       await withRoles();
       const other = await t.db.connect();
       await other.world.getGuild(GUILD_1);
+      const entry = {
+        id: '1800000000000000001',
+        guild_id: GUILD_1,
+        user_id: APP_A,
+        target_id: ROLE_HELPER,
+        action_type: 32,
+        reason: 'tidy',
+      };
       await t.stores.world.changeGuildStructure(GUILD_1, (guild) => ({
         structure: restructure(guild, (s) => {
           s.roles = s.roles.filter((r) => r.id !== ROLE_HELPER);
         }),
         result: null,
+        audit: [entry],
       }));
+      const query = { userId: null, actionType: null, before: null, after: null, limit: 10 };
+      assert.deepEqual(await other.auditLog.listAuditEntries(GUILD_1, query), [entry], 'its entry, written with it');
       for (const store of [t.stores, other]) {
         const guild = await store.world.getGuild(GUILD_1);
         assert.deepEqual(guild?.members, [member(ALICE, [ROLE_MOD]), member(BOB, [])]);

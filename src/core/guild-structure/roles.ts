@@ -95,9 +95,17 @@ export function createRole(guild: Guild, actor: StructureActor, id: string, fiel
   if (guild.roles.length >= MAX_GUILD_ROLES) throw apiError('MaxGuildRoles', { params: { limit: MAX_GUILD_ROLES } });
   requireGrantable(actor, addedBits('0', fields.permissions));
   const role = withFields({ id, name: DEFAULT_ROLE_NAME, permissions: '0' }, fields);
-  const others = guild.roles.filter((r) => r.id !== guild.id);
-  const everyone = guild.roles.filter((r) => r.id === guild.id);
-  return [...others, role, ...everyone];
+  return withRanked(guild, [...guild.roles.filter((r) => r.id !== guild.id), role]);
+}
+
+/**
+ * The guild's roles with those but @everyone in the order of `ranked` (highest first), @everyone
+ * kept where the list has it (it is the lowest wherever it stands): a world's order stays as written.
+ */
+function withRanked(guild: Guild, ranked: readonly Role[]): Role[] {
+  const rest = [...ranked];
+  const roles = guild.roles.flatMap((role) => (role.id === guild.id ? [role] : rest.splice(0, 1)));
+  return [...roles, ...rest];
 }
 
 export function findRole(guild: Guild, roleId: string): Role {
@@ -153,6 +161,5 @@ export function reorderRoles(guild: Guild, actor: StructureActor, moves: readonl
     if (!isBelowActor(actor, move.position)) throw apiError('MissingPermissions');
     targets.set(move.id, Math.max(0, move.position - 1));
   }
-  const everyone = guild.roles.filter((r) => r.id === guild.id);
-  return [...reorder(ascending, (r) => r.id, targets).reverse(), ...everyone];
+  return withRanked(guild, reorder(ascending, (r) => r.id, targets).reverse());
 }

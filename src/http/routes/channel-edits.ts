@@ -8,6 +8,7 @@ import { apiError } from '../../core/io/errors.js';
 import type { GuildChannelsService } from '../../services/guild-channels-service.js';
 import type { ThreadsService } from '../../services/threads-service.js';
 import { appOf, requireAnyCaller, requireUserOrBot, viewerOf } from '../guards.js';
+import { reasonOf } from '../audit-reason.js';
 import { parseJsonBodyKeepingIds } from '../json-body.js';
 import { CHANNEL_BODY_LIMIT_BYTES } from './guild-channels.js';
 
@@ -34,7 +35,7 @@ export async function channelEditRoutes(
       if (!guildChannels) throw apiError('UnknownChannel');
       // Only bots manage a guild's channels here; a user's token is refused as the bot-only routes refuse it.
       if (viewerOf(request).kind !== 'bot') throw apiError('Unauthorized');
-      return guildChannels.edit(appOf(request).id, channelId, request.body);
+      return guildChannels.edit(appOf(request).id, channelId, request.body, reasonOf(request));
     },
   );
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GuildChannelsService } from '../../services/guild-channels-service.js';
 import { appOf, requireBot } from '../guards.js';
 import { parseJsonBodyKeepingIds } from '../json-body.js';
+import { reasonOf } from '../audit-reason.js';
 
 export interface GuildChannelRoutesOptions {
   guildChannels: GuildChannelsService;
@@ -38,17 +39,22 @@ export async function guildChannelRoutes(
   api.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBodyKeepingIds);
 
   api.post<{ Params: GuildParams }>('/guilds/:guildId/channels', BOT_WRITE, async (request, reply) => {
-    const channel = await guildChannels.create(appOf(request).id, request.params.guildId, request.body);
+    const channel = await guildChannels.create(
+      appOf(request).id,
+      request.params.guildId,
+      request.body,
+      reasonOf(request),
+    );
     return reply.code(201).send(channel);
   });
 
   api.patch<{ Params: GuildParams }>('/guilds/:guildId/channels', BOT_WRITE, async (request, reply) => {
-    await guildChannels.reorder(appOf(request).id, request.params.guildId, request.body);
+    await guildChannels.reorder(appOf(request).id, request.params.guildId, request.body, reasonOf(request));
     return reply.code(204).send();
   });
 
   api.delete<{ Params: ChannelParams }>('/channels/:channelId', BOT, async (request) =>
-    guildChannels.delete(appOf(request).id, request.params.channelId),
+    guildChannels.delete(appOf(request).id, request.params.channelId, reasonOf(request)),
   );
 
   api.put<{ Params: OverwriteParams }>(
@@ -56,7 +62,7 @@ export async function guildChannelRoutes(
     BOT_WRITE,
     async (request, reply) => {
       const { channelId, overwriteId } = request.params;
-      await guildChannels.putOverwrite(appOf(request).id, channelId, overwriteId, request.body);
+      await guildChannels.putOverwrite(appOf(request).id, channelId, overwriteId, request.body, reasonOf(request));
       return reply.code(204).send();
     },
   );
@@ -66,7 +72,7 @@ export async function guildChannelRoutes(
     BOT,
     async (request, reply) => {
       const { channelId, overwriteId } = request.params;
-      await guildChannels.deleteOverwrite(appOf(request).id, channelId, overwriteId);
+      await guildChannels.deleteOverwrite(appOf(request).id, channelId, overwriteId, reasonOf(request));
       return reply.code(204).send();
     },
   );

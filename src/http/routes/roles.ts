@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RolesService } from '../../services/roles-service.js';
 import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../guards.js';
 import { parseJsonBodyKeepingIds } from '../json-body.js';
+import { reasonOf } from '../audit-reason.js';
 
 export interface RoleRoutesOptions {
   roles: RolesService;
@@ -35,22 +36,22 @@ export async function roleRoutes(api: FastifyInstance, { roles }: RoleRoutesOpti
   );
 
   api.post<{ Params: GuildParams }>('/guilds/:guildId/roles', BOT_WRITE, async (request) =>
-    roles.create(appOf(request).id, request.params.guildId, request.body),
+    roles.create(appOf(request).id, request.params.guildId, request.body, reasonOf(request)),
   );
 
   api.patch<{ Params: GuildParams }>('/guilds/:guildId/roles', BOT_WRITE, async (request) =>
-    roles.reorder(appOf(request).id, request.params.guildId, request.body),
+    roles.reorder(appOf(request).id, request.params.guildId, request.body, reasonOf(request)),
   );
 
   api.patch<{ Params: RoleParams }>('/guilds/:guildId/roles/:roleId', BOT_WRITE, async (request) =>
-    roles.edit(appOf(request).id, request.params.guildId, request.params.roleId, request.body),
+    roles.edit(appOf(request).id, request.params.guildId, request.params.roleId, request.body, reasonOf(request)),
   );
 
   api.delete<{ Params: RoleParams }>(
     '/guilds/:guildId/roles/:roleId',
     { onRequest: requireBot },
     async (request, reply) => {
-      await roles.delete(appOf(request).id, request.params.guildId, request.params.roleId);
+      await roles.delete(appOf(request).id, request.params.guildId, request.params.roleId, reasonOf(request));
       return reply.code(204).send();
     },
   );

@@ -9,6 +9,7 @@ import { CHANNEL_OWNED_TABLES, structureDrops, withStructure, withoutRoles } fro
 import type { GuildStructureChange, GuildStructurePlanner, GuildStructureStore } from '../guild-structure-store.js';
 import { freezeDocument, storedDocument } from '../rows.js';
 import type { PostgresClient } from './connection.js';
+import { insertAuditEntry } from './audit-log-tables.js';
 import { PostgresGuildMembers } from './member-tables.js';
 
 export class PostgresGuildStructure extends PostgresGuildMembers implements GuildStructureStore {
@@ -20,10 +21,12 @@ export class PostgresGuildStructure extends PostgresGuildMembers implements Guil
       const row = await client.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
       if (!row.rows[0]) return null;
       const before = freezeDocument(storedDocument<Guild>(row.rows[0].doc));
-      const { structure, result } = planner(before);
-      const after = freezeDocument(withStructure(before, structure));
+      const plan = planner(before);
+      const { result } = plan;
+      const after = freezeDocument(withStructure(before, plan.structure));
       await client.query('UPDATE guilds SET doc = $2 WHERE id = $1', [guildId, this.guildDocumentText(after)]);
       const drops = structureDrops(before, after);
+      for (const entry of plan.audit ?? []) await insertAuditEntry(client, entry);
       await this.linkChannels(client, after);
       await this.takeRoles(client, guildId, drops.roleIds);
       await this.dropChannelRows(client, guildId, drops.channelIds);

@@ -7,6 +7,7 @@ import type { Guild, Member } from '../../core/world/types.js';
 import { CHANNEL_OWNED_TABLES, structureDrops, withStructure, withoutRoles } from '../guild-structure-rows.js';
 import type { GuildStructureChange, GuildStructurePlanner, GuildStructureStore } from '../guild-structure-store.js';
 import { freezeDocument, storedDocument } from '../rows.js';
+import { insertAuditEntry } from './audit-log-tables.js';
 import { SqliteGuildMembers } from './member-tables.js';
 
 export class SqliteGuildStructure extends SqliteGuildMembers implements GuildStructureStore {
@@ -17,10 +18,12 @@ export class SqliteGuildStructure extends SqliteGuildMembers implements GuildStr
     return this.conn.transaction(() => {
       const before = this.guildWithoutMembers(guildId);
       if (!before) return null;
-      const { structure, result } = planner(before);
-      const after = freezeDocument(withStructure(before, structure));
+      const plan = planner(before);
+      const { result } = plan;
+      const after = freezeDocument(withStructure(before, plan.structure));
       this.conn.sql('UPDATE guilds SET doc = ? WHERE id = ?').run(this.guildDocumentText(after), guildId);
       const drops = structureDrops(before, after);
+      for (const entry of plan.audit ?? []) insertAuditEntry(this.conn, entry);
       this.linkChannels(after);
       this.takeRoles(guildId, drops.roleIds);
       this.dropChannelRows(guildId, drops.channelIds);
