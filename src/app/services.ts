@@ -29,6 +29,7 @@ import { FaultsService } from '../services/faults-service.js';
 import { GuildsService } from '../services/guilds-service.js';
 import { BansService } from '../services/bans-service.js';
 import { ThreadsService } from '../services/threads-service.js';
+import { DmChannelsService } from '../services/dm-channels-service.js';
 import { ThreadMembersService } from '../services/thread-members-service.js';
 import { ThreadListsService } from '../services/thread-lists-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
@@ -127,11 +128,21 @@ export function buildServices(parts: ServiceParts): Services {
   const oidc = new OidcService(store.world, parts.address, now);
   const consoleService = new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true });
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
+  const dms = new DmChannelsService({
+    world: store.world,
+    messages: store.interactions,
+    renderer,
+    ids,
+    now,
+    events: worldEvents,
+    attachments,
+  });
   const http: HttpServices = {
     principals: store.world,
     commands,
     permissions: new PermissionsService(store.commands, bus),
-    channels: new ChannelsService(store.world, commandIndex, renderer),
+    channels: new ChannelsService(store.world, commandIndex, renderer, dms),
+    dms,
     interactions,
     interactionReads: new InteractionReads({ store, now }),
     callbacks,
@@ -157,6 +168,7 @@ export function buildServices(parts: ServiceParts): Services {
       now,
       events: worldEvents,
       attachments,
+      dms,
     }),
     attachments,
     messageModeration: new MessageModerationService({

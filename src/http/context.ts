@@ -7,6 +7,7 @@ import type { AttachmentsService } from '../services/attachments-service.js';
 import type { ApplicationService } from '../services/application-service.js';
 import type { BansService } from '../services/bans-service.js';
 import type { ThreadsService } from '../services/threads-service.js';
+import type { DmChannelsService } from '../services/dm-channels-service.js';
 import type { ThreadMembersService } from '../services/thread-members-service.js';
 import type { ThreadListsService } from '../services/thread-lists-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
@@ -62,6 +63,8 @@ export interface HttpServices {
   bans?: BansService;
   /** Threads, their members and their lists (absent in tests that build the HTTP layer without them). */
   threads?: { threads: ThreadsService; members: ThreadMembersService; lists: ThreadListsService };
+  /** DM channels between bots and users (absent: `POST /users/@me/channels` is not served). */
+  dms?: DmChannelsService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Message files: served by `routes/attachments.ts` (absent: no file is served). */

@@ -34,6 +34,7 @@ import { messageReactionRoutes } from './routes/message-reactions.js';
 import { guildRoutes } from './routes/guilds.js';
 import { banRoutes } from './routes/bans.js';
 import { threadRoutes } from './routes/threads.js';
+import { dmChannelRoutes } from './routes/dm-channels.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -167,6 +168,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(guildRoutes, { guilds: services.guilds });
         if (services.bans) await api.register(banRoutes, { bans: services.bans });
         if (services.threads) await api.register(threadRoutes, services.threads);
+        if (services.dms) await api.register(dmChannelRoutes, { dms: services.dms });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,

@@ -31,19 +31,20 @@ import { attachFiles, type AttachmentsService, type IncomingFile } from './attac
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 import { postRefusal } from '../core/world/thread-rules.js';
 import { refuseThread } from './thread-place.js';
+import type { DmChannelsService } from './dm-channels-service.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([4, 15, 16]);
 /** The flags a bot may set on a channel message (no EPHEMERAL: that is for interaction answers). */
-const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG;
+export const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG;
 
 /** v10 stores an embed without a type as a rich embed, and returns it so. */
-function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> {
+export function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> {
   return { type: 'rich', ...embed };
 }
 
 /** The message rules of interaction answers, without EPHEMERAL. */
-function checkChannelMessage(body: unknown, partial: boolean): Record<string, unknown> {
+export function checkChannelMessage(body: unknown, partial: boolean): Record<string, unknown> {
   const checked = checkMessageData(body, partial ? { partial: true } : {});
   if (!checked.ok) throw messageFormError(checked.issues);
   const flags = checked.value.flags;
@@ -64,6 +65,8 @@ export interface ChannelMessagesDeps {
   events: WorldEvents;
   /** Files of messages sent as multipart bodies; without it, messages carry no files. */
   attachments?: AttachmentsService;
+  /** DM channels, whose messages are theirs; without it, a DM channel is an unknown channel. */
+  dms?: DmChannelsService;
 }
 
 export class ChannelMessagesService {
@@ -71,6 +74,8 @@ export class ChannelMessagesService {
 
   /** A channel the viewer may view (VIEW_CHANNEL). */
   async channel(viewer: Viewer, channelId: string): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.wire(dm, viewer);
     const { guild, channel } = await visibleChannel(this.deps.world, viewer, channelId);
     return toWireChannel(guild, channel);
   }
@@ -82,6 +87,8 @@ export class ChannelMessagesService {
     body: unknown,
     files: readonly IncomingFile[] = [],
   ): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.send(viewer, dm, body, files);
     const place = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(place.permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
     const threadRefusal = postRefusal(place.channel, place.permissions);
@@ -103,6 +110,8 @@ export class ChannelMessagesService {
 
   /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
   async get(viewer: Viewer, channelId: string, messageId: string): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.message(viewer, dm, messageId);
     const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const message = await this.find(guild, channel, messageId, viewerId(viewer));
