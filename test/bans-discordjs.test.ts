@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, DiscordAPIError, Events, GatewayIntentBits, type Guild, type GuildBan, type User } from 'discord.js';
-import type { Guild as WorldGuild } from '../src/core/world/types.js';
+import { grantBotBits } from './helpers/guild-admin.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -63,20 +63,8 @@ describe('a discord.js bot bans, lists and lifts bans', () => {
     await server?.close();
   });
 
-  async function grantBans(): Promise<void> {
-    const stored = await server.request('GET', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: ADMIN });
-    assert.equal(stored.status, 200, stored.text);
-    const world = stored.body as unknown as WorldGuild;
-    const installs = world.installs.map((install) =>
-      install.application_id === DEMO_APP_ID
-        ? { ...install, permissions: String(BigInt(install.permissions ?? '0') | BAN_BITS) }
-        : install,
-    );
-    const put = await server.request('PUT', `${server.url}/admin/guilds/${TEST_GUILD_ID}`, {
-      auth: ADMIN,
-      body: { ...world, installs },
-    });
-    assert.equal(put.status, 200, put.text);
+  function grantBans(): Promise<void> {
+    return grantBotBits(server, TEST_GUILD_ID, DEMO_APP_ID, BAN_BITS);
   }
 
   test('without BAN_MEMBERS: 50013, and nothing is banned', async () => {

@@ -79,7 +79,7 @@ describe('error bodies', () => {
         `${server.api}/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/1/2/3`,
         notV10('GET /applications/{id}/guilds/{id}/commands/{id}/{id}/{id}'),
       ],
-      [`${server.api}/guilds/${TEST_GUILD_ID}/audit-logs`, notFound('GET /guilds/{guild.id}/audit-logs')],
+      [`${server.api}/guilds/${TEST_GUILD_ID}/integrations`, notFound('GET /guilds/{guild.id}/integrations')],
       // `/` itself is slashd's home page (home.test.ts).
       [`${server.url}/nothing-here`, notFound('GET /nothing-here')],
     ] as const) {

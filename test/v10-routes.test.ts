@@ -128,19 +128,19 @@ describe('through the routes: the message and the warn-once log', () => {
 
   test('a v10 route slashd does not serve: 404 in the v10 shape, naming the route; logged once', async () => {
     for (const guild of [TEST_GUILD_ID, '1345183757107209999', TEST_GUILD_ID]) {
-      const response = await server.request('GET', `/guilds/${guild}/audit-logs?limit=5`, { auth: BOT });
+      const response = await server.request('GET', `/guilds/${guild}/integrations?limit=5`, { auth: BOT });
       assert.equal(response.status, 404, response.text);
       assert.deepEqual(response.body, {
-        message: '404: Not Found (slashd does not serve GET /guilds/{guild.id}/audit-logs)',
+        message: '404: Not Found (slashd does not serve GET /guilds/{guild.id}/integrations)',
         code: 0,
       });
     }
     // Unversioned and v9 paths are the same route.
-    await server.request('GET', `${server.url}/api/guilds/${TEST_GUILD_ID}/audit-logs`, { auth: BOT });
-    await server.request('GET', `${server.url}/api/v9/guilds/${TEST_GUILD_ID}/audit-logs`, { auth: BOT });
-    const logged = warnings().filter((line) => line.route === 'GET /guilds/{guild.id}/audit-logs');
+    await server.request('GET', `${server.url}/api/guilds/${TEST_GUILD_ID}/integrations`, { auth: BOT });
+    await server.request('GET', `${server.url}/api/v9/guilds/${TEST_GUILD_ID}/integrations`, { auth: BOT });
+    const logged = warnings().filter((line) => line.route === 'GET /guilds/{guild.id}/integrations');
     assert.equal(logged.length, 1, JSON.stringify(warnings()));
-    assert.equal(logged[0].msg, 'slashd does not serve GET /guilds/{guild.id}/audit-logs (a v10 route)');
+    assert.equal(logged[0].msg, 'slashd does not serve GET /guilds/{guild.id}/integrations (a v10 route)');
   });
 
   test('a path that is no v10 route: 404 saying so; logged once; no token in the body or the log', async () => {

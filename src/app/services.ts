@@ -32,6 +32,8 @@ import { ThreadsService } from '../services/threads-service.js';
 import { DmChannelsService } from '../services/dm-channels-service.js';
 import { ThreadMembersService } from '../services/thread-members-service.js';
 import { ThreadListsService } from '../services/thread-lists-service.js';
+import { AuditLog } from '../services/audit-log.js';
+import { MembersService } from '../services/members-service.js';
 import { InteractionDelivery, type DeliveryLog } from '../services/interaction-delivery.js';
 import { InteractionReads } from '../services/interaction-reads.js';
 import { InteractionsService } from '../services/interactions-service.js';
@@ -137,6 +139,7 @@ export function buildServices(parts: ServiceParts): Services {
     events: worldEvents,
     attachments,
   });
+  const auditLog = new AuditLog({ store: store.auditLog, world: store.world, ids, events: worldEvents });
   const http: HttpServices = {
     principals: store.world,
     commands,
@@ -154,7 +157,9 @@ export function buildServices(parts: ServiceParts): Services {
     consentSessions: new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
     world,
     guilds: new GuildsService(store.world, commandIndex),
-    bans: new BansService(store.world, worldEvents),
+    bans: new BansService(store.world, worldEvents, auditLog),
+    auditLog,
+    members: new MembersService({ store: store.world, world, auditLog, events: worldEvents, now }),
     threads: {
       threads: new ThreadsService({ world: store.world, messages: store.interactions, ids, now, events: worldEvents }),
       members: new ThreadMembersService(store.world, worldEvents, now),

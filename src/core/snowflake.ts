@@ -73,3 +73,9 @@ export function isSnowflake(value: unknown): value is string {
 export function snowflakeTimestampMs(id: string): number {
   return Number((BigInt(id) >> 22n) + SNOWFLAKE_EPOCH_MS);
 }
+
+/** The smallest snowflake of an instant (ms since 1970): every id made at or after it is at least this. */
+export function snowflakeAt(ms: number): string {
+  const sinceEpoch = BigInt(Math.floor(ms)) - SNOWFLAKE_EPOCH_MS;
+  return (sinceEpoch > 0n ? sinceEpoch << 22n : 0n).toString();
+}

@@ -10,6 +10,8 @@ import type { ThreadsService } from '../services/threads-service.js';
 import type { DmChannelsService } from '../services/dm-channels-service.js';
 import type { ThreadMembersService } from '../services/thread-members-service.js';
 import type { ThreadListsService } from '../services/thread-lists-service.js';
+import type { AuditLog } from '../services/audit-log.js';
+import type { MembersService } from '../services/members-service.js';
 import type { ChannelMessagesService } from '../services/channel-messages-service.js';
 import type { PinsService } from '../services/pins-service.js';
 import type { ReactionsService } from '../services/reactions-service.js';
@@ -65,6 +67,10 @@ export interface HttpServices {
   threads?: { threads: ThreadsService; members: ThreadMembersService; lists: ThreadListsService };
   /** DM channels between bots and users (absent: `POST /users/@me/channels` is not served). */
   dms?: DmChannelsService;
+  /** Guilds' audit logs; absent: the audit log route is not served. */
+  auditLog?: AuditLog;
+  /** Guild members' edits, kicks and search by bots; absent: those routes are not served. */
+  members?: MembersService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */
   channelMessages: ChannelMessagesService;
   /** Message files: served by `routes/attachments.ts` (absent: no file is served). */

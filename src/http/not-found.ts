@@ -1,7 +1,7 @@
 /**
  * Requests no route answers. An API version slashd does not serve is 400 (50041); a known path with
  * another method 405; anything else 404. The v10 body is kept, and its message names what slashd
- * does not serve (`404: Not Found (slashd does not serve GET /guilds/{guild.id}/audit-logs)`), so a
+ * does not serve (`404: Not Found (slashd does not serve GET /guilds/{guild.id}/integrations)`), so a
  * bot developer knows it is slashd, not their code; each such API route is logged once at warn
  * level (docs/v10-behaviour.md#routes-slashd-does-not-serve).
  */

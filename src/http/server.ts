@@ -35,6 +35,8 @@ import { guildRoutes } from './routes/guilds.js';
 import { banRoutes } from './routes/bans.js';
 import { threadRoutes } from './routes/threads.js';
 import { dmChannelRoutes } from './routes/dm-channels.js';
+import { auditLogRoutes } from './routes/audit-logs.js';
+import { memberRoutes } from './routes/members.js';
 import { userRoutes } from './routes/users.js';
 import { commandPermissionRoutes } from './routes/command-permissions.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -169,6 +171,8 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         if (services.bans) await api.register(banRoutes, { bans: services.bans });
         if (services.threads) await api.register(threadRoutes, services.threads);
         if (services.dms) await api.register(dmChannelRoutes, { dms: services.dms });
+        if (services.auditLog) await api.register(auditLogRoutes, { auditLog: services.auditLog });
+        if (services.members) await api.register(memberRoutes, { members: services.members });
         await api.register(userRoutes, { guilds: services.guilds });
         await api.register(channelMessageRoutes, {
           channelMessages: services.channelMessages,

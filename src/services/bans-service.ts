@@ -9,10 +9,12 @@ import { guildDispatch } from '../core/world/dispatch.js';
 import { botInGuild } from '../core/world/guild-members.js';
 import { memberOf } from '../core/world/member-index.js';
 import type { Guild } from '../core/world/types.js';
-import { toWirePublicBot, toWirePublicUser } from '../core/world/wire.js';
 import type { BanPage, GuildBan } from '../store/guild-member-store.js';
 import type { WorldStore } from '../store/store.js';
 import type { WorldEvents } from './world-events.js';
+import type { AuditLog } from './audit-log.js';
+import { AuditLogEvent } from '../core/moderation/audit-log.js';
+import { wirePublicUserOrBot } from './wire-users.js';
 
 type WireObject = Record<string, unknown>;
 
@@ -36,6 +38,7 @@ export class BansService {
   constructor(
     private readonly store: BansStore,
     private readonly events: WorldEvents | null,
+    private readonly auditLog: AuditLog | null = null,
   ) {}
 
   /** The guild, holding the members of `userIds`, where the app's bot is. */
@@ -47,11 +50,8 @@ export class BansService {
   }
 
   /** The user as a ban shows it: a world user or an app's bot; null for no one. */
-  private async wireUser(userId: string): Promise<WireObject | null> {
-    const user = await this.store.getUser(userId);
-    if (user) return toWirePublicUser(user);
-    const app = await this.store.getApplication(userId);
-    return app ? toWirePublicBot(app) : null;
+  private wireUser(userId: string): Promise<WireObject | null> {
+    return wirePublicUserOrBot(this.store, userId);
   }
 
   private async wireBan(ban: GuildBan): Promise<WireObject> {
@@ -67,16 +67,41 @@ export class BansService {
     const refusal = botBanRefusal(guild, applicationId, userId, memberOf(guild, userId));
     if (refusal) refused(refusal);
     // `delete_message_seconds` is checked, and nothing is deleted: docs/decisions.md, "Bans".
-    await this.write(guild.id, userId, user, reason);
+    await this.write(applicationId, guild.id, userId, user, reason);
   }
 
-  /** Writes one ban and tells the bots; false when the guild went meanwhile. */
-  private async write(guildId: string, userId: string, user: WireObject, reason: string | null): Promise<boolean> {
-    const written = await this.store.banGuildMember({ guild_id: guildId, user_id: userId, reason });
+  /** The audit entry of a ban or its removal by the app's bot (v10: MEMBER_BAN_ADD, MEMBER_BAN_REMOVE). */
+  private auditEntry(
+    applicationId: string,
+    guildId: string,
+    userId: string,
+    action: AuditLogEvent,
+    reason: string | null,
+  ) {
+    return this.auditLog?.entry({
+      guild_id: guildId,
+      user_id: applicationId,
+      target_id: userId,
+      action_type: action,
+      reason,
+    });
+  }
+
+  /** Writes one ban with its audit entry and tells the bots; false when the guild went meanwhile. */
+  private async write(
+    applicationId: string,
+    guildId: string,
+    userId: string,
+    user: WireObject,
+    reason: string | null,
+  ): Promise<boolean> {
+    const audit = this.auditEntry(applicationId, guildId, userId, AuditLogEvent.MemberBanAdd, reason);
+    const written = await this.store.banGuildMember({ guild_id: guildId, user_id: userId, reason }, audit);
     if (!written) return false;
     const events = [guildDispatch('GUILD_BAN_ADD', guildId, null, { guild_id: guildId, user })];
     if (written.removed) events.push(guildDispatch('GUILD_MEMBER_REMOVE', guildId, null, { guild_id: guildId, user }));
     this.events?.publishAll(events);
+    if (audit) this.auditLog?.announce(audit);
     return true;
   }
 
@@ -97,12 +122,14 @@ export class BansService {
     return wire;
   }
 
-  async unban(applicationId: string, guildId: string, userId: string): Promise<void> {
+  async unban(applicationId: string, guildId: string, userId: string, reason: string | null = null): Promise<void> {
     const guild = await this.botsGuild(applicationId, guildId, []);
     if (!botMayBan(guild, applicationId)) refused('missing-permission');
-    if (!(await this.store.deleteGuildBan(guild.id, userId))) throw apiError('UnknownBan');
+    const audit = this.auditEntry(applicationId, guild.id, userId, AuditLogEvent.MemberBanRemove, reason);
+    if (!(await this.store.deleteGuildBan(guild.id, userId, audit))) throw apiError('UnknownBan');
     const user = (await this.wireUser(userId)) ?? { id: userId };
     this.events?.publishAll([guildDispatch('GUILD_BAN_REMOVE', guild.id, null, { guild_id: guild.id, user })]);
+    if (audit) this.auditLog?.announce(audit);
   }
 
   /** v10: `{banned_users, failed_users}`; 500000 when no one could be banned. */
@@ -118,7 +145,7 @@ export class BansService {
       const user = await this.wireUser(userId);
       const refusal = botBanRefusal(guild, applicationId, userId, memberOf(guild, userId));
       const already = await this.store.getGuildBan(guild.id, userId);
-      if (!user || refusal || already || !(await this.write(guild.id, userId, user, reason))) {
+      if (!user || refusal || already || !(await this.write(applicationId, guild.id, userId, user, reason))) {
         failed.push(userId);
       } else {
         banned.push(userId);

@@ -18,7 +18,8 @@ import type { ChannelMessage, StoredMessage } from '../core/interactions/message
 import { makeInteractionToken, type InteractionRecord } from '../core/interactions/lifecycle.js';
 import { dmAuthorization } from '../core/invocation/dm-access.js';
 import type { InvokeRequest } from '../core/invocation/request.js';
-import { appChannelPermissions, channelPermissions } from '../core/permissions/channel-permissions.js';
+import { appChannelPermissions, channelPermissions, isAdministrator } from '../core/permissions/channel-permissions.js';
+import { timedOutAt } from '../core/moderation/member-rules.js';
 import { formatPermissions } from '../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../core/permissions/invocation.js';
 import { isSnowflake, type SnowflakeGenerator } from '../core/snowflake.js';
@@ -58,6 +59,13 @@ function outdatedCommand(scene: InvocationScene): ApiError {
   });
 }
 
+/** v10: a timed-out member uses no command until the timeout ends (the owner and administrators are never timed out). */
+function checkTimeout(scene: InvocationScene, nowMs: number): void {
+  if (!scene.inGuild) return;
+  const { guild, member } = scene.inGuild;
+  if (timedOutAt(member, nowMs) && !isAdministrator(guild, member)) throw apiError('MissingPermissions');
+}
+
 function checkAccess(scene: InvocationScene): void {
   if (!scene.inGuild) {
     if (!dmAuthorization(scene.command, scene.userInstalled)) throw apiError('MissingPermissions');
@@ -95,6 +103,7 @@ export class CommandInvocations {
   ): Promise<PreparedInvocation> {
     const scene = await loadScene(this.deps.store, user, request);
     checkAccess(scene);
+    checkTimeout(scene, this.deps.now());
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
     return { scene, record: await this.record(scene, request, attachments) };
   }

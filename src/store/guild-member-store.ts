@@ -4,6 +4,7 @@
  * neither costs more in a guild of 100,000 members than in one of 10 (docs/decisions.md, "Members
  * as rows"). Part of WorldStore; the guild's document itself is written by `putGuild`.
  */
+import type { AuditEntry } from '../core/moderation/audit-log.js';
 import type { Guild, Member } from '../core/world/types.js';
 
 /** A user banned from a guild: kept by guild and user, with the reason given (v10's ban object). */
@@ -48,18 +49,27 @@ export interface GuildMemberStore {
    * does not exist; rejects with BannedUserError (nothing written) when the user is banned there.
    */
   putGuildMember(guildId: string, member: Member): Promise<boolean>;
-  /** False when the guild or the member does not exist. */
-  deleteGuildMember(guildId: string, userId: string): Promise<boolean>;
+  /**
+   * Replaces a member that is in the guild, with its audit entries in the same transaction. False
+   * (nothing written) when the guild or the member does not exist.
+   */
+  updateGuildMember(guildId: string, member: Member, audit?: readonly AuditEntry[]): Promise<boolean>;
+  /**
+   * False when the guild or the member does not exist; else the member is removed, with its audit
+   * entry (when given) in the same transaction.
+   */
+  deleteGuildMember(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean>;
 
   /**
    * Bans the user: the ban written (an existing one's reason replaced) and the member, if any,
    * removed, in one transaction. Null (nothing written) when the guild does not exist; else the
-   * member removed (null: the user was not a member).
+   * member removed (null: the user was not a member). The audit entry, when given, is written in
+   * the same transaction.
    */
-  banGuildMember(ban: GuildBan): Promise<{ removed: Member | null } | null>;
+  banGuildMember(ban: GuildBan, audit?: AuditEntry): Promise<{ removed: Member | null } | null>;
   getGuildBan(guildId: string, userId: string): Promise<GuildBan | null>;
   /** Ascending by user id: the first `limit` after `after`, or the last `limit` before `before`. */
   listGuildBans(guildId: string, page: BanPage): Promise<GuildBan[]>;
-  /** False when there is no such ban. */
-  deleteGuildBan(guildId: string, userId: string): Promise<boolean>;
+  /** False when there is no such ban; else it is lifted, with its audit entry (when given) in the same transaction. */
+  deleteGuildBan(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean>;
 }

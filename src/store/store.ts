@@ -5,6 +5,7 @@
  * change one transaction. Any implementation must pass the contract suite in test/store-contract/.
  */
 import type { AttachmentStore } from './attachment-store.js';
+import type { AuditLogStore } from './audit-log-store.js';
 import type { CommandStore } from './command-store.js';
 import type { InteractionStore } from './interaction-store.js';
 import type { NodeLeaseStore } from './node-lease-store.js';
@@ -43,6 +44,7 @@ export type { NodeLeaseRequest, NodeLeaseStore } from './node-lease-store.js';
 export type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from './attachment-store.js';
 export type { ReactionCount, ReactionOutcome, ReactionStore } from './reaction-store.js';
 export type { SnapshotStore } from './snapshot-store.js';
+export type { AuditLogStore } from './audit-log-store.js';
 
 export interface Store {
   readonly world: WorldStore;
@@ -54,6 +56,8 @@ export interface Store {
   readonly attachments: AttachmentStore;
   /** Snapshots of the whole state, for tests (restore, reset). */
   readonly snapshots: SnapshotStore;
+  /** Guilds' audit logs (entries of actions written through `world` are written in their transactions). */
+  readonly auditLog: AuditLogStore;
   /** The cheapest query the store can answer; rejects when the store cannot serve (readiness). */
   ping(): Promise<void>;
   /** Closes the database; a second call does nothing. */

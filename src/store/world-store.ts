@@ -5,6 +5,7 @@
  */
 import type { Application, Guild, OAuth2Token, User, World } from '../core/world/types.js';
 import type { GuildMemberStore } from './guild-member-store.js';
+import type { GuildStructureStore } from './guild-structure-store.js';
 import type { OAuth2GrantStore } from './oauth2-grants.js';
 import type { DmChannelStore, ThreadStore } from './thread-store.js';
 
@@ -38,7 +39,8 @@ export interface IssuedToken extends OAuth2Token {
   grant_id?: string;
 }
 
-export interface WorldStore extends OAuth2GrantStore, GuildMemberStore, ThreadStore, DmChannelStore {
+export interface WorldStore
+  extends OAuth2GrantStore, GuildMemberStore, GuildStructureStore, ThreadStore, DmChannelStore {
   /** The world becomes exactly `world`; applications it leaves out go with all they owned. Commands of kept apps stay. */
   replaceWorld(world: World): Promise<void>;
   /** Adds or overwrites what `world` names, keeping the rest. */

@@ -5,9 +5,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeAttachmentStoreContract } from './attachment-store.contract.js';
+import { describeAuditLogContract } from './audit-log.contract.js';
 import { describeCommandStoreContract } from './command-store.contract.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { describeGuildMembersContract } from './guild-members.contract.js';
+import { describeGuildStructureContract } from './guild-structure.contract.js';
 import { describeInteractionStoreContract } from './interaction-store.contract.js';
 import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
@@ -18,8 +20,10 @@ import { describeThreadsContract } from './threads.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
 export { describeAttachmentStoreContract } from './attachment-store.contract.js';
+export { describeAuditLogContract } from './audit-log.contract.js';
 export { describeCommandStoreContract } from './command-store.contract.js';
 export { describeGuildMembersContract } from './guild-members.contract.js';
+export { describeGuildStructureContract } from './guild-structure.contract.js';
 export { describeInteractionStoreContract } from './interaction-store.contract.js';
 export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
 export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
@@ -48,6 +52,7 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeStoreLifecycleContract(name, make);
   describeWorldStoreContract(name, make);
   describeGuildMembersContract(name, make);
+  describeGuildStructureContract(name, make);
   describeCommandStoreContract(name, make);
   describeInteractionStoreContract(name, make);
   describeNodeLeaseStoreContract(name, make);
@@ -56,4 +61,5 @@ export function describeStoreContract(name: string, make: MakeStores): void {
   describeAttachmentStoreContract(name, make);
   describeReactionStoreContract(name, make);
   describeThreadsContract(name, make);
+  describeAuditLogContract(name, make);
 }

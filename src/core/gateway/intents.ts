@@ -87,7 +87,11 @@ const GUILD_MEMBERS_EVENTS: ReadonlySet<string> = new Set([
   'THREAD_MEMBERS_UPDATE',
 ]);
 
-const GUILD_MODERATION_EVENTS: ReadonlySet<string> = new Set(['GUILD_BAN_ADD', 'GUILD_BAN_REMOVE']);
+const GUILD_MODERATION_EVENTS: ReadonlySet<string> = new Set([
+  'GUILD_BAN_ADD',
+  'GUILD_BAN_REMOVE',
+  'GUILD_AUDIT_LOG_ENTRY_CREATE',
+]);
 
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'MESSAGE_CREATE',

@@ -1,14 +1,15 @@
 /**
  * Which sessions get a dispatch about the world, and as what (pure): the bot must be in the
  * guild (or a recipient of the DM), the guild must be on the session's shard, the session's
- * intents must allow the event, a channel-scoped event needs VIEW_CHANNEL on the channel, and
- * message content is emptied without MESSAGE_CONTENT (v10).
+ * intents must allow the event, a channel-scoped event needs VIEW_CHANNEL on the channel, an audit
+ * log entry needs VIEW_AUDIT_LOG, and message content is emptied without MESSAGE_CONTENT (v10).
  */
 import { appChannelPermissions } from '../permissions/channel-permissions.js';
-import { hasAll, VIEW_CHANNEL } from '../permissions/bits.js';
+import { hasAll, VIEW_AUDIT_LOG, VIEW_CHANNEL } from '../permissions/bits.js';
 import { findChannel } from '../permissions/channels.js';
 import type { Guild } from '../world/types.js';
 import { botInGuild } from '../world/guild-members.js';
+import { appBasePermissions } from '../world/v10-objects.js';
 import { intentsAllow, isMessageEvent, messageForIntents } from './intents.js';
 import { shardOf } from './shards.js';
 
@@ -29,6 +30,14 @@ export interface SessionView {
 
 /** Deletions are about a channel that is gone from the world: its view is judged by the event. */
 const CHANNEL_GONE_EVENTS: ReadonlySet<string> = new Set(['CHANNEL_DELETE', 'THREAD_DELETE']);
+
+/** Guild-wide events only the bots with a permission get (v10: the audit log's entries need VIEW_AUDIT_LOG). */
+const EVENT_PERMISSIONS: ReadonlyMap<string, bigint> = new Map([['GUILD_AUDIT_LOG_ENTRY_CREATE', VIEW_AUDIT_LOG]]);
+
+function mayReceive(guild: Guild, event: WorldEvent, applicationId: string): boolean {
+  const needed = EVENT_PERMISSIONS.get(event.t);
+  return needed === undefined || hasAll(appBasePermissions(guild, applicationId), needed);
+}
 
 function mayViewChannel(guild: Guild, event: WorldEvent, applicationId: string): boolean {
   if (event.channelId === null) return true;
@@ -67,5 +76,6 @@ export function worldDispatchFor(
   }
   if (!guild || !botInGuild(guild, session.applicationId)) return null;
   if (!mayViewChannel(guild, event, session.applicationId)) return null;
+  if (!mayReceive(guild, event, session.applicationId)) return null;
   return isMessageEvent(event.t) ? messageForIntents(event.d, session.intents, session.applicationId, false) : event.d;
 }

@@ -118,7 +118,7 @@ export function toWireMemberBase(guild: Guild, member: Member): WirePayload<Wire
     premium_since: null,
     pending: false,
     flags: NO_MEMBER_FLAGS,
-    communication_disabled_until: null,
+    communication_disabled_until: member.communication_disabled_until ?? null,
   } satisfies WireMemberBase;
 }
 
@@ -142,8 +142,8 @@ export function toWireInteractionMember(
     user: toWirePublicUser(user),
     ...memberFields(guild, member, permissions),
     is_pending: false,
-    mute: false,
-    deaf: false,
+    mute: member.mute ?? false,
+    deaf: member.deaf ?? false,
   } satisfies WireInteractionMember;
 }
 
@@ -153,20 +153,23 @@ export function toWireResolvedMember(guild: Guild, member: Member, channel: Chan
 }
 
 export function toWireRole(guild: Guild, role: Role): WirePayload<APIRole> {
-  return {
+  const color = role.color ?? 0;
+  const wire: WirePayload<APIRole> = {
     id: role.id,
     name: role.name,
     permissions: role.permissions,
-    color: 0,
-    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
-    hoist: false,
-    managed: false,
-    mentionable: false,
+    color,
+    colors: { primary_color: color, secondary_color: null, tertiary_color: null },
+    hoist: role.hoist ?? false,
+    managed: role.bot_id !== undefined,
+    mentionable: role.mentionable ?? false,
     position: rolePosition(guild, role.id) ?? 0,
     icon: null,
     unicode_emoji: null,
     flags: NO_ROLE_FLAGS,
   } satisfies APIRole;
+  if (role.bot_id !== undefined) wire.tags = { bot_id: role.bot_id };
+  return wire;
 }
 
 /**

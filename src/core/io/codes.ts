@@ -332,3 +332,8 @@ export const FAULT_EXPIRY_REQUIRED = 'FAULT_EXPIRY_REQUIRED';
 export const FAULT_UNTIL_INVALID = 'FAULT_UNTIL_INVALID';
 /** `dry_run` is neither `true` nor `false`. */
 export const DRY_RUN_INVALID = 'DRY_RUN_INVALID';
+
+// Members (`PATCH /guilds/{guild}/members/{user}`).
+
+/** A timeout ending more than 28 days from now. */
+export const COMMUNICATION_DISABLED_TOO_LONG = 'COMMUNICATION_DISABLED_TOO_LONG';

@@ -74,6 +74,7 @@ export const ERRORS = {
   // v10 answers an emoji it does not know (or cannot read) with 400, not 404.
   UnknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
   UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
+  UnknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
   UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
@@ -105,6 +106,8 @@ export const ERRORS = {
   ThreadLocked: { status: 403, code: 160005, message: 'Thread is locked' },
   /** A thread asked for in a channel that holds none (a voice channel, a category, a thread). */
   WrongChannelType: { status: 400, code: 50024, message: 'Cannot execute action on this channel type' },
+  /** A member edit naming a voice channel: no one is ever connected to voice in slashd (docs/decisions.md, "Members"). */
+  TargetNotInVoice: { status: 400, code: 40032, message: 'Target user is not connected to voice.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
   BulkDeleteTooOld: {
     status: 400,

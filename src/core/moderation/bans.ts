@@ -6,7 +6,11 @@ import { isRecord, readInteger, readList, readSnowflake, type JsonRecord } from 
 import { reportAboveMax, reportBelowMin, reportNotObject, reportRequired, type Issues } from '../io/report.js';
 import { fail, ok, type Result } from '../io/result.js';
 import { hasAll, BAN_MEMBERS, MANAGE_GUILD } from '../permissions/bits.js';
-import { highestRolePosition, EVERYONE_POSITION } from '../permissions/role-hierarchy.js';
+import {
+  botHighestRolePosition,
+  highestRolePosition,
+  UNLISTED_BOT_ROLE_POSITION,
+} from '../permissions/role-hierarchy.js';
 import type { Guild, Member } from '../world/types.js';
 import { appBasePermissions } from '../world/v10-objects.js';
 import type { IssuePath } from '../io/issue.js';
@@ -25,11 +29,10 @@ const SECONDS_PER_DAY = 86_400;
 const MAX_DELETE_MESSAGE_DAYS = 7;
 
 /**
- * The position of a bot's highest role. Decision (docs/decisions.md, "Bans"): the world lists no
- * managed bot role, so the bot's stands where v10 creates it, just above @everyone and below every
- * role the world lists: a bot bans only members with no role.
+ * The position of a bot's highest role when the world lists none of it (docs/decisions.md, "Bans"
+ * and "Roles and channels"): just above @everyone, below every role the world lists.
  */
-export const BOT_ROLE_POSITION = EVERYONE_POSITION + 0.5;
+export const BOT_ROLE_POSITION = UNLISTED_BOT_ROLE_POSITION;
 
 export interface BanRequest {
   deleteMessageSeconds: number;
@@ -128,6 +131,6 @@ export function botBanRefusal(
 ): BanRefusal | null {
   if (!botMayBan(guild, applicationId)) return 'missing-permission';
   if (userId === guild.owner_id || userId === applicationId) return 'hierarchy';
-  if (member && highestRolePosition(guild, member) >= BOT_ROLE_POSITION) return 'hierarchy';
+  if (member && highestRolePosition(guild, member) >= botHighestRolePosition(guild, applicationId)) return 'hierarchy';
   return null;
 }

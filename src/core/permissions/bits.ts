@@ -41,6 +41,20 @@ export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
 export const PIN_MESSAGES = 1n << 51n;
 /** Use commands of user-installed apps in a guild (no world install is a user install yet). */
 export const USE_EXTERNAL_APPS = 1n << 50n;
+/** Remove members from the guild (v10 kick). */
+export const KICK_MEMBERS = 1n << 1n;
+/** Read the guild's audit log. */
+export const VIEW_AUDIT_LOG = 1n << 7n;
+/** Change one's own nickname. */
+export const CHANGE_NICKNAME = 1n << 26n;
+/** Change other members' nicknames. */
+export const MANAGE_NICKNAMES = 1n << 27n;
+/** Time members out (v10 `communication_disabled_until`). */
+export const MODERATE_MEMBERS = 1n << 40n;
+/** Server-mute members in voice. */
+export const MUTE_MEMBERS = 1n << 22n;
+/** Server-deafen members in voice. */
+export const DEAFEN_MEMBERS = 1n << 23n;
 
 /** The one flag bit v10 leaves unassigned below BYPASS_SLOWMODE (1 << 52), the highest it defines. */
 const UNASSIGNED_BIT_47 = 1n << 47n;

@@ -27,6 +27,7 @@ import {
 import { memoizeFrozen } from '../frozen-memo.js';
 import { governingChannel, isThread } from './channels.js';
 import { findInstall } from './install.js';
+import { botRoleIds } from './role-hierarchy.js';
 
 /** v10 overwrite type of a role overwrite (the @everyone one included). */
 export const ROLE_OVERWRITE = 0;
@@ -155,15 +156,16 @@ export function channelPermissions(guild: Guild, member: Member, channel: Channe
 /**
  * An app's permissions in a channel (the interaction's `app_permissions`): its bot is a member
  * whose user id is the application id, with @everyone plus one role holding the install's
- * `permissions`. That role exists only in the install, so no role overwrite can name it; a member
- * overwrite for the bot's user id applies. An app without bot permissions (or not installed) gets
+ * `permissions`, and the roles the world lists as the bot's (`bot_id`), whose overwrites apply; a
+ * member overwrite for the bot's user id applies. An app without bot permissions (or not installed) gets
  * what a member without roles gets.
  */
 export function appChannelPermissions(guild: Guild, applicationId: string, channel: Channel): bigint {
   const install = findInstall(guild, applicationId);
   const subject: PermissionSubject = {
     userId: applicationId,
-    roleIds: [],
+    // The bot's role the world lists (`bot_id`), if any: its bits and its overwrites apply too.
+    roleIds: botRoleIds(guild, applicationId),
     extraRoleBits: parsePermissions(install?.permissions ?? null),
     isOwner: false,
   };

@@ -9,6 +9,12 @@ import type { Guild, Member } from '../world/types.js';
 /** The position of @everyone: below every other role. */
 export const EVERYONE_POSITION = 0;
 
+/**
+ * Where an app's bot stands when the world lists no role of it (no role with its `bot_id`): where
+ * v10 creates the managed role, just above @everyone and below every role the world lists.
+ */
+export const UNLISTED_BOT_ROLE_POSITION = EVERYONE_POSITION + 0.5;
+
 /** The hierarchy position of a role of the guild (higher is more powerful); null for an unknown role. */
 export function rolePosition(guild: Guild, roleId: string): number | null {
   if (roleId === guild.id) return EVERYONE_POSITION;
@@ -36,4 +42,19 @@ export function canManageRole(guild: Guild, member: Member, roleId: string): boo
   if (member.user_id === guild.owner_id || roleId === guild.id) return true;
   const position = rolePosition(guild, roleId);
   return position !== null && position < highestRolePosition(guild, member);
+}
+
+/** The roles of the guild that are the app's bot's (v10's managed bot role, `bot_id`). */
+export function botRoleIds(guild: Guild, applicationId: string): string[] {
+  return guild.roles.filter((role) => role.bot_id === applicationId).map((role) => role.id);
+}
+
+/** The position of the app's bot's highest role: its listed bot role, else just above @everyone. */
+export function botHighestRolePosition(guild: Guild, applicationId: string): number {
+  let highest = UNLISTED_BOT_ROLE_POSITION;
+  for (const roleId of botRoleIds(guild, applicationId)) {
+    const position = rolePosition(guild, roleId);
+    if (position !== null && position > highest) highest = position;
+  }
+  return highest;
 }

@@ -6,6 +6,7 @@
  */
 import { snowflakeTimestampMs } from '../snowflake.js';
 import { BOT_SCOPE } from '../permissions/install.js';
+import { botRoleIds } from '../permissions/role-hierarchy.js';
 import type { Application, Guild, Member, User } from './types.js';
 import { memberOf } from './member-index.js';
 
@@ -46,15 +47,16 @@ export function botInGuild(guild: Guild, applicationId: string): boolean {
 }
 
 /**
- * The bot's member. Decision (docs/decisions.md, "Gateway and REST reads"): it has no role of the
- * guild (its install's bits stand for v10's managed bot role, which the world does not list), and it
+ * The bot's member. Decision (docs/decisions.md, "Gateway and REST reads"): its roles are those the
+ * world lists as the bot's (`bot_id`; else none, its install's bits standing for v10's managed bot
+ * role), and it
  * joined when the guild was created (the guild id's time), the world keeping no install time.
  */
 export function botMember(guild: Guild, applicationId: string): Member {
   return {
     user_id: applicationId,
-    roles: [],
-    nick: null,
+    roles: botRoleIds(guild, applicationId),
+    nick: guild.installs.find((install) => install.application_id === applicationId)?.nick ?? null,
     joined_at: new Date(snowflakeTimestampMs(guild.id)).toISOString(),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { IssuePath } from '../io/issue.js';
 import {
+  isAbsent,
   readBoolean,
   readInteger,
   readList,
@@ -147,12 +148,21 @@ function readUser(r: Reader, value: unknown, path: IssuePath): User {
   };
 }
 
+/** `{[key]: read(value)}` when the value is given, `{}` otherwise: optional fields keep a world's exact shape. */
+function given<K extends string, T>(key: K, value: unknown, read: (value: unknown) => T): { [P in K]?: T } {
+  return value === undefined || value === null ? {} : ({ [key]: read(value) } as { [P in K]?: T });
+}
+
 function readRole(r: Reader, value: unknown, path: IssuePath): Role {
   const o = r.object(value, path);
   return {
     id: r.snowflake(o.id, [...path, 'id']),
     name: r.string(o.name, [...path, 'name']),
     permissions: r.bitSet(o.permissions, [...path, 'permissions'], '0'),
+    ...given('color', o.color, (v) => r.integer(v, [...path, 'color'], 0)),
+    ...given('hoist', o.hoist, (v) => r.boolean(v, [...path, 'hoist'], false)),
+    ...given('mentionable', o.mentionable, (v) => r.boolean(v, [...path, 'mentionable'], false)),
+    ...given('bot_id', o.bot_id, (v) => r.snowflake(v, [...path, 'bot_id'])),
   };
 }
 
@@ -181,6 +191,8 @@ function readChannel(r: Reader, value: unknown, path: IssuePath): Channel {
     ...(o.thread_member_ids === undefined
       ? {}
       : { thread_member_ids: r.snowflakeList(o.thread_member_ids, [...path, 'thread_member_ids']) }),
+    ...given('topic', o.topic, (v) => r.string(v, [...path, 'topic'])),
+    ...given('rate_limit_per_user', o.rate_limit_per_user, (v) => r.integer(v, [...path, 'rate_limit_per_user'], 0)),
   };
 }
 
@@ -194,6 +206,17 @@ function readMember(r: Reader, value: unknown, path: IssuePath): Member {
     roles: r.snowflakeList(o.roles, [...path, 'roles']),
     nick: r.nullableString(o.nick, [...path, 'nick']),
     joined_at: r.string(o.joined_at ?? undefined, [...path, 'joined_at'], DEFAULT_JOINED_AT),
+    // Kept only when given, so a world file without them reads back exactly as written.
+    ...(isAbsent(o.communication_disabled_until)
+      ? {}
+      : {
+          communication_disabled_until: r.nullableString(o.communication_disabled_until, [
+            ...path,
+            'communication_disabled_until',
+          ]),
+        }),
+    ...(o.mute === undefined ? {} : { mute: r.boolean(o.mute, [...path, 'mute'], false) }),
+    ...(o.deaf === undefined ? {} : { deaf: r.boolean(o.deaf, [...path, 'deaf'], false) }),
   };
 }
 
@@ -206,6 +229,7 @@ function readInstall(r: Reader, value: unknown, path: IssuePath): Install {
       o.permissions === undefined || o.permissions === null
         ? null
         : r.bitSet(o.permissions, [...path, 'permissions'], '0'),
+    ...(isAbsent(o.nick) ? {} : { nick: r.nullableString(o.nick, [...path, 'nick']) }),
   };
 }
 

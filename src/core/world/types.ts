@@ -33,6 +33,19 @@ export interface Role {
   name: string;
   /** Decimal bit-set string. */
   permissions: string;
+  // The fields below are present only when set, so that worlds without them keep their exact shape.
+  /** RGB color as an integer; absent: 0 (no color). */
+  color?: number;
+  /** Shown apart in the member list; absent: false. */
+  hoist?: boolean;
+  /** Anyone may mention it; absent: false. */
+  mentionable?: boolean;
+  /**
+   * The application whose bot this role is (v10's managed bot role, `tags.bot_id`): where it stands
+   * is where the bot stands in the hierarchy, and its permissions are the bot's (docs/decisions.md,
+   * "Roles and channels").
+   */
+  bot_id?: string;
 }
 
 /** v10 permission overwrite: type 0 role, 1 member. */
@@ -56,6 +69,10 @@ export interface Channel {
    * (type 12) reads it: there, only its members and those with MANAGE_THREADS see it. Absent: none.
    */
   thread_member_ids?: string[];
+  /** The channel's topic (text, announcement, forum); absent: none. */
+  topic?: string;
+  /** Slowmode, in seconds; absent: 0. */
+  rate_limit_per_user?: number;
   /**
    * A thread created through the API (kept as a row of its own, not in the guild's document): its
    * owner and state. Absent for a world-file thread (docs/decisions.md, "Threads").
@@ -83,6 +100,11 @@ export interface Member {
   roles: string[];
   nick: string | null;
   joined_at: string;
+  /** The end of the member's timeout (ISO 8601); absent or null: not timed out. */
+  communication_disabled_until?: string | null;
+  /** Server-muted and server-deafened in voice (v10's flags; slashd has no voice). Absent: false. */
+  mute?: boolean;
+  deaf?: boolean;
 }
 
 export interface Install {
@@ -90,6 +112,8 @@ export interface Install {
   scopes: string[];
   /** The bot's role bit set, as a decimal string; null when the install has no bot permissions. */
   permissions: string | null;
+  /** The bot's nickname in the guild (its member is the install's); absent or null: none. */
+  nick?: string | null;
 }
 
 export interface Message {

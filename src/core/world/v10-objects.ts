@@ -119,8 +119,8 @@ export function toWireGuildMember(guild: Guild, view: GuildMemberView): WirePayl
   return {
     user: toWireMemberUser(view),
     ...toWireMemberBase(guild, view.member),
-    mute: false,
-    deaf: false,
+    mute: view.member.mute ?? false,
+    deaf: view.member.deaf ?? false,
   } satisfies WireGuildMember;
 }
 
@@ -156,9 +156,9 @@ export function toWireGuildChannel(guild: Guild, channel: Channel): WirePayload<
   } satisfies WireGuildChannel;
   if (channel.type !== 4) {
     wire.last_message_id = null;
-    wire.rate_limit_per_user = 0;
+    wire.rate_limit_per_user = channel.rate_limit_per_user ?? 0;
   }
-  if (TOPIC_CHANNEL_TYPES.has(channel.type)) wire.topic = null;
+  if (TOPIC_CHANNEL_TYPES.has(channel.type)) wire.topic = channel.topic ?? null;
   if (VOICE_CHANNEL_TYPES.has(channel.type)) {
     wire.bitrate = VOICE_BITRATE;
     wire.user_limit = 0;
@@ -260,11 +260,12 @@ export function toWireGuild(guild: Guild): WirePayload<WireGuild> {
 }
 
 /**
- * An app's bot's guild-level permissions: @everyone's with the install's bits (the bot's role),
- * everything with ADMINISTRATOR.
+ * An app's bot's guild-level permissions: @everyone's with the install's bits and those of the
+ * bot's listed role (`bot_id`), everything with ADMINISTRATOR.
  */
 export function appBasePermissions(guild: Guild, applicationId: string): bigint {
-  const bits = everyonePermissions(guild) | parsePermissions(findInstall(guild, applicationId)?.permissions ?? null);
+  let bits = everyonePermissions(guild) | parsePermissions(findInstall(guild, applicationId)?.permissions ?? null);
+  for (const role of guild.roles) if (role.bot_id === applicationId) bits |= parsePermissions(role.permissions);
   return hasAll(bits, ADMINISTRATOR) ? ALL : bits;
 }
 

@@ -53,7 +53,8 @@ export async function banRoutes(api: FastifyInstance, { bans }: BanRoutesOptions
   );
 
   api.delete<{ Params: BanParams }>('/guilds/:guildId/bans/:userId', BOT, async (request, reply) => {
-    await bans.unban(appOf(request).id, request.params.guildId, request.params.userId);
+    const reason = auditLogReason(request.headers['x-audit-log-reason']);
+    await bans.unban(appOf(request).id, request.params.guildId, request.params.userId, reason);
     return reply.code(204).send();
   });
 

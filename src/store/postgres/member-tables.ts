@@ -3,10 +3,12 @@
  * document keeps an empty list). A member write is one row; a read names the members it needs.
  * Nothing here is cached in the process, so every node reads what any node last committed.
  */
+import type { AuditEntry } from '../../core/moderation/audit-log.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
 import { freezeDocument, guildDocument, storedDocument, withMembers } from '../rows.js';
 import { withoutStoredThreads, withStoredThreads, type StoredThreadRow } from '../thread-rows.js';
+import { insertAuditEntry } from './audit-log-tables.js';
 import type { PostgresClient } from './connection.js';
 import { PostgresOAuth2Grants } from './oauth2-grant-tables.js';
 
@@ -96,15 +98,34 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
     });
   }
 
-  async deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
-    const result = await this.conn.pool.query('DELETE FROM guild_members WHERE guild_id = $1 AND user_id = $2', [
-      guildId,
-      userId,
-    ]);
-    return (result.rowCount ?? 0) > 0;
+  async updateGuildMember(guildId: string, member: Member, audit: readonly AuditEntry[] = []): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      await lockMember(client, guildId, member.user_id);
+      const updated = await client.query('UPDATE guild_members SET doc = $3 WHERE guild_id = $1 AND user_id = $2', [
+        guildId,
+        member.user_id,
+        JSON.stringify(member),
+      ]);
+      if (!updated.rowCount) return false;
+      for (const entry of audit) await insertAuditEntry(client, entry);
+      return true;
+    });
   }
 
-  async banGuildMember(ban: GuildBan): Promise<{ removed: Member | null } | null> {
+  async deleteGuildMember(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      await lockMember(client, guildId, userId);
+      const result = await client.query('DELETE FROM guild_members WHERE guild_id = $1 AND user_id = $2', [
+        guildId,
+        userId,
+      ]);
+      if (!result.rowCount) return false;
+      if (audit) await insertAuditEntry(client, audit);
+      return true;
+    });
+  }
+
+  async banGuildMember(ban: GuildBan, audit?: AuditEntry): Promise<{ removed: Member | null } | null> {
     return this.conn.transaction(async (client) => {
       // Held shared, as a member write holds it: a guild deleted meanwhile waits, or this waits for it.
       const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1 FOR SHARE', [ban.guild_id]);
@@ -119,6 +140,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
         'DELETE FROM guild_members WHERE guild_id = $1 AND user_id = $2 RETURNING doc',
         [ban.guild_id, ban.user_id],
       );
+      if (audit) await insertAuditEntry(client, audit);
       const doc = removed.rows[0]?.doc;
       return { removed: doc === undefined ? null : storedDocument<Member>(doc) };
     });
@@ -154,12 +176,16 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
     return docs.map((doc) => storedDocument<GuildBan>(doc));
   }
 
-  async deleteGuildBan(guildId: string, userId: string): Promise<boolean> {
-    const result = await this.conn.pool.query('DELETE FROM guild_bans WHERE guild_id = $1 AND user_id = $2', [
-      guildId,
-      userId,
-    ]);
-    return (result.rowCount ?? 0) > 0;
+  async deleteGuildBan(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      const result = await client.query('DELETE FROM guild_bans WHERE guild_id = $1 AND user_id = $2', [
+        guildId,
+        userId,
+      ]);
+      if (!result.rowCount) return false;
+      if (audit) await insertAuditEntry(client, audit);
+      return true;
+    });
   }
 
   protected async guildIdOfChannel(channelId: string): Promise<string | null> {

@@ -15,6 +15,7 @@ import {
 } from './connection.js';
 import { PostgresInteractionStore } from './interaction-tables.js';
 import { PostgresReactionStore } from './reaction-tables.js';
+import { PostgresAuditLogStore } from './audit-log-tables.js';
 import { PostgresNodeLeaseStore } from './lease-tables.js';
 import { PostgresSnapshotStore } from './snapshot-tables.js';
 import { migrate } from './migrate.js';
@@ -45,6 +46,7 @@ export class PostgresStore implements Store {
   readonly leases: PostgresNodeLeaseStore;
   readonly snapshots: PostgresSnapshotStore;
   readonly attachments: PostgresAttachmentStore;
+  readonly auditLog: PostgresAuditLogStore;
   private closed: Promise<void> | null = null;
 
   private constructor(
@@ -58,6 +60,7 @@ export class PostgresStore implements Store {
     this.leases = new PostgresNodeLeaseStore(conn);
     this.snapshots = new PostgresSnapshotStore(conn);
     this.attachments = new PostgresAttachmentStore(conn);
+    this.auditLog = new PostgresAuditLogStore(conn);
   }
 
   /**

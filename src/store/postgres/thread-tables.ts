@@ -7,7 +7,7 @@ import type { Channel } from '../../core/world/types.js';
 import type { ThreadCreation, ThreadMemberRow, ThreadStore } from '../thread-store.js';
 import { threadDocument } from '../thread-rows.js';
 import type { PostgresClient } from './connection.js';
-import { PostgresGuildMembers } from './member-tables.js';
+import { PostgresGuildStructure } from './guild-structure-tables.js';
 
 /** True when the row was new (inside the caller's transaction). */
 async function insertMember(
@@ -24,7 +24,7 @@ async function insertMember(
   return (result.rowCount ?? 0) > 0;
 }
 
-export class PostgresThreads extends PostgresGuildMembers implements ThreadStore {
+export class PostgresThreads extends PostgresGuildStructure implements ThreadStore {
   async createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation> {
     return this.conn.transaction(async (client) => {
       const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1', [guildId]);

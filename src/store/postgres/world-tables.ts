@@ -47,6 +47,7 @@ export class PostgresWorldStore extends PostgresDmChannels implements WorldStore
       await client.query('DELETE FROM guild_bans');
       await client.query('DELETE FROM guild_threads');
       await client.query('DELETE FROM thread_members');
+      await client.query('DELETE FROM audit_log_entries');
       await client.query('DELETE FROM oauth2_tokens');
       await client.query('DELETE FROM oauth2_codes');
       await client.query('DELETE FROM oauth2_refresh_tokens');
@@ -201,14 +202,7 @@ export class PostgresWorldStore extends PostgresDmChannels implements WorldStore
       'INSERT INTO guilds (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc',
       [guild.id, this.guildDocumentText(guild)],
     );
-    await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [guild.id]);
-    const channelIds = guild.channels.map((c) => c.id);
-    // A channel moved here from another guild now belongs to this one.
-    await client.query(
-      `INSERT INTO channel_guilds (channel_id, guild_id) SELECT DISTINCT unnest($1::text[]), $2
-       ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id`,
-      [channelIds, guild.id],
-    );
+    await this.linkChannels(client, guild);
     await this.writeMembers(client, guild);
   }
 
@@ -225,6 +219,7 @@ export class PostgresWorldStore extends PostgresDmChannels implements WorldStore
       await client.query('DELETE FROM guild_bans WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM guild_threads WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM thread_members WHERE guild_id = $1', [id]);
+      await client.query('DELETE FROM audit_log_entries WHERE guild_id = $1', [id]);
       await client.query('DELETE FROM command_permissions WHERE guild_id = $1', [id]);
       return gone;
     });

@@ -4,9 +4,11 @@
  * member (and the whole-list read of its guild); a read names the members it needs.
  */
 import { approximateBytes } from '../../core/byte-lru.js';
+import type { AuditEntry } from '../../core/moderation/audit-log.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from '../guild-member-store.js';
 import { freezeDocument, guildDocument, storedDocument, memberCacheKey, withMembers } from '../rows.js';
+import { insertAuditEntry } from './audit-log-tables.js';
 import { SqliteOAuth2Grants } from './oauth2-grant-tables.js';
 import { cacheTag } from './read-caches.js';
 
@@ -67,16 +69,31 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
     });
   }
 
-  async deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
+  async updateGuildMember(guildId: string, member: Member, audit: readonly AuditEntry[] = []): Promise<boolean> {
     return this.conn.transaction(() => {
-      const gone =
-        this.conn.sql('DELETE FROM guild_members WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes > 0;
-      if (gone) this.conn.cached.forgetMember(guildId, userId);
-      return gone;
+      const updated =
+        this.conn
+          .sql('UPDATE guild_members SET doc = ? WHERE guild_id = ? AND user_id = ?')
+          .run(JSON.stringify(member), guildId, member.user_id).changes > 0;
+      if (!updated) return false;
+      for (const entry of audit) insertAuditEntry(this.conn, entry);
+      this.conn.cached.forgetMember(guildId, member.user_id);
+      return true;
     });
   }
 
-  async banGuildMember(ban: GuildBan): Promise<{ removed: Member | null } | null> {
+  async deleteGuildMember(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean> {
+    return this.conn.transaction(() => {
+      const gone =
+        this.conn.sql('DELETE FROM guild_members WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes > 0;
+      if (!gone) return false;
+      if (audit) insertAuditEntry(this.conn, audit);
+      this.conn.cached.forgetMember(guildId, userId);
+      return true;
+    });
+  }
+
+  async banGuildMember(ban: GuildBan, audit?: AuditEntry): Promise<{ removed: Member | null } | null> {
     return this.conn.transaction(() => {
       if (!this.conn.sql('SELECT 1 FROM guilds WHERE id = ?').get(ban.guild_id)) return null;
       const doc = this.conn
@@ -89,6 +106,7 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
            ON CONFLICT (guild_id, user_id) DO UPDATE SET doc = excluded.doc`,
         )
         .run(ban.guild_id, ban.user_id, JSON.stringify(ban));
+      if (audit) insertAuditEntry(this.conn, audit);
       if (doc !== undefined) this.conn.cached.forgetMember(ban.guild_id, ban.user_id);
       return { removed: doc === undefined ? null : storedDocument<Member>(doc) };
     });
@@ -126,8 +144,13 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
     return docs.map((doc) => storedDocument<GuildBan>(doc));
   }
 
-  async deleteGuildBan(guildId: string, userId: string): Promise<boolean> {
-    return this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes > 0;
+  async deleteGuildBan(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean> {
+    return this.conn.transaction(() => {
+      const lifted =
+        this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ? AND user_id = ?').run(guildId, userId).changes > 0;
+      if (lifted && audit) insertAuditEntry(this.conn, audit);
+      return lifted;
+    });
   }
 
   protected guildIdOfChannel(channelId: string): string | null {

@@ -309,6 +309,22 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 15,
+    name: 'audit log entries',
+    // One row per entry, by guild and entry id (a snowflake: the time it was made); who acted and
+    // the action are columns of their own, as the log is read filtered by them. Kept 45 days.
+    sql: `
+      CREATE TABLE audit_log_entries (
+        guild_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT,
+        action_type INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        PRIMARY KEY (guild_id, id)
+      );
+    `,
+  },
+  {
     version: 16,
     name: 'threads and thread members',
     // Threads created through the API, each a row of its own (keyed by its id, which may be the id of

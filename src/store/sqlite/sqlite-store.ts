@@ -3,6 +3,7 @@
  * module; they share one connection, and so its transactions, read caches and clock.
  */
 import { SqliteAttachmentStore } from './attachment-tables.js';
+import { SqliteAuditLogStore } from './audit-log-tables.js';
 import type { MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
 import { SqliteCommandStore } from './command-tables.js';
@@ -32,6 +33,7 @@ export class SqliteStore implements Store {
   readonly leases: SqliteNodeLeaseStore;
   readonly snapshots: SqliteSnapshotStore;
   readonly attachments: SqliteAttachmentStore;
+  readonly auditLog: SqliteAuditLogStore;
 
   constructor(options: SqliteStoreOptions) {
     this.conn = new SqliteConnection(
@@ -47,6 +49,7 @@ export class SqliteStore implements Store {
     this.leases = new SqliteNodeLeaseStore(this.conn);
     this.snapshots = new SqliteSnapshotStore(this.conn);
     this.attachments = new SqliteAttachmentStore(this.conn);
+    this.auditLog = new SqliteAuditLogStore(this.conn);
   }
 
   /** What the read caches hold now (for metrics and tests): never more bytes than the cap. */

@@ -6,7 +6,7 @@
 import type { Channel, Guild } from '../../core/world/types.js';
 import type { ThreadCreation, ThreadMemberRow, ThreadStore } from '../thread-store.js';
 import { threadDocument, withoutStoredThreads, withStoredThreads } from '../thread-rows.js';
-import { SqliteGuildMembers } from './member-tables.js';
+import { SqliteGuildStructure } from './guild-structure-tables.js';
 
 interface MemberRow {
   user_id: string;
@@ -17,7 +17,7 @@ function toMemberRow(row: MemberRow): ThreadMemberRow {
   return { user_id: row.user_id, join_timestamp: new Date(row.joined_at).toISOString() };
 }
 
-export class SqliteThreads extends SqliteGuildMembers implements ThreadStore {
+export class SqliteThreads extends SqliteGuildStructure implements ThreadStore {
   async createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation> {
     return this.conn.transaction(() => {
       if (!this.conn.sql('SELECT 1 FROM guilds WHERE id = ?').get(guildId)) return 'no-guild';

@@ -33,6 +33,7 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
       this.conn.db.exec(
         'DELETE FROM users; DELETE FROM guilds; DELETE FROM channel_guilds; DELETE FROM guild_members; DELETE FROM guild_bans;' +
           ' DELETE FROM guild_threads; DELETE FROM thread_members;' +
+          ' DELETE FROM audit_log_entries;' +
           ' DELETE FROM oauth2_tokens;' +
           ' DELETE FROM oauth2_codes; DELETE FROM oauth2_refresh_tokens; DELETE FROM oauth2_authorizations;',
       );
@@ -210,9 +211,7 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
       this.conn
         .sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
         .run(guild.id, this.guildDocumentText(guild));
-      this.conn.sql('DELETE FROM channel_guilds WHERE guild_id = ?').run(guild.id);
-      const link = this.conn.sql('INSERT OR REPLACE INTO channel_guilds (channel_id, guild_id) VALUES (?, ?)');
-      for (const channel of guild.channels) link.run(channel.id, guild.id);
+      this.linkChannels(guild);
       this.writeMembers(guild);
     })();
   }
@@ -230,6 +229,7 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
       this.conn.sql('DELETE FROM guild_bans WHERE guild_id = ?').run(id);
       this.conn.sql('DELETE FROM guild_threads WHERE guild_id = ?').run(id);
       this.conn.sql('DELETE FROM thread_members WHERE guild_id = ?').run(id);
+      this.conn.sql('DELETE FROM audit_log_entries WHERE guild_id = ?').run(id);
       this.conn.cached.forgetGuild(id);
       this.conn.sql('DELETE FROM command_permissions WHERE guild_id = ?').run(id);
       return gone;
