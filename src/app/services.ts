@@ -161,7 +161,14 @@ export function buildServices(parts: ServiceParts): Services {
     auditLog,
     members: new MembersService({ store: store.world, world, auditLog, events: worldEvents, now }),
     threads: {
-      threads: new ThreadsService({ world: store.world, messages: store.interactions, ids, now, events: worldEvents }),
+      threads: new ThreadsService({
+        world: store.world,
+        messages: store.interactions,
+        ids,
+        now,
+        events: worldEvents,
+        auditLog,
+      }),
       members: new ThreadMembersService(store.world, worldEvents, now),
       lists: new ThreadListsService(store.world, now),
     },
