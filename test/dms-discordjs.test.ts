@@ -55,6 +55,17 @@ describe('a discord.js bot sends DMs', () => {
     const channel = await server.request('GET', `/channels/${dmId}`, { auth: CAROL_TOKEN });
     assert.equal((channel.body as { recipients: { id: string }[] }).recipients[0]?.id, DEMO_APP_ID);
 
+    const listed = await server.request('GET', '/users/@me/channels', { auth: CAROL_TOKEN });
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(
+      (listed.body as unknown as { id: string; recipients: { id: string }[] }[]).map((c) => [
+        c.id,
+        c.recipients[0]?.id,
+      ]),
+      [[dmId, DEMO_APP_ID]],
+      'the user’s DMs list it, with the bot at its other end',
+    );
+
     const answer = await server.request('POST', `/channels/${dmId}/messages`, {
       auth: CAROL_TOKEN,
       body: { content: 'on my way' },
