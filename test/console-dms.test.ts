@@ -41,7 +41,7 @@ describe("the console lists a user's DMs", () => {
     const option = channel.locator('optgroup[label="Direct messages"] option').first();
     assert.equal(await option.textContent(), '@Demo Bot', 'named by the bot at its other end');
     const value = await option.getAttribute('value');
-    await channel.selectOption(value!);
+    await channel.selectOption(value);
     await messageWith(carol, 'your reminder, from the demo bot').waitFor();
   });
 });
