@@ -130,7 +130,8 @@ export function buildServices(parts: ServiceParts): Services {
   const oidc = new OidcService(store.world, parts.address, now);
   const consoleService = new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true });
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
-  const dms = new DmChannelsService({
+  // What a message's sender needs, in a guild channel and in a DM alike.
+  const messaging = {
     world: store.world,
     messages: store.interactions,
     renderer,
@@ -138,7 +139,8 @@ export function buildServices(parts: ServiceParts): Services {
     now,
     events: worldEvents,
     attachments,
-  });
+  };
+  const dms = new DmChannelsService(messaging);
   const auditLog = new AuditLog({ store: store.auditLog, world: store.world, ids, events: worldEvents });
   const http: HttpServices = {
     principals: store.world,
@@ -172,16 +174,7 @@ export function buildServices(parts: ServiceParts): Services {
       members: new ThreadMembersService(store.world, worldEvents, now),
       lists: new ThreadListsService(store.world, now),
     },
-    channelMessages: new ChannelMessagesService({
-      world: store.world,
-      messages: store.interactions,
-      renderer,
-      ids,
-      now,
-      events: worldEvents,
-      attachments,
-      dms,
-    }),
+    channelMessages: new ChannelMessagesService({ ...messaging, dms }),
     attachments,
     messageModeration: new MessageModerationService({
       world: store.world,

@@ -168,27 +168,10 @@ export class ChannelMessagesService {
       this.find(guild, channel, id, author.id),
     );
     const message: StoredMessage = {
-      id: this.deps.ids.next(),
-      channel_id: channel.id,
-      guild_id: guild.id,
-      author,
-      content,
-      embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
-      components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
-      flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
-      tts: data.tts === true,
-      timestamp: new Date(this.deps.now()).toISOString(),
-      edited_timestamp: null,
-      ephemeral_for_user_id: null,
+      ...newMessageFields(data, this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
       ...addressing,
     };
-    const attached = await attachFiles(this.deps.attachments, message, data.attachments, files, ['attachments']);
-    try {
-      await this.deps.messages.putMessage(message);
-    } catch (error) {
-      await attached?.discard();
-      throw error;
-    }
+    await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message);
     return message;
   }
@@ -273,8 +256,49 @@ export class ChannelMessagesService {
   }
 }
 
+/** A new channel message of checked `data` (no mentions: the caller adds its addressing). */
+export function newMessageFields(
+  data: Record<string, unknown>,
+  id: string,
+  channelId: string,
+  guildId: string | null,
+  author: MessageAuthor,
+  nowMs: number,
+): StoredMessage {
+  return {
+    id,
+    channel_id: channelId,
+    guild_id: guildId,
+    author,
+    content: typeof data.content === 'string' ? data.content : '',
+    embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
+    components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
+    flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
+    tts: data.tts === true,
+    timestamp: new Date(nowMs).toISOString(),
+    edited_timestamp: null,
+    ephemeral_for_user_id: null,
+  };
+}
+
+/** Stores a new message with its files; the files go again if the message cannot be stored. */
+export async function storeNewMessage(
+  deps: { messages: Pick<InteractionStore, 'putMessage'>; attachments?: AttachmentsService },
+  message: StoredMessage,
+  data: Record<string, unknown>,
+  files: readonly IncomingFile[],
+): Promise<void> {
+  const attached = await attachFiles(deps.attachments, message, data.attachments, files, ['attachments']);
+  try {
+    await deps.messages.putMessage(message);
+  } catch (error) {
+    await attached?.discard();
+    throw error;
+  }
+}
+
 /** Who writes a message the viewer sends: a bot by its application id, or the user. */
-function authorOf(viewer: Viewer): MessageAuthor {
+export function authorOf(viewer: Viewer): MessageAuthor {
   return viewer.kind === 'bot' ? { kind: 'app', id: viewer.applicationId } : { kind: 'user', id: viewer.userId };
 }
 

@@ -8,16 +8,14 @@ import { apiError } from '../core/io/errors.js';
 import { fieldOf, isRecord, readSnowflake } from '../core/io/read.js';
 import { reportNotObject, reportRequired, type Issues } from '../core/io/report.js';
 import { orThrow, resultOf } from '../core/io/result.js';
-import type { StoredMessage } from '../core/interactions/messages.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import type { Page } from '../core/world/page-query.js';
 import { viewerId, type Viewer } from '../core/world/viewer.js';
 import { toWirePublicBot, toWirePublicUser } from '../core/world/wire.js';
 import type { InteractionStore, WorldStore } from '../store/store.js';
 import type { DmChannel } from '../store/thread-store.js';
-import { attachFiles, type AttachmentsService, type IncomingFile } from './attachments-service.js';
-import { CHANNEL_MESSAGE_FLAGS, checkChannelMessage, withEmbedType } from './channel-messages-service.js';
-import { normalizeComponents } from '../core/interactions/component-tree.js';
+import type { AttachmentsService, IncomingFile } from './attachments-service.js';
+import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from './channel-messages-service.js';
 import type { MessageRenderer } from './message-renderer.js';
 import type { WorldEvents } from './world-events.js';
 
@@ -101,27 +99,8 @@ export class DmChannelsService {
   /** A message of one end to the other. */
   async send(viewer: Viewer, dm: DmChannel, body: unknown, files: readonly IncomingFile[]): Promise<WireObject> {
     const data = checkChannelMessage(body, false);
-    const message: StoredMessage = {
-      id: this.deps.ids.next(),
-      channel_id: dm.id,
-      guild_id: null,
-      author: viewer.kind === 'bot' ? { kind: 'app', id: viewer.applicationId } : { kind: 'user', id: viewer.userId },
-      content: typeof data.content === 'string' ? data.content : '',
-      embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
-      components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
-      flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
-      tts: data.tts === true,
-      timestamp: new Date(this.deps.now()).toISOString(),
-      edited_timestamp: null,
-      ephemeral_for_user_id: null,
-    };
-    const attached = await attachFiles(this.deps.attachments, message, data.attachments, files, ['attachments']);
-    try {
-      await this.deps.messages.putMessage(message);
-    } catch (error) {
-      await attached?.discard();
-      throw error;
-    }
+    const message = newMessageFields(data, this.deps.ids.next(), dm.id, null, authorOf(viewer), this.deps.now());
+    await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message, [dm.application_id, dm.user_id]);
     return this.deps.renderer.render(message);
   }
