@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
+  AuditLogEvent,
   ChannelType,
   DiscordAPIError,
   GatewayIntentBits,
@@ -39,6 +40,7 @@ import {
 const CREATE_PUBLIC_THREADS = 1n << 35n;
 const CREATE_PRIVATE_THREADS = 1n << 36n;
 const SEND_MESSAGES_IN_THREADS = 1n << 38n;
+const VIEW_AUDIT_LOG = 1n << 7n;
 
 /** A v10 refusal as discord.js throws it. */
 function v10Error(status: number, code: number) {
@@ -92,7 +94,7 @@ describe('a discord.js bot opens and runs threads', () => {
       ),
       installs: [...world.installs, { application_id: OTHER_APP_ID, scopes: ['bot'], permissions: null }],
     }));
-    await grant(CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS);
+    await grant(CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS | VIEW_AUDIT_LOG);
     other = await watchingBot(server, OTHER_BOT_TOKEN, [GatewayIntentBits.Guilds], otherRaw);
     bot = await restBot(server, DEMO_BOT_TOKEN, TEST_GUILD_ID);
     guild = await bot.guilds.fetch(TEST_GUILD_ID);
@@ -111,6 +113,7 @@ describe('a discord.js bot opens and runs threads', () => {
   test('a public thread: created with its fields, and the other bot gets THREAD_CREATE', async () => {
     const thread = await general.threads.create({
       name: 'help-desk',
+      reason: 'a place for questions',
       autoArchiveDuration: 60,
       type: ChannelType.PublicThread,
     });
@@ -122,6 +125,10 @@ describe('a discord.js bot opens and runs threads', () => {
     const created = await otherRaw.find((p) => p.t === 'THREAD_CREATE' && p.d.id === thread.id, 'THREAD_CREATE');
     assert.equal(created.d.newly_created, true);
     assert.equal(created.d.parent_id, GENERAL);
+    const log = await guild.fetchAuditLogs({ type: AuditLogEvent.ThreadCreate });
+    const entry = log.entries.find((e) => e.targetId === thread.id);
+    assert.equal(entry?.reason, 'a place for questions', 'the audit entry carries the reason');
+    assert.equal(entry?.executorId, DEMO_APP_ID);
     const seen = await carol('GET', `/channels/${thread.id}`);
     assert.equal(seen.status, 200, 'a public thread is seen by whoever sees its channel');
   });

@@ -33,6 +33,7 @@ import { GuildChannelsService } from '../services/guild-channels-service.js';
 import { GuildStructureWrites } from '../services/guild-structure-writes.js';
 import { RolesService } from '../services/roles-service.js';
 import { ThreadsService } from '../services/threads-service.js';
+import { DmChannelsService } from '../services/dm-channels-service.js';
 import { ThreadMembersService } from '../services/thread-members-service.js';
 import { ThreadListsService } from '../services/thread-lists-service.js';
 import { MembersService } from '../services/members-service.js';
@@ -132,13 +133,25 @@ export function buildServices(parts: ServiceParts): Services {
   const oidc = new OidcService(store.world, parts.address, now);
   const consoleService = new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true });
   const commandIndex = new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index });
+  // What a message's sender needs, in a guild channel and in a DM alike.
+  const messaging = {
+    world: store.world,
+    messages: store.interactions,
+    renderer,
+    ids,
+    now,
+    events: worldEvents,
+    attachments,
+  };
+  const dms = new DmChannelsService(messaging);
   const auditLog = new AuditLog({ store: store.auditLog, world: store.world, ids, events: worldEvents });
   const structureWrites = new GuildStructureWrites(store.world, worldEvents, auditLog);
   const http: HttpServices = {
     principals: store.world,
     commands,
     permissions: new PermissionsService(store.commands, bus),
-    channels: new ChannelsService(store.world, commandIndex, renderer),
+    channels: new ChannelsService(store.world, commandIndex, renderer, dms),
+    dms,
     interactions,
     interactionReads: new InteractionReads({ store, now }),
     callbacks,
@@ -154,21 +167,20 @@ export function buildServices(parts: ServiceParts): Services {
     auditLog,
     roles: new RolesService({ world: store.world, writes: structureWrites, ids }),
     guildChannels: new GuildChannelsService({ writes: structureWrites, ids }),
+    members: new MembersService({ store: store.world, auditLog, events: worldEvents, now }),
     threads: {
-      threads: new ThreadsService({ world: store.world, messages: store.interactions, ids, now, events: worldEvents }),
+      threads: new ThreadsService({
+        world: store.world,
+        messages: store.interactions,
+        ids,
+        now,
+        events: worldEvents,
+        auditLog,
+      }),
       members: new ThreadMembersService(store.world, worldEvents, now),
       lists: new ThreadListsService(store.world, now),
     },
-    members: new MembersService({ store: store.world, auditLog, events: worldEvents, now }),
-    channelMessages: new ChannelMessagesService({
-      world: store.world,
-      messages: store.interactions,
-      renderer,
-      ids,
-      now,
-      events: worldEvents,
-      attachments,
-    }),
+    channelMessages: new ChannelMessagesService({ ...messaging, dms }),
     attachments,
     messageModeration: new MessageModerationService({
       world: store.world,

@@ -10,6 +10,7 @@ import type { AuditLog } from '../services/audit-log.js';
 import type { GuildChannelsService } from '../services/guild-channels-service.js';
 import type { RolesService } from '../services/roles-service.js';
 import type { ThreadsService } from '../services/threads-service.js';
+import type { DmChannelsService } from '../services/dm-channels-service.js';
 import type { ThreadMembersService } from '../services/thread-members-service.js';
 import type { ThreadListsService } from '../services/thread-lists-service.js';
 import type { MembersService } from '../services/members-service.js';
@@ -64,14 +65,16 @@ export interface HttpServices {
   guilds: GuildsService;
   /** Guild bans; absent: the ban routes are not served. */
   bans?: BansService;
+  /** Threads, their members and their lists (absent in tests that build the HTTP layer without them). */
+  threads?: { threads: ThreadsService; members: ThreadMembersService; lists: ThreadListsService };
+  /** DM channels between bots and users (absent: `POST /users/@me/channels` is not served). */
+  dms?: DmChannelsService;
   /** Guilds' audit logs; absent: the audit log route is not served. */
   auditLog?: AuditLog;
   /** Guild roles written by bots; absent: only the role reads are served. */
   roles?: RolesService;
   /** Guild channels and their overwrites written by bots; absent: not served. */
   guildChannels?: GuildChannelsService;
-  /** Threads, their members and their lists (absent in tests that build the HTTP layer without them). */
-  threads?: { threads: ThreadsService; members: ThreadMembersService; lists: ThreadListsService };
   /** Guild members' edits, kicks and search by bots; absent: those routes are not served. */
   members?: MembersService;
   /** A bot's own channel messages (POST/PATCH/DELETE /channels/{id}/messages). */

@@ -33,6 +33,7 @@ import { channelPinRoutes } from './routes/channel-pins.js';
 import { messageReactionRoutes } from './routes/message-reactions.js';
 import { guildRoutes } from './routes/guilds.js';
 import { banRoutes } from './routes/bans.js';
+import { dmChannelRoutes } from './routes/dm-channels.js';
 import { auditLogRoutes } from './routes/audit-logs.js';
 import { guildChannelRoutes } from './routes/guild-channels.js';
 import { roleRoutes } from './routes/roles.js';
@@ -177,6 +178,7 @@ export async function buildServer(services: HttpServices, options: ServerOptions
         await api.register(oauth2Routes, { oauth2: services.oauth2 });
         await api.register(guildRoutes, { guilds: services.guilds });
         if (services.bans) await api.register(banRoutes, { bans: services.bans });
+        if (services.dms) await api.register(dmChannelRoutes, { dms: services.dms });
         if (services.auditLog) await api.register(auditLogRoutes, { auditLog: services.auditLog });
         if (services.roles) await api.register(roleRoutes, { roles: services.roles });
         if (services.guildChannels) await api.register(guildChannelRoutes, { guildChannels: services.guildChannels });

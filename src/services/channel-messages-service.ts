@@ -35,19 +35,20 @@ import { attachFiles, checkComponentMedia, type AttachmentsService, type Incomin
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 import { postRefusal } from '../core/world/thread-rules.js';
 import { refuseThread } from './thread-place.js';
+import type { DmChannelsService } from './dm-channels-service.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([4, 15, 16]);
 /** The flags a bot may set on a channel message (no EPHEMERAL: that is for interaction answers). */
-const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG | IS_COMPONENTS_V2_FLAG;
+export const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG | IS_COMPONENTS_V2_FLAG;
 
 /** v10 stores an embed without a type as a rich embed, and returns it so. */
-function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> {
+export function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> {
   return { type: 'rich', ...embed };
 }
 
 /** The message rules of interaction answers, without EPHEMERAL; `editing` is the message an edit changes. */
-function checkChannelMessage(body: unknown, editing?: StoredMessage): Record<string, unknown> {
+export function checkChannelMessage(body: unknown, editing?: StoredMessage): Record<string, unknown> {
   const checked = checkMessageData(body, editing ? { partial: true, editing: editedMessageState(editing) } : {});
   if (!checked.ok) throw messageFormError(checked.issues);
   const flags = checked.value.flags;
@@ -68,6 +69,8 @@ export interface ChannelMessagesDeps {
   events: WorldEvents;
   /** Files of messages sent as multipart bodies; without it, messages carry no files. */
   attachments?: AttachmentsService;
+  /** DM channels, whose messages are theirs; without it, a DM channel is an unknown channel. */
+  dms?: DmChannelsService;
 }
 
 export class ChannelMessagesService {
@@ -81,6 +84,8 @@ export class ChannelMessagesService {
 
   /** A channel the viewer may view (VIEW_CHANNEL). */
   async channel(viewer: Viewer, channelId: string): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.wire(dm, viewer);
     const { guild, channel } = await visibleChannel(this.deps.world, viewer, channelId);
     return toWireChannel(guild, channel);
   }
@@ -92,6 +97,8 @@ export class ChannelMessagesService {
     body: unknown,
     files: readonly IncomingFile[] = [],
   ): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.send(viewer, dm, body, files);
     const place = await visibleChannel(this.deps.world, viewer, channelId);
     const permissions = this.inForce(place.guild, viewer, place.permissions);
     if (!hasAll(permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
@@ -116,6 +123,8 @@ export class ChannelMessagesService {
 
   /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
   async get(viewer: Viewer, channelId: string, messageId: string): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.message(viewer, dm, messageId);
     const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const message = await this.find(guild, channel, messageId, viewerId(viewer));
@@ -161,28 +170,10 @@ export class ChannelMessagesService {
       this.find(guild, channel, id, author.id),
     );
     const message: StoredMessage = {
-      id: this.deps.ids.next(),
-      channel_id: channel.id,
-      guild_id: guild.id,
-      author,
-      content,
-      embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
-      components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
-      flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
-      tts: data.tts === true,
-      timestamp: new Date(this.deps.now()).toISOString(),
-      edited_timestamp: null,
-      ephemeral_for_user_id: null,
+      ...newMessageFields(data, this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
       ...addressing,
     };
-    const attached = await attachFiles(this.deps.attachments, message, data.attachments, files, ['attachments']);
-    await checkComponentMedia(message, ['components'], attached);
-    try {
-      await this.deps.messages.putMessage(message);
-    } catch (error) {
-      await attached?.discard();
-      throw error;
-    }
+    await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message);
     return message;
   }
@@ -272,8 +263,50 @@ export class ChannelMessagesService {
   }
 }
 
+/** A new channel message of checked `data` (no mentions: the caller adds its addressing). */
+export function newMessageFields(
+  data: Record<string, unknown>,
+  id: string,
+  channelId: string,
+  guildId: string | null,
+  author: MessageAuthor,
+  nowMs: number,
+): StoredMessage {
+  return {
+    id,
+    channel_id: channelId,
+    guild_id: guildId,
+    author,
+    content: typeof data.content === 'string' ? data.content : '',
+    embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
+    components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
+    flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
+    tts: data.tts === true,
+    timestamp: new Date(nowMs).toISOString(),
+    edited_timestamp: null,
+    ephemeral_for_user_id: null,
+  };
+}
+
+/** Stores a new message with its files; the files go again if the message cannot be stored. */
+export async function storeNewMessage(
+  deps: { messages: Pick<InteractionStore, 'putMessage'>; attachments?: AttachmentsService },
+  message: StoredMessage,
+  data: Record<string, unknown>,
+  files: readonly IncomingFile[],
+): Promise<void> {
+  const attached = await attachFiles(deps.attachments, message, data.attachments, files, ['attachments']);
+  try {
+    await checkComponentMedia(message, ['components'], attached);
+    await deps.messages.putMessage(message);
+  } catch (error) {
+    await attached?.discard();
+    throw error;
+  }
+}
+
 /** Who writes a message the viewer sends: a bot by its application id, or the user. */
-function authorOf(viewer: Viewer): MessageAuthor {
+export function authorOf(viewer: Viewer): MessageAuthor {
   return viewer.kind === 'bot' ? { kind: 'app', id: viewer.applicationId } : { kind: 'user', id: viewer.userId };
 }
 

@@ -14,6 +14,8 @@ import type { WorldStore } from '../store/store.js';
 import type { AppExplanation, CommandIndexService } from './command-index-service.js';
 import type { MessageRenderer } from './message-renderer.js';
 import { memberOf } from '../core/world/member-index.js';
+import type { Viewer } from '../core/world/viewer.js';
+import type { DmChannelsService } from './dm-channels-service.js';
 
 /** Who reads a channel's messages: a user of the client, or an app's bot. */
 export type ChannelReader = { kind: 'user'; user: User } | { kind: 'bot'; app: Application };
@@ -31,6 +33,8 @@ export class ChannelsService {
     private readonly store: Pick<WorldStore, 'findGuildByChannelWithMembers'>,
     private readonly commandIndex: CommandIndexService,
     private readonly renderer: MessageRenderer,
+    /** DM channels, whose messages are theirs; without it, a DM channel is an unknown channel. */
+    private readonly dms?: DmChannelsService,
   ) {}
 
   /** The channel and its guild, holding only the reader's member (no other member is read). */
@@ -68,6 +72,10 @@ export class ChannelsService {
 
   /** One page of messages, newest first; a bot reads by its install's role bits (installed with the bot scope). */
   async messages(reader: ChannelReader, channelId: string, page: Page): Promise<Record<string, unknown>[]> {
+    const viewer: Viewer =
+      reader.kind === 'bot' ? { kind: 'bot', applicationId: reader.app.id } : { kind: 'user', userId: reader.user.id };
+    const dm = await this.dms?.find(viewer, channelId);
+    if (dm) return this.dms!.messages(viewer, dm, page);
     const { guild, channel } = await this.find(channelId, reader.kind === 'bot' ? reader.app.id : reader.user.id);
     if (reader.kind === 'bot') {
       if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw apiError('MissingAccess');

@@ -77,17 +77,7 @@ export class MessageRenderer {
     viewerId: string,
     page: Page,
   ): Promise<Record<string, unknown>[]> {
-    const { limit, before, after, around } = page;
-    // The store pages its own messages; `around` takes a page on each side of the cursor.
-    const own =
-      around === undefined
-        ? await this.store.interactions.listChannelMessages(channel.id, viewerId, limit, { before, after })
-        : [
-            ...(await this.store.interactions.listChannelMessages(channel.id, viewerId, limit, { after: around })),
-            ...(await this.store.interactions.listChannelMessages(channel.id, viewerId, limit, {
-              before: (BigInt(around) + 1n).toString(),
-            })),
-          ];
+    const own = await this.storedPage(channel.id, viewerId, page);
     const fromWorld = guild.messages
       .filter((m) => m.channel_id === channel.id)
       .map((m) => fromWorldMessage(m, guild.id));
@@ -98,6 +88,29 @@ export class MessageRenderer {
     for (const m of visible)
       rendered.push(await this.withReactions(withThread(guild, toWireMessage(m, ctx)), m, viewerId, guild));
     return rendered;
+  }
+
+  /** One page of a DM channel's messages, newest first: all are slashd's own. */
+  async dmMessages(channelId: string, viewerId: string, page: Page): Promise<Record<string, unknown>[]> {
+    const visible = selectPage(await this.storedPage(channelId, viewerId, page), page, (m) => m.id);
+    const ctx = await this.contextFor(visible);
+    const rendered: Record<string, unknown>[] = [];
+    for (const m of visible) rendered.push(await this.withReactions(toWireMessage(m, ctx), m, viewerId, undefined));
+    return rendered;
+  }
+
+  /** The store pages its own messages; `around` takes a page on each side of the cursor. */
+  private async storedPage(channelId: string, viewerId: string, page: Page): Promise<StoredMessage[]> {
+    const { limit, before, after, around } = page;
+    if (around === undefined) {
+      return this.store.interactions.listChannelMessages(channelId, viewerId, limit, { before, after });
+    }
+    return [
+      ...(await this.store.interactions.listChannelMessages(channelId, viewerId, limit, { after: around })),
+      ...(await this.store.interactions.listChannelMessages(channelId, viewerId, limit, {
+        before: (BigInt(around) + 1n).toString(),
+      })),
+    ];
   }
 }
 

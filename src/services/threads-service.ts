@@ -18,6 +18,9 @@ import type { InteractionStore, WorldStore } from '../store/store.js';
 import { findChannelMessage } from './channel-message-lookup.js';
 import { adoptThread, refuseThread, threadEvent, visibleThread } from './thread-place.js';
 import type { WorldEvents } from './world-events.js';
+import type { AuditLog } from './audit-log.js';
+import { AuditLogEvent } from '../core/moderation/audit-log.js';
+import { threadCreateChanges, threadEditChanges } from '../core/world/thread-audit.js';
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 
 export interface ThreadsDeps {
@@ -26,6 +29,8 @@ export interface ThreadsDeps {
   ids: SnowflakeGenerator;
   now: () => number;
   events: WorldEvents;
+  /** Where THREAD_CREATE (110) and THREAD_UPDATE (111) entries go; absent: none is written. */
+  auditLog?: AuditLog;
 }
 
 type WireObject = Record<string, unknown>;
@@ -34,14 +39,20 @@ export class ThreadsService {
   constructor(private readonly deps: ThreadsDeps) {}
 
   /** `POST /channels/{c}/threads`: a public (11) or private (12, v10's default) thread, the creator its first member. */
-  async start(viewer: Viewer, channelId: string, body: unknown): Promise<WireObject> {
+  async start(viewer: Viewer, channelId: string, body: unknown, reason: string | null = null): Promise<WireObject> {
     const request = orThrow(readThreadCreate(body, true));
     const place = await visibleChannel(this.deps.world, viewer, channelId);
-    return this.create(viewer, place, this.deps.ids.next(), request, false);
+    return this.create(viewer, place, this.deps.ids.next(), request, false, reason);
   }
 
   /** `POST /channels/{c}/messages/{m}/threads`: a public thread whose id is the message's. */
-  async startFromMessage(viewer: Viewer, channelId: string, messageId: string, body: unknown): Promise<WireObject> {
+  async startFromMessage(
+    viewer: Viewer,
+    channelId: string,
+    messageId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<WireObject> {
     const request = orThrow(readThreadCreate(body, false));
     const place = await visibleChannel(this.deps.world, viewer, channelId);
     const message = await findChannelMessage(
@@ -53,7 +64,7 @@ export class ThreadsService {
     );
     if (!message) throw apiError('UnknownMessage');
     if (place.guild.channels.some((c) => c.id === message.id)) throw apiError('ThreadAlreadyCreated');
-    return this.create(viewer, place, message.id, request, true);
+    return this.create(viewer, place, message.id, request, true, reason);
   }
 
   private async create(
@@ -62,6 +73,7 @@ export class ThreadsService {
     id: string,
     request: ThreadCreateRequest,
     fromMessage: boolean,
+    reason: string | null,
   ): Promise<WireObject> {
     const { guild, channel, permissions } = place;
     const type = isThread(channel) ? 'wrong-channel-type' : newThreadType(channel, request.type, fromMessage);
@@ -77,6 +89,14 @@ export class ThreadsService {
     if (created === 'no-guild') throw apiError('UnknownChannel');
     const stored = { ...thread, thread_member_ids: [creator] };
     this.deps.events.publishAll([threadEvent('THREAD_CREATE', guild, stored)]);
+    await this.deps.auditLog?.record({
+      guild_id: guild.id,
+      user_id: creator,
+      target_id: thread.id,
+      action_type: AuditLogEvent.ThreadCreate,
+      changes: threadCreateChanges(thread),
+      reason,
+    });
     return toWireThread(guild, stored);
   }
 
@@ -88,7 +108,7 @@ export class ThreadsService {
     return channel !== undefined && isThread(channel);
   }
 
-  async edit(viewer: Viewer, threadId: string, body: unknown): Promise<WireObject> {
+  async edit(viewer: Viewer, threadId: string, body: unknown, reason: string | null = null): Promise<WireObject> {
     const edit = orThrow(readThreadEdit(body));
     const { guild, channel, permissions } = await visibleThread(this.deps.world, viewer, threadId);
     const refusal = editRefusal(channel, edit, permissions, viewerId(viewer));
@@ -97,6 +117,17 @@ export class ThreadsService {
     const edited = editedThread(await adoptThread(this.deps.world, guild, channel, nowIso), edit, nowIso);
     if (!(await this.deps.world.updateThread(guild.id, edited))) throw apiError('UnknownChannel');
     this.deps.events.publishAll([threadEvent('THREAD_UPDATE', guild, edited)]);
+    const changes = threadEditChanges(channel, edited);
+    if (changes.length > 0) {
+      await this.deps.auditLog?.record({
+        guild_id: guild.id,
+        user_id: viewerId(viewer),
+        target_id: edited.id,
+        action_type: AuditLogEvent.ThreadUpdate,
+        changes,
+        reason,
+      });
+    }
     return toWireThread(guild, edited);
   }
 }

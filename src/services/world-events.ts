@@ -37,17 +37,24 @@ export class WorldEvents {
     return { ...context, user: (id) => context.findUser(id), application: (id) => context.findApplication(id) };
   }
 
-  private async messageEvent(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: StoredMessage): Promise<WorldDispatch> {
+  private async messageEvent(
+    t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE',
+    message: StoredMessage,
+    recipientIds: readonly string[] = dmRecipients(message),
+  ): Promise<WorldDispatch> {
     const directory = await this.directoryFor(message);
     const guild = message.guild_id ? await this.store.getGuildWithMembers(message.guild_id, [message.author.id]) : null;
     const author = guild ? findGuildMember(guild, message.author.id, directory) : undefined;
-    return messageDispatch(t, message, { guild, author, recipientIds: dmRecipients(message) }, directory);
+    return messageDispatch(t, message, { guild, author, recipientIds }, directory);
   }
 
-  /** Ephemeral messages are the invoking user's alone: no bot is told of them. */
-  async messageCreated(message: StoredMessage): Promise<void> {
+  /**
+   * Ephemeral messages are the invoking user's alone: no bot is told of them. A DM channel's message
+   * names the channel's two ends (`recipientIds`); without them, an interaction's user and app are.
+   */
+  async messageCreated(message: StoredMessage, recipientIds?: readonly string[]): Promise<void> {
     if (message.ephemeral_for_user_id !== null) return;
-    this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_CREATE', message));
+    this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_CREATE', message, recipientIds));
   }
 
   async messageUpdated(message: StoredMessage): Promise<void> {

@@ -1,4 +1,7 @@
-/** Where the user is: a guild of theirs and a channel of it they may view (v10's guild list, the console's channel list). */
+/**
+ * Where the user is: a guild of theirs and a channel of it they may view (v10's guild list, the
+ * console's channel list), or one of their DMs with a bot (v10's `GET /users/@me/channels`).
+ */
 import { useEffect } from 'preact/hooks';
 import type { Api } from '../api';
 import { useRead } from '../hooks';
@@ -20,6 +23,7 @@ export function PlaceBar({
   channels: Json[];
 }) {
   const guilds = useRead<Json[]>(async () => (await api.get('/users/@me/guilds')) as Json[], [api]);
+  const dms = useRead<Json[]>(async () => (await api.get('/users/@me/channels')) as Json[], [api]);
   const readable = channels.filter((c) => MESSAGE_CHANNEL_TYPES.has(c.type as number));
   const guildId = place?.guildId ?? '';
   // The first guild, then its first readable channel, until the user picks. The defaults are
@@ -61,8 +65,23 @@ export function PlaceBar({
               #{c.name}
             </option>
           ))}
+          {(dms.data ?? []).length > 0 && (
+            <optgroup label="Direct messages">
+              {(dms.data ?? []).map((dm) => (
+                <option key={dm.id} value={dm.id}>
+                  @{dmName(dm)}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
       </label>
     </div>
   );
+}
+
+/** A DM is named by the bot at its other end. */
+function dmName(dm: Json): string {
+  const recipients = (dm.recipients ?? []) as Json[];
+  return (recipients[0]?.username as string | undefined) ?? (dm.id as string);
 }

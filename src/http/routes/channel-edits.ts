@@ -31,7 +31,7 @@ export async function channelEditRoutes(
     async (request) => {
       const { channelId } = request.params;
       if (threads && (await threads.isThread(channelId)))
-        return threads.edit(viewerOf(request), channelId, request.body);
+        return threads.edit(viewerOf(request), channelId, request.body, reasonOf(request));
       if (!guildChannels) throw apiError('UnknownChannel');
       // Only bots manage a guild's channels here; a user's token is refused as the bot-only routes refuse it.
       if (viewerOf(request).kind !== 'bot') throw apiError('Unauthorized');

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidFormBody } from '../../core/io/errors.js';
+import { auditLogReason } from '../../core/moderation/bans.js';
 import { issue, type Issue } from '../../core/io/issue.js';
 import { STRING_TYPE_CONVERT } from '../../core/io/codes.js';
 import { readIntegerParam, type IntegerParam } from '../../core/world/page-query.js';
@@ -61,6 +62,11 @@ function archivedPage(query: ArchivedQuery | undefined, snowflake: boolean): Arc
   return { before, limit };
 }
 
+/** The audit log reason of a write (`X-Audit-Log-Reason`). */
+function reasonOf(request: FastifyRequest): string | null {
+  return auditLogReason(request.headers['x-audit-log-reason']);
+}
+
 function params(request: FastifyRequest): MemberParams {
   return request.params as MemberParams;
 }
@@ -70,7 +76,9 @@ export async function threadRoutes(
   { threads, members, lists }: ThreadRoutesOptions,
 ): Promise<void> {
   api.post<{ Params: ChannelParams }>('/channels/:channelId/threads', WRITER, async (request, reply) =>
-    reply.code(201).send(await threads.start(viewerOf(request), request.params.channelId, request.body)),
+    reply
+      .code(201)
+      .send(await threads.start(viewerOf(request), request.params.channelId, request.body, reasonOf(request))),
   );
 
   api.post<{ Params: ChannelParams & { messageId: string } }>(
@@ -80,7 +88,7 @@ export async function threadRoutes(
       const { channelId, messageId } = request.params;
       return reply
         .code(201)
-        .send(await threads.startFromMessage(viewerOf(request), channelId, messageId, request.body));
+        .send(await threads.startFromMessage(viewerOf(request), channelId, messageId, request.body, reasonOf(request)));
     },
   );
 
