@@ -50,7 +50,10 @@ function guildOf(id: string, size: number): Guild {
       nick: null,
       joined_at: '2026-01-01T00:00:00.000Z',
     })),
-    installs: [{ application_id: APP_ID, scopes: ['bot', 'applications.commands'], permissions: '2048' }],
+    // SEND_MESSAGES and MANAGE_NICKNAMES: the bot renames members (below it: they have no role).
+    installs: [
+      { application_id: APP_ID, scopes: ['bot', 'applications.commands'], permissions: String(2048 | (1 << 27)) },
+    ],
     messages: [],
   };
 }
@@ -98,6 +101,15 @@ function writeMember(server: ChildServer, guildId: string, member: number, nick:
     method: 'PUT',
     headers: { authorization: ADMIN, 'content-type': 'application/json' },
     body: JSON.stringify({ roles: [], nick, joined_at: '2026-01-01T00:00:00.000Z' }),
+  });
+}
+
+/** A moderation bot's member write: a nickname, through the v10 route (never the owner, member 0). */
+function botWriteMember(server: ChildServer, guildId: string, member: number, nick: string): Promise<number> {
+  return call(`${server.url}/api/v10/guilds/${guildId}/members/${userId(member)}`, {
+    method: 'PATCH',
+    headers: { authorization: BOT, 'content-type': 'application/json', 'x-audit-log-reason': 'bench' },
+    body: JSON.stringify({ nick }),
   });
 }
 
@@ -176,18 +188,22 @@ export async function runMembersBench(): Promise<{ lines: string[] }> {
     const small: number[] = [];
     const large: number[] = [];
     const baseline: number[] = [];
+    const botSmall: number[] = [];
+    const botLarge: number[] = [];
     try {
       for (let i = 0; i < WRITES; i++) {
         // A different member each time, spread over the guild (the large guild's reach its far end).
         small.push(await writeMember(server, SMALL_GUILD, (i * 7919) % SMALL, `nick${i}`));
         large.push(await writeMember(server, LARGE_GUILD, (i * 104729) % LARGE, `nick${i}`));
         baseline.push(await writeGuildlessUser(server, i, `name${i}`));
+        botSmall.push(await botWriteMember(server, SMALL_GUILD, 1 + ((i * 7919) % (SMALL - 1)), `bot${i}`));
+        botLarge.push(await botWriteMember(server, LARGE_GUILD, 1 + ((i * 104729) % (LARGE - 1)), `bot${i}`));
       }
     } finally {
       stop.done = true;
       await readers;
     }
-    for (const list of [small, large, baseline, reads]) list.sort((a, b) => a - b);
+    for (const list of [small, large, baseline, reads, botSmall, botLarge]) list.sort((a, b) => a - b);
     const ratio = percentile(large, 50) / percentile(small, 50);
     lines.push(`member write (PUT /admin/guilds/{g}/members/{u}), ${SMALL} members: ${summary(small)}`);
     lines.push(`member write, ${LARGE} members: ${summary(large)}`);
@@ -196,6 +212,13 @@ export async function runMembersBench(): Promise<{ lines: string[] }> {
       `baseline, a guildless user written (PATCH /admin/users/{id}): ${summary(baseline)}; ` +
         `member write / baseline, p50: ${fixed(percentile(small, 50) / percentile(baseline, 50))} (${SMALL}), ` +
         `${fixed(percentile(large, 50) / percentile(baseline, 50))} (${LARGE})`,
+    );
+    lines.push(
+      `member write by the bot (PATCH /api/v10/guilds/{g}/members/{u}), ${SMALL} members: ${summary(botSmall)}`,
+    );
+    lines.push(`member write by the bot, ${LARGE} members: ${summary(botLarge)}`);
+    lines.push(
+      `bot writes, ratio ${LARGE} / ${SMALL}, p50: ${fixed(percentile(botLarge, 50) / percentile(botSmall, 50))} (goal ≤ 1.2)`,
     );
     lines.push(`reads meanwhile (${reads.length}): ${summary(reads)}`);
   } finally {
