@@ -1,7 +1,7 @@
 /**
  * A discord.js ticket bot works with threads through its own API against slashd
  * (`channel.threads.create` public and private, `message.startThread`, `thread.members.add/remove`,
- * `thread.setLocked`, `thread.setArchived`, `guild.channels.fetchActiveThreads`), and what others
+ * `thread.setLocked`, `thread.setArchived`, `thread.delete`, `guild.channels.fetchActiveThreads`), and what others
  * observe follows: a user outside a private thread cannot see it, a locked or archived thread
  * refuses messages with v10's error, and another bot in the guild gets THREAD_CREATE. Each refusal
  * is v10's (50013 without CREATE_PRIVATE_THREADS, 10003 for an unknown channel, 160004 for a
@@ -207,6 +207,20 @@ describe('a discord.js bot opens and runs threads', () => {
     assert.equal(active.threads.has(archived.id), false, 'an archived one is not');
     const publicArchived = await general.threads.fetchArchived({ type: 'public' });
     assert.ok(publicArchived.threads.has(archived.id));
+  });
+
+  test('thread.delete(): it goes with its messages; the other bot gets THREAD_DELETE; the audit entry carries the reason', async () => {
+    const thread = await general.threads.create({ name: 'to-delete', type: ChannelType.PublicThread });
+    const said = await carol('POST', `/channels/${thread.id}/messages`, { content: 'soon gone' });
+    assert.equal(said.status, 200, said.text);
+    await thread.delete('ticket closed');
+    const deleted = await otherRaw.find((p) => p.t === 'THREAD_DELETE' && p.d.id === thread.id, 'THREAD_DELETE');
+    assert.deepEqual(deleted.d, { id: thread.id, guild_id: TEST_GUILD_ID, parent_id: GENERAL, type: 11 });
+    const gone = await carol('GET', `/channels/${thread.id}/messages`);
+    assert.equal(gone.status, 404, gone.text);
+    assert.equal((gone.body as { code: number }).code, 10003);
+    const logs = await guild.fetchAuditLogs({ type: AuditLogEvent.ThreadDelete });
+    assert.equal(logs.entries.find((entry) => entry.targetId === thread.id)?.reason, 'ticket closed');
   });
 
   test('a thread of an unknown channel is refused with 10003', async () => {

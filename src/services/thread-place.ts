@@ -45,7 +45,20 @@ export function toWireThreadMember(threadId: string, member: ThreadMemberRow): R
 }
 
 /** THREAD_CREATE (`newly_created`), THREAD_UPDATE: about the thread, so only those who see it get it. */
-export function threadEvent(t: 'THREAD_CREATE' | 'THREAD_UPDATE', guild: Guild, thread: Channel): WorldEvent {
+export function threadEvent(
+  t: 'THREAD_CREATE' | 'THREAD_UPDATE' | 'THREAD_DELETE',
+  guild: Guild,
+  thread: Channel,
+): WorldEvent {
+  // v10's THREAD_DELETE names the thread only.
+  if (t === 'THREAD_DELETE') {
+    return guildDispatch(t, guild.id, thread.id, {
+      id: thread.id,
+      guild_id: guild.id,
+      parent_id: thread.parent_id,
+      type: thread.type,
+    });
+  }
   const wire = toWireThread(guild, thread);
   return guildDispatch(t, guild.id, thread.id, t === 'THREAD_CREATE' ? { ...wire, newly_created: true } : wire);
 }

@@ -1,12 +1,13 @@
 /**
  * Threads (v10 Threads): starting one in a channel or from a message, editing one (archive, lock,
  * rename), each checked against v10's permissions (CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS,
- * MANAGE_THREADS, SEND_MESSAGES_IN_THREADS) and told to bots as THREAD_CREATE / THREAD_UPDATE.
+ * MANAGE_THREADS, SEND_MESSAGES_IN_THREADS) and told to bots as THREAD_CREATE / THREAD_UPDATE /
+ * THREAD_DELETE.
  * Members are thread-members-service.ts's; the lists thread-lists-service.ts's.
  */
 import { apiError } from '../core/io/errors.js';
 import { orThrow } from '../core/io/result.js';
-import { hasAll } from '../core/permissions/bits.js';
+import { hasAll, MANAGE_THREADS } from '../core/permissions/bits.js';
 import { isThread } from '../core/permissions/channels.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
 import { readThreadCreate, readThreadEdit, type ThreadCreateRequest } from '../core/world/thread-requests.js';
@@ -24,7 +25,7 @@ import { threadCreateChanges, threadEditChanges } from '../core/world/thread-aud
 import { visibleChannel, type WorldReadStore } from './world-reads.js';
 
 export interface ThreadsDeps {
-  world: WorldReadStore & Pick<WorldStore, 'createThread' | 'updateThread'>;
+  world: WorldReadStore & Pick<WorldStore, 'createThread' | 'updateThread' | 'deleteThread'>;
   messages: Pick<InteractionStore, 'getMessage'>;
   ids: SnowflakeGenerator;
   now: () => number;
@@ -100,14 +101,37 @@ export class ThreadsService {
     return toWireThread(guild, stored);
   }
 
-  /** `PATCH /channels/{t}` on a thread: name, archived, locked, auto_archive_duration, invitable, slowmode. */
-  /** Whether the channel is a thread (`PATCH /channels/{id}` edits threads here, other channels elsewhere). */
-  async isThread(channelId: string): Promise<boolean> {
+  /**
+   * What kind of thread the channel is: `stored` as a row of its own (created through the API, or
+   * taken in by it), `document` (a world file's, in the guild's document), or none. `PATCH
+   * /channels/{id}` edits both kinds here; `DELETE` deletes stored ones here, and any other channel
+   * goes through the guild channels.
+   */
+  async threadKind(channelId: string): Promise<'stored' | 'document' | null> {
     const guild = await this.deps.world.findGuildByChannelWithMembers(channelId, []);
     const channel = guild?.channels.find((c) => c.id === channelId);
-    return channel !== undefined && isThread(channel);
+    if (channel === undefined || !isThread(channel)) return null;
+    return channel.thread === undefined ? 'document' : 'stored';
   }
 
+  /** `DELETE /channels/{t}` on a stored thread (MANAGE_THREADS): it goes with its members and messages. */
+  async delete(viewer: Viewer, threadId: string, reason: string | null): Promise<WireObject> {
+    const { guild, channel, permissions } = await visibleThread(this.deps.world, viewer, threadId);
+    if (!hasAll(permissions, MANAGE_THREADS)) throw apiError('MissingPermissions');
+    if (!(await this.deps.world.deleteThread(guild.id, channel.id))) throw apiError('UnknownChannel');
+    this.deps.events.publishAll([threadEvent('THREAD_DELETE', guild, channel)]);
+    await this.deps.auditLog?.record({
+      guild_id: guild.id,
+      user_id: viewerId(viewer),
+      target_id: channel.id,
+      action_type: AuditLogEvent.ThreadDelete,
+      changes: [],
+      reason,
+    });
+    return toWireThread(guild, channel);
+  }
+
+  /** `PATCH /channels/{t}` on a thread: name, archived, locked, auto_archive_duration, invitable, slowmode. */
   async edit(viewer: Viewer, threadId: string, body: unknown, reason: string | null = null): Promise<WireObject> {
     const edit = orThrow(readThreadEdit(body));
     const { guild, channel, permissions } = await visibleThread(this.deps.world, viewer, threadId);

@@ -24,7 +24,7 @@ export interface ThreadStore {
   createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation>;
   /** Rewrites a stored thread (its members stay); false when the guild has no such stored thread. */
   updateThread(guildId: string, thread: Channel): Promise<boolean>;
-  /** The thread and its members; false when the guild has no such stored thread. */
+  /** The thread, its members and its messages (with their pins, reactions and files); false when the guild has no such stored thread. */
   deleteThread(guildId: string, threadId: string): Promise<boolean>;
   /** Null when the guild has no such stored thread; false when the user was a member already. */
   addThreadMember(guildId: string, threadId: string, member: ThreadMemberRow): Promise<boolean | null>;

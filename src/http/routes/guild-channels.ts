@@ -1,6 +1,6 @@
 /**
  * A guild's channels as bots change them (v10 Channel endpoints): `POST` and `PATCH
- * /guilds/{g}/channels` (create, reorder), `DELETE /channels/{c}` (`PATCH` is in channel-edits.ts), and `PUT` and
+ * /guilds/{g}/channels` (create, reorder; `PATCH` and `DELETE /channels/{c}` are in channel-edits.ts), and `PUT` and
  * `DELETE /channels/{c}/permissions/{overwrite}`; the checks are the service's (MANAGE_CHANNELS,
  * MANAGE_ROLES, what one may grant). Reading a channel is in `channel-messages.ts`.
  */
@@ -52,10 +52,6 @@ export async function guildChannelRoutes(
     await guildChannels.reorder(appOf(request).id, request.params.guildId, request.body, reasonOf(request));
     return reply.code(204).send();
   });
-
-  api.delete<{ Params: ChannelParams }>('/channels/:channelId', BOT, async (request) =>
-    guildChannels.delete(appOf(request).id, request.params.channelId, reasonOf(request)),
-  );
 
   api.put<{ Params: OverwriteParams }>(
     '/channels/:channelId/permissions/:overwriteId',

@@ -75,7 +75,9 @@ export class PostgresThreads extends PostgresGuildStructure implements ThreadSto
         threadId,
       ]);
       await client.query('DELETE FROM thread_members WHERE guild_id = $1 AND thread_id = $2', [guildId, threadId]);
-      return (gone.rowCount ?? 0) > 0;
+      if ((gone.rowCount ?? 0) === 0) return false;
+      await super.dropChannelRows(client, guildId, [threadId]);
+      return true;
     });
   }
 

@@ -45,6 +45,7 @@ export class SqliteThreads extends SqliteGuildStructure implements ThreadStore {
         this.conn.sql('DELETE FROM guild_threads WHERE guild_id = ? AND thread_id = ?').run(guildId, threadId).changes >
         0;
       this.conn.sql('DELETE FROM thread_members WHERE guild_id = ? AND thread_id = ?').run(guildId, threadId);
+      if (gone) super.dropChannelRows(guildId, [threadId]);
       if (gone) this.conn.cached.forgetGuild(guildId);
       return gone;
     });
