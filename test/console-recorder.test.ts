@@ -1,7 +1,7 @@
 /**
  * The console's Record button (issue 28) in Debian's Chromium against a real slashd and an
  * unmodified discord.js bot: alice records `/weather city:Paris days:3`, a click on its button and
- * a modal's submission, downloads the YAML, and `runScenario` replays the file against the same
+ * a modal's submission, an ephemeral answer, a message and a reaction, downloads the YAML, and `runScenario` replays the file against the same
  * bot: it passes; after the bot's reply changes, it fails with the diff of what was observed.
  */
 import assert from 'node:assert/strict';
@@ -17,6 +17,7 @@ import {
   Client,
   Events,
   GatewayIntentBits,
+  MessageFlags,
   ModalBuilder,
   Routes,
   TextInputBuilder,
@@ -41,6 +42,7 @@ const COMMANDS = [
     ],
   },
   { name: 'feedback', description: 'Tell the app what you think' },
+  { name: 'secret', description: 'Answers only you' },
 ];
 
 /** The word of the weather the bot reports: the test changes it to break the recorded scenario. */
@@ -66,6 +68,8 @@ async function answer(interaction: Interaction): Promise<void> {
           new ActionRowBuilder<TextInputBuilder>().addComponents(input.setStyle(TextInputStyle.Paragraph)),
         ),
     );
+  } else if (interaction.isChatInputCommand() && interaction.commandName === 'secret') {
+    await interaction.reply({ content: 'a secret for you only', flags: MessageFlags.Ephemeral });
   } else if (interaction.isButton()) {
     const [, city, days] = interaction.customId.split(':');
     await interaction.update({ content: `**${city}**: refreshed, still ${sky} for ${days} days`, components: [] });
@@ -125,12 +129,25 @@ describe('recording a session in the console, then replaying it', () => {
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await messageWith(alice, 'Thanks for your feedback: lovely console').waitFor();
 
+    await openPicker(alice, 'secret');
+    await composer(alice).press('Enter');
+    await messageWith(alice, 'a secret for you only').waitFor();
+    await composer(alice).fill('hello all');
+    await composer(alice).press('Enter');
+    const hello = messageWith(alice, 'hello all');
+    await hello.getByRole('button', { name: 'Add reaction' }).click();
+    await hello.getByRole('button', { name: 'React with 👍' }).click();
+    await hello.getByRole('button', { name: /^👍, 1 reaction/ }).waitFor();
+
     await alice.getByRole('button', { name: '■ Stop recording' }).click();
     const shown = alice.getByRole('region', { name: 'Recorded scenario' });
     const yaml = (await shown.locator('pre').textContent()) ?? '';
     assert.match(yaml, /invoke: \/weather city:Paris days:3/);
     assert.match(yaml, /click:\s+label: Refresh/);
     assert.match(yaml, /submit:\s+comment: lovely console/);
+    assert.match(yaml, /invoke: \/secret\n(?:.*\n)*?\s+- ephemeral:\s+content: a secret for you only/);
+    assert.match(yaml, /post: hello all/);
+    assert.match(yaml, /react: 👍/);
     // The mention holds alice's id: recorded as a pattern, not the literal id.
     assert.match(yaml, /matches: \^<@\\d\{17,20\}>\$/);
 
@@ -147,7 +164,7 @@ describe('recording a session in the console, then replaying it', () => {
   test('the downloaded file replays against the same bot: passes', async () => {
     const run = await runScenario(file, { url: server.url, adminToken: ADMIN_TOKEN });
     assert.ok(run.passed, run.report);
-    assert.equal(run.results[0]!.steps.length, 4);
+    assert.equal(run.results[0]!.steps.length, 7);
   });
 
   test("after the bot's reply changes, the replay fails with a readable diff", async () => {
