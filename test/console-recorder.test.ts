@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { REST } from '@discordjs/rest';
+import type { Client } from 'discord.js';
 import {
   ActionRowBuilder,
   ButtonBuilder,
   ButtonStyle,
-  Client,
   Events,
   GatewayIntentBits,
   MessageFlags,
@@ -27,6 +27,7 @@ import {
 import type { Browser, Page } from 'playwright-core';
 import { runScenario } from '../src/testing/index.js';
 import { launchBrowser } from './helpers/browser.js';
+import { watchingBot } from './helpers/discordjs.js';
 import { composer, messageWith, openConsole, openPicker, pageErrors, signInAs } from './helpers/console-page.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -90,12 +91,9 @@ describe('recording a session in the console, then replaying it', () => {
     server = await startServer({ config: { sandboxSignIn: true } });
     const rest = new REST({ api: `${server.url}/api` }).setToken(DEMO_BOT_TOKEN);
     await rest.put(Routes.applicationGuildCommands(DEMO_APP_ID, TEST_GUILD_ID), { body: COMMANDS });
-    client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${server.url}/api` } });
-    client.on(Events.InteractionCreate, (interaction) => void answer(interaction).catch(() => undefined));
-    const ready = new Inbox<string>(() => 'ready');
-    client.once(Events.ClientReady, () => ready.push('ready'));
-    await client.login(DEMO_BOT_TOKEN);
-    await ready.find(() => true, 'the bot ready');
+    client = await watchingBot(server, DEMO_BOT_TOKEN, [GatewayIntentBits.Guilds], new Inbox(), (bot) =>
+      bot.on(Events.InteractionCreate, (interaction) => void answer(interaction).catch(() => undefined)),
+    );
     browser = await launchBrowser();
     alice = await openConsole(browser, server.url);
   });
