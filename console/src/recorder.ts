@@ -117,7 +117,7 @@ export function newRecording(): Recording {
 
 /** A step by `as` in `channel`: the channel named only when it differs from the previous step's. */
 export function addStep(recording: Recording, as: string, channel: string, action: Record<string, unknown>): Step {
-  const step = { as, ...(recording.channel === channel ? {} : { in: channel }), ...action } as Step;
+  const step = { ...action, as, ...(recording.channel === channel ? {} : { in: channel }) } as Step;
   recording.channel = channel;
   recording.steps.push(step);
   return step;
