@@ -1,12 +1,15 @@
 /**
  * The console's Record button (issue 28) in Debian's Chromium against a real slashd and an
- * unmodified discord.js bot: alice records `/weather city:Paris days:3`, a click on its button and
- * a modal's submission, an ephemeral answer, a message and a reaction, downloads the YAML, and `runScenario` replays the file against the same
- * bot: it passes; after the bot's reply changes, it fails with the diff of what was observed.
+ * unmodified discord.js bot: alice records `/weather city:Paris days:3`, a click on its button, a
+ * modal's submission, an ephemeral answer, a message and a reaction, downloads the YAML, and
+ * `runScenario` replays the file against the same bot: it passes; after the bot's reply changes, it
+ * fails with the diff of what was observed. The same file against a discord.py bot answering alike
+ * (test/python/discord_weather.py): the same.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { REST } from '@discordjs/rest';
@@ -25,11 +28,13 @@ import {
   type Interaction,
 } from 'discord.js';
 import type { Browser, Page } from 'playwright-core';
-import { runScenario } from '../src/testing/index.js';
+import { runScenario, type ScenarioRun } from '../src/testing/index.js';
 import { launchBrowser } from './helpers/browser.js';
 import { watchingBot } from './helpers/discordjs.js';
+import { spawnDiscordPy } from './helpers/discordpy.js';
 import { composer, messageWith, openConsole, openPicker, pageErrors, signInAs } from './helpers/console-page.js';
 import { Inbox } from './helpers/inbox.js';
+import type { Json } from './helpers/json.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -77,6 +82,17 @@ async function answer(interaction: Interaction): Promise<void> {
   } else if (interaction.isModalSubmit()) {
     await interaction.reply(`Thanks for your feedback: ${interaction.fields.getTextInputValue('comment')}`);
   }
+}
+
+/** The replay's report once the bot says "rainy": the first step fails with its diff, the rest skipped. */
+function assertChangedReply(run: ScenarioRun): void {
+  assert.equal(run.passed, false);
+  assert.match(run.report, /✗ alice invokes \/weather city:Paris days:3 in #\S+/);
+  assert.match(
+    run.report,
+    /- expected: "\*\*Paris\*\*: sunny for 3 days"\n {10}\+ observed: "\*\*Paris\*\*: rainy for 3 days"/,
+  );
+  assert.match(run.report, /- alice clicks \{"label":"Refresh"\} \(skipped\)/);
 }
 
 describe('recording a session in the console, then replaying it', () => {
@@ -167,13 +183,30 @@ describe('recording a session in the console, then replaying it', () => {
 
   test("after the bot's reply changes, the replay fails with a readable diff", async () => {
     sky = 'rainy';
-    const run = await runScenario(file, { url: server.url, adminToken: ADMIN_TOKEN });
-    assert.equal(run.passed, false);
-    assert.match(run.report, /✗ alice invokes \/weather city:Paris days:3 in #\S+/);
-    assert.match(
-      run.report,
-      /- expected: "\*\*Paris\*\*: sunny for 3 days"\n {10}\+ observed: "\*\*Paris\*\*: rainy for 3 days"/,
-    );
-    assert.match(run.report, /- alice clicks \{"label":"Refresh"\} \(skipped\)/);
+    assertChangedReply(await runScenario(file, { url: server.url, adminToken: ADMIN_TOKEN }));
+  });
+
+  test('the same file replays against a discord.py bot answering alike: passes, then fails with the diff', async () => {
+    await client.destroy();
+    const discovery = await server.request('GET', '/gateway');
+    const bot = spawnDiscordPy('discord_weather.py', [server.api, discovery.body.url, DEMO_BOT_TOKEN, TEST_GUILD_ID]);
+    const lines = new Inbox<Json>();
+    let stderr = '';
+    bot.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
+    createInterface({ input: bot.stdout! }).on('line', (line) => lines.push(JSON.parse(line) as Json));
+    bot.once('exit', (code) => lines.push({ event: 'exited', code }));
+    try {
+      const ready = await lines.find((l) => ['ready', 'exited', 'crashed'].includes(l.event as string), 'on_ready');
+      assert.equal(ready.event, 'ready', `discord.py did not become ready: ${JSON.stringify(ready)}\n${stderr}`);
+      const run = await runScenario(file, { url: server.url, adminToken: ADMIN_TOKEN });
+      assert.ok(run.passed, `${run.report}\n${stderr}`);
+      bot.stdin!.write('sky rainy\n');
+      await lines.find((l) => l.event === 'sky', 'the sky changed');
+      assertChangedReply(await runScenario(file, { url: server.url, adminToken: ADMIN_TOKEN }));
+    } finally {
+      const exited = lines.find((l) => l.event === 'exited', 'the bot to exit');
+      bot.stdin!.end('quit\n');
+      await exited.catch(() => bot.kill('SIGKILL'));
+    }
   });
 });
