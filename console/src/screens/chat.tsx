@@ -14,6 +14,9 @@ import { Message, type MessageActions } from '../components/message';
 import { ModalDialog } from '../components/modal-dialog';
 import type { Choice } from '../components/option-form';
 import { PlaceBar } from '../components/place-bar';
+import { useRecorder } from '../components/record-bar';
+import { commandLine } from '../recorder';
+import type { Step } from '../../../src/core/scenarios/types';
 import { emojiPathName } from '../components/reactions';
 import { useCommandIndex, useGuild, useMessages, useTracker, type Tracked } from '../hooks';
 import type { MentionNames } from '../markdown';
@@ -80,15 +83,20 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   const apps = useRef(new Map<string, string>());
   const shownModals = useRef(new Set<string>());
   const reloadMessages = messages.reload;
+  const { recorder, bar } = useRecorder(
+    session.user.username,
+    (guild.data?.channels ?? []).find((c: Json) => c.id === channelId)?.name ?? '',
+  );
   const onTracked = useCallback(
     (tracked: Tracked) => {
       reloadMessages();
+      recorder.settle(tracked);
       if (tracked.response?.type === 9 && !shownModals.current.has(tracked.id)) {
         shownModals.current.add(tracked.id);
         setModal({ data: tracked.response.data, applicationId: apps.current.get(tracked.id) ?? '' });
       }
     },
-    [reloadMessages],
+    [reloadMessages, recorder],
   );
   const { tracked, track, dismiss } = useTracker(api, onTracked);
   const list = useRef<HTMLDivElement>(null);
@@ -126,39 +134,39 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   const appName = (id: string) => index.data?.applications.find((a) => a.id === id)?.name ?? 'The app';
 
   /** Sends one interaction and follows it; a refusal comes back as a sentence. */
-  const invoke = async (body: Record<string, unknown>, label: string): Promise<string | null> => {
+  const invoke = async (body: Record<string, unknown>, label: string, step: Step | null): Promise<string | null> => {
     try {
       const full = { guild_id: guildId, channel_id: channelId, nonce: String(Date.now()), ...body };
       const form = uploadForm(full);
       const result = form ? await api.postForm('/interactions', form) : await api.post('/interactions', full);
       apps.current.set(result.id as string, body.application_id as string);
       session.interactions.add(result.id as string);
+      recorder.follow(result.id as string, step);
       track(result, label);
       return null;
     } catch (error) {
+      recorder.refused(step, error);
       return refusalText(error);
     }
   };
 
   const say = async (content: string): Promise<string | null> => {
+    const step = recorder.step({ post: content });
     try {
       await api.post(`/channels/${channelId ?? ''}/messages`, { content });
     } catch (error) {
+      recorder.refused(step, error);
       return refusalText(error);
     }
     reloadMessages();
     return null;
   };
 
-  const send = (entry: PickerEntry, values: FormValues) =>
-    invoke(
-      {
-        type: 2,
-        application_id: entry.command.application_id,
-        data: commandData(entry.command, wireOptions(entry, values)),
-      },
-      entry.label,
-    );
+  const send = (entry: PickerEntry, values: FormValues) => {
+    const data = commandData(entry.command, wireOptions(entry, values));
+    const step = recorder.step({ invoke: commandLine(data) }, entry.appName);
+    return invoke({ type: 2, application_id: entry.command.application_id, data }, entry.label, step);
+  };
 
   const autocomplete = async (entry: PickerEntry, values: FormValues, focused: string): Promise<Choice[]> => {
     let status: Json;
@@ -196,6 +204,8 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
 
   const actions: MessageActions = {
     component: (message, component, values) => {
+      const click = component.label ? { label: component.label as string } : (component.custom_id as string);
+      const step = recorder.step({ click, ...(values ? { values } : {}) });
       void invoke(
         {
           type: 3,
@@ -204,6 +214,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
           data: { custom_id: component.custom_id, component_type: component.type, ...(values ? { values } : {}) },
         },
         component.label ?? component.custom_id,
+        step,
       );
     },
     openMenu: (kind, target, anchor) => setMenu({ kind, target, anchor }),
@@ -217,10 +228,12 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
     reactions: {
       emojis: guild.data?.emojis ?? [],
       react: async (message, emoji, add) => {
+        const step = add ? recorder.step({ react: emojiPathName(emoji) }) : null;
         const path = `/channels/${channelId ?? ''}/messages/${message.id as string}/reactions/${encodeURIComponent(emojiPathName(emoji))}/@me`;
         try {
           await api.call(add ? 'PUT' : 'DELETE', path);
         } catch (error) {
+          recorder.refused(step, error);
           return refusalText(error);
         }
         reloadMessages();
@@ -240,6 +253,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
         data: { id: command.id, name: command.name, type: command.type, version: command.version, target_id: target },
       },
       command.name,
+      recorder.step({ invoke: command.name, target }),
     );
   };
 
@@ -253,6 +267,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   return (
     <div class="chat">
       <PlaceBar api={api} place={place} setPlace={setPlace} channels={channels} />
+      {bar}
       <section class="channel" aria-label={channel ? `#${channel.name as string}` : 'Channel'}>
         {messages.error && (
           <p class="form-refusal" role="alert">
@@ -313,6 +328,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
                 },
               },
               modal.data.title as string,
+              recorder.step({ submit: values }),
             )
           }
         />
