@@ -12,7 +12,6 @@ import { after, before, describe, test } from 'node:test';
 import {
   AuditLogEvent,
   ChannelType,
-  DiscordAPIError,
   GatewayIntentBits,
   Routes,
   type Client,
@@ -21,7 +20,7 @@ import {
   type ThreadChannel,
 } from 'discord.js';
 import type { Guild as WorldGuild } from '../src/core/world/types.js';
-import { restBot, watchingBot, type RawDispatch } from './helpers/discordjs.js';
+import { restBot, v10Error, watchingBot, type RawDispatch } from './helpers/discordjs.js';
 import { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -41,16 +40,6 @@ const CREATE_PUBLIC_THREADS = 1n << 35n;
 const CREATE_PRIVATE_THREADS = 1n << 36n;
 const SEND_MESSAGES_IN_THREADS = 1n << 38n;
 const VIEW_AUDIT_LOG = 1n << 7n;
-
-/** A v10 refusal as discord.js throws it. */
-function v10Error(status: number, code: number) {
-  return (error: unknown) => {
-    assert.ok(error instanceof DiscordAPIError, String(error));
-    assert.equal(error.status, status, error.message);
-    assert.equal(error.code, code, error.message);
-    return true;
-  };
-}
 
 describe('a discord.js bot opens and runs threads', () => {
   let server: TestServer;

@@ -40,8 +40,8 @@ export async function restBot(server: TestServer, token: string, guildId: string
 export function v10Error(status: number, code: number) {
   return (error: unknown) => {
     assert.ok(error instanceof DiscordAPIError, String(error));
-    assert.equal(error.status, status);
-    assert.equal(error.code, code);
+    assert.equal(error.status, status, error.message);
+    assert.equal(error.code, code, error.message);
     return true;
   };
 }
