@@ -5,15 +5,13 @@
  * not view the channel cannot; a file past v10's limit fails in the bot with 413 / 40005.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { ATTACHMENT_FILE_BYTES_MAX } from '../src/core/attachments/limits.js';
 import { attachmentWorld, download } from './helpers/attachments.js';
-import { Inbox } from './helpers/inbox.js';
+import type { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ALICE_TOKEN, CAROL_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
-import { spawnDiscordPy } from './helpers/discordpy.js';
+import { startDiscordPyBot, type DiscordPyBot } from './helpers/discordpy.js';
 
 type Json = any;
 
@@ -26,41 +24,24 @@ function pattern(size: number): Buffer {
 
 describe('discord.py sends files', () => {
   let server: TestServer;
-  let bot: ChildProcess;
-  let stderr = '';
-  const lines = new Inbox<Json>();
+  let bot: DiscordPyBot;
+  let lines: Inbox<Json>;
 
   before(async () => {
     server = await startServer({ world: attachmentWorld() });
     const discovery = await server.request('GET', '/gateway');
-    bot = spawnDiscordPy('discord_files.py', [
+    bot = await startDiscordPyBot('discord_files.py', [
       server.api,
       discovery.body.url,
       DEMO_BOT_TOKEN,
       TEST_GUILD_ID,
       String(ATTACHMENT_FILE_BYTES_MAX + 1),
     ]);
-    bot.stderr!.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-8000);
-    });
-    createInterface({ input: bot.stdout! }).on('line', (line) => {
-      try {
-        lines.push(JSON.parse(line));
-      } catch {
-        lines.push({ event: 'unparsed', line });
-      }
-    });
-    bot.once('exit', (code) => lines.push({ event: 'exited', code, stderr }));
-    const ready = await lines.find((l) => ['ready', 'exited', 'crashed'].includes(l.event), 'on_ready');
-    assert.equal(ready.event, 'ready', `discord.py did not become ready: ${JSON.stringify(ready)}\n${stderr}`);
+    lines = bot.lines;
   });
 
   after(async () => {
-    if (bot && bot.exitCode === null) {
-      const exited = lines.find((l) => l.event === 'exited', 'the bot to exit');
-      bot.stdin!.end('quit\n');
-      await exited.catch(() => bot.kill('SIGKILL'));
-    }
+    await bot?.stop();
     await server?.close();
   });
 
@@ -87,7 +68,7 @@ describe('discord.py sends files', () => {
       (l) => l.interaction_id === id || l.event === 'exited',
       `discord.py's answer to ${id}`,
     );
-    assert.equal(done.event, 'answered', `discord.py failed: ${JSON.stringify(done)}\n${stderr}`);
+    assert.equal(done.event, 'answered', `discord.py failed: ${JSON.stringify(done)}\n${bot.stderr()}`);
     return { ...done, id };
   }
 

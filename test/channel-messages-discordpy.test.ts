@@ -5,13 +5,11 @@
  * `on_raw_bulk_message_delete` receives their ids (MESSAGE_DELETE_BULK).
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import type { World } from '../src/core/world/types.js';
 import { gatewayWorld } from './helpers/gateway-world.js';
 import { GENERAL } from './helpers/world.js';
-import { Inbox } from './helpers/inbox.js';
+import type { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID,
@@ -22,7 +20,7 @@ import {
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from './helpers/world.js';
-import { spawnDiscordPy } from './helpers/discordpy.js';
+import { startDiscordPyBot, type DiscordPyBot } from './helpers/discordpy.js';
 
 type Json = any;
 
@@ -36,37 +34,21 @@ function world(): World {
 
 describe('discord.py on_message: a prefix command answered with message.reply', () => {
   let server: TestServer;
-  let bot: ChildProcess;
-  let stderr = '';
-  const lines = new Inbox<Json>();
+  let bot: DiscordPyBot;
+  let lines: Inbox<Json>;
 
   before(async () => {
     server = await startServer({ world: world() });
     const discovery = await server.request('GET', '/gateway');
     assert.equal(discovery.status, 200, discovery.text);
-    bot = spawnDiscordPy('discord_on_message.py', [server.api, discovery.body.url, OTHER_BOT_TOKEN]);
-    bot.stderr!.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-8000);
-    });
-    createInterface({ input: bot.stdout! }).on('line', (line) => {
-      try {
-        lines.push(JSON.parse(line));
-      } catch {
-        lines.push({ event: 'unparsed', line });
-      }
-    });
-    bot.once('exit', (code) => lines.push({ event: 'exited', code, stderr }));
-    const ready = await lines.find((l) => ['ready', 'exited', 'crashed'].includes(l.event), 'on_ready');
-    assert.equal(ready.event, 'ready', `discord.py did not become ready: ${JSON.stringify(ready)}\n${stderr}`);
+    bot = await startDiscordPyBot('discord_on_message.py', [server.api, discovery.body.url, OTHER_BOT_TOKEN]);
+    lines = bot.lines;
+    const ready = bot.ready;
     assert.equal(ready.user_id, OTHER_APP_ID);
   });
 
   after(async () => {
-    if (bot && bot.exitCode === null) {
-      const exited = lines.find((l) => l.event === 'exited', 'the bot to exit');
-      bot.stdin!.end('quit\n');
-      await exited.catch(() => bot.kill('SIGKILL'));
-    }
+    await bot?.stop();
     await server?.close();
   });
 
@@ -78,8 +60,8 @@ describe('discord.py on_message: a prefix command answered with message.reply', 
     assert.equal(sent.status, 200, sent.text);
     const replied = await lines
       .find((l) => ['replied', 'crashed', 'error'].includes(l.event), 'the reply')
-      .catch((error: Error) => assert.fail(`${error.message}\ndiscord.py said: ${stderr}`));
-    assert.equal(replied.event, 'replied', `${JSON.stringify(replied)}\n${stderr}`);
+      .catch((error: Error) => assert.fail(`${error.message}\ndiscord.py said: ${bot.stderr()}`));
+    assert.equal(replied.event, 'replied', `${JSON.stringify(replied)}\n${bot.stderr()}`);
     assert.equal(replied.to, sent.body.id);
     assert.equal(replied.reference, sent.body.id);
 

@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { REST } from '@discordjs/rest';
@@ -31,10 +30,9 @@ import type { Browser, Page } from 'playwright-core';
 import { runScenario, type ScenarioRun } from '../src/testing/index.js';
 import { launchBrowser } from './helpers/browser.js';
 import { watchingBot } from './helpers/discordjs.js';
-import { spawnDiscordPy } from './helpers/discordpy.js';
+import { startDiscordPyBot } from './helpers/discordpy.js';
 import { composer, messageWith, openConsole, openPicker, pageErrors, signInAs } from './helpers/console-page.js';
 import { Inbox } from './helpers/inbox.js';
-import type { Json } from './helpers/json.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -189,24 +187,20 @@ describe('recording a session in the console, then replaying it', () => {
   test('the same file replays against a discord.py bot answering alike: passes, then fails with the diff', async () => {
     await client.destroy();
     const discovery = await server.request('GET', '/gateway');
-    const bot = spawnDiscordPy('discord_weather.py', [server.api, discovery.body.url, DEMO_BOT_TOKEN, TEST_GUILD_ID]);
-    const lines = new Inbox<Json>();
-    let stderr = '';
-    bot.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
-    createInterface({ input: bot.stdout! }).on('line', (line) => lines.push(JSON.parse(line) as Json));
-    bot.once('exit', (code) => lines.push({ event: 'exited', code }));
+    const bot = await startDiscordPyBot('discord_weather.py', [
+      server.api,
+      discovery.body.url,
+      DEMO_BOT_TOKEN,
+      TEST_GUILD_ID,
+    ]);
     try {
-      const ready = await lines.find((l) => ['ready', 'exited', 'crashed'].includes(l.event as string), 'on_ready');
-      assert.equal(ready.event, 'ready', `discord.py did not become ready: ${JSON.stringify(ready)}\n${stderr}`);
       const run = await runScenario(file, { url: server.url, adminToken: ADMIN_TOKEN });
-      assert.ok(run.passed, `${run.report}\n${stderr}`);
-      bot.stdin!.write('sky rainy\n');
-      await lines.find((l) => l.event === 'sky', 'the sky changed');
+      assert.ok(run.passed, `${run.report}\n${bot.stderr()}`);
+      bot.send('sky rainy');
+      await bot.lines.find((l) => l.event === 'sky', 'the sky changed');
       assertChangedReply(await runScenario(file, { url: server.url, adminToken: ADMIN_TOKEN }));
     } finally {
-      const exited = lines.find((l) => l.event === 'exited', 'the bot to exit');
-      bot.stdin!.end('quit\n');
-      await exited.catch(() => bot.kill('SIGKILL'));
+      await bot.stop();
     }
   });
 });

@@ -6,10 +6,8 @@
  * with a follow-up; the user reads both. The bot reports what it did as JSON lines on its stdout.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { Inbox } from './helpers/inbox.js';
+import type { Inbox } from './helpers/inbox.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_ID,
@@ -21,43 +19,32 @@ import {
   TEST_GUILD_ID,
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
-import { spawnDiscordPy } from './helpers/discordpy.js';
+import { startDiscordPyBot, type DiscordPyBot } from './helpers/discordpy.js';
 
 type Json = any;
 
 describe('unmodified discord.py over the slashd gateway', () => {
   let server: TestServer;
-  let bot: ChildProcess;
-  let stderr = '';
-  const lines = new Inbox<Json>();
+  let bot: DiscordPyBot;
+  let lines: Inbox<Json>;
   let ready: Json;
 
   before(async () => {
     server = await startServer();
     const discovery = await server.request('GET', '/gateway');
     assert.equal(discovery.status, 200, discovery.text);
-    bot = spawnDiscordPy('discord_gateway.py', [server.api, discovery.body.url, DEMO_BOT_TOKEN, TEST_GUILD_ID]);
-    bot.stderr!.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-8000);
-    });
-    createInterface({ input: bot.stdout! }).on('line', (line) => {
-      try {
-        lines.push(JSON.parse(line));
-      } catch {
-        lines.push({ event: 'unparsed', line });
-      }
-    });
-    bot.once('exit', (code) => lines.push({ event: 'exited', code, stderr }));
-    ready = await lines.find((l) => l.event === 'ready' || l.event === 'exited' || l.event === 'crashed', 'on_ready');
-    assert.equal(ready.event, 'ready', `discord.py did not become ready: ${JSON.stringify(ready)}\n${stderr}`);
+    bot = await startDiscordPyBot('discord_gateway.py', [
+      server.api,
+      discovery.body.url,
+      DEMO_BOT_TOKEN,
+      TEST_GUILD_ID,
+    ]);
+    lines = bot.lines;
+    ready = bot.ready;
   });
 
   after(async () => {
-    if (bot && bot.exitCode === null) {
-      const exited = lines.find((l) => l.event === 'exited', 'the bot to exit');
-      bot.stdin!.end('quit\n');
-      await exited.catch(() => bot.kill('SIGKILL'));
-    }
+    await bot?.stop();
     await server?.close();
   });
 
@@ -78,7 +65,7 @@ describe('unmodified discord.py over the slashd gateway', () => {
       (l) => l.interaction_id === id || l.event === 'exited',
       `discord.py's answer to interaction ${id}`,
     );
-    assert.equal(done.event, 'answered', `discord.py failed: ${JSON.stringify(done)}\n${stderr}`);
+    assert.equal(done.event, 'answered', `discord.py failed: ${JSON.stringify(done)}\n${bot.stderr()}`);
     return id;
   }
 
