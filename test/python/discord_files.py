@@ -7,20 +7,18 @@ Prints one JSON object per line (an "event" field says which) for the TypeScript
 sends are a pattern the test rebuilds (`pattern(size)`). Stops when its standard input closes."""
 import asyncio
 import io
-import json
 import sys
 
 import discord
 import yarl
 from discord import app_commands
 
+from bot_process import emit, read_commands, run
+
 api, gateway, token, guild_id, too_big_size = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 discord.http.Route.BASE = api
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
-
-def emit(event, **fields):
-    print(json.dumps({"event": event, **fields}), flush=True)
 
 
 def pattern(size):
@@ -85,23 +83,8 @@ class Bot(discord.Client):
         emit("ready", user_id=str(self.user.id))
 
     async def quit_on_stdin(self):
-        loop = asyncio.get_running_loop()
-        while True:
-            line = await loop.run_in_executor(None, sys.stdin.readline)
-            if not line or line.strip() == "quit":
-                break
+        await read_commands()
         await self.close()
 
 
-async def main():
-    bot = Bot()
-    try:
-        async with bot:
-            await bot.start(token)
-    except Exception as error:  # reported to the test, which fails with it
-        emit("crashed", error=repr(error))
-        raise
-    emit("exited_cleanly")
-
-
-asyncio.run(main())
+run(Bot, token)

@@ -7,20 +7,18 @@ Prints one JSON object per line (an "event" field says which) for the TypeScript
 stops when its standard input closes or reads "quit". The only instrumentation observes: the URL
 discord.py connects to, and whether the frames it receives are binary (zlib-stream) or text."""
 import asyncio
-import json
 import sys
 
 import discord
 import yarl
 from discord import app_commands
 
+from bot_process import emit, read_commands, run
+
 api, gateway, token, guild_id = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 discord.http.Route.BASE = api
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
-
-def emit(event, **fields):
-    print(json.dumps({"event": event, **fields}), flush=True)
 
 
 frames = {"binary": 0, "text": 0}
@@ -83,24 +81,9 @@ class Bot(discord.Client):
         )
 
     async def quit_on_stdin(self):
-        loop = asyncio.get_running_loop()
-        while True:
-            line = await loop.run_in_executor(None, sys.stdin.readline)
-            if not line or line.strip() == "quit":
-                break
+        await read_commands()
         emit("closing", frames=dict(frames))
         await self.close()
 
 
-async def main():
-    bot = Bot()
-    try:
-        async with bot:
-            await bot.start(token)
-    except Exception as error:  # reported to the test, which fails with it
-        emit("crashed", error=repr(error))
-        raise
-    emit("closed")
-
-
-asyncio.run(main())
+run(Bot, token)

@@ -4,20 +4,18 @@ answers "!ping" with message.reply; it reports what it saw of bulk deletes
 (on_raw_bulk_message_delete). Prints one JSON object per line for the TypeScript test; stops when
 its standard input closes or reads "quit"."""
 import asyncio
-import json
 import sys
 import traceback
 
 import discord
 import yarl
 
+from bot_process import emit, read_commands, run
+
 api, gateway, token = sys.argv[1], sys.argv[2], sys.argv[3]
 discord.http.Route.BASE = api
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
-
-def emit(event, **fields):
-    print(json.dumps({"event": event, **fields}), flush=True)
 
 
 class Bot(discord.Client):
@@ -46,23 +44,8 @@ class Bot(discord.Client):
         emit("bulk_deleted", ids=sorted(str(i) for i in payload.message_ids), channel_id=str(payload.channel_id))
 
     async def quit_on_stdin(self):
-        loop = asyncio.get_running_loop()
-        while True:
-            line = await loop.run_in_executor(None, sys.stdin.readline)
-            if not line or line.strip() == "quit":
-                break
+        await read_commands()
         await self.close()
 
 
-async def main():
-    bot = Bot()
-    try:
-        async with bot:
-            await bot.start(token)
-    except Exception as error:  # reported to the test, which fails with it
-        emit("crashed", error=repr(error))
-        raise
-    emit("closed")
-
-
-asyncio.run(main())
+run(Bot, token)

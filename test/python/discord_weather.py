@@ -6,12 +6,13 @@ modal, answered), /secret (an ephemeral answer).
 Prints one JSON object per line ("event" says which). Reads its standard input: "sky WORD"
 changes the weather word of the replies (answered with a "sky" line); "quit" or the end stops it."""
 import asyncio
-import json
 import sys
 
 import discord
 import yarl
 from discord import app_commands
+
+from bot_process import emit, read_commands, run
 
 api, gateway, token, guild_id = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 discord.http.Route.BASE = api
@@ -20,8 +21,11 @@ discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 state = {"sky": "sunny"}
 
 
-def emit(event, **fields):
-    print(json.dumps({"event": event, **fields}), flush=True)
+def set_sky(line):
+    if line.startswith("sky "):
+        state["sky"] = line[4:]
+        emit("sky", sky=state["sky"])
+
 
 
 class Refresh(discord.ui.View):
@@ -80,26 +84,8 @@ class Bot(discord.Client):
         emit("ready")
 
     async def read_stdin(self):
-        loop = asyncio.get_running_loop()
-        while True:
-            line = (await loop.run_in_executor(None, sys.stdin.readline)).strip()
-            if not line or line == "quit":
-                break
-            if line.startswith("sky "):
-                state["sky"] = line[4:]
-                emit("sky", sky=state["sky"])
+        await read_commands(set_sky)
         await self.close()
 
 
-async def main():
-    bot = Bot()
-    try:
-        async with bot:
-            await bot.start(token)
-    except Exception as error:  # reported to the test, which fails with it
-        emit("crashed", error=repr(error))
-        raise
-    emit("closed")
-
-
-asyncio.run(main())
+run(Bot, token)
