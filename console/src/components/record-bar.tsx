@@ -30,6 +30,9 @@ export interface Recorder {
   refused: (step: Step | null, error: unknown) => void;
 }
 
+/** How long Stop waits for the outcomes of interactions still followed before showing the scenario. */
+const OUTCOME_WAIT_MS = 5_000;
+
 export function useRecorder(
   username: string,
   channelName: string,
@@ -41,6 +44,16 @@ export function useRecorder(
   const [yaml, setYaml] = useState<{ text: string; file: string } | null>(null);
   const current = useRef<Recording>(newRecording());
   const following = useRef(new Map<string, Step>());
+  /** Set between Stop and the last followed interaction's outcome (or the wait's end). */
+  const stopping = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /** The scenario as recorded, shown once every followed interaction has its outcome. */
+  const finish = () => {
+    if (stopping.current !== null) clearTimeout(stopping.current);
+    stopping.current = null;
+    following.current.clear();
+    const app = current.current.application;
+    setYaml({ text: scenarioYaml(current.current, `${app ?? 'console'} session`), file: scenarioFileName(app) });
+  };
   const recorder = useMemo<Recorder>(
     () => ({
       recording,
@@ -58,6 +71,7 @@ export function useRecorder(
         following.current.delete(tracked.id);
         const expect = outcomeExpectations(tracked.state, tracked.response, tracked.failure_reason);
         if (expect.length > 0) step.expect = expect;
+        if (stopping.current !== null && following.current.size === 0) finish();
       },
       refused: (step, error) => {
         if (step && error instanceof ApiError) step.expect = [refusalExpectation(error.status, error.body)];
@@ -66,15 +80,19 @@ export function useRecorder(
     [recording, username, channelName],
   );
   const start = () => {
+    if (stopping.current !== null) clearTimeout(stopping.current);
+    stopping.current = null;
     current.current = newRecording();
     following.current.clear();
     setYaml(null);
     setRecording(true);
   };
+  // An answer the user already sees may not have reached the interaction's state yet: Stop waits
+  // for the outcomes still followed (at most OUTCOME_WAIT_MS), so the last step keeps its expectations.
   const stop = () => {
     setRecording(false);
-    const app = current.current.application;
-    setYaml({ text: scenarioYaml(current.current, `${app ?? 'console'} session`), file: scenarioFileName(app) });
+    if (following.current.size === 0) finish();
+    else stopping.current = setTimeout(finish, OUTCOME_WAIT_MS);
   };
   const download = () => {
     if (!yaml) return;
