@@ -42,7 +42,7 @@ const RATE = 500;
 const PACED_SECONDS = 10;
 const WARMUP_FLOWS = 300;
 const WARMUP_PACED_SECONDS = 2;
-const CHANNELS = 64;
+export const CHANNELS = 64;
 /** Handshakes in flight while opening many sessions. */
 const OPEN_IN_FLIGHT = 100;
 const FANOUT_ROUNDS = 10;
@@ -69,9 +69,9 @@ const FANOUT_BOT_TOKEN = 'fanout-bench-bot-token';
 const FANOUT_PERM_TOKEN = 'alice-fanout-perm-token';
 const IDLE_APP_BASE = 1324165260910000000n;
 
-const channelId = (i: number): string => (1345183757107203000n + BigInt(i % CHANNELS)).toString();
+export const channelId = (i: number): string => (1345183757107203000n + BigInt(i % CHANNELS)).toString();
 
-function application(id: string, name: string, token: string): Application {
+export function application(id: string, name: string, token: string): Application {
   return {
     id,
     name,
@@ -91,7 +91,7 @@ function application(id: string, name: string, token: string): Application {
  * (a) and (d): the example world with 64 bench channels in the Test Guild, the Other App installed
  * there too (the HTTP-delivery path), and a fan-out app with alice's permissions token for it.
  */
-function flowWorld(): World {
+export function flowWorld(): World {
   const world = exampleWorld();
   const guild = world.guilds.find((g) => g.id === TEST_GUILD_ID)!;
   for (let i = 0; i < CHANNELS; i++) {
@@ -144,7 +144,7 @@ interface Memory {
 }
 
 /** A server in a child process under --expose-gc that reports its RSS after a full collection. */
-interface MeasuredServer {
+export interface MeasuredServer {
   url: string;
   /** RSS, and JS heap used plus external memory, in bytes, after a full garbage collection in the child. */
   memory(): Promise<Memory>;
@@ -193,7 +193,7 @@ async function startMeasured(args: string[], cleanup: () => void = () => undefin
 }
 
 /** slashd (bench/gateway-node.ts: createSlashd as `slashd serve` does) on `world` and a fresh SQLite file. */
-async function startMeasuredSlashd(world: World): Promise<MeasuredServer> {
+export async function startMeasuredSlashd(world: World): Promise<MeasuredServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-gateway-bench-'));
   const worldPath = join(dir, 'world.json');
   writeFileSync(worldPath, JSON.stringify(world));
@@ -215,7 +215,7 @@ function latency(values: number[]): string {
 const kib = (bytes: number): string => `${fixed(bytes / 1024, 1)} KiB`;
 
 /** A one-shot promise with its resolver, keyed by id, whichever side arrives first. */
-class Rendezvous<T> {
+export class Rendezvous<T> {
   private readonly waiting = new Map<string, { promise: Promise<T>; resolve: (value: T) => void }>();
 
   private entry(id: string) {
@@ -240,13 +240,13 @@ class Rendezvous<T> {
   }
 }
 
-async function gatewayUrl(api: ReturnType<typeof client>): Promise<string> {
+export async function gatewayUrl(api: ReturnType<typeof client>): Promise<string> {
   const response = await api.call('GET', '/api/v10/gateway/bot', { authorization: `Bot ${DEMO_BOT_TOKEN}` });
   if (response.status !== 200) throw new Error(`GET /gateway/bot: ${response.status} ${response.text}`);
   return (JSON.parse(response.text) as { url: string }).url;
 }
 
-async function createCommand(api: ReturnType<typeof client>, appId: string, token: string) {
+export async function createCommand(api: ReturnType<typeof client>, appId: string, token: string) {
   const created = await api.call(
     'POST',
     `/api/v10/applications/${appId}/guilds/${TEST_GUILD_ID}/commands`,
@@ -255,6 +255,52 @@ async function createCommand(api: ReturnType<typeof client>, appId: string, toke
   );
   if (created.status !== 201) throw new Error(`command create failed: ${created.status} ${created.text}`);
   return JSON.parse(created.text) as { id: string; version: string };
+}
+
+/** A gateway bot that answers every INTERACTION_CREATE through the callback (type 4), at once. */
+export interface AnsweringBot {
+  session: Session;
+  /** When each interaction's dispatch arrived (performance.now()), by id. */
+  dispatched: Map<string, number>;
+  /** Settled, by interaction id, once its callback has been answered. */
+  answered: Rendezvous<number>;
+  /** Failed callbacks by status (an interaction past its 3 s deadline answers 404 or 400). */
+  callbackErrors: Map<number, number>;
+}
+
+export async function openAnsweringBot(
+  api: ReturnType<typeof client>,
+  url: string,
+  token: string,
+): Promise<AnsweringBot> {
+  const json = { 'content-type': 'application/json' };
+  const dispatched = new Map<string, number>();
+  const answered = new Rendezvous<number>();
+  const callbackErrors = new Map<number, number>();
+  const session = await openSession({
+    url,
+    token,
+    intents: 0,
+    zlib: false,
+    heartbeat: true,
+    onDispatch: (payload: GatewayPayload, at: number) => {
+      if (payload.t !== 'INTERACTION_CREATE') return;
+      const interaction = payload.d as { id: string; token: string };
+      dispatched.set(interaction.id, at);
+      void api
+        .call(
+          'POST',
+          `/api/v10/interactions/${interaction.id}/${interaction.token}/callback`,
+          json,
+          JSON.stringify({ type: 4, data: { content: `pong ${interaction.id}` } }),
+        )
+        .then((reply) => {
+          if (reply.status !== 204) callbackErrors.set(reply.status, (callbackErrors.get(reply.status) ?? 0) + 1);
+          answered.settle(interaction.id, performance.now());
+        });
+    },
+  });
+  return { session, dispatched, answered, callbackErrors };
 }
 
 /** (a) and (d), in one slashd. */
@@ -289,36 +335,8 @@ async function flowsAndFanout(lines: string[]): Promise<void> {
     const httpBodies = Array.from({ length: CHANNELS }, (_, i) => body(OTHER_APP_ID, httpCommand, i));
     const readPaths = Array.from({ length: CHANNELS }, (_, i) => `/api/v10/channels/${channelId(i)}/messages?limit=1`);
     const user = { authorization: USER_TOKEN, 'content-type': 'application/json' };
-    const json = { 'content-type': 'application/json' };
 
-    // The gateway bot: answers every INTERACTION_CREATE through the callback, at once.
-    const dispatched = new Map<string, number>();
-    const answered = new Rendezvous<number>();
-    /** Failed callbacks by status (an interaction past its 3 s deadline answers 404 or 400). */
-    const callbackErrors = new Map<number, number>();
-    const bot = await openSession({
-      url,
-      token: DEMO_BOT_TOKEN,
-      intents: 0,
-      zlib: false,
-      heartbeat: true,
-      onDispatch: (payload: GatewayPayload, at: number) => {
-        if (payload.t !== 'INTERACTION_CREATE') return;
-        const interaction = payload.d as { id: string; token: string };
-        dispatched.set(interaction.id, at);
-        void api
-          .call(
-            'POST',
-            `/api/v10/interactions/${interaction.id}/${interaction.token}/callback`,
-            json,
-            JSON.stringify({ type: 4, data: { content: `pong ${interaction.id}` } }),
-          )
-          .then((reply) => {
-            if (reply.status !== 204) callbackErrors.set(reply.status, (callbackErrors.get(reply.status) ?? 0) + 1);
-            answered.settle(interaction.id, performance.now());
-          });
-      },
-    });
+    const { session: bot, answered, dispatched, callbackErrors } = await openAnsweringBot(api, url, DEMO_BOT_TOKEN);
     sessions.push(bot);
 
     let errors = 0;
@@ -465,7 +483,7 @@ export async function startBareGateway(heartbeatInterval: number): Promise<Measu
   return startMeasured(['-e', script]);
 }
 
-interface IdleResult {
+export interface IdleResult {
   perSessionBytes: number;
   heapPerSessionBytes: number;
   acks: number[];
@@ -521,7 +539,12 @@ export async function idleSessions(
 }
 
 /** (b) or (c): slashd, then the bare ws server, each holding `count` idle sessions. */
-async function idleComparison(lines: string[], label: string, count: number, zlib: boolean): Promise<void> {
+export async function idleComparison(
+  lines: string[],
+  label: string,
+  count: number,
+  zlib: boolean,
+): Promise<{ ours: IdleResult; theirs: IdleResult }> {
   const slashd = await startMeasuredSlashd(idleWorld(count));
   let ours: IdleResult;
   try {
@@ -542,6 +565,7 @@ async function idleComparison(lines: string[], label: string, count: number, zli
   lines.push(
     `${label} ${count} idle sessions${zlib ? ' with compress=zlib-stream' : ''}, heartbeat interval ${ours.interval} ms: slashd ${kib(ours.perSessionBytes)} RSS per session, a bare ws server holding the same sockets${zlib ? ' (zlib default sizes)' : ''} ${kib(theirs.perSessionBytes)}: ratio ${fixed(ours.perSessionBytes / theirs.perSessionBytes)} (goal ≤ 1.5); JS heap + external per session ${kib(ours.heapPerSessionBytes)} against ${kib(theirs.heapPerSessionBytes)}: ratio ${fixed(ours.heapPerSessionBytes / theirs.heapPerSessionBytes)}; heartbeat ACK over one interval (${ours.acks.length}/${ours.expectedAcks} beats) ${latency(ours.acks)} (goal p99 < 50 ms), bare ${latency(theirs.acks)}; opening took ${fixed(ours.openSeconds)} s (bare ${fixed(theirs.openSeconds)} s)`,
   );
+  return { ours, theirs };
 }
 
 /** Which parts run: GATEWAY_BENCH_PARTS, e.g. "ad" or "bc"; all by default. */

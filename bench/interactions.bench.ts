@@ -91,12 +91,31 @@ export function client(base: string) {
   return { call, close: () => agent.destroy() };
 }
 
-/** The app: discord-interactions' verifyKey on every request, PONG to PING, an inline answer otherwise. */
+/**
+ * The app: discord-interactions' verifyKey on every request, PONG to PING, an inline answer
+ * otherwise; or, with APP_CALLBACK_BASE set, a 202 and then the answer through the callback
+ * endpoint there (failed callbacks counted by status).
+ */
 const APP_SCRIPT = `
   const http = require('node:http');
   const { verifyKey, InteractionType, InteractionResponseType } = require('discord-interactions');
   const publicKey = process.env.APP_PUBLIC_KEY;
-  const stats = { interactions: 0, pings: 0, unsigned: 0, rejected: 0, lastBody: '' };
+  const callbackBase = process.env.APP_CALLBACK_BASE ? new URL(process.env.APP_CALLBACK_BASE) : null;
+  const callbackAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const stats = { interactions: 0, pings: 0, unsigned: 0, rejected: 0, lastBody: '', failedCallbacks: {} };
+  const callback = (interaction, answer) => {
+    const body = JSON.stringify(answer);
+    const req = http.request({
+      agent: callbackAgent, host: callbackBase.hostname, port: callbackBase.port, method: 'POST',
+      path: '/api/v10/interactions/' + interaction.id + '/' + interaction.token + '/callback',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    }, (res) => {
+      res.resume();
+      if (res.statusCode !== 204) stats.failedCallbacks[res.statusCode] = (stats.failedCallbacks[res.statusCode] || 0) + 1;
+    });
+    req.on('error', () => { stats.failedCallbacks.error = (stats.failedCallbacks.error || 0) + 1; });
+    req.end(body);
+  };
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -117,6 +136,11 @@ const APP_SCRIPT = `
         stats.interactions++;
         stats.lastBody = raw.toString('utf8');
         answer = { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'pong ' + interaction.id } };
+        if (callbackBase) {
+          res.writeHead(202);
+          res.end();
+          return callback(interaction, answer);
+        }
       }
       const body = JSON.stringify(answer);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -127,10 +151,14 @@ const APP_SCRIPT = `
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-export async function startApp(publicKey: string): Promise<{ url: string; stop(): Promise<void> }> {
+/** The app of APP_SCRIPT; with `callbackBase` (slashd's URL) it answers through the callback endpoint. */
+export async function startApp(
+  publicKey: string,
+  callbackBase?: string,
+): Promise<{ url: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['-e', APP_SCRIPT], {
     cwd: REPO_ROOT,
-    env: { ...process.env, APP_PUBLIC_KEY: publicKey },
+    env: { ...process.env, APP_PUBLIC_KEY: publicKey, ...(callbackBase ? { APP_CALLBACK_BASE: callbackBase } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -183,7 +211,11 @@ export async function paced(
 }
 
 /** As many flows as `inFlight` workers complete in `seconds`: flows per second. */
-async function closedLoop(inFlight: number, seconds: number, flow: (i: number) => Promise<void>): Promise<number> {
+export async function closedLoop(
+  inFlight: number,
+  seconds: number,
+  flow: (i: number) => Promise<void>,
+): Promise<number> {
   const end = performance.now() + seconds * 1000;
   let done = 0;
   let next = 0;

@@ -33,7 +33,7 @@ const COMMANDS_PER_APP_LIMIT = 100;
 const FIRST_APP_ID = 1_410_000_000_000_000_000n;
 /** With `--split-pool`: the PostgreSQL connections of all nodes together (divisible by 1, 2 and 3). */
 const SPLIT_POOL_TOTAL = 12;
-const REDIS_URL = process.env['SLASHD_BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+export const REDIS_URL = process.env['SLASHD_BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 function benchApp(index: number): Application {
   return {
@@ -51,7 +51,7 @@ function benchApp(index: number): Application {
   };
 }
 
-const APPLICATIONS = Array.from({ length: APPS }, (_, i) => benchApp(i));
+export const APPLICATIONS = Array.from({ length: APPS }, (_, i) => benchApp(i));
 
 async function prepareSchema(schema: string): Promise<void> {
   const store = await openBenchStore(schema, 1);
@@ -76,7 +76,7 @@ async function storedCommands(schema: string): Promise<number> {
   }
 }
 
-async function dropRedisPrefix(prefix: string): Promise<void> {
+export async function dropRedisPrefix(prefix: string): Promise<void> {
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   try {
@@ -104,7 +104,7 @@ function createRequest(i: number): { path: string; token: string; body: string }
   };
 }
 
-interface Load {
+export interface Load {
   created: number;
   /** Mean over the nodes of each node's p50 create latency (ms). */
   p50: number;
@@ -112,7 +112,7 @@ interface Load {
 }
 
 /** `seconds` of creates spread evenly over `urls`; `next` hands out request numbers across all of them. */
-async function createLoad(urls: string[], seconds: number, next: () => number): Promise<Load> {
+export async function createLoad(urls: string[], seconds: number, next: () => number): Promise<Load> {
   const results = await Promise.all(
     urls.map((url) =>
       autocannon({

@@ -6,6 +6,7 @@ import { runCommandsBench } from './commands.bench.js';
 import { runConsoleBench } from './console.bench.js';
 import { runFaultsBench } from './faults.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
+import { runGrowthBench } from './growth.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runMembersBench } from './members.bench.js';
 import { runMemoryBench } from './memory.bench.js';
@@ -45,6 +46,7 @@ const BENCHES: Bench[] = [
   { name: 'profiles ', run: runProfilesBench },
   { name: 'messages ', run: runMessagesBench },
   { name: 'world-changes ', run: runWorldChangesBench },
+  { name: 'growth ', run: runGrowthBench },
 ];
 
 async function main(): Promise<void> {

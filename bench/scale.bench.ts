@@ -14,7 +14,7 @@ import type { PostgresStore } from '../src/store/postgres/index.js';
 import { dropSchema, ensureSeeded, explainList, LARGE, SMALL, scaleAppId, scaleBotToken } from './scale-seed.js';
 import { openBenchStore, postgresConnectionString } from './postgres.js';
 import { startSlashdWith, type ChildServer } from './processes.js';
-import { fixed, median, percentile } from './stats.js';
+import { fixed, median, percentile, picker } from './stats.js';
 
 /** Rounds of alternating sequential requests, and requests per schema in a round. */
 const ROUNDS = 6;
@@ -25,17 +25,6 @@ const GOAL_RATIO = 1.2;
 
 /** The store's cache budget in this benchmark: none (see storeLevel). */
 const NO_LIST_CACHE = 0;
-
-/** A deterministic pseudo-random sequence (xorshift), so both schemas see the same pattern of picks. */
-function picker(seed: number): (n: number) => number {
-  let x = seed | 0 || 1;
-  return (n) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
 
 type Timed = (appIndex: number) => Promise<void>;
 

@@ -15,3 +15,14 @@ export function median(values: number[]): number {
 export function fixed(value: number, digits = 2): string {
   return Number.isFinite(value) ? value.toFixed(digits) : String(value);
 }
+
+/** A deterministic pseudo-random sequence (xorshift): the same picks in every run, and on both sides of a comparison. */
+export function picker(seed: number): (n: number) => number {
+  let x = seed | 0 || 1;
+  return (n) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}

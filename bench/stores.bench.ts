@@ -23,7 +23,7 @@ const LATENCY_BLOCK = 300;
 
 const auth = { authorization: `Bot ${DEMO_BOT_TOKEN}` };
 
-async function requestsPerSecond(url: string): Promise<number> {
+export async function requestsPerSecond(url: string): Promise<number> {
   const result = await autocannon({ url, headers: auth, connections: CONNECTIONS, duration: ROUND_SECONDS });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(
@@ -45,7 +45,7 @@ async function latencies(url: string, count: number): Promise<number[]> {
   return times;
 }
 
-async function deploy(commandsUrl: string): Promise<string> {
+export async function deploy(commandsUrl: string): Promise<string> {
   const put = await fetch(commandsUrl, {
     method: 'PUT',
     headers: { ...auth, 'content-type': 'application/json' },

@@ -99,6 +99,32 @@ function adminCall(url: string, method: string, path: string, body: unknown): Pr
   });
 }
 
+/**
+ * After writes that changed the stored world: one start with `withWorld` to import the difference
+ * (not measured), then `count` starts of each kind, alternating; each start's time to listening, in ms.
+ */
+export async function alternatingStarts(
+  withWorld: readonly string[],
+  without: readonly string[],
+  count: number,
+): Promise<{ startsWith: number[]; startsWithout: number[] }> {
+  await (await startSlashdWith([...withWorld])).stop();
+  const startsWith: number[] = [];
+  const startsWithout: number[] = [];
+  for (let s = 0; s < count; s++) {
+    for (const [args, into] of [
+      [withWorld, startsWith],
+      [without, startsWithout],
+    ] as const) {
+      const started = performance.now();
+      const server = await startSlashdWith([...args]);
+      into.push(performance.now() - started);
+      await server.stop();
+    }
+  }
+  return { startsWith, startsWithout };
+}
+
 async function measureSize(guilds: number): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-world-bench-'));
   try {
@@ -109,7 +135,7 @@ async function measureSize(guilds: number): Promise<string[]> {
     const withWorld = ['--db', db, '--world', worldPath, '--admin-token', 'bench'];
     const without = ['--db', db, '--admin-token', 'bench'];
     // The first start imports the world; it is not measured.
-    let server = await startSlashdWith(withWorld);
+    const server = await startSlashdWith(withWorld);
     const posts: number[] = [];
     const patches: number[] = [];
     for (let w = 0; w < WRITES; w++) {
@@ -121,23 +147,7 @@ async function measureSize(guilds: number): Promise<string[]> {
       );
     }
     await server.stop();
-    // The writes above changed the world: the next start imports the difference (not measured), the
-    // ones after find the file imported last.
-    server = await startSlashdWith(withWorld);
-    await server.stop();
-    const startsWith: number[] = [];
-    const startsWithout: number[] = [];
-    for (let s = 0; s < STARTS; s++) {
-      for (const [args, into] of [
-        [withWorld, startsWith],
-        [without, startsWithout],
-      ] as const) {
-        const started = performance.now();
-        server = await startSlashdWith(args);
-        into.push(performance.now() - started);
-        await server.stop();
-      }
-    }
+    const { startsWith, startsWithout } = await alternatingStarts(withWorld, without, STARTS);
     const post = median(posts);
     const patch = median(patches);
     const startWith = median(startsWith);
