@@ -36,7 +36,7 @@ import {
   openAnsweringBot,
   type AnsweringBot,
 } from './gateway.bench.js';
-import { atLeast, atMost, judged } from './goals.js';
+import { atLeast, atMost, attempt, judged, runRow } from './goals.js';
 import { client, closedLoop, paced, startApp } from './interactions.bench.js';
 import { APPLICATIONS, createLoad, dropRedisPrefix, REDIS_URL } from './nodes.bench.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from './postgres.js';
@@ -267,9 +267,9 @@ async function interactionRows(options: FixedRowsOptions, say: (line: string) =>
   try {
     // The HTTP-delivery app's command, for rows 6 and 8.
     const bodies = invocations(OTHER_APP_ID, await createCommand(api, OTHER_APP_ID, OTHER_BOT_TOKEN));
-    if (options.rows.has(6)) say(await httpDelivery(options, api, bodies));
-    if (options.rows.has(7)) say(await overGateway(options, api));
-    if (options.rows.has(8)) say(await polledInteractions(options, api, slashd.url, bodies));
+    await runRow(options.rows, 6, say, '', () => httpDelivery(options, api, bodies));
+    await runRow(options.rows, 7, say, '', () => overGateway(options, api));
+    await runRow(options.rows, 8, say, '', () => polledInteractions(options, api, slashd.url, bodies));
   } finally {
     api.close();
     await slashd.stop();
@@ -277,7 +277,7 @@ async function interactionRows(options: FixedRowsOptions, say: (line: string) =>
 }
 
 /** Row 9: one node of each store, the example world plus the creates' applications. */
-async function storeRows(options: FixedRowsOptions, say: (line: string) => void): Promise<void> {
+async function storeRows(options: FixedRowsOptions): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-growth-stores-'));
   const worldPath = join(dir, 'world.json');
   const world = exampleWorld();
@@ -337,10 +337,10 @@ async function storeRows(options: FixedRowsOptions, say: (line: string) => void)
       createRatios.push(creates.get(postgres)! / creates.get(sqlite)!);
     }
     const range = (values: number[]) => `${fixed(Math.min(...values))}-${fixed(Math.max(...values))}`;
-    say(
+    return (
       `(9) one PostgreSQL (+Redis) node vs one SQLite node, ratio PostgreSQL/SQLite: 100-command list GET ` +
-        `${judged(median(listRatios), atLeast(0.5))} (rounds ${range(listRatios)}), creates ` +
-        `${judged(median(createRatios), atLeast(0.7))} (rounds ${range(createRatios)}); median of ${options.rounds} alternating rounds`,
+      `${judged(median(listRatios), atLeast(0.5))} (rounds ${range(listRatios)}), creates ` +
+      `${judged(median(createRatios), atLeast(0.7))} (rounds ${range(createRatios)}); median of ${options.rounds} alternating rounds`
     );
   } finally {
     for (const server of servers) await server.stop();
@@ -355,16 +355,18 @@ async function storeRows(options: FixedRowsOptions, say: (line: string) => void)
 /** Rows 6-10, each run once; `say` has each line as it comes. */
 export async function runFixedRows(options: FixedRowsOptions, say: (line: string) => void): Promise<void> {
   say('rows 6-10 do not depend on the world size: run once, on their own small worlds');
-  if ([6, 7, 8].some((row) => options.rows.has(row))) await interactionRows(options, say);
-  if (options.rows.has(9)) await storeRows(options, say);
-  if (options.rows.has(10)) {
+  if ([6, 7, 8].some((row) => options.rows.has(row))) {
+    await attempt(say, '(6-8)', () => interactionRows(options, say));
+  }
+  await runRow(options.rows, 9, say, '', () => storeRows(options));
+  await runRow(options.rows, 10, say, '', async () => {
     const scratch: string[] = [];
     const { ours, theirs } = await idleComparison(scratch, '(10)', options.sessions, false);
-    say(
+    return (
       `(10) ${options.sessions} idle gateway sessions, JS heap + external per session: slashd ` +
-        `${fixed(ours.heapPerSessionBytes / 1024, 1)} KiB, bare ws ${fixed(theirs.heapPerSessionBytes / 1024, 1)} KiB, ratio ` +
-        `${judged(ours.heapPerSessionBytes / theirs.heapPerSessionBytes, atMost(1.5))}; RSS per session ratio ` +
-        `${fixed(ours.perSessionBytes / theirs.perSessionBytes)}`,
+      `${fixed(ours.heapPerSessionBytes / 1024, 1)} KiB, bare ws ${fixed(theirs.heapPerSessionBytes / 1024, 1)} KiB, ratio ` +
+      `${judged(ours.heapPerSessionBytes / theirs.heapPerSessionBytes, atMost(1.5))}; RSS per session ratio ` +
+      `${fixed(ours.perSessionBytes / theirs.perSessionBytes)}`
     );
-  }
+  });
 }

@@ -12,7 +12,7 @@
  * Rows 6-10 do not depend on the world size and run once (bench/growth-fixed-rows.ts).
  *
  * Env: GROWTH_GUILDS (default 100,1000,10000), GROWTH_STORES (sqlite,postgres), GROWTH_ROWS
- * (1-10, comma-separated; default all), GROWTH_SECONDS (each load round, default 4), GROWTH_ROUNDS
+ * (1-10, comma-separated; default all; 0 builds the worlds alone), GROWTH_SECONDS (each load round, default 4), GROWTH_ROUNDS
  * (alternating rounds, default 3), GROWTH_SEQUENTIAL (requests of each side in row 5, default 400),
  * GROWTH_WRITES (row 1, default 20), GROWTH_STARTS (row 2, default 3), GROWTH_POLLED_RATE (row 8, default
  * 500/s), GROWTH_SESSIONS (row 10, default 10,000; GATEWAY_BENCH_WINDOW_MS shortens its heartbeat window). `--keep` keeps the
@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { atLeast, atMost, judged, type Goal } from './goals.js';
+import { atLeast, atMost, attempt, judged, runRow, type Goal } from './goals.js';
 import { runFixedRows } from './growth-fixed-rows.js';
 import {
   GROWTH_APPS,
@@ -53,6 +53,8 @@ function intFromEnv(name: string, fallback: number): number {
 
 const GUILD_COUNTS = (process.env.GROWTH_GUILDS ?? '100,1000,10000').split(',').map(Number);
 const STORES = (process.env.GROWTH_STORES ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
+/** In GROWTH_ROWS: build the worlds and report their build, measure nothing. */
+const BUILD_ONLY_ROW = 0;
 const ROWS = new Set((process.env.GROWTH_ROWS ?? '1,2,3,4,5,6,7,8,9,10').split(',').map(Number));
 const SECONDS = intFromEnv('GROWTH_SECONDS', 4);
 const ROUNDS = intFromEnv('GROWTH_ROUNDS', 3);
@@ -65,6 +67,11 @@ const POLLED_RATE = intFromEnv('GROWTH_POLLED_RATE', 500);
 const CONNECTIONS = 32;
 /** Requests of one side before the other's, in row 5. */
 const SEQUENTIAL_BLOCK = 100;
+/**
+ * PostgreSQL's statement timeout for the start that imports a world: the default (10 s) is for
+ * serving; a first import of a million users on a loaded machine may run a longer statement.
+ */
+const IMPORT_STATEMENT_TIMEOUT_MS = 600_000;
 const ADMIN = { authorization: 'Bearer bench', 'content-type': 'application/json' };
 
 const load = () =>
@@ -77,6 +84,8 @@ interface Store {
   name: 'sqlite' | 'postgres';
   /** The `--db` arguments of every server of this world. */
   dbArgs: string[];
+  /** Arguments of the start that imports the world (not a measured figure). */
+  importArgs: string[];
   drop(): Promise<void>;
 }
 
@@ -277,6 +286,7 @@ function openStore(name: Store['name'], dir: string, keep: boolean): Store {
     return {
       name,
       dbArgs: ['--db', db],
+      importArgs: [],
       drop: async () => {
         for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
       },
@@ -286,41 +296,60 @@ function openStore(name: Store['name'], dir: string, keep: boolean): Store {
   return {
     name,
     dbArgs: ['--db', postgresConnectionString, '--db-schema', schema],
+    importArgs: ['--db-statement-timeout', String(IMPORT_STATEMENT_TIMEOUT_MS)],
     drop: async () => {
       if (!keep) await dropSchema(schema);
     },
   };
 }
 
-/** Builds the world on one store (import, then the commands), then rows 1-5. */
+/** Imports the world into the store and deploys its commands, in one server: the build's line. */
+async function build(guilds: number, store: Store, worldPath: string): Promise<string> {
+  const importing = performance.now();
+  const server = await startSlashdWith([
+    ...store.dbArgs,
+    ...store.importArgs,
+    '--world',
+    worldPath,
+    '--admin-token',
+    'bench',
+  ]);
+  try {
+    const importMs = performance.now() - importing;
+    const deploying = performance.now();
+    await deployGrowthCommands(server.url, guilds);
+    return (
+      `built: world imported (serve --world) in ${seconds(importMs)}, ${guilds * GROWTH_APPS * GUILD_COMMANDS_PER_APP} ` +
+      `guild commands (+${HOT_LIST_COMMANDS} global) deployed by bulk overwrites in ${seconds(performance.now() - deploying)}; ` +
+      `that server's peak RSS ${fixed(peakRssMb(server.child.pid), 0)} MB`
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Builds the world on one store, then rows 1-5 on a server started afresh on it (defaults only). */
 async function measureWorld(
   guilds: number,
   store: Store,
   worldPath: string,
   say: (line: string) => void,
 ): Promise<void> {
-  const label = `[${guilds} guilds, ${store.name}]`;
+  const label = `[${guilds} guilds, ${store.name}] `;
   try {
-    const importing = performance.now();
-    const server = await startSlashdWith([...store.dbArgs, '--world', worldPath, '--admin-token', 'bench']);
-    const importMs = performance.now() - importing;
-    try {
-      const deploying = performance.now();
-      await deployGrowthCommands(server.url, guilds);
-      const commands = guilds * GROWTH_APPS * GUILD_COMMANDS_PER_APP;
-      say(
-        `${label} built: world imported (serve --world) in ${seconds(importMs)}, ${commands} guild commands ` +
-          `(+${HOT_LIST_COMMANDS} global) deployed by bulk overwrites in ${seconds(performance.now() - deploying)}; ` +
-          `server peak RSS ${fixed(peakRssMb(server.child.pid), 0)} MB`,
-      );
-      if (ROWS.has(3)) say(`${label} ${await cacheMissList(server, guilds)}`);
-      if (ROWS.has(4)) say(`${label} ${await hotList(server)}`);
-      if (ROWS.has(5)) say(`${label} ${await commandIndex(server, guilds)}`);
-      if (ROWS.has(1)) say(`${label} ${await worldWrite(server, guilds)}`);
-    } finally {
-      await server.stop();
+    say(label + (await build(guilds, store, worldPath)));
+    if ([1, 3, 4, 5].some((row) => ROWS.has(row))) {
+      const server = await startSlashdWith([...store.dbArgs, '--admin-token', 'bench']);
+      try {
+        await runRow(ROWS, 3, say, label, () => cacheMissList(server, guilds));
+        await runRow(ROWS, 4, say, label, () => hotList(server));
+        await runRow(ROWS, 5, say, label, () => commandIndex(server, guilds));
+        await runRow(ROWS, 1, say, label, () => worldWrite(server, guilds));
+      } finally {
+        await server.stop();
+      }
     }
-    if (ROWS.has(2)) say(`${label} ${await restarts(store, worldPath)}`);
+    await runRow(ROWS, 2, say, label, () => restarts(store, worldPath));
   } finally {
     await store.drop();
   }
@@ -341,7 +370,7 @@ export async function runGrowthBench(flags: ReadonlySet<string>): Promise<{ line
       say,
     );
   }
-  if ([1, 2, 3, 4, 5].some((row) => ROWS.has(row))) {
+  if ([BUILD_ONLY_ROW, 1, 2, 3, 4, 5].some((row) => ROWS.has(row))) {
     const dir = mkdtempSync(join(tmpdir(), 'slashd-growth-'));
     try {
       for (const guilds of GUILD_COUNTS) {
@@ -352,7 +381,10 @@ export async function runGrowthBench(flags: ReadonlySet<string>): Promise<{ line
           `[${guilds} guilds] world file: ${guilds * MEMBERS_PER_GUILD} users, ${GROWTH_APPS} apps installed in every guild, ` +
             `${fixed(statSync(worldPath).size / 1e6, 1)} MB, written in ${seconds(performance.now() - writing)}; load average ${load()}`,
         );
-        for (const name of STORES) await measureWorld(guilds, openStore(name, dir, keep), worldPath, say);
+        for (const name of STORES) {
+          const label = `[${guilds} guilds, ${name}] `;
+          await attempt(say, label, () => measureWorld(guilds, openStore(name, dir, keep), worldPath, say));
+        }
         rmSync(worldPath, { force: true });
       }
     } finally {
