@@ -90,15 +90,17 @@ export async function printBanner(slashd: Slashd, url: string, args: ServeArgs, 
     );
   }
   // Per app, where its interactions go: a bot that gets none is most often an endpoint left set.
-  const world = await slashd.store.world.exportWorld();
-  const routes = await deliveryRoutes(world.applications, slashd.gateway);
+  // Only the demo's banner shows the whole world: a large one (every guild with its members) is not
+  // read at each start.
+  const applications = await slashd.store.world.listApplications();
+  const routes = await deliveryRoutes(applications, slashd.gateway);
   if (!args.demo) {
     out.log('applications:');
     // Not the demo: bot tokens are secrets and stay out of the output (`slashd world` shows them to the admin).
-    for (const line of applicationLines(world.applications, routes, { tokens: false })) out.log(line);
+    for (const line of applicationLines(applications, routes, { tokens: false })) out.log(line);
     out.log('  `slashd world` lists the users, guilds and channels of this world');
     return;
   }
-  for (const line of worldLines(world, routes)) out.log(line);
+  for (const line of worldLines(await slashd.store.world.exportWorld(), routes)) out.log(line);
   for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
 }
