@@ -2,21 +2,23 @@
  * Flat cost as the world grows (issue 27): every row of the issue's table, each as slashd against
  * its baseline measured in the same run, for worlds of 100, 1,000 and 10,000 guilds (10k, 100k and
  * 1M users; 5k, 50k and 500k guild commands: bench/growth-world.ts), on SQLite and on PostgreSQL.
- * Per world size and store, one `slashd serve` child on the imported world (default cache size):
- * 1. `POST /admin/world` adding one user vs `PATCH /admin/users/{id}` (goal ≤ 2), and the reply's size;
+ * Per world size and store, the world is built (imported by `serve --world`, its commands deployed
+ * through the API), then measured on a `slashd serve` child started afresh with the defaults:
+ * 1. `POST /admin/world` adding one user vs `PATCH /admin/users/{id}` (goal ≤ 2), and the reply;
  * 2. a start with `--world` and the same file vs a start without (goal ≤ 1.2);
  * 3. list GET of a random app × guild over the whole world (cache misses once the world outgrows
- *    the cache) vs bare node:http serving the same bytes (goal ≥ 0.5);
+ *    the default cache) vs bare node:http serving the same bytes (goal ≥ 0.5);
  * 4. the hot list (one 100-command list, 32 connections) vs bare (goal ≥ 0.8);
  * 5. the command index (picker) of a random member in a random guild, p50 and p99 vs bare (goal ≤ 3).
  * Rows 6-10 do not depend on the world size and run once (bench/growth-fixed-rows.ts).
  *
- * Env: GROWTH_GUILDS (default 100,1000,10000), GROWTH_STORES (sqlite,postgres), GROWTH_ROWS
- * (1-10, comma-separated; default all; 0 builds the worlds alone), GROWTH_SECONDS (each load round, default 4), GROWTH_ROUNDS
- * (alternating rounds, default 3), GROWTH_SEQUENTIAL (requests of each side in row 5, default 400),
- * GROWTH_WRITES (row 1, default 20), GROWTH_STARTS (row 2, default 3), GROWTH_POLLED_RATE (row 8, default
- * 500/s), GROWTH_SESSIONS (row 10, default 10,000; GATEWAY_BENCH_WINDOW_MS shortens its heartbeat window). `--keep` keeps the
- * PostgreSQL schemas and Redis prefixes (dropped otherwise).
+ * Env: GROWTH_GUILDS (default 100,1000,10000), GROWTH_STORES (sqlite,postgres), GROWTH_ROWS (1-10,
+ * comma-separated; default all; 0 builds the worlds alone), GROWTH_SECONDS (each load round,
+ * default 4), GROWTH_ROUNDS (alternating rounds, default 3), GROWTH_SEQUENTIAL (row 5's requests
+ * per side, default 400), GROWTH_WRITES (row 1, default 20), GROWTH_STARTS (row 2, default 3),
+ * GROWTH_POLLED_RATE (row 8, default 500/s), GROWTH_SESSIONS (row 10, default 10,000;
+ * GATEWAY_BENCH_WINDOW_MS shortens its heartbeat window). `--keep` keeps the PostgreSQL schemas and
+ * Redis prefixes (dropped otherwise).
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -94,7 +96,7 @@ interface Request {
   authorization: string;
 }
 
-/** Requests per second over `seconds` at CONNECTIONS connections, each request from `next`. */
+/** Requests per second over SECONDS at CONNECTIONS connections, each request from `next`. */
 async function rate(base: string, next: () => Request): Promise<number> {
   const result = await autocannon({
     url: base,
