@@ -7,8 +7,9 @@
  * - (a) the flows that failed (not answered within the 3 s deadline, or any error) and p50 / p99
  *   of the flow, invoke to the read that shows it answered; the reads made and their statuses;
  * - (b) the sustained maximum of invocations answered inline (closed loop) against a bare relay in
- *   the same run: a node:http server that signs the same body, relays it to the same app and
- *   answers with the app's answer.
+ *   the same run: a node:http server that signs the bytes slashd delivered, sends them to the same
+ *   app and answers with the app's answer; and the CPU time each server spent per invocation (steadier
+ *   than rates on a shared machine).
  * Sizes: `SLASHD_POLLS_RATE` (flows/s, default 500), `SLASHD_POLLS_SECONDS` (default 5),
  * `SLASHD_POLLS_MAX_SECONDS` (each closed loop, default 3).
  *
@@ -21,7 +22,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { REPO_ROOT, startSlashd, type ChildServer } from './processes.js';
+import { cpuMs, REPO_ROOT, startSlashd, type ChildServer } from './processes.js';
 import { fixed, percentile } from './stats.js';
 import {
   benchWorld,
@@ -61,7 +62,7 @@ const APP_SCRIPT = `
   const keys = { app: process.env.APP_PUBLIC_KEY, relay: process.env.RELAY_PUBLIC_KEY };
   const slashd = new URL(process.env.SLASHD_URL);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const stats = { callbacks: {}, rejected: 0 };
+  const stats = { callbacks: {}, rejected: 0, lastInline: '' };
   function callback(interaction) {
     const body = JSON.stringify({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'pong ' + interaction.id } });
     const req = http.request({ agent, host: slashd.hostname, port: slashd.port, method: 'POST',
@@ -93,6 +94,7 @@ const APP_SCRIPT = `
         res.end();
         return callback(interaction);
       }
+      if (!req.headers['x-bench-relay']) stats.lastInline = raw.toString('utf8');
       const body = JSON.stringify({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'pong ' + interaction.id } });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
@@ -102,18 +104,21 @@ const APP_SCRIPT = `
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-/** The bare relay: signs the body it gets (Ed25519, as slashd does), relays it to the app, answers with the app's answer. */
+/**
+ * The bare relay: for each request it gets, signs the interaction slashd delivered last (the same
+ * bytes, Ed25519 as slashd signs), sends it to the app and answers with the app's answer.
+ */
 const RELAY_SCRIPT = `
   const http = require('node:http');
   const { createPrivateKey, sign } = require('node:crypto');
   const key = createPrivateKey(process.env.RELAY_PRIVATE_KEY);
+  const body = process.env.RELAY_BODY;
   const app = new URL(process.env.APP_URL);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
       const timestamp = Math.floor(Date.now() / 1000).toString();
       const signature = sign(null, Buffer.from(timestamp + body), key).toString('hex');
       const out = http.request({ agent, host: app.hostname, port: app.port, method: 'POST', path: '/interactions',
@@ -145,10 +150,10 @@ function relayKeys(): { privatePem: string; publicHex: string } {
   };
 }
 
-function startRelay(appUrl: string, privatePem: string): Promise<BenchApp> {
+function startRelay(appUrl: string, privatePem: string, body: string): Promise<BenchApp & { pid: number | undefined }> {
   const child = spawn(process.execPath, ['-e', RELAY_SCRIPT], {
     cwd: REPO_ROOT,
-    env: { ...process.env, APP_URL: appUrl, RELAY_PRIVATE_KEY: privatePem },
+    env: { ...process.env, APP_URL: appUrl, RELAY_PRIVATE_KEY: privatePem, RELAY_BODY: body },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -160,6 +165,7 @@ function startRelay(appUrl: string, privatePem: string): Promise<BenchApp> {
         const url = match[1];
         resolve({
           url,
+          pid: child.pid,
           stop: () =>
             new Promise<void>((done) => {
               if (child.exitCode !== null) return done();
@@ -284,11 +290,12 @@ async function pollingRun(h: Harness, rate: number, seconds: number): Promise<Om
   };
 }
 
-async function appCallbacks(app: BenchApp): Promise<Record<string, number>> {
-  const stats = JSON.parse(await fetch(`${app.url}/stats`).then((r) => r.text())) as {
+/** What the app counted: its callbacks' answers by status, and the last interaction slashd delivered for an inline answer. */
+async function appStats(app: BenchApp): Promise<{ callbacks: Record<string, number>; lastInline: string }> {
+  return JSON.parse(await fetch(`${app.url}/stats`).then((r) => r.text())) as {
     callbacks: Record<string, number>;
+    lastInline: string;
   };
-  return stats.callbacks;
 }
 
 /** Warms slashd up with sequential inline invocations, so the measured run starts hot. */
@@ -306,29 +313,51 @@ export async function pollingFlow(options: PollingFlowOptions = {}): Promise<Pol
   try {
     await warmUp(h);
     const run = await pollingRun(h, rate, seconds);
-    return { ...run, callbacks: await appCallbacks(h.app) };
+    return { ...run, callbacks: (await appStats(h.app)).callbacks };
   } finally {
     await h.stop();
   }
 }
 
+/** Invocations answered per second, and the CPU each cost the server (µs; null without /proc). */
+interface Sustained {
+  slashd: number;
+  relay: number;
+  slashdCpuUs: number | null;
+  relayCpuUs: number | null;
+}
+
+/** The CPU time a process used since `before` (ms), per answer, in µs. */
+function cpuPerAnswer(pid: number | undefined, before: number | null, answers: number): number | null {
+  const after = cpuMs(pid);
+  return before === null || after === null || answers === 0 ? null : ((after - before) * 1000) / answers;
+}
+
 /** (b): invocations answered inline through slashd, then through the bare relay, closed loop. */
-async function sustained(h: Harness, seconds: number): Promise<{ slashd: number; relay: number }> {
+async function sustained(h: Harness, seconds: number): Promise<Sustained> {
   const user = { authorization: USER_TOKEN, 'content-type': 'application/json' };
   let errors = 0;
+  let done = 0;
+  const slashdCpu = cpuMs(h.slashd.child.pid);
   const viaSlashd = await closedLoop(MAX_IN_FLIGHT, seconds, async (i) => {
     const invoked = await h.api.call('POST', '/api/v10/interactions', user, h.bodies.inline[i % CHANNELS]);
     if (invoked.status !== 200 || !invoked.text.includes('"responded"')) errors++;
+    done++;
   });
-  const relay = await startRelay(h.app.url, h.relay.privatePem);
+  const slashdCpuUs = cpuPerAnswer(h.slashd.child.pid, slashdCpu, done);
+  const relay = await startRelay(h.app.url, h.relay.privatePem, (await appStats(h.app)).lastInline);
   const relayClient = client(relay.url);
   try {
+    done = 0;
+    const relayCpu = cpuMs(relay.pid);
     const viaRelay = await closedLoop(MAX_IN_FLIGHT, seconds, async (i) => {
       const answered = await relayClient.call('POST', '/interactions', user, h.bodies.inline[i % CHANNELS]);
       if (answered.status !== 200) errors++;
+      done++;
     });
+    const relayCpuUs = cpuPerAnswer(relay.pid, relayCpu, done);
     if (errors > 0) throw new Error(`${errors} invocations were not answered`);
-    return { slashd: viaSlashd, relay: viaRelay };
+    return { slashd: viaSlashd, relay: viaRelay, slashdCpuUs, relayCpuUs };
   } finally {
     relayClient.close();
     await relay.stop();
@@ -341,7 +370,7 @@ async function sustained(h: Harness, seconds: number): Promise<{ slashd: number;
  */
 export async function sustainedFlow(
   options: Omit<PollingFlowOptions, 'rate'> = {},
-): Promise<{ slashd: number; relay: number; ratio: number }> {
+): Promise<Sustained & { ratio: number }> {
   const seconds = options.seconds ?? envNumber('SLASHD_POLLS_MAX_SECONDS', DEFAULT_MAX_SECONDS);
   const h = await harness(options);
   try {
@@ -351,6 +380,10 @@ export async function sustainedFlow(
   } finally {
     await h.stop();
   }
+}
+
+function cpuText(us: number | null): string {
+  return us === null ? 'n/a' : `${fixed(us, 0)} µs`;
 }
 
 /** The 1, 5 and 15 minute load averages of this shared machine, printed with the figures. */
@@ -369,11 +402,11 @@ export async function runInteractionPollsBench(): Promise<{ lines: string[] }> {
     await warmUp(h);
     const max = await sustained(h, maxSeconds);
     const run = await pollingRun(h, rate, seconds);
-    const callbacks = await appCallbacks(h.app);
+    const callbacks = (await appStats(h.app)).callbacks;
     return {
       lines: [
         `(a) invoke → signed delivery → 202 → the app's callback, each user reading GET /interactions/{id} every ${POLL_EVERY_MS} ms until answered, ${rate} flows/s offered for ${seconds} s (open loop, ${run.total} flows): ${run.failed} failed (goal 0); p50 ${fixed(run.p50)} ms, p99 ${fixed(run.p99)} ms; ${run.polls} reads, statuses ${JSON.stringify(run.statuses)}; the app's callbacks answered ${JSON.stringify(callbacks)}; ${loadAverage()}`,
-        `(b) sustained maximum, invocations answered inline (closed loop, ${MAX_IN_FLIGHT} in flight, ${maxSeconds} s each): slashd ${fixed(max.slashd, 0)}/s, bare relay (signs, relays to the same app, answers its answer) ${fixed(max.relay, 0)}/s: ratio ${fixed(max.slashd / max.relay)} (goal ≥ 0.7); ${loadAverage()}`,
+        `(b) sustained maximum, invocations answered inline (closed loop, ${MAX_IN_FLIGHT} in flight, ${maxSeconds} s each): slashd ${fixed(max.slashd, 0)}/s, bare relay (signs the bytes slashd delivers, sends them to the same app, answers its answer) ${fixed(max.relay, 0)}/s: ratio ${fixed(max.slashd / max.relay)} (goal ≥ 0.7); CPU per invocation: slashd ${cpuText(max.slashdCpuUs)}, relay ${cpuText(max.relayCpuUs)}, ratio ${max.slashdCpuUs && max.relayCpuUs ? fixed(max.relayCpuUs / max.slashdCpuUs) : 'n/a'}; ${loadAverage()}`,
       ],
     };
   } finally {
