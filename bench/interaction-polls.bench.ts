@@ -9,7 +9,9 @@
  * - (b) the sustained maximum of invocations answered inline (closed loop) against a bare relay in
  *   the same run: a node:http server that signs the bytes slashd delivered, sends them to the same
  *   app and answers with the app's answer; and the CPU time each server spent per invocation (steadier
- *   than rates on a shared machine).
+ *   than rates on a shared machine);
+ * - (c) status reads alone (an answered interaction's, closed loop), against a bare node:http
+ *   server answering the same bytes: reads per second and CPU per read.
  * Sizes: `SLASHD_POLLS_RATE` (flows/s, default 500), `SLASHD_POLLS_SECONDS` (default 5),
  * `SLASHD_POLLS_MAX_SECONDS` (each closed loop, default 3).
  *
@@ -22,7 +24,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuMs, REPO_ROOT, startSlashd, type ChildServer } from './processes.js';
+import { cpuMs, REPO_ROOT, startBareServer, startSlashd, type ChildServer } from './processes.js';
 import { fixed, percentile } from './stats.js';
 import {
   benchWorld,
@@ -386,6 +388,46 @@ function cpuText(us: number | null): string {
   return us === null ? 'n/a' : `${fixed(us, 0)} µs`;
 }
 
+/** Status reads per second and the server CPU each cost, for slashd and for a bare server answering the same bytes. */
+export interface StatusReads {
+  slashd: number;
+  bare: number;
+  slashdCpuUs: number | null;
+  bareCpuUs: number | null;
+}
+
+/**
+ * (c) GET /interactions/{id} alone, closed loop: one answered interaction's status read over and
+ * over, then a bare node:http server answering its bytes the same way.
+ */
+async function statusReads(h: Harness, seconds: number): Promise<StatusReads> {
+  const user = { authorization: USER_TOKEN, 'content-type': 'application/json' };
+  const invoked = await h.api.call('POST', '/api/v10/interactions', user, h.bodies.inline[0]);
+  const { id } = JSON.parse(invoked.text) as { id: string };
+  const path = `/api/v10/interactions/${id}`;
+  const first = await h.api.call('GET', path, { authorization: USER_TOKEN });
+  if (first.status !== 200) throw new Error(`status read ${first.status} ${first.text}`);
+  const measure = async (server: ChildServer, api: ReturnType<typeof client>) => {
+    let done = 0;
+    const before = cpuMs(server.child.pid);
+    const rate = await closedLoop(MAX_IN_FLIGHT, seconds, async () => {
+      await api.call('GET', path, { authorization: USER_TOKEN });
+      done++;
+    });
+    return { rate, cpuUs: cpuPerAnswer(server.child.pid, before, done) };
+  };
+  const viaSlashd = await measure(h.slashd, h.api);
+  const bare = await startBareServer(first.text);
+  const bareClient = client(bare.url);
+  try {
+    const viaBare = await measure(bare, bareClient);
+    return { slashd: viaSlashd.rate, bare: viaBare.rate, slashdCpuUs: viaSlashd.cpuUs, bareCpuUs: viaBare.cpuUs };
+  } finally {
+    bareClient.close();
+    await bare.stop();
+  }
+}
+
 /** The 1, 5 and 15 minute load averages of this shared machine, printed with the figures. */
 function loadAverage(): string {
   return `load average ${loadavg()
@@ -403,10 +445,12 @@ export async function runInteractionPollsBench(): Promise<{ lines: string[] }> {
     const max = await sustained(h, maxSeconds);
     const run = await pollingRun(h, rate, seconds);
     const callbacks = (await appStats(h.app)).callbacks;
+    const reads = await statusReads(h, maxSeconds);
     return {
       lines: [
         `(a) invoke → signed delivery → 202 → the app's callback, each user reading GET /interactions/{id} every ${POLL_EVERY_MS} ms until answered, ${rate} flows/s offered for ${seconds} s (open loop, ${run.total} flows): ${run.failed} failed (goal 0); p50 ${fixed(run.p50)} ms, p99 ${fixed(run.p99)} ms; ${run.polls} reads, statuses ${JSON.stringify(run.statuses)}; the app's callbacks answered ${JSON.stringify(callbacks)}; ${loadAverage()}`,
         `(b) sustained maximum, invocations answered inline (closed loop, ${MAX_IN_FLIGHT} in flight, ${maxSeconds} s each): slashd ${fixed(max.slashd, 0)}/s, bare relay (signs the bytes slashd delivers, sends them to the same app, answers its answer) ${fixed(max.relay, 0)}/s: ratio ${fixed(max.slashd / max.relay)} (goal ≥ 0.7); CPU per invocation: slashd ${cpuText(max.slashdCpuUs)}, relay ${cpuText(max.relayCpuUs)}, ratio ${max.slashdCpuUs && max.relayCpuUs ? fixed(max.relayCpuUs / max.slashdCpuUs) : 'n/a'}; ${loadAverage()}`,
+        `(c) GET /interactions/{id} of an answered interaction, closed loop (${MAX_IN_FLIGHT} in flight, ${maxSeconds} s each): slashd ${fixed(reads.slashd, 0)}/s, bare node:http (the same bytes) ${fixed(reads.bare, 0)}/s: ratio ${fixed(reads.slashd / reads.bare)}; CPU per read: slashd ${cpuText(reads.slashdCpuUs)}, bare ${cpuText(reads.bareCpuUs)}; ${loadAverage()}`,
       ],
     };
   } finally {
