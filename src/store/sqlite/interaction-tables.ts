@@ -29,32 +29,6 @@ export const STATUS_MEMORY_BYTES = 8 * 1024 * 1024;
 /** A status's size beyond its response: its ids, state and reasons as JSON (generously). */
 const STATUS_FIELDS_CHARS = 400;
 
-/**
- * The compare-and-set of `updateInteraction` as one UPDATE: the patch is applied inside the stored
- * document by SQLite (json_set), so the record is neither read nor parsed nor serialized again
- * here. A key patched to undefined is removed, as JSON.stringify drops it. Parameters: the
- * patch's values, then the application id, the id and the allowed states (a JSON array).
- */
-function patchStatement(patch: Partial<InteractionRecord>): { sql: string; values: (string | null)[] } {
-  const set: string[] = [];
-  const removed: string[] = [];
-  const values: (string | null)[] = [patch.state ?? null];
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) removed.push(`'$.${key}'`);
-    else {
-      set.push(`'$.${key}', json(?)`);
-      values.push(JSON.stringify(value));
-    }
-  }
-  let doc = set.length > 0 ? `json_set(doc, ${set.join(', ')})` : 'doc';
-  if (removed.length > 0) doc = `json_remove(${doc}, ${removed.join(', ')})`;
-  return {
-    sql: `UPDATE interactions SET state = coalesce(?, state), doc = ${doc}
-          WHERE application_id = ? AND id = ? AND state IN (SELECT value FROM json_each(?))`,
-    values,
-  };
-}
-
 export class SqliteInteractionStore implements InteractionStore {
   /** Statuses by interaction id, as this connection last wrote or read them. */
   private readonly statuses = new ByteLru<InteractionStatus>(STATUS_MEMORY_BYTES);
@@ -150,20 +124,23 @@ export class SqliteInteractionStore implements InteractionStore {
     patch: Partial<InteractionRecord>,
     message?: StoredMessage,
   ): Promise<boolean> {
-    const { sql, values } = patchStatement(patch);
-    const update = () => this.conn.sql(sql).run(...values, applicationId, id, JSON.stringify(from)).changes > 0;
-    // One statement is atomic on its own; with the answer's message, both in one transaction.
-    const won = message
-      ? this.conn.transaction(() => {
-          if (!update()) return false;
-          this.writeMessage(message);
-          return true;
-        })
-      : update();
-    // Once committed (a rolled back change is never remembered), and only over a status still current.
-    const known = won ? this.remembered(id) : undefined;
-    if (known) this.remember({ ...known, ...patch } as InteractionRecord);
-    return won;
+    const next = this.conn.transaction(() => {
+      const row = this.conn
+        .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
+        .get(applicationId, id) as { doc: string } | undefined;
+      if (!row) return null;
+      const record = storedDocument<InteractionRecord>(row.doc);
+      if (!from.includes(record.state)) return null;
+      const changed = { ...record, ...patch };
+      this.conn
+        .sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
+        .run(changed.state, JSON.stringify(changed), applicationId, id);
+      if (message) this.writeMessage(message);
+      return changed;
+    });
+    // Once committed: a rolled back change is never remembered.
+    if (next) this.remember(next);
+    return next !== null;
   }
 
   async putMessage(message: StoredMessage): Promise<void> {
