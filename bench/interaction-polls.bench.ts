@@ -186,7 +186,10 @@ export interface PollingFlowOptions {
   rate?: number;
   /** Seconds of the paced run (default `SLASHD_POLLS_SECONDS` or 5). */
   seconds?: number;
-  /** Arguments for `slashd serve` besides the world and the SQLite file (e.g. a PostgreSQL store). */
+  /**
+   * More arguments for `slashd serve`; they come last, so `['--db', url, '--db-schema', schema]`
+   * puts slashd on PostgreSQL instead of its fresh SQLite file.
+   */
   slashdArgs?: readonly string[];
   /** Flags for slashd's node (e.g. `--cpu-prof`). */
   nodeFlags?: readonly string[];
