@@ -35,12 +35,12 @@ const MAX_SECONDS = 5;
 const MAX_IN_FLIGHT = 32;
 const SIGN_ITERATIONS = 5000;
 
-const USER_TOKEN = 'alice-user-token';
-const CHANNELS = 64;
+export const USER_TOKEN = 'alice-user-token';
+export const CHANNELS = 64;
 /** The benchmark's text channels, added to the example's Test Guild (ids in a range of their own). */
-const channelId = (i: number): string => (1345183757107203000n + BigInt(i % CHANNELS)).toString();
+export const channelId = (i: number): string => (1345183757107203000n + BigInt(i % CHANNELS)).toString();
 
-function benchWorld(): World {
+export function benchWorld(): World {
   const world = exampleWorld();
   const guild = world.guilds.find((g) => g.id === TEST_GUILD_ID);
   if (!guild) throw new Error('the example world has no Test Guild');
@@ -127,10 +127,21 @@ const APP_SCRIPT = `
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-export async function startApp(publicKey: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['-e', APP_SCRIPT], {
+/** An app's interactions endpoint, in a child process. */
+export interface BenchApp {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The app of `script` (APP_SCRIPT by default) verifying with `publicKey`; `env` adds to its environment. */
+export async function startApp(
+  publicKey: string,
+  script: string = APP_SCRIPT,
+  env: Record<string, string> = {},
+): Promise<BenchApp> {
+  const child: ChildProcess = spawn(process.execPath, ['-e', script], {
     cwd: REPO_ROOT,
-    env: { ...process.env, APP_PUBLIC_KEY: publicKey },
+    env: { ...process.env, ...env, APP_PUBLIC_KEY: publicKey },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -183,7 +194,11 @@ export async function paced(
 }
 
 /** As many flows as `inFlight` workers complete in `seconds`: flows per second. */
-async function closedLoop(inFlight: number, seconds: number, flow: (i: number) => Promise<void>): Promise<number> {
+export async function closedLoop(
+  inFlight: number,
+  seconds: number,
+  flow: (i: number) => Promise<void>,
+): Promise<number> {
   const end = performance.now() + seconds * 1000;
   let done = 0;
   let next = 0;
@@ -219,51 +234,67 @@ function signMicros(bytes: Buffer): number {
   return ((performance.now() - started) * 1000) / SIGN_ITERATIONS;
 }
 
+/**
+ * The demo app's interactions endpoint set to the app `start` runs (given slashd's verify key) and
+ * a `ping` command created in the Test Guild: the invocation bodies, one per channel, whose text
+ * option is `text`.
+ */
+export async function deployPing(
+  api: ReturnType<typeof client>,
+  start: (verifyKeyHex: string) => Promise<BenchApp>,
+  text = 'hello',
+): Promise<{ app: BenchApp; invokeBodies: string[] }> {
+  const bot = { authorization: `Bot ${DEMO_BOT_TOKEN}`, 'content-type': 'application/json' };
+  const me = await api.call('GET', '/api/v10/applications/@me', bot);
+  if (me.status !== 200) throw new Error(`GET /applications/@me: ${me.status} ${me.text}`);
+  const verifyKeyHex = (JSON.parse(me.text) as { verify_key: string }).verify_key;
+  const app = await start(verifyKeyHex);
+  const patched = await api.call(
+    'PATCH',
+    '/api/v10/applications/@me',
+    bot,
+    JSON.stringify({ interactions_endpoint_url: `${app.url}/interactions` }),
+  );
+  if (patched.status !== 200) throw new Error(`endpoint verification failed: ${patched.status} ${patched.text}`);
+  const created = await api.call(
+    'POST',
+    `/api/v10/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`,
+    bot,
+    JSON.stringify({
+      name: 'ping',
+      description: 'Ping',
+      options: [{ type: 3, name: 'text', description: 'Text', required: true }],
+    }),
+  );
+  if (created.status !== 201) throw new Error(`command create failed: ${created.status} ${created.text}`);
+  const command = JSON.parse(created.text) as { id: string; version: string };
+  const invokeBodies = Array.from({ length: CHANNELS }, (_, i) =>
+    JSON.stringify({
+      type: 2,
+      application_id: DEMO_APP_ID,
+      guild_id: TEST_GUILD_ID,
+      channel_id: channelId(i),
+      data: {
+        id: command.id,
+        name: 'ping',
+        type: 1,
+        version: command.version,
+        options: [{ name: 'text', type: 3, value: text }],
+      },
+    }),
+  );
+  return { app, invokeBodies };
+}
+
 export async function runInteractionsBench(): Promise<{ lines: string[] }> {
   const lines: string[] = [];
   const slashd = await startSlashd(benchWorld());
   const api = client(slashd.url);
-  const bot = { authorization: `Bot ${DEMO_BOT_TOKEN}`, 'content-type': 'application/json' };
-  let app: { url: string; stop(): Promise<void> } | null = null;
+  let app: BenchApp | null = null;
   try {
-    const me = await api.call('GET', '/api/v10/applications/@me', bot);
-    if (me.status !== 200) throw new Error(`GET /applications/@me: ${me.status} ${me.text}`);
-    const verifyKeyHex = (JSON.parse(me.text) as { verify_key: string }).verify_key;
-    app = await startApp(verifyKeyHex);
-    const patched = await api.call(
-      'PATCH',
-      '/api/v10/applications/@me',
-      bot,
-      JSON.stringify({ interactions_endpoint_url: `${app.url}/interactions` }),
-    );
-    if (patched.status !== 200) throw new Error(`endpoint verification failed: ${patched.status} ${patched.text}`);
-    const created = await api.call(
-      'POST',
-      `/api/v10/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`,
-      bot,
-      JSON.stringify({
-        name: 'ping',
-        description: 'Ping',
-        options: [{ type: 3, name: 'text', description: 'Text', required: true }],
-      }),
-    );
-    if (created.status !== 201) throw new Error(`command create failed: ${created.status} ${created.text}`);
-    const command = JSON.parse(created.text) as { id: string; version: string };
-    const invokeBodies = Array.from({ length: CHANNELS }, (_, i) =>
-      JSON.stringify({
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: channelId(i),
-        data: {
-          id: command.id,
-          name: 'ping',
-          type: 1,
-          version: command.version,
-          options: [{ name: 'text', type: 3, value: 'hello' }],
-        },
-      }),
-    );
+    const deployed = await deployPing(api, startApp);
+    app = deployed.app;
+    const { invokeBodies } = deployed;
     const readPaths = Array.from({ length: CHANNELS }, (_, i) => `/api/v10/channels/${channelId(i)}/messages?limit=1`);
     const user = { authorization: USER_TOKEN, 'content-type': 'application/json' };
     let errors = 0;

@@ -6,6 +6,7 @@ import { runCommandsBench } from './commands.bench.js';
 import { runConsoleBench } from './console.bench.js';
 import { runFaultsBench } from './faults.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
+import { runInteractionPollsBench } from './interaction-polls.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runMembersBench } from './members.bench.js';
 import { runMemoryBench } from './memory.bench.js';
@@ -31,6 +32,7 @@ const BENCHES: Bench[] = [
   { name: 'validation ', run: runValidationBench },
   { name: 'permissions ', run: runPermissionsBench },
   { name: 'interactions ', run: runInteractionsBench },
+  { name: 'interaction-polls ', run: runInteractionPollsBench },
   { name: 'gateway ', run: runGatewayBench },
   { name: 'metrics ', run: runMetricsBench },
   { name: 'memory ', run: runMemoryBench },

@@ -34,6 +34,7 @@ export type {
 } from './command-store.js';
 export type {
   ActivityInstance,
+  InteractionStatus,
   InteractionStore,
   MessageRange,
   Pin,

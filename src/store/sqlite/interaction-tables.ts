@@ -1,19 +1,71 @@
-/** The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities. */
+/**
+ * The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities.
+ * The status of each interaction this connection writes is kept in memory, so that its user's
+ * polls (GET /interactions/{id}) are answered without parsing the record and without a statement
+ * that could wait on delivery's writes. Another process's commit to the file (SQLite's
+ * data_version moves) forgets them all, and the next read goes to the table again.
+ */
+import { approximateBytes, ByteLru } from '../../core/byte-lru.js';
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../store.js';
-import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
+import {
+  MAX_TRANSCRIPT_ENTRIES,
+  statusOf,
+  type InteractionStatus,
+  type TranscriptEntry,
+} from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
+import { deepFreeze } from './read-caches.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
 import { deleteMessageFiles, deleteMessagesFiles } from './attachment-tables.js';
 
+/**
+ * Memory for the statuses of recent interactions (8 MiB): at 500 interactions a second, each
+ * polled until answered, the ones in flight and just answered fit many times over.
+ */
+export const STATUS_MEMORY_BYTES = 8 * 1024 * 1024;
+
+/** A status's size beyond its response: its ids, state and reasons as JSON (generously). */
+const STATUS_FIELDS_CHARS = 400;
+
 export class SqliteInteractionStore implements InteractionStore {
-  constructor(private readonly conn: SqliteConnection) {}
+  /** Statuses by interaction id, as this connection last wrote or read them. */
+  private readonly statuses = new ByteLru<InteractionStatus>(STATUS_MEMORY_BYTES);
+  /** SQLite's data_version when the statuses were last known current. */
+  private dataVersion: number;
+
+  constructor(private readonly conn: SqliteConnection) {
+    this.dataVersion = this.currentDataVersion();
+  }
+
+  /** Moves when another connection commits to the file (never for this connection's own commits). */
+  private currentDataVersion(): number {
+    return this.conn.sql('PRAGMA data_version').pluck().get() as number;
+  }
+
+  /** The status of a record as written (or read): kept for its user's reads. */
+  private remember(record: InteractionRecord): void {
+    const responseChars = record.response === null ? 0 : JSON.stringify(record.response).length;
+    this.statuses.set(record.id, deepFreeze(statusOf(record)), approximateBytes(STATUS_FIELDS_CHARS + responseChars));
+  }
+
+  /** The remembered status, unless another connection committed since (then every status is forgotten). */
+  private remembered(id: string): InteractionStatus | undefined {
+    const version = this.currentDataVersion();
+    if (version !== this.dataVersion) {
+      this.statuses.clear();
+      this.dataVersion = version;
+      return undefined;
+    }
+    return this.statuses.get(id);
+  }
 
   async putInteraction(record: InteractionRecord): Promise<void> {
     this.conn
       .sql('INSERT INTO interactions (application_id, id, user_id, state, doc) VALUES (?, ?, ?, ?, ?)')
       .run(record.application_id, record.id, record.user_id, record.state, JSON.stringify(record));
+    this.remember(record);
   }
 
   async getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null> {
@@ -24,16 +76,23 @@ export class SqliteInteractionStore implements InteractionStore {
   }
 
   async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
+    const status = this.remembered(id);
+    if (status?.application_id === applicationId) return status.state;
     const row = this.conn
       .sql('SELECT state FROM interactions WHERE application_id = ? AND id = ?')
       .get(applicationId, id) as { state: InteractionState } | undefined;
     return row?.state ?? null;
   }
 
-  async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
+  async findUserInteractionStatus(userId: string, id: string): Promise<InteractionStatus | null> {
+    const status = this.remembered(id);
+    if (status) return status.user_id === userId ? status : null;
     const row = this.conn.sql('SELECT doc FROM interactions WHERE user_id = ? AND id = ?').get(userId, id) as
       { doc: string } | undefined;
-    return row ? storedDocument<InteractionRecord>(row.doc) : null;
+    if (!row) return null;
+    const record = storedDocument<InteractionRecord>(row.doc);
+    this.remember(record);
+    return statusOf(record);
   }
 
   async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
@@ -65,20 +124,23 @@ export class SqliteInteractionStore implements InteractionStore {
     patch: Partial<InteractionRecord>,
     message?: StoredMessage,
   ): Promise<boolean> {
-    return this.conn.transaction(() => {
+    const next = this.conn.transaction(() => {
       const row = this.conn
         .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
         .get(applicationId, id) as { doc: string } | undefined;
-      if (!row) return false;
+      if (!row) return null;
       const record = storedDocument<InteractionRecord>(row.doc);
-      if (!from.includes(record.state)) return false;
-      const next = { ...record, ...patch };
+      if (!from.includes(record.state)) return null;
+      const changed = { ...record, ...patch };
       this.conn
         .sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
-        .run(next.state, JSON.stringify(next), applicationId, id);
+        .run(changed.state, JSON.stringify(changed), applicationId, id);
       if (message) this.writeMessage(message);
-      return true;
+      return changed;
     });
+    // Once committed: a rolled back change is never remembered.
+    if (next) this.remember(next);
+    return next !== null;
   }
 
   async putMessage(message: StoredMessage): Promise<void> {
