@@ -46,6 +46,18 @@ describe('ByteLru', () => {
     assert.equal(lru.bytes, 10);
   });
 
+  it('counts the entries dropped to make room, not those a write drops or a value replaced', () => {
+    const lru = new ByteLru<string>(30);
+    lru.set('a', 'A', 10, ['t']);
+    lru.set('b', 'B', 10);
+    lru.set('b', 'B2', 10);
+    lru.deleteTagged('t');
+    lru.delete('b');
+    assert.equal(lru.evictions, 0);
+    for (const key of ['c', 'd', 'e', 'f', 'g']) lru.set(key, key, 10);
+    assert.equal(lru.evictions, 2, 'two entries went for the last two');
+  });
+
   it('sizes a parsed value from its JSON length', () => {
     assert.equal(approximateBytes(0), ENTRY_OVERHEAD_BYTES);
     assert.ok(approximateBytes(1000) > approximateBytes(100));

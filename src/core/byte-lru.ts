@@ -21,6 +21,18 @@ export function approximateBytes(jsonLength: number): number {
   return ENTRY_OVERHEAD_BYTES + jsonLength * HEAP_BYTES_PER_JSON_CHAR;
 }
 
+/**
+ * Lookups of one cache so far: answered from it (`hits`), or not (`misses`); and, for a cache that
+ * drops entries to stay under its bytes, the entries it dropped to make room (`evictions`). What
+ * /metrics reads of each cache.
+ */
+export interface CacheCounts {
+  cache: string;
+  hits: number;
+  misses: number;
+  evictions?: number;
+}
+
 interface Entry<V> {
   value: V;
   bytes: number;
@@ -35,6 +47,11 @@ export class ByteLru<V> {
   /** Lookups (`get`) that found their key, and those that did not: the cache's hit ratio on /metrics. */
   hits = 0;
   misses = 0;
+  /**
+   * Entries dropped to make room for others (not by a write's `delete`/`deleteTagged`): a count
+   * that keeps rising says the working set does not fit the cap.
+   */
+  evictions = 0;
 
   /** `capBytes`: the most bytes the entries may add up to; 0 caches nothing. */
   constructor(readonly capBytes: number) {
@@ -115,6 +132,7 @@ export class ByteLru<V> {
       const oldest = this.entries.keys().next();
       if (oldest.done) return;
       this.delete(oldest.value);
+      this.evictions++;
     }
   }
 }

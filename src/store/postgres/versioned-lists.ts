@@ -48,10 +48,11 @@ export class VersionedLists<T> {
 
   /**
    * Lookups answered by the list held (`hits`), and those that read the rows (`misses`): each
-   * lookup is followed by a `remember` exactly when the list held was missing or stale.
+   * lookup is followed by a `remember` exactly when the list held was missing or stale. And the
+   * lists dropped to make room (`evictions`).
    */
-  counts(): { hits: number; misses: number } {
-    return { hits: Math.max(0, this.lookups - this.reads), misses: this.reads };
+  counts(): { hits: number; misses: number; evictions: number } {
+    return { hits: Math.max(0, this.lookups - this.reads), misses: this.reads, evictions: this.entries.evictions };
   }
 
   get size(): number {
