@@ -21,6 +21,24 @@ describe('ByteLru', () => {
     assert.equal(lru.bytes, 30);
   });
 
+  it('when every entry was read since stored, a new one still stays and the oldest goes', () => {
+    const lru = new ByteLru<string>(30);
+    for (const key of ['a', 'b', 'c']) lru.set(key, key, 10);
+    for (const key of ['a', 'b', 'c']) lru.get(key);
+    lru.set('d', 'd', 10);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].map((k) => lru.has(k)),
+      [false, true, true, true],
+    );
+    lru.get('b');
+    lru.set('e', 'e', 10);
+    assert.deepEqual(
+      ['b', 'c', 'd', 'e'].map((k) => lru.has(k)),
+      [true, false, true, true],
+      'b was read again, c was not',
+    );
+  });
+
   it('keeps no value larger than the whole cap, nor the older value of its key', () => {
     const lru = new ByteLru<string>(100);
     lru.set('k', 'small', 10);
