@@ -20,7 +20,7 @@ export interface SqliteStoreOptions {
   path: string;
   now?: () => number;
   /** How long plain reads may trust the caches after another process commits, in ms (default 1). */
-  readStalenessMs?: number;
+  readStalenessMs?: number | undefined;
   /** The most bytes the read caches may hold, approximately (default 64 MiB); the least recently used go first. */
   cacheBytes?: number;
 }
