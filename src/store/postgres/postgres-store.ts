@@ -35,7 +35,7 @@ export const EXCLUSIVE_WAIT_MS = 300_000;
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   now?: (() => number) | undefined;
-  /** The per-process command and permissions lists' byte budget (default 64 MiB). */
+  /** The per-process command lists, list answers and permissions lists' byte budget (default 96 MiB). */
   cacheBytes?: number | undefined;
 }
 

@@ -12,8 +12,8 @@ import { ByteLru } from '../../core/byte-lru.js';
 /** Sent as the version held when nothing is held: versions start at 0 ("never written"), so it matches none. */
 export const NO_VERSION = '-1';
 
-/** The lists' byte budget when the config names none: 64 MiB, as the SQLite store's read caches. */
-export const DEFAULT_LIST_CACHE_BYTES = 64 * 1024 * 1024;
+/** The lists' byte budget when the config names none: 96 MiB, as the SQLite store's read caches. */
+export const DEFAULT_LIST_CACHE_BYTES = 96 * 1024 * 1024;
 
 export interface Held<T> {
   version: string;

@@ -16,8 +16,8 @@ import type { StoredApplication } from '../store.js';
 /** Cached values are shared between requests: frozen, and typed `Frozen` so no caller mutates one. */
 export { deepFreeze } from '../../core/frozen-memo.js';
 
-/** The read caches' byte budget when the config names none: 64 MiB. */
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** The read caches' byte budget when the config names none: 96 MiB (see DEFAULT_CACHE_BUDGET_BYTES). */
+export const DEFAULT_CACHE_BYTES = 96 * 1024 * 1024;
 
 /** The tags an entry is dropped by. */
 export const cacheTag = {

@@ -21,7 +21,7 @@ export interface SqliteStoreOptions {
   now?: () => number;
   /** How long plain reads may trust the caches after another process commits, in ms (default 1). */
   readStalenessMs?: number | undefined;
-  /** The most bytes the read caches may hold, approximately (default 64 MiB); the least recently used go first. */
+  /** The most bytes the read caches may hold, approximately (default 96 MiB); the least recently used go first. */
   cacheBytes?: number;
 }
 
