@@ -25,13 +25,13 @@ const APP_ID = '1100000000000000001';
 const ADMIN = 'Bearer bench';
 
 const userId = (i: number) => `${1200000000000000000n + BigInt(i)}`;
-const guildId = (g: number) => `${1300000000000000000n + BigInt(g)}`;
+export const guildId = (g: number) => `${1300000000000000000n + BigInt(g)}`;
 
-function user(i: number, username = `user${i}`): User {
+export function user(i: number, username = `user${i}`): User {
   return { id: userId(i), username, token: `user-token-${i}`, locale: 'en-US', age_verified: false };
 }
 
-function guild(g: number): Guild {
+export function guild(g: number): Guild {
   const id = guildId(g);
   return {
     id,

@@ -26,8 +26,11 @@ import type { Application, Channel, Guild, Member, User } from '../core/world/ty
 /** The picker's share of the cache budget (`--cache-mb`); the store's read caches take the rest. */
 export const INDEX_CACHE_SHARE = 1 / 8;
 
-/** The cache budget when none is configured: the store's own default (64 MiB), split as above. */
-export const DEFAULT_CACHE_BUDGET_BYTES = 64 * 1024 * 1024;
+/**
+ * The cache budget when none is configured: the store's own default (96 MiB), split as above. It
+ * holds the list answers of 1,000 guilds x 5 apps (10-command guild lists, one view) with room to spare.
+ */
+export const DEFAULT_CACHE_BUDGET_BYTES = 96 * 1024 * 1024;
 
 /** The bytes of `budget` (the whole cache budget) for the store's read caches and for the picker's answers. */
 export function splitCacheBudget(budget: number | undefined): { store: number; index: number } {

@@ -28,6 +28,7 @@ export type {
   CommandMutation,
   CommandPlanner,
   CommandStore,
+  ListRenderer,
   PermissionsPlanner,
   PermissionsState,
   ScopeState,
