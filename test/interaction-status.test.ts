@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { startRegisteredApp, type AppServer, type Json } from './helpers/app-server.js';
 import { invocationBody } from './helpers/invocation.js';
 import { requestAt, startNodePair } from './helpers/nodes.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { adminOk, startServer, type TestServer } from './helpers/server.js';
 import {
   ALICE_TOKEN,
   BOB_TOKEN,
@@ -154,4 +154,52 @@ describeStatusReads('PostgreSQL + Redis, two nodes', async () => {
     request: (method, path, opts) => requestAt(url, method, path, opts),
   });
   return { first: node(pair.a.url), second: node(pair.b.url), close: () => pair.close() };
+});
+
+describe('GET /interactions/{id} on SQLite: what takes interactions away takes their remembered status', () => {
+  let server: TestServer;
+  let app: AppServer;
+  let command: Json;
+
+  before(async () => {
+    server = await startServer();
+    app = await startRegisteredApp(server.api, DEMO_BOT_TOKEN);
+    app.handle(() => ({ accepted: true }));
+    const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+      auth: BOT,
+      body: { name: 'poll', description: 'Answered later' },
+    });
+    assert.equal(created.status, 201, created.text);
+    command = created.body as Json;
+  });
+
+  after(async () => {
+    await app?.close();
+    await server?.close();
+  });
+
+  async function invokedAndRead(): Promise<string> {
+    const invoked = await server.request('POST', '/interactions', { auth: ALICE_TOKEN, body: invocationBody(command) });
+    assert.equal(invoked.status, 200, invoked.text);
+    const id = invoked.body.id as string;
+    assert.equal((await server.request('GET', `/interactions/${id}`, { auth: ALICE_TOKEN })).status, 200);
+    return id;
+  }
+
+  async function statusCode(id: string): Promise<number> {
+    return (await server.request('GET', `/interactions/${id}`, { auth: ALICE_TOKEN })).status;
+  }
+
+  test('a snapshot taken before the interaction, restored: the interaction is unknown', async () => {
+    const snapshot = await adminOk(server, 'POST', '/snapshots');
+    const id = await invokedAndRead();
+    await adminOk(server, 'POST', `/snapshots/${snapshot.body.id as string}/restore`);
+    assert.equal(await statusCode(id), 404);
+  });
+
+  test('its application deleted: the interaction is unknown', async () => {
+    const id = await invokedAndRead();
+    await adminOk(server, 'DELETE', `/applications/${DEMO_APP_ID}`);
+    assert.equal(await statusCode(id), 404);
+  });
 });

@@ -1,11 +1,12 @@
 /**
  * The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities.
- * The status of each interaction this connection writes is kept in memory, so that its user's
- * polls (GET /interactions/{id}) are answered without parsing the record and without a statement
- * that could wait on delivery's writes. Another process's commit to the file (SQLite's
- * data_version moves) forgets them all, and the next read goes to the table again.
+ * The status of each interaction this connection writes is kept in the read caches, so that its
+ * user's polls (GET /interactions/{id}) are answered without parsing the record and without a
+ * statement that could wait on delivery's writes. What empties the read caches forgets them too:
+ * another process's commit to the file (SQLite's data_version moves), a snapshot restored, the
+ * world replaced; deleting the application forgets its own. The next read goes to the table.
  */
-import { approximateBytes, ByteLru } from '../../core/byte-lru.js';
+import { approximateBytes } from '../../core/byte-lru.js';
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../store.js';
@@ -16,49 +17,33 @@ import {
   type TranscriptEntry,
 } from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
-import { deepFreeze } from './read-caches.js';
+import { cacheTag, deepFreeze } from './read-caches.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
 import { deleteMessageFiles, deleteMessagesFiles } from './attachment-tables.js';
-
-/**
- * Memory for the statuses of recent interactions (8 MiB): at 500 interactions a second, each
- * polled until answered, the ones in flight and just answered fit many times over.
- */
-export const STATUS_MEMORY_BYTES = 8 * 1024 * 1024;
 
 /** A status's size beyond its response: its ids, state and reasons as JSON (generously). */
 const STATUS_FIELDS_CHARS = 400;
 
 export class SqliteInteractionStore implements InteractionStore {
-  /** Statuses by interaction id, as this connection last wrote or read them. */
-  private readonly statuses = new ByteLru<InteractionStatus>(STATUS_MEMORY_BYTES);
-  /** SQLite's data_version when the statuses were last known current. */
-  private dataVersion: number;
-
-  constructor(private readonly conn: SqliteConnection) {
-    this.dataVersion = this.currentDataVersion();
-  }
-
-  /** Moves when another connection commits to the file (never for this connection's own commits). */
-  private currentDataVersion(): number {
-    return this.conn.sql('PRAGMA data_version').pluck().get() as number;
-  }
+  constructor(private readonly conn: SqliteConnection) {}
 
   /** The status of a record as written (or read): kept for its user's reads. */
   private remember(record: InteractionRecord): void {
     const responseChars = record.response === null ? 0 : JSON.stringify(record.response).length;
-    this.statuses.set(record.id, deepFreeze(statusOf(record)), approximateBytes(STATUS_FIELDS_CHARS + responseChars));
+    this.conn.cached.interactionStatuses.set(
+      record.id,
+      deepFreeze(statusOf(record)),
+      approximateBytes(STATUS_FIELDS_CHARS + responseChars),
+      [cacheTag.application(record.application_id)],
+    );
   }
 
-  /** The remembered status, unless another connection committed since (then every status is forgotten). */
+  /**
+   * The remembered status, unless another connection has committed since (then every cached read
+   * is forgotten): checked on every read, as a poll must see another process's answer at once.
+   */
   private remembered(id: string): InteractionStatus | undefined {
-    const version = this.currentDataVersion();
-    if (version !== this.dataVersion) {
-      this.statuses.clear();
-      this.dataVersion = version;
-      return undefined;
-    }
-    return this.statuses.get(id);
+    return this.conn.freshCaches().interactionStatuses.get(id);
   }
 
   async putInteraction(record: InteractionRecord): Promise<void> {

@@ -11,7 +11,7 @@ import type { Frozen } from '../../core/frozen-memo.js';
 import type { StoredCommand } from '../../core/commands/model.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { Guild, User } from '../../core/world/types.js';
-import type { StoredApplication } from '../store.js';
+import type { InteractionStatus, StoredApplication } from '../store.js';
 
 /** Cached values are shared between requests: frozen, and typed `Frozen` so no caller mutates one. */
 export { deepFreeze } from '../../core/frozen-memo.js';
@@ -83,6 +83,11 @@ export class ReadCaches {
   readonly listBytes: CacheSection<Buffer>;
   /** By `${applicationId}/${guildId}`. */
   readonly permissions: CacheSection<Frozen<GuildCommandPermissions[]>>;
+  /**
+   * What an interaction's user polls (GET /interactions/{id}), by interaction id, as this
+   * connection last wrote or read it; tagged with its application, which takes it when deleted.
+   */
+  readonly interactionStatuses: CacheSection<InteractionStatus>;
   private dataVersion: number | null = null;
 
   constructor(capBytes = DEFAULT_CACHE_BYTES) {
@@ -97,6 +102,7 @@ export class ReadCaches {
     this.commands = new CacheSection(this.lru, 'commands:');
     this.listBytes = new CacheSection(this.lru, 'list-bytes:');
     this.permissions = new CacheSection(this.lru, 'permissions:');
+    this.interactionStatuses = new CacheSection(this.lru, 'interaction-status:');
   }
 
   /** Drops everything if another connection has committed since the last look. */
