@@ -33,6 +33,17 @@ interface TwoNodes {
   close(): Promise<void>;
 }
 
+/** The demo app's endpoint, registered, and the guild command its users invoke. */
+async function pollingApp(node: Node): Promise<{ app: AppServer; command: Json }> {
+  const app = await startRegisteredApp(node.api, DEMO_BOT_TOKEN);
+  const created = await node.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
+    auth: BOT,
+    body: { name: 'poll', description: 'Answered later' },
+  });
+  assert.equal(created.status, 201, created.text);
+  return { app, command: created.body as Json };
+}
+
 function describeStatusReads(name: string, start: () => Promise<TwoNodes>): void {
   describe(`GET /interactions/{id} (${name}): the status read, on the node that took the interaction and on another`, () => {
     let nodes: TwoNodes;
@@ -44,13 +55,7 @@ function describeStatusReads(name: string, start: () => Promise<TwoNodes>): void
     before(async () => {
       nodes = await start();
       ({ first, second } = nodes);
-      app = await startRegisteredApp(first.api, DEMO_BOT_TOKEN);
-      const created = await first.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-        auth: BOT,
-        body: { name: 'poll', description: 'Answered later' },
-      });
-      assert.equal(created.status, 201, created.text);
-      command = created.body as Json;
+      ({ app, command } = await pollingApp(first));
     });
 
     after(async () => {
@@ -163,14 +168,8 @@ describe('GET /interactions/{id} on SQLite: what takes interactions away takes t
 
   before(async () => {
     server = await startServer();
-    app = await startRegisteredApp(server.api, DEMO_BOT_TOKEN);
+    ({ app, command } = await pollingApp(server));
     app.handle(() => ({ accepted: true }));
-    const created = await server.request('POST', `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`, {
-      auth: BOT,
-      body: { name: 'poll', description: 'Answered later' },
-    });
-    assert.equal(created.status, 201, created.text);
-    command = created.body as Json;
   });
 
   after(async () => {
