@@ -103,7 +103,7 @@ async function ok(response: Response, what: string): Promise<unknown> {
 }
 
 /** The app's 100 commands, and their overwrites in the measured guild (the first). */
-export async function deployForProfile(server: ChildServer): Promise<void> {
+export async function deployPickerCommands(server: ChildServer): Promise<void> {
   const api = `${server.url}/api/v10/applications/${APP_ID}`;
   const deployed = (await ok(
     await fetch(`${api}/commands`, {
@@ -211,7 +211,7 @@ const memberToken = (size: number) => (i: number) => userToken((i * 104729) % si
 async function measureWorld(label: string, guilds: number, members: number): Promise<string> {
   const server = await startSlashd(commandIndexWorld(guilds, members));
   try {
-    await deployForProfile(server);
+    await deployPickerCommands(server);
     const url = `${server.url}/api/v10/channels/${channelOf(guildId(0))}/application-command-index`;
     const { picker, bare, ratio, bytes } = await pickerAgainstBare(
       url,
