@@ -4,11 +4,12 @@
  * over a whole guild (so nearly every open is a member not seen before), in (a) a small world (one
  * guild of SMALL members) and (b) a large one (GUILDS guilds, one of them of LARGE members), each
  * against its own bare node:http server serving the same bytes, measured in the same run.
- * The app has 100 commands; each command has role overwrites (members share ROLE_SETS role sets)
+ * The app has 100 commands (INDEX_BENCH_COMMANDS); each command has role overwrites (members share ROLE_SETS role sets)
  * and user overwrites naming a few members, so the answer depends on the role set and, for those
  * few, on the member.
- * Sizes: INDEX_BENCH_SMALL, INDEX_BENCH_GUILDS, INDEX_BENCH_LARGE, INDEX_BENCH_REQUESTS.
- * `pickerAgainstBare` is exported for the growth bench.
+ * Sizes: INDEX_BENCH_SMALL, INDEX_BENCH_GUILDS, INDEX_BENCH_LARGE, INDEX_BENCH_REQUESTS, INDEX_BENCH_COMMANDS.
+ * Exported for the growth bench: the world (`commandIndexWorld`), its deploy, its picker URL and
+ * member tokens, and `pickerAgainstBare`.
  */
 import { loadavg } from 'node:os';
 import type { Guild, World } from '../src/core/world/types.js';
@@ -205,16 +206,20 @@ export async function pickerAgainstBare(
   }
 }
 
-/** A member spread over a guild of `size` (a stride prime to it): nearly every open is a new member. */
-const memberToken = (size: number) => (i: number) => userToken((i * 104729) % size);
+/** The token of the i-th member spread over a guild of `size` (a stride prime to it): nearly every open is a new member. */
+export const memberToken = (size: number) => (i: number) => userToken((i * 104729) % size);
+
+/** The picker URL of the measured guild's channel in `commandIndexWorld`, on `server`. */
+export function pickerUrlOf(server: ChildServer): string {
+  return `${server.url}/api/v10/channels/${channelOf(guildId(0))}/application-command-index`;
+}
 
 async function measureWorld(label: string, guilds: number, members: number): Promise<string> {
   const server = await startSlashd(commandIndexWorld(guilds, members));
   try {
     await deployPickerCommands(server);
-    const url = `${server.url}/api/v10/channels/${channelOf(guildId(0))}/application-command-index`;
     const { picker, bare, ratio, bytes } = await pickerAgainstBare(
-      url,
+      pickerUrlOf(server),
       server.child.pid,
       memberToken(members),
       REQUESTS,
