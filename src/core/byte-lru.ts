@@ -32,11 +32,6 @@ export class ByteLru<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly byTag = new Map<string, Set<string>>();
   private total = 0;
-  /**
-   * The key last set or moved to the end: a hit on it (a hot key read again) moves nothing. Once
-   * deleted it names no entry, and is set again with the key's next `set`.
-   */
-  private newest: string | undefined;
   /** Lookups (`get`) that found their key, and those that did not: the cache's hit ratio on /metrics. */
   hits = 0;
   misses = 0;
@@ -67,11 +62,8 @@ export class ByteLru<V> {
       return undefined;
     }
     this.hits++;
-    if (key !== this.newest) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      this.newest = key;
-    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
     return entry.value;
   }
 
@@ -83,7 +75,6 @@ export class ByteLru<V> {
     this.delete(key);
     if (bytes > this.capBytes) return;
     this.entries.set(key, { value, bytes, tags });
-    this.newest = key;
     this.total += bytes;
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
