@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark in bench/, each reported against its same-run baseline.
  * `node dist/bench/run.js NAME... [--FLAG...]` runs the named ones; flags go to every benchmark run.
  */
+import { runCommandIndexBench } from './command-index.bench.js';
 import { runCommandsBench } from './commands.bench.js';
 import { runConsoleBench } from './console.bench.js';
 import { runFaultsBench } from './faults.bench.js';
@@ -31,6 +32,7 @@ const BENCHES: Bench[] = [
   { name: 'commands ', run: runCommandsBench },
   { name: 'validation ', run: runValidationBench },
   { name: 'permissions ', run: runPermissionsBench },
+  { name: 'command-index ', run: runCommandIndexBench },
   { name: 'interactions ', run: runInteractionsBench },
   { name: 'interaction-polls ', run: runInteractionPollsBench },
   { name: 'gateway ', run: runGatewayBench },
