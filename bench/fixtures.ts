@@ -1,3 +1,5 @@
+import type { Application, User } from '../src/core/world/types.js';
+
 /** Command lists the benchmarks deploy: realistic slash commands with options and choices. */
 export function slashCommand(name: string, variant = 0): Record<string, unknown> {
   return {
@@ -31,4 +33,32 @@ export function fullBulkList(variant: number): Record<string, unknown>[] {
     ...Array.from({ length: 15 }, (_, i) => ({ type: 2, name: `User Action ${i}` })),
     ...Array.from({ length: 15 }, (_, i) => ({ type: 3, name: `Message Action ${i}` })),
   ];
+}
+
+/** A guild-install app of the benchmarks' worlds: `token` is its bot token, `${token}-secret` its client secret. */
+export function benchApplication(id: string, name: string, ownerId: string, token: string): Application {
+  return {
+    id,
+    name,
+    owner_id: ownerId,
+    bot_token: token,
+    client_secret: `${token}-secret`,
+    public_client: false,
+    redirect_uris: [],
+    flags: 0,
+    integration_types: [0],
+    discoverable: false,
+    interactions_endpoint_url: null,
+  };
+}
+
+/** `count` users of the benchmarks' worlds, the i-th with id `idOf(i)` and token `tokenOf(i)`. */
+export function benchUsers(count: number, idOf: (i: number) => string, tokenOf: (i: number) => string): User[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: idOf(i),
+    username: `user${i}`,
+    token: tokenOf(i),
+    locale: 'en-US',
+    age_verified: false,
+  }));
 }

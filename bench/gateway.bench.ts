@@ -23,7 +23,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Application, World } from '../src/core/world/types.js';
+import type { World } from '../src/core/world/types.js';
+import { benchApplication } from './fixtures.js';
 import {
   ALICE_ID,
   DEMO_APP_ID,
@@ -71,22 +72,6 @@ const IDLE_APP_BASE = 1324165260910000000n;
 
 export const channelId = (i: number): string => (1345183757107203000n + BigInt(i % CHANNELS)).toString();
 
-export function application(id: string, name: string, token: string): Application {
-  return {
-    id,
-    name,
-    owner_id: ALICE_ID,
-    bot_token: token,
-    client_secret: `${token}-secret`,
-    public_client: false,
-    redirect_uris: [],
-    flags: 0,
-    integration_types: [0],
-    discoverable: false,
-    interactions_endpoint_url: null,
-  };
-}
-
 /**
  * (a) and (d): the example world with 64 bench channels in the Test Guild, the Other App installed
  * there too (the HTTP-delivery path), and a fan-out app with alice's permissions token for it.
@@ -104,7 +89,7 @@ export function flowWorld(): World {
       permission_overwrites: [],
     });
   }
-  world.applications.push(application(FANOUT_APP_ID, 'Fan-out App', FANOUT_BOT_TOKEN));
+  world.applications.push(benchApplication(FANOUT_APP_ID, 'Fan-out App', ALICE_ID, FANOUT_BOT_TOKEN));
   for (const id of [OTHER_APP_ID, FANOUT_APP_ID]) {
     guild.installs.push({ application_id: id, scopes: ['bot', 'applications.commands'], permissions: '2147552256' });
   }
@@ -128,7 +113,9 @@ function idleWorld(sessions: number): World {
   const count = Math.ceil(sessions / SESSIONS_PER_IDLE_BOT);
   const world = exampleWorld();
   for (let i = 0; i < count; i++) {
-    world.applications.push(application((IDLE_APP_BASE + BigInt(i)).toString(), `Idle ${i}`, `idle-bot-${i}`));
+    world.applications.push(
+      benchApplication((IDLE_APP_BASE + BigInt(i)).toString(), `Idle ${i}`, ALICE_ID, `idle-bot-${i}`),
+    );
   }
   return world;
 }

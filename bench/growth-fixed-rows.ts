@@ -1,12 +1,13 @@
 /**
  * The rows of the growth bench that do not depend on the world's size (bench/growth.bench.ts),
- * run once, on the gateway bench's flow world (the example world with 64 text channels):
- * 6. interactions sustained with HTTP delivery (closed loop, each answered inline by a
- *    discord-interactions app) vs the bare HTTP relay (bench/bare-relays.ts) in front of the same app;
- * 7. interactions sustained over the gateway (closed loop, invoke → INTERACTION_CREATE → callback)
- *    vs the bare gateway relay;
+ * run once, each on its own small world:
+ * 6. interactions sustained with HTTP delivery, answered inline, vs a bare relay in front of the
+ *    same app (bench/interaction-polls.bench.ts (b));
+ * 7. interactions sustained over the gateway (closed loop, invoke → INTERACTION_CREATE → callback,
+ *    on the gateway bench's flow world) vs the bare gateway relay (bench/bare-relays.ts);
  * 8. 500 interactions/s offered, the app answering through the callback after a 202, each invoking
- *    user polling `GET /interactions/{id}` every 5 ms until answered: failed interactions;
+ *    user polling `GET /interactions/{id}` every 5 ms until answered: failed interactions
+ *    (bench/interaction-polls.bench.ts (a));
  * 9. one PostgreSQL (+Redis) node vs one SQLite node: the 100-command list GET and creates;
  * 10. idle gateway sessions: heap per session vs a bare `ws` server (bench/gateway.bench.ts).
  */
@@ -14,18 +15,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ALICE_TOKEN,
-  DEMO_APP_ID,
-  DEMO_BOT_TOKEN,
-  OTHER_APP_ID,
-  OTHER_BOT_TOKEN,
-  TEST_GUILD_ID,
-  exampleWorld,
-} from '../test/helpers/world.js';
-import { relayTo, startBareGatewayRelay, startBareHttpRelay, type BareRelay } from './bare-relays.js';
+import { ALICE_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from '../test/helpers/world.js';
+import { startBareGatewayRelay } from './bare-relays.js';
 import {
   CHANNELS,
   channelId,
@@ -36,12 +28,13 @@ import {
   openAnsweringBot,
   type AnsweringBot,
 } from './gateway.bench.js';
-import { atLeast, atMost, attempt, judged, runRow } from './goals.js';
-import { client, closedLoop, paced, startApp } from './interactions.bench.js';
+import { atLeast, atMost, judged, runRow } from './goals.js';
+import { pollingFlow, sustainedFlow } from './interaction-polls.bench.js';
+import { client, closedLoop } from './interactions.bench.js';
 import { APPLICATIONS, createLoad, dropRedisPrefix, REDIS_URL } from './nodes.bench.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from './postgres.js';
 import { startSlashd, startSlashdWith, type ChildServer } from './processes.js';
-import { fixed, median, percentile } from './stats.js';
+import { fixed, median } from './stats.js';
 import { deploy, requestsPerSecond } from './stores.bench.js';
 
 export interface FixedRowsOptions {
@@ -57,13 +50,9 @@ export interface FixedRowsOptions {
   polledRate: number;
 }
 
-/** Flows in flight in the sustained rows (6, 7), as the interactions bench's sustained maximum. */
+/** Flows in flight in row 7, as the interactions bench's sustained maximum. */
 const FLOWS_IN_FLIGHT = 32;
-/** Row 8: how often each invoking user reads its interaction's state. */
-const POLL_EVERY_MS = 5;
-/** Row 8: past the 3 s deadline and some: an interaction still pending then has failed. */
-const POLL_GIVE_UP_MS = 5_000;
-/** A dispatch that has not come back answered by then counts as a failed flow (rows 7). */
+/** A dispatch that has not come back answered by then counts as a failed flow (row 7). */
 const DISPATCH_GUARD_MS = 10_000;
 
 type Api = ReturnType<typeof client>;
@@ -79,22 +68,6 @@ function invocations(appId: string, command: { id: string; version: string }): s
       data: { id: command.id, name: 'ping', type: 1, version: command.version },
     }),
   );
-}
-
-/** Points the app's interactions endpoint at `endpoint` (slashd verifies it with a PING). */
-async function setEndpoint(api: Api, endpoint: string): Promise<void> {
-  const reply = await api.call(
-    'PATCH',
-    '/api/v10/applications/@me',
-    { authorization: `Bot ${OTHER_BOT_TOKEN}`, 'content-type': 'application/json' },
-    JSON.stringify({ interactions_endpoint_url: endpoint }),
-  );
-  if (reply.status !== 200) throw new Error(`endpoint verification failed: ${reply.status} ${reply.text}`);
-}
-
-async function verifyKey(api: Api): Promise<string> {
-  const me = await api.call('GET', '/api/v10/applications/@me', { authorization: `Bot ${OTHER_BOT_TOKEN}` });
-  return (JSON.parse(me.text) as { verify_key: string }).verify_key;
 }
 
 interface Sustained {
@@ -127,35 +100,20 @@ function describeSustained(label: string, result: Sustained, failures: string): 
   );
 }
 
-/** Row 6: the flow against slashd and against the bare relay, each to its own copy of the app. */
-async function httpDelivery(options: FixedRowsOptions, api: Api, bodies: string[]): Promise<string> {
-  const app = await startApp(await verifyKey(api));
-  let relay: BareRelay | null = null;
-  let relayApp: { url: string; stop(): Promise<void> } | null = null;
-  let bareApi: Api | null = null;
-  try {
-    await setEndpoint(api, `${app.url}/interactions`);
-    relay = await startBareHttpRelay();
-    relayApp = await startApp(relay.detail);
-    await relayTo(relay, `${relayApp.url}/interactions`);
-    bareApi = client(relay.url);
-    let failed = 0;
-    const flow = (on: Api) => async (i: number) => {
-      const invoked = await on.call('POST', '/api/v10/interactions', user, bodies[i % CHANNELS]);
-      if (invoked.status !== 200 || (JSON.parse(invoked.text) as { state: string }).state !== 'responded') failed++;
-    };
-    const result = await sustained(options, flow(api), flow(bareApi));
-    return describeSustained(
-      `(6) interactions sustained, HTTP delivery answered inline, vs a bare relay (sign + deliver + answer)`,
-      result,
-      `${failed} failed`,
-    );
-  } finally {
-    bareApi?.close();
-    await relayApp?.stop();
-    await relay?.stop();
-    await app.stop();
-  }
+/**
+ * Row 6: bench/interaction-polls.bench.ts (b), invocations answered inline through slashd and
+ * through its bare relay, a round on a fresh slashd each.
+ */
+async function httpDelivery(options: FixedRowsOptions): Promise<string> {
+  const rounds: { slashd: number; relay: number; ratio: number }[] = [];
+  for (let round = 0; round < options.rounds; round++) rounds.push(await sustainedFlow({ seconds: options.seconds }));
+  const ratios = rounds.map((r) => r.ratio);
+  return (
+    `(6) interactions sustained, HTTP delivery answered inline, vs a bare relay (signs the bytes slashd delivered, ` +
+    `sends them to the same app, answers with its answer): slashd ${fixed(median(rounds.map((r) => r.slashd)), 0)}/s, ` +
+    `bare ${fixed(median(rounds.map((r) => r.relay)), 0)}/s, ratio ${judged(median(ratios), atLeast(0.7))} ` +
+    `(median of ${ratios.length} rounds, range ${fixed(Math.min(...ratios))}-${fixed(Math.max(...ratios))})`
+  );
 }
 
 /** A flow over the gateway: invoke, then wait until the bot's callback has been answered. */
@@ -203,73 +161,23 @@ async function overGateway(options: FixedRowsOptions, api: Api): Promise<string>
   }
 }
 
-/** Row 8: the app answers through the callback; every invoking user polls until it sees the answer. */
-async function polledInteractions(
-  options: FixedRowsOptions,
-  api: Api,
-  slashdUrl: string,
-  bodies: string[],
-): Promise<string> {
-  const app = await startApp(await verifyKey(api), slashdUrl);
-  try {
-    await setEndpoint(api, `${app.url}/interactions`);
-    let failed = 0;
-    let polls = 0;
-    const answeredIn: number[] = [];
-    const flow = async (i: number): Promise<void> => {
-      const started = performance.now();
-      const invoked = await api.call('POST', '/api/v10/interactions', user, bodies[i % CHANNELS]);
-      if (invoked.status !== 200) {
-        failed++;
-        return;
-      }
-      const { id } = JSON.parse(invoked.text) as { id: string };
-      const path = `/api/v10/interactions/${id}`;
-      while (performance.now() - started < POLL_GIVE_UP_MS) {
-        polls++;
-        const read = await api.call('GET', path, { authorization: ALICE_TOKEN });
-        const state = read.status === 200 ? (JSON.parse(read.text) as { state: string }).state : 'unreadable';
-        if (state === 'responded' || state === 'acknowledged') {
-          answeredIn.push(performance.now() - started);
-          return;
-        }
-        if (state !== 'pending') break;
-        await sleep(POLL_EVERY_MS);
-      }
-      failed++;
-    };
-    const failedCallbacks = async () =>
-      ((await (await fetch(`${app.url}/stats`)).json()) as { failedCallbacks: Record<string, number> }).failedCallbacks;
-    await paced(options.polledRate, 1, flow);
-    failed = 0;
-    polls = 0;
-    answeredIn.length = 0;
-    const before = await failedCallbacks();
-    const run = await paced(options.polledRate, options.seconds, flow);
-    const callbacks = Object.entries(await failedCallbacks()).map(([status, n]) => [status, n - (before[status] ?? 0)]);
-    const times = answeredIn.sort((a, b) => a - b);
-    return (
-      `(8) ${options.polledRate} interactions/s offered for ${options.seconds} s (${run.times.length}), the app answering ` +
-      `through the callback after a 202, each invoking user polling GET /interactions/{id} every ${POLL_EVERY_MS} ms ` +
-      `(${polls} reads): failed interactions ${judged(failed, atMost(0), 0)}; answered in p50 ` +
-      `${fixed(percentile(times, 50))} ms, p99 ${fixed(percentile(times, 99))} ms; failed callbacks ` +
-      `${JSON.stringify(Object.fromEntries(callbacks))}; load generator lag max ${fixed(run.maxLagMs)} ms`
-    );
-  } finally {
-    await app.stop();
-  }
+/** Row 8: bench/interaction-polls.bench.ts (a), the users polling their interactions' state. */
+async function polledInteractions(options: FixedRowsOptions): Promise<string> {
+  const r = await pollingFlow({ rate: options.polledRate, seconds: options.seconds });
+  return (
+    `(8) ${options.polledRate} interactions/s offered for ${options.seconds} s (${r.total}), the app answering ` +
+    `through the callback after a 202, each invoking user polling GET /interactions/{id} every 5 ms ` +
+    `(${r.polls} reads, by status ${JSON.stringify(r.statuses)}): failed interactions ${judged(r.failed, atMost(0), 0)}; ` +
+    `answered in p50 ${fixed(r.p50)} ms, p99 ${fixed(r.p99)} ms; callbacks answered ${JSON.stringify(r.callbacks)}`
+  );
 }
 
-/** Rows 6, 7 and 8, in one slashd on SQLite. */
-async function interactionRows(options: FixedRowsOptions, say: (line: string) => void): Promise<void> {
+/** Row 7, in one slashd on SQLite. */
+async function gatewayRow(options: FixedRowsOptions): Promise<string> {
   const slashd = await startSlashd(flowWorld());
   const api = client(slashd.url);
   try {
-    // The HTTP-delivery app's command, for rows 6 and 8.
-    const bodies = invocations(OTHER_APP_ID, await createCommand(api, OTHER_APP_ID, OTHER_BOT_TOKEN));
-    await runRow(options.rows, 6, say, '', () => httpDelivery(options, api, bodies));
-    await runRow(options.rows, 7, say, '', () => overGateway(options, api));
-    await runRow(options.rows, 8, say, '', () => polledInteractions(options, api, slashd.url, bodies));
+    return await overGateway(options, api);
   } finally {
     api.close();
     await slashd.stop();
@@ -355,9 +263,9 @@ async function storeRows(options: FixedRowsOptions): Promise<string> {
 /** Rows 6-10, each run once; `say` has each line as it comes. */
 export async function runFixedRows(options: FixedRowsOptions, say: (line: string) => void): Promise<void> {
   say('rows 6-10 do not depend on the world size: run once, on their own small worlds');
-  if ([6, 7, 8].some((row) => options.rows.has(row))) {
-    await attempt(say, '(6-8)', () => interactionRows(options, say));
-  }
+  await runRow(options.rows, 6, say, '', () => httpDelivery(options));
+  await runRow(options.rows, 7, say, '', () => gatewayRow(options));
+  await runRow(options.rows, 8, say, '', () => polledInteractions(options));
   await runRow(options.rows, 9, say, '', () => storeRows(options));
   await runRow(options.rows, 10, say, '', async () => {
     const scratch: string[] = [];

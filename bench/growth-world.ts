@@ -8,9 +8,8 @@
  * for real clients.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { Application, Guild, User } from '../src/core/world/types.js';
-import { slashCommands } from './fixtures.js';
-import { application } from './gateway.bench.js';
+import type { Guild, User } from '../src/core/world/types.js';
+import { benchApplication, slashCommands } from './fixtures.js';
 import { client } from './interactions.bench.js';
 
 export const GROWTH_APPS = 5;
@@ -42,11 +41,6 @@ export const guildId = (g: number): string => (GUILD_BASE + BigInt(g) * IDS_PER_
 const roleId = (g: number, r: number): string => (BigInt(guildId(g)) + 1n + BigInt(r)).toString();
 export const channelId = (g: number, c: number): string =>
   (BigInt(guildId(g)) + 1n + BigInt(ROLES_PER_GUILD + c)).toString();
-
-/** The gateway bench's application, owned by the first user of this world (an owner must be a user). */
-function growthApplication(a: number): Application {
-  return { ...application(appId(a), `Growth app ${a}`, botToken(a)), owner_id: userId(0) };
-}
 
 export function growthUser(u: number, username = `user${u}`): User {
   return { id: userId(u), username, token: userToken(u), locale: 'en-US', age_verified: false };
@@ -89,7 +83,9 @@ function guild(g: number): Guild {
 export function writeGrowthWorld(path: string, guilds: number): void {
   const fd = openSync(path, 'w');
   try {
-    const apps = Array.from({ length: GROWTH_APPS }, (_, a) => growthApplication(a));
+    const apps = Array.from({ length: GROWTH_APPS }, (_, a) =>
+      benchApplication(appId(a), `Growth app ${a}`, userId(0), botToken(a)),
+    );
     writeSync(fd, `{"applications":${JSON.stringify(apps)},"oauth2_tokens":[],"users":[`);
     const users = guilds * MEMBERS_PER_GUILD;
     for (let start = 0; start < users; start += USERS_PER_WRITE) {

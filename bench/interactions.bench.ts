@@ -35,12 +35,12 @@ const MAX_SECONDS = 5;
 const MAX_IN_FLIGHT = 32;
 const SIGN_ITERATIONS = 5000;
 
-const USER_TOKEN = 'alice-user-token';
-const CHANNELS = 64;
+export const USER_TOKEN = 'alice-user-token';
+export const CHANNELS = 64;
 /** The benchmark's text channels, added to the example's Test Guild (ids in a range of their own). */
-const channelId = (i: number): string => (1345183757107203000n + BigInt(i % CHANNELS)).toString();
+export const channelId = (i: number): string => (1345183757107203000n + BigInt(i % CHANNELS)).toString();
 
-function benchWorld(): World {
+export function benchWorld(): World {
   const world = exampleWorld();
   const guild = world.guilds.find((g) => g.id === TEST_GUILD_ID);
   if (!guild) throw new Error('the example world has no Test Guild');
@@ -91,31 +91,12 @@ export function client(base: string) {
   return { call, close: () => agent.destroy() };
 }
 
-/**
- * The app: discord-interactions' verifyKey on every request, PONG to PING, an inline answer
- * otherwise; or, with APP_CALLBACK_BASE set, a 202 and then the answer through the callback
- * endpoint there (failed callbacks counted by status).
- */
+/** The app: discord-interactions' verifyKey on every request, PONG to PING, an inline answer otherwise. */
 const APP_SCRIPT = `
   const http = require('node:http');
   const { verifyKey, InteractionType, InteractionResponseType } = require('discord-interactions');
   const publicKey = process.env.APP_PUBLIC_KEY;
-  const callbackBase = process.env.APP_CALLBACK_BASE ? new URL(process.env.APP_CALLBACK_BASE) : null;
-  const callbackAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const stats = { interactions: 0, pings: 0, unsigned: 0, rejected: 0, lastBody: '', failedCallbacks: {} };
-  const callback = (interaction, answer) => {
-    const body = JSON.stringify(answer);
-    const req = http.request({
-      agent: callbackAgent, host: callbackBase.hostname, port: callbackBase.port, method: 'POST',
-      path: '/api/v10/interactions/' + interaction.id + '/' + interaction.token + '/callback',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (res) => {
-      res.resume();
-      if (res.statusCode !== 204) stats.failedCallbacks[res.statusCode] = (stats.failedCallbacks[res.statusCode] || 0) + 1;
-    });
-    req.on('error', () => { stats.failedCallbacks.error = (stats.failedCallbacks.error || 0) + 1; });
-    req.end(body);
-  };
+  const stats = { interactions: 0, pings: 0, unsigned: 0, rejected: 0, lastBody: '' };
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -136,11 +117,6 @@ const APP_SCRIPT = `
         stats.interactions++;
         stats.lastBody = raw.toString('utf8');
         answer = { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'pong ' + interaction.id } };
-        if (callbackBase) {
-          res.writeHead(202);
-          res.end();
-          return callback(interaction, answer);
-        }
       }
       const body = JSON.stringify(answer);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -151,14 +127,21 @@ const APP_SCRIPT = `
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-/** The app of APP_SCRIPT; with `callbackBase` (slashd's URL) it answers through the callback endpoint. */
+/** An app's interactions endpoint, in a child process. */
+export interface BenchApp {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The app of `script` (APP_SCRIPT by default) verifying with `publicKey`; `env` adds to its environment. */
 export async function startApp(
   publicKey: string,
-  callbackBase?: string,
-): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['-e', APP_SCRIPT], {
+  script: string = APP_SCRIPT,
+  env: Record<string, string> = {},
+): Promise<BenchApp> {
+  const child: ChildProcess = spawn(process.execPath, ['-e', script], {
     cwd: REPO_ROOT,
-    env: { ...process.env, APP_PUBLIC_KEY: publicKey, ...(callbackBase ? { APP_CALLBACK_BASE: callbackBase } : {}) },
+    env: { ...process.env, ...env, APP_PUBLIC_KEY: publicKey },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -251,51 +234,67 @@ function signMicros(bytes: Buffer): number {
   return ((performance.now() - started) * 1000) / SIGN_ITERATIONS;
 }
 
+/**
+ * The demo app's interactions endpoint set to the app `start` runs (given slashd's verify key) and
+ * a `ping` command created in the Test Guild: the invocation bodies, one per channel, whose text
+ * option is `text`.
+ */
+export async function deployPing(
+  api: ReturnType<typeof client>,
+  start: (verifyKeyHex: string) => Promise<BenchApp>,
+  text = 'hello',
+): Promise<{ app: BenchApp; invokeBodies: string[] }> {
+  const bot = { authorization: `Bot ${DEMO_BOT_TOKEN}`, 'content-type': 'application/json' };
+  const me = await api.call('GET', '/api/v10/applications/@me', bot);
+  if (me.status !== 200) throw new Error(`GET /applications/@me: ${me.status} ${me.text}`);
+  const verifyKeyHex = (JSON.parse(me.text) as { verify_key: string }).verify_key;
+  const app = await start(verifyKeyHex);
+  const patched = await api.call(
+    'PATCH',
+    '/api/v10/applications/@me',
+    bot,
+    JSON.stringify({ interactions_endpoint_url: `${app.url}/interactions` }),
+  );
+  if (patched.status !== 200) throw new Error(`endpoint verification failed: ${patched.status} ${patched.text}`);
+  const created = await api.call(
+    'POST',
+    `/api/v10/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`,
+    bot,
+    JSON.stringify({
+      name: 'ping',
+      description: 'Ping',
+      options: [{ type: 3, name: 'text', description: 'Text', required: true }],
+    }),
+  );
+  if (created.status !== 201) throw new Error(`command create failed: ${created.status} ${created.text}`);
+  const command = JSON.parse(created.text) as { id: string; version: string };
+  const invokeBodies = Array.from({ length: CHANNELS }, (_, i) =>
+    JSON.stringify({
+      type: 2,
+      application_id: DEMO_APP_ID,
+      guild_id: TEST_GUILD_ID,
+      channel_id: channelId(i),
+      data: {
+        id: command.id,
+        name: 'ping',
+        type: 1,
+        version: command.version,
+        options: [{ name: 'text', type: 3, value: text }],
+      },
+    }),
+  );
+  return { app, invokeBodies };
+}
+
 export async function runInteractionsBench(): Promise<{ lines: string[] }> {
   const lines: string[] = [];
   const slashd = await startSlashd(benchWorld());
   const api = client(slashd.url);
-  const bot = { authorization: `Bot ${DEMO_BOT_TOKEN}`, 'content-type': 'application/json' };
-  let app: { url: string; stop(): Promise<void> } | null = null;
+  let app: BenchApp | null = null;
   try {
-    const me = await api.call('GET', '/api/v10/applications/@me', bot);
-    if (me.status !== 200) throw new Error(`GET /applications/@me: ${me.status} ${me.text}`);
-    const verifyKeyHex = (JSON.parse(me.text) as { verify_key: string }).verify_key;
-    app = await startApp(verifyKeyHex);
-    const patched = await api.call(
-      'PATCH',
-      '/api/v10/applications/@me',
-      bot,
-      JSON.stringify({ interactions_endpoint_url: `${app.url}/interactions` }),
-    );
-    if (patched.status !== 200) throw new Error(`endpoint verification failed: ${patched.status} ${patched.text}`);
-    const created = await api.call(
-      'POST',
-      `/api/v10/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`,
-      bot,
-      JSON.stringify({
-        name: 'ping',
-        description: 'Ping',
-        options: [{ type: 3, name: 'text', description: 'Text', required: true }],
-      }),
-    );
-    if (created.status !== 201) throw new Error(`command create failed: ${created.status} ${created.text}`);
-    const command = JSON.parse(created.text) as { id: string; version: string };
-    const invokeBodies = Array.from({ length: CHANNELS }, (_, i) =>
-      JSON.stringify({
-        type: 2,
-        application_id: DEMO_APP_ID,
-        guild_id: TEST_GUILD_ID,
-        channel_id: channelId(i),
-        data: {
-          id: command.id,
-          name: 'ping',
-          type: 1,
-          version: command.version,
-          options: [{ name: 'text', type: 3, value: 'hello' }],
-        },
-      }),
-    );
+    const deployed = await deployPing(api, startApp);
+    app = deployed.app;
+    const { invokeBodies } = deployed;
     const readPaths = Array.from({ length: CHANNELS }, (_, i) => `/api/v10/channels/${channelId(i)}/messages?limit=1`);
     const user = { authorization: USER_TOKEN, 'content-type': 'application/json' };
     let errors = 0;

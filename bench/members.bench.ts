@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Guild, World } from '../src/core/world/types.js';
 import { startSlashdWith, type ChildServer } from './processes.js';
 import { fixed, percentile } from './stats.js';
+import { benchApplication, benchUsers } from './fixtures.js';
 
 const SMALL = Number(process.env.MEMBERS_BENCH_SMALL ?? 1000);
 const LARGE = Number(process.env.MEMBERS_BENCH_LARGE ?? 100_000);
@@ -59,30 +60,9 @@ function guildOf(id: string, size: number): Guild {
 }
 
 function membersWorld(): World {
-  const users = Array.from({ length: LARGE + GUILDLESS }, (_, i) => ({
-    id: userId(i),
-    username: `user${i}`,
-    token: userToken(i),
-    locale: 'en-US',
-    age_verified: false,
-  }));
   return {
-    applications: [
-      {
-        id: APP_ID,
-        name: 'Members App',
-        owner_id: userId(0),
-        bot_token: 'members-bot-token',
-        client_secret: 'members-secret',
-        public_client: false,
-        redirect_uris: [],
-        flags: 0,
-        integration_types: [0],
-        discoverable: false,
-        interactions_endpoint_url: null,
-      },
-    ],
-    users,
+    applications: [benchApplication(APP_ID, 'Members App', userId(0), 'members-bot-token')],
+    users: benchUsers(LARGE + GUILDLESS, userId, userToken),
     guilds: [guildOf(SMALL_GUILD, SMALL), guildOf(LARGE_GUILD, LARGE)],
     oauth2_tokens: [],
   };

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { World } from '../src/core/world/types.js';
-import { slashCommands } from './fixtures.js';
+import { slashCommands, benchApplication } from './fixtures.js';
 import { REPO_ROOT } from './processes.js';
 import { fixed, percentile } from './stats.js';
 
@@ -61,21 +61,7 @@ function scaleWorld(): World {
     messages: [],
   }));
   return {
-    applications: [
-      {
-        id: APP_ID,
-        name: 'Scale App',
-        owner_id: userId(0),
-        bot_token: 'scale-bot-token',
-        client_secret: 'scale-secret',
-        public_client: false,
-        redirect_uris: [],
-        flags: 0,
-        integration_types: [0],
-        discoverable: false,
-        interactions_endpoint_url: null,
-      },
-    ],
+    applications: [benchApplication(APP_ID, 'Scale App', userId(0), 'scale-bot-token')],
     users,
     guilds,
     oauth2_tokens: [],

@@ -5,7 +5,8 @@
  * the most self time as shares of busy time, the inclusive shares of the costs issue 27 named, and
  * the load's rate against a bare node:http server serving the same bytes in the same run. Then
  * (c) what each answer costs the server in CPU time per request (steadier than rates on a shared
- * machine): the list, a 401, a 404 and a 429, against the bare server's answer.
+ * machine): the list, a 401, a 404 and a 429, against the bare server's answer. And (d) the
+ * list GET over a world of many guilds, a random list each time (cache-miss-lists.ts).
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { exampleWorld, DEMO_APP_ID, DEMO_BOT_TOKEN } from '../test/helpers/world.js';
 import { slashCommands } from './fixtures.js';
+import { cacheMissLists } from './cache-miss-lists.js';
 import { sharesOf, topFunctions } from './cpu-profile.js';
 import { cpuMs, startBareServer, startSlashd, type ChildServer } from './processes.js';
 import { fixed } from './stats.js';
@@ -134,5 +136,6 @@ export async function runProfilesBench(): Promise<{ lines: string[] }> {
   await profiled('a: hot list, rate limits off', [], lines, bare.rate);
   await profiled('b: hot list under the sandbox preset (429s)', ['--rate-limits', 'sandbox'], lines, bare.rate);
   await answerCosts(lines, bare);
+  await cacheMissLists(lines);
   return { lines };
 }

@@ -2,11 +2,13 @@
  * `npm run bench`: every benchmark in bench/, each reported against its same-run baseline.
  * `node dist/bench/run.js NAME... [--FLAG...]` runs the named ones; flags go to every benchmark run.
  */
+import { runCommandIndexBench } from './command-index.bench.js';
 import { runCommandsBench } from './commands.bench.js';
 import { runConsoleBench } from './console.bench.js';
 import { runFaultsBench } from './faults.bench.js';
 import { runGatewayBench } from './gateway.bench.js';
 import { runGrowthBench } from './growth.bench.js';
+import { runInteractionPollsBench } from './interaction-polls.bench.js';
 import { runInteractionsBench } from './interactions.bench.js';
 import { runMembersBench } from './members.bench.js';
 import { runMemoryBench } from './memory.bench.js';
@@ -31,7 +33,9 @@ const BENCHES: Bench[] = [
   { name: 'commands ', run: runCommandsBench },
   { name: 'validation ', run: runValidationBench },
   { name: 'permissions ', run: runPermissionsBench },
+  { name: 'command-index ', run: runCommandIndexBench },
   { name: 'interactions ', run: runInteractionsBench },
+  { name: 'interaction-polls ', run: runInteractionPollsBench },
   { name: 'gateway ', run: runGatewayBench },
   { name: 'metrics ', run: runMetricsBench },
   { name: 'memory ', run: runMemoryBench },

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Guild, User, World } from '../src/core/world/types.js';
 import { startSlashdWith } from './processes.js';
 import { fixed, median } from './stats.js';
+import { benchApplication } from './fixtures.js';
 
 const GUILD_COUNTS = (process.env.WORLD_BENCH_GUILDS ?? '100,1000').split(',').map(Number);
 const MEMBERS_PER_GUILD = 100;
@@ -25,13 +26,13 @@ const APP_ID = '1100000000000000001';
 const ADMIN = 'Bearer bench';
 
 const userId = (i: number) => `${1200000000000000000n + BigInt(i)}`;
-const guildId = (g: number) => `${1300000000000000000n + BigInt(g)}`;
+export const guildId = (g: number) => `${1300000000000000000n + BigInt(g)}`;
 
-function user(i: number, username = `user${i}`): User {
+export function user(i: number, username = `user${i}`): User {
   return { id: userId(i), username, token: `user-token-${i}`, locale: 'en-US', age_verified: false };
 }
 
-function guild(g: number): Guild {
+export function guild(g: number): Guild {
   const id = guildId(g);
   return {
     id,
@@ -62,21 +63,7 @@ function guild(g: number): Guild {
 
 function worldOf(guilds: number): World {
   return {
-    applications: [
-      {
-        id: APP_ID,
-        name: 'World App',
-        owner_id: userId(0),
-        bot_token: 'world-bot-token',
-        client_secret: 'world-secret',
-        public_client: false,
-        redirect_uris: [],
-        flags: 0,
-        integration_types: [0],
-        discoverable: false,
-        interactions_endpoint_url: null,
-      },
-    ],
+    applications: [benchApplication(APP_ID, 'World App', userId(0), 'world-bot-token')],
     users: Array.from({ length: guilds * MEMBERS_PER_GUILD }, (_, i) => user(i)),
     guilds: Array.from({ length: guilds }, (_, g) => guild(g)),
     oauth2_tokens: [],

@@ -21,6 +21,24 @@ describe('ByteLru', () => {
     assert.equal(lru.bytes, 30);
   });
 
+  it('when every entry was read since stored, a new one still stays and the oldest goes', () => {
+    const lru = new ByteLru<string>(30);
+    for (const key of ['a', 'b', 'c']) lru.set(key, key, 10);
+    for (const key of ['a', 'b', 'c']) lru.get(key);
+    lru.set('d', 'd', 10);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].map((k) => lru.has(k)),
+      [false, true, true, true],
+    );
+    lru.get('b');
+    lru.set('e', 'e', 10);
+    assert.deepEqual(
+      ['b', 'c', 'd', 'e'].map((k) => lru.has(k)),
+      [true, false, true, true],
+      'b was read again, c was not',
+    );
+  });
+
   it('keeps no value larger than the whole cap, nor the older value of its key', () => {
     const lru = new ByteLru<string>(100);
     lru.set('k', 'small', 10);
@@ -44,6 +62,18 @@ describe('ByteLru', () => {
     lru.deleteTagged('user:1');
     assert.deepEqual([lru.has('user:1'), lru.has('token:x'), lru.has('user:2')], [false, false, true]);
     assert.equal(lru.bytes, 10);
+  });
+
+  it('counts the entries dropped to make room, not those a write drops or a value replaced', () => {
+    const lru = new ByteLru<string>(30);
+    lru.set('a', 'A', 10, ['t']);
+    lru.set('b', 'B', 10);
+    lru.set('b', 'B2', 10);
+    lru.deleteTagged('t');
+    lru.delete('b');
+    assert.equal(lru.evictions, 0);
+    for (const key of ['c', 'd', 'e', 'f', 'g']) lru.set(key, key, 10);
+    assert.equal(lru.evictions, 2, 'two entries went for the last two');
   });
 
   it('sizes a parsed value from its JSON length', () => {

@@ -312,6 +312,38 @@ describe('operations: /metrics and request ids', () => {
     assert.ok(lookups(await scrape()) > before, 'a read counts its cache lookups');
   });
 
+  test('list answers count their own hits and misses; a cache too small for the working set counts evictions', async () => {
+    const listLookups = (m: Exposition, outcome: string) =>
+      sampleValue(m, 'slashd_cache_lookups_total', { cache: 'command_list_bytes', outcome });
+    const first = await scrape();
+    assert.equal(first.types.get('slashd_cache_evictions_total'), 'counter');
+    assert.equal(
+      sampleValue(first, 'slashd_cache_evictions_total', { cache: 'store_reads' }),
+      0,
+      'none at the default size',
+    );
+    const path = `/applications/${DEMO_APP_ID}/commands?with_localizations=true`;
+    assert.equal((await server.request('GET', path, { auth: BOT })).status, 200);
+    assert.equal((await server.request('GET', path, { auth: BOT })).status, 200);
+    const second = await scrape();
+    assert.ok(listLookups(second, 'miss') > listLookups(first, 'miss'), 'the first read of the view missed');
+    assert.ok(listLookups(second, 'hit') > listLookups(first, 'hit'), 'the second was answered from the bytes');
+
+    // Room for some of the example world's reads (the app, the guild, the lists), not all of them.
+    const small = await injectServer({ config: { cacheBytes: 8 * 1024 } });
+    try {
+      for (const guild of [null, TEST_GUILD_ID]) {
+        const scope = guild === null ? '' : `/guilds/${guild}`;
+        const response = await small.request('GET', `/applications/${DEMO_APP_ID}${scope}/commands`, { auth: BOT });
+        assert.equal(response.status, 200);
+      }
+      const exposition = parseExposition(await small.slashd.metrics.text());
+      assert.ok(sampleValue(exposition, 'slashd_cache_evictions_total', { cache: 'store_reads' }) > 0);
+    } finally {
+      await small.close();
+    }
+  });
+
   test('each server has its own registry: another server counts none of this one, the global registry nothing', async () => {
     const other = await injectServer();
     try {

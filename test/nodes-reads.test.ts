@@ -1,6 +1,6 @@
 /**
  * Reads on one node after writes on another (one PostgreSQL schema, one Redis prefix): nothing a
- * node keeps in process goes stale. Commands listed, the channel's command index (the picker),
+ * node keeps in process goes stale. Commands listed (B's list answers held in two views), the channel's command index (the picker),
  * a user, and a new gateway session's GUILD_CREATE on B all show what A wrote just before, and
  * B's session gets the dispatch of A's world change.
  */
@@ -61,6 +61,21 @@ describe('reads on B after writes on A', () => {
       ['fresh'],
     );
     assert.deepEqual(await commandNames(b, BOB_TOKEN), [...before, 'fresh'].sort());
+    // B now holds the list's bytes in two views: A's next write must replace both.
+    const withLocalizations = `${base}?with_localizations=true`;
+    assert.deepEqual(
+      (await call(b, 'GET', withLocalizations, BOT)).map((c: Json) => c.name),
+      ['fresh'],
+    );
+    await call(a, 'PATCH', `${base}/${created.id}`, BOT, { description: 'Edited on A' });
+    assert.deepEqual(
+      (await call(b, 'GET', base, BOT)).map((c: Json) => c.description),
+      ['Edited on A'],
+    );
+    assert.deepEqual(
+      (await call(b, 'GET', withLocalizations, BOT)).map((c: Json) => c.description),
+      ['Edited on A'],
+    );
 
     await call(a, 'PUT', `${base}/${created.id}/permissions`, 'Bearer alice-perm-token', {
       permissions: [{ id: BOB_ID, type: 2, permission: false }],

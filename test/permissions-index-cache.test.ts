@@ -16,6 +16,8 @@ import {
   BOT,
   CAROL_ID,
   CAROL_TOKEN,
+  DAVE_ID,
+  DAVE_TOKEN,
   DEMO_APP_ID,
   GENERAL,
   GUILD_BASE,
@@ -184,5 +186,65 @@ describe('the picker cache on PostgreSQL, two nodes', () => {
       store: n.slashd.store,
     });
     await changesShowAtOnce(nodeOf(pair.a), nodeOf(pair.b));
+  });
+});
+
+describe('the picker cache keys an answer by role set', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await injectServer({ world: exampleWorld() });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  /** The picker of `token` in #general from `service`, checked against the uncached answer; and whether it was a hit. */
+  async function openedBy(service: CommandIndexService, token: string): Promise<{ json: string; hit: boolean }> {
+    const world = server.slashd.store.world;
+    const user = (await world.findUserByToken(token))!;
+    const guild = (await world.findGuildByChannelWithMembers(GENERAL, [user.id]))!;
+    const channel = guild.channels.find((c) => c.id === GENERAL)!;
+    const hitsBefore = service.cacheCounts()[0]!.hits;
+    const json = (await service.buildBytes(service.sceneOf(guild, channel, user)!, null)).toString();
+    const fresh = await new CommandIndexService(server.slashd.store, { cacheBytes: 0 }).buildJson(
+      guild,
+      channel,
+      user,
+      null,
+    );
+    assert.equal(json, fresh, 'the answer is byte for byte the uncached one');
+    return { json, hit: service.cacheCounts()[0]!.hits > hitsBefore };
+  }
+
+  test('members with the same roles share one answer; a member a USER overwrite names has its own', async () => {
+    const admin = (method: string, path: string, body?: unknown) =>
+      ok(server.request(method, `${server.url}${path}`, { auth: ADMIN_AUTH, body }), path);
+    // Dave takes carol's role set (none), and her age verification.
+    await admin('PUT', `/admin/guilds/${TEST_GUILD_ID}/members/${DAVE_ID}`, { roles: [] });
+    await admin('PATCH', `/admin/users/${DAVE_ID}`, { age_verified: true });
+    const open = (
+      await ok(server.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'open', description: 'all' } }), 'create')
+    ).body as Json;
+    const service = new CommandIndexService(server.slashd.store);
+
+    assert.equal((await openedBy(service, CAROL_TOKEN)).hit, false);
+    const dave = await openedBy(service, DAVE_TOKEN);
+    assert.equal(dave.hit, true, "dave's picker is carol's answer, kept");
+
+    // An overwrite naming dave: his answer is his own, carol's is still shared.
+    const permissionsPath = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands/${open.id}/permissions`;
+    await ok(
+      server.request('PUT', permissionsPath, {
+        auth: ALICE_PERM,
+        body: { permissions: [{ id: DAVE_ID, type: 2, permission: false }] },
+      }),
+      'deny dave',
+    );
+    const carol = await openedBy(service, CAROL_TOKEN);
+    const daveDenied = await openedBy(service, DAVE_TOKEN);
+    assert.equal(daveDenied.hit, false, "dave's answer is not carol's");
+    assert.notEqual(daveDenied.json, carol.json);
+    assert.ok(carol.json.includes('"name":"open"'));
+    assert.ok(!daveDenied.json.includes('"name":"open"'));
   });
 });

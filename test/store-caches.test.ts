@@ -11,7 +11,8 @@ import { planCreate, planDelete } from '../src/core/commands/plans.js';
 import { SnowflakeGenerator } from '../src/core/snowflake.js';
 import { validateCreateCommand } from '../src/core/validation/index.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { ALICE_ID, BOB_ID, DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { ALICE_ID, BOB_ID, BOT, DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
 
 describe('read caches across connections', () => {
   let dir: string;
@@ -88,6 +89,48 @@ describe('read caches across connections', () => {
     const { keys: _keys, ...plain } = app;
     await second.world.putApplication({ ...plain, name: 'Renamed Bot' });
     assert.equal((await first.world.findApplicationByBotToken('demo-bot-token-please-change'))!.name, 'Renamed Bot');
+  });
+});
+
+describe('list GETs of two servers on one SQLite file', () => {
+  let a: TestServer;
+  let b: TestServer;
+  const base = `/applications/${DEMO_APP_ID}/guilds/${TEST_GUILD_ID}/commands`;
+
+  before(async () => {
+    // No staleness window: every read asks SQLite whether the other process has written.
+    a = await startServer({ config: { readStalenessMs: 0 } });
+    b = await startServer({ db: a.dbPath, config: { readStalenessMs: 0 } });
+  });
+  after(async () => {
+    await b?.slashd.close();
+    await a?.close();
+  });
+
+  const names = async (server: TestServer, query = ''): Promise<string[]> => {
+    const response = await server.request('GET', `${base}${query}`, { auth: BOT });
+    assert.equal(response.status, 200, response.text);
+    return (response.body as { name: string }[]).map((c) => c.name);
+  };
+
+  it('each answers the list the other wrote just before, in every view, and its own writes at once', async () => {
+    assert.deepEqual(await names(b), []);
+    assert.deepEqual(await names(b, '?with_localizations=true'), []);
+    const created = await a.request('POST', base, { auth: BOT, body: { name: 'from-a', description: 'x' } });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(await names(b), ['from-a']);
+    assert.deepEqual(await names(b, '?with_localizations=true'), ['from-a']);
+
+    assert.deepEqual(await names(a), ['from-a']);
+    const renamed = await a.request('PATCH', `${base}/${created.body.id}`, { auth: BOT, body: { name: 'renamed' } });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.deepEqual(await names(a), ['renamed'], 'the writer’s own list');
+    assert.deepEqual(await names(b), ['renamed']);
+
+    const deleted = await b.request('DELETE', `${base}/${created.body.id}`, { auth: BOT });
+    assert.equal(deleted.status, 204, deleted.text);
+    assert.deepEqual(await names(b), []);
+    assert.deepEqual(await names(a), []);
   });
 });
 

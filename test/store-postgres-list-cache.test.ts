@@ -7,10 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CommandScope } from '../src/core/commands/model.js';
+import type { CommandScope, StoredCommand } from '../src/core/commands/model.js';
 import type { CommandPermission } from '../src/core/permissions/command-permissions.js';
 import { MIGRATIONS, PostgresStore } from '../src/store/postgres/index.js';
 import { VersionedLists } from '../src/store/postgres/versioned-lists.js';
+import { COMMAND_LISTS_SHARE, LIST_BYTES_SHARE } from '../src/store/postgres/command-tables.js';
 import {
   dropSchema,
   freshSchemaName,
@@ -216,7 +217,7 @@ describe('VersionedLists', () => {
 describe('PostgreSQL lists cache bounded by bytes (cacheBytes)', () => {
   const schema = freshSchemaName('slashd_list_bytes');
   /** Room for a few small lists, not for many, nor for a big one. */
-  const CACHE_BYTES = 64 * 1024;
+  const CACHE_BYTES = 160 * 1024;
   let store: PostgresStore;
 
   before(async () => {
@@ -236,9 +237,11 @@ describe('PostgreSQL lists cache bounded by bytes (cacheBytes)', () => {
     await dropSchema(schema);
   });
 
-  test('the held lists stay under the cap, and a hit is still the identical frozen list', async () => {
+  test('the held lists and answers stay under their shares of the cap; a hit is still the identical list', async () => {
     const longDescription = 'd'.repeat(90);
     const cap = store.commands.commandLists;
+    const answers = store.commands.listBytes;
+    const render = (commands: readonly StoredCommand[]) => Buffer.from(JSON.stringify(commands));
     // 40 applications' global lists of 25 commands each: far more than the cap holds.
     for (let app = 0; app < 40; app++) {
       const applicationId = `11000000000000${String(app).padStart(5, '0')}`;
@@ -258,13 +261,19 @@ describe('PostgreSQL lists cache bounded by bytes (cacheBytes)', () => {
         result: null,
       }));
       await store.commands.listCommands(scope);
-      assert.ok(cap.bytes <= CACHE_BYTES * 0.75, `held ${cap.bytes} bytes`);
+      await store.commands.listCommandsRendered(scope, '', render);
+      assert.ok(cap.bytes <= CACHE_BYTES * COMMAND_LISTS_SHARE, `held ${cap.bytes} bytes`);
+      assert.ok(answers.bytes <= CACHE_BYTES * LIST_BYTES_SHARE, `held ${answers.bytes} bytes of answers`);
     }
     assert.ok(cap.size > 0 && cap.size < 40, `held ${cap.size} lists`);
+    assert.ok(answers.size > 0 && answers.size < 40, `held ${answers.size} answers`);
+    assert.ok(answers.counts().evictions > 0, 'the answers that did not fit were evicted, and counted');
     const last: CommandScope = { applicationId: '1100000000000000039', guildId: null };
     const first = await store.commands.listCommands(last);
     assert.equal(first.length, 25);
     assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]!.definition));
     assert.equal(await store.commands.listCommands(last), first);
+    const bytes = await store.commands.listCommandsRendered(last, '', render);
+    assert.equal(await store.commands.listCommandsRendered(last, '', render), bytes);
   });
 });

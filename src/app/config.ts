@@ -68,8 +68,13 @@ export interface SlashdConfig {
   resolve?: Resolver;
   /** The WebSocket gateway: its public URL, bounds, and whether interactions need a session. */
   gateway?: Partial<GatewayOptions> | undefined;
-  /** The most bytes the caches hold, approximately (default 64 MiB; least recently used go first): the store's read caches, and an eighth for the command picker's answers. */
+  /** The most bytes the caches hold, approximately (default 96 MiB; least recently used go first): the store's read caches, and an eighth for the command picker's answers. */
   cacheBytes?: number | undefined;
+  /**
+   * SQLite: how long a plain read may trust the caches before asking whether another process wrote
+   * the file (ms; 1 when undefined). Tests of several processes on one file set 0.
+   */
+  readStalenessMs?: number | undefined;
   /** v10 rate limits (docs/rate-limits.md); off unless given (`slashd serve` defaults to `sandbox`). */
   rateLimits?: RateLimitConfig | undefined;
   /** Most command creates per scope and UTC day: v10's 200 when undefined; null: no limit. */

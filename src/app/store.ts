@@ -15,7 +15,8 @@ export async function openStore(config: SlashdConfig, now: () => number): Promis
   if (!isPostgresUrl(config.db)) {
     // The store's share of the cache budget; the command picker's answers have the rest.
     const cacheBytes = splitCacheBudget(config.cacheBytes).store;
-    return { store: new SqliteStore({ path: config.db, now, cacheBytes }), exclusively: (_name, work) => work() };
+    const store = new SqliteStore({ path: config.db, now, cacheBytes, readStalenessMs: config.readStalenessMs });
+    return { store, exclusively: (_name, work) => work() };
   }
   const store = await PostgresStore.open({
     connectionString: config.db,

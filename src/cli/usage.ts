@@ -30,7 +30,7 @@ export const USAGE = `usage:
                    SLASHD_ENDPOINT_POLICY, SLASHD_ALLOW_PRIVATE_ENDPOINTS=1, SLASHD_GATEWAY_URL,
                    SLASHD_METRICS_TOKEN, SLASHD_REDIS_URL, SLASHD_REDIS_PREFIX, SLASHD_DB_SCHEMA,
                    SLASHD_DB_POOL_MAX, SLASHD_DB_STATEMENT_TIMEOUT_MS,
-                   SLASHD_CACHE_MB (the read caches' size, default 64), SLASHD_RATE_LIMITS,
+                   SLASHD_CACHE_MB (the read caches' size, default 96), SLASHD_RATE_LIMITS,
                    SLASHD_TRUST_PROXY, SLASHD_SNAPSHOT_AT_START=1, SLASHD_DRAIN_TIMEOUT_MS,
                    SLASHD_PUBLIC_URL (the OpenID Connect issuer, docs/oauth2.md),
                    SLASHD_ALLOWED_HOSTS, SLASHD_AUTH_THROTTLE

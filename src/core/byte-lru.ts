@@ -1,6 +1,9 @@
 /**
  * A least-recently-used cache bounded by bytes: each entry is stored with its (approximate) size,
- * and the oldest entries are dropped until the total fits the cap again. Entries may carry tags,
+ * and the oldest entries are dropped until the total fits the cap again. Recency is kept the
+ * CLOCK way: a hit only marks its entry, and an entry marked since it was stored or last spared
+ * is spared once more (moved to the newest end) when eviction reaches it, so a hit costs one
+ * map lookup, not a reordering of the map. Entries may carry tags,
  * so that a write can drop exactly the entries derived from what it changed (`deleteTagged`),
  * never the whole cache. Pure: the caller measures sizes (see `approximateBytes`).
  */
@@ -21,20 +24,39 @@ export function approximateBytes(jsonLength: number): number {
   return ENTRY_OVERHEAD_BYTES + jsonLength * HEAP_BYTES_PER_JSON_CHAR;
 }
 
+/**
+ * Lookups of one cache so far: answered from it (`hits`), or not (`misses`); and, for a cache that
+ * drops entries to stay under its bytes, the entries it dropped to make room (`evictions`). What
+ * /metrics reads of each cache.
+ */
+export interface CacheCounts {
+  cache: string;
+  hits: number;
+  misses: number;
+  evictions?: number;
+}
+
 interface Entry<V> {
   value: V;
   bytes: number;
   tags: readonly string[];
+  /** Read since it was stored or last spared by eviction. */
+  used: boolean;
 }
 
 export class ByteLru<V> {
-  /** In recency order: the first entry is the least recently used (a Map keeps insertion order). */
+  /** Oldest first (a Map keeps insertion order); eviction spares the marked ones once. */
   private readonly entries = new Map<string, Entry<V>>();
   private readonly byTag = new Map<string, Set<string>>();
   private total = 0;
   /** Lookups (`get`) that found their key, and those that did not: the cache's hit ratio on /metrics. */
   hits = 0;
   misses = 0;
+  /**
+   * Entries dropped to make room for others (not by a write's `delete`/`deleteTagged`): a count
+   * that keeps rising says the working set does not fit the cap.
+   */
+  evictions = 0;
 
   /** `capBytes`: the most bytes the entries may add up to; 0 caches nothing. */
   constructor(readonly capBytes: number) {
@@ -54,7 +76,7 @@ export class ByteLru<V> {
     return this.entries.has(key);
   }
 
-  /** The value, which becomes the most recently used. */
+  /** The value, marked as used (eviction spares it once). */
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) {
@@ -62,26 +84,25 @@ export class ByteLru<V> {
       return undefined;
     }
     this.hits++;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = true;
     return entry.value;
   }
 
   /**
-   * Stores `value` as the most recently used, dropping the least recently used entries until the
-   * total fits. A value larger than the whole cap is not kept (nor is an older value of the key).
+   * Stores `value` as the newest, dropping the least recently used entries until the total fits.
+   * A value larger than the whole cap is not kept (nor is an older value of the key).
    */
   set(key: string, value: V, bytes: number, tags: readonly string[] = []): void {
     this.delete(key);
     if (bytes > this.capBytes) return;
-    this.entries.set(key, { value, bytes, tags });
+    this.entries.set(key, { value, bytes, tags, used: false });
     this.total += bytes;
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
       if (!keys) this.byTag.set(tag, (keys = new Set()));
       keys.add(key);
     }
-    this.evict();
+    this.evict(key);
   }
 
   delete(key: string): boolean {
@@ -110,11 +131,21 @@ export class ByteLru<V> {
     this.total = 0;
   }
 
-  private evict(): void {
+  /** Drops entries until the total fits, never `kept` (the one just stored, which fits on its own). */
+  private evict(kept: string): void {
     while (this.total > this.capBytes) {
-      const oldest = this.entries.keys().next();
+      const oldest = this.entries.entries().next();
       if (oldest.done) return;
-      this.delete(oldest.value);
+      const [key, entry] = oldest.value;
+      if (entry.used || key === kept) {
+        // Spared: to the newest end, unmarked. A pass unmarks every entry, so the next one evicts.
+        entry.used = false;
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        continue;
+      }
+      this.delete(key);
+      this.evictions++;
     }
   }
 }

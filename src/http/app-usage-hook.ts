@@ -9,6 +9,7 @@ import { describeRoute } from '../core/v10-routes/describe.js';
 import type { AppUsageRecorder } from '../services/app-usage.js';
 import type { Principal } from '../services/principal-lookup.js';
 import { apiPathOf } from './api-versions.js';
+import { unservedTemplateOf } from './not-found.js';
 
 const NOT_FOUND = 404;
 const METHOD_NOT_ALLOWED = 405;
@@ -42,7 +43,8 @@ export function recordAppUsage(
       return done();
     }
     if (reply.statusCode !== NOT_FOUND && reply.statusCode !== METHOD_NOT_ALLOWED) return done();
-    const template = templateOf(request);
+    // Named once, by the handler that answered it.
+    const template = unservedTemplateOf(request) ?? templateOf(request);
     if (template === null) return done();
     // A route no handler serves authenticated nobody: its token is looked up after the answer was sent.
     principalOf(request).then(

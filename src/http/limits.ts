@@ -6,6 +6,8 @@ export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
 export const COMMANDS_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** The admin world import (`PUT`/`POST /admin/world`) carries whole guilds with their members. */
 export const WORLD_IMPORT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+/** A world sent in lines (src/http/world-lines.ts): a 10,000-guild, 1M-user world is about 220 MB. */
+export const WORLD_LINES_BODY_LIMIT_BYTES = 512 * 1024 * 1024;
 /** One injected fault (`POST /admin/faults`): a handful of fields. */
 export const ADMIN_FAULT_BODY_LIMIT_BYTES = 4 * 1024;
 

@@ -49,6 +49,14 @@ function logLine(description: RouteDescription, knownPath: boolean): string | nu
   return `slashd does not serve ${description.route} (${v10 ? 'a v10 route' : 'not a v10 route either'})`;
 }
 
+/** The v10 route template each unserved API request was named by, for the coverage hook (app-usage-hook.ts). */
+const unservedTemplates = new WeakMap<FastifyRequest, string>();
+
+/** The template `notFoundHandler` named this request by; undefined when it did not answer it, or outside the API. */
+export function unservedTemplateOf(request: FastifyRequest): string | undefined {
+  return unservedTemplates.get(request);
+}
+
 export function notFoundHandler(routes: RouteIndex, log = new UnservedRouteLog()) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = request.url.split('?')[0] ?? '';
@@ -56,6 +64,7 @@ export function notFoundHandler(routes: RouteIndex, log = new UnservedRouteLog()
     if (where.kind === 'unserved-version') return sendError(reply, apiError('InvalidApiVersion'));
     const api = where.kind === 'served';
     const description = describeRoute(request.method, api ? where.below : path, api);
+    if (api) unservedTemplates.set(request, description.route);
     const knownPath = routes.hasPath(path);
     const line = api ? logLine(description, knownPath) : null;
     if (line !== null) {

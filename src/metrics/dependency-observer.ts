@@ -5,6 +5,7 @@
  */
 import type { DependencyName, DependencyObserver } from '../core/dependencies.js';
 import type { DependencyMetrics } from './metrics.js';
+import type { CacheCounts } from './dependency-series.js';
 
 /** Where state changes are written (the server's pino logger fits). */
 export interface StateLog {
@@ -43,7 +44,7 @@ export function isObservableDependency(value: object): value is ObservableDepend
 
 /** Caches report their lookups (the hit ratio). */
 export interface CacheCountsSource {
-  cacheCounts(): readonly { cache: string; hits: number; misses: number }[];
+  cacheCounts(): readonly CacheCounts[];
 }
 
 export function hasCacheCounts(value: object): value is CacheCountsSource {
@@ -53,7 +54,7 @@ export function hasCacheCounts(value: object): value is CacheCountsSource {
 /** What `watchDependencies` needs of the metrics. */
 interface DependencyWatcher extends DependencyMetrics {
   watchDatabase(database: { isUp(): boolean }): void;
-  watchCaches(source: () => readonly { cache: string; hits: number; misses: number }[]): void;
+  watchCaches(source: () => readonly CacheCounts[]): void;
 }
 
 /**

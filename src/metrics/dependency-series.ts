@@ -4,6 +4,7 @@
  * PrometheusMetrics (./prometheus.ts), on its registry; every label takes a value from a fixed list.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { CacheCounts } from '../core/byte-lru.js';
 import type { CallOutcome, DependencyName } from '../core/dependencies.js';
 
 const PREFIX = 'slashd_';
@@ -16,11 +17,16 @@ const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 3, 10, 30];
 
 const OUTCOMES: readonly CallOutcome[] = ['ok', 'error', 'timeout', 'unavailable'];
 
-/** Lookups of one cache so far: answered from it (`hits`), or not (`misses`). */
-export interface CacheCounts {
-  cache: string;
-  hits: number;
-  misses: number;
+export type { CacheCounts } from '../core/byte-lru.js';
+
+/** Turns counts that only grow, read at each scrape, into a counter's increments since the last scrape. */
+function sinceLastScrape(): (key: string, now: number) => number {
+  const seen = new Map<string, number>();
+  return (key, now) => {
+    const before = seen.get(key) ?? 0;
+    seen.set(key, Math.max(before, now));
+    return Math.max(0, now - before);
+  };
 }
 
 /** A dependency's state now. */
@@ -81,24 +87,36 @@ export class DependencySeries {
     });
   }
 
-  /** Cache lookups by cache and outcome, read at each scrape from the caches' own counts. */
+  /**
+   * Cache lookups by cache and outcome, and the entries each cache evicted to make room, read at
+   * each scrape from the caches' own counts.
+   */
   watchCaches(source: () => readonly CacheCounts[]): void {
-    const seen = new Map<string, number>();
+    const lookups = sinceLastScrape();
     new Counter({
       name: `${PREFIX}cache_lookups_total`,
       help: 'Cache lookups by cache and outcome (hit, miss): the hit ratio is hit / (hit + miss)',
       labelNames: ['cache', 'outcome'],
       registers: [this.registry],
       collect() {
-        // The caches count on their own; each scrape adds what they counted since the last one.
         for (const counts of source()) {
           for (const outcome of ['hit', 'miss'] as const) {
-            const key = `${counts.cache}/${outcome}`;
             const now = outcome === 'hit' ? counts.hits : counts.misses;
-            const before = seen.get(key) ?? 0;
-            this.inc({ cache: counts.cache, outcome }, Math.max(0, now - before));
-            seen.set(key, Math.max(before, now));
+            this.inc({ cache: counts.cache, outcome }, lookups(`${counts.cache}/${outcome}`, now));
           }
+        }
+      },
+    });
+    const evictions = sinceLastScrape();
+    new Counter({
+      name: `${PREFIX}cache_evictions_total`,
+      help: 'Entries a cache dropped to make room for others (writes drop theirs apart): a steady rise says its working set does not fit --cache-mb',
+      labelNames: ['cache'],
+      registers: [this.registry],
+      collect() {
+        for (const counts of source()) {
+          if (counts.evictions !== undefined)
+            this.inc({ cache: counts.cache }, evictions(counts.cache, counts.evictions));
         }
       },
     });

@@ -1,6 +1,8 @@
 /**
  * The command picker's answers, as the bytes sent, kept by everything they are made of: the view
- * (locale), the member's facts in the channel (core/permissions/member-facts.ts), and for each
+ * (locale), the member's facts in the channel (core/permissions/member-facts.ts: the role set,
+ * not the member, so that members with the same roles share one answer; the member's id joins
+ * the key only when a USER overwrite of one of the apps names it), and for each
  * app of the index in install order, the app's fields the index reads and the identities of the
  * three stored lists it was computed from (global commands, guild commands, the app's command
  * permissions in the guild).
@@ -20,14 +22,19 @@
  */
 import { ByteLru, ENTRY_OVERHEAD_BYTES } from '../core/byte-lru.js';
 import { isDeeplyFrozen } from '../core/frozen-memo.js';
+import type { GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import type { MemberFacts } from '../core/permissions/member-facts.js';
+import { namedUsers } from '../core/permissions/overwrite-index.js';
 import type { Application, Channel, Guild, Member, User } from '../core/world/types.js';
 
 /** The picker's share of the cache budget (`--cache-mb`); the store's read caches take the rest. */
 export const INDEX_CACHE_SHARE = 1 / 8;
 
-/** The cache budget when none is configured: the store's own default (64 MiB), split as above. */
-export const DEFAULT_CACHE_BUDGET_BYTES = 64 * 1024 * 1024;
+/**
+ * The cache budget when none is configured: the store's own default (96 MiB), split as above. It
+ * holds the list answers of 1,000 guilds x 5 apps (10-command guild lists, one view) with room to spare.
+ */
+export const DEFAULT_CACHE_BUDGET_BYTES = 96 * 1024 * 1024;
 
 /** The bytes of `budget` (the whole cache budget) for the store's read caches and for the picker's answers. */
 export function splitCacheBudget(budget: number | undefined): { store: number; index: number } {
@@ -44,7 +51,7 @@ export interface IndexAppInputs {
   readonly app: Application;
   readonly globalCommands: readonly object[];
   readonly guildCommands: readonly object[];
-  readonly permissions: readonly object[];
+  readonly permissions: readonly GuildCommandPermissions[];
 }
 
 export class CommandIndexCache {
@@ -119,15 +126,19 @@ export class CommandIndexCache {
   }
 
   /** The key of an answer; null when some list may still change (then it is computed every time). */
-  keyOf(view: string, memberFacts: string, apps: readonly IndexAppInputs[]): string | null {
+  keyOf(view: string, facts: MemberFacts, apps: readonly IndexAppInputs[]): string | null {
     if (this.answers.capBytes === 0) return null;
-    const parts: unknown[] = [view, memberFacts];
+    const parts: unknown[] = [view, facts.key];
+    let named = false;
     for (const { app, globalCommands, guildCommands, permissions } of apps) {
       const lists = [this.idOf(globalCommands), this.idOf(guildCommands), this.idOf(permissions)];
       if (lists.includes(null)) return null;
       // What the engine (id, integration_types, flags) and the index's application entry (name) read of the app.
       parts.push(app.id, app.name, app.flags, app.integration_types, ...lists);
+      named ||= namedUsers(permissions).has(facts.userId);
     }
+    // A member some overwrite names has an answer of its own; the others share their role set's.
+    parts.push(named ? facts.userId : null);
     return JSON.stringify(parts);
   }
 

@@ -124,7 +124,7 @@ export class CommandIndexService {
     const { guild, channel, member, user, facts } = scene;
     const view = localized(locale);
     const inputs = await this.readInputs(guild);
-    const key = this.cache.keyOf(localizationViewKey(view), facts.key, inputs);
+    const key = this.cache.keyOf(localizationViewKey(view), facts, inputs);
     const cached = key === null ? undefined : this.cache.get(key);
     if (cached) return cached;
     const bytes = Buffer.from(indexJson(visibleAppsOf(inputs, guild, channel, member, user), view));

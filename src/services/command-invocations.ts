@@ -130,8 +130,11 @@ export class CommandInvocations {
     const messages: ChannelMessage[] = readableWorldMessages(invoked);
     const own = await this.targetedMessage(invoked, request);
     if (own) messages.push(own);
-    // Only the users the request can name: never every user of the world (nor every member).
-    const users = await this.deps.store.world.getUsers(userIdsNamedBy(request.data, messages));
+    // Only the users the request can name: never every user of the world (nor every member). The
+    // command's own id and version are snowflakes that name no user: looked up, they missed the
+    // user cache on every invocation.
+    const named = userIdsNamedBy({ ...request.data, id: null, version: null }, messages);
+    const users = await this.deps.store.world.getUsers(named);
     const scene = await withNamedMembers(
       this.deps.store,
       invoked,

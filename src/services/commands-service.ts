@@ -1,9 +1,8 @@
 /**
  * Command registration: validation (pure), a plan over the scope's state (pure), applied by the
- * store in one transaction. A list is serialized once per stored list: the store hands out the
- * same frozen list until the scope changes.
+ * store in one transaction. A list is serialized once per scope and view: the store keeps the
+ * answer's bytes until the scope changes.
  */
-import { FrozenViewMemo } from '../core/byte-lru.js';
 import { localizationViewKey, toWireCommand, type LocalizationView } from '../core/commands/wire.js';
 import {
   planBulkOverwrite,
@@ -42,19 +41,17 @@ function validationContext(app: Application, scope: CommandScope): ValidationCon
   };
 }
 
-/** The most bytes of serialized command lists kept, across every scope and view. */
-export const LIST_JSON_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * The bytes of a list answer, in a buffer of their own: a small `Buffer.from` shares an 8 KiB
+ * pool slab, which a kept answer would keep alive beyond the size the cache counts for it.
+ */
+function ownedBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
 
 export class CommandsService {
-  /**
-   * Serialized lists by the identity of the store's frozen list (which it keeps until the scope
-   * changes), then by view: encoding a 100-command list costs more than the rest of the request.
-   * Bounded: the least recently used renderings go past the cap.
-   */
-  private readonly listBytes = new FrozenViewMemo<readonly StoredCommand[], Buffer>(
-    LIST_JSON_CACHE_BYTES,
-    (bytes) => bytes.length,
-  );
   private readonly now: () => number;
 
   constructor(private readonly deps: CommandsServiceDeps) {
@@ -67,11 +64,13 @@ export class CommandsService {
     return context;
   }
 
-  /** The scope's list as JSON bytes in the requested localization view. */
+  /**
+   * The scope's list as JSON bytes in the requested localization view, which the store keeps until
+   * the scope changes: encoding a 100-command list costs more than the rest of the request.
+   */
   async listJson(scope: CommandScope, view: LocalizationView): Promise<Buffer> {
-    const commands = await this.deps.store.listCommands(scope);
-    return this.listBytes.get(commands, localizationViewKey(view), () =>
-      Buffer.from(JSON.stringify(commands.map((c) => toWireCommand(c, view)))),
+    return this.deps.store.listCommandsRendered(scope, localizationViewKey(view), (commands) =>
+      ownedBytes(JSON.stringify(commands.map((c) => toWireCommand(c, view)))),
     );
   }
 

@@ -1,12 +1,14 @@
 /**
  * What is read of an interaction once invoked: its state as the invoking user sees it
- * (GET /interactions/{id}), and its whole transcript for the admin API.
+ * (GET /interactions/{id}), and its whole transcript for the admin API. The state is read of the
+ * interaction's status alone (the store keeps it apart from the record, so users polling it do
+ * not compete with delivery); the access check reads the guild, as every channel read does.
  */
 import { currentState, type InteractionRecord } from '../core/interactions/lifecycle.js';
 import { canReadMessages } from '../core/permissions/channel-permissions.js';
 import { memberOf } from '../core/world/member-index.js';
 import type { User } from '../core/world/types.js';
-import type { Store } from '../store/store.js';
+import type { InteractionStatus, Store } from '../store/store.js';
 
 export interface InteractionReadsDeps {
   store: Pick<Store, 'world' | 'interactions'>;
@@ -18,7 +20,7 @@ export class InteractionReads {
 
   /** The interaction as its invoking user sees it: state, and the app's response. */
   async status(user: User, interactionId: string): Promise<Record<string, unknown> | null> {
-    const record = await this.deps.store.interactions.findUserInteraction(user.id, interactionId);
+    const record = await this.deps.store.interactions.findUserInteractionStatus(user.id, interactionId);
     if (!record || !(await this.invokerStillReads(user, record))) return null;
     const { state, reason } = currentState(record, this.deps.now());
     const out: Record<string, unknown> = { id: record.id, nonce: record.nonce, state, response: record.response };
@@ -33,7 +35,7 @@ export class InteractionReads {
    * The response is a message of the channel: the invoker sees it only while they may still read
    * that channel, else the interaction is unknown to them (its channel's existence stays hidden).
    */
-  private async invokerStillReads(user: User, record: InteractionRecord): Promise<boolean> {
+  private async invokerStillReads(user: User, record: InteractionStatus): Promise<boolean> {
     if (record.guild_id === null) return true;
     const guild = await this.deps.store.world.getGuildWithMembers(record.guild_id, [user.id]);
     const member = guild ? memberOf(guild, user.id) : undefined;

@@ -20,9 +20,17 @@ export interface PermissionsState {
 
 export type PermissionsPlanner = (state: PermissionsState) => CommandPermission[];
 
+/** Writes a scope's commands (oldest id first, read for this call alone) as the bytes of one view of its list. */
+export type ListRenderer = (commands: readonly StoredCommand[]) => Buffer;
+
 export interface CommandStore {
   /** The scope's commands, oldest id first. */
   listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>>;
+  /**
+   * The scope's list as `render` writes it for `view` (a key naming that rendering), kept as bytes
+   * until the scope is written (by this process or any other): a hit builds no command object.
+   */
+  listCommandsRendered(scope: CommandScope, view: string, render: ListRenderer): Promise<Buffer>;
   getCommand(scope: CommandScope, commandId: string): Promise<StoredCommand | null>;
   /**
    * Runs the planner on the scope's state (its commands, the creates counted today) and applies

@@ -37,6 +37,44 @@ export interface Pin {
 /** What pinning did: pinned now, pinned already (its time kept), or refused (the channel is full). */
 export type PinOutcome = 'pinned' | 'already' | 'full';
 
+/**
+ * What the invoking user reads of an interaction (GET /interactions/{id}): the record's fields
+ * the answer and the access check are made of, never its payload (the token is in it).
+ */
+export type InteractionStatus = Readonly<
+  Pick<
+    InteractionRecord,
+    | 'id'
+    | 'application_id'
+    | 'user_id'
+    | 'guild_id'
+    | 'channel_id'
+    | 'nonce'
+    | 'state'
+    | 'failure_reason'
+    | 'failure_detail'
+    | 'response'
+    | 'created_at'
+  >
+>;
+
+/** The status fields of a record. */
+export function statusOf(record: InteractionRecord): InteractionStatus {
+  return {
+    id: record.id,
+    application_id: record.application_id,
+    user_id: record.user_id,
+    guild_id: record.guild_id,
+    channel_id: record.channel_id,
+    nonce: record.nonce,
+    state: record.state,
+    failure_reason: record.failure_reason,
+    failure_detail: record.failure_detail ?? null,
+    response: record.response,
+    created_at: record.created_at,
+  };
+}
+
 /** Steps one interaction's transcript keeps; later ones are not recorded (a transcript is bounded). */
 export const MAX_TRANSCRIPT_ENTRIES = 100;
 
@@ -46,8 +84,12 @@ export interface InteractionStore {
   getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null>;
   /** Just the stored state: what `POST /interactions` reports after delivery. */
   getInteractionState(applicationId: string, id: string): Promise<InteractionState | null>;
-  /** The interaction as its invoking user asks for it (null for anyone else). */
-  findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null>;
+  /**
+   * The interaction's status as its invoking user asks for it (null for anyone else): a read that
+   * never waits on a write and never takes what delivery needs (SQLite: from this node's memory
+   * of the interactions it wrote; PostgreSQL: on a few connections of its own).
+   */
+  findUserInteractionStatus(userId: string, id: string): Promise<InteractionStatus | null>;
   /** The user's newest interactions (of every application), newest first: where an open modal is looked for. */
   listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]>;
   /**

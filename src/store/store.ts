@@ -28,12 +28,14 @@ export type {
   CommandMutation,
   CommandPlanner,
   CommandStore,
+  ListRenderer,
   PermissionsPlanner,
   PermissionsState,
   ScopeState,
 } from './command-store.js';
 export type {
   ActivityInstance,
+  InteractionStatus,
   InteractionStore,
   MessageRange,
   Pin,

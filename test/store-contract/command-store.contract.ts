@@ -253,6 +253,41 @@ export function describeCommandStoreContract(name: string, make: MakeStores): vo
       assert.deepEqual(names(await other.commands.listCommands(GLOBAL_A)), ['from-first']);
     });
 
+    it('a rendered list is rendered once per scope and view, and again after a write to its scope on any connection', async () => {
+      const other = (await t.db.connect()).commands;
+      const rendered: string[] = [];
+      const renderAs =
+        (view: string) =>
+        (commands: readonly StoredCommand[]): Buffer => {
+          rendered.push(view);
+          return Buffer.from(`${view}:${names(commands).join(',')}`);
+        };
+      const read = async (from: CommandStore, scope: CommandScope, view: string) =>
+        (await from.listCommandsRendered(scope, view, renderAs(view))).toString();
+
+      await insert(store(), GUILD_A, command(APP_A, GUILD_1, ID_1, 'first'));
+      assert.equal(await read(other, GUILD_A, 'en'), 'en:first');
+      assert.equal(await read(other, GUILD_A, 'en'), 'en:first');
+      assert.equal(await read(other, GUILD_A, '*'), '*:first');
+      assert.deepEqual(rendered, ['en', '*'], 'each view rendered once while nothing is written');
+
+      // On the reading connection: another's commit may drop more than its scope (SQLite cannot tell what it wrote).
+      await insert(other, GLOBAL_A, command(APP_A, null, ID_2, 'global'));
+      await insert(other, GLOBAL_B, command(APP_B, null, ID_9, 'other-app'));
+      assert.equal(await read(other, GUILD_A, 'en'), 'en:first');
+      assert.deepEqual(rendered, ['en', '*'], 'writes to other scopes and apps keep the rendering');
+
+      await insert(store(), GUILD_A, command(APP_A, GUILD_1, ID_10, 'second'));
+      assert.equal(await read(other, GUILD_A, 'en'), 'en:first,second', 'another connection’s write is seen');
+      assert.equal(await read(store(), GUILD_A, 'en'), 'en:first,second');
+      await other.mutateCommands(GUILD_A, (state) => ({
+        mutation: mutation({ delete: [state.commands[0]!.id] }),
+        result: null,
+      }));
+      assert.equal(await read(other, GUILD_A, 'en'), 'en:second', 'the writer’s own renderings go with its write');
+      assert.equal(await read(store(), GUILD_A, 'en'), 'en:second');
+    });
+
     it('permissions: the planner sees the target command and the guild’s objects; writes replace', async () => {
       await insert(store(), GLOBAL_A, command(APP_A, null, ID_1, 'global'));
       await insert(store(), GUILD_A, command(APP_A, GUILD_1, ID_2, 'guild'));

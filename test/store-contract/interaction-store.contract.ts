@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InteractionStore } from '../../src/store/store.js';
-import { MAX_TRANSCRIPT_ENTRIES } from '../../src/store/interaction-store.js';
+import { MAX_TRANSCRIPT_ENTRIES, statusOf } from '../../src/store/interaction-store.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { activityInstance, ALICE, APP_A, APP_B, BOB, CHANNEL_1, CHANNEL_2, interaction, message } from './fixtures.js';
 
@@ -24,8 +24,8 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       await store().putInteraction(record);
       assert.deepEqual(await store().getInteraction(APP_A, INTERACTION), record);
       assert.equal(await store().getInteractionState(APP_A, INTERACTION), 'pending');
-      assert.deepEqual(await store().findUserInteraction(ALICE, INTERACTION), record);
-      assert.equal(await store().findUserInteraction(BOB, INTERACTION), null);
+      assert.deepEqual(await store().findUserInteractionStatus(ALICE, INTERACTION), statusOf(record));
+      assert.equal(await store().findUserInteractionStatus(BOB, INTERACTION), null);
       assert.equal(await store().getInteraction(APP_B, INTERACTION), null, 'another application reads nothing');
       assert.equal(await store().getInteractionState(APP_B, INTERACTION), null);
       assert.equal(await store().getInteraction(APP_A, '1800000000000000999'), null);
@@ -91,6 +91,45 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       assert.equal(await store().getInteractionState(APP_A, INTERACTION), winner.state);
       assert.notEqual(await store().getMessage(CHANNEL_1, winner.id), null, 'the winner’s message is written');
       assert.equal(await store().getMessage(CHANNEL_1, loser), null, 'the loser’s message is not');
+    });
+
+    it('a status read follows every change, on the connection that made it and on another one (another node)', async () => {
+      const other = await t.db.connect();
+      const record = interaction(APP_A, INTERACTION, ALICE);
+      await store().putInteraction(record);
+      assert.equal((await store().findUserInteractionStatus(ALICE, INTERACTION))?.state, 'pending');
+      assert.equal((await other.interactions.findUserInteractionStatus(ALICE, INTERACTION))?.state, 'pending');
+      const response = { type: 4 as const, data: { content: 'pong' } };
+      assert.equal(
+        await other.interactions.updateInteraction(APP_A, INTERACTION, ['pending'], { state: 'responded', response }),
+        true,
+      );
+      assert.deepEqual(
+        await store().findUserInteractionStatus(ALICE, INTERACTION),
+        { ...statusOf(record), state: 'responded', response },
+        "the other connection's answer is read here",
+      );
+      assert.equal(await store().getInteractionState(APP_A, INTERACTION), 'responded');
+      const failure = { state: 'failed' as const, failure_reason: 'timeout' as const, failure_detail: 'no answer' };
+      assert.equal(await store().updateInteraction(APP_A, INTERACTION, ['responded'], failure), true);
+      assert.deepEqual(await other.interactions.findUserInteractionStatus(ALICE, INTERACTION), {
+        ...statusOf(record),
+        ...failure,
+        response,
+      });
+      assert.deepEqual(await store().findUserInteractionStatus(ALICE, INTERACTION), {
+        ...statusOf(record),
+        ...failure,
+        response,
+      });
+      assert.equal(await other.interactions.findUserInteractionStatus(BOB, INTERACTION), null);
+      assert.equal(await store().findUserInteractionStatus(BOB, INTERACTION), null);
+      assert.equal(await store().updateInteraction(APP_A, INTERACTION, ['pending'], { state: 'responded' }), false);
+      assert.equal(
+        (await store().findUserInteractionStatus(ALICE, INTERACTION))?.state,
+        'failed',
+        'a lost update is not read',
+      );
     });
 
     it("a user's interactions are listed newest first (ids ordered as numbers), bounded", async () => {

@@ -71,7 +71,7 @@ export const CallbackType = {
 
 /** The state as of `now`: a pending interaction past its deadline has failed. */
 export function currentState(
-  record: InteractionRecord,
+  record: Pick<InteractionRecord, 'state' | 'created_at' | 'failure_reason'>,
   now: number,
 ): { state: InteractionState; reason: FailureReason | null } {
   if (record.state === 'pending' && now >= record.created_at + INITIAL_RESPONSE_DEADLINE_MS) {

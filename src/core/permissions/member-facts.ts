@@ -2,6 +2,8 @@
  * Everything the command-permission engine reads of the world for one member in one channel,
  * as a short text: two scenes with the same facts get the same decision for every command of an
  * app (given the same app, commands and overwrites), whatever else differs in their guilds. The
+ * member's own id is apart (`userId`): it matters only where an overwrite names that member, so
+ * members with the same role set share the facts text, and with it the cached answer. The
  * command picker's answer cache (services/command-index-cache.ts) puts the facts in its key, so a
  * change of a role, a channel, the member or the user that could change a decision gives another
  * key, and one that could not (a message, an unrelated member) keeps the cached answer.
@@ -15,8 +17,10 @@ import { governingChannel } from './channels.js';
 import { everyoneId } from './command-permissions.js';
 
 export interface MemberFacts {
-  /** The facts as text (see `memberFacts`). */
+  /** The facts as text but the member's id (see `memberFacts`). */
   readonly key: string;
+  /** The member's user id: what USER overwrites name. */
+  readonly userId: string;
   /** The member's permissions in the channel: `channelPermissions(guild, member, channel)`. */
   readonly channelBits: bigint;
 }
@@ -24,8 +28,8 @@ export interface MemberFacts {
 /**
  * The facts, JSON-encoded (ids are client input: an encoding with no separator to forge):
  * the guild id (guild commands, @everyone and all-channels ids), the governing channel's id and
- * nsfw flag (channel overwrites, age restriction), the user's id and age verification (member
- * overwrites, ownership, age restriction), owner and administrator, the member's permissions in
+ * nsfw flag (channel overwrites, age restriction), the user's age verification (age restriction),
+ * owner and administrator, the member's permissions in
  * the channel, and the member's distinct roles but @everyone, sorted (role overwrites: the role
  * rule does not depend on their order).
  */
@@ -38,13 +42,11 @@ export function memberFacts(guild: Guild, channel: Channel, member: Member, user
     guild.id,
     commandChannel.id,
     Boolean(commandChannel.nsfw),
-    member.user_id,
-    user.id,
     Boolean(user.age_verified),
     member.user_id === guild.owner_id,
     isAdministrator(guild, member),
     channelBits.toString(),
     roles,
   ]);
-  return { key, channelBits };
+  return { key, userId: member.user_id, channelBits };
 }

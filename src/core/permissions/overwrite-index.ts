@@ -114,3 +114,21 @@ export function indexGuildPermissions(
   }
   return index;
 }
+
+const namedUserSets = new WeakMap<readonly GuildCommandPermissions[], ReadonlySet<string>>();
+
+/**
+ * The user ids that USER overwrites of `guildPermissions` name (any command's, any level): a
+ * member named by none of them is decided by its role set alone.
+ */
+export function namedUsers(guildPermissions: readonly GuildCommandPermissions[]): ReadonlySet<string> {
+  return memoizeFrozen(namedUserSets, guildPermissions, () => {
+    const ids = new Set<string>();
+    for (const object of guildPermissions) {
+      for (const { id, type } of object.permissions ?? EMPTY_LIST) {
+        if (type === CommandPermissionType.User) ids.add(id);
+      }
+    }
+    return ids;
+  });
+}

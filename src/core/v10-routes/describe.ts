@@ -39,7 +39,13 @@ function compile([template, methods]: readonly [string, string]): CompiledRoute 
   };
 }
 
-const ROUTES: readonly CompiledRoute[] = V10_ROUTES.map(compile);
+/** The routes by their number of segments: a path is tried only against those of its length. */
+const ROUTES_BY_LENGTH = new Map<number, CompiledRoute[]>();
+for (const route of V10_ROUTES.map(compile)) {
+  const sameLength = ROUTES_BY_LENGTH.get(route.segments.length) ?? [];
+  sameLength.push(route);
+  ROUTES_BY_LENGTH.set(route.segments.length, sameLength);
+}
 
 /** The path's segments; a trailing slash is ignored, as the router ignores it. */
 function segmentsOf(path: string): string[] {
@@ -69,7 +75,7 @@ function moreSpecific(a: CompiledRoute, b: CompiledRoute): CompiledRoute {
 export function v10RouteOf(path: string): CompiledRoute | undefined {
   const segments = segmentsOf(path);
   let best: CompiledRoute | undefined;
-  for (const route of ROUTES) {
+  for (const route of ROUTES_BY_LENGTH.get(segments.length) ?? []) {
     if (matches(route, segments)) best = best ? moreSpecific(best, route) : route;
   }
   return best;

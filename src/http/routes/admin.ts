@@ -20,6 +20,7 @@ import type { User, World } from '../../core/world/types.js';
 import { ADMIN_MEMBERS_LIMIT, readPage, type PagingQuery } from '../paging.js';
 import type { WorldService } from '../../services/world-service.js';
 import { requireAdminToken } from '../guards.js';
+import { acceptWorldLines } from '../world-lines.js';
 
 export interface AdminRoutesOptions {
   world: WorldService;
@@ -35,15 +36,18 @@ export async function adminRoutes(admin: FastifyInstance, { world, adminToken }:
   admin.addHook('onRequest', requireAdminToken(adminToken));
 
   admin.get('/world', async () => world.export());
-  admin.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
-    await world.replace(orThrow<World>(parseWorld(request.body)));
-    return world.export();
+  // The two imports also take a world in lines, for worlds past the JSON body limit.
+  await admin.register(async (imports) => {
+    acceptWorldLines(imports);
+    imports.put('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) => {
+      await world.replace(orThrow<World>(parseWorld(request.body)));
+      return world.export();
+    });
+    /** Answers what changed (docs/world.md): never the whole world, which GET answers. */
+    imports.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) =>
+      world.merge(orThrow(parseWorldShape(request.body))),
+    );
   });
-  /** Answers what changed (docs/world.md): never the whole world, which GET answers. */
-  admin.post('/world', { bodyLimit: WORLD_IMPORT_BODY_LIMIT_BYTES }, async (request) =>
-    world.merge(orThrow(parseWorldShape(request.body))),
-  );
-
   /** One world resource in the world file's shape: list, get, put (an upsert) and delete by id. */
   function resource<T extends { id: string }>(
     path: string,

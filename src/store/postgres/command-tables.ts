@@ -7,11 +7,11 @@
  * Command lists and permissions lists are held per process and checked against their scope's
  * version on every read (versioned-lists.ts), so any node's committed write is seen at once.
  */
-import { approximateBytes } from '../../core/byte-lru.js';
+import { approximateBytes, ENTRY_OVERHEAD_BYTES } from '../../core/byte-lru.js';
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { deepFreeze, type Frozen } from '../../core/frozen-memo.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
-import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
+import type { CommandPlanner, CommandStore, ListRenderer, PermissionsPlanner } from '../store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
 import { ScopeQueue } from './scope-queue.js';
@@ -30,8 +30,11 @@ type Queryable = Pick<PostgresClient, 'query'>;
 
 const COMMAND_COLUMNS = 'application_id, guild_key, id, version, definition';
 
-/** The share of the list cache's bytes that holds command lists; permissions lists get the rest. */
-export const COMMAND_LISTS_SHARE = 3 / 4;
+/** The share of the list cache's bytes that holds command lists (objects, for invocations and the picker). */
+export const COMMAND_LISTS_SHARE = 3 / 8;
+
+/** The share that holds list answers' bytes (what a list GET sends); permissions lists get the rest. */
+export const LIST_BYTES_SHARE = 1 / 2;
 
 /**
  * The scope's list version (0: never written), and its rows only when that is not the version
@@ -74,6 +77,8 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
 export class PostgresCommandStore implements CommandStore {
   /** Command lists held per process (by application and scope), bounded by bytes. */
   readonly commandLists: VersionedLists<Frozen<StoredCommand[]>>;
+  /** List answers' bytes held per process (by application, scope and view), bounded by bytes. */
+  readonly listBytes: VersionedLists<Buffer>;
   /** Permissions lists held per process (by application and guild), bounded by bytes. */
   readonly permissionsLists: VersionedLists<Frozen<GuildCommandPermissions[]>>;
 
@@ -85,8 +90,10 @@ export class PostgresCommandStore implements CommandStore {
     cacheBytes: number = DEFAULT_LIST_CACHE_BYTES,
   ) {
     const commandBytes = Math.floor(cacheBytes * COMMAND_LISTS_SHARE);
+    const answerBytes = Math.floor(cacheBytes * LIST_BYTES_SHARE);
     this.commandLists = new VersionedLists(commandBytes);
-    this.permissionsLists = new VersionedLists(cacheBytes - commandBytes);
+    this.listBytes = new VersionedLists(answerBytes);
+    this.permissionsLists = new VersionedLists(cacheBytes - commandBytes - answerBytes);
   }
 
   /** Runs `work` in a transaction once this node's earlier planners of the scope are done. */
@@ -106,15 +113,36 @@ export class PostgresCommandStore implements CommandStore {
   async listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
     const key = `${scope.applicationId}/${scopeKey(scope)}`;
     const held = this.commandLists.lookup(key);
-    const result = await this.conn.pool.query<{ list_version: string } & Nullable<CommandRow>>({
-      ...VERSIONED_COMMANDS,
-      values: [scope.applicationId, scopeKey(scope), held?.version ?? NO_VERSION],
-    });
-    const version = result.rows[0]!.list_version;
+    const { version, rows } = await this.versionedRows(scope, held?.version);
     if (held?.version === version) return held.value;
-    const rows = result.rows.filter((r): r is typeof r & CommandRow => r.id !== null);
     const bytes = approximateBytes(rows.reduce((sum, r) => sum + r.definition.length, 0));
     return this.commandLists.remember(key, version, deepFreeze(rows.map(rowToCommand)), bytes);
+  }
+
+  /**
+   * The answer's bytes, held with the scope's version they were rendered at: a hit costs the one
+   * short version query; a miss renders the rows of that same query, parsed for this render alone.
+   */
+  async listCommandsRendered(scope: CommandScope, view: string, render: ListRenderer): Promise<Buffer> {
+    const key = `${scope.applicationId}/${scopeKey(scope)}/${view}`;
+    const held = this.listBytes.lookup(key);
+    const { version, rows } = await this.versionedRows(scope, held?.version);
+    if (held?.version === version) return held.value;
+    const bytes = render(rows.map(rowToCommand));
+    return this.listBytes.remember(key, version, bytes, ENTRY_OVERHEAD_BYTES + bytes.length);
+  }
+
+  /** The scope's version, and its rows unless `heldVersion` is that version (then none). */
+  private async versionedRows(
+    scope: CommandScope,
+    heldVersion: string | undefined,
+  ): Promise<{ version: string; rows: CommandRow[] }> {
+    const result = await this.conn.pool.query<{ list_version: string } & Nullable<CommandRow>>({
+      ...VERSIONED_COMMANDS,
+      values: [scope.applicationId, scopeKey(scope), heldVersion ?? NO_VERSION],
+    });
+    const rows = result.rows.filter((r): r is typeof r & CommandRow => r.id !== null);
+    return { version: result.rows[0]!.list_version, rows };
   }
 
   private async readCommands(db: Queryable, scope: CommandScope): Promise<StoredCommand[]> {

@@ -2,14 +2,30 @@
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../store.js';
-import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
+import {
+  MAX_TRANSCRIPT_ENTRIES,
+  statusOf,
+  type InteractionStatus,
+  type TranscriptEntry,
+} from '../interaction-store.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
+import { ScopeQueue } from './scope-queue.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
 import { deleteMessageFiles } from './attachment-tables.js';
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
+/**
+ * Pooled connections the invoking users' status reads may hold at once: polls queue for these
+ * (in memory, holding nothing) and never take the connections delivery and answers need.
+ */
+export const STATUS_READ_CONNECTIONS = 2;
+
 export class PostgresInteractionStore implements InteractionStore {
+  /** One lane per connection status reads may hold; reads take turns on them. */
+  private readonly statusLanes = new ScopeQueue();
+  private nextLane = 0;
+
   constructor(private readonly conn: PostgresConnection) {}
 
   async putInteraction(record: InteractionRecord): Promise<void> {
@@ -36,13 +52,16 @@ export class PostgresInteractionStore implements InteractionStore {
     return result.rows[0]?.state ?? null;
   }
 
-  async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
-    const result = await this.conn.pool.query<{ doc: string }>(
-      'SELECT doc FROM interactions WHERE user_id = $1 AND id = $2',
-      [userId, id],
+  async findUserInteractionStatus(userId: string, id: string): Promise<InteractionStatus | null> {
+    const lane = String(this.nextLane++ % STATUS_READ_CONNECTIONS);
+    const result = await this.statusLanes.run(lane, () =>
+      this.conn.pool.query<{ doc: string }>('SELECT doc FROM interactions WHERE user_id = $1 AND id = $2', [
+        userId,
+        id,
+      ]),
     );
     const row = result.rows[0];
-    return row ? storedDocument<InteractionRecord>(row.doc) : null;
+    return row ? statusOf(storedDocument<InteractionRecord>(row.doc)) : null;
   }
 
   async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {

@@ -6,6 +6,7 @@ import { PostgresAttachmentStore } from './attachment-tables.js';
 import type { DependencyObserver } from '../../core/dependencies.js';
 import { SchemaTooNewError, type MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
+import type { CacheCounts } from '../../core/byte-lru.js';
 import { PostgresCommandStore } from './command-tables.js';
 import {
   PostgresConnection,
@@ -34,7 +35,7 @@ export const EXCLUSIVE_WAIT_MS = 300_000;
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   now?: (() => number) | undefined;
-  /** The per-process command and permissions lists' byte budget (default 64 MiB). */
+  /** The per-process command lists, list answers and permissions lists' byte budget (default 96 MiB). */
   cacheBytes?: number | undefined;
 }
 
@@ -91,10 +92,14 @@ export class PostgresStore implements Store {
     return this.conn.state.isUp();
   }
 
-  /** Lookups of the per-process command and permission lists held, answered without reading the rows. */
-  cacheCounts(): { cache: string; hits: number; misses: number }[] {
+  /**
+   * Lookups of the per-process lists held (objects, list answers' bytes, permissions), answered
+   * without reading the rows, and the lists each dropped to make room.
+   */
+  cacheCounts(): CacheCounts[] {
     return [
       { cache: 'command_lists', ...this.commands.commandLists.counts() },
+      { cache: 'command_list_bytes', ...this.commands.listBytes.counts() },
       { cache: 'permission_lists', ...this.commands.permissionsLists.counts() },
     ];
   }

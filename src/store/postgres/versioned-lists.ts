@@ -12,8 +12,8 @@ import { ByteLru } from '../../core/byte-lru.js';
 /** Sent as the version held when nothing is held: versions start at 0 ("never written"), so it matches none. */
 export const NO_VERSION = '-1';
 
-/** The lists' byte budget when the config names none: 64 MiB, as the SQLite store's read caches. */
-export const DEFAULT_LIST_CACHE_BYTES = 64 * 1024 * 1024;
+/** The lists' byte budget when the config names none: 96 MiB, as the SQLite store's read caches. */
+export const DEFAULT_LIST_CACHE_BYTES = 96 * 1024 * 1024;
 
 export interface Held<T> {
   version: string;
@@ -48,10 +48,11 @@ export class VersionedLists<T> {
 
   /**
    * Lookups answered by the list held (`hits`), and those that read the rows (`misses`): each
-   * lookup is followed by a `remember` exactly when the list held was missing or stale.
+   * lookup is followed by a `remember` exactly when the list held was missing or stale. And the
+   * lists dropped to make room (`evictions`).
    */
-  counts(): { hits: number; misses: number } {
-    return { hits: Math.max(0, this.lookups - this.reads), misses: this.reads };
+  counts(): { hits: number; misses: number; evictions: number } {
+    return { hits: Math.max(0, this.lookups - this.reads), misses: this.reads, evictions: this.entries.evictions };
   }
 
   get size(): number {

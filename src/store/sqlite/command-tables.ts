@@ -5,10 +5,10 @@
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { applyMutation } from '../../core/commands/mutation.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
-import type { CommandPlanner, CommandStore, PermissionsPlanner } from '../store.js';
+import type { CommandPlanner, CommandStore, ListRenderer, PermissionsPlanner } from '../store.js';
 import type { SqliteConnection } from './connection.js';
 import type { Frozen } from '../../core/frozen-memo.js';
-import { approximateBytes } from '../../core/byte-lru.js';
+import { approximateBytes, ENTRY_OVERHEAD_BYTES } from '../../core/byte-lru.js';
 import { cacheTag, deepFreeze } from './read-caches.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../rows.js';
 
@@ -17,6 +17,26 @@ export class SqliteCommandStore implements CommandStore {
 
   async listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
     return this.cachedCommands(scope);
+  }
+
+  /**
+   * The answer's bytes, kept (tagged by the app and the scope) until a write to the scope. A miss
+   * renders the object list when another reader has it cached, else the rows parsed for this
+   * render alone: neither frozen nor kept, as the bytes are all a list GET needs again.
+   */
+  async listCommandsRendered(scope: CommandScope, view: string, render: ListRenderer): Promise<Buffer> {
+    const guildKey = scopeKey(scope);
+    const listKey = `${scope.applicationId}/${guildKey}`;
+    const caches = this.conn.caches();
+    const key = `${listKey}/${view}`;
+    const held = caches.listBytes.get(key);
+    if (held) return held;
+    const bytes = render(caches.commands.get(listKey) ?? this.readCommandRows(scope).map(rowToCommand));
+    caches.listBytes.set(key, bytes, ENTRY_OVERHEAD_BYTES + bytes.length, [
+      cacheTag.commandsOf(scope.applicationId),
+      cacheTag.commandsIn(scope.applicationId, guildKey),
+    ]);
+    return bytes;
   }
 
   /** The scope's commands, parsed once and frozen until a write to the scope. */
@@ -145,6 +165,7 @@ export class SqliteCommandStore implements CommandStore {
     // Only once committed: the cached list becomes the new one, without parsing it back.
     const definitionsLength = after.reduce((sum, c) => sum + JSON.stringify(c.definition).length, 0);
     this.cacheCommands(scope, deepFreeze(after), definitionsLength);
+    this.conn.cached.forgetCommandsIn(scope.applicationId, key);
     if (permissionsDropped) this.conn.cached.forgetPermissionsOf(scope.applicationId);
     return outcome;
   }

@@ -1,19 +1,56 @@
-/** The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities. */
+/**
+ * The SQLite InteractionStore: interactions, the messages slashd holds, and launched Activities.
+ * The status of each interaction this connection writes is kept in the read caches, so that its
+ * user's polls (GET /interactions/{id}) are answered without parsing the record and without a
+ * statement that could wait on delivery's writes. What empties the read caches forgets them too:
+ * another process's commit to the file (SQLite's data_version moves), a snapshot restored, the
+ * world replaced; deleting the application forgets its own. The next read goes to the table.
+ */
+import { approximateBytes } from '../../core/byte-lru.js';
 import type { InteractionRecord, InteractionState } from '../../core/interactions/lifecycle.js';
 import type { StoredMessage } from '../../core/interactions/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../store.js';
-import { MAX_TRANSCRIPT_ENTRIES, type TranscriptEntry } from '../interaction-store.js';
+import {
+  MAX_TRANSCRIPT_ENTRIES,
+  statusOf,
+  type InteractionStatus,
+  type TranscriptEntry,
+} from '../interaction-store.js';
 import type { SqliteConnection } from './connection.js';
+import { cacheTag, deepFreeze } from './read-caches.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../rows.js';
 import { deleteMessageFiles, deleteMessagesFiles } from './attachment-tables.js';
 
+/** A status's size beyond its response: its ids, state and reasons as JSON (generously). */
+const STATUS_FIELDS_CHARS = 400;
+
 export class SqliteInteractionStore implements InteractionStore {
   constructor(private readonly conn: SqliteConnection) {}
+
+  /** The status of a record as written (or read): kept for its user's reads. */
+  private remember(record: InteractionRecord): void {
+    const responseChars = record.response === null ? 0 : JSON.stringify(record.response).length;
+    this.conn.cached.interactionStatuses.set(
+      record.id,
+      deepFreeze(statusOf(record)),
+      approximateBytes(STATUS_FIELDS_CHARS + responseChars),
+      [cacheTag.application(record.application_id)],
+    );
+  }
+
+  /**
+   * The remembered status, unless another connection has committed since (then every cached read
+   * is forgotten): checked on every read, as a poll must see another process's answer at once.
+   */
+  private remembered(id: string): InteractionStatus | undefined {
+    return this.conn.freshCaches().interactionStatuses.get(id);
+  }
 
   async putInteraction(record: InteractionRecord): Promise<void> {
     this.conn
       .sql('INSERT INTO interactions (application_id, id, user_id, state, doc) VALUES (?, ?, ?, ?, ?)')
       .run(record.application_id, record.id, record.user_id, record.state, JSON.stringify(record));
+    this.remember(record);
   }
 
   async getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null> {
@@ -24,16 +61,23 @@ export class SqliteInteractionStore implements InteractionStore {
   }
 
   async getInteractionState(applicationId: string, id: string): Promise<InteractionState | null> {
+    const status = this.remembered(id);
+    if (status?.application_id === applicationId) return status.state;
     const row = this.conn
       .sql('SELECT state FROM interactions WHERE application_id = ? AND id = ?')
       .get(applicationId, id) as { state: InteractionState } | undefined;
     return row?.state ?? null;
   }
 
-  async findUserInteraction(userId: string, id: string): Promise<InteractionRecord | null> {
+  async findUserInteractionStatus(userId: string, id: string): Promise<InteractionStatus | null> {
+    const status = this.remembered(id);
+    if (status) return status.user_id === userId ? status : null;
     const row = this.conn.sql('SELECT doc FROM interactions WHERE user_id = ? AND id = ?').get(userId, id) as
       { doc: string } | undefined;
-    return row ? storedDocument<InteractionRecord>(row.doc) : null;
+    if (!row) return null;
+    const record = storedDocument<InteractionRecord>(row.doc);
+    this.remember(record);
+    return statusOf(record);
   }
 
   async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
@@ -65,20 +109,23 @@ export class SqliteInteractionStore implements InteractionStore {
     patch: Partial<InteractionRecord>,
     message?: StoredMessage,
   ): Promise<boolean> {
-    return this.conn.transaction(() => {
+    const next = this.conn.transaction(() => {
       const row = this.conn
         .sql('SELECT doc FROM interactions WHERE application_id = ? AND id = ?')
         .get(applicationId, id) as { doc: string } | undefined;
-      if (!row) return false;
+      if (!row) return null;
       const record = storedDocument<InteractionRecord>(row.doc);
-      if (!from.includes(record.state)) return false;
-      const next = { ...record, ...patch };
+      if (!from.includes(record.state)) return null;
+      const changed = { ...record, ...patch };
       this.conn
         .sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
-        .run(next.state, JSON.stringify(next), applicationId, id);
+        .run(changed.state, JSON.stringify(changed), applicationId, id);
       if (message) this.writeMessage(message);
-      return true;
+      return changed;
     });
+    // Once committed: a rolled back change is never remembered.
+    if (next) this.remember(next);
+    return next !== null;
   }
 
   async putMessage(message: StoredMessage): Promise<void> {

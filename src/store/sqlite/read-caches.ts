@@ -1,6 +1,6 @@
 /**
  * Parsed, frozen results of the reads every request makes (applications, users, guilds, command
- * lists, permissions objects), in one least-recently-used cache bounded by bytes (the
+ * lists, permissions objects), and the bytes of list answers, in one least-recently-used cache bounded by bytes (the
  * `cacheBytes` setting). A write drops exactly the entries of what it changed (by tag: a user, an
  * application, a guild, an app's commands), never a whole table. A write by any other connection
  * to the same file (another process) moves SQLite's `data_version`, and then everything is
@@ -11,13 +11,13 @@ import type { Frozen } from '../../core/frozen-memo.js';
 import type { StoredCommand } from '../../core/commands/model.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { Guild, User } from '../../core/world/types.js';
-import type { StoredApplication } from '../store.js';
+import type { InteractionStatus, StoredApplication } from '../store.js';
 
 /** Cached values are shared between requests: frozen, and typed `Frozen` so no caller mutates one. */
 export { deepFreeze } from '../../core/frozen-memo.js';
 
-/** The read caches' byte budget when the config names none: 64 MiB. */
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** The read caches' byte budget when the config names none: 96 MiB (see DEFAULT_CACHE_BUDGET_BYTES). */
+export const DEFAULT_CACHE_BYTES = 96 * 1024 * 1024;
 
 /** The tags an entry is dropped by. */
 export const cacheTag = {
@@ -29,18 +29,29 @@ export const cacheTag = {
   /** A guild read with its whole member list: any member's write changes it. */
   allMembersOf: (guildId: string) => `all-members-of:${guildId}`,
   commandsOf: (applicationId: string) => `commands-of:${applicationId}`,
+  /** One scope of an app's commands (global: the empty guild key), for what a write of that scope alone changes. */
+  commandsIn: (applicationId: string, guildKey: string) => `commands-in:${applicationId}/${guildKey}`,
   permissionsOf: (applicationId: string) => `permissions-of:${applicationId}`,
 };
 
-/** One kind of cached value, its keys under their own prefix of the shared cache. */
+/**
+ * One kind of cached value, its keys under their own prefix of the shared cache, counting its own
+ * lookups (the shared cache counts all of them).
+ */
 export class CacheSection<V> {
+  hits = 0;
+  misses = 0;
+
   constructor(
     private readonly lru: ByteLru<unknown>,
     private readonly prefix: string,
   ) {}
 
   get(key: string): V | undefined {
-    return this.lru.get(this.prefix + key) as V | undefined;
+    const value = this.lru.get(this.prefix + key) as V | undefined;
+    if (value === undefined) this.misses++;
+    else this.hits++;
+    return value;
   }
 
   set(key: string, value: V, bytes: number, tags: readonly string[]): void {
@@ -68,8 +79,15 @@ export class ReadCaches {
   readonly guildsWithMembers: CacheSection<Guild>;
   /** By `${applicationId}/${guildId or ''}`. */
   readonly commands: CacheSection<Frozen<StoredCommand[]>>;
+  /** A list GET's answer, by `${applicationId}/${guildId or ''}/${view}`: the bytes, no command objects. */
+  readonly listBytes: CacheSection<Buffer>;
   /** By `${applicationId}/${guildId}`. */
   readonly permissions: CacheSection<Frozen<GuildCommandPermissions[]>>;
+  /**
+   * What an interaction's user polls (GET /interactions/{id}), by interaction id, as this
+   * connection last wrote or read it; tagged with its application, which takes it when deleted.
+   */
+  readonly interactionStatuses: CacheSection<InteractionStatus>;
   private dataVersion: number | null = null;
 
   constructor(capBytes = DEFAULT_CACHE_BYTES) {
@@ -82,7 +100,9 @@ export class ReadCaches {
     this.guildDocuments = new CacheSection(this.lru, 'guild-doc:');
     this.guildsWithMembers = new CacheSection(this.lru, 'guild-with:');
     this.commands = new CacheSection(this.lru, 'commands:');
+    this.listBytes = new CacheSection(this.lru, 'list-bytes:');
     this.permissions = new CacheSection(this.lru, 'permissions:');
+    this.interactionStatuses = new CacheSection(this.lru, 'interaction-status:');
   }
 
   /** Drops everything if another connection has committed since the last look. */
@@ -109,6 +129,11 @@ export class ReadCaches {
   /** The application's command lists and permissions objects, in every scope. */
   forgetCommandsOf(applicationId: string): void {
     this.lru.deleteTagged(cacheTag.commandsOf(applicationId));
+  }
+
+  /** What is derived from one scope's commands (its rendered lists); the scope's object list is replaced by the writer. */
+  forgetCommandsIn(applicationId: string, guildKey: string): void {
+    this.lru.deleteTagged(cacheTag.commandsIn(applicationId, guildKey));
   }
 
   forgetPermissionsOf(applicationId: string): void {

@@ -6,6 +6,7 @@ import { SqliteAttachmentStore } from './attachment-tables.js';
 import { SqliteAuditLogStore } from './audit-log-tables.js';
 import type { MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
+import type { CacheCounts } from '../../core/byte-lru.js';
 import { SqliteCommandStore } from './command-tables.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteInteractionStore } from './interaction-tables.js';
@@ -19,8 +20,8 @@ export interface SqliteStoreOptions {
   path: string;
   now?: () => number;
   /** How long plain reads may trust the caches after another process commits, in ms (default 1). */
-  readStalenessMs?: number;
-  /** The most bytes the read caches may hold, approximately (default 64 MiB); the least recently used go first. */
+  readStalenessMs?: number | undefined;
+  /** The most bytes the read caches may hold, approximately (default 96 MiB); the least recently used go first. */
   cacheBytes?: number;
 }
 
@@ -67,10 +68,17 @@ export class SqliteStore implements Store {
     return this.conn.migration;
   }
 
-  /** Lookups of the read caches answered from memory, and those that read the file. */
-  cacheCounts(): { cache: string; hits: number; misses: number }[] {
-    const { lru } = this.conn.cached;
-    return [{ cache: 'store_reads', hits: lru.hits, misses: lru.misses }];
+  /**
+   * Lookups of the read caches answered from memory, and those that read the file (all of them,
+   * and the list answers' bytes on their own); the entries dropped to make room count once, on
+   * the shared cache.
+   */
+  cacheCounts(): CacheCounts[] {
+    const { lru, listBytes } = this.conn.cached;
+    return [
+      { cache: 'store_reads', hits: lru.hits, misses: lru.misses, evictions: lru.evictions },
+      { cache: 'command_list_bytes', hits: listBytes.hits, misses: listBytes.misses },
+    ];
   }
 
   async ping(): Promise<void> {
