@@ -4,14 +4,14 @@
  * leaves out is removed (the stored world becomes the file's, as before).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createSlashd } from '../src/app.js';
 import type { WorldChangeSummary } from '../src/core/world/world-change.js';
 import type { World } from '../src/core/world/types.js';
-import { worldFileSource } from '../src/world/world-file.js';
+import { WORLD_FILE_SETTLED_MS, worldFileSource } from '../src/world/world-file.js';
 import { ALICE_ID, BOB_ID, exampleWorld } from './helpers/world.js';
 
 describe('serve --world: the file imported last is not imported again', () => {
@@ -20,15 +20,26 @@ describe('serve --world: the file imported last is not imported again', () => {
   const file = join(dir, 'world.json');
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** One start and stop of a node on the database with the file as it is now: what its import did. */
-  async function start(extra: (slashd: Awaited<ReturnType<typeof createSlashd>>) => Promise<void> = async () => {}) {
+  /**
+   * One start and stop of a node on the database with the file as it is now, its mark taken at
+   * `now`: what its import did, and how often it hashed and read the file.
+   */
+  async function start(
+    extra: (slashd: Awaited<ReturnType<typeof createSlashd>>) => Promise<void> = async () => {},
+    now = Date.now(),
+  ) {
     let read = 0;
-    const source = worldFileSource(file, 'test');
+    let hashed = 0;
+    const source = worldFileSource(file, 'test', now);
     const slashd = await createSlashd({
       db,
       adminToken: 'admin',
       worldFile: {
-        digest: source.digest,
+        mark: source.mark,
+        digest: () => {
+          hashed += 1;
+          return source.digest();
+        },
         read: () => {
           read += 1;
           return source.read();
@@ -37,7 +48,7 @@ describe('serve --world: the file imported last is not imported again', () => {
     });
     try {
       await extra(slashd);
-      return { summary: slashd.worldImport, read, world: await slashd.store.world.exportWorld() };
+      return { summary: slashd.worldImport, read, hashed, world: await slashd.store.world.exportWorld() };
     } finally {
       await slashd.close();
     }
@@ -90,5 +101,39 @@ describe('serve --world: the file imported last is not imported again', () => {
     assert.equal(next.read, 1, 'the digest was forgotten by the write');
     assert.deepEqual(next.summary?.changed.users, [ALICE_ID]);
     assert.notEqual(next.world.users.find((u) => u.id === ALICE_ID)?.username, 'changed-meanwhile');
+  });
+
+  test('a settled file is known by its mark, unread; the same bytes touched are hashed once, not imported', async () => {
+    const world = exampleWorld();
+    world.users.find((u) => u.id === ALICE_ID)!.username = 'alice-settled';
+    write(world);
+    const settled = () => statSync(file).ctimeMs + WORLD_FILE_SETTLED_MS + 1;
+    const imported = await start(undefined, settled());
+    assert.equal(imported.read, 1);
+
+    const again = await start(undefined, settled());
+    assert.equal(again.hashed, 0, 'the mark recorded at the import says it is the same file');
+    assert.equal(again.read, 0);
+    assert.equal(again.summary, null);
+
+    const earlier = new Date(statSync(file).mtimeMs - 60_000);
+    utimesSync(file, earlier, earlier);
+    const touched = await start(undefined, settled());
+    assert.equal(touched.hashed, 1, 'new times: the bytes are hashed');
+    assert.equal(touched.read, 0, 'the same bytes: nothing is imported');
+    assert.equal(touched.summary, null);
+    const afterTouch = await start(undefined, settled());
+    assert.equal(afterTouch.hashed, 0, 'the new mark was recorded');
+  });
+
+  test('a file changed too lately for its times to be trusted is hashed at every start', async () => {
+    write(exampleWorld());
+    const fresh = () => statSync(file).ctimeMs + 1;
+    await start(undefined, fresh());
+    const second = await start(undefined, fresh());
+    assert.equal(second.hashed, 1);
+    assert.equal(second.read, 0);
+    const third = await start(undefined, fresh());
+    assert.equal(third.hashed, 1);
   });
 });

@@ -18,6 +18,9 @@ import {
   summarize,
   type WorldChangeSummary,
   type WorldFileSource,
+  noChange,
+  readWorldFileRecord,
+  worldFileRecordText,
 } from '../core/world/world-change.js';
 import { membersPage } from '../core/world/member-index.js';
 import { isInstalledForCommands } from '../core/permissions/install.js';
@@ -190,16 +193,24 @@ export class WorldService {
 
   /**
    * The stored world becomes the file's (`serve --world`): nothing is read or written when the file
-   * is the one imported last and nothing changed the world since (its digest is recorded); else
-   * only what differs is written. Null when the import was skipped.
+   * is the one imported last and nothing changed the world since. Its mark (size and times) says
+   * so without reading the file; else its digest does (the mark is then recorded); else only what
+   * differs is written. Null when the import was skipped.
    */
   importWorldFile(file: WorldFileSource): Promise<WorldChangeSummary | null> {
     return this.queued(async () => {
-      if ((await this.store.worldFileDigest()) === file.digest) return null;
+      const recorded = readWorldFileRecord(await this.store.worldFileDigest());
+      if (recorded !== null && file.mark !== null && recorded.mark === file.mark) return null;
+      const digest = file.digest();
+      const record = worldFileRecordText({ digest, mark: file.mark });
+      if (recorded?.digest === digest) {
+        await this.store.applyWorldChange(noChange(), record);
+        return null;
+      }
       const next = file.read();
       const before = await this.store.exportWorld();
       const { change, unchanged } = replacementChange(before, next);
-      await this.store.applyWorldChange(change, file.digest);
+      await this.store.applyWorldChange(change, record);
       this.events?.publishAll(diffWorlds(before, applyChange(before, change)));
       await this.afterApplicationsChanged(change.put.applications);
       return summarize(change, unchanged, true);

@@ -4,7 +4,7 @@
  * listing every problem at its path, so the whole file can be fixed at once.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Issue } from '../core/io/issue.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { parseWorld } from '../core/world/parse.js';
@@ -23,13 +23,35 @@ function describeIssues(issues: readonly Issue[]): string {
 }
 
 /**
- * A world file as `serve --world` takes it: its bytes read and hashed now (with the version of
- * slashd reading them, whose reading of a file may change), checked only if the import needs it.
+ * How long after a file's last change its times are trusted to tell a later change apart: a write
+ * within the file system clock's granularity of the one before leaves the same times (git's "racy"
+ * entries); a file changed this lately is hashed at its next start too.
  */
-export function worldFileSource(path: string, readerVersion: string): WorldFileSource {
-  const bytes = readFileSync(path);
-  const digest = createHash('sha256').update(`slashd ${readerVersion}\n`).update(bytes).digest('hex');
-  return { digest, read: () => worldOfText(bytes.toString('utf8'), path) };
+export const WORLD_FILE_SETTLED_MS = 2_000;
+
+/** The file's mark (WorldFileSource): null while it is too fresh to be trusted. */
+function worldFileMark(path: string, readerVersion: string, now: number): string | null {
+  const stat = statSync(path, { bigint: true });
+  const changedMs = Number(stat.ctimeNs > stat.mtimeNs ? stat.ctimeNs : stat.mtimeNs) / 1e6;
+  if (now - changedMs < WORLD_FILE_SETTLED_MS) return null;
+  return [readerVersion, stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].join(':');
+}
+
+/**
+ * A world file as `serve --world` takes it: its mark (size, times, inode) at once; its bytes read
+ * and hashed (with the version of slashd reading them, whose reading of a file may change) only
+ * when the mark is not the one recorded at the last import; checked only if the import needs it.
+ */
+export function worldFileSource(path: string, readerVersion: string, now = Date.now()): WorldFileSource {
+  const mark = worldFileMark(path, readerVersion, now);
+  let bytes: Buffer | null = null;
+  let digest: string | null = null;
+  const read = () => (bytes ??= readFileSync(path));
+  return {
+    mark,
+    digest: () => (digest ??= createHash('sha256').update(`slashd ${readerVersion}\n`).update(read()).digest('hex')),
+    read: () => worldOfText(read().toString('utf8'), path),
+  };
 }
 
 /** The world of a JSON file; throws naming the file when it is not JSON or not a valid world. */

@@ -30,12 +30,43 @@ export interface WorldChangeSummary {
   unchanged: WorldCounts;
 }
 
-/** A world file read lazily: its digest is known at once, its world only when the import needs it. */
+/**
+ * A world file read lazily: its mark is known at once, its digest and its world only when the
+ * import needs them (src/world/world-file.ts).
+ */
 export interface WorldFileSource {
-  /** The digest of the file's bytes (and of the slashd that reads them). */
-  digest: string;
+  /**
+   * What stands for the file's bytes without reading them (its size, modification and change
+   * times, inode, and the slashd reading it); null when the file changed too lately for its times
+   * to tell a later change apart. A file with the mark recorded at the last import is taken as it.
+   */
+  mark: string | null;
+  /** The digest of the file's bytes (and of the slashd that reads them): reads and hashes the file. */
+  digest: () => string;
   /** The file's world, checked; throws naming each problem when it is not one. */
   read: () => World;
+}
+
+/** What an import records of its file (the store keeps it until the world is written otherwise). */
+export interface WorldFileRecord {
+  digest: string;
+  mark: string | null;
+}
+
+/** The record as the store keeps it: one text, the digest first (an older slashd's record is the digest alone). */
+export function worldFileRecordText(record: WorldFileRecord): string {
+  return record.mark === null ? record.digest : `${record.digest} ${record.mark}`;
+}
+
+export function readWorldFileRecord(text: string | null): WorldFileRecord | null {
+  if (text === null) return null;
+  const space = text.indexOf(' ');
+  return space < 0 ? { digest: text, mark: null } : { digest: text.slice(0, space), mark: text.slice(space + 1) };
+}
+
+/** A change that writes nothing (an import of the file imported last, under a new mark). */
+export function noChange(): WorldChange {
+  return { put: emptyWorld(), remove: noRemovals() };
 }
 
 /** The stored versions of the objects a change names, by id (a token by its access token). */
