@@ -44,6 +44,19 @@ const PACED_SECONDS = 10;
 const WARMUP_FLOWS = 300;
 const WARMUP_PACED_SECONDS = 2;
 export const CHANNELS = 64;
+
+/** One `POST /interactions` body per channel: the app's `ping` command, invoked in each of the CHANNELS. */
+export function pingInvocations(appId: string, command: { id: string; version: string }): string[] {
+  return Array.from({ length: CHANNELS }, (_, i) =>
+    JSON.stringify({
+      type: 2,
+      application_id: appId,
+      guild_id: TEST_GUILD_ID,
+      channel_id: channelId(i),
+      data: { id: command.id, name: 'ping', type: 1, version: command.version },
+    }),
+  );
+}
 /** Handshakes in flight while opening many sessions. */
 const OPEN_IN_FLIGHT = 100;
 const FANOUT_ROUNDS = 10;
@@ -310,16 +323,8 @@ async function flowsAndFanout(lines: string[]): Promise<void> {
     if (patched.status !== 200) throw new Error(`endpoint verification failed: ${patched.status} ${patched.text}`);
     const gatewayCommand = await createCommand(api, DEMO_APP_ID, DEMO_BOT_TOKEN);
     const httpCommand = await createCommand(api, OTHER_APP_ID, OTHER_BOT_TOKEN);
-    const body = (appId: string, command: { id: string; version: string }, i: number) =>
-      JSON.stringify({
-        type: 2,
-        application_id: appId,
-        guild_id: TEST_GUILD_ID,
-        channel_id: channelId(i),
-        data: { id: command.id, name: 'ping', type: 1, version: command.version },
-      });
-    const gatewayBodies = Array.from({ length: CHANNELS }, (_, i) => body(DEMO_APP_ID, gatewayCommand, i));
-    const httpBodies = Array.from({ length: CHANNELS }, (_, i) => body(OTHER_APP_ID, httpCommand, i));
+    const gatewayBodies = pingInvocations(DEMO_APP_ID, gatewayCommand);
+    const httpBodies = pingInvocations(OTHER_APP_ID, httpCommand);
     const readPaths = Array.from({ length: CHANNELS }, (_, i) => `/api/v10/channels/${channelId(i)}/messages?limit=1`);
     const user = { authorization: USER_TOKEN, 'content-type': 'application/json' };
 

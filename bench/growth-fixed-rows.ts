@@ -16,16 +16,16 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ALICE_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID, exampleWorld } from '../test/helpers/world.js';
+import { ALICE_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, exampleWorld } from '../test/helpers/world.js';
 import { startBareGatewayRelay } from './bare-relays.js';
 import {
   CHANNELS,
-  channelId,
   createCommand,
   flowWorld,
   gatewayUrl,
   idleComparison,
   openAnsweringBot,
+  pingInvocations,
   type AnsweringBot,
 } from './gateway.bench.js';
 import { atLeast, atMost, judged, runRow } from './goals.js';
@@ -57,18 +57,6 @@ const DISPATCH_GUARD_MS = 10_000;
 
 type Api = ReturnType<typeof client>;
 const user = { authorization: ALICE_TOKEN, 'content-type': 'application/json' };
-
-function invocations(appId: string, command: { id: string; version: string }): string[] {
-  return Array.from({ length: CHANNELS }, (_, i) =>
-    JSON.stringify({
-      type: 2,
-      application_id: appId,
-      guild_id: TEST_GUILD_ID,
-      channel_id: channelId(i),
-      data: { id: command.id, name: 'ping', type: 1, version: command.version },
-    }),
-  );
-}
 
 interface Sustained {
   ours: number[];
@@ -134,7 +122,7 @@ function gatewayFlow(api: Api, bot: AnsweringBot, bodies: string[], failures: { 
 /** Row 7. */
 async function overGateway(options: FixedRowsOptions, api: Api): Promise<string> {
   const command = await createCommand(api, DEMO_APP_ID, DEMO_BOT_TOKEN);
-  const bodies = invocations(DEMO_APP_ID, command);
+  const bodies = pingInvocations(DEMO_APP_ID, command);
   const bot = await openAnsweringBot(api, await gatewayUrl(api), DEMO_BOT_TOKEN);
   const relay = await startBareGatewayRelay();
   const bareApi = client(relay.url);
