@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ensureSeeded, scaleAppId, scaleBotToken, scaleDefinitions, type ScaleShape } from '../bench/scale-seed.js';
 import { isSnowflake, SnowflakeGenerator } from '../src/core/snowflake.js';
-import { CommandsService } from '../src/services/commands-service.js';
+import { CommandsService } from '../src/resources/commands/service.js';
 import { PostgresStore } from '../src/store/postgres/index.js';
 import {
   dropSchema,

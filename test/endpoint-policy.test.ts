@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { runServe } from '../src/cli/serve.js';
 import { POLICY_REFUSAL } from '../src/core/outbound-policy.js';
 import type { Resolver } from '../src/delivery/outbound-lookup.js';
-import { unreachableEndpointDetail } from '../src/services/interaction-delivery.js';
+import { unreachableEndpointDetail } from '../src/resources/interactions/delivery.js';
 import { fetchVerifyKey, setEndpoint, startAppServer, type AppServer, type Json } from './helpers/app-server.js';
 import { repoRoot } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';

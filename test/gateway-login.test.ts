@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect } from 'node:net';
 import { constants, inflateSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { NO_BOT_CONNECTED_DETAIL } from '../src/services/interaction-delivery.js';
+import { NO_BOT_CONNECTED_DETAIL } from '../src/resources/interactions/delivery.js';
 import { GatewayClient, GatewayClients } from './helpers/gateway-client.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';

@@ -10,7 +10,7 @@ import {
   type StoredCommand,
 } from '../src/core/commands/model.js';
 import { commandDefinition } from './helpers/commands.js';
-import type { InvocationTarget } from '../src/core/interactions/check-invocation.js';
+import type { InvocationTarget } from '../src/resources/interactions/rules/check-invocation.js';
 import type { Channel, Guild, User } from '../src/core/world/types.js';
 import { DEMO_APP_ID as APP_ID, GENERAL, TEST_GUILD_ID as GUILD_ID, exampleWorld } from './helpers/world.js';
 

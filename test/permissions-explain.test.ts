@@ -13,7 +13,7 @@ import { explanationText } from '../src/core/permissions/explain-wording.js';
 import type { AccessSceneInput } from '../src/core/permissions/fast-access.js';
 import { InvocationReason, evaluateCommandInvocation } from '../src/core/permissions/invocation.js';
 import { visibleCommands } from '../src/core/permissions/visible-commands.js';
-import { CommandIndexService } from '../src/services/command-index-service.js';
+import { CommandIndexService } from '../src/resources/command-index/service.js';
 import type { StoredApplication } from '../src/store/store.js';
 import {
   ACTIVITY_APP_ID,

@@ -14,7 +14,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { APPLICATION_FLAG_EMBEDDED, type CommandDefinition, type StoredCommand } from '../src/core/commands/model.js';
-import { DICTIONARIES, toWireCommand, toWireCommandJson, type LocalizationView } from '../src/core/commands/wire.js';
+import { DICTIONARIES, toWireCommand, toWireCommandJson, type LocalizationView } from '../src/resources/commands/rules/wire.js';
 import type { Locale } from '../src/core/locales.js';
 import {
   overwritesFor,
@@ -31,7 +31,7 @@ import { AccessScene, evaluateCommandAccessFast, type AccessSceneInput } from '.
 import { indexOverwrites } from '../src/core/permissions/overwrite-index.js';
 import { visibleCommands } from '../src/core/permissions/visible-commands.js';
 import type { Channel } from '../src/core/world/types.js';
-import { CommandIndexService } from '../src/services/command-index-service.js';
+import { CommandIndexService } from '../src/resources/command-index/service.js';
 import type { StoredApplication } from '../src/store/store.js';
 import {
   ACTIVITY_APP_ID,

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { s256Challenge } from '../src/core/oauth2/pkce.js';
+import { s256Challenge } from '../src/resources/oauth2/rules/pkce.js';
 import { ADMINISTRATOR, MANAGE_GUILD, READ_MESSAGE_HISTORY, VIEW_CHANNEL } from '../src/core/permissions/bits.js';
 import type { World } from '../src/core/world/types.js';
 import { launchBrowser } from './helpers/browser.js';

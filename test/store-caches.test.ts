@@ -1,5 +1,5 @@
 /** The store's read caches stay true when another process writes the same SQLite file. */
-import { splitCacheBudget } from '../src/services/command-index-cache.js';
+import { splitCacheBudget } from '../src/resources/command-index/cache.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createSlashd } from '../src/app.js';
 import { runServe } from '../src/cli/serve.js';
-import { planCreate, planDelete } from '../src/core/commands/plans.js';
+import { planCreate, planDelete } from '../src/resources/commands/rules/plans.js';
 import { SnowflakeGenerator } from '../src/core/snowflake.js';
 import { validateCreateCommand } from '../src/core/validation/index.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';

@@ -10,8 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import type { CommandScope, StoredCommand } from '../src/core/commands/model.js';
 import type { CommandPermission } from '../src/core/permissions/command-permissions.js';
 import { MIGRATIONS, PostgresStore } from '../src/store/postgres/index.js';
-import { VersionedLists } from '../src/store/postgres/versioned-lists.js';
-import { COMMAND_LISTS_SHARE, LIST_BYTES_SHARE } from '../src/store/postgres/command-tables.js';
+import { VersionedLists } from '../src/resources/commands/versioned-lists.postgres.js';
+import { COMMAND_LISTS_SHARE, LIST_BYTES_SHARE } from '../src/resources/commands/store.postgres.js';
 import {
   dropSchema,
   freshSchemaName,

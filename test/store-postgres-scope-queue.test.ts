@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CommandScope } from '../src/core/commands/model.js';
-import { PLANNER_LOCK_TIMEOUT_MS } from '../src/store/postgres/command-tables.js';
+import { PLANNER_LOCK_TIMEOUT_MS } from '../src/resources/commands/store.postgres.js';
 import { PostgresStore } from '../src/store/postgres/index.js';
-import { ScopeQueue } from '../src/store/postgres/scope-queue.js';
+import { ScopeQueue } from '../src/resources/commands/scope-queue.postgres.js';
 import {
   dropSchema,
   freshSchemaName,

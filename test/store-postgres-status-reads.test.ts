@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PostgresStore } from '../src/store/postgres/index.js';
 import { PostgresConnection } from '../src/store/postgres/connection.js';
-import { PostgresInteractionStore, STATUS_READ_CONNECTIONS } from '../src/store/postgres/interaction-tables.js';
+import { PostgresInteractionStore, STATUS_READ_CONNECTIONS } from '../src/resources/interactions/store.postgres.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, unreachable } from './helpers/postgres.js';
 import { ALICE, APP_A, interaction } from './store-contract/fixtures.js';
 

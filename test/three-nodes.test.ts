@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, Events, GatewayIntentBits, type Interaction } from 'discord.js';
-import { DAILY_COMMAND_CREATES_MAX } from '../src/core/commands/plans.js';
+import { DAILY_COMMAND_CREATES_MAX } from '../src/resources/commands/rules/plans.js';
 import { ERRORS } from '../src/core/io/errors.js';
 import { GatewayClient, type Payload } from './helpers/gateway-client.js';
 import { Inbox } from './helpers/inbox.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { messageDeleteDispatch, messageDispatch } from '../src/core/world/dispatch.js';
 import { toWireGuildCreate } from '../src/core/world/guild-create.js';
-import type { StoredMessage } from '../src/core/interactions/messages.js';
+import type { StoredMessage } from '../src/resources/messages/rules/messages.js';
 import { directoryOf } from '../src/core/world/guild-members.js';
 import { toWireChannel, toWireGuild } from '../src/core/world/v10-objects.js';
 import { assertMatchesSchema } from './helpers/openapi.js';

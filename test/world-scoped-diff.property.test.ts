@@ -12,9 +12,9 @@ import { SnowflakeGenerator } from '../src/core/snowflake.js';
 import { diffWorlds } from '../src/core/world/diff.js';
 import type { WorldEvent } from '../src/core/world/dispatch.js';
 import { InProcessEventBus } from '../src/events/bus.js';
-import { CommandsService } from '../src/services/commands-service.js';
-import { WorldEvents } from '../src/services/world-events.js';
-import { WorldService } from '../src/services/world-service.js';
+import { CommandsService } from '../src/resources/commands/service.js';
+import { WorldEvents } from '../src/events/world-events.js';
+import { WorldService } from '../src/resources/world/service.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { exampleWorld } from './helpers/world.js';
 

@@ -1,5 +1,5 @@
 /** The store a node opens: SQLite on one machine, PostgreSQL shared by many nodes. */
-import { splitCacheBudget } from '../services/command-index-cache.js';
+import { splitCacheBudget } from '../resources/command-index/cache.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { isPostgresUrl, PostgresStore } from '../store/postgres/index.js';
 import type { Store } from '../store/store.js';

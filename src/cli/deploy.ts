@@ -7,7 +7,7 @@
  * Exit status: diff 0 no change, 1 changes; deploy 0 deployed or nothing to do, 1 refused; 2 usage.
  */
 import type { CommandScope, StoredCommand } from '../core/commands/model.js';
-import { diffBulkOverwrite, type BulkOverwriteDiff } from '../core/commands/diff.js';
+import { diffBulkOverwrite, type BulkOverwriteDiff } from '../resources/commands/rules/diff.js';
 import { ApiError } from '../core/io/errors.js';
 import { isRecord } from '../core/io/read.js';
 import { isSnowflake } from '../core/snowflake.js';

@@ -4,7 +4,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { CallbackType } from '../core/interactions/lifecycle.js';
+import { CallbackType } from '../resources/interactions/rules/lifecycle.js';
 import { jsonValueOrUndefined } from '../core/io/json-text.js';
 import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from '../core/outbound-policy.js';
 import type { DeliveryResult } from '../metrics/metrics.js';

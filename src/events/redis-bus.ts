@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { INITIAL_RESPONSE_DEADLINE_MS } from '../core/interactions/lifecycle.js';
+import { INITIAL_RESPONSE_DEADLINE_MS } from '../resources/interactions/rules/lifecycle.js';
 import { jsonValueOrUndefined } from '../core/io/json-text.js';
 import { InProcessEventBus, isBusEventName, type BusEventName, type BusEvents, type EventBus } from './bus.js';
 

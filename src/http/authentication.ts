@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Guild } from '../core/world/types.js';
-import { authenticate, type Principal, type PrincipalStore } from '../services/principal-lookup.js';
+import { authenticate, type Principal, type PrincipalStore } from '../resources/applications/principal-lookup.js';
 import { checkCredential } from './credential-throttle.js';
 
 declare module 'fastify' {

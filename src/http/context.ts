@@ -3,41 +3,41 @@
  * plugin only the services it calls (its own options object); no route reaches the store. Only
  * the authentication hook reads it, through the token lookups of `PrincipalStore`.
  */
-import type { AttachmentsService } from '../services/attachments-service.js';
-import type { ApplicationService } from '../services/application-service.js';
-import type { BansService } from '../services/bans-service.js';
-import type { AuditLog } from '../services/audit-log.js';
-import type { GuildChannelsService } from '../services/guild-channels-service.js';
-import type { RolesService } from '../services/roles-service.js';
-import type { ThreadsService } from '../services/threads-service.js';
-import type { DmChannelsService } from '../services/dm-channels-service.js';
-import type { ThreadMembersService } from '../services/thread-members-service.js';
-import type { ThreadListsService } from '../services/thread-lists-service.js';
-import type { MembersService } from '../services/members-service.js';
-import type { ChannelMessagesService } from '../services/channel-messages-service.js';
-import type { PinsService } from '../services/pins-service.js';
-import type { ReactionsService } from '../services/reactions-service.js';
-import type { MessageModerationService } from '../services/message-moderation-service.js';
-import type { ChannelsService } from '../services/channels-service.js';
-import type { CommandsService } from '../services/commands-service.js';
-import type { ConsoleService } from '../services/console-service.js';
-import type { GuildsService } from '../services/guilds-service.js';
-import type { InteractionsService } from '../services/interactions-service.js';
-import type { InteractionReads } from '../services/interaction-reads.js';
-import type { MessageRenderer } from '../services/message-renderer.js';
-import type { OAuth2Service } from '../services/oauth2-service.js';
-import type { ConsentSessions } from '../services/consent-sessions.js';
-import type { OidcService } from '../services/oidc-service.js';
-import type { PermissionsService } from '../services/permissions-service.js';
-import type { CallbacksService } from '../services/callbacks-service.js';
-import type { WebhookMessagesService } from '../services/webhook-messages-service.js';
-import type { FaultsService } from '../services/faults-service.js';
-import type { WorldService } from '../services/world-service.js';
-import type { PrincipalStore } from '../services/principal-lookup.js';
+import type { AttachmentsService } from '../resources/attachments/service.js';
+import type { ApplicationService } from '../resources/applications/service.js';
+import type { BansService } from '../resources/bans/service.js';
+import type { AuditLog } from '../resources/audit-log/service.js';
+import type { GuildChannelsService } from '../resources/channels/service.js';
+import type { RolesService } from '../resources/roles/service.js';
+import type { ThreadsService } from '../resources/threads/service.js';
+import type { DmChannelsService } from '../resources/dms/service.js';
+import type { ThreadMembersService } from '../resources/threads/members-service.js';
+import type { ThreadListsService } from '../resources/threads/lists-service.js';
+import type { MembersService } from '../resources/members/service.js';
+import type { ChannelMessagesService } from '../resources/messages/service.js';
+import type { PinsService } from '../resources/pins/service.js';
+import type { ReactionsService } from '../resources/reactions/service.js';
+import type { MessageModerationService } from '../resources/messages/moderation-service.js';
+import type { ChannelsService } from '../resources/command-index/channel-reads.js';
+import type { CommandsService } from '../resources/commands/service.js';
+import type { ConsoleService } from '../resources/console/service.js';
+import type { GuildsService } from '../resources/guilds/service.js';
+import type { InteractionsService } from '../resources/interactions/service.js';
+import type { InteractionReads } from '../resources/interactions/reads.js';
+import type { MessageRenderer } from '../resources/messages/renderer.js';
+import type { OAuth2Service } from '../resources/oauth2/service.js';
+import type { ConsentSessions } from '../resources/oauth2/consent-sessions.js';
+import type { OidcService } from '../resources/oauth2/oidc-service.js';
+import type { PermissionsService } from '../resources/command-permissions/service.js';
+import type { CallbacksService } from '../resources/interactions/callbacks-service.js';
+import type { WebhookMessagesService } from '../resources/interactions/webhook-messages-service.js';
+import type { FaultsService } from '../resources/faults/service.js';
+import type { WorldService } from '../resources/world/service.js';
+import type { PrincipalStore } from '../resources/applications/principal-lookup.js';
 import type { GatewayPresence } from '../core/gateway/presence.js';
-import type { GatewayDiscovery } from './routes/gateway.js';
-import type { ReadinessChecks } from './routes/home.js';
-import type { SnapshotService } from '../services/snapshot-service.js';
+import type { GatewayDiscovery } from '../resources/gateway/routes.js';
+import type { ReadinessChecks } from '../resources/home/routes.js';
+import type { SnapshotService } from '../resources/snapshots/service.js';
 
 export interface HttpServices {
   /** Token lookups of the authentication hook. */

@@ -23,7 +23,7 @@ import {
   UPLOAD_FILES_BYTES_MAX,
   UPLOAD_PARTS_MAX,
   UPLOAD_REQUEST_BYTES_MAX,
-} from '../core/attachments/limits.js';
+} from '../resources/attachments/rules/limits.js';
 import { ATTACHMENT_FILE_INVALID } from '../core/io/codes.js';
 import { ApiError, apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
@@ -31,7 +31,7 @@ import { reportTooLong } from '../core/io/report.js';
 import { readJsonText } from '../core/io/json-text.js';
 import { quoteUnsafeIntegers } from '../core/io/json-integers.js';
 import { nullRecordFrom } from '../core/records.js';
-import type { IncomingFile } from '../services/attachments-service.js';
+import type { IncomingFile } from '../resources/attachments/service.js';
 import { invalidContentType } from './errors.js';
 
 declare module 'fastify' {

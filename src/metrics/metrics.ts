@@ -5,7 +5,7 @@
  * of every part, so a part built alone (in a test, a benchmark) needs none.
  */
 import type { CallOutcome, DependencyName } from '../core/dependencies.js';
-import type { FailureReason } from '../core/interactions/lifecycle.js';
+import type { FailureReason } from '../resources/interactions/rules/lifecycle.js';
 
 /** How one delivery of an interaction to its app ended. */
 export type DeliveryResult =

@@ -6,7 +6,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallOutcome, DependencyName } from '../core/dependencies.js';
-import type { FailureReason } from '../core/interactions/lifecycle.js';
+import type { FailureReason } from '../resources/interactions/rules/lifecycle.js';
 import { DependencySeries, type CacheCounts, type UpSource } from './dependency-series.js';
 import type { DeliveryResult, DeliveryTransport, InteractionTransition, Metrics } from './metrics.js';
 

@@ -5,8 +5,8 @@
 import type { CommandScope, StoredCommand } from '../core/commands/model.js';
 import type { CommandPermission, GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import { deepFreeze } from '../core/frozen-memo.js';
-import type { StoredMessage } from '../core/interactions/messages.js';
-import { CallbackType, type InteractionRecord } from '../core/interactions/lifecycle.js';
+import type { StoredMessage } from '../resources/messages/rules/messages.js';
+import { CallbackType, type InteractionRecord } from '../resources/interactions/rules/lifecycle.js';
 
 const MODAL_CALLBACK_TYPE = CallbackType.Modal;
 import type { Application, Guild, Member, World } from '../core/world/types.js';

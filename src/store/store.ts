@@ -4,17 +4,17 @@
  * domain shapes, keys every application-owned row by application id, and makes every multi-row
  * change one transaction. Any implementation must pass the contract suite in test/store-contract/.
  */
-import type { AttachmentStore } from './attachment-store.js';
-import type { AuditLogStore } from './audit-log-store.js';
-import type { CommandStore } from './command-store.js';
-import type { InteractionStore } from './interaction-store.js';
-import type { NodeLeaseStore } from './node-lease-store.js';
-import type { ReactionStore } from './reaction-store.js';
-import type { SnapshotStore } from './snapshot-store.js';
-import type { WorldStore } from './world-store.js';
+import type { AttachmentStore } from '../resources/attachments/store.js';
+import type { AuditLogStore } from '../resources/audit-log/store.js';
+import type { CommandStore } from '../resources/commands/store.js';
+import type { InteractionStore } from '../resources/interactions/store.js';
+import type { NodeLeaseStore } from '../resources/node-leases/store.js';
+import type { ReactionStore } from '../resources/reactions/store.js';
+import type { SnapshotStore } from '../resources/snapshots/store.js';
+import type { WorldStore } from '../resources/world/store.js';
 
-export type { ApplicationKeys, IssuedToken, StoredApplication, WorldStore } from './world-store.js';
-export { DuplicateTokenError } from './world-store.js';
+export type { ApplicationKeys, IssuedToken, StoredApplication, WorldStore } from '../resources/world/store.js';
+export { DuplicateTokenError } from '../resources/world/store.js';
 export type {
   AuthorizationGrant,
   OAuth2GrantStore,
@@ -23,7 +23,7 @@ export type {
   RefreshGrant,
   SigningKeyRecord,
   UserAuthorization,
-} from './oauth2-grants.js';
+} from '../resources/oauth2/store.js';
 export type {
   CommandMutation,
   CommandPlanner,
@@ -32,7 +32,7 @@ export type {
   PermissionsPlanner,
   PermissionsState,
   ScopeState,
-} from './command-store.js';
+} from '../resources/commands/store.js';
 export type {
   ActivityInstance,
   InteractionStatus,
@@ -41,12 +41,12 @@ export type {
   Pin,
   PinOutcome,
   TranscriptEntry,
-} from './interaction-store.js';
-export type { NodeLeaseRequest, NodeLeaseStore } from './node-lease-store.js';
-export type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from './attachment-store.js';
-export type { ReactionCount, ReactionOutcome, ReactionStore } from './reaction-store.js';
-export type { SnapshotStore } from './snapshot-store.js';
-export type { AuditLogStore } from './audit-log-store.js';
+} from '../resources/interactions/store.js';
+export type { NodeLeaseRequest, NodeLeaseStore } from '../resources/node-leases/store.js';
+export type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from '../resources/attachments/store.js';
+export type { ReactionCount, ReactionOutcome, ReactionStore } from '../resources/reactions/store.js';
+export type { SnapshotStore } from '../resources/snapshots/store.js';
+export type { AuditLogStore } from '../resources/audit-log/store.js';
 
 export interface Store {
   readonly world: WorldStore;

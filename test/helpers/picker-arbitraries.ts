@@ -17,7 +17,7 @@ import {
 import type { CommandPermission, GuildCommandPermissions } from '../../src/core/permissions/command-permissions.js';
 import type { AccessSceneInput } from '../../src/core/permissions/fast-access.js';
 import type { Channel, Guild, PermissionOverwrite } from '../../src/core/world/types.js';
-import type { CommandIndexStore } from '../../src/services/command-index-service.js';
+import type { CommandIndexStore } from '../../src/resources/command-index/service.js';
 import type { StoredApplication } from '../../src/store/store.js';
 import {
   ADMIN_ROLE,

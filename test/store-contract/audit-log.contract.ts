@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AuditLogEvent, type AuditEntry, type AuditLogQuery } from '../../src/core/moderation/audit-log.js';
+import { AuditLogEvent, type AuditEntry, type AuditLogQuery } from '../../src/resources/audit-log/rules.js';
 import { snowflakeAt } from '../../src/core/snowflake.js';
 import type { Member } from '../../src/core/world/types.js';
 import { freshDatabasePerTest, START_MS, type MakeStores } from './harness.js';

@@ -1,8 +1,8 @@
 /** Small, self-contained rows for the store contract suite: two applications, their users and guilds. */
 import type { CommandDefinition, StoredCommand } from '../../src/core/commands/model.js';
-import type { CommandMutation } from '../../src/core/commands/mutation.js';
-import type { InteractionRecord, InteractionState } from '../../src/core/interactions/lifecycle.js';
-import type { StoredMessage } from '../../src/core/interactions/messages.js';
+import type { CommandMutation } from '../../src/resources/commands/rules/mutation.js';
+import type { InteractionRecord, InteractionState } from '../../src/resources/interactions/rules/lifecycle.js';
+import type { StoredMessage } from '../../src/resources/messages/rules/messages.js';
 import type { Application, Guild, User, World } from '../../src/core/world/types.js';
 import type { ActivityInstance } from '../../src/store/store.js';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Guild, Member } from '../../src/core/world/types.js';
-import { BannedUserError } from '../../src/store/guild-member-store.js';
+import { BannedUserError } from '../../src/resources/members/store.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { ALICE, BOB, CHANNEL_1, CHANNEL_2, guild, GUILD_1, GUILD_2, smallWorld, user } from './fixtures.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Channel, Guild, Member, Role } from '../../src/core/world/types.js';
-import type { GuildStructure } from '../../src/store/guild-structure-store.js';
+import type { GuildStructure } from '../../src/resources/guild-structure/store.js';
 import { ALICE, APP_A, BOB, CHANNEL_1, CHANNEL_1B, GUILD_1, GUILD_2, message, smallWorld } from './fixtures.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 

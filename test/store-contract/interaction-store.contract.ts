@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InteractionStore } from '../../src/store/store.js';
-import { MAX_TRANSCRIPT_ENTRIES, statusOf } from '../../src/store/interaction-store.js';
+import { MAX_TRANSCRIPT_ENTRIES, statusOf } from '../../src/resources/interactions/store.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import { activityInstance, ALICE, APP_A, APP_B, BOB, CHANNEL_1, CHANNEL_2, interaction, message } from './fixtures.js';
 

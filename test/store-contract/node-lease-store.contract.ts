@@ -10,7 +10,7 @@ import {
   NODE_LEASE_TTL_MS,
   NodeIdsExhaustedError,
   NodeLease,
-} from '../../src/services/node-lease.js';
+} from '../../src/resources/node-leases/service.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 
 const HOLDER_A = 'holder-a';

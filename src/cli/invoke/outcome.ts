@@ -5,7 +5,7 @@
  */
 import { requestJson } from '../client.js';
 import { requestWithinLimits, type WaitBudget } from './rate-limited.js';
-import { hasFlag, LOADING_FLAG } from '../../core/interactions/messages.js';
+import { hasFlag, LOADING_FLAG } from '../../resources/messages/rules/messages.js';
 
 type Json = Record<string, any>;
 

@@ -3,8 +3,8 @@
  * each embed's title, description and fields, and its components (buttons, menus, text).
  */
 import { ComponentType } from 'discord-api-types/v10';
-import { CallbackType } from '../../core/interactions/lifecycle.js';
-import { EPHEMERAL_FLAG, hasFlag } from '../../core/interactions/messages.js';
+import { CallbackType } from '../../resources/interactions/rules/lifecycle.js';
+import { EPHEMERAL_FLAG, hasFlag } from '../../resources/messages/rules/messages.js';
 
 type Json = Record<string, any>;
 

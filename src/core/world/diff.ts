@@ -13,7 +13,7 @@ import type {
   GatewayGuildRoleDeleteDispatchData,
   GatewayGuildRoleModifyDispatchData,
 } from 'discord-api-types/v10';
-import { fromWorldMessage } from '../interactions/messages.js';
+import { fromWorldMessage } from '../../resources/messages/rules/messages.js';
 import type { WirePayload } from '../wire-payload.js';
 import { isThread } from '../permissions/channels.js';
 import { guildEmojis, toWireGuildEmoji } from './emojis.js';

@@ -14,7 +14,7 @@ import {
   type MessageRenderContext,
   type StoredMessage,
   type WireMessage,
-} from '../interactions/messages.js';
+} from '../../resources/messages/rules/messages.js';
 import type { WirePayload } from '../wire-payload.js';
 import type { GuildMemberView } from './guild-members.js';
 import type { Guild } from './types.js';

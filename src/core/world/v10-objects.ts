@@ -17,7 +17,7 @@ import type {
   GuildSystemChannelFlags,
   RESTAPIPartialCurrentUserGuild,
 } from 'discord-api-types/v10';
-import { toWireMemberBase, toWireRole, type WireMemberBase } from '../interactions/wire-objects.js';
+import { toWireMemberBase, toWireRole, type WireMemberBase } from '../../resources/messages/rules/wire-objects.js';
 import { ADMINISTRATOR, ALL, formatPermissions, hasAll, parsePermissions } from '../permissions/bits.js';
 import { everyonePermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';

@@ -2,25 +2,25 @@
  * The PostgreSQL store: each focused store is its table module over one bounded pool on one
  * schema. `open` applies the migrations the schema lacks before the store is handed out.
  */
-import { PostgresAttachmentStore } from './attachment-tables.js';
+import { PostgresAttachmentStore } from '../../resources/attachments/store.postgres.js';
 import type { DependencyObserver } from '../../core/dependencies.js';
 import { SchemaTooNewError, type MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
 import type { CacheCounts } from '../../core/byte-lru.js';
-import { PostgresCommandStore } from './command-tables.js';
+import { PostgresCommandStore } from '../../resources/commands/store.postgres.js';
 import {
   PostgresConnection,
   QUERY_TIMEOUT_MARGIN_MS,
   type PostgresConnectionOptions,
   type TimedQuery,
 } from './connection.js';
-import { PostgresInteractionStore } from './interaction-tables.js';
-import { PostgresReactionStore } from './reaction-tables.js';
-import { PostgresAuditLogStore } from './audit-log-tables.js';
-import { PostgresNodeLeaseStore } from './lease-tables.js';
-import { PostgresSnapshotStore } from './snapshot-tables.js';
+import { PostgresInteractionStore } from '../../resources/interactions/store.postgres.js';
+import { PostgresReactionStore } from '../../resources/reactions/store.postgres.js';
+import { PostgresAuditLogStore } from '../../resources/audit-log/store.postgres.js';
+import { PostgresNodeLeaseStore } from '../../resources/node-leases/store.postgres.js';
+import { PostgresSnapshotStore } from '../../resources/snapshots/store.postgres.js';
 import { migrate } from './migrate.js';
-import { PostgresWorldStore } from './world-tables.js';
+import { PostgresWorldStore } from '../../resources/world/store.postgres.js';
 
 /** The database could not be reached or migrated at start-up (the cause says why). */
 export class PostgresOpenError extends Error {

@@ -2,18 +2,18 @@
  * The embedded store: better-sqlite3 in WAL mode on one file. Each focused store is its table
  * module; they share one connection, and so its transactions, read caches and clock.
  */
-import { SqliteAttachmentStore } from './attachment-tables.js';
-import { SqliteAuditLogStore } from './audit-log-tables.js';
+import { SqliteAttachmentStore } from '../../resources/attachments/store.sqlite.js';
+import { SqliteAuditLogStore } from '../../resources/audit-log/store.sqlite.js';
 import type { MigrationReport } from '../schema-version.js';
 import type { Store } from '../store.js';
 import type { CacheCounts } from '../../core/byte-lru.js';
-import { SqliteCommandStore } from './command-tables.js';
+import { SqliteCommandStore } from '../../resources/commands/store.sqlite.js';
 import { SqliteConnection } from './connection.js';
-import { SqliteInteractionStore } from './interaction-tables.js';
-import { SqliteReactionStore } from './reaction-tables.js';
-import { SqliteNodeLeaseStore } from './lease-tables.js';
-import { SqliteSnapshotStore } from './snapshot-tables.js';
-import { SqliteWorldStore } from './world-tables.js';
+import { SqliteInteractionStore } from '../../resources/interactions/store.sqlite.js';
+import { SqliteReactionStore } from '../../resources/reactions/store.sqlite.js';
+import { SqliteNodeLeaseStore } from '../../resources/node-leases/store.sqlite.js';
+import { SqliteSnapshotStore } from '../../resources/snapshots/store.sqlite.js';
+import { SqliteWorldStore } from '../../resources/world/store.sqlite.js';
 
 export interface SqliteStoreOptions {
   /** A file path, or ':memory:'. */

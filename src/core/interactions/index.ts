@@ -1,6 +1,0 @@
-/** The pure core of invoking commands: checking invocations, building interactions, checking answers, messages. */
-export * from './limits.js';
-export * from './check-invocation.js';
-export * from './build-interaction.js';
-export * from './responses.js';
-export * from './messages.js';

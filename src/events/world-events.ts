@@ -1,0 +1,95 @@
+/**
+ * Publishes what happens in the world on the event bus for the gateway: the events of a world
+ * change (computed by the pure diff), and messages created, edited or deleted in a channel.
+ */
+import type { MessageRenderContext, StoredMessage } from '../resources/messages/rules/messages.js';
+import {
+  messageDeleteBulkDispatch,
+  messageDeleteDispatch,
+  messageDispatch,
+  typingStartDispatch,
+  type WorldDispatch,
+  type WorldEvent,
+} from '../core/world/dispatch.js';
+import { findGuildMember, type WorldDirectory } from '../core/world/guild-members.js';
+import type { Guild } from '../core/world/types.js';
+import type { EventBus } from './bus.js';
+import type { InteractionStore, WorldStore } from '../store/store.js';
+import { loadMessageContext } from '../resources/messages/context.js';
+
+export class WorldEvents {
+  constructor(
+    private readonly store: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuildWithMembers'>,
+    private readonly bus: EventBus,
+    private readonly messages: Pick<InteractionStore, 'getMessage' | 'pinnedAmong'>,
+  ) {}
+
+  publishAll(events: readonly WorldEvent[]): void {
+    for (const event of events) {
+      if (event.kind === 'dispatch') this.bus.publish('WORLD_DISPATCH', event.event);
+      else this.bus.publish('APPLICATION_GUILD', event.event);
+    }
+  }
+
+  /** A directory of exactly the users, applications and replied-to message a message names. */
+  private async directoryFor(message: StoredMessage): Promise<WorldDirectory & MessageRenderContext> {
+    const context = await loadMessageContext({ world: this.store, messages: this.messages }, [message]);
+    return { ...context, user: (id) => context.findUser(id), application: (id) => context.findApplication(id) };
+  }
+
+  private async messageEvent(
+    t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE',
+    message: StoredMessage,
+    recipientIds: readonly string[] = dmRecipients(message),
+  ): Promise<WorldDispatch> {
+    const directory = await this.directoryFor(message);
+    const guild = message.guild_id ? await this.store.getGuildWithMembers(message.guild_id, [message.author.id]) : null;
+    const author = guild ? findGuildMember(guild, message.author.id, directory) : undefined;
+    return messageDispatch(t, message, { guild, author, recipientIds }, directory);
+  }
+
+  /**
+   * Ephemeral messages are the invoking user's alone: no bot is told of them. A DM channel's message
+   * names the channel's two ends (`recipientIds`); without them, an interaction's user and app are.
+   */
+  async messageCreated(message: StoredMessage, recipientIds?: readonly string[]): Promise<void> {
+    if (message.ephemeral_for_user_id !== null) return;
+    this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_CREATE', message, recipientIds));
+  }
+
+  async messageUpdated(message: StoredMessage): Promise<void> {
+    if (message.ephemeral_for_user_id !== null) return;
+    this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_UPDATE', message));
+  }
+
+  /** A user or a bot (by its application id) started typing in a guild channel. */
+  async typingStarted(guild: Guild, channelId: string, typistId: string, nowMs: number): Promise<void> {
+    const user = await this.store.getUser(typistId);
+    const app = user ? undefined : await this.store.getApplication(typistId);
+    const directory = {
+      user: (id: string) => (id === user?.id ? user : undefined),
+      application: (id: string) => (id === app?.id ? app : undefined),
+    };
+    const typist = findGuildMember(guild, typistId, directory);
+    if (typist) this.bus.publish('WORLD_DISPATCH', typingStartDispatch(guild, channelId, typist, nowMs));
+  }
+
+  async messageDeleted(message: StoredMessage): Promise<void> {
+    if (message.ephemeral_for_user_id !== null) return;
+    this.bus.publish('WORLD_DISPATCH', messageDeleteDispatch(message, dmRecipients(message)));
+  }
+
+  /** Messages of a guild channel deleted at once (none ephemeral: those are no bot's to delete). */
+  messagesBulkDeleted(guildId: string, channelId: string, ids: readonly string[]): void {
+    if (ids.length > 0) this.bus.publish('WORLD_DISPATCH', messageDeleteBulkDispatch(guildId, channelId, ids));
+  }
+}
+
+/** In a DM, the user and the app the conversation is between (an interaction's user and app). */
+function dmRecipients(message: StoredMessage): string[] {
+  if (message.guild_id) return [];
+  const ids = new Set<string>([message.author.id]);
+  if (message.interaction_metadata) ids.add(message.interaction_metadata.user_id);
+  if (message.application_id) ids.add(message.application_id);
+  return [...ids];
+}

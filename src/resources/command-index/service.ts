@@ -1,0 +1,246 @@
+/**
+ * What a member sees in a channel's command picker: every command of every app installed in the
+ * guild (global and guild commands) that the permission engine lets this member use there.
+ */
+import type { StoredCommand } from '../../core/commands/model.js';
+import { localizationViewKey, toWireCommand, toWireCommandJson, type LocalizationView } from '../commands/rules/wire.js';
+import type { Locale } from '../../core/locales.js';
+import { COMMANDS_SCOPE, BOT_SCOPE } from '../../core/permissions/install.js';
+import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
+import { explainCommands, type CommandExplanation } from '../../core/permissions/explain.js';
+import { explanationText } from '../../core/permissions/explain-wording.js';
+import { visibleCommands } from '../../core/permissions/visible-commands.js';
+import { memberFacts, type MemberFacts } from '../../core/permissions/member-facts.js';
+import type { Application, Channel, Guild, Member, User } from '../../core/world/types.js';
+import type { CommandStore, WorldStore } from '../../store/store.js';
+import { memberOf } from '../../core/world/member-index.js';
+import { CommandIndexCache, splitCacheBudget, type IndexAppInputs } from './cache.js';
+
+export interface CommandIndex {
+  applications: Record<string, unknown>[];
+  application_commands: Record<string, unknown>[];
+}
+
+/** One app of the index and the commands of it the member may use (never empty). */
+interface VisibleApp {
+  app: Application;
+  commands: readonly StoredCommand[];
+}
+
+/** An app installed for commands, with what the index and the explainer decide on. */
+interface InstalledApp {
+  app: Application;
+  commands: readonly StoredCommand[];
+  guildPermissions: readonly GuildCommandPermissions[];
+}
+
+/** "Why not?" for one app: each of its commands, explained and worded. */
+export interface AppExplanation {
+  id: string;
+  name: string;
+  commands: (CommandExplanation & { text: string })[];
+}
+
+/** The index's entry for an app. */
+function wireApplication(app: Application): Record<string, unknown> {
+  return { id: app.id, name: app.name, icon: null, description: '', bot_id: app.id, flags: app.flags };
+}
+
+function localized(locale: Locale | null): LocalizationView {
+  return { kind: 'localized', locale };
+}
+
+/** The store reads the index needs (all cached by the store but the application). */
+export interface CommandIndexStore {
+  world: Pick<WorldStore, 'getApplication'>;
+  commands: Pick<CommandStore, 'listCommands' | 'listCommandPermissions'>;
+}
+
+/** One member in one channel, as the picker reads them. */
+export interface PickerScene {
+  readonly guild: Guild;
+  readonly channel: Channel;
+  readonly member: Member;
+  readonly user: User;
+  readonly facts: MemberFacts;
+}
+
+export interface CommandIndexOptions {
+  /** The most bytes of answers kept (default: the picker's share of the default cache budget); 0 keeps none. */
+  cacheBytes?: number | undefined;
+}
+
+export class CommandIndexService {
+  private readonly cache: CommandIndexCache;
+
+  constructor(
+    private readonly store: CommandIndexStore,
+    options: CommandIndexOptions = {},
+  ) {
+    this.cache = new CommandIndexCache(options.cacheBytes ?? splitCacheBudget(undefined).index);
+  }
+
+  /** The picker's cache: lookups answered from it, and those built (the hit ratio on /metrics). */
+  cacheCounts(): { cache: string; hits: number; misses: number }[] {
+    return [{ cache: 'command_index', ...this.cache.counts() }];
+  }
+
+  /** The index as an object. */
+  async build(guild: Guild, channel: Channel, user: User, locale: Locale | null): Promise<CommandIndex> {
+    const index: CommandIndex = { applications: [], application_commands: [] };
+    const view = localized(locale);
+    for (const { app, commands } of await this.visibleApps(guild, channel, user)) {
+      index.applications.push(wireApplication(app));
+      for (const command of commands) index.application_commands.push(toWireCommand(command, view));
+    }
+    return index;
+  }
+
+  /**
+   * The index as JSON text, byte for byte `JSON.stringify(await this.build(...))`, assembled from
+   * each command's cached JSON (toWireCommandJson) instead of encoding every command anew.
+   */
+  async buildJson(guild: Guild, channel: Channel, user: User, locale: Locale | null): Promise<string> {
+    return indexJson(await this.visibleApps(guild, channel, user), localized(locale));
+  }
+
+  /**
+   * The member of `guild` that `user` is, in `channel`, with the facts the engine reads (kept per
+   * frozen guild, channel, member and user); null when the user is no member of the guild.
+   */
+  sceneOf(guild: Guild, channel: Channel, user: User): PickerScene | null {
+    const member = memberOf(guild, user.id);
+    if (!member) return null;
+    const facts = this.cache.factsOf(guild, channel, member, user, () => memberFacts(guild, channel, member, user));
+    return { guild, channel, member, user, facts };
+  }
+
+  /**
+   * The index as the bytes sent: those of `buildJson`, kept (command-index-cache.ts) by what they
+   * are made of, so that opening the same picker again with nothing changed costs the store's
+   * reads (cache hits themselves) and no decision or encoding.
+   */
+  async buildBytes(scene: PickerScene, locale: Locale | null): Promise<Buffer> {
+    const { guild, channel, member, user, facts } = scene;
+    const view = localized(locale);
+    const inputs = await this.readInputs(guild);
+    const key = this.cache.keyOf(localizationViewKey(view), facts, inputs);
+    const cached = key === null ? undefined : this.cache.get(key);
+    if (cached) return cached;
+    const bytes = Buffer.from(indexJson(visibleAppsOf(inputs, guild, channel, member, user), view));
+    if (key !== null) this.cache.set(key, bytes);
+    return bytes;
+  }
+
+  /**
+   * The guild's command index for the permission editor: every app installed for commands and all
+   * its commands in the guild (global and this guild's), whoever may use them. The caller has
+   * checked that the user may manage command permissions there.
+   */
+  async guildIndex(guild: Guild, locale: Locale | null): Promise<CommandIndex> {
+    const index: CommandIndex = { applications: [], application_commands: [] };
+    const view = localized(locale);
+    for (const { app, commands } of await this.installedApps(guild)) {
+      index.applications.push(wireApplication(app));
+      for (const command of commands) index.application_commands.push(toWireCommand(command, view));
+    }
+    return index;
+  }
+
+  /**
+   * "Why not?": every command of every app installed for commands, with its verdict and reason
+   * (core/permissions/explain.ts), grouped by app in install order: the same apps, commands and
+   * stored permissions the index decides on, so a command is shown or refused exactly when the
+   * index lists it. The caller has checked that the user may view the channel.
+   */
+  async explain(guild: Guild, channel: Channel, user: User): Promise<AppExplanation[]> {
+    const member = memberOf(guild, user.id);
+    if (!member) return [];
+    const explained: AppExplanation[] = [];
+    for (const { app, commands, guildPermissions } of await this.installedApps(guild)) {
+      const scene = { app, guild, member, user, channel, installed: true };
+      const commandsExplained = explainCommands({ ...scene, commands, guildPermissions }).map((explanation) => ({
+        ...explanation,
+        text: explanationText(explanation),
+      }));
+      explained.push({ id: app.id, name: app.name, commands: commandsExplained });
+    }
+    return explained;
+  }
+
+  /** Every app installed for commands whose commands the member may use some of, in install order. */
+  private async visibleApps(guild: Guild, channel: Channel, user: User): Promise<VisibleApp[]> {
+    const member = memberOf(guild, user.id);
+    if (!member) return [];
+    return visibleAppsOf(await this.readInputs(guild), guild, channel, member, user);
+  }
+
+  /** What the index is made of, read from the store: each app installed for commands, in install order. */
+  private async readInputs(guild: Guild): Promise<AppInputs[]> {
+    const inputs: AppInputs[] = [];
+    for (const install of guild.installs) {
+      if (!install.scopes.includes(COMMANDS_SCOPE) && !install.scopes.includes(BOT_SCOPE)) continue;
+      const app = await this.store.world.getApplication(install.application_id);
+      if (!app) continue;
+      inputs.push({
+        app,
+        globalCommands: await this.store.commands.listCommands({ applicationId: app.id, guildId: null }),
+        guildCommands: await this.store.commands.listCommands({ applicationId: app.id, guildId: guild.id }),
+        permissions: await this.store.commands.listCommandPermissions(app.id, guild.id),
+      });
+    }
+    return inputs;
+  }
+
+  /** The apps installed in the guild for commands, in install order, with their commands and stored permissions there. */
+  private async installedApps(guild: Guild): Promise<InstalledApp[]> {
+    return (await this.readInputs(guild)).map(({ app, globalCommands, guildCommands, permissions }) => ({
+      app,
+      commands: [...globalCommands, ...guildCommands],
+      guildPermissions: permissions,
+    }));
+  }
+}
+
+/** One app and the lists read for it. */
+interface AppInputs extends IndexAppInputs {
+  readonly globalCommands: readonly StoredCommand[];
+  readonly guildCommands: readonly StoredCommand[];
+  readonly permissions: readonly GuildCommandPermissions[];
+}
+
+/** The apps of `inputs` with the commands of each the member may use, those with none left out. */
+function visibleAppsOf(
+  inputs: readonly AppInputs[],
+  guild: Guild,
+  channel: Channel,
+  member: Member,
+  user: User,
+): VisibleApp[] {
+  const visibleApps: VisibleApp[] = [];
+  for (const { app, globalCommands, guildCommands, permissions } of inputs) {
+    const visible = visibleCommands({
+      app,
+      guild,
+      member,
+      user,
+      channel,
+      installed: true,
+      commands: [...globalCommands, ...guildCommands],
+      guildPermissions: permissions,
+    });
+    if (visible.length > 0) visibleApps.push({ app, commands: visible });
+  }
+  return visibleApps;
+}
+
+/** The JSON text of the index of `visibleApps`, from each command's cached JSON. */
+function indexJson(visibleApps: readonly VisibleApp[], view: LocalizationView): string {
+  const applications: string[] = [];
+  const commands: string[] = [];
+  for (const visible of visibleApps) {
+    applications.push(JSON.stringify(wireApplication(visible.app)));
+    for (const command of visible.commands) commands.push(toWireCommandJson(command, view));
+  }
+  return `{"applications":[${applications.join(',')}],"application_commands":[${commands.join(',')}]}`;
+}

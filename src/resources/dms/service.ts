@@ -1,0 +1,118 @@
+/**
+ * DM channels (v10 type 1) between an app's bot and a user: `POST /users/@me/channels` opens the
+ * pair's one channel (or returns it), and its two ends post and read there, the bot by its token
+ * and the user by theirs; nobody else sees it. Messages are told to the bot as MESSAGE_CREATE under
+ * DIRECT_MESSAGES (docs/decisions.md, "DMs").
+ */
+import { apiError } from '../../core/io/errors.js';
+import { fieldOf, isRecord, readSnowflake } from '../../core/io/read.js';
+import { reportNotObject, reportRequired, type Issues } from '../../core/io/report.js';
+import { orThrow, resultOf } from '../../core/io/result.js';
+import type { SnowflakeGenerator } from '../../core/snowflake.js';
+import type { Page } from '../../core/world/page-query.js';
+import { viewerId, type Viewer } from '../../core/world/viewer.js';
+import { toWirePublicBot, toWirePublicUser } from '../../core/world/wire.js';
+import type { InteractionStore, WorldStore } from '../../store/store.js';
+import type { DmChannel } from '../threads/store.js';
+import type { AttachmentsService, IncomingFile } from '../attachments/service.js';
+import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from '../messages/service.js';
+import type { MessageRenderer } from '../messages/renderer.js';
+import type { WorldEvents } from '../../events/world-events.js';
+
+/** v10's DM channel type. */
+const DM_CHANNEL_TYPE = 1;
+
+export interface DmChannelsDeps {
+  world: Pick<WorldStore, 'openDmChannel' | 'getDmChannel' | 'listDmChannelsOfUser' | 'getUser' | 'getApplication'>;
+  messages: Pick<InteractionStore, 'putMessage' | 'getMessage'>;
+  renderer: MessageRenderer;
+  ids: SnowflakeGenerator;
+  now: () => number;
+  events: WorldEvents;
+  attachments?: AttachmentsService;
+}
+
+type WireObject = Record<string, unknown>;
+
+/** `POST /users/@me/channels`: `recipient_id`, a snowflake. */
+function readRecipient(body: unknown): string {
+  const issues: Issues = [];
+  if (!isRecord(body)) reportNotObject(issues, []);
+  const raw = isRecord(body) ? fieldOf(body, 'recipient_id') : undefined;
+  if (isRecord(body) && (raw === undefined || raw === null)) reportRequired(issues, ['recipient_id']);
+  const id =
+    raw === undefined || raw === null
+      ? undefined
+      : readSnowflake(typeof raw === 'number' ? String(raw) : raw, ['recipient_id'], issues);
+  return orThrow(resultOf(id, issues));
+}
+
+/** True when the viewer is one of the DM's two ends. */
+function isEnd(dm: DmChannel, viewer: Viewer): boolean {
+  return viewer.kind === 'bot' ? dm.application_id === viewer.applicationId : dm.user_id === viewer.userId;
+}
+
+export class DmChannelsService {
+  constructor(private readonly deps: DmChannelsDeps) {}
+
+  /** The bot's DM with the user of `recipient_id` (the same channel on every call). */
+  async open(applicationId: string, body: unknown): Promise<WireObject> {
+    const recipientId = readRecipient(body);
+    const user = await this.deps.world.getUser(recipientId);
+    if (!user) throw apiError('UnknownUser');
+    const dm = await this.deps.world.openDmChannel(applicationId, user.id, this.deps.ids.next());
+    return this.wire(dm, { kind: 'bot', applicationId });
+  }
+
+  /** The DM channel of this id, if it is one: null for any other channel; 50001 for someone else's. */
+  async find(viewer: Viewer, channelId: string): Promise<DmChannel | null> {
+    const dm = await this.deps.world.getDmChannel(channelId);
+    if (dm && !isEnd(dm, viewer)) throw apiError('MissingAccess');
+    return dm;
+  }
+
+  /** The channel object: its recipient is the other end. */
+  async wire(dm: DmChannel, viewer: Viewer): Promise<WireObject> {
+    const other =
+      viewer.kind === 'bot'
+        ? await this.deps.world.getUser(dm.user_id)
+        : await this.deps.world.getApplication(dm.application_id);
+    const recipient =
+      viewer.kind === 'bot'
+        ? other && 'username' in other
+          ? toWirePublicUser(other)
+          : { id: dm.user_id }
+        : other && 'bot_token' in other
+          ? toWirePublicBot(other)
+          : { id: dm.application_id };
+    return { id: dm.id, type: DM_CHANNEL_TYPE, last_message_id: null, flags: 0, recipients: [recipient] };
+  }
+
+  /** The user's DM channels (the console's list), each as the user sees it. */
+  async ofUser(userId: string): Promise<WireObject[]> {
+    const viewer: Viewer = { kind: 'user', userId };
+    const wired: WireObject[] = [];
+    for (const dm of await this.deps.world.listDmChannelsOfUser(userId)) wired.push(await this.wire(dm, viewer));
+    return wired;
+  }
+
+  /** A message of one end to the other. */
+  async send(viewer: Viewer, dm: DmChannel, body: unknown, files: readonly IncomingFile[]): Promise<WireObject> {
+    const data = checkChannelMessage(body);
+    const message = newMessageFields(data, this.deps.ids.next(), dm.id, null, authorOf(viewer), this.deps.now());
+    await storeNewMessage(this.deps, message, data, files);
+    await this.deps.events.messageCreated(message, [dm.application_id, dm.user_id]);
+    return this.deps.renderer.render(message);
+  }
+
+  /** A page of the DM's messages, newest first. */
+  messages(viewer: Viewer, dm: DmChannel, page: Page): Promise<WireObject[]> {
+    return this.deps.renderer.dmMessages(dm.id, viewerId(viewer), page);
+  }
+
+  async message(viewer: Viewer, dm: DmChannel, messageId: string): Promise<WireObject> {
+    const message = await this.deps.messages.getMessage(dm.id, messageId);
+    if (!message || message.guild_id !== null) throw apiError('UnknownMessage');
+    return this.deps.renderer.renderFor(message, viewerId(viewer));
+  }
+}

@@ -1,0 +1,42 @@
+/** What both stores do alike around `changeGuildStructure`: the new document and what it drops. */
+import type { Guild, Member } from '../../core/world/types.js';
+import type { GuildStructure } from './store.js';
+
+/** Tables whose rows belong to a channel (by `channel_id`) and go with it: its messages and theirs. */
+export const CHANNEL_OWNED_TABLES = [
+  'attachment_chunks',
+  'attachment_files',
+  'message_reactions',
+  'message_pins',
+  'messages',
+] as const;
+
+/** The guild's document (members left out) with the structure written in. */
+export function withStructure(document: Guild, structure: GuildStructure): Guild {
+  const channelIds = new Set(structure.channels.map((c) => c.id));
+  return {
+    ...document,
+    members: [],
+    roles: structure.roles,
+    channels: structure.channels,
+    // The world file's messages of a channel that is gone go with it.
+    messages: document.messages.filter((m) => channelIds.has(m.channel_id)),
+  };
+}
+
+/** The ids of `before` that `after` no longer has. */
+function gone(before: readonly { id: string }[], after: readonly { id: string }[]): string[] {
+  const kept = new Set(after.map((item) => item.id));
+  return before.filter((item) => !kept.has(item.id)).map((item) => item.id);
+}
+
+/** What a change drops: roles to take from the members, channels whose rows go. */
+export function structureDrops(before: Guild, after: Guild): { roleIds: string[]; channelIds: string[] } {
+  return { roleIds: gone(before.roles, after.roles), channelIds: gone(before.channels, after.channels) };
+}
+
+/** The member without the roles of `roleIds`; null when it had none of them (nothing to write). */
+export function withoutRoles(member: Member, roleIds: ReadonlySet<string>): Member | null {
+  if (!member.roles.some((id) => roleIds.has(id))) return null;
+  return { ...member, roles: member.roles.filter((id) => !roleIds.has(id)) };
+}

@@ -1,0 +1,68 @@
+/**
+ * One change of a guild's roles or channels by an app's bot: the store runs the pure change on the
+ * guild as stored, in one transaction with its audit log entries (the reason of
+ * `X-Audit-Log-Reason`), and the bots are told what changed (GUILD_ROLE_*, CHANNEL_* under GUILDS,
+ * computed from the guild before and after by the world diff; GUILD_AUDIT_LOG_ENTRY_CREATE).
+ */
+import { botActor, type StructureActor } from './rules/actor.js';
+import { structureAuditInputs } from './rules/audit.js';
+import type { AuditEntry } from '../audit-log/rules.js';
+import { apiError } from '../../core/io/errors.js';
+import { diffWorlds } from '../../core/world/diff.js';
+import { botInGuild } from '../../core/world/guild-members.js';
+import type { Guild, World } from '../../core/world/types.js';
+import type { GuildStructure } from './store.js';
+import type { WorldStore } from '../../store/store.js';
+import type { AuditLog } from '../audit-log/service.js';
+import type { WorldEvents } from '../../events/world-events.js';
+
+export type StructureStore = Pick<WorldStore, 'changeGuildStructure' | 'findGuildByChannelWithMembers'>;
+
+/** What a change answers: the structure after it, and what the route returns. */
+export type StructurePlan<R> = (guild: Guild, actor: StructureActor) => { structure: GuildStructure; result: R };
+
+/** The guild alone, as the diff reads it: its members and the world file's messages left out. */
+function worldOf(guild: Guild): World {
+  return { applications: [], users: [], guilds: [{ ...guild, members: [], messages: [] }], oauth2_tokens: [] };
+}
+
+export class GuildStructureWrites {
+  constructor(
+    private readonly store: StructureStore,
+    private readonly events: WorldEvents | null,
+    private readonly auditLog: AuditLog | null = null,
+  ) {}
+
+  /**
+   * Runs `plan` for the app's bot in the guild, `reason` its audit log entries': 10004 for no such
+   * guild, 50001 when the bot is not in it.
+   */
+  async change<R>(
+    applicationId: string,
+    guildId: string,
+    reason: string | null,
+    plan: StructurePlan<R>,
+  ): Promise<{ after: Guild; result: R }> {
+    let audit: AuditEntry[] = [];
+    const change = await this.store.changeGuildStructure(guildId, (guild) => {
+      if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
+      const planned = plan(guild, botActor(guild, applicationId));
+      const log = this.auditLog;
+      audit = log
+        ? structureAuditInputs(guild, planned.structure, applicationId, reason).map((input) => log.entry(input))
+        : [];
+      return { ...planned, audit };
+    });
+    if (!change) throw apiError('UnknownGuild');
+    this.events?.publishAll(diffWorlds(worldOf(change.before), worldOf(change.after)));
+    for (const entry of audit) this.auditLog?.announce(entry);
+    return { after: change.after, result: change.result };
+  }
+
+  /** The guild of a channel (10003 for a channel no guild has). */
+  async guildIdOfChannel(channelId: string): Promise<string> {
+    const guild = await this.store.findGuildByChannelWithMembers(channelId, []);
+    if (!guild) throw apiError('UnknownChannel');
+    return guild.id;
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * The first answer to an interaction: the app's, through the callback endpoint or inline in its
+ * HTTP response to the delivery, or slashd's own when an entry point launches an Activity. Later
+ * answers go through the interaction webhook (webhook-messages-service.ts).
+ */
+import { hasActivities } from '../../core/commands/model.js';
+import { apiError, ApiError } from '../../core/io/errors.js';
+import {
+  CallbackType,
+  checkCanAcknowledge,
+  currentState,
+  stateAfterCallback,
+  type InteractionRecord,
+} from './rules/lifecycle.js';
+import { checkCallback, type CheckedCallback } from './rules/responses.js';
+import { messageFormError } from '../messages/rules/message-data.js';
+import { EPHEMERAL_FLAG, hasFlag, LOADING_FLAG, type StoredMessage } from '../messages/rules/messages.js';
+import type { SnowflakeGenerator } from '../../core/snowflake.js';
+import type { InteractionMetrics } from '../../metrics/metrics.js';
+import type { Store, StoredApplication } from '../../store/store.js';
+import { InteractionRecords } from './records.js';
+import type { MessageRenderer } from '../messages/renderer.js';
+import { editedMessageState } from '../messages/rules/components-v2.js';
+import { editedMessage, newResponseMessage } from './response-messages.js';
+import type { WorldEvents } from '../../events/world-events.js';
+import {
+  attachFiles,
+  checkComponentMedia,
+  type AttachedFiles,
+  type AttachmentsService,
+  type IncomingFile,
+} from '../attachments/service.js';
+
+export interface CallbacksServiceDeps {
+  store: Pick<Store, 'world' | 'interactions'>;
+  renderer: MessageRenderer;
+  ids: SnowflakeGenerator;
+  now: () => number;
+  /** Tells bots of the messages answers leave in channels (MESSAGE_CREATE/UPDATE). */
+  events?: WorldEvents | undefined;
+  metrics?: InteractionMetrics | undefined;
+  /** Files of answers sent as multipart bodies; without it, answers carry no files. */
+  attachments?: AttachmentsService | undefined;
+}
+
+export interface CallbackResult {
+  /** The `with_response` body. */
+  callbackResponse: Record<string, unknown>;
+  message: StoredMessage | null;
+}
+
+export class CallbacksService {
+  private readonly records: InteractionRecords;
+
+  constructor(private readonly deps: CallbacksServiceDeps) {
+    this.records = new InteractionRecords(deps);
+  }
+
+  async callback(
+    interactionId: string,
+    token: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<CallbackResult> {
+    const record = await this.records.findByToken(token, interactionId);
+    if (!record) throw apiError('UnknownInteraction');
+    const app = await this.deps.store.world.getApplication(record.application_id);
+    if (!app) throw apiError('UnknownInteraction');
+    try {
+      const result = await this.acknowledge(app, record, body, files);
+      await this.records.step(record, 'answer', {
+        via: 'callback',
+        type: callbackTypeOf(body),
+        message_id: result.message?.id ?? null,
+      });
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError) {
+        await this.records.step(record, 'answer_refused', {
+          via: 'callback',
+          status: error.status,
+          code: error.code,
+          message: error.message,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** Refuses a token naming no interaction, as `callback` would: checked before an upload is read. */
+  async checkCallbackToken(interactionId: string, token: string): Promise<void> {
+    if (!(await this.records.findByToken(token, interactionId))) throw apiError('UnknownInteraction');
+  }
+
+  /** An answer the app gave in the body of its HTTP response to the delivery. */
+  async acceptInlineResponse(app: StoredApplication, record: InteractionRecord, body: unknown): Promise<void> {
+    try {
+      const result = await this.acknowledge(app, record, body);
+      await this.records.step(record, 'answer', {
+        via: 'inline',
+        type: callbackTypeOf(body),
+        message_id: result.message?.id ?? null,
+      });
+    } catch (error) {
+      // Only a refused answer fails the interaction as invalid; anything else is slashd's own fault.
+      if (!(error instanceof ApiError)) throw error;
+      await this.records.step(record, 'answer_refused', {
+        via: 'inline',
+        status: error.status,
+        code: error.code,
+        message: error.message,
+      });
+      await this.records.transition(record, ['pending'], { state: 'failed', failure_reason: 'invalid_response' });
+    }
+  }
+
+  private async acknowledge(
+    app: StoredApplication,
+    record: InteractionRecord,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<CallbackResult> {
+    const now = this.deps.now();
+    if (currentState(record, now).state === 'failed' && record.state === 'pending') {
+      // Past the deadline: record the timeout now, the token is dead.
+      await this.records.transition(record, ['pending'], { state: 'failed', failure_reason: 'timeout' });
+    }
+    checkCanAcknowledge(record, now);
+    const updated = await this.messageToUpdate(record, body);
+    const checked = checkCallback(body, {
+      updating: updated ? editedMessageState(updated) : undefined,
+      interactionType: record.type,
+      hasMessage: Boolean(record.message_id),
+      appHasActivities: hasActivities(app),
+      focusedOption: record.focused_option,
+    });
+    if (!checked.ok) throw messageFormError(checked.issues);
+    const response = checked.value;
+    const state = stateAfterCallback(response.type);
+    if (response.type === CallbackType.DeferredUpdateMessage || response.type === CallbackType.UpdateMessage) {
+      return this.acknowledgeByUpdate(record, response, files);
+    }
+
+    let message: StoredMessage | null = null;
+    let activityInstanceId: string | null = null;
+    if (
+      response.type === CallbackType.ChannelMessageWithSource ||
+      response.type === CallbackType.DeferredChannelMessageWithSource
+    ) {
+      const loading = response.type === CallbackType.DeferredChannelMessageWithSource;
+      message = newResponseMessage(record, response.data ?? {}, loading, this.made());
+    }
+    if (response.type === CallbackType.LaunchActivity) activityInstanceId = this.deps.ids.next();
+    const attached =
+      message && response.type === CallbackType.ChannelMessageWithSource
+        ? await attachFiles(this.deps.attachments, message, response.data?.attachments, files, ['data', 'attachments'])
+        : null;
+    if (message) await checkComponentMedia(message, ['data', 'components'], attached);
+
+    const won = await this.records.transition(
+      record,
+      ['pending'],
+      { state, response, original_message_id: message?.id ?? null, activity_instance_id: activityInstanceId },
+      message ?? undefined,
+    );
+    if (!won) {
+      await attached?.discard();
+      throw apiError('InteractionAlreadyAcknowledged');
+    }
+    if (message) await this.deps.events?.messageCreated(message);
+    if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
+    return {
+      message,
+      callbackResponse: await this.callbackResponse(record, response.type, message, activityInstanceId),
+    };
+  }
+
+  /**
+   * 6 and 7: the answer is the message holding the component, which `@original` names from now on;
+   * 7 edits it at once (the fields it gives replace the message's, as an edit does).
+   */
+  private async acknowledgeByUpdate(
+    record: InteractionRecord,
+    response: CheckedCallback,
+    files: readonly IncomingFile[],
+  ): Promise<CallbackResult> {
+    const messageId = record.message_id;
+    const current = messageId ? await this.deps.store.interactions.getMessage(record.channel_id, messageId) : null;
+    if (!current) throw apiError('UnknownMessage');
+    let message = current;
+    let attached: AttachedFiles | null = null;
+    if (response.type === CallbackType.UpdateMessage) {
+      message = editedMessage(current, response.data ?? {}, this.deps.now());
+      attached = await attachFiles(
+        this.deps.attachments,
+        message,
+        response.data?.attachments,
+        files,
+        ['data', 'attachments'],
+        current,
+      );
+      // Before the answer is recorded: a refused update leaves the interaction unanswered.
+      await checkComponentMedia(message, ['data', 'components'], attached);
+    }
+    const won = await this.records.transition(record, ['pending'], {
+      state: stateAfterCallback(response.type),
+      response,
+      original_message_id: current.id,
+    });
+    if (!won) {
+      await attached?.discard();
+      throw apiError('InteractionAlreadyAcknowledged');
+    }
+    if (response.type === CallbackType.UpdateMessage) {
+      if (await this.deps.store.interactions.editMessage(message)) {
+        await attached?.commit();
+        await this.deps.events?.messageUpdated(message);
+      } else {
+        await attached?.discard();
+      }
+    }
+    const interaction: Record<string, unknown> = { id: record.id, type: record.type };
+    const out: Record<string, unknown> = { interaction };
+    if (response.type === CallbackType.UpdateMessage) {
+      interaction.response_message_id = message.id;
+      interaction.response_message_loading = false;
+      interaction.response_message_ephemeral = message.ephemeral_for_user_id !== null;
+      out.resource = { type: response.type, message: await this.deps.renderer.render(message) };
+    }
+    return { message, callbackResponse: out };
+  }
+
+  /** The message a 7 updates, read before its data is checked: a components v2 message has its own rules. */
+  private async messageToUpdate(record: InteractionRecord, body: unknown): Promise<StoredMessage | null> {
+    if (callbackTypeOf(body) !== CallbackType.UpdateMessage || !record.message_id) return null;
+    return this.deps.store.interactions.getMessage(record.channel_id, record.message_id);
+  }
+
+  private async callbackResponse(
+    record: InteractionRecord,
+    type: number,
+    message: StoredMessage | null,
+    activityInstanceId: string | null,
+  ): Promise<Record<string, unknown>> {
+    const interaction: Record<string, unknown> = { id: record.id, type: record.type };
+    const out: Record<string, unknown> = { interaction };
+    if (message) {
+      interaction.response_message_id = message.id;
+      interaction.response_message_loading = hasFlag(message.flags, LOADING_FLAG);
+      interaction.response_message_ephemeral = hasFlag(message.flags, EPHEMERAL_FLAG);
+      out.resource = { type, message: await this.deps.renderer.render(message) };
+    } else if (activityInstanceId) {
+      interaction.activity_instance_id = activityInstanceId;
+      out.resource = { type, activity_instance: { id: activityInstanceId } };
+    }
+    // An autocomplete result or a modal creates no resource: `resource` is optional, and the v10
+    // document's resource shapes are a message (4, 7) or an activity instance (12) only.
+    return out;
+  }
+
+  // ---- entry points -------------------------------------------------------------------------------
+
+  /** Handler DISCORD_LAUNCH_ACTIVITY: slashd launches the Activity and posts a notice itself. */
+  async launchActivityForUser(app: StoredApplication, record: InteractionRecord): Promise<void> {
+    const instanceId = this.deps.ids.next();
+    const notice = newResponseMessage(record, { content: `Started ${app.name}` }, false, this.made());
+    await this.records.transition(
+      record,
+      ['pending'],
+      {
+        state: 'responded',
+        response: { type: CallbackType.LaunchActivity },
+        activity_instance_id: instanceId,
+        original_message_id: notice.id,
+      },
+      notice,
+    );
+    await this.deps.events?.messageCreated(notice);
+    await this.recordActivity(record, instanceId);
+  }
+
+  /** A new message's id and time. */
+  private made(): { id: string; at: number } {
+    return { id: this.deps.ids.next(), at: this.deps.now() };
+  }
+
+  private async recordActivity(record: InteractionRecord, id: string): Promise<void> {
+    await this.deps.store.interactions.putActivityInstance({
+      id,
+      application_id: record.application_id,
+      channel_id: record.channel_id,
+      guild_id: record.guild_id,
+      user_id: record.user_id,
+      interaction_id: record.id,
+      created_at: this.deps.now(),
+    });
+  }
+}
+
+/** The callback type an answer names (for its transcript step), or null. */
+function callbackTypeOf(body: unknown): number | null {
+  const type = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).type : undefined;
+  return typeof type === 'number' ? type : null;
+}

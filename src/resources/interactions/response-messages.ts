@@ -1,0 +1,71 @@
+/**
+ * The messages an app's answers leave in the channel, shared by the callbacks (4, 5, 7) and the
+ * interaction webhook (follow-ups, edits): made from the answer's checked data, and edited.
+ */
+import { MESSAGE_FLAGS_ALLOWED } from '../messages/rules/message-data.js';
+import {
+  EPHEMERAL_FLAG,
+  hasFlag,
+  interactionMetadataOf,
+  IS_COMPONENTS_V2_FLAG,
+  LOADING_FLAG,
+  type StoredMessage,
+} from '../messages/rules/messages.js';
+import type { InteractionRecord } from './rules/lifecycle.js';
+import { normalizeComponents } from '../messages/rules/component-tree.js';
+
+function flagsOf(data: Record<string, unknown>): number {
+  return typeof data.flags === 'number' ? data.flags : 0;
+}
+
+/** A new message of the app in the interaction's channel; `loading`: the "thinking…" of a deferred answer. */
+export function newResponseMessage(
+  record: InteractionRecord,
+  data: Record<string, unknown>,
+  loading: boolean,
+  made: { id: string; at: number },
+): StoredMessage {
+  const flags = flagsOf(data);
+  const ephemeral = hasFlag(flags, EPHEMERAL_FLAG);
+  return {
+    id: made.id,
+    channel_id: record.channel_id,
+    guild_id: record.guild_id,
+    author: { kind: 'app', id: record.application_id },
+    content: loading ? '' : typeof data.content === 'string' ? data.content : '',
+    embeds: loading || !Array.isArray(data.embeds) ? [] : (data.embeds as Record<string, unknown>[]),
+    components: loading || !Array.isArray(data.components) ? [] : normalizeComponents(data.components as unknown[]),
+    // What an app may set, and LOADING, which only slashd sets.
+    flags: (flags & MESSAGE_FLAGS_ALLOWED) | (loading ? LOADING_FLAG : 0),
+    tts: data.tts === true,
+    timestamp: new Date(made.at).toISOString(),
+    edited_timestamp: null,
+    interaction_metadata: interactionMetadataOf(record),
+    ephemeral_for_user_id: ephemeral ? record.user_id : null,
+    webhook_id: record.application_id,
+    application_id: record.application_id,
+  };
+}
+
+/**
+ * An edit's fields replace the message's (null clears); EPHEMERAL stays as it was; a loading
+ * message is filled in; IS_COMPONENTS_V2 is set when the edit sets it (the rules keep it once set).
+ */
+export function editedMessage(message: StoredMessage, data: Record<string, unknown>, at: number): StoredMessage {
+  return {
+    ...message,
+    content: typeof data.content === 'string' ? data.content : data.content === null ? '' : message.content,
+    embeds: Array.isArray(data.embeds)
+      ? (data.embeds as Record<string, unknown>[])
+      : data.embeds === null
+        ? []
+        : message.embeds,
+    components: Array.isArray(data.components)
+      ? normalizeComponents(data.components as unknown[])
+      : data.components === null
+        ? []
+        : message.components,
+    flags: (message.flags & ~LOADING_FLAG) | (flagsOf(data) & IS_COMPONENTS_V2_FLAG),
+    edited_timestamp: hasFlag(message.flags, LOADING_FLAG) ? null : new Date(at).toISOString(),
+  };
+}

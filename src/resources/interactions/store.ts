@@ -1,0 +1,155 @@
+/** Interactions (keyed by application id), the messages slashd itself holds, and launched Activities. */
+import type { InteractionRecord, InteractionState } from './rules/lifecycle.js';
+import type { StoredMessage } from '../messages/rules/messages.js';
+
+/** A launched Activity (entry point commands). */
+export interface ActivityInstance {
+  id: string;
+  application_id: string;
+  channel_id: string;
+  guild_id: string | null;
+  user_id: string;
+  interaction_id: string;
+  created_at: number;
+}
+
+/** Exclusive id bounds of a page of channel messages (either, both or neither). */
+export interface MessageRange {
+  readonly before?: string | undefined;
+  readonly after?: string | undefined;
+}
+
+/** One step of an interaction's life as its transcript shows it (a delivery attempt, a fault, ...). */
+export interface TranscriptEntry {
+  /** Epoch ms. */
+  readonly at: number;
+  readonly kind: string;
+  readonly detail: Readonly<Record<string, unknown>>;
+}
+
+/** A pinned message of a channel, and when it was pinned. */
+export interface Pin {
+  readonly messageId: string;
+  /** ISO 8601, as v10's `pinned_at`. */
+  readonly pinnedAt: string;
+}
+
+/** What pinning did: pinned now, pinned already (its time kept), or refused (the channel is full). */
+export type PinOutcome = 'pinned' | 'already' | 'full';
+
+/**
+ * What the invoking user reads of an interaction (GET /interactions/{id}): the record's fields
+ * the answer and the access check are made of, never its payload (the token is in it).
+ */
+export type InteractionStatus = Readonly<
+  Pick<
+    InteractionRecord,
+    | 'id'
+    | 'application_id'
+    | 'user_id'
+    | 'guild_id'
+    | 'channel_id'
+    | 'nonce'
+    | 'state'
+    | 'failure_reason'
+    | 'failure_detail'
+    | 'response'
+    | 'created_at'
+  >
+>;
+
+/** The status fields of a record. */
+export function statusOf(record: InteractionRecord): InteractionStatus {
+  return {
+    id: record.id,
+    application_id: record.application_id,
+    user_id: record.user_id,
+    guild_id: record.guild_id,
+    channel_id: record.channel_id,
+    nonce: record.nonce,
+    state: record.state,
+    failure_reason: record.failure_reason,
+    failure_detail: record.failure_detail ?? null,
+    response: record.response,
+    created_at: record.created_at,
+  };
+}
+
+/** Steps one interaction's transcript keeps; later ones are not recorded (a transcript is bounded). */
+export const MAX_TRANSCRIPT_ENTRIES = 100;
+
+export interface InteractionStore {
+  /** A new interaction; its id must be new for the application. */
+  putInteraction(record: InteractionRecord): Promise<void>;
+  getInteraction(applicationId: string, id: string): Promise<InteractionRecord | null>;
+  /** Just the stored state: what `POST /interactions` reports after delivery. */
+  getInteractionState(applicationId: string, id: string): Promise<InteractionState | null>;
+  /**
+   * The interaction's status as its invoking user asks for it (null for anyone else): a read that
+   * never waits on a write and never takes what delivery needs (SQLite: from this node's memory
+   * of the interactions it wrote; PostgreSQL: on a few connections of its own).
+   */
+  findUserInteractionStatus(userId: string, id: string): Promise<InteractionStatus | null>;
+  /** The user's newest interactions (of every application), newest first: where an open modal is looked for. */
+  listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]>;
+  /**
+   * Records that `submissionId` submitted the modal that interaction `id` was answered with: true
+   * only for the first claim (a modal is submitted once), false when it was claimed already, the
+   * interaction is not answered with a modal, or does not exist.
+   */
+  claimModal(applicationId: string, id: string, submissionId: string): Promise<boolean>;
+  /**
+   * Applies `patch` only while the stored state is one of `from` (a compare-and-set, so that two
+   * racing acknowledgements cannot both win); false when the state had moved on.
+   */
+  updateInteraction(
+    applicationId: string,
+    id: string,
+    from: readonly InteractionState[],
+    patch: Partial<InteractionRecord>,
+    /** Written in the same transaction, only when the update applies (the answer's message). */
+    message?: StoredMessage,
+  ): Promise<boolean>;
+
+  // Messages slashd itself holds (interaction responses, follow-ups, launch notices).
+  /** A new message; its id must be new (no upsert, so that an id collision cannot overwrite). */
+  putMessage(message: StoredMessage): Promise<void>;
+  /** Rewrites an existing message of the same id; false when it no longer exists. */
+  editMessage(message: StoredMessage): Promise<boolean>;
+  getMessage(channelId: string, id: string): Promise<StoredMessage | null>;
+  /**
+   * Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own),
+   * with ids inside `range`; with `after` alone, the oldest `limit` after it.
+   */
+  listChannelMessages(
+    channelId: string,
+    viewerId: string,
+    limit: number,
+    range?: MessageRange,
+  ): Promise<StoredMessage[]>;
+  /** Deletes the message, its pin and its reactions, in one transaction; false when there was no such message. */
+  deleteMessage(channelId: string, id: string): Promise<boolean>;
+  /**
+   * Deletes at once (one statement, so all or nothing) the channel's messages of these ids that
+   * everyone in the channel sees (no ephemeral one); returns the ids deleted, in no set order.
+   */
+  deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]>;
+
+  // Pins of a channel: of slashd's messages and the world file's alike, by message id.
+  /** Pins a message unless the channel holds `limit` pins: one transaction, so two racing pins cannot pass it. */
+  pinMessage(channelId: string, messageId: string, pinnedAt: string, limit: number): Promise<PinOutcome>;
+  /** False when the message was not pinned. */
+  unpinMessage(channelId: string, messageId: string): Promise<boolean>;
+  /** Newest pin first; with `before` (ISO 8601), only pins made before it. */
+  listPins(channelId: string, limit: number, before?: string): Promise<Pin[]>;
+  /** Which of these messages of the channel are pinned (each read of a message says so), in no set order. */
+  pinnedAmong(channelId: string, messageIds: readonly string[]): Promise<string[]>;
+
+  /** Adds a step to the interaction's transcript, in order; past MAX_TRANSCRIPT_ENTRIES, nothing. */
+  appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void>;
+  /** The interaction's transcript, oldest step first (empty when it has none). */
+  listTranscript(applicationId: string, interactionId: string): Promise<TranscriptEntry[]>;
+
+  putActivityInstance(instance: ActivityInstance): Promise<void>;
+  listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;
+}

@@ -1,0 +1,126 @@
+/**
+ * Messages as v10 message objects, and a channel's messages as one user sees them: the world's
+ * messages and slashd's own (responses, follow-ups), newest first, ephemeral ones only for their
+ * user.
+ */
+import {
+  fromWorldMessage,
+  messageVisibleTo,
+  toWireMessage,
+  type MessageRenderContext,
+  type StoredMessage,
+} from './rules/messages.js';
+import { isCustomEmojiKey, wireReaction } from '../reactions/rules.js';
+import { guildEmojis } from '../../core/world/emojis.js';
+import { selectPage, type Page } from '../../core/world/page-query.js';
+import type { Channel, Guild } from '../../core/world/types.js';
+import { isThread } from '../../core/permissions/channels.js';
+import { toWireThread } from '../../core/world/v10-objects.js';
+import type { Store } from '../../store/store.js';
+import { loadMessageContext } from './context.js';
+
+export class MessageRenderer {
+  /**
+   * With `reactions`, the messages a viewer reads carry their `reactions` (docs/v10-behaviour.md#reactions).
+   * `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening).
+   */
+  constructor(
+    private readonly store: Pick<Store, 'world' | 'interactions'> & Partial<Pick<Store, 'reactions'>>,
+    private readonly origin: () => string = () => '',
+  ) {}
+
+  /** Loads every user, application and replied-to message the messages name, so that rendering itself is pure. */
+  private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
+    const context = await loadMessageContext({ world: this.store.world, messages: this.store.interactions }, messages);
+    return { ...context, origin: this.origin() };
+  }
+
+  async render(message: StoredMessage): Promise<Record<string, unknown>> {
+    return toWireMessage(message, await this.contextFor([message]));
+  }
+
+  /** The message as `viewerId` reads it: with its `reactions` (`me` meaning the viewer), when it has any. */
+  async renderFor(message: StoredMessage, viewerId: string): Promise<Record<string, unknown>> {
+    return this.withReactions(await this.render(message), message, viewerId, undefined);
+  }
+
+  /**
+   * v10 leaves `reactions` out of a message that has none. The guild's emojis name its custom ones:
+   * `guild` when the caller has it, else read only when a custom emoji is there.
+   */
+  private async withReactions(
+    wire: Record<string, unknown>,
+    message: StoredMessage,
+    viewerId: string,
+    guild: Pick<Guild, 'emojis'> | undefined,
+  ): Promise<Record<string, unknown>> {
+    const counts = (await this.store.reactions?.countReactions(message.channel_id, message.id, viewerId)) ?? [];
+    if (counts.length === 0) return wire;
+    const custom = counts.some((count) => isCustomEmojiKey(count.emoji));
+    const emojisOf = custom ? (guild ?? (await this.guildOf(message))) : undefined;
+    const emojis = emojisOf ? guildEmojis(emojisOf) : [];
+    return { ...wire, reactions: counts.map((count) => wireReaction(count.emoji, count.count, count.me, emojis)) };
+  }
+
+  private async guildOf(message: StoredMessage): Promise<Guild | undefined> {
+    if (message.guild_id === null) return undefined;
+    return (await this.store.world.getGuildWithMembers(message.guild_id, [])) ?? undefined;
+  }
+
+  /**
+   * One page of the channel's messages, newest first (`selectPage`). `viewerId` is a user's id, or
+   * an app's id for its bot: no ephemeral message is for a bot.
+   */
+  async channelMessages(
+    guild: Guild,
+    channel: Channel,
+    viewerId: string,
+    page: Page,
+  ): Promise<Record<string, unknown>[]> {
+    const own = await this.storedPage(channel.id, viewerId, page);
+    const fromWorld = guild.messages
+      .filter((m) => m.channel_id === channel.id)
+      .map((m) => fromWorldMessage(m, guild.id));
+    const candidates = [...own, ...fromWorld].filter((m) => messageVisibleTo(m, viewerId) && m.guild_id === guild.id);
+    const visible = selectPage(candidates, page, (m) => m.id);
+    const ctx = await this.contextFor(visible);
+    const rendered: Record<string, unknown>[] = [];
+    for (const m of visible)
+      rendered.push(await this.withReactions(withThread(guild, toWireMessage(m, ctx)), m, viewerId, guild));
+    return rendered;
+  }
+
+  /** One page of a DM channel's messages, newest first: all are slashd's own. */
+  async dmMessages(channelId: string, viewerId: string, page: Page): Promise<Record<string, unknown>[]> {
+    const visible = selectPage(await this.storedPage(channelId, viewerId, page), page, (m) => m.id);
+    const ctx = await this.contextFor(visible);
+    const rendered: Record<string, unknown>[] = [];
+    for (const m of visible) rendered.push(await this.withReactions(toWireMessage(m, ctx), m, viewerId, undefined));
+    return rendered;
+  }
+
+  /** The store pages its own messages; `around` takes a page on each side of the cursor. */
+  private async storedPage(channelId: string, viewerId: string, page: Page): Promise<StoredMessage[]> {
+    const { limit, before, after, around } = page;
+    if (around === undefined) {
+      return this.store.interactions.listChannelMessages(channelId, viewerId, limit, { before, after });
+    }
+    return [
+      ...(await this.store.interactions.listChannelMessages(channelId, viewerId, limit, { after: around })),
+      ...(await this.store.interactions.listChannelMessages(channelId, viewerId, limit, {
+        before: (BigInt(around) + 1n).toString(),
+      })),
+    ];
+  }
+}
+
+/** v10's HAS_THREAD message flag: a thread was started from the message. */
+const HAS_THREAD_FLAG = 1 << 5;
+
+/** A message a thread was started from carries the thread (its id is the message's) and HAS_THREAD. */
+function withThread(guild: Guild, wire: Record<string, unknown>): Record<string, unknown> {
+  const thread = guild.channels.find((c) => c.id === wire.id && isThread(c));
+  if (!thread) return wire;
+  const flags = typeof wire.flags === 'number' ? wire.flags : 0;
+  return { ...wire, flags: flags | HAS_THREAD_FLAG, thread: toWireThread(guild, thread) };
+}

@@ -1,0 +1,319 @@
+/**
+ * A bot's or a user's own messages in a channel (`POST /channels/{id}/messages`, and editing or
+ * deleting what they sent; deleting another's with MANAGE_MESSAGES): checked with the interaction
+ * answers' message rules, stored with them, and told to bots as MESSAGE_CREATE / UPDATE / DELETE.
+ */
+import { MESSAGE_FLAGS_INVALID } from '../../core/io/codes.js';
+import { apiError, invalidFormBody } from '../../core/io/errors.js';
+import { issue } from '../../core/io/issue.js';
+import { checkMessageData, messageFormError } from './rules/message-data.js';
+import { editedMessageState } from './rules/components-v2.js';
+import {
+  EPHEMERAL_FLAG,
+  IS_COMPONENTS_V2_FLAG,
+  SUPPRESS_EMBEDS_FLAG,
+  SUPPRESS_NOTIFICATIONS_FLAG,
+  type MessageAuthor,
+  type StoredMessage,
+} from './rules/messages.js';
+import { ATTACH_FILES, hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';
+import { sendMessagesFlag } from '../../core/permissions/channel-permissions.js';
+import { permissionsInForce } from '../members/rules/member-rules.js';
+import { memberOf } from '../../core/world/member-index.js';
+import type { SnowflakeGenerator } from '../../core/snowflake.js';
+import { toWireChannel } from '../../core/world/v10-objects.js';
+import { viewerId, type Viewer } from '../../core/world/viewer.js';
+import type { Channel, Guild } from '../../core/world/types.js';
+import type { InteractionStore } from '../../store/store.js';
+import { normalizeComponents } from './rules/component-tree.js';
+import { userMentionIds } from './rules/message-mentions.js';
+import { findChannelMessage } from './lookup.js';
+import type { MessageRenderer } from './renderer.js';
+import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './addressing.js';
+import type { WorldEvents } from '../../events/world-events.js';
+import { attachFiles, checkComponentMedia, type AttachmentsService, type IncomingFile } from '../attachments/service.js';
+import { visibleChannel, type WorldReadStore } from '../world/reads.js';
+import { postRefusal } from '../threads/rules/thread-rules.js';
+import { refuseThread } from '../threads/place.js';
+import type { DmChannelsService } from '../dms/service.js';
+
+/** Channel types that hold no messages of their own: categories, forums and media channels. */
+const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([4, 15, 16]);
+/** The flags a bot may set on a channel message (no EPHEMERAL: that is for interaction answers). */
+export const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG | IS_COMPONENTS_V2_FLAG;
+
+/** v10 stores an embed without a type as a rich embed, and returns it so. */
+export function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> {
+  return { type: 'rich', ...embed };
+}
+
+/** The message rules of interaction answers, without EPHEMERAL; `editing` is the message an edit changes. */
+export function checkChannelMessage(body: unknown, editing?: StoredMessage): Record<string, unknown> {
+  const checked = checkMessageData(body, editing ? { partial: true, editing: editedMessageState(editing) } : {});
+  if (!checked.ok) throw messageFormError(checked.issues);
+  const flags = checked.value.flags;
+  if (typeof flags === 'number' && (flags & EPHEMERAL_FLAG) !== 0) {
+    throw invalidFormBody([
+      issue(['flags'], MESSAGE_FLAGS_INVALID, `Only the flags ${CHANNEL_MESSAGE_FLAGS} may be set.`),
+    ]);
+  }
+  return checked.value;
+}
+
+export interface ChannelMessagesDeps {
+  world: WorldReadStore;
+  messages: Pick<InteractionStore, 'putMessage' | 'getMessage' | 'editMessage' | 'deleteMessage'>;
+  renderer: MessageRenderer;
+  ids: SnowflakeGenerator;
+  now: () => number;
+  events: WorldEvents;
+  /** Files of messages sent as multipart bodies; without it, messages carry no files. */
+  attachments?: AttachmentsService;
+  /** DM channels, whose messages are theirs; without it, a DM channel is an unknown channel. */
+  dms?: DmChannelsService;
+}
+
+export class ChannelMessagesService {
+  constructor(private readonly deps: ChannelMessagesDeps) {}
+
+  /** The viewer's permissions with a user's timeout in force (a timed-out member only reads). */
+  private inForce(guild: Guild, viewer: Viewer, permissions: bigint): bigint {
+    const member = viewer.kind === 'user' ? memberOf(guild, viewer.userId) : undefined;
+    return permissionsInForce(guild, member, permissions, this.deps.now());
+  }
+
+  /** A channel the viewer may view (VIEW_CHANNEL). */
+  async channel(viewer: Viewer, channelId: string): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.wire(dm, viewer);
+    const { guild, channel } = await visibleChannel(this.deps.world, viewer, channelId);
+    return toWireChannel(guild, channel);
+  }
+
+  /** A bot's or a user's message; needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread), ATTACH_FILES with files. */
+  async send(
+    viewer: Viewer,
+    channelId: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.send(viewer, dm, body, files);
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const permissions = this.inForce(place.guild, viewer, place.permissions);
+    if (!hasAll(permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
+    const threadRefusal = postRefusal(place.channel, permissions);
+    if (threadRefusal) refuseThread(threadRefusal);
+    if (files.length > 0 && !hasAll(permissions, ATTACH_FILES)) throw apiError('MissingPermissions');
+    return this.render(await this.create(authorOf(viewer), place, body, files));
+  }
+
+  /**
+   * `POST /channels/{id}/typing`: the viewer starts typing, told to bots as TYPING_START. Needs
+   * what sending needs (v10 answers 50013 otherwise); nothing is stored.
+   */
+  async typing(viewer: Viewer, channelId: string): Promise<void> {
+    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
+    if (!hasAll(this.inForce(guild, viewer, permissions), sendMessagesFlag(channel))) {
+      throw apiError('MissingPermissions');
+    }
+    await this.deps.events.typingStarted(guild, channel.id, viewerId(viewer), this.deps.now());
+  }
+
+  /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
+  async get(viewer: Viewer, channelId: string, messageId: string): Promise<Record<string, unknown>> {
+    const dm = await this.deps.dms?.find(viewer, channelId);
+    if (dm) return this.deps.dms!.message(viewer, dm, messageId);
+    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
+    const message = await this.find(guild, channel, messageId, viewerId(viewer));
+    if (!message) throw apiError('UnknownMessage');
+    return this.deps.renderer.renderFor(message, viewerId(viewer));
+  }
+
+  /** Only the author's own message (a bot's or a user's). */
+  async edit(
+    viewer: Viewer,
+    channelId: string,
+    messageId: string,
+    body: unknown,
+    files: readonly IncomingFile[] = [],
+  ): Promise<Record<string, unknown>> {
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
+    const edited = await this.editOwn(viewer, place, found, body, files);
+    if (!edited) throw apiError('UnknownMessage');
+    return this.render(edited);
+  }
+
+  /** The author's own message, or another's with MANAGE_MESSAGES in the channel. */
+  async delete(viewer: Viewer, channelId: string, messageId: string): Promise<void> {
+    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
+    if (!(await this.deleteAsAuthorOrModerator(viewer, place, found))) throw apiError('UnknownMessage');
+  }
+
+  /** The caller has checked the author's right to send here. */
+  private async create(
+    author: MessageAuthor,
+    place: AddressingPlace,
+    body: unknown,
+    files: readonly IncomingFile[],
+  ): Promise<StoredMessage> {
+    const { guild, channel } = place;
+    if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
+    const data = checkChannelMessage(body);
+    const content = typeof data.content === 'string' ? data.content : '';
+    const named = await this.withMembersNamed(place, content);
+    const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
+      this.find(guild, channel, id, author.id),
+    );
+    const message: StoredMessage = {
+      ...newMessageFields(data, this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
+      ...addressing,
+    };
+    await storeNewMessage(this.deps, message, data, files);
+    await this.deps.events.messageCreated(message);
+    return message;
+  }
+
+  /**
+   * The place with the members its content mentions loaded too: members are rows, and a read
+   * names the members it needs (a mention of a user outside the guild mentions no one).
+   */
+  private async withMembersNamed(place: AddressingPlace, content: string): Promise<AddressingPlace> {
+    const named = userMentionIds(content);
+    if (named.length === 0) return place;
+    const loaded = place.guild.members.map((member) => member.user_id);
+    const guild = await this.deps.world.getGuildWithMembers(place.guild.id, [...loaded, ...named]);
+    return guild ? { ...place, guild } : place;
+  }
+
+  private find(guild: Guild, channel: Channel, messageId: string, viewerId: string): Promise<StoredMessage | null> {
+    return findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId);
+  }
+
+  private async editOwn(
+    viewer: Viewer,
+    place: AddressingPlace,
+    message: StoredMessage | null,
+    body: unknown,
+    files: readonly IncomingFile[],
+  ): Promise<StoredMessage | null> {
+    if (!message) return null;
+    if (!isAuthor(message, viewer)) throw apiError('CannotEditOtherUsersMessage');
+    const own = message;
+    const data = checkChannelMessage(body, own);
+    const content = typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content;
+    const { mentions: _users, mention_roles: _roles, mention_everyone: _everyone, ...kept } = own;
+    const edited: StoredMessage = {
+      ...kept,
+      ...addressEditedMessage(await this.withMembersNamed(place, content), own, content, data.allowed_mentions),
+      content,
+      embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : data.embeds === null ? [] : own.embeds,
+      components: Array.isArray(data.components)
+        ? normalizeComponents(data.components as unknown[])
+        : data.components === null
+          ? []
+          : own.components,
+      // Once set, IS_COMPONENTS_V2 stays (the rules refuse an edit dropping it).
+      flags:
+        typeof data.flags === 'number'
+          ? (data.flags & CHANNEL_MESSAGE_FLAGS) | (own.flags & IS_COMPONENTS_V2_FLAG)
+          : own.flags,
+      edited_timestamp: new Date(this.deps.now()).toISOString(),
+    };
+    const attached = await attachFiles(this.deps.attachments, edited, data.attachments, files, ['attachments'], own);
+    await checkComponentMedia(edited, ['components'], attached);
+    if (!(await this.deps.messages.editMessage(edited))) {
+      await attached?.discard();
+      return null;
+    }
+    await attached?.commit();
+    await this.deps.events.messageUpdated(edited);
+    return edited;
+  }
+
+  /**
+   * Decision: a world-file message is the world document's, changed through the admin API; no v10
+   * caller deletes it (403 50013, as for a message one may not delete), moderators included.
+   */
+  private async deleteAsAuthorOrModerator(
+    viewer: Viewer,
+    place: AddressingPlace,
+    message: StoredMessage | null,
+  ): Promise<boolean> {
+    if (!message) return false;
+    if (!isAuthor(message, viewer) && !hasAll(place.permissions, MANAGE_MESSAGES)) {
+      throw apiError('MissingPermissions');
+    }
+    if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id))) {
+      // Not in the store: a world-file message, or one deleted meanwhile (10008).
+      const ofWorldFile = place.guild.messages.some((m) => m.id === message.id && m.channel_id === message.channel_id);
+      if (ofWorldFile) throw apiError('MissingPermissions');
+      return false;
+    }
+    await this.deps.events.messageDeleted(message);
+    return true;
+  }
+
+  private render(message: StoredMessage): Promise<Record<string, unknown>> {
+    return this.deps.renderer.render(message);
+  }
+}
+
+/** A new channel message of checked `data` (no mentions: the caller adds its addressing). */
+export function newMessageFields(
+  data: Record<string, unknown>,
+  id: string,
+  channelId: string,
+  guildId: string | null,
+  author: MessageAuthor,
+  nowMs: number,
+): StoredMessage {
+  return {
+    id,
+    channel_id: channelId,
+    guild_id: guildId,
+    author,
+    content: typeof data.content === 'string' ? data.content : '',
+    embeds: Array.isArray(data.embeds) ? data.embeds.map(withEmbedType) : [],
+    components: Array.isArray(data.components) ? normalizeComponents(data.components as unknown[]) : [],
+    flags: typeof data.flags === 'number' ? data.flags & CHANNEL_MESSAGE_FLAGS : 0,
+    tts: data.tts === true,
+    timestamp: new Date(nowMs).toISOString(),
+    edited_timestamp: null,
+    ephemeral_for_user_id: null,
+  };
+}
+
+/** Stores a new message with its files; the files go again if the message cannot be stored. */
+export async function storeNewMessage(
+  deps: { messages: Pick<InteractionStore, 'putMessage'>; attachments?: AttachmentsService },
+  message: StoredMessage,
+  data: Record<string, unknown>,
+  files: readonly IncomingFile[],
+): Promise<void> {
+  const attached = await attachFiles(deps.attachments, message, data.attachments, files, ['attachments']);
+  try {
+    await checkComponentMedia(message, ['components'], attached);
+    await deps.messages.putMessage(message);
+  } catch (error) {
+    await attached?.discard();
+    throw error;
+  }
+}
+
+/** Who writes a message the viewer sends: a bot by its application id, or the user. */
+export function authorOf(viewer: Viewer): MessageAuthor {
+  return viewer.kind === 'bot' ? { kind: 'app', id: viewer.applicationId } : { kind: 'user', id: viewer.userId };
+}
+
+/** The viewer wrote the message (a bot's interaction answers are the webhook's, not its own). */
+function isAuthor(message: StoredMessage, viewer: Viewer): boolean {
+  if (viewer.kind === 'bot') {
+    return message.author.kind === 'app' && message.author.id === viewer.applicationId && !message.interaction_metadata;
+  }
+  return message.author.kind === 'user' && message.author.id === viewer.userId;
+}

@@ -1,0 +1,115 @@
+/**
+ * The PostgreSQL ThreadStore: threads created through the API as rows of `guild_threads`, their
+ * members as rows of `thread_members` (src/store/thread-store.ts). A guild read holds the stored
+ * threads among its channels, in the same statement (THREADS_OF_G).
+ */
+import type { Channel } from '../../core/world/types.js';
+import type { ThreadCreation, ThreadMemberRow, ThreadStore } from './store.js';
+import { threadDocument } from './rows.js';
+import type { PostgresClient } from '../../store/postgres/connection.js';
+import { PostgresGuildStructure } from '../guild-structure/store.postgres.js';
+
+/** True when the row was new (inside the caller's transaction). */
+async function insertMember(
+  client: PostgresClient,
+  guildId: string,
+  threadId: string,
+  member: ThreadMemberRow,
+): Promise<boolean> {
+  const result = await client.query(
+    `INSERT INTO thread_members (thread_id, user_id, guild_id, joined_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING`,
+    [threadId, member.user_id, guildId, Date.parse(member.join_timestamp)],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+export class PostgresThreads extends PostgresGuildStructure implements ThreadStore {
+  async createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation> {
+    return this.conn.transaction(async (client) => {
+      const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1', [guildId]);
+      if ((guild.rowCount ?? 0) === 0) return 'no-guild';
+      const inserted = await client.query(
+        'INSERT INTO guild_threads (thread_id, guild_id, doc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [thread.id, guildId, threadDocument(thread)],
+      );
+      if ((inserted.rowCount ?? 0) === 0) return 'exists';
+      for (const member of members) await insertMember(client, guildId, thread.id, member);
+      return 'created';
+    });
+  }
+
+  /** Threads stored as rows go with their parent channel, and their members and messages with them. */
+  protected override async dropChannelRows(
+    client: PostgresClient,
+    guildId: string,
+    channelIds: readonly string[],
+  ): Promise<void> {
+    if (channelIds.length === 0) return;
+    const threads = await client.query<{ thread_id: string }>(
+      `DELETE FROM guild_threads WHERE guild_id = $1
+         AND (thread_id = ANY($2::text[]) OR (doc::jsonb ->> 'parent_id') = ANY($2::text[]))
+       RETURNING thread_id`,
+      [guildId, channelIds],
+    );
+    const threadIds = threads.rows.map((row) => row.thread_id);
+    await client.query('DELETE FROM thread_members WHERE guild_id = $1 AND thread_id = ANY($2::text[])', [
+      guildId,
+      threadIds,
+    ]);
+    await super.dropChannelRows(client, guildId, [...new Set([...channelIds, ...threadIds])]);
+  }
+
+  async updateThread(guildId: string, thread: Channel): Promise<boolean> {
+    const result = await this.conn.pool.query(
+      'UPDATE guild_threads SET doc = $1 WHERE guild_id = $2 AND thread_id = $3',
+      [threadDocument(thread), guildId, thread.id],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async deleteThread(guildId: string, threadId: string): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      const gone = await client.query('DELETE FROM guild_threads WHERE guild_id = $1 AND thread_id = $2', [
+        guildId,
+        threadId,
+      ]);
+      await client.query('DELETE FROM thread_members WHERE guild_id = $1 AND thread_id = $2', [guildId, threadId]);
+      if ((gone.rowCount ?? 0) === 0) return false;
+      await super.dropChannelRows(client, guildId, [threadId]);
+      return true;
+    });
+  }
+
+  async addThreadMember(guildId: string, threadId: string, member: ThreadMemberRow): Promise<boolean | null> {
+    return this.conn.transaction(async (client) => {
+      // Held to the end of the transaction: a thread deleted meanwhile takes no new member.
+      const thread = await client.query(
+        'SELECT 1 FROM guild_threads WHERE guild_id = $1 AND thread_id = $2 FOR SHARE',
+        [guildId, threadId],
+      );
+      if ((thread.rowCount ?? 0) === 0) return null;
+      return insertMember(client, guildId, threadId, member);
+    });
+  }
+
+  async removeThreadMember(guildId: string, threadId: string, userId: string): Promise<boolean> {
+    const result = await this.conn.pool.query(
+      'DELETE FROM thread_members WHERE guild_id = $1 AND thread_id = $2 AND user_id = $3',
+      [guildId, threadId, userId],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async listThreadMembers(guildId: string, threadId: string): Promise<ThreadMemberRow[]> {
+    const result = await this.conn.pool.query<{ user_id: string; joined_at: string }>(
+      `SELECT user_id, joined_at FROM thread_members WHERE guild_id = $1 AND thread_id = $2
+       ORDER BY joined_at, length(user_id), user_id`,
+      [guildId, threadId],
+    );
+    return result.rows.map((row) => ({
+      user_id: row.user_id,
+      join_timestamp: new Date(Number(row.joined_at)).toISOString(),
+    }));
+  }
+}
