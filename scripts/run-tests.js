@@ -1,4 +1,4 @@
-// Runs every compiled test file (dist/test/**/*.test.js) with node's test runner.
+// Runs every compiled test file (dist/test/**/*.test.js, and those beside their resource in dist/src) with node's test runner.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ function findTests(dir) {
 }
 
 const only = process.argv.slice(2);
-const files = findTests('dist/test')
+const files = [...findTests('dist/test'), ...findTests('dist/src')]
   .filter((file) => only.length === 0 || only.some((pattern) => file.includes(pattern)))
   .sort();
 if (files.length === 0) {

@@ -1,0 +1,6 @@
+/** The home resource: what its folder contributes to a node (src/resources/resource.ts). */
+import { defineResource } from '../resource.js';
+
+export const homeResource = defineResource({
+  name: 'home',
+});
