@@ -124,7 +124,7 @@ async function assemble(
   const hosts = new HostPolicy(config.allowedHosts, [config.publicUrl, gatewayOptions.publicUrl]);
   gateway.setOrigin(address.gatewayOrigin(), hosts.allows);
   watchRedis(metrics, redis, events, shared);
-  const services = buildServices({
+  const built = buildServices({
     config,
     store,
     bus,
@@ -140,6 +140,7 @@ async function assemble(
     adminToken,
     ready: { store: () => store.ping(), redis: redis ? () => redis.ping() : undefined },
   });
+  const { services } = built;
 
   // Nodes starting at once on one database apply their start-up world one after the other.
   let worldImport: WorldChangeSummary | null | undefined;
@@ -159,7 +160,7 @@ async function assemble(
   const credentialThrottle = openCredentialThrottle(rateLimits, now, () => logger ?? QUIET_LOG);
   if (credentialThrottle) gateway.throttleCredentials(credentialThrottle, clientAddressOf(config.trustProxy));
 
-  const server = await buildServer(services.http, {
+  const server = await buildServer(built, {
     logger,
     timeouts: config.timeouts,
     metrics: {
@@ -204,7 +205,7 @@ async function assemble(
       // requests under way finish; console streams end; gateway clients are told to RECONNECT
       // (op 7) and resume on another node, their sessions kept in Redis for the resume window.
       await drain({ server, gateway, streams: services.console }, config.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
-      services.httpDelivery.close();
+      built.parts.httpDelivery.close();
       await rateLimits?.close();
       await events.close();
       await redis?.close();

@@ -9,7 +9,7 @@ import { DEMO_WORLD } from '../world/demo-world.js';
 import { adminTokenPath } from './admin-token.js';
 import { DEFAULT_URL } from './client.js';
 import type { Output } from './usage.js';
-import { deliveryRoutes } from '../resources/gateway/delivery-routes.js';
+import { deliveryRoutes } from '../resources/gateway/delivery-lookup.js';
 import { applicationLines, worldLines } from './world-text.js';
 import { DEFAULT_DB } from './database-args.js';
 import { isPostgresUrl, redactPostgresUrl } from '../store/postgres/url.js';

@@ -1,6 +1,6 @@
 /** A world as text for a person: who can act (users and their tokens), where (guilds, channels), and which apps. */
 import type { Application, Guild, User, World } from '../core/world/types.js';
-import { deliveryRouteText, type DeliveryRoute } from '../resources/gateway/delivery-routes.js';
+import { deliveryRouteText, type DeliveryRoute } from '../resources/gateway/delivery-lookup.js';
 
 /** Channel types shown with their name (v10 channel types). */
 const CHANNEL_KINDS: Readonly<Record<number, string>> = {

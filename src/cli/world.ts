@@ -1,5 +1,5 @@
 /** `slashd world`: the running world, through the admin API. Exit 0, or 2 when it cannot be read. */
-import type { DeliveryRoute } from '../resources/gateway/delivery-routes.js';
+import type { DeliveryRoute } from '../resources/gateway/delivery-lookup.js';
 import { adminToken, fetchWorld, requestJson, serverUrl, type Env, type ServerTarget } from './client.js';
 import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
 import { worldLines } from './world-text.js';

@@ -1,10 +1,10 @@
 /** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9 (and /api, as v10). */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger } from 'fastify';
 import { allowedHosts, HostPolicy } from './allowed-hosts.js';
-import { authentication, principalAfterAnswer } from './authentication.js';
+import { authentication } from './authentication.js';
 import { credentialThrottling } from './credential-throttle.js';
 import type { CredentialThrottle } from '../rate-limits/credential-throttle.js';
-import type { HttpServices } from './context.js';
+import type { HttpServiceParts } from './context.js';
 import { SERVED_VERSIONS, servedAsV10 } from './api-versions.js';
 import { handlerDeadlines } from './deadlines.js';
 import { clientErrorHandler, errorHandler } from './errors.js';
@@ -17,43 +17,11 @@ import { RouteIndex } from './method-not-allowed.js';
 import { notFoundHandler } from './not-found.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { faultHooks, type FaultHookOptions } from './faults.js';
-import { adminFaultRoutes } from '../resources/faults/routes.js';
-import { adminInteractionRoutes } from '../resources/interactions/admin-routes.js';
-import { adminRoutes } from '../resources/world/routes.js';
-import { snapshotRoutes } from '../resources/snapshots/routes.js';
-import { homeRoutes } from '../resources/home/routes.js';
-import { consoleRoutes } from '../resources/console/routes.js';
-import { readStaticFolder } from './static-files.js';
-import { applicationCommandRoutes } from '../resources/commands/routes.js';
-import { channelRoutes } from '../resources/command-index/routes.js';
-import { channelMessageRoutes } from '../resources/messages/routes.js';
-import { attachmentRoutes } from '../resources/attachments/routes.js';
 import { acceptUploads } from './multipart.js';
-import { channelPinRoutes } from '../resources/pins/routes.js';
-import { messageReactionRoutes } from '../resources/reactions/routes.js';
-import { guildRoutes } from '../resources/guilds/routes.js';
-import { banRoutes } from '../resources/bans/routes.js';
-import { dmChannelRoutes } from '../resources/dms/routes.js';
-import { auditLogRoutes } from '../resources/audit-log/routes.js';
-import { guildChannelRoutes } from '../resources/channels/routes.js';
-import { roleRoutes } from '../resources/roles/routes.js';
-import { threadRoutes } from '../resources/threads/routes.js';
-import { channelEditRoutes } from '../resources/channels/edit-routes.js';
-import { memberRoutes } from '../resources/members/routes.js';
-import { userRoutes } from '../resources/users/routes.js';
-import { commandPermissionRoutes } from '../resources/command-permissions/routes.js';
-import { interactionRoutes } from '../resources/interactions/routes.js';
-import { webhookRoutes } from '../resources/interactions/webhook-routes.js';
-import { identityRoutes } from '../resources/applications/routes.js';
-import { oauth2Routes } from '../resources/oauth2/routes.js';
-import { oauth2PageRoutes } from '../resources/oauth2/page-routes.js';
-import { gatewayRoutes } from '../resources/gateway/routes.js';
-import { adminCommandCreatesRoutes } from '../resources/commands/admin-routes.js';
-import { adminDeliveryRoutes } from '../resources/gateway/admin-routes.js';
-import { adminUsageRoutes } from '../resources/usage/routes.js';
-import { recordAppUsage } from '../resources/usage/hook.js';
+import type { MetricsExposition } from '../resources/metrics/routes.js';
+import { RESOURCES } from '../resources/index.js';
+import type { Resource, RouteContext } from '../resources/resource.js';
 import type { AppUsageRecorder } from '../resources/usage/service.js';
-import { metricsRoutes, type MetricsExposition } from '../resources/metrics/routes.js';
 import { observeRequests, replyWithRequestId, requestId } from './observability.js';
 import type { HttpMetrics } from '../metrics/metrics.js';
 
@@ -115,7 +83,15 @@ function fastifyTrustProxy(trust: TrustProxy): string | ((address: string, hop: 
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
-export async function buildServer(services: HttpServices, options: ServerOptions = {}): Promise<FastifyInstance> {
+/**
+ * The server of a node: the hooks every route needs, then each resource's routes (`resources`,
+ * by default every resource of src/resources/index.ts) under each served API version and at the root.
+ */
+export async function buildServer(
+  { services, parts }: HttpServiceParts,
+  options: ServerOptions = {},
+  resources: readonly Resource[] = RESOURCES,
+): Promise<FastifyInstance> {
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -143,7 +119,8 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   keepAliveHooks(app);
   replyWithRequestId(app);
   if (options.metrics) observeRequests(app, options.metrics.http);
-  if (options.usage) recordAppUsage(app, options.usage, principalAfterAnswer(services.principals));
+  const context: RouteContext = { services, parts, options };
+  for (const resource of resources) resource.hooks?.(app, context);
 
   app.removeAllContentTypeParsers();
   ignoreTypeOfEmptyBodies(app);
@@ -158,89 +135,16 @@ export async function buildServer(services: HttpServices, options: ServerOptions
   if (options.faults) faultHooks(app, options.faults);
   app.setNotFoundHandler(notFoundHandler(routes));
 
-  // Each plugin gets only the services it calls.
-  const { commands, world } = services;
+  // Each resource's plugins take from the registry only the services they call.
   for (const version of SERVED_VERSIONS) {
     await app.register(
       async (api) => {
         await acceptUploads(api);
-        await api.register(applicationCommandRoutes, { commands, guilds: world });
-        await api.register(commandPermissionRoutes, { permissions: services.permissions, guilds: world });
-        await api.register(channelRoutes, { channels: services.channels });
-        await api.register(interactionRoutes, {
-          interactions: services.interactions,
-          reads: services.interactionReads,
-          callbacks: services.callbacks,
-          attachments: services.attachments,
-        });
-        await api.register(webhookRoutes, { webhookMessages: services.webhookMessages, renderer: services.renderer });
-        await api.register(identityRoutes, { applications: services.applications });
-        await api.register(oauth2Routes, { oauth2: services.oauth2 });
-        await api.register(guildRoutes, { guilds: services.guilds });
-        if (services.bans) await api.register(banRoutes, { bans: services.bans });
-        if (services.dms) await api.register(dmChannelRoutes, { dms: services.dms });
-        if (services.auditLog) await api.register(auditLogRoutes, { auditLog: services.auditLog });
-        if (services.roles) await api.register(roleRoutes, { roles: services.roles });
-        if (services.guildChannels) await api.register(guildChannelRoutes, { guildChannels: services.guildChannels });
-        if (services.threads) await api.register(threadRoutes, services.threads);
-        if (services.threads || services.guildChannels) {
-          await api.register(channelEditRoutes, {
-            threads: services.threads?.threads,
-            guildChannels: services.guildChannels,
-          });
-        }
-        if (services.members) await api.register(memberRoutes, { members: services.members });
-        await api.register(userRoutes, { guilds: services.guilds });
-        await api.register(channelMessageRoutes, {
-          channelMessages: services.channelMessages,
-          moderation: services.messageModeration,
-        });
-        await api.register(channelPinRoutes, { pins: services.pins });
-        await api.register(messageReactionRoutes, { reactions: services.reactions });
-        await api.register(gatewayRoutes, { gateway: services.gateway });
+        for (const resource of resources) await resource.apiRoutes?.(api, context);
       },
       { prefix: `/api/${version}` },
     );
   }
-  if (services.attachments) await app.register(attachmentRoutes, { attachments: services.attachments });
-  await app.register(adminRoutes, { world, adminToken: services.adminToken, prefix: '/admin' });
-  await app.register(snapshotRoutes, {
-    snapshots: services.snapshots,
-    adminToken: services.adminToken,
-    prefix: '/admin',
-  });
-  await app.register(adminCommandCreatesRoutes, { world, commands, adminToken: services.adminToken, prefix: '/admin' });
-  await app.register(adminDeliveryRoutes, {
-    world,
-    presence: services.gateway,
-    adminToken: services.adminToken,
-    prefix: '/admin',
-  });
-  await app.register(adminInteractionRoutes, {
-    interactions: services.interactionReads,
-    adminToken: services.adminToken,
-    prefix: '/admin',
-  });
-  if (services.faults) {
-    await app.register(adminFaultRoutes, {
-      faults: services.faults,
-      adminToken: services.adminToken,
-      prefix: '/admin',
-    });
-  }
-  if (options.usage) {
-    await app.register(adminUsageRoutes, { usage: options.usage, adminToken: services.adminToken, prefix: '/admin' });
-  }
-  await app.register(homeRoutes, { ready: services.ready });
-  await app.register(oauth2PageRoutes, {
-    oauth2: services.oauth2,
-    oidc: services.oidc,
-    sessions: services.consentSessions,
-  });
-  const consoleFiles = options.consoleFolder === undefined ? null : readStaticFolder(options.consoleFolder);
-  await app.register(consoleRoutes, { console: services.console, files: consoleFiles });
-  if (options.metrics) {
-    await app.register(metricsRoutes, { metrics: options.metrics.exposition, tokens: options.metrics.tokens });
-  }
+  for (const resource of resources) await resource.rootRoutes?.(app, context);
   return app;
 }

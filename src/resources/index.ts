@@ -1,27 +1,28 @@
 /**
- * Every resource a node serves, in the order their services are built (a resource comes after the
- * ones whose services it calls). The one list the central files iterate over.
+ * Every resource a node serves: the one list the central files iterate over (the store entry
+ * points, app/services.ts, http/server.ts). A service is built when another asks for it, so the
+ * order is only the order routes are registered in.
  */
 import { applicationsResource } from './applications/index.js';
 import { attachmentsResource } from './attachments/index.js';
-import { audit_logResource } from './audit-log/index.js';
+import { auditLogResource } from './audit-log/index.js';
 import { bansResource } from './bans/index.js';
 import { channelsResource } from './channels/index.js';
-import { command_indexResource } from './command-index/index.js';
-import { command_permissionsResource } from './command-permissions/index.js';
+import { commandIndexResource } from './command-index/index.js';
+import { commandPermissionsResource } from './command-permissions/index.js';
 import { commandsResource } from './commands/index.js';
 import { consoleResource } from './console/index.js';
 import { dmsResource } from './dms/index.js';
 import { faultsResource } from './faults/index.js';
 import { gatewayResource } from './gateway/index.js';
-import { guild_structureResource } from './guild-structure/index.js';
+import { guildStructureResource } from './guild-structure/index.js';
 import { guildsResource } from './guilds/index.js';
 import { homeResource } from './home/index.js';
 import { interactionsResource } from './interactions/index.js';
 import { membersResource } from './members/index.js';
 import { messagesResource } from './messages/index.js';
 import { metricsResource } from './metrics/index.js';
-import { node_leasesResource } from './node-leases/index.js';
+import { nodeLeasesResource } from './node-leases/index.js';
 import { oauth2Resource } from './oauth2/index.js';
 import { pinsResource } from './pins/index.js';
 import { reactionsResource } from './reactions/index.js';
@@ -36,24 +37,24 @@ import type { Resource } from './resource.js';
 export const RESOURCES: readonly Resource[] = [
   applicationsResource,
   attachmentsResource,
-  audit_logResource,
+  auditLogResource,
   bansResource,
   channelsResource,
-  command_indexResource,
-  command_permissionsResource,
+  commandIndexResource,
+  commandPermissionsResource,
   commandsResource,
   consoleResource,
   dmsResource,
   faultsResource,
   gatewayResource,
-  guild_structureResource,
+  guildStructureResource,
   guildsResource,
   homeResource,
   interactionsResource,
   membersResource,
   messagesResource,
   metricsResource,
-  node_leasesResource,
+  nodeLeasesResource,
   oauth2Resource,
   pinsResource,
   reactionsResource,

@@ -3,13 +3,54 @@
  * `src/resources/<name>/index.ts` exports one `Resource`, and `src/resources/index.ts` lists them.
  * The central files (the store entry points, `app/services.ts`, `http/server.ts`) iterate over
  * that list instead of naming any resource, so a new resource edits the list and nothing central.
+ *
+ * The services of a node are one registry, `NodeServices`: each resource adds the services it
+ * builds to that interface from its own `index.ts` (`declare module '../resource.js'`), and gives
+ * a factory per service. A factory reads the other services it calls from the registry, so the
+ * order of the list does not matter; every service is built once, at start, and a factory that
+ * asks for a service nobody builds fails the start with its name (see `app/services.ts`).
  */
+import type { FastifyInstance } from 'fastify';
+import type { ServiceParts } from '../app/services.js';
+import type { ServerOptions } from '../http/server.js';
+
+/**
+ * Every service of a node by name. Empty here on purpose: each resource's `index.ts` declares its
+ * own entries, and the node parts every resource may read (`app/services.ts`) declare theirs.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface NodeServices {}
+
+/** How one service of the registry is built: from the node's parts and the other services. */
+export type ServiceFactory<K extends keyof NodeServices> = (
+  parts: ServiceParts,
+  services: NodeServices,
+) => NodeServices[K];
+
+/** A resource's factories, one per service it adds to the registry. */
+export type ServiceFactories = { readonly [K in keyof NodeServices]?: ServiceFactory<K> };
+
+/** What a route plugin is registered with: the services, the node's parts and the server's options. */
+export interface RouteContext {
+  services: NodeServices;
+  parts: ServiceParts;
+  options: ServerOptions;
+}
+
 export interface Resource {
   /** The folder's name (`reactions`, `threads`): unique in the list. */
   readonly name: string;
+  /** The services it builds, by their name in `NodeServices`. */
+  readonly services?: ServiceFactories;
+  /** Hooks on every request of the server (before any route is registered). */
+  readonly hooks?: (app: FastifyInstance, context: RouteContext) => void;
+  /** Its routes under each served API version (`/api/v10`, `/api/v9`, and `/api` as v10). */
+  readonly apiRoutes?: (api: FastifyInstance, context: RouteContext) => Promise<void>;
+  /** Its routes outside the API: the admin API, pages, files, probes. */
+  readonly rootRoutes?: (app: FastifyInstance, context: RouteContext) => Promise<void>;
 }
 
-/** A resource as the list holds it: the `satisfies` check keeps each entry's own, narrower type. */
+/** A resource as the list holds it: checked against `Resource`, keeping each entry's own type. */
 export function defineResource<R extends Resource>(resource: R): R {
   return resource;
 }

@@ -1,6 +1,20 @@
-/** The attachments resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** Message files: their bytes stored with the message, served at their URL. */
 import { defineResource } from '../resource.js';
+import { attachmentRoutes } from './routes.js';
+import { AttachmentsService } from './service.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    attachments: AttachmentsService;
+  }
+}
 
 export const attachmentsResource = defineResource({
   name: 'attachments',
+  services: {
+    attachments: ({ store, ids, origin }) => new AttachmentsService({ store, world: store.world, ids, origin }),
+  },
+  rootRoutes: async (app, { services }) => {
+    await app.register(attachmentRoutes, { attachments: services.attachments });
+  },
 });

@@ -1,6 +1,21 @@
-/** The audit-log resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** Guilds' audit logs. */
 import { defineResource } from '../resource.js';
+import { auditLogRoutes } from './routes.js';
+import { AuditLog } from './service.js';
 
-export const audit_logResource = defineResource({
+declare module '../resource.js' {
+  interface NodeServices {
+    auditLog: AuditLog;
+  }
+}
+
+export const auditLogResource = defineResource({
   name: 'audit-log',
+  services: {
+    auditLog: ({ store, ids, worldEvents }) =>
+      new AuditLog({ store: store.auditLog, world: store.world, ids, events: worldEvents }),
+  },
+  apiRoutes: async (api, { services }) => {
+    await api.register(auditLogRoutes, { auditLog: services.auditLog });
+  },
 });

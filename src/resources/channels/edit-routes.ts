@@ -14,8 +14,8 @@ import { parseJsonBodyKeepingIds } from '../../http/json-body.js';
 import { CHANNEL_BODY_LIMIT_BYTES } from './routes.js';
 
 export interface ChannelEditRoutesOptions {
-  threads?: ThreadsService | undefined;
-  guildChannels?: GuildChannelsService | undefined;
+  threads: ThreadsService;
+  guildChannels: GuildChannelsService;
 }
 
 interface ChannelParams {
@@ -34,7 +34,6 @@ export async function channelEditRoutes(
 
   /** The guild channels service for a bot; a user's token is refused as the bot-only routes refuse it. */
   const channelsFor = (request: FastifyRequest): GuildChannelsService => {
-    if (!guildChannels) throw apiError('UnknownChannel');
     if (viewerOf(request).kind !== 'bot') throw apiError('Unauthorized');
     return guildChannels;
   };
@@ -44,7 +43,7 @@ export async function channelEditRoutes(
     { ...CALLER, bodyLimit: CHANNEL_BODY_LIMIT_BYTES },
     async (request) => {
       const { channelId } = request.params;
-      if (threads && (await threads.threadKind(channelId)) !== null) {
+      if ((await threads.threadKind(channelId)) !== null) {
         return threads.edit(viewerOf(request), channelId, request.body, reasonOf(request));
       }
       return channelsFor(request).edit(appOf(request).id, channelId, request.body, reasonOf(request));
@@ -53,7 +52,7 @@ export async function channelEditRoutes(
 
   api.delete<{ Params: ChannelParams }>('/channels/:channelId', CALLER, async (request) => {
     const { channelId } = request.params;
-    if (threads && (await threads.threadKind(channelId)) === 'stored')
+    if ((await threads.threadKind(channelId)) === 'stored')
       return threads.delete(viewerOf(request), channelId, reasonOf(request));
     return channelsFor(request).delete(appOf(request).id, channelId, reasonOf(request));
   });

@@ -1,6 +1,24 @@
-/** The console resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** The web console: its own reads (sandbox sign-in, members, live streams) and its built files. */
+import { readStaticFolder } from '../../http/static-files.js';
 import { defineResource } from '../resource.js';
+import { consoleRoutes } from './routes.js';
+import { ConsoleService } from './service.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    /** Its live streams end when the node drains. */
+    console: ConsoleService;
+  }
+}
 
 export const consoleResource = defineResource({
   name: 'console',
+  services: {
+    console: ({ store, bus, config }) =>
+      new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true }),
+  },
+  rootRoutes: async (app, { services, options }) => {
+    const files = options.consoleFolder === undefined ? null : readStaticFolder(options.consoleFolder);
+    await app.register(consoleRoutes, { console: services.console, files });
+  },
 });

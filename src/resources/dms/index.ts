@@ -1,6 +1,21 @@
-/** The dms resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** DM channels between bots and users. */
+import { messaging } from '../messages/index.js';
 import { defineResource } from '../resource.js';
+import { dmChannelRoutes } from './routes.js';
+import { DmChannelsService } from './service.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    dms: DmChannelsService;
+  }
+}
 
 export const dmsResource = defineResource({
   name: 'dms',
+  services: {
+    dms: (parts, services) => new DmChannelsService(messaging(parts, services)),
+  },
+  apiRoutes: async (api, { services }) => {
+    await api.register(dmChannelRoutes, { dms: services.dms });
+  },
 });

@@ -1,7 +1,7 @@
 /** `GET /admin/delivery`: where each app's interactions go now (endpoint, or gateway and whether a bot is connected). */
 import type { FastifyInstance } from 'fastify';
 import type { GatewayPresence } from '../../core/gateway/presence.js';
-import { deliveryRoutes } from './delivery-routes.js';
+import { deliveryRoutes } from './delivery-lookup.js';
 import type { WorldService } from '../world/service.js';
 import { requireAdminToken } from '../../http/guards.js';
 

@@ -1,6 +1,17 @@
-/** The guild-structure resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** A guild's channels and roles written together: one change, its dispatches and audit entries. */
 import { defineResource } from '../resource.js';
+import { GuildStructureWrites } from './writes.js';
 
-export const guild_structureResource = defineResource({
+declare module '../resource.js' {
+  interface NodeServices {
+    structureWrites: GuildStructureWrites;
+  }
+}
+
+export const guildStructureResource = defineResource({
   name: 'guild-structure',
+  services: {
+    structureWrites: ({ store, worldEvents }, { auditLog }) =>
+      new GuildStructureWrites(store.world, worldEvents, auditLog),
+  },
 });

@@ -1,6 +1,10 @@
-/** The home resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** The home page and the probes (`/healthz`, `/readyz`). */
 import { defineResource } from '../resource.js';
+import { homeRoutes } from './routes.js';
 
 export const homeResource = defineResource({
   name: 'home',
+  rootRoutes: async (app, { parts }) => {
+    await app.register(homeRoutes, { ready: parts.ready });
+  },
 });

@@ -1,6 +1,21 @@
-/** The members resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** Guild members' edits, kicks and search by bots. */
 import { defineResource } from '../resource.js';
+import { memberRoutes } from './routes.js';
+import { MembersService } from './service.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    members: MembersService;
+  }
+}
 
 export const membersResource = defineResource({
   name: 'members',
+  services: {
+    members: ({ store, worldEvents, now }, { auditLog }) =>
+      new MembersService({ store: store.world, auditLog, events: worldEvents, now }),
+  },
+  apiRoutes: async (api, { services }) => {
+    await api.register(memberRoutes, { members: services.members });
+  },
 });

@@ -1,6 +1,37 @@
-/** The messages resource: what its folder contributes to a node (src/resources/resource.ts). */
-import { defineResource } from '../resource.js';
+/** Channel messages: a bot's own, their rendering for every reader, and bulk deletes. */
+import type { ServiceParts } from '../../app/services.js';
+import { defineResource, type NodeServices } from '../resource.js';
+import { MessageModerationService } from './moderation-service.js';
+import { MessageRenderer } from './renderer.js';
+import { channelMessageRoutes } from './routes.js';
+import { ChannelMessagesService } from './service.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    renderer: MessageRenderer;
+    channelMessages: ChannelMessagesService;
+    messageModeration: MessageModerationService;
+  }
+}
+
+/** What a message's sender needs, in a guild channel and in a DM alike. */
+export function messaging({ store, ids, now, worldEvents }: ServiceParts, { renderer, attachments }: NodeServices) {
+  return { world: store.world, messages: store.interactions, renderer, ids, now, events: worldEvents, attachments };
+}
 
 export const messagesResource = defineResource({
   name: 'messages',
+  services: {
+    renderer: ({ store, origin }) => new MessageRenderer(store, origin),
+    channelMessages: (parts, services) =>
+      new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms }),
+    messageModeration: ({ store, now, worldEvents }) =>
+      new MessageModerationService({ world: store.world, messages: store.interactions, now, events: worldEvents }),
+  },
+  apiRoutes: async (api, { services }) => {
+    await api.register(channelMessageRoutes, {
+      channelMessages: services.channelMessages,
+      moderation: services.messageModeration,
+    });
+  },
 });

@@ -1,6 +1,6 @@
-/** The node-leases resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** Node id leases: which snowflake worker id each node holds (its store only; the node takes one at start). */
 import { defineResource } from '../resource.js';
 
-export const node_leasesResource = defineResource({
+export const nodeLeasesResource = defineResource({
   name: 'node-leases',
 });

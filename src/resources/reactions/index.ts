@@ -1,6 +1,27 @@
-/** The reactions resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** Reactions on a channel's messages. */
 import { defineResource } from '../resource.js';
+import { messageReactionRoutes } from './routes.js';
+import { ReactionsService } from './service.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    reactions: ReactionsService;
+  }
+}
 
 export const reactionsResource = defineResource({
   name: 'reactions',
+  services: {
+    reactions: ({ store, now, worldEvents }) =>
+      new ReactionsService({
+        world: store.world,
+        messages: store.interactions,
+        reactions: store.reactions,
+        events: worldEvents,
+        now,
+      }),
+  },
+  apiRoutes: async (api, { services }) => {
+    await api.register(messageReactionRoutes, { reactions: services.reactions });
+  },
 });

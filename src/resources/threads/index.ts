@@ -1,6 +1,31 @@
-/** The threads resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** Threads, their members and their lists. */
 import { defineResource } from '../resource.js';
+import { ThreadListsService } from './lists-service.js';
+import { ThreadMembersService } from './members-service.js';
+import { threadRoutes } from './routes.js';
+import { ThreadsService } from './service.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    threads: ThreadsService;
+    threadMembers: ThreadMembersService;
+    threadLists: ThreadListsService;
+  }
+}
 
 export const threadsResource = defineResource({
   name: 'threads',
+  services: {
+    threads: ({ store, ids, now, worldEvents }, { auditLog }) =>
+      new ThreadsService({ world: store.world, messages: store.interactions, ids, now, events: worldEvents, auditLog }),
+    threadMembers: ({ store, worldEvents, now }) => new ThreadMembersService(store.world, worldEvents, now),
+    threadLists: ({ store, now }) => new ThreadListsService(store.world, now),
+  },
+  apiRoutes: async (api, { services }) => {
+    await api.register(threadRoutes, {
+      threads: services.threads,
+      members: services.threadMembers,
+      lists: services.threadLists,
+    });
+  },
 });

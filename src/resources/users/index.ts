@@ -1,6 +1,10 @@
-/** The users resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** Users as others see them, and the caller's guilds. */
 import { defineResource } from '../resource.js';
+import { userRoutes } from './routes.js';
 
 export const usersResource = defineResource({
   name: 'users',
+  apiRoutes: async (api, { services }) => {
+    await api.register(userRoutes, { guilds: services.guilds });
+  },
 });

@@ -1,6 +1,20 @@
-/** The world resource: what its folder contributes to a node (src/resources/resource.ts). */
+/** The world as the admin API writes it: replace, merge, export, the world file and its lines. */
 import { defineResource } from '../resource.js';
+import { adminRoutes } from './routes.js';
+import { WorldService } from './service.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    world: WorldService;
+  }
+}
 
 export const worldResource = defineResource({
   name: 'world',
+  services: {
+    world: ({ store, worldEvents }, { commands }) => new WorldService(store.world, commands, worldEvents),
+  },
+  rootRoutes: async (app, { services, parts }) => {
+    await app.register(adminRoutes, { world: services.world, adminToken: parts.adminToken, prefix: '/admin' });
+  },
 });
