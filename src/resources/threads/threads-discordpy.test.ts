@@ -21,7 +21,8 @@ import {
   TEST_GUILD_ID,
 } from '../../../test/helpers/world.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+// The repository, from dist/src/resources/threads (where this file runs).
+const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(ROOT, 'test', 'python', 'discord_threads.py');
 const run = promisify(execFile);
