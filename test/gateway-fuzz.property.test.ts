@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { GatewayClient } from './helpers/gateway-client.js';
+import { type Closed, GatewayClient, type Payload } from './helpers/gateway-client.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { DEMO_BOT_TOKEN, TEST_GUILD_ID } from './helpers/world.js';
 
@@ -14,6 +14,20 @@ const anyValue = fc.oneof(
   fc.jsonValue(),
   fc.constantFrom(TEST_GUILD_ID, [TEST_GUILD_ID], { guild_id: TEST_GUILD_ID, user_ids: 'x' }, { __proto__x: 1 }),
 );
+
+/**
+ * What the gateway did after the payload and a heartbeat: answered (HEARTBEAT_ACK, or an INVALID
+ * SESSION) or closed. Neither, within the client's wait limit, fails the run: a gateway that stops
+ * answering is the crash this test looks for.
+ */
+async function answerOrClose(client: GatewayClient): Promise<Payload | Closed> {
+  try {
+    return await client.next((p) => p.op === 11 || p.op === 9, 'answer to the heartbeat, nor a close');
+  } catch (error) {
+    if (client.closed) return client.closed;
+    throw error;
+  }
+}
 
 describe('gateway fuzz', () => {
   let server: TestServer;
@@ -38,7 +52,7 @@ describe('gateway fuzz', () => {
             client.send({ op, d });
             // A heartbeat after it: answered if the connection is still open, else the close shows.
             client.send({ op: 1, d: null });
-            await client.next((p) => p.op === 11 || p.op === 9, 'an answer').catch(() => undefined);
+            await answerOrClose(client);
             if (client.closed) {
               assert.ok(client.closed.code >= 4000 && client.closed.code <= 4014, `close ${client.closed.code}`);
             }

@@ -47,6 +47,12 @@ describe('the packed package', { timeout: INSTALL_WAIT_MS }, () => {
     assert.ok(files.includes('package/bin/slashd.js'));
     assert.ok(files.includes('package/LICENSE'));
     assert.equal(files.filter((file) => /^package\/(dist\/)?(test|bench)\//.test(file)).length, 0);
+    // Tests beside their resource compile into dist/src: neither they nor their maps and types ship.
+    assert.deepEqual(
+      files.filter((file) => /^package\/dist\/src\/.*\.test\./.test(file)),
+      [],
+    );
+    assert.ok(files.includes('package/dist/src/resources/world/service.js'), 'the resources ship');
   });
 
   test('import("slashd") gives createSlashd and the validation entry', async () => {

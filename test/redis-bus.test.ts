@@ -6,12 +6,16 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { BusEvents } from '../src/events/bus.js';
-import { RedisEventBus } from '../src/events/redis-bus.js';
+import { RedisEventBus, type BusLagObserver } from '../src/events/redis-bus.js';
 import type { RedisLink } from '../src/events/redis-link.js';
 import { Inbox } from './helpers/inbox.js';
 import { connectLink, deletePrefix, freshRedisPrefix, redisUrlWithDb } from './helpers/redis.js';
 
 type Update = BusEvents['APPLICATION_COMMAND_PERMISSIONS_UPDATE'];
+
+/** Where the buses of tests not about lag report it (the lag test gives its receiver its own). */
+const reportedLags: { lag: number; dropped: boolean }[] = [];
+const recordLag: BusLagObserver = { busReceived: (lag, dropped) => void reportedLags.push({ lag, dropped }) };
 
 const links: RedisLink[] = [];
 const prefixes: string[] = [];
@@ -23,7 +27,12 @@ async function link(prefix: string, url?: string): Promise<RedisLink> {
 }
 
 function busOn(l: RedisLink, channelOf: RedisLink = l): Promise<RedisEventBus> {
-  return RedisEventBus.open({ publisher: l.commands, subscriber: l.subscriber, channel: channelOf.channel('bus') });
+  return RedisEventBus.open({
+    publisher: l.commands,
+    subscriber: l.subscriber,
+    channel: channelOf.channel('bus'),
+    lag: recordLag,
+  });
 }
 
 function update(applicationId: string): Update {
@@ -84,6 +93,7 @@ describe('RedisEventBus', () => {
       publisher: shared.commands,
       subscriber: sharedOther.subscriber,
       channel: sharedOther.channel('bus'),
+      lag: recordLag,
     });
     const receiverLink = await link(prefix);
     const receiver = await busOn(receiverLink);
@@ -91,6 +101,7 @@ describe('RedisEventBus', () => {
       publisher: receiverLink.commands,
       subscriber: receiverLink.subscriber,
       channel: sharedOther.channel('bus'),
+      lag: recordLag,
     });
     const onReceiver = listen(receiver);
     const onReceiverOther = listen(receiverOther);
@@ -122,6 +133,7 @@ describe('RedisEventBus', () => {
       publisher: inDb0.commands,
       subscriber: inDb0.subscriber,
       channel: inDb1.channel('bus'),
+      lag: recordLag,
     });
     const onReceiver = listen(receiver);
     const onMarker = listen(marker);
@@ -141,6 +153,7 @@ describe('RedisEventBus', () => {
       subscriber: sent.subscriber,
       channel: sent.channel('bus'),
       now: () => Date.now() - 10_000,
+      lag: recordLag,
     });
     const lags: { lag: number; dropped: boolean }[] = [];
     const receiver = await RedisEventBus.open({

@@ -55,8 +55,8 @@ export interface RedisBusConnections {
   channel: string;
   /** The clock stamped on envelopes and read on receipt (default Date.now). */
   now?: (() => number) | undefined;
-  /** Told of each event received from another node (metrics); none by default. */
-  lag?: BusLagObserver | undefined;
+  /** Told of each event received from another node (metrics). */
+  lag: BusLagObserver;
 }
 
 export class RedisEventBus implements EventBus {
@@ -110,7 +110,7 @@ export class RedisEventBus implements EventBus {
     if (envelope.t !== undefined) {
       const lagMs = Math.max(0, this.now() - envelope.t);
       const stale = lagMs > (STALE_AFTER_MS[envelope.n] ?? Number.POSITIVE_INFINITY);
-      this.connections.lag?.busReceived(lagMs / 1000, stale);
+      this.connections.lag.busReceived(lagMs / 1000, stale);
       if (stale) return;
     }
     // Published by a node of this deployment from the same types: its shape is the event's.

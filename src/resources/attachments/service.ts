@@ -52,7 +52,7 @@ export interface AttachmentsDeps {
   world: WorldReadStore;
   ids: SnowflakeGenerator;
   /** slashd's public URL, the origin of the URLs in an invocation's resolved attachments. */
-  origin?: () => string;
+  origin: () => string;
 }
 
 /** What a command's files become: the body naming them by id, their attachment objects, and their undoing. */
@@ -142,7 +142,7 @@ export class AttachmentsService {
     const store = this.deps.store.attachments;
     if ((await store.storedBytes(userId)) + adding > APPLICATION_ATTACHMENT_BYTES_MAX) throw apiError('UploadTooLarge');
     await store.putFiles({ ownerId: userId, channelId, messageId: INVOCATION_FILES }, stored);
-    const origin = this.deps.origin?.() ?? '';
+    const origin = this.deps.origin();
     const resolved = nullRecordFrom(
       stored.map((file) => [file.id, toWireAttachment(channelId, file.attachment, origin, true)] as const),
     );
@@ -196,17 +196,17 @@ export async function checkComponentMedia(
 /**
  * Sets `message.attachments` from the body's `attachments` and the request's files (`before` is
  * the message an edit changes), storing the new files first; null when the body says nothing of
- * files, or there is no attachments service.
+ * files.
  */
 export async function attachFiles(
-  service: AttachmentsService | undefined,
+  service: AttachmentsService,
   message: StoredMessage,
   requested: unknown,
   files: readonly IncomingFile[],
   path: IssuePath,
   before?: StoredMessage,
 ): Promise<AttachedFiles | null> {
-  if (!service || (files.length === 0 && requested === undefined)) return null;
+  if (files.length === 0 && requested === undefined) return null;
   const attached = await service.attach(message, message.author.id, { requested, files, path }, before?.attachments);
   message.attachments = attached.attachments;
   return attached;

@@ -31,7 +31,7 @@ export interface AuditLogParts {
   store: AuditLogStore;
   world: Pick<WorldStore, 'getGuildWithMembers' | 'getUser' | 'getApplication'>;
   ids: SnowflakeGenerator;
-  events: WorldEvents | null;
+  events: WorldEvents;
 }
 
 /** The query parameters of the read, as the route hands them on. */
@@ -49,7 +49,7 @@ export class AuditLog {
 
   /** Tells the guild's bots of an entry written (in its action's transaction). */
   announce(entry: AuditEntry): void {
-    this.parts.events?.publishAll([
+    this.parts.events.publishAll([
       guildDispatch('GUILD_AUDIT_LOG_ENTRY_CREATE', entry.guild_id, null, auditEntryDispatchData(entry)),
     ]);
   }

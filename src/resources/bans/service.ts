@@ -37,8 +37,8 @@ function refused(_refusal: BanRefusal): never {
 export class BansService {
   constructor(
     private readonly store: BansStore,
-    private readonly events: WorldEvents | null,
-    private readonly auditLog: AuditLog | null = null,
+    private readonly events: WorldEvents,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /** The guild, holding the members of `userIds`, where the app's bot is. */
@@ -78,7 +78,7 @@ export class BansService {
     action: AuditLogEvent,
     reason: string | null,
   ) {
-    return this.auditLog?.entry({
+    return this.auditLog.entry({
       guild_id: guildId,
       user_id: applicationId,
       target_id: userId,
@@ -100,8 +100,8 @@ export class BansService {
     if (!written) return false;
     const events = [guildDispatch('GUILD_BAN_ADD', guildId, null, { guild_id: guildId, user })];
     if (written.removed) events.push(guildDispatch('GUILD_MEMBER_REMOVE', guildId, null, { guild_id: guildId, user }));
-    this.events?.publishAll(events);
-    if (audit) this.auditLog?.announce(audit);
+    this.events.publishAll(events);
+    this.auditLog.announce(audit);
     return true;
   }
 
@@ -128,8 +128,8 @@ export class BansService {
     const audit = this.auditEntry(applicationId, guild.id, userId, AuditLogEvent.MemberBanRemove, reason);
     if (!(await this.store.deleteGuildBan(guild.id, userId, audit))) throw apiError('UnknownBan');
     const user = (await this.wireUser(userId)) ?? { id: userId };
-    this.events?.publishAll([guildDispatch('GUILD_BAN_REMOVE', guild.id, null, { guild_id: guild.id, user })]);
-    if (audit) this.auditLog?.announce(audit);
+    this.events.publishAll([guildDispatch('GUILD_BAN_REMOVE', guild.id, null, { guild_id: guild.id, user })]);
+    this.auditLog.announce(audit);
   }
 
   /** v10: `{banned_users, failed_users}`; 500000 when no one could be banned. */

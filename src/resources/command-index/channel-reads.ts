@@ -33,8 +33,8 @@ export class ChannelsService {
     private readonly store: Pick<WorldStore, 'findGuildByChannelWithMembers'>,
     private readonly commandIndex: CommandIndexService,
     private readonly renderer: MessageRenderer,
-    /** DM channels, whose messages are theirs; without it, a DM channel is an unknown channel. */
-    private readonly dms?: DmChannelsService,
+    /** DM channels, whose messages are theirs. */
+    private readonly dms: DmChannelsService,
   ) {}
 
   /** The channel and its guild, holding only the reader's member (no other member is read). */
@@ -74,8 +74,8 @@ export class ChannelsService {
   async messages(reader: ChannelReader, channelId: string, page: Page): Promise<Record<string, unknown>[]> {
     const viewer: Viewer =
       reader.kind === 'bot' ? { kind: 'bot', applicationId: reader.app.id } : { kind: 'user', userId: reader.user.id };
-    const dm = await this.dms?.find(viewer, channelId);
-    if (dm) return this.dms!.messages(viewer, dm, page);
+    const dm = await this.dms.find(viewer, channelId);
+    if (dm) return this.dms.messages(viewer, dm, page);
     const { guild, channel } = await this.find(channelId, reader.kind === 'bot' ? reader.app.id : reader.user.id);
     if (reader.kind === 'bot') {
       if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw apiError('MissingAccess');

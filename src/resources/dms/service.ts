@@ -29,7 +29,7 @@ export interface DmChannelsDeps {
   ids: SnowflakeGenerator;
   now: () => number;
   events: WorldEvents;
-  attachments?: AttachmentsService;
+  attachments: AttachmentsService;
 }
 
 type WireObject = Record<string, unknown>;

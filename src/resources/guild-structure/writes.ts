@@ -29,8 +29,8 @@ function worldOf(guild: Guild): World {
 export class GuildStructureWrites {
   constructor(
     private readonly store: StructureStore,
-    private readonly events: WorldEvents | null,
-    private readonly auditLog: AuditLog | null = null,
+    private readonly events: WorldEvents,
+    private readonly auditLog: AuditLog,
   ) {}
 
   /**
@@ -47,15 +47,14 @@ export class GuildStructureWrites {
     const change = await this.store.changeGuildStructure(guildId, (guild) => {
       if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
       const planned = plan(guild, botActor(guild, applicationId));
-      const log = this.auditLog;
-      audit = log
-        ? structureAuditInputs(guild, planned.structure, applicationId, reason).map((input) => log.entry(input))
-        : [];
+      audit = structureAuditInputs(guild, planned.structure, applicationId, reason).map((input) =>
+        this.auditLog.entry(input),
+      );
       return { ...planned, audit };
     });
     if (!change) throw apiError('UnknownGuild');
-    this.events?.publishAll(diffWorlds(worldOf(change.before), worldOf(change.after)));
-    for (const entry of audit) this.auditLog?.announce(entry);
+    this.events.publishAll(diffWorlds(worldOf(change.before), worldOf(change.after)));
+    for (const entry of audit) this.auditLog.announce(entry);
     return { after: change.after, result: change.result };
   }
 

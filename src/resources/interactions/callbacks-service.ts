@@ -37,10 +37,10 @@ export interface CallbacksServiceDeps {
   ids: SnowflakeGenerator;
   now: () => number;
   /** Tells bots of the messages answers leave in channels (MESSAGE_CREATE/UPDATE). */
-  events?: WorldEvents | undefined;
-  metrics?: InteractionMetrics | undefined;
-  /** Files of answers sent as multipart bodies; without it, answers carry no files. */
-  attachments?: AttachmentsService | undefined;
+  events: WorldEvents;
+  metrics: InteractionMetrics;
+  /** Files of answers sent as multipart bodies. */
+  attachments: AttachmentsService;
 }
 
 export interface CallbackResult {
@@ -167,7 +167,7 @@ export class CallbacksService {
       await attached?.discard();
       throw apiError('InteractionAlreadyAcknowledged');
     }
-    if (message) await this.deps.events?.messageCreated(message);
+    if (message) await this.deps.events.messageCreated(message);
     if (activityInstanceId) await this.recordActivity(record, activityInstanceId);
     return {
       message,
@@ -214,7 +214,7 @@ export class CallbacksService {
     if (response.type === CallbackType.UpdateMessage) {
       if (await this.deps.store.interactions.editMessage(message)) {
         await attached?.commit();
-        await this.deps.events?.messageUpdated(message);
+        await this.deps.events.messageUpdated(message);
       } else {
         await attached?.discard();
       }
@@ -275,7 +275,7 @@ export class CallbacksService {
       },
       notice,
     );
-    await this.deps.events?.messageCreated(notice);
+    await this.deps.events.messageCreated(notice);
     await this.recordActivity(record, instanceId);
   }
 

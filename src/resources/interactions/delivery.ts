@@ -5,16 +5,12 @@
  */
 import type { APIAttachment } from 'discord-api-types/v10';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  INITIAL_RESPONSE_DEADLINE_MS,
-  type FailureReason,
-  type InteractionRecord,
-} from './rules/lifecycle.js';
+import { INITIAL_RESPONSE_DEADLINE_MS, type FailureReason, type InteractionRecord } from './rules/lifecycle.js';
 import type { Fault, FaultChance } from '../../core/faults/fault.js';
 import type { GatewayPresence } from '../../core/gateway/presence.js';
 import type { HttpDelivery } from '../../delivery/http-delivery.js';
 import type { EventBus } from '../../events/bus.js';
-import { NO_METRICS, type DeliveryMetrics, type InteractionMetrics } from '../../metrics/metrics.js';
+import type { DeliveryMetrics, InteractionMetrics } from '../../metrics/metrics.js';
 import type { Store, StoredApplication } from '../../store/store.js';
 import { appendStep } from './transcript.js';
 import type { CallbacksService } from './callbacks-service.js';
@@ -66,34 +62,31 @@ export interface InteractionDeliveryDeps {
   callbacks: Pick<CallbacksService, 'acceptInlineResponse'>;
   now: () => number;
   /** Chooses the gateway session an INTERACTION_CREATE goes to (on any node). */
-  presence?: GatewayPresence | null;
-  /** With `presence`: whether an app without an endpoint and without a session fails at once (default true). */
-  failWithoutSession?: boolean;
-  metrics?: DeliveryMetrics & InteractionMetrics;
+  presence: GatewayPresence;
+  /** Whether an app without an endpoint and without a session fails at once (else it waits for its deadline). */
+  failWithoutSession: boolean;
+  metrics: DeliveryMetrics & InteractionMetrics;
   /** Injected faults (`/admin/faults`): deliveries dropped, duplicated or late; the client giving up. */
-  faults?: DeliveryFaults | undefined;
-  /** Where a delivery outside an HTTP request logs (the node's logger); none when absent. */
-  log?: DeliveryLog | null | undefined;
+  faults: DeliveryFaults;
+  /** Where a delivery outside an HTTP request logs (the node's logger); null when logging is off. */
+  log: DeliveryLog | null;
 }
 
 export class InteractionDelivery {
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly metrics: DeliveryMetrics & InteractionMetrics;
 
-  constructor(private readonly deps: InteractionDeliveryDeps) {
-    this.metrics = deps.metrics ?? NO_METRICS;
-  }
+  constructor(private readonly deps: InteractionDeliveryDeps) {}
 
   /** A delivery within an HTTP request logs to the request's logger (it stamps the request id). */
   private logOf(context: RequestContext | undefined): DeliveryLog | null {
-    return context?.log ?? this.deps.log ?? null;
+    return context?.log ?? this.deps.log;
   }
 
   /** Over HTTP to the app's endpoint, or on the bus for its gateway session; fails after 3 seconds unanswered. */
   async deliver(app: StoredApplication, record: InteractionRecord, context?: RequestContext): Promise<void> {
     this.scheduleTimeout(record);
     await this.clientMayGiveUp(record);
-    const fault = this.deps.faults?.strike({ applicationId: app.id, family: 'delivery' }) ?? null;
+    const fault = this.deps.faults.strike({ applicationId: app.id, family: 'delivery' });
     if (fault) await this.step(record, 'fault', { fault_id: fault.id, kind: fault.kind });
     if (fault?.kind === 'drop') {
       this.logOf(context)?.info(
@@ -115,16 +108,16 @@ export class InteractionDelivery {
     copies: number,
     context: RequestContext | undefined,
   ): Promise<void> {
-    const sessionId = this.deps.presence ? await this.deps.presence.sessionFor(app.id, record.guild_id) : null;
-    if (sessionId === null && this.deps.presence && this.deps.failWithoutSession !== false) {
-      this.metrics.delivery('gateway', 'no_session');
+    const sessionId = await this.deps.presence.sessionFor(app.id, record.guild_id);
+    if (sessionId === null && this.deps.failWithoutSession) {
+      this.deps.metrics.delivery('gateway', 'no_session');
       await this.step(record, 'delivery', { transport: 'gateway', outcome: 'no_session' });
       await this.recordDeliveryFailure(record, 'delivery_failure', NO_BOT_CONNECTED_DETAIL, context);
       return;
     }
     // Kept until its session's buffer has it: re-sent if that session dies with its node first.
     const deadline = record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
-    if (sessionId !== null) await this.deps.presence?.handOver(app.id, sessionId, { data: record.payload, deadline });
+    if (sessionId !== null) await this.deps.presence.handOver(app.id, sessionId, { data: record.payload, deadline });
     for (let copy = 0; copy < copies; copy++) {
       this.deps.bus.publish('INTERACTION_CREATE', {
         applicationId: app.id,
@@ -133,7 +126,7 @@ export class InteractionDelivery {
         ...(copy > 0 ? { copy } : {}),
       });
     }
-    this.metrics.delivery('gateway', 'ok');
+    this.deps.metrics.delivery('gateway', 'ok');
     await this.step(record, 'delivery', { transport: 'gateway', outcome: 'published', copies });
   }
 
@@ -154,7 +147,7 @@ export class InteractionDelivery {
     // a timeout, whichever of the abort and the deadline timer came first.
     const late = outcome.kind === 'failed' && this.deps.now() >= record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
     const result = outcome.kind !== 'failed' ? 'ok' : late ? 'timeout' : outcome.cause;
-    this.metrics.delivery('http', result);
+    this.deps.metrics.delivery('http', result);
     // One line per delivery; the endpoint's URL is not in it (an app may keep a secret in its URL).
     const delivered = { outcome: result, durationMs: this.deps.now() - started };
     await this.step(record, 'delivery', {
@@ -186,14 +179,14 @@ export class InteractionDelivery {
    * (10062 Unknown interaction) as it would be after the deadline.
    */
   private async clientMayGiveUp(record: InteractionRecord): Promise<void> {
-    const fault = this.deps.faults?.strike({ applicationId: record.application_id, family: 'interaction' });
+    const fault = this.deps.faults.strike({ applicationId: record.application_id, family: 'interaction' });
     if (!fault) return;
     const failed = await this.deps.store.interactions.updateInteraction(record.application_id, record.id, ['pending'], {
       state: 'failed',
       failure_reason: 'timeout',
       failure_detail: CLIENT_GAVE_UP_DETAIL,
     });
-    if (failed) this.metrics.interaction('failed', 'timeout');
+    if (failed) this.deps.metrics.interaction('failed', 'timeout');
     await this.step(record, 'fault', { fault_id: fault.id, kind: fault.kind });
   }
 
@@ -215,7 +208,7 @@ export class InteractionDelivery {
       failure_reason: reason,
       failure_detail: detail,
     });
-    if (failed) this.metrics.interaction('failed', reason);
+    if (failed) this.deps.metrics.interaction('failed', reason);
     // Logged even when the deadline timer failed it first: the cause is only known here.
     this.logOf(context)?.info(
       { applicationId: record.application_id, interactionId: record.id, reason, detail, ...delivered },
@@ -236,7 +229,7 @@ export class InteractionDelivery {
           failure_detail: NO_ANSWER_DETAIL,
         })
         .then((failed) => {
-          if (failed) this.metrics.interaction('failed', 'timeout');
+          if (failed) this.deps.metrics.interaction('failed', 'timeout');
         })
         .catch(() => undefined);
     }, INITIAL_RESPONSE_DEADLINE_MS);

@@ -5,7 +5,7 @@
  */
 import { readInteractionToken, type InteractionRecord, type InteractionState } from './rules/lifecycle.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
-import { NO_METRICS, type InteractionMetrics } from '../../metrics/metrics.js';
+import type { InteractionMetrics } from '../../metrics/metrics.js';
 import type { Store } from '../../store/store.js';
 import { sameSecret } from '../../store/tokens.js';
 import { appendStep } from './transcript.js';
@@ -13,15 +13,11 @@ import { appendStep } from './transcript.js';
 export interface InteractionRecordsDeps {
   store: Pick<Store, 'interactions'>;
   now: () => number;
-  metrics?: InteractionMetrics | undefined;
+  metrics: InteractionMetrics;
 }
 
 export class InteractionRecords {
-  private readonly metrics: InteractionMetrics;
-
-  constructor(private readonly deps: InteractionRecordsDeps) {
-    this.metrics = deps.metrics ?? NO_METRICS;
-  }
+  constructor(private readonly deps: InteractionRecordsDeps) {}
 
   /** The interaction a token names, if the token is exactly its token. */
   async findByToken(token: string, interactionId?: string): Promise<InteractionRecord | null> {
@@ -46,7 +42,8 @@ export class InteractionRecords {
       patch,
       message,
     );
-    if (won && patch.state && patch.state !== 'pending') this.metrics.interaction(patch.state, patch.failure_reason);
+    if (won && patch.state && patch.state !== 'pending')
+      this.deps.metrics.interaction(patch.state, patch.failure_reason);
     return won;
   }
 

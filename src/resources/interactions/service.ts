@@ -12,12 +12,12 @@ import { readComponentRequest, readModalSubmitRequest } from './rules/component-
 import { readInvokeRequest } from './rules/request.js';
 import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import type { User } from '../../core/world/types.js';
-import { NO_METRICS, type InteractionMetrics } from '../../metrics/metrics.js';
+import type { InteractionMetrics } from '../../metrics/metrics.js';
 import type { Store } from '../../store/store.js';
 import { CommandInvocations } from './command-invocations.js';
 import { ComponentInteractions } from './component-interactions.js';
 import type { InteractionDelivery, RequestContext } from './delivery.js';
-import { MessageRenderer } from '../messages/renderer.js';
+import type { MessageRenderer } from '../messages/renderer.js';
 import type { CallbacksService } from './callbacks-service.js';
 
 export interface InvokeResult {
@@ -33,24 +33,22 @@ export interface InteractionsServiceDeps {
   /** Launches an Activity itself for an entry point whose handler is DISCORD_LAUNCH_ACTIVITY. */
   callbacks: Pick<CallbacksService, 'launchActivityForUser'>;
   now: () => number;
-  metrics?: InteractionMetrics;
-  /** Renders the messages clicks carry (with attachment URLs on the public origin); default: a renderer of `store`. */
-  renderer?: MessageRenderer;
+  metrics: InteractionMetrics;
+  /** Renders the messages clicks carry (with attachment URLs on the public origin). */
+  renderer: MessageRenderer;
 }
 
 export class InteractionsService {
-  private readonly metrics: InteractionMetrics;
   private readonly commands: CommandInvocations;
   private readonly components: ComponentInteractions;
 
   constructor(private readonly deps: InteractionsServiceDeps) {
-    this.metrics = deps.metrics ?? NO_METRICS;
     this.commands = new CommandInvocations({ store: deps.store, ids: deps.ids, now: deps.now });
     this.components = new ComponentInteractions({
       store: deps.store,
       ids: deps.ids,
       now: deps.now,
-      renderer: deps.renderer ?? new MessageRenderer(deps.store),
+      renderer: deps.renderer,
     });
   }
 
@@ -95,7 +93,7 @@ export class InteractionsService {
   /** The checked interaction is stored (and counted) before it is delivered. */
   private async keep(record: InteractionRecord): Promise<void> {
     await this.deps.store.interactions.putInteraction(record);
-    this.metrics.interaction('created');
+    this.deps.metrics.interaction('created');
   }
 
   /** What `POST /interactions` answers: the state once the delivery attempt is over. */

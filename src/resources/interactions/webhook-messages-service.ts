@@ -15,17 +15,22 @@ import type { Store } from '../../store/store.js';
 import { InteractionRecords } from './records.js';
 import { editedMessage, newResponseMessage } from './response-messages.js';
 import type { WorldEvents } from '../../events/world-events.js';
-import { attachFiles, checkComponentMedia, type AttachmentsService, type IncomingFile } from '../attachments/service.js';
+import {
+  attachFiles,
+  checkComponentMedia,
+  type AttachmentsService,
+  type IncomingFile,
+} from '../attachments/service.js';
 
 export interface WebhookMessagesServiceDeps {
   store: Pick<Store, 'interactions'>;
   ids: SnowflakeGenerator;
   now: () => number;
   /** Tells bots of the messages the webhook creates, edits and deletes (MESSAGE_CREATE/UPDATE/DELETE). */
-  events?: WorldEvents | undefined;
-  metrics?: InteractionMetrics | undefined;
-  /** Files of messages sent as multipart bodies; without it, messages carry no files. */
-  attachments?: AttachmentsService | undefined;
+  events: WorldEvents;
+  metrics: InteractionMetrics;
+  /** Files of messages sent as multipart bodies. */
+  attachments: AttachmentsService;
 }
 
 export class WebhookMessagesService {
@@ -69,7 +74,7 @@ export class WebhookMessagesService {
       throw error;
     }
     await this.records.step(record, 'follow_up', { message_id: message.id });
-    await this.deps.events?.messageCreated(message);
+    await this.deps.events.messageCreated(message);
     return message;
   }
 
@@ -105,7 +110,7 @@ export class WebhookMessagesService {
     }
     await attached?.commit();
     await this.records.step(record, 'edit', { message_id: edited.id });
-    await this.deps.events?.messageUpdated(edited);
+    await this.deps.events.messageUpdated(edited);
     if (record.original_message_id === message.id && record.state === 'acknowledged') {
       // The deferred answer is given by editing the original: the interaction has its response now.
       await this.records.transition(record, ['acknowledged'], { state: 'responded' });
@@ -118,7 +123,7 @@ export class WebhookMessagesService {
     const message = await this.ownMessage(record, messageId);
     if (await this.deps.store.interactions.deleteMessage(message.channel_id, message.id)) {
       await this.records.step(record, 'delete', { message_id: message.id });
-      await this.deps.events?.messageDeleted(message);
+      await this.deps.events.messageDeleted(message);
     }
   }
 

@@ -47,7 +47,7 @@ export type MembersStore = Pick<
 export interface MembersParts {
   store: MembersStore;
   auditLog: AuditLog;
-  events: WorldEvents | null;
+  events: WorldEvents;
   now: () => number;
 }
 
@@ -106,7 +106,7 @@ export class MembersService {
     }
     const wire = toWireGuildMember(guild, await this.view(member));
     if (entries.length === 0) return wire;
-    this.parts.events?.publishAll([
+    this.parts.events.publishAll([
       guildDispatch('GUILD_MEMBER_UPDATE', guild.id, null, { ...wire, guild_id: guild.id }),
     ]);
     for (const entry of entries) this.parts.auditLog.announce(entry);
@@ -171,7 +171,7 @@ export class MembersService {
     const entry = this.audit(applicationId, guild.id, userId, reason)(AuditLogEvent.MemberKick);
     if (!(await this.parts.store.deleteGuildMember(guild.id, userId, entry))) throw apiError('UnknownMember');
     const user = toWireMemberUser(await this.view(member));
-    this.parts.events?.publishAll([guildDispatch('GUILD_MEMBER_REMOVE', guild.id, null, { guild_id: guild.id, user })]);
+    this.parts.events.publishAll([guildDispatch('GUILD_MEMBER_REMOVE', guild.id, null, { guild_id: guild.id, user })]);
     this.parts.auditLog.announce(entry);
   }
 
@@ -194,7 +194,7 @@ export class MembersService {
     const entry = this.audit(applicationId, guild.id, applicationId, reason)(AuditLogEvent.MemberUpdate, changes);
     if (!(await this.parts.store.setBotNick(guild.id, applicationId, edit.nick, entry))) throw apiError('UnknownGuild');
     const wire = toWireGuildMember(guild, { member: { ...before, nick: edit.nick }, user: undefined, bot: app });
-    this.parts.events?.publishAll([
+    this.parts.events.publishAll([
       guildDispatch('GUILD_MEMBER_UPDATE', guild.id, null, { ...wire, guild_id: guild.id }),
     ]);
     this.parts.auditLog.announce(entry);

@@ -21,12 +21,12 @@ import { loadMessageContext } from './context.js';
 
 export class MessageRenderer {
   /**
-   * With `reactions`, the messages a viewer reads carry their `reactions` (docs/v10-behaviour.md#reactions).
+   * The messages a viewer reads carry their `reactions` (docs/v10-behaviour.md#reactions).
    * `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening).
    */
   constructor(
-    private readonly store: Pick<Store, 'world' | 'interactions'> & Partial<Pick<Store, 'reactions'>>,
-    private readonly origin: () => string = () => '',
+    private readonly store: Pick<Store, 'world' | 'interactions' | 'reactions'>,
+    private readonly origin: () => string,
   ) {}
 
   /** Loads every user, application and replied-to message the messages name, so that rendering itself is pure. */
@@ -54,7 +54,7 @@ export class MessageRenderer {
     viewerId: string,
     guild: Pick<Guild, 'emojis'> | undefined,
   ): Promise<Record<string, unknown>> {
-    const counts = (await this.store.reactions?.countReactions(message.channel_id, message.id, viewerId)) ?? [];
+    const counts = await this.store.reactions.countReactions(message.channel_id, message.id, viewerId);
     if (counts.length === 0) return wire;
     const custom = counts.some((count) => isCustomEmojiKey(count.emoji));
     const emojisOf = custom ? (guild ?? (await this.guildOf(message))) : undefined;

@@ -31,7 +31,12 @@ import { findChannelMessage } from './lookup.js';
 import type { MessageRenderer } from './renderer.js';
 import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './addressing.js';
 import type { WorldEvents } from '../../events/world-events.js';
-import { attachFiles, checkComponentMedia, type AttachmentsService, type IncomingFile } from '../attachments/service.js';
+import {
+  attachFiles,
+  checkComponentMedia,
+  type AttachmentsService,
+  type IncomingFile,
+} from '../attachments/service.js';
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 import { postRefusal } from '../threads/rules/thread-rules.js';
 import { refuseThread } from '../threads/place.js';
@@ -67,10 +72,10 @@ export interface ChannelMessagesDeps {
   ids: SnowflakeGenerator;
   now: () => number;
   events: WorldEvents;
-  /** Files of messages sent as multipart bodies; without it, messages carry no files. */
-  attachments?: AttachmentsService;
-  /** DM channels, whose messages are theirs; without it, a DM channel is an unknown channel. */
-  dms?: DmChannelsService;
+  /** Files of messages sent as multipart bodies. */
+  attachments: AttachmentsService;
+  /** DM channels, whose messages are theirs. */
+  dms: DmChannelsService;
 }
 
 export class ChannelMessagesService {
@@ -84,8 +89,8 @@ export class ChannelMessagesService {
 
   /** A channel the viewer may view (VIEW_CHANNEL). */
   async channel(viewer: Viewer, channelId: string): Promise<Record<string, unknown>> {
-    const dm = await this.deps.dms?.find(viewer, channelId);
-    if (dm) return this.deps.dms!.wire(dm, viewer);
+    const dm = await this.deps.dms.find(viewer, channelId);
+    if (dm) return this.deps.dms.wire(dm, viewer);
     const { guild, channel } = await visibleChannel(this.deps.world, viewer, channelId);
     return toWireChannel(guild, channel);
   }
@@ -97,8 +102,8 @@ export class ChannelMessagesService {
     body: unknown,
     files: readonly IncomingFile[] = [],
   ): Promise<Record<string, unknown>> {
-    const dm = await this.deps.dms?.find(viewer, channelId);
-    if (dm) return this.deps.dms!.send(viewer, dm, body, files);
+    const dm = await this.deps.dms.find(viewer, channelId);
+    if (dm) return this.deps.dms.send(viewer, dm, body, files);
     const place = await visibleChannel(this.deps.world, viewer, channelId);
     const permissions = this.inForce(place.guild, viewer, place.permissions);
     if (!hasAll(permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
@@ -123,8 +128,8 @@ export class ChannelMessagesService {
 
   /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
   async get(viewer: Viewer, channelId: string, messageId: string): Promise<Record<string, unknown>> {
-    const dm = await this.deps.dms?.find(viewer, channelId);
-    if (dm) return this.deps.dms!.message(viewer, dm, messageId);
+    const dm = await this.deps.dms.find(viewer, channelId);
+    if (dm) return this.deps.dms.message(viewer, dm, messageId);
     const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const message = await this.find(guild, channel, messageId, viewerId(viewer));
@@ -290,7 +295,7 @@ export function newMessageFields(
 
 /** Stores a new message with its files; the files go again if the message cannot be stored. */
 export async function storeNewMessage(
-  deps: { messages: Pick<InteractionStore, 'putMessage'>; attachments?: AttachmentsService },
+  deps: { messages: Pick<InteractionStore, 'putMessage'>; attachments: AttachmentsService },
   message: StoredMessage,
   data: Record<string, unknown>,
   files: readonly IncomingFile[],

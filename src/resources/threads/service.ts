@@ -30,8 +30,8 @@ export interface ThreadsDeps {
   ids: SnowflakeGenerator;
   now: () => number;
   events: WorldEvents;
-  /** Where THREAD_CREATE (110) and THREAD_UPDATE (111) entries go; absent: none is written. */
-  auditLog?: AuditLog;
+  /** Where THREAD_CREATE (110) and THREAD_UPDATE (111) entries go. */
+  auditLog: AuditLog;
 }
 
 type WireObject = Record<string, unknown>;
@@ -90,7 +90,7 @@ export class ThreadsService {
     if (created === 'no-guild') throw apiError('UnknownChannel');
     const stored = { ...thread, thread_member_ids: [creator] };
     this.deps.events.publishAll([threadEvent('THREAD_CREATE', guild, stored)]);
-    await this.deps.auditLog?.record({
+    await this.deps.auditLog.record({
       guild_id: guild.id,
       user_id: creator,
       target_id: thread.id,
@@ -120,7 +120,7 @@ export class ThreadsService {
     if (!hasAll(permissions, MANAGE_THREADS)) throw apiError('MissingPermissions');
     if (!(await this.deps.world.deleteThread(guild.id, channel.id))) throw apiError('UnknownChannel');
     this.deps.events.publishAll([threadEvent('THREAD_DELETE', guild, channel)]);
-    await this.deps.auditLog?.record({
+    await this.deps.auditLog.record({
       guild_id: guild.id,
       user_id: viewerId(viewer),
       target_id: channel.id,
@@ -143,7 +143,7 @@ export class ThreadsService {
     this.deps.events.publishAll([threadEvent('THREAD_UPDATE', guild, edited)]);
     const changes = threadEditChanges(channel, edited);
     if (changes.length > 0) {
-      await this.deps.auditLog?.record({
+      await this.deps.auditLog.record({
         guild_id: guild.id,
         user_id: viewerId(viewer),
         target_id: edited.id,

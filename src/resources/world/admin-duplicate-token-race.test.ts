@@ -9,6 +9,8 @@ import { WORLD_DUPLICATE } from '../../core/io/codes.js';
 import { ApiError } from '../../core/io/errors.js';
 import { SnowflakeGenerator } from '../../core/snowflake.js';
 import { CommandsService } from '../commands/service.js';
+import { InProcessEventBus } from '../../events/bus.js';
+import { WorldEvents } from '../../events/world-events.js';
 import { WorldService } from './service.js';
 import { PostgresStore } from '../../store/postgres/index.js';
 import type { WorldStore } from '../../store/store.js';
@@ -48,7 +50,11 @@ describe('a token stored by two nodes at once', () => {
   let a: PostgresStore;
   let b: PostgresStore;
   const service = (world: WorldStore, store: PostgresStore) =>
-    new WorldService(world, new CommandsService({ store: store.commands, ids: new SnowflakeGenerator(1, 1) }));
+    new WorldService(
+      world,
+      new CommandsService({ store: store.commands, ids: new SnowflakeGenerator(1, 1) }),
+      new WorldEvents(world, new InProcessEventBus(), store.interactions),
+    );
 
   before(async () => {
     const open = () => PostgresStore.open({ connectionString: postgresConnectionString, schema, max: 2 });

@@ -81,7 +81,7 @@ export class WorldService {
   constructor(
     private readonly store: WorldStore,
     private readonly commands: CommandsService,
-    private readonly events?: WorldEvents,
+    private readonly events: WorldEvents,
   ) {}
 
   /** Runs `run` after the world changes queued before it. */
@@ -94,7 +94,6 @@ export class WorldService {
   /** Runs one change of the world and publishes what it changed for bots. */
   private changing<T>(change: () => Promise<T>): Promise<T> {
     return this.queued(async () => {
-      if (!this.events) return change();
       const before = await this.store.exportWorld();
       const result = await change();
       this.events.publishAll(diffWorlds(before, await this.store.exportWorld()));
@@ -108,7 +107,6 @@ export class WorldService {
    */
   private changingIn<T>(scope: () => Promise<ChangeScope>, change: () => Promise<T>): Promise<T> {
     return this.queued(async () => {
-      if (!this.events) return change();
       const where = await scope();
       const before = await this.slice(where);
       const result = await change();
@@ -182,9 +180,9 @@ export class WorldService {
       }
       const { change, unchanged } = additionChange(addition, stored);
       if (!isEmptyChange(change)) {
-        const slices = this.events ? await changeSlices(this.store, change, stored) : null;
+        const slices = await changeSlices(this.store, change, stored);
         await this.store.applyWorldChange(change).catch(asDuplicateInChange);
-        if (slices) this.events?.publishAll(diffWorlds(slices.before, slices.after));
+        this.events.publishAll(diffWorlds(slices.before, slices.after));
         await this.afterApplicationsChanged(change.put.applications);
       }
       return summarize(change, unchanged, false);
@@ -211,7 +209,7 @@ export class WorldService {
       const before = await this.store.exportWorld();
       const { change, unchanged } = replacementChange(before, next);
       await this.store.applyWorldChange(change, record);
-      this.events?.publishAll(diffWorlds(before, applyChange(before, change)));
+      this.events.publishAll(diffWorlds(before, applyChange(before, change)));
       await this.afterApplicationsChanged(change.put.applications);
       return summarize(change, unchanged, true);
     });
