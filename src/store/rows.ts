@@ -7,7 +7,7 @@ import type { CommandScope, StoredCommand } from '../core/commands/model.js';
 import type { CommandPermission, GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import { deepFreeze } from '../core/frozen-memo.js';
 import type { StoredMessage } from '../resources/messages/rules/messages.js';
-import { type InteractionRecord } from '../resources/interactions/rules/lifecycle.js';
+import type { InteractionRecord } from '../resources/interactions/rules/lifecycle.js';
 
 const MODAL_CALLBACK_TYPE = InteractionResponseType.Modal;
 import type { Application, Guild, Member, World } from '../core/world/types.js';

@@ -8,6 +8,7 @@
  * an invocation.
  */
 import { InteractionResponseType } from 'discord-api-types/v10';
+import { enumValues } from '../../../core/enum-values.js';
 import type { OptionDefinition } from '../../../core/commands/model.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import type { IssuePath } from '../../../core/io/issue.js';
@@ -21,10 +22,8 @@ import { readModal } from './modal.js';
 
 export { checkMessageData, isEmptyMessageFailure, type MessageDataOptions } from '../../messages/rules/message-data.js';
 
-/** Every v10 callback type: the enum's numbers (a TypeScript enum also maps each number back to its name). */
-const CALLBACK_TYPES: readonly number[] = Object.values(InteractionResponseType).filter(
-  (value): value is InteractionResponseType => typeof value === 'number',
-);
+/** Every v10 callback type. */
+const CALLBACK_TYPES: readonly number[] = enumValues(InteractionResponseType);
 
 /**
  * The callback types that may answer each interaction type: a click (3) also takes 6 and 7, which

@@ -2,6 +2,7 @@
  * Who may do what with a thread, and what a thread becomes (v10 Threads): pure. The service reads
  * the guild (its threads among its channels), asks here, and writes what these return.
  */
+import { ChannelType } from 'discord-api-types/v10';
 import {
   CREATE_PRIVATE_THREADS,
   CREATE_PUBLIC_THREADS,
@@ -16,11 +17,10 @@ import { DEFAULT_THREAD_TYPE } from './thread-requests.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type ThreadState } from '../../../core/world/types.js';
 
 /** v10's thread types: announcement, public, private. */
-export const ANNOUNCEMENT_THREAD_TYPE = 10;
-export const PUBLIC_THREAD_TYPE = 11;
+export const ANNOUNCEMENT_THREAD_TYPE = ChannelType.AnnouncementThread;
+export const PUBLIC_THREAD_TYPE = ChannelType.PublicThread;
 /** The channel types a thread may start in: text and announcement. */
-const THREAD_PARENT_TYPES: ReadonlySet<number> = new Set([0, 5]);
-const ANNOUNCEMENT_CHANNEL_TYPE = 5;
+const THREAD_PARENT_TYPES: ReadonlySet<number> = new Set([ChannelType.GuildText, ChannelType.GuildAnnouncement]);
 /** v10's default auto-archive duration: one day, in minutes. */
 const DEFAULT_AUTO_ARCHIVE_MINUTES = 1440;
 
@@ -33,7 +33,7 @@ export type ThreadRefusal = 'wrong-channel-type' | 'missing-permissions' | 'arch
  */
 export function newThreadType(parent: Channel, asked: number | null, fromMessage: boolean): number | ThreadRefusal {
   if (!THREAD_PARENT_TYPES.has(parent.type)) return 'wrong-channel-type';
-  if (parent.type === ANNOUNCEMENT_CHANNEL_TYPE) return ANNOUNCEMENT_THREAD_TYPE;
+  if (parent.type === ChannelType.GuildAnnouncement) return ANNOUNCEMENT_THREAD_TYPE;
   if (fromMessage) return PUBLIC_THREAD_TYPE;
   const type = asked ?? DEFAULT_THREAD_TYPE;
   return type === ANNOUNCEMENT_THREAD_TYPE ? 'wrong-channel-type' : type;
