@@ -3,7 +3,9 @@
  * read, list, lift, and bulk ban; each checked against BAN_MEMBERS and the role hierarchy, and told
  * to the guild's bots (GUILD_BAN_ADD/REMOVE under GUILD_MODERATION, GUILD_MEMBER_REMOVE).
  */
+import type { APIUser } from 'discord-api-types/v10';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
+import type { WirePayload } from '../../core/wire-payload.js';
 import { botBanRefusal, botMayBan, readBanBody, readBulkBanBody, type BanRefusal } from './rules.js';
 import { guildDispatch } from '../../core/world/dispatch.js';
 import { botInGuild } from '../../core/world/guild-members.js';
@@ -50,7 +52,7 @@ export class BansService {
   }
 
   /** The user as a ban shows it: a world user or an app's bot; null for no one. */
-  private wireUser(userId: string): Promise<WireObject | null> {
+  private wireUser(userId: string): Promise<WirePayload<APIUser> | null> {
     return wirePublicUserOrBot(this.store, userId);
   }
 
@@ -92,7 +94,7 @@ export class BansService {
     applicationId: string,
     guildId: string,
     userId: string,
-    user: WireObject,
+    user: WirePayload<APIUser>,
     reason: string | null,
   ): Promise<boolean> {
     const audit = this.auditEntry(applicationId, guildId, userId, AuditLogEvent.MemberBanAdd, reason);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Intent } from '../../core/gateway/intents.js';
 import { worldDispatchFor } from '../../core/gateway/world-filter.js';
+import type { WorldDispatchName } from '../../core/world/dispatch.js';
 import { MANAGE_THREADS, SEND_MESSAGES_IN_THREADS } from '../../core/permissions/bits.js';
 import { readThreadCreate, readThreadEdit } from './rules/thread-requests.js';
 import { editRefusal, newThread, postRefusal } from './rules/thread-rules.js';
@@ -72,7 +73,7 @@ describe('who may edit and post', () => {
 
 describe('thread member events', () => {
   const session = (intents: number) => ({ applicationId: DEMO_APP_ID, intents, shardId: 0, numShards: 1 });
-  const event = (t: string, concerned: string) => ({
+  const event = (t: WorldDispatchName, concerned: string) => ({
     t,
     guildId: TEST_GUILD_ID,
     channelId: null,
