@@ -48,13 +48,10 @@ describe('thread bodies', () => {
 
 describe('who may edit and post', () => {
   test('locking needs MANAGE_THREADS; the owner renames; unarchiving needs only SEND_MESSAGES_IN_THREADS', () => {
-    assert.equal(editRefusal(thread(), { locked: true }, SEND_MESSAGES_IN_THREADS, OWNER), 'missing-permissions');
+    assert.equal(editRefusal(thread(), { locked: true }, SEND_MESSAGES_IN_THREADS, OWNER), 'missing-permission');
     assert.equal(editRefusal(thread(), { locked: true }, MANAGE_THREADS, 'someone'), null);
     assert.equal(editRefusal(thread(), { name: 'renamed' }, 0n, OWNER), null);
-    assert.equal(
-      editRefusal(thread(), { name: 'renamed' }, SEND_MESSAGES_IN_THREADS, 'someone'),
-      'missing-permissions',
-    );
+    assert.equal(editRefusal(thread(), { name: 'renamed' }, SEND_MESSAGES_IN_THREADS, 'someone'), 'missing-permission');
     assert.equal(editRefusal(thread({ archived: true }), { name: 'x' }, MANAGE_THREADS, OWNER), 'archived');
     assert.equal(
       editRefusal(thread({ archived: true }), { archived: false }, SEND_MESSAGES_IN_THREADS, 'someone'),
@@ -62,7 +59,7 @@ describe('who may edit and post', () => {
     );
     assert.equal(
       editRefusal(thread({ archived: true, locked: true }), { archived: false }, SEND_MESSAGES_IN_THREADS, OWNER),
-      'missing-permissions',
+      'missing-permission',
     );
     assert.equal(postRefusal(thread({ locked: true }), SEND_MESSAGES_IN_THREADS), 'locked');
     assert.equal(postRefusal(thread({ locked: true }), MANAGE_THREADS), null);
