@@ -4,10 +4,10 @@
  * resume buffer.
  */
 import assert from 'node:assert/strict';
+import { ApplicationFlags } from 'discord-api-types/v10';
 import { describe, test } from 'node:test';
 import { readFrame, readIdentify, readMembersRequest, readResume } from '../src/core/gateway/commands.js';
 import {
-  AppFlag,
   Intent,
   intentsAllow,
   messageForIntents,
@@ -62,10 +62,10 @@ describe('intents', () => {
   test('privileged intents need the full or the limited flag', () => {
     assert.equal(privilegedIntentsAllowed(Intent.Guilds | Intent.GuildMessages, 0), true);
     assert.equal(privilegedIntentsAllowed(Intent.GuildMembers, 0), false);
-    assert.equal(privilegedIntentsAllowed(Intent.GuildMembers, AppFlag.GatewayGuildMembersLimited), true);
-    assert.equal(privilegedIntentsAllowed(Intent.GuildPresences, AppFlag.GatewayPresence), true);
-    assert.equal(privilegedIntentsAllowed(Intent.MessageContent, AppFlag.GatewayGuildMembers), false);
-    assert.equal(privilegedIntentsAllowed(Intent.MessageContent, AppFlag.GatewayMessageContentLimited), true);
+    assert.equal(privilegedIntentsAllowed(Intent.GuildMembers, ApplicationFlags.GatewayGuildMembersLimited), true);
+    assert.equal(privilegedIntentsAllowed(Intent.GuildPresences, ApplicationFlags.GatewayPresence), true);
+    assert.equal(privilegedIntentsAllowed(Intent.MessageContent, ApplicationFlags.GatewayGuildMembers), false);
+    assert.equal(privilegedIntentsAllowed(Intent.MessageContent, ApplicationFlags.GatewayMessageContentLimited), true);
   });
 
   test('which dispatch needs which intent', () => {

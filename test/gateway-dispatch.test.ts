@@ -28,6 +28,7 @@ import {
 } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
 import type { Json } from './helpers/json.js';
+import type { WorldDispatchName } from '../src/core/world/dispatch.js';
 
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;
@@ -82,7 +83,13 @@ describe('gateway dispatch routing', () => {
     return clients.connect(server.url);
   }
 
-  function publish(t: string, guildId: string | null, channelId: string | null, d: Json, recipientIds: string[] = []) {
+  function publish(
+    t: WorldDispatchName,
+    guildId: string | null,
+    channelId: string | null,
+    d: Json,
+    recipientIds: string[] = [],
+  ) {
     server.slashd.bus.publish('WORLD_DISPATCH', { t, guildId, channelId, recipientIds, d });
   }
 

@@ -2,9 +2,9 @@
  * Signed HTTP delivery of interactions to an app's interactions endpoint URL. Every request is
  * signed; nothing is sent unsigned. The app answers inline (200 with a response) or with 202.
  */
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { CallbackType } from '../resources/interactions/rules/lifecycle.js';
 import { jsonValueOrUndefined } from '../core/io/json-text.js';
 import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from '../core/outbound-policy.js';
 import type { DeliveryResult } from '../metrics/metrics.js';
@@ -200,7 +200,7 @@ export class HttpDelivery {
       assertUrlAllowed(this.policy, url);
       const good = await post(this.agents, url, this.signer.sign(app, body, this.now()), timeoutMs);
       const pong = jsonValueOrUndefined(good.text) as { type?: unknown } | undefined;
-      if (good.status !== 200 || pong?.type !== CallbackType.Pong) return unverified;
+      if (good.status !== 200 || pong?.type !== InteractionResponseType.Pong) return unverified;
       // Past a PONG to a signed PING the other side is an interactions endpoint, so saying what it
       // got wrong reveals nothing about the network.
       const bad = await post(this.agents, url, this.signer.badlySigned(body, this.now()), timeoutMs);

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { GuildCommandPermissions } from '../core/permissions/command-permissions.js';
+import type { WorldDispatch } from '../core/world/dispatch.js';
 
 export interface BusEvents {
   /** Gateway dispatch APPLICATION_COMMAND_PERMISSIONS_UPDATE, for one application. */
@@ -20,20 +21,12 @@ export interface BusEvents {
     /** A copy past the first (an injected `duplicate` fault): sent even though the session had it. */
     copy?: number | undefined;
   };
-  /** A dispatch about the world (a guild, or a DM channel), for the gateway to filter per session. */
-  WORLD_DISPATCH: {
-    /** v10 dispatch name: GUILD_UPDATE, GUILD_ROLE_CREATE/UPDATE/DELETE, CHANNEL_CREATE/UPDATE/DELETE,
-     *  THREAD_CREATE/UPDATE/DELETE, GUILD_MEMBER_ADD/UPDATE/REMOVE, MESSAGE_CREATE/UPDATE/DELETE. */
-    t: string;
-    /** null for a DM channel. */
-    guildId: string | null;
-    /** The channel the event is about or happens in (channels, threads, messages); null when guild-wide. */
-    channelId: string | null;
-    /** For DM events: the user ids of the DM's recipients (a bot gets it only if it is one); for thread member events, the members concerned; else []. */
-    recipientIds: readonly string[];
-    /** The v10 payload exactly as sent (`d`), full (the gateway strips message content per intents). */
-    d: Record<string, unknown>;
-  };
+  /**
+   * A dispatch about the world (a guild, or a DM channel), for the gateway to filter per session:
+   * its v10 name `t` is one of `WorldDispatchName`, its `d` the payload exactly as sent, full (the
+   * gateway strips message content per intents).
+   */
+  WORLD_DISPATCH: WorldDispatch;
   /** An app was installed in (GUILD_CREATE to its sessions) or removed from (GUILD_DELETE) a guild,
    *  or the guild itself was created/deleted in the world. */
   APPLICATION_GUILD: { applicationId: string; guildId: string; installed: boolean };

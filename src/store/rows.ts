@@ -2,13 +2,14 @@
  * How the domain's objects are laid out in rows, shared by every store implementation (SQLite,
  * PostgreSQL): the same columns, keys and JSON documents, so only the SQL dialect differs.
  */
+import { InteractionResponseType } from 'discord-api-types/v10';
 import type { CommandScope, StoredCommand } from '../core/commands/model.js';
 import type { CommandPermission, GuildCommandPermissions } from '../core/permissions/command-permissions.js';
 import { deepFreeze } from '../core/frozen-memo.js';
 import type { StoredMessage } from '../resources/messages/rules/messages.js';
-import { CallbackType, type InteractionRecord } from '../resources/interactions/rules/lifecycle.js';
+import type { InteractionRecord } from '../resources/interactions/rules/lifecycle.js';
 
-const MODAL_CALLBACK_TYPE = CallbackType.Modal;
+const MODAL_CALLBACK_TYPE = InteractionResponseType.Modal;
 import type { Application, Guild, Member, World } from '../core/world/types.js';
 import type { IssuedToken, StoredApplication, WorldStore } from './store.js';
 import { sameDigest, sameSecret, tokenDigest } from './tokens.js';

@@ -3,6 +3,7 @@
  * the app has answered (`responded`: a message, an update, a modal, or a deferred answer since
  * edited) or it has failed, within a bound; then the messages it produced are read from the channel.
  */
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { setTimeout as pause } from 'node:timers/promises';
 import { expectStatus, type Json, type Requester } from './http.js';
 
@@ -57,8 +58,10 @@ export interface OutcomeQuery {
 }
 
 /** Callbacks that change the clicked message rather than posting one. */
-const UPDATE_CALLBACKS = new Set([6, 7]);
-const MODAL_CALLBACK = 9;
+const UPDATE_CALLBACKS: ReadonlySet<number> = new Set([
+  InteractionResponseType.DeferredMessageUpdate,
+  InteractionResponseType.UpdateMessage,
+]);
 
 export async function awaitInteraction(query: OutcomeQuery): Promise<InteractionOutcome> {
   const deadline = performance.now() + query.waitMs;
@@ -95,6 +98,7 @@ export async function awaitInteraction(query: OutcomeQuery): Promise<Interaction
     failureReason: (status.failure_reason as string | null) ?? null,
     messages,
     message: updated ?? messages[0] ?? null,
-    modal: response && Number(response.type) === MODAL_CALLBACK ? ((response.data as Json) ?? null) : null,
+    modal:
+      response && Number(response.type) === InteractionResponseType.Modal ? ((response.data as Json) ?? null) : null,
   };
 }

@@ -2,14 +2,16 @@
  * The app's answer as the user would see it in the client, as plain text: the message's content,
  * each embed's title, description and fields, and its components (buttons, menus, text).
  */
-import { ComponentType } from 'discord-api-types/v10';
-import { CallbackType } from '../../resources/interactions/rules/lifecycle.js';
+import { ComponentType, InteractionResponseType } from 'discord-api-types/v10';
 import { EPHEMERAL_FLAG, hasFlag } from '../../resources/messages/rules/messages.js';
 
 type Json = Record<string, any>;
 
 /** Callback types that carry a message (docs/v10-behaviour.md#interactions). */
-const MESSAGE_CALLBACKS = new Set<unknown>([CallbackType.ChannelMessageWithSource, CallbackType.UpdateMessage]);
+const MESSAGE_CALLBACKS = new Set<unknown>([
+  InteractionResponseType.ChannelMessageWithSource,
+  InteractionResponseType.UpdateMessage,
+]);
 
 /** The select menus' component types. */
 const SELECT_MENUS = new Set<unknown>([
@@ -76,13 +78,13 @@ export function renderMessage(message: Json): string[] {
 export function renderResponse(response: Json): string[] {
   const data: Json = response.data ?? {};
   if (MESSAGE_CALLBACKS.has(response.type)) return renderMessage(data);
-  if (response.type === CallbackType.Modal) {
+  if (response.type === InteractionResponseType.Modal) {
     return [
       `[modal: ${String(data.title ?? '')}]`,
       ...indent(((data.components as Json[] | undefined) ?? []).flatMap(renderComponent)),
     ];
   }
-  if (response.type === CallbackType.LaunchActivity) return ['[the app launched its activity]'];
+  if (response.type === InteractionResponseType.LaunchActivity) return ['[the app launched its activity]'];
   return [`[answer of type ${String(response.type)}]`];
 }
 

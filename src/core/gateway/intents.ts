@@ -2,49 +2,29 @@
  * Gateway intents (v10): which are valid, which are privileged and allowed by the app's flags,
  * and which intent each dispatch needs.
  */
+import { ApplicationFlags, GatewayIntentBits } from 'discord-api-types/v10';
+import { enumValues } from '../enum-values.js';
 
-export const Intent = {
-  Guilds: 1 << 0,
-  GuildMembers: 1 << 1,
-  GuildModeration: 1 << 2,
-  GuildExpressions: 1 << 3,
-  GuildIntegrations: 1 << 4,
-  GuildWebhooks: 1 << 5,
-  GuildInvites: 1 << 6,
-  GuildVoiceStates: 1 << 7,
-  GuildPresences: 1 << 8,
-  GuildMessages: 1 << 9,
-  GuildMessageReactions: 1 << 10,
-  GuildMessageTyping: 1 << 11,
-  DirectMessages: 1 << 12,
-  DirectMessageReactions: 1 << 13,
-  DirectMessageTyping: 1 << 14,
-  MessageContent: 1 << 15,
-  GuildScheduledEvents: 1 << 16,
-  AutoModerationConfiguration: 1 << 20,
-  AutoModerationExecution: 1 << 21,
-  GuildMessagePolls: 1 << 24,
-  DirectMessagePolls: 1 << 25,
-} as const;
+/** The v10 intents: discord-api-types' `GatewayIntentBits`, by the name the gateway code uses. */
+export const Intent = GatewayIntentBits;
 
 /** Every intent bit v10 defines; any other bit set closes with 4013. */
-export const ALL_INTENTS = Object.values(Intent).reduce((all, bit) => all | bit, 0);
+export const ALL_INTENTS = enumValues(Intent).reduce((all: number, bit) => all | bit, 0);
 
-/** Application flags that allow the privileged intents (full and "limited", i.e. < 100 guilds). */
-export const AppFlag = {
-  GatewayPresence: 1 << 12,
-  GatewayPresenceLimited: 1 << 13,
-  GatewayGuildMembers: 1 << 14,
-  GatewayGuildMembersLimited: 1 << 15,
-  GatewayMessageContent: 1 << 18,
-  GatewayMessageContentLimited: 1 << 19,
-} as const;
-
-/** Each privileged intent and the app flags of which one must be set for it. */
+/**
+ * Each privileged intent and the app flags of which one must be set for it (full or "limited",
+ * i.e. < 100 guilds).
+ */
 const PRIVILEGED: readonly { intent: number; flags: number }[] = [
-  { intent: Intent.GuildMembers, flags: AppFlag.GatewayGuildMembers | AppFlag.GatewayGuildMembersLimited },
-  { intent: Intent.GuildPresences, flags: AppFlag.GatewayPresence | AppFlag.GatewayPresenceLimited },
-  { intent: Intent.MessageContent, flags: AppFlag.GatewayMessageContent | AppFlag.GatewayMessageContentLimited },
+  {
+    intent: Intent.GuildMembers,
+    flags: ApplicationFlags.GatewayGuildMembers | ApplicationFlags.GatewayGuildMembersLimited,
+  },
+  { intent: Intent.GuildPresences, flags: ApplicationFlags.GatewayPresence | ApplicationFlags.GatewayPresenceLimited },
+  {
+    intent: Intent.MessageContent,
+    flags: ApplicationFlags.GatewayMessageContent | ApplicationFlags.GatewayMessageContentLimited,
+  },
 ];
 
 /** True for a non-negative integer with only v10 intent bits (a string of digits is accepted too). */

@@ -1,20 +1,8 @@
 /** The v10 gateway's numbers: opcodes, close codes and the limits slashd applies to a connection. */
+import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
 
-/** Gateway opcodes (v10). */
-export const Op = {
-  Dispatch: 0,
-  Heartbeat: 1,
-  Identify: 2,
-  PresenceUpdate: 3,
-  VoiceStateUpdate: 4,
-  Resume: 6,
-  Reconnect: 7,
-  RequestGuildMembers: 8,
-  InvalidSession: 9,
-  Hello: 10,
-  HeartbeatAck: 11,
-  RequestSoundboardSounds: 31,
-} as const;
+/** Gateway opcodes (v10): discord-api-types' `GatewayOpcodes`, by the name the gateway code uses. */
+export const Op = GatewayOpcodes;
 
 /** Opcodes a client may send; anything else closes with 4001. */
 export const CLIENT_OPS: ReadonlySet<number> = new Set([
@@ -27,22 +15,22 @@ export const CLIENT_OPS: ReadonlySet<number> = new Set([
   Op.RequestSoundboardSounds,
 ]);
 
-/** v10 close codes, each with the reason text v10 sends. */
+/** v10 close codes (discord-api-types' `GatewayCloseCodes`), each with the reason text v10 sends. */
 export const Close = {
-  UnknownError: { code: 4000, reason: 'Unknown error.' },
-  UnknownOpcode: { code: 4001, reason: 'Unknown opcode.' },
-  DecodeError: { code: 4002, reason: 'Error while decoding payload.' },
-  NotAuthenticated: { code: 4003, reason: 'Not authenticated.' },
-  AuthenticationFailed: { code: 4004, reason: 'Authentication failed.' },
-  AlreadyAuthenticated: { code: 4005, reason: 'Already authenticated.' },
-  InvalidSeq: { code: 4007, reason: 'Invalid seq.' },
-  RateLimited: { code: 4008, reason: 'Rate limited.' },
-  SessionTimedOut: { code: 4009, reason: 'Session timed out.' },
-  InvalidShard: { code: 4010, reason: 'Invalid shard.' },
-  ShardingRequired: { code: 4011, reason: 'Sharding required.' },
-  InvalidApiVersion: { code: 4012, reason: 'Invalid API version.' },
-  InvalidIntents: { code: 4013, reason: 'Invalid intent(s).' },
-  DisallowedIntents: { code: 4014, reason: 'Disallowed intent(s).' },
+  UnknownError: { code: GatewayCloseCodes.UnknownError, reason: 'Unknown error.' },
+  UnknownOpcode: { code: GatewayCloseCodes.UnknownOpcode, reason: 'Unknown opcode.' },
+  DecodeError: { code: GatewayCloseCodes.DecodeError, reason: 'Error while decoding payload.' },
+  NotAuthenticated: { code: GatewayCloseCodes.NotAuthenticated, reason: 'Not authenticated.' },
+  AuthenticationFailed: { code: GatewayCloseCodes.AuthenticationFailed, reason: 'Authentication failed.' },
+  AlreadyAuthenticated: { code: GatewayCloseCodes.AlreadyAuthenticated, reason: 'Already authenticated.' },
+  InvalidSeq: { code: GatewayCloseCodes.InvalidSeq, reason: 'Invalid seq.' },
+  RateLimited: { code: GatewayCloseCodes.RateLimited, reason: 'Rate limited.' },
+  SessionTimedOut: { code: GatewayCloseCodes.SessionTimedOut, reason: 'Session timed out.' },
+  InvalidShard: { code: GatewayCloseCodes.InvalidShard, reason: 'Invalid shard.' },
+  ShardingRequired: { code: GatewayCloseCodes.ShardingRequired, reason: 'Sharding required.' },
+  InvalidApiVersion: { code: GatewayCloseCodes.InvalidAPIVersion, reason: 'Invalid API version.' },
+  InvalidIntents: { code: GatewayCloseCodes.InvalidIntents, reason: 'Invalid intent(s).' },
+  DisallowedIntents: { code: GatewayCloseCodes.DisallowedIntents, reason: 'Disallowed intent(s).' },
 } as const;
 
 export type CloseCode = (typeof Close)[keyof typeof Close];

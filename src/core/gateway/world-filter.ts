@@ -7,19 +7,15 @@
 import { appChannelPermissions } from '../permissions/channel-permissions.js';
 import { hasAll, VIEW_AUDIT_LOG, VIEW_CHANNEL } from '../permissions/bits.js';
 import { findChannel } from '../permissions/channels.js';
+import type { WorldDispatch, WorldDispatchName } from '../world/dispatch.js';
 import type { Guild } from '../world/types.js';
 import { botInGuild } from '../world/guild-members.js';
 import { appBasePermissions } from '../world/v10-objects.js';
 import { intentsAllow, isMessageEvent, messageForIntents } from './intents.js';
 import { shardOf } from './shards.js';
 
-export interface WorldEvent {
-  t: string;
-  guildId: string | null;
-  channelId: string | null;
-  recipientIds: readonly string[];
-  d: Record<string, unknown>;
-}
+/** The bus's WORLD_DISPATCH event. */
+export type WorldEvent = WorldDispatch;
 
 export interface SessionView {
   applicationId: string;
@@ -29,10 +25,12 @@ export interface SessionView {
 }
 
 /** Deletions are about a channel that is gone from the world: its view is judged by the event. */
-const CHANNEL_GONE_EVENTS: ReadonlySet<string> = new Set(['CHANNEL_DELETE', 'THREAD_DELETE']);
+const CHANNEL_GONE_EVENTS: ReadonlySet<WorldDispatchName> = new Set(['CHANNEL_DELETE', 'THREAD_DELETE']);
 
 /** Guild-wide events only the bots with a permission get (v10: the audit log's entries need VIEW_AUDIT_LOG). */
-const EVENT_PERMISSIONS: ReadonlyMap<string, bigint> = new Map([['GUILD_AUDIT_LOG_ENTRY_CREATE', VIEW_AUDIT_LOG]]);
+const EVENT_PERMISSIONS: ReadonlyMap<WorldDispatchName, bigint> = new Map<WorldDispatchName, bigint>([
+  ['GUILD_AUDIT_LOG_ENTRY_CREATE', VIEW_AUDIT_LOG],
+]);
 
 function mayReceive(guild: Guild, event: WorldEvent, applicationId: string): boolean {
   const needed = EVENT_PERMISSIONS.get(event.t);

@@ -1,68 +1,70 @@
 /**
  * Permission flags and bit sets (docs/v10-behaviour.md#permissions). v10 serializes a bit set as a decimal string of
  * arbitrary size, so the core keeps every bit set as a bigint and never goes through `number`.
+ * The flags are discord-api-types' `PermissionFlagsBits` (bigints too), under the SCREAMING_CASE
+ * names the call sites and docs use.
  */
+import { PermissionFlagsBits } from 'discord-api-types/v10';
 
 /** Ban members from the guild (and lift their bans). */
-export const BAN_MEMBERS = 1n << 2n;
+export const BAN_MEMBERS = PermissionFlagsBits.BanMembers;
 /** Everything, in every channel; overwrites cannot take it away. */
-export const ADMINISTRATOR = 1n << 3n;
+export const ADMINISTRATOR = PermissionFlagsBits.Administrator;
 /** Create, edit and delete channels. */
-export const MANAGE_CHANNELS = 1n << 4n;
+export const MANAGE_CHANNELS = PermissionFlagsBits.ManageChannels;
 /** Edit the guild's settings; half of what editing command permissions needs. */
-export const MANAGE_GUILD = 1n << 5n;
+export const MANAGE_GUILD = PermissionFlagsBits.ManageGuild;
 /** Add a new emoji's reaction to a message (reacting with one already there needs only to read it). */
-export const ADD_REACTIONS = 1n << 6n;
+export const ADD_REACTIONS = PermissionFlagsBits.AddReactions;
 /** Delete and pin others' messages, bulk delete (v10). */
-export const MANAGE_MESSAGES = 1n << 13n;
+export const MANAGE_MESSAGES = PermissionFlagsBits.ManageMessages;
 /** Mention @everyone and @here, and roles that are not mentionable. */
-export const MENTION_EVERYONE = 1n << 17n;
+export const MENTION_EVERYONE = PermissionFlagsBits.MentionEveryone;
 /** See a channel at all. */
-export const VIEW_CHANNEL = 1n << 10n;
+export const VIEW_CHANNEL = PermissionFlagsBits.ViewChannel;
 /** Send messages in a channel that is not a thread; invoking a USER command needs it. */
-export const SEND_MESSAGES = 1n << 11n;
+export const SEND_MESSAGES = PermissionFlagsBits.SendMessages;
 /** Attach files to the messages one sends in a channel. */
-export const ATTACH_FILES = 1n << 15n;
+export const ATTACH_FILES = PermissionFlagsBits.AttachFiles;
 /** Read a channel's earlier messages; v10 needs it with VIEW_CHANNEL to read any history. */
-export const READ_MESSAGE_HISTORY = 1n << 16n;
+export const READ_MESSAGE_HISTORY = PermissionFlagsBits.ReadMessageHistory;
 /** Manage roles below one's highest role; the other half of what editing command permissions needs. */
-export const MANAGE_ROLES = 1n << 28n;
+export const MANAGE_ROLES = PermissionFlagsBits.ManageRoles;
 /** Use application commands in a channel (slashd's gate before any command overwrite; docs/permissions.md). */
-export const USE_APPLICATION_COMMANDS = 1n << 31n;
+export const USE_APPLICATION_COMMANDS = PermissionFlagsBits.UseApplicationCommands;
 /** See and manage every thread, private ones included. */
-export const MANAGE_THREADS = 1n << 34n;
+export const MANAGE_THREADS = PermissionFlagsBits.ManageThreads;
 /** Start public and announcement threads. */
-export const CREATE_PUBLIC_THREADS = 1n << 35n;
+export const CREATE_PUBLIC_THREADS = PermissionFlagsBits.CreatePublicThreads;
 /** Start private threads. */
-export const CREATE_PRIVATE_THREADS = 1n << 36n;
+export const CREATE_PRIVATE_THREADS = PermissionFlagsBits.CreatePrivateThreads;
 /** Send messages in threads: what SEND_MESSAGES is outside them. */
-export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
+export const SEND_MESSAGES_IN_THREADS = PermissionFlagsBits.SendMessagesInThreads;
 /** Pin and unpin messages (v10 split it from MANAGE_MESSAGES). */
-export const PIN_MESSAGES = 1n << 51n;
+export const PIN_MESSAGES = PermissionFlagsBits.PinMessages;
 /** Use commands of user-installed apps in a guild (no world install is a user install yet). */
-export const USE_EXTERNAL_APPS = 1n << 50n;
+export const USE_EXTERNAL_APPS = PermissionFlagsBits.UseExternalApps;
 /** Remove members from the guild (v10 kick). */
-export const KICK_MEMBERS = 1n << 1n;
+export const KICK_MEMBERS = PermissionFlagsBits.KickMembers;
 /** Read the guild's audit log. */
-export const VIEW_AUDIT_LOG = 1n << 7n;
+export const VIEW_AUDIT_LOG = PermissionFlagsBits.ViewAuditLog;
 /** Change one's own nickname. */
-export const CHANGE_NICKNAME = 1n << 26n;
+export const CHANGE_NICKNAME = PermissionFlagsBits.ChangeNickname;
 /** Change other members' nicknames. */
-export const MANAGE_NICKNAMES = 1n << 27n;
+export const MANAGE_NICKNAMES = PermissionFlagsBits.ManageNicknames;
 /** Time members out (v10 `communication_disabled_until`). */
-export const MODERATE_MEMBERS = 1n << 40n;
+export const MODERATE_MEMBERS = PermissionFlagsBits.ModerateMembers;
 /** Server-mute members in voice. */
-export const MUTE_MEMBERS = 1n << 22n;
+export const MUTE_MEMBERS = PermissionFlagsBits.MuteMembers;
 /** Server-deafen members in voice. */
-export const DEAFEN_MEMBERS = 1n << 23n;
+export const DEAFEN_MEMBERS = PermissionFlagsBits.DeafenMembers;
 
-/** The one flag bit v10 leaves unassigned below BYPASS_SLOWMODE (1 << 52), the highest it defines. */
-const UNASSIGNED_BIT_47 = 1n << 47n;
 /**
- * Every flag v10 defines (bits 0 to 52 but 47): what an owner or administrator has in any channel.
- * It equals discord.js's `PermissionsBitField.All`, so client-side `has()` checks agree.
+ * Every flag v10 defines (bits 0 to 52 but 47 today): what an owner or administrator has in any channel.
+ * Like discord.js's `PermissionsBitField.All`, it is every flag of discord-api-types joined, so
+ * client-side `has()` checks agree.
  */
-export const ALL = ((1n << 53n) - 1n) & ~UNASSIGNED_BIT_47;
+export const ALL = Object.values(PermissionFlagsBits).reduce((bits, flag) => bits | flag, 0n);
 /** The empty bit set. */
 export const NONE = 0n;
 

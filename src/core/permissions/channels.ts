@@ -2,10 +2,11 @@
  * Which channel stands for a channel in permission questions: a thread has no overwrites and no
  * age restriction of its own, its parent's apply (docs/v10-behaviour.md#permissions; v10 API, "Rules").
  */
+import { ChannelType } from 'discord-api-types/v10';
 import { THREAD_CHANNEL_TYPES, type Channel, type Guild } from '../world/types.js';
 
 /** v10 channel type of a category: it groups channels and hosts no messages or commands. */
-export const CATEGORY_CHANNEL_TYPE = 4;
+export const CATEGORY_CHANNEL_TYPE = ChannelType.GuildCategory;
 
 export function isThread(channel: Channel): boolean {
   return THREAD_CHANNEL_TYPES.has(channel.type);

@@ -2,17 +2,14 @@
  * Command permissions (Permissions v2) in their wire shape, and the two id constants v10 defines
  * (v10 API, "Application command permission"; docs/v10-behaviour.md#permissions).
  */
+import { ApplicationCommandPermissionType } from 'discord-api-types/v10';
 
-/** What a command permission overwrite names (wire `type`). */
-export const CommandPermissionType = {
-  /** A role of the guild; the guild id stands for @everyone. */
-  Role: 1,
-  /** A member of the guild. */
-  User: 2,
-  /** A channel of the guild; the guild id minus 1 stands for every channel. */
-  Channel: 3,
-} as const;
-export type CommandPermissionTypeValue = (typeof CommandPermissionType)[keyof typeof CommandPermissionType];
+/**
+ * What a command permission overwrite names (wire `type`): a role of the guild (the guild id stands
+ * for @everyone), a member, or a channel (the guild id minus 1 stands for every channel).
+ */
+export const CommandPermissionType = ApplicationCommandPermissionType;
+export type CommandPermissionTypeValue = ApplicationCommandPermissionType;
 
 /** One overwrite: `permission` true allows, false disallows. */
 export interface CommandPermission {

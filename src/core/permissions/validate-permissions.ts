@@ -4,6 +4,7 @@
  * collects them all, so a client sees every problem of a body at once. It never throws, whatever
  * JSON it is given.
  */
+import { enumValues } from '../enum-values.js';
 import { isMember } from '../world/member-index.js';
 import {
   APPLICATION_COMMAND_PERMISSIONS_DUPLICATE_ID,
@@ -29,7 +30,7 @@ import {
 } from './command-permissions.js';
 
 /** The valid values of an overwrite's `type`. */
-const PERMISSION_TYPES: readonly number[] = Object.values(CommandPermissionType);
+const PERMISSION_TYPES: readonly number[] = enumValues(CommandPermissionType);
 
 function isPermissionType(value: unknown): value is CommandPermissionTypeValue {
   return typeof value === 'number' && PERMISSION_TYPES.includes(value);

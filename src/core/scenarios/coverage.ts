@@ -4,6 +4,7 @@
  * custom_id), and which of them no step used; with what the server saw the bot do (v10 routes,
  * gateway events received, routes slashd does not serve).
  */
+import { ApplicationCommandOptionType, ApplicationCommandType } from 'discord-api-types/v10';
 
 /** A command as v10 returns it (the fields coverage reads). */
 export interface CoverageCommand {
@@ -59,16 +60,16 @@ export interface Coverage {
   events: EventUse[];
 }
 
-const SUB_COMMAND = 1;
-const SUB_COMMAND_GROUP = 2;
-const CHAT_INPUT = 1;
-
 /** Each invocable path of a command and each option, as typed: `/config`, `/config set`, `/config set key`. */
 export function commandItems(command: CoverageCommand): string[] {
-  const base = (command.type ?? CHAT_INPUT) === CHAT_INPUT ? `/${command.name}` : command.name;
+  const base =
+    (command.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput
+      ? `/${command.name}`
+      : command.name;
   const walk = (prefix: string, options: readonly CoverageOption[]): string[] =>
     options.flatMap((option) =>
-      option.type === SUB_COMMAND || option.type === SUB_COMMAND_GROUP
+      option.type === ApplicationCommandOptionType.Subcommand ||
+      option.type === ApplicationCommandOptionType.SubcommandGroup
         ? [`${prefix} ${option.name}`, ...walk(`${prefix} ${option.name}`, option.options ?? [])]
         : [`${prefix} ${option.name}`],
     );

@@ -18,15 +18,18 @@ import {
 import type { WirePayload } from '../wire-payload.js';
 import type { GuildMemberView } from './guild-members.js';
 import type { Guild } from './types.js';
-import { toWireGuildMember, type WireObject } from './v10-objects.js';
+import { toWireGuildMember } from './v10-objects.js';
+import type { WorldDispatchData, WorldDispatchName } from './dispatch-payloads.js';
+
+export type { WorldDispatchData, WorldDispatchName, WorldDispatchPayloads } from './dispatch-payloads.js';
 
 /** MESSAGE_CREATE's and MESSAGE_UPDATE's `d`: the message with the two fields v10 adds in a guild. */
 export type WireMessageEvent = WireMessage & Pick<GatewayMessageEventExtraFields, 'guild_id' | 'member'>;
 
-/** A v10 dispatch about the world: the bus's WORLD_DISPATCH event. */
-export interface WorldDispatch {
+/** A v10 dispatch about the world: the bus's WORLD_DISPATCH event (of dispatch `K`, or of any). */
+export interface WorldDispatch<K extends WorldDispatchName = WorldDispatchName> {
   /** The v10 dispatch name. */
-  t: string;
+  t: K;
   /** null for a DM channel. */
   guildId: string | null;
   /** The channel the event is about or happens in; null when guild-wide. */
@@ -34,7 +37,7 @@ export interface WorldDispatch {
   /** A DM's recipients (user ids, a bot by its application id); in a guild, the members a thread member event concerns, else []. */
   recipientIds: readonly string[];
   /** The payload exactly as v10 sends it. */
-  d: Record<string, unknown>;
+  d: WorldDispatchData<K>;
 }
 
 /** An app's bot joined (`installed`) or left a guild: the bus's APPLICATION_GUILD event. */
@@ -47,7 +50,12 @@ export interface ApplicationGuildChange {
 export type WorldEvent =
   { kind: 'dispatch'; event: WorldDispatch } | { kind: 'application_guild'; event: ApplicationGuildChange };
 
-export function guildDispatch(t: string, guildId: string, channelId: string | null, d: WireObject): WorldEvent {
+export function guildDispatch<K extends WorldDispatchName>(
+  t: K,
+  guildId: string,
+  channelId: string | null,
+  d: WorldDispatchData<K>,
+): WorldEvent {
   return { kind: 'dispatch', event: { t, guildId, channelId, recipientIds: [], d } };
 }
 
@@ -75,7 +83,7 @@ export function messageDispatch(
   message: StoredMessage,
   place: MessagePlace,
   ctx: MessageRenderContext,
-): WorldDispatch {
+): WorldDispatch<'MESSAGE_CREATE' | 'MESSAGE_UPDATE'> {
   const d: WirePayload<WireMessageEvent> = toWireMessage(message, ctx);
   if (place.guild) {
     d.guild_id = place.guild.id;

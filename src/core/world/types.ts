@@ -1,3 +1,4 @@
+import { ChannelType } from 'discord-api-types/v10';
 /**
  * The world slashd serves commands in (docs/world.md): applications, users, guilds
  * and pre-issued OAuth2 tokens. These are the normalized shapes the core works with.
@@ -165,7 +166,11 @@ export interface World {
 }
 
 /** v10 channel type of a private thread: seen only by its members (and MANAGE_THREADS). */
-export const PRIVATE_THREAD_TYPE = 12;
+export const PRIVATE_THREAD_TYPE = ChannelType.PrivateThread;
 
 /** The channel types that are threads: a thread takes its parent's overwrites. */
-export const THREAD_CHANNEL_TYPES: ReadonlySet<number> = new Set([10, 11, 12]);
+export const THREAD_CHANNEL_TYPES: ReadonlySet<number> = new Set([
+  ChannelType.AnnouncementThread,
+  ChannelType.PublicThread,
+  ChannelType.PrivateThread,
+]);

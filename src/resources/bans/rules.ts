@@ -2,6 +2,7 @@
  * Bans (v10 Guild Ban endpoints): what a ban request's body and query may hold, and who may ban
  * whom. Pure: the service reads the guild (with the members concerned) and writes the ban.
  */
+import type { Refusal } from '../../core/refusals.js';
 import { isRecord, readInteger, readList, readSnowflake, type JsonRecord } from '../../core/io/read.js';
 import { reportAboveMax, reportBelowMin, reportNotObject, reportRequired, type Issues } from '../../core/io/report.js';
 import { fail, ok, type Result } from '../../core/io/result.js';
@@ -43,7 +44,7 @@ export interface BulkBanRequest extends BanRequest {
 }
 
 /** Why a ban (or its removal) is refused: both are v10's 50013 Missing Permissions. */
-export type BanRefusal = 'missing-permission' | 'hierarchy';
+export type BanRefusal = Extract<Refusal, 'missing-permission' | 'hierarchy'>;
 
 function readSeconds(body: JsonRecord, issues: Issues): number {
   const seconds = body.delete_message_seconds;

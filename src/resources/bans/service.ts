@@ -3,8 +3,11 @@
  * read, list, lift, and bulk ban; each checked against BAN_MEMBERS and the role hierarchy, and told
  * to the guild's bots (GUILD_BAN_ADD/REMOVE under GUILD_MODERATION, GUILD_MEMBER_REMOVE).
  */
+import type { APIUser } from 'discord-api-types/v10';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
-import { botBanRefusal, botMayBan, readBanBody, readBulkBanBody, type BanRefusal } from './rules.js';
+import type { WirePayload } from '../../core/wire-payload.js';
+import { botBanRefusal, botMayBan, readBanBody, readBulkBanBody } from './rules.js';
+import { refuse } from '../../core/refusals.js';
 import { guildDispatch } from '../../core/world/dispatch.js';
 import { botInGuild } from '../../core/world/guild-members.js';
 import { memberOf } from '../../core/world/member-index.js';
@@ -29,11 +32,6 @@ export type BansStore = Pick<
   | 'deleteGuildBan'
 >;
 
-function refused(_refusal: BanRefusal): never {
-  // v10 answers both a missing BAN_MEMBERS and the hierarchy with 50013.
-  throw apiError('MissingPermissions');
-}
-
 export class BansService {
   constructor(
     private readonly store: BansStore,
@@ -50,7 +48,7 @@ export class BansService {
   }
 
   /** The user as a ban shows it: a world user or an app's bot; null for no one. */
-  private wireUser(userId: string): Promise<WireObject | null> {
+  private wireUser(userId: string): Promise<WirePayload<APIUser> | null> {
     return wirePublicUserOrBot(this.store, userId);
   }
 
@@ -65,7 +63,7 @@ export class BansService {
     const user = await this.wireUser(userId);
     if (!user) throw apiError('UnknownUser');
     const refusal = botBanRefusal(guild, applicationId, userId, memberOf(guild, userId));
-    if (refusal) refused(refusal);
+    if (refusal) refuse(refusal);
     // `delete_message_seconds` is checked, and nothing is deleted: docs/decisions.md, "Bans".
     await this.write(applicationId, guild.id, userId, user, reason);
   }
@@ -92,7 +90,7 @@ export class BansService {
     applicationId: string,
     guildId: string,
     userId: string,
-    user: WireObject,
+    user: WirePayload<APIUser>,
     reason: string | null,
   ): Promise<boolean> {
     const audit = this.auditEntry(applicationId, guildId, userId, AuditLogEvent.MemberBanAdd, reason);
@@ -107,7 +105,7 @@ export class BansService {
 
   async get(applicationId: string, guildId: string, userId: string): Promise<WireObject> {
     const guild = await this.botsGuild(applicationId, guildId, []);
-    if (!botMayBan(guild, applicationId)) refused('missing-permission');
+    if (!botMayBan(guild, applicationId)) refuse('missing-permission');
     const ban = await this.store.getGuildBan(guild.id, userId);
     if (!ban) throw apiError('UnknownBan');
     return this.wireBan(ban);
@@ -115,7 +113,7 @@ export class BansService {
 
   async list(applicationId: string, guildId: string, page: BanPage): Promise<WireObject[]> {
     const guild = await this.botsGuild(applicationId, guildId, []);
-    if (!botMayBan(guild, applicationId)) refused('missing-permission');
+    if (!botMayBan(guild, applicationId)) refuse('missing-permission');
     const bans = await this.store.listGuildBans(guild.id, page);
     const wire: WireObject[] = [];
     for (const ban of bans) wire.push(await this.wireBan(ban));
@@ -124,7 +122,7 @@ export class BansService {
 
   async unban(applicationId: string, guildId: string, userId: string, reason: string | null = null): Promise<void> {
     const guild = await this.botsGuild(applicationId, guildId, []);
-    if (!botMayBan(guild, applicationId)) refused('missing-permission');
+    if (!botMayBan(guild, applicationId)) refuse('missing-permission');
     const audit = this.auditEntry(applicationId, guild.id, userId, AuditLogEvent.MemberBanRemove, reason);
     if (!(await this.store.deleteGuildBan(guild.id, userId, audit))) throw apiError('UnknownBan');
     const user = (await this.wireUser(userId)) ?? { id: userId };
@@ -138,7 +136,7 @@ export class BansService {
     if (!request.ok) throw invalidFormBody(request.issues);
     const { userIds } = request.value;
     const guild = await this.botsGuild(applicationId, guildId, userIds);
-    if (!botMayBan(guild, applicationId, true)) refused('missing-permission');
+    if (!botMayBan(guild, applicationId, true)) refuse('missing-permission');
     const banned: string[] = [];
     const failed: string[] = [];
     for (const userId of userIds) {

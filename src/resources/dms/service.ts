@@ -4,6 +4,7 @@
  * and the user by theirs; nobody else sees it. Messages are told to the bot as MESSAGE_CREATE under
  * DIRECT_MESSAGES (docs/decisions.md, "DMs").
  */
+import { ChannelType } from 'discord-api-types/v10';
 import { apiError } from '../../core/io/errors.js';
 import { fieldOf, isRecord, readSnowflake } from '../../core/io/read.js';
 import { reportNotObject, reportRequired, type Issues } from '../../core/io/report.js';
@@ -18,9 +19,6 @@ import type { AttachmentsService, IncomingFile } from '../attachments/service.js
 import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from '../messages/service.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import type { WorldEvents } from '../../events/world-events.js';
-
-/** v10's DM channel type. */
-const DM_CHANNEL_TYPE = 1;
 
 export interface DmChannelsDeps {
   world: Pick<WorldStore, 'openDmChannel' | 'getDmChannel' | 'listDmChannelsOfUser' | 'getUser' | 'getApplication'>;
@@ -85,7 +83,7 @@ export class DmChannelsService {
         : other && 'bot_token' in other
           ? toWirePublicBot(other)
           : { id: dm.application_id };
-    return { id: dm.id, type: DM_CHANNEL_TYPE, last_message_id: null, flags: 0, recipients: [recipient] };
+    return { id: dm.id, type: ChannelType.DM, last_message_id: null, flags: 0, recipients: [recipient] };
   }
 
   /** The user's DM channels (the console's list), each as the user sees it. */

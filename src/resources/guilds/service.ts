@@ -4,6 +4,7 @@
  * in (installed with the `bot` scope), a user one they are a member of; anyone else gets 50001,
  * an unknown guild 10004.
  */
+import { ApplicationFlags } from 'discord-api-types/v10';
 import { findGuildEmoji, guildEmojis, toWireGuildEmoji } from '../../core/world/emojis.js';
 import { apiError } from '../../core/io/errors.js';
 import { isThread } from '../../core/permissions/channels.js';
@@ -31,11 +32,10 @@ import { guildDirectory, visibleGuild, visibleGuildWithAllMembers, type WorldRea
 type WireObject = Record<string, unknown>;
 
 /** Application flags that enable the privileged GUILD_MEMBERS intent (v10: listing members needs one). */
-const GATEWAY_GUILD_MEMBERS = 1 << 14;
-const GATEWAY_GUILD_MEMBERS_LIMITED = 1 << 15;
+const MEMBERS_INTENT_FLAGS = ApplicationFlags.GatewayGuildMembers | ApplicationFlags.GatewayGuildMembersLimited;
 
 function hasMembersIntent(app: Application): boolean {
-  return (app.flags & (GATEWAY_GUILD_MEMBERS | GATEWAY_GUILD_MEMBERS_LIMITED)) !== 0;
+  return (app.flags & MEMBERS_INTENT_FLAGS) !== 0;
 }
 
 /** The guild's command index the permission editor lists (command-index-service.ts). */

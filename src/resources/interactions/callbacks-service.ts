@@ -3,15 +3,10 @@
  * HTTP response to the delivery, or slashd's own when an entry point launches an Activity. Later
  * answers go through the interaction webhook (webhook-messages-service.ts).
  */
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { hasActivities } from '../../core/commands/model.js';
 import { apiError, ApiError } from '../../core/io/errors.js';
-import {
-  CallbackType,
-  checkCanAcknowledge,
-  currentState,
-  stateAfterCallback,
-  type InteractionRecord,
-} from './rules/lifecycle.js';
+import { checkCanAcknowledge, currentState, stateAfterCallback, type InteractionRecord } from './rules/lifecycle.js';
 import { checkCallback, type CheckedCallback } from './rules/responses.js';
 import { messageFormError } from '../messages/rules/message-data.js';
 import { EPHEMERAL_FLAG, hasFlag, LOADING_FLAG, type StoredMessage } from '../messages/rules/messages.js';
@@ -137,22 +132,25 @@ export class CallbacksService {
     if (!checked.ok) throw messageFormError(checked.issues);
     const response = checked.value;
     const state = stateAfterCallback(response.type);
-    if (response.type === CallbackType.DeferredUpdateMessage || response.type === CallbackType.UpdateMessage) {
+    if (
+      response.type === InteractionResponseType.DeferredMessageUpdate ||
+      response.type === InteractionResponseType.UpdateMessage
+    ) {
       return this.acknowledgeByUpdate(record, response, files);
     }
 
     let message: StoredMessage | null = null;
     let activityInstanceId: string | null = null;
     if (
-      response.type === CallbackType.ChannelMessageWithSource ||
-      response.type === CallbackType.DeferredChannelMessageWithSource
+      response.type === InteractionResponseType.ChannelMessageWithSource ||
+      response.type === InteractionResponseType.DeferredChannelMessageWithSource
     ) {
-      const loading = response.type === CallbackType.DeferredChannelMessageWithSource;
+      const loading = response.type === InteractionResponseType.DeferredChannelMessageWithSource;
       message = newResponseMessage(record, response.data ?? {}, loading, this.made());
     }
-    if (response.type === CallbackType.LaunchActivity) activityInstanceId = this.deps.ids.next();
+    if (response.type === InteractionResponseType.LaunchActivity) activityInstanceId = this.deps.ids.next();
     const attached =
-      message && response.type === CallbackType.ChannelMessageWithSource
+      message && response.type === InteractionResponseType.ChannelMessageWithSource
         ? await attachFiles(this.deps.attachments, message, response.data?.attachments, files, ['data', 'attachments'])
         : null;
     if (message) await checkComponentMedia(message, ['data', 'components'], attached);
@@ -189,7 +187,7 @@ export class CallbacksService {
     if (!current) throw apiError('UnknownMessage');
     let message = current;
     let attached: AttachedFiles | null = null;
-    if (response.type === CallbackType.UpdateMessage) {
+    if (response.type === InteractionResponseType.UpdateMessage) {
       message = editedMessage(current, response.data ?? {}, this.deps.now());
       attached = await attachFiles(
         this.deps.attachments,
@@ -211,7 +209,7 @@ export class CallbacksService {
       await attached?.discard();
       throw apiError('InteractionAlreadyAcknowledged');
     }
-    if (response.type === CallbackType.UpdateMessage) {
+    if (response.type === InteractionResponseType.UpdateMessage) {
       if (await this.deps.store.interactions.editMessage(message)) {
         await attached?.commit();
         await this.deps.events.messageUpdated(message);
@@ -221,7 +219,7 @@ export class CallbacksService {
     }
     const interaction: Record<string, unknown> = { id: record.id, type: record.type };
     const out: Record<string, unknown> = { interaction };
-    if (response.type === CallbackType.UpdateMessage) {
+    if (response.type === InteractionResponseType.UpdateMessage) {
       interaction.response_message_id = message.id;
       interaction.response_message_loading = false;
       interaction.response_message_ephemeral = message.ephemeral_for_user_id !== null;
@@ -232,7 +230,7 @@ export class CallbacksService {
 
   /** The message a 7 updates, read before its data is checked: a components v2 message has its own rules. */
   private async messageToUpdate(record: InteractionRecord, body: unknown): Promise<StoredMessage | null> {
-    if (callbackTypeOf(body) !== CallbackType.UpdateMessage || !record.message_id) return null;
+    if (callbackTypeOf(body) !== InteractionResponseType.UpdateMessage || !record.message_id) return null;
     return this.deps.store.interactions.getMessage(record.channel_id, record.message_id);
   }
 
@@ -269,7 +267,7 @@ export class CallbacksService {
       ['pending'],
       {
         state: 'responded',
-        response: { type: CallbackType.LaunchActivity },
+        response: { type: InteractionResponseType.LaunchActivity },
         activity_instance_id: instanceId,
         original_message_id: notice.id,
       },

@@ -3,6 +3,7 @@
  * the command's version, its options against the world), then built into the interaction record
  * the invocations service stores and delivers.
  */
+import { InteractionType } from 'discord-api-types/v10';
 import type { APIAttachment } from 'discord-api-types/v10';
 import { randomBytes } from 'node:crypto';
 import { CommandType } from '../../core/commands/model.js';
@@ -10,7 +11,7 @@ import { toWireCommand } from '../commands/rules/wire.js';
 import { APPLICATION_COMMAND_OUTDATED } from '../../core/io/codes.js';
 import { apiError, invalidFormBody, type ApiError } from '../../core/io/errors.js';
 import { issue } from '../../core/io/issue.js';
-import { buildInteraction, InteractionType } from './rules/build-interaction.js';
+import { buildInteraction } from './rules/build-interaction.js';
 import { checkInvocation } from './rules/check-invocation.js';
 import { invokedName } from './rules/invoked-name.js';
 import { userIdsNamedBy } from './rules/named-ids.js';
@@ -18,7 +19,11 @@ import type { ChannelMessage, StoredMessage } from '../messages/rules/messages.j
 import { makeInteractionToken, type InteractionRecord } from './rules/lifecycle.js';
 import { dmAuthorization } from './rules/dm-access.js';
 import type { InvokeRequest } from './rules/request.js';
-import { appChannelPermissions, channelPermissions, isAdministrator } from '../../core/permissions/channel-permissions.js';
+import {
+  appChannelPermissions,
+  channelPermissions,
+  isAdministrator,
+} from '../../core/permissions/channel-permissions.js';
 import { timedOutAt } from '../members/rules/member-rules.js';
 import { formatPermissions } from '../../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../../core/permissions/invocation.js';

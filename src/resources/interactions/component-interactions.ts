@@ -4,6 +4,7 @@
  * before anything reaches the app, then recorded as an interaction the invocations service
  * delivers like a command's. Decisions: docs/decisions.md#components-and-modals.
  */
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { randomBytes } from 'node:crypto';
 import { INTERACTION_MODAL_UNKNOWN, INTERACTION_UNKNOWN_MESSAGE } from '../../core/io/codes.js';
 import { invalidFormBody, type ApiError } from '../../core/io/errors.js';
@@ -15,12 +16,7 @@ import {
   buildModalSubmitInteraction,
   type ComponentInteractionInput,
 } from './rules/component-interaction.js';
-import {
-  CallbackType,
-  makeInteractionToken,
-  tokenAlive,
-  type InteractionRecord,
-} from './rules/lifecycle.js';
+import { makeInteractionToken, tokenAlive, type InteractionRecord } from './rules/lifecycle.js';
 import { interactionMetadataOf, type StoredMessage } from '../messages/rules/messages.js';
 import { MODAL_SEARCH_LIMIT } from '../messages/rules/limits.js';
 import { checkModalSubmit } from './rules/modal-submit.js';
@@ -140,7 +136,7 @@ export class ComponentInteractions {
     const recent = await this.deps.store.interactions.listUserInteractions(user.id, MODAL_SEARCH_LIMIT);
     const opening = recent.find(
       (record) =>
-        record.response?.type === CallbackType.Modal &&
+        record.response?.type === InteractionResponseType.Modal &&
         record.response.data?.custom_id === request.data.custom_id &&
         !record.modal_submission_id &&
         record.channel_id === request.channel_id &&

@@ -3,10 +3,10 @@
  * anything reaches the app, recorded, then delivered (interaction-delivery.ts); `POST /interactions`
  * answers with the state once the delivery attempt is over.
  */
+import { InteractionType } from 'discord-api-types/v10';
 import { CommandType, EntryPointHandler } from '../../core/commands/model.js';
 import { invalidFormBody } from '../../core/io/errors.js';
 import { isRecord, type JsonRecord } from '../../core/io/read.js';
-import { InteractionType } from './rules/build-interaction.js';
 import { currentState, type InteractionRecord } from './rules/lifecycle.js';
 import { readComponentRequest, readModalSubmitRequest } from './rules/component-request.js';
 import { readInvokeRequest } from './rules/request.js';

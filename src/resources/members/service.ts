@@ -5,6 +5,7 @@
  * transaction, and told to the guild's bots (GUILD_MEMBER_UPDATE/REMOVE under GUILD_MEMBERS).
  */
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
+import { refuse } from '../../core/refusals.js';
 import type { Issue } from '../../core/io/issue.js';
 import type { Result } from '../../core/io/result.js';
 import { AuditLogEvent, type AuditEntry } from '../audit-log/rules.js';
@@ -17,7 +18,6 @@ import {
   memberEditRefusal,
   memberUpdateChanges,
   roleChanges,
-  type MemberRefusal,
 } from './rules/member-rules.js';
 import { CHANGE_NICKNAME, hasAll } from '../../core/permissions/bits.js';
 import { guildDispatch } from '../../core/world/dispatch.js';
@@ -51,11 +51,6 @@ export interface MembersParts {
   now: () => number;
 }
 
-/** v10 answers a missing permission, the hierarchy and an administrator's timeout alike. */
-function refused(_refusal: MemberRefusal): never {
-  throw apiError('MissingPermissions');
-}
-
 function bodyOf<T>(result: Result<T>): T {
   if (!result.ok) throw invalidFormBody(result.issues);
   return result.value;
@@ -76,7 +71,7 @@ export class MembersService {
   private memberToWrite(guild: Guild, userId: string): Member {
     const member = memberOf(guild, userId);
     if (member) return member;
-    if (botInGuild(guild, userId)) refused('hierarchy');
+    if (botInGuild(guild, userId)) refuse('hierarchy');
     throw apiError('UnknownMember');
   }
 
@@ -127,7 +122,7 @@ export class MembersService {
     const { added, removed } = roleChanges(member, roles);
     for (const roleId of [...added, ...removed]) {
       if (!guild.roles.some((role) => role.id === roleId)) throw apiError('UnknownRole');
-      if (!botMayManageRole(guild, applicationId, roleId)) refused('hierarchy');
+      if (!botMayManageRole(guild, applicationId, roleId)) refuse('hierarchy');
     }
   }
 
@@ -137,7 +132,7 @@ export class MembersService {
     const guild = await this.botsGuild(applicationId, guildId, [userId]);
     const member = this.memberToWrite(guild, userId);
     const refusal = memberEditRefusal(guild, applicationId, member, edit);
-    if (refusal) refused(refusal);
+    if (refusal) refuse(refusal);
     if (edit.roles) this.checkRoles(guild, applicationId, member, edit.roles);
     return this.apply(applicationId, guild, member, edit, reason);
   }
@@ -156,7 +151,7 @@ export class MembersService {
     const roles = give ? [...new Set([...member.roles, roleId])] : member.roles.filter((id) => id !== roleId);
     const edit: MemberEdit = { roles };
     const refusal = memberEditRefusal(guild, applicationId, member, edit);
-    if (refusal) refused(refusal);
+    if (refusal) refuse(refusal);
     if (!guild.roles.some((role) => role.id === roleId)) throw apiError('UnknownRole');
     this.checkRoles(guild, applicationId, member, roles);
     await this.apply(applicationId, guild, member, edit, reason);
@@ -167,7 +162,7 @@ export class MembersService {
     const guild = await this.botsGuild(applicationId, guildId, [userId]);
     const member = this.memberToWrite(guild, userId);
     const refusal = kickRefusal(guild, applicationId, member);
-    if (refusal) refused(refusal);
+    if (refusal) refuse(refusal);
     const entry = this.audit(applicationId, guild.id, userId, reason)(AuditLogEvent.MemberKick);
     if (!(await this.parts.store.deleteGuildMember(guild.id, userId, entry))) throw apiError('UnknownMember');
     const user = toWireMemberUser(await this.view(member));
@@ -183,7 +178,7 @@ export class MembersService {
     const edit = bodyOf(readOwnNickEdit(body));
     const guild = await this.botsGuild(applicationId, guildId, []);
     if (edit.nick !== undefined && !hasAll(appBasePermissions(guild, applicationId), CHANGE_NICKNAME)) {
-      refused('missing-permission');
+      refuse('missing-permission');
     }
     const app = (await this.parts.store.getApplication(applicationId)) ?? undefined;
     const before = botMember(guild, applicationId);

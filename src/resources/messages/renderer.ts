@@ -3,6 +3,7 @@
  * messages and slashd's own (responses, follow-ups), newest first, ephemeral ones only for their
  * user.
  */
+import { MessageFlags } from 'discord-api-types/v10';
 import {
   fromWorldMessage,
   messageVisibleTo,
@@ -114,13 +115,10 @@ export class MessageRenderer {
   }
 }
 
-/** v10's HAS_THREAD message flag: a thread was started from the message. */
-const HAS_THREAD_FLAG = 1 << 5;
-
 /** A message a thread was started from carries the thread (its id is the message's) and HAS_THREAD. */
 function withThread(guild: Guild, wire: Record<string, unknown>): Record<string, unknown> {
   const thread = guild.channels.find((c) => c.id === wire.id && isThread(c));
   if (!thread) return wire;
   const flags = typeof wire.flags === 'number' ? wire.flags : 0;
-  return { ...wire, flags: flags | HAS_THREAD_FLAG, thread: toWireThread(guild, thread) };
+  return { ...wire, flags: flags | MessageFlags.HasThread, thread: toWireThread(guild, thread) };
 }

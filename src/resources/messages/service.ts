@@ -3,6 +3,7 @@
  * deleting what they sent; deleting another's with MANAGE_MESSAGES): checked with the interaction
  * answers' message rules, stored with them, and told to bots as MESSAGE_CREATE / UPDATE / DELETE.
  */
+import { ChannelType } from 'discord-api-types/v10';
 import { MESSAGE_FLAGS_INVALID } from '../../core/io/codes.js';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import { issue } from '../../core/io/issue.js';
@@ -43,7 +44,11 @@ import { refuseThread } from '../threads/place.js';
 import type { DmChannelsService } from '../dms/service.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
-const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([4, 15, 16]);
+const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([
+  ChannelType.GuildCategory,
+  ChannelType.GuildForum,
+  ChannelType.GuildMedia,
+]);
 /** The flags a bot may set on a channel message (no EPHEMERAL: that is for interaction answers). */
 export const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG | IS_COMPONENTS_V2_FLAG;
 

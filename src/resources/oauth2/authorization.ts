@@ -3,6 +3,7 @@
  * consent page shows, what Authorize and Cancel do (installs, the recorded consent, the code), and
  * `prompt=none`. The page itself and its forms are the routes' (src/http/routes/oauth2-pages.ts).
  */
+import { ApplicationIntegrationType } from 'discord-api-types/v10';
 import { randomUUID } from 'node:crypto';
 import {
   checkAuthorizeQuery,
@@ -11,7 +12,7 @@ import {
   type AuthorizeQuery,
   type AuthorizeReading,
 } from './rules/authorize-request.js';
-import { IntegrationTypeParam, mayManageGuild, withheldPermissions, withInstall } from './rules/install.js';
+import { mayManageGuild, withheldPermissions, withInstall } from './rules/install.js';
 import { withQuery } from './rules/redirect.js';
 import { coversScopes, grantsToken, installsApp, Scope, SCOPE_WORDING } from './rules/scopes.js';
 import { flagNames } from '../../core/permissions/flag-names.js';
@@ -62,9 +63,9 @@ export interface ConsentView {
 export type AuthorizeOutcome = { redirect: string } | { done: string };
 
 const installsInGuild = (request: AuthorizationRequest) =>
-  installsApp(request.scopes) && request.integrationType === IntegrationTypeParam.Guild;
+  installsApp(request.scopes) && request.integrationType === ApplicationIntegrationType.GuildInstall;
 const installsForUser = (request: AuthorizationRequest) =>
-  installsApp(request.scopes) && request.integrationType === IntegrationTypeParam.User;
+  installsApp(request.scopes) && request.integrationType === ApplicationIntegrationType.UserInstall;
 
 export class OAuth2Authorization {
   constructor(

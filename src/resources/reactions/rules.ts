@@ -15,7 +15,7 @@ import type { Issue } from '../../core/io/issue.js';
 import { fail, ok, type Result } from '../../core/io/result.js';
 import { toWirePartialEmoji } from '../../core/world/emojis.js';
 import { readIntegerParam, readSnowflakeParam } from '../../core/world/page-query.js';
-import type { WorldDispatch } from '../../core/world/dispatch.js';
+import type { WorldDispatch, WorldDispatchData, WorldDispatchName } from '../../core/world/dispatch.js';
 import type { Emoji } from '../../core/world/types.js';
 
 /** Distinct emojis one message holds at most (v10: 20); a further new one is 30010. */
@@ -134,7 +134,7 @@ export interface ReactionPlace {
   messageId: string;
 }
 
-function dispatch(t: string, place: ReactionPlace, d: Record<string, unknown>): WorldDispatch {
+function dispatch<K extends WorldDispatchName>(t: K, place: ReactionPlace, d: WorldDispatchData<K>): WorldDispatch<K> {
   return { t, guildId: place.guildId, channelId: place.channelId, recipientIds: [], d };
 }
 

@@ -2,8 +2,8 @@
  * What every thread endpoint shares: finding a thread the caller may see (its guild holds its
  * stored threads among its channels), v10's error for each refusal, and the thread events.
  */
-import { apiError } from '../../core/io/errors.js';
 import { isThread } from '../../core/permissions/channels.js';
+import { refuse } from '../../core/refusals.js';
 import { guildDispatch, type WorldEvent } from '../../core/world/dispatch.js';
 import { storedThreadOf, type ThreadRefusal } from './rules/thread-rules.js';
 import type { Channel, Guild } from '../../core/world/types.js';
@@ -20,16 +20,9 @@ export interface ThreadPlace {
   permissions: bigint;
 }
 
-const REFUSALS: Readonly<Record<ThreadRefusal, Parameters<typeof apiError>[0]>> = {
-  'wrong-channel-type': 'WrongChannelType',
-  'missing-permissions': 'MissingPermissions',
-  archived: 'ThreadArchived',
-  locked: 'ThreadLocked',
-};
-
-/** Throws v10's error for the refusal. */
+/** Throws v10's error for the refusal (the one refusal table, src/core/refusals.ts). */
 export function refuseThread(refusal: ThreadRefusal): never {
-  throw apiError(REFUSALS[refusal]);
+  refuse(refusal);
 }
 
 /** A thread the viewer may see (VIEW_CHANNEL, and membership or MANAGE_THREADS for a private one). */

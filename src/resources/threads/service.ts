@@ -79,7 +79,7 @@ export class ThreadsService {
     const { guild, channel, permissions } = place;
     const type = isThread(channel) ? 'wrong-channel-type' : newThreadType(channel, request.type, fromMessage);
     if (typeof type !== 'number') refuseThread(type);
-    if (!hasAll(permissions, createPermission(type))) refuseThread('missing-permissions');
+    if (!hasAll(permissions, createPermission(type))) refuseThread('missing-permission');
     const nowIso = new Date(this.deps.now()).toISOString();
     const creator = viewerId(viewer);
     const thread = newThread(id, channel, type, request, creator, nowIso);

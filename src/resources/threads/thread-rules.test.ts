@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Intent } from '../../core/gateway/intents.js';
 import { worldDispatchFor } from '../../core/gateway/world-filter.js';
+import type { WorldDispatchName } from '../../core/world/dispatch.js';
 import { MANAGE_THREADS, SEND_MESSAGES_IN_THREADS } from '../../core/permissions/bits.js';
 import { readThreadCreate, readThreadEdit } from './rules/thread-requests.js';
 import { editRefusal, newThread, postRefusal } from './rules/thread-rules.js';
@@ -47,13 +48,10 @@ describe('thread bodies', () => {
 
 describe('who may edit and post', () => {
   test('locking needs MANAGE_THREADS; the owner renames; unarchiving needs only SEND_MESSAGES_IN_THREADS', () => {
-    assert.equal(editRefusal(thread(), { locked: true }, SEND_MESSAGES_IN_THREADS, OWNER), 'missing-permissions');
+    assert.equal(editRefusal(thread(), { locked: true }, SEND_MESSAGES_IN_THREADS, OWNER), 'missing-permission');
     assert.equal(editRefusal(thread(), { locked: true }, MANAGE_THREADS, 'someone'), null);
     assert.equal(editRefusal(thread(), { name: 'renamed' }, 0n, OWNER), null);
-    assert.equal(
-      editRefusal(thread(), { name: 'renamed' }, SEND_MESSAGES_IN_THREADS, 'someone'),
-      'missing-permissions',
-    );
+    assert.equal(editRefusal(thread(), { name: 'renamed' }, SEND_MESSAGES_IN_THREADS, 'someone'), 'missing-permission');
     assert.equal(editRefusal(thread({ archived: true }), { name: 'x' }, MANAGE_THREADS, OWNER), 'archived');
     assert.equal(
       editRefusal(thread({ archived: true }), { archived: false }, SEND_MESSAGES_IN_THREADS, 'someone'),
@@ -61,7 +59,7 @@ describe('who may edit and post', () => {
     );
     assert.equal(
       editRefusal(thread({ archived: true, locked: true }), { archived: false }, SEND_MESSAGES_IN_THREADS, OWNER),
-      'missing-permissions',
+      'missing-permission',
     );
     assert.equal(postRefusal(thread({ locked: true }), SEND_MESSAGES_IN_THREADS), 'locked');
     assert.equal(postRefusal(thread({ locked: true }), MANAGE_THREADS), null);
@@ -72,7 +70,7 @@ describe('who may edit and post', () => {
 
 describe('thread member events', () => {
   const session = (intents: number) => ({ applicationId: DEMO_APP_ID, intents, shardId: 0, numShards: 1 });
-  const event = (t: string, concerned: string) => ({
+  const event = (t: WorldDispatchName, concerned: string) => ({
     t,
     guildId: TEST_GUILD_ID,
     channelId: null,

@@ -3,6 +3,7 @@
  * matches or its wait runs out (a bounded wait on a condition, not a sleep): then the failure says
  * what was expected and, from the closest observation, what was there.
  */
+import { MessageFlags } from 'discord-api-types/v10';
 import { setTimeout as pause } from 'node:timers/promises';
 import { bestCandidate, diffLines, matchExpected, type Mismatch } from '../../core/scenarios/match.js';
 import {
@@ -20,7 +21,6 @@ import type { InteractionOutcome, WireMessage } from '../outcome.js';
 
 /** Between two reads of an expectation not yet met, in ms. */
 export const EXPECTATION_POLL_MS = 20;
-const EPHEMERAL = 64;
 /** Expectations about the action's own answer, read once. */
 const FINAL_KINDS: ReadonlySet<string> = new Set(['refusal', 'modal']);
 
@@ -84,7 +84,7 @@ function judgeMessages(candidates: readonly WireMessage[], expected: MessageExpe
 }
 
 async function judgeMessage(context: ExpectationContext, step: StepObservation, expected: MessageExpectation) {
-  const visible = (await stepMessages(context, step)).filter((m) => ((m.flags ?? 0) & EPHEMERAL) === 0);
+  const visible = (await stepMessages(context, step)).filter((m) => ((m.flags ?? 0) & MessageFlags.Ephemeral) === 0);
   return judgeMessages(visible, expected, 'message');
 }
 
@@ -97,7 +97,7 @@ async function someoneElse(context: ExpectationContext, step: StepObservation): 
 }
 
 async function judgeEphemeral(context: ExpectationContext, step: StepObservation, expected: MessageExpectation) {
-  const own = (await stepMessages(context, step)).filter((m) => ((m.flags ?? 0) & EPHEMERAL) !== 0);
+  const own = (await stepMessages(context, step)).filter((m) => ((m.flags ?? 0) & MessageFlags.Ephemeral) !== 0);
   const judged = judgeMessages(own, expected, 'ephemeral answer');
   if (judged) return judged;
   const other = await someoneElse(context, step);

@@ -3,11 +3,11 @@
  * names a file of the message. It must name one when the message is sent, and reads give the
  * file's own URL and what v10 says of it (`proxy_url`, size, type, `attachment_id`).
  */
+import { ComponentType } from 'discord-api-types/v10';
 import { UNFURLED_MEDIA_ITEM_REFERENCED_ATTACHMENT_NOT_FOUND } from '../../../core/io/codes.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { isRecord } from '../../../core/io/read.js';
 import { report, type Issues } from '../../../core/io/report.js';
-import { ComponentType } from '../../messages/rules/component-tree.js';
 import { COMPONENT_TREE_DEPTH_MAX } from '../../messages/rules/limits.js';
 import type { StoredAttachment } from './model.js';
 

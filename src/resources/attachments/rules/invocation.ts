@@ -4,10 +4,8 @@
  * file and the app receives the option with the file's snowflake, resolved in
  * `data.resolved.attachments`.
  */
+import { ApplicationCommandOptionType } from 'discord-api-types/v10';
 import { isRecord } from '../../../core/io/read.js';
-
-/** ATTACHMENT, the option type whose value names a file. */
-const ATTACHMENT_OPTION_TYPE = 11;
 
 function rewriteOptions(options: unknown, idsByIndex: ReadonlyMap<string, string>): unknown {
   if (!Array.isArray(options)) return options;
@@ -17,7 +15,7 @@ function rewriteOptions(options: unknown, idsByIndex: ReadonlyMap<string, string
     if ('options' in option) copy.options = rewriteOptions(option.options, idsByIndex);
     const value = option.value;
     const index = typeof value === 'number' || typeof value === 'string' ? String(value) : undefined;
-    if (option.type === ATTACHMENT_OPTION_TYPE && index !== undefined && idsByIndex.has(index)) {
+    if (option.type === ApplicationCommandOptionType.Attachment && index !== undefined && idsByIndex.has(index)) {
       copy.value = idsByIndex.get(index);
     }
     return copy;

@@ -2,15 +2,28 @@
  * What a guild channel's create or edit body may hold (v10 `POST /guilds/{g}/channels`, `PATCH
  * /channels/{c}`), and a permission overwrite's (`PUT /channels/{c}/permissions/{id}`). Pure.
  */
+import { ChannelType } from 'discord-api-types/v10';
 import { fieldOf, isAbsent, isRecord, readList, readSnowflake, type JsonRecord } from '../../../core/io/read.js';
-import { reportAboveMax, reportNotObject, reportNotOneOf, reportRequired, type Issues } from '../../../core/io/report.js';
+import {
+  reportAboveMax,
+  reportNotObject,
+  reportNotOneOf,
+  reportRequired,
+  type Issues,
+} from '../../../core/io/report.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 import type { PermissionOverwrite } from '../../../core/world/types.js';
 import { optionalBoolean, optionalInteger, optionalText, readBitSet } from '../../guild-structure/rules/fields.js';
 
 /** The channel types a bot creates: text, voice, category, announcement, forum. */
-export const CREATABLE_CHANNEL_TYPES = [0, 2, 4, 5, 15] as const;
+export const CREATABLE_CHANNEL_TYPES = [
+  ChannelType.GuildText,
+  ChannelType.GuildVoice,
+  ChannelType.GuildCategory,
+  ChannelType.GuildAnnouncement,
+  ChannelType.GuildForum,
+] as const;
 /** The longest channel name (v10). */
 export const MAX_CHANNEL_NAME_LENGTH = 100;
 /** The longest topic of a text or announcement channel (v10). */
@@ -23,8 +36,6 @@ export const MAX_RATE_LIMIT_PER_USER = 21600;
 export const MAX_OVERWRITES = 100;
 /** The largest position a body may name: v10's int32. */
 const MAX_POSITION = 2 ** 31 - 1;
-/** v10's forum channel type: its topic may be longer. */
-const FORUM_CHANNEL_TYPE = 15;
 
 /** What a body sets; absent fields are left as they are (or default). */
 export interface ChannelFields {
@@ -51,7 +62,7 @@ function readType(body: JsonRecord, issues: Issues): number | undefined {
 function readTopic(body: JsonRecord, type: number, issues: Issues): string | null | undefined {
   if (!Object.hasOwn(body, 'topic')) return undefined;
   if (body.topic === null) return null;
-  const max = type === FORUM_CHANNEL_TYPE ? MAX_FORUM_TOPIC_LENGTH : MAX_TOPIC_LENGTH;
+  const max = type === ChannelType.GuildForum ? MAX_FORUM_TOPIC_LENGTH : MAX_TOPIC_LENGTH;
   return optionalText(body, 'topic', 0, max, issues);
 }
 

@@ -6,11 +6,19 @@
  * granted MANAGE_ROLES by an overwrite of the channel; MANAGE_ROLES itself only an administrator.
  * Pure: the store runs these as planners.
  */
+import { ChannelType } from 'discord-api-types/v10';
 import { CHANNEL_PARENT_INVALID } from '../../../core/io/codes.js';
 import { apiError, invalidFormBody } from '../../../core/io/errors.js';
 import { issue, type IssuePath } from '../../../core/io/issue.js';
 import { BASE_TYPE_CHOICES } from '../../../core/io/codes.js';
-import { ALL, MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, hasAll, parsePermissions } from '../../../core/permissions/bits.js';
+import {
+  ALL,
+  MANAGE_CHANNELS,
+  MANAGE_ROLES,
+  MANAGE_THREADS,
+  hasAll,
+  parsePermissions,
+} from '../../../core/permissions/bits.js';
 import { CATEGORY_CHANNEL_TYPE, findChannel, isThread } from '../../../core/permissions/channels.js';
 import type { Channel, Guild, PermissionOverwrite } from '../../../core/world/types.js';
 import {
@@ -25,7 +33,7 @@ import { reorder, unknownMoveIssues, type Move } from '../../guild-structure/rul
 /** The most channels a guild has, threads aside (v10). */
 export const MAX_GUILD_CHANNELS = 500;
 /** Text and announcement channels: the two types an edit may switch between (v10). */
-const CONVERTIBLE_TYPES: ReadonlySet<number> = new Set([0, 5]);
+const CONVERTIBLE_TYPES: ReadonlySet<number> = new Set([ChannelType.GuildText, ChannelType.GuildAnnouncement]);
 
 export function findGuildChannel(guild: Guild, channelId: string): Channel {
   const channel = findChannel(guild, channelId);

@@ -3,11 +3,11 @@
  * field of the v10 API ("Interactions received by the app") and of the docs/v10-behaviour.md#interactions. Names are the
  * command's default names, never localized ones.
  */
-import type {
-  APIAttachment,
-  APIBaseInteraction,
-  ApplicationCommandType,
-  InteractionType as APIInteractionType,
+import {
+  InteractionType,
+  type APIAttachment,
+  type APIBaseInteraction,
+  type ApplicationCommandType,
 } from 'discord-api-types/v10';
 import type { StoredCommand } from '../../../core/commands/model.js';
 import { wireLocale, type WirePayload } from '../../../core/wire-payload.js';
@@ -32,7 +32,7 @@ import {
  * has one interface per interaction and command type; slashd builds them from one input.
  */
 export interface WireInteraction<Data> extends Omit<
-  APIBaseInteraction<APIInteractionType, Data>,
+  APIBaseInteraction<InteractionType, Data>,
   'data' | 'channel' | 'member' | 'message'
 > {
   data: Data;
@@ -60,14 +60,6 @@ export interface WireCommandData {
 
 /** The invoker and guild fields that `addInvoker` and `addGuild` write. */
 type InvokerFields = Pick<WireInteraction<unknown>, 'member' | 'user' | 'guild_id' | 'guild' | 'guild_locale'>;
-
-/** Interaction types of invocations (docs/v10-behaviour.md#interactions). */
-export const InteractionType = {
-  ApplicationCommand: 2,
-  MessageComponent: 3,
-  ApplicationCommandAutocomplete: 4,
-  ModalSubmit: 5,
-} as const;
 
 export interface InteractionInput {
   id: string;

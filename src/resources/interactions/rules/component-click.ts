@@ -5,6 +5,7 @@
  * role, mentionable and channel selects: ids of things the user could pick; always within
  * `min_values..max_values`, no repeats). Every id value is recorded for `data.resolved`.
  */
+import { ComponentType } from 'discord-api-types/v10';
 import { OptionType, type OptionDefinition, type OptionTypeValue } from '../../../core/commands/model.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { isSnowflake } from '../../../core/snowflake.js';
@@ -26,7 +27,6 @@ import {
 } from '../../../core/io/report.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import {
-  ComponentType,
   findComponent,
   ID_SELECT_TYPES,
   integerField,

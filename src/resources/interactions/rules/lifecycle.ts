@@ -2,6 +2,7 @@
  * The life of one interaction, as pure decisions over its record and the time: the first answer
  * within 3 seconds or it fails; the token serves follow-ups for 15 minutes; one acknowledgement.
  */
+import { InteractionResponseType } from 'discord-api-types/v10';
 import { apiError } from '../../../core/io/errors.js';
 import type { OptionDefinition } from '../../../core/commands/model.js';
 import type { StoredInteractionMetadata } from '../../messages/rules/messages.js';
@@ -57,18 +58,6 @@ export interface InteractionRecord {
   payload: Record<string, unknown>;
 }
 
-/** Callback (interaction response) types (docs/v10-behaviour.md#interactions). */
-export const CallbackType = {
-  Pong: 1,
-  ChannelMessageWithSource: 4,
-  DeferredChannelMessageWithSource: 5,
-  DeferredUpdateMessage: 6,
-  UpdateMessage: 7,
-  ApplicationCommandAutocompleteResult: 8,
-  Modal: 9,
-  LaunchActivity: 12,
-} as const;
-
 /** The state as of `now`: a pending interaction past its deadline has failed. */
 export function currentState(
   record: Pick<InteractionRecord, 'state' | 'created_at' | 'failure_reason'>,
@@ -95,7 +84,8 @@ export function tokenAlive(record: InteractionRecord, now: number): boolean {
 
 /** The state an acknowledgement of this type leads to. */
 export function stateAfterCallback(type: number): InteractionState {
-  return type === CallbackType.DeferredChannelMessageWithSource || type === CallbackType.DeferredUpdateMessage
+  return type === InteractionResponseType.DeferredChannelMessageWithSource ||
+    type === InteractionResponseType.DeferredMessageUpdate
     ? 'acknowledged'
     : 'responded';
 }

@@ -2,12 +2,12 @@
  * What a modal holds besides action rows: text inputs (type 4; in an action row, or in a label),
  * labels (type 18) around one input, and text displays (type 10) of plain text.
  */
+import { ComponentType } from 'discord-api-types/v10';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { fieldOf, isAbsent, readInteger, type JsonRecord } from '../../../core/io/read.js';
 import { reportAboveMax, reportNotOneOf, reportRequired, type Issues } from '../../../core/io/report.js';
 import { readCustomId, type ComponentContext } from './component-context.js';
 import { optionalFlag, optionalInteger, optionalText, requiredText } from './record-fields.js';
-import { ComponentType } from '../../messages/rules/component-tree.js';
 import {
   LABEL_DESCRIPTION_LENGTH_MAX,
   LABEL_DESCRIPTION_LENGTH_MIN,

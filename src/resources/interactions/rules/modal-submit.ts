@@ -7,13 +7,14 @@
  * Decision: only text inputs take values; any other component of a modal (a select in a label, a
  * text display) is delivered with its type, id and custom_id only.
  */
+import { ComponentType } from 'discord-api-types/v10';
 import type { ComponentType as APIComponentType } from 'discord-api-types/v10';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { INTERACTION_MODAL_FIELD_REQUIRED, INTERACTION_MODAL_FIELD_UNKNOWN } from '../../../core/io/codes.js';
 import { report, reportBadLength, type Issues } from '../../../core/io/report.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import { nullRecord } from '../../../core/records.js';
-import { ComponentType, eachComponent, integerField, type ComponentObject } from '../../messages/rules/component-tree.js';
+import { eachComponent, integerField, type ComponentObject } from '../../messages/rules/component-tree.js';
 import { TEXT_INPUT_VALUE_LENGTH_MAX } from '../../messages/rules/limits.js';
 
 /** One field as the user filled it in (see `core/invocation/component-request.ts`). */

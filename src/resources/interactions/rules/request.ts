@@ -3,6 +3,7 @@
  * only. Whether the command, the user and the options fit is decided by the permission engine and
  * the invocation check.
  */
+import { InteractionType } from 'discord-api-types/v10';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { fieldOf, readOptional, readRecord, readRequired, readSnowflake } from '../../../core/io/read.js';
 import { reportNotOneOf, reportTooLong, type Issues } from '../../../core/io/report.js';
@@ -24,7 +25,12 @@ export interface InvokeRequest {
  * `type`: APPLICATION_COMMAND (2) or APPLICATION_COMMAND_AUTOCOMPLETE (4) here; MESSAGE_COMPONENT
  * (3) and MODAL_SUBMIT (5) are read by `component-request.ts`.
  */
-const INVOKE_TYPES: readonly number[] = [2, 3, 4, 5];
+const INVOKE_TYPES: readonly number[] = [
+  InteractionType.ApplicationCommand,
+  InteractionType.MessageComponent,
+  InteractionType.ApplicationCommandAutocomplete,
+  InteractionType.ModalSubmit,
+];
 
 function readInvokeType(value: unknown, path: IssuePath, issues: Issues): 2 | 4 | undefined {
   if (value === 2 || value === 4) return value;

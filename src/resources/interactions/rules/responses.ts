@@ -7,6 +7,8 @@
  * PINGs, 6 and 7 answer components, and 10 (PREMIUM_REQUIRED) is deprecated: none of them answers
  * an invocation.
  */
+import { InteractionResponseType } from 'discord-api-types/v10';
+import { enumValues } from '../../../core/enum-values.js';
 import type { OptionDefinition } from '../../../core/commands/model.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import type { IssuePath } from '../../../core/io/issue.js';
@@ -20,20 +22,8 @@ import { readModal } from './modal.js';
 
 export { checkMessageData, isEmptyMessageFailure, type MessageDataOptions } from '../../messages/rules/message-data.js';
 
-/** Interaction callback (response) types (docs/v10-behaviour.md#interactions). */
-export const CallbackKind = {
-  Pong: 1,
-  ChannelMessageWithSource: 4,
-  DeferredChannelMessageWithSource: 5,
-  DeferredUpdateMessage: 6,
-  UpdateMessage: 7,
-  AutocompleteResult: 8,
-  Modal: 9,
-  PremiumRequired: 10,
-  LaunchActivity: 12,
-} as const;
-
-const CALLBACK_TYPES: readonly number[] = Object.values(CallbackKind);
+/** Every v10 callback type. */
+const CALLBACK_TYPES: readonly number[] = enumValues(InteractionResponseType);
 
 /**
  * The callback types that may answer each interaction type: a click (3) also takes 6 and 7, which
@@ -42,31 +32,34 @@ const CALLBACK_TYPES: readonly number[] = Object.values(CallbackKind);
  */
 const ANSWERS: Readonly<Record<2 | 3 | 4 | 5, readonly number[]>> = {
   2: [
-    CallbackKind.ChannelMessageWithSource,
-    CallbackKind.DeferredChannelMessageWithSource,
-    CallbackKind.Modal,
-    CallbackKind.LaunchActivity,
+    InteractionResponseType.ChannelMessageWithSource,
+    InteractionResponseType.DeferredChannelMessageWithSource,
+    InteractionResponseType.Modal,
+    InteractionResponseType.LaunchActivity,
   ],
   3: [
-    CallbackKind.ChannelMessageWithSource,
-    CallbackKind.DeferredChannelMessageWithSource,
-    CallbackKind.DeferredUpdateMessage,
-    CallbackKind.UpdateMessage,
-    CallbackKind.Modal,
-    CallbackKind.LaunchActivity,
+    InteractionResponseType.ChannelMessageWithSource,
+    InteractionResponseType.DeferredChannelMessageWithSource,
+    InteractionResponseType.DeferredMessageUpdate,
+    InteractionResponseType.UpdateMessage,
+    InteractionResponseType.Modal,
+    InteractionResponseType.LaunchActivity,
   ],
-  4: [CallbackKind.AutocompleteResult],
+  4: [InteractionResponseType.ApplicationCommandAutocompleteResult],
   5: [
-    CallbackKind.ChannelMessageWithSource,
-    CallbackKind.DeferredChannelMessageWithSource,
-    CallbackKind.DeferredUpdateMessage,
-    CallbackKind.UpdateMessage,
-    CallbackKind.LaunchActivity,
+    InteractionResponseType.ChannelMessageWithSource,
+    InteractionResponseType.DeferredChannelMessageWithSource,
+    InteractionResponseType.DeferredMessageUpdate,
+    InteractionResponseType.UpdateMessage,
+    InteractionResponseType.LaunchActivity,
   ],
 };
 
 /** Callback types that change the message holding the component. */
-const UPDATES: readonly number[] = [CallbackKind.DeferredUpdateMessage, CallbackKind.UpdateMessage];
+const UPDATES: readonly number[] = [
+  InteractionResponseType.DeferredMessageUpdate,
+  InteractionResponseType.UpdateMessage,
+];
 
 export interface ResponseContext {
   interactionType: 2 | 3 | 4 | 5;
@@ -110,7 +103,7 @@ function checkAnswers(type: number, ctx: ResponseContext, issues: Issues): boole
     );
     return false;
   }
-  if (type === CallbackKind.LaunchActivity && !ctx.appHasActivities) {
+  if (type === InteractionResponseType.LaunchActivity && !ctx.appHasActivities) {
     report(
       issues,
       ['type'],
@@ -144,15 +137,15 @@ function readCallbackData(
   issues: Issues,
 ): Record<string, unknown> | undefined {
   switch (type) {
-    case CallbackKind.ChannelMessageWithSource:
+    case InteractionResponseType.ChannelMessageWithSource:
       return readMessageResponse(raw, issues);
-    case CallbackKind.DeferredChannelMessageWithSource:
+    case InteractionResponseType.DeferredChannelMessageWithSource:
       return readDeferredResponse(raw, issues);
-    case CallbackKind.AutocompleteResult:
+    case InteractionResponseType.ApplicationCommandAutocompleteResult:
       return readAutocompleteResult(raw, ctx.focusedOption, DATA_PATH, issues);
-    case CallbackKind.Modal:
+    case InteractionResponseType.Modal:
       return readModal(raw, DATA_PATH, issues);
-    case CallbackKind.UpdateMessage:
+    case InteractionResponseType.UpdateMessage:
       // An edit of the message holding the component: fields left out stay as they were.
       return isAbsent(raw)
         ? {}

@@ -2,6 +2,7 @@
  * Who may act on whom (v10's role hierarchy, as a bot sees it), what a member edit needs, the
  * member it makes, and the audit changes it records. Pure: the time is passed in.
  */
+import type { Refusal } from '../../../core/refusals.js';
 import { AuditLogEvent, type AuditChange } from '../../audit-log/rules.js';
 import { isAdministrator } from '../../../core/permissions/channel-permissions.js';
 import {
@@ -22,7 +23,7 @@ import { appBasePermissions } from '../../../core/world/v10-objects.js';
 import type { MemberEdit } from './member-edits.js';
 
 /** Why an action on a member is refused: v10 answers each with 50013 Missing Permissions. */
-export type MemberRefusal = 'missing-permission' | 'hierarchy' | 'administrator';
+export type MemberRefusal = Extract<Refusal, 'missing-permission' | 'hierarchy' | 'administrator'>;
 
 /** Whether the bot stands above the user: never the owner or itself; a user who is no member has no role. */
 export function botOutranks(guild: Guild, applicationId: string, userId: string, member: Member | undefined): boolean {

@@ -2,13 +2,13 @@
  * An action row (type 1): 1-5 components side by side. In a message it holds buttons (up to five)
  * or one select; in a modal, one text input. A select or a text input fills the whole row.
  */
+import { ComponentType } from 'discord-api-types/v10';
 import { COMPONENT_LAYOUT_WIDTH_EXCEEDED } from '../../../core/io/codes.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 import type { JsonRecord } from '../../../core/io/read.js';
 import { report } from '../../../core/io/report.js';
 import { requiredList } from '../../interactions/rules/record-fields.js';
 import type { ComponentContext, Surface } from '../../interactions/rules/component-context.js';
-import { ComponentType } from './component-tree.js';
 import { ACTION_ROW_COMPONENTS_MAX, ACTION_ROW_COMPONENTS_MIN, ACTION_ROW_WIDTH, BUTTON_WIDTH } from './limits.js';
 
 /** What an action row may hold, by where it stands. */

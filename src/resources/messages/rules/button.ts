@@ -3,6 +3,8 @@
  * `custom_id` (and have no `url`), a link button (5) needs a `url` (and has no `custom_id`), a
  * premium button (6) needs a `sku_id` and shows nothing the app chose.
  */
+import { ButtonStyle } from 'discord-api-types/v10';
+import { enumValues } from '../../../core/enum-values.js';
 import { BUTTON_COMPONENT_CUSTOM_ID_URL_MUTUALLY_EXCLUSIVE } from '../../../core/io/codes.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { fieldOf, isAbsent, readInteger, readSnowflake, type JsonRecord } from '../../../core/io/read.js';
@@ -13,10 +15,8 @@ import { forbidField, hasField, optionalFlag, optionalText } from '../../interac
 import { BUTTON_LABEL_LENGTH_MAX, BUTTON_URL_LENGTH_MAX } from './limits.js';
 import { LINK_BUTTON_SCHEMES, readUrl } from './urls.js';
 
-/** v10 button styles. */
-export const ButtonStyle = { Primary: 1, Secondary: 2, Success: 3, Danger: 4, Link: 5, Premium: 6 } as const;
-
-const BUTTON_STYLES: readonly number[] = Object.values(ButtonStyle);
+/** The v10 button styles. */
+const BUTTON_STYLES: readonly number[] = enumValues(ButtonStyle);
 
 function readStyle(button: JsonRecord, path: IssuePath, issues: Issues): number | undefined {
   const raw = fieldOf(button, 'style');

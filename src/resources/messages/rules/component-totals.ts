@@ -3,11 +3,12 @@
  * components it holds (nested ones included) and how much text its text displays hold together.
  * Each is reported once, at the message's `components`.
  */
+import { ComponentType } from 'discord-api-types/v10';
 import { COMPONENTS_TOTAL_COUNT_EXCEEDED, TEXT_DISPLAYS_TOTAL_LENGTH_EXCEEDED } from '../../../core/io/codes.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { report, type Issues } from '../../../core/io/report.js';
 import { codePointLength } from '../../../core/validation/text.js';
-import { ComponentType, eachComponent } from './component-tree.js';
+import { eachComponent } from './component-tree.js';
 import { MESSAGE_COMPONENTS_V2_TOTAL_MAX, TEXT_DISPLAYS_TOTAL_LENGTH_MAX } from './limits.js';
 
 function checkComponentCount(tree: readonly unknown[], path: IssuePath, issues: Issues): void {

@@ -3,31 +3,12 @@
  * and in components v2 containers, sections with an accessory, labels), so a component is found
  * by searching the whole tree. The tree is the app's stored JSON: every read here is defensive.
  */
+import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { COMPONENT_TREE_DEPTH_MAX } from './limits.js';
 import { isRecord as isObject } from '../../../core/io/read.js';
 
-/** v10 component types slashd reads (components v2 included, for the tree search). */
-export const ComponentType = {
-  ActionRow: 1,
-  Button: 2,
-  StringSelect: 3,
-  TextInput: 4,
-  UserSelect: 5,
-  RoleSelect: 6,
-  MentionableSelect: 7,
-  ChannelSelect: 8,
-  Section: 9,
-  TextDisplay: 10,
-  Thumbnail: 11,
-  MediaGallery: 12,
-  File: 13,
-  Separator: 14,
-  Container: 17,
-  Label: 18,
-} as const;
-
 /** Button styles that send no interaction: LINK opens a URL, PREMIUM a purchase. */
-export const NON_INTERACTIVE_BUTTON_STYLES: readonly number[] = [5, 6];
+export const NON_INTERACTIVE_BUTTON_STYLES: readonly number[] = [ButtonStyle.Link, ButtonStyle.Premium];
 
 /** Types that send a MESSAGE_COMPONENT interaction when used. */
 export const INTERACTIVE_COMPONENT_TYPES: readonly number[] = [

@@ -4,11 +4,11 @@
  * (14); text displays (10) are shared with modals. What each may hold is said here, where it stands
  * by the message's layout (./message-components.ts).
  */
+import { ComponentType } from 'discord-api-types/v10';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { fieldOf, isAbsent, readInteger, readRecord, type JsonRecord } from '../../../core/io/read.js';
 import { reportNotOneOf, reportRequired, type Issues } from '../../../core/io/report.js';
 import type { ComponentContext } from '../../interactions/rules/component-context.js';
-import { ComponentType } from './component-tree.js';
 import {
   CONTAINER_ACCENT_COLOR_MAX,
   CONTAINER_COMPONENTS_MAX,

@@ -7,15 +7,20 @@
  * separators, under the IS_COMPONENTS_V2 flag) are rules in `COMPONENT_RULES` and a layout whose
  * top level takes them, with two bounds on the whole tree (./component-totals.ts).
  */
+import { ComponentType } from 'discord-api-types/v10';
 import { UNION_TYPE_CHOICES } from '../../../core/io/codes.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { fieldOf, isAbsent, readList, readRecord, type JsonRecord } from '../../../core/io/read.js';
 import { report, reportBadLength, reportRequired, type Issues } from '../../../core/io/report.js';
 import { checkActionRow } from './action-row.js';
 import { checkButton } from './button.js';
-import { componentContext, type ComponentContext, type ComponentRule, type Surface } from '../../interactions/rules/component-context.js';
+import {
+  componentContext,
+  type ComponentContext,
+  type ComponentRule,
+  type Surface,
+} from '../../interactions/rules/component-context.js';
 import { optionalInteger } from '../../interactions/rules/record-fields.js';
-import { ComponentType } from './component-tree.js';
 import {
   COMPONENT_ID_MAX,
   MESSAGE_COMPONENT_ROWS_MAX,

@@ -4,6 +4,7 @@
  * 50035 REPLIES_UNKNOWN_MESSAGE; false: sent as a plain message). Only replies (type 0) are served;
  * a forward (type 1) is refused at `message_reference.type`.
  */
+import { MessageReferenceType } from 'discord-api-types/v10';
 import { REPLIES_UNKNOWN_MESSAGE } from '../../../core/io/codes.js';
 import { issue, type Issue } from '../../../core/io/issue.js';
 import {
@@ -21,7 +22,7 @@ import { fail, ok, type Result } from '../../../core/io/result.js';
 import type { StoredMessageReference } from './messages.js';
 
 /** The one `message_reference.type` served: a reply. */
-const REPLY_TYPE = 0;
+const REPLY_TYPE = MessageReferenceType.Default;
 
 export interface ReplyRequest {
   message_id: string;

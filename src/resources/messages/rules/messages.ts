@@ -2,15 +2,17 @@
  * The message model: what slashd stores for a message in a channel (world messages, interaction
  * responses, follow-ups) and the v10 message object a client library reads.
  */
-import type {
-  APIBaseInteractionMetadata,
-  APIEmbed,
-  APIMessage,
-  APIMessageInteraction,
-  APIMessageTopLevelComponent,
-  APIUser,
-  ApplicationCommandType,
+import {
   InteractionType,
+  MessageFlags,
+  MessageType,
+  type APIBaseInteractionMetadata,
+  type APIEmbed,
+  type APIMessage,
+  type APIMessageInteraction,
+  type APIMessageTopLevelComponent,
+  type APIUser,
+  type ApplicationCommandType,
 } from 'discord-api-types/v10';
 import { CommandType } from '../../../core/commands/model.js';
 import { snowflakeTimestampMs } from '../../../core/snowflake.js';
@@ -26,25 +28,22 @@ import {
 } from '../../attachments/rules/model.js';
 import { resolveComponentMedia } from '../../attachments/rules/component-media.js';
 
-// Message flags (v10), the ones slashd reads or sets.
+// Message flags (v10), the ones slashd reads or sets: discord-api-types' `MessageFlags`, named as the call sites use them.
 /** Message flag: only the invoking user sees the message. */
-export const EPHEMERAL_FLAG = 1 << 6;
+export const EPHEMERAL_FLAG = MessageFlags.Ephemeral;
 /** Message flag of a deferred response still "thinking": the answer is yet to come. */
-export const LOADING_FLAG = 1 << 7;
+export const LOADING_FLAG = MessageFlags.Loading;
 /** Message flag: links in the message show no embeds. */
-export const SUPPRESS_EMBEDS_FLAG = 1 << 2;
+export const SUPPRESS_EMBEDS_FLAG = MessageFlags.SuppressEmbeds;
 /** Message flag: the message notifies nobody. */
-export const SUPPRESS_NOTIFICATIONS_FLAG = 1 << 12;
+export const SUPPRESS_NOTIFICATIONS_FLAG = MessageFlags.SuppressNotifications;
 /** Message flag: the message is laid out with components v2 only (no content, embeds, poll or stickers); never removed once set. */
-export const IS_COMPONENTS_V2_FLAG = 1 << 15;
+export const IS_COMPONENTS_V2_FLAG = MessageFlags.IsComponentsV2;
 
 /** True when `flag` is set in the bit set `flags`. */
 export function hasFlag(flags: number, flag: number): boolean {
   return (flags & flag) !== 0;
 }
-
-/** v10 message types slashd produces. */
-export const MessageType = { Default: 0, Reply: 19, ChatInputCommand: 20, ContextMenuCommand: 23 } as const;
 
 export type MessageAuthor = { kind: 'user'; id: string } | { kind: 'app'; id: string };
 
@@ -88,7 +87,7 @@ export function interactionMetadataOf(record: InteractionRecord): StoredInteract
 }
 
 /** Interaction types whose metadata names no command: clicks (3) and modal submissions (5). */
-const COMPONENT_INTERACTION_TYPES: readonly number[] = [3, 5];
+const COMPONENT_INTERACTION_TYPES: readonly number[] = [InteractionType.MessageComponent, InteractionType.ModalSubmit];
 
 export interface StoredMessage {
   id: string;

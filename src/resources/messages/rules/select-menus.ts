@@ -3,9 +3,21 @@
  * mentionable (7) and channel (8) selects offer what the client finds, and may preselect some
  * (`default_values`). Every select has a `custom_id` and takes `min_values..max_values` values.
  */
-import { SELECT_COMPONENT_OPTION_VALUE_DUPLICATED, SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES } from '../../../core/io/codes.js';
+import { ComponentType } from 'discord-api-types/v10';
+import {
+  SELECT_COMPONENT_OPTION_VALUE_DUPLICATED,
+  SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES,
+} from '../../../core/io/codes.js';
 import type { IssuePath } from '../../../core/io/issue.js';
-import { fieldOf, isAbsent, readList, readRecord, readSnowflake, readString, type JsonRecord } from '../../../core/io/read.js';
+import {
+  fieldOf,
+  isAbsent,
+  readList,
+  readRecord,
+  readSnowflake,
+  readString,
+  type JsonRecord,
+} from '../../../core/io/read.js';
 import {
   report,
   reportAboveMax,
@@ -21,7 +33,6 @@ import { CHANNEL_TYPES } from '../../../core/validation/values.js';
 import { readCustomId, type ComponentContext } from '../../interactions/rules/component-context.js';
 import { checkComponentEmoji } from './component-emoji.js';
 import { optionalFlag, optionalInteger, optionalText, requiredText } from '../../interactions/rules/record-fields.js';
-import { ComponentType } from './component-tree.js';
 import {
   SELECT_DEFAULT_VALUES_MAX,
   SELECT_MAX_VALUES_MIN,

@@ -3,12 +3,13 @@
  * redirect URI is shown to the user and never redirected to (it could be an attacker's); every
  * other problem goes back to the (verified) redirect URI as `error` and `state`.
  */
+import { ApplicationIntegrationType } from 'discord-api-types/v10';
 import type { Application } from '../../../core/world/types.js';
 import { isSnowflake } from '../../../core/snowflake.js';
 import { readChallengeMethod, isWellFormedChallenge, type CodeChallengeMethod } from './pkce.js';
 import { grantsToken, installsApp, parseScopes, Scope } from './scopes.js';
 import { matchRedirectUri } from './redirect.js';
-import { IntegrationTypeParam, readPermissionsParam } from './install.js';
+import { readPermissionsParam } from './install.js';
 
 /** Longest `state` and `nonce` echoed back (characters). */
 export const MAX_STATE_LENGTH = 1000;
@@ -84,13 +85,16 @@ export function checkAuthorizeQuery(app: Application | null, query: AuthorizeQue
   if (prompt !== null && prompt !== 'consent' && prompt !== 'none') return refuse('invalid_request', 'Unknown prompt');
   const integrationType =
     query.integration_type === undefined || query.integration_type === '' ? 0 : Number(query.integration_type);
-  if (integrationType !== IntegrationTypeParam.Guild && integrationType !== IntegrationTypeParam.User) {
+  if (
+    integrationType !== ApplicationIntegrationType.GuildInstall &&
+    integrationType !== ApplicationIntegrationType.UserInstall
+  ) {
     return refuse('invalid_request', 'integration_type must be 0 or 1');
   }
   if (installsApp(scopes) && !app.integration_types.includes(integrationType)) {
     return refuse('invalid_request', 'The application does not support this integration_type');
   }
-  if (integrationType === IntegrationTypeParam.User && scopes.includes(Scope.Bot)) {
+  if (integrationType === ApplicationIntegrationType.UserInstall && scopes.includes(Scope.Bot)) {
     return refuse('invalid_scope', 'The bot scope installs to a guild, not to a user (integration_type 1)');
   }
   const guildId = query.guild_id === undefined || query.guild_id === '' ? null : query.guild_id;

@@ -15,9 +15,6 @@ import { memberOf } from '../../../core/world/member-index.js';
 import type { Guild, Install } from '../../../core/world/types.js';
 import { Scope } from './scopes.js';
 
-/** The authorize URL's `integration_type`: where the app is installed. */
-export const IntegrationTypeParam = { Guild: 0, User: 1 } as const;
-
 /** A user may install apps in a guild they own or hold MANAGE_GUILD in (administrators hold every bit). */
 export function mayManageGuild(guild: Guild, userId: string): boolean {
   const member = memberOf(guild, userId);

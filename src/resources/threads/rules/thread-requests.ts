@@ -2,6 +2,7 @@
  * What the thread endpoints' bodies may hold (v10 Start Thread from Message / without Message,
  * Modify Channel for a thread): one small reader per field, each limit a named constant. Pure.
  */
+import { ChannelType } from 'discord-api-types/v10';
 import type { IssuePath } from '../../../core/io/issue.js';
 import { fieldOf, isRecord, readBoolean, readInteger, readString, type JsonRecord } from '../../../core/io/read.js';
 import {
@@ -22,9 +23,13 @@ export const AUTO_ARCHIVE_DURATIONS: readonly number[] = [60, 1440, 4320, 10080]
 /** The longest slowmode, in seconds (v10). */
 export const MAX_RATE_LIMIT_PER_USER = 21_600;
 /** The thread types `POST /channels/{id}/threads` may ask for: announcement, public, private. */
-export const CREATABLE_THREAD_TYPES: readonly number[] = [10, 11, 12];
+export const CREATABLE_THREAD_TYPES: readonly number[] = [
+  ChannelType.AnnouncementThread,
+  ChannelType.PublicThread,
+  ChannelType.PrivateThread,
+];
 /** v10's default type for a thread started without a message. */
-export const DEFAULT_THREAD_TYPE = 12;
+export const DEFAULT_THREAD_TYPE = ChannelType.PrivateThread;
 
 /** A new thread's fields as asked for (the type only without a message). */
 export interface ThreadCreateRequest {

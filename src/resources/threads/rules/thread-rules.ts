@@ -2,6 +2,7 @@
  * Who may do what with a thread, and what a thread becomes (v10 Threads): pure. The service reads
  * the guild (its threads among its channels), asks here, and writes what these return.
  */
+import { ChannelType } from 'discord-api-types/v10';
 import {
   CREATE_PRIVATE_THREADS,
   CREATE_PUBLIC_THREADS,
@@ -11,21 +12,21 @@ import {
   SEND_MESSAGES_IN_THREADS,
 } from '../../../core/permissions/bits.js';
 import { isThread } from '../../../core/permissions/channels.js';
+import type { Refusal } from '../../../core/refusals.js';
 import type { ThreadCreateRequest, ThreadEditRequest } from './thread-requests.js';
 import { DEFAULT_THREAD_TYPE } from './thread-requests.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type ThreadState } from '../../../core/world/types.js';
 
 /** v10's thread types: announcement, public, private. */
-export const ANNOUNCEMENT_THREAD_TYPE = 10;
-export const PUBLIC_THREAD_TYPE = 11;
+export const ANNOUNCEMENT_THREAD_TYPE = ChannelType.AnnouncementThread;
+export const PUBLIC_THREAD_TYPE = ChannelType.PublicThread;
 /** The channel types a thread may start in: text and announcement. */
-const THREAD_PARENT_TYPES: ReadonlySet<number> = new Set([0, 5]);
-const ANNOUNCEMENT_CHANNEL_TYPE = 5;
+const THREAD_PARENT_TYPES: ReadonlySet<number> = new Set([ChannelType.GuildText, ChannelType.GuildAnnouncement]);
 /** v10's default auto-archive duration: one day, in minutes. */
 const DEFAULT_AUTO_ARCHIVE_MINUTES = 1440;
 
 /** Why a thread request is refused, as data: the service turns it into v10's error. */
-export type ThreadRefusal = 'wrong-channel-type' | 'missing-permissions' | 'archived' | 'locked';
+export type ThreadRefusal = Extract<Refusal, 'wrong-channel-type' | 'missing-permission' | 'archived' | 'locked'>;
 
 /**
  * The type of a new thread in `parent`, or a refusal: only text and announcement channels hold
@@ -33,7 +34,7 @@ export type ThreadRefusal = 'wrong-channel-type' | 'missing-permissions' | 'arch
  */
 export function newThreadType(parent: Channel, asked: number | null, fromMessage: boolean): number | ThreadRefusal {
   if (!THREAD_PARENT_TYPES.has(parent.type)) return 'wrong-channel-type';
-  if (parent.type === ANNOUNCEMENT_CHANNEL_TYPE) return ANNOUNCEMENT_THREAD_TYPE;
+  if (parent.type === ChannelType.GuildAnnouncement) return ANNOUNCEMENT_THREAD_TYPE;
   if (fromMessage) return PUBLIC_THREAD_TYPE;
   const type = asked ?? DEFAULT_THREAD_TYPE;
   return type === ANNOUNCEMENT_THREAD_TYPE ? 'wrong-channel-type' : type;
@@ -123,13 +124,13 @@ export function editRefusal(
   const moderator = hasAll(permissions, MANAGE_THREADS);
   if (state?.archived && edit.archived !== false) return 'archived';
   const moderated = edit.locked !== undefined || edit.invitable !== undefined || edit.rate_limit_per_user !== undefined;
-  if (moderated && !moderator) return 'missing-permissions';
+  if (moderated && !moderator) return 'missing-permission';
   if (moderator) return null;
-  if (state?.locked && edit.archived === false) return 'missing-permissions';
+  if (state?.locked && edit.archived === false) return 'missing-permission';
   const owner = state?.owner_id === editorId;
   const onlyUnarchives = Object.keys(edit).every((key) => key === 'archived') && edit.archived === false;
-  if (onlyUnarchives) return hasAll(permissions, SEND_MESSAGES_IN_THREADS) ? null : 'missing-permissions';
-  return owner ? null : 'missing-permissions';
+  if (onlyUnarchives) return hasAll(permissions, SEND_MESSAGES_IN_THREADS) ? null : 'missing-permission';
+  return owner ? null : 'missing-permission';
 }
 
 /** The thread after the edit; `archive_timestamp` moves when `archived` changes. */
@@ -157,9 +158,9 @@ export function editedThread(channel: Channel, edit: ThreadEditRequest, nowIso: 
  */
 export function addMemberRefusal(channel: Channel, permissions: bigint): ThreadRefusal | null {
   if (isArchived(channel)) return 'archived';
-  if (!hasAll(permissions, SEND_MESSAGES_IN_THREADS)) return 'missing-permissions';
+  if (!hasAll(permissions, SEND_MESSAGES_IN_THREADS)) return 'missing-permission';
   const closed = channel.type === PRIVATE_THREAD_TYPE && channel.thread?.invitable === false;
-  return closed && !hasAll(permissions, MANAGE_THREADS) ? 'missing-permissions' : null;
+  return closed && !hasAll(permissions, MANAGE_THREADS) ? 'missing-permission' : null;
 }
 
 /** Removing another member: MANAGE_THREADS, or the owner of a private thread; never from an archived one. */
@@ -167,7 +168,7 @@ export function removeMemberRefusal(channel: Channel, permissions: bigint, remov
   if (isArchived(channel)) return 'archived';
   if (hasAll(permissions, MANAGE_THREADS)) return null;
   const ownsPrivate = channel.type === PRIVATE_THREAD_TYPE && channel.thread?.owner_id === removerId;
-  return ownsPrivate ? null : 'missing-permissions';
+  return ownsPrivate ? null : 'missing-permission';
 }
 
 /** Listing archived threads: READ_MESSAGE_HISTORY, and MANAGE_THREADS for every private one. */
