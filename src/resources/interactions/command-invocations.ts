@@ -18,7 +18,11 @@ import type { ChannelMessage, StoredMessage } from '../messages/rules/messages.j
 import { makeInteractionToken, type InteractionRecord } from './rules/lifecycle.js';
 import { dmAuthorization } from './rules/dm-access.js';
 import type { InvokeRequest } from './rules/request.js';
-import { appChannelPermissions, channelPermissions, isAdministrator } from '../../core/permissions/channel-permissions.js';
+import {
+  appChannelPermissions,
+  channelPermissions,
+  isAdministrator,
+} from '../../core/permissions/channel-permissions.js';
 import { timedOutAt } from '../members/rules/member-rules.js';
 import { formatPermissions } from '../../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../../core/permissions/invocation.js';

@@ -15,12 +15,7 @@ import {
   buildModalSubmitInteraction,
   type ComponentInteractionInput,
 } from './rules/component-interaction.js';
-import {
-  CallbackType,
-  makeInteractionToken,
-  tokenAlive,
-  type InteractionRecord,
-} from './rules/lifecycle.js';
+import { CallbackType, makeInteractionToken, tokenAlive, type InteractionRecord } from './rules/lifecycle.js';
 import { interactionMetadataOf, type StoredMessage } from '../messages/rules/messages.js';
 import { MODAL_SEARCH_LIMIT } from '../messages/rules/limits.js';
 import { checkModalSubmit } from './rules/modal-submit.js';

@@ -5,11 +5,7 @@
  */
 import type { APIAttachment } from 'discord-api-types/v10';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  INITIAL_RESPONSE_DEADLINE_MS,
-  type FailureReason,
-  type InteractionRecord,
-} from './rules/lifecycle.js';
+import { INITIAL_RESPONSE_DEADLINE_MS, type FailureReason, type InteractionRecord } from './rules/lifecycle.js';
 import type { Fault, FaultChance } from '../../core/faults/fault.js';
 import type { GatewayPresence } from '../../core/gateway/presence.js';
 import type { HttpDelivery } from '../../delivery/http-delivery.js';

@@ -15,7 +15,12 @@ import type { Store } from '../../store/store.js';
 import { InteractionRecords } from './records.js';
 import { editedMessage, newResponseMessage } from './response-messages.js';
 import type { WorldEvents } from '../../events/world-events.js';
-import { attachFiles, checkComponentMedia, type AttachmentsService, type IncomingFile } from '../attachments/service.js';
+import {
+  attachFiles,
+  checkComponentMedia,
+  type AttachmentsService,
+  type IncomingFile,
+} from '../attachments/service.js';
 
 export interface WebhookMessagesServiceDeps {
   store: Pick<Store, 'interactions'>;

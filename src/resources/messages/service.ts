@@ -31,7 +31,12 @@ import { findChannelMessage } from './lookup.js';
 import type { MessageRenderer } from './renderer.js';
 import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './addressing.js';
 import type { WorldEvents } from '../../events/world-events.js';
-import { attachFiles, checkComponentMedia, type AttachmentsService, type IncomingFile } from '../attachments/service.js';
+import {
+  attachFiles,
+  checkComponentMedia,
+  type AttachmentsService,
+  type IncomingFile,
+} from '../attachments/service.js';
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 import { postRefusal } from '../threads/rules/thread-rules.js';
 import { refuseThread } from '../threads/place.js';

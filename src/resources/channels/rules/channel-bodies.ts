@@ -3,7 +3,13 @@
  * /channels/{c}`), and a permission overwrite's (`PUT /channels/{c}/permissions/{id}`). Pure.
  */
 import { fieldOf, isAbsent, isRecord, readList, readSnowflake, type JsonRecord } from '../../../core/io/read.js';
-import { reportAboveMax, reportNotObject, reportNotOneOf, reportRequired, type Issues } from '../../../core/io/report.js';
+import {
+  reportAboveMax,
+  reportNotObject,
+  reportNotOneOf,
+  reportRequired,
+  type Issues,
+} from '../../../core/io/report.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 import type { PermissionOverwrite } from '../../../core/world/types.js';

@@ -10,7 +10,14 @@ import { CHANNEL_PARENT_INVALID } from '../../../core/io/codes.js';
 import { apiError, invalidFormBody } from '../../../core/io/errors.js';
 import { issue, type IssuePath } from '../../../core/io/issue.js';
 import { BASE_TYPE_CHOICES } from '../../../core/io/codes.js';
-import { ALL, MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, hasAll, parsePermissions } from '../../../core/permissions/bits.js';
+import {
+  ALL,
+  MANAGE_CHANNELS,
+  MANAGE_ROLES,
+  MANAGE_THREADS,
+  hasAll,
+  parsePermissions,
+} from '../../../core/permissions/bits.js';
 import { CATEGORY_CHANNEL_TYPE, findChannel, isThread } from '../../../core/permissions/channels.js';
 import type { Channel, Guild, PermissionOverwrite } from '../../../core/world/types.js';
 import {

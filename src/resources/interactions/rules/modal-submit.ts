@@ -13,7 +13,12 @@ import { INTERACTION_MODAL_FIELD_REQUIRED, INTERACTION_MODAL_FIELD_UNKNOWN } fro
 import { report, reportBadLength, type Issues } from '../../../core/io/report.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import { nullRecord } from '../../../core/records.js';
-import { ComponentType, eachComponent, integerField, type ComponentObject } from '../../messages/rules/component-tree.js';
+import {
+  ComponentType,
+  eachComponent,
+  integerField,
+  type ComponentObject,
+} from '../../messages/rules/component-tree.js';
 import { TEXT_INPUT_VALUE_LENGTH_MAX } from '../../messages/rules/limits.js';
 
 /** One field as the user filled it in (see `core/invocation/component-request.ts`). */

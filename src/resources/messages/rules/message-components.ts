@@ -13,7 +13,12 @@ import { fieldOf, isAbsent, readList, readRecord, type JsonRecord } from '../../
 import { report, reportBadLength, reportRequired, type Issues } from '../../../core/io/report.js';
 import { checkActionRow } from './action-row.js';
 import { checkButton } from './button.js';
-import { componentContext, type ComponentContext, type ComponentRule, type Surface } from '../../interactions/rules/component-context.js';
+import {
+  componentContext,
+  type ComponentContext,
+  type ComponentRule,
+  type Surface,
+} from '../../interactions/rules/component-context.js';
 import { optionalInteger } from '../../interactions/rules/record-fields.js';
 import { ComponentType } from './component-tree.js';
 import {

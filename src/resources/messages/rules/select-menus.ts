@@ -3,9 +3,20 @@
  * mentionable (7) and channel (8) selects offer what the client finds, and may preselect some
  * (`default_values`). Every select has a `custom_id` and takes `min_values..max_values` values.
  */
-import { SELECT_COMPONENT_OPTION_VALUE_DUPLICATED, SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES } from '../../../core/io/codes.js';
+import {
+  SELECT_COMPONENT_OPTION_VALUE_DUPLICATED,
+  SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES,
+} from '../../../core/io/codes.js';
 import type { IssuePath } from '../../../core/io/issue.js';
-import { fieldOf, isAbsent, readList, readRecord, readSnowflake, readString, type JsonRecord } from '../../../core/io/read.js';
+import {
+  fieldOf,
+  isAbsent,
+  readList,
+  readRecord,
+  readSnowflake,
+  readString,
+  type JsonRecord,
+} from '../../../core/io/read.js';
 import {
   report,
   reportAboveMax,
