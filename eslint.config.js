@@ -5,98 +5,332 @@
 // (which layer imports which, the one way to build an error) are lint rules too, at the end, so
 // the editor shows them where they are broken (docs/architecture.md).
 import { readFileSync } from 'node:fs';
+import { posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/** The repository root, where this file is: the layers read paths relative to it. */
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+/** Single files whose role neither their folder nor their name tells (paths relative to src). */
+const FILE_ROLES = {
+  // Publishes every service's changes of the world, loading what a message renders from the
+  // stores: a service that lives beside the bus it publishes on.
+  'events/world-events.ts': 'service',
+  // The HTML of the authorization pages, which only their page routes send.
+  'resources/oauth2/page-views.ts': 'routes',
+  // The body parser of a world in lines (a Fastify content-type parser), which only the world's routes use.
+  'resources/world/world-lines.ts': 'routes',
+  // The client library's Node half (`slashd/sdk/node`).
+  'sdk/node.ts': 'sdk-node',
+};
+
+/** The files at the top of src: the wiring (`app.ts`, its parts in app/, and `index.ts`). */
+const TOP_FILES = { 'app.ts': 'app', 'index.ts': 'app' };
+
+/** The horizontal folders of src: each is one role (the kernel is src/core; the store's dialects aside). */
+const FOLDER_ROLES = {
+  core: 'kernel',
+  store: 'store',
+  events: 'events',
+  metrics: 'metrics',
+  faults: 'faults',
+  'rate-limits': 'rate-limits',
+  world: 'world',
+  delivery: 'delivery',
+  gateway: 'gateway',
+  http: 'http',
+  cli: 'cli',
+  testing: 'testing',
+  sdk: 'sdk',
+  app: 'app',
+};
+
+/** The folders of the store that speak one database: what only the stores themselves open. */
+const STORE_DIALECT_FOLDERS = ['sqlite', 'postgres'];
+
+/** Where each role lives, for the messages; a horizontal role not listed is its folder, src/<role>/. */
+const ROLE_PLACES = {
+  kernel: 'src/core/',
+  rules: "a resource's rules.ts or rules/",
+  store: 'src/store/',
+  'store-dialect': 'src/store/sqlite/ or src/store/postgres/',
+  'resource-store': "a resource's store.ts or rows.ts",
+  'resource-dialect': "a resource's *.sqlite.ts or *.postgres.ts",
+  service: "a resource's other modules",
+  routes: "a resource's routes.ts, *-routes.ts or hook.ts",
+  'resource-index': "a resource's index.ts, src/resources/index.ts or resource.ts",
+  'sdk-node': 'src/sdk/node.ts',
+  app: 'src/app.ts, src/app/, src/index.ts',
+  test: '*.test.ts',
+};
+
 /**
- * The layers of src and what each imports (docs/architecture.md, "The layers"): `values` are the
- * folders of src (or single modules, `app.js`) a module of the layer may import anything from,
- * `types` those it may take types from only. A layer is a folder of src or a folder inside one
- * (`http/routes`); a later entry replaces an earlier one for its files. `app.ts` (its parts in
- * `app/`) and `index.ts` wire every layer together and are free; the CLI and the testing kit reach
- * the wiring only through `app.js`. `packages`: the only non-relative imports the layer may make
- * (when given).
+ * The role of a file of a resource (its path below src/resources/<name>/), told by its name: the
+ * rules (pure), the store (the interface and row helpers, and the dialects), the HTTP face (routes
+ * and hooks), the wiring (`index.ts`), and services for everything else.
  */
-const LAYERS = [
-  {
-    layer: 'core',
-    values: ['core'],
-    packages: ['node:crypto', 'secure-json-parse', 'discord-api-types/'],
-    // Pure functions of an I/O module: what an address is, without opening anything.
-    pureParts: { 'node:net': ['isIP', 'isIPv4', 'isIPv6'] },
-  },
-  { layer: 'store', values: ['core', 'store'] },
-  { layer: 'events', values: ['core', 'events'] },
-  { layer: 'metrics', values: ['core', 'metrics'] },
-  { layer: 'faults', values: ['core', 'faults'] },
-  { layer: 'rate-limits', values: ['core', 'rate-limits'] },
-  { layer: 'world', values: ['core', 'world'] },
-  { layer: 'delivery', values: ['core', 'delivery', 'metrics'], types: ['store'] },
-  {
-    layer: 'gateway',
-    values: ['core', 'events', 'faults', 'gateway', 'metrics', 'rate-limits', 'store'],
-    types: ['http'],
-  },
-  { layer: 'services', values: ['core', 'delivery', 'events', 'faults', 'metrics', 'services', 'store'] },
-  { layer: 'http', values: ['core', 'faults', 'http', 'metrics', 'rate-limits', 'services', 'store'] },
-  // Routes reach stored data through a service; the constant-time comparison is the one exception.
-  { layer: 'http/routes', values: ['core', 'http', 'services', 'store/tokens.js'], types: ['store', 'gateway'] },
-  { layer: 'cli', values: ['app.js', 'cli', 'core', 'events', 'http', 'services', 'store', 'testing', 'world'] },
-  // The kit shares the CLI's client half (its HTTP client, `invoke` name resolution), never `serve`.
-  { layer: 'testing', values: ['app.js', 'cli/client.js', 'cli/invoke/', 'core', 'rate-limits', 'testing', 'world'] },
-  // The client library runs in browsers: no Node module but in `slashd/sdk/node`.
-  { layer: 'sdk', values: ['sdk'], packages: [] },
-  { layer: 'sdk', files: ['src/sdk/node.ts'], values: ['sdk'], packages: ['node:'] },
+function resourceFileRole(inside) {
+  const name = inside.join('/');
+  const file = inside.at(-1);
+  if (name === 'index.ts') return 'resource-index';
+  if (name === 'rules.ts' || inside[0] === 'rules') return 'rules';
+  if (/\.(?:sqlite|postgres)\.ts$/.test(file)) return 'resource-dialect';
+  if (name === 'store.ts' || name === 'rows.ts') return 'resource-store';
+  if (inside.length === 1 && /^(?:(?:.+-)?routes|(?:.+-)?hook)\.ts$/.test(file)) return 'routes';
+  return 'service';
+}
+
+/**
+ * The role of a file of src (`path` relative to src): docs/architecture.md, "The layers". Tests
+ * are free; null is a file of no layer (it is not checked, and nothing checked may import it).
+ */
+function roleOf(path) {
+  if (path.endsWith('.test.ts')) return 'test';
+  if (FILE_ROLES[path]) return FILE_ROLES[path];
+  const [folder, ...rest] = path.split('/');
+  if (rest.length === 0) return TOP_FILES[folder] ?? null;
+  // src/resources/index.ts (the list) and resource.ts (the shape of one) wire the resources too.
+  if (folder === 'resources') return rest.length === 1 ? 'resource-index' : resourceFileRole(rest.slice(1));
+  if (folder === 'store' && rest.length > 1 && STORE_DIALECT_FOLDERS.includes(rest[0])) return 'store-dialect';
+  return FOLDER_ROLES[folder] ?? null;
+}
+
+/** Every role a file of src may have (`app`, the wiring, and `test` are free: they import anything). */
+const ROLES = [
+  ...['kernel', 'rules', 'store', 'store-dialect', 'resource-store', 'resource-dialect'],
+  ...['service', 'routes', 'resource-index', 'events', 'metrics', 'faults', 'rate-limits', 'world'],
+  ...['delivery', 'gateway', 'http', 'cli', 'testing', 'sdk', 'sdk-node', 'app', 'test'],
 ];
 
-/** A regular expression for an import path (relative to src) naming one of `targets`. */
+/** Pure code: the kernel and each resource's rules (no I/O, nothing of the server). */
+const PURE = ['kernel', 'rules'];
+/** Every store: the horizontal one, its dialects, and each resource's store files. */
+const STORES = ['store', 'store-dialect', 'resource-store', 'resource-dialect'];
+/** The stores without a dialect: the interfaces and the helpers that run on either database. */
+const STORE_INTERFACES = ['store', 'resource-store'];
+/** The resources as the server sees them: their services, routes and wiring. */
+const SERVED = ['service', 'routes', 'resource-index'];
+
+/** The packages of the HTTP server and the gateway's sockets. */
+const HTTP_PACKAGES = ['fastify', '@fastify/', 'ws'];
+/** The database drivers: only the dialects (and the wiring) open a database. */
+const DATABASE_DRIVERS = ['better-sqlite3', 'pg'];
+
+/** The packages pure code may import: nothing that does I/O. */
+const PURE_PACKAGES = {
+  packages: ['node:crypto', 'secure-json-parse', 'discord-api-types/'],
+  // Pure functions of an I/O module: what an address is, without opening anything.
+  pureParts: { 'node:net': ['isIP', 'isIPv4', 'isIPv6'] },
+};
+
+/** Every store file imports only pure code and other stores: never a service, a route, HTTP or the gateway. */
+const STORE_LAYER = { values: [...PURE, ...STORES] };
+
+/**
+ * What a file of each role imports (docs/architecture.md, "The layers"): `values` are the roles
+ * (or files and folders of src, `src/store/tokens.ts`, `src/cli/invoke/`) it may import anything
+ * from, `types` those it may take types from only. `packages`: the only non-relative imports the
+ * role may make (when given), `pureParts` the names it may take from a module otherwise refused;
+ * `refusedPackages` the packages it may not import at all (a name, or a prefix ending in `/`).
+ * The wiring (`app`) and the tests are free; the CLI and the testing kit reach the wiring only
+ * through `app.ts`.
+ */
+const LAYERS = {
+  kernel: { values: PURE, ...PURE_PACKAGES },
+  rules: { values: PURE, ...PURE_PACKAGES },
+  store: STORE_LAYER,
+  'store-dialect': STORE_LAYER,
+  'resource-store': STORE_LAYER,
+  'resource-dialect': STORE_LAYER,
+  // What a service asks the gateway is a core interface (core/gateway/presence.ts), never the
+  // gateway; it serves no HTTP, and reads stored data through the store's interfaces.
+  service: {
+    values: [...PURE, ...STORE_INTERFACES, 'service', 'delivery', 'events', 'faults', 'metrics'],
+    refusedPackages: [...HTTP_PACKAGES, ...DATABASE_DRIVERS],
+  },
+  // Routes reach stored data through a service; the constant-time comparison is the one exception.
+  routes: {
+    values: [...PURE, 'http', 'service', 'routes', 'src/store/tokens.ts'],
+    types: [...STORE_INTERFACES, 'gateway'],
+    refusedPackages: DATABASE_DRIVERS,
+  },
+  // A resource's wiring builds its services and registers its routes: anything but the clients.
+  'resource-index': { values: ROLES.filter((role) => !['cli', 'testing', 'test'].includes(role)) },
+  events: { values: [...PURE, 'events'] },
+  metrics: { values: [...PURE, 'metrics'] },
+  faults: { values: [...PURE, 'faults'] },
+  'rate-limits': { values: [...PURE, 'rate-limits'] },
+  world: { values: [...PURE, 'world'] },
+  delivery: { values: [...PURE, 'delivery', 'metrics'], types: STORE_INTERFACES },
+  gateway: { values: [...PURE, ...STORES, 'events', 'faults', 'gateway', 'metrics', 'rate-limits'], types: ['http'] },
+  // The server is built with the parts the wiring made (their type only: the wiring builds them).
+  http: {
+    values: [...PURE, ...STORES, ...SERVED, 'faults', 'http', 'metrics', 'rate-limits'],
+    types: ['src/app/services.ts'],
+  },
+  cli: { values: ['src/app.ts', 'cli', ...PURE, ...STORES, 'service', 'events', 'http', 'testing', 'world'] },
+  // The kit shares the CLI's client half (its HTTP client, `invoke` name resolution), never `serve`.
+  testing: {
+    values: ['src/app.ts', 'src/cli/client.ts', 'src/cli/invoke/', ...PURE, 'rate-limits', 'testing', 'world'],
+  },
+  // The client library runs in browsers: no Node module but in `slashd/sdk/node`.
+  sdk: { values: ['sdk'], packages: [] },
+  'sdk-node': { values: ['sdk', 'sdk-node'], packages: ['node:'] },
+};
+
+/** A path of the repository, with forward slashes; null outside it. */
+function repoPathOf(filename) {
+  const path = relative(ROOT, filename).split(sep).join('/');
+  return path.startsWith('../') ? null : path;
+}
+
+/** What a relative import names: its path below src (`.js` read as the `.ts` it compiles from) and role. */
+function importedFile(importer, specifier) {
+  const path = posix.normalize(posix.join(posix.dirname(importer), specifier));
+  if (!path.startsWith('src/')) return { path, role: null };
+  const below = path.slice('src/'.length).replace(/\.js$/, '.ts');
+  return { path: `src/${below}`, role: roleOf(below) };
+}
+
+/** Whether an entry of a table (a role, or a file or folder of src) covers an imported file. */
+function covers(entry, { path, role }) {
+  if (!entry.startsWith('src/')) return entry === role;
+  return entry.endsWith('/') ? path.startsWith(entry) : path === entry;
+}
+
+/** Whether a package entry (`name`, or a prefix ending in `/` or `:`) covers a package import. */
+function coversPackage(entry, specifier) {
+  return entry.endsWith('/') || entry.endsWith(':') ? specifier.startsWith(entry) : specifier === entry;
+}
+
+/** Where a file stands, as the messages say it: "in layer routes (a resource's routes.ts, ...)". */
+function roleText(role) {
+  return role === null ? 'in no layer' : `in layer ${role} (${ROLE_PLACES[role] ?? `src/${role}/`})`;
+}
+
+const LAYERS_DOC = '(docs/architecture.md, "The layers")';
+
+/** What a layer may import, for its messages. */
+function allowedText({ values, types = [] }) {
+  return `${values.join(', ')}${types.length > 0 ? `, and types of ${types.join(', ')}` : ''}`;
+}
+
+/** The refusal of one import of a file of src (null: it is allowed). */
+function refusalOf(importer, role, { specifier, typeOnly, names }) {
+  const layer = LAYERS[role];
+  const who = `${importer} is ${roleText(role)}:`;
+  if (!specifier.startsWith('.')) return packageRefusal(who, layer, specifier, names);
+  const target = importedFile(importer, specifier);
+  const allows = (entries) => entries.some((entry) => covers(entry, target));
+  if (allows(layer.values) || (typeOnly && allows(layer.types ?? []))) return null;
+  const only = allows(layer.types ?? []) ? ', of which it takes types only' : '';
+  return `${who} it imports only from ${allowedText(layer)}; ${specifier} is ${roleText(target.role)}${only} ${LAYERS_DOC}.`;
+}
+
+function packageRefusal(who, { packages, pureParts = {}, refusedPackages = [] }, specifier, names) {
+  const refused = refusedPackages.find((entry) => coversPackage(entry, specifier));
+  if (refused) return `${who} it imports none of ${refusedPackages.join(', ')}, so not ${specifier} ${LAYERS_DOC}.`;
+  if (!packages || packages.some((entry) => coversPackage(entry, specifier))) return null;
+  const parts = pureParts[specifier];
+  if (parts) {
+    const pure = names !== null && names.length > 0 && names.every((name) => parts.includes(name));
+    return pure ? null : `${who} it takes only ${parts.join(', ')} from ${specifier} ${LAYERS_DOC}.`;
+  }
+  const allowed = [...packages, ...Object.keys(pureParts)];
+  const but = allowed.length > 0 ? ` but ${allowed.join(', ')}` : '';
+  return `${who} it imports no package${but}, so not ${specifier} ${LAYERS_DOC}.`;
+}
+
+/** The names an import or re-export takes, null when it takes a whole module (default, namespace, `*`). */
+function namesOf(specifiers) {
+  const named = specifiers.every(
+    (specifier) => specifier.type === 'ImportSpecifier' || specifier.type === 'ExportSpecifier',
+  );
+  return named
+    ? specifiers
+        .map((specifier) => (specifier.type === 'ImportSpecifier' ? specifier.imported : specifier.local))
+        .map((name) => name.name ?? name.value)
+    : null;
+}
+
+/** Whether an import or re-export takes types only (`import type`, or every name marked `type`). */
+function typeOnly(node, kind) {
+  return (
+    node[kind] === 'type' ||
+    (node.specifiers.length > 0 && node.specifiers.every((specifier) => specifier[kind] === 'type'))
+  );
+}
+
+/** The string a dynamic import or `import('...')` type names, null when it is computed. */
+function literalOf(node) {
+  if (node?.type === 'TSLiteralType') return literalOf(node.literal);
+  if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked;
+  return null;
+}
+
+/**
+ * `slashd/layers`: each import, re-export, dynamic import, `import('...')` type and `require` of a
+ * file of src is resolved to the file it names, and refused unless the importer's role may import
+ * that file's role (LAYERS). A dynamic import of a computed name is refused outright: no layer can
+ * be read from it. Files of the free roles (the wiring, the tests) and of no role are not checked.
+ */
+const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: `Each file of src imports only what its role may ${LAYERS_DOC}.` },
+    schema: [],
+  },
+  create(context) {
+    const importer = repoPathOf(context.filename);
+    const role = importer?.startsWith('src/') ? roleOf(importer.slice('src/'.length)) : null;
+    if (!LAYERS[role]) return {};
+    const check = (node, specifier, typeOnlyImport, names) => {
+      const message =
+        specifier === null
+          ? `${importer} is ${roleText(role)}: it imports only modules it names outright ${LAYERS_DOC}.`
+          : refusalOf(importer, role, { specifier, typeOnly: typeOnlyImport, names });
+      if (message) context.report({ node, message });
+    };
+    const checkExport = (node) => {
+      if (node.source) check(node, node.source.value, typeOnly(node, 'exportKind'), namesOf(node.specifiers));
+    };
+    return {
+      ImportDeclaration: (node) =>
+        check(node, node.source.value, typeOnly(node, 'importKind'), namesOf(node.specifiers)),
+      ExportNamedDeclaration: checkExport,
+      ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type', null),
+      ImportExpression: (node) => check(node, literalOf(node.source), false, null),
+      TSImportType: (node) => check(node, literalOf(node.argument), true, null),
+      TSExternalModuleReference: (node) =>
+        check(node, literalOf(node.expression), node.parent.importKind === 'type', null),
+    };
+  },
+};
+
+/** The layers, checked on every file of src but the tests (which are free). */
+function layerRules() {
+  return [
+    {
+      files: ['src/**/*.ts'],
+      ignores: ['src/**/*.test.ts'],
+      plugins: { slashd: { rules: { layers: layersRule } } },
+      rules: { 'slashd/layers': 'error' },
+    },
+  ];
+}
+
+/** A regular expression for an import path (relative to src/core) naming one of `targets`. */
 function anyOf(targets) {
   const escaped = targets.map((target) => {
     const text = target.replaceAll('.', '\\.');
     return target.endsWith('.js') ? `${text}$` : target.endsWith('/') ? text : `${text}/`;
   });
   return `(?:${escaped.join('|')})`;
-}
-
-/**
- * `no-restricted-imports` for each layer. The rule sees import paths as written, so each depth of
- * folder gets its own patterns: from `src/<layer>/` + k folders, `../` repeated (segments of the
- * layer + k) times leads to src itself, and what follows names the layer imported.
- */
-function layerRules() {
-  return LAYERS.flatMap(({ layer, files, values, types = [], packages, pureParts = {} }) => {
-    const segments = layer.split('/').length;
-    const depths = files ? [0] : [0, 1, 2].filter((k) => segments + k <= 3);
-    return depths.map((k) => {
-      const up = `^(?:\\.\\./){${segments + k}}`;
-      const message = `src/${layer} imports from ${values.join(', ')}${
-        types.length > 0 ? `, and types from ${types.join(', ')}` : ''
-      } (docs/architecture.md, "The layers").`;
-      const patterns = [{ regex: `${up}(?!${anyOf([...values, ...types])})`, message }];
-      if (types.length > 0)
-        patterns.push({ regex: `${up}(?!${anyOf(values)})${anyOf(types)}`, allowTypeImports: true, message });
-      if (packages) {
-        const names = [...packages, ...Object.keys(pureParts)];
-        const allowed = names.map((name) => (name.endsWith('/') || name.endsWith(':') ? name : `${name}$`));
-        const message = `src/${layer} imports no package but ${names.join(', ') || 'none'} (docs/architecture.md, "The layers").`;
-        patterns.push({ regex: `^(?!\\.${allowed.map((name) => `|${name}`).join('')})`, message });
-        for (const [name, parts] of Object.entries(pureParts)) {
-          patterns.push({
-            regex: `^${name}$`,
-            allowImportNames: parts,
-            message: `src/${layer} takes only ${parts.join(', ')} from ${name}.`,
-          });
-        }
-      }
-      return {
-        files: files ?? [`src/${layer}/${'*/'.repeat(k)}*.ts`],
-        rules: { 'no-restricted-imports': ['error', { patterns }] },
-      };
-    });
-  });
 }
 
 /**
@@ -194,7 +428,8 @@ const ONE_WAY = [
 function oneWayRules() {
   const restrictions = (entries) => ['error', ...entries.flatMap((entry) => entry.restrict)];
   return [
-    { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': restrictions(ONE_WAY) } },
+    // The tests beside their resource spell codes and shapes on purpose: what the wire must carry.
+    { files: ['src/**/*.ts'], ignores: ['src/**/*.test.ts'], rules: { 'no-restricted-syntax': restrictions(ONE_WAY) } },
     ...ONE_WAY.map((entry) => ({
       files: entry.only,
       rules: { 'no-restricted-syntax': restrictions(ONE_WAY.filter((other) => other !== entry)) },
@@ -203,7 +438,13 @@ function oneWayRules() {
 }
 
 /** Untyped JSON read back from slashd on purpose: the tests and the CLI check it by value, not by type. */
-const readsWireJson = ['test/**/*.ts', 'src/cli/**/*.ts', 'src/testing/**/*.ts', 'console/src/**/*.{ts,tsx}'];
+const readsWireJson = [
+  'test/**/*.ts',
+  'src/**/*.test.ts',
+  'src/cli/**/*.ts',
+  'src/testing/**/*.ts',
+  'console/src/**/*.{ts,tsx}',
+];
 
 export default defineConfig(
   // The console's Vite config runs in node outside both tsconfigs (it is plain configuration).

@@ -14,7 +14,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { APPLICATION_FLAG_EMBEDDED, type CommandDefinition, type StoredCommand } from '../src/core/commands/model.js';
-import { DICTIONARIES, toWireCommand, toWireCommandJson, type LocalizationView } from '../src/resources/commands/rules/wire.js';
+import {
+  DICTIONARIES,
+  toWireCommand,
+  toWireCommandJson,
+  type LocalizationView,
+} from '../src/resources/commands/rules/wire.js';
 import type { Locale } from '../src/core/locales.js';
 import {
   overwritesFor,

@@ -78,7 +78,7 @@ function buildRegistry(parts: ServiceParts, resources: readonly Resource[]): Nod
     for (const [name, factory] of Object.entries(resource.services ?? {})) {
       const other = factories.get(name);
       if (other) throw new Error(`the ${resource.name} and ${other.resource} resources both build "${name}"`);
-      factories.set(name, { factory: factory as ServiceFactory<keyof NodeServices>, resource: resource.name });
+      factories.set(name, { factory, resource: resource.name });
     }
   }
   const built = new Map<string, unknown>();

@@ -43,7 +43,12 @@ export type {
   TranscriptEntry,
 } from '../resources/interactions/store.js';
 export type { NodeLeaseRequest, NodeLeaseStore } from '../resources/node-leases/store.js';
-export type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from '../resources/attachments/store.js';
+export type {
+  AttachmentFile,
+  AttachmentOwner,
+  AttachmentStore,
+  StoredAttachmentFile,
+} from '../resources/attachments/store.js';
 export type { ReactionCount, ReactionOutcome, ReactionStore } from '../resources/reactions/store.js';
 export type { SnapshotStore } from '../resources/snapshots/store.js';
 export type { AuditLogStore } from '../resources/audit-log/store.js';

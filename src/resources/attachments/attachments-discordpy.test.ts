@@ -10,7 +10,14 @@ import { ATTACHMENT_FILE_BYTES_MAX } from './rules/limits.js';
 import { attachmentWorld, download } from '../../../test/helpers/attachments.js';
 import type { Inbox } from '../../../test/helpers/inbox.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { ALICE_TOKEN, CAROL_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import {
+  ALICE_TOKEN,
+  CAROL_TOKEN,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+} from '../../../test/helpers/world.js';
 import { startDiscordPyBot, type DiscordPyBot } from '../../../test/helpers/discordpy.js';
 
 type Json = any;

@@ -5,7 +5,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChannelReader, ChannelsService } from './channel-reads.js';
-import { missingGuard, principalOf, requireAnyCaller, requireUser, requireUserOrBot, userOf } from '../../http/guards.js';
+import {
+  missingGuard,
+  principalOf,
+  requireAnyCaller,
+  requireUser,
+  requireUserOrBot,
+  userOf,
+} from '../../http/guards.js';
 import { MESSAGES_LIMIT, readPage, type PagingQuery } from '../../http/paging.js';
 import { requesterLocale } from '../../http/requester-locale.js';
 

@@ -3,7 +3,12 @@
  * guild (global and guild commands) that the permission engine lets this member use there.
  */
 import type { StoredCommand } from '../../core/commands/model.js';
-import { localizationViewKey, toWireCommand, toWireCommandJson, type LocalizationView } from '../commands/rules/wire.js';
+import {
+  localizationViewKey,
+  toWireCommand,
+  toWireCommandJson,
+  type LocalizationView,
+} from '../commands/rules/wire.js';
 import type { Locale } from '../../core/locales.js';
 import { COMMANDS_SCOPE, BOT_SCOPE } from '../../core/permissions/install.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';

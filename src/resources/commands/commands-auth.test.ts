@@ -6,7 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from '../../../test/helpers/openapi.js';
+import {
+  assertErrorBody,
+  assertWireCommand,
+  assertWireCommands,
+  withSchemaChecks,
+} from '../../../test/helpers/openapi.js';
 import { injectServer, type TestServer } from '../../../test/helpers/server.js';
 import {
   BOB_IDENTIFY_TOKEN,

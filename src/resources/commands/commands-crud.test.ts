@@ -8,7 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from '../../../test/helpers/openapi.js';
+import {
+  assertErrorBody,
+  assertWireCommand,
+  assertWireCommands,
+  withSchemaChecks,
+} from '../../../test/helpers/openapi.js';
 import { injectServer, type TestResponse, type TestServer } from '../../../test/helpers/server.js';
 import {
   ACTIVITY_APP_ID,

@@ -16,7 +16,12 @@ import {
   type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
 import { Client, ClientApplication } from 'discord.js';
-import { assertErrorBody, assertWireCommand, assertWireCommands, withSchemaChecks } from '../../../test/helpers/openapi.js';
+import {
+  assertErrorBody,
+  assertWireCommand,
+  assertWireCommands,
+  withSchemaChecks,
+} from '../../../test/helpers/openapi.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import {
   ACTIVITY_APP_ID,

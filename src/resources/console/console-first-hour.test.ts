@@ -27,7 +27,14 @@ import {
 } from 'discord.js';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../../test/helpers/browser.js';
-import { composer, messageWith, openConsole, openPicker, pageErrors, signInAs } from '../../../test/helpers/console-page.js';
+import {
+  composer,
+  messageWith,
+  openConsole,
+  openPicker,
+  pageErrors,
+  signInAs,
+} from '../../../test/helpers/console-page.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from '../../../test/helpers/world.js';

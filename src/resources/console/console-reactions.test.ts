@@ -18,7 +18,15 @@ import {
   signInAs,
 } from '../../../test/helpers/console-page.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { ALICE_ID, BOB_TOKEN, BOT, DEMO_APP_ID, exampleWorld, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import {
+  ALICE_ID,
+  BOB_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  exampleWorld,
+  GENERAL,
+  TEST_GUILD_ID,
+} from '../../../test/helpers/world.js';
 
 const ADD_REACTIONS = 1n << 6n;
 const BLOB: Emoji = { id: '1345183757107200501', name: 'blob', animated: false, roles: [], available: true };

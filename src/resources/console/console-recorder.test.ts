@@ -31,7 +31,14 @@ import { runScenario, type ScenarioRun } from '../../testing/index.js';
 import { launchBrowser } from '../../../test/helpers/browser.js';
 import { watchingBot } from '../../../test/helpers/discordjs.js';
 import { startDiscordPyBot } from '../../../test/helpers/discordpy.js';
-import { composer, messageWith, openConsole, openPicker, pageErrors, signInAs } from '../../../test/helpers/console-page.js';
+import {
+  composer,
+  messageWith,
+  openConsole,
+  openPicker,
+  pageErrors,
+  signInAs,
+} from '../../../test/helpers/console-page.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ADMIN_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, TEST_GUILD_ID } from '../../../test/helpers/world.js';

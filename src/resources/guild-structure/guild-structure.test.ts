@@ -12,7 +12,15 @@ import { reorder } from './rules/reorder.js';
 import { reorderRoles } from '../roles/rules.js';
 import { ApiError } from '../../core/io/errors.js';
 import type { Guild } from '../../core/world/types.js';
-import { CATEGORY, DEMO_APP_ID, GENERAL, MUTED_ROLE, THREAD, TEST_GUILD_ID, exampleWorld } from '../../../test/helpers/world.js';
+import {
+  CATEGORY,
+  DEMO_APP_ID,
+  GENERAL,
+  MUTED_ROLE,
+  THREAD,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from '../../../test/helpers/world.js';
 
 const BOT_ROLE = '1345183757107200009';
 /** MANAGE_ROLES | MANAGE_CHANNELS | VIEW_CHANNEL. */

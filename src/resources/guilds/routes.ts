@@ -5,7 +5,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { GuildsService } from './service.js';
-import { appOf, requireAnyCaller, requireBot, requireUser, requireUserOrBot, userOf, viewerOf } from '../../http/guards.js';
+import {
+  appOf,
+  requireAnyCaller,
+  requireBot,
+  requireUser,
+  requireUserOrBot,
+  userOf,
+  viewerOf,
+} from '../../http/guards.js';
 import { requesterLocale } from '../../http/requester-locale.js';
 import { MEMBERS_LIMIT, readPage, type PagingQuery } from '../../http/paging.js';
 import { queryFlag } from '../../http/query.js';

@@ -23,7 +23,14 @@ import {
 } from 'discord.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { ALICE_TOKEN as ALICE, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import {
+  ALICE_TOKEN as ALICE,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+} from '../../../test/helpers/world.js';
 
 type Json = any;
 

@@ -9,7 +9,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { InteractionResponseType } from 'discord-interactions';
-import { assertVerificationRequests, startRegisteredApp, type AppServer, type Json } from '../../../test/helpers/app-server.js';
+import {
+  assertVerificationRequests,
+  startRegisteredApp,
+  type AppServer,
+  type Json,
+} from '../../../test/helpers/app-server.js';
 import { assertErrorBody, assertMatchesSchema } from '../../../test/helpers/openapi.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import {

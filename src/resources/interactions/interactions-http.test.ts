@@ -10,7 +10,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { InteractionResponseFlags, InteractionResponseType, InteractionType } from 'discord-interactions';
-import { assertOnlySignedTraffic, startRegisteredApp, type AppServer, type Json } from '../../../test/helpers/app-server.js';
+import {
+  assertOnlySignedTraffic,
+  startRegisteredApp,
+  type AppServer,
+  type Json,
+} from '../../../test/helpers/app-server.js';
 import { assertErrorBody, assertMatchesSchema } from '../../../test/helpers/openapi.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import {

@@ -3,11 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { OptionType, type OptionDefinition, type StoredCommand } from '../../core/commands/model.js';
 import { buildInteraction } from './rules/build-interaction.js';
-import {
-  checkInvocation,
-  type InvocationKind,
-  type WireDataOption,
-} from './rules/check-invocation.js';
+import { checkInvocation, type InvocationKind, type WireDataOption } from './rules/check-invocation.js';
 import { checkCallback, checkMessageData } from './rules/responses.js';
 import {
   APP_ID,

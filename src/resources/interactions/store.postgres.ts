@@ -2,12 +2,7 @@
 import type { InteractionRecord, InteractionState } from './rules/lifecycle.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../../store/store.js';
-import {
-  MAX_TRANSCRIPT_ENTRIES,
-  statusOf,
-  type InteractionStatus,
-  type TranscriptEntry,
-} from './store.js';
+import { MAX_TRANSCRIPT_ENTRIES, statusOf, type InteractionStatus, type TranscriptEntry } from './store.js';
 import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
 import { ScopeQueue } from '../commands/scope-queue.postgres.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../../store/rows.js';

@@ -10,12 +10,7 @@ import { approximateBytes } from '../../core/byte-lru.js';
 import type { InteractionRecord, InteractionState } from './rules/lifecycle.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../../store/store.js';
-import {
-  MAX_TRANSCRIPT_ENTRIES,
-  statusOf,
-  type InteractionStatus,
-  type TranscriptEntry,
-} from './store.js';
+import { MAX_TRANSCRIPT_ENTRIES, statusOf, type InteractionStatus, type TranscriptEntry } from './store.js';
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import { cacheTag, deepFreeze } from '../../store/sqlite/read-caches.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../../store/rows.js';

@@ -7,7 +7,14 @@ import { approximateBytes } from '../../core/byte-lru.js';
 import type { AuditEntry } from '../audit-log/rules.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from './store.js';
-import { freezeDocument, guildDocument, storedDocument, memberCacheKey, withBotNick, withMembers } from '../../store/rows.js';
+import {
+  freezeDocument,
+  guildDocument,
+  storedDocument,
+  memberCacheKey,
+  withBotNick,
+  withMembers,
+} from '../../store/rows.js';
 import { insertAuditEntry } from '../audit-log/store.sqlite.js';
 import { SqliteOAuth2Grants } from '../oauth2/store.sqlite.js';
 import { cacheTag } from '../../store/sqlite/read-caches.js';

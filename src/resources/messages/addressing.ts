@@ -4,12 +4,7 @@
  * users' messages, on create and on edit.
  */
 import { invalidFormBody, apiError } from '../../core/io/errors.js';
-import {
-  mentionsOf,
-  userMentionIds,
-  type MentionPlace,
-  type MessageMentions,
-} from './rules/message-mentions.js';
+import { mentionsOf, userMentionIds, type MentionPlace, type MessageMentions } from './rules/message-mentions.js';
 import { readMessageReference, storedReference, unknownReplyIssue } from './rules/message-reference.js';
 import type { StoredMessage } from './rules/messages.js';
 import { hasAll, MENTION_EVERYONE, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';

@@ -12,7 +12,14 @@ import { startRegisteredApp, type AppServer } from '../../../test/helpers/app-se
 import { invocationBody } from '../../../test/helpers/invocation.js';
 import { assertMatchesSchema } from '../../../test/helpers/openapi.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { ALICE_TOKEN as ALICE, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import {
+  ALICE_TOKEN as ALICE,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+} from '../../../test/helpers/world.js';
 
 type Json = any;
 

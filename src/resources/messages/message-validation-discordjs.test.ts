@@ -12,7 +12,14 @@ import * as codes from '../../core/io/codes.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
 import type { Json } from '../../../test/helpers/json.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { ALICE_TOKEN as ALICE, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import {
+  ALICE_TOKEN as ALICE,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+} from '../../../test/helpers/world.js';
 import { invocationBody } from '../../../test/helpers/invocation.js';
 
 interface Handled {

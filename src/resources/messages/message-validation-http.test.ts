@@ -10,7 +10,14 @@ import { after, before, describe, test } from 'node:test';
 import * as codes from '../../core/io/codes.js';
 import { startRegisteredApp, type AppServer, type Json } from '../../../test/helpers/app-server.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { ALICE_TOKEN as ALICE, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import {
+  ALICE_TOKEN as ALICE,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+} from '../../../test/helpers/world.js';
 
 type Path = (string | number)[];
 interface Answer {

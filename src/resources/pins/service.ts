@@ -5,12 +5,7 @@
  */
 import { apiError } from '../../core/io/errors.js';
 import { orThrow } from '../../core/io/result.js';
-import {
-  channelPinsUpdateDispatch,
-  LEGACY_PINS_LIST_MAX,
-  MAX_PINS_PER_CHANNEL,
-  readPinsQuery,
-} from './rules.js';
+import { channelPinsUpdateDispatch, LEGACY_PINS_LIST_MAX, MAX_PINS_PER_CHANNEL, readPinsQuery } from './rules.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
 import { hasAll, PIN_MESSAGES, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';
 import type { Channel, Guild } from '../../core/world/types.js';

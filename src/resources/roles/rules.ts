@@ -12,8 +12,19 @@ import { MANAGE_ROLES, parsePermissions } from '../../core/permissions/bits.js';
 import { rolePosition } from '../../core/permissions/role-hierarchy.js';
 import type { Channel, Guild, Role } from '../../core/world/types.js';
 import type { StructureActor } from '../guild-structure/rules/actor.js';
-import { isBelowActor, requireGrantable, requireGuildPermission, requireManageableRole } from '../guild-structure/rules/actor.js';
-import { boundedInteger, optionalBitSet, optionalBoolean, optionalInteger, optionalText } from '../guild-structure/rules/fields.js';
+import {
+  isBelowActor,
+  requireGrantable,
+  requireGuildPermission,
+  requireManageableRole,
+} from '../guild-structure/rules/actor.js';
+import {
+  boundedInteger,
+  optionalBitSet,
+  optionalBoolean,
+  optionalInteger,
+  optionalText,
+} from '../guild-structure/rules/fields.js';
 import { reorder, unknownMoveIssues, type Move } from '../guild-structure/rules/reorder.js';
 
 /** The most roles a guild has, @everyone included (v10). */

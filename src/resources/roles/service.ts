@@ -7,14 +7,7 @@
  */
 import { invalidFormBody } from '../../core/io/errors.js';
 import { readMoves } from '../guild-structure/rules/reorder.js';
-import {
-  createRole,
-  deleteRole,
-  editRole,
-  findRole,
-  readRoleBody,
-  reorderRoles,
-} from './rules.js';
+import { createRole, deleteRole, editRole, findRole, readRoleBody, reorderRoles } from './rules.js';
 import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import { toWireRole, toWireRoles } from '../../core/world/v10-objects.js';
 import type { Viewer } from '../../core/world/viewer.js';

@@ -5,7 +5,12 @@
  * creates it would use. `PUT .../commands?dry_run=true` answers with it, and `slashd diff` builds
  * the same from any v10 server's list.
  */
-import { canonicalJson, type CommandDefinition, type CommandScope, type StoredCommand } from '../../../core/commands/model.js';
+import {
+  canonicalJson,
+  type CommandDefinition,
+  type CommandScope,
+  type StoredCommand,
+} from '../../../core/commands/model.js';
 import type { ScopeState } from './mutation.js';
 import { isRecord, type JsonRecord } from '../../../core/io/read.js';
 import { DAILY_COMMAND_CREATES_MAX, planBulkOverwrite, type BulkEntry } from './plans.js';

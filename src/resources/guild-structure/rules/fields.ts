@@ -3,7 +3,13 @@
  * reads one optional field, reports at its path, and answers undefined when it is absent or wrong.
  */
 import { fieldOf, isAbsent, readBoolean, readInteger, readString, type JsonRecord } from '../../../core/io/read.js';
-import { reportAboveMax, reportBadLength, reportBelowMin, reportNotInteger, type Issues } from '../../../core/io/report.js';
+import {
+  reportAboveMax,
+  reportBadLength,
+  reportBelowMin,
+  reportNotInteger,
+  type Issues,
+} from '../../../core/io/report.js';
 import { isDecimalBitSet } from '../../../core/permissions/bits.js';
 import type { IssuePath } from '../../../core/io/issue.js';
 

@@ -6,7 +6,12 @@ import { OptionType, type OptionDefinition } from '../../../core/commands/model.
 import type { IssuePath } from '../../../core/io/issue.js';
 import { isSnowflake } from '../../../core/snowflake.js';
 import { readBoolean, readInteger, readNumber, readString } from '../../../core/io/read.js';
-import { INTEGER_VALUE_MAX, INTEGER_VALUE_MIN, NUMBER_VALUE_MAX, NUMBER_VALUE_MIN } from '../../../core/validation/limits.js';
+import {
+  INTEGER_VALUE_MAX,
+  INTEGER_VALUE_MIN,
+  NUMBER_VALUE_MAX,
+  NUMBER_VALUE_MIN,
+} from '../../../core/validation/limits.js';
 import { checkRange } from '../../../core/validation/numbers.js';
 import { report, reportNotSnowflake, type Issues } from '../../../core/io/report.js';
 import { checkLength } from '../../../core/validation/text.js';

@@ -5,8 +5,23 @@
  */
 import { COMPONENT_FIELD_NOT_ALLOWED } from '../../../core/io/codes.js';
 import type { IssuePath } from '../../../core/io/issue.js';
-import { fieldOf, isAbsent, readBoolean, readInteger, readList, readString, type JsonRecord } from '../../../core/io/read.js';
-import { report, reportAboveMax, reportBadLength, reportBelowMin, reportRequired, type Issues } from '../../../core/io/report.js';
+import {
+  fieldOf,
+  isAbsent,
+  readBoolean,
+  readInteger,
+  readList,
+  readString,
+  type JsonRecord,
+} from '../../../core/io/read.js';
+import {
+  report,
+  reportAboveMax,
+  reportBadLength,
+  reportBelowMin,
+  reportRequired,
+  type Issues,
+} from '../../../core/io/report.js';
 import { checkLength } from '../../../core/validation/text.js';
 
 export interface TextBounds {

@@ -13,7 +13,14 @@ import {
   readString,
   type JsonRecord,
 } from '../../../core/io/read.js';
-import { report, reportAboveMax, reportNotObject, reportRequired, reportTooLong, type Issues } from '../../../core/io/report.js';
+import {
+  report,
+  reportAboveMax,
+  reportNotObject,
+  reportRequired,
+  reportTooLong,
+  type Issues,
+} from '../../../core/io/report.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import type { Issue } from '../../../core/io/issue.js';
 import { readIntegerParam, type IntegerParam } from '../../../core/world/page-query.js';

@@ -10,7 +10,15 @@
 import { apiError, ERRORS, invalidFormBody, type ApiError } from '../../../core/io/errors.js';
 import { fail, ok, type Result } from '../../../core/io/result.js';
 import type { Issue, IssuePath } from '../../../core/io/issue.js';
-import { fieldOf, readBoolean, readInteger, readList, readRecord, readString, type JsonRecord } from '../../../core/io/read.js';
+import {
+  fieldOf,
+  readBoolean,
+  readInteger,
+  readList,
+  readRecord,
+  readString,
+  type JsonRecord,
+} from '../../../core/io/read.js';
 import { report, reportTooLong, type Issues } from '../../../core/io/report.js';
 import { checkLength } from '../../../core/validation/text.js';
 import { checkAllowedMentions } from './allowed-mentions.js';
