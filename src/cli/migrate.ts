@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { isPostgresUrl } from '../store/postgres/url.js';
-import { describeMigration, type MigrationReport } from '../store/schema-version.js';
+import { migrationLines, type MigrationReport } from '../store/schema-version.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { DATABASE_OPTIONS, parseDatabaseArgs, type DatabaseArgs } from './database-args.js';
 import { databaseSetupMessage, isDatabaseSetupError } from './database-setup-error.js';
@@ -43,7 +43,7 @@ export async function runMigrate(argv: string[], out: Output, env = process.env)
   }
   try {
     const { report, where } = await migrateDatabase(args);
-    out.log(`${where}: ${describeMigration(report)}`);
+    for (const line of migrationLines(report)) out.log(`${where}: ${line}`);
     return EXIT_OK;
   } catch (error) {
     if (!isDatabaseSetupError(error, args.db)) throw error;

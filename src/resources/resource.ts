@@ -13,6 +13,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceParts } from '../app/services.js';
 import type { ServerOptions } from '../http/server.js';
+import type { DatedMigration } from '../store/dated-migrations.js';
 
 /**
  * Every service of a node by name. Empty here on purpose: each resource's `index.ts` declares its
@@ -48,6 +49,8 @@ export interface Resource {
   readonly apiRoutes?: (api: FastifyInstance, context: RouteContext) => Promise<void>;
   /** Its routes outside the API: the admin API, pages, files, probes. */
   readonly rootRoutes?: (app: FastifyInstance, context: RouteContext) => Promise<void>;
+  /** Its dated schema migrations, one file each in its `migrations/` folder (`store/dated-migrations.ts`). */
+  readonly migrations?: readonly DatedMigration[];
 }
 
 /** A resource as the list holds it: checked against `Resource`, keeping each entry's own type. */

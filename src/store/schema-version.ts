@@ -1,7 +1,8 @@
 /**
  * The schema version guard both stores share: a database migrated by a newer slashd has tables an
  * older one does not know, and writing to it could lose what the newer one keeps there, so an
- * older binary refuses to start on it (docs/operations.md, "Upgrading and rolling back").
+ * older binary refuses to start on it (docs/operations.md, "Upgrading and rolling back"). Past the
+ * numbered baseline, a newer slashd's dated migrations (`dated-migrations.ts`) tell it the same way.
  */
 
 /** The database's schema is newer than this slashd's newest migration. */
@@ -18,6 +19,24 @@ export class SchemaTooNewError extends Error {
   }
 }
 
+/** The database holds dated migrations this slashd does not know: a newer slashd applied them. */
+export class UnknownMigrationsError extends SchemaTooNewError {
+  constructor(
+    readonly names: readonly string[],
+    version: number,
+  ) {
+    super(version, version);
+    this.message =
+      `the database schema has migrations newer than this slashd knows (${names.join(', ')}): ` +
+      'run the slashd release that migrated it, or restore the backup taken before that upgrade';
+  }
+}
+
+/** Throws `UnknownMigrationsError` when the database records dated migrations this slashd does not know. */
+export function checkDatedMigrations(unknown: readonly string[], version: number): void {
+  if (unknown.length > 0) throw new UnknownMigrationsError(unknown, version);
+}
+
 /** Throws `SchemaTooNewError` when the schema found is past the newest migration known. */
 export function checkSchemaVersion(found: number, known: number): void {
   if (found > known) throw new SchemaTooNewError(found, known);
@@ -29,8 +48,10 @@ export interface MigrationReport {
   readonly before: number;
   /** The schema version after. */
   readonly after: number;
-  /** The versions this process applied, in order (empty: it was already current). */
+  /** The numbered versions this process applied, in order (empty: it was already current). */
   readonly applied: readonly number[];
+  /** The dated migrations this process applied, by name, in order (absent or empty: none). */
+  readonly dated?: readonly string[];
 }
 
 /** `7-9`, `3, 5-6`: the versions as runs of consecutive numbers. */
@@ -47,9 +68,22 @@ function runsOf(versions: readonly number[]): string {
   return runs.join(', ');
 }
 
-/** One line for the operator: which migrations were applied, or that there was nothing to apply. */
+/**
+ * The lines for the operator: the numbered migrations applied (as runs), then each dated one by
+ * name, or that there was nothing to apply.
+ */
+export function migrationLines(report: MigrationReport): string[] {
+  const lines: string[] = [];
+  if (report.applied.length > 0) {
+    const plural = report.applied.length === 1 ? 'migration' : 'migrations';
+    lines.push(`applied ${plural} ${runsOf(report.applied)} (schema version ${report.before} to ${report.after})`);
+  }
+  for (const name of report.dated ?? []) lines.push(`applied migration ${name}`);
+  if (lines.length === 0) lines.push(`schema already at version ${report.after}, nothing to apply`);
+  return lines;
+}
+
+/** What opening did, as one text: `migrationLines`, one a line. */
 export function describeMigration(report: MigrationReport): string {
-  if (report.applied.length === 0) return `schema already at version ${report.after}, nothing to apply`;
-  const plural = report.applied.length === 1 ? 'migration' : 'migrations';
-  return `applied ${plural} ${runsOf(report.applied)} (schema version ${report.before} to ${report.after})`;
+  return migrationLines(report).join('\n');
 }

@@ -15,10 +15,10 @@ export async function insertAuditEntry(client: PostgresClient, entry: AuditEntry
     [entry.guild_id, entry.id, entry.user_id, entry.action_type, JSON.stringify(entry)],
   );
   const oldest = snowflakeAt(snowflakeTimestampMs(entry.id) - AUDIT_LOG_RETENTION_MS);
-  await client.query(
-    `DELETE FROM audit_log_entries WHERE guild_id = $1 AND (length(id), id COLLATE "C") < (length($2), $2 COLLATE "C")`,
-    [entry.guild_id, oldest],
-  );
+  await client.query(`DELETE FROM audit_log_entries WHERE guild_id = $1 AND (length(id), id) < (length($2), $2)`, [
+    entry.guild_id,
+    oldest,
+  ]);
 }
 
 export class PostgresAuditLogStore implements AuditLogStore {
@@ -40,9 +40,9 @@ export class PostgresAuditLogStore implements AuditLogStore {
     const result = await this.conn.pool.query<{ doc: string }>(
       `SELECT doc FROM audit_log_entries WHERE guild_id = $1
          AND ($2::text IS NULL OR user_id = $2) AND ($3::int IS NULL OR action_type = $3)
-         AND (length(id), id COLLATE "C") < (length($4), $4 COLLATE "C")
-         AND (length(id), id COLLATE "C") > (length($5), $5 COLLATE "C")
-       ORDER BY length(id) ${order}, id COLLATE "C" ${order} LIMIT $6`,
+         AND (length(id), id) < (length($4), $4)
+         AND (length(id), id) > (length($5), $5)
+       ORDER BY length(id) ${order}, id ${order} LIMIT $6`,
       [
         guildId,
         query.userId,

@@ -61,7 +61,7 @@ export class PostgresInteractionStore implements InteractionStore {
 
   async listUserInteractions(userId: string, limit: number): Promise<InteractionRecord[]> {
     const result = await this.conn.pool.query<{ doc: string }>(
-      'SELECT doc FROM interactions WHERE user_id = $1 ORDER BY length(id) DESC, id COLLATE "C" DESC LIMIT $2',
+      'SELECT doc FROM interactions WHERE user_id = $1 ORDER BY length(id) DESC, id DESC LIMIT $2',
       [userId, limit],
     );
     return result.rows.map((row) => storedDocument<InteractionRecord>(row.doc));
@@ -154,8 +154,8 @@ export class PostgresInteractionStore implements InteractionStore {
     const direction = ascending ? 'ASC' : 'DESC';
     const result = await this.conn.pool.query<{ doc: string }>(
       `SELECT doc FROM messages WHERE channel_id = $1 AND (visible_to IS NULL OR visible_to = $2)
-       AND ($3::text IS NULL OR (length(id), id) < (length($3::text), $3::text COLLATE "C"))
-       AND ($4::text IS NULL OR (length(id), id) > (length($4::text), $4::text COLLATE "C"))
+       AND ($3::text IS NULL OR (length(id), id) < (length($3::text), $3::text))
+       AND ($4::text IS NULL OR (length(id), id) > (length($4::text), $4::text))
        ORDER BY length(id) ${direction}, id ${direction} LIMIT $5`,
       [channelId, viewerId, range.before ?? null, range.after ?? null, limit],
     );

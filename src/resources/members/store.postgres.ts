@@ -13,16 +13,12 @@ import type { PostgresClient } from '../../store/postgres/connection.js';
 import { PostgresOAuth2Grants } from '../oauth2/store.postgres.js';
 
 /**
- * `g.id` as the member and thread tables' `guild_id` compare it: `guilds.id` is COLLATE "C" and
- * theirs is the database's, and an equality of two collations uses neither column's index, so
- * every guild read scanned every member of the world (11.6 s for 1,000 guilds' members, 0.36 s
- * through the index).
+ * The members of the guild `g` (a query's alias), in the guild's order, as one JSON array text (NULL: none).
+ * `g.id` and `guild_id` share one collation (src/store/migrations/2026-12-02-id-collation.ts): an
+ * equality of two collations would use neither index and scan every member of the world.
  */
-const GUILD_ID_OF_G = 'g.id COLLATE "default"';
-
-/** The members of the guild `g` (a query's alias), in the guild's order, as one JSON array text (NULL: none). */
 export const MEMBERS_OF_G = `(SELECT '[' || string_agg(m.doc, ',' ORDER BY m.position, m.user_id) || ']'
-  FROM guild_members m WHERE m.guild_id = ${GUILD_ID_OF_G})`;
+  FROM guild_members m WHERE m.guild_id = g.id)`;
 
 /**
  * The stored threads of the guild `g` (a query's alias), each with its members' ids by join time, as
@@ -32,7 +28,7 @@ export const THREADS_OF_G = `(SELECT json_agg(json_build_object('doc', t.doc, 'm
     (SELECT COALESCE(json_agg(tm.user_id ORDER BY tm.joined_at, length(tm.user_id), tm.user_id), '[]'::json)
      FROM thread_members tm WHERE tm.guild_id = t.guild_id AND tm.thread_id = t.thread_id))
     ORDER BY length(t.thread_id), t.thread_id)::text
-  FROM guild_threads t WHERE t.guild_id = ${GUILD_ID_OF_G})`;
+  FROM guild_threads t WHERE t.guild_id = g.id)`;
 
 /** A guild of its document, its members' JSON array text and its stored threads' (THREADS_OF_G). */
 export function guildOfRow(row: { doc: string; members: string | null; threads?: string | null }): Guild {
@@ -48,7 +44,7 @@ export function guildOfRow(row: { doc: string; members: string | null; threads?:
 const GUILD_WITH_MEMBERS = {
   name: 'slashd-guild-with-members',
   text: `SELECT g.doc, (SELECT '[' || string_agg(m.doc, ',' ORDER BY m.position, m.user_id) || ']'
-                       FROM guild_members m WHERE m.guild_id = ${GUILD_ID_OF_G} AND m.user_id = ANY($2::text[])) AS members,
+                       FROM guild_members m WHERE m.guild_id = g.id AND m.user_id = ANY($2::text[])) AS members,
               ${THREADS_OF_G} AS threads
          FROM guilds g WHERE g.id = $1`,
 };
@@ -181,14 +177,14 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
       page.before !== null
         ? await this.conn.pool.query<{ doc: string }>(
             `SELECT doc FROM guild_bans WHERE guild_id = $1
-               AND (length(user_id), user_id COLLATE "C") < (length($2), $2 COLLATE "C")
-             ORDER BY length(user_id) DESC, user_id COLLATE "C" DESC LIMIT $3`,
+               AND (length(user_id), user_id) < (length($2), $2)
+             ORDER BY length(user_id) DESC, user_id DESC LIMIT $3`,
             [guildId, page.before, page.limit],
           )
         : await this.conn.pool.query<{ doc: string }>(
             `SELECT doc FROM guild_bans WHERE guild_id = $1
-               AND (length(user_id), user_id COLLATE "C") > (length($2), $2 COLLATE "C")
-             ORDER BY length(user_id), user_id COLLATE "C" LIMIT $3`,
+               AND (length(user_id), user_id) > (length($2), $2)
+             ORDER BY length(user_id), user_id LIMIT $3`,
             [guildId, page.after ?? '0', page.limit],
           );
     const docs = result.rows.map((r) => r.doc);

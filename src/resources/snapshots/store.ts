@@ -4,7 +4,8 @@
  * implementation copies its tables into tables of the same database named by `snapshotTable`, so
  * a snapshot is seen by every process on the database and a table added by a later migration is
  * included without a change here. What belongs to the running process rather than the state (node
- * leases, the schema version, the PostgreSQL list versions) is never copied nor rolled back.
+ * leases, the schema version and its dated migrations, the PostgreSQL list versions) is never
+ * copied nor rolled back.
  */
 
 /** What every snapshot table's name starts with: state tables never do. */
@@ -13,6 +14,7 @@ export const SNAPSHOT_TABLE_PREFIX = 'snapshot_';
 /** Tables that are not state: a restore leaves them as they are. */
 export const UNSNAPSHOTTED_TABLES: ReadonlySet<string> = new Set([
   'schema_migrations',
+  'schema_dated_migrations',
   'node_leases',
   // PostgreSQL: versions only move forward (triggers bump them when a restore rewrites the lists).
   'command_list_versions',

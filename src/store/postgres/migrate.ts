@@ -1,15 +1,21 @@
-/** Applying the PostgreSQL schema migrations (`migrations.ts`) a schema lacks. */
+/** Applying the PostgreSQL schema migrations (`migrations.ts`, then the dated ones) a schema lacks. */
+import type { DatedMigration } from '../dated-migrations.js';
 import { checkSchemaVersion, type MigrationReport } from '../schema-version.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
+import { applyDatedMigrations } from './dated-migrations.js';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.js';
 
 /**
  * Applies the migrations the schema lacks, and says which. An advisory lock on the schema's name
  * serializes processes starting at once (even the creation of the schema itself, which does not
  * exist yet for `current_schema()` to name); each migration and its `schema_migrations` row commit
- * together. A schema newer than the newest migration here is refused (`SchemaTooNewError`).
+ * together. Then the dated migrations (`datedMigrations`, in order) the schema lacks, the same way.
+ * A schema newer than the newest migration here is refused (`SchemaTooNewError`).
  */
-export async function migrate(conn: PostgresConnection): Promise<MigrationReport> {
+export async function migrate(
+  conn: PostgresConnection,
+  datedMigrations: readonly DatedMigration[] = [],
+): Promise<MigrationReport> {
   const lock = (client: PostgresClient) =>
     client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd migrations/' || $1, 0))", [conn.schema]);
   const before = await conn.transaction(async (client) => {
@@ -37,5 +43,7 @@ export async function migrate(conn: PostgresConnection): Promise<MigrationReport
       applied.push(migration.version);
     });
   }
-  return { before, after: Math.max(before, LATEST_VERSION), applied };
+  const after = Math.max(before, LATEST_VERSION);
+  const dated = await applyDatedMigrations(conn, lock, datedMigrations, after);
+  return { before, after, applied, dated };
 }

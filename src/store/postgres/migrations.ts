@@ -1,7 +1,8 @@
 /**
- * Versioned PostgreSQL schema migrations, applied in order (`migrate.ts`), each once, each in its own
- * transaction. A migration is never edited after it has shipped: a change to the schema is a new
- * entry at the end.
+ * The numbered PostgreSQL baseline: versioned schema migrations, applied in order (`migrate.ts`),
+ * each once, each in its own transaction. A migration is never edited after it has shipped. The
+ * list ends with the step creating the dated migrations' table: every later change to the schema
+ * is a dated migration (src/store/dated-migrations.ts).
  * Documents are text (JSON written by the store): the store never queries inside them, and text
  * reads back exactly what was written. Snowflake ids order as (length, text) under the C collation.
  */
@@ -455,6 +456,20 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW WHEN (NEW.expires_at IS NULL) EXECUTE FUNCTION forget_world_file_digest();
       CREATE TRIGGER oauth2_tokens_deleted_forget_world_file AFTER DELETE ON oauth2_tokens
         FOR EACH ROW WHEN (OLD.expires_at IS NULL) EXECUTE FUNCTION forget_world_file_digest();
+    `,
+  },
+  {
+    version: 17,
+    name: 'dated migrations',
+    // The last numbered migration: every later change is a dated migration (src/store/dated-migrations.ts),
+    // recorded here by name once applied. An older slashd stops at this version, so it refuses a
+    // database that may hold dated migrations it does not know.
+    sql: `
+      CREATE TABLE schema_dated_migrations (
+        name TEXT PRIMARY KEY,
+        -- When it was applied, in ms since the epoch.
+        applied_at BIGINT NOT NULL DEFAULT ((extract(epoch FROM now()) * 1000)::bigint)
+      );
     `,
   },
 ];

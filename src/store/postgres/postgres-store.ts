@@ -20,6 +20,8 @@ import { PostgresAuditLogStore } from '../../resources/audit-log/store.postgres.
 import { PostgresNodeLeaseStore } from '../../resources/node-leases/store.postgres.js';
 import { PostgresSnapshotStore } from '../../resources/snapshots/store.postgres.js';
 import { migrate } from './migrate.js';
+import { datedMigrationsOf } from '../migrations/index.js';
+import { RESOURCES } from '../../resources/index.js';
 import { PostgresWorldStore } from '../../resources/world/store.postgres.js';
 
 /** The database could not be reached or migrated at start-up (the cause says why). */
@@ -71,7 +73,7 @@ export class PostgresStore implements Store {
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const store = new PostgresStore(new PostgresConnection(options, options.now ?? Date.now), options.cacheBytes);
     try {
-      store.migration = await migrate(store.conn);
+      store.migration = await migrate(store.conn, datedMigrationsOf(RESOURCES));
     } catch (error) {
       await store.close();
       throw error instanceof SchemaTooNewError ? error : new PostgresOpenError(error);

@@ -4,7 +4,9 @@
  */
 import Database from 'better-sqlite3';
 import { AUTOCHECKPOINT_PAGES, JOURNAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './checkpointer.js';
+import type { DatedMigration } from '../dated-migrations.js';
 import { checkSchemaVersion, SchemaTooNewError, type MigrationReport } from '../schema-version.js';
+import { applyDatedMigrations } from './dated-migrations.js';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.js';
 import { DEFAULT_CACHE_BYTES, ReadCaches } from './read-caches.js';
 
@@ -44,6 +46,8 @@ export class SqliteConnection {
     readonly now: () => number,
     private readonly readStalenessMs = READ_STALENESS_MS,
     cacheBytes = DEFAULT_CACHE_BYTES,
+    /** The dated migrations to apply after the numbered baseline, in order (the store gives them). */
+    private readonly datedMigrations: readonly DatedMigration[] = [],
   ) {
     this.cached = new ReadCaches(cacheBytes);
     this.db = openDatabase(path);
@@ -106,7 +110,10 @@ export class SqliteConnection {
     return this.cached;
   }
 
-  /** Applies the migrations the file lacks, and says which; refuses a schema newer than this slashd knows. */
+  /**
+   * Applies the migrations the file lacks (the numbered baseline, then the dated ones), and says
+   * which; refuses a schema newer than this slashd knows.
+   */
   private migrate(): MigrationReport {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
     const done = new Set(
@@ -130,7 +137,9 @@ export class SqliteConnection {
         .immediate();
       if (ran) applied.push(migration.version);
     }
-    return { before, after: Math.max(before, LATEST_VERSION), applied };
+    const after = Math.max(before, LATEST_VERSION);
+    const dated = applyDatedMigrations(this.db, this.datedMigrations, after);
+    return { before, after, applied, dated };
   }
 
   schemaVersion(): number {

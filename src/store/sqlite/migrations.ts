@@ -1,6 +1,7 @@
 /**
- * Versioned schema migrations, applied in order, each once. A migration is never edited after it
- * has shipped: a change to the schema is a new entry at the end.
+ * The numbered baseline: versioned schema migrations, applied in order, each once. A migration is
+ * never edited after it has shipped. The list ends with the step creating the dated migrations'
+ * table: every later change to the schema is a dated migration (src/store/dated-migrations.ts).
  */
 export interface Migration {
   version: number;
@@ -398,6 +399,20 @@ export const MIGRATIONS: readonly Migration[] = [
         WHEN NEW.expires_at IS NULL BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
       CREATE TRIGGER oauth2_tokens_delete_forgets_world_file AFTER DELETE ON oauth2_tokens
         WHEN OLD.expires_at IS NULL BEGIN DELETE FROM store_meta WHERE name = 'world_file_digest'; END;
+    `,
+  },
+  {
+    version: 19,
+    name: 'dated migrations',
+    // The last numbered migration: every later change is a dated migration (src/store/dated-migrations.ts),
+    // recorded here by name once applied. An older slashd stops at this version, so it refuses a
+    // database that may hold dated migrations it does not know.
+    sql: `
+      CREATE TABLE schema_dated_migrations (
+        name TEXT PRIMARY KEY,
+        -- When it was applied, in ms since the epoch.
+        applied_at INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER) * 1000)
+      );
     `,
   },
 ];

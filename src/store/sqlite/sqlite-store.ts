@@ -5,6 +5,8 @@
 import { SqliteAttachmentStore } from '../../resources/attachments/store.sqlite.js';
 import { SqliteAuditLogStore } from '../../resources/audit-log/store.sqlite.js';
 import type { MigrationReport } from '../schema-version.js';
+import { datedMigrationsOf } from '../migrations/index.js';
+import { RESOURCES } from '../../resources/index.js';
 import type { Store } from '../store.js';
 import type { CacheCounts } from '../../core/byte-lru.js';
 import { SqliteCommandStore } from '../../resources/commands/store.sqlite.js';
@@ -42,6 +44,7 @@ export class SqliteStore implements Store {
       options.now ?? Date.now,
       options.readStalenessMs,
       options.cacheBytes,
+      datedMigrationsOf(RESOURCES),
     );
     this.world = new SqliteWorldStore(this.conn);
     this.commands = new SqliteCommandStore(this.conn);
