@@ -143,7 +143,8 @@ const LAYERS = {
   kernel: { values: PURE, ...PURE_PACKAGES },
   rules: { values: PURE, ...PURE_PACKAGES },
   store: STORE_LAYER,
-  'store-dialect': STORE_LAYER,
+  // The entry points of each dialect collect every resource's dated migrations from the list.
+  'store-dialect': { values: [...PURE, ...STORES, 'src/resources/index.ts'] },
   'resource-store': STORE_LAYER,
   'resource-dialect': STORE_LAYER,
   // What a service asks the gateway is a core interface (core/gateway/presence.ts), never the
