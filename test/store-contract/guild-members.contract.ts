@@ -1,5 +1,5 @@
 /**
- * The GuildMemberStore contract (part of WorldStore): a guild's members are rows of their own, a
+ * The GuildMemberStore contract (`Store.members`): a guild's members are rows of their own, a
  * read names the members it needs, and a member write is seen at once by every read, on this
  * store and on another opened on the same database, whatever either had read before.
  */

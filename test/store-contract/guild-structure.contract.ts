@@ -1,5 +1,5 @@
 /**
- * The GuildStructureStore contract (part of WorldStore): a guild's roles and channels change in
+ * The GuildStructureStore contract (`Store.guildStructure`): a guild's roles and channels change in
  * one transaction over the stored document, never rewriting its members; a role gone leaves every
  * member that had it, a channel gone takes its messages, pins, reactions and files; every read, on
  * this store and on another opened on the same database, sees the change at once.

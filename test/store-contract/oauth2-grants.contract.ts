@@ -1,5 +1,5 @@
 /**
- * The OAuth2 grant rows of WorldStore: codes (single use, atomically), refresh tokens (rotation,
+ * The OAuth2 grant rows (`Store.oauth2Grants`): codes (single use, atomically), refresh tokens (rotation,
  * a spent one told apart until it expires),
  * grants revoked as a whole, user authorizations, the deployment's signing key; all keyed by
  * application id, and codes and tokens kept as digests only.

@@ -1,5 +1,5 @@
 /**
- * The ThreadStore and DmChannelStore contracts (part of WorldStore): a thread created through the
+ * The ThreadStore and DmChannelStore contracts (`Store.threads`, `Store.dms`): a thread created through the
  * API is a row of its own that every guild read holds among its channels (with its members' ids),
  * on this store and on another opened on the same database; a DM channel is one per bot and user.
  */
