@@ -106,6 +106,7 @@ async function assemble(
   const gateway = new Gateway({
     faults: faultTable,
     store: store.world,
+    members: store.members,
     bus,
     now,
     options: gatewayOptions,

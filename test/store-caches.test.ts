@@ -222,22 +222,23 @@ describe('a member write drops only what holds that member', () => {
 
   it('reads of other members keep their cached guild; the written member and the whole list are read anew', async () => {
     const world = store.world;
-    const alice = await world.getGuildWithMembers(TEST_GUILD_ID, [ALICE_ID]);
-    const bob = await world.getGuildWithMembers(TEST_GUILD_ID, [BOB_ID]);
+    const memberStore = store.members;
+    const alice = await memberStore.getGuildWithMembers(TEST_GUILD_ID, [ALICE_ID]);
+    const bob = await memberStore.getGuildWithMembers(TEST_GUILD_ID, [BOB_ID]);
     const whole = await world.getGuild(TEST_GUILD_ID);
     assert.ok(alice && bob && whole);
-    assert.equal(await world.getGuildWithMembers(TEST_GUILD_ID, [BOB_ID]), bob, 'served from the cache');
+    assert.equal(await memberStore.getGuildWithMembers(TEST_GUILD_ID, [BOB_ID]), bob, 'served from the cache');
     const aliceMember = alice.members[0]!;
-    assert.equal(await world.putGuildMember(TEST_GUILD_ID, { ...aliceMember, nick: 'renamed' }), true);
-    assert.equal(await world.getGuildWithMembers(TEST_GUILD_ID, [BOB_ID]), bob, 'another member’s read is kept');
-    const aliceAfter = await world.getGuildWithMembers(TEST_GUILD_ID, [ALICE_ID]);
+    assert.equal(await memberStore.putGuildMember(TEST_GUILD_ID, { ...aliceMember, nick: 'renamed' }), true);
+    assert.equal(await memberStore.getGuildWithMembers(TEST_GUILD_ID, [BOB_ID]), bob, 'another member’s read is kept');
+    const aliceAfter = await memberStore.getGuildWithMembers(TEST_GUILD_ID, [ALICE_ID]);
     assert.notEqual(aliceAfter, alice);
     assert.equal(aliceAfter?.members[0]?.nick, 'renamed');
     const wholeAfter = await world.getGuild(TEST_GUILD_ID);
     assert.notEqual(wholeAfter, whole, 'the whole list holds the member: read anew');
     assert.equal(wholeAfter?.members.find((m) => m.user_id === ALICE_ID)?.nick, 'renamed');
     await world.putGuild({ ...wholeAfter, name: 'renamed guild' });
-    const bobAfterGuildWrite = await world.getGuildWithMembers(TEST_GUILD_ID, [BOB_ID]);
+    const bobAfterGuildWrite = await memberStore.getGuildWithMembers(TEST_GUILD_ID, [BOB_ID]);
     assert.notEqual(bobAfterGuildWrite, bob, 'a write of the guild itself drops every read of it');
     assert.equal(bobAfterGuildWrite?.name, 'renamed guild');
   });

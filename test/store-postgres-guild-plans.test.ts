@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { PostgresStore } from '../src/store/postgres/index.js';
-import { MEMBERS_OF_G, THREADS_OF_G } from '../src/resources/members/store.postgres.js';
+import { MEMBERS_OF_G, THREADS_OF_G } from '../src/store/postgres/guild-documents.js';
 import { dropSchema, freshSchemaName, postgresConnectionString, unreachable } from './helpers/postgres.js';
 
 describe('PostgreSQL guild reads use the member and thread indexes', () => {

@@ -114,9 +114,13 @@ describe('scoped world diffs', () => {
       fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), async (changes) => {
         const store = new SqliteStore({ path: ':memory:' });
         try {
-          const events = new RecordingEvents(store.world, new InProcessEventBus(), store.interactions);
+          const events = new RecordingEvents(
+            { world: store.world, members: store.members },
+            new InProcessEventBus(),
+            store.interactions,
+          );
           const commands = new CommandsService({ store: store.commands, ids: new SnowflakeGenerator(1, 1) });
-          const world = new WorldService(store.world, commands, events);
+          const world = new WorldService(store.world, store.members, commands, events);
           await store.world.replaceWorld(exampleWorld());
           for (const c of changes) {
             const before = await store.world.exportWorld();

@@ -60,7 +60,11 @@ export interface Services {
 export function buildServices(node: NodeParts, resources: readonly Resource[] = RESOURCES): Services {
   const parts: ServiceParts = {
     ...node,
-    worldEvents: new WorldEvents(node.store.world, node.bus, node.store.interactions),
+    worldEvents: new WorldEvents(
+      { world: node.store.world, members: node.store.members },
+      node.bus,
+      node.store.interactions,
+    ),
     httpDelivery: new HttpDelivery(node.now, { policy: node.config.endpointPolicy, resolve: node.config.resolve }),
     origin: () => node.address.url(),
   };

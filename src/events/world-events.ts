@@ -14,12 +14,12 @@ import {
 import { findGuildMember, type WorldDirectory } from '../core/world/guild-members.js';
 import type { Guild } from '../core/world/types.js';
 import type { EventBus } from './bus.js';
-import type { InteractionStore, WorldStore } from '../store/store.js';
-import { loadMessageContext } from '../resources/messages/context.js';
+import type { InteractionStore } from '../store/store.js';
+import { loadMessageContext, type MessageContextStore } from '../resources/messages/context.js';
 
 export class WorldEvents {
   constructor(
-    private readonly store: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuildWithMembers'>,
+    private readonly store: Pick<MessageContextStore, 'world' | 'members'>,
     private readonly bus: EventBus,
     private readonly messages: Pick<InteractionStore, 'getMessage' | 'pinnedAmong'>,
   ) {}
@@ -33,7 +33,7 @@ export class WorldEvents {
 
   /** A directory of exactly the users, applications and replied-to message a message names. */
   private async directoryFor(message: StoredMessage): Promise<WorldDirectory & MessageRenderContext> {
-    const context = await loadMessageContext({ world: this.store, messages: this.messages }, [message]);
+    const context = await loadMessageContext({ ...this.store, messages: this.messages }, [message]);
     return { ...context, user: (id) => context.findUser(id), application: (id) => context.findApplication(id) };
   }
 
@@ -43,7 +43,9 @@ export class WorldEvents {
     recipientIds: readonly string[] = dmRecipients(message),
   ): Promise<WorldDispatch> {
     const directory = await this.directoryFor(message);
-    const guild = message.guild_id ? await this.store.getGuildWithMembers(message.guild_id, [message.author.id]) : null;
+    const guild = message.guild_id
+      ? await this.store.members.getGuildWithMembers(message.guild_id, [message.author.id])
+      : null;
     const author = guild ? findGuildMember(guild, message.author.id, directory) : undefined;
     return messageDispatch(t, message, { guild, author, recipientIds }, directory);
   }
@@ -64,8 +66,8 @@ export class WorldEvents {
 
   /** A user or a bot (by its application id) started typing in a guild channel. */
   async typingStarted(guild: Guild, channelId: string, typistId: string, nowMs: number): Promise<void> {
-    const user = await this.store.getUser(typistId);
-    const app = user ? undefined : await this.store.getApplication(typistId);
+    const user = await this.store.world.getUser(typistId);
+    const app = user ? undefined : await this.store.world.getApplication(typistId);
     const directory = {
       user: (id: string) => (id === user?.id ? user : undefined),
       application: (id: string) => (id === app?.id ? app : undefined),

@@ -10,7 +10,7 @@ import { worldDispatchFor, type WorldEvent } from '../core/gateway/world-filter.
 import { botInGuild } from '../core/world/guild-members.js';
 import type { BusEvents, EventBus } from '../events/bus.js';
 import { Connection } from './connection.js';
-import type { GatewayWorld } from './gateway-options.js';
+import type { GatewayMembers, GatewayWorld } from './gateway-options.js';
 import type { GuildCreateCache } from './guild-create-cache.js';
 import type { Session } from './session.js';
 import type { SessionTable } from './session-table.js';
@@ -43,6 +43,7 @@ export class BusDispatcher {
 
   constructor(
     private readonly store: GatewayWorld,
+    private readonly members: GatewayMembers,
     private readonly sessions: SessionTable,
     private readonly guildCreates: GuildCreateCache,
   ) {}
@@ -128,7 +129,7 @@ export class BusDispatcher {
   private async onWorld(event: BusEvents['WORLD_DISPATCH']): Promise<void> {
     if (this.sessions.size === 0) return;
     // Who gets a world event depends on bots and channels, never on the members: none is read.
-    const guild = event.guildId === null ? null : await this.store.getGuildWithMembers(event.guildId, []);
+    const guild = event.guildId === null ? null : await this.members.getGuildWithMembers(event.guildId, []);
     const world: WorldEvent = event;
     // What a session gets depends only on its app and MESSAGE_CONTENT: one object (and so one JSON
     // text) per such view, however many sessions share it.

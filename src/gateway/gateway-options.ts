@@ -5,7 +5,7 @@ import { HEARTBEAT_INTERVAL_MS, MAX_GUILDS_PER_SHARD, RESUME_BUFFER_CHARS } from
 import type { EventBus } from '../events/bus.js';
 import type { FaultTable } from '../faults/fault-table.js';
 import type { GatewayMetrics } from '../metrics/metrics.js';
-import type { InteractionStore, WorldStore } from '../store/store.js';
+import type { GuildMemberStore, InteractionStore, WorldStore } from '../store/store.js';
 import type { PendingInteractions } from './pending-interactions.js';
 import type { ResumeBuffer } from './resume-buffer.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -59,16 +59,15 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
 /** The world reads the gateway makes: the bot's token (constant-time lookup), guilds, users. */
 export type GatewayWorld = Pick<
   WorldStore,
-  | 'findApplicationByBotToken'
-  | 'getApplication'
-  | 'getGuild'
-  | 'getGuildWithMembers'
-  | 'guildsOfApplication'
-  | 'getUsers'
+  'findApplicationByBotToken' | 'getApplication' | 'getGuild' | 'guildsOfApplication' | 'getUsers'
 >;
+
+/** The guild read with the members named (the dispatcher reads a guild with none). */
+export type GatewayMembers = Pick<GuildMemberStore, 'getGuildWithMembers'>;
 
 export interface GatewayDeps {
   store: GatewayWorld;
+  members: GatewayMembers;
   bus: EventBus;
   now: () => number;
   options?: Partial<GatewayOptions> | undefined;

@@ -126,7 +126,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       now: deps.now,
       observeDispatch: deps.observeDispatch ?? null,
     });
-    this.dispatcher = new BusDispatcher(deps.store, this.sessions, this.guildCreates);
+    this.dispatcher = new BusDispatcher(deps.store, deps.members, this.sessions, this.guildCreates);
     this.faults = new GatewayFaults(deps.faults ?? null, this.sessions);
     this.unsubscribers = this.dispatcher.subscribe(deps.bus);
   }

@@ -93,65 +93,73 @@ export function describeAuditLogContract(name: string, make: MakeStores): void {
 
     it('a bot’s nickname is set in its install with its entry; no member is written', async () => {
       await withBob();
-      const world = t.stores.world;
+      const memberStore = t.stores.members;
       const nickOf = async () =>
-        (await world.getGuildWithMembers(GUILD_1, [BOB]))?.installs.find((i) => i.application_id === APP_A)?.nick;
+        (await memberStore.getGuildWithMembers(GUILD_1, [BOB]))?.installs.find((i) => i.application_id === APP_A)?.nick;
       assert.equal(await nickOf(), undefined, 'none yet (and the read is cached)');
       const named = entry(1, { target_id: APP_A, changes: [{ key: 'nick', new_value: 'Mod' }] });
-      assert.equal(await world.setBotNick(GUILD_1, APP_A, 'Mod', named), true);
+      assert.equal(await memberStore.setBotNick(GUILD_1, APP_A, 'Mod', named), true);
       assert.equal(await nickOf(), 'Mod');
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
-      assert.equal(await world.setBotNick(GUILD_1, '1100000000000000999', 'x', entry(2)), false, 'not installed');
-      assert.equal(await world.setBotNick(UNKNOWN_GUILD, APP_A, 'x', entry(3)), false);
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
+      assert.equal(await memberStore.setBotNick(GUILD_1, '1100000000000000999', 'x', entry(2)), false, 'not installed');
+      assert.equal(await memberStore.setBotNick(UNKNOWN_GUILD, APP_A, 'x', entry(3)), false);
       assert.deepEqual(await t.stores.auditLog.listAuditEntries(GUILD_1, query()), [named]);
-      assert.equal(await world.setBotNick(GUILD_1, APP_A, null), true);
+      assert.equal(await memberStore.setBotNick(GUILD_1, APP_A, null), true);
       assert.equal(await nickOf(), null, 'reset');
     });
 
     it('a member’s edit, removal, ban and unban commit with their entry, and nothing is written for none', async () => {
       await withBob();
       const world = t.stores.world;
+      const memberStore = t.stores.members;
       const log = t.stores.auditLog;
       const listed = async () => (await log.listAuditEntries(GUILD_1, query({ after: '0' }))).map((e) => e.id);
 
       const other = await t.db.connect();
       // Read first on both stores: a cached read must not outlive the write.
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
-      assert.deepEqual((await other.world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
+      assert.deepEqual((await other.members.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
       const edit = entry(1);
       const roles = entry(2, { action_type: AuditLogEvent.MemberRoleUpdate });
-      assert.equal(await world.updateGuildMember(GUILD_1, member(BOB, 'robert'), [edit, roles]), true);
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
-      assert.deepEqual((await other.world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
+      assert.equal(await memberStore.updateGuildMember(GUILD_1, member(BOB, 'robert'), [edit, roles]), true);
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
+      assert.deepEqual((await other.members.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
       assert.deepEqual(
         (await world.getGuild(GUILD_1))?.members.map((m) => m.user_id),
         [ALICE, BOB],
         'in its place, the others untouched',
       );
-      assert.equal(await world.updateGuildMember(GUILD_1, member(ALICE, 'x')), true, 'Alice is a member; no entry');
-      assert.equal(await world.updateGuildMember(GUILD_1, member('1200000000000000999'), [entry(3)]), false);
+      assert.equal(
+        await memberStore.updateGuildMember(GUILD_1, member(ALICE, 'x')),
+        true,
+        'Alice is a member; no entry',
+      );
+      assert.equal(await memberStore.updateGuildMember(GUILD_1, member('1200000000000000999'), [entry(3)]), false);
       assert.deepEqual(
-        (await world.getGuildWithMembers(GUILD_1, ['1200000000000000999']))?.members,
+        (await memberStore.getGuildWithMembers(GUILD_1, ['1200000000000000999']))?.members,
         [],
         'an edit adds no one',
       );
-      assert.equal(await world.updateGuildMember(UNKNOWN_GUILD, member(BOB), [entry(4)]), false);
+      assert.equal(await memberStore.updateGuildMember(UNKNOWN_GUILD, member(BOB), [entry(4)]), false);
       assert.deepEqual(await listed(), [edit.id, roles.id]);
 
       const kick = entry(5, { action_type: AuditLogEvent.MemberKick });
-      assert.equal(await world.deleteGuildMember(GUILD_1, BOB, kick), true);
-      assert.equal(await world.deleteGuildMember(GUILD_1, BOB, entry(6)), false, 'gone already');
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, []);
-      assert.deepEqual((await other.world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'gone elsewhere too');
+      assert.equal(await memberStore.deleteGuildMember(GUILD_1, BOB, kick), true);
+      assert.equal(await memberStore.deleteGuildMember(GUILD_1, BOB, entry(6)), false, 'gone already');
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB]))?.members, []);
+      assert.deepEqual((await other.members.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'gone elsewhere too');
 
       const ban = entry(7, { action_type: AuditLogEvent.MemberBanAdd, reason: 'spam' });
-      assert.deepEqual(await world.banGuildMember({ guild_id: GUILD_1, user_id: BOB, reason: 'spam' }, ban), {
+      assert.deepEqual(await memberStore.banGuildMember({ guild_id: GUILD_1, user_id: BOB, reason: 'spam' }, ban), {
         removed: null,
       });
-      assert.equal(await world.banGuildMember({ guild_id: UNKNOWN_GUILD, user_id: BOB, reason: null }, entry(8)), null);
+      assert.equal(
+        await memberStore.banGuildMember({ guild_id: UNKNOWN_GUILD, user_id: BOB, reason: null }, entry(8)),
+        null,
+      );
       const unban = entry(9, { action_type: AuditLogEvent.MemberBanRemove });
-      assert.equal(await world.deleteGuildBan(GUILD_1, BOB, unban), true);
-      assert.equal(await world.deleteGuildBan(GUILD_1, BOB, entry(10)), false, 'no ban to lift');
+      assert.equal(await memberStore.deleteGuildBan(GUILD_1, BOB, unban), true);
+      assert.equal(await memberStore.deleteGuildBan(GUILD_1, BOB, entry(10)), false, 'no ban to lift');
       assert.deepEqual(await listed(), [edit.id, roles.id, kick.id, ban.id, unban.id]);
       assert.deepEqual((await log.listAuditEntries(GUILD_1, query({ limit: 1, actionType: 22 })))[0], ban);
     });

@@ -1,5 +1,5 @@
 /**
- * The GuildMemberStore contract (part of WorldStore): a guild's members are rows of their own, a
+ * The GuildMemberStore contract (`Store.members`): a guild's members are rows of their own, a
  * read names the members it needs, and a member write is seen at once by every read, on this
  * store and on another opened on the same database, whatever either had read before.
  */
@@ -37,26 +37,31 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
     it('a guild read with named members holds only those that exist, in the guild’s order', async () => {
       await threeMembers();
       const world = t.stores.world;
+      const memberStore = t.stores.members;
       const whole = await world.getGuild(GUILD_1);
       assert.deepEqual(
         whole?.members.map((m) => m.user_id),
         [ALICE, BOB, CAROL],
       );
-      const named = await world.getGuildWithMembers(GUILD_1, [CAROL, UNKNOWN, ALICE, CAROL]);
+      const named = await memberStore.getGuildWithMembers(GUILD_1, [CAROL, UNKNOWN, ALICE, CAROL]);
       assert.deepEqual(
         named?.members.map((m) => m.user_id),
         [ALICE, CAROL],
         'the guild’s order, unknown ids left out, each once',
       );
       assert.deepEqual(withoutMembers(named), withoutMembers(whole), 'the rest of the guild as a whole read has it');
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, []))?.members, []);
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
-      assert.equal(await world.getGuildWithMembers('1300000000000000999', [ALICE]), null);
-      const byChannel = await world.findGuildByChannelWithMembers(CHANNEL_1, [BOB]);
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, []))?.members, []);
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'bob')]);
+      assert.equal(await memberStore.getGuildWithMembers('1300000000000000999', [ALICE]), null);
+      const byChannel = await memberStore.findGuildByChannelWithMembers(CHANNEL_1, [BOB]);
       assert.equal(byChannel?.id, GUILD_1);
       assert.deepEqual(byChannel?.members, [member(BOB, 'bob')]);
-      assert.deepEqual((await world.findGuildByChannelWithMembers(CHANNEL_2, [BOB]))?.members, [], 'not in GUILD_2');
-      assert.equal(await world.findGuildByChannelWithMembers('1400000000000000999', [ALICE]), null);
+      assert.deepEqual(
+        (await memberStore.findGuildByChannelWithMembers(CHANNEL_2, [BOB]))?.members,
+        [],
+        'not in GUILD_2',
+      );
+      assert.equal(await memberStore.findGuildByChannelWithMembers('1400000000000000999', [ALICE]), null);
     });
 
     it('a member write is seen at once by every read of this store and of another, the other members unchanged', async () => {
@@ -65,20 +70,22 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
       // Every kind of read is made first, so that whatever a store keeps of them is stale after the write.
       for (const store of [t.stores, other]) {
         await store.world.getGuild(GUILD_1);
-        await store.world.getGuildWithMembers(GUILD_1, [BOB]);
-        await store.world.getGuildWithMembers(GUILD_1, [CAROL]);
-        await store.world.getGuildWithMembers(GUILD_1, [BOB, CAROL]);
-        await store.world.findGuildByChannelWithMembers(CHANNEL_1, [BOB]);
+        await store.members.getGuildWithMembers(GUILD_1, [BOB]);
+        await store.members.getGuildWithMembers(GUILD_1, [CAROL]);
+        await store.members.getGuildWithMembers(GUILD_1, [BOB, CAROL]);
+        await store.members.findGuildByChannelWithMembers(CHANNEL_1, [BOB]);
       }
-      assert.equal(await t.stores.world.putGuildMember(GUILD_1, member(BOB, 'robert')), true);
+      assert.equal(await t.stores.members.putGuildMember(GUILD_1, member(BOB, 'robert')), true);
       for (const store of [t.stores, other]) {
-        assert.deepEqual((await store.world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
-        assert.deepEqual((await store.world.getGuildWithMembers(GUILD_1, [BOB, CAROL]))?.members, [
+        assert.deepEqual((await store.members.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, 'robert')]);
+        assert.deepEqual((await store.members.getGuildWithMembers(GUILD_1, [BOB, CAROL]))?.members, [
           member(BOB, 'robert'),
           member(CAROL, 'carol'),
         ]);
-        assert.deepEqual((await store.world.getGuildWithMembers(GUILD_1, [CAROL]))?.members, [member(CAROL, 'carol')]);
-        assert.deepEqual((await store.world.findGuildByChannelWithMembers(CHANNEL_1, [BOB]))?.members, [
+        assert.deepEqual((await store.members.getGuildWithMembers(GUILD_1, [CAROL]))?.members, [
+          member(CAROL, 'carol'),
+        ]);
+        assert.deepEqual((await store.members.findGuildByChannelWithMembers(CHANNEL_1, [BOB]))?.members, [
           member(BOB, 'robert'),
         ]);
         assert.deepEqual(
@@ -87,9 +94,9 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
           'replaced where it stood',
         );
       }
-      assert.equal(await other.world.deleteGuildMember(GUILD_1, CAROL), true);
+      assert.equal(await other.members.deleteGuildMember(GUILD_1, CAROL), true);
       for (const store of [t.stores, other]) {
-        assert.deepEqual((await store.world.getGuildWithMembers(GUILD_1, [CAROL]))?.members, []);
+        assert.deepEqual((await store.members.getGuildWithMembers(GUILD_1, [CAROL]))?.members, []);
         assert.deepEqual(
           (await store.world.getGuild(GUILD_1))?.members.map((m) => m.user_id),
           [ALICE, BOB],
@@ -100,10 +107,11 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
     it('a new member goes last, a member put again keeps its place; a guild written whole sets the rows', async () => {
       await t.stores.world.replaceWorld(smallWorld());
       const world = t.stores.world;
+      const memberStore = t.stores.members;
       await world.putUser(user(CAROL, 'carol-token'));
-      assert.equal(await world.putGuildMember(GUILD_1, member(CAROL)), true);
-      assert.equal(await world.putGuildMember(GUILD_1, member(BOB)), true);
-      assert.equal(await world.putGuildMember(GUILD_1, member(CAROL, 'again')), true);
+      assert.equal(await memberStore.putGuildMember(GUILD_1, member(CAROL)), true);
+      assert.equal(await memberStore.putGuildMember(GUILD_1, member(BOB)), true);
+      assert.equal(await memberStore.putGuildMember(GUILD_1, member(CAROL, 'again')), true);
       assert.deepEqual(
         (await world.getGuild(GUILD_1))?.members.map((m) => [m.user_id, m.nick]),
         [
@@ -115,8 +123,8 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
       const rewritten = { ...guild(GUILD_1, [CHANNEL_1]), members: [member(BOB, 'first'), member(ALICE)] };
       await world.putGuild(rewritten);
       assert.deepEqual(await world.getGuild(GUILD_1), rewritten);
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [CAROL]))?.members, [], 'Carol’s row is gone');
-      assert.deepEqual(await world.guildIdsOfMember(CAROL), []);
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [CAROL]))?.members, [], 'Carol’s row is gone');
+      assert.deepEqual(await memberStore.guildIdsOfMember(CAROL), []);
       const listed = (await world.listGuilds()).find((g) => g.id === GUILD_1);
       assert.deepEqual(listed, rewritten, 'listed and exported whole');
       assert.deepEqual(
@@ -128,11 +136,12 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
     it('members go with their guild, and a world replaced whole replaces them', async () => {
       await threeMembers();
       const world = t.stores.world;
+      const memberStore = t.stores.members;
       assert.equal(await world.deleteGuild(GUILD_1), true);
-      assert.equal(await world.putGuildMember(GUILD_1, member(BOB)), false, 'no guild, nothing written');
-      assert.equal(await world.getGuildWithMembers(GUILD_1, [BOB]), null);
-      assert.deepEqual(await world.guildIdsOfMember(BOB), []);
-      assert.deepEqual(await world.guildIdsOfMember(ALICE), [GUILD_2]);
+      assert.equal(await memberStore.putGuildMember(GUILD_1, member(BOB)), false, 'no guild, nothing written');
+      assert.equal(await memberStore.getGuildWithMembers(GUILD_1, [BOB]), null);
+      assert.deepEqual(await memberStore.guildIdsOfMember(BOB), []);
+      assert.deepEqual(await memberStore.guildIdsOfMember(ALICE), [GUILD_2]);
       await world.replaceWorld(smallWorld());
       assert.deepEqual(
         (await world.getGuild(GUILD_1))?.members.map((m) => m.user_id),
@@ -143,14 +152,15 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
     it('a snapshot holds the member rows: restored, a member added since is gone from every read', async () => {
       await threeMembers();
       const world = t.stores.world;
+      const memberStore = t.stores.members;
       await t.stores.snapshots.saveSnapshot('7');
-      await world.putGuildMember(GUILD_1, member(BOB, 'after the snapshot'));
-      await world.deleteGuildMember(GUILD_1, CAROL);
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB, CAROL]))?.members, [
+      await memberStore.putGuildMember(GUILD_1, member(BOB, 'after the snapshot'));
+      await memberStore.deleteGuildMember(GUILD_1, CAROL);
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB, CAROL]))?.members, [
         member(BOB, 'after the snapshot'),
       ]);
       assert.equal(await t.stores.snapshots.restoreSnapshot('7'), true);
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB, CAROL]))?.members, [
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB, CAROL]))?.members, [
         member(BOB, 'bob'),
         member(CAROL, 'carol'),
       ]);
@@ -163,36 +173,41 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
     it('a ban removes the member in the same write, keeps the user out, and is listed in id order', async () => {
       await threeMembers();
       const world = t.stores.world;
+      const memberStore = t.stores.members;
       const ban = { guild_id: GUILD_1, user_id: BOB, reason: 'spam' };
-      assert.deepEqual(await world.banGuildMember(ban), { removed: member(BOB, 'bob') });
-      assert.deepEqual(await world.getGuildBan(GUILD_1, BOB), ban);
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'no longer a member');
-      assert.deepEqual(await world.guildIdsOfMember(BOB), []);
-      await assert.rejects(world.putGuildMember(GUILD_1, member(BOB)), BannedUserError, 'not re-addable');
-      assert.deepEqual((await world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'nothing written');
-      assert.equal(await world.putGuildMember(GUILD_2, member(BOB)), true, 'other guilds take the user');
+      assert.deepEqual(await memberStore.banGuildMember(ban), { removed: member(BOB, 'bob') });
+      assert.deepEqual(await memberStore.getGuildBan(GUILD_1, BOB), ban);
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'no longer a member');
+      assert.deepEqual(await memberStore.guildIdsOfMember(BOB), []);
+      await assert.rejects(memberStore.putGuildMember(GUILD_1, member(BOB)), BannedUserError, 'not re-addable');
+      assert.deepEqual((await memberStore.getGuildWithMembers(GUILD_1, [BOB]))?.members, [], 'nothing written');
+      assert.equal(await memberStore.putGuildMember(GUILD_2, member(BOB)), true, 'other guilds take the user');
 
       const again = { ...ban, reason: null };
-      assert.deepEqual(await world.banGuildMember(again), { removed: null }, 'a user who is no member is banned too');
-      assert.deepEqual(await world.getGuildBan(GUILD_1, BOB), again, 'the reason replaced');
-      assert.deepEqual(await world.banGuildMember({ ...ban, guild_id: '1300000000000000999' }), null);
-      assert.equal(await world.getGuildBan(GUILD_2, BOB), null);
+      assert.deepEqual(
+        await memberStore.banGuildMember(again),
+        { removed: null },
+        'a user who is no member is banned too',
+      );
+      assert.deepEqual(await memberStore.getGuildBan(GUILD_1, BOB), again, 'the reason replaced');
+      assert.deepEqual(await memberStore.banGuildMember({ ...ban, guild_id: '1300000000000000999' }), null);
+      assert.equal(await memberStore.getGuildBan(GUILD_2, BOB), null);
 
       const ids = ['1200000000000000010', '120000000000000009', UNKNOWN, CAROL];
-      for (const id of ids) await world.banGuildMember({ guild_id: GUILD_1, user_id: id, reason: null });
+      for (const id of ids) await memberStore.banGuildMember({ guild_id: GUILD_1, user_id: id, reason: null });
       const listed = async (before: string | null, after: string | null, limit: number) =>
-        (await world.listGuildBans(GUILD_1, { before, after, limit })).map((b) => b.user_id);
+        (await memberStore.listGuildBans(GUILD_1, { before, after, limit })).map((b) => b.user_id);
       const ascending = ['120000000000000009', BOB, CAROL, '1200000000000000010', UNKNOWN];
       assert.deepEqual(await listed(null, null, 100), ascending, 'numeric order of ids');
       assert.deepEqual(await listed(null, BOB, 2), [CAROL, '1200000000000000010']);
       assert.deepEqual(await listed('1200000000000000010', null, 2), [BOB, CAROL], 'the last before, ascending');
-      assert.deepEqual(await world.listGuildBans(GUILD_2, { before: null, after: null, limit: 10 }), []);
+      assert.deepEqual(await memberStore.listGuildBans(GUILD_2, { before: null, after: null, limit: 10 }), []);
 
-      assert.equal(await world.deleteGuildBan(GUILD_1, BOB), true);
-      assert.equal(await world.deleteGuildBan(GUILD_1, BOB), false);
-      assert.equal(await world.putGuildMember(GUILD_1, member(BOB)), true, 'unbanned: may join again');
+      assert.equal(await memberStore.deleteGuildBan(GUILD_1, BOB), true);
+      assert.equal(await memberStore.deleteGuildBan(GUILD_1, BOB), false);
+      assert.equal(await memberStore.putGuildMember(GUILD_1, member(BOB)), true, 'unbanned: may join again');
       assert.equal(await world.deleteGuild(GUILD_1), true);
-      assert.equal(await world.getGuildBan(GUILD_1, CAROL), null, 'bans go with their guild');
+      assert.equal(await memberStore.getGuildBan(GUILD_1, CAROL), null, 'bans go with their guild');
     });
 
     it('a guild of 1,000 members: one member read and written without the others changing', async () => {
@@ -202,8 +217,8 @@ export function describeGuildMembersContract(name: string, make: MakeStores): vo
       world.guilds[0]!.members.push(...ids.map((id) => member(id)));
       await t.stores.world.replaceWorld(world);
       const target = ids[500]!;
-      assert.equal(await t.stores.world.putGuildMember(GUILD_1, member(target, 'changed')), true);
-      assert.deepEqual((await t.stores.world.getGuildWithMembers(GUILD_1, [target]))?.members, [
+      assert.equal(await t.stores.members.putGuildMember(GUILD_1, member(target, 'changed')), true);
+      assert.deepEqual((await t.stores.members.getGuildWithMembers(GUILD_1, [target]))?.members, [
         member(target, 'changed'),
       ]);
       const whole = await t.stores.world.getGuild(GUILD_1);

@@ -1,5 +1,5 @@
 /**
- * The GuildStructureStore contract (part of WorldStore): a guild's roles and channels change in
+ * The GuildStructureStore contract (`Store.guildStructure`): a guild's roles and channels change in
  * one transaction over the stored document, never rewriting its members; a role gone leaves every
  * member that had it, a channel gone takes its messages, pins, reactions and files; every read, on
  * this store and on another opened on the same database, sees the change at once.
@@ -54,9 +54,9 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
       await withRoles();
       const other = await t.db.connect();
       // Both stores have read the guild before the change.
-      for (const store of [t.stores, other]) await store.world.getGuildWithMembers(GUILD_1, [ALICE]);
-      await other.world.putGuildMember(GUILD_1, { ...member(BOB, [ROLE_HELPER]), nick: 'bobby' });
-      const change = await t.stores.world.changeGuildStructure(GUILD_1, (guild) => ({
+      for (const store of [t.stores, other]) await store.members.getGuildWithMembers(GUILD_1, [ALICE]);
+      await other.members.putGuildMember(GUILD_1, { ...member(BOB, [ROLE_HELPER]), nick: 'bobby' });
+      const change = await t.stores.guildStructure.changeGuildStructure(GUILD_1, (guild) => ({
         structure: restructure(guild, (s) => {
           s.roles.splice(s.roles.length - 1, 0, role('1700000000000000003', 'New'));
           s.channels.push(textChannel(NEW_CHANNEL, 'new'));
@@ -70,7 +70,7 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
       );
       assert.equal(change?.before.channels.length, 2);
       for (const store of [t.stores, other]) {
-        const guild = await store.world.getGuildWithMembers(GUILD_1, [ALICE, BOB]);
+        const guild = await store.members.getGuildWithMembers(GUILD_1, [ALICE, BOB]);
         assert.deepEqual(
           guild?.roles.map((r) => r.name),
           ['Mod', 'Helper', 'New', '@everyone'],
@@ -79,7 +79,7 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
           member(ALICE, [ROLE_MOD, ROLE_HELPER]),
           { ...member(BOB, [ROLE_HELPER]), nick: 'bobby' },
         ]);
-        assert.equal((await store.world.findGuildByChannelWithMembers(NEW_CHANNEL, []))?.id, GUILD_1);
+        assert.equal((await store.members.findGuildByChannelWithMembers(NEW_CHANNEL, []))?.id, GUILD_1);
         assert.equal((await store.world.getGuild(GUILD_2))?.roles.length, 1, 'another guild is untouched');
       }
     });
@@ -96,7 +96,7 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
         action_type: 32,
         reason: 'tidy',
       };
-      await t.stores.world.changeGuildStructure(GUILD_1, (guild) => ({
+      await t.stores.guildStructure.changeGuildStructure(GUILD_1, (guild) => ({
         structure: restructure(guild, (s) => {
           s.roles = s.roles.filter((r) => r.id !== ROLE_HELPER);
         }),
@@ -108,7 +108,7 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
       for (const store of [t.stores, other]) {
         const guild = await store.world.getGuild(GUILD_1);
         assert.deepEqual(guild?.members, [member(ALICE, [ROLE_MOD]), member(BOB, [])]);
-        assert.deepEqual((await store.world.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, [])]);
+        assert.deepEqual((await store.members.getGuildWithMembers(GUILD_1, [BOB]))?.members, [member(BOB, [])]);
       }
     });
 
@@ -132,7 +132,7 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
           },
         ]);
       }
-      await t.stores.world.changeGuildStructure(GUILD_1, (guild) => ({
+      await t.stores.guildStructure.changeGuildStructure(GUILD_1, (guild) => ({
         structure: restructure(guild, (s) => {
           s.channels = s.channels.filter((c) => c.id !== CHANNEL_1);
         }),
@@ -146,20 +146,20 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
       assert.equal((await interactions.getMessage(CHANNEL_1B, MESSAGE_1B))?.content, 'staying');
       assert.equal((await interactions.listPins(CHANNEL_1B, 50)).length, 1);
       assert.equal((await reactions.countReactions(CHANNEL_1B, MESSAGE_1B, ALICE)).length, 1);
-      assert.equal(await t.stores.world.findGuildByChannelWithMembers(CHANNEL_1, []), null);
+      assert.equal(await t.stores.members.findGuildByChannelWithMembers(CHANNEL_1, []), null);
     });
 
     it('a planner that throws writes nothing; an unknown guild runs no planner', async () => {
       await withRoles();
       await assert.rejects(
-        t.stores.world.changeGuildStructure(GUILD_1, () => {
+        t.stores.guildStructure.changeGuildStructure(GUILD_1, () => {
           throw new Error('refused');
         }),
         /refused/,
       );
       assert.equal((await t.stores.world.getGuild(GUILD_1))?.roles.length, 3);
       let ran = false;
-      const none = await t.stores.world.changeGuildStructure('1300000000000000999', (guild) => {
+      const none = await t.stores.guildStructure.changeGuildStructure('1300000000000000999', (guild) => {
         ran = true;
         return { structure: { roles: guild.roles, channels: guild.channels }, result: null };
       });
@@ -171,7 +171,7 @@ export function describeGuildStructureContract(name: string, make: MakeStores): 
       await withRoles();
       const other = await t.db.connect();
       const add = (store: typeof t.stores, id: string) =>
-        store.world.changeGuildStructure(GUILD_1, (guild) => ({
+        store.guildStructure.changeGuildStructure(GUILD_1, (guild) => ({
           structure: restructure(guild, (s) => s.channels.push(textChannel(id, `c-${id}`))),
           result: null,
         }));

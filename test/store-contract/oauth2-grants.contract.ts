@@ -1,12 +1,18 @@
 /**
- * The OAuth2 grant rows of WorldStore: codes (single use, atomically), refresh tokens (rotation,
+ * The OAuth2 grant rows (`Store.oauth2Grants`): codes (single use, atomically), refresh tokens (rotation,
  * a spent one told apart until it expires),
  * grants revoked as a whole, user authorizations, the deployment's signing key; all keyed by
  * application id, and codes and tokens kept as digests only.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AuthorizationGrant, RefreshGrant, SigningKeyRecord, WorldStore } from '../../src/store/store.js';
+import type {
+  AuthorizationGrant,
+  OAuth2GrantStore,
+  RefreshGrant,
+  SigningKeyRecord,
+  WorldStore,
+} from '../../src/store/store.js';
 import { freshDatabasePerTest, START_MS, type MakeStores } from './harness.js';
 import { ALICE, APP_A, APP_B, BOB, smallWorld } from './fixtures.js';
 
@@ -44,23 +50,27 @@ export function describeOAuth2GrantsContract(name: string, make: MakeStores): vo
   describe(`${name}: OAuth2 grants`, () => {
     const t = freshDatabasePerTest(make);
     const world = (): WorldStore => t.stores.world;
+    const grantStore = (): OAuth2GrantStore => t.stores.oauth2Grants;
 
     it('a code redeems once; the second use is told apart, and another app never redeems it', async () => {
       await world().replaceWorld(smallWorld());
-      await world().putAuthorizationCode('code-1', grant());
-      assert.equal(await world().redeemAuthorizationCode(APP_B, 'code-1'), null);
-      assert.deepEqual(await world().redeemAuthorizationCode(APP_A, 'code-1'), { grant: grant(), firstUse: true });
-      assert.deepEqual(await world().redeemAuthorizationCode(APP_A, 'code-1'), { grant: grant(), firstUse: false });
-      assert.equal(await world().redeemAuthorizationCode(APP_A, 'code-2'), null);
+      await grantStore().putAuthorizationCode('code-1', grant());
+      assert.equal(await grantStore().redeemAuthorizationCode(APP_B, 'code-1'), null);
+      assert.deepEqual(await grantStore().redeemAuthorizationCode(APP_A, 'code-1'), { grant: grant(), firstUse: true });
+      assert.deepEqual(await grantStore().redeemAuthorizationCode(APP_A, 'code-1'), {
+        grant: grant(),
+        firstUse: false,
+      });
+      assert.equal(await grantStore().redeemAuthorizationCode(APP_A, 'code-2'), null);
     });
 
     it('two stores redeeming one code at once: exactly one first use', async () => {
       await world().replaceWorld(smallWorld());
-      await world().putAuthorizationCode('code-1', grant());
+      await grantStore().putAuthorizationCode('code-1', grant());
       const other = await t.db.connect();
       const results = await Promise.all([
-        world().redeemAuthorizationCode(APP_A, 'code-1'),
-        other.world.redeemAuthorizationCode(APP_A, 'code-1'),
+        grantStore().redeemAuthorizationCode(APP_A, 'code-1'),
+        other.oauth2Grants.redeemAuthorizationCode(APP_A, 'code-1'),
       ]);
       assert.deepEqual(results.map((r) => r?.firstUse).sort(), [false, true]);
       await other.close();
@@ -68,38 +78,42 @@ export function describeOAuth2GrantsContract(name: string, make: MakeStores): vo
 
     it('a refresh token redeems once; a replay is told apart; revoking its grant drops its access and refresh tokens only', async () => {
       await world().replaceWorld(smallWorld());
-      await world().putRefreshToken('refresh-1', refresh());
-      assert.equal(await world().redeemRefreshToken(APP_B, 'refresh-1'), null, 'another app');
-      assert.deepEqual(await world().redeemRefreshToken(APP_A, 'refresh-1'), { grant: refresh(), firstUse: true });
+      await grantStore().putRefreshToken('refresh-1', refresh());
+      assert.equal(await grantStore().redeemRefreshToken(APP_B, 'refresh-1'), null, 'another app');
+      assert.deepEqual(await grantStore().redeemRefreshToken(APP_A, 'refresh-1'), { grant: refresh(), firstUse: true });
       assert.deepEqual(
-        await world().redeemRefreshToken(APP_A, 'refresh-1'),
+        await grantStore().redeemRefreshToken(APP_A, 'refresh-1'),
         { grant: refresh(), firstUse: false },
         'rotation: it works once, and a replay is recognised',
       );
-      assert.equal(await world().redeemRefreshToken(APP_A, 'refresh-unknown'), null);
+      assert.equal(await grantStore().redeemRefreshToken(APP_A, 'refresh-unknown'), null);
 
-      await world().putRefreshToken('refresh-2', refresh());
-      await world().putRefreshToken('refresh-other', refresh({ grant_id: 'grant-2' }));
+      await grantStore().putRefreshToken('refresh-2', refresh());
+      await grantStore().putRefreshToken('refresh-other', refresh({ grant_id: 'grant-2' }));
       const issued = { user_id: ALICE, application_id: APP_A, scopes: ['identify'], expires_at: START_MS + 1e9 };
       await world().putOAuth2Token({ ...issued, access_token: 'access-1', grant_id: 'grant-1' });
       await world().putOAuth2Token({ ...issued, access_token: 'access-2', grant_id: 'grant-2' });
-      await world().revokeGrant(APP_B, 'grant-1');
+      await grantStore().revokeGrant(APP_B, 'grant-1');
       assert.ok(await world().findOAuth2Token('access-1'), 'another app cannot revoke the grant');
-      await world().revokeGrant(APP_A, 'grant-1');
+      await grantStore().revokeGrant(APP_A, 'grant-1');
       assert.equal(await world().findOAuth2Token('access-1'), null);
-      assert.equal(await world().redeemRefreshToken(APP_A, 'refresh-2'), null);
-      assert.equal(await world().redeemRefreshToken(APP_A, 'refresh-1'), null, 'the spent token goes with its grant');
+      assert.equal(await grantStore().redeemRefreshToken(APP_A, 'refresh-2'), null);
+      assert.equal(
+        await grantStore().redeemRefreshToken(APP_A, 'refresh-1'),
+        null,
+        'the spent token goes with its grant',
+      );
       assert.ok(await world().findOAuth2Token('access-2'));
-      assert.equal((await world().redeemRefreshToken(APP_A, 'refresh-other'))?.firstUse, true);
+      assert.equal((await grantStore().redeemRefreshToken(APP_A, 'refresh-other'))?.firstUse, true);
     });
 
     it('two stores redeeming one refresh token at once: exactly one first use', async () => {
       await world().replaceWorld(smallWorld());
-      await world().putRefreshToken('refresh-1', refresh());
+      await grantStore().putRefreshToken('refresh-1', refresh());
       const other = await t.db.connect();
       const results = await Promise.all([
-        world().redeemRefreshToken(APP_A, 'refresh-1'),
-        other.world.redeemRefreshToken(APP_A, 'refresh-1'),
+        grantStore().redeemRefreshToken(APP_A, 'refresh-1'),
+        other.oauth2Grants.redeemRefreshToken(APP_A, 'refresh-1'),
       ]);
       assert.deepEqual(results.map((r) => r?.firstUse).sort(), [false, true]);
       await other.close();
@@ -107,16 +121,16 @@ export function describeOAuth2GrantsContract(name: string, make: MakeStores): vo
 
     it('expired refresh tokens, spent or not, are swept when the app gets a new one; other apps keep theirs', async () => {
       await world().replaceWorld(smallWorld());
-      await world().putRefreshToken('expired-spent', refresh({ expires_at: START_MS + 10 }));
-      await world().putRefreshToken('expired-live', refresh({ expires_at: START_MS + 10 }));
-      await world().putRefreshToken('other-app', refresh({ application_id: APP_B, expires_at: START_MS + 10 }));
-      await world().redeemRefreshToken(APP_A, 'expired-spent');
+      await grantStore().putRefreshToken('expired-spent', refresh({ expires_at: START_MS + 10 }));
+      await grantStore().putRefreshToken('expired-live', refresh({ expires_at: START_MS + 10 }));
+      await grantStore().putRefreshToken('other-app', refresh({ application_id: APP_B, expires_at: START_MS + 10 }));
+      await grantStore().redeemRefreshToken(APP_A, 'expired-spent');
       t.now += 20;
-      await world().putRefreshToken('fresh', refresh());
-      assert.equal(await world().redeemRefreshToken(APP_A, 'expired-spent'), null);
-      assert.equal(await world().redeemRefreshToken(APP_A, 'expired-live'), null);
-      assert.equal((await world().redeemRefreshToken(APP_B, 'other-app'))?.firstUse, true);
-      assert.equal((await world().redeemRefreshToken(APP_A, 'fresh'))?.firstUse, true);
+      await grantStore().putRefreshToken('fresh', refresh());
+      assert.equal(await grantStore().redeemRefreshToken(APP_A, 'expired-spent'), null);
+      assert.equal(await grantStore().redeemRefreshToken(APP_A, 'expired-live'), null);
+      assert.equal((await grantStore().redeemRefreshToken(APP_B, 'other-app'))?.firstUse, true);
+      assert.equal((await grantStore().redeemRefreshToken(APP_A, 'fresh'))?.firstUse, true);
     });
 
     it('an issued token is stored as its digest: found by the token, never listed with it', async () => {
@@ -145,26 +159,26 @@ export function describeOAuth2GrantsContract(name: string, make: MakeStores): vo
         scopes: ['applications.commands'],
         user_install: true,
       };
-      await world().putUserAuthorization(authorization);
-      assert.deepEqual(await world().getUserAuthorization(APP_A, ALICE), authorization);
-      assert.equal(await world().getUserAuthorization(APP_B, ALICE), null);
-      assert.equal(await world().getUserAuthorization(APP_A, BOB), null);
-      await world().putUserAuthorization({ ...authorization, scopes: ['identify'] });
-      assert.deepEqual((await world().getUserAuthorization(APP_A, ALICE))?.scopes, ['identify']);
-      await world().putUserAuthorization({ ...authorization, application_id: APP_B });
+      await grantStore().putUserAuthorization(authorization);
+      assert.deepEqual(await grantStore().getUserAuthorization(APP_A, ALICE), authorization);
+      assert.equal(await grantStore().getUserAuthorization(APP_B, ALICE), null);
+      assert.equal(await grantStore().getUserAuthorization(APP_A, BOB), null);
+      await grantStore().putUserAuthorization({ ...authorization, scopes: ['identify'] });
+      assert.deepEqual((await grantStore().getUserAuthorization(APP_A, ALICE))?.scopes, ['identify']);
+      await grantStore().putUserAuthorization({ ...authorization, application_id: APP_B });
       await world().deleteApplication(APP_A);
-      assert.equal(await world().getUserAuthorization(APP_A, ALICE), null);
-      assert.equal(await world().deleteUserAuthorization(APP_B, ALICE), true);
-      assert.equal(await world().deleteUserAuthorization(APP_B, ALICE), false);
+      assert.equal(await grantStore().getUserAuthorization(APP_A, ALICE), null);
+      assert.equal(await grantStore().deleteUserAuthorization(APP_B, ALICE), true);
+      assert.equal(await grantStore().deleteUserAuthorization(APP_B, ALICE), false);
     });
 
     it('one signing key per deployment: the first stored wins, every store and a reopen read it', async () => {
-      const first = await world().signingKey(signingKey('kid-1'));
+      const first = await grantStore().signingKey(signingKey('kid-1'));
       assert.equal(first.kid, 'kid-1');
       const other = await t.db.connect();
-      assert.deepEqual(await other.world.signingKey(signingKey('kid-2')), first);
+      assert.deepEqual(await other.oauth2Grants.signingKey(signingKey('kid-2')), first);
       await other.close();
-      assert.deepEqual(await world().signingKey(signingKey('kid-3')), first);
+      assert.deepEqual(await grantStore().signingKey(signingKey('kid-3')), first);
     });
   });
 }

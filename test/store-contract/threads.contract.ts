@@ -1,5 +1,5 @@
 /**
- * The ThreadStore and DmChannelStore contracts (part of WorldStore): a thread created through the
+ * The ThreadStore and DmChannelStore contracts (`Store.threads`, `Store.dms`): a thread created through the
  * API is a row of its own that every guild read holds among its channels (with its members' ids),
  * on this store and on another opened on the same database; a DM channel is one per bot and user.
  */
@@ -41,23 +41,28 @@ export function describeThreadsContract(name: string, make: MakeStores): void {
 
     it('a created thread is among its guild’s channels, with its members, on every store; a second create of its id is refused', async () => {
       const world = t.stores.world;
+      const threadStore = t.stores.threads;
       await world.replaceWorld(smallWorld());
       await world.getGuild(GUILD_1); // read (and maybe cached) before the write
       assert.equal(
-        await world.createThread(GUILD_1, thread(THREAD), [{ user_id: ALICE, join_timestamp: JOINED }]),
+        await threadStore.createThread(GUILD_1, thread(THREAD), [{ user_id: ALICE, join_timestamp: JOINED }]),
         'created',
       );
-      assert.equal(await world.createThread(GUILD_1, thread(THREAD, 11), []), 'exists');
-      assert.equal(await world.createThread('1300000000000000999', thread(OTHER_THREAD), []), 'no-guild');
+      assert.equal(await threadStore.createThread(GUILD_1, thread(THREAD, 11), []), 'exists');
+      assert.equal(await threadStore.createThread('1300000000000000999', thread(OTHER_THREAD), []), 'no-guild');
       const other = await t.db.connect();
-      for (const store of [world, other.world]) {
-        const read = (await store.getGuildWithMembers(GUILD_1, []))?.channels.find((c) => c.id === THREAD);
+      for (const store of [t.stores, other]) {
+        const read = (await store.members.getGuildWithMembers(GUILD_1, []))?.channels.find((c) => c.id === THREAD);
         assert.equal(read?.type, 12, 'the first create stands');
         assert.deepEqual(read?.thread_member_ids, [ALICE]);
         assert.deepEqual(read?.thread, thread(THREAD).thread);
-        assert.equal((await store.findGuildByChannelWithMembers(THREAD, []))?.id, GUILD_1, 'found by the thread id');
         assert.equal(
-          (await store.getGuild(GUILD_2))?.channels.some((c) => c.id === THREAD),
+          (await store.members.findGuildByChannelWithMembers(THREAD, []))?.id,
+          GUILD_1,
+          'found by the thread id',
+        );
+        assert.equal(
+          (await store.world.getGuild(GUILD_2))?.channels.some((c) => c.id === THREAD),
           false,
           'no other guild holds it',
         );
@@ -67,34 +72,46 @@ export function describeThreadsContract(name: string, make: MakeStores): void {
 
     it('members join and leave one row at a time, listed by join time; a thread that is not stored takes none', async () => {
       const world = t.stores.world;
+      const threadStore = t.stores.threads;
       await world.replaceWorld(smallWorld());
-      await world.createThread(GUILD_1, thread(THREAD), [{ user_id: BOB, join_timestamp: LATER }]);
+      await threadStore.createThread(GUILD_1, thread(THREAD), [{ user_id: BOB, join_timestamp: LATER }]);
       await world.getGuild(GUILD_1);
-      assert.equal(await world.addThreadMember(GUILD_1, THREAD, { user_id: APP_A, join_timestamp: JOINED }), true);
-      assert.equal(await world.addThreadMember(GUILD_1, THREAD, { user_id: APP_A, join_timestamp: LATER }), false);
       assert.equal(
-        await world.addThreadMember(GUILD_1, OTHER_THREAD, { user_id: ALICE, join_timestamp: JOINED }),
+        await threadStore.addThreadMember(GUILD_1, THREAD, { user_id: APP_A, join_timestamp: JOINED }),
+        true,
+      );
+      assert.equal(
+        await threadStore.addThreadMember(GUILD_1, THREAD, { user_id: APP_A, join_timestamp: LATER }),
+        false,
+      );
+      assert.equal(
+        await threadStore.addThreadMember(GUILD_1, OTHER_THREAD, { user_id: ALICE, join_timestamp: JOINED }),
         null,
       );
-      assert.equal(await world.addThreadMember(GUILD_2, THREAD, { user_id: ALICE, join_timestamp: JOINED }), null);
-      assert.deepEqual(await world.listThreadMembers(GUILD_1, THREAD), [
+      assert.equal(
+        await threadStore.addThreadMember(GUILD_2, THREAD, { user_id: ALICE, join_timestamp: JOINED }),
+        null,
+      );
+      assert.deepEqual(await threadStore.listThreadMembers(GUILD_1, THREAD), [
         { user_id: APP_A, join_timestamp: JOINED },
         { user_id: BOB, join_timestamp: LATER },
       ]);
       const read = async () =>
         (await world.getGuild(GUILD_1))?.channels.find((c) => c.id === THREAD)?.thread_member_ids;
       assert.deepEqual(await read(), [APP_A, BOB]);
-      assert.equal(await world.removeThreadMember(GUILD_1, THREAD, BOB), true);
-      assert.equal(await world.removeThreadMember(GUILD_1, THREAD, BOB), false);
+      assert.equal(await threadStore.removeThreadMember(GUILD_1, THREAD, BOB), true);
+      assert.equal(await threadStore.removeThreadMember(GUILD_1, THREAD, BOB), false);
       assert.deepEqual(await read(), [APP_A]);
     });
 
     it('an update rewrites the thread and keeps its members; a delete takes both; a guild write neither copies nor drops it', async () => {
       const world = t.stores.world;
+      const memberStore = t.stores.members;
+      const threadStore = t.stores.threads;
       await world.replaceWorld(smallWorld());
-      await world.createThread(GUILD_1, thread(THREAD), [{ user_id: ALICE, join_timestamp: JOINED }]);
-      assert.equal(await world.updateThread(GUILD_1, { ...thread(THREAD, 12, true), name: 'renamed' }), true);
-      assert.equal(await world.updateThread(GUILD_2, thread(THREAD)), false, 'only in its own guild');
+      await threadStore.createThread(GUILD_1, thread(THREAD), [{ user_id: ALICE, join_timestamp: JOINED }]);
+      assert.equal(await threadStore.updateThread(GUILD_1, { ...thread(THREAD, 12, true), name: 'renamed' }), true);
+      assert.equal(await threadStore.updateThread(GUILD_2, thread(THREAD)), false, 'only in its own guild');
       const guild = await world.getGuild(GUILD_1);
       const updated = guild?.channels.find((c) => c.id === THREAD);
       assert.equal(updated?.name, 'renamed');
@@ -103,69 +120,75 @@ export function describeThreadsContract(name: string, make: MakeStores): void {
       // A guild written back as it was read (with the thread among its channels) keeps one copy.
       await world.putGuild(guild!);
       assert.equal((await world.getGuild(GUILD_1))?.channels.filter((c) => c.id === THREAD).length, 1);
-      assert.equal(await world.deleteThread(GUILD_1, THREAD), true);
-      assert.equal(await world.deleteThread(GUILD_1, THREAD), false);
+      assert.equal(await threadStore.deleteThread(GUILD_1, THREAD), true);
+      assert.equal(await threadStore.deleteThread(GUILD_1, THREAD), false);
       assert.equal(
         (await world.getGuild(GUILD_1))?.channels.some((c) => c.id === THREAD),
         false,
         'gone for good',
       );
-      assert.deepEqual(await world.listThreadMembers(GUILD_1, THREAD), []);
-      const byId = await world.findGuildByChannelWithMembers(THREAD, []);
+      assert.deepEqual(await threadStore.listThreadMembers(GUILD_1, THREAD), []);
+      const byId = await memberStore.findGuildByChannelWithMembers(THREAD, []);
       assert.equal(byId?.channels.some((c) => c.id === THREAD) ?? false, false, 'no guild holds it by its id');
     });
 
     it('a deleted guild takes its threads', async () => {
       const world = t.stores.world;
+      const memberStore = t.stores.members;
+      const threadStore = t.stores.threads;
       await world.replaceWorld(smallWorld());
-      await world.createThread(GUILD_1, thread(THREAD), [{ user_id: ALICE, join_timestamp: JOINED }]);
+      await threadStore.createThread(GUILD_1, thread(THREAD), [{ user_id: ALICE, join_timestamp: JOINED }]);
       await world.deleteGuild(GUILD_1);
-      assert.equal(await world.findGuildByChannelWithMembers(THREAD, []), null);
-      assert.deepEqual(await world.listThreadMembers(GUILD_1, THREAD), []);
+      assert.equal(await memberStore.findGuildByChannelWithMembers(THREAD, []), null);
+      assert.deepEqual(await threadStore.listThreadMembers(GUILD_1, THREAD), []);
     });
 
     it('a channel dropped by a structure change takes its stored threads, their members and messages', async () => {
       const world = t.stores.world;
+      const memberStore = t.stores.members;
+      const structureStore = t.stores.guildStructure;
+      const threadStore = t.stores.threads;
       await world.replaceWorld(smallWorld());
-      await world.createThread(GUILD_1, thread(THREAD), [{ user_id: ALICE, join_timestamp: JOINED }]);
-      await world.changeGuildStructure(GUILD_1, (guild) => ({
+      await threadStore.createThread(GUILD_1, thread(THREAD), [{ user_id: ALICE, join_timestamp: JOINED }]);
+      await structureStore.changeGuildStructure(GUILD_1, (guild) => ({
         structure: {
           roles: guild.roles,
           channels: guild.channels.filter((c) => c.id !== CHANNEL_1 && c.id !== THREAD),
         },
         result: null,
       }));
-      const after = await world.getGuildWithMembers(GUILD_1, []);
+      const after = await memberStore.getGuildWithMembers(GUILD_1, []);
       assert.deepEqual(
         after?.channels.filter((c) => c.id === CHANNEL_1 || c.id === THREAD),
         [],
         'neither the channel nor its thread',
       );
-      assert.equal(await world.findGuildByChannelWithMembers(THREAD, []), null);
-      assert.deepEqual(await world.listThreadMembers(GUILD_1, THREAD), []);
+      assert.equal(await memberStore.findGuildByChannelWithMembers(THREAD, []), null);
+      assert.deepEqual(await threadStore.listThreadMembers(GUILD_1, THREAD), []);
     });
 
     it('a DM channel is one per bot and user: a second open returns the first, on every store', async () => {
       const world = t.stores.world;
+      const dmStore = t.stores.dms;
       await world.replaceWorld(smallWorld());
-      const first = await world.openDmChannel(APP_A, ALICE, '1600000000000000001');
+      const first = await dmStore.openDmChannel(APP_A, ALICE, '1600000000000000001');
       assert.deepEqual(first, { id: '1600000000000000001', application_id: APP_A, user_id: ALICE });
       const other = await t.db.connect();
-      assert.deepEqual(await other.world.openDmChannel(APP_A, ALICE, '1600000000000000002'), first);
+      assert.deepEqual(await other.dms.openDmChannel(APP_A, ALICE, '1600000000000000002'), first);
       const [racedA, racedB] = await Promise.all([
-        world.openDmChannel(APP_B, ALICE, '1600000000000000003'),
-        other.world.openDmChannel(APP_B, ALICE, '1600000000000000004'),
+        dmStore.openDmChannel(APP_B, ALICE, '1600000000000000003'),
+        other.dms.openDmChannel(APP_B, ALICE, '1600000000000000004'),
       ]);
       assert.deepEqual(racedA, racedB, 'two racing opens share one channel');
-      await world.openDmChannel(APP_A, BOB, '1600000000000000005');
-      assert.deepEqual(await other.world.getDmChannel(first.id), first);
-      assert.equal(await world.getDmChannel(CHANNEL_1), null, 'a guild channel is no DM');
+      await dmStore.openDmChannel(APP_A, BOB, '1600000000000000005');
+      assert.deepEqual(await other.dms.getDmChannel(first.id), first);
+      assert.equal(await dmStore.getDmChannel(CHANNEL_1), null, 'a guild channel is no DM');
       assert.deepEqual(
-        (await world.listDmChannelsOfUser(ALICE)).map((c) => c.application_id),
+        (await dmStore.listDmChannelsOfUser(ALICE)).map((c) => c.application_id),
         [APP_A, APP_B],
       );
       await world.deleteApplication(APP_A);
-      assert.equal(await world.getDmChannel(first.id), null, 'an application goes with its DM channels');
+      assert.equal(await dmStore.getDmChannel(first.id), null, 'an application goes with its DM channels');
       await other.close();
     });
   });

@@ -332,35 +332,35 @@ export function describeWorldStoreContract(name: string, make: MakeStores): void
 
     it('guild members: put adds or replaces in place, delete removes one; the guilds of a member follow', async () => {
       await t.stores.world.replaceWorld(smallWorld());
-      assert.deepEqual(await t.stores.world.guildIdsOfMember(ALICE), [GUILD_1, GUILD_2]);
-      assert.deepEqual(await t.stores.world.guildIdsOfMember(BOB), []);
+      assert.deepEqual(await t.stores.members.guildIdsOfMember(ALICE), [GUILD_1, GUILD_2]);
+      assert.deepEqual(await t.stores.members.guildIdsOfMember(BOB), []);
       const bob = { user_id: BOB, roles: [], nick: 'bobby', joined_at: '2026-02-01T00:00:00.000Z' };
-      assert.equal(await t.stores.world.putGuildMember(GUILD_1, bob), true);
+      assert.equal(await t.stores.members.putGuildMember(GUILD_1, bob), true);
       assert.deepEqual(
         (await t.stores.world.getGuild(GUILD_1))?.members.map((m) => m.user_id),
         [ALICE, BOB],
       );
-      assert.deepEqual(await t.stores.world.guildIdsOfMember(BOB), [GUILD_1]);
+      assert.deepEqual(await t.stores.members.guildIdsOfMember(BOB), [GUILD_1]);
       const renamedAlice = { user_id: ALICE, roles: [GUILD_1], nick: 'al', joined_at: '2026-01-01T00:00:00.000Z' };
-      assert.equal(await t.stores.world.putGuildMember(GUILD_1, renamedAlice), true);
+      assert.equal(await t.stores.members.putGuildMember(GUILD_1, renamedAlice), true);
       const members = (await t.stores.world.getGuild(GUILD_1))?.members;
       assert.deepEqual(members, [renamedAlice, bob], 'replaced where it stood');
       assert.equal((await t.stores.world.getGuild(GUILD_2))?.members[0]?.nick, null, 'other guilds unchanged');
 
-      assert.equal(await t.stores.world.deleteGuildMember(GUILD_1, ALICE), true);
-      assert.equal(await t.stores.world.deleteGuildMember(GUILD_1, ALICE), false, 'already gone');
-      assert.deepEqual(await t.stores.world.guildIdsOfMember(ALICE), [GUILD_2]);
+      assert.equal(await t.stores.members.deleteGuildMember(GUILD_1, ALICE), true);
+      assert.equal(await t.stores.members.deleteGuildMember(GUILD_1, ALICE), false, 'already gone');
+      assert.deepEqual(await t.stores.members.guildIdsOfMember(ALICE), [GUILD_2]);
       assert.deepEqual((await t.stores.world.getGuild(GUILD_1))?.members, [bob]);
 
       const unknownGuild = '1300000000000000999';
-      assert.equal(await t.stores.world.putGuildMember(unknownGuild, bob), false);
-      assert.equal(await t.stores.world.deleteGuildMember(unknownGuild, BOB), false);
+      assert.equal(await t.stores.members.putGuildMember(unknownGuild, bob), false);
+      assert.equal(await t.stores.members.deleteGuildMember(unknownGuild, BOB), false);
       assert.equal(await t.stores.world.getGuild(unknownGuild), null, 'no guild appears');
 
       await t.stores.world.putGuild(guild(GUILD_1, [CHANNEL_1]));
-      assert.deepEqual(await t.stores.world.guildIdsOfMember(BOB), [], 'a guild written whole sets its members');
+      assert.deepEqual(await t.stores.members.guildIdsOfMember(BOB), [], 'a guild written whole sets its members');
       await t.stores.world.deleteGuild(GUILD_2);
-      assert.deepEqual(await t.stores.world.guildIdsOfMember(ALICE), [GUILD_1]);
+      assert.deepEqual(await t.stores.members.guildIdsOfMember(ALICE), [GUILD_1]);
     });
 
     it('OAuth2 tokens: found by the exact secret until they expire by the store’s clock', async () => {

@@ -12,7 +12,8 @@ declare module '../resource.js' {
 export const attachmentsResource = defineResource({
   name: 'attachments',
   services: {
-    attachments: ({ store, ids, origin }) => new AttachmentsService({ store, world: store.world, ids, origin }),
+    attachments: ({ store, ids, origin }) =>
+      new AttachmentsService({ store, world: store.world, members: store.members, ids, origin }),
   },
   rootRoutes: async (app, { services }) => {
     await app.register(attachmentRoutes, { attachments: services.attachments });

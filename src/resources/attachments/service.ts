@@ -49,7 +49,8 @@ export interface AttachedFiles {
 
 export interface AttachmentsDeps {
   store: { attachments: AttachmentStore; interactions: Pick<InteractionStore, 'getMessage'> };
-  world: WorldReadStore;
+  world: WorldReadStore['world'];
+  members: WorldReadStore['members'];
   ids: SnowflakeGenerator;
   /** slashd's public URL, the origin of the URLs in an invocation's resolved attachments. */
   origin: () => string;
@@ -155,7 +156,7 @@ export class AttachmentsService {
 
   /** A file of a message `viewer` may read (or a command's, to anyone who may read the channel), else 404. */
   async serve(viewer: Viewer, channelId: string, attachmentId: string, filename: string): Promise<ServedFile> {
-    const { permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    const { permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const file = await this.deps.store.attachments.findFile(channelId, attachmentId);
     const attachment = file ? await this.readableAttachment(viewer, channelId, file) : null;

@@ -13,7 +13,7 @@ export const auditLogResource = defineResource({
   name: 'audit-log',
   services: {
     auditLog: ({ store, ids, worldEvents }) =>
-      new AuditLog({ store: store.auditLog, world: store.world, ids, events: worldEvents }),
+      new AuditLog({ store: store.auditLog, world: store.world, members: store.members, ids, events: worldEvents }),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(auditLogRoutes, { auditLog: services.auditLog });

@@ -4,7 +4,7 @@
  * and read back by `GET /guilds/{id}/audit-logs`.
  *
  * Two ways to write one:
- * - an action the WorldStore writes (a ban, a member's edit or removal) takes `entry(...)`, hands it
+ * - an action a store writes (a ban, a member's edit or removal) takes `entry(...)`, hands it
  *   to the store's write (one transaction with the action), then `announce(entry)` once it committed;
  * - any other action calls `record(...)` after its own write.
  */
@@ -23,13 +23,14 @@ import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import { guildDispatch } from '../../core/world/dispatch.js';
 import { botInGuild } from '../../core/world/guild-members.js';
 import { appBasePermissions } from '../../core/world/v10-objects.js';
-import type { AuditLogStore, WorldStore } from '../../store/store.js';
+import type { AuditLogStore, GuildMemberStore, WorldStore } from '../../store/store.js';
 import { wirePublicUserOrBot } from '../users/wire-users.js';
 import type { WorldEvents } from '../../events/world-events.js';
 
 export interface AuditLogParts {
   store: AuditLogStore;
-  world: Pick<WorldStore, 'getGuildWithMembers' | 'getUser' | 'getApplication'>;
+  world: Pick<WorldStore, 'getUser' | 'getApplication'>;
+  members: Pick<GuildMemberStore, 'getGuildWithMembers'>;
   ids: SnowflakeGenerator;
   events: WorldEvents;
 }
@@ -67,7 +68,7 @@ export class AuditLog {
     const issues: Issue[] = [];
     const query = readAuditLogQuery(queryText, issues);
     if (issues.length > 0) throw invalidFormBody(issues);
-    const guild = await this.parts.world.getGuildWithMembers(guildId, []);
+    const guild = await this.parts.members.getGuildWithMembers(guildId, []);
     if (!guild) throw apiError('UnknownGuild');
     if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
     if (!hasAll(appBasePermissions(guild, applicationId), VIEW_AUDIT_LOG)) throw apiError('MissingPermissions');

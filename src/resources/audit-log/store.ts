@@ -1,7 +1,8 @@
 /**
  * A guild's audit log: one row per entry, by guild and entry id. An action that writes through the
- * WorldStore (a ban, a member's edit or removal) writes its entry in its own transaction; any other
- * action appends its entry here, after it. Entries older than v10's 45 days go as new ones come.
+ * member or structure store (a ban, a member's edit or removal, a role or channel change) writes
+ * its entry in its own transaction; any other action appends its entry here, after it. Entries
+ * older than v10's 45 days go as new ones come.
  */
 import type { AuditEntry, AuditLogQuery } from './rules.js';
 

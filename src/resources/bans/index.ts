@@ -12,7 +12,8 @@ declare module '../resource.js' {
 export const bansResource = defineResource({
   name: 'bans',
   services: {
-    bans: ({ store, worldEvents }, { auditLog }) => new BansService(store.world, worldEvents, auditLog),
+    bans: ({ store, worldEvents }, { auditLog }) =>
+      new BansService({ world: store.world, members: store.members }, worldEvents, auditLog),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(banRoutes, { bans: services.bans });

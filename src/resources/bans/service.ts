@@ -13,7 +13,7 @@ import { botInGuild } from '../../core/world/guild-members.js';
 import { memberOf } from '../../core/world/member-index.js';
 import type { Guild } from '../../core/world/types.js';
 import type { BanPage, GuildBan } from '../members/store.js';
-import type { WorldStore } from '../../store/store.js';
+import type { GuildMemberStore, WorldStore } from '../../store/store.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import type { AuditLog } from '../audit-log/service.js';
 import { AuditLogEvent } from '../audit-log/rules.js';
@@ -21,16 +21,14 @@ import { wirePublicUserOrBot } from '../users/wire-users.js';
 
 type WireObject = Record<string, unknown>;
 
-export type BansStore = Pick<
-  WorldStore,
-  | 'getGuildWithMembers'
-  | 'getUser'
-  | 'getApplication'
-  | 'banGuildMember'
-  | 'getGuildBan'
-  | 'listGuildBans'
-  | 'deleteGuildBan'
->;
+/** The users and apps a ban names (`world`), and the guild's members and bans (`members`). */
+export interface BansStore {
+  readonly world: Pick<WorldStore, 'getUser' | 'getApplication'>;
+  readonly members: Pick<
+    GuildMemberStore,
+    'getGuildWithMembers' | 'banGuildMember' | 'getGuildBan' | 'listGuildBans' | 'deleteGuildBan'
+  >;
+}
 
 export class BansService {
   constructor(
@@ -41,7 +39,7 @@ export class BansService {
 
   /** The guild, holding the members of `userIds`, where the app's bot is. */
   private async botsGuild(applicationId: string, guildId: string, userIds: readonly string[]): Promise<Guild> {
-    const guild = await this.store.getGuildWithMembers(guildId, userIds);
+    const guild = await this.store.members.getGuildWithMembers(guildId, userIds);
     if (!guild) throw apiError('UnknownGuild');
     if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
     return guild;
@@ -49,7 +47,7 @@ export class BansService {
 
   /** The user as a ban shows it: a world user or an app's bot; null for no one. */
   private wireUser(userId: string): Promise<WirePayload<APIUser> | null> {
-    return wirePublicUserOrBot(this.store, userId);
+    return wirePublicUserOrBot(this.store.world, userId);
   }
 
   private async wireBan(ban: GuildBan): Promise<WireObject> {
@@ -94,7 +92,7 @@ export class BansService {
     reason: string | null,
   ): Promise<boolean> {
     const audit = this.auditEntry(applicationId, guildId, userId, AuditLogEvent.MemberBanAdd, reason);
-    const written = await this.store.banGuildMember({ guild_id: guildId, user_id: userId, reason }, audit);
+    const written = await this.store.members.banGuildMember({ guild_id: guildId, user_id: userId, reason }, audit);
     if (!written) return false;
     const events = [guildDispatch('GUILD_BAN_ADD', guildId, null, { guild_id: guildId, user })];
     if (written.removed) events.push(guildDispatch('GUILD_MEMBER_REMOVE', guildId, null, { guild_id: guildId, user }));
@@ -106,7 +104,7 @@ export class BansService {
   async get(applicationId: string, guildId: string, userId: string): Promise<WireObject> {
     const guild = await this.botsGuild(applicationId, guildId, []);
     if (!botMayBan(guild, applicationId)) refuse('missing-permission');
-    const ban = await this.store.getGuildBan(guild.id, userId);
+    const ban = await this.store.members.getGuildBan(guild.id, userId);
     if (!ban) throw apiError('UnknownBan');
     return this.wireBan(ban);
   }
@@ -114,7 +112,7 @@ export class BansService {
   async list(applicationId: string, guildId: string, page: BanPage): Promise<WireObject[]> {
     const guild = await this.botsGuild(applicationId, guildId, []);
     if (!botMayBan(guild, applicationId)) refuse('missing-permission');
-    const bans = await this.store.listGuildBans(guild.id, page);
+    const bans = await this.store.members.listGuildBans(guild.id, page);
     const wire: WireObject[] = [];
     for (const ban of bans) wire.push(await this.wireBan(ban));
     return wire;
@@ -124,7 +122,7 @@ export class BansService {
     const guild = await this.botsGuild(applicationId, guildId, []);
     if (!botMayBan(guild, applicationId)) refuse('missing-permission');
     const audit = this.auditEntry(applicationId, guild.id, userId, AuditLogEvent.MemberBanRemove, reason);
-    if (!(await this.store.deleteGuildBan(guild.id, userId, audit))) throw apiError('UnknownBan');
+    if (!(await this.store.members.deleteGuildBan(guild.id, userId, audit))) throw apiError('UnknownBan');
     const user = (await this.wireUser(userId)) ?? { id: userId };
     this.events.publishAll([guildDispatch('GUILD_BAN_REMOVE', guild.id, null, { guild_id: guild.id, user })]);
     this.auditLog.announce(audit);
@@ -142,7 +140,7 @@ export class BansService {
     for (const userId of userIds) {
       const user = await this.wireUser(userId);
       const refusal = botBanRefusal(guild, applicationId, userId, memberOf(guild, userId));
-      const already = await this.store.getGuildBan(guild.id, userId);
+      const already = await this.store.members.getGuildBan(guild.id, userId);
       if (!user || refusal || already || !(await this.write(applicationId, guild.id, userId, user, reason))) {
         failed.push(userId);
       } else {

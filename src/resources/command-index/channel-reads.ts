@@ -10,7 +10,7 @@ import { appCanReadMessages, canReadMessages, canViewChannel } from '../../core/
 import { BOT_SCOPE, findInstall } from '../../core/permissions/install.js';
 import type { Page } from '../../core/world/page-query.js';
 import type { Application, Channel, Guild, User } from '../../core/world/types.js';
-import type { WorldStore } from '../../store/store.js';
+import type { GuildMemberStore } from '../../store/store.js';
 import type { AppExplanation, CommandIndexService } from './service.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import { memberOf } from '../../core/world/member-index.js';
@@ -30,7 +30,7 @@ export interface CommandIndexExplanation {
 
 export class ChannelsService {
   constructor(
-    private readonly store: Pick<WorldStore, 'findGuildByChannelWithMembers'>,
+    private readonly store: Pick<GuildMemberStore, 'findGuildByChannelWithMembers'>,
     private readonly commandIndex: CommandIndexService,
     private readonly renderer: MessageRenderer,
     /** DM channels, whose messages are theirs. */

@@ -19,7 +19,7 @@ export const commandIndexResource = defineResource({
     commandIndex: ({ store, config }) =>
       new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index }),
     channels: ({ store }, { commandIndex, renderer, dms }) =>
-      new ChannelsService(store.world, commandIndex, renderer, dms),
+      new ChannelsService(store.members, commandIndex, renderer, dms),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(channelRoutes, { channels: services.channels });

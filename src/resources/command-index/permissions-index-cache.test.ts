@@ -202,7 +202,7 @@ describe('the picker cache keys an answer by role set', () => {
   async function openedBy(service: CommandIndexService, token: string): Promise<{ json: string; hit: boolean }> {
     const world = server.slashd.store.world;
     const user = (await world.findUserByToken(token))!;
-    const guild = (await world.findGuildByChannelWithMembers(GENERAL, [user.id]))!;
+    const guild = (await server.slashd.store.members.findGuildByChannelWithMembers(GENERAL, [user.id]))!;
     const channel = guild.channels.find((c) => c.id === GENERAL)!;
     const hitsBefore = service.cacheCounts()[0]!.hits;
     const json = (await service.buildBytes(service.sceneOf(guild, channel, user)!, null)).toString();

@@ -15,7 +15,12 @@ export const consoleResource = defineResource({
   name: 'console',
   services: {
     console: ({ store, bus, config }) =>
-      new ConsoleService({ store: store.world, bus, sandboxSignIn: config.sandboxSignIn === true }),
+      new ConsoleService({
+        world: store.world,
+        members: store.members,
+        bus,
+        sandboxSignIn: config.sandboxSignIn === true,
+      }),
   },
   rootRoutes: async (app, { services, options }) => {
     const files = options.consoleFolder === undefined ? null : readStaticFolder(options.consoleFolder);

@@ -12,7 +12,13 @@ import { toWireChannel, toWireGuildMember } from '../../core/world/v10-objects.j
 import { viewerChannelPermissions, type Viewer } from '../../core/world/viewer.js';
 import type { BusEvents, EventBus } from '../../events/bus.js';
 import type { WorldStore } from '../../store/store.js';
-import { guildDirectory, visibleChannel, visibleGuild, visibleGuildWithAllMembers } from '../world/reads.js';
+import {
+  guildDirectory,
+  visibleChannel,
+  visibleGuild,
+  visibleGuildWithAllMembers,
+  type WorldReadStore,
+} from '../world/reads.js';
 
 type WireObject = Record<string, unknown>;
 
@@ -46,10 +52,8 @@ export interface ChannelEvent {
 }
 
 export interface ConsoleServiceOptions {
-  store: Pick<
-    WorldStore,
-    'listUsers' | 'getGuild' | 'getGuildWithMembers' | 'findGuildByChannelWithMembers' | 'getUser' | 'getApplication'
-  >;
+  world: Pick<WorldStore, 'listUsers' | 'getGuild' | 'getUser' | 'getApplication'>;
+  members: WorldReadStore['members'];
   bus: EventBus;
   /** The sandbox's sign-in list (users and their tokens): on for the local demo only. */
   sandboxSignIn: boolean;
@@ -83,14 +87,14 @@ export class ConsoleService {
   /** The world's users with their tokens, for the sandbox's sign-in; unknown (404) otherwise. */
   async sandboxUsers(): Promise<WireObject[]> {
     if (!this.deps.sandboxSignIn) throw apiError('NotFound');
-    const users = await this.deps.store.listUsers();
+    const users = await this.deps.world.listUsers();
     return users.map((user) => ({ id: user.id, username: user.username, locale: user.locale, token: user.token }));
   }
 
   /** The members of a guild the user is a member of, bots included, at most CONSOLE_MEMBERS_LIMIT. */
   async members(user: User, guildId: string): Promise<WireObject[]> {
-    const guild = await visibleGuildWithAllMembers(this.deps.store, viewerOf(user), guildId);
-    return guildMembers(guild, await guildDirectory(this.deps.store, guild))
+    const guild = await visibleGuildWithAllMembers(this.deps, viewerOf(user), guildId);
+    return guildMembers(guild, await guildDirectory(this.deps.world, guild))
       .slice(0, CONSOLE_MEMBERS_LIMIT)
       .map((view) => toWireGuildMember(guild, view));
   }
@@ -98,7 +102,7 @@ export class ConsoleService {
   /** The channels of a guild the user may view (v10 lists them all, and a client hides the rest). */
   async channels(user: User, guildId: string): Promise<WireObject[]> {
     const viewer = viewerOf(user);
-    const guild = await visibleGuild(this.deps.store, viewer, guildId);
+    const guild = await visibleGuild(this.deps, viewer, guildId);
     return guild.channels
       .filter((channel) => hasAll(viewerChannelPermissions(guild, viewer, channel), VIEW_CHANNEL))
       .map((channel) => toWireChannel(guild, channel));
@@ -111,7 +115,7 @@ export class ConsoleService {
    */
   async openStream(user: User, channelId: string, sink: StreamSink): Promise<ChannelStream> {
     const viewer = viewerOf(user);
-    await visibleChannel(this.deps.store, viewer, channelId);
+    await visibleChannel(this.deps, viewer, channelId);
     if (this.closed) throw apiError('ShuttingDown');
     const held = this.streams.get(user.id) ?? 0;
     if (held >= CONSOLE_STREAMS_PER_USER || this.total >= CONSOLE_STREAMS_TOTAL) throw apiError('TooManyStreams');
@@ -122,7 +126,7 @@ export class ConsoleService {
       const id = streamedMessageId(event);
       if (typeof id !== 'string') return;
       try {
-        await visibleChannel(this.deps.store, viewer, channelId);
+        await visibleChannel(this.deps, viewer, channelId);
       } catch {
         return; // no longer visible: nothing is sent, the console's next read says why
       }

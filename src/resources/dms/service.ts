@@ -13,15 +13,16 @@ import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import type { Page } from '../../core/world/page-query.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import { toWirePublicBot, toWirePublicUser } from '../../core/world/wire.js';
-import type { InteractionStore, WorldStore } from '../../store/store.js';
-import type { DmChannel } from '../threads/store.js';
+import type { DmChannelStore, InteractionStore, WorldStore } from '../../store/store.js';
+import type { DmChannel } from './store.js';
 import type { AttachmentsService, IncomingFile } from '../attachments/service.js';
 import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from '../messages/service.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import type { WorldEvents } from '../../events/world-events.js';
 
 export interface DmChannelsDeps {
-  world: Pick<WorldStore, 'openDmChannel' | 'getDmChannel' | 'listDmChannelsOfUser' | 'getUser' | 'getApplication'>;
+  world: Pick<WorldStore, 'getUser' | 'getApplication'>;
+  dmChannels: Pick<DmChannelStore, 'openDmChannel' | 'getDmChannel' | 'listDmChannelsOfUser'>;
   messages: Pick<InteractionStore, 'putMessage' | 'getMessage'>;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
@@ -58,13 +59,13 @@ export class DmChannelsService {
     const recipientId = readRecipient(body);
     const user = await this.deps.world.getUser(recipientId);
     if (!user) throw apiError('UnknownUser');
-    const dm = await this.deps.world.openDmChannel(applicationId, user.id, this.deps.ids.next());
+    const dm = await this.deps.dmChannels.openDmChannel(applicationId, user.id, this.deps.ids.next());
     return this.wire(dm, { kind: 'bot', applicationId });
   }
 
   /** The DM channel of this id, if it is one: null for any other channel; 50001 for someone else's. */
   async find(viewer: Viewer, channelId: string): Promise<DmChannel | null> {
-    const dm = await this.deps.world.getDmChannel(channelId);
+    const dm = await this.deps.dmChannels.getDmChannel(channelId);
     if (dm && !isEnd(dm, viewer)) throw apiError('MissingAccess');
     return dm;
   }
@@ -90,7 +91,7 @@ export class DmChannelsService {
   async ofUser(userId: string): Promise<WireObject[]> {
     const viewer: Viewer = { kind: 'user', userId };
     const wired: WireObject[] = [];
-    for (const dm of await this.deps.world.listDmChannelsOfUser(userId)) wired.push(await this.wire(dm, viewer));
+    for (const dm of await this.deps.dmChannels.listDmChannelsOfUser(userId)) wired.push(await this.wire(dm, viewer));
     return wired;
   }
 

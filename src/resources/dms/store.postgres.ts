@@ -1,10 +1,12 @@
-/** The PostgreSQL DmChannelStore: one `dm_channels` row per app's bot and user (src/store/thread-store.ts). */
-import type { DmChannel, DmChannelStore } from '../threads/store.js';
-import { PostgresThreads } from '../threads/store.postgres.js';
+/** The PostgreSQL DmChannelStore: one `dm_channels` row per app's bot and user (`Store.dms`). */
+import type { DmChannel, DmChannelStore } from './store.js';
+import type { PostgresConnection } from '../../store/postgres/connection.js';
 
 const DM_COLUMNS = 'channel_id AS id, application_id, user_id';
 
-export class PostgresDmChannels extends PostgresThreads implements DmChannelStore {
+export class PostgresDmChannels implements DmChannelStore {
+  constructor(private readonly conn: PostgresConnection) {}
+
   async openDmChannel(applicationId: string, userId: string, newId: string): Promise<DmChannel> {
     // One statement: the insert's conflict makes a racing second open read the first one's row.
     const result = await this.conn.pool.query<DmChannel>(

@@ -1,8 +1,10 @@
-/** The SQLite DmChannelStore: one `dm_channels` row per app's bot and user (src/store/thread-store.ts). */
-import type { DmChannel, DmChannelStore } from '../threads/store.js';
-import { SqliteThreads } from '../threads/store.sqlite.js';
+/** The SQLite DmChannelStore: one `dm_channels` row per app's bot and user (`Store.dms`). */
+import type { DmChannel, DmChannelStore } from './store.js';
+import type { SqliteConnection } from '../../store/sqlite/connection.js';
 
-export class SqliteDmChannels extends SqliteThreads implements DmChannelStore {
+export class SqliteDmChannels implements DmChannelStore {
+  constructor(private readonly conn: SqliteConnection) {}
+
   async openDmChannel(applicationId: string, userId: string, newId: string): Promise<DmChannel> {
     return this.conn.transaction(() => {
       this.conn

@@ -12,6 +12,6 @@ export const guildStructureResource = defineResource({
   name: 'guild-structure',
   services: {
     structureWrites: ({ store, worldEvents }, { auditLog }) =>
-      new GuildStructureWrites(store.world, worldEvents, auditLog),
+      new GuildStructureWrites({ guildStructure: store.guildStructure, members: store.members }, worldEvents, auditLog),
   },
 });

@@ -5,14 +5,19 @@
  * member rows that hold it, a deleted channel's rows.
  */
 import type { Guild, Member } from '../../core/world/types.js';
-import { CHANNEL_OWNED_TABLES, structureDrops, withStructure, withoutRoles } from './rows.js';
+import { structureDrops, withStructure, withoutRoles } from './rows.js';
 import type { GuildStructureChange, GuildStructurePlanner, GuildStructureStore } from './store.js';
 import { freezeDocument, storedDocument } from '../../store/rows.js';
-import type { PostgresClient } from '../../store/postgres/connection.js';
+import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
+import type { PostgresShared } from '../../store/postgres/shared.js';
 import { insertAuditEntry } from '../audit-log/store.postgres.js';
-import { PostgresGuildMembers } from '../members/store.postgres.js';
 
-export class PostgresGuildStructure extends PostgresGuildMembers implements GuildStructureStore {
+export class PostgresGuildStructure implements GuildStructureStore {
+  constructor(
+    private readonly conn: PostgresConnection,
+    private readonly shared: PostgresShared,
+  ) {}
+
   async changeGuildStructure<R>(
     guildId: string,
     planner: GuildStructurePlanner<R>,
@@ -20,40 +25,19 @@ export class PostgresGuildStructure extends PostgresGuildMembers implements Guil
     return this.conn.transaction(async (client) => {
       const row = await client.query<{ doc: string }>('SELECT doc FROM guilds WHERE id = $1 FOR UPDATE', [guildId]);
       if (!row.rows[0]) return null;
+      const { guilds } = this.shared;
       const before = freezeDocument(storedDocument<Guild>(row.rows[0].doc));
       const plan = planner(before);
       const { result } = plan;
       const after = freezeDocument(withStructure(before, plan.structure));
-      await client.query('UPDATE guilds SET doc = $2 WHERE id = $1', [guildId, this.guildDocumentText(after)]);
+      await client.query('UPDATE guilds SET doc = $2 WHERE id = $1', [guildId, guilds.guildDocumentText(after)]);
       const drops = structureDrops(before, after);
       for (const entry of plan.audit ?? []) await insertAuditEntry(client, entry);
-      await this.linkChannels(client, after);
+      await guilds.linkChannels(client, after);
       await this.takeRoles(client, guildId, drops.roleIds);
-      await this.dropChannelRows(client, guildId, drops.channelIds);
+      await guilds.dropChannelRows(client, guildId, drops.channelIds);
       return { before, after, result };
     });
-  }
-
-  /** The rows the dropped channels own (inside the change's transaction). */
-  protected async dropChannelRows(
-    client: PostgresClient,
-    _guildId: string,
-    channelIds: readonly string[],
-  ): Promise<void> {
-    if (channelIds.length === 0) return;
-    for (const table of CHANNEL_OWNED_TABLES) {
-      await client.query(`DELETE FROM ${table} WHERE channel_id = ANY($1::text[])`, [channelIds]);
-    }
-  }
-
-  /** `channel_guilds` as exactly the guild's channels (a channel moved here from another guild now belongs to this one). */
-  protected async linkChannels(client: PostgresClient, guild: Guild): Promise<void> {
-    await client.query('DELETE FROM channel_guilds WHERE guild_id = $1', [guild.id]);
-    await client.query(
-      `INSERT INTO channel_guilds (channel_id, guild_id) SELECT DISTINCT unnest($1::text[]), $2
-       ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id`,
-      [guild.channels.map((c) => c.id), guild.id],
-    );
   }
 
   /** The roles taken from every member row of the guild that holds one of them. */

@@ -1,7 +1,7 @@
 /**
  * A guild's structure, its roles and channels, written apart from its members: a bot creating a
  * role or a channel rewrites the guild's document, never its member rows (docs/decisions.md, "Roles
- * and channels"). Part of WorldStore.
+ * and channels"). `Store.guildStructure`.
  */
 import type { AuditEntry } from '../audit-log/rules.js';
 import type { Channel, Guild, Role } from '../../core/world/types.js';

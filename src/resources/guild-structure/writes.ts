@@ -11,12 +11,16 @@ import { apiError } from '../../core/io/errors.js';
 import { diffWorlds } from '../../core/world/diff.js';
 import { botInGuild } from '../../core/world/guild-members.js';
 import type { Guild, World } from '../../core/world/types.js';
-import type { GuildStructure } from './store.js';
-import type { WorldStore } from '../../store/store.js';
+import type { GuildStructure, GuildStructureStore } from './store.js';
+import type { GuildMemberStore } from '../../store/store.js';
 import type { AuditLog } from '../audit-log/service.js';
 import type { WorldEvents } from '../../events/world-events.js';
 
-export type StructureStore = Pick<WorldStore, 'changeGuildStructure' | 'findGuildByChannelWithMembers'>;
+/** The guild's structure changed (`guildStructure`), and the guild of a channel looked up (`members`). */
+export interface StructureStore {
+  readonly guildStructure: Pick<GuildStructureStore, 'changeGuildStructure'>;
+  readonly members: Pick<GuildMemberStore, 'findGuildByChannelWithMembers'>;
+}
 
 /** What a change answers: the structure after it, and what the route returns. */
 export type StructurePlan<R> = (guild: Guild, actor: StructureActor) => { structure: GuildStructure; result: R };
@@ -44,7 +48,7 @@ export class GuildStructureWrites {
     plan: StructurePlan<R>,
   ): Promise<{ after: Guild; result: R }> {
     let audit: AuditEntry[] = [];
-    const change = await this.store.changeGuildStructure(guildId, (guild) => {
+    const change = await this.store.guildStructure.changeGuildStructure(guildId, (guild) => {
       if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
       const planned = plan(guild, botActor(guild, applicationId));
       audit = structureAuditInputs(guild, planned.structure, applicationId, reason).map((input) =>
@@ -60,7 +64,7 @@ export class GuildStructureWrites {
 
   /** The guild of a channel (10003 for a channel no guild has). */
   async guildIdOfChannel(channelId: string): Promise<string> {
-    const guild = await this.store.findGuildByChannelWithMembers(channelId, []);
+    const guild = await this.store.members.findGuildByChannelWithMembers(channelId, []);
     if (!guild) throw apiError('UnknownChannel');
     return guild.id;
   }

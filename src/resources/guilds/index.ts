@@ -12,7 +12,8 @@ declare module '../resource.js' {
 export const guildsResource = defineResource({
   name: 'guilds',
   services: {
-    guilds: ({ store }, { commandIndex }) => new GuildsService(store.world, commandIndex),
+    guilds: ({ store }, { commandIndex }) =>
+      new GuildsService({ world: store.world, members: store.members }, commandIndex),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(guildRoutes, { guilds: services.guilds });

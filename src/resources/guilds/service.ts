@@ -41,9 +41,12 @@ function hasMembersIntent(app: Application): boolean {
 /** The guild's command index the permission editor lists (command-index-service.ts). */
 export type GuildCommandIndex = Pick<CommandIndexService, 'guildIndex'>;
 
+/** What the guild reads look up: the reads of every REST read, and the list of guilds. */
+export type GuildsStore = WorldReadStore & { readonly world: Pick<WorldStore, 'listGuilds'> };
+
 export class GuildsService {
   constructor(
-    private readonly store: WorldReadStore & Pick<WorldStore, 'listGuilds'>,
+    private readonly store: GuildsStore,
     private readonly commandIndex: GuildCommandIndex | null = null,
   ) {}
 
@@ -61,7 +64,7 @@ export class GuildsService {
 
   /** `guild` holds every member. */
   private async memberCount(guild: Guild): Promise<number> {
-    return guildMembers(guild, await guildDirectory(this.store, guild)).length;
+    return guildMembers(guild, await guildDirectory(this.store.world, guild)).length;
   }
 
   async guild(viewer: Viewer, guildId: string, withCounts: boolean): Promise<WireObject> {
@@ -99,7 +102,7 @@ export class GuildsService {
 
   async member(viewer: Viewer, guildId: string, userId: string): Promise<WireObject> {
     const guild = await visibleGuild(this.store, viewer, guildId, [userId]);
-    const view = findGuildMember(guild, userId, await guildDirectory(this.store, guild, userId));
+    const view = findGuildMember(guild, userId, await guildDirectory(this.store.world, guild, userId));
     if (!view) throw apiError('UnknownMember');
     return toWireGuildMember(guild, view);
   }
@@ -112,7 +115,7 @@ export class GuildsService {
     const guild = await visibleGuildWithAllMembers(this.store, { kind: 'bot', applicationId: app.id }, guildId);
     if (!hasMembersIntent(app)) throw apiError('MissingAccess');
     const after = page.after ?? '0';
-    return guildMembers(guild, await guildDirectory(this.store, guild))
+    return guildMembers(guild, await guildDirectory(this.store.world, guild))
       .filter((view) => compareSnowflakes(view.member.user_id, after) > 0)
       .slice(0, page.limit)
       .map((view) => toWireGuildMember(guild, view));
@@ -122,7 +125,7 @@ export class GuildsService {
   async myGuilds(viewer: Viewer, page: Page, withCounts: boolean): Promise<WireObject[]> {
     // Without a cursor the list starts at the lowest id, as `after=0` would.
     const cursored = page.before === undefined && page.after === undefined ? { ...page, after: '0' } : page;
-    const mine = (await this.store.listGuilds()).filter((guild) => viewerInGuild(guild, viewer));
+    const mine = (await this.store.world.listGuilds()).filter((guild) => viewerInGuild(guild, viewer));
     const chosen = selectPage(mine, cursored, (g) => g.id).sort((a, b) => compareSnowflakes(a.id, b.id));
     const wire: WireObject[] = [];
     for (const guild of chosen) {
@@ -136,9 +139,9 @@ export class GuildsService {
   /** Any user (or a bot, by its application id) to any caller, as in v10. */
   async user(id: string): Promise<WireObject> {
     if (!isSnowflake(id)) throw apiError('UnknownUser');
-    const user = await this.store.getUser(id);
+    const user = await this.store.world.getUser(id);
     if (user) return toWirePublicUser(user);
-    const app = await this.store.getApplication(id);
+    const app = await this.store.world.getApplication(id);
     if (app) return toWirePublicBot(app);
     throw apiError('UnknownUser');
   }

@@ -27,7 +27,7 @@ import {
 } from '../attachments/service.js';
 
 export interface CallbacksServiceDeps {
-  store: Pick<Store, 'world' | 'interactions'>;
+  store: Pick<Store, 'world' | 'members' | 'interactions'>;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
   now: () => number;

@@ -40,7 +40,7 @@ import {
 } from './invocation-scene.js';
 
 export interface CommandInvocationsDeps {
-  store: Pick<Store, 'world' | 'commands' | 'interactions'>;
+  store: Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'interactions'>;
   ids: SnowflakeGenerator;
   now: () => number;
 }

@@ -30,7 +30,7 @@ import { loadPlace, messageReadableIn, viewableGuild, withNamedMembers, type Pla
 import type { MessageRenderer } from '../messages/renderer.js';
 
 export interface ComponentInteractionsDeps {
-  store: Pick<Store, 'world' | 'interactions'>;
+  store: Pick<Store, 'world' | 'members' | 'interactions'>;
   ids: SnowflakeGenerator;
   renderer: MessageRenderer;
   now: () => number;

@@ -15,7 +15,7 @@ import type { Store, StoredApplication } from '../../store/store.js';
 import { memberOf } from '../../core/world/member-index.js';
 
 /** The stores a scene is read from. */
-type SceneStores = Pick<Store, 'world' | 'commands'>;
+type SceneStores = Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands'>;
 
 /** Where a user acts: a channel of a guild they are a member of and can view, or the bot's DM. */
 export interface PlaceInGuild {
@@ -65,14 +65,14 @@ async function findCommand(store: SceneStores, request: InvokeRequest): Promise<
 
 /** Where the user acts (the same rules for invoking, clicking and submitting); throws the v10 refusal. */
 export async function loadPlace(
-  store: Pick<Store, 'world'>,
+  store: Pick<Store, 'members'>,
   user: User,
   where: { guild_id: string | null; channel_id: string },
 ): Promise<Place> {
   if (where.guild_id === null) {
     // The world has no DM channels: an id the world knows is a guild channel, never a DM's. Refused
     // as unknown, so that a DM invocation neither reaches a guild channel nor reveals it exists.
-    if (await store.world.findGuildByChannelWithMembers(where.channel_id, [])) throw apiError('UnknownChannel');
+    if (await store.members.findGuildByChannelWithMembers(where.channel_id, [])) throw apiError('UnknownChannel');
     const channel: Channel = {
       id: where.channel_id,
       type: 1,
@@ -84,7 +84,7 @@ export async function loadPlace(
     return { user, inGuild: null, channel };
   }
   // Only the user's member is read; what the request names is read by `withNamedMembers`.
-  const guild = await store.world.getGuildWithMembers(where.guild_id, [user.id]);
+  const guild = await store.members.getGuildWithMembers(where.guild_id, [user.id]);
   if (!guild) throw apiError('UnknownGuild');
   const member = memberOf(guild, user.id);
   if (!member) throw apiError('MissingAccess');
@@ -99,14 +99,14 @@ export async function loadPlace(
  * the users a request names are resolved as members against it, and no other member is read.
  */
 export async function withNamedMembers<P extends { user: User; inGuild: PlaceInGuild | null }>(
-  store: Pick<Store, 'world'>,
+  store: Pick<Store, 'members'>,
   place: P,
   userIds: readonly string[],
 ): Promise<P> {
   const inGuild = place.inGuild;
   const named = userIds.filter((id) => id !== place.user.id);
   if (!inGuild || named.length === 0) return place;
-  const guild = await store.world.getGuildWithMembers(inGuild.guild.id, [place.user.id, ...named]);
+  const guild = await store.members.getGuildWithMembers(inGuild.guild.id, [place.user.id, ...named]);
   return guild ? { ...place, inGuild: { ...inGuild, guild } } : place;
 }
 
@@ -144,7 +144,7 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
   const command = await findCommand(store, request);
   const place = await loadPlace(store, user, request);
   if (!place.inGuild) {
-    const authorization = await store.world.getUserAuthorization(app.id, user.id);
+    const authorization = await store.oauth2Grants.getUserAuthorization(app.id, user.id);
     return {
       app,
       user,

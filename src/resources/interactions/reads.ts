@@ -11,7 +11,7 @@ import type { User } from '../../core/world/types.js';
 import type { InteractionStatus, Store } from '../../store/store.js';
 
 export interface InteractionReadsDeps {
-  store: Pick<Store, 'world' | 'interactions'>;
+  store: Pick<Store, 'world' | 'members' | 'interactions'>;
   now: () => number;
 }
 
@@ -37,7 +37,7 @@ export class InteractionReads {
    */
   private async invokerStillReads(user: User, record: InteractionStatus): Promise<boolean> {
     if (record.guild_id === null) return true;
-    const guild = await this.deps.store.world.getGuildWithMembers(record.guild_id, [user.id]);
+    const guild = await this.deps.store.members.getGuildWithMembers(record.guild_id, [user.id]);
     const member = guild ? memberOf(guild, user.id) : undefined;
     const channel = guild?.channels.find((c) => c.id === record.channel_id);
     return (

@@ -13,7 +13,7 @@ export const membersResource = defineResource({
   name: 'members',
   services: {
     members: ({ store, worldEvents, now }, { auditLog }) =>
-      new MembersService({ store: store.world, auditLog, events: worldEvents, now }),
+      new MembersService({ world: store.world, members: store.members, auditLog, events: worldEvents, now }),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(memberRoutes, { members: services.members });

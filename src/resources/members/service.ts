@@ -25,27 +25,17 @@ import { botInGuild, botMember, guildMembers, type GuildMemberView } from '../..
 import { memberOf } from '../../core/world/member-index.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { appBasePermissions, toWireGuildMember, toWireMemberUser } from '../../core/world/v10-objects.js';
-import type { WorldStore } from '../../store/store.js';
+import type { GuildMemberStore, WorldStore } from '../../store/store.js';
 import type { AuditLog } from '../audit-log/service.js';
 import { guildDirectory } from '../world/reads.js';
 import type { WorldEvents } from '../../events/world-events.js';
 
 type WireObject = Record<string, unknown>;
 
-export type MembersStore = Pick<
-  WorldStore,
-  | 'getGuild'
-  | 'getGuildWithMembers'
-  | 'findGuildByChannelWithMembers'
-  | 'getUser'
-  | 'getApplication'
-  | 'updateGuildMember'
-  | 'deleteGuildMember'
-  | 'setBotNick'
->;
-
 export interface MembersParts {
-  store: MembersStore;
+  /** The guild with every member, and the users and apps its members name. */
+  world: Pick<WorldStore, 'getGuild' | 'getUser' | 'getApplication'>;
+  members: Pick<GuildMemberStore, 'getGuildWithMembers' | 'updateGuildMember' | 'deleteGuildMember' | 'setBotNick'>;
   auditLog: AuditLog;
   events: WorldEvents;
   now: () => number;
@@ -61,7 +51,7 @@ export class MembersService {
 
   /** The guild, holding the member of `userId`, where the app's bot is. */
   private async botsGuild(applicationId: string, guildId: string, userIds: readonly string[]): Promise<Guild> {
-    const guild = await this.parts.store.getGuildWithMembers(guildId, userIds);
+    const guild = await this.parts.members.getGuildWithMembers(guildId, userIds);
     if (!guild) throw apiError('UnknownGuild');
     if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
     return guild;
@@ -76,7 +66,7 @@ export class MembersService {
   }
 
   private async view(member: Member): Promise<GuildMemberView> {
-    return { member, user: (await this.parts.store.getUser(member.user_id)) ?? undefined, bot: undefined };
+    return { member, user: (await this.parts.world.getUser(member.user_id)) ?? undefined, bot: undefined };
   }
 
   private audit(applicationId: string, guildId: string, userId: string, reason: string | null) {
@@ -96,7 +86,7 @@ export class MembersService {
    * changed); UnknownMember when it left meanwhile.
    */
   private async write(guild: Guild, member: Member, entries: AuditEntry[]): Promise<WireObject> {
-    if (entries.length > 0 && !(await this.parts.store.updateGuildMember(guild.id, member, entries))) {
+    if (entries.length > 0 && !(await this.parts.members.updateGuildMember(guild.id, member, entries))) {
       throw apiError('UnknownMember');
     }
     const wire = toWireGuildMember(guild, await this.view(member));
@@ -164,7 +154,7 @@ export class MembersService {
     const refusal = kickRefusal(guild, applicationId, member);
     if (refusal) refuse(refusal);
     const entry = this.audit(applicationId, guild.id, userId, reason)(AuditLogEvent.MemberKick);
-    if (!(await this.parts.store.deleteGuildMember(guild.id, userId, entry))) throw apiError('UnknownMember');
+    if (!(await this.parts.members.deleteGuildMember(guild.id, userId, entry))) throw apiError('UnknownMember');
     const user = toWireMemberUser(await this.view(member));
     this.parts.events.publishAll([guildDispatch('GUILD_MEMBER_REMOVE', guild.id, null, { guild_id: guild.id, user })]);
     this.parts.auditLog.announce(entry);
@@ -180,14 +170,15 @@ export class MembersService {
     if (edit.nick !== undefined && !hasAll(appBasePermissions(guild, applicationId), CHANGE_NICKNAME)) {
       refuse('missing-permission');
     }
-    const app = (await this.parts.store.getApplication(applicationId)) ?? undefined;
+    const app = (await this.parts.world.getApplication(applicationId)) ?? undefined;
     const before = botMember(guild, applicationId);
     const changes = edit.nick === undefined ? [] : memberUpdateChanges(before, { ...before, nick: edit.nick });
     if (edit.nick === undefined || changes.length === 0) {
       return toWireGuildMember(guild, { member: before, user: undefined, bot: app });
     }
     const entry = this.audit(applicationId, guild.id, applicationId, reason)(AuditLogEvent.MemberUpdate, changes);
-    if (!(await this.parts.store.setBotNick(guild.id, applicationId, edit.nick, entry))) throw apiError('UnknownGuild');
+    if (!(await this.parts.members.setBotNick(guild.id, applicationId, edit.nick, entry)))
+      throw apiError('UnknownGuild');
     const wire = toWireGuildMember(guild, { member: { ...before, nick: edit.nick }, user: undefined, bot: app });
     this.parts.events.publishAll([
       guildDispatch('GUILD_MEMBER_UPDATE', guild.id, null, { ...wire, guild_id: guild.id }),
@@ -201,13 +192,13 @@ export class MembersService {
     const issues: Issue[] = [];
     const { query, limit } = readSearchQuery(queryText, issues);
     if (issues.length > 0) throw invalidFormBody(issues);
-    const guild = await this.parts.store.getGuild(guildId);
+    const guild = await this.parts.world.getGuild(guildId);
     if (!guild) throw apiError('UnknownGuild');
     if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
     const prefix = query.toLowerCase();
     const starts = (text: string | null | undefined) =>
       typeof text === 'string' && text.toLowerCase().startsWith(prefix);
-    return guildMembers(guild, await guildDirectory(this.parts.store, guild))
+    return guildMembers(guild, await guildDirectory(this.parts.world, guild))
       .filter((view) => starts(view.member.nick) || starts(view.user?.username) || starts(view.bot?.name))
       .slice(0, limit)
       .map((view) => toWireGuildMember(guild, view));

@@ -6,36 +6,11 @@
 import type { AuditEntry } from '../audit-log/rules.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from './store.js';
-import { freezeDocument, guildDocument, storedDocument, withBotNick, withMembers } from '../../store/rows.js';
+import { freezeDocument, storedDocument, withBotNick } from '../../store/rows.js';
 import { insertAuditEntry } from '../audit-log/store.postgres.js';
-import { withoutStoredThreads, withStoredThreads, type StoredThreadRow } from '../threads/rows.js';
-import type { PostgresClient } from '../../store/postgres/connection.js';
-import { PostgresOAuth2Grants } from '../oauth2/store.postgres.js';
-
-/**
- * The members of the guild `g` (a query's alias), in the guild's order, as one JSON array text (NULL: none).
- * `g.id` and `guild_id` share one collation (src/store/migrations/2026-12-02-id-collation.ts): an
- * equality of two collations would use neither index and scan every member of the world.
- */
-export const MEMBERS_OF_G = `(SELECT '[' || string_agg(m.doc, ',' ORDER BY m.position, m.user_id) || ']'
-  FROM guild_members m WHERE m.guild_id = g.id)`;
-
-/**
- * The stored threads of the guild `g` (a query's alias), each with its members' ids by join time, as
- * one JSON array text (NULL: none): src/store/thread-store.ts.
- */
-export const THREADS_OF_G = `(SELECT json_agg(json_build_object('doc', t.doc, 'members',
-    (SELECT COALESCE(json_agg(tm.user_id ORDER BY tm.joined_at, length(tm.user_id), tm.user_id), '[]'::json)
-     FROM thread_members tm WHERE tm.guild_id = t.guild_id AND tm.thread_id = t.thread_id))
-    ORDER BY length(t.thread_id), t.thread_id)::text
-  FROM guild_threads t WHERE t.guild_id = g.id)`;
-
-/** A guild of its document, its members' JSON array text and its stored threads' (THREADS_OF_G). */
-export function guildOfRow(row: { doc: string; members: string | null; threads?: string | null }): Guild {
-  const members = row.members === null ? [] : storedDocument<Member[]>(row.members);
-  const threads = row.threads ? storedDocument<StoredThreadRow[]>(row.threads) : [];
-  return withStoredThreads(withMembers(storedDocument<Guild>(row.doc), members), threads);
-}
+import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
+import { GUILD_ID_OF_G, guildOfRow, THREADS_OF_G } from '../../store/postgres/guild-documents.js';
+import type { PostgresShared } from '../../store/postgres/shared.js';
 
 /**
  * The guild's document and the members of `$2` in the guild's order, as one JSON array text, in
@@ -44,7 +19,7 @@ export function guildOfRow(row: { doc: string; members: string | null; threads?:
 const GUILD_WITH_MEMBERS = {
   name: 'slashd-guild-with-members',
   text: `SELECT g.doc, (SELECT '[' || string_agg(m.doc, ',' ORDER BY m.position, m.user_id) || ']'
-                       FROM guild_members m WHERE m.guild_id = g.id AND m.user_id = ANY($2::text[])) AS members,
+                       FROM guild_members m WHERE m.guild_id = ${GUILD_ID_OF_G} AND m.user_id = ANY($2::text[])) AS members,
               ${THREADS_OF_G} AS threads
          FROM guilds g WHERE g.id = $1`,
 };
@@ -57,7 +32,12 @@ async function lockMember(client: PostgresClient, guildId: string, userId: strin
   ]);
 }
 
-export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildMemberStore {
+export class PostgresGuildMembers implements GuildMemberStore {
+  constructor(
+    private readonly conn: PostgresConnection,
+    private readonly shared: PostgresShared,
+  ) {}
+
   async getGuildWithMembers(guildId: string, userIds: readonly string[]): Promise<Guild | null> {
     const result = await this.conn.pool.query<{ doc: string; members: string | null }>({
       ...GUILD_WITH_MEMBERS,
@@ -68,7 +48,7 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
   }
 
   async findGuildByChannelWithMembers(channelId: string, userIds: readonly string[]): Promise<Guild | null> {
-    const guildId = await this.guildIdOfChannel(channelId);
+    const guildId = await this.shared.guilds.guildIdOfChannel(channelId);
     return guildId === null ? null : this.getGuildWithMembers(guildId, userIds);
   }
 
@@ -202,36 +182,5 @@ export class PostgresGuildMembers extends PostgresOAuth2Grants implements GuildM
       if (audit) await insertAuditEntry(client, audit);
       return true;
     });
-  }
-
-  protected async guildIdOfChannel(channelId: string): Promise<string | null> {
-    const result = await this.conn.pool.query<{ guild_id: string }>(
-      `SELECT guild_id FROM channel_guilds WHERE channel_id = $1
-       UNION ALL SELECT guild_id FROM guild_threads WHERE thread_id = $1 LIMIT 1`,
-      [channelId],
-    );
-    return result.rows[0]?.guild_id ?? null;
-  }
-
-  /** The guild's members as exactly `guild.members`, in that order (inside the caller's transaction). */
-  protected async writeMembers(client: PostgresClient, guild: Guild): Promise<void> {
-    await client.query('DELETE FROM guild_members WHERE guild_id = $1', [guild.id]);
-    await client.query(
-      `INSERT INTO guild_members (guild_id, user_id, position, doc)
-       SELECT $1, m.user_id, m.position, m.doc
-       FROM unnest($2::text[], $3::int[], $4::text[]) AS m(user_id, position, doc)
-       ON CONFLICT DO NOTHING`,
-      [
-        guild.id,
-        guild.members.map((m) => m.user_id),
-        guild.members.map((_, position) => position),
-        guild.members.map((m) => JSON.stringify(m)),
-      ],
-    );
-  }
-
-  /** The stored document of a guild: its members are rows of their own. */
-  protected guildDocumentText(guild: Guild): string {
-    return JSON.stringify(guildDocument(withoutStoredThreads(guild)));
   }
 }

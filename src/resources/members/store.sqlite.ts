@@ -7,28 +7,27 @@ import { approximateBytes } from '../../core/byte-lru.js';
 import type { AuditEntry } from '../audit-log/rules.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { BannedUserError, type BanPage, type GuildBan, type GuildMemberStore } from './store.js';
-import {
-  freezeDocument,
-  guildDocument,
-  storedDocument,
-  memberCacheKey,
-  withBotNick,
-  withMembers,
-} from '../../store/rows.js';
+import { freezeDocument, storedDocument, memberCacheKey, withBotNick, withMembers } from '../../store/rows.js';
 import { insertAuditEntry } from '../audit-log/store.sqlite.js';
-import { SqliteOAuth2Grants } from '../oauth2/store.sqlite.js';
+import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import { cacheTag } from '../../store/sqlite/read-caches.js';
+import type { SqliteShared } from '../../store/sqlite/shared.js';
 
 /** Reads naming more members than this are not cached: each would be an entry few reads share. */
 const MAX_CACHED_MEMBER_IDS = 4;
 
-export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMemberStore {
+export class SqliteGuildMembers implements GuildMemberStore {
+  constructor(
+    private readonly conn: SqliteConnection,
+    private readonly shared: SqliteShared,
+  ) {}
+
   async getGuildWithMembers(guildId: string, userIds: readonly string[]): Promise<Guild | null> {
     const ids = [...new Set(userIds)];
     const key = memberCacheKey(guildId, ids);
     const cached = this.conn.caches().guildsWithMembers.get(key);
     if (cached) return cached;
-    const document = this.guildWithoutMembers(guildId);
+    const document = this.shared.guilds.guildWithoutMembers(guildId);
     if (!document) return null;
     const docs = this.memberDocs(guildId, ids);
     const guild = freezeDocument(
@@ -46,7 +45,7 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
   }
 
   async findGuildByChannelWithMembers(channelId: string, userIds: readonly string[]): Promise<Guild | null> {
-    const guildId = this.guildIdOfChannel(channelId);
+    const guildId = this.shared.guilds.guildIdOfChannel(channelId);
     return guildId === null ? null : this.getGuildWithMembers(guildId, userIds);
   }
 
@@ -172,54 +171,6 @@ export class SqliteGuildMembers extends SqliteOAuth2Grants implements GuildMembe
       if (lifted && audit) insertAuditEntry(this.conn, audit);
       return lifted;
     });
-  }
-
-  protected guildIdOfChannel(channelId: string): string | null {
-    const row = this.conn.sql('SELECT guild_id FROM channel_guilds WHERE channel_id = ?').get(channelId) as
-      { guild_id: string } | undefined;
-    return row?.guild_id ?? null;
-  }
-
-  /** The guild's document (its member list empty), cached until the guild itself is written. */
-  protected guildWithoutMembers(guildId: string): Guild | null {
-    const cached = this.conn.caches().guildDocuments.get(guildId);
-    if (cached) return cached;
-    const row = this.conn.sql('SELECT doc FROM guilds WHERE id = ?').get(guildId) as { doc: string } | undefined;
-    if (!row) return null;
-    const guild = freezeDocument(this.withChannelRows(storedDocument<Guild>(row.doc)));
-    this.conn.cached.guildDocuments.set(guildId, guild, approximateBytes(row.doc.length), [cacheTag.guild(guildId)]);
-    return guild;
-  }
-
-  /** The guild's document with the channels kept as rows of their own (threads: thread-tables.ts). */
-  protected withChannelRows(document: Guild): Guild {
-    return document;
-  }
-
-  /** Every member of the guild, in the guild's order. */
-  protected allMembers(guildId: string): Member[] {
-    return (
-      this.conn
-        .sql('SELECT doc FROM guild_members WHERE guild_id = ? ORDER BY position, user_id')
-        .pluck()
-        .all(guildId) as string[]
-    ).map((doc) => storedDocument<Member>(doc));
-  }
-
-  /** The guild's members as exactly `guild.members`, in that order (inside the caller's transaction). */
-  protected writeMembers(guild: Guild): void {
-    this.conn.sql('DELETE FROM guild_members WHERE guild_id = ?').run(guild.id);
-    const insert = this.conn.sql(
-      'INSERT OR IGNORE INTO guild_members (guild_id, user_id, position, doc) VALUES (?, ?, ?, ?)',
-    );
-    guild.members.forEach((member, position) => {
-      insert.run(guild.id, member.user_id, position, JSON.stringify(member));
-    });
-  }
-
-  /** The stored document of a guild: its members are rows of their own. */
-  protected guildDocumentText(guild: Guild): string {
-    return JSON.stringify(guildDocument(guild));
   }
 
   private memberDocs(guildId: string, ids: readonly string[]): string[] {

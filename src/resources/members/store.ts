@@ -2,7 +2,7 @@
  * A guild's members as rows of their own (one per guild and user), not inside the guild's
  * document: a member write touches one row, and a read of a guild names the members it needs, so
  * neither costs more in a guild of 100,000 members than in one of 10 (docs/decisions.md, "Members
- * as rows"). Part of WorldStore; the guild's document itself is written by `putGuild`.
+ * as rows"). `Store.members`; the guild's document itself is written by the world's `putGuild`.
  */
 import type { AuditEntry } from '../audit-log/rules.js';
 import type { Guild, Member } from '../../core/world/types.js';

@@ -11,11 +11,12 @@ import {
   type StoredMessageReference,
 } from './rules/messages.js';
 import type { Application, User } from '../../core/world/types.js';
-import type { InteractionStore, WorldStore } from '../../store/store.js';
+import type { GuildMemberStore, InteractionStore, WorldStore } from '../../store/store.js';
 
 /** What the context is loaded from. */
 export interface MessageContextStore {
-  world: Pick<WorldStore, 'getUser' | 'getApplication' | 'getGuildWithMembers'>;
+  world: Pick<WorldStore, 'getUser' | 'getApplication'>;
+  members: Pick<GuildMemberStore, 'getGuildWithMembers'>;
   messages: Pick<InteractionStore, 'getMessage' | 'pinnedAmong'>;
 }
 
@@ -31,7 +32,7 @@ export async function findReferencedMessage(
   const stored = await store.messages.getMessage(reference.channel_id, reference.message_id);
   if (stored) return stored.ephemeral_for_user_id === null ? stored : null;
   // Only its messages are read: none of its members.
-  const guild = reference.guild_id ? await store.world.getGuildWithMembers(reference.guild_id, []) : null;
+  const guild = reference.guild_id ? await store.members.getGuildWithMembers(reference.guild_id, []) : null;
   const world = guild?.messages.find((m) => m.id === reference.message_id && m.channel_id === reference.channel_id);
   return world && guild ? fromWorldMessage(world, guild.id) : null;
 }

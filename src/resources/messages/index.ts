@@ -16,7 +16,17 @@ declare module '../resource.js' {
 
 /** What a message's sender needs, in a guild channel and in a DM alike. */
 export function messaging({ store, ids, now, worldEvents }: ServiceParts, { renderer, attachments }: NodeServices) {
-  return { world: store.world, messages: store.interactions, renderer, ids, now, events: worldEvents, attachments };
+  return {
+    world: store.world,
+    members: store.members,
+    dmChannels: store.dms,
+    messages: store.interactions,
+    renderer,
+    ids,
+    now,
+    events: worldEvents,
+    attachments,
+  };
 }
 
 export const messagesResource = defineResource({
@@ -26,7 +36,13 @@ export const messagesResource = defineResource({
     channelMessages: (parts, services) =>
       new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms }),
     messageModeration: ({ store, now, worldEvents }) =>
-      new MessageModerationService({ world: store.world, messages: store.interactions, now, events: worldEvents }),
+      new MessageModerationService({
+        world: store.world,
+        members: store.members,
+        messages: store.interactions,
+        now,
+        events: worldEvents,
+      }),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(channelMessageRoutes, {

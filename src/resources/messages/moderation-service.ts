@@ -12,7 +12,8 @@ import type { WorldEvents } from '../../events/world-events.js';
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 
 export interface MessageModerationDeps {
-  world: WorldReadStore;
+  world: WorldReadStore['world'];
+  members: WorldReadStore['members'];
   messages: Pick<InteractionStore, 'deleteMessages'>;
   now: () => number;
   events: Pick<WorldEvents, 'messagesBulkDeleted'>;
@@ -29,7 +30,7 @@ export class MessageModerationService {
     const ids = readBulkDelete(body);
     if (!ids.ok) throw invalidFormBody(ids.issues);
     const viewer: Viewer = { kind: 'bot', applicationId };
-    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (!hasAll(permissions, MANAGE_MESSAGES)) throw apiError('MissingPermissions');
     const now = this.deps.now();
     if (ids.value.some((id) => tooOldToBulkDelete(id, now))) throw apiError('BulkDeleteTooOld');

@@ -26,13 +26,16 @@ export class MessageRenderer {
    * `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening).
    */
   constructor(
-    private readonly store: Pick<Store, 'world' | 'interactions' | 'reactions'>,
+    private readonly store: Pick<Store, 'world' | 'members' | 'interactions' | 'reactions'>,
     private readonly origin: () => string,
   ) {}
 
   /** Loads every user, application and replied-to message the messages name, so that rendering itself is pure. */
   private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
-    const context = await loadMessageContext({ world: this.store.world, messages: this.store.interactions }, messages);
+    const context = await loadMessageContext(
+      { world: this.store.world, members: this.store.members, messages: this.store.interactions },
+      messages,
+    );
     return { ...context, origin: this.origin() };
   }
 
@@ -65,7 +68,7 @@ export class MessageRenderer {
 
   private async guildOf(message: StoredMessage): Promise<Guild | undefined> {
     if (message.guild_id === null) return undefined;
-    return (await this.store.world.getGuildWithMembers(message.guild_id, [])) ?? undefined;
+    return (await this.store.members.getGuildWithMembers(message.guild_id, [])) ?? undefined;
   }
 
   /**

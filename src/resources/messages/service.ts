@@ -71,7 +71,8 @@ export function checkChannelMessage(body: unknown, editing?: StoredMessage): Rec
 }
 
 export interface ChannelMessagesDeps {
-  world: WorldReadStore;
+  world: WorldReadStore['world'];
+  members: WorldReadStore['members'];
   messages: Pick<InteractionStore, 'putMessage' | 'getMessage' | 'editMessage' | 'deleteMessage'>;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
@@ -96,7 +97,7 @@ export class ChannelMessagesService {
   async channel(viewer: Viewer, channelId: string): Promise<Record<string, unknown>> {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return this.deps.dms.wire(dm, viewer);
-    const { guild, channel } = await visibleChannel(this.deps.world, viewer, channelId);
+    const { guild, channel } = await visibleChannel(this.deps, viewer, channelId);
     return toWireChannel(guild, channel);
   }
 
@@ -109,7 +110,7 @@ export class ChannelMessagesService {
   ): Promise<Record<string, unknown>> {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return this.deps.dms.send(viewer, dm, body, files);
-    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const place = await visibleChannel(this.deps, viewer, channelId);
     const permissions = this.inForce(place.guild, viewer, place.permissions);
     if (!hasAll(permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
     const threadRefusal = postRefusal(place.channel, permissions);
@@ -123,7 +124,7 @@ export class ChannelMessagesService {
    * what sending needs (v10 answers 50013 otherwise); nothing is stored.
    */
   async typing(viewer: Viewer, channelId: string): Promise<void> {
-    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     if (!hasAll(this.inForce(guild, viewer, permissions), sendMessagesFlag(channel))) {
       throw apiError('MissingPermissions');
@@ -135,7 +136,7 @@ export class ChannelMessagesService {
   async get(viewer: Viewer, channelId: string, messageId: string): Promise<Record<string, unknown>> {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return this.deps.dms.message(viewer, dm, messageId);
-    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const message = await this.find(guild, channel, messageId, viewerId(viewer));
     if (!message) throw apiError('UnknownMessage');
@@ -150,7 +151,7 @@ export class ChannelMessagesService {
     body: unknown,
     files: readonly IncomingFile[] = [],
   ): Promise<Record<string, unknown>> {
-    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const place = await visibleChannel(this.deps, viewer, channelId);
     const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
     const edited = await this.editOwn(viewer, place, found, body, files);
     if (!edited) throw apiError('UnknownMessage');
@@ -159,7 +160,7 @@ export class ChannelMessagesService {
 
   /** The author's own message, or another's with MANAGE_MESSAGES in the channel. */
   async delete(viewer: Viewer, channelId: string, messageId: string): Promise<void> {
-    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const place = await visibleChannel(this.deps, viewer, channelId);
     const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
     if (!(await this.deleteAsAuthorOrModerator(viewer, place, found))) throw apiError('UnknownMessage');
   }
@@ -196,7 +197,7 @@ export class ChannelMessagesService {
     const named = userMentionIds(content);
     if (named.length === 0) return place;
     const loaded = place.guild.members.map((member) => member.user_id);
-    const guild = await this.deps.world.getGuildWithMembers(place.guild.id, [...loaded, ...named]);
+    const guild = await this.deps.members.getGuildWithMembers(place.guild.id, [...loaded, ...named]);
     return guild ? { ...place, guild } : place;
   }
 

@@ -17,22 +17,19 @@ import { withQuery } from './rules/redirect.js';
 import { coversScopes, grantsToken, installsApp, Scope, SCOPE_WORDING } from './rules/scopes.js';
 import { flagNames } from '../../core/permissions/flag-names.js';
 import type { Guild, User } from '../../core/world/types.js';
-import type { StoredApplication, WorldStore } from '../../store/store.js';
+import type { GuildMemberStore, OAuth2GrantStore, StoredApplication, WorldStore } from '../../store/store.js';
 import { invalidRequest } from './oauth2-error.js';
 import { newToken } from './tokens.js';
 
 /** An authorization code is redeemable this long after it is issued (ms; RFC 6749 §4.1.2 advises at most 10 minutes). */
 export const AUTHORIZATION_CODE_TTL_MS = 600_000;
 
-export type AuthorizationStore = Pick<
-  WorldStore,
-  | 'getApplication'
-  | 'getGuildWithMembers'
-  | 'guildIdsOfMember'
-  | 'putAuthorizationCode'
-  | 'putUserAuthorization'
-  | 'getUserAuthorization'
->;
+/** The app (`world`), the user's guilds with their member (`members`), codes and the user's authorizations (`grants`). */
+export interface AuthorizationStore {
+  readonly world: Pick<WorldStore, 'getApplication'>;
+  readonly members: Pick<GuildMemberStore, 'getGuildWithMembers' | 'guildIdsOfMember'>;
+  readonly grants: Pick<OAuth2GrantStore, 'putAuthorizationCode' | 'putUserAuthorization' | 'getUserAuthorization'>;
+}
 
 /** Installs an app in a guild and tells the bots (the world service's job). */
 export interface GuildInstaller {
@@ -76,7 +73,7 @@ export class OAuth2Authorization {
 
   async read(query: AuthorizeQuery): Promise<AuthorizeReading> {
     const clientId = clientIdOf(query);
-    return checkAuthorizeQuery(clientId ? await this.store.getApplication(clientId) : null, query);
+    return checkAuthorizeQuery(clientId ? await this.store.world.getApplication(clientId) : null, query);
   }
 
   async consentView(request: AuthorizationRequest, user: User): Promise<ConsentView> {
@@ -92,7 +89,7 @@ export class OAuth2Authorization {
   /** prompt=none: approve at once when the user authorized these scopes before; else `consent_required`. */
   async silentOutcome(request: AuthorizationRequest, user: User | null): Promise<AuthorizeOutcome> {
     if (!user) return this.refusal(request, 'login_required', 'The user is not signed in');
-    const earlier = await this.store.getUserAuthorization(request.clientId, user.id);
+    const earlier = await this.store.grants.getUserAuthorization(request.clientId, user.id);
     if (!earlier || installsApp(request.scopes) || !coversScopes(earlier.scopes, request.scopes)) {
       return this.refusal(request, 'consent_required', 'The user has not authorized these scopes');
     }
@@ -102,12 +99,12 @@ export class OAuth2Authorization {
   /** Authorize: installs what the scopes install, records the consent, and issues a code when a token was asked for. */
   async approve(request: AuthorizationRequest, user: User, chosenGuildId: string | null): Promise<AuthorizeOutcome> {
     const app = await this.appOf(request);
-    const earlier = await this.store.getUserAuthorization(app.id, user.id);
+    const earlier = await this.store.grants.getUserAuthorization(app.id, user.id);
     let installedGuild: string | null = null;
     let installedPermissions = '0';
     if (installsInGuild(request)) {
       const guildId = request.disableGuildSelect ? request.guildId : (chosenGuildId ?? request.guildId);
-      const guild = guildId ? await this.store.getGuildWithMembers(guildId, [user.id]) : null;
+      const guild = guildId ? await this.store.members.getGuildWithMembers(guildId, [user.id]) : null;
       if (!guild || !mayManageGuild(guild, user.id)) {
         return this.refusal(request, 'invalid_request', 'Choose a server you may manage');
       }
@@ -119,7 +116,7 @@ export class OAuth2Authorization {
       });
       installedGuild = guild.id;
     }
-    await this.store.putUserAuthorization({
+    await this.store.grants.putUserAuthorization({
       application_id: app.id,
       user_id: user.id,
       scopes: [...new Set([...(earlier?.scopes ?? []), ...request.scopes])],
@@ -134,7 +131,7 @@ export class OAuth2Authorization {
       return { redirect: withQuery(request.redirectUri, { ...guildParams, state: request.state }) };
     }
     const code = newToken();
-    await this.store.putAuthorizationCode(code, {
+    await this.store.grants.putAuthorizationCode(code, {
       grant_id: randomUUID(),
       application_id: app.id,
       user_id: user.id,
@@ -161,18 +158,20 @@ export class OAuth2Authorization {
   }
 
   private async appOf(request: AuthorizationRequest): Promise<StoredApplication> {
-    const app = await this.store.getApplication(request.clientId);
+    const app = await this.store.world.getApplication(request.clientId);
     if (!app) throw invalidRequest('Unknown application');
     return app;
   }
 
   private async manageableGuilds(request: AuthorizationRequest, user: User): Promise<ConsentGuild[]> {
     const ids =
-      request.disableGuildSelect && request.guildId ? [request.guildId] : await this.store.guildIdsOfMember(user.id);
+      request.disableGuildSelect && request.guildId
+        ? [request.guildId]
+        : await this.store.members.guildIdsOfMember(user.id);
     const asked = request.scopes.includes(Scope.Bot) ? request.permissions : null;
     const guilds: ConsentGuild[] = [];
     for (const id of ids) {
-      const guild = await this.store.getGuildWithMembers(id, [user.id]);
+      const guild = await this.store.members.getGuildWithMembers(id, [user.id]);
       if (!guild || !mayManageGuild(guild, user.id)) continue;
       guilds.push({ id: guild.id, name: guild.name, withheld: flagNames(withheldPermissions(guild, user.id, asked)) });
     }

@@ -19,8 +19,9 @@ declare module '../resource.js' {
 export const oauth2Resource = defineResource({
   name: 'oauth2',
   services: {
-    oidc: ({ store, address, now }) => new OidcService(store.world, address, now),
-    oauth2: ({ store, now }, { oidc, world }) => new OAuth2Service(store.world, now, oidc, world),
+    oidc: ({ store, address, now }) => new OidcService(store.oauth2Grants, address, now),
+    oauth2: ({ store, now }, { oidc, world }) =>
+      new OAuth2Service({ world: store.world, members: store.members, grants: store.oauth2Grants }, now, oidc, world),
     consentSessions: ({ store, now, config }, { oidc }) =>
       new ConsentSessions(store.world, () => oidc.sharedSecret(), now, config.sandboxSignIn === true),
   },

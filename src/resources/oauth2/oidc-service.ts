@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { KNOWN_SCOPES } from './rules/scopes.js';
-import type { SigningKeyRecord, WorldStore } from '../../store/store.js';
+import type { OAuth2GrantStore, SigningKeyRecord } from '../../store/store.js';
 
 /** ID tokens are signed RS256: the algorithm every relying party must accept (OIDC Core §15.1). */
 export const ID_TOKEN_ALG = 'RS256';
@@ -49,7 +49,7 @@ export class OidcService {
   private key: Promise<LoadedKey> | null = null;
 
   constructor(
-    private readonly store: Pick<WorldStore, 'signingKey'>,
+    private readonly store: Pick<OAuth2GrantStore, 'signingKey'>,
     readonly issuer: Issuer,
     private readonly now: () => number,
   ) {}

@@ -19,8 +19,16 @@ export type { ClientCredentials, TokenClient } from './clients.js';
 export type { TokenForm } from './grants/index.js';
 export type { AccessTokenResponse } from './tokens.js';
 
-/** Every store call of the OAuth2 server. */
-export type OAuth2Store = AuthorizationStore & ClientStore & GrantStore & RevocationStore & TokenInfoStore & TokenStore;
+/** Every store call of the OAuth2 server: the world's apps, users and access tokens, the guilds' members, the grant rows. */
+export interface OAuth2Stores {
+  readonly world: AuthorizationStore['world'] &
+    ClientStore &
+    RevocationStore['world'] &
+    TokenInfoStore &
+    TokenStore['world'];
+  readonly members: AuthorizationStore['members'];
+  readonly grants: AuthorizationStore['grants'] & GrantStore & RevocationStore['grants'] & TokenStore['grants'];
+}
 
 export class OAuth2Service {
   /** Who a token request comes from. */
@@ -32,15 +40,15 @@ export class OAuth2Service {
   private readonly grants: GrantContext;
 
   constructor(
-    private readonly store: OAuth2Store,
+    private readonly stores: OAuth2Stores,
     now: () => number,
     oidc: OidcService,
     installer: GuildInstaller,
   ) {
-    this.clients = new OAuth2Clients(store);
-    this.authorization = new OAuth2Authorization(store, now, installer);
-    this.tokenInfo = new TokenInfo(store);
-    this.grants = { store, now, tokens: new TokenIssuer(store, now, oidc) };
+    this.clients = new OAuth2Clients(stores.world);
+    this.authorization = new OAuth2Authorization(stores, now, installer);
+    this.tokenInfo = new TokenInfo(stores.world);
+    this.grants = { store: stores.grants, now, tokens: new TokenIssuer(stores, now, oidc) };
   }
 
   /** The token endpoint: the tokens of the form's `grant_type` for this client. */
@@ -50,6 +58,6 @@ export class OAuth2Service {
 
   /** The revocation endpoint: the token goes if it is this app's (RFC 7009). */
   revoke(app: StoredApplication, token: string | undefined): Promise<void> {
-    return revokeToken(this.store, app, token);
+    return revokeToken(this.stores, app, token);
   }
 }

@@ -13,7 +13,7 @@ import { tokenDigest } from '../../store/tokens.js';
 import type { PostgresConnection } from '../../store/postgres/connection.js';
 
 export class PostgresOAuth2Grants implements OAuth2GrantStore {
-  constructor(protected readonly conn: PostgresConnection) {}
+  constructor(private readonly conn: PostgresConnection) {}
 
   async putAuthorizationCode(code: string, grant: AuthorizationGrant): Promise<void> {
     await this.conn.transaction(async (client) => {

@@ -13,7 +13,7 @@ import { tokenDigest } from '../../store/tokens.js';
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 
 export class SqliteOAuth2Grants implements OAuth2GrantStore {
-  constructor(protected readonly conn: SqliteConnection) {}
+  constructor(private readonly conn: SqliteConnection) {}
 
   async putAuthorizationCode(code: string, grant: AuthorizationGrant): Promise<void> {
     this.conn.transaction(() => {

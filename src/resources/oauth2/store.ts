@@ -3,7 +3,7 @@
  * refresh tokens (spent ones too, until they expire, to tell a replay), a user's authorization of an app (consent, and a user install), and the
  * deployment's OpenID Connect signing key. Codes and refresh tokens are stored as SHA-256 digests
  * only and keyed by application id: a stolen database holds nothing a client could present.
- * Part of WorldStore (an application's rows go with it; a world reload clears them with the tokens).
+ * `Store.oauth2Grants` (an application's rows go with it; a world reload clears them with the tokens).
  */
 
 /** One use of the authorization endpoint: what its code, and every token issued from it, grant. */

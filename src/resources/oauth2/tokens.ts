@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Scope } from './rules/scopes.js';
-import type { AuthorizationGrant, StoredApplication, WorldStore } from '../../store/store.js';
+import type { AuthorizationGrant, OAuth2GrantStore, StoredApplication, WorldStore } from '../../store/store.js';
 import type { OidcService } from './oidc-service.js';
 
 /** Lifetime of an issued access token, in seconds (v10's `expires_in`). */
@@ -22,7 +22,11 @@ export interface AccessTokenResponse {
   id_token?: string;
 }
 
-export type TokenStore = Pick<WorldStore, 'putOAuth2Token' | 'putRefreshToken' | 'getUser'>;
+/** Access tokens and the users they name (`world`), refresh tokens (`grants`). */
+export interface TokenStore {
+  readonly world: Pick<WorldStore, 'putOAuth2Token' | 'getUser'>;
+  readonly grants: Pick<OAuth2GrantStore, 'putRefreshToken'>;
+}
 
 /** The part of a grant its tokens carry. */
 export type GrantOfTokens = Pick<AuthorizationGrant, 'grant_id' | 'user_id' | 'scopes'>;
@@ -42,7 +46,7 @@ export class TokenIssuer {
   /** A new token for the app itself (client credentials: no user), valid for ACCESS_TOKEN_TTL_SECONDS. */
   async issueAppToken(app: StoredApplication, scopes: readonly string[]): Promise<AccessTokenResponse> {
     const accessToken = newToken();
-    await this.store.putOAuth2Token({
+    await this.store.world.putOAuth2Token({
       access_token: accessToken,
       user_id: null,
       application_id: app.id,
@@ -65,7 +69,7 @@ export class TokenIssuer {
   ): Promise<AccessTokenResponse> {
     const accessToken = newToken();
     const refreshToken = newToken();
-    await this.store.putOAuth2Token({
+    await this.store.world.putOAuth2Token({
       access_token: accessToken,
       user_id: grant.user_id,
       application_id: app.id,
@@ -73,7 +77,7 @@ export class TokenIssuer {
       expires_at: this.now() + ACCESS_TOKEN_TTL_SECONDS * 1000,
       grant_id: grant.grant_id,
     });
-    await this.store.putRefreshToken(refreshToken, {
+    await this.store.grants.putRefreshToken(refreshToken, {
       grant_id: grant.grant_id,
       application_id: app.id,
       user_id: grant.user_id,
@@ -88,7 +92,7 @@ export class TokenIssuer {
       scope: grant.scopes.join(' '),
     };
     if (grant.scopes.includes(Scope.OpenId)) {
-      const user = await this.store.getUser(grant.user_id);
+      const user = await this.store.world.getUser(grant.user_id);
       response.id_token = await this.oidc.idToken({
         subject: grant.user_id,
         audience: app.id,

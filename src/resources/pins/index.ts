@@ -13,7 +13,14 @@ export const pinsResource = defineResource({
   name: 'pins',
   services: {
     pins: ({ store, now, worldEvents }, { renderer }) =>
-      new PinsService({ world: store.world, messages: store.interactions, renderer, events: worldEvents, now }),
+      new PinsService({
+        world: store.world,
+        members: store.members,
+        messages: store.interactions,
+        renderer,
+        events: worldEvents,
+        now,
+      }),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(channelPinRoutes, { pins: services.pins });

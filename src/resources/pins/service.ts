@@ -19,7 +19,8 @@ import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 type WireObject = Record<string, unknown>;
 
 export interface PinsDeps {
-  world: WorldReadStore;
+  world: WorldReadStore['world'];
+  members: WorldReadStore['members'];
   messages: Pick<InteractionStore, 'getMessage' | 'pinMessage' | 'unpinMessage' | 'listPins'>;
   renderer: MessageRenderer;
   events: WorldEvents;
@@ -65,7 +66,7 @@ export class PinsService {
     limit: number,
     before?: string,
   ): Promise<{ pin: Pin; message: WireObject }[]> {
-    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) return [];
     const pins = await this.deps.messages.listPins(channel.id, limit, before);
     const found: { pin: Pin; message: StoredMessage }[] = [];
@@ -82,7 +83,7 @@ export class PinsService {
 
   /** The channel, when the viewer may pin there and the message is one everyone in it sees. */
   private async pinnable(viewer: Viewer, channelId: string, messageId: string) {
-    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (!hasAll(permissions, PIN_MESSAGES)) throw apiError('MissingPermissions');
     const message = await findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId(viewer));
     if (!message || message.ephemeral_for_user_id !== null) throw apiError('UnknownMessage');

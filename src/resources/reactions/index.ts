@@ -15,6 +15,7 @@ export const reactionsResource = defineResource({
     reactions: ({ store, now, worldEvents }) =>
       new ReactionsService({
         world: store.world,
+        members: store.members,
         messages: store.interactions,
         reactions: store.reactions,
         events: worldEvents,

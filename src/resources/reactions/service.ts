@@ -35,7 +35,8 @@ import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 type WireObject = Record<string, unknown>;
 
 export interface ReactionsDeps {
-  world: WorldReadStore;
+  world: WorldReadStore['world'];
+  members: WorldReadStore['members'];
   messages: Pick<InteractionStore, 'getMessage'>;
   reactions: ReactionStore;
   events: WorldEvents;
@@ -123,7 +124,7 @@ export class ReactionsService {
     if (burst) return [];
     const ids = await this.deps.reactions.listReactionUsers(place.channelId, place.messageId, emoji.key, limit, after);
     // The channel's guild holds the viewer's member alone; the reactors' are read now (members as rows).
-    const withReactors = (await this.deps.world.getGuildWithMembers(guild.id, ids)) ?? guild;
+    const withReactors = (await this.deps.members.getGuildWithMembers(guild.id, ids)) ?? guild;
     const users: WireObject[] = [];
     for (const id of ids) {
       const view = await this.memberView(withReactors, id);
@@ -133,7 +134,7 @@ export class ReactionsService {
   }
 
   private async target(viewer: Viewer, channelId: string, messageId: string): Promise<Target> {
-    const { guild, channel, permissions } = await visibleChannel(this.deps.world, viewer, channelId);
+    const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingPermissions');
     const message = await findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId(viewer));
     if (!message || message.ephemeral_for_user_id !== null) throw apiError('UnknownMessage');

@@ -13,7 +13,7 @@ export const rolesResource = defineResource({
   name: 'roles',
   services: {
     roles: ({ store, ids }, { structureWrites }) =>
-      new RolesService({ world: store.world, writes: structureWrites, ids }),
+      new RolesService({ world: store.world, members: store.members, writes: structureWrites, ids }),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(roleRoutes, { roles: services.roles });

@@ -17,7 +17,8 @@ import { visibleGuild, type WorldReadStore } from '../world/reads.js';
 type WireObject = Record<string, unknown>;
 
 export interface RolesServiceDeps {
-  world: WorldReadStore;
+  world: WorldReadStore['world'];
+  members: WorldReadStore['members'];
   writes: GuildStructureWrites;
   ids: Pick<SnowflakeGenerator, 'next'>;
 }
@@ -26,7 +27,7 @@ export class RolesService {
   constructor(private readonly deps: RolesServiceDeps) {}
 
   async get(viewer: Viewer, guildId: string, roleId: string): Promise<WireObject> {
-    const guild = await visibleGuild(this.deps.world, viewer, guildId);
+    const guild = await visibleGuild(this.deps, viewer, guildId);
     return toWireRole(guild, findRole(guild, roleId));
   }
 

@@ -17,9 +17,24 @@ export const threadsResource = defineResource({
   name: 'threads',
   services: {
     threads: ({ store, ids, now, worldEvents }, { auditLog }) =>
-      new ThreadsService({ world: store.world, messages: store.interactions, ids, now, events: worldEvents, auditLog }),
-    threadMembers: ({ store, worldEvents, now }) => new ThreadMembersService(store.world, worldEvents, now),
-    threadLists: ({ store, now }) => new ThreadListsService(store.world, now),
+      new ThreadsService({
+        world: store.world,
+        members: store.members,
+        threads: store.threads,
+        messages: store.interactions,
+        ids,
+        now,
+        events: worldEvents,
+        auditLog,
+      }),
+    threadMembers: ({ store, worldEvents, now }) =>
+      new ThreadMembersService(
+        { world: store.world, members: store.members, threads: store.threads },
+        worldEvents,
+        now,
+      ),
+    threadLists: ({ store, now }) =>
+      new ThreadListsService({ world: store.world, members: store.members, threads: store.threads }, now),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(threadRoutes, {

@@ -11,7 +11,7 @@ import { archivedListPermission, isArchived } from './rules/thread-rules.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from '../../core/world/types.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
 import { viewerChannelPermissions, viewerId, type Viewer } from '../../core/world/viewer.js';
-import type { WorldStore } from '../../store/store.js';
+import type { ThreadStore } from '../../store/store.js';
 import { toWireThreadMember } from './place.js';
 import { visibleChannel, visibleGuild, type WorldReadStore } from '../world/reads.js';
 
@@ -25,7 +25,7 @@ type WireObject = Record<string, unknown>;
 
 export class ThreadListsService {
   constructor(
-    private readonly store: WorldReadStore & Pick<WorldStore, 'listThreadMembers'>,
+    private readonly store: WorldReadStore & { readonly threads: Pick<ThreadStore, 'listThreadMembers'> },
     private readonly now: () => number,
   ) {}
 
@@ -75,7 +75,7 @@ export class ThreadListsService {
     const me = viewerId(viewer);
     const members: WireObject[] = [];
     for (const thread of threads.filter((t) => (t.thread_member_ids ?? []).includes(me))) {
-      const rows = thread.thread ? await this.store.listThreadMembers(guild.id, thread.id) : [];
+      const rows = thread.thread ? await this.store.threads.listThreadMembers(guild.id, thread.id) : [];
       const own = rows.find((row) => row.user_id === me);
       const joined = own?.join_timestamp ?? new Date(this.now()).toISOString();
       members.push(toWireThreadMember(thread.id, { user_id: me, join_timestamp: joined }));

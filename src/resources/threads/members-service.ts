@@ -10,7 +10,7 @@ import { botInGuild } from '../../core/world/guild-members.js';
 import { isMember } from '../../core/world/member-index.js';
 import type { Channel, Guild } from '../../core/world/types.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
-import type { WorldStore } from '../../store/store.js';
+import type { ThreadStore } from '../../store/store.js';
 import type { ThreadMemberRow } from './store.js';
 import {
   adoptThread,
@@ -23,8 +23,10 @@ import {
 import type { WorldEvents } from '../../events/world-events.js';
 import type { WorldReadStore } from '../world/reads.js';
 
-export type ThreadMembersStore = WorldReadStore &
-  Pick<WorldStore, 'createThread' | 'addThreadMember' | 'removeThreadMember' | 'listThreadMembers'>;
+/** The reads of every REST read, and the thread member rows. */
+export type ThreadMembersStore = WorldReadStore & {
+  readonly threads: Pick<ThreadStore, 'createThread' | 'addThreadMember' | 'removeThreadMember' | 'listThreadMembers'>;
+};
 
 type WireObject = Record<string, unknown>;
 
@@ -54,7 +56,7 @@ export class ThreadMembersService {
     const place = await visibleThread(this.store, viewer, threadId);
     const refusal = addMemberRefusal(place.channel, place.permissions);
     if (refusal) refuseThread(refusal);
-    const guild = await this.store.getGuildWithMembers(place.guild.id, [userId]);
+    const guild = await this.store.members.getGuildWithMembers(place.guild.id, [userId]);
     if (!guild || !(isMember(guild, userId) || botInGuild(guild, userId))) throw apiError('UnknownMember');
     await this.add(place, userId);
   }
@@ -88,23 +90,23 @@ export class ThreadMembersService {
 
   /** A stored thread's member rows; a world-file thread's members joined when it was created. */
   private async membersOf(guild: Guild, channel: Channel): Promise<ThreadMemberRow[]> {
-    if (channel.thread) return this.store.listThreadMembers(guild.id, channel.id);
+    if (channel.thread) return this.store.threads.listThreadMembers(guild.id, channel.id);
     const created = new Date(this.now()).toISOString();
     return (channel.thread_member_ids ?? []).map((id) => ({ user_id: id, join_timestamp: created }));
   }
 
   private async add({ guild, channel }: ThreadPlace, userId: string): Promise<void> {
     const nowIso = new Date(this.now()).toISOString();
-    const thread = await adoptThread(this.store, guild, channel, nowIso);
+    const thread = await adoptThread(this.store.threads, guild, channel, nowIso);
     const member = { user_id: userId, join_timestamp: nowIso };
-    if ((await this.store.addThreadMember(guild.id, thread.id, member)) !== true) return;
+    if ((await this.store.threads.addThreadMember(guild.id, thread.id, member)) !== true) return;
     const members = [...(thread.thread_member_ids ?? []), userId];
     this.events.publishAll(threadMembersEvents(guild, { ...thread, thread_member_ids: members }, { added: member }));
   }
 
   private async remove({ guild, channel }: ThreadPlace, userId: string): Promise<boolean> {
-    const thread = await adoptThread(this.store, guild, channel, new Date(this.now()).toISOString());
-    if (!(await this.store.removeThreadMember(guild.id, thread.id, userId))) return false;
+    const thread = await adoptThread(this.store.threads, guild, channel, new Date(this.now()).toISOString());
+    if (!(await this.store.threads.removeThreadMember(guild.id, thread.id, userId))) return false;
     const members = (thread.thread_member_ids ?? []).filter((id) => id !== userId);
     this.events.publishAll(
       threadMembersEvents(guild, { ...thread, thread_member_ids: members }, { removedId: userId }),

@@ -9,7 +9,7 @@ import { storedThreadOf, type ThreadRefusal } from './rules/thread-rules.js';
 import type { Channel, Guild } from '../../core/world/types.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
 import type { Viewer } from '../../core/world/viewer.js';
-import type { WorldStore } from '../../store/store.js';
+import type { ThreadStore } from '../../store/store.js';
 import type { ThreadMemberRow } from './store.js';
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 
@@ -91,7 +91,7 @@ export function threadMembersEvents(
  * first time the API changes it (docs/decisions.md, "Threads").
  */
 export async function adoptThread(
-  world: Pick<WorldStore, 'createThread'>,
+  threads: Pick<ThreadStore, 'createThread'>,
   guild: Guild,
   channel: Channel,
   nowIso: string,
@@ -99,6 +99,6 @@ export async function adoptThread(
   if (channel.thread) return channel;
   const thread = storedThreadOf(channel, guild.owner_id, nowIso);
   const members = (channel.thread_member_ids ?? []).map((id) => ({ user_id: id, join_timestamp: nowIso }));
-  await world.createThread(guild.id, thread, members);
+  await threads.createThread(guild.id, thread, members);
   return thread;
 }

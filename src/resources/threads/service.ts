@@ -15,7 +15,7 @@ import { createPermission, editedThread, editRefusal, newThread, newThreadType }
 import type { Channel, Guild } from '../../core/world/types.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
-import type { InteractionStore, WorldStore } from '../../store/store.js';
+import type { InteractionStore, ThreadStore } from '../../store/store.js';
 import { findChannelMessage } from '../messages/lookup.js';
 import { adoptThread, refuseThread, threadEvent, visibleThread } from './place.js';
 import type { WorldEvents } from '../../events/world-events.js';
@@ -25,7 +25,9 @@ import { threadCreateChanges, threadEditChanges } from './rules/thread-audit.js'
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 
 export interface ThreadsDeps {
-  world: WorldReadStore & Pick<WorldStore, 'createThread' | 'updateThread' | 'deleteThread'>;
+  world: WorldReadStore['world'];
+  members: WorldReadStore['members'];
+  threads: Pick<ThreadStore, 'createThread' | 'updateThread' | 'deleteThread'>;
   messages: Pick<InteractionStore, 'getMessage'>;
   ids: SnowflakeGenerator;
   now: () => number;
@@ -42,7 +44,7 @@ export class ThreadsService {
   /** `POST /channels/{c}/threads`: a public (11) or private (12, v10's default) thread, the creator its first member. */
   async start(viewer: Viewer, channelId: string, body: unknown, reason: string | null = null): Promise<WireObject> {
     const request = orThrow(readThreadCreate(body, true));
-    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const place = await visibleChannel(this.deps, viewer, channelId);
     return this.create(viewer, place, this.deps.ids.next(), request, false, reason);
   }
 
@@ -55,7 +57,7 @@ export class ThreadsService {
     reason: string | null = null,
   ): Promise<WireObject> {
     const request = orThrow(readThreadCreate(body, false));
-    const place = await visibleChannel(this.deps.world, viewer, channelId);
+    const place = await visibleChannel(this.deps, viewer, channelId);
     const message = await findChannelMessage(
       this.deps.messages,
       place.guild,
@@ -83,7 +85,7 @@ export class ThreadsService {
     const nowIso = new Date(this.deps.now()).toISOString();
     const creator = viewerId(viewer);
     const thread = newThread(id, channel, type, request, creator, nowIso);
-    const created = await this.deps.world.createThread(guild.id, thread, [
+    const created = await this.deps.threads.createThread(guild.id, thread, [
       { user_id: creator, join_timestamp: nowIso },
     ]);
     if (created === 'exists') throw apiError('ThreadAlreadyCreated');
@@ -108,7 +110,7 @@ export class ThreadsService {
    * goes through the guild channels.
    */
   async threadKind(channelId: string): Promise<'stored' | 'document' | null> {
-    const guild = await this.deps.world.findGuildByChannelWithMembers(channelId, []);
+    const guild = await this.deps.members.findGuildByChannelWithMembers(channelId, []);
     const channel = guild?.channels.find((c) => c.id === channelId);
     if (channel === undefined || !isThread(channel)) return null;
     return channel.thread === undefined ? 'document' : 'stored';
@@ -116,9 +118,9 @@ export class ThreadsService {
 
   /** `DELETE /channels/{t}` on a stored thread (MANAGE_THREADS): it goes with its members and messages. */
   async delete(viewer: Viewer, threadId: string, reason: string | null): Promise<WireObject> {
-    const { guild, channel, permissions } = await visibleThread(this.deps.world, viewer, threadId);
+    const { guild, channel, permissions } = await visibleThread(this.deps, viewer, threadId);
     if (!hasAll(permissions, MANAGE_THREADS)) throw apiError('MissingPermissions');
-    if (!(await this.deps.world.deleteThread(guild.id, channel.id))) throw apiError('UnknownChannel');
+    if (!(await this.deps.threads.deleteThread(guild.id, channel.id))) throw apiError('UnknownChannel');
     this.deps.events.publishAll([threadEvent('THREAD_DELETE', guild, channel)]);
     await this.deps.auditLog.record({
       guild_id: guild.id,
@@ -134,12 +136,12 @@ export class ThreadsService {
   /** `PATCH /channels/{t}` on a thread: name, archived, locked, auto_archive_duration, invitable, slowmode. */
   async edit(viewer: Viewer, threadId: string, body: unknown, reason: string | null = null): Promise<WireObject> {
     const edit = orThrow(readThreadEdit(body));
-    const { guild, channel, permissions } = await visibleThread(this.deps.world, viewer, threadId);
+    const { guild, channel, permissions } = await visibleThread(this.deps, viewer, threadId);
     const refusal = editRefusal(channel, edit, permissions, viewerId(viewer));
     if (refusal) refuseThread(refusal);
     const nowIso = new Date(this.deps.now()).toISOString();
-    const edited = editedThread(await adoptThread(this.deps.world, guild, channel, nowIso), edit, nowIso);
-    if (!(await this.deps.world.updateThread(guild.id, edited))) throw apiError('UnknownChannel');
+    const edited = editedThread(await adoptThread(this.deps.threads, guild, channel, nowIso), edit, nowIso);
+    if (!(await this.deps.threads.updateThread(guild.id, edited))) throw apiError('UnknownChannel');
     this.deps.events.publishAll([threadEvent('THREAD_UPDATE', guild, edited)]);
     const changes = threadEditChanges(channel, edited);
     if (changes.length > 0) {

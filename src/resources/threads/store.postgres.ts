@@ -1,13 +1,13 @@
 /**
  * The PostgreSQL ThreadStore: threads created through the API as rows of `guild_threads`, their
- * members as rows of `thread_members` (src/store/thread-store.ts). A guild read holds the stored
- * threads among its channels, in the same statement (THREADS_OF_G).
+ * members as rows of `thread_members`. A guild read holds the stored threads among its channels, in
+ * the same statement (THREADS_OF_G, src/store/postgres/guild-documents.ts).
  */
 import type { Channel } from '../../core/world/types.js';
 import type { ThreadCreation, ThreadMemberRow, ThreadStore } from './store.js';
 import { threadDocument } from './rows.js';
-import type { PostgresClient } from '../../store/postgres/connection.js';
-import { PostgresGuildStructure } from '../guild-structure/store.postgres.js';
+import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
+import type { PostgresShared } from '../../store/postgres/shared.js';
 
 /** True when the row was new (inside the caller's transaction). */
 async function insertMember(
@@ -24,7 +24,12 @@ async function insertMember(
   return (result.rowCount ?? 0) > 0;
 }
 
-export class PostgresThreads extends PostgresGuildStructure implements ThreadStore {
+export class PostgresThreads implements ThreadStore {
+  constructor(
+    private readonly conn: PostgresConnection,
+    private readonly shared: PostgresShared,
+  ) {}
+
   async createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation> {
     return this.conn.transaction(async (client) => {
       const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1', [guildId]);
@@ -37,27 +42,6 @@ export class PostgresThreads extends PostgresGuildStructure implements ThreadSto
       for (const member of members) await insertMember(client, guildId, thread.id, member);
       return 'created';
     });
-  }
-
-  /** Threads stored as rows go with their parent channel, and their members and messages with them. */
-  protected override async dropChannelRows(
-    client: PostgresClient,
-    guildId: string,
-    channelIds: readonly string[],
-  ): Promise<void> {
-    if (channelIds.length === 0) return;
-    const threads = await client.query<{ thread_id: string }>(
-      `DELETE FROM guild_threads WHERE guild_id = $1
-         AND (thread_id = ANY($2::text[]) OR (doc::jsonb ->> 'parent_id') = ANY($2::text[]))
-       RETURNING thread_id`,
-      [guildId, channelIds],
-    );
-    const threadIds = threads.rows.map((row) => row.thread_id);
-    await client.query('DELETE FROM thread_members WHERE guild_id = $1 AND thread_id = ANY($2::text[])', [
-      guildId,
-      threadIds,
-    ]);
-    await super.dropChannelRows(client, guildId, [...new Set([...channelIds, ...threadIds])]);
   }
 
   async updateThread(guildId: string, thread: Channel): Promise<boolean> {
@@ -76,7 +60,7 @@ export class PostgresThreads extends PostgresGuildStructure implements ThreadSto
       ]);
       await client.query('DELETE FROM thread_members WHERE guild_id = $1 AND thread_id = $2', [guildId, threadId]);
       if ((gone.rowCount ?? 0) === 0) return false;
-      await super.dropChannelRows(client, guildId, [threadId]);
+      await this.shared.guilds.dropChannelOwnedRows(client, [threadId]);
       return true;
     });
   }

@@ -1,12 +1,13 @@
 /**
  * The SQLite ThreadStore: threads created through the API as rows of `guild_threads`, their members
- * as rows of `thread_members` (src/store/thread-store.ts). A write drops the cached reads of its
- * guild only; a guild read holds the stored threads among its channels.
+ * as rows of `thread_members`. A write drops the cached reads of its guild only; a guild read holds
+ * the stored threads among its channels (src/store/sqlite/guild-documents.ts joins them).
  */
-import type { Channel, Guild } from '../../core/world/types.js';
+import type { Channel } from '../../core/world/types.js';
 import type { ThreadCreation, ThreadMemberRow, ThreadStore } from './store.js';
-import { threadDocument, withoutStoredThreads, withStoredThreads } from './rows.js';
-import { SqliteGuildStructure } from '../guild-structure/store.sqlite.js';
+import { threadDocument } from './rows.js';
+import type { SqliteConnection } from '../../store/sqlite/connection.js';
+import type { SqliteShared } from '../../store/sqlite/shared.js';
 
 interface MemberRow {
   user_id: string;
@@ -17,7 +18,12 @@ function toMemberRow(row: MemberRow): ThreadMemberRow {
   return { user_id: row.user_id, join_timestamp: new Date(row.joined_at).toISOString() };
 }
 
-export class SqliteThreads extends SqliteGuildStructure implements ThreadStore {
+export class SqliteThreads implements ThreadStore {
+  constructor(
+    private readonly conn: SqliteConnection,
+    private readonly shared: SqliteShared,
+  ) {}
+
   async createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation> {
     return this.conn.transaction(() => {
       if (!this.conn.sql('SELECT 1 FROM guilds WHERE id = ?').get(guildId)) return 'no-guild';
@@ -45,7 +51,7 @@ export class SqliteThreads extends SqliteGuildStructure implements ThreadStore {
         this.conn.sql('DELETE FROM guild_threads WHERE guild_id = ? AND thread_id = ?').run(guildId, threadId).changes >
         0;
       this.conn.sql('DELETE FROM thread_members WHERE guild_id = ? AND thread_id = ?').run(guildId, threadId);
-      if (gone) super.dropChannelRows(guildId, [threadId]);
+      if (gone) this.shared.guilds.dropChannelOwnedRows([threadId]);
       if (gone) this.conn.cached.forgetGuild(guildId);
       return gone;
     });
@@ -79,57 +85,6 @@ export class SqliteThreads extends SqliteGuildStructure implements ThreadStore {
       )
       .all(guildId, threadId) as MemberRow[];
     return rows.map(toMemberRow);
-  }
-
-  protected override withChannelRows(document: Guild): Guild {
-    const threads = this.conn
-      .sql('SELECT thread_id, doc FROM guild_threads WHERE guild_id = ? ORDER BY length(thread_id), thread_id')
-      .all(document.id) as { thread_id: string; doc: string }[];
-    if (threads.length === 0) return document;
-    const members = this.conn
-      .sql(
-        `SELECT thread_id, user_id FROM thread_members WHERE guild_id = ?
-         ORDER BY joined_at, length(user_id), user_id`,
-      )
-      .all(document.id) as { thread_id: string; user_id: string }[];
-    const byThread = new Map<string, string[]>();
-    for (const { thread_id, user_id } of members)
-      byThread.set(thread_id, [...(byThread.get(thread_id) ?? []), user_id]);
-    return withStoredThreads(
-      document,
-      threads.map((t) => ({ doc: t.doc, members: byThread.get(t.thread_id) ?? [] })),
-    );
-  }
-
-  protected override guildIdOfChannel(channelId: string): string | null {
-    return (
-      super.guildIdOfChannel(channelId) ??
-      (this.conn.sql('SELECT guild_id FROM guild_threads WHERE thread_id = ?').pluck().get(channelId) as
-        string | undefined) ??
-      null
-    );
-  }
-
-  /** Threads stored as rows go with their parent channel, and their members and messages with them. */
-  protected override dropChannelRows(guildId: string, channelIds: readonly string[]): void {
-    if (channelIds.length === 0) return;
-    const dropped = JSON.stringify(channelIds);
-    const threadIds = this.conn
-      .sql(
-        `SELECT thread_id FROM guild_threads WHERE guild_id = ?
-           AND (thread_id IN (SELECT value FROM json_each(?)) OR json_extract(doc, '$.parent_id') IN (SELECT value FROM json_each(?)))`,
-      )
-      .pluck()
-      .all(guildId, dropped, dropped) as string[];
-    for (const threadId of threadIds) {
-      this.conn.sql('DELETE FROM guild_threads WHERE thread_id = ?').run(threadId);
-      this.conn.sql('DELETE FROM thread_members WHERE thread_id = ?').run(threadId);
-    }
-    super.dropChannelRows(guildId, [...new Set([...channelIds, ...threadIds])]);
-  }
-
-  protected override guildDocumentText(guild: Guild): string {
-    return super.guildDocumentText(withoutStoredThreads(guild));
   }
 
   /** True when the row was new (inside the caller's transaction). */

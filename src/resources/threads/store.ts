@@ -2,7 +2,7 @@
  * Threads created through the API and their members, as rows of their own (not in the guild's
  * document): a join or a leave writes one row, and a thread write never races a write of the
  * guild's document (docs/decisions.md, "Threads"). A guild read holds its stored threads among its
- * channels, each with its members' ids in `thread_member_ids`. Part of WorldStore.
+ * channels, each with its members' ids in `thread_member_ids`. `Store.threads`.
  */
 import type { Channel } from '../../core/world/types.js';
 
@@ -32,22 +32,4 @@ export interface ThreadStore {
   removeThreadMember(guildId: string, threadId: string, userId: string): Promise<boolean>;
   /** The thread's members, by join time then id. */
   listThreadMembers(guildId: string, threadId: string): Promise<ThreadMemberRow[]>;
-}
-
-/** The DM channel (v10 type 1) between an app's bot and a user: one per pair. */
-export interface DmChannel {
-  id: string;
-  application_id: string;
-  user_id: string;
-}
-
-export interface DmChannelStore {
-  /**
-   * The pair's DM channel: the one stored, or a new one of id `newId` (one statement, so two
-   * racing opens return the same channel).
-   */
-  openDmChannel(applicationId: string, userId: string, newId: string): Promise<DmChannel>;
-  getDmChannel(channelId: string): Promise<DmChannel | null>;
-  /** The user's DM channels, by id. */
-  listDmChannelsOfUser(userId: string): Promise<DmChannel[]>;
 }

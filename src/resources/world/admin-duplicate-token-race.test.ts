@@ -52,8 +52,9 @@ describe('a token stored by two nodes at once', () => {
   const service = (world: WorldStore, store: PostgresStore) =>
     new WorldService(
       world,
+      store.members,
       new CommandsService({ store: store.commands, ids: new SnowflakeGenerator(1, 1) }),
-      new WorldEvents(world, new InProcessEventBus(), store.interactions),
+      new WorldEvents({ world, members: store.members }, new InProcessEventBus(), store.interactions),
     );
 
   before(async () => {

@@ -13,7 +13,7 @@ import {
   type WorldChange,
   type WorldCounts,
 } from '../../core/world/world-change.js';
-import type { StoredApplication, WorldStore } from '../../store/store.js';
+import type { GuildMemberStore, StoredApplication, WorldStore } from '../../store/store.js';
 
 /** An application as the world file has it: without the signing keys. */
 export function withoutKeys({ keys: _keys, ...app }: StoredApplication): Application {
@@ -135,6 +135,7 @@ export async function keptCounts(store: WorldStore, addition: World, stored: Sto
  */
 export async function changeSlices(
   store: WorldStore,
+  members: Pick<GuildMemberStore, 'guildIdsOfMember' | 'getGuildWithMembers'>,
   change: WorldChange,
   stored: StoredVersions,
 ): Promise<{ before: World; after: World }> {
@@ -148,14 +149,14 @@ export async function changeSlices(
   };
   // New users and applications too: a member row or an install may name one deleted before.
   for (const user of change.put.users) {
-    for (const guildId of await store.guildIdsOfMember(user.id)) touch(guildId, user.id);
+    for (const guildId of await members.guildIdsOfMember(user.id)) touch(guildId, user.id);
   }
   for (const app of change.put.applications) {
     for (const guild of await store.guildsOfApplication(app.id)) touch(guild.id);
   }
   const guilds: Guild[] = change.put.guilds.flatMap((g) => stored.guilds.get(g.id) ?? []);
-  for (const [guildId, members] of others) {
-    const guild = await store.getGuildWithMembers(guildId, [...members]);
+  for (const [guildId, ids] of others) {
+    const guild = await members.getGuildWithMembers(guildId, [...ids]);
     if (guild) guilds.push({ ...guild, messages: [] });
   }
   const named = [...guilds, ...change.put.guilds];

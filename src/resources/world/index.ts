@@ -12,7 +12,8 @@ declare module '../resource.js' {
 export const worldResource = defineResource({
   name: 'world',
   services: {
-    world: ({ store, worldEvents }, { commands }) => new WorldService(store.world, commands, worldEvents),
+    world: ({ store, worldEvents }, { commands }) =>
+      new WorldService(store.world, store.members, commands, worldEvents),
   },
   rootRoutes: async (app, { services, parts }) => {
     await app.register(adminRoutes, { world: services.world, adminToken: parts.adminToken, prefix: '/admin' });

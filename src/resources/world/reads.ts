@@ -8,13 +8,13 @@ import { hasAll, VIEW_CHANNEL } from '../../core/permissions/bits.js';
 import { directoryOf, idsNamedBy, type WorldDirectory } from '../../core/world/guild-members.js';
 import type { Application, Channel, Guild, User } from '../../core/world/types.js';
 import { viewerChannelPermissions, viewerId, viewerInGuild, type Viewer } from '../../core/world/viewer.js';
-import type { WorldStore } from '../../store/store.js';
+import type { GuildMemberStore, WorldStore } from '../../store/store.js';
 
-/** What the reads look up in the world. */
-export type WorldReadStore = Pick<
-  WorldStore,
-  'getGuild' | 'getGuildWithMembers' | 'findGuildByChannelWithMembers' | 'getUser' | 'getApplication'
->;
+/** What the reads look up in the world: the guild's document and users in `world`, the guild with the members named in `members`. */
+export interface WorldReadStore {
+  readonly world: Pick<WorldStore, 'getGuild' | 'getUser' | 'getApplication'>;
+  readonly members: Pick<GuildMemberStore, 'getGuildWithMembers' | 'findGuildByChannelWithMembers'>;
+}
 
 /**
  * The guild, if the viewer is in it, holding only the viewer's member and those of `alsoMembers`
@@ -26,7 +26,7 @@ export async function visibleGuild(
   guildId: string,
   alsoMembers: readonly string[] = [],
 ): Promise<Guild> {
-  return admitted(await store.getGuildWithMembers(guildId, [viewerId(viewer), ...alsoMembers]), viewer);
+  return admitted(await store.members.getGuildWithMembers(guildId, [viewerId(viewer), ...alsoMembers]), viewer);
 }
 
 /** The guild with every member (a member list, a count), if the viewer is in it. */
@@ -35,7 +35,7 @@ export async function visibleGuildWithAllMembers(
   viewer: Viewer,
   guildId: string,
 ): Promise<Guild> {
-  return admitted(await store.getGuild(guildId), viewer);
+  return admitted(await store.world.getGuild(guildId), viewer);
 }
 
 function admitted(guild: Guild | null, viewer: Viewer): Guild {
@@ -50,7 +50,7 @@ export async function visibleChannel(
   viewer: Viewer,
   channelId: string,
 ): Promise<{ guild: Guild; channel: Channel; permissions: bigint }> {
-  const guild = await store.findGuildByChannelWithMembers(channelId, [viewerId(viewer)]);
+  const guild = await store.members.findGuildByChannelWithMembers(channelId, [viewerId(viewer)]);
   const channel = guild?.channels.find((c) => c.id === channelId);
   if (!guild || !channel) throw apiError('UnknownChannel');
   const permissions = viewerChannelPermissions(guild, viewer, channel);
@@ -59,7 +59,11 @@ export async function visibleChannel(
 }
 
 /** The users and applications a guild's member list names (or just `only`), loaded once. */
-export async function guildDirectory(store: WorldReadStore, guild: Guild, only?: string): Promise<WorldDirectory> {
+export async function guildDirectory(
+  store: Pick<WorldStore, 'getUser' | 'getApplication'>,
+  guild: Guild,
+  only?: string,
+): Promise<WorldDirectory> {
   const named = idsNamedBy(guild);
   const userIds = only === undefined ? named.userIds : [only];
   const applicationIds = only === undefined ? named.applicationIds : [only];

@@ -26,7 +26,7 @@ import { membersPage } from '../../core/world/member-index.js';
 import { isInstalledForCommands } from '../../core/permissions/install.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import type { Application, Guild, Member, OAuth2Token, User, World } from '../../core/world/types.js';
-import { DuplicateTokenError, type IssuedToken, type WorldStore } from '../../store/store.js';
+import { DuplicateTokenError, type GuildMemberStore, type IssuedToken, type WorldStore } from '../../store/store.js';
 import { BannedUserError } from '../members/store.js';
 import type { CommandsService } from '../commands/service.js';
 import type { WorldEvents } from '../../events/world-events.js';
@@ -80,6 +80,11 @@ export class WorldService {
 
   constructor(
     private readonly store: WorldStore,
+    /** A guild's members: read with the guild, written one by one (the admin API's member writes). */
+    private readonly members: Pick<
+      GuildMemberStore,
+      'getGuildWithMembers' | 'guildIdsOfMember' | 'putGuildMember' | 'deleteGuildMember'
+    >,
     private readonly commands: CommandsService,
     private readonly events: WorldEvents,
   ) {}
@@ -125,7 +130,7 @@ export class WorldService {
       // Only the members compared are read: a member's change in a guild of 100,000 reads one row.
       if (scope.membersOf === 'bots' || scope.onlyMember !== undefined) {
         const named = scope.membersOf === 'bots' || scope.onlyMember === undefined ? [] : [scope.onlyMember];
-        const guild = await this.store.getGuildWithMembers(id, named);
+        const guild = await this.members.getGuildWithMembers(id, named);
         if (guild) guilds.push({ ...guild, messages: [] });
       } else {
         const guild = await this.store.getGuild(id);
@@ -152,7 +157,7 @@ export class WorldService {
 
   /** The guilds a user is a member of, that member alone compared. */
   private async guildsOfUser(userId: string): Promise<ChangeScope> {
-    return { guildIds: await this.store.guildIdsOfMember(userId), onlyMember: userId, usersOnly: true };
+    return { guildIds: await this.members.guildIdsOfMember(userId), onlyMember: userId, usersOnly: true };
   }
 
   export(): Promise<World> {
@@ -180,7 +185,7 @@ export class WorldService {
       }
       const { change, unchanged } = additionChange(addition, stored);
       if (!isEmptyChange(change)) {
-        const slices = await changeSlices(this.store, change, stored);
+        const slices = await changeSlices(this.store, this.members, change, stored);
         await this.store.applyWorldChange(change).catch(asDuplicateInChange);
         this.events.publishAll(diffWorlds(slices.before, slices.after));
         await this.afterApplicationsChanged(change.put.applications);
@@ -292,11 +297,11 @@ export class WorldService {
     return this.changingIn(
       async () => ({ guildIds: [guildId], onlyMember: member.user_id }),
       async () => {
-        if (!(await this.store.getGuildWithMembers(guildId, []))) return false;
+        if (!(await this.members.getGuildWithMembers(guildId, []))) return false;
         if (!(await this.store.getUser(member.user_id))) {
           throw invalidFormBody([issue(['user_id'], WORLD_UNKNOWN_REFERENCE, `Unknown user: ${member.user_id}`)]);
         }
-        return this.store.putGuildMember(guildId, member).catch((error: unknown) => {
+        return this.members.putGuildMember(guildId, member).catch((error: unknown) => {
           throw error instanceof BannedUserError ? apiError('UserBanned') : error;
         });
       },
@@ -306,7 +311,7 @@ export class WorldService {
   deleteGuildMember(guildId: string, userId: string): Promise<boolean> {
     return this.changingIn(
       async () => ({ guildIds: [guildId], onlyMember: userId }),
-      () => this.store.deleteGuildMember(guildId, userId),
+      () => this.members.deleteGuildMember(guildId, userId),
     );
   }
 
@@ -371,7 +376,7 @@ export class WorldService {
     guildId: string,
     memberIds: readonly string[] = [],
   ): Promise<Guild | null> {
-    const guild = isSnowflake(guildId) ? await this.store.getGuildWithMembers(guildId, memberIds) : null;
+    const guild = isSnowflake(guildId) ? await this.members.getGuildWithMembers(guildId, memberIds) : null;
     return guild && isInstalledForCommands(guild, applicationId) ? guild : null;
   }
 

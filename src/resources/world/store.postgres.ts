@@ -5,10 +5,10 @@ import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../../store/keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../../store/store.js';
 import { sameDigest, tokenDigest } from '../../store/tokens.js';
-import { WORLD_LOCK_SCOPE, type PostgresClient } from '../../store/postgres/connection.js';
+import { WORLD_LOCK_SCOPE, type PostgresClient, type PostgresConnection } from '../../store/postgres/connection.js';
 import { APPLICATIONS_TOKEN_INDEX, USERS_TOKEN_INDEX } from '../../store/postgres/migrations.js';
-import { guildOfRow, MEMBERS_OF_G, THREADS_OF_G } from '../members/store.postgres.js';
-import { PostgresDmChannels } from '../dms/store.postgres.js';
+import { guildOfRow, MEMBERS_OF_G, THREADS_OF_G } from '../../store/postgres/guild-documents.js';
+import type { PostgresShared } from '../../store/postgres/shared.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -34,7 +34,12 @@ const GUILD_WITH_ALL_MEMBERS = {
 /** Anything that runs a query: the pool, or one client inside a transaction. */
 type Queryable = Pick<PostgresClient, 'query'>;
 
-export class PostgresWorldStore extends PostgresDmChannels implements WorldStore {
+export class PostgresWorldStore implements WorldStore {
+  constructor(
+    private readonly conn: PostgresConnection,
+    private readonly shared: PostgresShared,
+  ) {}
+
   async replaceWorld(world: World): Promise<void> {
     await this.conn.transaction(async (client) => {
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
@@ -261,14 +266,14 @@ export class PostgresWorldStore extends PostgresDmChannels implements WorldStore
   private async writeGuild(client: PostgresClient, guild: Guild): Promise<void> {
     await client.query(
       'INSERT INTO guilds (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc',
-      [guild.id, this.guildDocumentText(guild)],
+      [guild.id, this.shared.guilds.guildDocumentText(guild)],
     );
-    await this.linkChannels(client, guild);
-    await this.writeMembers(client, guild);
+    await this.shared.guilds.linkChannels(client, guild);
+    await this.shared.guilds.writeMembers(client, guild);
   }
 
   async findGuildByChannel(channelId: string): Promise<Guild | null> {
-    const guildId = await this.guildIdOfChannel(channelId);
+    const guildId = await this.shared.guilds.guildIdOfChannel(channelId);
     return guildId === null ? null : this.getGuild(guildId);
   }
 

@@ -6,8 +6,9 @@ import { BOT_SCOPE } from '../../core/permissions/install.js';
 import { generateApplicationKeys } from '../../store/keys.js';
 import { DuplicateTokenError, type IssuedToken, type StoredApplication, type WorldStore } from '../../store/store.js';
 import { sameDigest, tokenDigest } from '../../store/tokens.js';
+import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import { cacheTag } from '../../store/sqlite/read-caches.js';
-import { SqliteDmChannels } from '../dms/store.sqlite.js';
+import type { SqliteShared } from '../../store/sqlite/shared.js';
 import {
   APPLICATION_OWNED_TABLES,
   exportWorldOf,
@@ -25,7 +26,12 @@ import {
   WORLD_FILE_DIGEST,
 } from '../../store/rows.js';
 
-export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
+export class SqliteWorldStore implements WorldStore {
+  constructor(
+    private readonly conn: SqliteConnection,
+    private readonly shared: SqliteShared,
+  ) {}
+
   async replaceWorld(world: World): Promise<void> {
     this.conn.cached.clear();
     this.conn.transaction(() => {
@@ -259,14 +265,14 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
     this.conn.db.transaction(() => {
       this.conn
         .sql('INSERT INTO guilds (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc')
-        .run(guild.id, this.guildDocumentText(guild));
-      this.linkChannels(guild);
-      this.writeMembers(guild);
+        .run(guild.id, this.shared.guilds.guildDocumentText(guild));
+      this.shared.guilds.linkChannels(guild);
+      this.shared.guilds.writeMembers(guild);
     })();
   }
 
   async findGuildByChannel(channelId: string): Promise<Guild | null> {
-    const guildId = this.guildIdOfChannel(channelId);
+    const guildId = this.shared.guilds.guildIdOfChannel(channelId);
     return guildId === null ? null : this.getGuild(guildId);
   }
 
@@ -290,9 +296,9 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
   async getGuild(id: string): Promise<Guild | null> {
     const cached = this.conn.caches().guilds.get(id);
     if (cached) return cached;
-    const document = this.guildWithoutMembers(id);
+    const document = this.shared.guilds.guildWithoutMembers(id);
     if (!document) return null;
-    const members = this.allMembers(id);
+    const members = this.shared.guilds.allMembers(id);
     const guild = freezeDocument(withMembers(document, members));
     const bytes = approximateBytes(JSON.stringify(members).length);
     this.conn.cached.guilds.set(id, guild, bytes, [cacheTag.guild(id), cacheTag.allMembersOf(id)]);
@@ -301,7 +307,7 @@ export class SqliteWorldStore extends SqliteDmChannels implements WorldStore {
 
   async listGuilds(): Promise<Guild[]> {
     const rows = this.conn.sql('SELECT id, doc FROM guilds ORDER BY id').all() as { id: string; doc: string }[];
-    return rows.map((r) => withMembers(storedDocument<Guild>(r.doc), this.allMembers(r.id)));
+    return rows.map((r) => withMembers(storedDocument<Guild>(r.doc), this.shared.guilds.allMembers(r.id)));
   }
 
   async guildsOfApplication(applicationId: string): Promise<Guild[]> {

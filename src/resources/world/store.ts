@@ -5,10 +5,6 @@
  */
 import type { Application, Guild, OAuth2Token, User, World } from '../../core/world/types.js';
 import type { WorldChange, WorldCounts } from '../../core/world/world-change.js';
-import type { GuildMemberStore } from '../members/store.js';
-import type { GuildStructureStore } from '../guild-structure/store.js';
-import type { OAuth2GrantStore } from '../oauth2/store.js';
-import type { DmChannelStore, ThreadStore } from '../threads/store.js';
 
 /**
  * A write gave a user or an application a token another one already has: the database refuses
@@ -40,8 +36,7 @@ export interface IssuedToken extends OAuth2Token {
   grant_id?: string;
 }
 
-export interface WorldStore
-  extends OAuth2GrantStore, GuildMemberStore, GuildStructureStore, ThreadStore, DmChannelStore {
+export interface WorldStore {
   /** The world becomes exactly `world`; applications it leaves out go with all they owned. Commands of kept apps stay. */
   replaceWorld(world: World): Promise<void>;
   /** Adds or overwrites what `world` names, keeping the rest. */

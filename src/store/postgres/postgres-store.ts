@@ -23,6 +23,12 @@ import { migrate } from './migrate.js';
 import { datedMigrationsOf } from '../migrations/index.js';
 import { RESOURCES } from '../../resources/index.js';
 import { PostgresWorldStore } from '../../resources/world/store.postgres.js';
+import { PostgresOAuth2Grants } from '../../resources/oauth2/store.postgres.js';
+import { PostgresGuildMembers } from '../../resources/members/store.postgres.js';
+import { PostgresGuildStructure } from '../../resources/guild-structure/store.postgres.js';
+import { PostgresThreads } from '../../resources/threads/store.postgres.js';
+import { PostgresDmChannels } from '../../resources/dms/store.postgres.js';
+import { createPostgresShared } from './shared.js';
 
 /** The database could not be reached or migrated at start-up (the cause says why). */
 export class PostgresOpenError extends Error {
@@ -43,6 +49,11 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
 
 export class PostgresStore implements Store {
   readonly world: PostgresWorldStore;
+  readonly oauth2Grants: PostgresOAuth2Grants;
+  readonly members: PostgresGuildMembers;
+  readonly guildStructure: PostgresGuildStructure;
+  readonly threads: PostgresThreads;
+  readonly dms: PostgresDmChannels;
   readonly commands: PostgresCommandStore;
   readonly interactions: PostgresInteractionStore;
   readonly reactions: PostgresReactionStore;
@@ -56,7 +67,13 @@ export class PostgresStore implements Store {
     private readonly conn: PostgresConnection,
     cacheBytes: number | undefined,
   ) {
-    this.world = new PostgresWorldStore(conn);
+    const shared = createPostgresShared(conn);
+    this.world = new PostgresWorldStore(conn, shared);
+    this.oauth2Grants = new PostgresOAuth2Grants(conn);
+    this.members = new PostgresGuildMembers(conn, shared);
+    this.guildStructure = new PostgresGuildStructure(conn, shared);
+    this.threads = new PostgresThreads(conn, shared);
+    this.dms = new PostgresDmChannels(conn);
     this.commands = new PostgresCommandStore(conn, cacheBytes);
     this.interactions = new PostgresInteractionStore(conn);
     this.reactions = new PostgresReactionStore(conn);

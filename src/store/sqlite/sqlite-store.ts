@@ -16,6 +16,12 @@ import { SqliteReactionStore } from '../../resources/reactions/store.sqlite.js';
 import { SqliteNodeLeaseStore } from '../../resources/node-leases/store.sqlite.js';
 import { SqliteSnapshotStore } from '../../resources/snapshots/store.sqlite.js';
 import { SqliteWorldStore } from '../../resources/world/store.sqlite.js';
+import { SqliteOAuth2Grants } from '../../resources/oauth2/store.sqlite.js';
+import { SqliteGuildMembers } from '../../resources/members/store.sqlite.js';
+import { SqliteGuildStructure } from '../../resources/guild-structure/store.sqlite.js';
+import { SqliteThreads } from '../../resources/threads/store.sqlite.js';
+import { SqliteDmChannels } from '../../resources/dms/store.sqlite.js';
+import { createSqliteShared } from './shared.js';
 
 export interface SqliteStoreOptions {
   /** A file path, or ':memory:'. */
@@ -30,6 +36,11 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   private readonly conn: SqliteConnection;
   readonly world: SqliteWorldStore;
+  readonly oauth2Grants: SqliteOAuth2Grants;
+  readonly members: SqliteGuildMembers;
+  readonly guildStructure: SqliteGuildStructure;
+  readonly threads: SqliteThreads;
+  readonly dms: SqliteDmChannels;
   readonly commands: SqliteCommandStore;
   readonly interactions: SqliteInteractionStore;
   readonly reactions: SqliteReactionStore;
@@ -46,7 +57,13 @@ export class SqliteStore implements Store {
       options.cacheBytes,
       datedMigrationsOf(RESOURCES),
     );
-    this.world = new SqliteWorldStore(this.conn);
+    const shared = createSqliteShared(this.conn);
+    this.world = new SqliteWorldStore(this.conn, shared);
+    this.oauth2Grants = new SqliteOAuth2Grants(this.conn);
+    this.members = new SqliteGuildMembers(this.conn, shared);
+    this.guildStructure = new SqliteGuildStructure(this.conn, shared);
+    this.threads = new SqliteThreads(this.conn, shared);
+    this.dms = new SqliteDmChannels(this.conn);
     this.commands = new SqliteCommandStore(this.conn);
     this.interactions = new SqliteInteractionStore(this.conn);
     this.reactions = new SqliteReactionStore(this.conn);

@@ -3,7 +3,7 @@
  * function from the authenticated client and the form to the token response, as
  * node-oidc-provider lays its grants out. The map of them is ./index.ts.
  */
-import type { WorldStore } from '../../../store/store.js';
+import type { OAuth2GrantStore } from '../../../store/store.js';
 import type { TokenClient } from '../clients.js';
 import type { AccessTokenResponse, TokenIssuer } from '../tokens.js';
 
@@ -11,7 +11,7 @@ import type { AccessTokenResponse, TokenIssuer } from '../tokens.js';
 export type TokenForm = Readonly<Record<string, string | undefined>>;
 
 /** The store reads and writes of the grants (redeeming codes and refresh tokens, revoking a grant). */
-export type GrantStore = Pick<WorldStore, 'redeemAuthorizationCode' | 'redeemRefreshToken' | 'revokeGrant'>;
+export type GrantStore = Pick<OAuth2GrantStore, 'redeemAuthorizationCode' | 'redeemRefreshToken' | 'revokeGrant'>;
 
 /** What every grant works with. */
 export interface GrantContext {

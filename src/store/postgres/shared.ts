@@ -1,0 +1,17 @@
+/**
+ * What the PostgreSQL stores share besides the connection (which holds the pool, the locks and
+ * the clock): each per-resource store is built from `(conn, shared)`, so a store factory needs
+ * nothing else.
+ */
+import type { PostgresConnection } from './connection.js';
+import { PostgresGuildDocuments } from './guild-documents.js';
+
+export interface PostgresShared {
+  /** The guild document reads and writes of the world, members, structure and threads stores. */
+  readonly guilds: PostgresGuildDocuments;
+}
+
+/** The shared parts of one connection: built once, handed to every store on it. */
+export function createPostgresShared(conn: PostgresConnection): PostgresShared {
+  return { guilds: new PostgresGuildDocuments(conn) };
+}
