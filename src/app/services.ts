@@ -6,16 +6,15 @@
  */
 import type { GatewayPresence } from '../core/gateway/presence.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
-import { HttpDelivery } from '../delivery/http-delivery.js';
+import { HttpDelivery, type DeliveryLog } from '../delivery/http-delivery.js';
 import type { EventBus } from '../events/bus.js';
 import { WorldEvents } from '../events/world-events.js';
 import type { FaultTable } from '../faults/fault-table.js';
 import type { Gateway } from '../gateway/gateway.js';
+import type { ReadinessChecks } from '../http/probes.js';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { RESOURCES } from '../resources/index.js';
 import type { NodeServices, Resource, ServiceFactory } from '../resources/resource.js';
-import type { ReadinessChecks } from '../resources/home/routes.js';
-import type { DeliveryLog } from '../resources/interactions/delivery.js';
 import type { Store } from '../store/store.js';
 import type { SlashdConfig } from './config.js';
 import type { ServerAddress } from './server-address.js';

@@ -216,3 +216,8 @@ export class HttpDelivery {
     }
   }
 }
+
+/** Where deliveries outside a request log (the node's logger); null when logging is off. */
+export interface DeliveryLog {
+  info(fields: Record<string, unknown>, message: string): void;
+}

@@ -18,10 +18,9 @@ import { notFoundHandler } from './not-found.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { faultHooks, type FaultHookOptions } from './faults.js';
 import { acceptUploads } from './multipart.js';
-import type { MetricsExposition } from '../resources/metrics/routes.js';
+import type { MetricsExposition } from './probes.js';
 import { RESOURCES } from '../resources/index.js';
 import type { Resource, RouteContext } from '../resources/resource.js';
-import type { AppUsageRecorder } from '../resources/usage/service.js';
 import { observeRequests, replyWithRequestId, requestId } from './observability.js';
 import type { HttpMetrics } from '../metrics/metrics.js';
 
@@ -71,8 +70,6 @@ export interface ServerOptions {
   allowedHosts?: HostPolicy | undefined;
   /** Failed credentials throttled per address (docs/security.md#failed-credentials); none when absent. */
   credentialThrottle?: CredentialThrottle | null | undefined;
-  /** Each bot's routes recorded for `slashd test` (GET /admin/applications/{id}/usage); none when absent. */
-  usage?: AppUsageRecorder | undefined;
 }
 
 /** The proxies slashd believes: how many hops, or which addresses (`10.0.0.0/8,127.0.0.1`). */

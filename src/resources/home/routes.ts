@@ -3,14 +3,10 @@
  * next), `/healthz` (the process answers) and `/readyz` (the store answers too, and Redis when
  * the node runs with it: a node that cannot reach what it needs leaves the load balancer).
  */
+import type { ReadinessChecks } from '../../http/probes.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** What `/readyz` asks: each check resolves when its dependency answers, rejects when it cannot. */
-export interface ReadinessChecks {
-  store: () => Promise<void>;
-  /** With many nodes (`--redis`): Redis answers. */
-  redis?: (() => Promise<void>) | undefined;
-}
 
 export interface HomeRoutesOptions {
   ready: ReadinessChecks;

@@ -3,6 +3,7 @@
  * event bus for its gateway session. Unanswered, it fails after 3 seconds; each attempt, fault
  * and failure is a step of its transcript and one log line.
  */
+import type { DeliveryLog } from '../../delivery/http-delivery.js';
 import type { APIAttachment } from 'discord-api-types/v10';
 import { setTimeout as delay } from 'node:timers/promises';
 import { INITIAL_RESPONSE_DEADLINE_MS, type FailureReason, type InteractionRecord } from './rules/lifecycle.js';
@@ -39,9 +40,6 @@ export const NO_ANSWER_DETAIL = 'the app did not answer within 3 seconds';
 export const CLIENT_GAVE_UP_DETAIL = "injected fault: the user's client gave up (its 3 s deadline passed)";
 
 /** Where failed deliveries are logged (the server's pino logger fits). */
-export interface DeliveryLog {
-  info(fields: Record<string, unknown>, message: string): void;
-}
 
 /**
  * The HTTP request an invocation came in: its id goes to the app as `X-Request-Id`, and its

@@ -3,16 +3,13 @@
  * metrics token (or the admin token) as `Authorization: Bearer <token>`. Never public: the
  * counts describe every app's traffic (docs/decisions.md#operations).
  */
+import type { MetricsExposition } from '../../http/probes.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
 import { sameSecret } from '../../store/tokens.js';
 import { checkCredential } from '../../http/credential-throttle.js';
 
 /** What the route serves: the exposition text and its content type. */
-export interface MetricsExposition {
-  readonly contentType: string;
-  text(): Promise<string>;
-}
 
 export interface MetricsRoutesOptions {
   metrics: MetricsExposition;
