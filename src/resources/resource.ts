@@ -1,8 +1,9 @@
 /**
  * What one resource folder contributes to a node (docs/architecture.md, "Adding a resource"): each
  * `src/resources/<name>/index.ts` exports one `Resource`, and `src/resources/index.ts` lists them.
- * The central files (the store entry points, `app/services.ts`, `http/server.ts`) iterate over
- * that list instead of naming any resource, so a new resource edits the list and nothing central.
+ * The central files (`app/services.ts`, `http/server.ts`, and the store entry points for the
+ * migrations) iterate over that list instead of naming any resource, so a new resource edits the
+ * list and nothing central.
  *
  * The services of a node are one registry, `NodeServices`: each resource adds the services it
  * builds to that interface from its own `index.ts` (`declare module '../resource.js'`), and gives
@@ -17,7 +18,7 @@ import type { DatedMigration } from '../store/dated-migrations.js';
 
 /**
  * Every service of a node by name. Empty here on purpose: each resource's `index.ts` declares its
- * own entries, and the node parts every resource may read (`app/services.ts`) declare theirs.
+ * own entries; what every resource may read besides (stores, bus, clock...) is `ServiceParts`.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface NodeServices {}
