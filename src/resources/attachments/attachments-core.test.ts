@@ -1,11 +1,15 @@
 /**
  * The attachment rules as pure functions: image dimensions read from header bytes, filenames
- * cleaned, which files a create or an edit ends up with (and every refusal at its path), and
+ * cleaned (no lone surrogate, a servable URL, idempotent for any string), content types kept only
+ * as valid media types, the uploads a command's options name, which files a create or an edit ends up with (and every refusal at its path), and
  * `attachment://` resolved in embeds.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cleanFilename } from './rules/filename.js';
+import fc from 'fast-check';
+import { cleanFilename, normalizeContentType, urlFilename } from './rules/filename.js';
+import { referencedUploadIndices } from './rules/invocation.js';
+import { ATTACHMENT_FILENAME_URL_LENGTH_MAX } from './rules/limits.js';
 import { readImageInfo } from './rules/image-size.js';
 import { resolveAttachmentUrls, type StoredAttachment, type UploadedFile } from './rules/model.js';
 import { planAttachments } from './rules/plan.js';
@@ -43,6 +47,76 @@ describe('filenames', () => {
     assert.equal(cleanFilename('my cat photo.png'), 'my_cat_photo.png');
     assert.equal(cleanFilename('a<b>c?.txt'), 'abc.txt');
     assert.equal(cleanFilename('///'), 'unknown');
+  });
+
+  it('drop lone surrogates, keep pairs, and cut a long name to a bounded URL keeping its extension', () => {
+    assert.equal(cleanFilename('\ud800'), 'unknown');
+    assert.equal(cleanFilename('a\udc00b\ud83d.txt'), 'ab.txt');
+    assert.equal(cleanFilename('😀.png'), '😀.png');
+    const cut = cleanFilename(`${'😀'.repeat(600)}.png`);
+    assert.ok(cut.endsWith('😀.png'), cut);
+    assert.ok(urlFilename(cut).length <= ATTACHMENT_FILENAME_URL_LENGTH_MAX);
+    assert.equal(urlFilename('\ud800x'), 'x', 'a name stored before the cleaning still encodes');
+  });
+
+  it('any string cleans to a non-empty name that encodes within the bound, and cleaning it again changes nothing', () => {
+    const unit = fc.oneof(
+      fc.constantFrom('\ud800', '\udfff', '.', ' ', '/', '%', '\u0000', '😀'),
+      fc.string({ unit: 'binary', maxLength: 1 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit, maxLength: 40 }), fc.string({ unit, minLength: 300, maxLength: 1200 })),
+        (raw) => {
+          const name = cleanFilename(raw);
+          assert.notEqual(name, '');
+          assert.ok(urlFilename(name).length <= ATTACHMENT_FILENAME_URL_LENGTH_MAX);
+          assert.equal(cleanFilename(name), name);
+        },
+      ),
+      { numRuns: 300, seed: 35 },
+    );
+  });
+});
+
+describe('content types', () => {
+  it('are valid media types in lower case with their well-formed parameters, or none', () => {
+    assert.equal(normalizeContentType('Text/Plain; charset=utf-8'), 'text/plain; charset=utf-8');
+    assert.equal(normalizeContentType('text/plain; charset="utf-8"; bad'), 'text/plain; charset="utf-8"');
+    assert.equal(normalizeContentType('text/html\x01'), undefined);
+    assert.equal(normalizeContentType('text'), undefined);
+    assert.equal(normalizeContentType('a/b/c'), undefined);
+    assert.equal(normalizeContentType(`${'x'.repeat(300)}/y`), undefined);
+    assert.equal(normalizeContentType(null), undefined);
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '/', ';', '=', '"', ' ', '\x01', 'é', 'B') }), (raw) => {
+        const type = normalizeContentType(raw);
+        if (type !== undefined) assert.equal(normalizeContentType(type), type);
+      }),
+      { numRuns: 300, seed: 35 },
+    );
+  });
+});
+
+describe("a command's uploads", () => {
+  it('are those its ATTACHMENT options name, in subcommands too', () => {
+    const body = {
+      data: {
+        options: [
+          {
+            type: 1,
+            name: 'sub',
+            options: [
+              { type: 11, name: 'a', value: 2 },
+              { type: 3, name: 's', value: '0' },
+            ],
+          },
+          { type: 11, name: 'b', value: '1' },
+        ],
+      },
+    };
+    assert.deepEqual([...referencedUploadIndices(body)].sort(), ['1', '2']);
+    assert.deepEqual([...referencedUploadIndices({ data: {} })], []);
   });
 });
 

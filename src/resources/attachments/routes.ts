@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { StoredAttachment } from './rules/model.js';
+import { dispositionFilename, normalizeContentType } from './rules/filename.js';
 import type { AttachmentsService } from './service.js';
 import { requireAnyCaller, requireUserOrBot, viewerOf } from '../../http/guards.js';
 
@@ -24,12 +25,13 @@ interface FileParams {
 const SHOWN_INLINE = /^(image\/(png|jpeg|gif|webp)|text\/plain|video\/(mp4|webm)|audio\/(mpeg|ogg))(;|$)/;
 
 function fileHeaders(reply: FastifyReply, attachment: StoredAttachment): FastifyReply {
-  const type = attachment.content_type ?? 'application/octet-stream';
+  // Cleaned again: a type stored before the cleaning must not make the header throw.
+  const type = normalizeContentType(attachment.content_type) ?? 'application/octet-stream';
   const disposition = SHOWN_INLINE.test(type) ? 'inline' : 'attachment';
   return reply
     .header('content-type', type)
     .header('content-length', String(attachment.size))
-    .header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(attachment.filename)}`)
+    .header('content-disposition', `${disposition}; filename*=${dispositionFilename(attachment.filename)}`)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "sandbox; default-src 'none'")
     .header('cache-control', 'private, max-age=3600');

@@ -9,14 +9,15 @@ import type { APIAttachment } from 'discord-api-types/v10';
 import { APPLICATION_ATTACHMENT_BYTES_MAX } from './rules/limits.js';
 import type { StoredAttachment, UploadedFile } from './rules/model.js';
 import { attachmentOfUpload, planAttachments } from './rules/plan.js';
+import { cleanFilename } from './rules/filename.js';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import type { IssuePath } from '../../core/io/issue.js';
 import { messageVisibleTo, type StoredMessage } from '../messages/rules/messages.js';
 import { hasAll, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';
-import type { SnowflakeGenerator } from '../../core/snowflake.js';
+import { isSnowflake, type SnowflakeGenerator } from '../../core/snowflake.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import type { AttachmentStore, InteractionStore, StoredAttachmentFile } from '../../store/store.js';
-import { withUploadedAttachmentIds } from './rules/invocation.js';
+import { referencedUploadIndices, withUploadedAttachmentIds } from './rules/invocation.js';
 import { toWireAttachment } from './rules/model.js';
 import { isRecord } from '../../core/io/read.js';
 import { mediaReferenceIssues } from './rules/component-media.js';
@@ -128,13 +129,17 @@ export class AttachmentsService {
 
   /**
    * Stores the files a user attached to a command in `body`'s channel (each ATTACHMENT option names
-   * one by its `files[n]` index) and gives the body their ids; null when there are none.
+   * one by its `files[n]` index) and gives the body their ids; null when no option names one. The
+   * uploads no option names are not stored (v10 ignores them), so nothing is left without an owner.
    */
   async forInvocation(userId: string, body: unknown, files: readonly IncomingFile[]): Promise<InvocationFiles | null> {
-    const channelId = isRecord(body) && typeof body.channel_id === 'string' ? body.channel_id : null;
-    if (files.length === 0 || channelId === null) return null;
+    // Only a snowflake keys stored files; the invocation itself refuses any other channel id.
+    const channelId = isRecord(body) && isSnowflake(body.channel_id) ? body.channel_id : null;
+    const named = referencedUploadIndices(body);
+    const referenced = files.filter((file) => named.has(String(file.index)));
+    if (referenced.length === 0 || channelId === null) return null;
     const idsByIndex = new Map<string, string>();
-    const stored = files.map((file) => {
+    const stored = referenced.map((file) => {
       const attachment = attachmentOfUpload(file, this.deps.ids.next());
       idsByIndex.set(String(file.index), attachment.id);
       return { id: attachment.id, size: attachment.size, attachment, chunks: file.chunks };
@@ -160,7 +165,8 @@ export class AttachmentsService {
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const file = await this.deps.store.attachments.findFile(channelId, attachmentId);
     const attachment = file ? await this.readableAttachment(viewer, channelId, file) : null;
-    if (!attachment || attachment.filename !== filename) throw apiError('NotFound');
+    // The URL names the file as `attachmentPath` wrote it: cleaned again, whenever it was stored.
+    if (!attachment || cleanFilename(attachment.filename) !== filename) throw apiError('NotFound');
     const pieces = await this.deps.store.attachments.readFile(channelId, attachmentId);
     if (!pieces) throw apiError('NotFound');
     return { attachment, pieces };

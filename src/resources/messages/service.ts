@@ -143,7 +143,7 @@ export class ChannelMessagesService {
     return this.deps.renderer.renderFor(message, viewerId(viewer));
   }
 
-  /** Only the author's own message (a bot's or a user's). */
+  /** Only the author's own message (a bot's or a user's); ATTACH_FILES with files, as for a send. */
   async edit(
     viewer: Viewer,
     channelId: string,
@@ -214,6 +214,10 @@ export class ChannelMessagesService {
   ): Promise<StoredMessage | null> {
     if (!message) return null;
     if (!isAuthor(message, viewer)) throw apiError('CannotEditOtherUsersMessage');
+    // An edit uploads as a send does: without ATTACH_FILES nothing is stored.
+    if (files.length > 0 && !hasAll(this.inForce(place.guild, viewer, place.permissions), ATTACH_FILES)) {
+      throw apiError('MissingPermissions');
+    }
     const own = message;
     const data = checkChannelMessage(body, own);
     const content = typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content;

@@ -10,6 +10,7 @@ import { isRecord } from '../../../core/io/read.js';
 import { report, type Issues } from '../../../core/io/report.js';
 import { COMPONENT_TREE_DEPTH_MAX } from '../../messages/rules/limits.js';
 import type { StoredAttachment } from './model.js';
+import { normalizeContentType } from './filename.js';
 
 const ATTACHMENT_SCHEME = 'attachment://';
 
@@ -88,7 +89,8 @@ export function resolveComponentMedia(
     media.url = urlOf(file, false);
     media.proxy_url = urlOf(file, true);
     media.attachment_id = file.id;
-    if (file.content_type !== undefined) media.content_type = file.content_type;
+    const contentType = normalizeContentType(file.content_type);
+    if (contentType !== undefined) media.content_type = contentType;
     if (file.width !== undefined) media.width = file.width;
     if (file.height !== undefined) media.height = file.height;
     if (owner.type === ComponentType.File) {

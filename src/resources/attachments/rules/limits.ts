@@ -18,6 +18,13 @@ export const UPLOAD_PARTS_MAX = ATTACHMENTS_PER_MESSAGE_MAX + 10;
 export const UPLOAD_REQUEST_BYTES_MAX = UPLOAD_FILES_BYTES_MAX + UPLOAD_FIELDS_BYTES_MAX + 64 * 1024;
 /** Most characters of an attachment's filename (v10's `MessageAttachmentRequest.filename`). */
 export const ATTACHMENT_FILENAME_LENGTH_MAX = 1024;
+/**
+ * Most characters of a stored filename once URL-encoded: its URL's last segment stays within the
+ * router's bound on a path parameter (1000, `maxParamLength` in src/http/server.ts), so every URL is servable.
+ */
+export const ATTACHMENT_FILENAME_URL_LENGTH_MAX = 900;
+/** Most characters of a file part's Content-Type kept as the file's type (RFC 6838: 127 each for type and subtype). */
+export const CONTENT_TYPE_LENGTH_MAX = 255;
 /** Most characters of an attachment's description (alt text). */
 export const ATTACHMENT_DESCRIPTION_LENGTH_MAX = 1024;
 /** Bytes of one stored piece of a file: uploads are written and served piece by piece, never whole. */

@@ -5,6 +5,7 @@
  */
 import type { APIAttachment } from 'discord-api-types/v10';
 import type { WirePayload } from '../../../core/wire-payload.js';
+import { normalizeContentType, urlFilename } from './filename.js';
 
 /** One file of a message, as the message's document stores it. */
 export interface StoredAttachment {
@@ -30,13 +31,16 @@ export interface UploadedFile {
   readonly head: Uint8Array;
 }
 
-/** The path where an attachment is served; `proxy` is v10's media proxy twin of the CDN URL. */
+/**
+ * The path where an attachment is served; `proxy` is v10's media proxy twin of the CDN URL. Total:
+ * the name is cleaned again, so a row stored before the cleaning still has a servable URL.
+ */
 export function attachmentPath(
   channelId: string,
   attachment: Pick<StoredAttachment, 'id' | 'filename'>,
   proxy = false,
 ): string {
-  return `${proxy ? '/media' : ''}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
+  return `${proxy ? '/media' : ''}/attachments/${channelId}/${attachment.id}/${urlFilename(attachment.filename)}`;
 }
 
 /** The v10 attachment object; `origin` is slashd's public URL (no trailing slash). */
@@ -53,7 +57,8 @@ export function toWireAttachment(
     url: `${origin}${attachmentPath(channelId, attachment)}`,
     proxy_url: `${origin}${attachmentPath(channelId, attachment, true)}`,
   };
-  if (attachment.content_type !== undefined) wire.content_type = attachment.content_type;
+  const contentType = normalizeContentType(attachment.content_type);
+  if (contentType !== undefined) wire.content_type = contentType;
   if (attachment.description !== undefined) wire.description = attachment.description;
   if (attachment.width !== undefined) wire.width = attachment.width;
   if (attachment.height !== undefined) wire.height = attachment.height;
