@@ -319,6 +319,8 @@ export async function withMessageBody<T>(
     folder = await mkdtemp(join(tmpdir(), 'slashd-upload-'));
     const body = await readForm(request, folder, watch, accessOf.get(request) ?? { mayAttach: true });
     watch.bodyRead();
+    // An answer already given (the client gone meanwhile) leaves nothing to do.
+    watch.signal.throwIfAborted();
     const deadline = setTimeout(
       () => watch.abort(apiError('ServiceUnavailable')),
       space.timeouts.handlerTimeoutMs,

@@ -3,7 +3,8 @@
  * last bytes sent) is cut off and a body cut by the client is dropped, and after either no
  * temporary file (`slashd-upload-*`) remains and no descriptor of this process (the server runs in
  * it) points into the temporary folder; a caller who may not see the channel, or who holds an
- * unknown interaction token, is refused while still sending, no temporary file ever made; a
+ * unknown interaction token, is refused while still sending, no temporary file ever made; a file
+ * part from a caller without ATTACH_FILES is refused before it is written (POST and PATCH); a
  * request cut off by its deadline wrote nothing (no message in the history, no MESSAGE_CREATE); a
  * steady slow upload taking longer than the handler's deadline succeeds; the node's temporary disk
  * is bounded (503 with Retry-After past it); and a stored upload is written piece by piece while
@@ -18,7 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import { attachmentWorld } from '../../../test/helpers/attachments.js';
 import { GatewayClient } from '../../../test/helpers/gateway-client.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { BOT, CAROL_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL } from '../../../test/helpers/world.js';
+import { BOT, CAROL_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, NSFW_LOUNGE } from '../../../test/helpers/world.js';
 import { UPLOAD_FILES_BYTES_MAX, UPLOAD_TEMP_BYTES_MAX } from './rules/limits.js';
 
 type Json = any;
@@ -220,6 +221,29 @@ describe('uploads leave nothing behind, however they end', () => {
     } finally {
       seen.watcher.close();
     }
+  });
+
+  test('a file part from a caller without ATTACH_FILES is refused before it is written, on PATCH too', async () => {
+    const sent = await server.request('POST', `/channels/${NSFW_LOUNGE}/messages`, {
+      auth: BOT,
+      body: { content: 'no files here' },
+    });
+    assert.equal(sent.status, 200, sent.text);
+    for (const [method, path] of [
+      ['POST', `/channels/${NSFW_LOUNGE}/messages`],
+      ['PATCH', `/channels/${NSFW_LOUNGE}/messages/${sent.body.id}`],
+    ] as const) {
+      const form = new FormData();
+      form.append('payload_json', JSON.stringify({ content: 'with a file' }));
+      form.append('files[0]', new Blob([Buffer.alloc(4096)]), 'a.bin');
+      const response = await fetch(`${server.api}${path}`, { method, headers: { authorization: BOT }, body: form });
+      const body = (await response.json()) as Json;
+      assert.deepEqual([response.status, body.code], [403, 50013], `${method}: ${JSON.stringify(body)}`);
+    }
+    const kept = await server.request('GET', `/channels/${NSFW_LOUNGE}/messages/${sent.body.id}`, { auth: BOT });
+    assert.equal(kept.body.content, 'no files here');
+    assert.deepEqual(kept.body.attachments, []);
+    await until(() => uploadFolders().length === 0, 'no upload folder left');
   });
 
   test('a request cut off by its deadline wrote nothing: no message in the history, no MESSAGE_CREATE', async () => {
