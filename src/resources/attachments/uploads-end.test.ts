@@ -7,8 +7,7 @@
  * part from a caller without ATTACH_FILES is refused before it is written (POST and PATCH); a
  * request cut off by its deadline wrote nothing (no message in the history, no MESSAGE_CREATE); a
  * steady slow upload taking longer than the handler's deadline succeeds; the node's temporary disk
- * is bounded (503 with Retry-After past it); and a stored upload is written piece by piece while
- * other requests are answered.
+ * is bounded (503 with Retry-After past it). On SQLite and PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readlinkSync, watch, type FSWatcher } from 'node:fs';
@@ -18,6 +17,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { attachmentWorld } from '../../../test/helpers/attachments.js';
 import { GatewayClient } from '../../../test/helpers/gateway-client.js';
+import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { BOT, CAROL_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, NSFW_LOUNGE } from '../../../test/helpers/world.js';
 import { UPLOAD_FILES_BYTES_MAX, UPLOAD_TEMP_BYTES_MAX } from './rules/limits.js';
@@ -148,158 +148,165 @@ async function history(server: TestServer): Promise<Json[]> {
   return response.body as Json[];
 }
 
-describe('uploads leave nothing behind, however they end', () => {
-  let server: TestServer;
+for (const store of ['SQLite', 'PostgreSQL'] as const) {
+  describe(`${store}: uploads leave nothing behind, however they end`, () => {
+    let server: TestServer;
+    const schema = freshSchemaName('slashd_uploads_end');
 
-  before(async () => {
-    server = await startServer({
-      world: attachmentWorld(),
-      timeouts: { handlerTimeoutMs: HANDLER_MS, uploadProgressWindowMs: WINDOW_MS },
+    before(async () => {
+      server = await startServer({
+        world: attachmentWorld(),
+        timeouts: { handlerTimeoutMs: HANDLER_MS, uploadProgressWindowMs: WINDOW_MS },
+        ...(store === 'PostgreSQL' ? { db: postgresConnectionString, config: { dbSchema: schema } } : {}),
+      });
     });
-  });
-  after(() => server?.close());
-
-  test('a stalled upload is cut off (408, closed), its temporary file gone and its descriptor closed', async () => {
-    const body = multipart('stalled', 2 * 1024 * 1024);
-    const raw = await open(server);
-    await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, BOT, body.length));
-    await write(raw, body.subarray(0, body.length - 100));
-    await until(() => uploadFiles().length > 0, 'the upload to be written to a temporary file');
-    const answer = await answerOf(raw);
-    assert.equal(answer.status, 408, answer.head);
-    assert.match(answer.head, /connection: close/i);
-    await until(() => raw.closed(), 'the server to close the connection');
-    await until(() => uploadFolders().length === 0, 'no upload folder left');
-    await until(() => uploadDescriptors().length === 0, 'no descriptor left');
-    // The rest, sent late, writes nothing.
-    assert.ok(!(await history(server)).some((m: Json) => m.content === 'stalled'));
-  });
-
-  test('an upload whose client goes mid-body leaves no temporary file nor descriptor', async () => {
-    const body = multipart('dropped', 4 * 1024 * 1024);
-    const raw = await open(server);
-    await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, BOT, body.length));
-    await write(raw, body.subarray(0, body.length / 2));
-    await until(() => uploadDescriptors().length > 0, 'the upload to hold a temporary file open');
-    raw.socket.destroy();
-    await until(() => uploadFolders().length === 0, 'no upload folder left');
-    await until(() => uploadDescriptors().length === 0, 'no descriptor left');
-    assert.ok(!(await history(server)).some((m: Json) => m.content === 'dropped'));
-  });
-
-  test('a user who cannot see the channel is refused while still sending; no temporary file is made', async () => {
-    const seen = watchUploads();
-    try {
-      const body = multipart('unseen', 8 * 1024 * 1024);
-      const raw = await open(server);
-      await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, CAROL_TOKEN, body.length));
-      await write(raw, body.subarray(0, 64 * 1024));
-      // Most of the body is still to come: the answer cannot have waited for it.
-      const answer = await answerOf(raw);
-      assert.ok([403, 404].includes(answer.status), answer.head);
-      assert.ok([50001, 10003].includes(answer.body.code), JSON.stringify(answer.body));
-      assert.match(answer.head, /connection: close/i);
-      raw.socket.destroy();
-      assert.deepEqual(seen.made, [], 'no upload folder was made');
-      assert.deepEqual(uploadFolders(), []);
-    } finally {
-      seen.watcher.close();
-    }
-  });
-
-  test('an unknown interaction token is refused before its upload is read', async () => {
-    const seen = watchUploads();
-    try {
-      const body = multipart('follow-up', 8 * 1024 * 1024);
-      const raw = await open(server);
-      await write(raw, requestHead(server, `/webhooks/${DEMO_APP_ID}/not-a-token`, null, body.length));
-      await write(raw, body.subarray(0, 64 * 1024));
-      const answer = await answerOf(raw);
-      assert.ok(answer.status >= 400 && answer.status < 500, answer.head);
-      raw.socket.destroy();
-      assert.deepEqual(seen.made, [], 'no upload folder was made');
-    } finally {
-      seen.watcher.close();
-    }
-  });
-
-  test('a file part from a caller without ATTACH_FILES is refused before it is written, on PATCH too', async () => {
-    const sent = await server.request('POST', `/channels/${NSFW_LOUNGE}/messages`, {
-      auth: BOT,
-      body: { content: 'no files here' },
+    after(async () => {
+      await server?.close();
+      if (store === 'PostgreSQL') await dropSchema(schema);
     });
-    assert.equal(sent.status, 200, sent.text);
-    for (const [method, path] of [
-      ['POST', `/channels/${NSFW_LOUNGE}/messages`],
-      ['PATCH', `/channels/${NSFW_LOUNGE}/messages/${sent.body.id}`],
-    ] as const) {
-      const form = new FormData();
-      form.append('payload_json', JSON.stringify({ content: 'with a file' }));
-      form.append('files[0]', new Blob([Buffer.alloc(4096)]), 'a.bin');
-      const response = await fetch(`${server.api}${path}`, { method, headers: { authorization: BOT }, body: form });
-      const body = (await response.json()) as Json;
-      assert.deepEqual([response.status, body.code], [403, 50013], `${method}: ${JSON.stringify(body)}`);
-    }
-    const kept = await server.request('GET', `/channels/${NSFW_LOUNGE}/messages/${sent.body.id}`, { auth: BOT });
-    assert.equal(kept.body.content, 'no files here');
-    assert.deepEqual(kept.body.attachments, []);
-    await until(() => uploadFolders().length === 0, 'no upload folder left');
-  });
 
-  test('a request cut off by its deadline wrote nothing: no message in the history, no MESSAGE_CREATE', async () => {
-    const gateway = await GatewayClient.connect(server.url);
-    try {
-      await gateway.login(DEMO_BOT_TOKEN, 1 | 512);
-      const body = multipart('too late', 1024 * 1024);
+    test('a stalled upload is cut off (408, closed), its temporary file gone and its descriptor closed', async () => {
+      const body = multipart('stalled', 2 * 1024 * 1024);
       const raw = await open(server);
       await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, BOT, body.length));
       await write(raw, body.subarray(0, body.length - 100));
+      await until(() => uploadFiles().length > 0, 'the upload to be written to a temporary file');
       const answer = await answerOf(raw);
-      assert.ok(answer.status >= 400, answer.head);
-      // The rest arrives after the answer, as a client that retries 5xx would not know.
-      raw.socket.write(body.subarray(body.length - 100));
+      assert.equal(answer.status, 408, answer.head);
+      assert.match(answer.head, /connection: close/i);
       await until(() => raw.closed(), 'the server to close the connection');
       await until(() => uploadFolders().length === 0, 'no upload folder left');
-      const marker = await server.request('POST', `/channels/${GENERAL}/messages`, {
-        auth: BOT,
-        body: { content: 'after the cut' },
-      });
-      assert.equal(marker.status, 200, marker.text);
-      // Dispatches come in order: every MESSAGE_CREATE before the marker's was sent before it.
-      const created: string[] = [];
-      for (;;) {
-        const dispatch = await gateway.nextDispatch('MESSAGE_CREATE');
-        created.push(dispatch.d.content as string);
-        if (dispatch.d.id === marker.body.id) break;
-      }
-      assert.ok(!created.includes('too late'), JSON.stringify(created));
-      assert.ok(!(await history(server)).some((m: Json) => m.content === 'too late'));
-    } finally {
-      gateway.drop();
-    }
-  });
+      await until(() => uploadDescriptors().length === 0, 'no descriptor left');
+      // The rest, sent late, writes nothing.
+      assert.ok(!(await history(server)).some((m: Json) => m.content === 'stalled'));
+    });
 
-  test('a steady slow upload taking longer than the handler deadline succeeds', async () => {
-    const piece = 8 * 1024;
-    const pieces = 20;
-    const body = multipart('slow but steady', piece * pieces);
-    const raw = await open(server);
-    const started = Date.now();
-    await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, BOT, body.length));
-    for (let at = 0; at < body.length; at += piece) {
-      await write(raw, body.subarray(at, Math.min(body.length, at + piece)));
-      // Pauses well inside the progress window, adding up past the handler's deadline.
-      await new Promise((resolve) => setTimeout(resolve, (2 * HANDLER_MS) / pieces));
-    }
-    assert.ok(Date.now() - started > HANDLER_MS, 'the body took longer than the handler deadline');
-    const answer = await answerOf(raw);
-    raw.socket.destroy();
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    assert.equal(answer.body.attachments[0].size, piece * pieces);
-    assert.ok((await history(server)).some((m: Json) => m.id === answer.body.id));
-    await until(() => uploadFolders().length === 0, 'no upload folder left');
+    test('an upload whose client goes mid-body leaves no temporary file nor descriptor', async () => {
+      const body = multipart('dropped', 4 * 1024 * 1024);
+      const raw = await open(server);
+      await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, BOT, body.length));
+      await write(raw, body.subarray(0, body.length / 2));
+      await until(() => uploadDescriptors().length > 0, 'the upload to hold a temporary file open');
+      raw.socket.destroy();
+      await until(() => uploadFolders().length === 0, 'no upload folder left');
+      await until(() => uploadDescriptors().length === 0, 'no descriptor left');
+      assert.ok(!(await history(server)).some((m: Json) => m.content === 'dropped'));
+    });
+
+    test('a user who cannot see the channel is refused while still sending; no temporary file is made', async () => {
+      const seen = watchUploads();
+      try {
+        const body = multipart('unseen', 8 * 1024 * 1024);
+        const raw = await open(server);
+        await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, CAROL_TOKEN, body.length));
+        await write(raw, body.subarray(0, 64 * 1024));
+        // Most of the body is still to come: the answer cannot have waited for it.
+        const answer = await answerOf(raw);
+        assert.ok([403, 404].includes(answer.status), answer.head);
+        assert.ok([50001, 10003].includes(answer.body.code), JSON.stringify(answer.body));
+        assert.match(answer.head, /connection: close/i);
+        raw.socket.destroy();
+        assert.deepEqual(seen.made, [], 'no upload folder was made');
+        assert.deepEqual(uploadFolders(), []);
+      } finally {
+        seen.watcher.close();
+      }
+    });
+
+    test('an unknown interaction token is refused before its upload is read', async () => {
+      const seen = watchUploads();
+      try {
+        const body = multipart('follow-up', 8 * 1024 * 1024);
+        const raw = await open(server);
+        await write(raw, requestHead(server, `/webhooks/${DEMO_APP_ID}/not-a-token`, null, body.length));
+        await write(raw, body.subarray(0, 64 * 1024));
+        const answer = await answerOf(raw);
+        assert.ok(answer.status >= 400 && answer.status < 500, answer.head);
+        raw.socket.destroy();
+        assert.deepEqual(seen.made, [], 'no upload folder was made');
+      } finally {
+        seen.watcher.close();
+      }
+    });
+
+    test('a file part from a caller without ATTACH_FILES is refused before it is written, on PATCH too', async () => {
+      const sent = await server.request('POST', `/channels/${NSFW_LOUNGE}/messages`, {
+        auth: BOT,
+        body: { content: 'no files here' },
+      });
+      assert.equal(sent.status, 200, sent.text);
+      for (const [method, path] of [
+        ['POST', `/channels/${NSFW_LOUNGE}/messages`],
+        ['PATCH', `/channels/${NSFW_LOUNGE}/messages/${sent.body.id}`],
+      ] as const) {
+        const form = new FormData();
+        form.append('payload_json', JSON.stringify({ content: 'with a file' }));
+        form.append('files[0]', new Blob([Buffer.alloc(4096)]), 'a.bin');
+        const response = await fetch(`${server.api}${path}`, { method, headers: { authorization: BOT }, body: form });
+        const body = (await response.json()) as Json;
+        assert.deepEqual([response.status, body.code], [403, 50013], `${method}: ${JSON.stringify(body)}`);
+      }
+      const kept = await server.request('GET', `/channels/${NSFW_LOUNGE}/messages/${sent.body.id}`, { auth: BOT });
+      assert.equal(kept.body.content, 'no files here');
+      assert.deepEqual(kept.body.attachments, []);
+      await until(() => uploadFolders().length === 0, 'no upload folder left');
+    });
+
+    test('a request cut off by its deadline wrote nothing: no message in the history, no MESSAGE_CREATE', async () => {
+      const gateway = await GatewayClient.connect(server.url);
+      try {
+        await gateway.login(DEMO_BOT_TOKEN, 1 | 512);
+        const body = multipart('too late', 1024 * 1024);
+        const raw = await open(server);
+        await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, BOT, body.length));
+        await write(raw, body.subarray(0, body.length - 100));
+        const answer = await answerOf(raw);
+        assert.ok(answer.status >= 400, answer.head);
+        // The rest arrives after the answer, as a client that retries 5xx would not know.
+        raw.socket.write(body.subarray(body.length - 100));
+        await until(() => raw.closed(), 'the server to close the connection');
+        await until(() => uploadFolders().length === 0, 'no upload folder left');
+        const marker = await server.request('POST', `/channels/${GENERAL}/messages`, {
+          auth: BOT,
+          body: { content: 'after the cut' },
+        });
+        assert.equal(marker.status, 200, marker.text);
+        // Dispatches come in order: every MESSAGE_CREATE before the marker's was sent before it.
+        const created: string[] = [];
+        for (;;) {
+          const dispatch = await gateway.nextDispatch('MESSAGE_CREATE');
+          created.push(dispatch.d.content as string);
+          if (dispatch.d.id === marker.body.id) break;
+        }
+        assert.ok(!created.includes('too late'), JSON.stringify(created));
+        assert.ok(!(await history(server)).some((m: Json) => m.content === 'too late'));
+      } finally {
+        gateway.drop();
+      }
+    });
+
+    test('a steady slow upload taking longer than the handler deadline succeeds', async () => {
+      const piece = 8 * 1024;
+      const pieces = 20;
+      const body = multipart('slow but steady', piece * pieces);
+      const raw = await open(server);
+      const started = Date.now();
+      await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, BOT, body.length));
+      for (let at = 0; at < body.length; at += piece) {
+        await write(raw, body.subarray(at, Math.min(body.length, at + piece)));
+        // Pauses well inside the progress window, adding up past the handler's deadline.
+        await new Promise((resolve) => setTimeout(resolve, (2 * HANDLER_MS) / pieces));
+      }
+      assert.ok(Date.now() - started > HANDLER_MS, 'the body took longer than the handler deadline');
+      const answer = await answerOf(raw);
+      raw.socket.destroy();
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.body.attachments[0].size, piece * pieces);
+      assert.ok((await history(server)).some((m: Json) => m.id === answer.body.id));
+      await until(() => uploadFolders().length === 0, 'no upload folder left');
+    });
   });
-});
+}
 
 describe('the temporary disk of a node is bounded', () => {
   let server: TestServer;
