@@ -10,7 +10,7 @@
  * is bounded (503 with Retry-After past it). On SQLite and PostgreSQL.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readlinkSync, watch, type FSWatcher } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, watch, type FSWatcher } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ type Json = any;
 // this file's own, so no other test process's uploads are counted.
 const TEMP = mkdtempSync(join(tmpdir(), 'slashd-uploads-end-'));
 process.env.TMPDIR = TEMP;
+after(() => rmSync(TEMP, { recursive: true, force: true }));
 
 /** The `handlerTimeoutMs` of the test server: the old total deadline a slow upload passes. */
 const HANDLER_MS = 1_000;
