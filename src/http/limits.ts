@@ -29,6 +29,12 @@ export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
  * call to the database or Redis is bounded too; this bounds what they add up to.
  */
 export const HANDLER_TIMEOUT_MS = 10_000;
+/**
+ * An upload's body is not bound by the handler's deadline while it arrives: each such window it must
+ * grow by UPLOAD_MIN_BYTES_PER_SECOND per second, or it is cut off (408); the handler's deadline
+ * counts from the body's end. A steady slow upload so finishes, within REQUEST_TIMEOUT_MS.
+ */
+export const UPLOAD_PROGRESS_WINDOW_MS = 10_000;
 /** The admin API's deadline: a world import or a snapshot restore copies whole tables. */
 export const ADMIN_HANDLER_TIMEOUT_MS = 120_000;
 /** How often node looks for requests past their timeouts; shorter timeouts are checked more often. */
@@ -41,6 +47,8 @@ export interface HttpTimeouts {
   keepAliveTimeoutMs: number;
   /** The deadline of a request's handling (the admin API's is `ADMIN_HANDLER_TIMEOUT_MS`, or this if longer). */
   handlerTimeoutMs: number;
+  /** How often an upload's body must have grown (`UPLOAD_PROGRESS_WINDOW_MS`). */
+  uploadProgressWindowMs: number;
 }
 
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
@@ -49,6 +57,7 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
   keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
   handlerTimeoutMs: HANDLER_TIMEOUT_MS,
+  uploadProgressWindowMs: UPLOAD_PROGRESS_WINDOW_MS,
 };
 
 /** Fastify's server options for these timeouts; node requires headers to time out no later than the request. */

@@ -5,15 +5,19 @@
  * temporary file as it arrives (its first bytes kept for the image header), so no upload is held in
  * memory; past v10's bounds (per file, per request, ten files) the request is refused with 40005 or
  * a 50035 tree, and the rest of its body is left to the keep-alive hook (drained, or the
- * connection closed). The temporary files go when the handler is done.
+ * connection closed). Who may send is checked before any part is read (`checkBeforeUpload`); a
+ * node holds at most UPLOAD_TEMP_BYTES_MAX in temporary files; a body is bound by its progress,
+ * not by one total deadline; and however the request ends its temporary files go, their
+ * descriptors closed.
  */
-import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ATTACHMENT_CHUNK_BYTES,
   ATTACHMENT_FILE_BYTES_MAX,
@@ -22,8 +26,11 @@ import {
   UPLOAD_FIELDS_BYTES_MAX,
   UPLOAD_FILES_BYTES_MAX,
   UPLOAD_PARTS_MAX,
+  UPLOAD_MIN_BYTES_PER_SECOND,
   UPLOAD_REQUEST_BYTES_MAX,
+  UPLOAD_TEMP_BYTES_MAX,
 } from '../resources/attachments/rules/limits.js';
+import type { HttpTimeouts } from './limits.js';
 import { ATTACHMENT_FILE_INVALID } from '../core/io/codes.js';
 import { ApiError, apiError, invalidFormBody } from '../core/io/errors.js';
 import { issue } from '../core/io/issue.js';
@@ -55,8 +62,14 @@ export interface MessageBody {
   readonly files: readonly IncomingFile[];
 }
 
-/** Lets the routes of `api` that declare `UPLOADS` read multipart bodies; the others refuse them. */
-export async function acceptUploads(api: FastifyInstance): Promise<void> {
+/** Seconds a client is told to wait when the node's temporary disk for uploads is full. */
+const UPLOAD_SPACE_RETRY_AFTER_S = 1;
+/** Fastify's error when a request's handling outlived its deadline (`handlerTimeout`). */
+const HANDLER_TIMEOUT_CODE = 'FST_ERR_HANDLER_TIMEOUT';
+
+/** Lets the routes of `api` that declare `UPLOADS` read multipart bodies, in `space`; the others refuse them. */
+export async function acceptUploads(api: FastifyInstance, space: UploadSpace): Promise<void> {
+  api.decorate('slashdUploads', space);
   await api.register(fastifyMultipart, { throwFileSizeLimit: true });
   api.addHook('preValidation', (request, _reply, done) => {
     if (request.isMultipart() && request.routeOptions.config.uploads !== true) return done(invalidContentType());
@@ -98,18 +111,23 @@ class FileMeter extends Transform {
   }
 }
 
-/** A stored temporary file's bytes, read synchronously in ATTACHMENT_CHUNK_BYTES pieces. */
-function* piecesOf(path: string): Iterable<Uint8Array> {
-  const fd = openSync(path, 'r');
+/**
+ * A temporary file's bytes in ATTACHMENT_CHUNK_BYTES pieces, read asynchronously (other requests
+ * run between pieces); refused once the upload's request has ended early (its deadline passed).
+ */
+async function* piecesOf(path: string, signal: AbortSignal): AsyncIterable<Uint8Array> {
+  signal.throwIfAborted();
+  const file = await open(path, 'r');
   try {
     for (;;) {
       const piece = Buffer.allocUnsafe(ATTACHMENT_CHUNK_BYTES);
-      const read = readSync(fd, piece, 0, ATTACHMENT_CHUNK_BYTES, null);
-      if (read === 0) return;
-      yield piece.subarray(0, read);
+      const { bytesRead } = await file.read(piece, 0, ATTACHMENT_CHUNK_BYTES, null);
+      signal.throwIfAborted();
+      if (bytesRead === 0) return;
+      yield piece.subarray(0, bytesRead);
     }
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }
 
@@ -144,38 +162,194 @@ function readPayload(value: unknown, keepIds: boolean): unknown {
   return read.value;
 }
 
+/** What an upload's caller may do, decided before any of its body is read. */
+export interface UploadAccess {
+  /** Whether the caller may attach files (ATTACH_FILES where it applies): a file part is refused at once otherwise. */
+  readonly mayAttach: boolean;
+}
+
+/** The access of each request whose upload route checked it (`checkBeforeUpload`). */
+const accessOf = new WeakMap<FastifyRequest, UploadAccess>();
+
+/**
+ * A preHandler of an upload route: `check` throws the refusal (an unseen channel, a missing
+ * permission, an unknown token) before any part is read, so nothing is written for a caller who
+ * may not send. The body left unread is the keep-alive hook's: a small one drained, a larger
+ * one's answer sent at once with `Connection: close`.
+ */
+export function checkBeforeUpload<R extends FastifyRequest = FastifyRequest>(
+  check: (request: R) => Promise<UploadAccess | undefined | void>,
+): (request: R) => Promise<void> {
+  return async (request) => {
+    if (!request.isMultipart()) return;
+    accessOf.set(request, (await check(request)) ?? { mayAttach: true });
+  };
+}
+
+/** The temporary disk one node's uploads hold, and the timeouts they keep. */
+export class UploadSpace {
+  private held = 0;
+
+  constructor(
+    readonly timeouts: Pick<HttpTimeouts, 'handlerTimeoutMs' | 'uploadProgressWindowMs'>,
+    private readonly limit = UPLOAD_TEMP_BYTES_MAX,
+  ) {}
+
+  /** Takes `bytes` of the node's temporary disk, or false when that would pass its bound. */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.limit) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The node's upload space (`acceptUploads`). */
+    slashdUploads?: UploadSpace;
+  }
+}
+
+/**
+ * What ends an upload's reading early, as the signal's reason: the client gone, a body that grows
+ * by less than UPLOAD_MIN_BYTES_PER_SECOND in a progress window (408), or Fastify's own deadline.
+ */
+class UploadWatch {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private received = 0;
+  private checked = 0;
+  private readonly onData = (chunk: Buffer) => {
+    this.received += chunk.length;
+  };
+  private readonly onClose = () => {
+    if (!this.reply.raw.writableFinished) this.abort(apiError('ServiceUnavailable'));
+  };
+  private readonly onDeadline = () => {
+    const reason: unknown = this.request.signal.reason;
+    if ((reason as { code?: string } | undefined)?.code === HANDLER_TIMEOUT_CODE) this.abort(reason);
+  };
+
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly reply: FastifyReply,
+    windowMs: number,
+  ) {
+    const least = (UPLOAD_MIN_BYTES_PER_SECOND * windowMs) / 1000;
+    this.timer = setInterval(() => {
+      if (this.received - this.checked < least) {
+        this.reply.header('connection', 'close');
+        this.abort(apiError('RequestTimeout'));
+      }
+      this.checked = this.received;
+    }, windowMs);
+    this.timer.unref();
+    reply.raw.once('close', this.onClose);
+    request.signal.addEventListener('abort', this.onDeadline, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Counts the body's bytes from now on: only once the form's reader consumes it (a listener earlier would start the flow). */
+  count(): void {
+    this.request.raw.on('data', this.onData);
+  }
+
+  /** The body was read to its end: its progress no longer counts. */
+  bodyRead(): void {
+    clearInterval(this.timer);
+    this.request.raw.off('data', this.onData);
+  }
+
+  abort(reason: unknown): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  /** Rejects with the reason once aborted: what `promise` does then no longer matters. */
+  race<T>(promise: Promise<T>): Promise<T> {
+    const signal = this.controller.signal;
+    let onAbort = () => {};
+    const aborted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(signal.reason as Error);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  end(): void {
+    this.bodyRead();
+    this.reply.raw.off('close', this.onClose);
+    this.request.signal.removeEventListener('abort', this.onDeadline);
+  }
+}
+
 /**
  * The message body of a request: its JSON as it is, or its multipart form read to its end, with
- * the files on disk. `work` runs with it; the files are removed when it settles.
+ * the files on disk. `work` runs with it; however the request ends (an answer, a refusal, a
+ * deadline, the client gone), the temporary files are removed and their descriptors closed, and
+ * once an early answer was given `work` does not start or store files.
  */
 export async function withMessageBody<T>(
   request: FastifyRequest,
+  reply: FastifyReply,
   work: (body: MessageBody) => Promise<T>,
-  /** What refuses the request before its files are read (an unknown interaction token): no upload is read for nothing. */
-  precheck?: () => Promise<unknown>,
 ): Promise<T> {
   if (!request.isMultipart()) {
     return work({ payload: request.body, files: [] });
   }
   const declared = Number(request.headers['content-length'] ?? Number.NaN);
   if (Number.isFinite(declared) && declared > UPLOAD_REQUEST_BYTES_MAX) throw apiError('UploadTooLarge');
-  await precheck?.();
-  const folder = mkdtempSync(join(tmpdir(), 'slashd-upload-'));
+  const space = request.server.slashdUploads;
+  if (!space) throw new Error('acceptUploads was not registered for this route');
+  const held = Math.min(Number.isFinite(declared) ? declared : UPLOAD_FILES_BYTES_MAX, UPLOAD_FILES_BYTES_MAX);
+  if (!space.take(held)) {
+    reply.header('connection', 'close').header('retry-after', String(UPLOAD_SPACE_RETRY_AFTER_S));
+    throw apiError('ServiceUnavailable');
+  }
+  const watch = new UploadWatch(request, reply, space.timeouts.uploadProgressWindowMs);
+  let folder: string | undefined;
   try {
-    const body = await readForm(request, folder);
-    return await work(body);
+    folder = await mkdtemp(join(tmpdir(), 'slashd-upload-'));
+    const body = await readForm(request, folder, watch, accessOf.get(request) ?? { mayAttach: true });
+    watch.bodyRead();
+    // An answer already given (the client gone meanwhile) leaves nothing to do.
+    watch.signal.throwIfAborted();
+    const deadline = setTimeout(
+      () => watch.abort(apiError('ServiceUnavailable')),
+      space.timeouts.handlerTimeoutMs,
+    ).unref();
+    try {
+      return await watch.race(work(body));
+    } finally {
+      clearTimeout(deadline);
+    }
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    watch.end();
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+    space.give(held);
   }
 }
 
-async function readForm(request: FastifyRequest, folder: string): Promise<MessageBody> {
+async function readForm(
+  request: FastifyRequest,
+  folder: string,
+  watch: UploadWatch,
+  access: UploadAccess,
+): Promise<MessageBody> {
   const files: IncomingFile[] = [];
   const fields = nullRecordFrom(new Map<string, string>());
   let payload: unknown;
   let fileBytes = 0;
   const keepIds = request.routeOptions.config.keepIds === true;
   const seen = new Set<number>();
+  const signal = watch.signal;
   try {
     const parts = request.parts({
       limits: {
@@ -185,11 +359,20 @@ async function readForm(request: FastifyRequest, folder: string): Promise<Messag
         parts: UPLOAD_PARTS_MAX,
       },
     });
-    for await (const part of parts as AsyncIterable<Multipart>) {
+    watch.count();
+    const iterator = (parts as AsyncIterable<Multipart>)[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await watch.race(iterator.next());
+      if (next.done === true) break;
+      const part = next.value;
       if (part.type === 'field') {
         if (part.fieldname === 'payload_json') payload = readPayload(part.value, keepIds);
         else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
+      }
+      if (!access.mayAttach) {
+        part.file.resume();
+        throw apiError('MissingPermissions');
       }
       const index = fileIndex(part.fieldname, files.length);
       if (seen.has(index)) {
@@ -199,7 +382,8 @@ async function readForm(request: FastifyRequest, folder: string): Promise<Messag
       seen.add(index);
       const target = join(folder, String(files.length));
       const meter = new FileMeter(UPLOAD_FILES_BYTES_MAX - fileBytes);
-      await pipeline(part.file, meter, createWriteStream(target));
+      // Aborting destroys every stream of the pipeline: the temporary file's descriptor closes with it.
+      await pipeline(part.file, meter, createWriteStream(target), { signal });
       fileBytes += meter.size;
       const head = meter.head;
       files.push({
@@ -208,10 +392,11 @@ async function readForm(request: FastifyRequest, folder: string): Promise<Messag
         content_type: part.mimetype || null,
         size: meter.size,
         head,
-        chunks: () => piecesOf(target),
+        chunks: () => piecesOf(target, signal),
       });
     }
   } catch (error) {
+    if (signal.aborted) throw signal.reason;
     throw uploadError(error);
   }
   return { payload: payload ?? fields, files };

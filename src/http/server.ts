@@ -17,7 +17,7 @@ import { RouteIndex } from './method-not-allowed.js';
 import { notFoundHandler } from './not-found.js';
 import { rateLimits, type RateLimitHookOptions } from './rate-limits.js';
 import { faultHooks, type FaultHookOptions } from './faults.js';
-import { acceptUploads } from './multipart.js';
+import { acceptUploads, UploadSpace } from './multipart.js';
 import type { MetricsExposition } from './probes.js';
 import { RESOURCES } from '../resources/index.js';
 import type { Resource, RouteContext } from '../resources/resource.js';
@@ -132,11 +132,13 @@ export async function buildServer(
   if (options.faults) faultHooks(app, options.faults);
   app.setNotFoundHandler(notFoundHandler(routes));
 
+  // One node's uploads share one bound of temporary disk, whichever version they come by.
+  const uploads = new UploadSpace(timeouts);
   // Each resource's plugins take from the registry only the services they call.
   for (const version of SERVED_VERSIONS) {
     await app.register(
       async (api) => {
-        await acceptUploads(api);
+        await acceptUploads(api, uploads);
         for (const resource of resources) await resource.apiRoutes?.(api, context);
       },
       { prefix: `/api/${version}` },

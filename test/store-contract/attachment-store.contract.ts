@@ -65,6 +65,33 @@ export function describeAttachmentStoreContract(name: string, make: MakeStores):
       assert.equal(await store().storedBytes(APP_A), 10);
     });
 
+    it('other work runs between the pieces of a file being stored (the event loop is not held for a whole file)', async () => {
+      const order: string[] = [];
+      const big = file(FILE_1, PIECE * 4);
+      const pieces = big.chunks;
+      let ticking = true;
+      const tick = () => {
+        order.push('tick');
+        if (ticking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      await store().putFiles(owner, [
+        {
+          ...big,
+          chunks: function* () {
+            for (const piece of pieces() as Iterable<Uint8Array>) {
+              order.push('piece');
+              yield piece;
+            }
+          },
+        },
+      ]);
+      ticking = false;
+      const between = order.slice(order.indexOf('piece'), order.lastIndexOf('piece'));
+      assert.ok(between.includes('tick'), order.join(' '));
+      assert.deepEqual(await collect(await store().readFile(CHANNEL_1, FILE_1)), big.bytes);
+    });
+
     it('stored bytes are counted per owner; deleted files stop counting', async () => {
       await store().putFiles(owner, [file(FILE_1, 1000), file(FILE_2, 24)]);
       await store().putFiles({ ownerId: APP_B, channelId: CHANNEL_2, messageId: MESSAGE }, [file(FILE_1, 7)]);

@@ -16,7 +16,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
           [owner.channelId, file.id, owner.messageId, owner.ownerId, JSON.stringify(file.attachment), file.size],
         );
         let seq = 0;
-        for (const chunk of file.chunks()) {
+        for await (const chunk of file.chunks()) {
           await client.query(
             'INSERT INTO attachment_chunks (channel_id, attachment_id, seq, bytes) VALUES ($1, $2, $3, $4)',
             [owner.channelId, file.id, seq++, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)],

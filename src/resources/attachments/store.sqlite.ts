@@ -3,9 +3,20 @@ import type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachment
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import type { StoredAttachment } from './rules/model.js';
 
+/** Lets the event loop run what waits (other requests, timers) before the next piece. */
+function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export class SqliteAttachmentStore implements AttachmentStore {
   constructor(private readonly conn: SqliteConnection) {}
 
+  /**
+   * The pieces go in one by one, each its own short write, the loop let go between them: a whole
+   * file in one transaction would hold the event loop (and every other request) for its length.
+   * The files' rows, which make them found, come last in one transaction; a failure removes the
+   * pieces written.
+   */
   async putFiles(owner: AttachmentOwner, files: readonly AttachmentFile[]): Promise<void> {
     const insertFile = this.conn.sql(
       'INSERT INTO attachment_files (channel_id, id, message_id, owner_id, doc, size) VALUES (?, ?, ?, ?, ?, ?)',
@@ -13,20 +24,37 @@ export class SqliteAttachmentStore implements AttachmentStore {
     const insertChunk = this.conn.sql(
       'INSERT INTO attachment_chunks (channel_id, attachment_id, seq, bytes) VALUES (?, ?, ?, ?)',
     );
-    this.conn.transaction(() => {
+    const written = new Map<string, number>();
+    try {
       for (const file of files) {
-        insertFile.run(
-          owner.channelId,
-          file.id,
-          owner.messageId,
-          owner.ownerId,
-          JSON.stringify(file.attachment),
-          file.size,
-        );
         let seq = 0;
-        for (const chunk of file.chunks()) insertChunk.run(owner.channelId, file.id, seq++, chunk);
+        for await (const chunk of file.chunks()) {
+          insertChunk.run(owner.channelId, file.id, seq, chunk);
+          written.set(file.id, ++seq);
+          await yieldToOthers();
+        }
       }
-    });
+      this.conn.transaction(() => {
+        for (const file of files) {
+          insertFile.run(
+            owner.channelId,
+            file.id,
+            owner.messageId,
+            owner.ownerId,
+            JSON.stringify(file.attachment),
+            file.size,
+          );
+        }
+      });
+    } catch (error) {
+      const removeChunks = this.conn.sql(
+        'DELETE FROM attachment_chunks WHERE channel_id = ? AND attachment_id = ? AND seq < ?',
+      );
+      this.conn.transaction(() => {
+        for (const [id, count] of written) removeChunks.run(owner.channelId, id, count);
+      });
+      throw error;
+    }
   }
 
   async findFile(channelId: string, attachmentId: string): Promise<StoredAttachmentFile | null> {

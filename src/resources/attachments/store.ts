@@ -20,8 +20,8 @@ export interface AttachmentFile {
   readonly size: number;
   /** What v10 says of the file (its id and size are the two above). */
   readonly attachment: StoredAttachment;
-  /** The file's pieces, each at most ATTACHMENT_CHUNK_BYTES; iterated once, inside the store's transaction. */
-  readonly chunks: () => Iterable<Uint8Array>;
+  /** The file's pieces, each at most ATTACHMENT_CHUNK_BYTES; iterated once, a piece at a time. */
+  readonly chunks: () => AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 }
 
 /** What the store knows of a stored file. */
@@ -33,7 +33,10 @@ export interface StoredAttachmentFile {
 }
 
 export interface AttachmentStore {
-  /** Stores every file of one message, all or none (one transaction); an id taken already fails. */
+  /**
+   * Stores every file of one message, all or none: no file is found until all are stored, and a
+   * failure leaves none; an id taken already fails. Other work runs between the pieces.
+   */
   putFiles(owner: AttachmentOwner, files: readonly AttachmentFile[]): Promise<void>;
   /** Where a file belongs, or null when no such file is stored. */
   findFile(channelId: string, attachmentId: string): Promise<StoredAttachmentFile | null>;

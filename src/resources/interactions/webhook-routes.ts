@@ -1,8 +1,8 @@
 /** The interaction webhook: the original response and follow-ups, for 15 minutes after invocation. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MessageRenderer } from '../messages/renderer.js';
 import type { WebhookMessagesService } from './webhook-messages-service.js';
-import { UPLOADS, withMessageBody } from '../../http/multipart.js';
+import { checkBeforeUpload, UPLOADS, withMessageBody } from '../../http/multipart.js';
 
 export interface WebhookRoutesOptions {
   webhookMessages: WebhookMessagesService;
@@ -24,13 +24,18 @@ export async function webhookRoutes(
 ): Promise<void> {
   const base = '/webhooks/:applicationId/:token';
 
-  api.post<{ Params: WebhookParams }>(base, UPLOADS, async (request) => {
+  // The interaction token is the credential: an unknown one is refused before an upload is read.
+  const tokenFirst = {
+    ...UPLOADS,
+    preHandler: checkBeforeUpload<FastifyRequest<{ Params: WebhookParams }>>(async (request) => {
+      await webhookMessages.webhookInteraction(request.params.applicationId, request.params.token);
+    }),
+  };
+
+  api.post<{ Params: WebhookParams }>(base, tokenFirst, async (request, reply) => {
     const { applicationId, token } = request.params;
-    return withMessageBody(
-      request,
-      async ({ payload, files }) =>
-        renderer.render(await webhookMessages.followUp(applicationId, token, payload, files)),
-      () => webhookMessages.webhookInteraction(applicationId, token),
+    return withMessageBody(request, reply, async ({ payload, files }) =>
+      renderer.render(await webhookMessages.followUp(applicationId, token, payload, files)),
     );
   });
 
@@ -39,13 +44,10 @@ export async function webhookRoutes(
     return renderer.render(await webhookMessages.getMessage(applicationId, token, messageId));
   });
 
-  api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, UPLOADS, async (request) => {
+  api.patch<{ Params: MessageParams }>(`${base}/messages/:messageId`, tokenFirst, async (request, reply) => {
     const { applicationId, token, messageId } = request.params;
-    return withMessageBody(
-      request,
-      async ({ payload, files }) =>
-        renderer.render(await webhookMessages.editMessage(applicationId, token, messageId, payload, files)),
-      () => webhookMessages.webhookInteraction(applicationId, token),
+    return withMessageBody(request, reply, async ({ payload, files }) =>
+      renderer.render(await webhookMessages.editMessage(applicationId, token, messageId, payload, files)),
     );
   });
 

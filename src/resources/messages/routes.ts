@@ -6,11 +6,11 @@
  * moderator's (MANAGE_MESSAGES), bulk deleting a moderating bot's. The channel's message list is in
  * `channels.ts`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChannelMessagesService } from './service.js';
 import type { MessageModerationService } from './moderation-service.js';
 import { appOf, requireAnyCaller, requireBot, requireUserOrBot, viewerOf } from '../../http/guards.js';
-import { UPLOADS_KEEPING_IDS, withMessageBody } from '../../http/multipart.js';
+import { checkBeforeUpload, UPLOADS_KEEPING_IDS, withMessageBody } from '../../http/multipart.js';
 import { parseJsonBodyKeepingIds } from '../../http/json-body.js';
 
 export interface ChannelMessageRoutesOptions {
@@ -42,9 +42,18 @@ export async function channelMessageRoutes(
 
   api.post<{ Params: ChannelParams }>(
     '/channels/:channelId/messages',
-    { ...READER, ...UPLOADS_KEEPING_IDS },
-    async (request) =>
-      withMessageBody(request, ({ payload, files }) =>
+    {
+      ...READER,
+      preHandler: [
+        requireUserOrBot,
+        checkBeforeUpload<FastifyRequest<{ Params: ChannelParams }>>((request) =>
+          channelMessages.sendAccess(viewerOf(request), request.params.channelId),
+        ),
+      ],
+      ...UPLOADS_KEEPING_IDS,
+    },
+    async (request, reply) =>
+      withMessageBody(request, reply, ({ payload, files }) =>
         channelMessages.send(viewerOf(request), request.params.channelId, payload, files),
       ),
   );
@@ -69,9 +78,18 @@ export async function channelMessageRoutes(
 
   api.patch<{ Params: MessageParams }>(
     '/channels/:channelId/messages/:messageId',
-    { ...READER, ...UPLOADS_KEEPING_IDS },
-    async (request) =>
-      withMessageBody(request, ({ payload, files }) =>
+    {
+      ...READER,
+      preHandler: [
+        requireUserOrBot,
+        checkBeforeUpload<FastifyRequest<{ Params: MessageParams }>>((request) =>
+          channelMessages.editAccess(viewerOf(request), request.params.channelId, request.params.messageId),
+        ),
+      ],
+      ...UPLOADS_KEEPING_IDS,
+    },
+    async (request, reply) =>
+      withMessageBody(request, reply, ({ payload, files }) =>
         channelMessages.edit(viewerOf(request), request.params.channelId, request.params.messageId, payload, files),
       ),
   );

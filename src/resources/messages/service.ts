@@ -42,6 +42,7 @@ import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 import { postRefusal } from '../threads/rules/thread-rules.js';
 import { refuseThread } from '../threads/place.js';
 import type { DmChannelsService } from '../dms/service.js';
+import type { DmChannel } from '../dms/store.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([
@@ -108,15 +109,32 @@ export class ChannelMessagesService {
     body: unknown,
     files: readonly IncomingFile[] = [],
   ): Promise<Record<string, unknown>> {
+    const sending = await this.sendingPlace(viewer, channelId);
+    if (sending.dm) return this.deps.dms.send(viewer, sending.dm, body, files);
+    if (files.length > 0 && !sending.mayAttach) throw apiError('MissingPermissions');
+    return this.render(await this.create(authorOf(viewer), sending.place, body, files));
+  }
+
+  /** What `send` checks before the body (an upload's, before it is read): throws its refusal; whether files may come. */
+  async sendAccess(viewer: Viewer, channelId: string): Promise<{ mayAttach: boolean }> {
+    return { mayAttach: (await this.sendingPlace(viewer, channelId)).mayAttach };
+  }
+
+  /** Where the viewer sends: a DM of theirs, or a channel they may send in (else the refusal). */
+  private async sendingPlace(
+    viewer: Viewer,
+    channelId: string,
+  ): Promise<
+    { dm: DmChannel; place?: never; mayAttach: true } | { dm?: never; place: AddressingPlace; mayAttach: boolean }
+  > {
     const dm = await this.deps.dms.find(viewer, channelId);
-    if (dm) return this.deps.dms.send(viewer, dm, body, files);
+    if (dm) return { dm, mayAttach: true };
     const place = await visibleChannel(this.deps, viewer, channelId);
     const permissions = this.inForce(place.guild, viewer, place.permissions);
     if (!hasAll(permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
     const threadRefusal = postRefusal(place.channel, permissions);
     if (threadRefusal) refuseThread(threadRefusal);
-    if (files.length > 0 && !hasAll(permissions, ATTACH_FILES)) throw apiError('MissingPermissions');
-    return this.render(await this.create(authorOf(viewer), place, body, files));
+    return { place, mayAttach: hasAll(permissions, ATTACH_FILES) };
   }
 
   /**
@@ -156,6 +174,18 @@ export class ChannelMessagesService {
     const edited = await this.editOwn(viewer, place, found, body, files);
     if (!edited) throw apiError('UnknownMessage');
     return this.render(edited);
+  }
+
+  /**
+   * What `edit` checks before the body (an upload's, before it is read): the message is there and
+   * the viewer's; whether new files may come (ATTACH_FILES, as sending them needs).
+   */
+  async editAccess(viewer: Viewer, channelId: string, messageId: string): Promise<{ mayAttach: boolean }> {
+    const place = await visibleChannel(this.deps, viewer, channelId);
+    const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
+    if (!found) throw apiError('UnknownMessage');
+    if (!isAuthor(found, viewer)) throw apiError('CannotEditOtherUsersMessage');
+    return { mayAttach: hasAll(this.inForce(place.guild, viewer, place.permissions), ATTACH_FILES) };
   }
 
   /** The author's own message, or another's with MANAGE_MESSAGES in the channel. */
