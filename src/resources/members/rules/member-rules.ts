@@ -64,13 +64,17 @@ export function timedOutAt(member: Member, nowMs: number): boolean {
 /** What a timed-out member keeps (v10): seeing channels and reading their history. */
 const TIMED_OUT_KEEPS = VIEW_CHANNEL | READ_MESSAGE_HISTORY;
 
+/** Whether a timeout holds the member at `nowMs`: the owner and administrators are never held (v10). */
+export function heldByTimeout(guild: Guild, member: Member, nowMs: number): boolean {
+  return timedOutAt(member, nowMs) && !isAdministrator(guild, member);
+}
+
 /**
  * The member's permissions with its timeout in force at `nowMs`: only VIEW_CHANNEL and
  * READ_MESSAGE_HISTORY of `bits`, unless it is the owner or an administrator (who cannot be timed out).
  */
 export function permissionsInForce(guild: Guild, member: Member | undefined, bits: bigint, nowMs: number): bigint {
-  if (!member || !timedOutAt(member, nowMs) || isAdministrator(guild, member)) return bits;
-  return bits & TIMED_OUT_KEEPS;
+  return member && heldByTimeout(guild, member, nowMs) ? bits & TIMED_OUT_KEEPS : bits;
 }
 
 /** The permission each field of an edit needs (v10). */
