@@ -110,6 +110,8 @@ function reasonWords(reason: ExplanationReason, allowed: boolean): string {
       return `needs ${required} in ${where} (default_member_permissions); you lack ${missing}`;
     case InvocationReason.MissingSendMessages:
       return `USER commands need ${missing} in ${where}: listed, but using it fails`;
+    case InvocationReason.TimedOut:
+      return 'you are timed out: a timed-out member uses no command until the timeout ends';
     default:
       return overwriteSentence(reason, allowed);
   }

@@ -11,6 +11,8 @@ import { evaluateCommandAccess, type AccessDecision, type CommandAccessInput } f
 export const InvocationReason = {
   /** A USER command invoked without permission to send messages in the channel. */
   MissingSendMessages: 'missing_send_messages',
+  /** A member held by a timeout uses no command until it ends (v10). */
+  TimedOut: 'timed_out',
 } as const;
 export type InvocationReasonCode = (typeof InvocationReason)[keyof typeof InvocationReason];
 

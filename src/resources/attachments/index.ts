@@ -12,8 +12,8 @@ declare module '../resource.js' {
 export const attachmentsResource = defineResource({
   name: 'attachments',
   services: {
-    attachments: ({ store, ids, origin }) =>
-      new AttachmentsService({ store, world: store.world, members: store.members, ids, origin }),
+    attachments: ({ store, ids, now, origin }) =>
+      new AttachmentsService({ store, world: store.world, members: store.members, ids, now, origin }),
   },
   rootRoutes: async (app, { services }) => {
     await app.register(attachmentRoutes, { attachments: services.attachments });

@@ -53,6 +53,8 @@ export interface AttachmentsDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
   ids: SnowflakeGenerator;
+  /** The clock a reader's timeout is read at. */
+  now: () => number;
   /** slashd's public URL, the origin of the URLs in an invocation's resolved attachments. */
   origin: () => string;
 }

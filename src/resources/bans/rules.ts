@@ -7,12 +7,9 @@ import { isRecord, readInteger, readList, readSnowflake, type JsonRecord } from 
 import { reportAboveMax, reportBelowMin, reportNotObject, reportRequired, type Issues } from '../../core/io/report.js';
 import { fail, ok, type Result } from '../../core/io/result.js';
 import { hasAll, BAN_MEMBERS, MANAGE_GUILD } from '../../core/permissions/bits.js';
-import {
-  botHighestRolePosition,
-  highestRolePosition,
-  UNLISTED_BOT_ROLE_POSITION,
-} from '../../core/permissions/role-hierarchy.js';
-import type { Guild, Member } from '../../core/world/types.js';
+import { UNLISTED_BOT_ROLE_POSITION } from '../../core/permissions/role-hierarchy.js';
+import type { Guild } from '../../core/world/types.js';
+import { botOutranks } from '../members/rules/member-rules.js';
 import { appBasePermissions } from '../../core/world/v10-objects.js';
 import type { IssuePath } from '../../core/io/issue.js';
 
@@ -121,17 +118,11 @@ export function botMayBan(guild: Guild, applicationId: string, bulk = false): bo
 }
 
 /**
- * Whether the app's bot may ban this user: BAN_MEMBERS, never the owner, and never a member whose
- * highest role is at or above the bot's (a user who is no member has no role).
+ * Whether the app's bot may ban this user: BAN_MEMBERS, and the one hierarchy rule every member
+ * action follows (`botOutranks`: never the owner or itself, nobody at or above the bot, another
+ * app's bot included). `guild` holds the user's member, if any.
  */
-export function botBanRefusal(
-  guild: Guild,
-  applicationId: string,
-  userId: string,
-  member: Member | undefined,
-): BanRefusal | null {
+export function botBanRefusal(guild: Guild, applicationId: string, userId: string): BanRefusal | null {
   if (!botMayBan(guild, applicationId)) return 'missing-permission';
-  if (userId === guild.owner_id || userId === applicationId) return 'hierarchy';
-  if (member && highestRolePosition(guild, member) >= botHighestRolePosition(guild, applicationId)) return 'hierarchy';
-  return null;
+  return botOutranks(guild, applicationId, userId) ? null : 'hierarchy';
 }

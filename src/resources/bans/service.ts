@@ -10,7 +10,6 @@ import { botBanRefusal, botMayBan, readBanBody, readBulkBanBody } from './rules.
 import { refuse } from '../../core/refusals.js';
 import { guildDispatch } from '../../core/world/dispatch.js';
 import { botInGuild } from '../../core/world/guild-members.js';
-import { memberOf } from '../../core/world/member-index.js';
 import type { Guild } from '../../core/world/types.js';
 import type { BanPage, GuildBan } from '../members/store.js';
 import type { GuildMemberStore, WorldStore } from '../../store/store.js';
@@ -60,7 +59,7 @@ export class BansService {
     const guild = await this.botsGuild(applicationId, guildId, [userId]);
     const user = await this.wireUser(userId);
     if (!user) throw apiError('UnknownUser');
-    const refusal = botBanRefusal(guild, applicationId, userId, memberOf(guild, userId));
+    const refusal = botBanRefusal(guild, applicationId, userId);
     if (refusal) refuse(refusal);
     // `delete_message_seconds` is checked, and nothing is deleted: docs/decisions.md, "Bans".
     await this.write(applicationId, guild.id, userId, user, reason);
@@ -139,7 +138,7 @@ export class BansService {
     const failed: string[] = [];
     for (const userId of userIds) {
       const user = await this.wireUser(userId);
-      const refusal = botBanRefusal(guild, applicationId, userId, memberOf(guild, userId));
+      const refusal = botBanRefusal(guild, applicationId, userId);
       const already = await this.store.members.getGuildBan(guild.id, userId);
       if (!user || refusal || already || !(await this.write(applicationId, guild.id, userId, user, reason))) {
         failed.push(userId);

@@ -16,8 +16,8 @@ declare module '../resource.js' {
 export const commandIndexResource = defineResource({
   name: 'command-index',
   services: {
-    commandIndex: ({ store, config }) =>
-      new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index }),
+    commandIndex: ({ store, config, now }) =>
+      new CommandIndexService(store, { cacheBytes: splitCacheBudget(config.cacheBytes).index, now }),
     channels: ({ store }, { commandIndex, renderer, dms }) =>
       new ChannelsService(store.members, commandIndex, renderer, dms),
   },

@@ -20,6 +20,9 @@ import type { Application, Channel, Guild, Member, User } from '../../core/world
 import type { CommandStore, WorldStore } from '../../store/store.js';
 import { memberOf } from '../../core/world/member-index.js';
 import { CommandIndexCache, splitCacheBudget, type IndexAppInputs } from './cache.js';
+import { heldByTimeout } from '../members/rules/member-rules.js';
+import { InvocationReason } from '../../core/permissions/invocation.js';
+import { Verdict } from '../../core/permissions/explain.js';
 
 export interface CommandIndex {
   applications: Record<string, unknown>[];
@@ -73,16 +76,28 @@ export interface PickerScene {
 export interface CommandIndexOptions {
   /** The most bytes of answers kept (default: the picker's share of the default cache budget); 0 keeps none. */
   cacheBytes?: number | undefined;
+  /** The clock a member's timeout is read at (default: the system's). */
+  now?: (() => number) | undefined;
 }
+
+/** The index of a member who may use no command: a timed-out one. */
+const EMPTY_INDEX_JSON = '{"applications":[],"application_commands":[]}';
 
 export class CommandIndexService {
   private readonly cache: CommandIndexCache;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: CommandIndexStore,
     options: CommandIndexOptions = {},
   ) {
     this.cache = new CommandIndexCache(options.cacheBytes ?? splitCacheBudget(undefined).index);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** v10: a timed-out member uses no command, so the picker lists none (administrators are never held). */
+  private held(guild: Guild, member: Member): boolean {
+    return heldByTimeout(guild, member, this.now());
   }
 
   /** The picker's cache: lookups answered from it, and those built (the hit ratio on /metrics). */
@@ -127,6 +142,8 @@ export class CommandIndexService {
    */
   async buildBytes(scene: PickerScene, locale: Locale | null): Promise<Buffer> {
     const { guild, channel, member, user, facts } = scene;
+    // Before the cache: a timeout ends with time, which no key of the cache holds.
+    if (this.held(guild, member)) return Buffer.from(EMPTY_INDEX_JSON);
     const view = localized(locale);
     const inputs = await this.readInputs(guild);
     const key = this.cache.keyOf(localizationViewKey(view), facts, inputs);
@@ -161,10 +178,12 @@ export class CommandIndexService {
   async explain(guild: Guild, channel: Channel, user: User): Promise<AppExplanation[]> {
     const member = memberOf(guild, user.id);
     if (!member) return [];
+    const held = this.held(guild, member);
     const explained: AppExplanation[] = [];
     for (const { app, commands, guildPermissions } of await this.installedApps(guild)) {
       const scene = { app, guild, member, user, channel, installed: true };
-      const commandsExplained = explainCommands({ ...scene, commands, guildPermissions }).map((explanation) => ({
+      const explanations = explainCommands({ ...scene, commands, guildPermissions });
+      const commandsExplained = (held ? explanations.map(timedOutExplanation) : explanations).map((explanation) => ({
         ...explanation,
         text: explanationText(explanation),
       }));
@@ -176,7 +195,7 @@ export class CommandIndexService {
   /** Every app installed for commands whose commands the member may use some of, in install order. */
   private async visibleApps(guild: Guild, channel: Channel, user: User): Promise<VisibleApp[]> {
     const member = memberOf(guild, user.id);
-    if (!member) return [];
+    if (!member || this.held(guild, member)) return [];
     return visibleAppsOf(await this.readInputs(guild), guild, channel, member, user);
   }
 
@@ -205,6 +224,11 @@ export class CommandIndexService {
       guildPermissions: permissions,
     }));
   }
+}
+
+/** The command as a timed-out member's "Why not?" tells it: hidden, for the timeout. */
+function timedOutExplanation(explanation: CommandExplanation): CommandExplanation {
+  return { ...explanation, verdict: Verdict.Hidden, reason: { kind: InvocationReason.TimedOut } };
 }
 
 /** One app and the lists read for it. */

@@ -14,10 +14,11 @@ declare module '../resource.js' {
 export const consoleResource = defineResource({
   name: 'console',
   services: {
-    console: ({ store, bus, config }) =>
+    console: ({ store, bus, config, now }) =>
       new ConsoleService({
         world: store.world,
         members: store.members,
+        now,
         bus,
         sandboxSignIn: config.sandboxSignIn === true,
       }),

@@ -54,6 +54,8 @@ export interface ChannelEvent {
 export interface ConsoleServiceOptions {
   world: Pick<WorldStore, 'listUsers' | 'getGuild' | 'getUser' | 'getApplication'>;
   members: WorldReadStore['members'];
+  /** The clock a viewer's timeout is read at. */
+  now: () => number;
   bus: EventBus;
   /** The sandbox's sign-in list (users and their tokens): on for the local demo only. */
   sandboxSignIn: boolean;

@@ -19,12 +19,8 @@ import type { ChannelMessage, StoredMessage } from '../messages/rules/messages.j
 import { makeInteractionToken, type InteractionRecord } from './rules/lifecycle.js';
 import { dmAuthorization } from './rules/dm-access.js';
 import type { InvokeRequest } from './rules/request.js';
-import {
-  appChannelPermissions,
-  channelPermissions,
-  isAdministrator,
-} from '../../core/permissions/channel-permissions.js';
-import { timedOutAt } from '../members/rules/member-rules.js';
+import { appChannelPermissions, channelPermissions } from '../../core/permissions/channel-permissions.js';
+import { heldByTimeout } from '../members/rules/member-rules.js';
 import { formatPermissions } from '../../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../../core/permissions/invocation.js';
 import { isSnowflake, type SnowflakeGenerator } from '../../core/snowflake.js';
@@ -68,7 +64,7 @@ function outdatedCommand(scene: InvocationScene): ApiError {
 function checkTimeout(scene: InvocationScene, nowMs: number): void {
   if (!scene.inGuild) return;
   const { guild, member } = scene.inGuild;
-  if (timedOutAt(member, nowMs) && !isAdministrator(guild, member)) throw apiError('MissingPermissions');
+  if (heldByTimeout(guild, member, nowMs)) throw apiError('MissingPermissions');
 }
 
 function checkAccess(scene: InvocationScene): void {

@@ -19,8 +19,6 @@ import {
 } from './rules/messages.js';
 import { ATTACH_FILES, hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';
 import { sendMessagesFlag } from '../../core/permissions/channel-permissions.js';
-import { permissionsInForce } from '../members/rules/member-rules.js';
-import { memberOf } from '../../core/world/member-index.js';
 import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import { toWireChannel } from '../../core/world/v10-objects.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
@@ -88,12 +86,6 @@ export interface ChannelMessagesDeps {
 export class ChannelMessagesService {
   constructor(private readonly deps: ChannelMessagesDeps) {}
 
-  /** The viewer's permissions with a user's timeout in force (a timed-out member only reads). */
-  private inForce(guild: Guild, viewer: Viewer, permissions: bigint): bigint {
-    const member = viewer.kind === 'user' ? memberOf(guild, viewer.userId) : undefined;
-    return permissionsInForce(guild, member, permissions, this.deps.now());
-  }
-
   /** A channel the viewer may view (VIEW_CHANNEL). */
   async channel(viewer: Viewer, channelId: string): Promise<Record<string, unknown>> {
     const dm = await this.deps.dms.find(viewer, channelId);
@@ -130,7 +122,7 @@ export class ChannelMessagesService {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return { dm, mayAttach: true };
     const place = await visibleChannel(this.deps, viewer, channelId);
-    const permissions = this.inForce(place.guild, viewer, place.permissions);
+    const { permissions } = place;
     if (!hasAll(permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
     const threadRefusal = postRefusal(place.channel, permissions);
     if (threadRefusal) refuseThread(threadRefusal);
@@ -144,7 +136,7 @@ export class ChannelMessagesService {
   async typing(viewer: Viewer, channelId: string): Promise<void> {
     const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
-    if (!hasAll(this.inForce(guild, viewer, permissions), sendMessagesFlag(channel))) {
+    if (!hasAll(permissions, sendMessagesFlag(channel))) {
       throw apiError('MissingPermissions');
     }
     await this.deps.events.typingStarted(guild, channel.id, viewerId(viewer), this.deps.now());

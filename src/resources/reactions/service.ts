@@ -30,7 +30,7 @@ import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import type { InteractionStore, ReactionStore } from '../../store/store.js';
 import { findChannelMessage } from '../messages/lookup.js';
 import type { WorldEvents } from '../../events/world-events.js';
-import { visibleChannel, type WorldReadStore } from '../world/reads.js';
+import { refuseWhileTimedOut, visibleChannel, type WorldReadStore } from '../world/reads.js';
 
 type WireObject = Record<string, unknown>;
 
@@ -49,6 +49,7 @@ interface Target {
   place: ReactionPlace;
   message: StoredMessage;
   permissions: bigint;
+  timedOut: boolean;
 }
 
 export class ReactionsService {
@@ -57,6 +58,7 @@ export class ReactionsService {
   /** `PUT …/reactions/{emoji}/@me`: reacting twice changes nothing and tells no one. */
   async add(viewer: Viewer, channelId: string, messageId: string, rawEmoji: string): Promise<void> {
     const target = await this.target(viewer, channelId, messageId);
+    refuseWhileTimedOut(target);
     const emoji = emojiOf(rawEmoji, target.guild);
     // A custom emoji the reactor may not use (unavailable, or locked to roles they lack) is as unknown to them.
     const roles = memberOf(target.guild, viewerId(viewer))?.roles ?? [];
@@ -134,11 +136,12 @@ export class ReactionsService {
   }
 
   private async target(viewer: Viewer, channelId: string, messageId: string): Promise<Target> {
-    const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
+    const { guild, channel, permissions, timedOut } = await visibleChannel(this.deps, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingPermissions');
     const message = await findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId(viewer));
     if (!message || message.ephemeral_for_user_id !== null) throw apiError('UnknownMessage');
-    return { guild, place: { guildId: guild.id, channelId: channel.id, messageId: message.id }, message, permissions };
+    const place = { guildId: guild.id, channelId: channel.id, messageId: message.id };
+    return { guild, place, message, permissions, timedOut };
   }
 
   private async moderated(viewer: Viewer, channelId: string, messageId: string): Promise<Target> {

@@ -38,7 +38,7 @@ export class ThreadListsService {
 
   /** `GET /channels/{c}/threads/archived/public|private`: newest archived first. */
   async archived(viewer: Viewer, channelId: string, privateThreads: boolean, page: ArchivedPage): Promise<WireObject> {
-    const { guild, permissions } = await visibleChannel(this.store, viewer, channelId);
+    const { guild, permissions } = await visibleChannel({ ...this.store, now: this.now }, viewer, channelId);
     if (!hasAll(permissions, archivedListPermission(privateThreads))) throw apiError('MissingAccess');
     const before = page.before === null ? Number.POSITIVE_INFINITY : Date.parse(page.before);
     const threads = guild.channels
@@ -50,7 +50,7 @@ export class ThreadListsService {
 
   /** `GET /channels/{c}/users/@me/threads/archived/private`: the caller's own, newest id first. */
   async joinedPrivateArchived(viewer: Viewer, channelId: string, page: ArchivedPage): Promise<WireObject> {
-    const { guild, permissions } = await visibleChannel(this.store, viewer, channelId);
+    const { guild, permissions } = await visibleChannel({ ...this.store, now: this.now }, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const me = viewerId(viewer);
     const before = page.before;

@@ -21,7 +21,7 @@ import {
   type ThreadPlace,
 } from './place.js';
 import type { WorldEvents } from '../../events/world-events.js';
-import type { WorldReadStore } from '../world/reads.js';
+import { refuseWhileTimedOut, type WorldReadStore, type WorldReads } from '../world/reads.js';
 
 /** The reads of every REST read, and the thread member rows. */
 export type ThreadMembersStore = WorldReadStore & {
@@ -37,23 +37,29 @@ export class ThreadMembersService {
     private readonly now: () => number,
   ) {}
 
+  /** The reads of a thread's place, with the clock its timeouts are read at. */
+  private get reads(): WorldReads {
+    return { world: this.store.world, members: this.store.members, now: this.now };
+  }
+
   /** `PUT /channels/{t}/thread-members/@me`. */
   async join(viewer: Viewer, threadId: string): Promise<void> {
-    const place = await visibleThread(this.store, viewer, threadId);
+    const place = await visibleThread(this.reads, viewer, threadId);
+    refuseWhileTimedOut(place);
     if (isArchived(place.channel)) refuseThread('archived');
     await this.add(place, viewerId(viewer));
   }
 
   /** `DELETE /channels/{t}/thread-members/@me`. */
   async leave(viewer: Viewer, threadId: string): Promise<void> {
-    const place = await visibleThread(this.store, viewer, threadId);
+    const place = await visibleThread(this.reads, viewer, threadId);
     if (isArchived(place.channel)) refuseThread('archived');
     await this.remove(place, viewerId(viewer));
   }
 
   /** `PUT /channels/{t}/thread-members/{u}`: a member of the guild (a user, or a bot by its application id). */
   async addOther(viewer: Viewer, threadId: string, userId: string): Promise<void> {
-    const place = await visibleThread(this.store, viewer, threadId);
+    const place = await visibleThread(this.reads, viewer, threadId);
     const refusal = addMemberRefusal(place.channel, place.permissions);
     if (refusal) refuseThread(refusal);
     const guild = await this.store.members.getGuildWithMembers(place.guild.id, [userId]);
@@ -63,7 +69,7 @@ export class ThreadMembersService {
 
   /** `DELETE /channels/{t}/thread-members/{u}`. */
   async removeOther(viewer: Viewer, threadId: string, userId: string): Promise<void> {
-    const place = await visibleThread(this.store, viewer, threadId);
+    const place = await visibleThread(this.reads, viewer, threadId);
     const refusal = removeMemberRefusal(place.channel, place.permissions, viewerId(viewer));
     if (refusal) refuseThread(refusal);
     if (!(await this.remove(place, userId))) throw apiError('UnknownMember');
@@ -71,7 +77,7 @@ export class ThreadMembersService {
 
   /** `GET /channels/{t}/thread-members/{u}`. */
   async get(viewer: Viewer, threadId: string, userId: string): Promise<WireObject> {
-    const { guild, channel } = await visibleThread(this.store, viewer, threadId);
+    const { guild, channel } = await visibleThread(this.reads, viewer, threadId);
     const member = (await this.membersOf(guild, channel)).find((m) => m.user_id === userId);
     if (!member) throw apiError('UnknownMember');
     return toWireThreadMember(channel.id, member);
@@ -79,7 +85,7 @@ export class ThreadMembersService {
 
   /** `GET /channels/{t}/thread-members`: by user id, after `after`, at most `limit`. */
   async list(viewer: Viewer, threadId: string, page: Page): Promise<WireObject[]> {
-    const { guild, channel } = await visibleThread(this.store, viewer, threadId);
+    const { guild, channel } = await visibleThread(this.reads, viewer, threadId);
     const after = page.after;
     return (await this.membersOf(guild, channel))
       .sort((a, b) => compareSnowflakes(a.user_id, b.user_id))

@@ -11,14 +11,10 @@ import { toWireThread } from '../../core/world/v10-objects.js';
 import type { Viewer } from '../../core/world/viewer.js';
 import type { ThreadStore } from '../../store/store.js';
 import type { ThreadMemberRow } from './store.js';
-import { visibleChannel, type WorldReadStore } from '../world/reads.js';
+import { visibleChannel, type ChannelPlace, type WorldReads } from '../world/reads.js';
 
-/** A thread the viewer sees, its guild and the viewer's permissions in it. */
-export interface ThreadPlace {
-  guild: Guild;
-  channel: Channel;
-  permissions: bigint;
-}
+/** A thread the viewer sees, its guild and the viewer's permissions in force in it. */
+export type ThreadPlace = ChannelPlace;
 
 /** Throws v10's error for the refusal (the one refusal table, src/core/refusals.ts). */
 export function refuseThread(refusal: ThreadRefusal): never {
@@ -26,7 +22,7 @@ export function refuseThread(refusal: ThreadRefusal): never {
 }
 
 /** A thread the viewer may see (VIEW_CHANNEL, and membership or MANAGE_THREADS for a private one). */
-export async function visibleThread(store: WorldReadStore, viewer: Viewer, threadId: string): Promise<ThreadPlace> {
+export async function visibleThread(store: WorldReads, viewer: Viewer, threadId: string): Promise<ThreadPlace> {
   const place = await visibleChannel(store, viewer, threadId);
   if (!isThread(place.channel)) refuseThread('wrong-channel-type');
   return place;

@@ -1,19 +1,38 @@
 /**
  * The checks every REST read of the world makes, in v10's order once the caller is admitted:
  * whether the object exists (10003 / 10004), and whether the caller may see it (50001 Missing
- * Access: not in the guild, or no VIEW_CHANNEL in the channel).
+ * Access: not in the guild, or no VIEW_CHANNEL in the channel). The permissions a channel's place
+ * carries are those in force now: a timed-out member's keep only what a timeout leaves, so every
+ * action checked against them refuses it without saying so itself.
  */
 import { apiError } from '../../core/io/errors.js';
 import { hasAll, VIEW_CHANNEL } from '../../core/permissions/bits.js';
 import { directoryOf, idsNamedBy, type WorldDirectory } from '../../core/world/guild-members.js';
 import type { Application, Channel, Guild, User } from '../../core/world/types.js';
+import { memberOf } from '../../core/world/member-index.js';
 import { viewerChannelPermissions, viewerId, viewerInGuild, type Viewer } from '../../core/world/viewer.js';
 import type { GuildMemberStore, WorldStore } from '../../store/store.js';
+import { heldByTimeout, permissionsInForce } from '../members/rules/member-rules.js';
 
 /** What the reads look up in the world: the guild's document and users in `world`, the guild with the members named in `members`. */
 export interface WorldReadStore {
   readonly world: Pick<WorldStore, 'getGuild' | 'getUser' | 'getApplication'>;
   readonly members: Pick<GuildMemberStore, 'getGuildWithMembers' | 'findGuildByChannelWithMembers'>;
+}
+
+/** The reads and the clock a channel's place needs: a timeout is in force or not at a time. */
+export interface WorldReads extends WorldReadStore {
+  readonly now: () => number;
+}
+
+/** A channel the viewer sees, with its guild and the viewer's permissions in force there. */
+export interface ChannelPlace {
+  guild: Guild;
+  channel: Channel;
+  /** After the channel's overwrites and the viewer's timeout, if one is in force. */
+  permissions: bigint;
+  /** A timeout holds the viewer: actions that need no permission bit are refused too. */
+  timedOut: boolean;
 }
 
 /**
@@ -44,18 +63,26 @@ function admitted(guild: Guild | null, viewer: Viewer): Guild {
   return guild;
 }
 
-/** A channel the viewer may see, with its guild (holding the viewer's member) and the viewer's permissions in it. */
-export async function visibleChannel(
-  store: WorldReadStore,
-  viewer: Viewer,
-  channelId: string,
-): Promise<{ guild: Guild; channel: Channel; permissions: bigint }> {
-  const guild = await store.members.findGuildByChannelWithMembers(channelId, [viewerId(viewer)]);
+/** A channel the viewer may see, with its guild (holding the viewer's member) and the viewer's permissions in force in it. */
+export async function visibleChannel(reads: WorldReads, viewer: Viewer, channelId: string): Promise<ChannelPlace> {
+  const guild = await reads.members.findGuildByChannelWithMembers(channelId, [viewerId(viewer)]);
   const channel = guild?.channels.find((c) => c.id === channelId);
   if (!guild || !channel) throw apiError('UnknownChannel');
   const permissions = viewerChannelPermissions(guild, viewer, channel);
   if (!hasAll(permissions, VIEW_CHANNEL)) throw apiError('MissingAccess');
-  return { guild, channel, permissions };
+  const member = viewer.kind === 'user' ? memberOf(guild, viewer.userId) : undefined;
+  const nowMs = reads.now();
+  return {
+    guild,
+    channel,
+    permissions: permissionsInForce(guild, member, permissions, nowMs),
+    timedOut: member !== undefined && heldByTimeout(guild, member, nowMs),
+  };
+}
+
+/** 50013 for an action a timeout forbids though it needs no permission bit (a reaction one joins, joining a thread). */
+export function refuseWhileTimedOut(place: Pick<ChannelPlace, 'timedOut'>): void {
+  if (place.timedOut) throw apiError('MissingPermissions');
 }
 
 /** The users and applications a guild's member list names (or just `only`), loaded once. */

@@ -16,6 +16,7 @@ import {
   MANAGE_CHANNELS,
   MANAGE_ROLES,
   MANAGE_THREADS,
+  VIEW_CHANNEL,
   hasAll,
   parsePermissions,
 } from '../../../core/permissions/bits.js';
@@ -78,6 +79,26 @@ function checkParent(guild: Guild, type: number, parentId: string | null | undef
   }
 }
 
+/**
+ * 50013 unless the actor sees the channel: a channel it cannot view is refused as the direct edit
+ * refuses it (no permission at all there), so a move cannot reach what the actor cannot see.
+ */
+function requireVisible(actor: StructureActor, channel: Channel): void {
+  requireChannelPermission(actor, channel, VIEW_CHANNEL);
+}
+
+/** 50013 for a move into a category the actor cannot view (its channels would be placed blind). */
+function requireVisibleParent(
+  guild: Guild,
+  actor: StructureActor,
+  channel: Channel,
+  parentId: string | null | undefined,
+): void {
+  if (parentId === null || parentId === undefined || parentId === channel.parent_id) return;
+  const parent = findChannel(guild, parentId);
+  if (parent) requireVisible(actor, parent);
+}
+
 /** The channel with `fields` written in; topic and slowmode kept only when set. */
 function withFields(channel: Channel, fields: ChannelFields): Channel {
   const next: Channel = { ...channel };
@@ -125,6 +146,7 @@ export function editChannel(guild: Guild, actor: StructureActor, channelId: stri
     }
   }
   checkParent(guild, fields.type ?? channel.type, fields.parent_id, ['parent_id']);
+  requireVisibleParent(guild, actor, channel, fields.parent_id);
   if (fields.permission_overwrites !== undefined) {
     requireChannelPermission(actor, channel, MANAGE_ROLES);
     requireGrantableOverwrites(guild, actor, channel, changedOverwrites(channel, fields.permission_overwrites));
@@ -187,7 +209,12 @@ export function deleteOverwrite(
   return guild.channels.map((c) => (c.id === channelId ? { ...c, permission_overwrites: overwrites } : c));
 }
 
-/** `PATCH /guilds/{g}/channels`: positions, categories, and overwrites synced with the new category. */
+/**
+ * `PATCH /guilds/{g}/channels`: positions, categories, and overwrites synced with the new category.
+ * Each element is checked as its own edit would be, on the guild as stored: the actor sees the
+ * channel and the category it moves into, and a sync that changes the overwrites needs MANAGE_ROLES
+ * in the channel and grants only what the actor may grant there. One refused element refuses all.
+ */
 export function reorderChannels(guild: Guild, actor: StructureActor, moves: readonly Move[]): Channel[] {
   requireGuildPermission(actor, MANAGE_CHANNELS);
   const listed = guild.channels.filter((c) => !isThread(c));
@@ -196,13 +223,22 @@ export function reorderChannels(guild: Guild, actor: StructureActor, moves: read
   const moved = new Map<string, Channel>();
   const targets = new Map<string, number>();
   moves.forEach((move, index) => {
-    const channel = moved.get(move.id) ?? findGuildChannel(guild, move.id);
+    const stored = findGuildChannel(guild, move.id);
+    requireVisible(actor, stored);
+    const channel = moved.get(move.id) ?? stored;
     if (move.position !== undefined) targets.set(move.id, move.position);
     if (move.parent_id === undefined) return;
     checkParent(guild, channel.type, move.parent_id, [index, 'parent_id']);
+    requireVisibleParent(guild, actor, stored, move.parent_id);
     const parent = move.parent_id === null ? undefined : findChannel(guild, move.parent_id);
+    const placedChannel: Channel = { ...channel, parent_id: move.parent_id };
     const overwrites = move.lock_permissions && parent ? parent.permission_overwrites : channel.permission_overwrites;
-    moved.set(move.id, { ...channel, parent_id: move.parent_id, permission_overwrites: overwrites });
+    const changed = changedOverwrites(channel, overwrites);
+    if (changed.length > 0 || overwrites.length !== channel.permission_overwrites.length) {
+      requireChannelPermission(actor, stored, MANAGE_ROLES);
+      requireGrantableOverwrites(guild, actor, placedChannel, changed);
+    }
+    moved.set(move.id, { ...placedChannel, permission_overwrites: overwrites });
   });
   const next = listed.map((c) => moved.get(c.id) ?? c);
   return [...reorder(next, (c) => c.id, targets), ...guild.channels.filter(isThread)];

@@ -2,6 +2,7 @@
  * Who may act on whom (v10's role hierarchy, as a bot sees it), what a member edit needs, the
  * member it makes, and the audit changes it records. Pure: the time is passed in.
  */
+import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { Refusal } from '../../../core/refusals.js';
 import { AuditLogEvent, type AuditChange } from '../../audit-log/rules.js';
 import { isAdministrator } from '../../../core/permissions/channel-permissions.js';
@@ -18,6 +19,8 @@ import {
   VIEW_CHANNEL,
 } from '../../../core/permissions/bits.js';
 import { botHighestRolePosition, highestRolePosition, rolePosition } from '../../../core/permissions/role-hierarchy.js';
+import { botInGuild } from '../../../core/world/guild-members.js';
+import { memberOf } from '../../../core/world/member-index.js';
 import type { Guild, Member } from '../../../core/world/types.js';
 import { appBasePermissions } from '../../../core/world/v10-objects.js';
 import type { MemberEdit } from './member-edits.js';
@@ -25,10 +28,24 @@ import type { MemberEdit } from './member-edits.js';
 /** Why an action on a member is refused: v10 answers each with 50013 Missing Permissions. */
 export type MemberRefusal = Extract<Refusal, 'missing-permission' | 'hierarchy' | 'administrator'>;
 
-/** Whether the bot stands above the user: never the owner or itself; a user who is no member has no role. */
-export function botOutranks(guild: Guild, applicationId: string, userId: string, member: Member | undefined): boolean {
+/**
+ * The one rule of who a bot may act on (kick, ban, bulk ban, every member edit, a role given or
+ * taken): never the owner or itself, and only someone whose highest role is strictly below the
+ * bot's. The target's place is read from the guild whoever it is: a member of the world by its
+ * roles, another app's bot by its own (its listed role, else just above @everyone); a user who is
+ * no member has no role. `guild` must hold the target's member (members are rows).
+ */
+export function botOutranks(guild: Guild, applicationId: string, userId: string): boolean {
   if (userId === guild.owner_id || userId === applicationId) return false;
-  return !member || highestRolePosition(guild, member) < botHighestRolePosition(guild, applicationId);
+  const target = targetPosition(guild, userId);
+  return target === null || target < botHighestRolePosition(guild, applicationId);
+}
+
+/** The target's highest role position: a world member's, a bot's; null for a user who is no member. */
+function targetPosition(guild: Guild, userId: string): number | null {
+  const member = memberOf(guild, userId);
+  if (member) return highestRolePosition(guild, member);
+  return botInGuild(guild, userId) ? botHighestRolePosition(guild, userId) : null;
 }
 
 /** Whether the bot may give or take the role: a role of the guild (not @everyone, no bot's) below its own. */
@@ -47,13 +64,17 @@ export function timedOutAt(member: Member, nowMs: number): boolean {
 /** What a timed-out member keeps (v10): seeing channels and reading their history. */
 const TIMED_OUT_KEEPS = VIEW_CHANNEL | READ_MESSAGE_HISTORY;
 
+/** Whether a timeout holds the member at `nowMs`: the owner and administrators are never held (v10). */
+export function heldByTimeout(guild: Guild, member: Member, nowMs: number): boolean {
+  return timedOutAt(member, nowMs) && !isAdministrator(guild, member);
+}
+
 /**
  * The member's permissions with its timeout in force at `nowMs`: only VIEW_CHANNEL and
  * READ_MESSAGE_HISTORY of `bits`, unless it is the owner or an administrator (who cannot be timed out).
  */
 export function permissionsInForce(guild: Guild, member: Member | undefined, bits: bigint, nowMs: number): bigint {
-  if (!member || !timedOutAt(member, nowMs) || isAdministrator(guild, member)) return bits;
-  return bits & TIMED_OUT_KEEPS;
+  return member && heldByTimeout(guild, member, nowMs) ? bits & TIMED_OUT_KEEPS : bits;
 }
 
 /** The permission each field of an edit needs (v10). */
@@ -64,6 +85,7 @@ function editBits(edit: MemberEdit): bigint {
   if (edit.communication_disabled_until !== undefined) bits |= MODERATE_MEMBERS;
   if (edit.mute !== undefined) bits |= MUTE_MEMBERS;
   if (edit.deaf !== undefined) bits |= DEAFEN_MEMBERS;
+  if (edit.channel_id !== undefined) bits |= PermissionFlagsBits.MoveMembers;
   return bits;
 }
 
@@ -75,7 +97,7 @@ export function memberEditRefusal(
   edit: MemberEdit,
 ): MemberRefusal | null {
   if (!hasAll(appBasePermissions(guild, applicationId), editBits(edit))) return 'missing-permission';
-  if (!botOutranks(guild, applicationId, member.user_id, member)) return 'hierarchy';
+  if (!botOutranks(guild, applicationId, member.user_id)) return 'hierarchy';
   if (edit.communication_disabled_until && isAdministrator(guild, member)) return 'administrator';
   return null;
 }
@@ -83,7 +105,7 @@ export function memberEditRefusal(
 /** Whether the bot may kick the member: KICK_MEMBERS and the hierarchy. */
 export function kickRefusal(guild: Guild, applicationId: string, member: Member): MemberRefusal | null {
   if (!hasAll(appBasePermissions(guild, applicationId), KICK_MEMBERS)) return 'missing-permission';
-  return botOutranks(guild, applicationId, member.user_id, member) ? null : 'hierarchy';
+  return botOutranks(guild, applicationId, member.user_id) ? null : 'hierarchy';
 }
 
 /** The roles an edit gives and takes. */
