@@ -177,7 +177,7 @@ export class ChannelMessagesService {
     const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
     if (!found) throw apiError('UnknownMessage');
     if (!isAuthor(found, viewer)) throw apiError('CannotEditOtherUsersMessage');
-    return { mayAttach: hasAll(this.inForce(place.guild, viewer, place.permissions), ATTACH_FILES) };
+    return { mayAttach: hasAll(place.permissions, ATTACH_FILES) };
   }
 
   /** The author's own message, or another's with MANAGE_MESSAGES in the channel. */
@@ -237,7 +237,7 @@ export class ChannelMessagesService {
     if (!message) return null;
     if (!isAuthor(message, viewer)) throw apiError('CannotEditOtherUsersMessage');
     // An edit uploads as a send does: without ATTACH_FILES nothing is stored.
-    if (files.length > 0 && !hasAll(this.inForce(place.guild, viewer, place.permissions), ATTACH_FILES)) {
+    if (files.length > 0 && !hasAll(place.permissions, ATTACH_FILES)) {
       throw apiError('MissingPermissions');
     }
     const own = message;
