@@ -32,7 +32,10 @@ export class GatewayClose extends Error {
 export interface ConnectionHost {
   now(): number;
   readonly heartbeatIntervalMs: number;
-  /** Bytes a connection may have queued unsent before it is closed as a slow consumer. */
+  /**
+   * Bytes a connection may have queued unsent, before its next payload, without being closed as a
+   * slow consumer (the payload itself is not counted: one payload may be larger).
+   */
   readonly sendBufferBytes: number;
   identify(connection: Connection, identify: Identify): Promise<void>;
   resume(connection: Connection, resume: Resume): Promise<void>;
@@ -132,9 +135,13 @@ export class Connection implements SessionSocket {
     if (this.closing) return;
     this.encoder.encode(text, (data) => {
       if (this.closed) return;
-      this.ws.send(data);
       // A client that does not read keeps its unsent payloads in our memory: bounded per connection.
-      if (this.ws.bufferedAmount > this.host.sendBufferBytes) {
+      // What counts is what was still unsent before this payload, so that one large payload (a
+      // big guild's GUILD_CREATE) never closes a client that reads; memory stays within the bound
+      // plus one payload.
+      const unread = this.ws.bufferedAmount;
+      this.ws.send(data);
+      if (unread > this.host.sendBufferBytes) {
         this.close({ code: Close.UnknownError.code, reason: 'Send buffer full.' }, true);
       }
     });

@@ -16,7 +16,10 @@ import type { SessionStartCounter } from './session-starts.js';
  * refused with HTTP 503. Sockets not yet identified have bounds of their own (core/gateway/limits.ts).
  */
 export const DEFAULT_MAX_SESSIONS = 50_000;
-/** Unsent bytes a connection may queue before it is closed as a slow consumer (4000, resumable). */
+/**
+ * Unsent bytes a connection may hold when its next payload is sent before it is closed as a slow
+ * consumer (4000, resumable): one payload larger than this still goes to a client that reads.
+ */
 export const DEFAULT_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 
 export interface GatewayOptions {

@@ -132,6 +132,33 @@ export function describeThreadsContract(name: string, make: MakeStores): void {
       assert.equal(byId?.channels.some((c) => c.id === THREAD) ?? false, false, 'no guild holds it by its id');
     });
 
+    it('a cap of active threads: archived ones do not count, racing creates and unarchives never pass it', async () => {
+      const threadStore = t.stores.threads;
+      await t.stores.world.replaceWorld(smallWorld());
+      const id = (n: number) => `15000000000000001${String(n).padStart(2, '0')}`;
+      const racing = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => threadStore.createThread(GUILD_1, thread(id(n)), [], 3)),
+      );
+      assert.equal(racing.filter((outcome) => outcome === 'created').length, 3, racing.join(' '));
+      assert.equal(racing.filter((outcome) => outcome === 'full').length, 3, racing.join(' '));
+      const stored = racing.flatMap((outcome, n) => (outcome === 'created' ? [id(n)] : []));
+      assert.equal(await threadStore.createThread(GUILD_1, thread(id(10), 12, true), [], 3), 'created', 'archived');
+      assert.equal(await threadStore.createThread(GUILD_1, thread(stored[0]!), [], 3), 'exists', 'its id first');
+      assert.equal(await threadStore.createThread(GUILD_2, thread(id(11)), [], 3), 'created', 'another guild');
+      assert.equal(await threadStore.updateThread(GUILD_1, thread(stored[0]!), 3), true, 'an active one rewritten');
+      assert.equal(await threadStore.updateThread(GUILD_1, thread(id(10)), 3), 'full', 'an unarchive past the cap');
+      assert.equal(await threadStore.updateThread(GUILD_1, thread(id(12)), 3), false, 'no such thread');
+      assert.equal(await threadStore.updateThread(GUILD_1, thread(stored[1]!, 12, true)), true, 'archived');
+      const unarchives = await Promise.all([
+        threadStore.updateThread(GUILD_1, thread(id(10)), 3),
+        threadStore.updateThread(GUILD_1, thread(stored[1]!), 3),
+      ]);
+      assert.deepEqual([...unarchives].sort(), [true, 'full'].sort(), 'one of two racing unarchives');
+      const guild = await t.stores.world.getGuild(GUILD_1);
+      const active = guild?.channels.filter((c) => c.thread && !c.thread.archived) ?? [];
+      assert.equal(active.length, 3);
+    });
+
     it('a deleted guild takes its threads', async () => {
       const world = t.stores.world;
       const memberStore = t.stores.members;

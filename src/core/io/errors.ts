@@ -122,6 +122,8 @@ export const ERRORS = {
   MaxReactions: { status: 400, code: 30010, message: 'Maximum number of reactions reached ({limit})' },
   MaxGuildRoles: { status: 400, code: 30005, message: 'Maximum number of guild roles reached ({limit})' },
   MaxGuildChannels: { status: 400, code: 30013, message: 'Maximum number of guild channels reached ({limit})' },
+  /** Creating or unarchiving a thread in a guild at its cap of active threads. */
+  MaxActiveThreads: { status: 400, code: 160006, message: 'Maximum number of active threads reached ({limit})' },
   /** Deleting @everyone, or moving it (docs/decisions.md, "Roles and channels"). */
   InvalidRole: { status: 400, code: 50028, message: 'Invalid Role' },
   MaxApplicationCommands: {

@@ -9,7 +9,7 @@ import { appChannelPermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
 import { findGuildMember, guildMembers, type WorldDirectory } from './guild-members.js';
 import type { WirePayload } from '../wire-payload.js';
-import type { Guild } from './types.js';
+import type { Channel, Guild } from './types.js';
 import {
   toWireGuild,
   toWireGuildChannel,
@@ -57,10 +57,9 @@ export function toWireGuildCreate(
   const large = members.length > view.largeThreshold;
   const me = findGuildMember(guild, applicationId, directory);
   const listed = large || !view.withMembers ? (me ? [me] : []) : members;
-  const canView = (channelId: string) => {
-    const channel = guild.channels.find((c) => c.id === channelId)!;
-    return hasAll(appChannelPermissions(guild, applicationId, channel), VIEW_CHANNEL);
-  };
+  // The channel itself, not looked up again by id: a lookup per thread made a guild's GUILD_CREATE
+  // quadratic in its threads.
+  const canView = (channel: Channel) => hasAll(appChannelPermissions(guild, applicationId, channel), VIEW_CHANNEL);
   return {
     ...toWireGuild(guild),
     joined_at: me?.member.joined_at ?? null,
@@ -70,7 +69,7 @@ export function toWireGuildCreate(
     members: listed.map((member) => toWireGuildMember(guild, member)),
     channels: guild.channels.filter((c) => !isThread(c)).map((c) => toWireGuildChannel(guild, c)),
     threads: guild.channels
-      .filter((c) => isThread(c) && !c.thread?.archived && canView(c.id))
+      .filter((c) => isThread(c) && !c.thread?.archived && canView(c))
       .map((c) => toWireThread(guild, c)),
     voice_states: [],
     presences: [],

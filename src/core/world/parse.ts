@@ -20,11 +20,15 @@ import {
   reportBelowMin,
   reportNotInteger,
   reportNotOneOf,
+  report,
   type Issues,
 } from '../io/report.js';
 import { fail, resultOf, type Result } from '../io/result.js';
 import { checkWorldConsistency } from './consistency.js';
 import { checkEmojiName, GUILD_EMOJIS_MAX } from './emojis.js';
+import { BASE_TYPE_MAX_LENGTH } from '../io/codes.js';
+import { THREAD_CHANNEL_TYPES } from './types.js';
+import { MAX_ACTIVE_THREADS } from '../../resources/threads/rules/limits.js';
 import type {
   Application,
   Channel,
@@ -273,6 +277,28 @@ function readGuildEmojis(r: Reader, value: unknown, path: IssuePath): { emojis?:
   return { emojis: list.map((v, i) => readEmoji(r, v, [...path, i])) };
 }
 
+/**
+ * A world file's threads are active (they have no archived state), so a guild holds at most the
+ * cap of them: every GUILD_CREATE stays bounded, and the API's creates count them too. A thread
+ * the API stored (read back with its `thread` state, as a guild's GET shows it) is the store's,
+ * counted there.
+ */
+function checkWorldThreads(issues: Issues, raw: unknown, channels: readonly Channel[], path: IssuePath): void {
+  const given = Array.isArray(raw) ? (raw as unknown[]) : [];
+  let threads = 0;
+  channels.forEach((channel, index) => {
+    const item = given[index];
+    const stored = typeof item === 'object' && item !== null && 'thread' in item;
+    if (!THREAD_CHANNEL_TYPES.has(channel.type) || stored || ++threads !== MAX_ACTIVE_THREADS + 1) return;
+    report(
+      issues,
+      [...path, index],
+      BASE_TYPE_MAX_LENGTH,
+      `A guild holds at most ${MAX_ACTIVE_THREADS} active threads.`,
+    );
+  });
+}
+
 function readGuild(r: Reader, value: unknown, path: IssuePath): Guild {
   const o = r.object(value, path);
   const each = <T>(field: string, read: (r: Reader, v: unknown, p: IssuePath) => T): T[] =>
@@ -289,6 +315,7 @@ function readGuild(r: Reader, value: unknown, path: IssuePath): Guild {
     messages: each('messages', readMessage),
     ...readGuildEmojis(r, o.emojis, [...path, 'emojis']),
   };
+  checkWorldThreads(r.issues, o.channels, guild.channels, [...path, 'channels']);
   if (!guild.roles.some((role) => role.id === guild.id)) {
     // Every guild has an @everyone role; a world that leaves it out gets one with no permissions.
     guild.roles.unshift({ id: guild.id, name: '@everyone', permissions: '0' });

@@ -11,7 +11,16 @@ import { hasAll, MANAGE_THREADS } from '../../core/permissions/bits.js';
 import { isThread } from '../../core/permissions/channels.js';
 import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import { readThreadCreate, readThreadEdit, type ThreadCreateRequest } from './rules/thread-requests.js';
-import { createPermission, editedThread, editRefusal, newThread, newThreadType } from './rules/thread-rules.js';
+import {
+  activeThreadRoom,
+  createPermission,
+  editedThread,
+  editRefusal,
+  newThread,
+  newThreadType,
+  unarchives,
+} from './rules/thread-rules.js';
+import { MAX_ACTIVE_THREADS } from './rules/limits.js';
 import type { Channel, Guild } from '../../core/world/types.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
@@ -85,11 +94,15 @@ export class ThreadsService {
     const nowIso = new Date(this.deps.now()).toISOString();
     const creator = viewerId(viewer);
     const thread = newThread(id, channel, type, request, creator, nowIso);
-    const created = await this.deps.threads.createThread(guild.id, thread, [
-      { user_id: creator, join_timestamp: nowIso },
-    ]);
+    const created = await this.deps.threads.createThread(
+      guild.id,
+      thread,
+      [{ user_id: creator, join_timestamp: nowIso }],
+      activeThreadRoom(guild, thread.id),
+    );
     if (created === 'exists') throw apiError('ThreadAlreadyCreated');
     if (created === 'no-guild') throw apiError('UnknownChannel');
+    if (created === 'full') throw apiError('MaxActiveThreads', { params: { limit: MAX_ACTIVE_THREADS } });
     const stored = { ...thread, thread_member_ids: [creator] };
     this.deps.events.publishAll([threadEvent('THREAD_CREATE', guild, stored)]);
     await this.deps.auditLog.record({
@@ -141,7 +154,10 @@ export class ThreadsService {
     if (refusal) refuseThread(refusal);
     const nowIso = new Date(this.deps.now()).toISOString();
     const edited = editedThread(await adoptThread(this.deps.threads, guild, channel, nowIso), edit, nowIso);
-    if (!(await this.deps.threads.updateThread(guild.id, edited))) throw apiError('UnknownChannel');
+    const maxActive = unarchives(channel, edited) ? activeThreadRoom(guild, edited.id) : undefined;
+    const updated = await this.deps.threads.updateThread(guild.id, edited, maxActive);
+    if (updated === 'full') throw apiError('MaxActiveThreads', { params: { limit: MAX_ACTIVE_THREADS } });
+    if (!updated) throw apiError('UnknownChannel');
     this.deps.events.publishAll([threadEvent('THREAD_UPDATE', guild, edited)]);
     const changes = threadEditChanges(channel, edited);
     if (changes.length > 0) {

@@ -24,16 +24,49 @@ async function insertMember(
   return (result.rowCount ?? 0) > 0;
 }
 
+/**
+ * Serializes the guild's thread creates and unarchives to the end of the transaction: each counts
+ * the active threads and writes with no other one between (READ COMMITTED alone lets two pass).
+ */
+async function lockGuildThreads(client: PostgresClient, guildId: string): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd threads/' || $1, 0))", [guildId]);
+}
+
+/** Whether storing `thread` active would pass `maxActive` (inside the caller's transaction, under its lock). */
+async function overCap(
+  client: PostgresClient,
+  guildId: string,
+  thread: Channel,
+  maxActive: number | undefined,
+): Promise<boolean> {
+  if (maxActive === undefined || thread.thread?.archived === true) return false;
+  const result = await client.query<{ active: number }>(
+    `SELECT count(*)::int AS active FROM guild_threads WHERE guild_id = $1 AND thread_id <> $2
+       AND (doc::jsonb #>> '{thread,archived}') IS DISTINCT FROM 'true'`,
+    [guildId, thread.id],
+  );
+  return (result.rows[0]?.active ?? 0) >= maxActive;
+}
+
 export class PostgresThreads implements ThreadStore {
   constructor(
     private readonly conn: PostgresConnection,
     private readonly shared: PostgresShared,
   ) {}
 
-  async createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation> {
+  async createThread(
+    guildId: string,
+    thread: Channel,
+    members: readonly ThreadMemberRow[],
+    maxActive?: number,
+  ): Promise<ThreadCreation> {
     return this.conn.transaction(async (client) => {
       const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1', [guildId]);
       if ((guild.rowCount ?? 0) === 0) return 'no-guild';
+      await lockGuildThreads(client, guildId);
+      const existing = await client.query('SELECT 1 FROM guild_threads WHERE thread_id = $1', [thread.id]);
+      if ((existing.rowCount ?? 0) > 0) return 'exists';
+      if (await overCap(client, guildId, thread, maxActive)) return 'full';
       const inserted = await client.query(
         'INSERT INTO guild_threads (thread_id, guild_id, doc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
         [thread.id, guildId, threadDocument(thread)],
@@ -44,11 +77,28 @@ export class PostgresThreads implements ThreadStore {
     });
   }
 
-  async updateThread(guildId: string, thread: Channel): Promise<boolean> {
-    const result = await this.conn.pool.query(
-      'UPDATE guild_threads SET doc = $1 WHERE guild_id = $2 AND thread_id = $3',
-      [threadDocument(thread), guildId, thread.id],
-    );
+  async updateThread(guildId: string, thread: Channel, maxActive?: number): Promise<boolean | 'full'> {
+    if (maxActive === undefined || thread.thread?.archived === true)
+      return this.rewrite(this.conn.pool, guildId, thread);
+    return this.conn.transaction(async (client) => {
+      await lockGuildThreads(client, guildId);
+      if (await overCap(client, guildId, thread, maxActive)) {
+        const stored = await client.query('SELECT 1 FROM guild_threads WHERE guild_id = $1 AND thread_id = $2', [
+          guildId,
+          thread.id,
+        ]);
+        return (stored.rowCount ?? 0) > 0 ? 'full' : false;
+      }
+      return this.rewrite(client, guildId, thread);
+    });
+  }
+
+  private async rewrite(client: Pick<PostgresClient, 'query'>, guildId: string, thread: Channel): Promise<boolean> {
+    const result = await client.query('UPDATE guild_threads SET doc = $1 WHERE guild_id = $2 AND thread_id = $3', [
+      threadDocument(thread),
+      guildId,
+      thread.id,
+    ]);
     return (result.rowCount ?? 0) > 0;
   }
 

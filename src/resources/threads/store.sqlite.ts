@@ -24,9 +24,17 @@ export class SqliteThreads implements ThreadStore {
     private readonly shared: SqliteShared,
   ) {}
 
-  async createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation> {
+  async createThread(
+    guildId: string,
+    thread: Channel,
+    members: readonly ThreadMemberRow[],
+    maxActive?: number,
+  ): Promise<ThreadCreation> {
+    // An IMMEDIATE transaction: the count and the insert see no other write between them.
     return this.conn.transaction(() => {
       if (!this.conn.sql('SELECT 1 FROM guilds WHERE id = ?').get(guildId)) return 'no-guild';
+      if (this.conn.sql('SELECT 1 FROM guild_threads WHERE thread_id = ?').get(thread.id)) return 'exists';
+      if (this.overCap(guildId, thread, maxActive)) return 'full';
       const inserted = this.conn
         .sql('INSERT INTO guild_threads (thread_id, guild_id, doc) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
         .run(thread.id, guildId, threadDocument(thread)).changes;
@@ -37,12 +45,34 @@ export class SqliteThreads implements ThreadStore {
     });
   }
 
-  async updateThread(guildId: string, thread: Channel): Promise<boolean> {
-    const changed = this.conn
-      .sql('UPDATE guild_threads SET doc = ? WHERE guild_id = ? AND thread_id = ?')
-      .run(threadDocument(thread), guildId, thread.id).changes;
-    if (changed > 0) this.conn.cached.forgetGuild(guildId);
-    return changed > 0;
+  async updateThread(guildId: string, thread: Channel, maxActive?: number): Promise<boolean | 'full'> {
+    return this.conn.transaction(() => {
+      if (this.overCap(guildId, thread, maxActive)) {
+        const stored = this.conn
+          .sql('SELECT 1 FROM guild_threads WHERE guild_id = ? AND thread_id = ?')
+          .get(guildId, thread.id);
+        return stored ? 'full' : false;
+      }
+      const changed = this.conn
+        .sql('UPDATE guild_threads SET doc = ? WHERE guild_id = ? AND thread_id = ?')
+        .run(threadDocument(thread), guildId, thread.id).changes;
+      if (changed > 0) this.conn.cached.forgetGuild(guildId);
+      return changed > 0;
+    });
+  }
+
+  /** Whether storing `thread` active would pass `maxActive` (inside the caller's transaction). */
+  private overCap(guildId: string, thread: Channel, maxActive: number | undefined): boolean {
+    if (maxActive === undefined || thread.thread?.archived === true) return false;
+    // The guild's index bounds the scan to its threads; JSON true reads as 1.
+    const active = this.conn
+      .sql(
+        `SELECT count(*) FROM guild_threads WHERE guild_id = ? AND thread_id != ?
+           AND json_extract(doc, '$.thread.archived') IS NOT 1`,
+      )
+      .pluck()
+      .get(guildId, thread.id) as number;
+    return active >= maxActive;
   }
 
   async deleteThread(guildId: string, threadId: string): Promise<boolean> {

@@ -13,17 +13,29 @@ export interface ThreadMemberRow {
   join_timestamp: string;
 }
 
-/** What creating a thread did. */
-export type ThreadCreation = 'created' | 'exists' | 'no-guild';
+/** What creating a thread did ('full': the guild holds `maxActive` active stored threads already). */
+export type ThreadCreation = 'created' | 'exists' | 'no-guild' | 'full';
 
 export interface ThreadStore {
   /**
    * Stores a new thread (a channel with `thread` set) and its first members, in one transaction.
    * 'exists' (nothing written) when a thread of that id is stored; 'no-guild' when there is no guild.
+   * With `maxActive`, an active thread is stored only while the guild's active (not archived) stored
+   * threads are fewer ('full' otherwise, nothing written), decided under the guild's lock so that
+   * racing creates never pass the cap together.
    */
-  createThread(guildId: string, thread: Channel, members: readonly ThreadMemberRow[]): Promise<ThreadCreation>;
-  /** Rewrites a stored thread (its members stay); false when the guild has no such stored thread. */
-  updateThread(guildId: string, thread: Channel): Promise<boolean>;
+  createThread(
+    guildId: string,
+    thread: Channel,
+    members: readonly ThreadMemberRow[],
+    maxActive?: number,
+  ): Promise<ThreadCreation>;
+  /**
+   * Rewrites a stored thread (its members stay); false when the guild has no such stored thread.
+   * With `maxActive` (an unarchive), an active thread is written only while the guild's other active
+   * stored threads are fewer: 'full' otherwise, nothing written, under the same lock as creates.
+   */
+  updateThread(guildId: string, thread: Channel, maxActive?: number): Promise<boolean | 'full'>;
   /** The thread, its members and its messages (with their pins, reactions and files); false when the guild has no such stored thread. */
   deleteThread(guildId: string, threadId: string): Promise<boolean>;
   /** Null when the guild has no such stored thread; false when the user was a member already. */

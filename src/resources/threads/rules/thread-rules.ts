@@ -15,7 +15,8 @@ import { isThread } from '../../../core/permissions/channels.js';
 import type { Refusal } from '../../../core/refusals.js';
 import type { ThreadCreateRequest, ThreadEditRequest } from './thread-requests.js';
 import { DEFAULT_THREAD_TYPE } from './thread-requests.js';
-import { PRIVATE_THREAD_TYPE, type Channel, type ThreadState } from '../../../core/world/types.js';
+import { PRIVATE_THREAD_TYPE, type Channel, type Guild, type ThreadState } from '../../../core/world/types.js';
+import { MAX_ACTIVE_THREADS } from './limits.js';
 
 /** v10's thread types: announcement, public, private. */
 export const ANNOUNCEMENT_THREAD_TYPE = ChannelType.AnnouncementThread;
@@ -174,4 +175,18 @@ export function removeMemberRefusal(channel: Channel, permissions: bigint, remov
 /** Listing archived threads: READ_MESSAGE_HISTORY, and MANAGE_THREADS for every private one. */
 export function archivedListPermission(privateThreads: boolean): bigint {
   return privateThreads ? READ_MESSAGE_HISTORY | MANAGE_THREADS : READ_MESSAGE_HISTORY;
+}
+
+/**
+ * How many active threads the store may hold for the guild before `threadId` is refused: the cap
+ * less the world file's threads (in the guild's document, always active), but that one itself.
+ */
+export function activeThreadRoom(guild: Guild, threadId: string): number {
+  const worldThreads = guild.channels.filter((c) => isThread(c) && c.thread === undefined && c.id !== threadId);
+  return MAX_ACTIVE_THREADS - worldThreads.length;
+}
+
+/** Whether the edit makes an archived thread active again (it then counts against the cap). */
+export function unarchives(before: Channel, after: Channel): boolean {
+  return before.thread?.archived === true && after.thread?.archived !== true;
 }
