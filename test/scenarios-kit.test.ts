@@ -89,6 +89,44 @@ describe('runScenario against a sandbox', () => {
     assert.ok(run.passed, run.report);
   });
 
+  test(
+    'a `matches` pattern runs in time linear in the text (issue 35 item 9), and one that cannot is refused',
+    { timeout: 60_000 },
+    async () => {
+      // 1,990 letters: a backtracking engine takes about 2^1990 steps to refuse `(a+)+$` here.
+      const text = `Hello, ${'a'.repeat(1990)}!`;
+      const file = scenarioFile(
+        'linear.yaml',
+        [
+          'name: patterns against a long text',
+          'steps:',
+          `  - post: '${text}'`,
+          '    as: alice',
+          '    in: general',
+          "    expect: [{ message: { content: { matches: '^Hello, (a+)+!$' } } }]",
+          `  - post: '${text}'`,
+          '    as: alice',
+          '    timeout: 200',
+          "    expect: [{ message: { content: { matches: '^Hello, (a+)+$' } } }]",
+        ].join('\n'),
+      );
+      const run = await runScenario(file, { sandbox });
+      assert.equal(run.passed, false, run.report);
+      const [matched, refused] = run.results[0]!.steps;
+      assert.deepEqual(matched!.failures, [], run.report);
+      assert.equal(refused!.failures.length, 1, run.report);
+      assert.match(run.report, /a text matching \/\^Hello, \(a\+\)\+\$\//);
+
+      const backreference = scenarioFile(
+        'backreference.yaml',
+        "steps:\n  - post: aa\n    as: alice\n    in: general\n    expect: [{ message: { content: { matches: '^(a)\\1$' } } }]\n",
+      );
+      const refusedFile = await runScenario(backreference, { sandbox });
+      assert.equal(refusedFile.passed, false);
+      assert.match(refusedFile.report, /runs in time linear in the text/);
+    },
+  );
+
   test("a route slashd does not serve, called with the bot's token, is listed in the coverage", async () => {
     const answer = await fetch(`${sandbox.apiUrl}/guilds/${TEST_GUILD_ID}/integrations`, {
       headers: { authorization: `Bot ${sandbox.bot().token}` },

@@ -12,6 +12,7 @@ import { ignoreTypeOfEmptyBodies } from './empty-body.js';
 import { parseJsonBody } from './json-body.js';
 import { keepAliveHooks } from './keep-alive.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
+import { checkPathIds } from './path-ids.js';
 import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions, type HttpTimeouts } from './limits.js';
 import { RouteIndex } from './method-not-allowed.js';
 import { notFoundHandler } from './not-found.js';
@@ -128,6 +129,7 @@ export async function buildServer(
   allowedHosts(app, options.allowedHosts ?? new HostPolicy());
   credentialThrottling(app, options.credentialThrottle ?? null);
   authentication(app, services.principals);
+  checkPathIds(app);
   if (options.rateLimits) rateLimits(app, options.rateLimits);
   if (options.faults) faultHooks(app, options.faults);
   app.setNotFoundHandler(notFoundHandler(routes));

@@ -93,6 +93,8 @@ export const ERRORS = {
     message: 'You are not authorized to perform this action on this application',
   },
   MissingAccess: { status: 403, code: 50001, message: 'Missing Access' },
+  /** A bot's DM to a user it shares no guild with (docs/decisions.md, "DMs"). */
+  CannotMessageUser: { status: 403, code: 50007, message: 'Cannot send messages to this user' },
   CannotEditOtherUsersMessage: { status: 403, code: 50005, message: 'Cannot edit a message authored by another user' },
   MissingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
   /** A member write (the admin API) naming a user banned from the guild. */

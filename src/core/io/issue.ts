@@ -14,18 +14,25 @@ export interface Issue {
   readonly message: string;
 }
 
+/**
+ * The most issues one 50035 reports (the first ones found): a body of a million bad items would
+ * otherwise be answered with a tree larger than itself.
+ */
+export const ISSUES_REPORTED_MAX = 1000;
+
 export function issue(path: IssuePath, code: string, message: string): Issue {
   return { path, code, message };
 }
 
 /**
  * Builds the nested 50035 error tree: every path segment becomes a key (array indices as strings)
- * and every leaf holds `_errors`. An empty path puts `_errors` directly at the root.
+ * and every leaf holds `_errors`. An empty path puts `_errors` directly at the root. At most
+ * `ISSUES_REPORTED_MAX` issues are reported.
  */
 export function formErrorTree(issues: readonly Issue[]): Record<string, unknown> {
   // Segments are client-chosen keys: every node has no prototype, so "__proto__" is just a key.
   const root = nullRecord();
-  for (const { path, code, message } of issues) {
+  for (const { path, code, message } of issues.slice(0, ISSUES_REPORTED_MAX)) {
     let node = root;
     for (const segment of path) {
       const key = String(segment);

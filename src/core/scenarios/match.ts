@@ -6,6 +6,7 @@
 import { isSnowflake } from '../snowflake.js';
 import { isMatcher } from './validate.js';
 import type { Expected } from './types.js';
+import { linearPattern } from './patterns.js';
 
 /** One difference: where, what was expected (in words), what was there. */
 export interface Mismatch {
@@ -53,7 +54,8 @@ function matchMatcher(matcher: Record<string, unknown>, observed: unknown, path:
   }
   if (Object.hasOwn(matcher, 'matches')) {
     const pattern = String(matcher.matches);
-    return typeof observed === 'string' && new RegExp(pattern).test(observed)
+    const compiled = linearPattern(pattern);
+    return typeof observed === 'string' && compiled instanceof RegExp && compiled.test(observed)
       ? []
       : miss(`a text matching /${pattern}/`);
   }

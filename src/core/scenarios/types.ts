@@ -17,7 +17,7 @@ export type Expected = string | number | boolean | null | Matcher | Expected[] |
 export type Matcher =
   /** The observed string holds this text. */
   | { contains: string }
-  /** The observed string matches this regular expression (JavaScript syntax, no flags). */
+  /** The observed string matches this regular expression (JavaScript syntax, no flags; run in linear time, so no backreferences or lookarounds). */
   | { matches: string }
   /** Exactly this value, compared whole (objects and lists included: no extra fields allowed). */
   | { equals: unknown }

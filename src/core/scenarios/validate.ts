@@ -26,6 +26,7 @@ import {
 } from '../io/report.js';
 import { fail, ok, type Result } from '../io/result.js';
 import { ACTION_KEYS, ANY_KINDS, EXPECTATION_KEYS, MATCHER_KEYS, type Scenario } from './types.js';
+import { linearPattern } from './patterns.js';
 
 /** Steps of one scenario at most: a recorded session of an hour is far below it. */
 export const MAX_SCENARIO_STEPS = 1_000;
@@ -135,11 +136,8 @@ function checkPattern(pattern: unknown, path: IssuePath, issues: Issues): void {
   const text = readString(pattern, path, issues);
   if (text === undefined) return;
   if (text.length > MAX_PATTERN_LENGTH) reportAboveMax(issues, path, MAX_PATTERN_LENGTH);
-  try {
-    new RegExp(text);
-  } catch (error) {
-    report(issues, path, SCENARIO_PATTERN_INVALID, `Not a regular expression: ${(error as Error).message}`);
-  }
+  const compiled = linearPattern(text);
+  if (!(compiled instanceof RegExp)) report(issues, path, SCENARIO_PATTERN_INVALID, compiled.problem);
 }
 
 /** A matcher object: one of MATCHER_KEYS alone (`{ matches: "^pong$" }`). */

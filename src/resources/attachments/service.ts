@@ -16,7 +16,8 @@ import { messageVisibleTo, type StoredMessage } from '../messages/rules/messages
 import { hasAll, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';
 import { isSnowflake, type SnowflakeGenerator } from '../../core/snowflake.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
-import type { AttachmentStore, InteractionStore, StoredAttachmentFile } from '../../store/store.js';
+import type { AttachmentStore, DmChannelStore, InteractionStore, StoredAttachmentFile } from '../../store/store.js';
+import { isDmEnd } from '../dms/service.js';
 import { referencedUploadIndices, withUploadedAttachmentIds } from './rules/invocation.js';
 import { toWireAttachment } from './rules/model.js';
 import { isRecord } from '../../core/io/read.js';
@@ -49,7 +50,11 @@ export interface AttachedFiles {
 }
 
 export interface AttachmentsDeps {
-  store: { attachments: AttachmentStore; interactions: Pick<InteractionStore, 'getMessage'> };
+  store: {
+    attachments: AttachmentStore;
+    interactions: Pick<InteractionStore, 'getMessage'>;
+    dms: Pick<DmChannelStore, 'getDmChannel'>;
+  };
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
   ids: SnowflakeGenerator;
@@ -163,8 +168,7 @@ export class AttachmentsService {
 
   /** A file of a message `viewer` may read (or a command's, to anyone who may read the channel), else 404. */
   async serve(viewer: Viewer, channelId: string, attachmentId: string, filename: string): Promise<ServedFile> {
-    const { permissions } = await visibleChannel(this.deps, viewer, channelId);
-    if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
+    await this.checkReadable(viewer, channelId);
     const file = await this.deps.store.attachments.findFile(channelId, attachmentId);
     const attachment = file ? await this.readableAttachment(viewer, channelId, file) : null;
     // The URL names the file as `attachmentPath` wrote it: cleaned again, whenever it was stored.
@@ -172,6 +176,20 @@ export class AttachmentsService {
     const pieces = await this.deps.store.attachments.readFile(channelId, attachmentId);
     if (!pieces) throw apiError('NotFound');
     return { attachment, pieces };
+  }
+
+  /**
+   * Refuses a viewer who may not read the channel's history: a DM's two ends (its user and its
+   * bot) read it, nobody else; a guild channel by the permission algorithm.
+   */
+  private async checkReadable(viewer: Viewer, channelId: string): Promise<void> {
+    const dm = await this.deps.store.dms.getDmChannel(channelId);
+    if (dm) {
+      if (!isDmEnd(dm, viewer)) throw apiError('MissingAccess');
+      return;
+    }
+    const { permissions } = await visibleChannel(this.deps, viewer, channelId);
+    if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
   }
 
   /** The file's attachment object when `viewer` may see what holds it: its message, or a command's files. */

@@ -13,7 +13,8 @@ import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import type { Page } from '../../core/world/page-query.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import { toWirePublicBot, toWirePublicUser } from '../../core/world/wire.js';
-import type { DmChannelStore, InteractionStore, WorldStore } from '../../store/store.js';
+import type { DmChannelStore, GuildMemberStore, InteractionStore, WorldStore } from '../../store/store.js';
+import { botInGuild } from '../../core/world/guild-members.js';
 import type { DmChannel } from './store.js';
 import type { AttachmentsService, IncomingFile } from '../attachments/service.js';
 import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from '../messages/service.js';
@@ -22,6 +23,7 @@ import type { WorldEvents } from '../../events/world-events.js';
 
 export interface DmChannelsDeps {
   world: Pick<WorldStore, 'getUser' | 'getApplication'>;
+  members: Pick<GuildMemberStore, 'guildIdsOfMember' | 'getGuildWithMembers'>;
   dmChannels: Pick<DmChannelStore, 'openDmChannel' | 'getDmChannel' | 'listDmChannelsOfUser'>;
   messages: Pick<InteractionStore, 'putMessage' | 'getMessage'>;
   renderer: MessageRenderer;
@@ -47,7 +49,7 @@ function readRecipient(body: unknown): string {
 }
 
 /** True when the viewer is one of the DM's two ends. */
-function isEnd(dm: DmChannel, viewer: Viewer): boolean {
+export function isDmEnd(dm: DmChannel, viewer: Viewer): boolean {
   return viewer.kind === 'bot' ? dm.application_id === viewer.applicationId : dm.user_id === viewer.userId;
 }
 
@@ -66,7 +68,7 @@ export class DmChannelsService {
   /** The DM channel of this id, if it is one: null for any other channel; 50001 for someone else's. */
   async find(viewer: Viewer, channelId: string): Promise<DmChannel | null> {
     const dm = await this.deps.dmChannels.getDmChannel(channelId);
-    if (dm && !isEnd(dm, viewer)) throw apiError('MissingAccess');
+    if (dm && !isDmEnd(dm, viewer)) throw apiError('MissingAccess');
     return dm;
   }
 
@@ -95,13 +97,27 @@ export class DmChannelsService {
     return wired;
   }
 
-  /** A message of one end to the other. */
+  /**
+   * A message of one end to the other. A bot reaches only a user it shares a guild with, as v10
+   * lets it (50007 otherwise; opening the channel is allowed, sending is not), checked before
+   * anything is stored.
+   */
   async send(viewer: Viewer, dm: DmChannel, body: unknown, files: readonly IncomingFile[]): Promise<WireObject> {
     const data = checkChannelMessage(body);
+    if (viewer.kind === 'bot' && !(await this.sharesGuild(dm))) throw apiError('CannotMessageUser');
     const message = newMessageFields(data, this.deps.ids.next(), dm.id, null, authorOf(viewer), this.deps.now());
     await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message, [dm.application_id, dm.user_id]);
     return this.deps.renderer.render(message);
+  }
+
+  /** Whether the DM's bot is in a guild its user is a member of. */
+  private async sharesGuild(dm: DmChannel): Promise<boolean> {
+    for (const guildId of await this.deps.members.guildIdsOfMember(dm.user_id)) {
+      const guild = await this.deps.members.getGuildWithMembers(guildId, []);
+      if (guild && botInGuild(guild, dm.application_id)) return true;
+    }
+    return false;
   }
 
   /** A page of the DM's messages, newest first. */

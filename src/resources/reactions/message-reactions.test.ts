@@ -232,6 +232,33 @@ describe('reactions: …/messages/{id}/reactions, MESSAGE_REACTION_* under Guild
     await server.request('DELETE', `/channels/${GENERAL}/messages/${HELLO_MESSAGE}/reactions`, { auth: BOT });
   });
 
+  test('one unicode emoji is a bounded grapheme of emoji parts: 40-60 combining marks are 10014 (issue 35 item 9)', async () => {
+    const sent = await server.request('POST', `/channels/${GENERAL}/messages`, {
+      auth: BOT,
+      body: { content: 'marks' },
+    });
+    assert.equal(sent.status, 200, sent.text);
+    for (const marks of [1, 40, 60]) {
+      for (const mark of ['\u0301', '\u20d0']) {
+        const emoji = THUMBS + mark.repeat(marks);
+        const refused = await server.request('PUT', reactionPath(sent.body.id, emoji, '/@me'), { auth: BOT });
+        assert.equal(refused.status, 400, `${marks} marks: ${refused.text}`);
+        assert.equal(refused.body.code, 10014);
+      }
+    }
+    for (const control of ['\u0000', 'a', '\u200b']) {
+      const refused = await server.request('PUT', reactionPath(sent.body.id, THUMBS + control, '/@me'), { auth: BOT });
+      assert.equal(refused.status, 400, refused.text);
+    }
+    // Long sequences Unicode recommends still are one emoji: a kiss with two skin tones, a subdivision flag.
+    for (const emoji of ['👩🏻‍❤️‍💋‍👨🏼', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '🚶🏽‍♂️‍➡️', '1️⃣', '🇫🇷']) {
+      const added = await server.request('PUT', reactionPath(sent.body.id, emoji, '/@me'), { auth: BOT });
+      assert.equal(added.status, 204, `${emoji}: ${added.text}`);
+    }
+    const read = await server.request('GET', `/channels/${GENERAL}/messages/${sent.body.id}`, { auth: BOT });
+    assert.equal(read.body.reactions.length, 5);
+  });
+
   test('discord.py: message.add_reaction(), fetch_message().reactions, reaction.users(), remove_reaction()', async () => {
     const result = await runDiscordPy('discord_reactions.py', [server.api, DEMO_BOT_TOKEN, GENERAL]);
     assert.deepEqual(result.reactions, [[THUMBS, 1, true]]);

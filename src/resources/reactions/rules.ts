@@ -26,6 +26,11 @@ export const REACTION_USERS_PAGE_MAX = 100;
 export const REACTION_USERS_PAGE_DEFAULT = 25;
 /** The longest emoji text slashd reads from a path: the longest ZWJ sequences are far shorter. */
 const MAX_UNICODE_EMOJI_LENGTH = 64;
+/**
+ * The most code points of one unicode emoji: Unicode's longest recommended sequences (a kiss with
+ * two skin tones) have 10; a few more leave room for new ones, not for a tower of marks.
+ */
+export const MAX_UNICODE_EMOJI_CODE_POINTS = 12;
 
 /** The v10 emoji object of a reaction: `{id: null, name}` for unicode, `{id, name, animated}` for custom. */
 export type ReactionEmojiWire = { id: null; name: string } | { id: string; name: string | null; animated?: boolean };
@@ -45,11 +50,18 @@ const CUSTOM_EMOJI = /^(?:a:)?[\w~-]{1,32}:(\d{15,21})$/;
 /** A stored key that is a custom emoji's id: unicode keys always hold a pictograph. */
 const CUSTOM_KEY = /^\d+$/;
 const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
+/**
+ * What an emoji is made of (UTS #51): pictographs and emoji, and their components (skin tones,
+ * hair, ZWJ, variation selectors, the keycap mark, regional indicators, tags, keycap digits);
+ * a combining accent, a letter or a control character makes it no emoji.
+ */
+const EMOJI_PARTS = /^[\p{Extended_Pictographic}\p{Emoji}\p{Emoji_Component}]+$/u;
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
  * The emoji of a path (already percent-decoded): one unicode emoji (a single grapheme with a
- * pictograph in it), or one of `emojis` (the guild's) by its id; otherwise null (v10's 10014).
+ * pictograph in it, made of emoji parts only, at most `MAX_UNICODE_EMOJI_CODE_POINTS` long), or
+ * one of `emojis` (the guild's) by its id; otherwise null (v10's 10014).
  */
 export function readReactionEmoji(raw: string, emojis: readonly Emoji[]): ReactionEmoji | null {
   const custom = CUSTOM_EMOJI.exec(raw);
@@ -63,6 +75,7 @@ export function readReactionEmoji(raw: string, emojis: readonly Emoji[]): Reacti
 
 function isUnicodeEmoji(text: string): boolean {
   if (text.length === 0 || text.length > MAX_UNICODE_EMOJI_LENGTH || !PICTOGRAPH.test(text)) return false;
+  if (!EMOJI_PARTS.test(text) || [...text].length > MAX_UNICODE_EMOJI_CODE_POINTS) return false;
   let count = 0;
   for (const _ of graphemes.segment(text)) if (++count > 1) return false;
   return true;

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { User } from '../../core/world/types.js';
 import { WORLD_LINES_TYPE, WorldLinesReader } from './world-lines.js';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES } from '../../http/limits.js';
+import { ISSUES_REPORTED_MAX } from '../../core/io/issue.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ADMIN_AUTH, exampleWorld } from '../../../test/helpers/world.js';
 
@@ -156,6 +157,30 @@ describe('POST and PUT /admin/world in lines', () => {
     assert.equal(answer.users.length, world.users.length);
     assert.equal(answer.guilds.length, world.guilds.length);
     assert.equal(await storedUser(userOf(10).id), 404, 'the merged users are gone');
+  });
+
+  test('a million bad lines: the first issues are reported, the body is read no further (issue 35 item 9)', async () => {
+    const lineCount = 1_000_000;
+    const response = await send('POST', '1\n'.repeat(lineCount));
+    const text = await response.text();
+    assert.equal(response.status, 400);
+    const answer = JSON.parse(text) as { code: number; errors: Record<string, { _errors: unknown[] }> };
+    assert.equal(answer.code, 50035);
+    const reported = Object.keys(answer.errors);
+    assert.equal(reported.length, ISSUES_REPORTED_MAX);
+    assert.deepEqual(reported.slice(0, 2), ['0', '1']);
+    // The answer was 107 MB: it is now bounded whatever the number of lines.
+    assert.ok(text.length < 200 * 1024, `${text.length} bytes`);
+  });
+
+  test('one JSON body of 200,000 bad items is answered with the first issues only', async () => {
+    const response = await send('POST', JSON.stringify({ users: Array(200_000).fill(1) }), 'application/json');
+    const text = await response.text();
+    assert.equal(response.status, 400, text.slice(0, 200));
+    const answer = JSON.parse(text) as { code: number };
+    assert.equal(answer.code, 50035);
+    assert.equal(text.match(/"code":"/g)?.length, ISSUES_REPORTED_MAX);
+    assert.ok(text.length < 200 * 1024, `${text.length} bytes`);
   });
 
   test('lines are for the world imports alone, and need the admin token', async () => {

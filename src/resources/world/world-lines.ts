@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError, invalidFormBody, statusError, type ApiError } from '../../core/io/errors.js';
-import type { Issue } from '../../core/io/issue.js';
+import { ISSUES_REPORTED_MAX, type Issue } from '../../core/io/issue.js';
 import { readList, readRecord } from '../../core/io/read.js';
 import { readJsonText } from '../../core/io/json-text.js';
 import { WORLD_IMPORT_BODY_LIMIT_BYTES, WORLD_LINES_BODY_LIMIT_BYTES } from '../../http/limits.js';
@@ -89,7 +89,7 @@ export class WorldLinesReader {
     }
     if (!read.ok) {
       this.issues.push(...read.issues.map((found) => ({ ...found, path: [index, ...found.path] })));
-      return true;
+      return this.withinIssues();
     }
     // Keys other than the four lists are passed over, as in a world file.
     const line = readRecord(read.value, [index], this.issues);
@@ -98,7 +98,20 @@ export class WorldLinesReader {
       const items = readList(line[key], [index, key], this.issues);
       for (const item of items ?? []) this.lists[key].push(item);
     }
-    return true;
+    return this.withinIssues();
+  }
+
+  /**
+   * Past as many issues as a 50035 reports, the body is refused with them and read no further:
+   * neither the answer nor what is held grows with the lines of a body that fails anyway.
+   */
+  private withinIssues(): boolean {
+    if (this.issues.length < ISSUES_REPORTED_MAX) return true;
+    this.lists.applications = [];
+    this.lists.users = [];
+    this.lists.guilds = [];
+    this.lists.oauth2_tokens = [];
+    return this.refuse(invalidFormBody(this.issues));
   }
 }
 

@@ -3,6 +3,7 @@
  * matches or its wait runs out (a bounded wait on a condition, not a sleep): then the failure says
  * what was expected and, from the closest observation, what was there.
  */
+import './linear-engine.js';
 import { MessageFlags } from 'discord-api-types/v10';
 import { setTimeout as pause } from 'node:timers/promises';
 import { bestCandidate, diffLines, matchExpected, type Mismatch } from '../../core/scenarios/match.js';

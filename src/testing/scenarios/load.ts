@@ -1,4 +1,5 @@
 /** A scenario file read: YAML (JSON is YAML too), checked, or an error naming each problem by path. */
+import './linear-engine.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
