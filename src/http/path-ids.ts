@@ -75,6 +75,15 @@ function refusal(id: PathId, value: unknown): ApiError {
 
 const isIdName = (name: string): boolean => name === 'id' || name.endsWith('Id');
 
+/**
+ * Words v10 takes in place of an id: the interaction webhook's `messages/@original`. Elsewhere the
+ * word reaches the service as an id it does not know, as before this check.
+ */
+const ID_WORDS: ReadonlySet<string> = new Set(['@original']);
+
+const isPathId = (value: string | undefined): boolean =>
+  isSnowflake(value) || (value !== undefined && ID_WORDS.has(value));
+
 /** The id parameters of a route pattern, in path order. */
 export function pathIdsOf(method: string, url: string): PathId[] {
   const segments = url.split('/');
@@ -132,7 +141,7 @@ export function checkPathIds(app: FastifyInstance): void {
       const params = request.params as Record<string, string | undefined>;
       for (const id of byMethod.get(request.method) ?? []) {
         const value = params[id.name];
-        if (!isSnowflake(value)) throw refusal(id, value);
+        if (!isPathId(value)) throw refusal(id, value);
       }
     };
     route.onRequest = [...hookList(route.onRequest), check] as NonNullable<RouteOptions['onRequest']>;
