@@ -144,7 +144,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
       assert.deepEqual((await guild()).channels, before.channels);
     });
 
-    test('a bot cannot move a channel into a category it cannot see, by reorder or by edit', async () => {
+    test('a bot cannot move or create a channel into a category it cannot see, by reorder, edit or create', async () => {
       await botBits(ManageChannels | ManageRoles);
       const moved = await reorder([{ id: GENERAL, parent_id: LOCKED_CATEGORY }]);
       assert.equal(moved.status, 403, moved.text);
@@ -156,6 +156,18 @@ for (const store of ['sqlite', 'postgres'] as const) {
       assert.equal(edited.status, 403, edited.text);
       assert.equal(edited.body.code, 50013);
       assert.equal((await channel(GENERAL)).parent_id, CATEGORY);
+      const created = await server.request('POST', `/guilds/${TEST_GUILD_ID}/channels`, {
+        auth: BOT,
+        body: { name: 'blind', parent_id: LOCKED_CATEGORY },
+      });
+      assert.equal(created.status, 403, created.text);
+      assert.equal(created.body.code, 50013);
+      assert.ok(!(await guild()).channels.some((c) => c.name === 'blind'), 'nothing is created');
+      const open = await server.request('POST', `/guilds/${TEST_GUILD_ID}/channels`, {
+        auth: BOT,
+        body: { name: 'seen', parent_id: CATEGORY },
+      });
+      assert.equal(open.status, 201, open.text);
     });
 
     test('a sync grants only bits the bot holds; with them it syncs', async () => {

@@ -87,7 +87,7 @@ function requireVisible(actor: StructureActor, channel: Channel): void {
   requireChannelPermission(actor, channel, VIEW_CHANNEL);
 }
 
-/** 50013 for a move into a category the actor cannot view (its channels would be placed blind). */
+/** 50013 for a move or a create into a category the actor cannot view (its channels would be placed blind). */
 function requireVisibleParent(
   guild: Guild,
   actor: StructureActor,
@@ -131,6 +131,7 @@ export function createChannel(guild: Guild, actor: StructureActor, id: string, f
   checkParent(guild, type, fields.parent_id, ['parent_id']);
   requireGrantableOverwrites(guild, actor, null, fields.permission_overwrites ?? []);
   const blank: Channel = { id, type, name: '', nsfw: false, parent_id: null, permission_overwrites: [] };
+  requireVisibleParent(guild, actor, blank, fields.parent_id);
   const channel = withFields(blank, fields);
   const listed = guild.channels.filter((c) => !isThread(c));
   const threads = guild.channels.filter(isThread);
