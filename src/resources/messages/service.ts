@@ -161,7 +161,7 @@ export class ChannelMessagesService {
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const message = await this.find(guild, channel, messageId, viewerId(viewer));
     if (!message) throw apiError('UnknownMessage');
-    return this.deps.renderer.renderFor(message, viewerId(viewer));
+    return this.deps.renderer.renderInGuild(guild, message, viewerId(viewer));
   }
 
   /** Only the author's own message (a bot's or a user's); ATTACH_FILES with files, as for a send. */
