@@ -141,6 +141,8 @@ export const ERRORS = {
     message:
       'Max number of daily application command creates has been reached ({limit}) (slashd: `slashd serve --daily-command-creates N` or `off` lifts it; DELETE /admin/applications/{application}/command-creates resets it)',
   },
+  /** A channel's slowmode holds the sender; carries `retry_after` (seconds) and `global: false`. */
+  SlowmodeRateLimited: { status: 429, code: 20016, message: 'Slowmode rate limit' },
   /** A v10 rate limit (docs/rate-limits.md); carries `retry_after` (seconds) and `global`. */
   RateLimited: { status: 429, code: 0, message: 'You are being rate limited.' },
   TooManyStreams: { status: 429, code: 0, message: 'Too many live streams are open for this user' },

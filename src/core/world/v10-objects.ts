@@ -200,7 +200,7 @@ export function toWireThread(guild: Guild, channel: Channel): WirePayload<WireTh
     owner_id: state?.owner_id ?? guild.owner_id,
     name: channel.name,
     last_message_id: null,
-    rate_limit_per_user: state?.rate_limit_per_user ?? 0,
+    rate_limit_per_user: state?.rate_limit_per_user ?? channel.rate_limit_per_user ?? 0,
     flags: NO_CHANNEL_FLAGS,
     message_count: 0,
     total_message_sent: 0,

@@ -186,6 +186,38 @@ describe('a discord.js bot moderates members', () => {
     assert.equal((await member(DEMO_APP_ID)).nickname, 'Mod Bot');
   });
 
+  test('roles.set with the cached roles (@everyone among them) and a picked one: @everyone is ignored', async () => {
+    const dave = await member(DAVE_ID);
+    assert.ok(dave.roles.cache.has(TEST_GUILD_ID), 'discord.js caches @everyone among the roles');
+    assert.ok(!dave.roles.cache.has(MUTED_ROLE));
+    await dave.roles.set([...dave.roles.cache.keys(), MUTED_ROLE]);
+    const update = await seen.find(
+      (p) => p.t === 'GUILD_MEMBER_UPDATE' && p.d.user.id === DAVE_ID && p.d.roles.includes(MUTED_ROLE),
+      'Dave with Muted',
+    );
+    assert.ok(!update.d.roles.includes(TEST_GUILD_ID), 'v10 never lists @everyone in a member’s roles');
+    const muted = await member(DAVE_ID);
+    assert.deepEqual([...muted.roles.cache.keys()].sort(), [MUTED_ROLE, TEST_GUILD_ID].sort());
+    const raw = await server.request('GET', `/guilds/${TEST_GUILD_ID}/members/${DAVE_ID}`, { auth: BOT });
+    assert.deepEqual(raw.body.roles, [MUTED_ROLE]);
+
+    await muted.roles.set([...muted.roles.cache.keys()].filter((id) => id !== MUTED_ROLE));
+    assert.deepEqual([...(await member(DAVE_ID)).roles.cache.keys()], [TEST_GUILD_ID]);
+    // Giving or taking @everyone itself: 204, and the member is as before.
+    for (const method of ['PUT', 'DELETE'] as const) {
+      const response = await server.request(
+        method,
+        `/guilds/${TEST_GUILD_ID}/members/${DAVE_ID}/roles/${TEST_GUILD_ID}`,
+        {
+          auth: BOT,
+        },
+      );
+      assert.equal(response.status, 204, response.text);
+    }
+    const after = await server.request('GET', `/guilds/${TEST_GUILD_ID}/members/${DAVE_ID}`, { auth: BOT });
+    assert.deepEqual(after.body.roles, []);
+  });
+
   test('search: by the start of a username or a nickname, any case, within the limit', async () => {
     const found = await guild.members.search({ query: 'QUIET', limit: 10 });
     assert.deepEqual([...found.keys()], [CAROL_ID]);

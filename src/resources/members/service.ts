@@ -18,6 +18,7 @@ import {
   memberEditRefusal,
   memberUpdateChanges,
   roleChanges,
+  withoutEveryone,
 } from './rules/member-rules.js';
 import { CHANGE_NICKNAME, hasAll } from '../../core/permissions/bits.js';
 import { guildDispatch } from '../../core/world/dispatch.js';
@@ -118,8 +119,9 @@ export class MembersService {
 
   /** `PATCH /guilds/{g}/members/{u}`: the member as it is after. */
   async edit(applicationId: string, guildId: string, userId: string, body: unknown, reason: string | null) {
-    const edit = bodyOf(readMemberEdit(body, this.parts.now()));
+    const read = bodyOf(readMemberEdit(body, this.parts.now()));
     const guild = await this.botsGuild(applicationId, guildId, [userId]);
+    const edit = read.roles ? { ...read, roles: withoutEveryone(guild, read.roles) } : read;
     const member = this.memberToWrite(guild, userId);
     const refusal = memberEditRefusal(guild, applicationId, member, edit);
     if (refusal) refuse(refusal);
@@ -142,6 +144,8 @@ export class MembersService {
     const edit: MemberEdit = { roles };
     const refusal = memberEditRefusal(guild, applicationId, member, edit);
     if (refusal) refuse(refusal);
+    // Every member holds @everyone: giving or taking it changes nothing, as in a `roles` list.
+    if (roleId === guild.id) return;
     if (!guild.roles.some((role) => role.id === roleId)) throw apiError('UnknownRole');
     this.checkRoles(guild, applicationId, member, roles);
     await this.apply(applicationId, guild, member, edit, reason);

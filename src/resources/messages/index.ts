@@ -5,12 +5,14 @@ import { MessageModerationService } from './moderation-service.js';
 import { MessageRenderer } from './renderer.js';
 import { channelMessageRoutes } from './routes.js';
 import { ChannelMessagesService } from './service.js';
+import { Slowmode } from './slowmode.js';
 
 declare module '../resource.js' {
   interface NodeServices {
     renderer: MessageRenderer;
     channelMessages: ChannelMessagesService;
     messageModeration: MessageModerationService;
+    slowmode: Slowmode;
   }
 }
 
@@ -33,8 +35,9 @@ export const messagesResource = defineResource({
   name: 'messages',
   services: {
     renderer: ({ store, origin }) => new MessageRenderer(store, origin),
+    slowmode: ({ now }) => new Slowmode(now),
     channelMessages: (parts, services) =>
-      new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms }),
+      new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms, slowmode: services.slowmode }),
     messageModeration: ({ store, now, worldEvents }) =>
       new MessageModerationService({
         world: store.world,

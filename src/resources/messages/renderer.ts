@@ -49,6 +49,24 @@ export class MessageRenderer {
   }
 
   /**
+   * A guild channel's message as `viewerId` reads it, alone or in the channel's list (one builder
+   * for both): with its `reactions`, and the thread started from it with HAS_THREAD.
+   */
+  async renderInGuild(guild: Guild, message: StoredMessage, viewerId: string): Promise<Record<string, unknown>> {
+    return this.inGuild(guild, await this.render(message), message, viewerId);
+  }
+
+  /** What a guild channel's message adds to its rendering, alone or listed: its reactions and its thread. */
+  private inGuild(
+    guild: Guild,
+    wire: Record<string, unknown>,
+    message: StoredMessage,
+    viewerId: string,
+  ): Promise<Record<string, unknown>> {
+    return this.withReactions(withThread(guild, wire), message, viewerId, guild);
+  }
+
+  /**
    * v10 leaves `reactions` out of a message that has none. The guild's emojis name its custom ones:
    * `guild` when the caller has it, else read only when a custom emoji is there.
    */
@@ -89,8 +107,7 @@ export class MessageRenderer {
     const visible = selectPage(candidates, page, (m) => m.id);
     const ctx = await this.contextFor(visible);
     const rendered: Record<string, unknown>[] = [];
-    for (const m of visible)
-      rendered.push(await this.withReactions(withThread(guild, toWireMessage(m, ctx)), m, viewerId, guild));
+    for (const m of visible) rendered.push(await this.inGuild(guild, toWireMessage(m, ctx), m, viewerId));
     return rendered;
   }
 

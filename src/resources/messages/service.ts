@@ -41,6 +41,7 @@ import { postRefusal } from '../threads/rules/thread-rules.js';
 import { refuseThread } from '../threads/place.js';
 import type { DmChannelsService } from '../dms/service.js';
 import type { DmChannel } from '../dms/store.js';
+import type { Slowmode, SlowmodeSender } from './slowmode.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([
@@ -81,6 +82,8 @@ export interface ChannelMessagesDeps {
   attachments: AttachmentsService;
   /** DM channels, whose messages are theirs. */
   dms: DmChannelsService;
+  /** The slowmode intervals a user's message takes. */
+  slowmode: Slowmode;
 }
 
 export class ChannelMessagesService {
@@ -104,7 +107,15 @@ export class ChannelMessagesService {
     const sending = await this.sendingPlace(viewer, channelId);
     if (sending.dm) return this.deps.dms.send(viewer, sending.dm, body, files);
     if (files.length > 0 && !sending.mayAttach) throw apiError('MissingPermissions');
-    return this.render(await this.create(authorOf(viewer), sending.place, body, files));
+    const { place } = sending;
+    const ticket = this.deps.slowmode.take(place.channel, slowmodeSender(viewer, place.permissions), 'message');
+    try {
+      return await this.render(await this.create(authorOf(viewer), place, body, files));
+    } catch (error) {
+      // Nothing was sent: the interval is not spent.
+      ticket.release();
+      throw error;
+    }
   }
 
   /** What `send` checks before the body (an upload's, before it is read): throws its refusal; whether files may come. */
@@ -150,7 +161,7 @@ export class ChannelMessagesService {
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
     const message = await this.find(guild, channel, messageId, viewerId(viewer));
     if (!message) throw apiError('UnknownMessage');
-    return this.deps.renderer.renderFor(message, viewerId(viewer));
+    return this.deps.renderer.renderInGuild(guild, message, viewerId(viewer));
   }
 
   /** Only the author's own message (a bot's or a user's); ATTACH_FILES with files, as for a send. */
@@ -340,6 +351,13 @@ export async function storeNewMessage(
     await attached?.discard();
     throw error;
   }
+}
+
+/** Who a slowmode interval is the viewer's: a bot by its application id, or the user, with their permissions in the channel. */
+export function slowmodeSender(viewer: Viewer, permissions: bigint): SlowmodeSender {
+  return viewer.kind === 'bot'
+    ? { kind: 'bot', id: viewer.applicationId, permissions }
+    : { kind: 'user', id: viewer.userId, permissions };
 }
 
 /** Who writes a message the viewer sends: a bot by its application id, or the user. */

@@ -16,7 +16,7 @@ declare module '../resource.js' {
 export const threadsResource = defineResource({
   name: 'threads',
   services: {
-    threads: ({ store, ids, now, worldEvents }, { auditLog }) =>
+    threads: ({ store, ids, now, worldEvents }, { auditLog, slowmode }) =>
       new ThreadsService({
         world: store.world,
         members: store.members,
@@ -26,6 +26,7 @@ export const threadsResource = defineResource({
         now,
         events: worldEvents,
         auditLog,
+        slowmode,
       }),
     threadMembers: ({ store, worldEvents, now }) =>
       new ThreadMembersService(

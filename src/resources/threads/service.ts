@@ -32,6 +32,8 @@ import type { AuditLog } from '../audit-log/service.js';
 import { AuditLogEvent } from '../audit-log/rules.js';
 import { threadCreateChanges, threadEditChanges } from './rules/thread-audit.js';
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
+import type { Slowmode } from '../messages/slowmode.js';
+import { slowmodeSender } from '../messages/service.js';
 
 export interface ThreadsDeps {
   world: WorldReadStore['world'];
@@ -43,6 +45,8 @@ export interface ThreadsDeps {
   events: WorldEvents;
   /** Where THREAD_CREATE (110) and THREAD_UPDATE (111) entries go. */
   auditLog: AuditLog;
+  /** A thread created takes the creator's thread interval of the parent's slowmode. */
+  slowmode: Slowmode;
 }
 
 type WireObject = Record<string, unknown>;
@@ -94,12 +98,19 @@ export class ThreadsService {
     const nowIso = new Date(this.deps.now()).toISOString();
     const creator = viewerId(viewer);
     const thread = newThread(id, channel, type, request, creator, nowIso);
-    const created = await this.deps.threads.createThread(
-      guild.id,
-      thread,
-      [{ user_id: creator, join_timestamp: nowIso }],
-      activeThreadRoom(guild, thread.id),
-    );
+    const ticket = this.deps.slowmode.take(channel, slowmodeSender(viewer, permissions), 'thread');
+    const created = await this.deps.threads
+      .createThread(
+        guild.id,
+        thread,
+        [{ user_id: creator, join_timestamp: nowIso }],
+        activeThreadRoom(guild, thread.id),
+      )
+      .catch((error: unknown) => {
+        ticket.release();
+        throw error;
+      });
+    if (created !== 'created') ticket.release();
     if (created === 'exists') throw apiError('ThreadAlreadyCreated');
     if (created === 'no-guild') throw apiError('UnknownChannel');
     if (created === 'full') throw apiError('MaxActiveThreads', { params: { limit: MAX_ACTIVE_THREADS } });

@@ -99,6 +99,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = Object.assign(Object.cre
   txt: 'text/plain; charset=utf-8',
   md: 'text/markdown; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  htm: 'text/html; charset=utf-8',
   json: 'application/json',
   pdf: 'application/pdf',
   zip: 'application/zip',

@@ -108,6 +108,14 @@ export function kickRefusal(guild: Guild, applicationId: string, member: Member)
   return botOutranks(guild, applicationId, member.user_id) ? null : 'hierarchy';
 }
 
+/**
+ * The roles a member is given, less @everyone (the guild's id): every member holds it, discord.js
+ * keeps it in a member's cached roles and sends it back in `roles.set`, and v10 ignores it there.
+ */
+export function withoutEveryone(guild: Guild, roles: readonly string[]): string[] {
+  return roles.filter((id) => id !== guild.id);
+}
+
 /** The roles an edit gives and takes. */
 export function roleChanges(before: Member, roles: readonly string[]): { added: string[]; removed: string[] } {
   return {
