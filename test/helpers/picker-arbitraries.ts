@@ -236,6 +236,8 @@ export function stubStore(
   const permissions = keep(guildPermissions);
   return {
     world: { getApplication: async (id) => structuredClone(apps.find((app) => app.id === id) ?? null) },
+    // Nobody installed an app to their account here.
+    oauth2Grants: { listUserInstalls: async () => [], getUserAuthorization: async () => null },
     commands: {
       listCommands: async (scope) => {
         if (scope.applicationId !== DEMO_APP_ID) return [];

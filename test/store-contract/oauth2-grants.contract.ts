@@ -172,6 +172,19 @@ export function describeOAuth2GrantsContract(name: string, make: MakeStores): vo
       assert.equal(await grantStore().deleteUserAuthorization(APP_B, ALICE), false);
     });
 
+    it("a user's installs are the apps authorized with user_install, the user's own only", async () => {
+      await world().replaceWorld(smallWorld());
+      assert.deepEqual(await grantStore().listUserInstalls(ALICE), []);
+      const base = { user_id: ALICE, scopes: ['applications.commands'] };
+      await grantStore().putUserAuthorization({ ...base, application_id: APP_B, user_install: true });
+      await grantStore().putUserAuthorization({ ...base, application_id: APP_A, user_install: true });
+      await grantStore().putUserAuthorization({ ...base, user_id: BOB, application_id: APP_A, user_install: false });
+      assert.deepEqual(await grantStore().listUserInstalls(ALICE), [APP_A, APP_B].sort());
+      assert.deepEqual(await grantStore().listUserInstalls(BOB), [], 'an authorization without the install is none');
+      await grantStore().deleteUserAuthorization(APP_B, ALICE);
+      assert.deepEqual(await grantStore().listUserInstalls(ALICE), [APP_A]);
+    });
+
     it('one signing key per deployment: the first stored wins, every store and a reopen read it', async () => {
       const first = await grantStore().signingKey(signingKey('kid-1'));
       assert.equal(first.kid, 'kid-1');

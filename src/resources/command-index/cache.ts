@@ -125,8 +125,16 @@ export class CommandIndexCache {
     return facts;
   }
 
-  /** The key of an answer; null when some list may still change (then it is computed every time). */
-  keyOf(view: string, facts: MemberFacts, apps: readonly IndexAppInputs[]): string | null {
+  /**
+   * The key of an answer; null when some list may still change (then it is computed every time).
+   * `userInstalls`: the apps the user installed to their account, which make the answer the user's own.
+   */
+  keyOf(
+    view: string,
+    facts: MemberFacts,
+    apps: readonly IndexAppInputs[],
+    userInstalls: readonly { readonly app: Application; readonly globalCommands: readonly object[] }[] = [],
+  ): string | null {
     if (this.answers.capBytes === 0) return null;
     const parts: unknown[] = [view, facts.key];
     let named = false;
@@ -137,8 +145,14 @@ export class CommandIndexCache {
       parts.push(app.id, app.name, app.flags, app.integration_types, ...lists);
       named ||= namedUsers(permissions).has(facts.userId);
     }
-    // A member some overwrite names has an answer of its own; the others share their role set's.
-    parts.push(named ? facts.userId : null);
+    for (const { app, globalCommands } of userInstalls) {
+      const list = this.idOf(globalCommands);
+      if (list === null) return null;
+      parts.push(app.id, app.name, app.flags, app.integration_types, list);
+    }
+    // A member some overwrite names, or with apps of their own, has an answer of their own; the
+    // others share their role set's.
+    parts.push(named || userInstalls.length > 0 ? facts.userId : null);
     return JSON.stringify(parts);
   }
 

@@ -47,6 +47,9 @@ export class ChannelsService {
 
   /** The channel's command picker as JSON bytes (kept while nothing it is made of changes: it is read on every picker open). */
   async commandIndexJson(user: User, channelId: string, locale: Locale | null): Promise<Buffer> {
+    // The user's DM with a bot has a picker too (someone else's DM: 50001, by `find`).
+    const dm = await this.dms.find({ kind: 'user', userId: user.id }, channelId);
+    if (dm) return this.commandIndex.dmIndexBytes(dm.application_id, user, locale);
     const { guild, channel } = await this.find(channelId, user.id);
     const scene = this.commandIndex.sceneOf(guild, channel, user);
     // canViewChannel, from the permissions the scene already holds.

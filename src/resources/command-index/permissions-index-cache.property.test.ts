@@ -144,6 +144,8 @@ class StubWorld {
   store(): CommandIndexStore {
     return {
       world: { getApplication: async (id) => this.apps.get(id) ?? null },
+      // Nobody installed an app to their account here.
+      oauth2Grants: { listUserInstalls: async () => [], getUserAuthorization: async () => null },
       commands: {
         listCommands: async (scope) => {
           if (scope.applicationId !== DEMO_APP_ID) return this.otherAppLists;

@@ -17,7 +17,9 @@ import { explanationText } from '../../core/permissions/explain-wording.js';
 import { visibleCommands } from '../../core/permissions/visible-commands.js';
 import { memberFacts, type MemberFacts } from '../../core/permissions/member-facts.js';
 import type { Application, Channel, Guild, Member, User } from '../../core/world/types.js';
-import type { CommandStore, WorldStore } from '../../store/store.js';
+import type { CommandStore, OAuth2GrantStore, WorldStore } from '../../store/store.js';
+import { userInstallAllowsInGuild } from '../../core/permissions/user-install.js';
+import { dmAuthorization } from '../interactions/rules/dm-access.js';
 import { memberOf } from '../../core/world/member-index.js';
 import { CommandIndexCache, splitCacheBudget, type IndexAppInputs } from './cache.js';
 import { heldByTimeout } from '../members/rules/member-rules.js';
@@ -58,10 +60,17 @@ function localized(locale: Locale | null): LocalizationView {
   return { kind: 'localized', locale };
 }
 
-/** The store reads the index needs (all cached by the store but the application). */
+/** The store reads the index needs (all cached by the store but the application and the user's installs). */
 export interface CommandIndexStore {
   world: Pick<WorldStore, 'getApplication'>;
   commands: Pick<CommandStore, 'listCommands' | 'listCommandPermissions'>;
+  oauth2Grants: Pick<OAuth2GrantStore, 'listUserInstalls' | 'getUserAuthorization'>;
+}
+
+/** An app the user installed to their account, and its global commands (the only ones a user install brings). */
+export interface UserInstallInputs {
+  readonly app: Application;
+  readonly globalCommands: readonly StoredCommand[];
 }
 
 /** One member in one channel, as the picker reads them. */
@@ -146,10 +155,17 @@ export class CommandIndexService {
     if (this.held(guild, member)) return Buffer.from(EMPTY_INDEX_JSON);
     const view = localized(locale);
     const inputs = await this.readInputs(guild);
-    const key = this.cache.keyOf(localizationViewKey(view), facts, inputs);
+    const userInstalls = await this.readUserInstalls(user);
+    const key = this.cache.keyOf(localizationViewKey(view), facts, inputs, userInstalls);
     const cached = key === null ? undefined : this.cache.get(key);
     if (cached) return cached;
-    const bytes = Buffer.from(indexJson(visibleAppsOf(inputs, guild, channel, member, user), view));
+    const visible = withUserInstalls(visibleAppsOf(inputs, guild, channel, member, user), userInstalls, {
+      guild,
+      channel,
+      member,
+      user,
+    });
+    const bytes = Buffer.from(indexJson(visible, view));
     if (key !== null) this.cache.set(key, bytes);
     return bytes;
   }
@@ -192,11 +208,40 @@ export class CommandIndexService {
     return explained;
   }
 
-  /** Every app installed for commands whose commands the member may use some of, in install order. */
+  /**
+   * Every app installed for commands whose commands the member may use some of, in install order,
+   * then the apps the user installed to their account that bring more (ascending id).
+   */
   private async visibleApps(guild: Guild, channel: Channel, user: User): Promise<VisibleApp[]> {
     const member = memberOf(guild, user.id);
     if (!member || this.held(guild, member)) return [];
-    return visibleAppsOf(await this.readInputs(guild), guild, channel, member, user);
+    const visible = visibleAppsOf(await this.readInputs(guild), guild, channel, member, user);
+    return withUserInstalls(visible, await this.readUserInstalls(user), { guild, channel, member, user });
+  }
+
+  /** The apps the user installed to their account, with their global commands. */
+  private async readUserInstalls(user: User): Promise<UserInstallInputs[]> {
+    const inputs: UserInstallInputs[] = [];
+    for (const applicationId of await this.store.oauth2Grants.listUserInstalls(user.id)) {
+      const app = await this.store.world.getApplication(applicationId);
+      if (!app) continue;
+      inputs.push({ app, globalCommands: await this.store.commands.listCommands({ applicationId, guildId: null }) });
+    }
+    return inputs;
+  }
+
+  /**
+   * The picker of the user's DM with an app's bot (context BOT_DM): the app's global commands
+   * that work there, through the guild-install side or the user's own install of the app (the
+   * rule invocations follow, interactions/rules/dm-access.ts).
+   */
+  async dmIndexBytes(applicationId: string, user: User, locale: Locale | null): Promise<Buffer> {
+    const app = await this.store.world.getApplication(applicationId);
+    if (!app) return Buffer.from(EMPTY_INDEX_JSON);
+    const userInstalled = (await this.store.oauth2Grants.getUserAuthorization(app.id, user.id))?.user_install ?? false;
+    const globalCommands = await this.store.commands.listCommands({ applicationId, guildId: null });
+    const commands = globalCommands.filter((command) => dmAuthorization(command, userInstalled) !== null);
+    return Buffer.from(indexJson(commands.length > 0 ? [{ app, commands }] : [], localized(locale)));
   }
 
   /** What the index is made of, read from the store: each app installed for commands, in install order. */
@@ -261,6 +306,33 @@ function visibleAppsOf(
     if (visible.length > 0) visibleApps.push({ app, commands: visible });
   }
   return visibleApps;
+}
+
+/**
+ * The apps of the guild's index, and the commands each app the user installed to their account
+ * brings here (v10: in any guild its commands' contexts allow, the app there or not): an app of
+ * both kinds lists its commands once, the guild's first.
+ */
+function withUserInstalls(
+  visible: readonly VisibleApp[],
+  userInstalls: readonly UserInstallInputs[],
+  where: { guild: Guild; channel: Channel; member: Member; user: User },
+): VisibleApp[] {
+  const merged = [...visible];
+  for (const { app, globalCommands } of userInstalls) {
+    const scene = { app, ...where };
+    const brought = globalCommands.filter((command) => userInstallAllowsInGuild(scene, command));
+    if (brought.length === 0) continue;
+    const at = merged.findIndex((entry) => entry.app.id === app.id);
+    if (at === -1) {
+      merged.push({ app, commands: brought });
+      continue;
+    }
+    const listed = merged[at]!;
+    const ids = new Set(listed.commands.map((command) => command.id));
+    merged[at] = { app: listed.app, commands: [...listed.commands, ...brought.filter((c) => !ids.has(c.id))] };
+  }
+  return merged;
 }
 
 /** The JSON text of the index of `visibleApps`, from each command's cached JSON. */

@@ -3,7 +3,7 @@
  * the command's version, its options against the world), then built into the interaction record
  * the invocations service stores and delivers.
  */
-import { InteractionType } from 'discord-api-types/v10';
+import { InteractionContextType, InteractionType } from 'discord-api-types/v10';
 import type { APIAttachment } from 'discord-api-types/v10';
 import { randomBytes } from 'node:crypto';
 import { CommandType } from '../../core/commands/model.js';
@@ -23,6 +23,7 @@ import { appChannelPermissions, channelPermissions } from '../../core/permission
 import { heldByTimeout } from '../members/rules/member-rules.js';
 import { formatPermissions } from '../../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../../core/permissions/invocation.js';
+import { BOT_DM_APP_PERMISSIONS, userInstallInvocationAllowed } from '../../core/permissions/user-install.js';
 import { isSnowflake, type SnowflakeGenerator } from '../../core/snowflake.js';
 import type { User } from '../../core/world/types.js';
 import type { Store } from '../../store/store.js';
@@ -67,10 +68,17 @@ function checkTimeout(scene: InvocationScene, nowMs: number): void {
   if (heldByTimeout(guild, member, nowMs)) throw apiError('MissingPermissions');
 }
 
-function checkAccess(scene: InvocationScene): void {
+/**
+ * Which integrations authorize the invocation (v10's `authorizing_integration_owners`), or a 403
+ * when none does. In a guild: its install of the app (`"0"`: the guild id), the user's install
+ * (`"1"`: the user id), or both; in the bot's DM: the user's install, else the guild-install side
+ * (`"0"`: `"0"`).
+ */
+function authorizingOwners(scene: InvocationScene): Record<string, string> {
   if (!scene.inGuild) {
-    if (!dmAuthorization(scene.command, scene.userInstalled)) throw apiError('MissingPermissions');
-    return;
+    const authorization = dmAuthorization(scene.command, scene.userInstalled);
+    if (!authorization) throw apiError('MissingPermissions');
+    return authorization === 'user_install' ? { '1': scene.user.id } : { '0': '0' };
   }
   const { guild, member, channel, installed, commandPermissions, appPermissions } = scene.inGuild;
   const decision = evaluateCommandInvocation({
@@ -84,7 +92,12 @@ function checkAccess(scene: InvocationScene): void {
     channel,
     installed,
   });
-  if (!decision.allowed) throw apiError('MissingPermissions');
+  const owners: Record<string, string> = {};
+  if (decision.allowed) owners['0'] = guild.id;
+  const userScene = { app: scene.app, guild, member, user: scene.user, channel };
+  if (scene.userInstalled && userInstallInvocationAllowed(userScene, scene.command)) owners['1'] = scene.user.id;
+  if (Object.keys(owners).length === 0) throw apiError('MissingPermissions');
+  return owners;
 }
 
 /** The world's messages of the invocation's channel, when the invoker may read them. */
@@ -103,10 +116,10 @@ export class CommandInvocations {
     attachments?: Record<string, APIAttachment>,
   ): Promise<PreparedInvocation> {
     const scene = await loadScene(this.deps.store, user, request);
-    checkAccess(scene);
+    const owners = authorizingOwners(scene);
     checkTimeout(scene, this.deps.now());
     if (request.data.version !== scene.command.version) throw outdatedCommand(scene);
-    return { scene, record: await this.record(scene, request, attachments) };
+    return { scene, record: await this.record(scene, owners, request, attachments) };
   }
 
   /**
@@ -123,6 +136,7 @@ export class CommandInvocations {
   /** `attachments`: the files the user attached (ATTACHMENT options), `data.resolved.attachments` by id. */
   private async record(
     invoked: InvocationScene,
+    owners: Record<string, string>,
     request: InvokeRequest,
     attachments?: Record<string, APIAttachment>,
   ): Promise<InteractionRecord> {
@@ -166,13 +180,12 @@ export class CommandInvocations {
       locale: scene.user.locale,
       messages,
       users,
-      authorizingIntegrationOwners: guild
-        ? { '0': guild.id }
-        : dmAuthorization(scene.command, scene.userInstalled) === 'user_install'
-          ? { '1': scene.user.id }
-          : { '0': '0' },
-      context: guild ? 0 : 1,
-      appPermissions: guild ? formatPermissions(appChannelPermissions(guild, scene.app.id, scene.channel)) : '0',
+      authorizingIntegrationOwners: owners,
+      context: guild ? InteractionContextType.Guild : InteractionContextType.BotDM,
+      // An app not in the guild is what a member without roles is there: @everyone's bits in the channel.
+      appPermissions: formatPermissions(
+        guild ? appChannelPermissions(guild, scene.app.id, scene.channel) : BOT_DM_APP_PERMISSIONS,
+      ),
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, scene.channel)) : null,
       ...(attachments ? { attachments } : {}),
     });

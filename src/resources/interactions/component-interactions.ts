@@ -21,6 +21,7 @@ import { interactionMetadataOf, type StoredMessage } from '../messages/rules/mes
 import { MODAL_SEARCH_LIMIT } from '../messages/rules/limits.js';
 import { checkModalSubmit } from './rules/modal-submit.js';
 import type { ComponentRequest, ModalSubmitRequest } from './rules/component-request.js';
+import { BOT_DM_APP_PERMISSIONS } from '../../core/permissions/user-install.js';
 import { formatPermissions } from '../../core/permissions/bits.js';
 import { appChannelPermissions, channelPermissions } from '../../core/permissions/channel-permissions.js';
 import { isSnowflake, type SnowflakeGenerator } from '../../core/snowflake.js';
@@ -166,9 +167,14 @@ export class ComponentInteractions {
       channel: place.channel,
       locale: place.user.locale,
       message: message ? await this.deps.renderer.render(message) : null,
-      authorizingIntegrationOwners: guild ? { '0': guild.id } : { '0': '0' },
+      // A click answers the message's interaction: the integrations that authorized it (a user install's too).
+      authorizingIntegrationOwners: message?.interaction_metadata?.authorizing_integration_owners ?? {
+        '0': guild?.id ?? '0',
+      },
       context: guild ? 0 : 1,
-      appPermissions: guild ? formatPermissions(appChannelPermissions(guild, app.id, place.channel)) : '0',
+      appPermissions: formatPermissions(
+        guild ? appChannelPermissions(guild, app.id, place.channel) : BOT_DM_APP_PERMISSIONS,
+      ),
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, place.channel)) : null,
     };
   }

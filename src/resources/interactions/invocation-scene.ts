@@ -46,7 +46,7 @@ export interface InvocationScene {
   inGuild: GuildScene | null;
   /** In a DM, a stand-in channel object: the world has no DM channels. */
   channel: Channel;
-  /** The user installed the app to their account (a user install): its user-installable commands work in DMs. */
+  /** The user installed the app to their account (a user install): its user-installable commands follow them. */
   userInstalled: boolean;
 }
 
@@ -143,17 +143,9 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
   if (!app) throw apiError('UnknownApplication');
   const command = await findCommand(store, request);
   const place = await loadPlace(store, user, request);
-  if (!place.inGuild) {
-    const authorization = await store.oauth2Grants.getUserAuthorization(app.id, user.id);
-    return {
-      app,
-      user,
-      command,
-      inGuild: null,
-      channel: place.channel,
-      userInstalled: authorization?.user_install ?? false,
-    };
-  }
+  const authorization = await store.oauth2Grants.getUserAuthorization(app.id, user.id);
+  const userInstalled = authorization?.user_install ?? false;
+  if (!place.inGuild) return { app, user, command, inGuild: null, channel: place.channel, userInstalled };
   const { guild, member, channel } = place.inGuild;
   const permissions = await store.commands.listCommandPermissions(app.id, guild.id);
   return {
@@ -161,7 +153,7 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
     user,
     command,
     channel,
-    userInstalled: false,
+    userInstalled,
     inGuild: {
       guild,
       member,

@@ -13,9 +13,25 @@ import {
 } from '../messages/rules/messages.js';
 import type { InteractionRecord } from './rules/lifecycle.js';
 import { normalizeComponents } from '../messages/rules/component-tree.js';
+import { isRecord } from '../../core/io/read.js';
+import { parsePermissions } from '../../core/permissions/bits.js';
+import { userInstallResponsesForcedEphemeral } from '../../core/permissions/user-install.js';
 
 function flagsOf(data: Record<string, unknown>): number {
   return typeof data.flags === 'number' ? data.flags : 0;
+}
+
+/**
+ * A guild where only the user's install authorized the interaction, and the member may not let
+ * such apps answer in public there (USE_EXTERNAL_APPS): the app's answers are the member's alone.
+ * Read from what the app was sent, so responses, follow-ups and clicks decide alike.
+ */
+function forcedEphemeral(record: InteractionRecord): boolean {
+  if (record.guild_id === null) return false;
+  if ('0' in interactionMetadataOf(record).authorizing_integration_owners) return false;
+  const member: unknown = record.payload.member;
+  const bits = isRecord(member) && typeof member.permissions === 'string' ? member.permissions : null;
+  return userInstallResponsesForcedEphemeral(parsePermissions(bits));
 }
 
 /** A new message of the app in the interaction's channel; `loading`: the "thinking…" of a deferred answer. */
@@ -25,7 +41,7 @@ export function newResponseMessage(
   loading: boolean,
   made: { id: string; at: number },
 ): StoredMessage {
-  const flags = flagsOf(data);
+  const flags = flagsOf(data) | (forcedEphemeral(record) ? EPHEMERAL_FLAG : 0);
   const ephemeral = hasFlag(flags, EPHEMERAL_FLAG);
   return {
     id: made.id,

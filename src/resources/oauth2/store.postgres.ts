@@ -9,6 +9,7 @@ import type {
   UserAuthorization,
 } from './store.js';
 import { storedDocument } from '../../store/rows.js';
+import { installedApps } from './rules/user-installs.js';
 import { tokenDigest } from '../../store/tokens.js';
 import type { PostgresConnection } from '../../store/postgres/connection.js';
 
@@ -109,6 +110,14 @@ export class PostgresOAuth2Grants implements OAuth2GrantStore {
       [applicationId, userId],
     );
     return (result.rowCount ?? 0) > 0;
+  }
+
+  async listUserInstalls(userId: string): Promise<string[]> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM oauth2_authorizations WHERE user_id = $1',
+      [userId],
+    );
+    return installedApps(result.rows.map((row) => storedDocument<UserAuthorization>(row.doc)));
   }
 
   async signingKey(candidate: SigningKeyRecord): Promise<SigningKeyRecord> {

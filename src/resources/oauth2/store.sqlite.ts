@@ -9,6 +9,7 @@ import type {
   UserAuthorization,
 } from './store.js';
 import { storedDocument } from '../../store/rows.js';
+import { installedApps } from './rules/user-installs.js';
 import { tokenDigest } from '../../store/tokens.js';
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 
@@ -94,6 +95,13 @@ export class SqliteOAuth2Grants implements OAuth2GrantStore {
         .sql('DELETE FROM oauth2_authorizations WHERE application_id = ? AND user_id = ?')
         .run(applicationId, userId).changes > 0
     );
+  }
+
+  async listUserInstalls(userId: string): Promise<string[]> {
+    const rows = this.conn.sql('SELECT doc FROM oauth2_authorizations WHERE user_id = ?').all(userId) as {
+      doc: string;
+    }[];
+    return installedApps(rows.map((row) => storedDocument<UserAuthorization>(row.doc)));
   }
 
   async signingKey(candidate: SigningKeyRecord): Promise<SigningKeyRecord> {

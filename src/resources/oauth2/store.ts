@@ -86,6 +86,8 @@ export interface OAuth2GrantStore {
   putUserAuthorization(authorization: UserAuthorization): Promise<void>;
   getUserAuthorization(applicationId: string, userId: string): Promise<UserAuthorization | null>;
   deleteUserAuthorization(applicationId: string, userId: string): Promise<boolean>;
+  /** The apps the user installed to their account (`user_install`), by application id ascending. */
+  listUserInstalls(userId: string): Promise<string[]>;
   /** The stored signing key; when there is none, `candidate` is stored and returned (the first writer wins across nodes). */
   signingKey(candidate: SigningKeyRecord): Promise<SigningKeyRecord>;
 }

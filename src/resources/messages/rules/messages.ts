@@ -15,6 +15,7 @@ import {
   type ApplicationCommandType,
 } from 'discord-api-types/v10';
 import { CommandType } from '../../../core/commands/model.js';
+import { isRecord } from '../../../core/io/read.js';
 import { snowflakeTimestampMs } from '../../../core/snowflake.js';
 import type { InteractionRecord } from '../../interactions/rules/lifecycle.js';
 import type { Application, Message, User } from '../../../core/world/types.js';
@@ -73,12 +74,26 @@ export interface StoredInteractionMetadata {
  * What a response to the interaction records of it: the `interaction_metadata` of its messages,
  * and a modal submission's `triggering_interaction_metadata` (the interaction the modal answered).
  */
+/**
+ * The integrations that authorized the interaction, as its payload told the app (a user install
+ * is `"1"`); a record whose payload lacks them is the guild-install side's.
+ */
+function ownersOf(record: InteractionRecord): Record<string, string> {
+  // Read defensively: a record stored before payloads carried the owners still reads.
+  const payload: unknown = record.payload;
+  const sent = isRecord(payload) ? payload.authorizing_integration_owners : undefined;
+  if (isRecord(sent) && Object.values(sent).every((id) => typeof id === 'string')) {
+    return { ...(sent as Record<string, string>) };
+  }
+  return record.guild_id ? { '0': record.guild_id } : { '0': '0' };
+}
+
 export function interactionMetadataOf(record: InteractionRecord): StoredInteractionMetadata {
   return {
     id: record.id,
     type: record.type,
     user_id: record.user_id,
-    authorizing_integration_owners: record.guild_id ? { '0': record.guild_id } : { '0': '0' },
+    authorizing_integration_owners: ownersOf(record),
     name: record.command_name,
     command_type: record.command_type,
     ...(record.type === 3 && record.message_id ? { interacted_message_id: record.message_id } : {}),

@@ -1,0 +1,82 @@
+/**
+ * Commands of an app the user installed to their account (a user install, integration type 1),
+ * used in a guild: v10 makes them available in any guild the command's `contexts` allow, whether
+ * or not the app is in it. The guild has no integration of the app there, so it holds no command
+ * permissions for it and `default_member_permissions` (a guild install's default) plays no part;
+ * what still binds is the command's own availability (scope, contexts, integration types, entry
+ * point, age restriction) and the channel's switch for all apps, USE_APPLICATION_COMMANDS.
+ */
+import {
+  CommandType,
+  IntegrationType,
+  InteractionContext,
+  hasActivities,
+  type StoredCommand,
+} from '../commands/model.js';
+import type { Application, Channel, Guild, Member, User } from '../world/types.js';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { ATTACH_FILES, MENTION_EVERYONE, USE_APPLICATION_COMMANDS, USE_EXTERNAL_APPS, hasAll } from './bits.js';
+import { canSendMessages, channelPermissions, isAdministrator } from './channel-permissions.js';
+import { governingChannel } from './channels.js';
+
+/**
+ * `app_permissions` in the bot's DM (context 1), as v10 documents them: what a (group) DM gives
+ * any app's messages (ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE), and USE_EXTERNAL_EMOJIS in the
+ * DM with the app's own bot.
+ */
+export const BOT_DM_APP_PERMISSIONS =
+  ATTACH_FILES | PermissionFlagsBits.EmbedLinks | MENTION_EVERYONE | PermissionFlagsBits.UseExternalEmojis;
+
+/** The command is one a user install brings: global, with USER_INSTALL among its integration types. */
+export function isUserInstallable(app: Pick<Application, 'integration_types'>, command: StoredCommand): boolean {
+  if (command.guild_id !== null) return false;
+  const types = command.definition.integration_types ?? app.integration_types;
+  return types.includes(IntegrationType.UserInstall);
+}
+
+export interface UserInstallScene {
+  readonly app: Application;
+  readonly guild: Guild;
+  readonly member: Member;
+  readonly user: User;
+  readonly channel: Channel;
+}
+
+/** The command's own availability in a guild through the user's install (binds the owner too). */
+function availableInGuild(scene: UserInstallScene, command: StoredCommand): boolean {
+  const { app, user } = scene;
+  if (!isUserInstallable(app, command)) return false;
+  const contexts = command.definition.contexts;
+  if (contexts !== null && !contexts.includes(InteractionContext.Guild)) return false;
+  if (command.definition.type === CommandType.PrimaryEntryPoint && !hasActivities(app)) return false;
+  if (command.definition.nsfw && (!user.age_verified || !governingChannel(scene.guild, scene.channel).nsfw)) {
+    return false;
+  }
+  return true;
+}
+
+/**
+ * May the member use (see in the picker) this command of an app they installed to their account,
+ * in this guild channel? The caller has checked that they installed it and may view the channel.
+ */
+export function userInstallAllowsInGuild(scene: UserInstallScene, command: StoredCommand): boolean {
+  if (!availableInGuild(scene, command)) return false;
+  const { guild, member, channel } = scene;
+  return isAdministrator(guild, member) || hasAll(channelPermissions(guild, member, channel), USE_APPLICATION_COMMANDS);
+}
+
+/** May the member invoke it now: as `userInstallAllowsInGuild`, and a USER command needs to send messages there (v10). */
+export function userInstallInvocationAllowed(scene: UserInstallScene, command: StoredCommand): boolean {
+  if (!userInstallAllowsInGuild(scene, command)) return false;
+  if (command.definition.type !== CommandType.User) return true;
+  return canSendMessages(scene.guild, scene.member, scene.channel);
+}
+
+/**
+ * v10: without USE_EXTERNAL_APPS, a member's apps that are only user-installed in the guild still
+ * answer, but only to them: their responses are ephemeral. `memberPermissions` is the member's
+ * bit set in the channel, as the interaction's `member.permissions` carries it.
+ */
+export function userInstallResponsesForcedEphemeral(memberPermissions: bigint): boolean {
+  return !hasAll(memberPermissions, USE_EXTERNAL_APPS);
+}
