@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createSlashd, type Slashd } from '../app.js';
-import { DEMO_WORLD } from '../world/demo-world.js';
+import { SERVED_DEMO_WORLD } from '../world/demo-world.js';
 import { readWorld, worldFileSource } from '../world/world-file.js';
 import { slashdVersion } from './version.js';
 import { loadOrCreateAdminToken } from './admin-token.js';
@@ -38,7 +38,7 @@ function untilStopped(slashd: Slashd, out: Output): { stopped: Promise<void>; ca
 
 async function serve(args: ServeArgs, plain: Output): Promise<number> {
   const out = args.jsonOutput ? jsonLines(plain) : plain;
-  const demoWorld = args.demo ? readWorld(DEMO_WORLD, 'the demo world') : null;
+  const demoWorld = args.demo ? readWorld(SERVED_DEMO_WORLD, 'the demo world') : null;
   const worldFile = args.worldPath ? worldFileSource(args.worldPath, slashdVersion()) : null;
   let slashd: Slashd;
   try {

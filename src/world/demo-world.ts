@@ -1,4 +1,9 @@
-/** The built-in demo world that `npm start` serves: the reference example of the world contract. */
+/**
+ * The reference example of the world contract, and the base of the demo world that `npm start`
+ * serves (SERVED_DEMO_WORLD, below).
+ */
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+
 export const DEMO_WORLD = {
   applications: [
     {
@@ -148,3 +153,53 @@ export const DEMO_WORLD = {
     { access_token: 'demo-cc-token', application_id: '1324165260902400001', scopes: ['applications.commands.update'] },
   ],
 } as const;
+
+/**
+ * What Demo Bot's install grants in the served demo world: what a real install of a bot that
+ * posts, reacts, uploads, pins and opens threads asks for, so the README's steps are not refused.
+ */
+export const DEMO_BOT_PERMISSIONS = String(
+  PermissionFlagsBits.ViewChannel |
+    PermissionFlagsBits.SendMessages |
+    PermissionFlagsBits.ReadMessageHistory |
+    PermissionFlagsBits.UseApplicationCommands |
+    PermissionFlagsBits.AddReactions |
+    PermissionFlagsBits.AttachFiles |
+    PermissionFlagsBits.EmbedLinks |
+    PermissionFlagsBits.UseExternalEmojis |
+    PermissionFlagsBits.ManageMessages |
+    PermissionFlagsBits.PinMessages |
+    PermissionFlagsBits.CreatePublicThreads |
+    PermissionFlagsBits.SendMessagesInThreads,
+);
+
+/** Demo Bot's managed role in the test guild (an id the example world leaves free). */
+export const DEMO_BOT_ROLE_ID = '1345183757107200009';
+
+const DEMO_APP_ID = DEMO_WORLD.applications[0].id;
+const [TEST_GUILD] = DEMO_WORLD.guilds;
+
+/**
+ * The world `npm start` (`slashd serve --demo`) serves: the contract's example, with Demo Bot
+ * installed as a real bot is. The example itself stays as the contract has it, because tests
+ * read the refusals of its narrower install.
+ */
+export const SERVED_DEMO_WORLD = {
+  ...DEMO_WORLD,
+  guilds: [
+    {
+      ...TEST_GUILD,
+      // Where an owner drags a new bot's role: under their own admin role, above the staff and
+      // member roles, so the bot's place in the hierarchy lets it act on those members.
+      roles: [
+        ...TEST_GUILD.roles.slice(0, 2),
+        { id: DEMO_BOT_ROLE_ID, name: 'Demo Bot', permissions: DEMO_BOT_PERMISSIONS, bot_id: DEMO_APP_ID },
+        ...TEST_GUILD.roles.slice(2),
+      ],
+      installs: TEST_GUILD.installs.map((install) =>
+        install.application_id === DEMO_APP_ID ? { ...install, permissions: DEMO_BOT_PERMISSIONS } : install,
+      ),
+    },
+    ...DEMO_WORLD.guilds.slice(1),
+  ],
+};

@@ -1,7 +1,8 @@
 /**
  * Waiting for the app's answer as the client does: the interaction's state is polled until it is
  * answered or failed. A deferred answer ("thinking…") is awaited in the channel, where the app's
- * edit of `@original` replaces the loading message. The wait is bounded.
+ * edit of `@original` replaces the loading message; follow-ups already sent come with it. The wait
+ * is bounded.
  */
 import { requestJson } from '../client.js';
 import { requestWithinLimits, type WaitBudget } from './rate-limited.js';
@@ -18,7 +19,10 @@ export const MESSAGES_READ = 50;
 const DEFERRED_CALLBACKS = new Set([5, 6]);
 
 export type Outcome =
-  { kind: 'response'; response: Json } | { kind: 'message'; message: Json } | { kind: 'failed'; reason: string };
+  | { kind: 'response'; response: Json }
+  /** A deferred answer: the edited `@original`, then the follow-ups read with it, oldest first. */
+  | { kind: 'message'; message: Json; followUps: Json[] }
+  | { kind: 'failed'; reason: string };
 
 export interface OutcomeQuery {
   url: string;
@@ -32,14 +36,29 @@ export interface OutcomeQuery {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * An interaction's messages among a channel's (newest first, as v10 lists them): its `@original`
+ * and its follow-ups, oldest first. A follow-up names the message it follows
+ * (`interaction_metadata.original_response_message_id`), `@original` names none: the newest
+ * message may well be a follow-up sent after the edit.
+ */
+export function interactionMessages(
+  messages: readonly Json[],
+  interactionId: string,
+): { original: Json | null; followUps: Json[] } {
+  const own = messages.filter((m) => m.interaction_metadata?.id === interactionId);
+  const isFollowUp = (m: Json) => typeof m.interaction_metadata.original_response_message_id === 'string';
+  return { original: own.find((m) => !isFollowUp(m)) ?? null, followUps: own.filter(isFollowUp).reverse() };
+}
+
 /** The deferred answer once the app has replaced the loading message; null while it has not. */
-async function deferredAnswer(query: OutcomeQuery): Promise<Json | null> {
+async function deferredAnswer(query: OutcomeQuery): Promise<{ message: Json; followUps: Json[] } | null> {
   const answer = await requestJson(`${query.url}/api/v10/channels/${query.channelId}/messages?limit=${MESSAGES_READ}`, {
     auth: query.userToken,
   });
   if (answer.status !== 200 || !Array.isArray(answer.body)) return null;
-  const message = (answer.body as Json[]).find((m) => m.interaction_metadata?.id === query.interactionId);
-  return message && !hasFlag(Number(message.flags ?? 0), LOADING_FLAG) ? message : null;
+  const { original, followUps } = interactionMessages(answer.body as Json[], query.interactionId);
+  return original && !hasFlag(Number(original.flags ?? 0), LOADING_FLAG) ? { message: original, followUps } : null;
 }
 
 /** One look at the interaction: the outcome, or null while it is still pending. */
@@ -60,8 +79,8 @@ async function look(query: OutcomeQuery): Promise<Outcome | null> {
   if (state === 'responded' && response && !DEFERRED_CALLBACKS.has(response.type))
     return { kind: 'response', response };
   if (state === 'acknowledged' || state === 'responded') {
-    const message = await deferredAnswer(query);
-    return message ? { kind: 'message', message } : null;
+    const answer = await deferredAnswer(query);
+    return answer ? { kind: 'message', ...answer } : null;
   }
   return null;
 }

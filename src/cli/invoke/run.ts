@@ -115,6 +115,11 @@ function uploadForm(body: unknown, args: InvokeArgs): FormData {
   return form;
 }
 
+function printMessage(heading: string, lines: string[], out: Output): void {
+  out.log(heading);
+  for (const line of lines.length > 0 ? lines : ['(an empty message)']) out.log(`  ${line}`);
+}
+
 function printOutcome(outcome: Outcome, appName: string, out: Output): number {
   if (outcome.kind === 'failed') {
     out.error(`failed: ${outcome.reason}`);
@@ -123,8 +128,11 @@ function printOutcome(outcome: Outcome, appName: string, out: Output): number {
   const message = outcome.kind === 'message' ? outcome.message : (outcome.response.data ?? {});
   const lines = outcome.kind === 'message' ? renderMessage(outcome.message) : renderResponse(outcome.response);
   const note = isEphemeral(message) ? ' (only you can see this)' : '';
-  out.log(`${appName} answered${note}:`);
-  for (const line of lines.length > 0 ? lines : ['(an empty message)']) out.log(`  ${line}`);
+  printMessage(`${appName} answered${note}:`, lines, out);
+  for (const followUp of outcome.kind === 'message' ? outcome.followUps : []) {
+    const only = isEphemeral(followUp) ? ' (only you can see this)' : '';
+    printMessage(`${appName} followed up${only}:`, renderMessage(followUp), out);
+  }
   return EXIT_OK;
 }
 

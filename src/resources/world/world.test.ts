@@ -1,6 +1,6 @@
 /**
  * The contract's reference world (test/fixtures/world.example.json, the world contract's example) loads as is, a server
- * started with it serves, and it is the built-in demo world of `npm start`.
+ * started with it serves, and it is the base of the built-in demo world of `npm start`.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
