@@ -21,7 +21,7 @@ type WireObject = Record<string, unknown>;
 export interface PinsDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
-  messages: Pick<InteractionStore, 'getMessage' | 'pinMessage' | 'unpinMessage' | 'listPins'>;
+  messages: Pick<InteractionStore, 'getMessage' | 'changedWorldMessages' | 'pinMessage' | 'unpinMessage' | 'listPins'>;
   renderer: MessageRenderer;
   events: WorldEvents;
   now: () => number;
