@@ -14,14 +14,13 @@ import {
 import { findGuildMember, type WorldDirectory } from '../core/world/guild-members.js';
 import type { Guild } from '../core/world/types.js';
 import type { EventBus } from './bus.js';
-import type { InteractionStore } from '../store/store.js';
 import { loadMessageContext, type MessageContextStore } from '../resources/messages/context.js';
 
 export class WorldEvents {
   constructor(
     private readonly store: Pick<MessageContextStore, 'world' | 'members'>,
     private readonly bus: EventBus,
-    private readonly messages: Pick<InteractionStore, 'getMessage' | 'pinnedAmong'>,
+    private readonly messages: MessageContextStore['messages'],
   ) {}
 
   publishAll(events: readonly WorldEvent[]): void {

@@ -7,12 +7,26 @@ import { describe, it } from 'node:test';
 import type { InteractionStore } from '../../src/store/store.js';
 import { MAX_TRANSCRIPT_ENTRIES, statusOf } from '../../src/resources/interactions/store.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
-import { activityInstance, ALICE, APP_A, APP_B, BOB, CHANNEL_1, CHANNEL_2, interaction, message } from './fixtures.js';
+import {
+  activityInstance,
+  ALICE,
+  APP_A,
+  APP_B,
+  BOB,
+  CHANNEL_1,
+  CHANNEL_2,
+  interaction,
+  message,
+  smallWorld,
+} from './fixtures.js';
 
 const INTERACTION = '1800000000000000001';
 const MESSAGE_1 = '1900000000000000001';
 const MESSAGE_2 = '1900000000000000002';
 const MESSAGE_10 = '19000000000000000010';
+/** Ids of world-file messages (the store holds only what the API made of them). */
+const SEEDED_1 = '1900000000000000501';
+const SEEDED_2 = '1900000000000000502';
 
 export function describeInteractionStoreContract(name: string, make: MakeStores): void {
   describe(`${name}: InteractionStore`, () => {
@@ -243,6 +257,48 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       assert.deepEqual(await page(50, { after: ids[0]!, before: ids[3]! }), [ids[2], ids[1]]);
       assert.deepEqual(await page(50, { after: ids[3]! }), []);
       assert.deepEqual(await page(50, {}), [...ids].reverse());
+    });
+
+    it('a world-file message: the first edit copies it, later ones rewrite the copy; a deletion is recorded once', async () => {
+      assert.deepEqual(await store().changedWorldMessages(CHANNEL_1, [SEEDED_1, SEEDED_2]), []);
+      assert.equal(await store().editWorldMessage(message(CHANNEL_1, SEEDED_1, 'first edit')), true);
+      assert.equal(await store().editWorldMessage(message(CHANNEL_1, SEEDED_1, 'second edit')), true);
+      assert.equal((await store().getMessage(CHANNEL_1, SEEDED_1))?.content, 'second edit');
+      assert.deepEqual(await store().changedWorldMessages(CHANNEL_1, [SEEDED_1, SEEDED_2]), [SEEDED_1]);
+      assert.deepEqual(await store().changedWorldMessages(CHANNEL_2, [SEEDED_1]), [], 'per channel');
+
+      await store().pinMessage(CHANNEL_1, SEEDED_2, '2025-03-01T00:00:00.000Z', 250);
+      assert.equal(await store().deleteMessage(CHANNEL_1, SEEDED_2, true), true, 'never copied, still deleted');
+      assert.equal(await store().deleteMessage(CHANNEL_1, SEEDED_2, true), false, 'deleted once');
+      assert.deepEqual(await store().pinnedAmong(CHANNEL_1, [SEEDED_2]), [], 'its pin went with it');
+      assert.equal(await store().editWorldMessage(message(CHANNEL_1, SEEDED_2, 'too late')), false);
+      assert.equal(await store().getMessage(CHANNEL_1, SEEDED_2), null);
+
+      assert.equal(await store().deleteMessage(CHANNEL_1, SEEDED_1, true), true);
+      assert.equal(await store().getMessage(CHANNEL_1, SEEDED_1), null, 'the copy went too');
+      assert.deepEqual((await store().changedWorldMessages(CHANNEL_1, [SEEDED_1, SEEDED_2])).sort(), [
+        SEEDED_1,
+        SEEDED_2,
+      ]);
+    });
+
+    it('a bulk delete records the world-file messages among its ids deleted, with the stored ones, at once', async () => {
+      await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'stored'));
+      await store().editWorldMessage(message(CHANNEL_1, SEEDED_1, 'copied'));
+      const gone = await store().deleteMessages(CHANNEL_1, [MESSAGE_1, SEEDED_1, SEEDED_2], [SEEDED_1, SEEDED_2]);
+      assert.deepEqual(gone.sort(), [MESSAGE_1, SEEDED_1, SEEDED_2]);
+      assert.deepEqual(await store().deleteMessages(CHANNEL_1, [SEEDED_1, SEEDED_2], [SEEDED_1, SEEDED_2]), []);
+      assert.equal(await store().getMessage(CHANNEL_1, SEEDED_1), null);
+    });
+
+    it('replacing the world forgets what the API made of its messages: copies and deletions', async () => {
+      await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'stored'));
+      await store().editWorldMessage(message(CHANNEL_1, SEEDED_1, 'copied'));
+      await store().deleteMessage(CHANNEL_1, SEEDED_2, true);
+      await t.stores.world.replaceWorld(smallWorld());
+      assert.deepEqual(await store().changedWorldMessages(CHANNEL_1, [SEEDED_1, SEEDED_2]), []);
+      assert.equal(await store().getMessage(CHANNEL_1, SEEDED_1), null, 'the copy is gone');
+      assert.equal((await store().getMessage(CHANNEL_1, MESSAGE_1))?.content, 'stored', 'other messages stay');
     });
 
     it('Activity instances are listed by their application only', async () => {

@@ -205,14 +205,17 @@ function diffMessages(before: Guild, after: Guild, dir: WorldDirectory, out: Wor
     const author = findGuildMember(after, message.author_id, dir);
     out.push({
       kind: 'dispatch',
-      event: messageDispatch(t, fromWorldMessage(message, after.id), { guild: after, author }, ctx),
+      event: messageDispatch(t, fromWorldMessage(message, after.id, after.installs), { guild: after, author }, ctx),
     });
   };
   keyedChanges(before.messages, after.messages, (m) => m.id, {
     created: (message) => dispatch('MESSAGE_CREATE', message),
     updated: (message) => dispatch('MESSAGE_UPDATE', message),
     removed: (message) =>
-      out.push({ kind: 'dispatch', event: messageDeleteDispatch(fromWorldMessage(message, before.id)) }),
+      out.push({
+        kind: 'dispatch',
+        event: messageDeleteDispatch(fromWorldMessage(message, before.id, before.installs)),
+      }),
     changed: (previous, message) => !same(previous, message),
   });
 }

@@ -3,6 +3,7 @@ import { defineResource } from '../resource.js';
 import { adminInteractionRoutes } from './admin-routes.js';
 import { CallbacksService } from './callbacks-service.js';
 import { InteractionDelivery } from './delivery.js';
+import { worldMessageChanges } from './migrations/2026-12-02-world-message-changes.js';
 import { InteractionReads } from './reads.js';
 import { interactionRoutes } from './routes.js';
 import { InteractionsService } from './service.js';
@@ -25,6 +26,7 @@ declare module '../resource.js' {
 
 export const interactionsResource = defineResource({
   name: 'interactions',
+  migrations: [worldMessageChanges],
   services: {
     callbacks: ({ store, ids, now, worldEvents, metrics }, { renderer, attachments }) =>
       new CallbacksService({ store, ids, now, renderer, events: worldEvents, metrics, attachments }),

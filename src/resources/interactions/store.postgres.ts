@@ -2,7 +2,14 @@
 import type { InteractionRecord, InteractionState } from './rules/lifecycle.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../../store/store.js';
-import { MAX_TRANSCRIPT_ENTRIES, statusOf, type InteractionStatus, type TranscriptEntry } from './store.js';
+import {
+  MAX_TRANSCRIPT_ENTRIES,
+  statusOf,
+  WORLD_MESSAGE_COPIED,
+  WORLD_MESSAGE_DELETED,
+  type InteractionStatus,
+  type TranscriptEntry,
+} from './store.js';
 import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
 import { ScopeQueue } from '../commands/scope-queue.postgres.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../../store/rows.js';
@@ -164,14 +171,44 @@ export class PostgresInteractionStore implements InteractionStore {
   }
 
   /** The message and its attachments' bytes, in one transaction. */
-  async deleteMessage(channelId: string, id: string): Promise<boolean> {
+  async deleteMessage(channelId: string, id: string, ofWorldFile = false): Promise<boolean> {
     return this.conn.transaction(async (client) => {
+      const tombstoned = ofWorldFile && (await tombstone(client, channelId, [id])).length > 0;
       await deleteMessageFiles(client, channelId, id);
       await client.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
       await client.query('DELETE FROM message_reactions WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
       const result = await client.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [channelId, id]);
+      return ofWorldFile ? tombstoned : (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async editWorldMessage(message: StoredMessage): Promise<boolean> {
+    return this.conn.transaction(async (client) => {
+      // A racing first edit waits on this row, then finds the copy the other one wrote.
+      const first = await client.query(
+        `INSERT INTO world_message_changes (channel_id, message_id, state) VALUES ($1, $2, $3)
+         ON CONFLICT (channel_id, message_id) DO NOTHING`,
+        [message.channel_id, message.id, WORLD_MESSAGE_COPIED],
+      );
+      if ((first.rowCount ?? 0) > 0) {
+        await this.writeMessage(client, message);
+        return true;
+      }
+      const result = await client.query(
+        'UPDATE messages SET doc = $1, visible_to = $2 WHERE channel_id = $3 AND id = $4',
+        [JSON.stringify(message), message.ephemeral_for_user_id, message.channel_id, message.id],
+      );
       return (result.rowCount ?? 0) > 0;
     });
+  }
+
+  async changedWorldMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const result = await this.conn.pool.query<{ message_id: string }>(
+      'SELECT message_id FROM world_message_changes WHERE channel_id = $1 AND message_id = ANY($2::text[])',
+      [channelId, [...ids]],
+    );
+    return result.rows.map((row) => row.message_id);
   }
 
   async pinMessage(channelId: string, messageId: string, pinnedAt: string, limit: number): Promise<PinOutcome> {
@@ -223,24 +260,33 @@ export class PostgresInteractionStore implements InteractionStore {
     return result.rows.map((row) => row.message_id);
   }
 
-  async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
-    // One statement: the messages, their pins, their reactions and their files' bytes go together.
-    const result = await this.conn.pool.query<{ id: string }>(
-      `WITH gone AS (
-         DELETE FROM messages WHERE channel_id = $1 AND visible_to IS NULL AND id = ANY($2::text[]) RETURNING id
-       ), unpinned AS (
-         DELETE FROM message_pins WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
-       ), unreacted AS (
-         DELETE FROM message_reactions WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone)
-       ), files AS (
-         DELETE FROM attachment_files WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone) RETURNING id
-       ), pieces AS (
-         DELETE FROM attachment_chunks WHERE channel_id = $1 AND attachment_id IN (SELECT id FROM files)
-       )
-       SELECT id FROM gone`,
-      [channelId, [...ids]],
-    );
-    return result.rows.map((row) => row.id);
+  async deleteMessages(
+    channelId: string,
+    ids: readonly string[],
+    worldFileIds: readonly string[] = [],
+  ): Promise<string[]> {
+    return this.conn.transaction(async (client) => {
+      const tombstoned = await tombstone(client, channelId, worldFileIds);
+      // The messages, their pins, their reactions and their files' bytes go together.
+      const result = await client.query<{ id: string }>(
+        `WITH gone AS (
+           DELETE FROM messages WHERE channel_id = $1 AND visible_to IS NULL AND id = ANY($2::text[]) RETURNING id
+         ), deleted AS (
+           SELECT id FROM gone UNION SELECT unnest($3::text[])
+         ), unpinned AS (
+           DELETE FROM message_pins WHERE channel_id = $1 AND message_id IN (SELECT id FROM deleted)
+         ), unreacted AS (
+           DELETE FROM message_reactions WHERE channel_id = $1 AND message_id IN (SELECT id FROM deleted)
+         ), files AS (
+           DELETE FROM attachment_files WHERE channel_id = $1 AND message_id IN (SELECT id FROM gone) RETURNING id
+         ), pieces AS (
+           DELETE FROM attachment_chunks WHERE channel_id = $1 AND attachment_id IN (SELECT id FROM files)
+         )
+         SELECT id FROM deleted`,
+        [channelId, [...ids], tombstoned],
+      );
+      return result.rows.map((row) => row.id);
+    });
   }
 
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
@@ -277,4 +323,37 @@ export class PostgresInteractionStore implements InteractionStore {
     );
     return result.rows.map((r) => storedDocument<ActivityInstance>(r.doc));
   }
+}
+
+/** Records these world-file messages deleted; the ids not deleted before. Inside a transaction. */
+async function tombstone(client: Queryable, channelId: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const result = await client.query<{ message_id: string }>(
+    `INSERT INTO world_message_changes (channel_id, message_id, state)
+     SELECT $1::text, id, $3::text FROM (SELECT DISTINCT unnest($2::text[]) AS id) AS ids
+     ON CONFLICT (channel_id, message_id) DO UPDATE SET state = excluded.state
+     WHERE world_message_changes.state <> excluded.state RETURNING message_id`,
+    [channelId, [...ids], WORLD_MESSAGE_DELETED],
+  );
+  return result.rows.map((row) => row.message_id);
+}
+
+/**
+ * Forgets what the API made of the world file's messages, copies included: the world replaced,
+ * its messages are the file's again. Inside the caller's transaction.
+ */
+export async function forgetWorldMessageChanges(client: Queryable): Promise<void> {
+  await client.query(
+    `WITH files AS (
+       DELETE FROM attachment_files AS f USING world_message_changes AS c
+       WHERE c.channel_id = f.channel_id AND c.message_id = f.message_id RETURNING f.channel_id, f.id
+     ), pieces AS (
+       DELETE FROM attachment_chunks AS p USING files
+       WHERE p.channel_id = files.channel_id AND p.attachment_id = files.id
+     ), copies AS (
+       DELETE FROM messages AS m USING world_message_changes AS c
+       WHERE c.channel_id = m.channel_id AND c.message_id = m.id
+     )
+     DELETE FROM world_message_changes`,
+  );
 }

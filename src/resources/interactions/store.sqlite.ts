@@ -10,7 +10,14 @@ import { approximateBytes } from '../../core/byte-lru.js';
 import type { InteractionRecord, InteractionState } from './rules/lifecycle.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
 import type { ActivityInstance, InteractionStore, MessageRange, Pin, PinOutcome } from '../../store/store.js';
-import { MAX_TRANSCRIPT_ENTRIES, statusOf, type InteractionStatus, type TranscriptEntry } from './store.js';
+import {
+  MAX_TRANSCRIPT_ENTRIES,
+  statusOf,
+  WORLD_MESSAGE_COPIED,
+  WORLD_MESSAGE_DELETED,
+  type InteractionStatus,
+  type TranscriptEntry,
+} from './store.js';
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import { cacheTag, deepFreeze } from '../../store/sqlite/read-caches.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../../store/rows.js';
@@ -180,13 +187,59 @@ export class SqliteInteractionStore implements InteractionStore {
   }
 
   /** The message and its attachments' bytes, in one transaction. */
-  async deleteMessage(channelId: string, id: string): Promise<boolean> {
+  async deleteMessage(channelId: string, id: string, ofWorldFile = false): Promise<boolean> {
     return this.conn.transaction(() => {
+      const tombstoned = ofWorldFile && this.tombstone(channelId, [id]).length > 0;
       deleteMessageFiles(this.conn, channelId, id);
       this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, id);
       this.conn.sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id = ?').run(channelId, id);
-      return this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+      const gone = this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
+      return ofWorldFile ? tombstoned : gone;
     });
+  }
+
+  /** Records these world-file messages deleted; the ids not deleted before. Inside a transaction. */
+  private tombstone(channelId: string, ids: readonly string[]): string[] {
+    if (ids.length === 0) return [];
+    const rows = this.conn
+      .sql(
+        `INSERT INTO world_message_changes (channel_id, message_id, state)
+         SELECT ?, value, ? FROM json_each(?) WHERE true
+         ON CONFLICT (channel_id, message_id) DO UPDATE SET state = excluded.state
+         WHERE world_message_changes.state <> excluded.state RETURNING message_id`,
+      )
+      .all(channelId, WORLD_MESSAGE_DELETED, JSON.stringify(ids)) as { message_id: string }[];
+    return rows.map((row) => row.message_id);
+  }
+
+  async editWorldMessage(message: StoredMessage): Promise<boolean> {
+    return this.conn.transaction(() => {
+      const first = this.conn
+        .sql(
+          `INSERT INTO world_message_changes (channel_id, message_id, state) VALUES (?, ?, ?)
+           ON CONFLICT (channel_id, message_id) DO NOTHING`,
+        )
+        .run(message.channel_id, message.id, WORLD_MESSAGE_COPIED);
+      if (first.changes > 0) {
+        this.writeMessage(message);
+        return true;
+      }
+      return (
+        this.conn
+          .sql('UPDATE messages SET doc = ?, visible_to = ? WHERE channel_id = ? AND id = ?')
+          .run(JSON.stringify(message), message.ephemeral_for_user_id, message.channel_id, message.id).changes > 0
+      );
+    });
+  }
+
+  async changedWorldMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = this.conn
+      .sql(
+        'SELECT message_id FROM world_message_changes WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+      )
+      .all(channelId, JSON.stringify(ids)) as { message_id: string }[];
+    return rows.map((row) => row.message_id);
   }
 
   async pinMessage(channelId: string, messageId: string, pinnedAt: string, limit: number): Promise<PinOutcome> {
@@ -234,15 +287,20 @@ export class SqliteInteractionStore implements InteractionStore {
     return rows.map((row) => row.message_id);
   }
 
-  async deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]> {
+  async deleteMessages(
+    channelId: string,
+    ids: readonly string[],
+    worldFileIds: readonly string[] = [],
+  ): Promise<string[]> {
     return this.conn.transaction(() => {
+      const tombstoned = this.tombstone(channelId, worldFileIds);
       const rows = this.conn
         .sql(
           `DELETE FROM messages WHERE channel_id = ? AND visible_to IS NULL
            AND id IN (SELECT value FROM json_each(?)) RETURNING id`,
         )
         .all(channelId, JSON.stringify(ids)) as { id: string }[];
-      const gone = rows.map((row) => row.id);
+      const gone = [...new Set([...rows.map((row) => row.id), ...tombstoned])];
       this.conn
         .sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
         .run(channelId, JSON.stringify(gone));
@@ -285,4 +343,21 @@ export class SqliteInteractionStore implements InteractionStore {
       }[]
     ).map((r) => storedDocument<ActivityInstance>(r.doc));
   }
+}
+
+/**
+ * Forgets what the API made of the world file's messages, copies included: the world replaced,
+ * its messages are the file's again. Inside the caller's transaction.
+ */
+export function forgetWorldMessageChanges(conn: SqliteConnection): void {
+  conn.db.exec(
+    `DELETE FROM attachment_chunks WHERE EXISTS (SELECT 1 FROM attachment_files AS f, world_message_changes AS c
+       WHERE f.channel_id = attachment_chunks.channel_id AND f.id = attachment_chunks.attachment_id
+       AND c.channel_id = f.channel_id AND c.message_id = f.message_id);
+     DELETE FROM attachment_files WHERE EXISTS (SELECT 1 FROM world_message_changes AS c
+       WHERE c.channel_id = attachment_files.channel_id AND c.message_id = attachment_files.message_id);
+     DELETE FROM messages WHERE EXISTS (SELECT 1 FROM world_message_changes AS c
+       WHERE c.channel_id = messages.channel_id AND c.message_id = messages.id);
+     DELETE FROM world_message_changes;`,
+  );
 }

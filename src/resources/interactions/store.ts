@@ -75,6 +75,11 @@ export function statusOf(record: InteractionRecord): InteractionStatus {
   };
 }
 
+/** A world-file message the API edited: its copy in `messages` is read instead of the document's. */
+export const WORLD_MESSAGE_COPIED = 'copied';
+/** A world-file message the API deleted: reads hide it until the world is replaced or restored. */
+export const WORLD_MESSAGE_DELETED = 'deleted';
+
 /** Steps one interaction's transcript keeps; later ones are not recorded (a transcript is bounded). */
 export const MAX_TRANSCRIPT_ENTRIES = 100;
 
@@ -127,13 +132,27 @@ export interface InteractionStore {
     limit: number,
     range?: MessageRange,
   ): Promise<StoredMessage[]>;
-  /** Deletes the message, its pin and its reactions, in one transaction; false when there was no such message. */
-  deleteMessage(channelId: string, id: string): Promise<boolean>;
   /**
-   * Deletes at once (one statement, so all or nothing) the channel's messages of these ids that
-   * everyone in the channel sees (no ephemeral one); returns the ids deleted, in no set order.
+   * Deletes the message, its pin and its reactions, in one transaction; false when there was no such
+   * message. `ofWorldFile`: the id is a world-file message's, recorded deleted (its copy, if edited,
+   * goes too); false when it was deleted already.
    */
-  deleteMessages(channelId: string, ids: readonly string[]): Promise<string[]>;
+  deleteMessage(channelId: string, id: string, ofWorldFile?: boolean): Promise<boolean>;
+  /**
+   * Deletes at once (one transaction, so all or nothing) the channel's messages of these ids that
+   * everyone in the channel sees (no ephemeral one), and records deleted the world-file messages
+   * among them (`worldFileIds`); returns the ids deleted, in no set order.
+   */
+  deleteMessages(channelId: string, ids: readonly string[], worldFileIds?: readonly string[]): Promise<string[]>;
+
+  // The world file's messages, once the API changes them (docs/decisions.md): copied, or deleted.
+  /**
+   * Stores `message`, a world-file message edited: the first edit copies it (and records it copied),
+   * a later one rewrites the copy, in one transaction; false when it was deleted.
+   */
+  editWorldMessage(message: StoredMessage): Promise<boolean>;
+  /** Which of these world-file messages of the channel the API copied or deleted: the document's version is no longer read. */
+  changedWorldMessages(channelId: string, ids: readonly string[]): Promise<string[]>;
 
   // Pins of a channel: of slashd's messages and the world file's alike, by message id.
   /** Pins a message unless the channel holds `limit` pins: one transaction, so two racing pins cannot pass it. */

@@ -17,7 +17,7 @@ import type { GuildMemberStore, InteractionStore, WorldStore } from '../../store
 export interface MessageContextStore {
   world: Pick<WorldStore, 'getUser' | 'getApplication'>;
   members: Pick<GuildMemberStore, 'getGuildWithMembers'>;
-  messages: Pick<InteractionStore, 'getMessage' | 'pinnedAmong'>;
+  messages: Pick<InteractionStore, 'getMessage' | 'pinnedAmong' | 'changedWorldMessages'>;
 }
 
 function referenceKey(reference: StoredMessageReference): string {
@@ -34,7 +34,9 @@ export async function findReferencedMessage(
   // Only its messages are read: none of its members.
   const guild = reference.guild_id ? await store.members.getGuildWithMembers(reference.guild_id, []) : null;
   const world = guild?.messages.find((m) => m.id === reference.message_id && m.channel_id === reference.channel_id);
-  return world && guild ? fromWorldMessage(world, guild.id) : null;
+  if (!world || !guild) return null;
+  const deleted = await store.messages.changedWorldMessages(reference.channel_id, [reference.message_id]);
+  return deleted.length > 0 ? null : fromWorldMessage(world, guild.id, guild.installs);
 }
 
 function messageKey(message: Pick<StoredMessage, 'channel_id' | 'id'>): string {

@@ -23,8 +23,8 @@ export class MessageModerationService {
   constructor(private readonly deps: MessageModerationDeps) {}
 
   /**
-   * Ids naming no message of the channel count toward the bounds and are skipped (v10). Decision: a
-   * world-file message among them refuses the whole request with 50013, as deleting it alone does.
+   * Ids naming no message of the channel count toward the bounds and are skipped (v10). World-file
+   * messages among them are deleted with the rest, in the same transaction.
    */
   async bulkDelete(applicationId: string, channelId: string, body: unknown): Promise<void> {
     const ids = readBulkDelete(body);
@@ -35,10 +35,8 @@ export class MessageModerationService {
     const now = this.deps.now();
     if (ids.value.some((id) => tooOldToBulkDelete(id, now))) throw apiError('BulkDeleteTooOld');
     const named = new Set(ids.value);
-    if (guild.messages.some((m) => m.channel_id === channel.id && named.has(m.id))) {
-      throw apiError('MissingPermissions');
-    }
-    const deleted = new Set(await this.deps.messages.deleteMessages(channel.id, ids.value));
+    const seeded = guild.messages.filter((m) => m.channel_id === channel.id && named.has(m.id)).map((m) => m.id);
+    const deleted = new Set(await this.deps.messages.deleteMessages(channel.id, ids.value, seeded));
     const inOrder = ids.value.filter((id) => deleted.has(id));
     this.deps.events.messagesBulkDeleted(guild.id, channel.id, inOrder);
   }

@@ -100,9 +100,17 @@ export class MessageRenderer {
     page: Page,
   ): Promise<Record<string, unknown>[]> {
     const own = await this.storedPage(channel.id, viewerId, page);
-    const fromWorld = guild.messages
-      .filter((m) => m.channel_id === channel.id)
-      .map((m) => fromWorldMessage(m, guild.id));
+    const seeded = guild.messages.filter((m) => m.channel_id === channel.id);
+    // Edited ones are read as their copies (among `own`), deleted ones not at all.
+    const changed = new Set(
+      await this.store.interactions.changedWorldMessages(
+        channel.id,
+        seeded.map((m) => m.id),
+      ),
+    );
+    const fromWorld = seeded
+      .filter((m) => !changed.has(m.id))
+      .map((m) => fromWorldMessage(m, guild.id, guild.installs));
     const candidates = [...own, ...fromWorld].filter((m) => messageVisibleTo(m, viewerId) && m.guild_id === guild.id);
     const visible = selectPage(candidates, page, (m) => m.id);
     const ctx = await this.contextFor(visible);

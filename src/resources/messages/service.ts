@@ -26,7 +26,7 @@ import type { Channel, Guild } from '../../core/world/types.js';
 import type { InteractionStore } from '../../store/store.js';
 import { normalizeComponents } from './rules/component-tree.js';
 import { userMentionIds } from './rules/message-mentions.js';
-import { findChannelMessage } from './lookup.js';
+import { findChannelMessage, isWorldFileMessage } from './lookup.js';
 import type { MessageRenderer } from './renderer.js';
 import { addressEditedMessage, addressNewMessage, type AddressingPlace } from './addressing.js';
 import type { WorldEvents } from '../../events/world-events.js';
@@ -73,7 +73,10 @@ export function checkChannelMessage(body: unknown, editing?: StoredMessage): Rec
 export interface ChannelMessagesDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
-  messages: Pick<InteractionStore, 'putMessage' | 'getMessage' | 'editMessage' | 'deleteMessage'>;
+  messages: Pick<
+    InteractionStore,
+    'putMessage' | 'getMessage' | 'editMessage' | 'deleteMessage' | 'editWorldMessage' | 'changedWorldMessages'
+  >;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
   now: () => number;
@@ -274,7 +277,11 @@ export class ChannelMessagesService {
     };
     const attached = await attachFiles(this.deps.attachments, edited, data.attachments, files, ['attachments'], own);
     await checkComponentMedia(edited, ['components'], attached);
-    if (!(await this.deps.messages.editMessage(edited))) {
+    // A world-file message's first edit copies it into the store (docs/decisions.md).
+    const stored = isWorldFileMessage(place.guild, own.channel_id, own.id)
+      ? await this.deps.messages.editWorldMessage(edited)
+      : await this.deps.messages.editMessage(edited);
+    if (!stored) {
       await attached?.discard();
       return null;
     }
@@ -283,10 +290,7 @@ export class ChannelMessagesService {
     return edited;
   }
 
-  /**
-   * Decision: a world-file message is the world document's, changed through the admin API; no v10
-   * caller deletes it (403 50013, as for a message one may not delete), moderators included.
-   */
+  /** A world-file message is deleted as any other; its deletion is recorded so that reads hide it. */
   private async deleteAsAuthorOrModerator(
     viewer: Viewer,
     place: AddressingPlace,
@@ -296,12 +300,9 @@ export class ChannelMessagesService {
     if (!isAuthor(message, viewer) && !hasAll(place.permissions, MANAGE_MESSAGES)) {
       throw apiError('MissingPermissions');
     }
-    if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id))) {
-      // Not in the store: a world-file message, or one deleted meanwhile (10008).
-      const ofWorldFile = place.guild.messages.some((m) => m.id === message.id && m.channel_id === message.channel_id);
-      if (ofWorldFile) throw apiError('MissingPermissions');
-      return false;
-    }
+    const ofWorldFile = isWorldFileMessage(place.guild, message.channel_id, message.id);
+    // False: deleted meanwhile (10008).
+    if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id, ofWorldFile))) return false;
     await this.deps.events.messageDeleted(message);
     return true;
   }

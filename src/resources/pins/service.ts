@@ -1,7 +1,8 @@
 /**
  * A channel's pins (docs/v10-behaviour.md#pins): pinning and unpinning need PIN_MESSAGES where the
  * message is (and VIEW_CHANNEL); listing needs VIEW_CHANNEL, and without READ_MESSAGE_HISTORY the
- * list is empty, as v10's is. Each change is told to bots as CHANNEL_PINS_UPDATE (GUILDS intent).
+ * list is empty, as v10's is. Each change is told to bots as CHANNEL_PINS_UPDATE (GUILDS intent)
+ * and as MESSAGE_UPDATE of the message with its new `pinned` (GUILD_MESSAGES), as v10 tells both.
  */
 import { apiError } from '../../core/io/errors.js';
 import { orThrow } from '../../core/io/result.js';
@@ -21,7 +22,7 @@ type WireObject = Record<string, unknown>;
 export interface PinsDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
-  messages: Pick<InteractionStore, 'getMessage' | 'pinMessage' | 'unpinMessage' | 'listPins'>;
+  messages: Pick<InteractionStore, 'getMessage' | 'changedWorldMessages' | 'pinMessage' | 'unpinMessage' | 'listPins'>;
   renderer: MessageRenderer;
   events: WorldEvents;
   now: () => number;
@@ -31,19 +32,22 @@ export class PinsService {
   constructor(private readonly deps: PinsDeps) {}
 
   async pin(viewer: Viewer, channelId: string, messageId: string): Promise<void> {
-    const { guild, channel } = await this.pinnable(viewer, channelId, messageId);
+    const { guild, channel, message } = await this.pinnable(viewer, channelId, messageId);
     const pinnedAt = new Date(this.deps.now()).toISOString();
     const outcome = await this.deps.messages.pinMessage(channel.id, messageId, pinnedAt, MAX_PINS_PER_CHANNEL);
     if (outcome === 'full') throw apiError('MaxPins', { params: { limit: MAX_PINS_PER_CHANNEL } });
-    if (outcome === 'pinned') this.announce(guild, channel, pinnedAt);
+    if (outcome !== 'pinned') return;
+    this.announce(guild, channel, pinnedAt);
+    await this.deps.events.messageUpdated(message);
   }
 
   /** Unpinning a message that is not pinned changes nothing and tells no one. */
   async unpin(viewer: Viewer, channelId: string, messageId: string): Promise<void> {
-    const { guild, channel } = await this.pinnable(viewer, channelId, messageId);
+    const { guild, channel, message } = await this.pinnable(viewer, channelId, messageId);
     if (!(await this.deps.messages.unpinMessage(channel.id, messageId))) return;
     const [newest] = await this.deps.messages.listPins(channel.id, 1);
     this.announce(guild, channel, newest?.pinnedAt ?? null);
+    await this.deps.events.messageUpdated(message);
   }
 
   /** `GET /channels/{id}/messages/pins`: `{items: [{pinned_at, message}], has_more}`, newest pin first. */
@@ -87,7 +91,7 @@ export class PinsService {
     if (!hasAll(permissions, PIN_MESSAGES)) throw apiError('MissingPermissions');
     const message = await findChannelMessage(this.deps.messages, guild, channel, messageId, viewerId(viewer));
     if (!message || message.ephemeral_for_user_id !== null) throw apiError('UnknownMessage');
-    return { guild, channel };
+    return { guild, channel, message };
   }
 
   private announce(guild: Guild, channel: Channel, lastPin: string | null): void {

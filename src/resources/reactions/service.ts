@@ -37,7 +37,7 @@ type WireObject = Record<string, unknown>;
 export interface ReactionsDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
-  messages: Pick<InteractionStore, 'getMessage'>;
+  messages: Pick<InteractionStore, 'getMessage' | 'changedWorldMessages'>;
   reactions: ReactionStore;
   events: WorldEvents;
   now: () => number;

@@ -39,7 +39,7 @@ export interface ThreadsDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
   threads: Pick<ThreadStore, 'createThread' | 'updateThread' | 'deleteThread'>;
-  messages: Pick<InteractionStore, 'getMessage'>;
+  messages: Pick<InteractionStore, 'getMessage' | 'changedWorldMessages'>;
   ids: SnowflakeGenerator;
   now: () => number;
   events: WorldEvents;

@@ -24,6 +24,7 @@ import {
   PARKED_TOKEN,
   WORLD_FILE_DIGEST,
 } from '../../store/rows.js';
+import { forgetWorldMessageChanges } from '../interactions/store.postgres.js';
 
 /** A guild and all its members, in one statement (one snapshot). */
 const GUILD_WITH_ALL_MEMBERS = {
@@ -61,6 +62,7 @@ export class PostgresWorldStore implements WorldStore {
       await client.query('DELETE FROM oauth2_codes');
       await client.query('DELETE FROM oauth2_refresh_tokens');
       await client.query('DELETE FROM oauth2_authorizations');
+      await forgetWorldMessageChanges(client);
       await this.writeWorld(client, world);
     });
   }

@@ -25,6 +25,7 @@ import {
   PARKED_TOKEN,
   WORLD_FILE_DIGEST,
 } from '../../store/rows.js';
+import { forgetWorldMessageChanges } from '../interactions/store.sqlite.js';
 
 export class SqliteWorldStore implements WorldStore {
   constructor(
@@ -47,6 +48,7 @@ export class SqliteWorldStore implements WorldStore {
           ' DELETE FROM oauth2_tokens;' +
           ' DELETE FROM oauth2_codes; DELETE FROM oauth2_refresh_tokens; DELETE FROM oauth2_authorizations;',
       );
+      forgetWorldMessageChanges(this.conn);
       this.writeWorld(world);
     });
   }

@@ -18,7 +18,7 @@ import { CommandType } from '../../../core/commands/model.js';
 import { isRecord } from '../../../core/io/read.js';
 import { snowflakeTimestampMs } from '../../../core/snowflake.js';
 import type { InteractionRecord } from '../../interactions/rules/lifecycle.js';
-import type { Application, Message, User } from '../../../core/world/types.js';
+import type { Application, Install, Message, User } from '../../../core/world/types.js';
 import type { WirePayload } from '../../../core/wire-payload.js';
 import { toWirePublicUser } from '../../../core/world/wire.js';
 import {
@@ -355,13 +355,22 @@ export function messageVisibleTo(message: StoredMessage, userId: string): boolea
   return message.ephemeral_for_user_id === null || message.ephemeral_for_user_id === userId;
 }
 
-/** A message of the world file, in the stored model; its time is its snowflake's. */
-export function fromWorldMessage(message: Message, guildId: string | null): StoredMessage {
+/**
+ * A message of the world file, in the stored model; its time is its snowflake's. Its author is a
+ * bot when `author_id` names an app installed in the guild (`installs`): a bot's user id is its
+ * application's.
+ */
+export function fromWorldMessage(
+  message: Message,
+  guildId: string | null,
+  installs: readonly Pick<Install, 'application_id'>[] = [],
+): StoredMessage {
+  const byBot = installs.some((install) => install.application_id === message.author_id);
   return {
     id: message.id,
     channel_id: message.channel_id,
     guild_id: guildId,
-    author: { kind: 'user', id: message.author_id },
+    author: { kind: byBot ? 'app' : 'user', id: message.author_id },
     content: message.content,
     embeds: [],
     components: [],
