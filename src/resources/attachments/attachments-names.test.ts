@@ -210,7 +210,7 @@ describe('attachment names and types that cannot be encoded', () => {
     const read = await assertChannelReads(GENERAL);
     const legacy = read.find((m) => m.id === id);
     assert.ok(legacy, 'the legacy message is listed');
-    assert.ok(legacy.attachments[0].url.endsWith('/old.txt'), legacy.attachments[0].url);
+    assert.ok(new URL(legacy.attachments[0].url).pathname.endsWith('/old.txt'), legacy.attachments[0].url);
     assert.equal(legacy.attachments[0].content_type, undefined);
   });
 

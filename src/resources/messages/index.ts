@@ -32,7 +32,7 @@ export function messaging({ store, ids, now, worldEvents }: ServiceParts, { rend
 export const messagesResource = defineResource({
   name: 'messages',
   services: {
-    renderer: ({ store, origin }) => new MessageRenderer(store, origin),
+    renderer: ({ store, attachmentUrls }) => new MessageRenderer(store, attachmentUrls),
     channelMessages: (parts, services) =>
       new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms }),
     messageModeration: ({ store, now, worldEvents }) =>
