@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { DatedMigrationListError, orderDatedMigrations, type DatedMigration } from '../src/store/dated-migrations.js';
-import { STORE_MIGRATIONS } from '../src/store/migrations/index.js';
+import { datedMigrationsOf } from '../src/store/migrations/index.js';
+import { RESOURCES } from '../src/resources/index.js';
 import { PostgresConnection } from '../src/store/postgres/connection.js';
 import { migrate } from '../src/store/postgres/migrate.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
@@ -128,9 +129,11 @@ describe('dated migrations', () => {
       );
     });
 
-    test("the store applies the store's and the resources' migrations: none with a SQLite half today", async () => {
+    test("the store applies the store's and the resources' migrations with a SQLite half", async () => {
       const store = new SqliteStore({ path: join(dir, 'store.sqlite') });
-      const expected = STORE_MIGRATIONS.filter((m) => m.sqlite !== null).map((m) => m.name);
+      const expected = datedMigrationsOf(RESOURCES)
+        .filter((m) => m.sqlite !== null)
+        .map((m) => m.name);
       assert.deepEqual(store.migration.dated, expected);
       await store.close();
     });
@@ -182,12 +185,16 @@ describe('dated migrations', () => {
       }
     });
 
-    test("the store applies the store's migrations, the id collation among them, and names them", async () => {
+    test("the store applies the store's and the resources' migrations, the id collation among them, and names them", async () => {
       const schema = freshSchemaName('slashd_dated_store');
       schemas.push(schema);
       const store = await PostgresStore.open({ connectionString: postgresConnectionString, schema });
       await store.close();
-      assert.deepEqual(store.migration.dated, ['2026-12-02-id-collation']);
+      const expected = datedMigrationsOf(RESOURCES)
+        .filter((m) => m.postgres !== null)
+        .map((m) => m.name);
+      assert.ok(expected.includes('2026-12-02-id-collation'));
+      assert.deepEqual(store.migration.dated, expected);
       const reopened = await PostgresStore.open({ connectionString: postgresConnectionString, schema });
       await reopened.close();
       assert.deepEqual(reopened.migration.dated, []);

@@ -17,6 +17,7 @@ import { WorldEvents } from '../src/events/world-events.js';
 import { WorldService } from '../src/resources/world/service.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { exampleWorld } from './helpers/world.js';
+import { unsignedPaths } from '../src/resources/attachments/rules/signed-urls.js';
 
 /** Publishes into a list instead of a bus. */
 class RecordingEvents extends WorldEvents {
@@ -118,6 +119,7 @@ describe('scoped world diffs', () => {
             { world: store.world, members: store.members },
             new InProcessEventBus(),
             store.interactions,
+            { urlOf: async () => unsignedPaths },
           );
           const commands = new CommandsService({ store: store.commands, ids: new SnowflakeGenerator(1, 1) });
           const world = new WorldService(store.world, store.members, commands, events);

@@ -1,8 +1,8 @@
 /**
  * The services of a node: the parts every resource may use (stores, bus, clock, the server's
- * address, the dispatches and outbound HTTP), then each resource's services from the list in
- * src/resources/index.ts, built by their factories (src/resources/resource.ts). Nothing here
- * names a resource.
+ * address, the dispatches and outbound HTTP, the signer of attachment URLs that dispatches and
+ * reads share), then each resource's services from the list in src/resources/index.ts, built by
+ * their factories (src/resources/resource.ts). No other resource is named here.
  */
 import type { GatewayPresence } from '../core/gateway/presence.js';
 import type { SnowflakeGenerator } from '../core/snowflake.js';
@@ -14,6 +14,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import type { ReadinessChecks } from '../http/probes.js';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { RESOURCES } from '../resources/index.js';
+import { AttachmentUrls } from '../resources/attachments/urls.js';
 import type { NodeServices, Resource, ServiceFactory } from '../resources/resource.js';
 import type { Store } from '../store/store.js';
 import type { SlashdConfig } from './config.js';
@@ -45,10 +46,12 @@ export interface ServiceParts {
   httpDelivery: HttpDelivery;
   /** Attachment URLs are on the server's own URL: the public URL, else the address it listens on. */
   origin: () => string;
+  /** Signs every attachment URL the node renders and checks those it serves (its key is the database's). */
+  attachmentUrls: AttachmentUrls;
 }
 
 /** The parts a node makes before its services; `buildServices` adds the shared ones. */
-export type NodeParts = Omit<ServiceParts, 'worldEvents' | 'httpDelivery' | 'origin'>;
+export type NodeParts = Omit<ServiceParts, 'worldEvents' | 'httpDelivery' | 'origin' | 'attachmentUrls'>;
 
 /** The services, and the parts the HTTP adapter is built with. */
 export interface Services {
@@ -57,15 +60,23 @@ export interface Services {
 }
 
 export function buildServices(node: NodeParts, resources: readonly Resource[] = RESOURCES): Services {
+  const origin = (): string => node.address.url();
+  const attachmentUrls = new AttachmentUrls({
+    key: () => node.store.attachments.urlSigningKey(),
+    origin,
+    now: node.now,
+  });
   const parts: ServiceParts = {
     ...node,
     worldEvents: new WorldEvents(
       { world: node.store.world, members: node.store.members },
       node.bus,
       node.store.interactions,
+      attachmentUrls,
     ),
     httpDelivery: new HttpDelivery(node.now, { policy: node.config.endpointPolicy, resolve: node.config.resolve }),
-    origin: () => node.address.url(),
+    origin,
+    attachmentUrls,
   };
   return { services: buildRegistry(parts, resources), parts };
 }

@@ -15,12 +15,15 @@ import { findGuildMember, type WorldDirectory } from '../core/world/guild-member
 import type { Guild } from '../core/world/types.js';
 import type { EventBus } from './bus.js';
 import { loadMessageContext, type MessageContextStore } from '../resources/messages/context.js';
+import type { AttachmentUrls } from '../resources/attachments/urls.js';
 
 export class WorldEvents {
   constructor(
     private readonly store: Pick<MessageContextStore, 'world' | 'members'>,
     private readonly bus: EventBus,
     private readonly messages: MessageContextStore['messages'],
+    /** A dispatched message's files carry the same signed URLs as its reads. */
+    private readonly attachmentUrls: Pick<AttachmentUrls, 'urlOf'>,
   ) {}
 
   publishAll(events: readonly WorldEvent[]): void {
@@ -33,7 +36,13 @@ export class WorldEvents {
   /** A directory of exactly the users, applications and replied-to message a message names. */
   private async directoryFor(message: StoredMessage): Promise<WorldDirectory & MessageRenderContext> {
     const context = await loadMessageContext({ ...this.store, messages: this.messages }, [message]);
-    return { ...context, user: (id) => context.findUser(id), application: (id) => context.findApplication(id) };
+    const attachmentUrl = await this.attachmentUrls.urlOf();
+    return {
+      ...context,
+      attachmentUrl,
+      user: (id) => context.findUser(id),
+      application: (id) => context.findApplication(id),
+    };
   }
 
   private async messageEvent(

@@ -37,6 +37,13 @@ export function messageForm(payload: unknown, files: { name: string; bytes: Uint
   return form;
 }
 
+/** The URL without its signature (`?ex&is&hm`): what only a reader's token opens. */
+export function unsigned(url: string): string {
+  const parsed = new URL(url);
+  parsed.search = '';
+  return parsed.toString();
+}
+
 /** Downloads `url` as `auth` (a user or bot Authorization header): status, type and bytes. */
 export async function download(
   url: string,

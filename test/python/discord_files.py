@@ -1,7 +1,8 @@
 """discord.py (Debian's python3-discord) sends files over slashd, unmodified: only Route.BASE and
 DiscordWebSocket.DEFAULT_GATEWAY point at slashd. Its app_commands answer with
 interaction.response.send_message(file=...), defer + interaction.followup.send(file=...), and
-channel.send(file=...); `too_big` sends a file past v10's upload limit and reports the error.
+channel.send(file=...); `pyread` reads a user's file with Attachment.read() and sends it back;
+`too_big` sends a file past v10's upload limit and reports the error.
 
 Prints one JSON object per line (an "event" field says which) for the TypeScript test; the bytes it
 sends are a pattern the test rebuilds (`pattern(size)`). Stops when its standard input closes."""
@@ -58,6 +59,15 @@ class Bot(discord.Client):
                 message_id=str(sent.id),
                 attachment=[attachment.filename, attachment.size, attachment.url],
             )
+
+        @self.tree.command(name="pyread", description="Reads a user's file and sends it back")
+        async def pyread(interaction: discord.Interaction, file: discord.Attachment):
+            # As cogs write it: Attachment.read() downloads the URL with no token (get_from_cdn).
+            data = await file.read()
+            await interaction.response.send_message(
+                f"read {len(data)}", file=discord.File(io.BytesIO(data), filename="again-" + file.filename)
+            )
+            emit("answered", interaction_id=str(interaction.id), read=len(data))
 
         @self.tree.command(name="pytoobig", description="Sends a file past the limit")
         async def pytoobig(interaction: discord.Interaction):

@@ -20,6 +20,8 @@ export const ERRORS = {
   BodyIdMismatch: { status: 400, code: 0, message: 'The id in the body differs from the id in the path' },
   Unauthorized: { status: 401, code: 0, message: '401: Unauthorized' },
   NotFound: { status: 404, code: 0, message: '404: Not Found' },
+  /** v10's CDN answer to an attachment URL whose signature is expired or wrong, or whose file is gone. */
+  ContentNoLongerAvailable: { status: 404, code: 0, message: 'This content is no longer available.' },
   MethodNotAllowed: { status: 405, code: 0, message: '405: Method Not Allowed' },
   /** A path no route serves, named without its ids and tokens (src/core/v10-routes/describe.ts). */
   UnservedRoute: { status: 404, code: 0, message: '404: Not Found (slashd does not serve {route})' },

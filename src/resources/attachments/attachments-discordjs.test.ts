@@ -2,13 +2,15 @@
  * An unmodified discord.js bot sends files the way its users write it: `interaction.reply({files})`,
  * `deferReply` + `editReply({files})`, `followUp({files})` and `channel.send({files})`; a user reads
  * each message and downloads the same bytes from its attachment's URL, and a user who may not view
- * the channel cannot. An oversize file fails in the bot with v10's 40005. Every wait is on an event.
+ * the channel cannot without the signed URL. A user's file given to a command is sent back with
+ * `new AttachmentBuilder(attachment.url)`, which downloads it with no token. An oversize file fails
+ * in the bot with v10's 40005. Every wait is on an event.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AttachmentBuilder, Client, DiscordAPIError, Events, GatewayIntentBits, type Interaction } from 'discord.js';
 import { ATTACHMENT_FILE_BYTES_MAX } from './rules/limits.js';
-import { attachmentWorld, download } from '../../../test/helpers/attachments.js';
+import { attachmentWorld, download, unsigned } from '../../../test/helpers/attachments.js';
 import { pngImage } from '../../../test/helpers/images.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
@@ -77,11 +79,10 @@ describe('discord.js sends files', () => {
       }
       case 'file-echo': {
         const attachment = interaction.options.getAttachment('file', true);
-        const response = await fetch(attachment.url, { headers: { authorization: `Bot ${DEMO_BOT_TOKEN}` } });
-        const bytes = Buffer.from(await response.arrayBuffer());
+        // As bots write it: discord.js downloads the URL itself, with no Authorization header.
         await interaction.reply({
           content: `${attachment.name} ${attachment.size} ${attachment.contentType} ${attachment.width}x${attachment.height}`,
-          files: [{ attachment: bytes, name: `echo-${attachment.name}` }],
+          files: [new AttachmentBuilder(attachment.url, { name: `echo-${attachment.name}` })],
         });
         return;
       }
@@ -187,7 +188,11 @@ describe('discord.js sends files', () => {
     assert.equal(message.embeds[0].image.url, file.url);
     assert.deepEqual((await download(file.url, ALICE_TOKEN)).bytes, PNG);
     assert.deepEqual((await download(file.url, BOB_TOKEN)).bytes, PNG, 'another member downloads it too');
-    assert.equal((await download(file.url, CAROL_TOKEN)).status, 403, 'carol may not view #general');
+    assert.equal(
+      (await download(unsigned(file.url), CAROL_TOKEN)).status,
+      403,
+      'carol may not view #general without the signed URL',
+    );
   });
 
   test('deferReply + editReply({files}): the edited answer has the file', async () => {
@@ -231,7 +236,7 @@ describe('discord.js sends files', () => {
     assert.equal(error.code, 40005);
   });
 
-  test('a user attaches a file to an ATTACHMENT option: the bot reads it from data.resolved and downloads it', async () => {
+  test('a user attaches a file to an ATTACHMENT option: the bot re-uploads it with new AttachmentBuilder(attachment.url), no token', async () => {
     const { id, error } = await invokeWithFile(PNG, 'photo.png');
     assert.equal(error, null, String(error));
     const [message] = await answersTo(id);

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ATTACHMENT_FILE_BYTES_MAX } from './rules/limits.js';
-import { attachmentWorld, download, messageForm } from '../../../test/helpers/attachments.js';
+import { attachmentWorld, download, messageForm, unsigned } from '../../../test/helpers/attachments.js';
 import { pngImage } from '../../../test/helpers/images.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ALICE_TOKEN, BOT, CAROL_TOKEN, GENERAL, NSFW_LOUNGE } from '../../../test/helpers/world.js';
@@ -98,9 +98,9 @@ describe('message files over HTTP', () => {
     assert.deepEqual((await download(notes.proxy_url, ALICE_TOKEN)).bytes, text);
     assert.deepEqual((await download(notes.url, BOT)).bytes, text, 'the bot downloads too');
 
-    assert.equal((await download(image.url, CAROL_TOKEN)).status, 403, 'carol may not view #general');
-    assert.equal((await download(image.url, ERIN_TOKEN)).status, 403, 'erin is not in the guild');
-    assert.equal((await download(image.url)).status, 401);
+    assert.equal((await download(unsigned(image.url), CAROL_TOKEN)).status, 403, 'carol may not view #general');
+    assert.equal((await download(unsigned(image.url), ERIN_TOKEN)).status, 403, 'erin is not in the guild');
+    assert.equal((await download(unsigned(image.url))).status, 401, 'no token and no signature');
     assert.equal((await download(image.url.replace('chart.png', 'other.png'), ALICE_TOKEN)).status, 404);
   });
 

@@ -1,6 +1,7 @@
-/** Message files: their bytes stored with the message, served at their URL. */
+/** Message files: their bytes stored with the message, served at their signed URL. */
 import { defineResource } from '../resource.js';
-import { attachmentRoutes } from './routes.js';
+import { urlSigningKey } from './migrations/2026-12-02-url-signing-key.js';
+import { attachmentApiRoutes, attachmentRoutes } from './routes.js';
 import { AttachmentsService } from './service.js';
 
 declare module '../resource.js' {
@@ -12,10 +13,14 @@ declare module '../resource.js' {
 export const attachmentsResource = defineResource({
   name: 'attachments',
   services: {
-    attachments: ({ store, ids, now, origin }) =>
-      new AttachmentsService({ store, world: store.world, members: store.members, ids, now, origin }),
+    attachments: ({ store, ids, now, attachmentUrls }) =>
+      new AttachmentsService({ store, world: store.world, members: store.members, ids, now, urls: attachmentUrls }),
+  },
+  apiRoutes: async (api, { services }) => {
+    await api.register(attachmentApiRoutes, { attachments: services.attachments });
   },
   rootRoutes: async (app, { services }) => {
     await app.register(attachmentRoutes, { attachments: services.attachments });
   },
+  migrations: [urlSigningKey],
 });

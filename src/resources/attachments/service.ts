@@ -11,6 +11,7 @@ import type { StoredAttachment, UploadedFile } from './rules/model.js';
 import { attachmentOfUpload, planAttachments } from './rules/plan.js';
 import { cleanFilename } from './rules/filename.js';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
+import { orThrow } from '../../core/io/result.js';
 import type { IssuePath } from '../../core/io/issue.js';
 import { messageVisibleTo, type StoredMessage } from '../messages/rules/messages.js';
 import { hasAll, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';
@@ -24,6 +25,9 @@ import { isRecord } from '../../core/io/read.js';
 import { mediaReferenceIssues } from './rules/component-media.js';
 import { nullRecordFrom } from '../../core/records.js';
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
+import type { AttachmentUrls } from './urls.js';
+import { carriesSignature, fileOfUrl, type NamedFile, type SignatureQuery } from './rules/signed-urls.js';
+import { readRefreshRequest, type RefreshedUrl } from './rules/refresh-urls.js';
 
 /** A file of the request, read to its end: what the core plans with, and its bytes piece by piece. */
 export interface IncomingFile extends UploadedFile {
@@ -60,8 +64,8 @@ export interface AttachmentsDeps {
   ids: SnowflakeGenerator;
   /** The clock a reader's timeout is read at. */
   now: () => number;
-  /** slashd's public URL, the origin of the URLs in an invocation's resolved attachments. */
-  origin: () => string;
+  /** Signs the URLs of an invocation's resolved attachments and of refreshed URLs, and checks those served. */
+  urls: AttachmentUrls;
 }
 
 /** What a command's files become: the body naming them by id, their attachment objects, and their undoing. */
@@ -155,9 +159,9 @@ export class AttachmentsService {
     const store = this.deps.store.attachments;
     if ((await store.storedBytes(userId)) + adding > APPLICATION_ATTACHMENT_BYTES_MAX) throw apiError('UploadTooLarge');
     await store.putFiles({ ownerId: userId, channelId, messageId: INVOCATION_FILES }, stored);
-    const origin = this.deps.origin();
+    const urlOf = await this.deps.urls.urlOf();
     const resolved = nullRecordFrom(
-      stored.map((file) => [file.id, toWireAttachment(channelId, file.attachment, origin, true)] as const),
+      stored.map((file) => [file.id, toWireAttachment(channelId, file.attachment, urlOf, true)] as const),
     );
     return {
       body: withUploadedAttachmentIds(body, idsByIndex),
@@ -166,16 +170,92 @@ export class AttachmentsService {
     };
   }
 
-  /** A file of a message `viewer` may read (or a command's, to anyone who may read the channel), else 404. */
-  async serve(viewer: Viewer, channelId: string, attachmentId: string, filename: string): Promise<ServedFile> {
+  /**
+   * A file at its URL. A signed URL (`query` carries `ex`, `is` or `hm`) is served to anyone while
+   * its signature holds and its file is there, whoever asks, token or not; otherwise v10's CDN
+   * answer, 404 "This content is no longer available.". An unsigned URL is served to a `viewer`
+   * who may read the message (or a command's file, to anyone who may read the channel), else 404.
+   */
+  async serve(
+    viewer: Viewer | null,
+    channelId: string,
+    attachmentId: string,
+    filename: string,
+    query: SignatureQuery,
+  ): Promise<ServedFile> {
+    if (carriesSignature(query)) {
+      const check = await this.deps.urls.check(channelId, attachmentId, filename, query);
+      if (check !== 'valid') throw apiError('ContentNoLongerAvailable');
+      const served = await this.servedFile(null, channelId, attachmentId, filename);
+      if (!served) throw apiError('ContentNoLongerAvailable');
+      return served;
+    }
+    if (viewer === null) throw apiError('Unauthorized');
     await this.checkReadable(viewer, channelId);
-    const file = await this.deps.store.attachments.findFile(channelId, attachmentId);
-    const attachment = file ? await this.readableAttachment(viewer, channelId, file) : null;
+    const served = await this.servedFile(viewer, channelId, attachmentId, filename);
+    if (!served) throw apiError('NotFound');
+    return served;
+  }
+
+  /** The file and its pieces when it is still there (a `viewer` given: when that viewer may read it), else null. */
+  private async servedFile(
+    viewer: Viewer | null,
+    channelId: string,
+    attachmentId: string,
+    filename: string,
+  ): Promise<ServedFile | null> {
+    const attachment = await this.currentAttachment(viewer, channelId, attachmentId);
     // The URL names the file as `attachmentPath` wrote it: cleaned again, whenever it was stored.
-    if (!attachment || cleanFilename(attachment.filename) !== filename) throw apiError('NotFound');
+    if (!attachment || cleanFilename(attachment.filename) !== filename) return null;
     const pieces = await this.deps.store.attachments.readFile(channelId, attachmentId);
-    if (!pieces) throw apiError('NotFound');
-    return { attachment, pieces };
+    return pieces ? { attachment, pieces } : null;
+  }
+
+  /** The attachment object of a stored file still held by its message (as `viewer` sees it, when given). */
+  private async currentAttachment(
+    viewer: Viewer | null,
+    channelId: string,
+    attachmentId: string,
+  ): Promise<StoredAttachment | null> {
+    const file = await this.deps.store.attachments.findFile(channelId, attachmentId);
+    return file ? this.readableAttachment(viewer, channelId, file) : null;
+  }
+
+  /**
+   * `POST /attachments/refresh-urls`: each URL naming a file that is still there, signed anew. A
+   * URL is renewed when its own signature is slashd's (expired or not), or when `viewer` may read
+   * the file; any other (not slashd's, a file gone, one the caller may not read) is left out, so
+   * that the answer tells nothing of files the caller could not already read.
+   */
+  async refreshUrls(viewer: Viewer, body: unknown): Promise<RefreshedUrl[]> {
+    const urls = orThrow(readRefreshRequest(body));
+    const urlOf = await this.deps.urls.urlOf();
+    const refreshed: RefreshedUrl[] = [];
+    for (const original of urls) {
+      const named = fileOfUrl(original);
+      if (!named) continue;
+      const attachment = await this.refreshable(viewer, named);
+      if (attachment) refreshed.push({ original, refreshed: urlOf(named.channelId, attachment, named.proxy) });
+    }
+    return refreshed;
+  }
+
+  private async refreshable(viewer: Viewer, named: NamedFile): Promise<StoredAttachment | null> {
+    const { channelId, attachmentId, filename, query } = named;
+    const check = await this.deps.urls.check(channelId, attachmentId, filename, query);
+    const signed = check === 'valid' || check === 'expired';
+    if (!signed && !(await this.mayRead(viewer, channelId))) return null;
+    const attachment = await this.currentAttachment(signed ? null : viewer, channelId, attachmentId);
+    return attachment && cleanFilename(attachment.filename) === filename ? attachment : null;
+  }
+
+  private async mayRead(viewer: Viewer, channelId: string): Promise<boolean> {
+    try {
+      await this.checkReadable(viewer, channelId);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -192,15 +272,18 @@ export class AttachmentsService {
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) throw apiError('MissingAccess');
   }
 
-  /** The file's attachment object when `viewer` may see what holds it: its message, or a command's files. */
+  /**
+   * The file's attachment object while its message holds it (or it is a command's), and, with a
+   * `viewer`, when that viewer may see the message.
+   */
   private async readableAttachment(
-    viewer: Viewer,
+    viewer: Viewer | null,
     channelId: string,
     file: StoredAttachmentFile,
   ): Promise<StoredAttachment | null> {
     if (file.messageId === INVOCATION_FILES) return file.attachment;
     const message = await this.deps.store.interactions.getMessage(channelId, file.messageId);
-    if (!message || !messageVisibleTo(message, viewerId(viewer))) return null;
+    if (!message || (viewer !== null && !messageVisibleTo(message, viewerId(viewer)))) return null;
     return message.attachments?.find((a) => a.id === file.attachment.id) ?? null;
   }
 }

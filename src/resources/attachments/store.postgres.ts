@@ -1,4 +1,5 @@
 /** The PostgreSQL AttachmentStore: files in bytea pieces, so that many nodes serve every file. */
+import { randomBytes } from 'node:crypto';
 import type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from './store.js';
 import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
 import type { StoredAttachment } from './rules/model.js';
@@ -74,7 +75,24 @@ export class PostgresAttachmentStore implements AttachmentStore {
     );
     return Number(result.rows[0]?.total ?? 0);
   }
+
+  async urlSigningKey(): Promise<Uint8Array> {
+    // Nodes starting together each offer a key; the row the first one wrote is everyone's.
+    await this.conn.pool.query(
+      'INSERT INTO attachment_url_keys (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',
+      [randomBytes(URL_KEY_BYTES)],
+    );
+    const result = await this.conn.pool.query<{ secret: Buffer }>(
+      'SELECT secret FROM attachment_url_keys WHERE id = 1',
+    );
+    const row = result.rows[0];
+    if (!row) throw new Error('the attachment URL key was not written');
+    return row.secret;
+  }
 }
+
+/** Bytes of the URL signing key: HMAC-SHA256's block of entropy. */
+const URL_KEY_BYTES = 32;
 
 /** A message's files, deleted inside the transaction that deletes the message. */
 export async function deleteMessageFiles(db: Queryable, channelId: string, messageId: string): Promise<void> {

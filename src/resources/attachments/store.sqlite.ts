@@ -1,4 +1,5 @@
 /** The SQLite AttachmentStore: files in BLOB pieces next to the messages that hold them. */
+import { randomBytes } from 'node:crypto';
 import type { AttachmentFile, AttachmentOwner, AttachmentStore, StoredAttachmentFile } from './store.js';
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import type { StoredAttachment } from './rules/model.js';
@@ -94,7 +95,17 @@ export class SqliteAttachmentStore implements AttachmentStore {
       .get(ownerId) as number;
     return total;
   }
+
+  async urlSigningKey(): Promise<Uint8Array> {
+    this.conn
+      .sql('INSERT OR IGNORE INTO attachment_url_keys (id, secret) VALUES (1, ?)')
+      .run(randomBytes(URL_KEY_BYTES));
+    return this.conn.sql('SELECT secret FROM attachment_url_keys WHERE id = 1').pluck().get() as Buffer;
+  }
 }
+
+/** Bytes of the URL signing key: HMAC-SHA256's block of entropy. */
+const URL_KEY_BYTES = 32;
 
 function deleteFileRows(conn: SqliteConnection, channelId: string, id: string): void {
   conn.sql('DELETE FROM attachment_chunks WHERE channel_id = ? AND attachment_id = ?').run(channelId, id);

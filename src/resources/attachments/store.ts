@@ -46,4 +46,9 @@ export interface AttachmentStore {
   deleteFiles(channelId: string, attachmentIds: readonly string[]): Promise<void>;
   /** Bytes of all files the owner has stored: what its bound (APPLICATION_ATTACHMENT_BYTES_MAX) counts. */
   storedBytes(ownerId: string): Promise<number>;
+  /**
+   * The key attachment URLs are signed with: made once per database (the first caller's, however
+   * many race), then the same for every node and every call; never part of a snapshot or a reset.
+   */
+  urlSigningKey(): Promise<Uint8Array>;
 }

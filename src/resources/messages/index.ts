@@ -34,7 +34,7 @@ export function messaging({ store, ids, now, worldEvents }: ServiceParts, { rend
 export const messagesResource = defineResource({
   name: 'messages',
   services: {
-    renderer: ({ store, origin }) => new MessageRenderer(store, origin),
+    renderer: ({ store, attachmentUrls }) => new MessageRenderer(store, attachmentUrls),
     slowmode: ({ now }) => new Slowmode(now),
     channelMessages: (parts, services) =>
       new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms, slowmode: services.slowmode }),

@@ -19,15 +19,16 @@ import { isThread } from '../../core/permissions/channels.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
 import type { Store } from '../../store/store.js';
 import { loadMessageContext } from './context.js';
+import type { AttachmentUrls } from '../attachments/urls.js';
 
 export class MessageRenderer {
   /**
    * The messages a viewer reads carry their `reactions` (docs/v10-behaviour.md#reactions).
-   * `origin` is slashd's public URL, the origin of attachment URLs (read at each rendering: it is known once listening).
+   * `attachmentUrls` signs the files' URLs (on slashd's public URL) at each rendering.
    */
   constructor(
     private readonly store: Pick<Store, 'world' | 'members' | 'interactions' | 'reactions'>,
-    private readonly origin: () => string,
+    private readonly attachmentUrls: Pick<AttachmentUrls, 'urlOf'>,
   ) {}
 
   /** Loads every user, application and replied-to message the messages name, so that rendering itself is pure. */
@@ -36,7 +37,7 @@ export class MessageRenderer {
       { world: this.store.world, members: this.store.members, messages: this.store.interactions },
       messages,
     );
-    return { ...context, origin: this.origin() };
+    return { ...context, attachmentUrl: await this.attachmentUrls.urlOf() };
   }
 
   async render(message: StoredMessage): Promise<Record<string, unknown>> {

@@ -16,6 +16,8 @@ export const UNSNAPSHOTTED_TABLES: ReadonlySet<string> = new Set([
   'schema_migrations',
   'schema_dated_migrations',
   'node_leases',
+  // The key of attachment URLs: a restore or reset must not turn every URL given out invalid.
+  'attachment_url_keys',
   // PostgreSQL: versions only move forward (triggers bump them when a restore rewrites the lists).
   'command_list_versions',
   'permission_list_versions',

@@ -11,6 +11,7 @@ import { SnowflakeGenerator } from '../../core/snowflake.js';
 import { CommandsService } from '../commands/service.js';
 import { InProcessEventBus } from '../../events/bus.js';
 import { WorldEvents } from '../../events/world-events.js';
+import { unsignedPaths } from '../attachments/rules/signed-urls.js';
 import { WorldService } from './service.js';
 import { PostgresStore } from '../../store/postgres/index.js';
 import type { WorldStore } from '../../store/store.js';
@@ -54,7 +55,9 @@ describe('a token stored by two nodes at once', () => {
       world,
       store.members,
       new CommandsService({ store: store.commands, ids: new SnowflakeGenerator(1, 1) }),
-      new WorldEvents({ world, members: store.members }, new InProcessEventBus(), store.interactions),
+      new WorldEvents({ world, members: store.members }, new InProcessEventBus(), store.interactions, {
+        urlOf: async () => unsignedPaths,
+      }),
     );
 
   before(async () => {

@@ -1,7 +1,7 @@
 /**
  * The attachment model: what slashd stores of a message's file (its bytes are in the attachment
  * store, keyed by channel and id) and the v10 attachment object a client library reads, with its
- * `url` and `proxy_url` on slashd's own origin (docs/decisions.md#attachments).
+ * `url` and `proxy_url` on slashd's own origin, signed (`./signed-urls.ts`, docs/decisions.md#attachments).
  */
 import type { APIAttachment } from 'discord-api-types/v10';
 import type { WirePayload } from '../../../core/wire-payload.js';
@@ -43,19 +43,19 @@ export function attachmentPath(
   return `${proxy ? '/media' : ''}/attachments/${channelId}/${attachment.id}/${urlFilename(attachment.filename)}`;
 }
 
-/** The v10 attachment object; `origin` is slashd's public URL (no trailing slash). */
+/** The v10 attachment object; `urlOf` gives its URLs (signed, on slashd's public URL, in a node). */
 export function toWireAttachment(
   channelId: string,
   attachment: StoredAttachment,
-  origin: string,
+  urlOf: (channelId: string, attachment: StoredAttachment, proxy: boolean) => string,
   ephemeral: boolean,
 ): WirePayload<APIAttachment> {
   const wire: WirePayload<APIAttachment> = {
     id: attachment.id,
     filename: attachment.filename,
     size: attachment.size,
-    url: `${origin}${attachmentPath(channelId, attachment)}`,
-    proxy_url: `${origin}${attachmentPath(channelId, attachment, true)}`,
+    url: urlOf(channelId, attachment, false),
+    proxy_url: urlOf(channelId, attachment, true),
   };
   const contentType = normalizeContentType(attachment.content_type);
   if (contentType !== undefined) wire.content_type = contentType;

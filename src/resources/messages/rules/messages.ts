@@ -21,12 +21,8 @@ import type { InteractionRecord } from '../../interactions/rules/lifecycle.js';
 import type { Application, Install, Message, User } from '../../../core/world/types.js';
 import type { WirePayload } from '../../../core/wire-payload.js';
 import { toWirePublicUser } from '../../../core/world/wire.js';
-import {
-  attachmentPath,
-  resolveAttachmentUrls,
-  toWireAttachment,
-  type StoredAttachment,
-} from '../../attachments/rules/model.js';
+import { resolveAttachmentUrls, toWireAttachment, type StoredAttachment } from '../../attachments/rules/model.js';
+import { unsignedPaths, type AttachmentUrlOf } from '../../attachments/rules/signed-urls.js';
 import { resolveComponentMedia } from '../../attachments/rules/component-media.js';
 
 // Message flags (v10), the ones slashd reads or sets: discord-api-types' `MessageFlags`, named as the call sites use them.
@@ -157,8 +153,8 @@ export function toStoredMessage(message: ChannelMessage, guildId: string | null)
 export interface MessageRenderContext {
   findUser(id: string): User | undefined;
   findApplication(id: string): Application | undefined;
-  /** slashd's public URL (no trailing slash), the origin of attachment URLs; '' when unknown. */
-  origin?: string;
+  /** The URLs of attachments (signed, on slashd's public URL); unsigned paths when not given. */
+  attachmentUrl?: AttachmentUrlOf;
   /**
    * The message a reply answers: null when it is gone (v10's `referenced_message: null`),
    * undefined when it was not looked up (no `referenced_message`).
@@ -301,7 +297,7 @@ function addReply(wire: WireObject, reference: StoredMessageReference, ctx: Mess
   const flat: MessageRenderContext = {
     findUser: (id) => ctx.findUser(id),
     findApplication: (id) => ctx.findApplication(id),
-    ...(ctx.origin !== undefined ? { origin: ctx.origin } : {}),
+    ...(ctx.attachmentUrl !== undefined ? { attachmentUrl: ctx.attachmentUrl } : {}),
     ...(ctx.isPinned ? { isPinned: (m: StoredMessage) => ctx.isPinned?.(m) ?? false } : {}),
   };
   wire.referenced_message = referenced === null ? null : toWireMessage(referenced, flat);
@@ -313,7 +309,7 @@ function addReply(wire: WireObject, reference: StoredMessageReference, ctx: Mess
  */
 export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext): WirePayload<WireMessage> {
   const attachments = message.attachments ?? [];
-  const origin = ctx.origin ?? '';
+  const urlOf = ctx.attachmentUrl ?? unsignedPaths;
   const ephemeral = message.ephemeral_for_user_id !== null;
   const wire: WirePayload<WireMessage> = {
     id: message.id,
@@ -327,18 +323,14 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     mention_everyone: message.mention_everyone ?? false,
     mentions: (message.mentions ?? []).map((id) => wireMentioned(id, ctx)),
     mention_roles: message.mention_roles ?? [],
-    attachments: attachments.map((a) => toWireAttachment(message.channel_id, a, origin, ephemeral)),
-    embeds: resolveAttachmentUrls(
-      message.embeds,
-      attachments,
-      (a) => `${origin}${attachmentPath(message.channel_id, a)}`,
+    attachments: attachments.map((a) => toWireAttachment(message.channel_id, a, urlOf, ephemeral)),
+    embeds: resolveAttachmentUrls(message.embeds, attachments, (a) =>
+      urlOf(message.channel_id, a, false),
     ) as APIEmbed[],
     pinned: ctx.isPinned?.(message) ?? false,
     flags: wireFlags(message),
-    components: resolveComponentMedia(
-      message.components,
-      attachments,
-      (a, proxy) => `${origin}${attachmentPath(message.channel_id, a, proxy)}`,
+    components: resolveComponentMedia(message.components, attachments, (a, proxy) =>
+      urlOf(message.channel_id, a, proxy),
     ) as unknown as APIMessageTopLevelComponent[],
   } satisfies WireMessage;
   addAppFields(wire, message);
