@@ -25,6 +25,8 @@ import { startPrivateRedis } from './helpers/redis-server.js';
 import { startTcpProxy } from './helpers/tcp-proxy.js';
 import { ADMIN_TOKEN, ALICE_TOKEN, BOT, DEMO_BOT_TOKEN, GUILD_BASE, exampleWorld } from './helpers/world.js';
 import { invocationBody } from './helpers/invocation.js';
+import { datedMigrationsOf } from '../src/store/migrations/index.js';
+import { RESOURCES } from '../src/resources/index.js';
 
 /** Short bounds: each fault is noticed within a second or two. */
 const FAST: Partial<SlashdConfig> = {
@@ -432,9 +434,14 @@ describe('slashd migrate says what it did', () => {
     const file = join(dir, 'slashd.sqlite');
     const first = await runToEnd(process.execPath, [CLI, 'migrate', '--db', file]);
     assert.equal(first.code, 0, first.stderr);
+    // The numbered baseline, then each dated migration with an SQLite half, in order.
+    const dated = datedMigrationsOf(RESOURCES).filter((migration) => migration.sqlite !== null);
     assert.equal(
       first.stdout.trim(),
-      `SQLite database ${file}: applied migrations 1-${SQLITE_LATEST} (schema version 0 to ${SQLITE_LATEST})`,
+      [
+        `SQLite database ${file}: applied migrations 1-${SQLITE_LATEST} (schema version 0 to ${SQLITE_LATEST})`,
+        ...dated.map((migration) => `SQLite database ${file}: applied migration ${migration.name}`),
+      ].join('\n'),
     );
     const again = await runToEnd(process.execPath, [CLI, 'migrate', '--db', file]);
     assert.equal(

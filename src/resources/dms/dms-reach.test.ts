@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { download, messageForm } from '../../../test/helpers/attachments.js';
+import { download, unsigned, messageForm } from '../../../test/helpers/attachments.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import {
   ALICE_ID,
@@ -75,12 +75,15 @@ describe('DMs: whom a bot reaches, who downloads their files', () => {
         assert.equal(file.status, 200, `${end.slice(0, 5)}: ${file.bytes.toString()}`);
         assert.deepEqual(new Uint8Array(file.bytes), bytes);
       }
+      // Without the signature (a URL guessed, not shared), only the DM's two ends may download.
+      const bare = unsigned(url);
+      for (const end of [ALICE_TOKEN, BOT]) assert.equal((await download(bare, end)).status, 200);
       for (const other of [BOB_TOKEN, `Bot ${OTHER_BOT_TOKEN}`]) {
-        const refused = await download(url, other);
+        const refused = await download(bare, other);
         assert.equal(refused.status, 403, `${other.slice(0, 5)}: ${refused.bytes.toString()}`);
         assert.equal(JSON.parse(refused.bytes.toString()).code, 50001);
       }
-      assert.equal((await download(url)).status, 401);
+      assert.equal((await download(bare)).status, 401);
     }
   });
 });
