@@ -133,6 +133,19 @@ export class CommandInvocations {
     return message && messageReadableIn(scene, message) ? message : null;
   }
 
+  /**
+   * The world file's messages of the channel as the API left them: a targeted one the API edited is
+   * read from its copy (`targetedMessage`), a deleted one is gone. Only the target is looked up.
+   */
+  private async currentWorldMessages(scene: InvocationScene, request: InvokeRequest): Promise<ChannelMessage[]> {
+    const messages = readableWorldMessages(scene);
+    const targetId = request.data.target_id;
+    if (scene.command.definition.type !== CommandType.Message || !isSnowflake(targetId)) return messages;
+    if (!messages.some((m) => m.id === targetId)) return messages;
+    const changed = await this.deps.store.interactions.changedWorldMessages(scene.channel.id, [targetId]);
+    return changed.length === 0 ? messages : messages.filter((m) => m.id !== targetId);
+  }
+
   /** `attachments`: the files the user attached (ATTACHMENT options), `data.resolved.attachments` by id. */
   private async record(
     invoked: InvocationScene,
@@ -142,7 +155,7 @@ export class CommandInvocations {
   ): Promise<InteractionRecord> {
     const kind = request.type === InteractionType.ApplicationCommandAutocomplete ? 'autocomplete' : 'command';
     // A MESSAGE command may target the world's messages and slashd's own that this user can see.
-    const messages: ChannelMessage[] = readableWorldMessages(invoked);
+    const messages: ChannelMessage[] = await this.currentWorldMessages(invoked, request);
     const own = await this.targetedMessage(invoked, request);
     if (own) messages.push(own);
     // Only the users the request can name: never every user of the world (nor every member). The
