@@ -11,7 +11,11 @@ import type { CommandScope, StoredCommand } from '../src/core/commands/model.js'
 import type { CommandPermission } from '../src/core/permissions/command-permissions.js';
 import { MIGRATIONS, PostgresStore } from '../src/store/postgres/index.js';
 import { VersionedLists } from '../src/resources/commands/versioned-lists.postgres.js';
-import { COMMAND_LISTS_SHARE, LIST_BYTES_SHARE } from '../src/resources/commands/store.postgres.js';
+import {
+  COMMAND_LISTS_SHARE,
+  LIST_BYTES_SHARE,
+  type PostgresCommandStore,
+} from '../src/resources/commands/store.postgres.js';
 import {
   dropSchema,
   freshSchemaName,
@@ -239,8 +243,9 @@ describe('PostgreSQL lists cache bounded by bytes (cacheBytes)', () => {
 
   test('the held lists and answers stay under their shares of the cap; a hit is still the identical list', async () => {
     const longDescription = 'd'.repeat(90);
-    const cap = store.commands.commandLists;
-    const answers = store.commands.listBytes;
+    const commands = store.commands as PostgresCommandStore;
+    const cap = commands.commandLists;
+    const answers = commands.listBytes;
     const render = (commands: readonly StoredCommand[]) => Buffer.from(JSON.stringify(commands));
     // 40 applications' global lists of 25 commands each: far more than the cap holds.
     for (let app = 0; app < 40; app++) {

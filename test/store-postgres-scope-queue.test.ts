@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CommandScope } from '../src/core/commands/model.js';
-import { PLANNER_LOCK_TIMEOUT_MS } from '../src/resources/commands/store.postgres.js';
+import { PLANNER_LOCK_TIMEOUT_MS, type PostgresCommandStore } from '../src/resources/commands/store.postgres.js';
 import { PostgresStore } from '../src/store/postgres/index.js';
 import { ScopeQueue } from '../src/resources/commands/scope-queue.postgres.js';
 import {
@@ -85,7 +85,7 @@ describe('PostgreSQL planners queued per scope', () => {
         }
         assert.equal(await waiting(), 1, 'one connection of this node waits on the scope lock');
         assert.equal(store.poolStats().waiting, 0);
-        assert.equal(store.commands.scopeQueue.size, 1);
+        assert.equal((store.commands as PostgresCommandStore).scopeQueue.size, 1);
       } finally {
         await holder.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]);
       }
@@ -94,7 +94,7 @@ describe('PostgreSQL planners queued per scope', () => {
     const final = await store.commands.listCommands(HAMMERED);
     assert.equal(final.length, 1);
     assert.ok(ids(final[0]!.id), `the list is one of the overwrites: ${final[0]!.id}`);
-    assert.equal(store.commands.scopeQueue.size, 0, 'an idle scope leaves no entry');
+    assert.equal((store.commands as PostgresCommandStore).scopeQueue.size, 0, 'an idle scope leaves no entry');
   });
 
   test('a planner gives up on a scope lock held too long (lock_timeout), and its connection is free again', async () => {

@@ -32,7 +32,8 @@ import { threadsResource } from './threads/index.js';
 import { usageResource } from './usage/index.js';
 import { usersResource } from './users/index.js';
 import { worldResource } from './world/index.js';
-import type { Resource } from './resource.js';
+import type { PostgresStoreParts, Resource, SqliteStoreParts, StoreFactory } from './resource.js';
+import type { ResourceStores } from '../store/store.js';
 
 export const RESOURCES: readonly Resource[] = [
   applicationsResource,
@@ -65,3 +66,30 @@ export const RESOURCES: readonly Resource[] = [
   usersResource,
   worldResource,
 ];
+
+/**
+ * Every resource's stores on one database: each dialect's entry point calls this once with its
+ * connection, so the store entry points name no resource. Two resources building one name is a
+ * wiring mistake, refused at start.
+ */
+export function buildResourceStores(dialect: 'sqlite', parts: SqliteStoreParts): ResourceStores;
+export function buildResourceStores(dialect: 'postgres', parts: PostgresStoreParts): ResourceStores;
+export function buildResourceStores(
+  dialect: 'sqlite' | 'postgres',
+  parts: SqliteStoreParts | PostgresStoreParts,
+): ResourceStores {
+  const stores: Record<string, unknown> = {};
+  for (const resource of RESOURCES) {
+    for (const [name, factory] of Object.entries(resource.stores ?? {}) as [
+      string,
+      StoreFactory<keyof ResourceStores>,
+    ][]) {
+      if (name in stores) throw new Error(`two resources build the store "${name}"`);
+      stores[name] =
+        dialect === 'sqlite'
+          ? factory.sqlite(parts as SqliteStoreParts)
+          : factory.postgres(parts as PostgresStoreParts);
+    }
+  }
+  return stores as unknown as ResourceStores;
+}

@@ -15,6 +15,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceParts } from '../app/services.js';
 import type { ServerOptions } from '../http/server.js';
 import type { DatedMigration } from '../store/dated-migrations.js';
+import type { PostgresConnection } from '../store/postgres/connection.js';
+import type { PostgresShared } from '../store/postgres/shared.js';
+import type { SqliteConnection } from '../store/sqlite/connection.js';
+import type { SqliteShared } from '../store/sqlite/shared.js';
+import type { ResourceStores } from '../store/store.js';
 
 /**
  * Every service of a node by name. Empty here on purpose: each resource's `index.ts` declares its
@@ -32,6 +37,28 @@ export type ServiceFactory<K extends keyof NodeServices> = (
 /** A resource's factories, one per service it adds to the registry. */
 export type ServiceFactories = { readonly [K in keyof NodeServices]?: ServiceFactory<K> };
 
+/** What a SQLite store of a resource is built from: the one connection and what its stores share. */
+export interface SqliteStoreParts {
+  readonly conn: SqliteConnection;
+  readonly shared: SqliteShared;
+}
+
+/** What a PostgreSQL store of a resource is built from; `cacheBytes` bounds its per-process lists. */
+export interface PostgresStoreParts {
+  readonly conn: PostgresConnection;
+  readonly shared: PostgresShared;
+  readonly cacheBytes: number | undefined;
+}
+
+/** How one store of `ResourceStores` is built: its two dialects, side by side. */
+export interface StoreFactory<K extends keyof ResourceStores> {
+  readonly sqlite: (parts: SqliteStoreParts) => ResourceStores[K];
+  readonly postgres: (parts: PostgresStoreParts) => ResourceStores[K];
+}
+
+/** A resource's stores, by their name in `ResourceStores`. */
+export type StoreFactories = { readonly [K in keyof ResourceStores]?: StoreFactory<K> };
+
 /** What a route plugin is registered with: the services, the node's parts and the server's options. */
 export interface RouteContext {
   services: NodeServices;
@@ -42,6 +69,8 @@ export interface RouteContext {
 export interface Resource {
   /** The folder's name (`reactions`, `threads`): unique in the list. */
   readonly name: string;
+  /** The stores it owns, by their name in `ResourceStores` (built by each dialect's entry point). */
+  readonly stores?: StoreFactories;
   /** The services it builds, by their name in `NodeServices`. */
   readonly services?: ServiceFactories;
   /** Hooks on every request of the server (before any route is registered). */

@@ -3,6 +3,8 @@ import { defineResource } from '../resource.js';
 import { urlSigningKey } from './migrations/2026-12-02-url-signing-key.js';
 import { attachmentApiRoutes, attachmentRoutes } from './routes.js';
 import { AttachmentsService } from './service.js';
+import { SqliteAttachmentStore } from './store.sqlite.js';
+import { PostgresAttachmentStore } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -12,6 +14,12 @@ declare module '../resource.js' {
 
 export const attachmentsResource = defineResource({
   name: 'attachments',
+  stores: {
+    attachments: {
+      sqlite: ({ conn }) => new SqliteAttachmentStore(conn),
+      postgres: ({ conn }) => new PostgresAttachmentStore(conn),
+    },
+  },
   services: {
     attachments: ({ store, ids, now, attachmentUrls }) =>
       new AttachmentsService({ store, world: store.world, members: store.members, ids, now, urls: attachmentUrls }),

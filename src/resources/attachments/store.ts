@@ -52,3 +52,10 @@ export interface AttachmentStore {
    */
   urlSigningKey(): Promise<Uint8Array>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** The bytes of message attachments. */
+    readonly attachments: AttachmentStore;
+  }
+}

@@ -2,6 +2,8 @@
 import { defineResource } from '../resource.js';
 import { auditLogRoutes } from './routes.js';
 import { AuditLog } from './service.js';
+import { SqliteAuditLogStore } from './store.sqlite.js';
+import { PostgresAuditLogStore } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -11,6 +13,12 @@ declare module '../resource.js' {
 
 export const auditLogResource = defineResource({
   name: 'audit-log',
+  stores: {
+    auditLog: {
+      sqlite: ({ conn }) => new SqliteAuditLogStore(conn),
+      postgres: ({ conn }) => new PostgresAuditLogStore(conn),
+    },
+  },
   services: {
     auditLog: ({ store, ids, worldEvents }) =>
       new AuditLog({ store: store.auditLog, world: store.world, members: store.members, ids, events: worldEvents }),

@@ -19,3 +19,10 @@ export interface AuditLogStore {
    */
   listAuditEntries(guildId: string, query: AuditLogQuery): Promise<AuditEntry[]>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** Guilds' audit logs (entries of actions written through `members` and `guildStructure` are written in their transactions). */
+    readonly auditLog: AuditLogStore;
+  }
+}

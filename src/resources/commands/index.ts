@@ -3,6 +3,8 @@ import { defineResource } from '../resource.js';
 import { adminCommandCreatesRoutes } from './admin-routes.js';
 import { applicationCommandRoutes } from './routes.js';
 import { CommandsService } from './service.js';
+import { SqliteCommandStore } from './store.sqlite.js';
+import { PostgresCommandStore } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -12,6 +14,12 @@ declare module '../resource.js' {
 
 export const commandsResource = defineResource({
   name: 'commands',
+  stores: {
+    commands: {
+      sqlite: ({ conn }) => new SqliteCommandStore(conn),
+      postgres: ({ conn, cacheBytes }) => new PostgresCommandStore(conn, cacheBytes),
+    },
+  },
   services: {
     commands: ({ store, ids, now, config }) =>
       new CommandsService({

@@ -7,7 +7,7 @@
  * Command lists and permissions lists are held per process and checked against their scope's
  * version on every read (versioned-lists.ts), so any node's committed write is seen at once.
  */
-import { approximateBytes, ENTRY_OVERHEAD_BYTES } from '../../core/byte-lru.js';
+import { approximateBytes, ENTRY_OVERHEAD_BYTES, type CacheCounts } from '../../core/byte-lru.js';
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import { deepFreeze, type Frozen } from '../../core/frozen-memo.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
@@ -94,6 +94,18 @@ export class PostgresCommandStore implements CommandStore {
     this.commandLists = new VersionedLists(commandBytes);
     this.listBytes = new VersionedLists(answerBytes);
     this.permissionsLists = new VersionedLists(cacheBytes - commandBytes - answerBytes);
+  }
+
+  /**
+   * Lookups of the per-process lists held (objects, list answers' bytes, permissions), answered
+   * without reading the rows, and the lists each dropped to make room.
+   */
+  cacheCounts(): CacheCounts[] {
+    return [
+      { cache: 'command_lists', ...this.commandLists.counts() },
+      { cache: 'command_list_bytes', ...this.listBytes.counts() },
+      { cache: 'permission_lists', ...this.permissionsLists.counts() },
+    ];
   }
 
   /** Runs `work` in a transaction once this node's earlier planners of the scope are done. */

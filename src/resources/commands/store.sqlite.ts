@@ -8,12 +8,17 @@ import type { GuildCommandPermissions } from '../../core/permissions/command-per
 import type { CommandPlanner, CommandStore, ListRenderer, PermissionsPlanner } from '../../store/store.js';
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import type { Frozen } from '../../core/frozen-memo.js';
+import type { CacheCounts } from '../../core/byte-lru.js';
 import { approximateBytes, ENTRY_OVERHEAD_BYTES } from '../../core/byte-lru.js';
 import { cacheTag, deepFreeze } from '../../store/sqlite/read-caches.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../../store/rows.js';
 
 export class SqliteCommandStore implements CommandStore {
   constructor(private readonly conn: SqliteConnection) {}
+
+  cacheCounts(): CacheCounts[] {
+    return [];
+  }
 
   async listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>> {
     return this.cachedCommands(scope);

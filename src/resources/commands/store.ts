@@ -6,6 +6,7 @@
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
 import type { CommandPlanner } from './rules/mutation.js';
 import type { Frozen } from '../../core/frozen-memo.js';
+import type { CacheCounts } from '../../core/byte-lru.js';
 import type { CommandPermission, GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 
 export type { CommandMutation, CommandPlanner, ScopeState } from './rules/mutation.js';
@@ -24,6 +25,8 @@ export type PermissionsPlanner = (state: PermissionsState) => CommandPermission[
 export type ListRenderer = (commands: readonly StoredCommand[]) => Buffer;
 
 export interface CommandStore {
+  /** The per-process lists this store holds, for /metrics: none where the connection holds the caches (SQLite). */
+  cacheCounts(): CacheCounts[];
   /** The scope's commands, oldest id first. */
   listCommands(scope: CommandScope): Promise<Frozen<StoredCommand[]>>;
   /**
@@ -61,4 +64,11 @@ export interface CommandStore {
     targetId: string,
     planner: PermissionsPlanner,
   ): Promise<GuildCommandPermissions>;
+}
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** Applications' commands and their permissions. */
+    readonly commands: CommandStore;
+  }
 }

@@ -3,6 +3,8 @@ import { messaging } from '../messages/index.js';
 import { defineResource } from '../resource.js';
 import { dmChannelRoutes } from './routes.js';
 import { DmChannelsService } from './service.js';
+import { SqliteDmChannels } from './store.sqlite.js';
+import { PostgresDmChannels } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -12,6 +14,12 @@ declare module '../resource.js' {
 
 export const dmsResource = defineResource({
   name: 'dms',
+  stores: {
+    dms: {
+      sqlite: ({ conn }) => new SqliteDmChannels(conn),
+      postgres: ({ conn }) => new PostgresDmChannels(conn),
+    },
+  },
   services: {
     dms: (parts, services) => new DmChannelsService(messaging(parts, services)),
   },

@@ -17,3 +17,10 @@ export interface DmChannelStore {
   /** The user's DM channels, by id. */
   listDmChannelsOfUser(userId: string): Promise<DmChannel[]>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** DM channels between an app's bot and a user. */
+    readonly dms: DmChannelStore;
+  }
+}

@@ -40,3 +40,10 @@ export interface GuildStructureStore {
    */
   changeGuildStructure<R>(guildId: string, planner: GuildStructurePlanner<R>): Promise<GuildStructureChange<R> | null>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** A guild's roles and channels, changed apart from its members. */
+    readonly guildStructure: GuildStructureStore;
+  }
+}

@@ -9,6 +9,8 @@ import { interactionRoutes } from './routes.js';
 import { InteractionsService } from './service.js';
 import { WebhookMessagesService } from './webhook-messages-service.js';
 import { webhookRoutes } from './webhook-routes.js';
+import { SqliteInteractionStore } from './store.sqlite.js';
+import { PostgresInteractionStore } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -26,6 +28,12 @@ declare module '../resource.js' {
 
 export const interactionsResource = defineResource({
   name: 'interactions',
+  stores: {
+    interactions: {
+      sqlite: ({ conn }) => new SqliteInteractionStore(conn),
+      postgres: ({ conn }) => new PostgresInteractionStore(conn),
+    },
+  },
   migrations: [worldMessageChanges],
   services: {
     callbacks: ({ store, ids, now, worldEvents, metrics }, { renderer, attachments }) =>

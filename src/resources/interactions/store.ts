@@ -172,3 +172,10 @@ export interface InteractionStore {
   putActivityInstance(instance: ActivityInstance): Promise<void>;
   listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** Interactions, their responses and the messages of channels. */
+    readonly interactions: InteractionStore;
+  }
+}

@@ -81,3 +81,10 @@ export interface GuildMemberStore {
   /** False when there is no such ban; else it is lifted, with its audit entry (when given) in the same transaction. */
   deleteGuildBan(guildId: string, userId: string, audit?: AuditEntry): Promise<boolean>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** A guild's members and bans, each a row of its own; the guild read with the members named. */
+    readonly members: GuildMemberStore;
+  }
+}

@@ -16,3 +16,10 @@ export interface NodeLeaseStore {
   /** Gives the id back; it rests for `restMs` so that its next holder's ids start later. */
   releaseNodeLease(nodeId: number, holder: string, restMs: number): Promise<void>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** The nodes' leases (which node serves what). */
+    readonly leases: NodeLeaseStore;
+  }
+}

@@ -5,6 +5,8 @@ import { OidcService } from './oidc-service.js';
 import { oauth2PageRoutes } from './page-routes.js';
 import { oauth2Routes } from './routes.js';
 import { OAuth2Service } from './service.js';
+import { SqliteOAuth2Grants } from './store.sqlite.js';
+import { PostgresOAuth2Grants } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -18,6 +20,12 @@ declare module '../resource.js' {
 
 export const oauth2Resource = defineResource({
   name: 'oauth2',
+  stores: {
+    oauth2Grants: {
+      sqlite: ({ conn }) => new SqliteOAuth2Grants(conn),
+      postgres: ({ conn }) => new PostgresOAuth2Grants(conn),
+    },
+  },
   services: {
     oidc: ({ store, address, now }) => new OidcService(store.oauth2Grants, address, now),
     oauth2: ({ store, now }, { oidc, world }) =>

@@ -91,3 +91,10 @@ export interface OAuth2GrantStore {
   /** The stored signing key; when there is none, `candidate` is stored and returned (the first writer wins across nodes). */
   signingKey(candidate: SigningKeyRecord): Promise<SigningKeyRecord>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** Authorization codes, refresh tokens, user authorizations, the signing key. */
+    readonly oauth2Grants: OAuth2GrantStore;
+  }
+}

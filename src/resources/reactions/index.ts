@@ -2,6 +2,8 @@
 import { defineResource } from '../resource.js';
 import { messageReactionRoutes } from './routes.js';
 import { ReactionsService } from './service.js';
+import { SqliteReactionStore } from './store.sqlite.js';
+import { PostgresReactionStore } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -11,6 +13,12 @@ declare module '../resource.js' {
 
 export const reactionsResource = defineResource({
   name: 'reactions',
+  stores: {
+    reactions: {
+      sqlite: ({ conn }) => new SqliteReactionStore(conn),
+      postgres: ({ conn }) => new PostgresReactionStore(conn),
+    },
+  },
   services: {
     reactions: ({ store, now, worldEvents }) =>
       new ReactionsService({

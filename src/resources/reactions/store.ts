@@ -45,3 +45,10 @@ export interface ReactionStore {
   /** Each emoji on the message with its count, in the order each was first added. */
   countReactions(channelId: string, messageId: string, viewerId: string): Promise<ReactionCount[]>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** Messages' reactions. */
+    readonly reactions: ReactionStore;
+  }
+}

@@ -2,6 +2,8 @@
 import { defineResource } from '../resource.js';
 import { snapshotRoutes } from './routes.js';
 import { SnapshotService } from './service.js';
+import { SqliteSnapshotStore } from './store.sqlite.js';
+import { PostgresSnapshotStore } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -11,6 +13,12 @@ declare module '../resource.js' {
 
 export const snapshotsResource = defineResource({
   name: 'snapshots',
+  stores: {
+    snapshots: {
+      sqlite: ({ conn }) => new SqliteSnapshotStore(conn),
+      postgres: ({ conn }) => new PostgresSnapshotStore(conn),
+    },
+  },
   services: {
     snapshots: ({ store, ids }, { world }) => new SnapshotService(store.snapshots, world, ids),
   },

@@ -102,3 +102,10 @@ export interface SnapshotStore {
   /** Empties every state table, in one transaction (then a world can be imported onto nothing). */
   clearState(): Promise<void>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** Snapshots of the whole state, for tests (restore, reset). */
+    readonly snapshots: SnapshotStore;
+  }
+}

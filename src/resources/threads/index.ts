@@ -4,6 +4,8 @@ import { ThreadListsService } from './lists-service.js';
 import { ThreadMembersService } from './members-service.js';
 import { threadRoutes } from './routes.js';
 import { ThreadsService } from './service.js';
+import { SqliteThreads } from './store.sqlite.js';
+import { PostgresThreads } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -15,6 +17,12 @@ declare module '../resource.js' {
 
 export const threadsResource = defineResource({
   name: 'threads',
+  stores: {
+    threads: {
+      sqlite: ({ conn, shared }) => new SqliteThreads(conn, shared),
+      postgres: ({ conn, shared }) => new PostgresThreads(conn, shared),
+    },
+  },
   services: {
     threads: ({ store, ids, now, worldEvents }, { auditLog, slowmode }) =>
       new ThreadsService({

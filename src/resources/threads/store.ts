@@ -45,3 +45,10 @@ export interface ThreadStore {
   /** The thread's members, by join time then id. */
   listThreadMembers(guildId: string, threadId: string): Promise<ThreadMemberRow[]>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** Threads created through the API and their members. */
+    readonly threads: ThreadStore;
+  }
+}

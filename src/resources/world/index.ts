@@ -2,6 +2,8 @@
 import { defineResource } from '../resource.js';
 import { adminRoutes } from './routes.js';
 import { WorldService } from './service.js';
+import { SqliteWorldStore } from './store.sqlite.js';
+import { PostgresWorldStore } from './store.postgres.js';
 
 declare module '../resource.js' {
   interface NodeServices {
@@ -11,6 +13,12 @@ declare module '../resource.js' {
 
 export const worldResource = defineResource({
   name: 'world',
+  stores: {
+    world: {
+      sqlite: ({ conn, shared }) => new SqliteWorldStore(conn, shared),
+      postgres: ({ conn, shared }) => new PostgresWorldStore(conn, shared),
+    },
+  },
   services: {
     world: ({ store, worldEvents }, { commands }) =>
       new WorldService(store.world, store.members, commands, worldEvents),

@@ -99,3 +99,10 @@ export interface WorldStore {
   findOAuth2Token(accessToken: string): Promise<IssuedToken | null>;
   listOAuth2Tokens(): Promise<IssuedToken[]>;
 }
+
+declare module '../../store/store.js' {
+  interface ResourceStores {
+    /** Applications, users, guilds and OAuth2 tokens, and the world document as a whole. */
+    readonly world: WorldStore;
+  }
+}

@@ -2,32 +2,19 @@
  * The PostgreSQL store: each focused store is its table module over one bounded pool on one
  * schema. `open` applies the migrations the schema lacks before the store is handed out.
  */
-import { PostgresAttachmentStore } from '../../resources/attachments/store.postgres.js';
 import type { DependencyObserver } from '../../core/dependencies.js';
 import { SchemaTooNewError, type MigrationReport } from '../schema-version.js';
-import type { Store } from '../store.js';
+import type { ResourceStores, Store } from '../store.js';
 import type { CacheCounts } from '../../core/byte-lru.js';
-import { PostgresCommandStore } from '../../resources/commands/store.postgres.js';
 import {
   PostgresConnection,
   QUERY_TIMEOUT_MARGIN_MS,
   type PostgresConnectionOptions,
   type TimedQuery,
 } from './connection.js';
-import { PostgresInteractionStore } from '../../resources/interactions/store.postgres.js';
-import { PostgresReactionStore } from '../../resources/reactions/store.postgres.js';
-import { PostgresAuditLogStore } from '../../resources/audit-log/store.postgres.js';
-import { PostgresNodeLeaseStore } from '../../resources/node-leases/store.postgres.js';
-import { PostgresSnapshotStore } from '../../resources/snapshots/store.postgres.js';
 import { migrate } from './migrate.js';
 import { datedMigrationsOf } from '../migrations/index.js';
-import { RESOURCES } from '../../resources/index.js';
-import { PostgresWorldStore } from '../../resources/world/store.postgres.js';
-import { PostgresOAuth2Grants } from '../../resources/oauth2/store.postgres.js';
-import { PostgresGuildMembers } from '../../resources/members/store.postgres.js';
-import { PostgresGuildStructure } from '../../resources/guild-structure/store.postgres.js';
-import { PostgresThreads } from '../../resources/threads/store.postgres.js';
-import { PostgresDmChannels } from '../../resources/dms/store.postgres.js';
+import { buildResourceStores, RESOURCES } from '../../resources/index.js';
 import { createPostgresShared } from './shared.js';
 
 /** The database could not be reached or migrated at start-up (the cause says why). */
@@ -47,20 +34,12 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
   cacheBytes?: number | undefined;
 }
 
+// The resources' stores (`store.reactions`...), assigned in the constructor from their resources.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- every member is assigned by the constructor
+export interface PostgresStore extends ResourceStores {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class PostgresStore implements Store {
-  readonly world: PostgresWorldStore;
-  readonly oauth2Grants: PostgresOAuth2Grants;
-  readonly members: PostgresGuildMembers;
-  readonly guildStructure: PostgresGuildStructure;
-  readonly threads: PostgresThreads;
-  readonly dms: PostgresDmChannels;
-  readonly commands: PostgresCommandStore;
-  readonly interactions: PostgresInteractionStore;
-  readonly reactions: PostgresReactionStore;
-  readonly leases: PostgresNodeLeaseStore;
-  readonly snapshots: PostgresSnapshotStore;
-  readonly attachments: PostgresAttachmentStore;
-  readonly auditLog: PostgresAuditLogStore;
   private closed: Promise<void> | null = null;
 
   private constructor(
@@ -68,19 +47,7 @@ export class PostgresStore implements Store {
     cacheBytes: number | undefined,
   ) {
     const shared = createPostgresShared(conn);
-    this.world = new PostgresWorldStore(conn, shared);
-    this.oauth2Grants = new PostgresOAuth2Grants(conn);
-    this.members = new PostgresGuildMembers(conn, shared);
-    this.guildStructure = new PostgresGuildStructure(conn, shared);
-    this.threads = new PostgresThreads(conn, shared);
-    this.dms = new PostgresDmChannels(conn);
-    this.commands = new PostgresCommandStore(conn, cacheBytes);
-    this.interactions = new PostgresInteractionStore(conn);
-    this.reactions = new PostgresReactionStore(conn);
-    this.leases = new PostgresNodeLeaseStore(conn);
-    this.snapshots = new PostgresSnapshotStore(conn);
-    this.attachments = new PostgresAttachmentStore(conn);
-    this.auditLog = new PostgresAuditLogStore(conn);
+    Object.assign(this, buildResourceStores('postgres', { conn, shared, cacheBytes }));
   }
 
   /**
@@ -116,11 +83,7 @@ export class PostgresStore implements Store {
    * without reading the rows, and the lists each dropped to make room.
    */
   cacheCounts(): CacheCounts[] {
-    return [
-      { cache: 'command_lists', ...this.commands.commandLists.counts() },
-      { cache: 'command_list_bytes', ...this.commands.listBytes.counts() },
-      { cache: 'permission_lists', ...this.commands.permissionsLists.counts() },
-    ];
+    return this.commands.cacheCounts();
   }
 
   async schemaVersion(): Promise<number> {
