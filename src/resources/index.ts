@@ -93,3 +93,8 @@ export function buildResourceStores(
   }
   return stores as unknown as ResourceStores;
 }
+
+/** Every resource's tables of channel-owned rows, deleted with their channel (`Resource.channelOwnedTables`). */
+export function channelOwnedTables(): string[] {
+  return RESOURCES.flatMap((resource) => resource.channelOwnedTables ?? []);
+}

@@ -79,6 +79,11 @@ export interface Resource {
   readonly apiRoutes?: (api: FastifyInstance, context: RouteContext) => Promise<void>;
   /** Its routes outside the API: the admin API, pages, files, probes. */
   readonly rootRoutes?: (app: FastifyInstance, context: RouteContext) => Promise<void>;
+  /**
+   * Its tables whose rows belong to a channel (by `channel_id`) and go with it, in the channel's
+   * delete transaction (a channel's messages, their files, a channel's webhooks).
+   */
+  readonly channelOwnedTables?: readonly string[];
   /** Its dated schema migrations, one file each in its `migrations/` folder (`store/dated-migrations.ts`). */
   readonly migrations?: readonly DatedMigration[];
 }

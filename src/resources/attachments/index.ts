@@ -14,6 +14,7 @@ declare module '../resource.js' {
 
 export const attachmentsResource = defineResource({
   name: 'attachments',
+  channelOwnedTables: ['attachment_chunks', 'attachment_files'],
   stores: {
     attachments: {
       sqlite: ({ conn }) => new SqliteAttachmentStore(conn),

@@ -2,15 +2,6 @@
 import type { Guild, Member } from '../../core/world/types.js';
 import type { GuildStructure } from './store.js';
 
-/** Tables whose rows belong to a channel (by `channel_id`) and go with it: its messages and theirs. */
-export const CHANNEL_OWNED_TABLES = [
-  'attachment_chunks',
-  'attachment_files',
-  'message_reactions',
-  'message_pins',
-  'messages',
-] as const;
-
 /** The guild's document (members left out) with the structure written in. */
 export function withStructure(document: Guild, structure: GuildStructure): Guild {
   const channelIds = new Set(structure.channels.map((c) => c.id));

@@ -28,6 +28,9 @@ declare module '../resource.js' {
 
 export const interactionsResource = defineResource({
   name: 'interactions',
+  // The channel's messages, their pins (the pins resource has no table of its own) and what
+  // the API changed of the world file's.
+  channelOwnedTables: ['message_pins', 'messages', 'world_message_changes'],
   stores: {
     interactions: {
       sqlite: ({ conn }) => new SqliteInteractionStore(conn),

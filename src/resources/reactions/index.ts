@@ -13,6 +13,7 @@ declare module '../resource.js' {
 
 export const reactionsResource = defineResource({
   name: 'reactions',
+  channelOwnedTables: ['message_reactions'],
   stores: {
     reactions: {
       sqlite: ({ conn }) => new SqliteReactionStore(conn),

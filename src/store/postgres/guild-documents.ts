@@ -6,7 +6,6 @@
  * composed, not inherited); the writes run on the caller's client, inside its transaction.
  */
 import type { Guild, Member } from '../../core/world/types.js';
-import { CHANNEL_OWNED_TABLES } from '../../resources/guild-structure/rows.js';
 import { withoutStoredThreads, withStoredThreads, type StoredThreadRow } from '../../resources/threads/rows.js';
 import { guildDocument, storedDocument, withMembers } from '../rows.js';
 import type { PostgresClient, PostgresConnection } from './connection.js';
@@ -40,7 +39,11 @@ export function guildOfRow(row: { doc: string; members: string | null; threads?:
 }
 
 export class PostgresGuildDocuments {
-  constructor(private readonly conn: PostgresConnection) {}
+  /** `channelOwnedTables`: the tables whose rows belong to a channel (by `channel_id`) and go with it (`Resource.channelOwnedTables`). */
+  constructor(
+    private readonly conn: PostgresConnection,
+    private readonly channelOwnedTables: readonly string[],
+  ) {}
 
   /** The guild a channel, or a stored thread, belongs to. */
   async guildIdOfChannel(channelId: string): Promise<string | null> {
@@ -107,7 +110,7 @@ export class PostgresGuildDocuments {
   /** The rows the channels own (messages, pins, reactions, files), not the threads under them (inside the caller's transaction). */
   async dropChannelOwnedRows(client: PostgresClient, channelIds: readonly string[]): Promise<void> {
     if (channelIds.length === 0) return;
-    for (const table of CHANNEL_OWNED_TABLES) {
+    for (const table of this.channelOwnedTables) {
       await client.query(`DELETE FROM ${table} WHERE channel_id = ANY($1::text[])`, [channelIds]);
     }
   }

@@ -14,7 +14,7 @@ import {
 } from './connection.js';
 import { migrate } from './migrate.js';
 import { datedMigrationsOf } from '../migrations/index.js';
-import { buildResourceStores, RESOURCES } from '../../resources/index.js';
+import { buildResourceStores, channelOwnedTables, RESOURCES } from '../../resources/index.js';
 import { createPostgresShared } from './shared.js';
 
 /** The database could not be reached or migrated at start-up (the cause says why). */
@@ -46,7 +46,7 @@ export class PostgresStore implements Store {
     private readonly conn: PostgresConnection,
     cacheBytes: number | undefined,
   ) {
-    const shared = createPostgresShared(conn);
+    const shared = createPostgresShared(conn, channelOwnedTables());
     Object.assign(this, buildResourceStores('postgres', { conn, shared, cacheBytes }));
   }
 

@@ -12,6 +12,6 @@ export interface PostgresShared {
 }
 
 /** The shared parts of one connection: built once, handed to every store on it. */
-export function createPostgresShared(conn: PostgresConnection): PostgresShared {
-  return { guilds: new PostgresGuildDocuments(conn) };
+export function createPostgresShared(conn: PostgresConnection, channelOwnedTables: readonly string[]): PostgresShared {
+  return { guilds: new PostgresGuildDocuments(conn, channelOwnedTables) };
 }

@@ -7,14 +7,17 @@
  */
 import { approximateBytes } from '../../core/byte-lru.js';
 import type { Guild, Member } from '../../core/world/types.js';
-import { CHANNEL_OWNED_TABLES } from '../../resources/guild-structure/rows.js';
 import { withoutStoredThreads, withStoredThreads } from '../../resources/threads/rows.js';
 import { freezeDocument, guildDocument, storedDocument } from '../rows.js';
 import type { SqliteConnection } from './connection.js';
 import { cacheTag } from './read-caches.js';
 
 export class SqliteGuildDocuments {
-  constructor(private readonly conn: SqliteConnection) {}
+  /** `channelOwnedTables`: the tables whose rows belong to a channel (by `channel_id`) and go with it (`Resource.channelOwnedTables`). */
+  constructor(
+    private readonly conn: SqliteConnection,
+    private readonly channelOwnedTables: readonly string[],
+  ) {}
 
   /** The guild a channel, or a stored thread, belongs to. */
   guildIdOfChannel(channelId: string): string | null {
@@ -96,7 +99,7 @@ export class SqliteGuildDocuments {
   /** The rows the channels own (messages, pins, reactions, files), not the threads under them (inside the caller's transaction). */
   dropChannelOwnedRows(channelIds: readonly string[]): void {
     for (const channelId of channelIds) {
-      for (const table of CHANNEL_OWNED_TABLES) {
+      for (const table of this.channelOwnedTables) {
         this.conn.sql(`DELETE FROM ${table} WHERE channel_id = ?`).run(channelId);
       }
     }

@@ -12,6 +12,6 @@ export interface SqliteShared {
 }
 
 /** The shared parts of one connection: built once, handed to every store on it. */
-export function createSqliteShared(conn: SqliteConnection): SqliteShared {
-  return { guilds: new SqliteGuildDocuments(conn) };
+export function createSqliteShared(conn: SqliteConnection, channelOwnedTables: readonly string[]): SqliteShared {
+  return { guilds: new SqliteGuildDocuments(conn, channelOwnedTables) };
 }

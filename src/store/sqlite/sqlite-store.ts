@@ -4,7 +4,7 @@
  */
 import type { MigrationReport } from '../schema-version.js';
 import { datedMigrationsOf } from '../migrations/index.js';
-import { buildResourceStores, RESOURCES } from '../../resources/index.js';
+import { buildResourceStores, channelOwnedTables, RESOURCES } from '../../resources/index.js';
 import type { ResourceStores, Store } from '../store.js';
 import type { CacheCounts } from '../../core/byte-lru.js';
 import { SqliteConnection } from './connection.js';
@@ -36,7 +36,7 @@ export class SqliteStore implements Store {
       options.cacheBytes,
       datedMigrationsOf(RESOURCES),
     );
-    const shared = createSqliteShared(this.conn);
+    const shared = createSqliteShared(this.conn, channelOwnedTables());
     Object.assign(this, buildResourceStores('sqlite', { conn: this.conn, shared }));
   }
 
