@@ -4,35 +4,36 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeAttachmentStoreContract } from './attachment-store.contract.js';
-import { describeAuditLogContract } from './audit-log.contract.js';
-import { describeCommandStoreContract } from './command-store.contract.js';
+import { readdirSync } from 'node:fs';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
-import { describeGuildMembersContract } from './guild-members.contract.js';
-import { describeGuildStructureContract } from './guild-structure.contract.js';
-import { describeInteractionStoreContract } from './interaction-store.contract.js';
-import { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
-import { describeSnapshotStoreContract } from './snapshot-store.contract.js';
-import { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
-import { describeReactionStoreContract } from './reaction-store.contract.js';
-import { describeWorldStoreContract } from './world-store.contract.js';
-import { describeThreadsContract } from './threads.contract.js';
-import { describeWorldChangeContract } from './world-change.contract.js';
 
 export type { ContractDatabase, ContractOptions, MakeStores } from './harness.js';
-export { describeAttachmentStoreContract } from './attachment-store.contract.js';
-export { describeAuditLogContract } from './audit-log.contract.js';
-export { describeCommandStoreContract } from './command-store.contract.js';
-export { describeGuildMembersContract } from './guild-members.contract.js';
-export { describeGuildStructureContract } from './guild-structure.contract.js';
-export { describeInteractionStoreContract } from './interaction-store.contract.js';
-export { describeNodeLeaseStoreContract } from './node-lease-store.contract.js';
-export { describeSnapshotStoreContract } from './snapshot-store.contract.js';
-export { describeWorldStoreContract } from './world-store.contract.js';
-export { describeWorldChangeContract } from './world-change.contract.js';
-export { describeOAuth2GrantsContract } from './oauth2-grants.contract.js';
-export { describeReactionStoreContract } from './reaction-store.contract.js';
-export { describeThreadsContract } from './threads.contract.js';
+
+/** One store's part of the suite, as each `*.contract.ts` of this folder exports it (`describe...Contract`). */
+type DescribeContract = (name: string, make: MakeStores) => void;
+
+/**
+ * Every `*.contract.ts` of this folder, found rather than listed: a new resource's store cases
+ * are a new file here and edit nothing else. Each `describe...Contract` export is one store's part.
+ */
+async function contractsOfThisFolder(): Promise<[string, DescribeContract][]> {
+  const files = readdirSync(new URL('.', import.meta.url))
+    .filter((file) => file.endsWith('.contract.js'))
+    .sort();
+  const found: [string, DescribeContract][] = [];
+  for (const file of files) {
+    const module = (await import(new URL(file, import.meta.url).href)) as Record<string, unknown>;
+    for (const [exported, value] of Object.entries(module)) {
+      if (/^describe\w+Contract$/.test(exported) && typeof value === 'function') {
+        found.push([`${file}#${exported}`, value as DescribeContract]);
+      }
+    }
+  }
+  if (found.length === 0) throw new Error('no store contract found beside test/store-contract/index');
+  return found;
+}
+
+const CONTRACTS = await contractsOfThisFolder();
 
 /** The aggregate: answers `ping` while open, rejects it once closed, and closes twice without harm. */
 export function describeStoreLifecycleContract(name: string, make: MakeStores): void {
@@ -52,17 +53,5 @@ export function describeStoreLifecycleContract(name: string, make: MakeStores): 
 
 export function describeStoreContract(name: string, make: MakeStores): void {
   describeStoreLifecycleContract(name, make);
-  describeWorldStoreContract(name, make);
-  describeWorldChangeContract(name, make);
-  describeGuildMembersContract(name, make);
-  describeGuildStructureContract(name, make);
-  describeCommandStoreContract(name, make);
-  describeInteractionStoreContract(name, make);
-  describeNodeLeaseStoreContract(name, make);
-  describeSnapshotStoreContract(name, make);
-  describeOAuth2GrantsContract(name, make);
-  describeAttachmentStoreContract(name, make);
-  describeReactionStoreContract(name, make);
-  describeAuditLogContract(name, make);
-  describeThreadsContract(name, make);
+  for (const [, describeContract] of CONTRACTS) describeContract(name, make);
 }
