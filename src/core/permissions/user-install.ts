@@ -80,3 +80,40 @@ export function userInstallInvocationAllowed(scene: UserInstallScene, command: S
 export function userInstallResponsesForcedEphemeral(memberPermissions: bigint): boolean {
   return !hasAll(memberPermissions, USE_EXTERNAL_APPS);
 }
+
+/**
+ * `app_permissions` in a group DM (context 2), as v10 documents them: what a group DM gives any
+ * app's messages (ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE); no bot is ever in one.
+ */
+export const GROUP_DM_APP_PERMISSIONS = ATTACH_FILES | PermissionFlagsBits.EmbedLinks | MENTION_EVERYONE;
+
+/** Why a user-install command is not in a group DM's picker (null: it is). */
+export type GroupDmRefusal = 'not_user_installable' | 'context' | 'entry_point' | 'age_restricted';
+
+/**
+ * The command's availability in a group DM the user is a recipient of, through their own install
+ * of the app (the caller has checked that they installed it): a global USER_INSTALL command whose
+ * `contexts` hold PRIVATE_CHANNEL (absent contexts: every context, as v10 defaults new commands).
+ * A group DM has no permissions to check; an age-restricted command needs an age-verified user.
+ */
+export function groupDmRefusal(
+  app: Pick<Application, 'integration_types' | 'flags'>,
+  user: Pick<User, 'age_verified'>,
+  command: StoredCommand,
+): GroupDmRefusal | null {
+  if (!isUserInstallable(app, command)) return 'not_user_installable';
+  const contexts = command.definition.contexts;
+  if (contexts !== null && !contexts.includes(InteractionContext.PrivateChannel)) return 'context';
+  if (command.definition.type === CommandType.PrimaryEntryPoint && !hasActivities(app)) return 'entry_point';
+  if (command.definition.nsfw && !user.age_verified) return 'age_restricted';
+  return null;
+}
+
+/** May the user see and invoke this command of an app they installed, in a group DM they are in? */
+export function userInstallAllowsInGroupDm(
+  app: Pick<Application, 'integration_types' | 'flags'>,
+  user: Pick<User, 'age_verified'>,
+  command: StoredCommand,
+): boolean {
+  return groupDmRefusal(app, user, command) === null;
+}

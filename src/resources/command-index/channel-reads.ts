@@ -50,6 +50,9 @@ export class ChannelsService {
     // The user's DM with a bot has a picker too (someone else's DM: 50001, by `find`).
     const dm = await this.dms.find({ kind: 'user', userId: user.id }, channelId);
     if (dm) return this.commandIndex.dmIndexBytes(dm.application_id, user, locale);
+    // A group DM's picker: the apps its recipient installed to their account (anyone else: 50001).
+    const groupDm = await this.dms.findGroupDm({ kind: 'user', userId: user.id }, channelId);
+    if (groupDm) return this.commandIndex.groupDmIndexBytes(user, locale);
     const { guild, channel } = await this.find(channelId, user.id);
     const scene = this.commandIndex.sceneOf(guild, channel, user);
     // canViewChannel, from the permissions the scene already holds.
@@ -79,6 +82,8 @@ export class ChannelsService {
       reader.kind === 'bot' ? { kind: 'bot', applicationId: reader.app.id } : { kind: 'user', userId: reader.user.id };
     const dm = await this.dms.find(viewer, channelId);
     if (dm) return this.dms.messages(viewer, dm, page);
+    const groupDm = await this.dms.findGroupDm(viewer, channelId);
+    if (groupDm) return this.dms.groupDmMessages(viewer, groupDm, page);
     const { guild, channel } = await this.find(channelId, reader.kind === 'bot' ? reader.app.id : reader.user.id);
     if (reader.kind === 'bot') {
       if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw apiError('MissingAccess');

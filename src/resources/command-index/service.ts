@@ -18,7 +18,7 @@ import { visibleCommands } from '../../core/permissions/visible-commands.js';
 import { memberFacts, type MemberFacts } from '../../core/permissions/member-facts.js';
 import type { Application, Channel, Guild, Member, User } from '../../core/world/types.js';
 import type { CommandStore, OAuth2GrantStore, WorldStore } from '../../store/store.js';
-import { userInstallAllowsInGuild } from '../../core/permissions/user-install.js';
+import { userInstallAllowsInGroupDm, userInstallAllowsInGuild } from '../../core/permissions/user-install.js';
 import { dmAuthorization } from '../interactions/rules/dm-access.js';
 import { memberOf } from '../../core/world/member-index.js';
 import { CommandIndexCache, splitCacheBudget, type IndexAppInputs } from './cache.js';
@@ -242,6 +242,20 @@ export class CommandIndexService {
     const globalCommands = await this.store.commands.listCommands({ applicationId, guildId: null });
     const commands = globalCommands.filter((command) => dmAuthorization(command, userInstalled) !== null);
     return Buffer.from(indexJson(commands.length > 0 ? [{ app, commands }] : [], localized(locale)));
+  }
+
+  /**
+   * The picker of a group DM the user is a recipient of (context PRIVATE_CHANNEL): no app is
+   * installed there, so only the apps the user installed to their account bring commands, those
+   * whose contexts allow a group DM (ascending app id).
+   */
+  async groupDmIndexBytes(user: User, locale: Locale | null): Promise<Buffer> {
+    const visible: VisibleApp[] = [];
+    for (const { app, globalCommands } of await this.readUserInstalls(user)) {
+      const commands = globalCommands.filter((command) => userInstallAllowsInGroupDm(app, user, command));
+      if (commands.length > 0) visible.push({ app, commands });
+    }
+    return Buffer.from(indexJson(visible, localized(locale)));
   }
 
   /** What the index is made of, read from the store: each app installed for commands, in install order. */
