@@ -3,6 +3,7 @@
  * member who can view the channel, and its messages for a member or an installed app's bot that
  * may read its history. Anyone else gets Missing Access; a channel no guild has, Unknown Channel.
  */
+import { ChannelType } from 'discord-api-types/v10';
 import type { Locale } from '../../core/locales.js';
 import { apiError } from '../../core/io/errors.js';
 import { VIEW_CHANNEL, hasAll } from '../../core/permissions/bits.js';
@@ -22,7 +23,8 @@ export type ChannelReader = { kind: 'user'; user: User } | { kind: 'bot'; app: A
 
 /** The answer of the "Why not?" endpoint. */
 export interface CommandIndexExplanation {
-  guild_id: string;
+  /** null in a group DM. */
+  guild_id: string | null;
   channel: { id: string; name: string; type: number };
   user: { id: string; username: string };
   applications: AppExplanation[];
@@ -65,6 +67,15 @@ export class ChannelsService {
    * and reason. Only about the caller, and only where the caller may open the picker.
    */
   async explainCommandIndex(user: User, channelId: string): Promise<CommandIndexExplanation> {
+    const groupDm = await this.dms.findGroupDm({ kind: 'user', userId: user.id }, channelId);
+    if (groupDm) {
+      return {
+        guild_id: null,
+        channel: { id: groupDm.id, name: groupDm.name ?? '', type: ChannelType.GroupDM },
+        user: { id: user.id, username: user.username },
+        applications: await this.commandIndex.explainGroupDm(user),
+      };
+    }
     const { guild, channel } = await this.find(channelId, user.id);
     const member = memberOf(guild, user.id);
     if (!member || !canViewChannel(guild, member, channel)) throw apiError('MissingAccess');

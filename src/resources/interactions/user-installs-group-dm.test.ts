@@ -187,6 +187,30 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
       assert.equal(seen.all().length, before);
     });
 
+    test('"Why not?" in the group DM names the rule for each command, and for bob the missing install', async () => {
+      const explain = (token: string) =>
+        server.request('GET', `/channels/${GROUP_DM}/application-command-index/explain`, { auth: token });
+      const erins = await explain(ERIN_TOKEN);
+      assert.equal(erins.status, 200, erins.text);
+      assert.equal(erins.body.guild_id, null);
+      assert.equal(erins.body.channel.type, ChannelType.GroupDM);
+      const demo = (erins.body.applications as Json[]).find((a) => a.id === DEMO_APP_ID)!;
+      const byName = (app: Json) =>
+        Object.fromEntries((app.commands as Json[]).map((c) => [(c.command as Json).name, c]));
+      const erinsCommands = byName(demo);
+      assert.equal(erinsCommands.note!.verdict, 'shown');
+      assert.equal((erinsCommands.dmonly!.reason as Json).kind, 'user_install_context');
+      assert.match(erinsCommands.dmonly!.text as string, /PRIVATE_CHANNEL/);
+      assert.equal((erinsCommands.guildside!.reason as Json).kind, 'user_install_integration_type');
+      const bobs = await explain(BOB_TOKEN);
+      const bobsCommands = byName((bobs.body.applications as Json[]).find((a) => a.id === DEMO_APP_ID)!);
+      assert.equal(bobsCommands.note!.verdict, 'hidden');
+      assert.equal((bobsCommands.note!.reason as Json).kind, 'user_install_missing');
+      assert.match(bobsCommands.note!.text as string, /not installed to your account/);
+      const strangers = await explain(DAVE_TOKEN);
+      assert.equal(strangers.status, 403, strangers.text);
+    });
+
     test('the bot itself cannot post in the group DM (50001)', async () => {
       const posted = await server.request('POST', `/channels/${GROUP_DM}/messages`, {
         auth: BOT,
