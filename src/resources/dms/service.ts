@@ -104,7 +104,8 @@ export class DmChannelsService {
   /** The user's group DMs (the console's list), each as the user sees it. */
   async groupDmsOfUser(userId: string): Promise<WireObject[]> {
     const wired: WireObject[] = [];
-    for (const dm of await this.deps.dmChannels.listGroupDmsOfUser(userId)) wired.push(await this.wireGroupDm(dm, userId));
+    for (const dm of await this.deps.dmChannels.listGroupDmsOfUser(userId))
+      wired.push(await this.wireGroupDm(dm, userId));
     return wired;
   }
 

@@ -21,10 +21,10 @@ export async function writeGroupDms(client: Queryable, groupDms: readonly GroupD
       [dm.id, JSON.stringify(dm)],
     );
     await client.query('DELETE FROM group_dm_recipients WHERE channel_id = $1', [dm.id]);
-    await client.query(
-      'INSERT INTO group_dm_recipients (channel_id, user_id) SELECT $1, unnest($2::text[])',
-      [dm.id, dm.recipients],
-    );
+    await client.query('INSERT INTO group_dm_recipients (channel_id, user_id) SELECT $1, unnest($2::text[])', [
+      dm.id,
+      dm.recipients,
+    ]);
   }
 }
 

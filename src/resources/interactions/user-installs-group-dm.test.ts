@@ -127,7 +127,10 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
       const daves = await server.request('GET', '/users/@me/channels', { auth: DAVE_TOKEN });
       assert.equal((daves.body as Json[]).filter((c) => c.id === GROUP_DM).length, 0);
       const exported = await adminRequest(server, 'GET', '/world');
-      assert.deepEqual((exported.body.group_dms as Json[]).map((g) => g.id), [GROUP_DM]);
+      assert.deepEqual(
+        (exported.body.group_dms as Json[]).map((g) => g.id),
+        [GROUP_DM],
+      );
     });
 
     test('before the install the picker is empty and invoking is 403 50013; a stranger gets 50001 and 10003', async () => {
@@ -145,8 +148,12 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
       assert.equal(strangerInvokes.body.code, 10003);
     });
 
-    test('after the install: only the USER_INSTALL command whose contexts hold 2 is in her picker, not bob\'s', async () => {
-      const query = new URLSearchParams({ client_id: DEMO_APP_ID, scope: 'applications.commands', integration_type: '1' });
+    test("after the install: only the USER_INSTALL command whose contexts hold 2 is in her picker, not bob's", async () => {
+      const query = new URLSearchParams({
+        client_id: DEMO_APP_ID,
+        scope: 'applications.commands',
+        integration_type: '1',
+      });
       const result = await consent(server.url, `${server.url}/oauth2/authorize?${query.toString()}`, {
         userToken: ERIN_TOKEN,
       });
@@ -227,7 +234,9 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
       assert.equal(refused.status, 400, refused.text);
       assert.equal(refused.body.code, 50035);
       assert.ok(refused.body.errors.group_dms['0'].recipients['1']._errors, refused.text);
-      const tooFew = await adminRequest(server, 'POST', '/world', { group_dms: [{ id: ADDED_GROUP_DM, recipients: [] }] });
+      const tooFew = await adminRequest(server, 'POST', '/world', {
+        group_dms: [{ id: ADDED_GROUP_DM, recipients: [] }],
+      });
       assert.equal(tooFew.status, 400, tooFew.text);
       assert.ok(tooFew.body.errors.group_dms['0'].recipients._errors, tooFew.text);
       const empty = await picker(ADDED_GROUP_DM, ERIN_TOKEN);
