@@ -235,7 +235,10 @@ export function stubStore(
   const ofGuild = keep(commands.filter((c) => c.guild_id !== null));
   const permissions = keep(guildPermissions);
   return {
-    world: { getApplication: async (id) => structuredClone(apps.find((app) => app.id === id) ?? null) },
+    world: {
+      getApplication: async (id) => structuredClone(apps.find((app) => app.id === id) ?? null),
+      listApplications: async () => structuredClone(apps),
+    },
     // Nobody installed an app to their account here.
     oauth2Grants: { listUserInstalls: async () => [], getUserAuthorization: async () => null },
     commands: {

@@ -12,6 +12,7 @@ import type {
   VerdictValue,
 } from './explain.js';
 import { InvocationReason } from './invocation.js';
+import { UserInstallReason } from './user-install.js';
 
 const VERDICT_WORDS: Readonly<Record<VerdictValue, string>> = {
   shown: 'Shown',
@@ -112,6 +113,18 @@ function reasonWords(reason: ExplanationReason, allowed: boolean): string {
       return `USER commands need ${missing} in ${where}: listed, but using it fails`;
     case InvocationReason.TimedOut:
       return 'you are timed out: a timed-out member uses no command until the timeout ends';
+    case UserInstallReason.NotInstalledForUser:
+      return 'the app is not installed to your account: its user-install commands do not follow you here';
+    case UserInstallReason.IntegrationType:
+      return `the command's integration types (${numbered(reason.integration_types, INTEGRATION_TYPE_NAMES)}) leave out user installs (USER_INSTALL)`;
+    case UserInstallReason.Context:
+      return `the command's contexts (${numbered(reason.contexts, CONTEXT_NAMES)}) leave out group DMs (PRIVATE_CHANNEL)`;
+    case UserInstallReason.EntryPoint:
+      return 'an entry point command of an app without Activities';
+    case UserInstallReason.AgeRestricted:
+      return 'age-restricted command, and you are not age-verified';
+    case UserInstallReason.Allowed:
+      return 'you installed the app to your account, and the command works in group DMs';
     default:
       return overwriteSentence(reason, allowed);
   }

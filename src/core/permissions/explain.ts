@@ -27,6 +27,8 @@ import { AccessScene, evaluateCommandAccessFast, type AccessSceneInput } from '.
 import { flagNames } from './flag-names.js';
 import { InvocationReason, type InvocationReasonCode } from './invocation.js';
 import { indexGuildPermissions, indexOverwrites } from './overwrite-index.js';
+import { groupDmRefusal, UserInstallReason, type UserInstallReasonCode } from './user-install.js';
+import type { Application, User } from '../world/types.js';
 
 /** What the member gets: the command in the picker, not there, or there but refused when invoked. */
 export const Verdict = {
@@ -37,8 +39,8 @@ export const Verdict = {
 } as const;
 export type VerdictValue = (typeof Verdict)[keyof typeof Verdict];
 
-/** The rule that decided: the engine's reason code, or the invocation rule's. */
-export type ExplanationKind = AccessReasonCode | InvocationReasonCode;
+/** The rule that decided: the engine's reason code, the invocation rule's, or a user install's. */
+export type ExplanationKind = AccessReasonCode | InvocationReasonCode | UserInstallReasonCode;
 
 /** Where an overwrite is stored: the command's own permissions object, or the app-level one. */
 export type OverwriteLevel = 'command' | 'app';
@@ -273,4 +275,39 @@ export function explainCommands(input: ExplainCommandsInput): CommandExplanation
       const facts = { scene, command, commandOverwrites: commandList ?? [], appOverwrites: appList ?? [] };
       return explainOne(facts, decision);
     });
+}
+
+/** A command's summary as an explanation names it. */
+function summaryOf(command: StoredCommand): CommandExplanation['command'] {
+  return { id: command.id, name: command.definition.name, type: command.definition.type, guild_id: command.guild_id };
+}
+
+/**
+ * "Why not?" in a group DM, for one app's global commands: no app is installed there, so only the
+ * user's own install brings commands (`installed`: whether they installed the app to their
+ * account), those the group-DM rule of user-install.ts allows (the picker's own filter).
+ */
+export function explainGroupDmCommands(
+  app: Pick<Application, 'integration_types' | 'flags'>,
+  user: Pick<User, 'age_verified'>,
+  installed: boolean,
+  commands: readonly StoredCommand[],
+): CommandExplanation[] {
+  return commands.map((command) => {
+    const refusal = groupDmRefusal(app, user, command);
+    const summary = summaryOf(command);
+    if (refusal !== null) {
+      const reason: ExplanationReason =
+        refusal === UserInstallReason.Context
+          ? { kind: refusal, contexts: command.definition.contexts ?? [] }
+          : refusal === UserInstallReason.IntegrationType
+            ? { kind: refusal, integration_types: command.definition.integration_types ?? app.integration_types }
+            : { kind: refusal };
+      return { command: summary, verdict: Verdict.Hidden, reason };
+    }
+    if (!installed) {
+      return { command: summary, verdict: Verdict.Hidden, reason: { kind: UserInstallReason.NotInstalledForUser } };
+    }
+    return { command: summary, verdict: Verdict.Shown, reason: { kind: UserInstallReason.Allowed } };
+  });
 }

@@ -80,3 +80,59 @@ export function userInstallInvocationAllowed(scene: UserInstallScene, command: S
 export function userInstallResponsesForcedEphemeral(memberPermissions: bigint): boolean {
   return !hasAll(memberPermissions, USE_EXTERNAL_APPS);
 }
+
+/**
+ * `app_permissions` in a group DM (context 2), as v10 documents them: what a group DM gives any
+ * app's messages (ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE); no bot is ever in one.
+ */
+export const GROUP_DM_APP_PERMISSIONS = ATTACH_FILES | PermissionFlagsBits.EmbedLinks | MENTION_EVERYONE;
+
+/** "Why not?" of a command a user install would bring: the rule that decided (user-install.ts). */
+export const UserInstallReason = {
+  /** The app is not installed to the user's account: its user-install commands do not follow them. */
+  NotInstalledForUser: 'user_install_missing',
+  /** The command's integration types leave out USER_INSTALL (or it is a guild command). */
+  IntegrationType: 'user_install_integration_type',
+  /** The command's contexts leave out the place (PRIVATE_CHANNEL in a group DM). */
+  Context: 'user_install_context',
+  /** An entry point command of an app without Activities. */
+  EntryPoint: 'user_install_entry_point',
+  /** An age-restricted command, and the user is not age-verified. */
+  AgeRestricted: 'user_install_age_restricted',
+  /** Shown: the user's own install brings it here. */
+  Allowed: 'user_install_allowed',
+} as const;
+export type UserInstallReasonCode = (typeof UserInstallReason)[keyof typeof UserInstallReason];
+
+/** Why a user-install command is not in a group DM's picker (null: it is). */
+export type GroupDmRefusal = Exclude<UserInstallReasonCode, 'user_install_allowed' | 'user_install_missing'>;
+
+/**
+ * The command's availability in a group DM the user is a recipient of, through their own install
+ * of the app (the caller has checked that they installed it): a global USER_INSTALL command whose
+ * `contexts` hold PRIVATE_CHANNEL (absent contexts: every context, as v10 defaults new commands).
+ * A group DM has no permissions to check; an age-restricted command needs an age-verified user.
+ */
+export function groupDmRefusal(
+  app: Pick<Application, 'integration_types' | 'flags'>,
+  user: Pick<User, 'age_verified'>,
+  command: StoredCommand,
+): GroupDmRefusal | null {
+  if (!isUserInstallable(app, command)) return UserInstallReason.IntegrationType;
+  const contexts = command.definition.contexts;
+  if (contexts !== null && !contexts.includes(InteractionContext.PrivateChannel)) return UserInstallReason.Context;
+  if (command.definition.type === CommandType.PrimaryEntryPoint && !hasActivities(app)) {
+    return UserInstallReason.EntryPoint;
+  }
+  if (command.definition.nsfw && !user.age_verified) return UserInstallReason.AgeRestricted;
+  return null;
+}
+
+/** May the user see and invoke this command of an app they installed, in a group DM they are in? */
+export function userInstallAllowsInGroupDm(
+  app: Pick<Application, 'integration_types' | 'flags'>,
+  user: Pick<User, 'age_verified'>,
+  command: StoredCommand,
+): boolean {
+  return groupDmRefusal(app, user, command) === null;
+}

@@ -35,6 +35,8 @@ export function checkAddition(addition: World, context: World): Issue[] {
     users: [...context.users, ...addition.users],
     guilds: [...context.guilds, ...addition.guilds],
     oauth2_tokens: [...context.oauth2_tokens, ...addition.oauth2_tokens],
+    // Group DMs are checked alone (their ids against each other, their recipients against users).
+    ...(addition.group_dms === undefined ? {} : { group_dms: addition.group_dms }),
   };
   return moved(checkWorldConsistency(combined), (list, index) => {
     const own = index - context[list].length;

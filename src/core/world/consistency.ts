@@ -100,6 +100,22 @@ export function checkWorldConsistency(world: World): Issue[] {
         unknown(['guilds', g, 'installs', n, 'application_id'], 'application', install.application_id);
     });
   });
+  const groupDms = world.group_dms ?? [];
+  checkUnique(
+    issues,
+    groupDms.map((dm) => dm.id),
+    'group_dms',
+    'id',
+    'group DM',
+  );
+  const guildChannels = new Set(world.guilds.flatMap((guild) => guild.channels.map((channel) => channel.id)));
+  groupDms.forEach((dm, d) => {
+    if (guildChannels.has(dm.id))
+      issues.push(issue(['group_dms', d, 'id'], WORLD_DUPLICATE, 'A guild channel has this id already'));
+    dm.recipients.forEach((id, r) => {
+      if (!users.has(id)) unknown(['group_dms', d, 'recipients', r], 'user', id);
+    });
+  });
   world.oauth2_tokens.forEach((token, t) => {
     if (!apps.has(token.application_id))
       unknown(['oauth2_tokens', t, 'application_id'], 'application', token.application_id);

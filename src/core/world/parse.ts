@@ -26,13 +26,14 @@ import {
 import { fail, resultOf, type Result } from '../io/result.js';
 import { checkWorldConsistency } from './consistency.js';
 import { checkEmojiName, GUILD_EMOJIS_MAX } from './emojis.js';
-import { BASE_TYPE_MAX_LENGTH } from '../io/codes.js';
+import { BASE_TYPE_MAX_LENGTH, WORLD_UNKNOWN_REFERENCE } from '../io/codes.js';
 import { THREAD_CHANNEL_TYPES } from './types.js';
 import { MAX_ACTIVE_THREADS } from '../../resources/threads/rules/limits.js';
 import type {
   Application,
   Channel,
   Emoji,
+  GroupDm,
   Guild,
   Install,
   Member,
@@ -333,6 +334,28 @@ function readToken(r: Reader, value: unknown, path: IssuePath): OAuth2Token {
   };
 }
 
+/** v10: a group DM holds at most 10 users. */
+export const GROUP_DM_RECIPIENTS_MAX = 10;
+
+function readGroupDm(r: Reader, value: unknown, path: IssuePath): GroupDm {
+  const o = r.object(value, path);
+  const recipientsPath = [...path, 'recipients'];
+  const recipients = r.snowflakeList(o.recipients, recipientsPath);
+  if (recipients.length < 1 || recipients.length > GROUP_DM_RECIPIENTS_MAX) {
+    reportBadLength(r.issues, recipientsPath, 1, GROUP_DM_RECIPIENTS_MAX);
+  }
+  const owner = r.optionalSnowflake(o.owner_id, [...path, 'owner_id']);
+  if (owner !== null && !recipients.includes(owner)) {
+    report(r.issues, [...path, 'owner_id'], WORLD_UNKNOWN_REFERENCE, `The owner must be a recipient: ${owner}`);
+  }
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    name: r.nullableString(o.name, [...path, 'name']),
+    owner_id: owner,
+    recipients: [...new Set(recipients)],
+  };
+}
+
 function parseWith<T>(read: (r: Reader, value: unknown, path: IssuePath) => T, value: unknown): Result<T> {
   const reader = new Reader();
   const result = read(reader, value, []);
@@ -344,6 +367,7 @@ export const parseUser = (value: unknown) => parseWith(readUser, value);
 export const parseGuild = (value: unknown) => parseWith(readGuild, value);
 export const parseMember = (value: unknown) => parseWith(readMember, value);
 export const parseOAuth2Token = (value: unknown) => parseWith(readToken, value);
+export const parseGroupDm = (value: unknown) => parseWith(readGroupDm, value);
 
 /** A whole world: its shape, then the rules across it (see consistency.ts). */
 export function parseWorld(value: unknown): Result<World> {
@@ -367,6 +391,8 @@ export function parseWorldShape(value: unknown): Result<World> {
       users: each('users', readUser),
       guilds: each('guilds', readGuild),
       oauth2_tokens: each('oauth2_tokens', readToken),
+      // Only when given, so that worlds without group DMs keep their exact shape.
+      ...(o.group_dms === undefined ? {} : { group_dms: each('group_dms', readGroupDm) }),
     };
   }, value);
 }

@@ -158,11 +158,28 @@ export interface OAuth2Token {
   scopes: string[];
 }
 
+/**
+ * A group DM (v10 channel type 3, GROUP_DM) among users: no guild, no roles, no overwrites; its
+ * recipients see it and talk there. No bot is ever a recipient: apps reach it only through a
+ * recipient's own install of them (context PRIVATE_CHANNEL), answering by the interaction webhook.
+ */
+export interface GroupDm {
+  id: string;
+  /** Its name; null: none (the client shows the recipients' names). */
+  name: string | null;
+  /** The recipient who made it; null: none named. */
+  owner_id: string | null;
+  /** The users in it (user ids), the owner among them. */
+  recipients: string[];
+}
+
 export interface World {
   applications: Application[];
   users: User[];
   guilds: Guild[];
   oauth2_tokens: OAuth2Token[];
+  /** Group DMs (docs/world.md); absent: none, so a world without them keeps its exact shape. */
+  group_dms?: GroupDm[];
 }
 
 /** v10 channel type of a private thread: seen only by its members (and MANAGE_THREADS). */

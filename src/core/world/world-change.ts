@@ -16,9 +16,11 @@ export type WorldCounts = Record<WorldList, number>;
 export type WorldRemovals = Record<WorldList, string[]>;
 
 export interface WorldChange {
-  /** The objects written: new ones and those whose stored version differs. */
+  /** The objects written: new ones and those whose stored version differs (group DMs: every one named). */
   put: World;
   remove: WorldRemovals;
+  /** A replacement: the stored group DMs become exactly `put.group_dms`. */
+  replaceGroupDms?: boolean;
 }
 
 /** What a change did, as the admin API answers it: ids (a token's count, never its secret). */
@@ -132,7 +134,14 @@ export function additionChange(
   const tokens = changedOf('oauth2_tokens', addition.oauth2_tokens, stored.oauth2_tokens);
   return {
     change: {
-      put: { applications: applications.put, users: users.put, guilds: guilds.put, oauth2_tokens: tokens.put },
+      put: {
+        applications: applications.put,
+        users: users.put,
+        guilds: guilds.put,
+        oauth2_tokens: tokens.put,
+        // Few and small: every one named is written (an upsert by id).
+        ...(addition.group_dms === undefined ? {} : { group_dms: addition.group_dms }),
+      },
       remove: noRemovals(),
     },
     unchanged: {
@@ -162,12 +171,18 @@ export function replacementChange(stored: World, next: World): { change: WorldCh
     const key = worldKey[list] as (item: World[WorldList][number]) => string;
     change.remove[list] = (stored[list] as World[WorldList][number][]).map(key).filter((id) => !kept.has(id));
   }
+  change.put.group_dms = next.group_dms ?? [];
+  change.replaceGroupDms = true;
   return { change, unchanged };
 }
 
 /** Whether the change writes or removes nothing. */
 export function isEmptyChange(change: WorldChange): boolean {
-  return WORLD_LISTS.every((list) => change.put[list].length === 0 && change.remove[list].length === 0);
+  return (
+    WORLD_LISTS.every((list) => change.put[list].length === 0 && change.remove[list].length === 0) &&
+    (change.put.group_dms ?? []).length === 0 &&
+    change.replaceGroupDms !== true
+  );
 }
 
 /** The admin API's account of a change. */

@@ -3,6 +3,7 @@
  * member who can view the channel, and its messages for a member or an installed app's bot that
  * may read its history. Anyone else gets Missing Access; a channel no guild has, Unknown Channel.
  */
+import { ChannelType } from 'discord-api-types/v10';
 import type { Locale } from '../../core/locales.js';
 import { apiError } from '../../core/io/errors.js';
 import { VIEW_CHANNEL, hasAll } from '../../core/permissions/bits.js';
@@ -22,7 +23,8 @@ export type ChannelReader = { kind: 'user'; user: User } | { kind: 'bot'; app: A
 
 /** The answer of the "Why not?" endpoint. */
 export interface CommandIndexExplanation {
-  guild_id: string;
+  /** null in a group DM. */
+  guild_id: string | null;
   channel: { id: string; name: string; type: number };
   user: { id: string; username: string };
   applications: AppExplanation[];
@@ -50,6 +52,9 @@ export class ChannelsService {
     // The user's DM with a bot has a picker too (someone else's DM: 50001, by `find`).
     const dm = await this.dms.find({ kind: 'user', userId: user.id }, channelId);
     if (dm) return this.commandIndex.dmIndexBytes(dm.application_id, user, locale);
+    // A group DM's picker: the apps its recipient installed to their account (anyone else: 50001).
+    const groupDm = await this.dms.findGroupDm({ kind: 'user', userId: user.id }, channelId);
+    if (groupDm) return this.commandIndex.groupDmIndexBytes(user, locale);
     const { guild, channel } = await this.find(channelId, user.id);
     const scene = this.commandIndex.sceneOf(guild, channel, user);
     // canViewChannel, from the permissions the scene already holds.
@@ -62,6 +67,15 @@ export class ChannelsService {
    * and reason. Only about the caller, and only where the caller may open the picker.
    */
   async explainCommandIndex(user: User, channelId: string): Promise<CommandIndexExplanation> {
+    const groupDm = await this.dms.findGroupDm({ kind: 'user', userId: user.id }, channelId);
+    if (groupDm) {
+      return {
+        guild_id: null,
+        channel: { id: groupDm.id, name: groupDm.name ?? '', type: ChannelType.GroupDM },
+        user: { id: user.id, username: user.username },
+        applications: await this.commandIndex.explainGroupDm(user),
+      };
+    }
     const { guild, channel } = await this.find(channelId, user.id);
     const member = memberOf(guild, user.id);
     if (!member || !canViewChannel(guild, member, channel)) throw apiError('MissingAccess');
@@ -79,6 +93,8 @@ export class ChannelsService {
       reader.kind === 'bot' ? { kind: 'bot', applicationId: reader.app.id } : { kind: 'user', userId: reader.user.id };
     const dm = await this.dms.find(viewer, channelId);
     if (dm) return this.dms.messages(viewer, dm, page);
+    const groupDm = await this.dms.findGroupDm(viewer, channelId);
+    if (groupDm) return this.dms.groupDmMessages(viewer, groupDm, page);
     const { guild, channel } = await this.find(channelId, reader.kind === 'bot' ? reader.app.id : reader.user.id);
     if (reader.kind === 'bot') {
       if (!findInstall(guild, reader.app.id)?.scopes.includes(BOT_SCOPE)) throw apiError('MissingAccess');

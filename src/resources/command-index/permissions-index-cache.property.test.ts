@@ -143,7 +143,10 @@ class StubWorld {
 
   store(): CommandIndexStore {
     return {
-      world: { getApplication: async (id) => this.apps.get(id) ?? null },
+      world: {
+        getApplication: async (id) => this.apps.get(id) ?? null,
+        listApplications: async () => [...this.apps.values()],
+      },
       // Nobody installed an app to their account here.
       oauth2Grants: { listUserInstalls: async () => [], getUserAuthorization: async () => null },
       commands: {

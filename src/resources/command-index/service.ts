@@ -12,13 +12,17 @@ import {
 import type { Locale } from '../../core/locales.js';
 import { COMMANDS_SCOPE, BOT_SCOPE } from '../../core/permissions/install.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
-import { explainCommands, type CommandExplanation } from '../../core/permissions/explain.js';
+import { explainCommands, explainGroupDmCommands, type CommandExplanation } from '../../core/permissions/explain.js';
 import { explanationText } from '../../core/permissions/explain-wording.js';
 import { visibleCommands } from '../../core/permissions/visible-commands.js';
 import { memberFacts, type MemberFacts } from '../../core/permissions/member-facts.js';
 import type { Application, Channel, Guild, Member, User } from '../../core/world/types.js';
 import type { CommandStore, OAuth2GrantStore, WorldStore } from '../../store/store.js';
-import { userInstallAllowsInGuild } from '../../core/permissions/user-install.js';
+import {
+  isUserInstallable,
+  userInstallAllowsInGroupDm,
+  userInstallAllowsInGuild,
+} from '../../core/permissions/user-install.js';
 import { dmAuthorization } from '../interactions/rules/dm-access.js';
 import { memberOf } from '../../core/world/member-index.js';
 import { CommandIndexCache, splitCacheBudget, type IndexAppInputs } from './cache.js';
@@ -62,7 +66,7 @@ function localized(locale: Locale | null): LocalizationView {
 
 /** The store reads the index needs (all cached by the store but the application and the user's installs). */
 export interface CommandIndexStore {
-  world: Pick<WorldStore, 'getApplication'>;
+  world: Pick<WorldStore, 'getApplication' | 'listApplications'>;
   commands: Pick<CommandStore, 'listCommands' | 'listCommandPermissions'>;
   oauth2Grants: Pick<OAuth2GrantStore, 'listUserInstalls' | 'getUserAuthorization'>;
 }
@@ -242,6 +246,44 @@ export class CommandIndexService {
     const globalCommands = await this.store.commands.listCommands({ applicationId, guildId: null });
     const commands = globalCommands.filter((command) => dmAuthorization(command, userInstalled) !== null);
     return Buffer.from(indexJson(commands.length > 0 ? [{ app, commands }] : [], localized(locale)));
+  }
+
+  /**
+   * "Why not?" in a group DM: every app with a user-installable command, the ones the user
+   * installed to their account first, each global command with its verdict and reason.
+   */
+  async explainGroupDm(user: User): Promise<AppExplanation[]> {
+    const installed = await this.readUserInstalls(user);
+    const installedIds = new Set(installed.map(({ app }) => app.id));
+    const others: UserInstallInputs[] = [];
+    for (const app of await this.store.world.listApplications()) {
+      if (installedIds.has(app.id)) continue;
+      const globalCommands = await this.store.commands.listCommands({ applicationId: app.id, guildId: null });
+      if (globalCommands.some((command) => isUserInstallable(app, command))) others.push({ app, globalCommands });
+    }
+    const explained: AppExplanation[] = [];
+    for (const { app, globalCommands } of [...installed, ...others]) {
+      const commands = explainGroupDmCommands(app, user, installedIds.has(app.id), globalCommands).map((e) => ({
+        ...e,
+        text: explanationText(e),
+      }));
+      explained.push({ id: app.id, name: app.name, commands });
+    }
+    return explained;
+  }
+
+  /**
+   * The picker of a group DM the user is a recipient of (context PRIVATE_CHANNEL): no app is
+   * installed there, so only the apps the user installed to their account bring commands, those
+   * whose contexts allow a group DM (ascending app id).
+   */
+  async groupDmIndexBytes(user: User, locale: Locale | null): Promise<Buffer> {
+    const visible: VisibleApp[] = [];
+    for (const { app, globalCommands } of await this.readUserInstalls(user)) {
+      const commands = globalCommands.filter((command) => userInstallAllowsInGroupDm(app, user, command));
+      if (commands.length > 0) visible.push({ app, commands });
+    }
+    return Buffer.from(indexJson(visible, localized(locale)));
   }
 
   /** What the index is made of, read from the store: each app installed for commands, in install order. */

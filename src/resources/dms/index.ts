@@ -1,6 +1,7 @@
 /** DM channels between bots and users. */
 import { messaging } from '../messages/index.js';
 import { defineResource } from '../resource.js';
+import { groupDms } from './migrations/2026-12-02-group-dms.js';
 import { dmChannelRoutes } from './routes.js';
 import { DmChannelsService } from './service.js';
 import { SqliteDmChannels } from './store.sqlite.js';
@@ -26,4 +27,5 @@ export const dmsResource = defineResource({
   apiRoutes: async (api, { services }) => {
     await api.register(dmChannelRoutes, { dms: services.dms });
   },
+  migrations: [groupDms],
 });

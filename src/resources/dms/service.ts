@@ -16,15 +16,19 @@ import { toWirePublicBot, toWirePublicUser } from '../../core/world/wire.js';
 import type { DmChannelStore, GuildMemberStore, InteractionStore, WorldStore } from '../../store/store.js';
 import { botInGuild } from '../../core/world/guild-members.js';
 import type { DmChannel } from './store.js';
+import type { GroupDm } from '../../core/world/types.js';
 import type { AttachmentsService, IncomingFile } from '../attachments/service.js';
 import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from '../messages/service.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import type { WorldEvents } from '../../events/world-events.js';
 
 export interface DmChannelsDeps {
-  world: Pick<WorldStore, 'getUser' | 'getApplication'>;
+  world: Pick<WorldStore, 'getUser' | 'getUsers' | 'getApplication'>;
   members: Pick<GuildMemberStore, 'guildIdsOfMember' | 'getGuildWithMembers'>;
-  dmChannels: Pick<DmChannelStore, 'openDmChannel' | 'getDmChannel' | 'listDmChannelsOfUser'>;
+  dmChannels: Pick<
+    DmChannelStore,
+    'openDmChannel' | 'getDmChannel' | 'listDmChannelsOfUser' | 'getGroupDm' | 'listGroupDmsOfUser'
+  >;
   messages: Pick<InteractionStore, 'putMessage' | 'getMessage'>;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
@@ -72,6 +76,39 @@ export class DmChannelsService {
     return dm;
   }
 
+  /**
+   * The group DM of this id, if it is one: null for any other channel; 50001 for one the viewer
+   * is not a recipient of (a bot never is: apps answer there only by the interaction webhook).
+   */
+  async findGroupDm(viewer: Viewer, channelId: string): Promise<GroupDm | null> {
+    const dm = await this.deps.dmChannels.getGroupDm(channelId);
+    if (dm && (viewer.kind === 'bot' || !dm.recipients.includes(viewer.userId))) throw apiError('MissingAccess');
+    return dm;
+  }
+
+  /** A group DM as v10's channel object (type 3), its recipients less the viewer. */
+  async wireGroupDm(dm: GroupDm, userId: string): Promise<WireObject> {
+    const others = await this.deps.world.getUsers(dm.recipients.filter((id) => id !== userId));
+    return {
+      id: dm.id,
+      type: ChannelType.GroupDM,
+      name: dm.name,
+      owner_id: dm.owner_id,
+      icon: null,
+      last_message_id: null,
+      flags: 0,
+      recipients: others.map(toWirePublicUser),
+    };
+  }
+
+  /** The user's group DMs (the console's list), each as the user sees it. */
+  async groupDmsOfUser(userId: string): Promise<WireObject[]> {
+    const wired: WireObject[] = [];
+    for (const dm of await this.deps.dmChannels.listGroupDmsOfUser(userId))
+      wired.push(await this.wireGroupDm(dm, userId));
+    return wired;
+  }
+
   /** The channel object: its recipient is the other end. */
   async wire(dm: DmChannel, viewer: Viewer): Promise<WireObject> {
     const other =
@@ -89,12 +126,12 @@ export class DmChannelsService {
     return { id: dm.id, type: ChannelType.DM, last_message_id: null, flags: 0, recipients: [recipient] };
   }
 
-  /** The user's DM channels (the console's list), each as the user sees it. */
+  /** The user's DM channels (the console's list), each as the user sees it, then their group DMs. */
   async ofUser(userId: string): Promise<WireObject[]> {
     const viewer: Viewer = { kind: 'user', userId };
     const wired: WireObject[] = [];
     for (const dm of await this.deps.dmChannels.listDmChannelsOfUser(userId)) wired.push(await this.wire(dm, viewer));
-    return wired;
+    return [...wired, ...(await this.groupDmsOfUser(userId))];
   }
 
   /**
@@ -123,6 +160,11 @@ export class DmChannelsService {
   /** A page of the DM's messages, newest first. */
   messages(viewer: Viewer, dm: DmChannel, page: Page): Promise<WireObject[]> {
     return this.deps.renderer.dmMessages(dm.id, viewerId(viewer), page);
+  }
+
+  /** A page of a group DM's messages (what apps answered there), newest first. */
+  groupDmMessages(viewer: Viewer, groupDm: GroupDm, page: Page): Promise<WireObject[]> {
+    return this.deps.renderer.dmMessages(groupDm.id, viewerId(viewer), page);
   }
 
   async message(viewer: Viewer, dm: DmChannel, messageId: string): Promise<WireObject> {

@@ -1,6 +1,40 @@
 /** The PostgreSQL DmChannelStore: one `dm_channels` row per app's bot and user (`Store.dms`). */
 import type { DmChannel, DmChannelStore } from './store.js';
-import type { PostgresConnection } from '../../store/postgres/connection.js';
+import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
+import type { GroupDm } from '../../core/world/types.js';
+import { storedDocument } from '../../store/rows.js';
+
+type Queryable = Pick<PostgresClient, 'query'>;
+
+/**
+ * Writes the world's group DMs (inside the world store's transaction): each one's document and its
+ * recipients; with `replace`, the stored ones become exactly these.
+ */
+export async function writeGroupDms(client: Queryable, groupDms: readonly GroupDm[], replace: boolean): Promise<void> {
+  if (replace) {
+    await client.query('DELETE FROM group_dms');
+    await client.query('DELETE FROM group_dm_recipients');
+  }
+  for (const dm of groupDms) {
+    await client.query(
+      'INSERT INTO group_dms (channel_id, doc) VALUES ($1, $2) ON CONFLICT (channel_id) DO UPDATE SET doc = excluded.doc',
+      [dm.id, JSON.stringify(dm)],
+    );
+    await client.query('DELETE FROM group_dm_recipients WHERE channel_id = $1', [dm.id]);
+    await client.query('INSERT INTO group_dm_recipients (channel_id, user_id) SELECT $1, unnest($2::text[])', [
+      dm.id,
+      dm.recipients,
+    ]);
+  }
+}
+
+/** Every stored group DM, by id (the world's export). */
+export async function listGroupDms(client: Queryable): Promise<GroupDm[]> {
+  const result = await client.query<{ doc: string }>(
+    'SELECT doc FROM group_dms ORDER BY length(channel_id), channel_id',
+  );
+  return result.rows.map((row) => storedDocument<GroupDm>(row.doc));
+}
 
 const DM_COLUMNS = 'channel_id AS id, application_id, user_id';
 
@@ -43,5 +77,22 @@ export class PostgresDmChannels implements DmChannelStore {
       [userId],
     );
     return result.rows;
+  }
+
+  async getGroupDm(channelId: string): Promise<GroupDm | null> {
+    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM group_dms WHERE channel_id = $1', [
+      channelId,
+    ]);
+    const row = result.rows[0];
+    return row ? storedDocument<GroupDm>(row.doc) : null;
+  }
+
+  async listGroupDmsOfUser(userId: string): Promise<GroupDm[]> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      `SELECT g.doc FROM group_dm_recipients AS r JOIN group_dms AS g ON g.channel_id = r.channel_id
+       WHERE r.user_id = $1 ORDER BY length(g.channel_id), g.channel_id`,
+      [userId],
+    );
+    return result.rows.map((row) => storedDocument<GroupDm>(row.doc));
   }
 }

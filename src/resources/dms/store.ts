@@ -1,4 +1,5 @@
-/** DM channels between an app's bot and a user, as rows of their own (`Store.dms`). */
+/** DM channels between an app's bot and a user, as rows of their own, and the world's group DMs (`Store.dms`). */
+import type { GroupDm } from '../../core/world/types.js';
 
 /** The DM channel (v10 type 1) between an app's bot and a user: one per pair. */
 export interface DmChannel {
@@ -16,6 +17,10 @@ export interface DmChannelStore {
   getDmChannel(channelId: string): Promise<DmChannel | null>;
   /** The user's DM channels, by id. */
   listDmChannelsOfUser(userId: string): Promise<DmChannel[]>;
+  /** The world's group DM of this id (the world store writes them). */
+  getGroupDm(channelId: string): Promise<GroupDm | null>;
+  /** The group DMs the user is a recipient of, by id. */
+  listGroupDmsOfUser(userId: string): Promise<GroupDm[]>;
 }
 
 declare module '../../store/store.js' {

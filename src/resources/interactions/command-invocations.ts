@@ -23,7 +23,12 @@ import { appChannelPermissions, channelPermissions } from '../../core/permission
 import { heldByTimeout } from '../members/rules/member-rules.js';
 import { formatPermissions } from '../../core/permissions/bits.js';
 import { evaluateCommandInvocation } from '../../core/permissions/invocation.js';
-import { BOT_DM_APP_PERMISSIONS, userInstallInvocationAllowed } from '../../core/permissions/user-install.js';
+import {
+  BOT_DM_APP_PERMISSIONS,
+  GROUP_DM_APP_PERMISSIONS,
+  userInstallAllowsInGroupDm,
+  userInstallInvocationAllowed,
+} from '../../core/permissions/user-install.js';
 import { isSnowflake, type SnowflakeGenerator } from '../../core/snowflake.js';
 import type { User } from '../../core/world/types.js';
 import type { Store } from '../../store/store.js';
@@ -37,7 +42,7 @@ import {
 } from './invocation-scene.js';
 
 export interface CommandInvocationsDeps {
-  store: Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'interactions'>;
+  store: Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'interactions' | 'dms'>;
   ids: SnowflakeGenerator;
   now: () => number;
 }
@@ -75,6 +80,13 @@ function checkTimeout(scene: InvocationScene, nowMs: number): void {
  * (`"0"`: `"0"`).
  */
 function authorizingOwners(scene: InvocationScene): Record<string, string> {
+  if (scene.groupDm) {
+    // No app is in a group DM: only the user's own install authorizes a command there.
+    if (!scene.userInstalled || !userInstallAllowsInGroupDm(scene.app, scene.user, scene.command)) {
+      throw apiError('MissingPermissions');
+    }
+    return { '1': scene.user.id };
+  }
   if (!scene.inGuild) {
     const authorization = dmAuthorization(scene.command, scene.userInstalled);
     if (!authorization) throw apiError('MissingPermissions');
@@ -194,10 +206,18 @@ export class CommandInvocations {
       messages,
       users,
       authorizingIntegrationOwners: owners,
-      context: guild ? InteractionContextType.Guild : InteractionContextType.BotDM,
+      context: guild
+        ? InteractionContextType.Guild
+        : scene.groupDm
+          ? InteractionContextType.PrivateChannel
+          : InteractionContextType.BotDM,
       // An app not in the guild is what a member without roles is there: @everyone's bits in the channel.
       appPermissions: formatPermissions(
-        guild ? appChannelPermissions(guild, scene.app.id, scene.channel) : BOT_DM_APP_PERMISSIONS,
+        guild
+          ? appChannelPermissions(guild, scene.app.id, scene.channel)
+          : scene.groupDm
+            ? GROUP_DM_APP_PERMISSIONS
+            : BOT_DM_APP_PERMISSIONS,
       ),
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, scene.channel)) : null,
       ...(attachments ? { attachments } : {}),

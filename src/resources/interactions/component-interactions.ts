@@ -21,7 +21,7 @@ import { interactionMetadataOf, type StoredMessage } from '../messages/rules/mes
 import { MODAL_SEARCH_LIMIT } from '../messages/rules/limits.js';
 import { checkModalSubmit } from './rules/modal-submit.js';
 import type { ComponentRequest, ModalSubmitRequest } from './rules/component-request.js';
-import { BOT_DM_APP_PERMISSIONS } from '../../core/permissions/user-install.js';
+import { BOT_DM_APP_PERMISSIONS, GROUP_DM_APP_PERMISSIONS } from '../../core/permissions/user-install.js';
 import { formatPermissions } from '../../core/permissions/bits.js';
 import { appChannelPermissions, channelPermissions } from '../../core/permissions/channel-permissions.js';
 import { isSnowflake, type SnowflakeGenerator } from '../../core/snowflake.js';
@@ -31,7 +31,7 @@ import { loadPlace, messageReadableIn, viewableGuild, withNamedMembers, type Pla
 import type { MessageRenderer } from '../messages/renderer.js';
 
 export interface ComponentInteractionsDeps {
-  store: Pick<Store, 'world' | 'members' | 'interactions'>;
+  store: Pick<Store, 'world' | 'members' | 'interactions' | 'dms'>;
   ids: SnowflakeGenerator;
   renderer: MessageRenderer;
   now: () => number;
@@ -171,9 +171,13 @@ export class ComponentInteractions {
       authorizingIntegrationOwners: message?.interaction_metadata?.authorizing_integration_owners ?? {
         '0': guild?.id ?? '0',
       },
-      context: guild ? 0 : 1,
+      context: guild ? 0 : place.groupDm ? 2 : 1,
       appPermissions: formatPermissions(
-        guild ? appChannelPermissions(guild, app.id, place.channel) : BOT_DM_APP_PERMISSIONS,
+        guild
+          ? appChannelPermissions(guild, app.id, place.channel)
+          : place.groupDm
+            ? GROUP_DM_APP_PERMISSIONS
+            : BOT_DM_APP_PERMISSIONS,
       ),
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, place.channel)) : null,
     };

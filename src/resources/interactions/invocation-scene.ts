@@ -10,12 +10,13 @@ import { messageVisibleTo, type StoredMessage } from '../messages/rules/messages
 import { overwritesFor } from '../../core/permissions/command-permissions.js';
 import type { CommandPermission } from '../../core/permissions/command-permissions.js';
 import { isInstalledForCommands } from '../../core/permissions/install.js';
-import type { Channel, Guild, Member, User } from '../../core/world/types.js';
+import type { Channel, GroupDm, Guild, Member, User } from '../../core/world/types.js';
+import { ChannelType } from 'discord-api-types/v10';
 import type { Store, StoredApplication } from '../../store/store.js';
 import { memberOf } from '../../core/world/member-index.js';
 
 /** The stores a scene is read from. */
-type SceneStores = Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands'>;
+type SceneStores = Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'dms'>;
 
 /** Where a user acts: a channel of a guild they are a member of and can view, or the bot's DM. */
 export interface PlaceInGuild {
@@ -26,10 +27,12 @@ export interface PlaceInGuild {
 
 export interface Place {
   user: User;
-  /** null for the bot's DM. */
+  /** null for the bot's DM and a group DM. */
   inGuild: PlaceInGuild | null;
-  /** In a DM, a stand-in channel object: the world has no DM channels. */
+  /** In the bot's DM, a stand-in channel object; in a group DM, the group DM as a channel (type 3). */
   channel: Channel;
+  /** The group DM the user acts in (context PRIVATE_CHANNEL); null elsewhere. */
+  groupDm: GroupDm | null;
 }
 
 export interface GuildScene extends PlaceInGuild {
@@ -48,6 +51,8 @@ export interface InvocationScene {
   channel: Channel;
   /** The user installed the app to their account (a user install): its user-installable commands follow them. */
   userInstalled: boolean;
+  /** The group DM it is invoked in; null elsewhere. */
+  groupDm: GroupDm | null;
 }
 
 /** From the scope lists, which the store keeps parsed: a command id names one in either scope. */
@@ -65,7 +70,7 @@ async function findCommand(store: SceneStores, request: InvokeRequest): Promise<
 
 /** Where the user acts (the same rules for invoking, clicking and submitting); throws the v10 refusal. */
 export async function loadPlace(
-  store: Pick<Store, 'members'>,
+  store: Pick<Store, 'members' | 'dms'>,
   user: User,
   where: { guild_id: string | null; channel_id: string },
 ): Promise<Place> {
@@ -73,6 +78,12 @@ export async function loadPlace(
     // The world has no DM channels: an id the world knows is a guild channel, never a DM's. Refused
     // as unknown, so that a DM invocation neither reaches a guild channel nor reveals it exists.
     if (await store.members.findGuildByChannelWithMembers(where.channel_id, [])) throw apiError('UnknownChannel');
+    const groupDm = await store.dms.getGroupDm(where.channel_id);
+    if (groupDm) {
+      // A group DM the user is not in is refused as unknown, as a guild channel they cannot view.
+      if (!groupDm.recipients.includes(user.id)) throw apiError('UnknownChannel');
+      return { user, inGuild: null, channel: groupDmChannel(groupDm), groupDm };
+    }
     const channel: Channel = {
       id: where.channel_id,
       type: 1,
@@ -81,7 +92,7 @@ export async function loadPlace(
       parent_id: null,
       permission_overwrites: [],
     };
-    return { user, inGuild: null, channel };
+    return { user, inGuild: null, channel, groupDm: null };
   }
   // Only the user's member is read; what the request names is read by `withNamedMembers`.
   const guild = await store.members.getGuildWithMembers(where.guild_id, [user.id]);
@@ -91,7 +102,19 @@ export async function loadPlace(
   const channel = guild.channels.find((c) => c.id === where.channel_id);
   // A channel the member cannot view is refused as unknown: v10 does not reveal that it exists.
   if (!channel || !canViewChannel(guild, member, channel)) throw apiError('UnknownChannel');
-  return { user, inGuild: { guild, member, channel }, channel };
+  return { user, inGuild: { guild, member, channel }, channel, groupDm: null };
+}
+
+/** A group DM as the channel an interaction names (type 3: no guild, no overwrites). */
+function groupDmChannel(groupDm: GroupDm): Channel {
+  return {
+    id: groupDm.id,
+    type: ChannelType.GroupDM,
+    name: groupDm.name ?? '',
+    nsfw: false,
+    parent_id: null,
+    permission_overwrites: [],
+  };
 }
 
 /**
@@ -125,6 +148,8 @@ export function mayReadHistory(place: Place): boolean {
 export function messageReadableIn(place: Place, message: StoredMessage): boolean {
   if (!messageVisibleTo(message, place.user.id) || !mayReadHistory(place)) return false;
   if (place.inGuild) return message.guild_id === place.inGuild.guild.id;
+  // A group DM is the world's: every recipient reads what was said in it.
+  if (place.groupDm) return message.guild_id === null && message.channel_id === place.groupDm.id;
   return message.guild_id === null && message.interaction_metadata?.user_id === place.user.id;
 }
 
@@ -145,7 +170,9 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
   const place = await loadPlace(store, user, request);
   const authorization = await store.oauth2Grants.getUserAuthorization(app.id, user.id);
   const userInstalled = authorization?.user_install ?? false;
-  if (!place.inGuild) return { app, user, command, inGuild: null, channel: place.channel, userInstalled };
+  if (!place.inGuild) {
+    return { app, user, command, inGuild: null, channel: place.channel, userInstalled, groupDm: place.groupDm };
+  }
   const { guild, member, channel } = place.inGuild;
   const permissions = await store.commands.listCommandPermissions(app.id, guild.id);
   return {
@@ -154,6 +181,7 @@ export async function loadScene(store: SceneStores, user: User, request: InvokeR
     command,
     channel,
     userInstalled,
+    groupDm: null,
     inGuild: {
       guild,
       member,

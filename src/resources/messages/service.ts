@@ -135,6 +135,8 @@ export class ChannelMessagesService {
   > {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return { dm, mayAttach: true };
+    // A group DM: no bot is in one (50001); its users' own messages are not served.
+    if (await this.deps.dms.findGroupDm(viewer, channelId)) throw apiError('MissingPermissions');
     const place = await visibleChannel(this.deps, viewer, channelId);
     const { permissions } = place;
     if (!hasAll(permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');

@@ -1,5 +1,6 @@
 /** OAuth2 and OpenID Connect: authorization, tokens, the consent pages and who is signed in on them. */
 import { defineResource } from '../resource.js';
+import { authorizationsByUser } from './migrations/2026-12-02-authorizations-by-user.js';
 import { ConsentSessions } from './consent-sessions.js';
 import { OidcService } from './oidc-service.js';
 import { oauth2PageRoutes } from './page-routes.js';
@@ -43,4 +44,5 @@ export const oauth2Resource = defineResource({
       sessions: services.consentSessions,
     });
   },
+  migrations: [authorizationsByUser],
 });

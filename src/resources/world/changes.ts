@@ -86,6 +86,7 @@ function referencedIds(addition: World): { users: Set<string>; applications: Set
     applications.add(token.application_id);
     if (token.user_id !== null) users.add(token.user_id);
   }
+  for (const dm of addition.group_dms ?? []) for (const id of dm.recipients) users.add(id);
   return { users, applications };
 }
 

@@ -25,6 +25,7 @@ import {
   WORLD_FILE_DIGEST,
 } from '../../store/rows.js';
 import { forgetWorldMessageChanges } from '../interactions/store.postgres.js';
+import { listGroupDms, writeGroupDms } from '../dms/store.postgres.js';
 
 /** A guild and all its members, in one statement (one snapshot). */
 const GUILD_WITH_ALL_MEMBERS = {
@@ -64,6 +65,7 @@ export class PostgresWorldStore implements WorldStore {
       await client.query('DELETE FROM oauth2_authorizations');
       await forgetWorldMessageChanges(client);
       await this.writeWorld(client, world);
+      await writeGroupDms(client, world.group_dms ?? [], true);
     });
   }
 
@@ -71,6 +73,7 @@ export class PostgresWorldStore implements WorldStore {
     await this.conn.transaction(async (client) => {
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
       await this.writeWorld(client, world);
+      await writeGroupDms(client, world.group_dms ?? [], false);
     });
   }
 
@@ -104,6 +107,7 @@ export class PostgresWorldStore implements WorldStore {
         ]);
       }
       await this.writeWorld(client, change.put);
+      await writeGroupDms(client, change.put.group_dms ?? [], change.replaceGroupDms === true);
       if (worldFileDigest !== undefined) {
         await client.query(
           'INSERT INTO store_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
@@ -138,8 +142,10 @@ export class PostgresWorldStore implements WorldStore {
     for (const token of world.oauth2_tokens) await this.writeToken(client, { ...token, expires_at: null });
   }
 
-  exportWorld(): Promise<World> {
-    return exportWorldOf(this);
+  async exportWorld(): Promise<World> {
+    const world = await exportWorldOf(this);
+    const groupDms = await listGroupDms(this.conn.pool);
+    return groupDms.length > 0 ? { ...world, group_dms: groupDms } : world;
   }
 
   async putApplication(app: Application): Promise<StoredApplication> {

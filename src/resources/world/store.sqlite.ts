@@ -26,6 +26,7 @@ import {
   WORLD_FILE_DIGEST,
 } from '../../store/rows.js';
 import { forgetWorldMessageChanges } from '../interactions/store.sqlite.js';
+import { listGroupDms, writeGroupDms } from '../dms/store.sqlite.js';
 
 export class SqliteWorldStore implements WorldStore {
   constructor(
@@ -50,11 +51,15 @@ export class SqliteWorldStore implements WorldStore {
       );
       forgetWorldMessageChanges(this.conn);
       this.writeWorld(world);
+      writeGroupDms(this.conn, world.group_dms ?? [], true);
     });
   }
 
   async mergeWorld(world: World): Promise<void> {
-    this.conn.transaction(() => this.writeWorld(world));
+    this.conn.transaction(() => {
+      this.writeWorld(world);
+      writeGroupDms(this.conn, world.group_dms ?? [], false);
+    });
   }
 
   async applyWorldChange(change: WorldChange, worldFileDigest?: string): Promise<void> {
@@ -78,6 +83,7 @@ export class SqliteWorldStore implements WorldStore {
         .sql(`UPDATE applications SET bot_token_hash = ${PARKED_TOKEN} WHERE id IN (SELECT value FROM json_each(?))`)
         .run(ids(change.put.applications));
       this.writeWorld(change.put);
+      writeGroupDms(this.conn, change.put.group_dms ?? [], change.replaceGroupDms === true);
       if (worldFileDigest !== undefined) {
         this.conn
           .sql(
@@ -105,8 +111,10 @@ export class SqliteWorldStore implements WorldStore {
     for (const token of world.oauth2_tokens) this.writeToken({ ...token, expires_at: null });
   }
 
-  exportWorld(): Promise<World> {
-    return exportWorldOf(this);
+  async exportWorld(): Promise<World> {
+    const world = await exportWorldOf(this);
+    const groupDms = listGroupDms(this.conn);
+    return groupDms.length > 0 ? { ...world, group_dms: groupDms } : world;
   }
 
   async putApplication(app: Application): Promise<StoredApplication> {
