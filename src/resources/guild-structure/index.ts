@@ -12,6 +12,10 @@ export const guildStructureResource = defineResource({
   name: 'guild-structure',
   services: {
     structureWrites: ({ store, worldEvents }, { auditLog }) =>
-      new GuildStructureWrites({ guildStructure: store.guildStructure, members: store.members }, worldEvents, auditLog),
+      new GuildStructureWrites(
+        { guildStructure: store.guildStructure, members: store.members, interactions: store.interactions },
+        worldEvents,
+        auditLog,
+      ),
   },
 });

@@ -1,6 +1,8 @@
 /** Channel messages: a bot's own, their rendering for every reader, and bulk deletes. */
 import type { ServiceParts } from '../../app/services.js';
 import { defineResource, type NodeServices } from '../resource.js';
+import { ChannelCountersReader } from './counters.js';
+import { channelMessageCounters } from './migrations/2026-12-02-channel-message-counters.js';
 import { MessageModerationService } from './moderation-service.js';
 import { MessageRenderer } from './renderer.js';
 import { channelMessageRoutes } from './routes.js';
@@ -12,6 +14,7 @@ declare module '../resource.js' {
     renderer: MessageRenderer;
     channelMessages: ChannelMessagesService;
     messageModeration: MessageModerationService;
+    channelCounters: ChannelCountersReader;
     slowmode: Slowmode;
   }
 }
@@ -36,6 +39,7 @@ export const messagesResource = defineResource({
   services: {
     renderer: ({ store, attachmentUrls }) => new MessageRenderer(store, attachmentUrls),
     slowmode: ({ now }) => new Slowmode(now),
+    channelCounters: ({ store }) => new ChannelCountersReader(store.interactions),
     channelMessages: (parts, services) =>
       new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms, slowmode: services.slowmode }),
     messageModeration: ({ store, now, worldEvents }) =>
@@ -53,4 +57,5 @@ export const messagesResource = defineResource({
       moderation: services.messageModeration,
     });
   },
+  migrations: [channelMessageCounters],
 });
