@@ -40,7 +40,13 @@ describe('v10 world objects', () => {
   });
 
   test('GUILD_CREATE: channels without threads, the threads the bot can view, every member', () => {
-    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 50, withMembers: true }, NO_STORED_COUNTERS);
+    const d: Json = toWireGuildCreate(
+      guild,
+      DEMO_APP_ID,
+      directory,
+      { largeThreshold: 50, withMembers: true },
+      NO_STORED_COUNTERS,
+    );
     assert.equal(d.id, TEST_GUILD_ID);
     assert.equal(d.unavailable, false);
     assert.equal(d.large, false);
@@ -58,7 +64,13 @@ describe('v10 world objects', () => {
   });
 
   test('GUILD_CREATE of a large guild lists only the bot itself', () => {
-    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 2, withMembers: true }, NO_STORED_COUNTERS);
+    const d: Json = toWireGuildCreate(
+      guild,
+      DEMO_APP_ID,
+      directory,
+      { largeThreshold: 2, withMembers: true },
+      NO_STORED_COUNTERS,
+    );
     assert.equal(d.large, true);
     assert.equal(d.member_count, 5);
     assert.deepEqual(
@@ -68,7 +80,13 @@ describe('v10 world objects', () => {
   });
 
   test('GUILD_CREATE without GUILD_MEMBERS lists only the bot itself, and counts everyone', () => {
-    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 50, withMembers: false }, NO_STORED_COUNTERS);
+    const d: Json = toWireGuildCreate(
+      guild,
+      DEMO_APP_ID,
+      directory,
+      { largeThreshold: 50, withMembers: false },
+      NO_STORED_COUNTERS,
+    );
     assert.equal(d.large, false);
     assert.equal(d.member_count, 5);
     assert.deepEqual(

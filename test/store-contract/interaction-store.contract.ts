@@ -307,7 +307,11 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'only for alice', ALICE));
       await store().putMessage(message(CHANNEL_2, MESSAGE_1, 'elsewhere'));
       const counted = await store().channelCounters([CHANNEL_1, CHANNEL_2, '1700000000000000999']);
-      assert.deepEqual(counted.get(CHANNEL_1), { last_message_id: MESSAGE_10, message_count: 2, total_message_sent: 2 });
+      assert.deepEqual(counted.get(CHANNEL_1), {
+        last_message_id: MESSAGE_10,
+        message_count: 2,
+        total_message_sent: 2,
+      });
       assert.deepEqual(counted.get(CHANNEL_2), { last_message_id: MESSAGE_1, message_count: 1, total_message_sent: 1 });
       assert.equal(counted.has('1700000000000000999'), false, 'a channel nothing was sent in has no entry');
       assert.equal(await store().deleteMessage(CHANNEL_1, MESSAGE_10), true);
@@ -323,9 +327,21 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
 
     it('message counters: an answer’s message counts with its update, a bulk delete and world-file deletes count down', async () => {
       await store().putInteraction(interaction(APP_A, INTERACTION));
-      await store().updateInteraction(APP_A, INTERACTION, ['pending'], { state: 'responded' }, message(CHANNEL_1, MESSAGE_1, 'a'));
+      await store().updateInteraction(
+        APP_A,
+        INTERACTION,
+        ['pending'],
+        { state: 'responded' },
+        message(CHANNEL_1, MESSAGE_1, 'a'),
+      );
       assert.equal(
-        await store().updateInteraction(APP_A, INTERACTION, ['pending'], { state: 'failed' }, message(CHANNEL_1, MESSAGE_2, 'b')),
+        await store().updateInteraction(
+          APP_A,
+          INTERACTION,
+          ['pending'],
+          { state: 'failed' },
+          message(CHANNEL_1, MESSAGE_2, 'b'),
+        ),
         false,
       );
       assert.deepEqual((await store().channelCounters([CHANNEL_1])).get(CHANNEL_1), {

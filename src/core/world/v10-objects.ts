@@ -139,7 +139,11 @@ function channelPosition(guild: Guild, channel: Channel): number {
 }
 
 /** A guild channel that is not a thread; `counters` give its `last_message_id` (`withCounters`). */
-export function toWireGuildChannel(guild: Guild, channel: Channel, counters: CountersOf): WirePayload<WireGuildChannel> {
+export function toWireGuildChannel(
+  guild: Guild,
+  channel: Channel,
+  counters: CountersOf,
+): WirePayload<WireGuildChannel> {
   const wire: WirePayload<WireGuildChannel> = {
     id: channel.id,
     type: channel.type as WireGuildChannel['type'],

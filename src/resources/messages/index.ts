@@ -1,7 +1,6 @@
 /** Channel messages: a bot's own, their rendering for every reader, and bulk deletes. */
 import type { ServiceParts } from '../../app/services.js';
 import { defineResource, type NodeServices } from '../resource.js';
-import { ChannelCountersReader } from './counters.js';
 import { channelMessageCounters } from './migrations/2026-12-02-channel-message-counters.js';
 import { MessageModerationService } from './moderation-service.js';
 import { MessageRenderer } from './renderer.js';
@@ -14,7 +13,6 @@ declare module '../resource.js' {
     renderer: MessageRenderer;
     channelMessages: ChannelMessagesService;
     messageModeration: MessageModerationService;
-    channelCounters: ChannelCountersReader;
     slowmode: Slowmode;
   }
 }
@@ -39,7 +37,6 @@ export const messagesResource = defineResource({
   services: {
     renderer: ({ store, attachmentUrls }) => new MessageRenderer(store, attachmentUrls),
     slowmode: ({ now }) => new Slowmode(now),
-    channelCounters: ({ store }) => new ChannelCountersReader(store.interactions),
     channelMessages: (parts, services) =>
       new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms, slowmode: services.slowmode }),
     messageModeration: ({ store, now, worldEvents }) =>
