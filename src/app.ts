@@ -117,6 +117,7 @@ async function assemble(
     clientAddress: clientAddressOf(config.trustProxy),
     pending: shared.pending,
     interactionStates: store.interactions,
+    channelCounters: store.interactions,
     observeDispatch: (applicationId, t, json) => usage.dispatched(applicationId, t, json),
   });
   metrics.watchGateway(gateway);

@@ -17,6 +17,8 @@ import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 const KEPT_PAST_THE_CHANNEL: Record<string, string> = {
   channel_guilds: 'the index of the guild channels itself, rewritten with the guild document',
   dm_channels: 'DM channels belong to no guild: no guild channel delete reaches them',
+  group_dms: 'group DMs belong to no guild: no guild channel delete reaches them',
+  group_dm_recipients: 'the recipients of a group DM, which no guild channel delete reaches',
 };
 
 test('every table of channel rows is channel-owned or kept for a stated reason', async () => {

@@ -10,6 +10,7 @@ import { toWireGuildCreate } from '../src/core/world/guild-create.js';
 import type { StoredMessage } from '../src/resources/messages/rules/messages.js';
 import { directoryOf } from '../src/core/world/guild-members.js';
 import { toWireChannel, toWireGuild } from '../src/core/world/v10-objects.js';
+import { NO_STORED_COUNTERS, withCounters } from '../src/core/world/channel-counters.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { ALICE_ID, DEMO_APP_ID, GENERAL, TEST_GUILD_ID, THREAD, exampleWorld } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
@@ -33,13 +34,19 @@ describe('v10 world objects', () => {
   test('the guild and every channel and thread match their schemas', () => {
     assertMatchesSchema('GuildResponse', toWireGuild(guild));
     for (const channel of guild.channels) {
-      const wire = toWireChannel(guild, channel);
+      const wire = toWireChannel(guild, channel, withCounters(guild));
       assertMatchesSchema(channel.type >= 10 && channel.type <= 12 ? 'ThreadResponse' : 'GuildChannelResponse', wire);
     }
   });
 
   test('GUILD_CREATE: channels without threads, the threads the bot can view, every member', () => {
-    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 50, withMembers: true });
+    const d: Json = toWireGuildCreate(
+      guild,
+      DEMO_APP_ID,
+      directory,
+      { largeThreshold: 50, withMembers: true },
+      NO_STORED_COUNTERS,
+    );
     assert.equal(d.id, TEST_GUILD_ID);
     assert.equal(d.unavailable, false);
     assert.equal(d.large, false);
@@ -57,7 +64,13 @@ describe('v10 world objects', () => {
   });
 
   test('GUILD_CREATE of a large guild lists only the bot itself', () => {
-    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 2, withMembers: true });
+    const d: Json = toWireGuildCreate(
+      guild,
+      DEMO_APP_ID,
+      directory,
+      { largeThreshold: 2, withMembers: true },
+      NO_STORED_COUNTERS,
+    );
     assert.equal(d.large, true);
     assert.equal(d.member_count, 5);
     assert.deepEqual(
@@ -67,7 +80,13 @@ describe('v10 world objects', () => {
   });
 
   test('GUILD_CREATE without GUILD_MEMBERS lists only the bot itself, and counts everyone', () => {
-    const d: Json = toWireGuildCreate(guild, DEMO_APP_ID, directory, { largeThreshold: 50, withMembers: false });
+    const d: Json = toWireGuildCreate(
+      guild,
+      DEMO_APP_ID,
+      directory,
+      { largeThreshold: 50, withMembers: false },
+      NO_STORED_COUNTERS,
+    );
     assert.equal(d.large, false);
     assert.equal(d.member_count, 5);
     assert.deepEqual(

@@ -88,6 +88,8 @@ export interface GatewayDeps {
   pending?: PendingInteractions | undefined;
   /** Whether an interaction still waits for its first answer: a re-send is for those only. */
   interactionStates?: Pick<InteractionStore, 'getInteractionState'> | undefined;
+  /** The channels' message counters GUILD_CREATE carries; without it, the world file's messages alone. */
+  channelCounters?: Pick<InteractionStore, 'channelCounters'> | undefined;
   /** Told of every dispatch a session of an app is sent (`slashd test`'s record of events); none when absent. */
   observeDispatch?: DispatchObserver | undefined;
 }

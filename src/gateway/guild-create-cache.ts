@@ -7,11 +7,15 @@ import { Intent } from '../core/gateway/intents.js';
 import { toWireGuildCreate } from '../core/world/guild-create.js';
 import { directoryOf, idsNamedBy, type WorldDirectory } from '../core/world/guild-members.js';
 import type { Application, Guild, User } from '../core/world/types.js';
-import type { StoredApplication } from '../store/store.js';
+import type { InteractionStore, StoredApplication } from '../store/store.js';
+import { NO_STORED_COUNTERS, type StoredChannelCounters } from '../core/world/channel-counters.js';
 import type { GatewayWorld } from './gateway-options.js';
 import type { Session } from './session.js';
 
-/** A GUILD_CREATE payload, and a digest of the names (users, bots) it was built with. */
+/**
+ * A GUILD_CREATE payload, and a digest of the names (users, bots) and the channels' message
+ * counters it was built with.
+ */
 interface GuildCreateView {
   names: string;
   payload: Record<string, unknown>;
@@ -21,29 +25,37 @@ export class GuildCreateCache {
   /** GUILD_CREATE payloads by guild instance and view (see `payload`). */
   private readonly byGuild = new WeakMap<Guild, Map<string, GuildCreateView>>();
 
-  constructor(private readonly store: GatewayWorld) {}
+  constructor(
+    private readonly store: GatewayWorld,
+    private readonly counters: Pick<InteractionStore, 'channelCounters'> | null = null,
+  ) {}
 
   /**
    * GUILD_CREATE for a session, built once per view: while the store hands out the same guild (its
    * read caches do until a write), sessions with the same app, members flag and large threshold
    * share the payload object, and so its JSON text (`jsonOf`). The names of the guild's bots and
    * the members' users are part of the view (a digest of them), as both are written apart from the
-   * guild; a view keeps only its latest payload.
+   * guild, and so are the channels' message counters (read at once for the guild's channels: a
+   * message sent changes them, not the guild); a view keeps only its latest payload.
    */
   async payload(guild: Guild, app: StoredApplication, session: Session): Promise<Record<string, unknown>> {
     const withMembers = (session.intents & Intent.GuildMembers) !== 0;
-    const [apps, users] = await Promise.all([this.guildApplications(guild), this.memberUsers(guild)]);
+    const [apps, users, stored] = await Promise.all([
+      this.guildApplications(guild),
+      this.memberUsers(guild),
+      this.storedCounters(guild),
+    ]);
     let byView = this.byGuild.get(guild);
     if (!byView) this.byGuild.set(guild, (byView = new Map<string, GuildCreateView>()));
     const bots = apps.map((a) => [a.id, a.name]);
     const key = JSON.stringify([app.id, withMembers, session.largeThreshold]);
     const names = createHash('sha256')
-      .update(JSON.stringify([bots, users]))
+      .update(JSON.stringify([bots, users, [...stored]]))
       .digest('base64');
     let kept = byView.get(key);
     if (kept?.names !== names) {
       const view = { withMembers, largeThreshold: session.largeThreshold };
-      kept = { names, payload: toWireGuildCreate(guild, app.id, directoryOf(users, apps), view) };
+      kept = { names, payload: toWireGuildCreate(guild, app.id, directoryOf(users, apps), view, stored) };
       byView.set(key, kept);
     }
     return kept.payload;
@@ -53,6 +65,12 @@ export class GuildCreateCache {
   async directory(guild: Guild): Promise<WorldDirectory> {
     const [users, apps] = await Promise.all([this.memberUsers(guild), this.guildApplications(guild)]);
     return directoryOf(users, apps);
+  }
+
+  /** The store's message counters of the guild's channels, in one read. */
+  private async storedCounters(guild: Guild): Promise<StoredChannelCounters> {
+    if (!this.counters) return NO_STORED_COUNTERS;
+    return this.counters.channelCounters(guild.channels.map((c) => c.id));
   }
 
   /** The users of the guild's members, and no others. */

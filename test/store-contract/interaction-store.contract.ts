@@ -301,6 +301,86 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       assert.equal((await store().getMessage(CHANNEL_1, MESSAGE_1))?.content, 'stored', 'other messages stay');
     });
 
+    it('message counters: a create counts up (newest id, ids ordered as numbers), a delete counts down and keeps the id', async () => {
+      await store().putMessage(message(CHANNEL_1, MESSAGE_10, 'ten'));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_2, 'two, older by number'));
+      await store().putMessage(message(CHANNEL_1, MESSAGE_1, 'only for alice', ALICE));
+      await store().putMessage(message(CHANNEL_2, MESSAGE_1, 'elsewhere'));
+      const counted = await store().channelCounters([CHANNEL_1, CHANNEL_2, '1700000000000000999']);
+      assert.deepEqual(counted.get(CHANNEL_1), {
+        last_message_id: MESSAGE_10,
+        message_count: 2,
+        total_message_sent: 2,
+      });
+      assert.deepEqual(counted.get(CHANNEL_2), { last_message_id: MESSAGE_1, message_count: 1, total_message_sent: 1 });
+      assert.equal(counted.has('1700000000000000999'), false, 'a channel nothing was sent in has no entry');
+      assert.equal(await store().deleteMessage(CHANNEL_1, MESSAGE_10), true);
+      assert.equal(await store().deleteMessage(CHANNEL_1, MESSAGE_1), true, 'the ephemeral one, never counted');
+      assert.equal(await store().deleteMessage(CHANNEL_1, MESSAGE_10), false, 'gone already: counted once');
+      assert.deepEqual((await store().channelCounters([CHANNEL_1])).get(CHANNEL_1), {
+        last_message_id: MESSAGE_10,
+        message_count: 1,
+        total_message_sent: 2,
+      });
+      assert.deepEqual((await store().channelCounters([])).size, 0);
+    });
+
+    it('message counters: an answer’s message counts with its update, a bulk delete and world-file deletes count down', async () => {
+      await store().putInteraction(interaction(APP_A, INTERACTION));
+      await store().updateInteraction(
+        APP_A,
+        INTERACTION,
+        ['pending'],
+        { state: 'responded' },
+        message(CHANNEL_1, MESSAGE_1, 'a'),
+      );
+      assert.equal(
+        await store().updateInteraction(
+          APP_A,
+          INTERACTION,
+          ['pending'],
+          { state: 'failed' },
+          message(CHANNEL_1, MESSAGE_2, 'b'),
+        ),
+        false,
+      );
+      assert.deepEqual((await store().channelCounters([CHANNEL_1])).get(CHANNEL_1), {
+        last_message_id: MESSAGE_1,
+        message_count: 1,
+        total_message_sent: 1,
+      });
+      await store().putMessage(message(CHANNEL_1, MESSAGE_2, 'b'));
+      // A world-file message's copy is no new message; deleting it counts the world-file message down.
+      await store().editWorldMessage(message(CHANNEL_1, SEEDED_1, 'copied'));
+      const gone = await store().deleteMessages(CHANNEL_1, [MESSAGE_1, MESSAGE_2, SEEDED_1], [SEEDED_1]);
+      assert.equal(gone.length, 3);
+      assert.equal(await store().deleteMessage(CHANNEL_1, SEEDED_2, true), true);
+      assert.deepEqual((await store().channelCounters([CHANNEL_1])).get(CHANNEL_1), {
+        last_message_id: MESSAGE_2,
+        message_count: -2,
+        total_message_sent: 2,
+      });
+      // The world replaced, its messages are the file's again: the store counts only the messages it holds.
+      await store().putMessage(message(CHANNEL_1, MESSAGE_10, 'kept'));
+      await t.stores.world.replaceWorld(smallWorld());
+      assert.deepEqual((await store().channelCounters([CHANNEL_1])).get(CHANNEL_1), {
+        last_message_id: MESSAGE_10,
+        message_count: 1,
+        total_message_sent: 3,
+      });
+    });
+
+    it('message counters: a forum post’s starter message (the thread’s id) is its last message, never counted', async () => {
+      await store().putMessage(message(CHANNEL_2, CHANNEL_2, 'the post'));
+      assert.deepEqual((await store().channelCounters([CHANNEL_2])).get(CHANNEL_2), {
+        last_message_id: CHANNEL_2,
+        message_count: 0,
+        total_message_sent: 0,
+      });
+      await store().deleteMessage(CHANNEL_2, CHANNEL_2);
+      assert.equal((await store().channelCounters([CHANNEL_2])).get(CHANNEL_2)?.message_count, 0);
+    });
+
     it('Activity instances are listed by their application only', async () => {
       const mine = [activityInstance(APP_A, '1910000000000000001'), activityInstance(APP_A, '1910000000000000002')];
       for (const instance of mine) await store().putActivityInstance(instance);

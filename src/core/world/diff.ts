@@ -16,6 +16,7 @@ import type {
 import { fromWorldMessage } from '../../resources/messages/rules/messages.js';
 import type { WirePayload } from '../wire-payload.js';
 import { isThread } from '../permissions/channels.js';
+import { withCounters, NO_STORED_COUNTERS, type CountersOf, type StoredChannelCounters } from './channel-counters.js';
 import { guildEmojis, toWireGuildEmoji } from './emojis.js';
 import { directoryOf, findGuildMember, guildBotIds, guildMembers, type WorldDirectory } from './guild-members.js';
 import { guildDispatch, messageDeleteDispatch, messageDispatch, type WorldEvent } from './dispatch.js';
@@ -123,21 +124,32 @@ function diffEmojis(before: Guild, after: Guild, out: WorldEvent[]): void {
   );
 }
 
-function channelWire(guild: Guild, channel: Channel): WirePayload<WireGuildChannel> | WirePayload<WireThread> {
-  return isThread(channel) ? toWireThread(guild, channel) : toWireGuildChannel(guild, channel);
+function channelWire(
+  guild: Guild,
+  channel: Channel,
+  counters: CountersOf,
+): WirePayload<WireGuildChannel> | WirePayload<WireThread> {
+  return isThread(channel) ? toWireThread(guild, channel, counters) : toWireGuildChannel(guild, channel, counters);
 }
 
-function diffChannels(before: Guild, after: Guild, out: WorldEvent[]): void {
+/**
+ * The channels' changes. Their counters are the guild's after the change on both sides of the
+ * comparison: a message sent (in the world file too) is no change of its channel (v10 sends no
+ * CHANNEL_UPDATE for one), only the objects sent carry the counters.
+ */
+function diffChannels(before: Guild, after: Guild, stored: StoredChannelCounters, out: WorldEvent[]): void {
   const guild_id = after.id;
+  const counters = withCounters(after, stored);
+  const countersBefore = withCounters(before, stored);
   keyedChanges(before.channels, after.channels, (c) => c.id, {
     created: (channel) =>
       out.push(
         isThread(channel)
           ? guildDispatch('THREAD_CREATE', guild_id, channel.id, {
-              ...toWireThread(after, channel),
+              ...toWireThread(after, channel, counters),
               newly_created: true,
             } satisfies WireThreadCreate)
-          : guildDispatch('CHANNEL_CREATE', guild_id, channel.id, toWireGuildChannel(after, channel)),
+          : guildDispatch('CHANNEL_CREATE', guild_id, channel.id, toWireGuildChannel(after, channel, counters)),
       ),
     updated: (channel) =>
       out.push(
@@ -145,7 +157,7 @@ function diffChannels(before: Guild, after: Guild, out: WorldEvent[]): void {
           isThread(channel) ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE',
           guild_id,
           channel.id,
-          channelWire(after, channel),
+          channelWire(after, channel, counters),
         ),
       ),
     removed: (channel) =>
@@ -157,9 +169,10 @@ function diffChannels(before: Guild, after: Guild, out: WorldEvent[]): void {
               parent_id: channel.parent_id,
               type: channel.type as WireThread['type'],
             } satisfies WireThreadDelete)
-          : guildDispatch('CHANNEL_DELETE', guild_id, channel.id, toWireGuildChannel(before, channel)),
+          : guildDispatch('CHANNEL_DELETE', guild_id, channel.id, toWireGuildChannel(before, channel, countersBefore)),
       ),
-    changed: (previous, channel) => !same(channelWire(before, previous), channelWire(after, channel)),
+    changed: (previous, channel) =>
+      !same(channelWire(before, previous, counters), channelWire(after, channel, counters)),
   });
 }
 
@@ -224,6 +237,7 @@ function diffGuild(
   before: Guild,
   after: Guild,
   dirs: { before: WorldDirectory; after: WorldDirectory },
+  stored: StoredChannelCounters,
   out: WorldEvent[],
 ): void {
   if (GUILD_OWN_FIELDS.some((field) => before[field] !== after[field])) {
@@ -231,7 +245,7 @@ function diffGuild(
   }
   diffRoles(before, after, out);
   diffEmojis(before, after, out);
-  diffChannels(before, after, out);
+  diffChannels(before, after, stored, out);
   diffMembers(before, after, dirs, out);
   diffMessages(before, after, dirs.after, out);
 }
@@ -240,8 +254,15 @@ function botIds(guild: Guild | undefined, dir: WorldDirectory): Set<string> {
   return new Set(guild ? guildBotIds(guild, dir) : []);
 }
 
-/** Every event that turns a bot's view of `before` into its view of `after`. */
-export function diffWorlds(before: World, after: World): WorldEvent[] {
+/**
+ * Every event that turns a bot's view of `before` into its view of `after`; `stored`: the store's
+ * message counters of the changed guilds' channels, which the channel objects sent carry.
+ */
+export function diffWorlds(
+  before: World,
+  after: World,
+  stored: StoredChannelCounters = NO_STORED_COUNTERS,
+): WorldEvent[] {
   const dirs = {
     before: directoryOf(before.users, before.applications),
     after: directoryOf(after.users, after.applications),
@@ -264,7 +285,7 @@ export function diffWorlds(before: World, after: World): WorldEvent[] {
       if (!botsBefore.has(applicationId))
         joining.push({ kind: 'application_guild', event: { applicationId, guildId, installed: true } });
     }
-    if (old && now) diffGuild(old, now, dirs, inside);
+    if (old && now) diffGuild(old, now, dirs, stored, inside);
   }
   return [...leaving, ...inside, ...joining];
 }

@@ -9,6 +9,7 @@ import { appChannelPermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
 import { findGuildMember, guildMembers, type WorldDirectory } from './guild-members.js';
 import type { WirePayload } from '../wire-payload.js';
+import { withCounters, type StoredChannelCounters } from './channel-counters.js';
 import type { Channel, Guild } from './types.js';
 import {
   toWireGuild,
@@ -52,7 +53,10 @@ export function toWireGuildCreate(
   applicationId: string,
   directory: WorldDirectory,
   view: GuildCreateView,
+  /** The store's message counters of the guild's channels. */
+  stored: StoredChannelCounters,
 ): WirePayload<WireGuildCreate> {
+  const counters = withCounters(guild, stored);
   const members = guildMembers(guild, directory);
   const large = members.length > view.largeThreshold;
   const me = findGuildMember(guild, applicationId, directory);
@@ -67,10 +71,10 @@ export function toWireGuildCreate(
     unavailable: false,
     member_count: members.length,
     members: listed.map((member) => toWireGuildMember(guild, member)),
-    channels: guild.channels.filter((c) => !isThread(c)).map((c) => toWireGuildChannel(guild, c)),
+    channels: guild.channels.filter((c) => !isThread(c)).map((c) => toWireGuildChannel(guild, c, counters)),
     threads: guild.channels
       .filter((c) => isThread(c) && !c.thread?.archived && canView(c))
-      .map((c) => toWireThread(guild, c)),
+      .map((c) => toWireThread(guild, c, counters)),
     voice_states: [],
     presences: [],
     stage_instances: [],

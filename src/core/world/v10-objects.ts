@@ -23,6 +23,7 @@ import { everyonePermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
 import { findInstall } from '../permissions/install.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
+import type { CountersOf } from './channel-counters.js';
 import { guildEmojis, toWireGuildEmoji } from './emojis.js';
 import type { GuildMemberView } from './guild-members.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from './types.js';
@@ -137,8 +138,12 @@ function channelPosition(guild: Guild, channel: Channel): number {
   );
 }
 
-/** A guild channel that is not a thread. */
-export function toWireGuildChannel(guild: Guild, channel: Channel): WirePayload<WireGuildChannel> {
+/** A guild channel that is not a thread; `counters` give its `last_message_id` (`withCounters`). */
+export function toWireGuildChannel(
+  guild: Guild,
+  channel: Channel,
+  counters: CountersOf,
+): WirePayload<WireGuildChannel> {
   const wire: WirePayload<WireGuildChannel> = {
     id: channel.id,
     type: channel.type as WireGuildChannel['type'],
@@ -156,7 +161,7 @@ export function toWireGuildChannel(guild: Guild, channel: Channel): WirePayload<
     flags: NO_CHANNEL_FLAGS,
   } satisfies WireGuildChannel;
   if (channel.type !== 4) {
-    wire.last_message_id = null;
+    wire.last_message_id = counters(channel.id).last_message_id;
     wire.rate_limit_per_user = channel.rate_limit_per_user ?? 0;
   }
   if (TOPIC_CHANNEL_TYPES.has(channel.type)) wire.topic = channel.topic ?? null;
@@ -179,7 +184,7 @@ export function toWireGuildChannel(guild: Guild, channel: Channel): WirePayload<
  * A thread. Decision (docs/decisions.md, "Gateway and REST reads"): the world names no thread owner,
  * so the guild's owner stands in; a thread was created at its id's time and is never archived.
  */
-export function toWireThread(guild: Guild, channel: Channel): WirePayload<WireThread> {
+export function toWireThread(guild: Guild, channel: Channel, counters: CountersOf): WirePayload<WireThread> {
   const created = isoOfSnowflake(channel.id);
   // A thread created through the API carries its own state (types.ts, ThreadState).
   const state = channel.thread;
@@ -192,6 +197,7 @@ export function toWireThread(guild: Guild, channel: Channel): WirePayload<WireTh
   };
   if (channel.type === PRIVATE_THREAD_TYPE) metadata.invitable = state?.invitable ?? false;
   const members = channel.thread_member_ids ?? [];
+  const counted = counters(channel.id);
   return {
     id: channel.id,
     type: channel.type as WireThread['type'],
@@ -199,19 +205,23 @@ export function toWireThread(guild: Guild, channel: Channel): WirePayload<WireTh
     parent_id: channel.parent_id,
     owner_id: state?.owner_id ?? guild.owner_id,
     name: channel.name,
-    last_message_id: null,
+    last_message_id: counted.last_message_id,
     rate_limit_per_user: state?.rate_limit_per_user ?? channel.rate_limit_per_user ?? 0,
     flags: NO_CHANNEL_FLAGS,
-    message_count: 0,
-    total_message_sent: 0,
+    message_count: counted.message_count,
+    total_message_sent: counted.total_message_sent,
     member_count: Math.min(members.length, THREAD_MEMBER_COUNT_MAX),
     thread_metadata: metadata,
   } satisfies WireThread;
 }
 
 /** A channel or a thread of the guild. */
-export function toWireChannel(guild: Guild, channel: Channel): WirePayload<WireGuildChannel> | WirePayload<WireThread> {
-  return isThread(channel) ? toWireThread(guild, channel) : toWireGuildChannel(guild, channel);
+export function toWireChannel(
+  guild: Guild,
+  channel: Channel,
+  counters: CountersOf,
+): WirePayload<WireGuildChannel> | WirePayload<WireThread> {
+  return isThread(channel) ? toWireThread(guild, channel, counters) : toWireGuildChannel(guild, channel, counters);
 }
 
 /** The guild object of `GET /guilds/{id}` and GUILD_UPDATE (without channels, members or threads). */

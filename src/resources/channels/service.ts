@@ -43,11 +43,11 @@ export class GuildChannelsService {
     const fields = readChannelBody(body, null);
     if (!fields.ok) throw invalidFormBody(fields.issues);
     const id = this.deps.ids.next();
-    const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
+    const { after, counters } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: guild.roles, channels: createChannel(guild, actor, id, fields.value) },
       result: null,
     }));
-    return toWireChannel(after, findGuildChannel(after, id));
+    return toWireChannel(after, findGuildChannel(after, id), counters);
   }
 
   async edit(
@@ -57,7 +57,7 @@ export class GuildChannelsService {
     reason: string | null = null,
   ): Promise<WireObject> {
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
-    const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => {
+    const { after, counters } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => {
       // The body is read against the channel as stored: its type bounds the topic.
       const channel = findGuildChannel(guild, channelId);
       const fields = readChannelBody(body, { currentType: channel.type });
@@ -67,17 +67,17 @@ export class GuildChannelsService {
         result: null,
       };
     });
-    return toWireChannel(after, findGuildChannel(after, channelId));
+    return toWireChannel(after, findGuildChannel(after, channelId), counters);
   }
 
   /** The channel as it was (v10 answers a delete with the deleted channel). */
   async delete(applicationId: string, channelId: string, reason: string | null = null): Promise<WireObject> {
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
-    const { result } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
+    const { result, counters } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: guild.roles, channels: deleteChannel(guild, actor, channelId) },
-      result: toWireChannel(guild, findGuildChannel(guild, channelId)),
+      result: { guild, channel: findGuildChannel(guild, channelId) },
     }));
-    return result;
+    return toWireChannel(result.guild, result.channel, counters);
   }
 
   async reorder(applicationId: string, guildId: string, body: unknown, reason: string | null = null): Promise<void> {

@@ -18,6 +18,7 @@ export const consoleResource = defineResource({
       new ConsoleService({
         world: store.world,
         members: store.members,
+        interactions: store.interactions,
         now,
         bus,
         sandboxSignIn: config.sandboxSignIn === true,

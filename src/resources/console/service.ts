@@ -11,7 +11,8 @@ import type { User } from '../../core/world/types.js';
 import { toWireChannel, toWireGuildMember } from '../../core/world/v10-objects.js';
 import { viewerChannelPermissions, type Viewer } from '../../core/world/viewer.js';
 import type { BusEvents, EventBus } from '../../events/bus.js';
-import type { WorldStore } from '../../store/store.js';
+import type { InteractionStore, WorldStore } from '../../store/store.js';
+import { withCounters } from '../../core/world/channel-counters.js';
 import {
   guildDirectory,
   visibleChannel,
@@ -54,6 +55,8 @@ export interface ChannelEvent {
 export interface ConsoleServiceOptions {
   world: Pick<WorldStore, 'listUsers' | 'getGuild' | 'getUser' | 'getApplication'>;
   members: WorldReadStore['members'];
+  /** The channels' message counters, read at once for a guild's list. */
+  interactions: Pick<InteractionStore, 'channelCounters'>;
   /** The clock a viewer's timeout is read at. */
   now: () => number;
   bus: EventBus;
@@ -105,9 +108,11 @@ export class ConsoleService {
   async channels(user: User, guildId: string): Promise<WireObject[]> {
     const viewer = viewerOf(user);
     const guild = await visibleGuild(this.deps, viewer, guildId);
-    return guild.channels
-      .filter((channel) => hasAll(viewerChannelPermissions(guild, viewer, channel), VIEW_CHANNEL))
-      .map((channel) => toWireChannel(guild, channel));
+    const channels = guild.channels.filter((channel) =>
+      hasAll(viewerChannelPermissions(guild, viewer, channel), VIEW_CHANNEL),
+    );
+    const counters = withCounters(guild, await this.deps.interactions.channelCounters(channels.map((c) => c.id)));
+    return channels.map((channel) => toWireChannel(guild, channel, counters));
   }
 
   /**

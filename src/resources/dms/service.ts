@@ -21,6 +21,7 @@ import type { AttachmentsService, IncomingFile } from '../attachments/service.js
 import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from '../messages/service.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import type { WorldEvents } from '../../events/world-events.js';
+import { withCounters, type CountersOf } from '../../core/world/channel-counters.js';
 
 export interface DmChannelsDeps {
   world: Pick<WorldStore, 'getUser' | 'getUsers' | 'getApplication'>;
@@ -29,7 +30,7 @@ export interface DmChannelsDeps {
     DmChannelStore,
     'openDmChannel' | 'getDmChannel' | 'listDmChannelsOfUser' | 'getGroupDm' | 'listGroupDmsOfUser'
   >;
-  messages: Pick<InteractionStore, 'putMessage' | 'getMessage'>;
+  messages: Pick<InteractionStore, 'putMessage' | 'getMessage' | 'channelCounters'>;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
   now: () => number;
@@ -109,8 +110,9 @@ export class DmChannelsService {
     return wired;
   }
 
-  /** The channel object: its recipient is the other end. */
-  async wire(dm: DmChannel, viewer: Viewer): Promise<WireObject> {
+  /** The channel object: its recipient is the other end; `counters` read for it alone unless given. */
+  async wire(dm: DmChannel, viewer: Viewer, counters?: CountersOf): Promise<WireObject> {
+    const counted = counters ?? withCounters(null, await this.deps.messages.channelCounters([dm.id]));
     const other =
       viewer.kind === 'bot'
         ? await this.deps.world.getUser(dm.user_id)
@@ -123,14 +125,22 @@ export class DmChannelsService {
         : other && 'bot_token' in other
           ? toWirePublicBot(other)
           : { id: dm.application_id };
-    return { id: dm.id, type: ChannelType.DM, last_message_id: null, flags: 0, recipients: [recipient] };
+    return {
+      id: dm.id,
+      type: ChannelType.DM,
+      last_message_id: counted(dm.id).last_message_id,
+      flags: 0,
+      recipients: [recipient],
+    };
   }
 
   /** The user's DM channels (the console's list), each as the user sees it, then their group DMs. */
   async ofUser(userId: string): Promise<WireObject[]> {
     const viewer: Viewer = { kind: 'user', userId };
     const wired: WireObject[] = [];
-    for (const dm of await this.deps.dmChannels.listDmChannelsOfUser(userId)) wired.push(await this.wire(dm, viewer));
+    const dms = await this.deps.dmChannels.listDmChannelsOfUser(userId);
+    const counters = withCounters(null, await this.deps.messages.channelCounters(dms.map((dm) => dm.id)));
+    for (const dm of dms) wired.push(await this.wire(dm, viewer, counters));
     return [...wired, ...(await this.groupDmsOfUser(userId))];
   }
 

@@ -20,6 +20,10 @@ export const guildStructureResource = defineResource({
   },
   services: {
     structureWrites: ({ store, worldEvents }, { auditLog }) =>
-      new GuildStructureWrites({ guildStructure: store.guildStructure, members: store.members }, worldEvents, auditLog),
+      new GuildStructureWrites(
+        { guildStructure: store.guildStructure, members: store.members, interactions: store.interactions },
+        worldEvents,
+        auditLog,
+      ),
   },
 });

@@ -12,7 +12,8 @@ import { diffWorlds } from '../../core/world/diff.js';
 import { botInGuild } from '../../core/world/guild-members.js';
 import type { Guild, World } from '../../core/world/types.js';
 import type { GuildStructure, GuildStructureStore } from './store.js';
-import type { GuildMemberStore } from '../../store/store.js';
+import type { GuildMemberStore, InteractionStore } from '../../store/store.js';
+import { withCounters, type CountersOf } from '../../core/world/channel-counters.js';
 import type { AuditLog } from '../audit-log/service.js';
 import type { WorldEvents } from '../../events/world-events.js';
 
@@ -20,6 +21,8 @@ import type { WorldEvents } from '../../events/world-events.js';
 export interface StructureStore {
   readonly guildStructure: Pick<GuildStructureStore, 'changeGuildStructure'>;
   readonly members: Pick<GuildMemberStore, 'findGuildByChannelWithMembers'>;
+  /** The channels' message counters, which the channel objects sent and answered carry. */
+  readonly interactions: Pick<InteractionStore, 'channelCounters'>;
 }
 
 /** What a change answers: the structure after it, and what the route returns. */
@@ -46,7 +49,7 @@ export class GuildStructureWrites {
     guildId: string,
     reason: string | null,
     plan: StructurePlan<R>,
-  ): Promise<{ after: Guild; result: R }> {
+  ): Promise<{ after: Guild; result: R; counters: CountersOf }> {
     let audit: AuditEntry[] = [];
     const change = await this.store.guildStructure.changeGuildStructure(guildId, (guild) => {
       if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
@@ -57,9 +60,12 @@ export class GuildStructureWrites {
       return { ...planned, audit };
     });
     if (!change) throw apiError('UnknownGuild');
-    this.events.publishAll(diffWorlds(worldOf(change.before), worldOf(change.after)));
+    // Both guilds' channels (a deleted one among them), in one read.
+    const ids = new Set([...change.before.channels, ...change.after.channels].map((c) => c.id));
+    const stored = await this.store.interactions.channelCounters([...ids]);
+    this.events.publishAll(diffWorlds(worldOf(change.before), worldOf(change.after), stored));
     for (const entry of audit) this.auditLog.announce(entry);
-    return { after: change.after, result: change.result };
+    return { after: change.after, result: change.result, counters: withCounters(change.before, stored) };
   }
 
   /** The guild of a channel (10003 for a channel no guild has). */

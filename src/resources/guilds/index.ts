@@ -13,7 +13,7 @@ export const guildsResource = defineResource({
   name: 'guilds',
   services: {
     guilds: ({ store }, { commandIndex }) =>
-      new GuildsService({ world: store.world, members: store.members }, commandIndex),
+      new GuildsService({ world: store.world, members: store.members, interactions: store.interactions }, commandIndex),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(guildRoutes, { guilds: services.guilds });

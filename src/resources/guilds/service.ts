@@ -21,7 +21,8 @@ import {
 } from '../../core/world/v10-objects.js';
 import { viewerGuildPermissions, viewerId, viewerInGuild, type Viewer } from '../../core/world/viewer.js';
 import { toWirePublicBot, toWirePublicUser } from '../../core/world/wire.js';
-import type { WorldStore } from '../../store/store.js';
+import type { InteractionStore, WorldStore } from '../../store/store.js';
+import { withCounters } from '../../core/world/channel-counters.js';
 import type { Locale } from '../../core/locales.js';
 import { checkPermissionManager, editorRefusal } from '../../core/permissions/who-may-edit.js';
 import { memberOf } from '../../core/world/member-index.js';
@@ -42,7 +43,11 @@ function hasMembersIntent(app: Application): boolean {
 export type GuildCommandIndex = Pick<CommandIndexService, 'guildIndex'>;
 
 /** What the guild reads look up: the reads of every REST read, and the list of guilds. */
-export type GuildsStore = WorldReadStore & { readonly world: Pick<WorldStore, 'listGuilds'> };
+export type GuildsStore = WorldReadStore & {
+  readonly world: Pick<WorldStore, 'listGuilds'>;
+  /** The channels' message counters (`last_message_id`), read at once for a guild's list. */
+  readonly interactions: Pick<InteractionStore, 'channelCounters'>;
+};
 
 export class GuildsService {
   constructor(
@@ -82,7 +87,9 @@ export class GuildsService {
   /** Every channel but threads (v10 lists threads elsewhere), whatever the caller may view in them. */
   async channels(viewer: Viewer, guildId: string): Promise<WireObject[]> {
     const guild = await visibleGuild(this.store, viewer, guildId);
-    return guild.channels.filter((c) => !isThread(c)).map((c) => toWireGuildChannel(guild, c));
+    const channels = guild.channels.filter((c) => !isThread(c));
+    const counters = withCounters(guild, await this.store.interactions.channelCounters(channels.map((c) => c.id)));
+    return channels.map((c) => toWireGuildChannel(guild, c, counters));
   }
 
   async roles(viewer: Viewer, guildId: string): Promise<WireObject[]> {

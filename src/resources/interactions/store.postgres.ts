@@ -14,6 +14,38 @@ import type { PostgresClient, PostgresConnection } from '../../store/postgres/co
 import { ScopeQueue } from '../commands/scope-queue.postgres.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../../store/rows.js';
 import { deleteMessageFiles } from '../attachments/store.postgres.js';
+import type { ChannelCounters, StoredChannelCounters } from '../../core/world/channel-counters.js';
+
+/**
+ * Adds to a channel's counters (`last_message_id` the newer of the two, ids ordered as numbers):
+ * one upsert, in the caller's transaction. Parameters: channel, message id or null, count, total.
+ */
+const COUNT_MESSAGES = `
+  INSERT INTO channel_message_counters (channel_id, last_message_id, message_count, total_message_sent)
+  VALUES ($1, $2, $3, $4)
+  ON CONFLICT (channel_id) DO UPDATE SET
+    last_message_id = CASE
+      WHEN excluded.last_message_id IS NULL THEN channel_message_counters.last_message_id
+      WHEN channel_message_counters.last_message_id IS NULL
+        OR (length(excluded.last_message_id), excluded.last_message_id)
+          > (length(channel_message_counters.last_message_id), channel_message_counters.last_message_id)
+      THEN excluded.last_message_id
+      ELSE channel_message_counters.last_message_id END,
+    message_count = channel_message_counters.message_count + excluded.message_count,
+    total_message_sent = channel_message_counters.total_message_sent + excluded.total_message_sent`;
+
+/** A new message counted in its channel (not an ephemeral one); inside the caller's transaction. */
+async function countCreated(db: Queryable, message: StoredMessage): Promise<void> {
+  if (message.ephemeral_for_user_id !== null) return;
+  const counted = message.id === message.channel_id ? 0 : 1;
+  await db.query(COUNT_MESSAGES, [message.channel_id, message.id, counted, counted]);
+}
+
+/** `ids` of the channel deleted: counted down (a forum post's starter never was); inside the caller's transaction. */
+async function countDeleted(db: Queryable, channelId: string, ids: readonly string[]): Promise<void> {
+  const counted = ids.filter((id) => id !== channelId).length;
+  if (counted > 0) await db.query(COUNT_MESSAGES, [channelId, null, -counted, 0]);
+}
 
 type Queryable = Pick<PostgresClient, 'query'>;
 
@@ -114,13 +146,31 @@ export class PostgresInteractionStore implements InteractionStore {
         [next.state, JSON.stringify(next), applicationId, id, from],
       );
       if (!updated.rowCount) return false;
-      if (message) await this.writeMessage(client, message);
+      if (message) {
+        await this.writeMessage(client, message);
+        await countCreated(client, message);
+      }
       return true;
     });
   }
 
   async putMessage(message: StoredMessage): Promise<void> {
-    await this.writeMessage(this.conn.pool, message);
+    await this.conn.transaction(async (client) => {
+      await this.writeMessage(client, message);
+      await countCreated(client, message);
+    });
+  }
+
+  async channelCounters(channelIds: readonly string[]): Promise<StoredChannelCounters> {
+    const counters = new Map<string, ChannelCounters>();
+    if (channelIds.length === 0) return counters;
+    const result = await this.conn.pool.query<ChannelCounters & { channel_id: string }>(
+      `SELECT channel_id, last_message_id, message_count, total_message_sent FROM channel_message_counters
+       WHERE channel_id = ANY($1::text[])`,
+      [[...channelIds]],
+    );
+    for (const { channel_id, ...row } of result.rows) counters.set(channel_id, row);
+    return counters;
   }
 
   /** An edit rewrites the message of that id; a message that is gone stays gone. */
@@ -177,8 +227,15 @@ export class PostgresInteractionStore implements InteractionStore {
       await deleteMessageFiles(client, channelId, id);
       await client.query('DELETE FROM message_pins WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
       await client.query('DELETE FROM message_reactions WHERE channel_id = $1 AND message_id = $2', [channelId, id]);
-      const result = await client.query('DELETE FROM messages WHERE channel_id = $1 AND id = $2', [channelId, id]);
-      return ofWorldFile ? tombstoned : (result.rowCount ?? 0) > 0;
+      const result = await client.query<{ visible_to: string | null }>(
+        'DELETE FROM messages WHERE channel_id = $1 AND id = $2 RETURNING visible_to',
+        [channelId, id],
+      );
+      const row = result.rows[0];
+      const deleted = ofWorldFile ? tombstoned : row !== undefined;
+      // An ephemeral message was never counted; a world-file message's copy is counted as the message.
+      if (deleted && (ofWorldFile || row?.visible_to === null)) await countDeleted(client, channelId, [id]);
+      return deleted;
     });
   }
 
@@ -285,7 +342,9 @@ export class PostgresInteractionStore implements InteractionStore {
          SELECT id FROM deleted`,
         [channelId, [...ids], tombstoned],
       );
-      return result.rows.map((row) => row.id);
+      const gone = result.rows.map((row) => row.id);
+      await countDeleted(client, channelId, gone);
+      return gone;
     });
   }
 
@@ -355,5 +414,10 @@ export async function forgetWorldMessageChanges(client: Queryable): Promise<void
        WHERE c.channel_id = m.channel_id AND c.message_id = m.id
      )
      DELETE FROM world_message_changes`,
+  );
+  // The copies gone, what the store counts now is the messages it holds (the world file's are counted when rendered).
+  await client.query(
+    `UPDATE channel_message_counters SET message_count = (SELECT count(*) FROM messages AS m
+       WHERE m.channel_id = channel_message_counters.channel_id AND m.visible_to IS NULL AND m.id <> m.channel_id)`,
   );
 }

@@ -22,6 +22,26 @@ import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import { cacheTag, deepFreeze } from '../../store/sqlite/read-caches.js';
 import { messageRowValues, modalClaimable, storedDocument } from '../../store/rows.js';
 import { deleteMessageFiles, deleteMessagesFiles } from '../attachments/store.sqlite.js';
+import type { ChannelCounters, StoredChannelCounters } from '../../core/world/channel-counters.js';
+
+/**
+ * Adds to a channel's counters (`last_message_id` the newer of the two, ids ordered as numbers):
+ * one upsert, in the caller's transaction. Parameters: channel, message id or null, count, total.
+ */
+const COUNT_MESSAGES = `
+  INSERT INTO channel_message_counters (channel_id, last_message_id, message_count, total_message_sent)
+  VALUES (?, ?, ?, ?)
+  ON CONFLICT (channel_id) DO UPDATE SET
+    last_message_id = CASE
+      WHEN excluded.last_message_id IS NULL THEN channel_message_counters.last_message_id
+      WHEN channel_message_counters.last_message_id IS NULL
+        OR length(excluded.last_message_id) > length(channel_message_counters.last_message_id)
+        OR (length(excluded.last_message_id) = length(channel_message_counters.last_message_id)
+          AND excluded.last_message_id > channel_message_counters.last_message_id)
+      THEN excluded.last_message_id
+      ELSE channel_message_counters.last_message_id END,
+    message_count = channel_message_counters.message_count + excluded.message_count,
+    total_message_sent = channel_message_counters.total_message_sent + excluded.total_message_sent`;
 
 /** A status's size beyond its response: its ids, state and reasons as JSON (generously). */
 const STATUS_FIELDS_CHARS = 400;
@@ -122,7 +142,10 @@ export class SqliteInteractionStore implements InteractionStore {
       this.conn
         .sql('UPDATE interactions SET state = ?, doc = ? WHERE application_id = ? AND id = ?')
         .run(changed.state, JSON.stringify(changed), applicationId, id);
-      if (message) this.writeMessage(message);
+      if (message) {
+        this.writeMessage(message);
+        this.countCreated(message);
+      }
       return changed;
     });
     // Once committed: a rolled back change is never remembered.
@@ -131,7 +154,36 @@ export class SqliteInteractionStore implements InteractionStore {
   }
 
   async putMessage(message: StoredMessage): Promise<void> {
-    this.writeMessage(message);
+    this.conn.transaction(() => {
+      this.writeMessage(message);
+      this.countCreated(message);
+    });
+  }
+
+  /** A new message counted in its channel (not an ephemeral one); inside the caller's transaction. */
+  private countCreated(message: StoredMessage): void {
+    if (message.ephemeral_for_user_id !== null) return;
+    const counted = message.id === message.channel_id ? 0 : 1;
+    this.conn.sql(COUNT_MESSAGES).run(message.channel_id, message.id, counted, counted);
+  }
+
+  /** `ids` of the channel deleted: counted down (a forum post's starter never was); inside the caller's transaction. */
+  private countDeleted(channelId: string, ids: readonly string[]): void {
+    const counted = ids.filter((id) => id !== channelId).length;
+    if (counted > 0) this.conn.sql(COUNT_MESSAGES).run(channelId, null, -counted, 0);
+  }
+
+  async channelCounters(channelIds: readonly string[]): Promise<StoredChannelCounters> {
+    const counters = new Map<string, ChannelCounters>();
+    if (channelIds.length === 0) return counters;
+    const rows = this.conn
+      .sql(
+        `SELECT channel_id, last_message_id, message_count, total_message_sent FROM channel_message_counters
+         WHERE channel_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(channelIds)) as (ChannelCounters & { channel_id: string })[];
+    for (const { channel_id, ...row } of rows) counters.set(channel_id, row);
+    return counters;
   }
 
   /** An edit rewrites the message of that id; a message that is gone stays gone. */
@@ -193,8 +245,13 @@ export class SqliteInteractionStore implements InteractionStore {
       deleteMessageFiles(this.conn, channelId, id);
       this.conn.sql('DELETE FROM message_pins WHERE channel_id = ? AND message_id = ?').run(channelId, id);
       this.conn.sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id = ?').run(channelId, id);
-      const gone = this.conn.sql('DELETE FROM messages WHERE channel_id = ? AND id = ?').run(channelId, id).changes > 0;
-      return ofWorldFile ? tombstoned : gone;
+      const row = this.conn
+        .sql('DELETE FROM messages WHERE channel_id = ? AND id = ? RETURNING visible_to')
+        .get(channelId, id) as { visible_to: string | null } | undefined;
+      const deleted = ofWorldFile ? tombstoned : row !== undefined;
+      // An ephemeral message was never counted; a world-file message's copy is counted as the message.
+      if (deleted && (ofWorldFile || row?.visible_to === null)) this.countDeleted(channelId, [id]);
+      return deleted;
     });
   }
 
@@ -308,6 +365,7 @@ export class SqliteInteractionStore implements InteractionStore {
         .sql('DELETE FROM message_reactions WHERE channel_id = ? AND message_id IN (SELECT value FROM json_each(?))')
         .run(channelId, JSON.stringify(gone));
       deleteMessagesFiles(this.conn, channelId, gone);
+      this.countDeleted(channelId, gone);
       return gone;
     });
   }
@@ -358,6 +416,8 @@ export function forgetWorldMessageChanges(conn: SqliteConnection): void {
        WHERE c.channel_id = attachment_files.channel_id AND c.message_id = attachment_files.message_id);
      DELETE FROM messages WHERE EXISTS (SELECT 1 FROM world_message_changes AS c
        WHERE c.channel_id = messages.channel_id AND c.message_id = messages.id);
-     DELETE FROM world_message_changes;`,
+     DELETE FROM world_message_changes;
+     UPDATE channel_message_counters SET message_count = (SELECT count(*) FROM messages AS m
+       WHERE m.channel_id = channel_message_counters.channel_id AND m.visible_to IS NULL AND m.id <> m.channel_id);`,
   );
 }

@@ -1,6 +1,7 @@
 /** Interactions (keyed by application id), the messages slashd itself holds, and launched Activities. */
 import type { InteractionRecord, InteractionState } from './rules/lifecycle.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
+import type { StoredChannelCounters } from '../../core/world/channel-counters.js';
 
 /** A launched Activity (entry point commands). */
 export interface ActivityInstance {
@@ -144,6 +145,16 @@ export interface InteractionStore {
    * among them (`worldFileIds`); returns the ids deleted, in no set order.
    */
   deleteMessages(channelId: string, ids: readonly string[], worldFileIds?: readonly string[]): Promise<string[]>;
+
+  /**
+   * The message counters of these channels (`last_message_id`, `message_count`, `total_message_sent`),
+   * in one read: every message create above counts up in its transaction, every delete counts
+   * `message_count` down (a world-file message's too, so a channel's may be below 0: the world
+   * file's messages are added when rendered, `withCounters`). Ephemeral messages and a forum post's
+   * starter message (the thread's id) are never counted; the starter is its thread's last message.
+   * A channel nothing was counted in has no entry.
+   */
+  channelCounters(channelIds: readonly string[]): Promise<StoredChannelCounters>;
 
   // The world file's messages, once the API changes them (docs/decisions.md): copied, or deleted.
   /**

@@ -1,6 +1,7 @@
 /** Channel messages: a bot's own, their rendering for every reader, and bulk deletes. */
 import type { ServiceParts } from '../../app/services.js';
 import { defineResource, type NodeServices } from '../resource.js';
+import { channelMessageCounters } from './migrations/2026-12-02-channel-message-counters.js';
 import { MessageModerationService } from './moderation-service.js';
 import { MessageRenderer } from './renderer.js';
 import { channelMessageRoutes } from './routes.js';
@@ -33,6 +34,7 @@ export function messaging({ store, ids, now, worldEvents }: ServiceParts, { rend
 
 export const messagesResource = defineResource({
   name: 'messages',
+  channelOwnedTables: ['channel_message_counters'],
   services: {
     renderer: ({ store, attachmentUrls }) => new MessageRenderer(store, attachmentUrls),
     slowmode: ({ now }) => new Slowmode(now),
@@ -53,4 +55,5 @@ export const messagesResource = defineResource({
       moderation: services.messageModeration,
     });
   },
+  migrations: [channelMessageCounters],
 });

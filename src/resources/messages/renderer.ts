@@ -17,6 +17,7 @@ import { selectPage, type Page } from '../../core/world/page-query.js';
 import type { Channel, Guild } from '../../core/world/types.js';
 import { isThread } from '../../core/permissions/channels.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
+import { withCounters, type CountersOf } from '../../core/world/channel-counters.js';
 import type { Store } from '../../store/store.js';
 import { loadMessageContext } from './context.js';
 import type { AttachmentUrls } from '../attachments/urls.js';
@@ -54,7 +55,8 @@ export class MessageRenderer {
    * for both): with its `reactions`, and the thread started from it with HAS_THREAD.
    */
   async renderInGuild(guild: Guild, message: StoredMessage, viewerId: string): Promise<Record<string, unknown>> {
-    return this.inGuild(guild, await this.render(message), message, viewerId);
+    const counters = await this.threadCounters(guild, [message.id]);
+    return this.inGuild(guild, await this.render(message), message, viewerId, counters);
   }
 
   /** What a guild channel's message adds to its rendering, alone or listed: its reactions and its thread. */
@@ -63,8 +65,16 @@ export class MessageRenderer {
     wire: Record<string, unknown>,
     message: StoredMessage,
     viewerId: string,
+    counters: CountersOf,
   ): Promise<Record<string, unknown>> {
-    return this.withReactions(withThread(guild, wire), message, viewerId, guild);
+    return this.withReactions(withThread(guild, wire, counters), message, viewerId, guild);
+  }
+
+  /** The counters of the threads started from these messages (a thread has its message's id): one read, none without a thread. */
+  private async threadCounters(guild: Guild, messageIds: readonly string[]): Promise<CountersOf> {
+    const ids = new Set(messageIds);
+    const threads = guild.channels.filter((c) => ids.has(c.id) && isThread(c)).map((c) => c.id);
+    return withCounters(guild, threads.length > 0 ? await this.store.interactions.channelCounters(threads) : undefined);
   }
 
   /**
@@ -115,8 +125,12 @@ export class MessageRenderer {
     const candidates = [...own, ...fromWorld].filter((m) => messageVisibleTo(m, viewerId) && m.guild_id === guild.id);
     const visible = selectPage(candidates, page, (m) => m.id);
     const ctx = await this.contextFor(visible);
+    const counters = await this.threadCounters(
+      guild,
+      visible.map((m) => m.id),
+    );
     const rendered: Record<string, unknown>[] = [];
-    for (const m of visible) rendered.push(await this.inGuild(guild, toWireMessage(m, ctx), m, viewerId));
+    for (const m of visible) rendered.push(await this.inGuild(guild, toWireMessage(m, ctx), m, viewerId, counters));
     return rendered;
   }
 
@@ -145,9 +159,9 @@ export class MessageRenderer {
 }
 
 /** A message a thread was started from carries the thread (its id is the message's) and HAS_THREAD. */
-function withThread(guild: Guild, wire: Record<string, unknown>): Record<string, unknown> {
+function withThread(guild: Guild, wire: Record<string, unknown>, counters: CountersOf): Record<string, unknown> {
   const thread = guild.channels.find((c) => c.id === wire.id && isThread(c));
   if (!thread) return wire;
   const flags = typeof wire.flags === 'number' ? wire.flags : 0;
-  return { ...wire, flags: flags | MessageFlags.HasThread, thread: toWireThread(guild, thread) };
+  return { ...wire, flags: flags | MessageFlags.HasThread, thread: toWireThread(guild, thread, counters) };
 }

@@ -21,6 +21,7 @@ import { ATTACH_FILES, hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../
 import { sendMessagesFlag } from '../../core/permissions/channel-permissions.js';
 import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import { toWireChannel } from '../../core/world/v10-objects.js';
+import { withCounters } from '../../core/world/channel-counters.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import type { Channel, Guild } from '../../core/world/types.js';
 import type { InteractionStore } from '../../store/store.js';
@@ -75,7 +76,13 @@ export interface ChannelMessagesDeps {
   members: WorldReadStore['members'];
   messages: Pick<
     InteractionStore,
-    'putMessage' | 'getMessage' | 'editMessage' | 'deleteMessage' | 'editWorldMessage' | 'changedWorldMessages'
+    | 'putMessage'
+    | 'getMessage'
+    | 'editMessage'
+    | 'deleteMessage'
+    | 'editWorldMessage'
+    | 'changedWorldMessages'
+    | 'channelCounters'
   >;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
@@ -97,7 +104,7 @@ export class ChannelMessagesService {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return this.deps.dms.wire(dm, viewer);
     const { guild, channel } = await visibleChannel(this.deps, viewer, channelId);
-    return toWireChannel(guild, channel);
+    return toWireChannel(guild, channel, withCounters(guild, await this.deps.messages.channelCounters([channel.id])));
   }
 
   /** A bot's or a user's message; needs VIEW_CHANNEL and SEND_MESSAGES (SEND_MESSAGES_IN_THREADS in a thread), ATTACH_FILES with files. */

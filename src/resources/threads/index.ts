@@ -43,7 +43,10 @@ export const threadsResource = defineResource({
         now,
       ),
     threadLists: ({ store, now }) =>
-      new ThreadListsService({ world: store.world, members: store.members, threads: store.threads }, now),
+      new ThreadListsService(
+        { world: store.world, members: store.members, threads: store.threads, interactions: store.interactions },
+        now,
+      ),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(threadRoutes, {

@@ -10,8 +10,9 @@ import { compareSnowflakes } from '../../core/world/page-query.js';
 import { archivedListPermission, isArchived } from './rules/thread-rules.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from '../../core/world/types.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
+import { withCounters } from '../../core/world/channel-counters.js';
 import { viewerChannelPermissions, viewerId, type Viewer } from '../../core/world/viewer.js';
-import type { ThreadStore } from '../../store/store.js';
+import type { InteractionStore, ThreadStore } from '../../store/store.js';
 import { toWireThreadMember } from './place.js';
 import { visibleChannel, visibleGuild, type WorldReadStore } from '../world/reads.js';
 
@@ -25,7 +26,10 @@ type WireObject = Record<string, unknown>;
 
 export class ThreadListsService {
   constructor(
-    private readonly store: WorldReadStore & { readonly threads: Pick<ThreadStore, 'listThreadMembers'> },
+    private readonly store: WorldReadStore & {
+      readonly threads: Pick<ThreadStore, 'listThreadMembers'>;
+      readonly interactions: Pick<InteractionStore, 'channelCounters'>;
+    },
     private readonly now: () => number,
   ) {}
 
@@ -80,6 +84,7 @@ export class ThreadListsService {
       const joined = own?.join_timestamp ?? new Date(this.now()).toISOString();
       members.push(toWireThreadMember(thread.id, { user_id: me, join_timestamp: joined }));
     }
-    return { threads: threads.map((t) => toWireThread(guild, t)), members };
+    const counters = withCounters(guild, await this.store.interactions.channelCounters(threads.map((t) => t.id)));
+    return { threads: threads.map((t) => toWireThread(guild, t, counters)), members };
   }
 }

@@ -8,6 +8,7 @@ import { guildDispatch, type WorldEvent } from '../../core/world/dispatch.js';
 import { storedThreadOf, type ThreadRefusal } from './rules/thread-rules.js';
 import type { Channel, Guild } from '../../core/world/types.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
+import type { CountersOf } from '../../core/world/channel-counters.js';
 import type { Viewer } from '../../core/world/viewer.js';
 import type { ThreadStore } from '../../store/store.js';
 import type { ThreadMemberRow } from './store.js';
@@ -33,11 +34,15 @@ export function toWireThreadMember(threadId: string, member: ThreadMemberRow): R
   return { id: threadId, user_id: member.user_id, join_timestamp: member.join_timestamp, flags: 0 };
 }
 
-/** THREAD_CREATE (`newly_created`), THREAD_UPDATE: about the thread, so only those who see it get it. */
+/**
+ * THREAD_CREATE (`newly_created`), THREAD_UPDATE: about the thread, so only those who see it get it;
+ * `counters` give its message counters.
+ */
 export function threadEvent(
   t: 'THREAD_CREATE' | 'THREAD_UPDATE' | 'THREAD_DELETE',
   guild: Guild,
   thread: Channel,
+  counters: CountersOf,
 ): WorldEvent {
   // v10's THREAD_DELETE names the thread only.
   if (t === 'THREAD_DELETE') {
@@ -48,7 +53,7 @@ export function threadEvent(
       type: thread.type,
     });
   }
-  const wire = toWireThread(guild, thread);
+  const wire = toWireThread(guild, thread, counters);
   return guildDispatch(t, guild.id, thread.id, t === 'THREAD_CREATE' ? { ...wire, newly_created: true } : wire);
 }
 

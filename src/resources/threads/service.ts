@@ -23,6 +23,7 @@ import {
 import { MAX_ACTIVE_THREADS } from './rules/limits.js';
 import type { Channel, Guild } from '../../core/world/types.js';
 import { toWireThread } from '../../core/world/v10-objects.js';
+import { withCounters, type CountersOf } from '../../core/world/channel-counters.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import type { InteractionStore, ThreadStore } from '../../store/store.js';
 import { findChannelMessage } from '../messages/lookup.js';
@@ -39,7 +40,7 @@ export interface ThreadsDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
   threads: Pick<ThreadStore, 'createThread' | 'updateThread' | 'deleteThread'>;
-  messages: Pick<InteractionStore, 'getMessage' | 'changedWorldMessages'>;
+  messages: Pick<InteractionStore, 'getMessage' | 'changedWorldMessages' | 'channelCounters'>;
   ids: SnowflakeGenerator;
   now: () => number;
   events: WorldEvents;
@@ -115,7 +116,8 @@ export class ThreadsService {
     if (created === 'no-guild') throw apiError('UnknownChannel');
     if (created === 'full') throw apiError('MaxActiveThreads', { params: { limit: MAX_ACTIVE_THREADS } });
     const stored = { ...thread, thread_member_ids: [creator] };
-    this.deps.events.publishAll([threadEvent('THREAD_CREATE', guild, stored)]);
+    const counters = await this.countersOf(guild, stored);
+    this.deps.events.publishAll([threadEvent('THREAD_CREATE', guild, stored, counters)]);
     await this.deps.auditLog.record({
       guild_id: guild.id,
       user_id: creator,
@@ -124,7 +126,12 @@ export class ThreadsService {
       changes: threadCreateChanges(thread),
       reason,
     });
-    return toWireThread(guild, stored);
+    return toWireThread(guild, stored, counters);
+  }
+
+  /** The thread's message counters: one read. */
+  private async countersOf(guild: Guild, thread: Channel): Promise<CountersOf> {
+    return withCounters(guild, await this.deps.messages.channelCounters([thread.id]));
   }
 
   /**
@@ -145,7 +152,8 @@ export class ThreadsService {
     const { guild, channel, permissions } = await visibleThread(this.deps, viewer, threadId);
     if (!hasAll(permissions, MANAGE_THREADS)) throw apiError('MissingPermissions');
     if (!(await this.deps.threads.deleteThread(guild.id, channel.id))) throw apiError('UnknownChannel');
-    this.deps.events.publishAll([threadEvent('THREAD_DELETE', guild, channel)]);
+    const counters = await this.countersOf(guild, channel);
+    this.deps.events.publishAll([threadEvent('THREAD_DELETE', guild, channel, counters)]);
     await this.deps.auditLog.record({
       guild_id: guild.id,
       user_id: viewerId(viewer),
@@ -154,7 +162,7 @@ export class ThreadsService {
       changes: [],
       reason,
     });
-    return toWireThread(guild, channel);
+    return toWireThread(guild, channel, counters);
   }
 
   /** `PATCH /channels/{t}` on a thread: name, archived, locked, auto_archive_duration, invitable, slowmode. */
@@ -169,7 +177,8 @@ export class ThreadsService {
     const updated = await this.deps.threads.updateThread(guild.id, edited, maxActive);
     if (updated === 'full') throw apiError('MaxActiveThreads', { params: { limit: MAX_ACTIVE_THREADS } });
     if (!updated) throw apiError('UnknownChannel');
-    this.deps.events.publishAll([threadEvent('THREAD_UPDATE', guild, edited)]);
+    const counters = await this.countersOf(guild, edited);
+    this.deps.events.publishAll([threadEvent('THREAD_UPDATE', guild, edited, counters)]);
     const changes = threadEditChanges(channel, edited);
     if (changes.length > 0) {
       await this.deps.auditLog.record({
@@ -181,6 +190,6 @@ export class ThreadsService {
         reason,
       });
     }
-    return toWireThread(guild, edited);
+    return toWireThread(guild, edited, counters);
   }
 }
