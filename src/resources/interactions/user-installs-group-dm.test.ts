@@ -4,7 +4,8 @@
  * account, its commands whose contexts hold 2 are in her picker there and answer through the
  * interaction webhook, read by a real discord.js bot (`interaction.context`,
  * `interaction.authorizingIntegrationOwners`, a reply and a follow-up); a command without 2 is
- * absent and refused. On SQLite and PostgreSQL; the group DM also comes through `POST /admin/world`.
+ * absent and refused. The group DM's `last_message_id` follows the app's answers. On SQLite and
+ * PostgreSQL; the group DM also comes through `POST /admin/world`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -182,6 +183,23 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
         assert.equal((message.author as Json).id, DEMO_APP_ID);
         assert.deepEqual((message.interaction_metadata as Json).authorizing_integration_owners, { '1': ERIN_ID });
       }
+    });
+
+    test("the group DM's last_message_id follows its messages: listed and read alone, refused to a stranger and a bot", async () => {
+      const messages = await appMessages(GROUP_DM, ERIN_TOKEN, 2);
+      const newest = messages[messages.length - 1]!.id as string;
+      const listed = await server.request('GET', '/users/@me/channels', { auth: BOB_TOKEN });
+      assert.equal(listed.status, 200, listed.text);
+      assert.equal((listed.body as Json[]).find((c) => c.id === GROUP_DM)!.last_message_id, newest);
+      const read = await server.request('GET', `/channels/${GROUP_DM}`, { auth: ERIN_TOKEN });
+      assert.equal(read.status, 200, read.text);
+      assert.equal(read.body.type, ChannelType.GroupDM);
+      assert.equal(read.body.last_message_id, newest);
+      const strangers = await server.request('GET', `/channels/${GROUP_DM}`, { auth: DAVE_TOKEN });
+      assert.equal(strangers.status, 403, strangers.text);
+      assert.equal(strangers.body.code, 50001);
+      const bots = await server.request('GET', `/channels/${GROUP_DM}`, { auth: BOT });
+      assert.equal(bots.status, 403, bots.text);
     });
 
     test('commands whose contexts lack 2, or without USER_INSTALL, are refused there and nothing is delivered', async () => {
