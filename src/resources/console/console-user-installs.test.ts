@@ -6,7 +6,8 @@
  * The app receives v10's `context` (0 in the guild, 2 in the group DM),
  * `authorizing_integration_owners {"1": erin}` and `app_permissions` of a bot that is not there.
  * bob, who lacks USE_EXTERNAL_APPS in that guild, gets his answer ephemeral: his console shows it
- * ("Only you can see this"), erin's does not. "Why not?" there names the user-install rule of each.
+ * ("Only you can see this"), erin's does not. "Why not?" in both places names the user-install
+ * rule of each command.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -213,5 +214,29 @@ describe('the console runs user-installed commands in a guild without the bot an
     assert.equal((interaction.d.user as Json).id, ERIN_ID);
     await assertAccessible(erin, 'the chat screen in a group DM');
     assert.deepEqual(pageErrors(erin), []);
+  });
+
+  test('"Why not?" in the group DM and in the guild without the bot names the user-install rule of each command', async () => {
+    await erin.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Why not?' }).click();
+    await erin.getByRole('main', { name: 'Why not?' }).waitFor();
+    const demo = erin.getByRole('region', { name: 'Demo Bot' });
+    const item = (name: string) => demo.getByRole('listitem').filter({ hasText: `/${name}` });
+    await item('note')
+      .getByText('Shown: you installed the app to your account, and the command works in group DMs.')
+      .waitFor();
+    await item('dmonly')
+      .getByText(/^Hidden: the command's contexts \(BOT_DM\) leave out group DMs/)
+      .waitFor();
+
+    await erin.getByLabel('Guild').selectOption(SECOND_GUILD_ID);
+    await erin.getByRole('heading', { name: /in #allgemein/ }).waitFor();
+    await item('note')
+      .getByText('Shown: you installed the app to your account, and the command works in servers.')
+      .waitFor();
+    await item('dmonly').getByText("Hidden: the command's contexts (BOT_DM) leave out servers (GUILD).").waitFor();
+    await item('guildside')
+      .getByText(/^Hidden: the command's integration types \(GUILD_INSTALL\)/)
+      .waitFor();
+    await assertAccessible(erin, 'Why not? in a guild without the bot');
   });
 });

@@ -4,7 +4,8 @@
  * account, its commands whose contexts hold 2 are in her picker there and answer through the
  * interaction webhook, read by a real discord.js bot (`interaction.context`,
  * `interaction.authorizingIntegrationOwners`, a reply and a follow-up); a command without 2 is
- * absent and refused. The group DM's `last_message_id` follows the app's answers. On SQLite and
+ * absent and refused. The group DM's `last_message_id` follows the app's answers; "Why not?" names
+ * the user-install rule in the group DM and in a guild without the bot. On SQLite and
  * PostgreSQL; the group DM also comes through `POST /admin/world`.
  */
 import assert from 'node:assert/strict';
@@ -28,6 +29,8 @@ import {
   DEMO_BOT_TOKEN,
   ERIN_ID,
   ERIN_TOKEN,
+  SECOND_GUILD_CHANNEL,
+  SECOND_GUILD_ID,
   exampleWorld,
 } from '../../../test/helpers/world.js';
 
@@ -57,6 +60,10 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
     before(async () => {
       const world = exampleWorld();
       world.group_dms = [{ id: GROUP_DM, name: 'trio', owner_id: ERIN_ID, recipients: [ERIN_ID, BOB_ID, CAROL_ID] }];
+      // bob is in erin's guild too (Demo Bot is not), for "Why not?" there.
+      world.guilds
+        .find((g) => g.id === SECOND_GUILD_ID)!
+        .members.push({ user_id: BOB_ID, roles: [], nick: null, joined_at: '2025-01-01T00:00:00.000Z' });
       server = await startServer({ world, ...options() });
       for (const body of [
         { name: 'note', description: 'Anywhere', integration_types: [1], contexts: [0, 1, 2] },
@@ -234,6 +241,36 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
       assert.match(bobsCommands.note!.text as string, /not installed to your account/);
       const strangers = await explain(DAVE_TOKEN);
       assert.equal(strangers.status, 403, strangers.text);
+    });
+
+    test('"Why not?" in a guild without the bot: the user-install rule of each command, and for bob the missing install', async () => {
+      const explain = (token: string) =>
+        server.request('GET', `/channels/${SECOND_GUILD_CHANNEL}/application-command-index/explain`, { auth: token });
+      const erins = await explain(ERIN_TOKEN);
+      assert.equal(erins.status, 200, erins.text);
+      assert.equal(erins.body.guild_id, SECOND_GUILD_ID);
+      const byName = (app: Json) =>
+        Object.fromEntries((app.commands as Json[]).map((c) => [(c.command as Json).name, c]));
+      const demo = (body: Json) => (body.applications as Json[]).find((a) => a.id === DEMO_APP_ID)!;
+      const erinsCommands = byName(demo(erins.body as Json));
+      assert.equal(erinsCommands.note!.verdict, 'shown');
+      assert.equal((erinsCommands.note!.reason as Json).kind, 'user_install_allowed');
+      assert.match(erinsCommands.note!.text as string, /works in servers/);
+      assert.equal(erinsCommands.dmonly!.verdict, 'hidden');
+      assert.equal((erinsCommands.dmonly!.reason as Json).kind, 'user_install_context');
+      assert.match(erinsCommands.dmonly!.text as string, /leave out servers \(GUILD\)/);
+      assert.equal((erinsCommands.guildside!.reason as Json).kind, 'user_install_integration_type');
+      // What "Why not?" shows is what the picker lists.
+      const index = await picker(SECOND_GUILD_CHANNEL, ERIN_TOKEN);
+      assert.deepEqual(names(index.body as Json), ['note']);
+
+      const bobs = await explain(BOB_TOKEN);
+      assert.equal(bobs.status, 200, bobs.text);
+      const bobsCommands = byName(demo(bobs.body as Json));
+      assert.equal(bobsCommands.note!.verdict, 'hidden');
+      assert.equal((bobsCommands.note!.reason as Json).kind, 'user_install_missing');
+      assert.equal((bobsCommands.dmonly!.reason as Json).kind, 'user_install_context', 'the command rule comes first');
+      assert.deepEqual(names((await picker(SECOND_GUILD_CHANNEL, BOB_TOKEN)).body as Json), []);
     });
 
     test('the bot itself cannot post in the group DM (50001)', async () => {
