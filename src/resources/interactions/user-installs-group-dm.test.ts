@@ -17,6 +17,7 @@ import { watchingBot, type RawDispatch } from '../../../test/helpers/discordjs.j
 import { invocationBody } from '../../../test/helpers/invocation.js';
 import type { Json } from '../../../test/helpers/json.js';
 import { consent } from '../../../test/helpers/oauth2.js';
+import { assertMatchesSchema } from '../../../test/helpers/openapi.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { adminRequest, startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
 import {
@@ -202,6 +203,7 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.type, ChannelType.GroupDM);
       assert.equal(read.body.last_message_id, newest);
+      assertMatchesSchema('PrivateGroupChannelResponse', read.body);
       const strangers = await server.request('GET', `/channels/${GROUP_DM}`, { auth: DAVE_TOKEN });
       assert.equal(strangers.status, 403, strangers.text);
       assert.equal(strangers.body.code, 50001);
