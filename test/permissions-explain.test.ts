@@ -8,7 +8,12 @@ import fc from 'fast-check';
 import { APPLICATION_FLAG_EMBEDDED, CommandType } from '../src/core/commands/model.js';
 import { overwritesFor } from '../src/core/permissions/command-permissions.js';
 import { AccessReason, evaluateCommandAccess } from '../src/core/permissions/engine.js';
-import { explainCommands, Verdict, type CommandExplanation } from '../src/core/permissions/explain.js';
+import {
+  explainCommands,
+  explainGuildUserInstallCommands,
+  Verdict,
+  type CommandExplanation,
+} from '../src/core/permissions/explain.js';
 import { explanationText } from '../src/core/permissions/explain-wording.js';
 import type { AccessSceneInput } from '../src/core/permissions/fast-access.js';
 import { InvocationReason, evaluateCommandInvocation } from '../src/core/permissions/invocation.js';
@@ -104,6 +109,28 @@ describe('the explainer agrees with the picker', () => {
     );
   });
 
+  it('agrees with the index when the user installed the app to their account too (user installs in a guild)', async () => {
+    await fc.assert(
+      fc.asyncProperty(sceneInput, pickerCase, fc.boolean(), fc.boolean(), async (scene, picker, frozen, own) => {
+        const apps: StoredApplication[] = [{ ...scene.app, keys: KEYS }];
+        const store = stubStore(apps, picker.commands, picker.guildPermissions, frozen);
+        const service = new CommandIndexService({
+          ...store,
+          oauth2Grants: {
+            listUserInstalls: async () => (own ? [scene.app.id] : []),
+            getUserAuthorization: async () => null,
+          },
+        });
+        const index = await service.build(scene.guild, scene.channel, scene.user, null);
+        const explained = await service.explain(scene.guild, scene.channel, scene.user);
+        const listedIds = explained.flatMap((app) => app.commands.filter(listed).map((e) => e.command.id));
+        assert.deepEqual(listedIds.sort(), index.application_commands.map((c) => c.id as string).sort());
+        for (const app of explained) for (const e of app.commands) assert.equal(e.text, explanationText(e));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('reaches every reason and words each one without holes', () => {
     const seen = new Set<string>();
     fc.assert(
@@ -174,6 +201,51 @@ describe('what an explanation says', () => {
       });
       assert.equal(explanationText(explanation!), text);
     }
+  });
+
+  it('in a guild through a user install: the contexts, the integration types, the install, and shown', () => {
+    const scene = { ...sceneOf(BOB), app: demoApp({ integration_types: [0, 1] }) };
+    const commands = [
+      globalCommand({ name: 'note', integration_types: [1], contexts: [0, 1, 2] }, '1400000000000000011'),
+      globalCommand({ name: 'dmonly', integration_types: [1], contexts: [1, 2] }, '1400000000000000012'),
+      globalCommand({ name: 'guildside', integration_types: [0], contexts: [0] }, '1400000000000000013'),
+    ];
+    const texts = (installed: boolean) =>
+      explainGuildUserInstallCommands(scene, installed, commands).map((e) => [
+        e.verdict,
+        e.reason.kind,
+        explanationText(e),
+      ]);
+    assert.deepEqual(texts(true), [
+      [
+        'shown',
+        'user_install_allowed',
+        'Shown: you installed the app to your account, and the command works in servers.',
+      ],
+      [
+        'hidden',
+        'user_install_context',
+        "Hidden: the command's contexts (BOT_DM and PRIVATE_CHANNEL) leave out servers (GUILD).",
+      ],
+      [
+        'hidden',
+        'user_install_integration_type',
+        "Hidden: the command's integration types (GUILD_INSTALL) leave out user installs (USER_INSTALL).",
+      ],
+    ]);
+    assert.deepEqual(texts(false)[0], [
+      'hidden',
+      'user_install_missing',
+      'Hidden: the app is not installed to your account: its user-install commands do not follow you here.',
+    ]);
+    // Without USE_APPLICATION_COMMANDS in the channel, the user's install brings nothing either.
+    const muted = {
+      ...scene,
+      guild: { ...scene.guild, roles: scene.guild.roles.map((r) => ({ ...r, permissions: '1024' })) },
+    };
+    const [withoutUse] = explainGuildUserInstallCommands(muted, true, commands);
+    assert.equal(withoutUse!.reason.kind, AccessReason.MissingUseApplicationCommands);
+    assert.deepEqual(withoutUse!.reason.missing_permissions, ['USE_APPLICATION_COMMANDS']);
   });
 
   it('a thread reads its parent: a channel overwrite on #general hides the command in its thread', () => {

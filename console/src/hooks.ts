@@ -63,6 +63,11 @@ export function useGuild(api: Api, guildId: string | null) {
   );
 }
 
+/** The user's DMs with bots and their group DMs (v10's `GET /users/@me/channels`). */
+export function usePrivateChannels(api: Api) {
+  return useRead<Json[]>(async () => (await api.get('/users/@me/channels')) as Json[], [api]);
+}
+
 /** The channel's messages, oldest first, re-read on every live event and whenever `reload` is called. */
 export function useMessages(api: Api, channelId: string | null) {
   const read = useRead<Json[]>(

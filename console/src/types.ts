@@ -43,9 +43,9 @@ export interface SignedInUser {
   locale?: string;
 }
 
-/** Where the user is: the guild and channel picked. */
+/** Where the user is: the guild and channel picked; `guildId` null for a DM or a group DM. */
 export interface Place {
-  guildId: string;
+  guildId: string | null;
   channelId: string;
 }
 

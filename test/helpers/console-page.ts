@@ -47,12 +47,12 @@ export function pageErrors(page: Page): string[] {
 /** Sandbox sign-in: the user's button on the sign-in screen; then the chat screen is shown. */
 export async function signInAs(page: Page, username: string): Promise<void> {
   await page.getByRole('button', { name: username, exact: true }).click();
-  await page.getByRole('combobox', { name: /^Message #/ }).waitFor();
+  await composer(page).waitFor();
 }
 
-/** The composer, where `/` opens the picker. */
+/** The composer, where `/` opens the picker (`Message #general`, `Message @Demo Bot`, `Message trio`). */
 export function composer(page: Page) {
-  return page.getByRole('combobox', { name: /^Message #/ });
+  return page.getByRole('combobox', { name: /^Message / });
 }
 
 /** Types `/` and what follows, and waits for the picker. */

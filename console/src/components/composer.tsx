@@ -10,7 +10,8 @@ import { OptionForm, type Choice, type FormSources } from './option-form';
 import { optionId, Picker, PICKER_ID } from './picker';
 
 export interface ComposerProps {
-  channelName: string;
+  /** Where a message goes, as the user reads it: `#general`, `@Demo Bot`, a group DM's name. */
+  placeLabel: string;
   index: CommandIndex | null;
   /** The picker opened: the index is read again (commands change while the console is open). */
   onOpen: () => void;
@@ -24,7 +25,7 @@ export interface ComposerProps {
 /** Lines the picker renders at first (a few screens' worth); the rest come as the user moves or scrolls. */
 const PICKER_PAGE = 60;
 
-export function Composer({ channelName, index, onOpen, sources, autocomplete, send, say }: ComposerProps) {
+export function Composer({ placeLabel, index, onOpen, sources, autocomplete, send, say }: ComposerProps) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -111,13 +112,13 @@ export function Composer({ channelName, index, onOpen, sources, autocomplete, se
         class="composer-input"
         type="text"
         role="combobox"
-        aria-label={`Message #${channelName}`}
+        aria-label={`Message ${placeLabel}`}
         aria-autocomplete="list"
         aria-haspopup="listbox"
         aria-expanded={showing}
         aria-controls={PICKER_ID}
         aria-activedescendant={showing && flat.length > 0 ? optionId(Math.min(active, flat.length - 1)) : undefined}
-        placeholder={`Message #${channelName}, or type / to use a command`}
+        placeholder={`Message ${placeLabel}, or type / to use a command`}
         autoComplete="off"
         value={text}
         onInput={(e) => {

@@ -1,6 +1,7 @@
 /**
  * Where the user is: a guild of theirs and a channel of it they may view (v10's guild list, the
- * console's channel list), or one of their DMs with a bot (v10's `GET /users/@me/channels`).
+ * console's channel list), or one of their DMs with a bot or group DMs (v10's
+ * `GET /users/@me/channels`, read by the screen and given here), where the place has no guild.
  */
 import { useEffect } from 'preact/hooks';
 import type { Api } from '../api';
@@ -10,20 +11,24 @@ import type { Json, Place } from '../types';
 
 /** Channel types a user reads messages in: text, announcement, and threads. */
 const MESSAGE_CHANNEL_TYPES = new Set([0, 5, 10, 11, 12]);
+/** v10's group DM channel type. */
+const GROUP_DM = 3;
 
 export function PlaceBar({
   api,
   place,
   setPlace,
   channels,
+  privateChannels,
 }: {
   api: Api;
   place: Place | null;
   setPlace: SetPlace;
   channels: Json[];
+  /** The user's DMs and group DMs. */
+  privateChannels: Json[];
 }) {
   const guilds = useRead<Json[]>(async () => (await api.get('/users/@me/guilds')) as Json[], [api]);
-  const dms = useRead<Json[]>(async () => (await api.get('/users/@me/channels')) as Json[], [api]);
   const readable = channels.filter((c) => MESSAGE_CHANNEL_TYPES.has(c.type as number));
   const guildId = place?.guildId ?? '';
   // The first guild, then its first readable channel, until the user picks. The defaults are
@@ -37,16 +42,22 @@ export function PlaceBar({
     setPlace((current) => {
       // The channels of the guild picked: those of the one before may still be shown while its own load.
       const first = readable.find((c) => c.guild_id === current?.guildId);
-      return current && !current.channelId && first
+      return current && current.guildId !== null && !current.channelId && first
         ? { guildId: current.guildId, channelId: first.id as string }
         : current;
     });
   }, [readable.length, place]);
+  // A DM or group DM picked is a place without a guild: its interactions carry no guild_id.
+  const pickChannel = (channelId: string) => {
+    const isPrivate = privateChannels.some((c) => c.id === channelId);
+    setPlace({ guildId: isPrivate ? null : (place?.guildId ?? null), channelId });
+  };
   return (
     <div class="place-bar">
       <label>
         <span class="label">Guild</span>
         <select value={guildId} onChange={(e) => setPlace({ guildId: e.currentTarget.value, channelId: '' })}>
+          {place?.guildId === null && <option value="">No guild (direct messages)</option>}
           {(guilds.data ?? []).map((g) => (
             <option key={g.id} value={g.id}>
               {g.name}
@@ -56,20 +67,17 @@ export function PlaceBar({
       </label>
       <label>
         <span class="label">Channel</span>
-        <select
-          value={place?.channelId ?? ''}
-          onChange={(e) => place && setPlace({ guildId: place.guildId, channelId: e.currentTarget.value })}
-        >
+        <select value={place?.channelId ?? ''} onChange={(e) => pickChannel(e.currentTarget.value)}>
           {readable.map((c) => (
             <option key={c.id} value={c.id}>
               #{c.name}
             </option>
           ))}
-          {(dms.data ?? []).length > 0 && (
+          {privateChannels.length > 0 && (
             <optgroup label="Direct messages">
-              {(dms.data ?? []).map((dm) => (
+              {privateChannels.map((dm) => (
                 <option key={dm.id} value={dm.id}>
-                  @{dmName(dm)}
+                  {privateChannelName(dm)}
                 </option>
               ))}
             </optgroup>
@@ -80,8 +88,15 @@ export function PlaceBar({
   );
 }
 
-/** A DM is named by the bot at its other end. */
-function dmName(dm: Json): string {
+/**
+ * How a DM or group DM is named: a DM by the bot at its other end (`@Demo Bot`), a group DM by
+ * its name, or its other recipients when it has none.
+ */
+export function privateChannelName(dm: Json): string {
   const recipients = (dm.recipients ?? []) as Json[];
-  return (recipients[0]?.username as string | undefined) ?? (dm.id as string);
+  if (dm.type === GROUP_DM) {
+    const others = recipients.map((u) => (u.global_name ?? u.username) as string).join(', ');
+    return (dm.name as string | null) || others || (dm.id as string);
+  }
+  return `@${(recipients[0]?.username as string | undefined) ?? (dm.id as string)}`;
 }

@@ -13,12 +13,12 @@ import { ContextMenu, type MenuItem } from '../components/context-menu';
 import { Message, type MessageActions } from '../components/message';
 import { ModalDialog } from '../components/modal-dialog';
 import type { Choice } from '../components/option-form';
-import { PlaceBar } from '../components/place-bar';
+import { PlaceBar, privateChannelName } from '../components/place-bar';
 import { useRecorder } from '../components/record-bar';
 import { commandLine } from '../recorder';
 import type { Step } from '../../../src/core/scenarios/types';
 import { emojiPathName } from '../components/reactions';
-import { useCommandIndex, useGuild, useMessages, useTracker, type Tracked } from '../hooks';
+import { useCommandIndex, useGuild, useMessages, usePrivateChannels, useTracker, type Tracked } from '../hooks';
 import type { MentionNames } from '../markdown';
 import type { ScreenProps } from '../screens';
 import { CommandType, MessageFlag, type Json } from '../types';
@@ -74,6 +74,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   const guildId = place?.guildId ?? null;
   const channelId = place?.channelId ?? null;
   const guild = useGuild(api, guildId);
+  const privateChannels = usePrivateChannels(api).data ?? [];
   const messages = useMessages(api, channelId);
   const index = useCommandIndex(api, channelId);
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
@@ -107,6 +108,11 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
 
   const channels: Json[] = guild.data?.channels ?? [];
   const channel = channels.find((c) => c.id === channelId);
+  const privateChannel = guildId === null ? privateChannels.find((c) => c.id === channelId) : undefined;
+  /** What the composer names: `#general`, or a DM's bot (`@Demo Bot`), or a group DM's name. */
+  const placeLabel = privateChannel
+    ? privateChannelName(privateChannel)
+    : `#${(channel?.name as string | undefined) ?? ''}`;
   const members = useMemo(
     () =>
       (guild.data?.members ?? []).map((m: Json) => ({
@@ -266,9 +272,9 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   const failed = tracked.filter((t) => t.state === 'failed');
   return (
     <div class="chat">
-      <PlaceBar api={api} place={place} setPlace={setPlace} channels={channels} />
+      <PlaceBar api={api} place={place} setPlace={setPlace} channels={channels} privateChannels={privateChannels} />
       {bar}
-      <section class="channel" aria-label={channel ? `#${channel.name as string}` : 'Channel'}>
+      <section class="channel" aria-label={channel || privateChannel ? placeLabel : 'Channel'}>
         {messages.error && (
           <p class="form-refusal" role="alert">
             {messages.error}
@@ -299,7 +305,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
         </p>
         {channelId && (
           <Composer
-            channelName={(channel?.name as string | undefined) ?? ''}
+            placeLabel={placeLabel}
             index={index.data}
             onOpen={index.reload}
             sources={{ members, roles, channels: channelList }}

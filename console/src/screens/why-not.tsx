@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import { PlaceBar } from '../components/place-bar';
-import { useGuild, useRead } from '../hooks';
+import { useGuild, usePrivateChannels, useRead } from '../hooks';
 import type { ScreenProps } from '../screens';
 import type { Json } from '../types';
 import './permission-screens.css';
@@ -59,10 +59,11 @@ export function WhyNotScreen({ session, place, setPlace }: ScreenProps) {
     return { all: all.length, ...countBy(all) };
   }, [explanation.data]);
   const channels: Json[] = guild.data?.channels ?? [];
+  const privateChannels = usePrivateChannels(api).data ?? [];
 
   return (
     <div class="why-not">
-      <PlaceBar api={api} place={place} setPlace={setPlace} channels={channels} />
+      <PlaceBar api={api} place={place} setPlace={setPlace} channels={channels} privateChannels={privateChannels} />
       <div class="why-not-body">
         <h1 class="why-not-title">
           Why not? <span class="muted">— what {user.username} sees</span>

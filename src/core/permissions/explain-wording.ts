@@ -22,6 +22,15 @@ const VERDICT_WORDS: Readonly<Record<VerdictValue, string>> = {
 
 const CONTEXT_NAMES: Readonly<Record<number, string>> = { 0: 'GUILD', 1: 'BOT_DM', 2: 'PRIVATE_CHANNEL' };
 const INTEGRATION_TYPE_NAMES: Readonly<Record<number, string>> = { 0: 'GUILD_INSTALL', 1: 'USER_INSTALL' };
+/** The places a user install's reason is about, by interaction context. */
+const PLACE_NAMES: Readonly<Record<number, string>> = { 0: 'servers', 1: 'DMs with the bot', 2: 'group DMs' };
+
+/** "servers", or with the context's name "servers (GUILD)"; a reason without a context is a group DM's. */
+function placeWords(context: number | undefined, named: boolean): string {
+  const at = context ?? 2;
+  const place = PLACE_NAMES[at] ?? `context ${at}`;
+  return named ? `${place} (${CONTEXT_NAMES[at] ?? at})` : place;
+}
 
 function channelWords(channel: NamedEntity | undefined): string {
   if (!channel) return 'this channel';
@@ -118,13 +127,13 @@ function reasonWords(reason: ExplanationReason, allowed: boolean): string {
     case UserInstallReason.IntegrationType:
       return `the command's integration types (${numbered(reason.integration_types, INTEGRATION_TYPE_NAMES)}) leave out user installs (USER_INSTALL)`;
     case UserInstallReason.Context:
-      return `the command's contexts (${numbered(reason.contexts, CONTEXT_NAMES)}) leave out group DMs (PRIVATE_CHANNEL)`;
+      return `the command's contexts (${numbered(reason.contexts, CONTEXT_NAMES)}) leave out ${placeWords(reason.context, true)}`;
     case UserInstallReason.EntryPoint:
       return 'an entry point command of an app without Activities';
     case UserInstallReason.AgeRestricted:
       return 'age-restricted command, and you are not age-verified';
     case UserInstallReason.Allowed:
-      return 'you installed the app to your account, and the command works in group DMs';
+      return `you installed the app to your account, and the command works in ${placeWords(reason.context, false)}`;
     default:
       return overwriteSentence(reason, allowed);
   }

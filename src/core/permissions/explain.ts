@@ -10,10 +10,10 @@
  * (explain-wording.ts) and the console.
  */
 import type { StoredCommand } from '../commands/model.js';
-import { CommandType } from '../commands/model.js';
-import type { Channel, Guild } from '../world/types.js';
+import { CommandType, InteractionContext } from '../commands/model.js';
+import type { Application, Channel, Guild, User } from '../world/types.js';
 import { ADMINISTRATOR, USE_APPLICATION_COMMANDS, VIEW_CHANNEL, hasAll, parsePermissions } from './bits.js';
-import { sendMessagesFlag } from './channel-permissions.js';
+import { canSendMessages, sendMessagesFlag } from './channel-permissions.js';
 import {
   CommandPermissionType,
   allChannelsId,
@@ -27,8 +27,15 @@ import { AccessScene, evaluateCommandAccessFast, type AccessSceneInput } from '.
 import { flagNames } from './flag-names.js';
 import { InvocationReason, type InvocationReasonCode } from './invocation.js';
 import { indexGuildPermissions, indexOverwrites } from './overwrite-index.js';
-import { groupDmRefusal, UserInstallReason, type UserInstallReasonCode } from './user-install.js';
-import type { Application, User } from '../world/types.js';
+import {
+  groupDmRefusal,
+  guildUserInstallRefusal,
+  UserInstallReason,
+  type GuildUserInstallRefusal,
+  type UserInstallReasonCode,
+  type UserInstallScene,
+} from './user-install.js';
+import { governingChannel } from './channels.js';
 
 /** What the member gets: the command in the picker, not there, or there but refused when invoked. */
 export const Verdict = {
@@ -75,8 +82,10 @@ export interface ExplanationReason {
   readonly channel?: NamedEntity;
   /** The global command's `contexts`, when they leave out GUILD. */
   readonly contexts?: readonly number[];
-  /** The integration types that applied, when they leave out GUILD_INSTALL. */
+  /** The integration types that applied, when they leave out GUILD_INSTALL (USER_INSTALL for a user install's). */
   readonly integration_types?: readonly number[];
+  /** Where a user install's rule was read: the interaction context of the place (0 a guild, 2 a group DM). */
+  readonly context?: number;
 }
 
 export interface CommandExplanation {
@@ -282,6 +291,34 @@ function summaryOf(command: StoredCommand): CommandExplanation['command'] {
   return { id: command.id, name: command.definition.name, type: command.definition.type, guild_id: command.guild_id };
 }
 
+/** What a user install's refusal read: the command's contexts or integration types, or the channel. */
+function userInstallRefusalReason(
+  app: Pick<Application, 'integration_types'>,
+  command: StoredCommand,
+  refusal: GuildUserInstallRefusal,
+  context: number,
+  place: { guild: Guild; channel: Channel } | null,
+): ExplanationReason {
+  switch (refusal) {
+    case UserInstallReason.Context:
+      return { kind: refusal, contexts: command.definition.contexts ?? [], context };
+    case UserInstallReason.IntegrationType:
+      return { kind: refusal, integration_types: command.definition.integration_types ?? app.integration_types };
+    case AccessReason.NsfwChannel:
+      return place
+        ? { kind: refusal, channel: named(governingChannel(place.guild, place.channel)) }
+        : { kind: refusal };
+    case AccessReason.MissingUseApplicationCommands:
+      return {
+        kind: refusal,
+        missing_permissions: flagNames(USE_APPLICATION_COMMANDS),
+        ...(place ? { channel: named(place.channel) } : {}),
+      };
+    default:
+      return { kind: refusal };
+  }
+}
+
 /**
  * "Why not?" in a group DM, for one app's global commands: no app is installed there, so only the
  * user's own install brings commands (`installed`: whether they installed the app to their
@@ -293,21 +330,69 @@ export function explainGroupDmCommands(
   installed: boolean,
   commands: readonly StoredCommand[],
 ): CommandExplanation[] {
+  const context = InteractionContext.PrivateChannel;
   return commands.map((command) => {
     const refusal = groupDmRefusal(app, user, command);
     const summary = summaryOf(command);
     if (refusal !== null) {
-      const reason: ExplanationReason =
-        refusal === UserInstallReason.Context
-          ? { kind: refusal, contexts: command.definition.contexts ?? [] }
-          : refusal === UserInstallReason.IntegrationType
-            ? { kind: refusal, integration_types: command.definition.integration_types ?? app.integration_types }
-            : { kind: refusal };
+      const reason = userInstallRefusalReason(app, command, refusal, context, null);
       return { command: summary, verdict: Verdict.Hidden, reason };
     }
     if (!installed) {
       return { command: summary, verdict: Verdict.Hidden, reason: { kind: UserInstallReason.NotInstalledForUser } };
     }
-    return { command: summary, verdict: Verdict.Shown, reason: { kind: UserInstallReason.Allowed } };
+    return { command: summary, verdict: Verdict.Shown, reason: { kind: UserInstallReason.Allowed, context } };
+  });
+}
+
+/**
+ * "Why not?" in a guild channel, for one app's global commands through the user's own install
+ * (`installed`: whether they installed the app to their account; the app there or not): the rule
+ * the picker filters with (`guildUserInstallRefusal`), then the install, then the invocation rule
+ * (a USER command needs to send messages in the channel, as through a guild install).
+ */
+export function explainGuildUserInstallCommands(
+  scene: UserInstallScene,
+  installed: boolean,
+  commands: readonly StoredCommand[],
+): CommandExplanation[] {
+  const context = InteractionContext.Guild;
+  const { app, guild, member, channel } = scene;
+  return commands.map((command) => {
+    const refusal = guildUserInstallRefusal(scene, command);
+    const summary = summaryOf(command);
+    if (refusal !== null) {
+      const reason = userInstallRefusalReason(app, command, refusal, context, scene);
+      return { command: summary, verdict: Verdict.Hidden, reason };
+    }
+    if (!installed) {
+      return { command: summary, verdict: Verdict.Hidden, reason: { kind: UserInstallReason.NotInstalledForUser } };
+    }
+    if (command.definition.type === CommandType.User && !canSendMessages(guild, member, channel)) {
+      const reason: ExplanationReason = {
+        kind: InvocationReason.MissingSendMessages,
+        missing_permissions: flagNames(sendMessagesFlag(channel)),
+        channel: named(channel),
+      };
+      return { command: summary, verdict: Verdict.Refused, reason };
+    }
+    return { command: summary, verdict: Verdict.Shown, reason: { kind: UserInstallReason.Allowed, context } };
+  });
+}
+
+/**
+ * An app installed in the guild that the user installed to their account too: the picker lists a
+ * command either install brings (the guild's first), so a command the guild install hides takes
+ * the user install's explanation when that one does not hide it; otherwise the guild's reason stays.
+ */
+export function withUserInstallExplanations(
+  guildSide: readonly CommandExplanation[],
+  userSide: readonly CommandExplanation[],
+): CommandExplanation[] {
+  const byId = new Map(userSide.map((explanation) => [explanation.command.id, explanation]));
+  return guildSide.map((explanation) => {
+    if (explanation.verdict !== Verdict.Hidden) return explanation;
+    const user = byId.get(explanation.command.id);
+    return user && user.verdict !== Verdict.Hidden ? user : explanation;
   });
 }

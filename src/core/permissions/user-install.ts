@@ -17,6 +17,7 @@ import type { Application, Channel, Guild, Member, User } from '../world/types.j
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { ATTACH_FILES, MENTION_EVERYONE, USE_APPLICATION_COMMANDS, USE_EXTERNAL_APPS, hasAll } from './bits.js';
 import { canSendMessages, channelPermissions, isAdministrator } from './channel-permissions.js';
+import { AccessReason } from './engine.js';
 import { governingChannel } from './channels.js';
 
 /**
@@ -42,17 +43,30 @@ export interface UserInstallScene {
   readonly channel: Channel;
 }
 
-/** The command's own availability in a guild through the user's install (binds the owner too). */
-function availableInGuild(scene: UserInstallScene, command: StoredCommand): boolean {
-  const { app, user } = scene;
-  if (!isUserInstallable(app, command)) return false;
+/**
+ * Why a command of an app the user installed is not in a guild channel's picker, or null when it
+ * is: its own availability (scope and integration types, contexts holding GUILD, entry point,
+ * age restriction; these bind the owner too), then the channel's switch for all apps,
+ * USE_APPLICATION_COMMANDS (administrators hold it). The caller has checked that they installed
+ * it, or asks why it would not be there if they had; and that they may view the channel.
+ */
+export function guildUserInstallRefusal(
+  scene: UserInstallScene,
+  command: StoredCommand,
+): GuildUserInstallRefusal | null {
+  const { app, user, guild, member, channel } = scene;
+  if (!isUserInstallable(app, command)) return UserInstallReason.IntegrationType;
   const contexts = command.definition.contexts;
-  if (contexts !== null && !contexts.includes(InteractionContext.Guild)) return false;
-  if (command.definition.type === CommandType.PrimaryEntryPoint && !hasActivities(app)) return false;
-  if (command.definition.nsfw && (!user.age_verified || !governingChannel(scene.guild, scene.channel).nsfw)) {
-    return false;
+  if (contexts !== null && !contexts.includes(InteractionContext.Guild)) return UserInstallReason.Context;
+  if (command.definition.type === CommandType.PrimaryEntryPoint && !hasActivities(app)) {
+    return UserInstallReason.EntryPoint;
   }
-  return true;
+  if (command.definition.nsfw && !user.age_verified) return UserInstallReason.AgeRestricted;
+  if (command.definition.nsfw && !governingChannel(guild, channel).nsfw) return AccessReason.NsfwChannel;
+  if (isAdministrator(guild, member)) return null;
+  return hasAll(channelPermissions(guild, member, channel), USE_APPLICATION_COMMANDS)
+    ? null
+    : AccessReason.MissingUseApplicationCommands;
 }
 
 /**
@@ -60,9 +74,7 @@ function availableInGuild(scene: UserInstallScene, command: StoredCommand): bool
  * in this guild channel? The caller has checked that they installed it and may view the channel.
  */
 export function userInstallAllowsInGuild(scene: UserInstallScene, command: StoredCommand): boolean {
-  if (!availableInGuild(scene, command)) return false;
-  const { guild, member, channel } = scene;
-  return isAdministrator(guild, member) || hasAll(channelPermissions(guild, member, channel), USE_APPLICATION_COMMANDS);
+  return guildUserInstallRefusal(scene, command) === null;
 }
 
 /** May the member invoke it now: as `userInstallAllowsInGuild`, and a USER command needs to send messages there (v10). */
@@ -93,7 +105,7 @@ export const UserInstallReason = {
   NotInstalledForUser: 'user_install_missing',
   /** The command's integration types leave out USER_INSTALL (or it is a guild command). */
   IntegrationType: 'user_install_integration_type',
-  /** The command's contexts leave out the place (PRIVATE_CHANNEL in a group DM). */
+  /** The command's contexts leave out the place (GUILD in a guild, PRIVATE_CHANNEL in a group DM). */
   Context: 'user_install_context',
   /** An entry point command of an app without Activities. */
   EntryPoint: 'user_install_entry_point',
@@ -106,6 +118,10 @@ export type UserInstallReasonCode = (typeof UserInstallReason)[keyof typeof User
 
 /** Why a user-install command is not in a group DM's picker (null: it is). */
 export type GroupDmRefusal = Exclude<UserInstallReasonCode, 'user_install_allowed' | 'user_install_missing'>;
+
+/** Why a user-install command is not in a guild channel's picker: a group DM's reasons, and the channel's. */
+export type GuildUserInstallRefusal =
+  GroupDmRefusal | typeof AccessReason.NsfwChannel | typeof AccessReason.MissingUseApplicationCommands;
 
 /**
  * The command's availability in a group DM the user is a recipient of, through their own install

@@ -12,7 +12,13 @@ import {
 import type { Locale } from '../../core/locales.js';
 import { COMMANDS_SCOPE, BOT_SCOPE } from '../../core/permissions/install.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
-import { explainCommands, explainGroupDmCommands, type CommandExplanation } from '../../core/permissions/explain.js';
+import {
+  explainCommands,
+  explainGroupDmCommands,
+  explainGuildUserInstallCommands,
+  withUserInstallExplanations,
+  type CommandExplanation,
+} from '../../core/permissions/explain.js';
 import { explanationText } from '../../core/permissions/explain-wording.js';
 import { visibleCommands } from '../../core/permissions/visible-commands.js';
 import { memberFacts, type MemberFacts } from '../../core/permissions/member-facts.js';
@@ -191,25 +197,44 @@ export class CommandIndexService {
 
   /**
    * "Why not?": every command of every app installed for commands, with its verdict and reason
-   * (core/permissions/explain.ts), grouped by app in install order: the same apps, commands and
-   * stored permissions the index decides on, so a command is shown or refused exactly when the
-   * index lists it. The caller has checked that the user may view the channel.
+   * (core/permissions/explain.ts), grouped by app in install order, then the apps the user
+   * installed to their account (their global commands, by the user-install rule), then every
+   * other app with a USER_INSTALL command (hidden: not installed to the account): the same apps,
+   * commands, stored permissions and rules the index decides on, so a command is shown or refused
+   * exactly when the index lists it. The caller has checked that the user may view the channel.
    */
   async explain(guild: Guild, channel: Channel, user: User): Promise<AppExplanation[]> {
     const member = memberOf(guild, user.id);
     if (!member) return [];
     const held = this.held(guild, member);
-    const explained: AppExplanation[] = [];
+    const where = { guild, member, user, channel };
+    const userInstalls = await this.readUserInstalls(user);
+    const ownInstall = new Map(userInstalls.map((install) => [install.app.id, install]));
+    const explained: { app: Application; explanations: CommandExplanation[] }[] = [];
+    const inGuild = new Set<string>();
     for (const { app, commands, guildPermissions } of await this.installedApps(guild)) {
-      const scene = { app, guild, member, user, channel, installed: true };
-      const explanations = explainCommands({ ...scene, commands, guildPermissions });
-      const commandsExplained = (held ? explanations.map(timedOutExplanation) : explanations).map((explanation) => ({
-        ...explanation,
-        text: explanationText(explanation),
-      }));
-      explained.push({ id: app.id, name: app.name, commands: commandsExplained });
+      inGuild.add(app.id);
+      const guildSide = explainCommands({ app, ...where, installed: true, commands, guildPermissions });
+      // An app of both kinds: a command its guild install hides, the user's own install may bring.
+      const own = ownInstall.get(app.id);
+      const explanations = own
+        ? withUserInstallExplanations(
+            guildSide,
+            explainGuildUserInstallCommands({ app, ...where }, true, own.globalCommands),
+          )
+        : guildSide;
+      explained.push({ app, explanations });
     }
-    return explained;
+    // Then the apps only the user's install brings here, and those it would bring if installed.
+    for (const { app, globalCommands, installed } of await this.userInstallCandidates(userInstalls, inGuild)) {
+      explained.push({
+        app,
+        explanations: explainGuildUserInstallCommands({ app, ...where }, installed, globalCommands),
+      });
+    }
+    return explained.map(({ app, explanations }) =>
+      worded(app, held ? explanations.map(timedOutExplanation) : explanations),
+    );
   }
 
   /**
@@ -253,23 +278,33 @@ export class CommandIndexService {
    * installed to their account first, each global command with its verdict and reason.
    */
   async explainGroupDm(user: User): Promise<AppExplanation[]> {
-    const installed = await this.readUserInstalls(user);
-    const installedIds = new Set(installed.map(({ app }) => app.id));
-    const others: UserInstallInputs[] = [];
+    const candidates = await this.userInstallCandidates(await this.readUserInstalls(user), new Set());
+    return candidates.map(({ app, globalCommands, installed }) =>
+      worded(app, explainGroupDmCommands(app, user, installed, globalCommands)),
+    );
+  }
+
+  /**
+   * The apps a user install could bring where none of `excluded` is (the apps installed in the
+   * guild): the user's own installs first (in the picker's order), then every other app with a
+   * USER_INSTALL command, not installed to the user's account, for "Why not?" to say so.
+   */
+  private async userInstallCandidates(
+    userInstalls: readonly UserInstallInputs[],
+    excluded: ReadonlySet<string>,
+  ): Promise<(UserInstallInputs & { installed: boolean })[]> {
+    const installedIds = new Set(userInstalls.map(({ app }) => app.id));
+    const candidates = userInstalls
+      .filter(({ app }) => !excluded.has(app.id))
+      .map((install) => ({ ...install, installed: true }));
     for (const app of await this.store.world.listApplications()) {
-      if (installedIds.has(app.id)) continue;
+      if (installedIds.has(app.id) || excluded.has(app.id)) continue;
       const globalCommands = await this.store.commands.listCommands({ applicationId: app.id, guildId: null });
-      if (globalCommands.some((command) => isUserInstallable(app, command))) others.push({ app, globalCommands });
+      if (globalCommands.some((command) => isUserInstallable(app, command))) {
+        candidates.push({ app, globalCommands, installed: false });
+      }
     }
-    const explained: AppExplanation[] = [];
-    for (const { app, globalCommands } of [...installed, ...others]) {
-      const commands = explainGroupDmCommands(app, user, installedIds.has(app.id), globalCommands).map((e) => ({
-        ...e,
-        text: explanationText(e),
-      }));
-      explained.push({ id: app.id, name: app.name, commands });
-    }
-    return explained;
+    return candidates;
   }
 
   /**
@@ -311,6 +346,15 @@ export class CommandIndexService {
       guildPermissions: permissions,
     }));
   }
+}
+
+/** One app's explanations with their sentences. */
+function worded(app: Application, explanations: readonly CommandExplanation[]): AppExplanation {
+  return {
+    id: app.id,
+    name: app.name,
+    commands: explanations.map((explanation) => ({ ...explanation, text: explanationText(explanation) })),
+  };
 }
 
 /** The command as a timed-out member's "Why not?" tells it: hidden, for the timeout. */

@@ -87,8 +87,12 @@ export class DmChannelsService {
     return dm;
   }
 
-  /** A group DM as v10's channel object (type 3), its recipients less the viewer. */
-  async wireGroupDm(dm: GroupDm, userId: string): Promise<WireObject> {
+  /**
+   * A group DM as v10's channel object (type 3), its recipients less the viewer; its
+   * `last_message_id` from `counters`, read for it alone unless given.
+   */
+  async wireGroupDm(dm: GroupDm, userId: string, counters?: CountersOf): Promise<WireObject> {
+    const counted = counters ?? withCounters(null, await this.deps.messages.channelCounters([dm.id]));
     const others = await this.deps.world.getUsers(dm.recipients.filter((id) => id !== userId));
     return {
       id: dm.id,
@@ -96,7 +100,7 @@ export class DmChannelsService {
       name: dm.name,
       owner_id: dm.owner_id,
       icon: null,
-      last_message_id: null,
+      last_message_id: counted(dm.id).last_message_id,
       flags: 0,
       recipients: others.map(toWirePublicUser),
     };
@@ -104,9 +108,10 @@ export class DmChannelsService {
 
   /** The user's group DMs (the console's list), each as the user sees it. */
   async groupDmsOfUser(userId: string): Promise<WireObject[]> {
+    const groupDms = await this.deps.dmChannels.listGroupDmsOfUser(userId);
+    const counters = withCounters(null, await this.deps.messages.channelCounters(groupDms.map((dm) => dm.id)));
     const wired: WireObject[] = [];
-    for (const dm of await this.deps.dmChannels.listGroupDmsOfUser(userId))
-      wired.push(await this.wireGroupDm(dm, userId));
+    for (const dm of groupDms) wired.push(await this.wireGroupDm(dm, userId, counters));
     return wired;
   }
 

@@ -4,7 +4,9 @@
  * account, its commands whose contexts hold 2 are in her picker there and answer through the
  * interaction webhook, read by a real discord.js bot (`interaction.context`,
  * `interaction.authorizingIntegrationOwners`, a reply and a follow-up); a command without 2 is
- * absent and refused. On SQLite and PostgreSQL; the group DM also comes through `POST /admin/world`.
+ * absent and refused. The group DM's `last_message_id` follows the app's answers; "Why not?" names
+ * the user-install rule in the group DM and in a guild without the bot. On SQLite and
+ * PostgreSQL; the group DM also comes through `POST /admin/world`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +17,7 @@ import { watchingBot, type RawDispatch } from '../../../test/helpers/discordjs.j
 import { invocationBody } from '../../../test/helpers/invocation.js';
 import type { Json } from '../../../test/helpers/json.js';
 import { consent } from '../../../test/helpers/oauth2.js';
+import { assertMatchesSchema } from '../../../test/helpers/openapi.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { adminRequest, startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
 import {
@@ -27,6 +30,8 @@ import {
   DEMO_BOT_TOKEN,
   ERIN_ID,
   ERIN_TOKEN,
+  SECOND_GUILD_CHANNEL,
+  SECOND_GUILD_ID,
   exampleWorld,
 } from '../../../test/helpers/world.js';
 
@@ -56,6 +61,10 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
     before(async () => {
       const world = exampleWorld();
       world.group_dms = [{ id: GROUP_DM, name: 'trio', owner_id: ERIN_ID, recipients: [ERIN_ID, BOB_ID, CAROL_ID] }];
+      // bob is in erin's guild too (Demo Bot is not), for "Why not?" there.
+      world.guilds
+        .find((g) => g.id === SECOND_GUILD_ID)!
+        .members.push({ user_id: BOB_ID, roles: [], nick: null, joined_at: '2025-01-01T00:00:00.000Z' });
       server = await startServer({ world, ...options() });
       for (const body of [
         { name: 'note', description: 'Anywhere', integration_types: [1], contexts: [0, 1, 2] },
@@ -184,6 +193,24 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
       }
     });
 
+    test("the group DM's last_message_id follows its messages: listed and read alone, refused to a stranger and a bot", async () => {
+      const messages = await appMessages(GROUP_DM, ERIN_TOKEN, 2);
+      const newest = messages[messages.length - 1]!.id as string;
+      const listed = await server.request('GET', '/users/@me/channels', { auth: BOB_TOKEN });
+      assert.equal(listed.status, 200, listed.text);
+      assert.equal((listed.body as Json[]).find((c) => c.id === GROUP_DM)!.last_message_id, newest);
+      const read = await server.request('GET', `/channels/${GROUP_DM}`, { auth: ERIN_TOKEN });
+      assert.equal(read.status, 200, read.text);
+      assert.equal(read.body.type, ChannelType.GroupDM);
+      assert.equal(read.body.last_message_id, newest);
+      assertMatchesSchema('PrivateGroupChannelResponse', read.body);
+      const strangers = await server.request('GET', `/channels/${GROUP_DM}`, { auth: DAVE_TOKEN });
+      assert.equal(strangers.status, 403, strangers.text);
+      assert.equal(strangers.body.code, 50001);
+      const bots = await server.request('GET', `/channels/${GROUP_DM}`, { auth: BOT });
+      assert.equal(bots.status, 403, bots.text);
+    });
+
     test('commands whose contexts lack 2, or without USER_INSTALL, are refused there and nothing is delivered', async () => {
       const before = seen.all().length;
       for (const name of ['dmonly', 'guildside']) {
@@ -216,6 +243,36 @@ function describeGroupDms(label: string, options: () => ServerOptions, cleanup: 
       assert.match(bobsCommands.note!.text as string, /not installed to your account/);
       const strangers = await explain(DAVE_TOKEN);
       assert.equal(strangers.status, 403, strangers.text);
+    });
+
+    test('"Why not?" in a guild without the bot: the user-install rule of each command, and for bob the missing install', async () => {
+      const explain = (token: string) =>
+        server.request('GET', `/channels/${SECOND_GUILD_CHANNEL}/application-command-index/explain`, { auth: token });
+      const erins = await explain(ERIN_TOKEN);
+      assert.equal(erins.status, 200, erins.text);
+      assert.equal(erins.body.guild_id, SECOND_GUILD_ID);
+      const byName = (app: Json) =>
+        Object.fromEntries((app.commands as Json[]).map((c) => [(c.command as Json).name, c]));
+      const demo = (body: Json) => (body.applications as Json[]).find((a) => a.id === DEMO_APP_ID)!;
+      const erinsCommands = byName(demo(erins.body as Json));
+      assert.equal(erinsCommands.note!.verdict, 'shown');
+      assert.equal((erinsCommands.note!.reason as Json).kind, 'user_install_allowed');
+      assert.match(erinsCommands.note!.text as string, /works in servers/);
+      assert.equal(erinsCommands.dmonly!.verdict, 'hidden');
+      assert.equal((erinsCommands.dmonly!.reason as Json).kind, 'user_install_context');
+      assert.match(erinsCommands.dmonly!.text as string, /leave out servers \(GUILD\)/);
+      assert.equal((erinsCommands.guildside!.reason as Json).kind, 'user_install_integration_type');
+      // What "Why not?" shows is what the picker lists.
+      const index = await picker(SECOND_GUILD_CHANNEL, ERIN_TOKEN);
+      assert.deepEqual(names(index.body as Json), ['note']);
+
+      const bobs = await explain(BOB_TOKEN);
+      assert.equal(bobs.status, 200, bobs.text);
+      const bobsCommands = byName(demo(bobs.body as Json));
+      assert.equal(bobsCommands.note!.verdict, 'hidden');
+      assert.equal((bobsCommands.note!.reason as Json).kind, 'user_install_missing');
+      assert.equal((bobsCommands.dmonly!.reason as Json).kind, 'user_install_context', 'the command rule comes first');
+      assert.deepEqual(names((await picker(SECOND_GUILD_CHANNEL, BOB_TOKEN)).body as Json), []);
     });
 
     test('the bot itself cannot post in the group DM (50001)', async () => {

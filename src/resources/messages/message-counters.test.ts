@@ -3,7 +3,8 @@
  * channel's `last_message_id` is its newest message (the world file's seeded ones too), kept when
  * that message is deleted; a thread's `message_count` counts its messages now (down on a delete and
  * a bulk delete) and `total_message_sent` every one ever sent. Every read carries them: the channel,
- * the guild's list, a thread list, the answer of PATCH, GUILD_CREATE, THREAD_UPDATE, a DM channel,
+ * the guild's list, a thread list, the answer of PATCH, GUILD_CREATE, THREAD_UPDATE, the CHANNEL_UPDATE
+ * of an admin world change, a DM channel,
  * and discord.js's `channel.lastMessageId`, `thread.messageCount` and `thread.totalMessageSent`.
  * A message sent sends no THREAD_UPDATE or CHANNEL_UPDATE (v10 sends none for counts).
  */
@@ -17,7 +18,7 @@ import { restBot, watchingBot, type RawDispatch } from '../../../test/helpers/di
 import { Inbox } from '../../../test/helpers/inbox.js';
 import { assertMatchesSchema } from '../../../test/helpers/openapi.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
-import { startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
+import { adminOk, startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
 import {
   ALICE_TOKEN,
   BOB_ID,
@@ -197,6 +198,23 @@ function describeCounters(name: string, options: () => ServerOptions, cleanup: (
       } finally {
         await client.destroy();
       }
+    });
+
+    test('CHANNEL_UPDATE of an admin world change carries the counters (PUT a guild, POST /admin/world)', async () => {
+      const general = (await read(GENERAL)).last_message_id as string;
+      assert.notEqual(general, HELLO_MESSAGE, 'a message sent through the API is the newest: the stored counters');
+      const stored = await adminOk(server, 'GET', `/guilds/${TEST_GUILD_ID}`);
+      const guild = stored.body as Json;
+      guild.channels.find((c: Json) => c.id === GENERAL).name = 'lobby';
+      await adminOk(server, 'PUT', `/guilds/${TEST_GUILD_ID}`, guild);
+      const update = await raw.find((p) => p.t === 'CHANNEL_UPDATE' && p.d.name === 'lobby', 'CHANNEL_UPDATE');
+      assert.equal(update.d.last_message_id, general);
+
+      guild.channels.find((c: Json) => c.id === GENERAL).name = 'merged';
+      await adminOk(server, 'POST', '/world', { guilds: [guild] });
+      const merged = await raw.find((p) => p.t === 'CHANNEL_UPDATE' && p.d.name === 'merged', 'CHANNEL_UPDATE');
+      assert.equal(merged.d.last_message_id, general, 'the merge of POST /admin/world too');
+      assertMatchesSchema('GuildChannelResponse', merged.d);
     });
 
     test('a DM channel’s last_message_id: its newest message, when opened again and listed', async () => {

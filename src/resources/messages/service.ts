@@ -103,6 +103,9 @@ export class ChannelMessagesService {
   async channel(viewer: Viewer, channelId: string): Promise<Record<string, unknown>> {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return this.deps.dms.wire(dm, viewer);
+    // A group DM to its recipients (a bot is never one: 50001).
+    const groupDm = await this.deps.dms.findGroupDm(viewer, channelId);
+    if (groupDm && viewer.kind === 'user') return this.deps.dms.wireGroupDm(groupDm, viewer.userId);
     const { guild, channel } = await visibleChannel(this.deps, viewer, channelId);
     return toWireChannel(guild, channel, withCounters(guild, await this.deps.messages.channelCounters([channel.id])));
   }

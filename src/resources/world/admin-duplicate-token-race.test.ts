@@ -58,6 +58,7 @@ describe('a token stored by two nodes at once', () => {
       new WorldEvents({ world, members: store.members }, new InProcessEventBus(), store.interactions, {
         urlOf: async () => unsignedPaths,
       }),
+      store.interactions,
     );
 
   before(async () => {

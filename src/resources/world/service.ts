@@ -26,7 +26,13 @@ import { membersPage } from '../../core/world/member-index.js';
 import { isInstalledForCommands } from '../../core/permissions/install.js';
 import { isSnowflake } from '../../core/snowflake.js';
 import type { Application, Guild, Member, OAuth2Token, User, World } from '../../core/world/types.js';
-import { DuplicateTokenError, type GuildMemberStore, type IssuedToken, type WorldStore } from '../../store/store.js';
+import {
+  DuplicateTokenError,
+  type GuildMemberStore,
+  type InteractionStore,
+  type IssuedToken,
+  type WorldStore,
+} from '../../store/store.js';
 import { BannedUserError } from '../members/store.js';
 import type { CommandsService } from '../commands/service.js';
 import type { WorldEvents } from '../../events/world-events.js';
@@ -87,7 +93,18 @@ export class WorldService {
     >,
     private readonly commands: CommandsService,
     private readonly events: WorldEvents,
+    /** The channels' message counters, carried by the CHANNEL_* and THREAD_* dispatches of a change. */
+    private readonly counters: Pick<InteractionStore, 'channelCounters'>,
   ) {}
+
+  /**
+   * Publishes the dispatches of a change from `before` to `after`: the channels they carry hold
+   * their counters, read once for every channel of `after` (as every other read of a channel).
+   */
+  private async publish(before: World, after: World): Promise<void> {
+    const channelIds = after.guilds.flatMap((guild) => guild.channels.map((channel) => channel.id));
+    this.events.publishAll(diffWorlds(before, after, await this.counters.channelCounters(channelIds)));
+  }
 
   /** Runs `run` after the world changes queued before it. */
   private queued<T>(run: () => Promise<T>): Promise<T> {
@@ -101,7 +118,7 @@ export class WorldService {
     return this.queued(async () => {
       const before = await this.store.exportWorld();
       const result = await change();
-      this.events.publishAll(diffWorlds(before, await this.store.exportWorld()));
+      await this.publish(before, await this.store.exportWorld());
       return result;
     });
   }
@@ -118,7 +135,7 @@ export class WorldService {
       const after = where.usersOnly
         ? { ...before, users: await this.store.getUsers(before.users.map((u) => u.id).concat(where.onlyMember ?? [])) }
         : await this.slice(where);
-      this.events.publishAll(diffWorlds(before, after));
+      await this.publish(before, after);
       return result;
     });
   }
@@ -187,7 +204,7 @@ export class WorldService {
       if (!isEmptyChange(change)) {
         const slices = await changeSlices(this.store, this.members, change, stored);
         await this.store.applyWorldChange(change).catch(asDuplicateInChange);
-        this.events.publishAll(diffWorlds(slices.before, slices.after));
+        await this.publish(slices.before, slices.after);
         await this.afterApplicationsChanged(change.put.applications);
       }
       return summarize(change, unchanged, false);
@@ -214,7 +231,7 @@ export class WorldService {
       const before = await this.store.exportWorld();
       const { change, unchanged } = replacementChange(before, next);
       await this.store.applyWorldChange(change, record);
-      this.events.publishAll(diffWorlds(before, applyChange(before, change)));
+      await this.publish(before, applyChange(before, change));
       await this.afterApplicationsChanged(change.put.applications);
       return summarize(change, unchanged, true);
     });
