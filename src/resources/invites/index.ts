@@ -1,0 +1,39 @@
+/** Guild invites, and users joining guilds through them. */
+import { defineResource } from '../resource.js';
+import { invitesTable } from './migrations/2026-12-02-invites.js';
+import { inviteRoutes } from './routes.js';
+import { InvitesService } from './service.js';
+import { SqliteInviteStore } from './store.sqlite.js';
+import { PostgresInviteStore } from './store.postgres.js';
+
+declare module '../resource.js' {
+  interface NodeServices {
+    invites: InvitesService;
+  }
+}
+
+export const invitesResource = defineResource({
+  name: 'invites',
+  channelOwnedTables: ['invites'],
+  stores: {
+    invites: {
+      sqlite: ({ conn }) => new SqliteInviteStore(conn),
+      postgres: ({ conn }) => new PostgresInviteStore(conn),
+    },
+  },
+  services: {
+    invites: ({ store, worldEvents, now }, { auditLog }) =>
+      new InvitesService({
+        world: store.world,
+        members: store.members,
+        invites: store.invites,
+        auditLog,
+        events: worldEvents,
+        now,
+      }),
+  },
+  apiRoutes: async (api, { services }) => {
+    await api.register(inviteRoutes, { invites: services.invites });
+  },
+  migrations: [invitesTable],
+});
