@@ -123,10 +123,7 @@ function describeInvites(name: string, options: () => ServerOptions, cleanup: ()
       const unique = await create({ max_age: 3600, max_uses: 5, unique: true });
       assert.notEqual(unique.body.code, invite.code);
       const channelList = await server.request('GET', `/channels/${GENERAL}/invites`, { auth: BOT });
-      assert.deepEqual(
-        (channelList.body as Json[]).map((i) => i.code).sort(),
-        [invite.code, unique.body.code].sort(),
-      );
+      assert.deepEqual((channelList.body as Json[]).map((i) => i.code).sort(), [invite.code, unique.body.code].sort());
       for (const listed of channelList.body as Json[]) assertMatchesSchema('GuildInviteResponse', listed);
       const lounge = await create({ max_age: 0 }, NSFW_LOUNGE);
       assert.equal(lounge.body.expires_at, null, 'max_age 0 never expires');

@@ -15,7 +15,15 @@ import {
   type GatewayInviteCreateDispatchData,
   type GatewayInviteDeleteDispatchData,
 } from 'discord-api-types/v10';
-import { fieldOf, isAbsent, isRecord, readBoolean, readInteger, readSnowflake, type JsonRecord } from '../../core/io/read.js';
+import {
+  fieldOf,
+  isAbsent,
+  isRecord,
+  readBoolean,
+  readInteger,
+  readSnowflake,
+  type JsonRecord,
+} from '../../core/io/read.js';
 import {
   reportAboveMax,
   reportBelowMin,

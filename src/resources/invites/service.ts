@@ -241,7 +241,12 @@ export class InvitesService {
     const place = await this.placeOf(invite, [user.id]);
     if (!place) throw apiError('UnknownInvite');
     if (hasGuildFeature(place.guild, INVITES_DISABLED)) throw apiError('InvitesDisabled');
-    const member: Member = { user_id: user.id, roles: [], nick: null, joined_at: new Date(this.parts.now()).toISOString() };
+    const member: Member = {
+      user_id: user.id,
+      roles: [],
+      nick: null,
+      joined_at: new Date(this.parts.now()).toISOString(),
+    };
     const outcome = await this.parts.invites.acceptInvite(invite.code, member, this.parts.now());
     if (outcome.kind === 'unknown') throw apiError('UnknownInvite');
     if (outcome.kind === 'banned') throw apiError('UserBanned');

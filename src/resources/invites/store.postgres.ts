@@ -10,7 +10,14 @@ import type { AuditEntry } from '../audit-log/rules.js';
 import type { PostgresConnection } from '../../store/postgres/connection.js';
 import { lockMember } from '../members/store.postgres.js';
 import { usedUp, type StoredInvite } from './rules.js';
-import { inviteOfRow, LIVE, type InviteAcceptance, type InviteCreation, type InviteRow, type InviteStore } from './store.js';
+import {
+  inviteOfRow,
+  LIVE,
+  type InviteAcceptance,
+  type InviteCreation,
+  type InviteRow,
+  type InviteStore,
+} from './store.js';
 
 export class PostgresInviteStore implements InviteStore {
   constructor(private readonly conn: PostgresConnection) {}

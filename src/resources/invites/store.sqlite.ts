@@ -4,7 +4,14 @@ import { insertAuditEntry } from '../audit-log/store.sqlite.js';
 import type { AuditEntry } from '../audit-log/rules.js';
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import { usedUp, type StoredInvite } from './rules.js';
-import { inviteOfRow, LIVE, type InviteAcceptance, type InviteCreation, type InviteRow, type InviteStore } from './store.js';
+import {
+  inviteOfRow,
+  LIVE,
+  type InviteAcceptance,
+  type InviteCreation,
+  type InviteRow,
+  type InviteStore,
+} from './store.js';
 
 export class SqliteInviteStore implements InviteStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -46,8 +53,7 @@ export class SqliteInviteStore implements InviteStore {
 
   async getInvite(code: string, nowMs: number): Promise<StoredInvite | null> {
     const row = this.conn.sql(`SELECT doc, uses FROM invites WHERE code = ? AND ${LIVE('?')}`).get(code, nowMs) as
-      | InviteRow
-      | undefined;
+      InviteRow | undefined;
     return row ? inviteOfRow(row) : null;
   }
 
@@ -69,8 +75,7 @@ export class SqliteInviteStore implements InviteStore {
   async deleteInvite(code: string, audit?: AuditEntry): Promise<StoredInvite | null> {
     return this.conn.transaction(() => {
       const row = this.conn.sql('DELETE FROM invites WHERE code = ? RETURNING doc, uses').get(code) as
-        | InviteRow
-        | undefined;
+        InviteRow | undefined;
       if (!row) return null;
       if (audit) insertAuditEntry(this.conn, audit);
       return inviteOfRow(row);
@@ -80,8 +85,7 @@ export class SqliteInviteStore implements InviteStore {
   async acceptInvite(code: string, member: Member, nowMs: number): Promise<InviteAcceptance> {
     return this.conn.transaction((): InviteAcceptance => {
       const row = this.conn.sql(`SELECT doc, uses FROM invites WHERE code = ? AND ${LIVE('?')}`).get(code, nowMs) as
-        | InviteRow
-        | undefined;
+        InviteRow | undefined;
       if (!row) return { kind: 'unknown' };
       const invite = inviteOfRow(row);
       const guildId = invite.guild_id;
@@ -89,7 +93,9 @@ export class SqliteInviteStore implements InviteStore {
       if (this.conn.sql('SELECT 1 FROM guild_bans WHERE guild_id = ? AND user_id = ?').get(guildId, member.user_id)) {
         return { kind: 'banned', invite };
       }
-      if (this.conn.sql('SELECT 1 FROM guild_members WHERE guild_id = ? AND user_id = ?').get(guildId, member.user_id)) {
+      if (
+        this.conn.sql('SELECT 1 FROM guild_members WHERE guild_id = ? AND user_id = ?').get(guildId, member.user_id)
+      ) {
         return { kind: 'member', invite };
       }
       this.conn
