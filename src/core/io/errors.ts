@@ -116,6 +116,10 @@ export const ERRORS = {
   /** A member edit naming a voice channel: no one is ever connected to voice in slashd (docs/decisions.md, "Members"). */
   TargetNotInVoice: { status: 400, code: 40032, message: 'Target user is not connected to voice.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
+  /** An access token in a body (`PUT /guilds/{g}/members/{u}`) that is not the app's for that user. */
+  InvalidOAuth2Token: { status: 403, code: 50025, message: 'Invalid OAuth2 access token' },
+  /** The owner leaving their own guild (v10 answers it so). */
+  InvalidGuild: { status: 400, code: 50055, message: 'Invalid Guild' },
   BulkDeleteTooOld: {
     status: 400,
     code: 50034,

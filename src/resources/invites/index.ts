@@ -1,6 +1,8 @@
 /** Guild invites, and users joining guilds through them. */
 import { defineResource } from '../resource.js';
 import { invitesTable } from './migrations/2026-12-02-invites.js';
+import { joiningRoutes } from './joining-routes.js';
+import { JoiningService } from './joining-service.js';
 import { inviteRoutes } from './routes.js';
 import { InvitesService } from './service.js';
 import { SqliteInviteStore } from './store.sqlite.js';
@@ -9,6 +11,7 @@ import { PostgresInviteStore } from './store.postgres.js';
 declare module '../resource.js' {
   interface NodeServices {
     invites: InvitesService;
+    joining: JoiningService;
   }
 }
 
@@ -31,9 +34,19 @@ export const invitesResource = defineResource({
         events: worldEvents,
         now,
       }),
+    joining: ({ store, worldEvents, now }, { world }) =>
+      new JoiningService({
+        world: store.world,
+        members: store.members,
+        invites: store.invites,
+        worldService: world,
+        events: worldEvents,
+        now,
+      }),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(inviteRoutes, { invites: services.invites });
+    await api.register(joiningRoutes, { joining: services.joining });
   },
   migrations: [invitesTable],
 });

@@ -21,7 +21,9 @@ import {
   isRecord,
   readBoolean,
   readInteger,
+  readList,
   readSnowflake,
+  readString,
   type JsonRecord,
 } from '../../core/io/read.js';
 import {
@@ -30,6 +32,7 @@ import {
   reportNotObject,
   reportNotOneOf,
   reportRequired,
+  reportTooLong,
   type Issues,
 } from '../../core/io/report.js';
 import { fail, ok, type Result } from '../../core/io/result.js';
@@ -338,4 +341,55 @@ export function inviteCreateDispatchData(invite: StoredInvite, names: InviteName
 
 export function inviteDeleteDispatchData(invite: StoredInvite): WirePayload<GatewayInviteDeleteDispatchData> {
   return { channel_id: invite.channel_id, guild_id: invite.guild_id, code: invite.code };
+}
+
+/** A member's nickname: at most 32 characters (v10). */
+export const MAX_NICK_LENGTH = 32;
+/** The most roles one `PUT /guilds/{g}/members/{u}` gives (v10's role cap of a guild). */
+export const MAX_ADDED_MEMBER_ROLES = 250;
+
+/** What `PUT /guilds/{g}/members/{u}` asks for: the user's `guilds.join` token, and the member's first state. */
+export interface MemberAddRequest {
+  accessToken: string;
+  nick: string | null;
+  roles: string[];
+  mute: boolean;
+  deaf: boolean;
+}
+
+/** The body of `PUT /guilds/{g}/members/{u}`: `access_token` required; `nick`, `roles`, `mute`, `deaf`. */
+export function readMemberAddBody(body: unknown): Result<MemberAddRequest> {
+  const issues: Issues = [];
+  if (!isRecord(body)) {
+    reportNotObject(issues, []);
+    return fail(issues);
+  }
+  const token = fieldOf(body, 'access_token');
+  let accessToken = '';
+  if (isAbsent(token)) reportRequired(issues, ['access_token']);
+  else accessToken = readString(token, ['access_token'], issues) ?? '';
+  const nickValue = fieldOf(body, 'nick');
+  let nick: string | null = null;
+  if (!isAbsent(nickValue)) {
+    nick = readString(nickValue, ['nick'], issues) ?? null;
+    if (nick !== null && nick.length > MAX_NICK_LENGTH) reportTooLong(issues, ['nick'], MAX_NICK_LENGTH);
+  }
+  const roles: string[] = [];
+  const rolesValue = fieldOf(body, 'roles');
+  if (!isAbsent(rolesValue)) {
+    const list = readList(rolesValue, ['roles'], issues);
+    if (list && list.length > MAX_ADDED_MEMBER_ROLES) reportAboveMax(issues, ['roles'], MAX_ADDED_MEMBER_ROLES);
+    list?.forEach((value, i) => {
+      const id = readSnowflake(value, ['roles', i], issues);
+      if (id !== undefined && !roles.includes(id)) roles.push(id);
+    });
+  }
+  const request = {
+    accessToken,
+    nick,
+    roles,
+    mute: readFlag(body, 'mute', issues),
+    deaf: readFlag(body, 'deaf', issues),
+  };
+  return issues.length > 0 ? fail(issues) : ok(request);
 }

@@ -7,7 +7,7 @@
 import type { Member } from '../../core/world/types.js';
 import { insertAuditEntry } from '../audit-log/store.postgres.js';
 import type { AuditEntry } from '../audit-log/rules.js';
-import type { PostgresConnection } from '../../store/postgres/connection.js';
+import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
 import { lockMember } from '../members/store.postgres.js';
 import { usedUp, type StoredInvite } from './rules.js';
 import {
@@ -17,7 +17,27 @@ import {
   type InviteCreation,
   type InviteRow,
   type InviteStore,
+  type MemberAddition,
 } from './store.js';
+
+/** Inside the caller's transaction. */
+async function insertMember(client: PostgresClient, guildId: string, member: Member): Promise<MemberAddition> {
+  // Held shared, as every member write holds it: a guild being deleted waits, or this waits for it.
+  const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1 FOR SHARE', [guildId]);
+  if (!guild.rowCount) return 'no-guild';
+  await lockMember(client, guildId, member.user_id);
+  const key = [guildId, member.user_id];
+  const banned = await client.query('SELECT 1 FROM guild_bans WHERE guild_id = $1 AND user_id = $2', key);
+  if (banned.rowCount) return 'banned';
+  const already = await client.query('SELECT 1 FROM guild_members WHERE guild_id = $1 AND user_id = $2', key);
+  if (already.rowCount) return 'member';
+  await client.query(
+    `INSERT INTO guild_members (guild_id, user_id, position, doc)
+     VALUES ($1, $2, (SELECT COALESCE(MAX(position) + 1, 0) FROM guild_members WHERE guild_id = $1), $3)`,
+    [...key, JSON.stringify(member)],
+  );
+  return 'added';
+}
 
 export class PostgresInviteStore implements InviteStore {
   constructor(private readonly conn: PostgresConnection) {}
@@ -94,6 +114,10 @@ export class PostgresInviteStore implements InviteStore {
     });
   }
 
+  async addMember(guildId: string, member: Member): Promise<MemberAddition> {
+    return this.conn.transaction((client) => insertMember(client, guildId, member));
+  }
+
   async acceptInvite(code: string, member: Member, nowMs: number): Promise<InviteAcceptance> {
     return this.conn.transaction(async (client): Promise<InviteAcceptance> => {
       const found = await client.query<InviteRow & { guild_id: string }>(
@@ -103,26 +127,9 @@ export class PostgresInviteStore implements InviteStore {
       const row = found.rows[0];
       if (!row) return { kind: 'unknown' };
       const invite = inviteOfRow(row);
-      const guildId = invite.guild_id;
-      // Held shared, as every member write holds it: a guild being deleted waits, or this waits for it.
-      const guild = await client.query('SELECT 1 FROM guilds WHERE id = $1 FOR SHARE', [guildId]);
-      if (!guild.rowCount) return { kind: 'unknown' };
-      await lockMember(client, guildId, member.user_id);
-      const banned = await client.query('SELECT 1 FROM guild_bans WHERE guild_id = $1 AND user_id = $2', [
-        guildId,
-        member.user_id,
-      ]);
-      if (banned.rowCount) return { kind: 'banned', invite };
-      const already = await client.query('SELECT 1 FROM guild_members WHERE guild_id = $1 AND user_id = $2', [
-        guildId,
-        member.user_id,
-      ]);
-      if (already.rowCount) return { kind: 'member', invite };
-      await client.query(
-        `INSERT INTO guild_members (guild_id, user_id, position, doc)
-         VALUES ($1, $2, (SELECT COALESCE(MAX(position) + 1, 0) FROM guild_members WHERE guild_id = $1), $3)`,
-        [guildId, member.user_id, JSON.stringify(member)],
-      );
+      const addition = await insertMember(client, invite.guild_id, member);
+      if (addition === 'no-guild') return { kind: 'unknown' };
+      if (addition !== 'added') return { kind: addition, invite };
       const used = { ...invite, uses: invite.uses + 1 };
       const last = usedUp(used);
       if (last) await client.query('DELETE FROM invites WHERE code = $1', [code]);

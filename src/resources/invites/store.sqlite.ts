@@ -11,6 +11,7 @@ import {
   type InviteCreation,
   type InviteRow,
   type InviteStore,
+  type MemberAddition,
 } from './store.js';
 
 export class SqliteInviteStore implements InviteStore {
@@ -82,29 +83,38 @@ export class SqliteInviteStore implements InviteStore {
     });
   }
 
+  /** Inside the caller's transaction. */
+  private insertMember(guildId: string, member: Member): MemberAddition {
+    if (!this.conn.sql('SELECT 1 FROM guilds WHERE id = ?').get(guildId)) return 'no-guild';
+    if (this.conn.sql('SELECT 1 FROM guild_bans WHERE guild_id = ? AND user_id = ?').get(guildId, member.user_id)) {
+      return 'banned';
+    }
+    if (this.conn.sql('SELECT 1 FROM guild_members WHERE guild_id = ? AND user_id = ?').get(guildId, member.user_id)) {
+      return 'member';
+    }
+    this.conn
+      .sql(
+        `INSERT INTO guild_members (guild_id, user_id, position, doc)
+         VALUES (?, ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM guild_members WHERE guild_id = ?), ?)`,
+      )
+      .run(guildId, member.user_id, guildId, JSON.stringify(member));
+    this.conn.cached.forgetMember(guildId, member.user_id);
+    return 'added';
+  }
+
+  async addMember(guildId: string, member: Member): Promise<MemberAddition> {
+    return this.conn.transaction(() => this.insertMember(guildId, member));
+  }
+
   async acceptInvite(code: string, member: Member, nowMs: number): Promise<InviteAcceptance> {
     return this.conn.transaction((): InviteAcceptance => {
       const row = this.conn.sql(`SELECT doc, uses FROM invites WHERE code = ? AND ${LIVE('?')}`).get(code, nowMs) as
         InviteRow | undefined;
       if (!row) return { kind: 'unknown' };
       const invite = inviteOfRow(row);
-      const guildId = invite.guild_id;
-      if (!this.conn.sql('SELECT 1 FROM guilds WHERE id = ?').get(guildId)) return { kind: 'unknown' };
-      if (this.conn.sql('SELECT 1 FROM guild_bans WHERE guild_id = ? AND user_id = ?').get(guildId, member.user_id)) {
-        return { kind: 'banned', invite };
-      }
-      if (
-        this.conn.sql('SELECT 1 FROM guild_members WHERE guild_id = ? AND user_id = ?').get(guildId, member.user_id)
-      ) {
-        return { kind: 'member', invite };
-      }
-      this.conn
-        .sql(
-          `INSERT INTO guild_members (guild_id, user_id, position, doc)
-           VALUES (?, ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM guild_members WHERE guild_id = ?), ?)`,
-        )
-        .run(guildId, member.user_id, guildId, JSON.stringify(member));
-      this.conn.cached.forgetMember(guildId, member.user_id);
+      const addition = this.insertMember(invite.guild_id, member);
+      if (addition === 'no-guild') return { kind: 'unknown' };
+      if (addition !== 'added') return { kind: addition, invite };
       const used = { ...invite, uses: invite.uses + 1 };
       const last = usedUp(used);
       if (last) this.conn.sql('DELETE FROM invites WHERE code = ?').run(code);

@@ -22,6 +22,9 @@ export type InviteAcceptance =
   /** The member added and the use counted; `usedUp`: that was its last use, and the invite was deleted. */
   | { kind: 'joined'; invite: StoredInvite; usedUp: boolean };
 
+/** What adding a member came to (nothing is written but for 'added'). */
+export type MemberAddition = 'added' | 'member' | 'banned' | 'no-guild';
+
 export interface InviteStore {
   /**
    * Writes the invite with its audit entry, in one transaction that first deletes the guild's
@@ -42,6 +45,11 @@ export interface InviteStore {
    * its last use.
    */
   acceptInvite(code: string, member: Member, nowMs: number): Promise<InviteAcceptance>;
+  /**
+   * Adds the member to the guild (last in its order) unless the user is a member already or
+   * banned there, in one transaction: a member already there is never rewritten.
+   */
+  addMember(guildId: string, member: Member): Promise<MemberAddition>;
 }
 
 declare module '../../store/store.js' {
