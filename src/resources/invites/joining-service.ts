@@ -19,7 +19,7 @@ import { guildDispatch } from '../../core/world/dispatch.js';
 import { botInGuild } from '../../core/world/guild-members.js';
 import { memberOf } from '../../core/world/member-index.js';
 import type { Guild, Member } from '../../core/world/types.js';
-import { appBasePermissions, toWireGuildMember } from '../../core/world/v10-objects.js';
+import { appBasePermissions, toWireGuildMember, toWireMemberUser } from '../../core/world/v10-objects.js';
 import type { Viewer } from '../../core/world/viewer.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import type { GuildMemberStore, WorldStore } from '../../store/store.js';
@@ -109,17 +109,14 @@ export class JoiningService {
       return;
     }
     const guild = await this.parts.members.getGuildWithMembers(guildId, [viewer.userId]);
-    if (!guild || !memberOf(guild, viewer.userId)) throw apiError('UnknownGuild');
+    const member = guild ? memberOf(guild, viewer.userId) : undefined;
+    if (!guild || !member) throw apiError('UnknownGuild');
     if (guild.owner_id === viewer.userId) throw apiError('InvalidGuild');
-    const user = await this.parts.world.getUser(viewer.userId);
+    const user = (await this.parts.world.getUser(viewer.userId)) ?? undefined;
     if (!(await this.parts.members.deleteGuildMember(guild.id, viewer.userId))) throw apiError('UnknownGuild');
-    const wireUser = toWireGuildMember(guild, {
-      member: memberOf(guild, viewer.userId)!,
-      user: user ?? undefined,
-      bot: undefined,
-    }).user;
+    const wireUser = toWireMemberUser({ member, user, bot: undefined });
     this.parts.events.publishAll([
-      guildDispatch('GUILD_MEMBER_REMOVE', guild.id, null, { guild_id: guild.id, user: wireUser! }),
+      guildDispatch('GUILD_MEMBER_REMOVE', guild.id, null, { guild_id: guild.id, user: wireUser }),
     ]);
   }
 

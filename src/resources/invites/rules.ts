@@ -133,7 +133,7 @@ function readTargetType(body: JsonRecord, issues: Issues): InviteTargetType | nu
     reportNotOneOf(issues, ['target_type'], TARGET_TYPES);
     return null;
   }
-  return read as InviteTargetType;
+  return read;
 }
 
 /**
