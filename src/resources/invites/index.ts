@@ -3,6 +3,8 @@ import { defineResource } from '../resource.js';
 import { invitesTable } from './migrations/2026-12-02-invites.js';
 import { joiningRoutes } from './joining-routes.js';
 import { JoiningService } from './joining-service.js';
+import { pruneRoutes } from './prune-routes.js';
+import { PruneService } from './prune-service.js';
 import { inviteRoutes } from './routes.js';
 import { InvitesService } from './service.js';
 import { SqliteInviteStore } from './store.sqlite.js';
@@ -12,6 +14,7 @@ declare module '../resource.js' {
   interface NodeServices {
     invites: InvitesService;
     joining: JoiningService;
+    prune: PruneService;
   }
 }
 
@@ -43,10 +46,13 @@ export const invitesResource = defineResource({
         events: worldEvents,
         now,
       }),
+    prune: ({ store, worldEvents, now }, { auditLog }) =>
+      new PruneService({ world: store.world, invites: store.invites, auditLog, events: worldEvents, now }),
   },
   apiRoutes: async (api, { services }) => {
     await api.register(inviteRoutes, { invites: services.invites });
     await api.register(joiningRoutes, { joining: services.joining });
+    await api.register(pruneRoutes, { prune: services.prune });
   },
   migrations: [invitesTable],
 });

@@ -118,6 +118,18 @@ export class PostgresInviteStore implements InviteStore {
     return this.conn.transaction((client) => insertMember(client, guildId, member));
   }
 
+  async removeMembers(guildId: string, userIds: readonly string[], audit?: AuditEntry): Promise<string[]> {
+    return this.conn.transaction(async (client) => {
+      const result = await client.query<{ user_id: string }>(
+        'DELETE FROM guild_members WHERE guild_id = $1 AND user_id = ANY($2::text[]) RETURNING user_id',
+        [guildId, [...userIds]],
+      );
+      if (audit) await insertAuditEntry(client, audit);
+      const removed = new Set(result.rows.map((row) => row.user_id));
+      return userIds.filter((userId) => removed.has(userId));
+    });
+  }
+
   async acceptInvite(code: string, member: Member, nowMs: number): Promise<InviteAcceptance> {
     return this.conn.transaction(async (client): Promise<InviteAcceptance> => {
       const found = await client.query<InviteRow & { guild_id: string }>(

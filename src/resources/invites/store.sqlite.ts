@@ -106,6 +106,16 @@ export class SqliteInviteStore implements InviteStore {
     return this.conn.transaction(() => this.insertMember(guildId, member));
   }
 
+  async removeMembers(guildId: string, userIds: readonly string[], audit?: AuditEntry): Promise<string[]> {
+    return this.conn.transaction(() => {
+      const remove = this.conn.sql('DELETE FROM guild_members WHERE guild_id = ? AND user_id = ?');
+      const removed = userIds.filter((userId) => remove.run(guildId, userId).changes > 0);
+      for (const userId of removed) this.conn.cached.forgetMember(guildId, userId);
+      if (audit) insertAuditEntry(this.conn, audit);
+      return removed;
+    });
+  }
+
   async acceptInvite(code: string, member: Member, nowMs: number): Promise<InviteAcceptance> {
     return this.conn.transaction((): InviteAcceptance => {
       const row = this.conn.sql(`SELECT doc, uses FROM invites WHERE code = ? AND ${LIVE('?')}`).get(code, nowMs) as

@@ -50,6 +50,11 @@ export interface InviteStore {
    * banned there, in one transaction: a member already there is never rewritten.
    */
   addMember(guildId: string, member: Member): Promise<MemberAddition>;
+  /**
+   * Removes these members of the guild (a prune), with its audit entry, in one transaction: the
+   * user ids removed (those not members are skipped).
+   */
+  removeMembers(guildId: string, userIds: readonly string[], audit?: AuditEntry): Promise<string[]>;
 }
 
 declare module '../../store/store.js' {
