@@ -90,7 +90,9 @@ function describeJoining(name: string, options: () => ServerOptions, cleanup: ()
     });
 
     test('PUT with guilds.join: 201 with the member and GUILD_MEMBER_ADD; again: 204', async () => {
-      const added = await add({ access_token: 'erin-join', nick: 'erin!', roles: [TEST_GUILD_ID] });
+      const body = { access_token: 'erin-join', nick: 'erin!', roles: [TEST_GUILD_ID] };
+      assertMatchesSchema('BotAddGuildMemberRequest', body);
+      const added = await add(body);
       assert.equal(added.status, 201, added.text);
       assertMatchesSchema('GuildMemberResponse', added.body);
       assert.equal(added.body.user.id, ERIN_ID);

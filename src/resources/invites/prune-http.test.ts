@@ -12,7 +12,7 @@ import { gatewayWorld } from '../../../test/helpers/gateway-world.js';
 import { watchingBot, type RawDispatch } from '../../../test/helpers/discordjs.js';
 import { grantBotBits } from '../../../test/helpers/guild-admin.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
-import { withSchemaChecks } from '../../../test/helpers/openapi.js';
+import { assertMatchesSchema, withSchemaChecks } from '../../../test/helpers/openapi.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
 import {
@@ -55,6 +55,7 @@ function describePrune(name: string, options: () => ServerOptions, cleanup: () =
     const count = async (query: string) => {
       const answer = await server.request('GET', `${path}?${query}`, { auth: BOT });
       assert.equal(answer.status, 200, answer.text);
+      assertMatchesSchema('GuildPruneResponse', answer.body);
       return answer.body.pruned as number;
     };
 
@@ -83,13 +84,16 @@ function describePrune(name: string, options: () => ServerOptions, cleanup: () =
     });
 
     test('the prune: the members removed in one write, GUILD_MEMBER_REMOVE each, a MEMBER_PRUNE entry', async () => {
+      const body = { days: 6, include_roles: [MUTED_ROLE], compute_prune_count: true };
+      assertMatchesSchema('PruneGuildRequest', body);
       const pruned = await server.request('POST', path, {
         auth: BOT,
-        body: { days: 6, include_roles: [MUTED_ROLE], compute_prune_count: true },
+        body,
         headers: { 'x-audit-log-reason': 'spring cleaning' },
       });
       assert.equal(pruned.status, 200, pruned.text);
       assert.deepEqual(pruned.body, { pruned: 2 });
+      assertMatchesSchema('GuildPruneResponse', pruned.body);
       for (const id of [CAROL_ID, DAVE_ID]) {
         await raw.find((p) => p.t === 'GUILD_MEMBER_REMOVE' && p.d.user?.id === id, `GUILD_MEMBER_REMOVE ${id}`);
         const member = await server.request('GET', `/guilds/${TEST_GUILD_ID}/members/${id}`, { auth: BOT });
