@@ -133,6 +133,25 @@ export function describeInvitesContract(name: string, make: MakeStores): void {
       );
     });
 
+    it('addMember adds a user once (never rewriting a member), not a banned one; removeMembers removes in one write', async () => {
+      await t.stores.world.replaceWorld(smallWorld());
+      const invites = t.stores.invites;
+      assert.equal(await invites.addMember(GUILD_1, member(BOB)), 'added');
+      assert.equal(await invites.addMember(GUILD_1, { ...member(BOB), nick: 'rewritten' }), 'member');
+      assert.equal((await t.stores.members.getGuildWithMembers(GUILD_1, [BOB]))?.members[0]?.nick, null);
+      assert.equal(await invites.addMember('1300000000000000999', member(BOB)), 'no-guild');
+      await t.stores.members.banGuildMember({ guild_id: GUILD_2, user_id: BOB, reason: null });
+      assert.equal(await invites.addMember(GUILD_2, member(BOB)), 'banned');
+      assert.deepEqual(await invites.removeMembers(GUILD_1, [BOB, '1200000000000000999']), [BOB]);
+      const other = await t.db.connect();
+      for (const store of [t.stores, other]) {
+        assert.deepEqual(
+          (await store.members.getGuildWithMembers(GUILD_1, [ALICE, BOB]))?.members.map((m) => m.user_id),
+          [ALICE],
+        );
+      }
+    });
+
     it('delete answers the invite once; a channel deleted takes its invites', async () => {
       await t.stores.world.replaceWorld(smallWorld());
       const invites = t.stores.invites;
