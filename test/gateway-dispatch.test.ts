@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { GatewayClient } from './helpers/gateway-client.js';
 import { GatewayClients, type Payload } from './helpers/gateway-client.js';
 import { THIRD_CHANNEL, THIRD_GUILD_ID, gatewayWorld } from './helpers/gateway-world.js';
+import { grantBotBits } from './helpers/guild-admin.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import {
@@ -32,6 +33,7 @@ import type { WorldDispatchName } from '../src/core/world/dispatch.js';
 
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;
+const GUILD_INVITES = 1 << 6;
 const GUILD_MESSAGES = 1 << 9;
 const DIRECT_MESSAGES = 1 << 12;
 const MESSAGE_CONTENT = 1 << 15;
@@ -248,6 +250,33 @@ describe('gateway dispatch routing', () => {
     // Without GUILD_MEMBERS the whole list is not given.
     guildsOnly.send({ op: 8, d: { guild_id: TEST_GUILD_ID, query: '', limit: 0 } });
     assert.equal((await guildsOnly.nextDispatch('GUILD_MEMBERS_CHUNK')).d.members.length, 0);
+  });
+
+  // Last: it gives the demo bot MANAGE_CHANNELS.
+  test('invite events need GUILD_INVITES and MANAGE_CHANNELS in the channel', async () => {
+    const invites = await connect();
+    await invites.login(DEMO_BOT_TOKEN, GUILDS | GUILD_INVITES);
+    const invite = (code: string) => ({ channel_id: GENERAL, guild_id: TEST_GUILD_ID, code });
+    const inviteEvents = async (client: GatewayClient, code: string) => {
+      const name = `invite-marker-${code}`;
+      const start = client.payloads.length;
+      publish('INVITE_CREATE', TEST_GUILD_ID, GENERAL, { ...invite(code), uses: 0, max_age: 0, max_uses: 0 });
+      publish('INVITE_DELETE', TEST_GUILD_ID, SECRET, invite(`${code}-hidden`));
+      publish('GUILD_UPDATE', TEST_GUILD_ID, null, { id: TEST_GUILD_ID, name });
+      await client.next((p) => p.t === 'GUILD_UPDATE' && p.d.name === name, name);
+      return client.payloads
+        .slice(start)
+        .filter((p) => p.op === 0 && p.t !== 'GUILD_UPDATE')
+        .map((p) => p.d.code);
+    };
+    assert.deepEqual(await inviteEvents(invites, 'before'), [], 'no MANAGE_CHANNELS');
+    await grantBotBits(server, TEST_GUILD_ID, DEMO_APP_ID, 1n << 4n);
+    assert.deepEqual(
+      await inviteEvents(invites, 'after'),
+      ['after'],
+      'MANAGE_CHANNELS, and VIEW_CHANNEL for SECRET lacking',
+    );
+    assert.deepEqual(await inviteEvents(guildsOnly, 'intent'), [], 'without GUILD_INVITES');
   });
 });
 

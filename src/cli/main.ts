@@ -1,6 +1,7 @@
-/** The `slashd` command: `serve`, `migrate`, `invoke`, `world`, `lint`, `diff`, `deploy` and `test`; `--help` and `--version`. */
+/** The `slashd` command: `serve`, `migrate`, `invoke`, `join`, `world`, `lint`, `diff`, `deploy` and `test`; `--help` and `--version`. */
 import { runDeploy, runDiff } from './deploy.js';
 import { runInvoke } from './invoke/run.js';
+import { runJoin } from './join.js';
 import { runLint } from './lint.js';
 import { runMigrate } from './migrate.js';
 import { runServe } from './serve.js';
@@ -19,6 +20,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   serve: (args, out) => runServe(args, out),
   migrate: (args, out) => runMigrate(args, out),
   invoke: (args, out) => runInvoke(args, out),
+  join: (args, out) => runJoin(args, out),
   world: (args, out) => runWorld(args, out),
   lint: (args, out) => runLint(args, out),
   diff: (args, out) => runDiff(args, out),

@@ -56,6 +56,8 @@ export const USAGE = `usage:
                [--attach OPTION=FILE ...] [--url URL] [--admin-token T] [--wait SECONDS]
       acts as USER (name or id) in CHANNEL (name or id) and prints the app's answer; --attach
       uploads FILE as the value of the ATTACHMENT option OPTION
+  slashd join CODE --user USER [--url URL] [--admin-token T]
+      USER (name or id) accepts the invite CODE and joins its guild, as the client does
   slashd world [--url URL] [--admin-token T]
       prints the users (with tokens), guilds, channels and applications of a running slashd
   slashd lint FILE [--guild] [--world FILE --app ID]

@@ -73,6 +73,8 @@ const GUILD_MODERATION_EVENTS: ReadonlySet<string> = new Set([
   'GUILD_AUDIT_LOG_ENTRY_CREATE',
 ]);
 
+const GUILD_INVITES_EVENTS: ReadonlySet<string> = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
+
 const GUILD_EXPRESSIONS_EVENTS: ReadonlySet<string> = new Set(['GUILD_EMOJIS_UPDATE', 'GUILD_STICKERS_UPDATE']);
 
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
@@ -110,6 +112,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (GUILD_MEMBERS_EVENTS.has(t)) return Intent.GuildMembers;
   if (GUILD_MODERATION_EVENTS.has(t)) return Intent.GuildModeration;
   if (GUILD_EXPRESSIONS_EVENTS.has(t)) return Intent.GuildExpressions;
+  if (GUILD_INVITES_EVENTS.has(t)) return Intent.GuildInvites;
   return -1;
 }
 

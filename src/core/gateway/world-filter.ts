@@ -5,7 +5,7 @@
  * log entry needs VIEW_AUDIT_LOG, and message content is emptied without MESSAGE_CONTENT (v10).
  */
 import { appChannelPermissions } from '../permissions/channel-permissions.js';
-import { hasAll, VIEW_AUDIT_LOG, VIEW_CHANNEL } from '../permissions/bits.js';
+import { hasAll, MANAGE_CHANNELS, VIEW_AUDIT_LOG, VIEW_CHANNEL } from '../permissions/bits.js';
 import { findChannel } from '../permissions/channels.js';
 import type { WorldDispatch, WorldDispatchName } from '../world/dispatch.js';
 import type { Guild } from '../world/types.js';
@@ -37,11 +37,18 @@ function mayReceive(guild: Guild, event: WorldEvent, applicationId: string): boo
   return needed === undefined || hasAll(appBasePermissions(guild, applicationId), needed);
 }
 
+/** Channel events only the bots with a permission in the channel get (v10: invite events need MANAGE_CHANNELS). */
+const CHANNEL_EVENT_PERMISSIONS: ReadonlyMap<WorldDispatchName, bigint> = new Map<WorldDispatchName, bigint>([
+  ['INVITE_CREATE', MANAGE_CHANNELS],
+  ['INVITE_DELETE', MANAGE_CHANNELS],
+]);
+
 function mayViewChannel(guild: Guild, event: WorldEvent, applicationId: string): boolean {
   if (event.channelId === null) return true;
   const channel = findChannel(guild, event.channelId);
   if (!channel) return CHANNEL_GONE_EVENTS.has(event.t);
-  return hasAll(appChannelPermissions(guild, applicationId, channel), VIEW_CHANNEL);
+  const needed = VIEW_CHANNEL | (CHANNEL_EVENT_PERMISSIONS.get(event.t) ?? 0n);
+  return hasAll(appChannelPermissions(guild, applicationId, channel), needed);
 }
 
 /**

@@ -204,6 +204,13 @@ export const ATTACHMENT_NOT_FOUND = 'ATTACHMENT_NOT_FOUND';
 /** A file part of the upload that v10 cannot take: not named `files[n]`, or an index given twice. */
 export const ATTACHMENT_FILE_INVALID = 'ATTACHMENT_FILE_INVALID';
 
+// Guilds (docs/v10-behaviour.md#guild-edit).
+
+/** An image field (a guild's icon) that is not a PNG, JPEG, GIF or WebP data URI (v10's code). */
+export const IMAGE_INVALID = 'IMAGE_INVALID';
+/** A guild setting naming a channel that is not one of the guild's (or not of a type it may be). */
+export const GUILD_CHANNEL_INVALID = 'GUILD_CHANNEL_INVALID';
+
 // World files (docs/world.md).
 
 /** A second object with an id or a secret already taken. */

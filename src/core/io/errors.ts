@@ -76,6 +76,8 @@ export const ERRORS = {
   // v10 answers an emoji it does not know (or cannot read) with 400, not 404.
   UnknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
   UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
+  /** An invite that never was, was deleted, expired or was used up. */
+  UnknownInvite: { status: 404, code: 10006, message: 'Unknown Invite' },
   UnknownOverwrite: { status: 404, code: 10009, message: 'Unknown Overwrite' },
   UnknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
@@ -114,6 +116,10 @@ export const ERRORS = {
   /** A member edit naming a voice channel: no one is ever connected to voice in slashd (docs/decisions.md, "Members"). */
   TargetNotInVoice: { status: 400, code: 40032, message: 'Target user is not connected to voice.' },
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
+  /** An access token in a body (`PUT /guilds/{g}/members/{u}`) that is not the app's for that user. */
+  InvalidOAuth2Token: { status: 403, code: 50025, message: 'Invalid OAuth2 access token' },
+  /** The owner leaving their own guild (v10 answers it so). */
+  InvalidGuild: { status: 400, code: 50055, message: 'Invalid Guild' },
   BulkDeleteTooOld: {
     status: 400,
     code: 50034,
@@ -126,6 +132,9 @@ export const ERRORS = {
   MaxReactions: { status: 400, code: 30010, message: 'Maximum number of reactions reached ({limit})' },
   MaxGuildRoles: { status: 400, code: 30005, message: 'Maximum number of guild roles reached ({limit})' },
   MaxGuildChannels: { status: 400, code: 30013, message: 'Maximum number of guild channels reached ({limit})' },
+  MaxInvites: { status: 400, code: 30016, message: 'Maximum number of invites reached ({limit})' },
+  /** Accepting an invite of a guild whose invites are paused (its INVITES_DISABLED feature). */
+  InvitesDisabled: { status: 403, code: 40006, message: 'This feature has been temporarily disabled server-side' },
   /** Creating or unarchiving a thread in a guild at its cap of active threads. */
   MaxActiveThreads: { status: 400, code: 160006, message: 'Maximum number of active threads reached ({limit})' },
   /** Deleting @everyone, or moving it (docs/decisions.md, "Roles and channels"). */

@@ -6,6 +6,8 @@
  */
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 
+/** Create invites to a channel. */
+export const CREATE_INSTANT_INVITE = PermissionFlagsBits.CreateInstantInvite;
 /** Ban members from the guild (and lift their bans). */
 export const BAN_MEMBERS = PermissionFlagsBits.BanMembers;
 /** Everything, in every channel; overwrites cannot take it away. */

@@ -240,7 +240,7 @@ function diffGuild(
   stored: StoredChannelCounters,
   out: WorldEvent[],
 ): void {
-  if (GUILD_OWN_FIELDS.some((field) => before[field] !== after[field])) {
+  if (GUILD_OWN_FIELDS.some((field) => before[field] !== after[field]) || !same(before.settings, after.settings)) {
     out.push(guildDispatch('GUILD_UPDATE', after.id, null, toWireGuild(after)));
   }
   diffRoles(before, after, out);

@@ -17,6 +17,7 @@ import type {
   GatewayGuildMemberUpdateDispatchData,
   GatewayGuildRoleDeleteDispatchData,
   GatewayGuildRoleModifyDispatchData,
+  GatewayInviteDeleteDispatchData,
   GatewayMessageDeleteBulkDispatchData,
   GatewayMessageDeleteDispatchData,
   GatewayMessageReactionAddDispatchData,
@@ -26,6 +27,7 @@ import type {
   GatewayTypingStartDispatchData,
 } from 'discord-api-types/v10';
 import type { WireMessageEvent } from './dispatch.js';
+import type { WireInviteCreate } from '../../resources/invites/rules.js';
 import type { WireThreadCreate, WireThreadDelete } from './diff.js';
 import type { WireGuild, WireGuildChannel, WireObject, WireThread } from './v10-objects.js';
 
@@ -69,6 +71,8 @@ export interface WorldDispatchPayloads {
   [GatewayDispatchEvents.MessageReactionRemoveAll]: GatewayMessageReactionRemoveAllDispatchData;
   [GatewayDispatchEvents.MessageReactionRemoveEmoji]: GatewayMessageReactionRemoveEmojiDispatchData;
   [GatewayDispatchEvents.TypingStart]: GatewayTypingStartDispatchData;
+  [GatewayDispatchEvents.InviteCreate]: WireInviteCreate;
+  [GatewayDispatchEvents.InviteDelete]: GatewayInviteDeleteDispatchData;
 }
 
 /**

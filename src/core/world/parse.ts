@@ -35,6 +35,7 @@ import type {
   Emoji,
   GroupDm,
   Guild,
+  GuildSettings,
   Install,
   Member,
   Message,
@@ -300,6 +301,47 @@ function checkWorldThreads(issues: Issues, raw: unknown, channels: readonly Chan
   });
 }
 
+/** The settings' fields by kind, as `GuildSettings` holds them. */
+const SETTING_STRINGS = [
+  'icon',
+  'description',
+  'system_channel_id',
+  'rules_channel_id',
+  'public_updates_channel_id',
+  'safety_alerts_channel_id',
+  'afk_channel_id',
+] as const;
+const SETTING_INTEGERS = [
+  'system_channel_flags',
+  'afk_timeout',
+  'verification_level',
+  'default_message_notifications',
+  'explicit_content_filter',
+] as const;
+
+/**
+ * A guild's settings (what `PATCH /guilds/{id}` set, as an export writes them); only when given,
+ * so that worlds without settings keep their exact shape. Each field only when given.
+ */
+function readGuildSettings(r: Reader, value: unknown, path: IssuePath): { settings?: GuildSettings } {
+  if (value === undefined) return {};
+  const o = r.object(value, path);
+  const settings: GuildSettings = {};
+  for (const key of SETTING_STRINGS) if (o[key] !== undefined) settings[key] = r.nullableString(o[key], [...path, key]);
+  for (const key of SETTING_INTEGERS) if (o[key] !== undefined) settings[key] = r.integer(o[key], [...path, key], 0);
+  if (o.features !== undefined) {
+    settings.features = r.list(o.features, [...path, 'features']).map((v, i) => r.string(v, [...path, 'features', i]));
+  }
+  if (o.premium_progress_bar_enabled !== undefined) {
+    settings.premium_progress_bar_enabled = r.boolean(
+      o.premium_progress_bar_enabled,
+      [...path, 'premium_progress_bar_enabled'],
+      false,
+    );
+  }
+  return { settings };
+}
+
 function readGuild(r: Reader, value: unknown, path: IssuePath): Guild {
   const o = r.object(value, path);
   const each = <T>(field: string, read: (r: Reader, v: unknown, p: IssuePath) => T): T[] =>
@@ -315,6 +357,7 @@ function readGuild(r: Reader, value: unknown, path: IssuePath): Guild {
     installs: each('installs', readInstall),
     messages: each('messages', readMessage),
     ...readGuildEmojis(r, o.emojis, [...path, 'emojis']),
+    ...readGuildSettings(r, o.settings, [...path, 'settings']),
   };
   checkWorldThreads(r.issues, o.channels, guild.channels, [...path, 'channels']);
   if (!guild.roles.some((role) => role.id === guild.id)) {

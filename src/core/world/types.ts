@@ -148,6 +148,31 @@ export interface Guild {
   messages: Message[];
   /** Its custom emojis; absent: none (a guild stored before emojis existed reads the same). */
   emojis?: Emoji[];
+  /** The settings the API changed (`PATCH /guilds/{id}`); absent: v10's defaults (core/world/guild-settings.ts). */
+  settings?: GuildSettings;
+}
+
+/**
+ * A guild's settings as `PATCH /guilds/{id}` changes them, kept in its document: each field
+ * absent until set, its v10 default read in its place.
+ */
+export interface GuildSettings {
+  /** The icon's hash (of the data URI's image); null: none. */
+  icon?: string | null;
+  description?: string | null;
+  system_channel_id?: string | null;
+  system_channel_flags?: number;
+  rules_channel_id?: string | null;
+  public_updates_channel_id?: string | null;
+  safety_alerts_channel_id?: string | null;
+  afk_channel_id?: string | null;
+  afk_timeout?: number;
+  verification_level?: number;
+  default_message_notifications?: number;
+  explicit_content_filter?: number;
+  /** The features a bot may toggle that are on (INVITES_DISABLED...). */
+  features?: string[];
+  premium_progress_bar_enabled?: boolean;
 }
 
 export interface OAuth2Token {

@@ -14,7 +14,6 @@ import type {
   APIUser,
   ChannelFlags,
   GuildChannelType,
-  GuildSystemChannelFlags,
   RESTAPIPartialCurrentUserGuild,
 } from 'discord-api-types/v10';
 import { toWireMemberBase, toWireRole, type WireMemberBase } from '../../resources/messages/rules/wire-objects.js';
@@ -25,6 +24,7 @@ import { findInstall } from '../permissions/install.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
 import type { CountersOf } from './channel-counters.js';
 import { guildEmojis, toWireGuildEmoji } from './emojis.js';
+import { guildFeatures, toWireGuildSettingsFields, toWireInviteGuildFields } from './guild-settings.js';
 import type { GuildMemberView } from './guild-members.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from './types.js';
 import { wireLocale, type WirePayload } from '../wire-payload.js';
@@ -87,8 +87,6 @@ const THREAD_AUTO_ARCHIVE_MINUTES = 10080;
 const THREAD_MEMBER_COUNT_MAX = 50;
 /** v10's member cap of a guild without boosts. */
 const GUILD_MAX_MEMBERS = 500000;
-/** v10's default AFK timeout, in seconds. */
-const GUILD_AFK_TIMEOUT_SECONDS = 300;
 /** v10's default bitrate of a voice channel. */
 const VOICE_BITRATE = 64000;
 
@@ -229,27 +227,17 @@ export function toWireGuild(guild: Guild): WirePayload<WireGuild> {
   return {
     id: guild.id,
     name: guild.name,
-    icon: null,
-    description: null,
     home_header: null,
     splash: null,
     discovery_splash: null,
-    features: [],
     banner: null,
     owner_id: guild.owner_id,
     application_id: null,
     region: 'deprecated',
-    afk_channel_id: null,
-    afk_timeout: GUILD_AFK_TIMEOUT_SECONDS,
-    system_channel_id: null,
-    system_channel_flags: 0 as GuildSystemChannelFlags,
     widget_enabled: false,
     widget_channel_id: null,
-    verification_level: 0,
     roles: toWireRoles(guild),
-    default_message_notifications: 0,
     mfa_level: 0,
-    explicit_content_filter: 0,
     max_presences: null,
     max_members: GUILD_MAX_MEMBERS,
     max_stage_video_channel_users: 50,
@@ -258,10 +246,7 @@ export function toWireGuild(guild: Guild): WirePayload<WireGuild> {
     premium_tier: 0,
     premium_subscription_count: 0,
     preferred_locale: wireLocale(guild.preferred_locale),
-    rules_channel_id: null,
-    safety_alerts_channel_id: null,
-    public_updates_channel_id: null,
-    premium_progress_bar_enabled: false,
+    ...toWireGuildSettingsFields(guild),
     nsfw: false,
     nsfw_level: 0,
     emojis: guildEmojis(guild).map(toWireGuildEmoji),
@@ -290,11 +275,11 @@ export function toWireMyGuild(
   const wire: WirePayload<RESTAPIPartialCurrentUserGuild> = {
     id: guild.id,
     name: guild.name,
-    icon: null,
+    icon: toWireInviteGuildFields(guild).icon,
     banner: null,
     owner: isOwner,
     permissions: formatPermissions(permissions),
-    features: [],
+    features: guildFeatures(guild),
   } satisfies RESTAPIPartialCurrentUserGuild;
   if (memberCount !== undefined) {
     wire.approximate_member_count = memberCount;

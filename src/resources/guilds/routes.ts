@@ -5,6 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { GuildsService } from './service.js';
+import type { GuildEditService } from './guild-edit-service.js';
+import { GUILD_EDIT_BODY_LIMIT_BYTES } from './rules/guild-edit.js';
+import { auditLogReason } from '../bans/rules.js';
 import {
   appOf,
   requireAnyCaller,
@@ -20,6 +23,7 @@ import { queryFlag } from '../../http/query.js';
 
 export interface GuildRoutesOptions {
   guilds: GuildsService;
+  guildEdit: GuildEditService;
 }
 
 interface GuildParams {
@@ -29,7 +33,23 @@ interface GuildParams {
 /** A bot or a user of the client; an OAuth2 bearer token reads no guild (v10: 401). */
 const READER = { onRequest: requireAnyCaller, preHandler: [requireUserOrBot] };
 
-export async function guildRoutes(api: FastifyInstance, { guilds }: GuildRoutesOptions): Promise<void> {
+export async function guildRoutes(api: FastifyInstance, { guilds, guildEdit }: GuildRoutesOptions): Promise<void> {
+  api.patch<{ Params: GuildParams }>(
+    '/guilds/:guildId',
+    { ...READER, bodyLimit: GUILD_EDIT_BODY_LIMIT_BYTES },
+    async (request) =>
+      guildEdit.edit(
+        viewerOf(request),
+        request.params.guildId,
+        request.body,
+        auditLogReason(request.headers['x-audit-log-reason']),
+      ),
+  );
+
+  api.get<{ Params: GuildParams }>('/guilds/:guildId/preview', READER, async (request) =>
+    guildEdit.preview(viewerOf(request), request.params.guildId),
+  );
+
   api.get<{ Params: GuildParams; Querystring: { with_counts?: string } }>('/guilds/:guildId', READER, async (request) =>
     guilds.guild(viewerOf(request), request.params.guildId, queryFlag(request.query.with_counts)),
   );

@@ -25,7 +25,7 @@ const GUILD_WITH_MEMBERS = {
 };
 
 /** One user's membership of one guild, held to the end of the transaction: a ban and a member write of the same user go one after the other. */
-async function lockMember(client: PostgresClient, guildId: string, userId: string): Promise<void> {
+export async function lockMember(client: PostgresClient, guildId: string, userId: string): Promise<void> {
   await client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd member/' || $1 || '/' || $2, 0))", [
     guildId,
     userId,
