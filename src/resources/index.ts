@@ -28,6 +28,7 @@ import { oauth2Resource } from './oauth2/index.js';
 import { pinsResource } from './pins/index.js';
 import { reactionsResource } from './reactions/index.js';
 import { rolesResource } from './roles/index.js';
+import { scheduledEventsResource } from './scheduled-events/index.js';
 import { snapshotsResource } from './snapshots/index.js';
 import { threadsResource } from './threads/index.js';
 import { usageResource } from './usage/index.js';
@@ -62,6 +63,7 @@ export const RESOURCES: readonly Resource[] = [
   pinsResource,
   reactionsResource,
   rolesResource,
+  scheduledEventsResource,
   snapshotsResource,
   threadsResource,
   usageResource,

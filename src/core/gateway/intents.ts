@@ -77,6 +77,14 @@ const GUILD_INVITES_EVENTS: ReadonlySet<string> = new Set(['INVITE_CREATE', 'INV
 
 const GUILD_EXPRESSIONS_EVENTS: ReadonlySet<string> = new Set(['GUILD_EMOJIS_UPDATE', 'GUILD_STICKERS_UPDATE']);
 
+const GUILD_SCHEDULED_EVENTS_EVENTS: ReadonlySet<string> = new Set([
+  'GUILD_SCHEDULED_EVENT_CREATE',
+  'GUILD_SCHEDULED_EVENT_UPDATE',
+  'GUILD_SCHEDULED_EVENT_DELETE',
+  'GUILD_SCHEDULED_EVENT_USER_ADD',
+  'GUILD_SCHEDULED_EVENT_USER_REMOVE',
+]);
+
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'MESSAGE_CREATE',
   'MESSAGE_UPDATE',
@@ -113,6 +121,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (GUILD_MODERATION_EVENTS.has(t)) return Intent.GuildModeration;
   if (GUILD_EXPRESSIONS_EVENTS.has(t)) return Intent.GuildExpressions;
   if (GUILD_INVITES_EVENTS.has(t)) return Intent.GuildInvites;
+  if (GUILD_SCHEDULED_EVENTS_EVENTS.has(t)) return Intent.GuildScheduledEvents;
   return -1;
 }
 

@@ -206,7 +206,7 @@ export const ATTACHMENT_FILE_INVALID = 'ATTACHMENT_FILE_INVALID';
 
 // Guilds (docs/v10-behaviour.md#guild-edit).
 
-/** An image field (a guild's icon) that is not a PNG, JPEG, GIF or WebP data URI (v10's code). */
+/** An image field (a guild's icon, an event's cover) that is not a PNG, JPEG, GIF or WebP data URI (v10's code). */
 export const IMAGE_INVALID = 'IMAGE_INVALID';
 /** A guild setting naming a channel that is not one of the guild's (or not of a type it may be). */
 export const GUILD_CHANNEL_INVALID = 'GUILD_CHANNEL_INVALID';
@@ -368,3 +368,16 @@ export const SCENARIO_PATTERN_INVALID = 'SCENARIO_PATTERN_INVALID';
 
 /** A timeout ending more than 28 days from now. */
 export const COMMUNICATION_DISABLED_TOO_LONG = 'COMMUNICATION_DISABLED_TOO_LONG';
+
+// Guild scheduled events (docs/v10-behaviour.md#scheduled-events).
+
+/** A start time not in the future, on create or when moved (v10's code). */
+export const GUILD_SCHEDULED_EVENT_SCHEDULE_PAST = 'GUILD_SCHEDULED_EVENT_SCHEDULE_PAST';
+/** An end time at or before the start time. */
+export const GUILD_SCHEDULED_EVENT_END_BEFORE_START = 'GUILD_SCHEDULED_EVENT_END_BEFORE_START';
+/** A field the entity type does not take, or lacks (an external event's channel, a voice event's location). */
+export const GUILD_SCHEDULED_EVENT_ENTITY_INVALID = 'GUILD_SCHEDULED_EVENT_ENTITY_INVALID';
+/** A status change v10 does not allow (only scheduled to active or canceled, and active to completed). */
+export const GUILD_SCHEDULED_EVENT_STATUS_INVALID = 'GUILD_SCHEDULED_EVENT_STATUS_INVALID';
+/** A recurrence rule outside the combinations v10 supports. */
+export const GUILD_SCHEDULED_EVENT_RECURRENCE_INVALID = 'GUILD_SCHEDULED_EVENT_RECURRENCE_INVALID';

@@ -81,6 +81,7 @@ export const ERRORS = {
   UnknownOverwrite: { status: 404, code: 10009, message: 'Unknown Overwrite' },
   UnknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
+  UnknownScheduledEvent: { status: 404, code: 10070, message: 'Unknown Guild Scheduled Event' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
   UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
   UnknownApplicationCommandPermissions: {
@@ -131,6 +132,13 @@ export const ERRORS = {
   MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },
   MaxReactions: { status: 400, code: 30010, message: 'Maximum number of reactions reached ({limit})' },
   MaxGuildRoles: { status: 400, code: 30005, message: 'Maximum number of guild roles reached ({limit})' },
+  MaxScheduledEvents: {
+    status: 400,
+    code: 30038,
+    message: 'Maximum number of uncompleted guild scheduled events reached ({limit})',
+  },
+  /** Completed and canceled events take no edit and no new interested user (v10). */
+  CannotUpdateFinishedEvent: { status: 400, code: 180002, message: 'Cannot update a finished event' },
   MaxGuildChannels: { status: 400, code: 30013, message: 'Maximum number of guild channels reached ({limit})' },
   MaxInvites: { status: 400, code: 30016, message: 'Maximum number of invites reached ({limit})' },
   /** Accepting an invite of a guild whose invites are paused (its INVITES_DISABLED feature). */

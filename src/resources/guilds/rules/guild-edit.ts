@@ -3,11 +3,10 @@
  * channels it names must be the guild's), and the audit entry's changes. Pure: the service checks
  * MANAGE_GUILD and the store writes the guild's document.
  */
-import { createHash } from 'node:crypto';
 import { ChannelType } from 'discord-api-types/v10';
 import type { AuditChange } from '../../audit-log/rules.js';
-import { BASE_TYPE_CHOICES, GUILD_CHANNEL_INVALID, IMAGE_INVALID } from '../../../core/io/codes.js';
-import type { IssuePath } from '../../../core/io/issue.js';
+import { BASE_TYPE_CHOICES, GUILD_CHANNEL_INVALID } from '../../../core/io/codes.js';
+import { readImageDataUri } from '../../../core/image-data.js';
 import { isSupportedLocale } from '../../../core/locales.js';
 import {
   fieldOf,
@@ -53,8 +52,6 @@ const CONTENT_FILTERS = [0, 1, 2];
 /** System channel flags v10 defines (bits 0-7). */
 const SYSTEM_CHANNEL_FLAGS_MAX = 0xff;
 
-const IMAGE_DATA_URI = /^data:image\/(png|jpeg|jpg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
-
 /** The channel settings and the channel types each may name. */
 const CHANNEL_SETTINGS = {
   system_channel_id: [ChannelType.GuildText],
@@ -95,19 +92,7 @@ function readIcon(body: JsonRecord, issues: Issues): string | null | undefined {
   const value = fieldOf(body, 'icon');
   if (value === undefined) return undefined;
   if (value === null) return null;
-  const path: IssuePath = ['icon'];
-  const match = typeof value === 'string' ? IMAGE_DATA_URI.exec(value) : null;
-  if (!match) {
-    report(issues, path, IMAGE_INVALID, 'Invalid image data');
-    return undefined;
-  }
-  const bytes = Buffer.from(match[2]!, 'base64');
-  if (bytes.length === 0 || bytes.length > GUILD_ICON_MAX_BYTES) {
-    report(issues, path, IMAGE_INVALID, `Invalid image data (at most ${GUILD_ICON_MAX_BYTES} bytes)`);
-    return undefined;
-  }
-  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
-  return match[1] === 'gif' ? `a_${hash}` : hash;
+  return readImageDataUri(value, ['icon'], issues, GUILD_ICON_MAX_BYTES)?.hash;
 }
 
 function readFeatures(body: JsonRecord, issues: Issues): string[] | undefined {
