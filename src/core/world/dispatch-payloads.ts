@@ -19,6 +19,7 @@ import type {
   GatewayGuildRoleModifyDispatchData,
   GatewayMessageDeleteBulkDispatchData,
   GatewayMessageDeleteDispatchData,
+  GatewayMessagePollVoteDispatchData,
   GatewayMessageReactionAddDispatchData,
   GatewayMessageReactionRemoveAllDispatchData,
   GatewayMessageReactionRemoveDispatchData,
@@ -69,6 +70,8 @@ export interface WorldDispatchPayloads {
   [GatewayDispatchEvents.MessageReactionRemoveAll]: GatewayMessageReactionRemoveAllDispatchData;
   [GatewayDispatchEvents.MessageReactionRemoveEmoji]: GatewayMessageReactionRemoveEmojiDispatchData;
   [GatewayDispatchEvents.TypingStart]: GatewayTypingStartDispatchData;
+  [GatewayDispatchEvents.MessagePollVoteAdd]: GatewayMessagePollVoteDispatchData;
+  [GatewayDispatchEvents.MessagePollVoteRemove]: GatewayMessagePollVoteDispatchData;
 }
 
 /**
