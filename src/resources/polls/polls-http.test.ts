@@ -14,7 +14,7 @@ import type { World } from '../../core/world/types.js';
 import { gatewayWorld } from '../../../test/helpers/gateway-world.js';
 import { watchingBot, type RawDispatch } from '../../../test/helpers/discordjs.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
-import { assertMatchesSchema } from '../../../test/helpers/openapi.js';
+import { assertErrorBody, assertMatchesSchema } from '../../../test/helpers/openapi.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
 import {
@@ -144,6 +144,7 @@ function describePolls(name: string, options: () => ServerOptions, cleanup: () =
         const refused = await server.request('POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { poll } });
         assert.equal(refused.status, 400, refused.text);
         assert.equal(refused.body.code, 50035);
+        assertErrorBody(refused.status, refused.body);
         assert.deepEqual(codesOf(refused.body.errors), expected, JSON.stringify(poll));
       }
       const afterwards = await server.request('GET', `/channels/${GENERAL}/messages?limit=100`, { auth: BOT });
@@ -157,6 +158,7 @@ function describePolls(name: string, options: () => ServerOptions, cleanup: () =
     });
 
     test('a poll is rendered on create, read, list and MESSAGE_CREATE; an edit cannot touch it (520003)', async () => {
+      assertMatchesSchema('PollCreateRequest', POLL);
       const sent = await send({ content: 'vote!', poll: POLL });
       assertMatchesSchema('MessageResponse', sent);
       assert.deepEqual(sent.poll, {
@@ -366,6 +368,7 @@ function describePolls(name: string, options: () => ServerOptions, cleanup: () =
       assert.deepEqual((await read(result.d.id)).embeds, result.d.embeds);
       const again = await server.request('POST', expire, { auth: BOT });
       assert.deepEqual([again.status, again.body.code], [400, 520001]);
+      for (const refusal of [other, again]) assertErrorBody(refusal.status, refusal.body);
       const late = await vote(poll.id, [2], CAROL_TOKEN);
       assert.deepEqual([late.status, late.body.code, late.body.message], [400, 520001, 'Poll expired']);
       const plain = await send({ content: 'not a poll' });
