@@ -11,6 +11,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GatewayIntentBits, type Client } from 'discord.js';
 import type { World } from '../../core/world/types.js';
+import { WorldEvents } from '../../events/world-events.js';
+import { unsignedPaths } from '../attachments/rules/signed-urls.js';
+import { MessageRenderer } from '../messages/renderer.js';
+import { PollsService } from './service.js';
 import { gatewayWorld } from '../../../test/helpers/gateway-world.js';
 import { watchingBot, type RawDispatch } from '../../../test/helpers/discordjs.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
@@ -414,6 +418,45 @@ function describePolls(name: string, options: () => ServerOptions, cleanup: () =
       } finally {
         await second.close();
       }
+    });
+
+    test('the sweep ends what the clock says is due, once, and drops a poll whose message never came', async () => {
+      const { store, bus, ids } = server.slashd;
+      const urls = { urlOf: async () => unsignedPaths };
+      // A sweep of its own over the node's store and bus, as every node runs one.
+      const sweep = new PollsService({
+        world: store.world,
+        members: store.members,
+        messages: store.interactions,
+        polls: store.polls,
+        dms: { find: async () => null },
+        renderer: new MessageRenderer(store, urls),
+        events: new WorldEvents(store, bus, store.interactions, urls),
+        ids,
+        now: () => clock,
+      });
+      // The earlier tests' polls (2 hours long) end first.
+      clock += 2 * HOUR_MS;
+      assert.ok((await sweep.endDuePolls()) > 0);
+      const poll = await send({ poll: { ...POLL, duration: 3 } });
+      await vote(poll.id, [2], CAROL_TOKEN);
+      const orphan = '1345183757107299001';
+      await store.polls.createPoll(GENERAL, orphan, clock + HOUR_MS);
+      clock += 3 * HOUR_MS - 1;
+      // Due now: only the orphan (an hour long), which goes with no message posted.
+      assert.equal(await sweep.endDuePolls(), 0);
+      assert.equal(await store.polls.getPoll(GENERAL, orphan), null);
+      assert.equal((await read(poll.id)).poll.results.is_finalized, false);
+      clock += 1;
+      assert.deepEqual(await Promise.all([sweep.endDuePolls(), sweep.endDuePolls()]).then((n) => n.sort()), [0, 1]);
+      assert.equal(await sweep.endDuePolls(), 0);
+      const result = await raw.find(
+        (p) => p.t === 'MESSAGE_CREATE' && p.d.type === 46 && p.d.message_reference?.message_id === poll.id,
+        'the swept poll’s result',
+      );
+      const fields = Object.fromEntries(result.d.embeds[0].fields.map((f: Json) => [f.name, f.value]));
+      assert.deepEqual([fields.victor_answer_id, fields.victor_answer_text], ['2', 'Soup']);
+      assert.equal((await read(poll.id)).poll.results.is_finalized, true);
     });
   });
 }
