@@ -28,6 +28,8 @@ export interface Api {
   readonly token: string;
   get: (path: string) => Promise<Json>;
   post: (path: string, body: unknown) => Promise<Json>;
+  /** A JSON body replacing something of the user's (their votes in a poll). */
+  put: (path: string, body: unknown) => Promise<Json>;
   /** A multipart body (an invocation with files): the browser sets its boundary. */
   postForm: (path: string, form: FormData) => Promise<Json>;
   consoleGet: (path: string) => Promise<Json>;
@@ -51,6 +53,14 @@ export function createApi(token: string, locale?: string): Api {
       parse(
         await fetch(V10 + path, {
           method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      ),
+    put: async (path, body) =>
+      parse(
+        await fetch(V10 + path, {
+          method: 'PUT',
           headers: { ...headers, 'Content-Type': 'application/json' },
           body: JSON.stringify(body),
         }),

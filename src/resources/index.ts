@@ -26,6 +26,7 @@ import { metricsResource } from './metrics/index.js';
 import { nodeLeasesResource } from './node-leases/index.js';
 import { oauth2Resource } from './oauth2/index.js';
 import { pinsResource } from './pins/index.js';
+import { pollsResource } from './polls/index.js';
 import { reactionsResource } from './reactions/index.js';
 import { rolesResource } from './roles/index.js';
 import { scheduledEventsResource } from './scheduled-events/index.js';
@@ -61,6 +62,7 @@ export const RESOURCES: readonly Resource[] = [
   nodeLeasesResource,
   oauth2Resource,
   pinsResource,
+  pollsResource,
   reactionsResource,
   rolesResource,
   scheduledEventsResource,

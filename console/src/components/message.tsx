@@ -10,6 +10,7 @@ import { Markdown, type MentionNames } from '../markdown';
 import { MessageFlag, type Json } from '../types';
 import { colorOf, FileImage, LAYOUT_COMPONENT_TYPES, LayoutComponent } from './layout-components';
 import { Reactions, type ReactionActions } from './reactions';
+import { Poll, type PollActions } from './poll';
 
 export interface MessageActions {
   /** A button clicked or a select chosen: the v10 MESSAGE_COMPONENT body is built by the caller. */
@@ -21,6 +22,8 @@ export interface MessageActions {
   fetchFile?: (url: string) => Promise<Blob>;
   /** The message's reactions, clickable: absent, they are not shown. */
   reactions?: ReactionActions;
+  /** Votes in the message's poll: absent, the poll is shown without them. */
+  polls?: PollActions;
 }
 
 const BUTTON_STYLES: Record<number, string> = {
@@ -320,6 +323,9 @@ export function Message({
       {(message.components ?? []).map((component: Json, i: number) => (
         <Component key={i} message={message} component={component} actions={actions} sources={sources} names={names} />
       ))}
+      {message.poll && (
+        <Poll message={message} actions={actions.polls ?? { vote: async () => 'Votes are not taken here.' }} />
+      )}
       {actions.reactions && !ephemeral && !loading && <Reactions message={message} actions={actions.reactions} />}
       {ephemeral && (
         <div class="ephemeral-note">

@@ -246,6 +246,19 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
         return null;
       },
     },
+    polls: {
+      vote: async (message, answerIds) => {
+        try {
+          await api.put(`/channels/${channelId ?? ''}/polls/${message.id as string}/answers/@me`, {
+            answer_ids: answerIds,
+          });
+        } catch (error) {
+          return refusalText(error);
+        }
+        reloadMessages();
+        return null;
+      },
+    },
   };
 
   const runMenuItem = ({ command }: MenuItem) => {

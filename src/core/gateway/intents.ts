@@ -99,6 +99,8 @@ const REACTION_EVENTS: ReadonlySet<string> = new Set([
   'MESSAGE_REACTION_REMOVE_EMOJI',
 ]);
 
+const POLL_VOTE_EVENTS: ReadonlySet<string> = new Set(['MESSAGE_POLL_VOTE_ADD', 'MESSAGE_POLL_VOTE_REMOVE']);
+
 /** True for MESSAGE_CREATE/UPDATE/DELETE(_BULK). */
 export function isMessageEvent(t: string): boolean {
   return MESSAGE_EVENTS.has(t);
@@ -108,7 +110,8 @@ export function isMessageEvent(t: string): boolean {
  * The intent a dispatch needs (v10's list), or 0 for one that needs none. Message events need
  * GUILD_MESSAGES in a guild and DIRECT_MESSAGES in a DM; a DM's channel pins need DIRECT_MESSAGES;
  * TYPING_START needs GUILD_MESSAGE_TYPING or DIRECT_MESSAGE_TYPING; MESSAGE_REACTION_* need
- * GUILD_MESSAGE_REACTIONS or DIRECT_MESSAGE_REACTIONS.
+ * GUILD_MESSAGE_REACTIONS or DIRECT_MESSAGE_REACTIONS; MESSAGE_POLL_VOTE_* need GUILD_MESSAGE_POLLS
+ * or DIRECT_MESSAGE_POLLS.
  * An event slashd does not know is not sent (it needs every bit).
  */
 export function intentFor(t: string, inGuild: boolean): number {
@@ -116,6 +119,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (t === 'CHANNEL_PINS_UPDATE' && !inGuild) return Intent.DirectMessages;
   if (t === 'TYPING_START') return inGuild ? Intent.GuildMessageTyping : Intent.DirectMessageTyping;
   if (REACTION_EVENTS.has(t)) return inGuild ? Intent.GuildMessageReactions : Intent.DirectMessageReactions;
+  if (POLL_VOTE_EVENTS.has(t)) return inGuild ? Intent.GuildMessagePolls : Intent.DirectMessagePolls;
   if (GUILDS_EVENTS.has(t)) return Intent.Guilds;
   if (GUILD_MEMBERS_EVENTS.has(t)) return Intent.GuildMembers;
   if (GUILD_MODERATION_EVENTS.has(t)) return Intent.GuildModeration;

@@ -127,6 +127,12 @@ export const ERRORS = {
     message: 'You can only bulk delete messages that are under 14 days old',
   },
   InvalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
+  /** A vote on a poll that has ended, or ending one again (docs/v10-behaviour.md#polls). */
+  PollExpired: { status: 400, code: 520001, message: 'Poll expired' },
+  /** An edit carrying a `poll`: a poll is made with its message and never changed. */
+  CannotEditAPollMessage: { status: 400, code: 520003, message: 'Cannot edit a poll message' },
+  /** `POST …/polls/{m}/expire` on a message without a poll. */
+  CannotExpireANonPollMessage: { status: 400, code: 520006, message: 'Cannot expire a non-poll message' },
 
   // Limits and state.
   MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },

@@ -20,6 +20,7 @@ import type {
   GatewayInviteDeleteDispatchData,
   GatewayMessageDeleteBulkDispatchData,
   GatewayMessageDeleteDispatchData,
+  GatewayMessagePollVoteDispatchData,
   GatewayMessageReactionAddDispatchData,
   GatewayMessageReactionRemoveAllDispatchData,
   GatewayMessageReactionRemoveDispatchData,
@@ -73,6 +74,8 @@ export interface WorldDispatchPayloads {
   [GatewayDispatchEvents.TypingStart]: GatewayTypingStartDispatchData;
   [GatewayDispatchEvents.InviteCreate]: WireInviteCreate;
   [GatewayDispatchEvents.InviteDelete]: GatewayInviteDeleteDispatchData;
+  [GatewayDispatchEvents.MessagePollVoteAdd]: GatewayMessagePollVoteDispatchData;
+  [GatewayDispatchEvents.MessagePollVoteRemove]: GatewayMessagePollVoteDispatchData;
 }
 
 /**

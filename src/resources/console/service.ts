@@ -32,12 +32,14 @@ export const CONSOLE_MEMBERS_LIMIT = 1000;
 
 /** The message events a stream carries: the console re-reads the channel through v10 on each. */
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE']);
-/** The reaction events a stream carries too: they name their message by `message_id`. */
+/** The reaction and poll vote events a stream carries too: they name their message by `message_id`. */
 const REACTION_EVENTS: ReadonlySet<string> = new Set([
   'MESSAGE_REACTION_ADD',
   'MESSAGE_REACTION_REMOVE',
   'MESSAGE_REACTION_REMOVE_ALL',
   'MESSAGE_REACTION_REMOVE_EMOJI',
+  'MESSAGE_POLL_VOTE_ADD',
+  'MESSAGE_POLL_VOTE_REMOVE',
 ]);
 
 /** The message a streamed event is about, or undefined for an event streams do not carry. */

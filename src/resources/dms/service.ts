@@ -18,6 +18,7 @@ import { botInGuild } from '../../core/world/guild-members.js';
 import type { DmChannel } from './store.js';
 import type { GroupDm } from '../../core/world/types.js';
 import type { AttachmentsService, IncomingFile } from '../attachments/service.js';
+import type { PollStore } from '../polls/store.js';
 import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from '../messages/service.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import type { WorldEvents } from '../../events/world-events.js';
@@ -36,6 +37,8 @@ export interface DmChannelsDeps {
   now: () => number;
   events: WorldEvents;
   attachments: AttachmentsService;
+  /** The polls of new messages. */
+  polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
 }
 
 type WireObject = Record<string, unknown>;

@@ -357,7 +357,10 @@ describe('checkCallback accepts', () => {
       COMMAND,
     );
     accepted({ type: 4, data: { attachments: [{ id: '0', filename: 'a.txt' }] } }, COMMAND);
-    accepted({ type: 4, data: { poll: { question: { text: 'q' }, answers: [] } } }, COMMAND);
+    accepted(
+      { type: 4, data: { poll: { question: { text: 'q' }, answers: [{ poll_media: { text: 'a' } }] } } },
+      COMMAND,
+    );
   });
 
   it('a deferred message with and without data', () => {

@@ -81,7 +81,12 @@ const REFUSED: Case[] = [
   },
   {
     name: 'embeds, poll and stickers with the flag',
-    body: { ...v2(text('hi')), embeds: [{ title: 't' }], poll: { question: { text: 'q' } }, sticker_ids: ['1'] },
+    body: {
+      ...v2(text('hi')),
+      embeds: [{ title: 't' }],
+      poll: { question: { text: 'q' }, answers: [{ poll_media: { text: 'a' } }] },
+      sticker_ids: ['1'],
+    },
     issues: [
       [['embeds'], codes.MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2],
       [['poll'], codes.MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2],

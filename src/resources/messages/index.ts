@@ -24,6 +24,7 @@ export function messaging({ store, ids, now, worldEvents }: ServiceParts, { rend
     members: store.members,
     dmChannels: store.dms,
     messages: store.interactions,
+    polls: store.polls,
     renderer,
     ids,
     now,

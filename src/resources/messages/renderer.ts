@@ -21,6 +21,7 @@ import { withCounters, type CountersOf } from '../../core/world/channel-counters
 import type { Store } from '../../store/store.js';
 import { loadMessageContext } from './context.js';
 import type { AttachmentUrls } from '../attachments/urls.js';
+import { toWirePoll } from '../polls/rules.js';
 
 export class MessageRenderer {
   /**
@@ -28,7 +29,7 @@ export class MessageRenderer {
    * `attachmentUrls` signs the files' URLs (on slashd's public URL) at each rendering.
    */
   constructor(
-    private readonly store: Pick<Store, 'world' | 'members' | 'interactions' | 'reactions'>,
+    private readonly store: Pick<Store, 'world' | 'members' | 'interactions' | 'reactions' | 'polls'>,
     private readonly attachmentUrls: Pick<AttachmentUrls, 'urlOf'>,
   ) {}
 
@@ -78,21 +79,35 @@ export class MessageRenderer {
   }
 
   /**
+   * What a reader's read adds: the poll's results as the viewer sees them (docs/v10-behaviour.md#polls).
    * v10 leaves `reactions` out of a message that has none. The guild's emojis name its custom ones:
    * `guild` when the caller has it, else read only when a custom emoji is there.
    */
   private async withReactions(
-    wire: Record<string, unknown>,
+    read: Record<string, unknown>,
     message: StoredMessage,
     viewerId: string,
     guild: Pick<Guild, 'emojis'> | undefined,
   ): Promise<Record<string, unknown>> {
+    const wire = await this.withPollResults(read, message, viewerId);
     const counts = await this.store.reactions.countReactions(message.channel_id, message.id, viewerId);
     if (counts.length === 0) return wire;
     const custom = counts.some((count) => isCustomEmojiKey(count.emoji));
     const emojisOf = custom ? (guild ?? (await this.guildOf(message))) : undefined;
     const emojis = emojisOf ? guildEmojis(emojisOf) : [];
     return { ...wire, reactions: counts.map((count) => wireReaction(count.emoji, count.count, count.me, emojis)) };
+  }
+
+  /** A poll's results as `viewerId` reads them: its counts, what they voted, whether it has ended. */
+  async withPollResults(
+    wire: Record<string, unknown>,
+    message: StoredMessage,
+    viewerId: string,
+  ): Promise<Record<string, unknown>> {
+    if (!message.poll) return wire;
+    const tally = await this.store.polls.tally(message.channel_id, message.id, viewerId);
+    if (!tally) return wire;
+    return { ...wire, poll: toWirePoll(message.poll, { finalized: tally.endedAt !== null, counts: tally.counts }) };
   }
 
   private async guildOf(message: StoredMessage): Promise<Guild | undefined> {

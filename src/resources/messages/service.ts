@@ -3,7 +3,7 @@
  * deleting what they sent; deleting another's with MANAGE_MESSAGES): checked with the interaction
  * answers' message rules, stored with them, and told to bots as MESSAGE_CREATE / UPDATE / DELETE.
  */
-import { ChannelType } from 'discord-api-types/v10';
+import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
 import { MESSAGE_FLAGS_INVALID } from '../../core/io/codes.js';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import { issue } from '../../core/io/issue.js';
@@ -43,6 +43,8 @@ import { refuseThread } from '../threads/place.js';
 import type { DmChannelsService } from '../dms/service.js';
 import type { DmChannel } from '../dms/store.js';
 import type { Slowmode, SlowmodeSender } from './slowmode.js';
+import { storedPollOf, type PollRequest } from '../polls/rules.js';
+import type { PollStore } from '../polls/store.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([
@@ -94,6 +96,8 @@ export interface ChannelMessagesDeps {
   dms: DmChannelsService;
   /** The slowmode intervals a user's message takes. */
   slowmode: Slowmode;
+  /** The polls of new messages (docs/v10-behaviour.md#polls). */
+  polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
 }
 
 export class ChannelMessagesService {
@@ -223,6 +227,7 @@ export class ChannelMessagesService {
     const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     const data = checkChannelMessage(body);
+    if (data.poll && !hasAll(place.permissions, PermissionFlagsBits.SendPolls)) throw apiError('MissingPermissions');
     const content = typeof data.content === 'string' ? data.content : '';
     const named = await this.withMembersNamed(place, content);
     const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
@@ -268,6 +273,8 @@ export class ChannelMessagesService {
     }
     const own = message;
     const data = checkChannelMessage(body, own);
+    // A poll is made with its message and never changed (v10: 520003).
+    if (data.poll !== undefined) throw apiError('CannotEditAPollMessage');
     const content = typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content;
     const { mentions: _users, mention_roles: _roles, mention_everyone: _everyone, ...kept } = own;
     const edited: StoredMessage = {
@@ -346,12 +353,20 @@ export function newMessageFields(
     timestamp: new Date(nowMs).toISOString(),
     edited_timestamp: null,
     ephemeral_for_user_id: null,
+    ...(data.poll ? { poll: storedPollOf(data.poll as PollRequest, nowMs) } : {}),
   };
 }
 
-/** Stores a new message with its files; the files go again if the message cannot be stored. */
+/**
+ * Stores a new message with its files and its poll; the files go again if the message cannot be
+ * stored. The poll's row comes first: a poll whose message was never stored is dropped when it ends.
+ */
 export async function storeNewMessage(
-  deps: { messages: Pick<InteractionStore, 'putMessage'>; attachments: AttachmentsService },
+  deps: {
+    messages: Pick<InteractionStore, 'putMessage'>;
+    attachments: AttachmentsService;
+    polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
+  },
   message: StoredMessage,
   data: Record<string, unknown>,
   files: readonly IncomingFile[],
@@ -359,9 +374,11 @@ export async function storeNewMessage(
   const attached = await attachFiles(deps.attachments, message, data.attachments, files, ['attachments']);
   try {
     await checkComponentMedia(message, ['components'], attached);
+    if (message.poll) await deps.polls.createPoll(message.channel_id, message.id, Date.parse(message.poll.expiry));
     await deps.messages.putMessage(message);
   } catch (error) {
     await attached?.discard();
+    if (message.poll) await deps.polls.deletePoll(message.channel_id, message.id).catch(() => undefined);
     throw error;
   }
 }

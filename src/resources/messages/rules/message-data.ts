@@ -33,6 +33,7 @@ import {
   SUPPRESS_NOTIFICATIONS_FLAG,
 } from './messages.js';
 import { checkComponentsV2Message, setsComponentsV2, type EditedMessageState } from './components-v2.js';
+import { readPollRequest } from '../../polls/rules.js';
 
 /** The flags an interaction message may set. */
 export const MESSAGE_FLAGS_ALLOWED =
@@ -93,7 +94,8 @@ const FIELD_READERS: Readonly<Record<string, FieldReader>> = {
   },
   components: (raw, path, issues, options) => readMessageComponents(raw, path, issues, options.componentsV2),
   attachments: readObjectList(MESSAGE_ATTACHMENTS_MAX),
-  poll: readRecord,
+  // A checked poll request (`PollRequest`): the message's expiry is its creation time's.
+  poll: readPollRequest,
 };
 
 function isNonEmptyList(value: unknown): boolean {

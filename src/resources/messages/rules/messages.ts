@@ -24,6 +24,7 @@ import { toWirePublicUser } from '../../../core/world/wire.js';
 import { resolveAttachmentUrls, toWireAttachment, type StoredAttachment } from '../../attachments/rules/model.js';
 import { unsignedPaths, type AttachmentUrlOf } from '../../attachments/rules/signed-urls.js';
 import { resolveComponentMedia } from '../../attachments/rules/component-media.js';
+import { toWirePoll, type StoredPoll } from '../../polls/rules.js';
 
 // Message flags (v10), the ones slashd reads or sets: discord-api-types' `MessageFlags`, named as the call sites use them.
 /** Message flag: only the invoking user sees the message. */
@@ -128,6 +129,10 @@ export interface StoredMessage {
   mention_everyone?: boolean;
   /** A reply: the message it answers. */
   message_reference?: StoredMessageReference;
+  /** Its poll (docs/v10-behaviour.md#polls); the votes are the polls store's. */
+  poll?: StoredPoll;
+  /** A message type set when the message is made (a poll's result, 46); absent: worked out by `messageTypeOf`. */
+  type?: MessageType;
 }
 
 /** What a reply records of the message it answers (v10's `message_reference`, type 0). */
@@ -219,6 +224,7 @@ function isContextMenu(commandType: number): boolean {
 
 /** 20 for answers to slash and entry point commands, 23 for context menus, 0 for anything else. */
 export function messageTypeOf(message: StoredMessage): number {
+  if (message.type !== undefined) return message.type;
   const metadata = message.interaction_metadata;
   if (!metadata && message.message_reference) return MessageType.Reply;
   if (!metadata || COMPONENT_INTERACTION_TYPES.includes(metadata.type)) return MessageType.Default;
@@ -335,6 +341,7 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
   } satisfies WireMessage;
   addAppFields(wire, message);
   if (message.message_reference) addReply(wire, message.message_reference, ctx);
+  if (message.poll) wire.poll = toWirePoll(message.poll, message.poll.results);
   if (message.interaction_metadata) {
     wire.interaction_metadata = wireInteractionMetadata(message.interaction_metadata, ctx);
     wire.interaction = wireLegacyInteraction(message.interaction_metadata, ctx);
