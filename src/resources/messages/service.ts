@@ -210,12 +210,45 @@ export class ChannelMessagesService {
     if (!(await this.deleteAsAuthorOrModerator(viewer, place, found))) throw apiError('UnknownMessage');
   }
 
+  /**
+   * A message of an author the caller authorized itself (a channel webhook, by its token): no
+   * viewer's permission is checked; `place.permissions` are the author's (what it may mention).
+   * `fields` are what the message carries of its sender (`webhook_id`, `application_id`).
+   */
+  async post(
+    author: MessageAuthor,
+    place: AddressingPlace,
+    body: unknown,
+    files: readonly IncomingFile[],
+    fields: Pick<StoredMessage, 'webhook_id' | 'application_id'>,
+  ): Promise<StoredMessage> {
+    return this.create(author, place, body, files, fields);
+  }
+
+  /** Edits a message the caller authorized the edit of (a webhook's own message): the rules of an author's edit. */
+  async editAuthorized(
+    place: AddressingPlace,
+    message: StoredMessage,
+    body: unknown,
+    files: readonly IncomingFile[],
+  ): Promise<StoredMessage> {
+    const edited = await this.applyEdit(place, message, body, files);
+    if (!edited) throw apiError('UnknownMessage');
+    return edited;
+  }
+
+  /** Deletes a message the caller authorized the deletion of (a webhook's own message); 10008 when gone meanwhile. */
+  async deleteAuthorized(place: AddressingPlace, message: StoredMessage): Promise<void> {
+    if (!(await this.deleteStored(place, message))) throw apiError('UnknownMessage');
+  }
+
   /** The caller has checked the author's right to send here. */
   private async create(
     author: MessageAuthor,
     place: AddressingPlace,
     body: unknown,
     files: readonly IncomingFile[],
+    fields: Pick<StoredMessage, 'webhook_id' | 'application_id'> = {},
   ): Promise<StoredMessage> {
     const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
@@ -228,6 +261,7 @@ export class ChannelMessagesService {
     const message: StoredMessage = {
       ...newMessageFields(data, this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
       ...addressing,
+      ...fields,
     };
     await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message);
@@ -263,7 +297,16 @@ export class ChannelMessagesService {
     if (files.length > 0 && !hasAll(place.permissions, ATTACH_FILES)) {
       throw apiError('MissingPermissions');
     }
-    const own = message;
+    return this.applyEdit(place, message, body, files);
+  }
+
+  /** The edit of `own` as its author asked it (the caller has checked who may); null when it is gone meanwhile. */
+  private async applyEdit(
+    place: AddressingPlace,
+    own: StoredMessage,
+    body: unknown,
+    files: readonly IncomingFile[],
+  ): Promise<StoredMessage | null> {
     const data = checkChannelMessage(body, own);
     const content = typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content;
     const { mentions: _users, mention_roles: _roles, mention_everyone: _everyone, ...kept } = own;
@@ -309,6 +352,11 @@ export class ChannelMessagesService {
     if (!isAuthor(message, viewer) && !hasAll(place.permissions, MANAGE_MESSAGES)) {
       throw apiError('MissingPermissions');
     }
+    return this.deleteStored(place, message);
+  }
+
+  /** Deletes the message and tells the bots; false when it was gone meanwhile. */
+  private async deleteStored(place: AddressingPlace, message: StoredMessage): Promise<boolean> {
     const ofWorldFile = isWorldFileMessage(place.guild, message.channel_id, message.id);
     // False: deleted meanwhile (10008).
     if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id, ofWorldFile))) return false;
