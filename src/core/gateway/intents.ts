@@ -110,6 +110,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (GUILD_MEMBERS_EVENTS.has(t)) return Intent.GuildMembers;
   if (GUILD_MODERATION_EVENTS.has(t)) return Intent.GuildModeration;
   if (GUILD_EXPRESSIONS_EVENTS.has(t)) return Intent.GuildExpressions;
+  if (t === 'WEBHOOKS_UPDATE') return Intent.GuildWebhooks;
   return -1;
 }
 

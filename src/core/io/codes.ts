@@ -204,6 +204,15 @@ export const ATTACHMENT_NOT_FOUND = 'ATTACHMENT_NOT_FOUND';
 /** A file part of the upload that v10 cannot take: not named `files[n]`, or an index given twice. */
 export const ATTACHMENT_FILE_INVALID = 'ATTACHMENT_FILE_INVALID';
 
+// Webhooks (docs/v10-behaviour.md#webhooks).
+
+/** An avatar that is not a data URI of a PNG, JPEG, GIF or WebP image. */
+export const IMAGE_INVALID = 'IMAGE_INVALID';
+/** An avatar larger than v10 takes. */
+export const BINARY_TYPE_MAX_SIZE = 'BINARY_TYPE_MAX_SIZE';
+/** A webhook name (or an execute's `username`) containing a word v10 reserves ("clyde", "discord"). */
+export const WEBHOOK_INVALID_USERNAME = 'WEBHOOK_INVALID_USERNAME';
+
 // World files (docs/world.md).
 
 /** A second object with an id or a secret already taken. */

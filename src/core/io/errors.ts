@@ -123,6 +123,7 @@ export const ERRORS = {
 
   // Limits and state.
   MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },
+  MaxWebhooks: { status: 400, code: 30007, message: 'Maximum number of webhooks reached ({limit})' },
   MaxReactions: { status: 400, code: 30010, message: 'Maximum number of reactions reached ({limit})' },
   MaxGuildRoles: { status: 400, code: 30005, message: 'Maximum number of guild roles reached ({limit})' },
   MaxGuildChannels: { status: 400, code: 30013, message: 'Maximum number of guild channels reached ({limit})' },
