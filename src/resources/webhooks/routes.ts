@@ -14,7 +14,9 @@ import { readInteractionToken } from '../interactions/rules/lifecycle.js';
 import { appOf, requireBot } from '../../http/guards.js';
 import { reasonOf } from '../../http/audit-reason.js';
 import { checkBeforeUpload, UPLOADS_KEEPING_IDS, withMessageBody } from '../../http/multipart.js';
-import { WEBHOOK_BODY_LIMIT_BYTES } from './rules.js';
+import { readExecuteQuery, WEBHOOK_BODY_LIMIT_BYTES, type ExecuteQuery } from './rules.js';
+import { strictQueryFlag } from '../../http/query.js';
+import { orThrow } from '../../core/io/result.js';
 import type { WebhooksService } from './service.js';
 
 export interface WebhookRoutesOptions {
@@ -66,6 +68,12 @@ interface MessageParams extends TokenParams {
 }
 type Query = { Querystring: Record<string, unknown> };
 
+/** `?wait=` and `?thread_id=`, read as v10 reads them (50035 at their names). */
+function executeQuery(request: FastifyRequest): ExecuteQuery {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  return orThrow(readExecuteQuery(strictQueryFlag(query.wait, false), query.thread_id));
+}
+
 const BOT = { onRequest: requireBot };
 /** Create and edit bodies carry the avatar's image inline. */
 const WITH_AVATAR = { ...BOT, bodyLimit: WEBHOOK_BODY_LIMIT_BYTES };
@@ -79,7 +87,7 @@ export async function webhookRoutes(api: FastifyInstance, { webhooks }: WebhookR
     ...UPLOADS_KEEPING_IDS,
     preHandler: checkBeforeUpload((request: FastifyRequest) => {
       const { webhookId, token } = request.params as TokenParams;
-      return webhooks.uploadAccess(webhookId, token, request.query as Record<string, unknown>);
+      return webhooks.uploadAccess(webhookId, token, executeQuery(request));
     }),
   });
 
@@ -120,7 +128,7 @@ export async function webhookRoutes(api: FastifyInstance, { webhooks }: WebhookR
   api.post<{ Params: TokenParams } & Query>('/webhooks/:webhookId/:token', tokenFirst(), async (request, reply) => {
     const { webhookId, token } = request.params;
     const message = await withMessageBody(request, reply, ({ payload, files }) =>
-      webhooks.execute(webhookId, token, request.query, payload, files),
+      webhooks.execute(webhookId, token, executeQuery(request), payload, files),
     );
     return message ?? reply.code(204).send();
   });
@@ -128,17 +136,17 @@ export async function webhookRoutes(api: FastifyInstance, { webhooks }: WebhookR
   const message = '/webhooks/:webhookId/:token/messages/:messageId';
   api.get<{ Params: MessageParams } & Query>(message, byToken, async (request) => {
     const { webhookId, token, messageId } = request.params;
-    return webhooks.getMessage(webhookId, token, messageId, request.query);
+    return webhooks.getMessage(webhookId, token, messageId, executeQuery(request));
   });
   api.patch<{ Params: MessageParams } & Query>(message, tokenFirst(), async (request, reply) => {
     const { webhookId, token, messageId } = request.params;
     return withMessageBody(request, reply, ({ payload, files }) =>
-      webhooks.editMessage(webhookId, token, messageId, request.query, payload, files),
+      webhooks.editMessage(webhookId, token, messageId, executeQuery(request), payload, files),
     );
   });
   api.delete<{ Params: MessageParams } & Query>(message, byToken, async (request, reply) => {
     const { webhookId, token, messageId } = request.params;
-    await webhooks.deleteMessage(webhookId, token, messageId, request.query);
+    await webhooks.deleteMessage(webhookId, token, messageId, executeQuery(request));
     return reply.code(204).send();
   });
 }

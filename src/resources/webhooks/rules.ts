@@ -193,18 +193,16 @@ export interface ExecuteQuery {
   readonly threadId?: string;
 }
 
-/** `?wait=` (true or false, v10's default false) and `?thread_id=`. */
-export function readExecuteQuery(query: Record<string, unknown> | undefined): Result<ExecuteQuery> {
+/**
+ * `?wait=` (read by the route as v10 reads query booleans: `strictQueryFlag`, null when it is none)
+ * and `?thread_id=`.
+ */
+export function readExecuteQuery(wait: boolean | null, threadId: unknown): Result<ExecuteQuery> {
   const issues: Issues = [];
-  const wait = query?.wait;
-  if (wait !== undefined && wait !== 'true' && wait !== 'false' && wait !== 'True' && wait !== 'False') {
-    report(issues, ['wait'], BOOLEAN_TYPE_CONVERT, 'Must be either true or false.');
-  }
-  const threadId = isAbsent(query?.thread_id) ? undefined : readSnowflake(query.thread_id, ['thread_id'], issues);
-  if (issues.length > 0) return fail(issues);
-  const read: { wait: boolean; threadId?: string } = { wait: wait === 'true' || wait === 'True' };
-  if (threadId !== undefined) read.threadId = threadId;
-  return ok(read);
+  if (wait === null) report(issues, ['wait'], BOOLEAN_TYPE_CONVERT, 'Must be either true or false.');
+  const thread = isAbsent(threadId) || threadId === '' ? undefined : readSnowflake(threadId, ['thread_id'], issues);
+  if (issues.length > 0 || wait === null) return fail(issues);
+  return ok(thread === undefined ? { wait } : { wait, threadId: thread });
 }
 
 /** What an execute's body says of its sender, besides the message: the name and avatar to show. */

@@ -34,12 +34,12 @@ import {
   MAX_WEBHOOKS_PER_CHANNEL,
   WEBHOOK_CHANNEL_TYPES,
   WEBHOOK_TOKEN_BYTES,
-  readExecuteQuery,
   readExecuteSender,
   readWebhookCreate,
   readWebhookEdit,
   toWireWebhook,
   type AvatarChange,
+  type ExecuteQuery,
 } from './rules.js';
 import type { StoredWebhook, WebhookAvatarImage, WebhookStore } from './store.js';
 
@@ -162,7 +162,7 @@ export class WebhooksService {
   }
 
   /** What an execute or an edit checks before its upload is read: the token, and the place. */
-  async uploadAccess(webhookId: string, token: string, query: Record<string, unknown> | undefined) {
+  async uploadAccess(webhookId: string, token: string, query: ExecuteQuery) {
     await this.place(await this.byToken(webhookId, token), query);
     return { mayAttach: true };
   }
@@ -175,12 +175,11 @@ export class WebhooksService {
   async execute(
     webhookId: string,
     token: string,
-    query: Record<string, unknown> | undefined,
+    query: ExecuteQuery,
     body: unknown,
     files: readonly IncomingFile[],
   ): Promise<WireObject | null> {
     const webhook = await this.byToken(webhookId, token);
-    const { wait } = orThrow(readExecuteQuery(query));
     const place = await this.place(webhook, query);
     const { sender, message } = orThrow(readExecuteSender(body));
     const author: MessageAuthor = {
@@ -194,11 +193,11 @@ export class WebhooksService {
       webhook_id: webhook.id,
       application_id: webhook.application_id,
     });
-    return wait ? this.deps.renderer.render(posted) : null;
+    return query.wait ? this.deps.renderer.render(posted) : null;
   }
 
   /** `GET /webhooks/{id}/{token}/messages/{m}`: a message this webhook sent (`thread_id` for one in a thread). */
-  async getMessage(webhookId: string, token: string, messageId: string, query?: Record<string, unknown>) {
+  async getMessage(webhookId: string, token: string, messageId: string, query: ExecuteQuery) {
     const { message } = await this.ownMessage(webhookId, token, messageId, query);
     return this.deps.renderer.render(message);
   }
@@ -208,7 +207,7 @@ export class WebhooksService {
     webhookId: string,
     token: string,
     messageId: string,
-    query: Record<string, unknown> | undefined,
+    query: ExecuteQuery,
     body: unknown,
     files: readonly IncomingFile[],
   ): Promise<WireObject> {
@@ -217,7 +216,7 @@ export class WebhooksService {
   }
 
   /** `DELETE /webhooks/{id}/{token}/messages/{m}`. */
-  async deleteMessage(webhookId: string, token: string, messageId: string, query?: Record<string, unknown>) {
+  async deleteMessage(webhookId: string, token: string, messageId: string, query: ExecuteQuery) {
     const { place, message } = await this.ownMessage(webhookId, token, messageId, query);
     await this.deps.channelMessages.deleteAuthorized(place, message);
   }
@@ -265,8 +264,7 @@ export class WebhooksService {
   }
 
   /** Where the webhook posts: its channel, or the `thread_id` thread of it (10003 for any other). */
-  private async place(webhook: StoredWebhook, query: Record<string, unknown> | undefined): Promise<WebhookPlace> {
-    const { threadId } = orThrow(readExecuteQuery(query));
+  private async place(webhook: StoredWebhook, { threadId }: ExecuteQuery): Promise<WebhookPlace> {
     const guild = await this.deps.members.getGuildWithMembers(webhook.guild_id, []);
     const channelId = threadId ?? webhook.channel_id;
     const channel = guild?.channels.find((c) => c.id === channelId);
@@ -283,7 +281,7 @@ export class WebhooksService {
     webhookId: string,
     token: string,
     messageId: string,
-    query: Record<string, unknown> | undefined,
+    query: ExecuteQuery,
   ): Promise<{ place: WebhookPlace; message: StoredMessage }> {
     const place = await this.place(await this.byToken(webhookId, token), query);
     const message = await findChannelMessage(this.deps.messages, place.guild, place.channel, messageId, webhookId);
