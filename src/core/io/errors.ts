@@ -129,6 +129,11 @@ export const ERRORS = {
   MaxGuildChannels: { status: 400, code: 30013, message: 'Maximum number of guild channels reached ({limit})' },
   /** Creating or unarchiving a thread in a guild at its cap of active threads. */
   MaxActiveThreads: { status: 400, code: 160006, message: 'Maximum number of active threads reached ({limit})' },
+  WebhookForumPostNeedsThread: {
+    status: 400,
+    code: 220001,
+    message: 'Webhooks posted to forum channels must have a thread_name or thread_id',
+  },
   /** Deleting @everyone, or moving it (docs/decisions.md, "Roles and channels"). */
   InvalidRole: { status: 400, code: 50028, message: 'Invalid Role' },
   MaxApplicationCommands: {

@@ -71,6 +71,9 @@ export function checkChannelMessage(body: unknown, editing?: StoredMessage): Rec
   return checked.value;
 }
 
+/** What a message posted by an author the caller authorized carries besides its body. */
+export type PostedFields = Pick<StoredMessage, 'webhook_id' | 'application_id'> & { id?: string };
+
 export interface ChannelMessagesDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
@@ -213,14 +216,15 @@ export class ChannelMessagesService {
   /**
    * A message of an author the caller authorized itself (a channel webhook, by its token): no
    * viewer's permission is checked; `place.permissions` are the author's (what it may mention).
-   * `fields` are what the message carries of its sender (`webhook_id`, `application_id`).
+   * `fields` are what the message carries of its sender (`webhook_id`, `application_id`), and its
+   * id when it must have one (a forum post's starter message has its thread's).
    */
   async post(
     author: MessageAuthor,
     place: AddressingPlace,
     body: unknown,
     files: readonly IncomingFile[],
-    fields: Pick<StoredMessage, 'webhook_id' | 'application_id'>,
+    fields: PostedFields,
   ): Promise<StoredMessage> {
     return this.create(author, place, body, files, fields);
   }
@@ -248,7 +252,7 @@ export class ChannelMessagesService {
     place: AddressingPlace,
     body: unknown,
     files: readonly IncomingFile[],
-    fields: Pick<StoredMessage, 'webhook_id' | 'application_id'> = {},
+    fields: PostedFields = {},
   ): Promise<StoredMessage> {
     const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
@@ -259,7 +263,7 @@ export class ChannelMessagesService {
       this.find(guild, channel, id, author.id),
     );
     const message: StoredMessage = {
-      ...newMessageFields(data, this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
+      ...newMessageFields(data, fields.id ?? this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
       ...addressing,
       ...fields,
     };

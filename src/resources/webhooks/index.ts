@@ -28,6 +28,7 @@ export const webhooksResource = defineResource({
         members: store.members,
         messages: store.interactions,
         webhooks: store.webhooks,
+        threads: store.threads,
         channelMessages,
         renderer,
         ids,

@@ -15,6 +15,7 @@ import { isAbsent, isRecord, readSnowflake, readString, type JsonRecord } from '
 import { report, reportBadLength, reportNotObject, reportRequired, type Issues } from '../../core/io/report.js';
 import { fail, ok, type Result } from '../../core/io/result.js';
 import type { IssuePath } from '../../core/io/issue.js';
+import { THREAD_NAME_MAX } from '../threads/rules/thread-requests.js';
 import type { WirePayload } from '../../core/wire-payload.js';
 
 export interface StoredWebhook {
@@ -54,6 +55,9 @@ export const WEBHOOK_BODY_LIMIT_BYTES = 15 * 1024 * 1024;
 export const WEBHOOK_TOKEN_BYTES = 51;
 /** Hex digits of an avatar's hash (v10's hashes are 32). */
 const AVATAR_HASH_HEX = 32;
+
+/** Channels whose messages are posts (threads): an execute names its post (`thread_name`) or a post (`thread_id`). */
+export const POST_CHANNEL_TYPES: ReadonlySet<number> = new Set([ChannelType.GuildForum, ChannelType.GuildMedia]);
 
 /** The channels a webhook may post in: text-bearing guild channels, and forums and media channels (by their posts). */
 export const WEBHOOK_CHANNEL_TYPES: ReadonlySet<number> = new Set([
@@ -205,9 +209,11 @@ export function readExecuteQuery(wait: boolean | null, threadId: unknown): Resul
   return ok(thread === undefined ? { wait } : { wait, threadId: thread });
 }
 
-/** What an execute's body says of its sender, besides the message: the name and avatar to show. */
+/** What an execute's body says besides the message: the name and avatar to show, a forum post's name. */
 export interface ExecuteSender {
   readonly username?: string;
+  /** In a forum or media channel: the post (thread) the message starts. */
+  readonly threadName?: string;
   /** Kept as the request gave it: slashd fetches no URL (docs/decisions.md, "Webhooks"). */
   readonly avatarUrl?: string;
 }
@@ -216,8 +222,14 @@ export interface ExecuteSender {
 export function readExecuteSender(body: unknown): Result<{ sender: ExecuteSender; message: unknown }> {
   if (!isRecord(body)) return ok({ sender: {}, message: body });
   const issues: Issues = [];
-  const { username, avatar_url: avatarUrl, thread_name: _threadName, applied_tags: _tags, ...message } = body;
-  const sender: { username?: string; avatarUrl?: string } = {};
+  const { username, avatar_url: avatarUrl, thread_name: threadName, applied_tags: _tags, ...message } = body;
+  const sender: { username?: string; avatarUrl?: string; threadName?: string } = {};
+  if (!isAbsent(threadName)) {
+    const name = readString(threadName, ['thread_name'], issues);
+    if (name !== undefined && (name.length < 1 || name.length > THREAD_NAME_MAX)) {
+      reportBadLength(issues, ['thread_name'], 1, THREAD_NAME_MAX);
+    } else if (name !== undefined) sender.threadName = name;
+  }
   if (!isAbsent(username)) {
     const name = readWebhookName(username, ['username'], issues);
     if (name !== undefined) sender.username = name;

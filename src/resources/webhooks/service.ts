@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   AuditLogEvent,
+  ChannelType,
   PermissionFlagsBits,
   type APIAuditLogChange,
   type GatewayWebhooksUpdateDispatchData,
@@ -23,7 +24,12 @@ import { sameDigest, tokenDigest } from '../../store/tokens.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import type { AuditLog } from '../audit-log/service.js';
 import type { IncomingFile } from '../attachments/service.js';
-import type { ChannelMessagesService } from '../messages/service.js';
+import { checkChannelMessage, type ChannelMessagesService } from '../messages/service.js';
+import { withCounters } from '../../core/world/channel-counters.js';
+import type { ThreadStore } from '../../store/store.js';
+import { threadEvent } from '../threads/place.js';
+import { MAX_ACTIVE_THREADS } from '../threads/rules/limits.js';
+import { activeThreadRoom, newThread } from '../threads/rules/thread-rules.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import { findChannelMessage } from '../messages/lookup.js';
 import type { AddressingPlace } from '../messages/addressing.js';
@@ -32,6 +38,7 @@ import { wirePublicUserOrBot } from '../users/wire-users.js';
 import { visibleChannel, visibleGuild, type WorldReads } from '../world/reads.js';
 import {
   MAX_WEBHOOKS_PER_CHANNEL,
+  POST_CHANNEL_TYPES,
   WEBHOOK_CHANNEL_TYPES,
   WEBHOOK_TOKEN_BYTES,
   readExecuteSender,
@@ -55,6 +62,8 @@ const MANAGE_WEBHOOKS = PermissionFlagsBits.ManageWebhooks;
 
 export interface WebhooksDeps extends WorldReads {
   webhooks: WebhookStore;
+  /** A forum post's thread (`thread_name`). */
+  threads: Pick<ThreadStore, 'createThread' | 'deleteThread'>;
   messages: Parameters<typeof findChannelMessage>[0];
   channelMessages: Pick<ChannelMessagesService, 'post' | 'editAuthorized' | 'deleteAuthorized'>;
   renderer: Pick<MessageRenderer, 'render'>;
@@ -180,8 +189,15 @@ export class WebhooksService {
     files: readonly IncomingFile[],
   ): Promise<WireObject | null> {
     const webhook = await this.byToken(webhookId, token);
-    const place = await this.place(webhook, query);
     const { sender, message } = orThrow(readExecuteSender(body));
+    const channelPlace = await this.place(webhook, query);
+    const post = POST_CHANNEL_TYPES.has(channelPlace.channel.type) ? sender.threadName : undefined;
+    if (POST_CHANNEL_TYPES.has(channelPlace.channel.type) && post === undefined) {
+      throw apiError('WebhookForumPostNeedsThread');
+    }
+    // A post's starter is checked before its thread is made: a refused body makes nothing.
+    if (post !== undefined) checkChannelMessage(message);
+    const place = post === undefined ? channelPlace : await this.startPost(channelPlace, post);
     const author: MessageAuthor = {
       kind: 'webhook',
       id: webhook.id,
@@ -189,11 +205,35 @@ export class WebhooksService {
       // An `avatar_url` is not fetched (docs/decisions.md): the message shows no avatar then.
       avatar: sender.avatarUrl === undefined ? webhook.avatar : null,
     };
-    const posted = await this.deps.channelMessages.post(author, place, message, files, {
-      webhook_id: webhook.id,
-      application_id: webhook.application_id,
-    });
+    const fields = { webhook_id: webhook.id, application_id: webhook.application_id };
+    const posted = await this.deps.channelMessages
+      .post(author, place, message, files, post === undefined ? fields : { ...fields, id: place.channel.id })
+      .catch(async (error: unknown) => {
+        // The post's thread goes again with its starter refused (its files, say).
+        if (post !== undefined) await this.deps.threads.deleteThread(place.guild.id, place.channel.id);
+        throw error;
+      });
     return query.wait ? this.deps.renderer.render(posted) : null;
+  }
+
+  /**
+   * A forum or media channel's new post named `name`: a public thread (the webhook its owner, no
+   * member), told as THREAD_CREATE; its starter message has the thread's id.
+   */
+  private async startPost(place: WebhookPlace, name: string): Promise<WebhookPlace> {
+    const { guild, channel, webhook } = place;
+    const id = this.deps.ids.next();
+    const request = { name, type: null, auto_archive_duration: null, invitable: null, rate_limit_per_user: null };
+    const nowIso = new Date(this.deps.now()).toISOString();
+    const thread = newThread(id, channel, ChannelType.PublicThread, request, webhook.id, nowIso);
+    const created = await this.deps.threads.createThread(guild.id, thread, [], activeThreadRoom(guild, id));
+    if (created === 'full') throw apiError('MaxActiveThreads', { params: { limit: MAX_ACTIVE_THREADS } });
+    if (created !== 'created') throw apiError('UnknownChannel');
+    const withThread = { ...guild, channels: [...guild.channels, thread] };
+    this.deps.events.publishAll([
+      threadEvent('THREAD_CREATE', withThread, { ...thread, thread_member_ids: [] }, withCounters(withThread)),
+    ]);
+    return { ...place, guild: withThread, channel: thread };
   }
 
   /** `GET /webhooks/{id}/{token}/messages/{m}`: a message this webhook sent (`thread_id` for one in a thread). */

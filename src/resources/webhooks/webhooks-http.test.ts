@@ -30,6 +30,9 @@ import { MAX_WEBHOOKS_PER_CHANNEL } from './rules.js';
 
 type Json = any;
 
+/** A forum channel the test adds: a webhook's message there starts a post. */
+const FORUM = '1345183757107200030';
+
 const OTHER = `Bot ${OTHER_BOT_TOKEN}`;
 /** A 1×1 PNG. */
 export const PNG_1X1 =
@@ -64,6 +67,7 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
             ],
           },
           { id: SECRET, type: 0, name: 'full' },
+          { id: FORUM, type: 15, name: 'releases' },
         ] as never,
       }));
     });
@@ -243,6 +247,40 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
         auth: null,
       });
       assert.equal(got.body.content, 'in the thread', got.text);
+    });
+
+    test('a forum: thread_name starts a post (its starter has the thread’s id); neither name nor thread is 220001', async () => {
+      const made = await create({ name: 'Forum poster' }, FORUM);
+      assert.equal(made.status, 200, made.text);
+      const path = `/webhooks/${made.body.id}/${made.body.token}`;
+      const nameless = await server.request('POST', path, { auth: null, body: { content: 'where?' } });
+      assert.equal(nameless.status, 400, nameless.text);
+      assert.equal(nameless.body.code, 220001);
+      const badBody = await server.request('POST', path, { auth: null, body: { thread_name: 'v3', embeds: 'x' } });
+      assert.equal(badBody.status, 400, badBody.text);
+      const started = await server.request('POST', `${path}?wait=true`, {
+        auth: null,
+        body: { thread_name: 'Release v3', content: 'notes for v3' },
+      });
+      assert.equal(started.status, 200, started.text);
+      const threadId = started.body.channel_id;
+      assert.equal(started.body.id, threadId, 'the starter message has the thread’s id');
+      const thread = await server.request('GET', `/channels/${threadId}`, { auth: BOT });
+      assert.equal(thread.status, 200, thread.text);
+      assert.deepEqual([thread.body.type, thread.body.name, thread.body.parent_id], [11, 'Release v3', FORUM]);
+      assert.equal(thread.body.owner_id, made.body.id);
+      const active = await server.request('GET', `/guilds/${TEST_GUILD_ID}/threads/active`, { auth: BOT });
+      assert.deepEqual(
+        active.body.threads.filter((t: Json) => t.parent_id === FORUM).map((t: Json) => t.id),
+        [threadId],
+        'the refused body started no post',
+      );
+      const reply = await server.request('POST', `${path}?wait=true&thread_id=${threadId}`, {
+        auth: null,
+        body: { content: 'a follow-up in the post' },
+      });
+      assert.equal(reply.body.channel_id, threadId, reply.text);
+      await server.request('DELETE', `/webhooks/${made.body.id}`, { auth: BOT });
     });
 
     test('its messages: read, edited and deleted with the token; another’s is 10008', async () => {
