@@ -222,11 +222,9 @@ function wireBotUser(id: string, ctx: MessageRenderContext): WireUser {
  */
 function wireWebhookAuthor(author: Extract<MessageAuthor, { kind: 'webhook' }>): WireUser {
   return {
-    id: author.id,
-    username: author.username,
+    ...publicUser(author.id, author.username),
     avatar: author.avatar,
     discriminator: '0000',
-    global_name: null,
     bot: true,
   } satisfies APIUser;
 }
