@@ -222,7 +222,15 @@ export interface ExecuteSender {
 export function readExecuteSender(body: unknown): Result<{ sender: ExecuteSender; message: unknown }> {
   if (!isRecord(body)) return ok({ sender: {}, message: body });
   const issues: Issues = [];
-  const { username, avatar_url: avatarUrl, thread_name: threadName, applied_tags: _tags, ...message } = body;
+  // A webhook replies to nothing: `message_reference` is not read (nor `applied_tags`, not served).
+  const {
+    username,
+    avatar_url: avatarUrl,
+    thread_name: threadName,
+    applied_tags: _tags,
+    message_reference: _reference,
+    ...message
+  } = body;
   const sender: { username?: string; avatarUrl?: string; threadName?: string } = {};
   if (!isAbsent(threadName)) {
     const name = readString(threadName, ['thread_name'], issues);
