@@ -29,23 +29,32 @@ const WEBHOOK_KIND = 'slashdWebhookKind';
 const TOKEN_PATH = /\/webhooks\/([^/?]+)\/([^/?]+)/;
 
 /** `channel` unless the path's token is an interaction token of the path's application id. */
-function webhookKind(url: string): 'channel' | 'interaction' {
+export function webhookKind(url: string): 'channel' | 'interaction' {
   const path = TOKEN_PATH.exec(url);
   if (!path) return 'channel';
-  const token = decodeURIComponent(path[2] ?? '');
+  let token: string;
+  try {
+    token = decodeURIComponent(path[2] ?? '');
+  } catch {
+    // Not percent-encoded text: no interaction token (the channel routes answer it, 50027 or 10015).
+    return 'channel';
+  }
   return readInteractionToken(token)?.applicationId === path[1] ? 'interaction' : 'channel';
 }
 
 /** Added once to the router (routes of every served version share it). */
 function addWebhookKindConstraint(api: FastifyInstance): void {
   if (api.hasConstraintStrategy(WEBHOOK_KIND)) return;
-  const handlers = new Map<string, unknown>();
   api.addConstraintStrategy({
     name: WEBHOOK_KIND,
-    storage: () => ({
-      get: (kind: string) => (handlers.get(kind) as never) ?? null,
-      set: (kind: string, store: unknown) => void handlers.set(kind, store),
-    }),
+    // One store per route node: each holds that node's handlers by kind.
+    storage: () => {
+      const handlers = new Map<string, unknown>();
+      return {
+        get: (kind: string) => (handlers.get(kind) as never) ?? null,
+        set: (kind: string, store: unknown) => void handlers.set(kind, store),
+      };
+    },
     deriveConstraint: (request: IncomingMessage) => webhookKind(request.url ?? ''),
     mustMatchWhenDerived: false,
   });
