@@ -124,9 +124,14 @@ export async function webhookRoutes(api: FastifyInstance, { webhooks }: WebhookR
   api.get<{ Params: TokenParams }>('/webhooks/:webhookId/:token', byToken, async (request) =>
     webhooks.getByToken(request.params.webhookId, request.params.token),
   );
+  // The token is checked before the body (an avatar of up to 15 MiB) is read.
+  const tokenBeforeBody = async (request: FastifyRequest): Promise<void> => {
+    const { webhookId, token } = request.params as TokenParams;
+    await webhooks.authenticate(webhookId, token);
+  };
   api.patch<{ Params: TokenParams }>(
     '/webhooks/:webhookId/:token',
-    { ...byToken, bodyLimit: WEBHOOK_BODY_LIMIT_BYTES },
+    { ...byToken, bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, onRequest: tokenBeforeBody },
     async (request) => webhooks.editByToken(request.params.webhookId, request.params.token, request.body),
   );
   api.delete<{ Params: TokenParams }>('/webhooks/:webhookId/:token', byToken, async (request, reply) => {

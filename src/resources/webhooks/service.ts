@@ -153,6 +153,11 @@ export class WebhooksService {
     return toWireWebhook(await this.byToken(webhookId, token), { user: null });
   }
 
+  /** Whether the token opens the webhook (10015 / 50027 otherwise): checked before a large body is read. */
+  async authenticate(webhookId: string, token: string): Promise<void> {
+    await this.byToken(webhookId, token);
+  }
+
   /** `PATCH /webhooks/{id}/{token}`: name and avatar only. */
   async editByToken(webhookId: string, token: string, body: unknown): Promise<WireObject> {
     const edit = orThrow(readWebhookEdit(body, false));

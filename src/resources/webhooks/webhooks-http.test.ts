@@ -184,6 +184,12 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
         assert.equal(tried.status, 401, `${method} ${path}: ${tried.text}`);
         assert.equal(tried.body.code, 50027);
       }
+      // A large body behind a wrong token is refused before it is read.
+      const large = await server.request('PATCH', wrong, {
+        auth: null,
+        body: { avatar: `data:image/png;base64,${'A'.repeat(8 * 1024 * 1024)}` },
+      });
+      assert.equal(large.body.code, 50027, large.text);
       const unknown = await server.request('POST', `/webhooks/1399999999999999999/${webhook.token}`, {
         auth: null,
         body: { content: 'x' },
