@@ -166,6 +166,13 @@ describe('gateway dispatch routing', () => {
     assert.equal(got.get(full)!.length, 0, 'Other App is no recipient');
   });
 
+  test('WEBHOOKS_UPDATE needs GUILD_WEBHOOKS: none of these sessions asked for it', async () => {
+    const got = await deliveries(() =>
+      publish('WEBHOOKS_UPDATE', TEST_GUILD_ID, GENERAL, { guild_id: TEST_GUILD_ID, channel_id: GENERAL }),
+    );
+    for (const client of [guildsOnly, messages, full, dms]) assert.deepEqual(got.get(client), []);
+  });
+
   test('channel events need VIEW_CHANNEL on the channel', async () => {
     const got = await deliveries(() => {
       publish('CHANNEL_UPDATE', TEST_GUILD_ID, GENERAL, { id: GENERAL, name: 'general' });

@@ -32,6 +32,10 @@ describe('buckets', () => {
     assert.deepEqual(followUp.majorParams, ['applicationId', 'token']);
     assert.equal(followUp.group, 'webhook');
     assert.equal(followUp.global, false);
+    const execute = bucketOf('POST', '/api/v10/webhooks/:webhookId/:token');
+    assert.deepEqual(execute.majorParams, ['webhookId', 'token']);
+    assert.deepEqual(execute, { ...execute, group: 'webhook', global: false, pathIsCaller: true });
+    assert.deepEqual(bucketOf('PATCH', '/api/v10/webhooks/:webhookId').majorParams, ['webhookId']);
     assert.deepEqual(bucketOf('GET', '/api/v10/channels/:channelId').majorParams, ['channelId']);
   });
 

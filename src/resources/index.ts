@@ -34,6 +34,7 @@ import { snapshotsResource } from './snapshots/index.js';
 import { threadsResource } from './threads/index.js';
 import { usageResource } from './usage/index.js';
 import { usersResource } from './users/index.js';
+import { webhooksResource } from './webhooks/index.js';
 import { worldResource } from './world/index.js';
 import type { PostgresStoreParts, Resource, SqliteStoreParts, StoreFactory } from './resource.js';
 import type { ResourceStores } from '../store/store.js';
@@ -70,6 +71,7 @@ export const RESOURCES: readonly Resource[] = [
   threadsResource,
   usageResource,
   usersResource,
+  webhooksResource,
   worldResource,
 ];
 

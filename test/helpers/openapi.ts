@@ -350,3 +350,51 @@ export function withSchemaChecks<T extends { request: Requester }>(server: T): T
   };
   return { ...server, request: checked };
 }
+
+let documentPaths: Json | null = null;
+
+/** A schema of the document's paths with its `#/components/...` references pointed at the compiled document. */
+function withDocumentRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withDocumentRefs);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) =>
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/')
+        ? [key, `${DOCUMENT_ID}${value}`]
+        : [key, withDocumentRefs(value)],
+    ),
+  );
+}
+
+/**
+ * Throws unless `value` matches what the document's operation `method template` (e.g. `POST`,
+ * `/channels/{channel_id}/webhooks`) says of its JSON request body (`'request'`) or of its answer
+ * with `status`: for operations whose schemas are written inline rather than named.
+ */
+export function assertMatchesOperation(
+  method: string,
+  template: string,
+  part: 'request' | number,
+  value: unknown,
+): void {
+  documentPaths ??= (JSON.parse(readFileSync(fixturePath('openapi', 'openapi.json'), 'utf8')) as Json).paths as Json;
+  const operation = ((documentPaths[template] as Json | undefined)?.[method.toLowerCase()] ?? null) as Json | null;
+  assert.ok(operation, `the document has no ${method} ${template}`);
+  const content = (
+    part === 'request'
+      ? (operation.requestBody as Json | undefined)?.content
+      : ((operation.responses as Json)[String(part)] as Json | undefined)?.content
+  ) as Json | undefined;
+  const schema = (content?.['application/json'] as Json | undefined)?.schema;
+  assert.ok(schema, `the document gives ${method} ${template} no JSON schema for ${part}`);
+  const key = `${method} ${template} ${part}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv().compile(withDocumentRefs(schema) as Json);
+    validators.set(key, validate);
+  }
+  if (validate(value)) return;
+  assert.fail(
+    `value does not match ${key}:\n${describe(validate.errors)}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`,
+  );
+}

@@ -126,6 +126,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (GUILD_EXPRESSIONS_EVENTS.has(t)) return Intent.GuildExpressions;
   if (GUILD_INVITES_EVENTS.has(t)) return Intent.GuildInvites;
   if (GUILD_SCHEDULED_EVENTS_EVENTS.has(t)) return Intent.GuildScheduledEvents;
+  if (t === 'WEBHOOKS_UPDATE') return Intent.GuildWebhooks;
   return -1;
 }
 

@@ -206,10 +206,17 @@ export const ATTACHMENT_FILE_INVALID = 'ATTACHMENT_FILE_INVALID';
 
 // Guilds (docs/v10-behaviour.md#guild-edit).
 
-/** An image field (a guild's icon, an event's cover) that is not a PNG, JPEG, GIF or WebP data URI (v10's code). */
+/** An image field (a guild's icon, an event's cover, a webhook's avatar) that is not a PNG, JPEG, GIF or WebP data URI (v10's code). */
 export const IMAGE_INVALID = 'IMAGE_INVALID';
 /** A guild setting naming a channel that is not one of the guild's (or not of a type it may be). */
 export const GUILD_CHANNEL_INVALID = 'GUILD_CHANNEL_INVALID';
+
+// Webhooks (docs/v10-behaviour.md#webhooks).
+
+/** An avatar larger than v10 takes. */
+export const BINARY_TYPE_MAX_SIZE = 'BINARY_TYPE_MAX_SIZE';
+/** A webhook name (or an execute's `username`) containing a word v10 reserves ("clyde", "discord"). */
+export const WEBHOOK_INVALID_USERNAME = 'WEBHOOK_INVALID_USERNAME';
 
 // World files (docs/world.md).
 

@@ -136,6 +136,7 @@ export const ERRORS = {
 
   // Limits and state.
   MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },
+  MaxWebhooks: { status: 400, code: 30007, message: 'Maximum number of webhooks reached ({limit})' },
   MaxReactions: { status: 400, code: 30010, message: 'Maximum number of reactions reached ({limit})' },
   MaxGuildRoles: { status: 400, code: 30005, message: 'Maximum number of guild roles reached ({limit})' },
   MaxScheduledEvents: {
@@ -151,6 +152,11 @@ export const ERRORS = {
   InvitesDisabled: { status: 403, code: 40006, message: 'This feature has been temporarily disabled server-side' },
   /** Creating or unarchiving a thread in a guild at its cap of active threads. */
   MaxActiveThreads: { status: 400, code: 160006, message: 'Maximum number of active threads reached ({limit})' },
+  WebhookForumPostNeedsThread: {
+    status: 400,
+    code: 220001,
+    message: 'Webhooks posted to forum channels must have a thread_name or thread_id',
+  },
   /** Deleting @everyone, or moving it (docs/decisions.md, "Roles and channels"). */
   InvalidRole: { status: 400, code: 50028, message: 'Invalid Role' },
   MaxApplicationCommands: {

@@ -23,14 +23,15 @@ export interface BucketSpec {
   readonly pathIsCaller: boolean;
 }
 
-/** Path parameter names that are major parameters in v10. */
-const MAJOR_PARAMS = ['applicationId', 'guildId', 'channelId', 'interactionId', 'token'] as const;
+/** Path parameter names that are major parameters in v10 (a webhook's id and token among them). */
+const MAJOR_PARAMS = ['applicationId', 'guildId', 'channelId', 'interactionId', 'webhookId', 'token'] as const;
 
 const VERSION_PREFIX = /^\/api\/v\d+(?=\/)/;
 const COMMANDS = /^\/applications\/:applicationId(?:\/guilds\/:guildId)?\/commands(?:\/:commandId)?$/;
 const PERMISSIONS = /\/permissions$/;
 const CALLBACK = /^\/interactions\/:interactionId\/:token\/callback$/;
-const WEBHOOK = /^\/webhooks\/:applicationId\/:token(?:\/|$)/;
+/** An interaction's webhook (`:applicationId`) or a channel webhook (`:webhookId`), by its token. */
+const WEBHOOK = /^\/webhooks\/:(?:applicationId|webhookId)\/:token(?:\/|$)/;
 
 /** The route template as v9 and v10 share it. */
 export function routeOf(template: string): string {

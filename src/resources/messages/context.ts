@@ -60,7 +60,8 @@ function namedIds(message: StoredMessage): { users: (string | undefined)[]; apps
   const mentions = message.mentions ?? [];
   return {
     users: [
-      message.author.id,
+      // A webhook is no user: its name and avatar are on the message.
+      message.author.kind === 'webhook' ? undefined : message.author.id,
       message.interaction_metadata?.user_id,
       message.interaction_metadata?.target_user_id,
       ...mentions,

@@ -73,6 +73,9 @@ export function checkChannelMessage(body: unknown, editing?: StoredMessage): Rec
   return checked.value;
 }
 
+/** What a message posted by an author the caller authorized carries besides its body. */
+export type PostedFields = Pick<StoredMessage, 'webhook_id' | 'application_id'> & { id?: string };
+
 export interface ChannelMessagesDeps {
   world: WorldReadStore['world'];
   members: WorldReadStore['members'];
@@ -217,12 +220,46 @@ export class ChannelMessagesService {
     if (!(await this.deleteAsAuthorOrModerator(viewer, place, found))) throw apiError('UnknownMessage');
   }
 
+  /**
+   * A message of an author the caller authorized itself (a channel webhook, by its token): no
+   * viewer's permission is checked; `place.permissions` are the author's (what it may mention).
+   * `fields` are what the message carries of its sender (`webhook_id`, `application_id`), and its
+   * id when it must have one (a forum post's starter message has its thread's).
+   */
+  async post(
+    author: MessageAuthor,
+    place: AddressingPlace,
+    body: unknown,
+    files: readonly IncomingFile[],
+    fields: PostedFields,
+  ): Promise<StoredMessage> {
+    return this.create(author, place, body, files, fields);
+  }
+
+  /** Edits a message the caller authorized the edit of (a webhook's own message): the rules of an author's edit. */
+  async editAuthorized(
+    place: AddressingPlace,
+    message: StoredMessage,
+    body: unknown,
+    files: readonly IncomingFile[],
+  ): Promise<StoredMessage> {
+    const edited = await this.applyEdit(place, message, body, files);
+    if (!edited) throw apiError('UnknownMessage');
+    return edited;
+  }
+
+  /** Deletes a message the caller authorized the deletion of (a webhook's own message); 10008 when gone meanwhile. */
+  async deleteAuthorized(place: AddressingPlace, message: StoredMessage): Promise<void> {
+    if (!(await this.deleteStored(place, message))) throw apiError('UnknownMessage');
+  }
+
   /** The caller has checked the author's right to send here. */
   private async create(
     author: MessageAuthor,
     place: AddressingPlace,
     body: unknown,
     files: readonly IncomingFile[],
+    fields: PostedFields = {},
   ): Promise<StoredMessage> {
     const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
@@ -234,8 +271,9 @@ export class ChannelMessagesService {
       this.find(guild, channel, id, author.id),
     );
     const message: StoredMessage = {
-      ...newMessageFields(data, this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
+      ...newMessageFields(data, fields.id ?? this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
       ...addressing,
+      ...fields,
     };
     await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message);
@@ -271,7 +309,16 @@ export class ChannelMessagesService {
     if (files.length > 0 && !hasAll(place.permissions, ATTACH_FILES)) {
       throw apiError('MissingPermissions');
     }
-    const own = message;
+    return this.applyEdit(place, message, body, files);
+  }
+
+  /** The edit of `own` as its author asked it (the caller has checked who may); null when it is gone meanwhile. */
+  private async applyEdit(
+    place: AddressingPlace,
+    own: StoredMessage,
+    body: unknown,
+    files: readonly IncomingFile[],
+  ): Promise<StoredMessage | null> {
     const data = checkChannelMessage(body, own);
     // A poll is made with its message and never changed (v10: 520003).
     if (data.poll !== undefined) throw apiError('CannotEditAPollMessage');
@@ -319,6 +366,11 @@ export class ChannelMessagesService {
     if (!isAuthor(message, viewer) && !hasAll(place.permissions, MANAGE_MESSAGES)) {
       throw apiError('MissingPermissions');
     }
+    return this.deleteStored(place, message);
+  }
+
+  /** Deletes the message and tells the bots; false when it was gone meanwhile. */
+  private async deleteStored(place: AddressingPlace, message: StoredMessage): Promise<boolean> {
     const ofWorldFile = isWorldFileMessage(place.guild, message.channel_id, message.id);
     // False: deleted meanwhile (10008).
     if (!(await this.deps.messages.deleteMessage(message.channel_id, message.id, ofWorldFile))) return false;

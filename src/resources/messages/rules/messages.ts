@@ -43,7 +43,14 @@ export function hasFlag(flags: number, flag: number): boolean {
   return (flags & flag) !== 0;
 }
 
-export type MessageAuthor = { kind: 'user'; id: string } | { kind: 'app'; id: string };
+/**
+ * Who wrote a message: a user, an app's bot (by its application id), or a channel webhook, which is
+ * no user: its name and avatar (as the execute request gave or overrode them) are kept on the message.
+ */
+export type MessageAuthor =
+  | { kind: 'user'; id: string }
+  | { kind: 'app'; id: string }
+  | { kind: 'webhook'; id: string; username: string; avatar: string | null };
 
 /** What a response or follow-up records of the interaction it answers. */
 export interface StoredInteractionMetadata {
@@ -214,7 +221,21 @@ function wireBotUser(id: string, ctx: MessageRenderContext): WireUser {
   return { ...base, bot: true } satisfies APIUser;
 }
 
+/**
+ * A webhook's message is written by the webhook (v10): its id, the name and avatar it sent with,
+ * a bot, and the old discriminator "0000" that client libraries read as "no user".
+ */
+function wireWebhookAuthor(author: Extract<MessageAuthor, { kind: 'webhook' }>): WireUser {
+  return {
+    ...publicUser(author.id, author.username),
+    avatar: author.avatar,
+    discriminator: '0000',
+    bot: true,
+  } satisfies APIUser;
+}
+
 function wireAuthor(author: MessageAuthor, ctx: MessageRenderContext): WireUser {
+  if (author.kind === 'webhook') return wireWebhookAuthor(author);
   return author.kind === 'app' ? wireBotUser(author.id, ctx) : wireUser(author.id, ctx);
 }
 
