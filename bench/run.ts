@@ -22,6 +22,7 @@ import { runScaleBench } from './scale.bench.js';
 import { runStoresBench } from './stores.bench.js';
 import { runTestingKitBench } from './testing-kit.bench.js';
 import { runValidationBench } from './validation.bench.js';
+import { runWebhooksPollsBench } from './webhooks-polls.bench.js';
 import { runWorldChangesBench } from './world-changes.bench.js';
 
 interface Bench {
@@ -51,6 +52,7 @@ const BENCHES: Bench[] = [
   { name: 'messages ', run: runMessagesBench },
   { name: 'world-changes ', run: runWorldChangesBench },
   { name: 'growth ', run: runGrowthBench },
+  { name: 'webhooks-polls ', run: runWebhooksPollsBench },
 ];
 
 async function main(): Promise<void> {
