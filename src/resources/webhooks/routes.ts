@@ -124,14 +124,16 @@ export async function webhookRoutes(api: FastifyInstance, { webhooks }: WebhookR
   api.get<{ Params: TokenParams }>('/webhooks/:webhookId/:token', byToken, async (request) =>
     webhooks.getByToken(request.params.webhookId, request.params.token),
   );
-  // The token is checked before the body (an avatar of up to 15 MiB) is read.
-  const tokenBeforeBody = async (request: FastifyRequest): Promise<void> => {
+  // The token is checked before the body (an avatar of up to 15 MiB) is read, and after every
+  // onRequest hook (the path's ids are snowflakes before any store sees them).
+  const tokenBeforeBody = async <T>(request: FastifyRequest, _reply: unknown, payload: T): Promise<T> => {
     const { webhookId, token } = request.params as TokenParams;
     await webhooks.authenticate(webhookId, token);
+    return payload;
   };
   api.patch<{ Params: TokenParams }>(
     '/webhooks/:webhookId/:token',
-    { ...byToken, bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, onRequest: tokenBeforeBody },
+    { ...byToken, bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, preParsing: tokenBeforeBody },
     async (request) => webhooks.editByToken(request.params.webhookId, request.params.token, request.body),
   );
   api.delete<{ Params: TokenParams }>('/webhooks/:webhookId/:token', byToken, async (request, reply) => {
