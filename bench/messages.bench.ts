@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import type { World } from '../src/core/world/types.js';
 import { exampleWorld, DEMO_APP_ID, GENERAL, TEST_GUILD_ID } from '../test/helpers/world.js';
-import { startBareServer, startSlashd, type ChildServer } from './processes.js';
+import { startBareServer, onFreshServer, type ChildServer } from './processes.js';
 import { fixed, median } from './stats.js';
 
 const RUNS = Number(process.env.MESSAGES_BENCH_RUNS ?? 200);
@@ -168,24 +168,14 @@ async function reactionRates(server: ChildServer): Promise<string[]> {
   ];
 }
 
-/** A fresh server for `part`: the files of one part would weigh on the next (WAL checkpoints of 200 MB). */
-async function onFreshServer(part: (server: ChildServer) => Promise<string[]>): Promise<string[]> {
-  const server = await startSlashd(benchWorld());
-  try {
-    return await part(server);
-  } finally {
-    await server.stop();
-  }
-}
-
 export async function runMessagesBench(): Promise<{ lines: string[] }> {
   const bare = await startBareServer('{}');
   try {
     return {
       lines: [
-        ...(await onFreshServer((server) => attachmentLatency(server, bare))),
-        ...(await onFreshServer(uploadMemory)),
-        ...(await onFreshServer(reactionRates)),
+        ...(await onFreshServer(benchWorld(), (server) => attachmentLatency(server, bare))),
+        ...(await onFreshServer(benchWorld(), uploadMemory)),
+        ...(await onFreshServer(benchWorld(), reactionRates)),
       ],
     };
   } finally {

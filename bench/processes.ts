@@ -74,6 +74,16 @@ export async function startSlashd(
   return startSlashdWith(args, () => rmSync(dir, { recursive: true, force: true }), nodeFlags);
 }
 
+/** `part` on slashd started afresh on `world` (a part's files would weigh on the next: WAL checkpoints of 200 MB), stopped after. */
+export async function onFreshServer(world: World, part: (server: ChildServer) => Promise<string[]>): Promise<string[]> {
+  const server = await startSlashd(world);
+  try {
+    return await part(server);
+  } finally {
+    await server.stop();
+  }
+}
+
 /** The baseline: a bare node:http server answering every request with the same bytes. */
 export async function startBareServer(body: string): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-bare-'));

@@ -11,7 +11,7 @@
  */
 import type { World } from '../src/core/world/types.js';
 import { exampleWorld, ALICE_TOKEN, DEMO_APP_ID, GENERAL, TEST_GUILD_ID } from '../test/helpers/world.js';
-import { cpuMs, startSlashd, type ChildServer } from './processes.js';
+import { cpuMs, onFreshServer, type ChildServer } from './processes.js';
 import { fixed, median } from './stats.js';
 
 const RUNS = Number(process.env.WEBHOOKS_BENCH_RUNS ?? 400);
@@ -142,15 +142,8 @@ async function pollVotes(server: ChildServer): Promise<string[]> {
   return [line('poll vote (a fresh vote each time)', result.vote!, result.create!)];
 }
 
-async function onFreshServer(part: (server: ChildServer) => Promise<string[]>): Promise<string[]> {
-  const server = await startSlashd(benchWorld());
-  try {
-    return await part(server);
-  } finally {
-    await server.stop();
-  }
-}
-
 export async function runWebhooksPollsBench(): Promise<{ lines: string[] }> {
-  return { lines: [...(await onFreshServer(webhookExecute)), ...(await onFreshServer(pollVotes))] };
+  return {
+    lines: [...(await onFreshServer(benchWorld(), webhookExecute)), ...(await onFreshServer(benchWorld(), pollVotes))],
+  };
 }
