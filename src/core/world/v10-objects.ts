@@ -38,7 +38,7 @@ export type WireObject = Record<string, unknown>;
 export type WireGuildMember = APIGuildMember & WireMemberBase;
 
 /** v10 sends 0 for a channel without flags; discord-api-types' `ChannelFlags` names no 0 member. */
-const NO_CHANNEL_FLAGS = 0 as ChannelFlags;
+export const NO_CHANNEL_FLAGS = 0 as ChannelFlags;
 
 /**
  * A guild channel that is not a thread: the fields every such channel has, and those of its type
@@ -213,12 +213,11 @@ export function toWireThread(guild: Guild, channel: Channel, counters: CountersO
   } satisfies WireThread;
 }
 
+/** A guild channel or a thread as the wire carries it (`GET /channels/{id}`, its edits and deletes). */
+export type WireChannel = WirePayload<WireGuildChannel> | WirePayload<WireThread>;
+
 /** A channel or a thread of the guild. */
-export function toWireChannel(
-  guild: Guild,
-  channel: Channel,
-  counters: CountersOf,
-): WirePayload<WireGuildChannel> | WirePayload<WireThread> {
+export function toWireChannel(guild: Guild, channel: Channel, counters: CountersOf): WireChannel {
   return isThread(channel) ? toWireThread(guild, channel, counters) : toWireGuildChannel(guild, channel, counters);
 }
 

@@ -3,7 +3,13 @@
  * the log as v10 answers it. Pure: the AuditLog service writes entries beside the actions they
  * record and reads them back.
  */
-import { AuditLogEvent, type APIAuditLog, type APIAuditLogChange, type APIAuditLogEntry } from 'discord-api-types/v10';
+import {
+  AuditLogEvent,
+  type APIAuditLog,
+  type APIAuditLogChange,
+  type APIAuditLogEntry,
+  type APIUser,
+} from 'discord-api-types/v10';
 import type { Issue } from '../../core/io/issue.js';
 import { readIntegerParam, readSnowflakeParam, type IntegerParam } from '../../core/world/page-query.js';
 import type { WirePayload } from '../../core/wire-payload.js';
@@ -103,7 +109,7 @@ function isUserAction(actionType: number): boolean {
 }
 
 /** The log as v10 answers it: the entries, the users they name, and the other lists (slashd has none). */
-export function toWireAuditLog(entries: readonly AuditEntry[], users: readonly Record<string, unknown>[]) {
+export function toWireAuditLog(entries: readonly AuditEntry[], users: readonly APIUser[]) {
   const log = {
     audit_log_entries: entries.map(toWireAuditEntry),
     users,

@@ -8,6 +8,7 @@
  *   to the store's write (one transaction with the action), then `announce(entry)` once it committed;
  * - any other action calls `record(...)` after its own write.
  */
+import type { APIUser } from 'discord-api-types/v10';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import type { Issue } from '../../core/io/issue.js';
 import {
@@ -74,7 +75,7 @@ export class AuditLog {
     if (!hasAll(appBasePermissions(guild, applicationId), VIEW_AUDIT_LOG)) throw apiError('MissingPermissions');
     const entries = await this.parts.store.listAuditEntries(guild.id, query);
     const ids = [...new Set(entries.flatMap(usersNamed))];
-    const users: Record<string, unknown>[] = [];
+    const users: APIUser[] = [];
     for (const id of ids) {
       const user = await wirePublicUserOrBot(this.parts.world, id);
       if (user) users.push(user);

@@ -3,7 +3,11 @@
  * read, list, lift, and bulk ban; each checked against BAN_MEMBERS and the role hierarchy, and told
  * to the guild's bots (GUILD_BAN_ADD/REMOVE under GUILD_MODERATION, GUILD_MEMBER_REMOVE).
  */
-import type { APIUser } from 'discord-api-types/v10';
+import type {
+  APIBan,
+  APIUser,
+  RESTPostAPIGuildBulkBanResult,
+} from 'discord-api-types/v10';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import type { WirePayload } from '../../core/wire-payload.js';
 import { botBanRefusal, botMayBan, readBanBody, readBulkBanBody } from './rules.js';
@@ -18,7 +22,11 @@ import type { AuditLog } from '../audit-log/service.js';
 import { AuditLogEvent } from '../audit-log/rules.js';
 import { wirePublicUserOrBot } from '../users/wire-users.js';
 
-type WireObject = Record<string, unknown>;
+/**
+ * A ban as slashd answers it: v10's, but the user of a ban whose user the world no longer holds
+ * is only its id (a ban outlives its user, and the read must not fail).
+ */
+type WireBan = Omit<APIBan, 'user'> & { user: APIUser | { id: string } };
 
 /** The users and apps a ban names (`world`), and the guild's members and bans (`members`). */
 export interface BansStore {
@@ -49,7 +57,7 @@ export class BansService {
     return wirePublicUserOrBot(this.store.world, userId);
   }
 
-  private async wireBan(ban: GuildBan): Promise<WireObject> {
+  private async wireBan(ban: GuildBan): Promise<WireBan> {
     return { reason: ban.reason, user: (await this.wireUser(ban.user_id)) ?? { id: ban.user_id } };
   }
 
@@ -100,7 +108,7 @@ export class BansService {
     return true;
   }
 
-  async get(applicationId: string, guildId: string, userId: string): Promise<WireObject> {
+  async get(applicationId: string, guildId: string, userId: string): Promise<WireBan> {
     const guild = await this.botsGuild(applicationId, guildId, []);
     if (!botMayBan(guild, applicationId)) refuse('missing-permission');
     const ban = await this.store.members.getGuildBan(guild.id, userId);
@@ -108,11 +116,11 @@ export class BansService {
     return this.wireBan(ban);
   }
 
-  async list(applicationId: string, guildId: string, page: BanPage): Promise<WireObject[]> {
+  async list(applicationId: string, guildId: string, page: BanPage): Promise<WireBan[]> {
     const guild = await this.botsGuild(applicationId, guildId, []);
     if (!botMayBan(guild, applicationId)) refuse('missing-permission');
     const bans = await this.store.members.listGuildBans(guild.id, page);
-    const wire: WireObject[] = [];
+    const wire: WireBan[] = [];
     for (const ban of bans) wire.push(await this.wireBan(ban));
     return wire;
   }
@@ -128,7 +136,7 @@ export class BansService {
   }
 
   /** v10: `{banned_users, failed_users}`; 500000 when no one could be banned. */
-  async bulkBan(applicationId: string, guildId: string, body: unknown, reason: string | null): Promise<WireObject> {
+  async bulkBan(applicationId: string, guildId: string, body: unknown, reason: string | null): Promise<RESTPostAPIGuildBulkBanResult> {
     const request = readBulkBanBody(body);
     if (!request.ok) throw invalidFormBody(request.issues);
     const { userIds } = request.value;

@@ -21,10 +21,8 @@ import {
 import { readMoves } from '../guild-structure/rules/reorder.js';
 import type { Issues } from '../../core/io/report.js';
 import type { SnowflakeGenerator } from '../../core/snowflake.js';
-import { toWireChannel } from '../../core/world/v10-objects.js';
+import { toWireChannel, type WireChannel } from '../../core/world/v10-objects.js';
 import type { GuildStructureWrites } from '../guild-structure/writes.js';
-
-type WireObject = Record<string, unknown>;
 
 export interface GuildChannelsServiceDeps {
   writes: GuildStructureWrites;
@@ -39,7 +37,7 @@ export class GuildChannelsService {
     guildId: string,
     body: unknown,
     reason: string | null = null,
-  ): Promise<WireObject> {
+  ): Promise<WireChannel> {
     const fields = readChannelBody(body, null);
     if (!fields.ok) throw invalidFormBody(fields.issues);
     const id = this.deps.ids.next();
@@ -55,7 +53,7 @@ export class GuildChannelsService {
     channelId: string,
     body: unknown,
     reason: string | null = null,
-  ): Promise<WireObject> {
+  ): Promise<WireChannel> {
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
     const { after, counters } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => {
       // The body is read against the channel as stored: its type bounds the topic.
@@ -71,7 +69,7 @@ export class GuildChannelsService {
   }
 
   /** The channel as it was (v10 answers a delete with the deleted channel). */
-  async delete(applicationId: string, channelId: string, reason: string | null = null): Promise<WireObject> {
+  async delete(applicationId: string, channelId: string, reason: string | null = null): Promise<WireChannel> {
     const guildId = await this.deps.writes.guildIdOfChannel(channelId);
     const { result, counters } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
       structure: { roles: guild.roles, channels: deleteChannel(guild, actor, channelId) },

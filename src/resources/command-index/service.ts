@@ -8,7 +8,9 @@ import {
   toWireCommand,
   toWireCommandJson,
   type LocalizationView,
+  type WireCommand,
 } from '../commands/rules/wire.js';
+import type { WirePayload } from '../../core/wire-payload.js';
 import type { Locale } from '../../core/locales.js';
 import { COMMANDS_SCOPE, BOT_SCOPE } from '../../core/permissions/install.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
@@ -36,9 +38,20 @@ import { heldByTimeout } from '../members/rules/member-rules.js';
 import { InvocationReason } from '../../core/permissions/invocation.js';
 import { Verdict } from '../../core/permissions/explain.js';
 
+/** An app as the command index lists it (an endpoint v10 does not document: the shape its clients read). */
+export interface CommandIndexApplication {
+  id: string;
+  name: string;
+  icon: null;
+  description: string;
+  bot_id: string;
+  flags: number;
+}
+
+/** `GET /channels/{id}/application-command-index` and its guild and user forms. */
 export interface CommandIndex {
-  applications: Record<string, unknown>[];
-  application_commands: Record<string, unknown>[];
+  applications: CommandIndexApplication[];
+  application_commands: WirePayload<WireCommand>[];
 }
 
 /** One app of the index and the commands of it the member may use (never empty). */
@@ -62,7 +75,7 @@ export interface AppExplanation {
 }
 
 /** The index's entry for an app. */
-function wireApplication(app: Application): Record<string, unknown> {
+function wireApplication(app: Application): CommandIndexApplication {
   return { id: app.id, name: app.name, icon: null, description: '', bot_id: app.id, flags: app.flags };
 }
 

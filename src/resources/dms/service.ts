@@ -4,7 +4,7 @@
  * and the user by theirs; nobody else sees it. Messages are told to the bot as MESSAGE_CREATE under
  * DIRECT_MESSAGES (docs/decisions.md, "DMs").
  */
-import { ChannelType } from 'discord-api-types/v10';
+import { ChannelType, type APIDMChannel, type APIGroupDMChannel, type APIUser } from 'discord-api-types/v10';
 import { apiError } from '../../core/io/errors.js';
 import { fieldOf, isRecord, readSnowflake } from '../../core/io/read.js';
 import { reportNotObject, reportRequired, type Issues } from '../../core/io/report.js';
@@ -21,8 +21,10 @@ import type { AttachmentsService, IncomingFile } from '../attachments/service.js
 import type { PollStore } from '../polls/store.js';
 import { authorOf, checkChannelMessage, newMessageFields, storeNewMessage } from '../messages/service.js';
 import type { MessageRenderer } from '../messages/renderer.js';
+import type { RenderedMessage } from '../messages/rules/messages.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import { withCounters, type CountersOf } from '../../core/world/channel-counters.js';
+import { NO_CHANNEL_FLAGS } from '../../core/world/v10-objects.js';
 
 export interface DmChannelsDeps {
   world: Pick<WorldStore, 'getUser' | 'getUsers' | 'getApplication'>;
@@ -41,7 +43,18 @@ export interface DmChannelsDeps {
   polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
 }
 
-type WireObject = Record<string, unknown>;
+/**
+ * A DM channel as slashd answers it: v10's, but the other end of a DM whose user or app the world
+ * no longer holds is only its id (the channel outlives them, and the read must not fail).
+ */
+type WireDmChannel = Omit<APIDMChannel, 'recipients' | 'name'> & { recipients: (APIUser | { id: string })[] };
+/**
+ * A group DM as slashd answers it (no `managed` or `application_id`: only users make them; the
+ * world file may name no owner).
+ */
+type WireGroupDm = Omit<APIGroupDMChannel, 'managed' | 'application_id' | 'owner_id'> & { owner_id: string | null };
+/** Either kind of private channel. */
+export type WirePrivateChannel = WireDmChannel | WireGroupDm;
 
 /** `POST /users/@me/channels`: `recipient_id`, a snowflake. */
 function readRecipient(body: unknown): string {
@@ -65,7 +78,7 @@ export class DmChannelsService {
   constructor(private readonly deps: DmChannelsDeps) {}
 
   /** The bot's DM with the user of `recipient_id` (the same channel on every call). */
-  async open(applicationId: string, body: unknown): Promise<WireObject> {
+  async open(applicationId: string, body: unknown): Promise<WireDmChannel> {
     const recipientId = readRecipient(body);
     const user = await this.deps.world.getUser(recipientId);
     if (!user) throw apiError('UnknownUser');
@@ -94,7 +107,7 @@ export class DmChannelsService {
    * A group DM as v10's channel object (type 3), its recipients less the viewer; its
    * `last_message_id` from `counters`, read for it alone unless given.
    */
-  async wireGroupDm(dm: GroupDm, userId: string, counters?: CountersOf): Promise<WireObject> {
+  async wireGroupDm(dm: GroupDm, userId: string, counters?: CountersOf): Promise<WireGroupDm> {
     const counted = counters ?? withCounters(null, await this.deps.messages.channelCounters([dm.id]));
     const others = await this.deps.world.getUsers(dm.recipients.filter((id) => id !== userId));
     return {
@@ -104,22 +117,22 @@ export class DmChannelsService {
       owner_id: dm.owner_id,
       icon: null,
       last_message_id: counted(dm.id).last_message_id,
-      flags: 0,
+      flags: NO_CHANNEL_FLAGS,
       recipients: others.map(toWirePublicUser),
     };
   }
 
   /** The user's group DMs (the console's list), each as the user sees it. */
-  async groupDmsOfUser(userId: string): Promise<WireObject[]> {
+  async groupDmsOfUser(userId: string): Promise<WireGroupDm[]> {
     const groupDms = await this.deps.dmChannels.listGroupDmsOfUser(userId);
     const counters = withCounters(null, await this.deps.messages.channelCounters(groupDms.map((dm) => dm.id)));
-    const wired: WireObject[] = [];
+    const wired: WireGroupDm[] = [];
     for (const dm of groupDms) wired.push(await this.wireGroupDm(dm, userId, counters));
     return wired;
   }
 
   /** The channel object: its recipient is the other end; `counters` read for it alone unless given. */
-  async wire(dm: DmChannel, viewer: Viewer, counters?: CountersOf): Promise<WireObject> {
+  async wire(dm: DmChannel, viewer: Viewer, counters?: CountersOf): Promise<WireDmChannel> {
     const counted = counters ?? withCounters(null, await this.deps.messages.channelCounters([dm.id]));
     const other =
       viewer.kind === 'bot'
@@ -137,15 +150,15 @@ export class DmChannelsService {
       id: dm.id,
       type: ChannelType.DM,
       last_message_id: counted(dm.id).last_message_id,
-      flags: 0,
+      flags: NO_CHANNEL_FLAGS,
       recipients: [recipient],
     };
   }
 
   /** The user's DM channels (the console's list), each as the user sees it, then their group DMs. */
-  async ofUser(userId: string): Promise<WireObject[]> {
+  async ofUser(userId: string): Promise<WirePrivateChannel[]> {
     const viewer: Viewer = { kind: 'user', userId };
-    const wired: WireObject[] = [];
+    const wired: WireDmChannel[] = [];
     const dms = await this.deps.dmChannels.listDmChannelsOfUser(userId);
     const counters = withCounters(null, await this.deps.messages.channelCounters(dms.map((dm) => dm.id)));
     for (const dm of dms) wired.push(await this.wire(dm, viewer, counters));
@@ -157,7 +170,7 @@ export class DmChannelsService {
    * lets it (50007 otherwise; opening the channel is allowed, sending is not), checked before
    * anything is stored.
    */
-  async send(viewer: Viewer, dm: DmChannel, body: unknown, files: readonly IncomingFile[]): Promise<WireObject> {
+  async send(viewer: Viewer, dm: DmChannel, body: unknown, files: readonly IncomingFile[]): Promise<RenderedMessage> {
     const data = checkChannelMessage(body);
     if (viewer.kind === 'bot' && !(await this.sharesGuild(dm))) throw apiError('CannotMessageUser');
     const message = newMessageFields(data, this.deps.ids.next(), dm.id, null, authorOf(viewer), this.deps.now());
@@ -176,16 +189,16 @@ export class DmChannelsService {
   }
 
   /** A page of the DM's messages, newest first. */
-  messages(viewer: Viewer, dm: DmChannel, page: Page): Promise<WireObject[]> {
+  messages(viewer: Viewer, dm: DmChannel, page: Page): Promise<RenderedMessage[]> {
     return this.deps.renderer.dmMessages(dm.id, viewerId(viewer), page);
   }
 
   /** A page of a group DM's messages (what apps answered there), newest first. */
-  groupDmMessages(viewer: Viewer, groupDm: GroupDm, page: Page): Promise<WireObject[]> {
+  groupDmMessages(viewer: Viewer, groupDm: GroupDm, page: Page): Promise<RenderedMessage[]> {
     return this.deps.renderer.dmMessages(groupDm.id, viewerId(viewer), page);
   }
 
-  async message(viewer: Viewer, dm: DmChannel, messageId: string): Promise<WireObject> {
+  async message(viewer: Viewer, dm: DmChannel, messageId: string): Promise<RenderedMessage> {
     const message = await this.deps.messages.getMessage(dm.id, messageId);
     if (!message || message.guild_id !== null) throw apiError('UnknownMessage');
     return this.deps.renderer.renderFor(message, viewerId(viewer));

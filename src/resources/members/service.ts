@@ -25,13 +25,17 @@ import { guildDispatch } from '../../core/world/dispatch.js';
 import { botInGuild, botMember, guildMembers, type GuildMemberView } from '../../core/world/guild-members.js';
 import { memberOf } from '../../core/world/member-index.js';
 import type { Guild, Member } from '../../core/world/types.js';
-import { appBasePermissions, toWireGuildMember, toWireMemberUser } from '../../core/world/v10-objects.js';
+import {
+  appBasePermissions,
+  toWireGuildMember,
+  toWireMemberUser,
+  type WireGuildMember,
+} from '../../core/world/v10-objects.js';
+import type { WirePayload } from '../../core/wire-payload.js';
 import type { GuildMemberStore, WorldStore } from '../../store/store.js';
 import type { AuditLog } from '../audit-log/service.js';
 import { guildDirectory } from '../world/reads.js';
 import type { WorldEvents } from '../../events/world-events.js';
-
-type WireObject = Record<string, unknown>;
 
 export interface MembersParts {
   /** The guild with every member, and the users and apps its members name. */
@@ -86,7 +90,7 @@ export class MembersService {
    * Writes the member with its entries and tells the bots (nothing is written when nothing
    * changed); UnknownMember when it left meanwhile.
    */
-  private async write(guild: Guild, member: Member, entries: AuditEntry[]): Promise<WireObject> {
+  private async write(guild: Guild, member: Member, entries: AuditEntry[]): Promise<WirePayload<WireGuildMember>> {
     if (entries.length > 0 && !(await this.parts.members.updateGuildMember(guild.id, member, entries))) {
       throw apiError('UnknownMember');
     }

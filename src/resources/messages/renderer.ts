@@ -9,6 +9,7 @@ import {
   messageVisibleTo,
   toWireMessage,
   type MessageRenderContext,
+  type RenderedMessage,
   type StoredMessage,
 } from './rules/messages.js';
 import { isCustomEmojiKey, wireReaction } from '../reactions/rules.js';
@@ -42,12 +43,12 @@ export class MessageRenderer {
     return { ...context, attachmentUrl: await this.attachmentUrls.urlOf() };
   }
 
-  async render(message: StoredMessage): Promise<Record<string, unknown>> {
+  async render(message: StoredMessage): Promise<RenderedMessage> {
     return toWireMessage(message, await this.contextFor([message]));
   }
 
   /** The message as `viewerId` reads it: with its `reactions` (`me` meaning the viewer), when it has any. */
-  async renderFor(message: StoredMessage, viewerId: string): Promise<Record<string, unknown>> {
+  async renderFor(message: StoredMessage, viewerId: string): Promise<RenderedMessage> {
     return this.withReactions(await this.render(message), message, viewerId, undefined);
   }
 
@@ -55,7 +56,7 @@ export class MessageRenderer {
    * A guild channel's message as `viewerId` reads it, alone or in the channel's list (one builder
    * for both): with its `reactions`, and the thread started from it with HAS_THREAD.
    */
-  async renderInGuild(guild: Guild, message: StoredMessage, viewerId: string): Promise<Record<string, unknown>> {
+  async renderInGuild(guild: Guild, message: StoredMessage, viewerId: string): Promise<RenderedMessage> {
     const counters = await this.threadCounters(guild, [message.id]);
     return this.inGuild(guild, await this.render(message), message, viewerId, counters);
   }
@@ -63,11 +64,11 @@ export class MessageRenderer {
   /** What a guild channel's message adds to its rendering, alone or listed: its reactions and its thread. */
   private inGuild(
     guild: Guild,
-    wire: Record<string, unknown>,
+    wire: RenderedMessage,
     message: StoredMessage,
     viewerId: string,
     counters: CountersOf,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<RenderedMessage> {
     return this.withReactions(withThread(guild, wire, counters), message, viewerId, guild);
   }
 
@@ -84,11 +85,11 @@ export class MessageRenderer {
    * `guild` when the caller has it, else read only when a custom emoji is there.
    */
   private async withReactions(
-    read: Record<string, unknown>,
+    read: RenderedMessage,
     message: StoredMessage,
     viewerId: string,
     guild: Pick<Guild, 'emojis'> | undefined,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<RenderedMessage> {
     const wire = await this.withPollResults(read, message, viewerId);
     const counts = await this.store.reactions.countReactions(message.channel_id, message.id, viewerId);
     if (counts.length === 0) return wire;
@@ -100,10 +101,10 @@ export class MessageRenderer {
 
   /** A poll's results as `viewerId` reads them: its counts, what they voted, whether it has ended. */
   async withPollResults(
-    wire: Record<string, unknown>,
+    wire: RenderedMessage,
     message: StoredMessage,
     viewerId: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<RenderedMessage> {
     if (!message.poll) return wire;
     const tally = await this.store.polls.tally(message.channel_id, message.id, viewerId);
     if (!tally) return wire;
@@ -124,7 +125,7 @@ export class MessageRenderer {
     channel: Channel,
     viewerId: string,
     page: Page,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<RenderedMessage[]> {
     const own = await this.storedPage(channel.id, viewerId, page);
     const seeded = guild.messages.filter((m) => m.channel_id === channel.id);
     // Edited ones are read as their copies (among `own`), deleted ones not at all.
@@ -144,16 +145,16 @@ export class MessageRenderer {
       guild,
       visible.map((m) => m.id),
     );
-    const rendered: Record<string, unknown>[] = [];
+    const rendered: RenderedMessage[] = [];
     for (const m of visible) rendered.push(await this.inGuild(guild, toWireMessage(m, ctx), m, viewerId, counters));
     return rendered;
   }
 
   /** One page of a DM channel's messages, newest first: all are slashd's own. */
-  async dmMessages(channelId: string, viewerId: string, page: Page): Promise<Record<string, unknown>[]> {
+  async dmMessages(channelId: string, viewerId: string, page: Page): Promise<RenderedMessage[]> {
     const visible = selectPage(await this.storedPage(channelId, viewerId, page), page, (m) => m.id);
     const ctx = await this.contextFor(visible);
-    const rendered: Record<string, unknown>[] = [];
+    const rendered: RenderedMessage[] = [];
     for (const m of visible) rendered.push(await this.withReactions(toWireMessage(m, ctx), m, viewerId, undefined));
     return rendered;
   }
@@ -174,7 +175,7 @@ export class MessageRenderer {
 }
 
 /** A message a thread was started from carries the thread (its id is the message's) and HAS_THREAD. */
-function withThread(guild: Guild, wire: Record<string, unknown>, counters: CountersOf): Record<string, unknown> {
+function withThread(guild: Guild, wire: RenderedMessage, counters: CountersOf): RenderedMessage {
   const thread = guild.channels.find((c) => c.id === wire.id && isThread(c));
   if (!thread) return wire;
   const flags = typeof wire.flags === 'number' ? wire.flags : 0;

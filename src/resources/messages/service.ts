@@ -15,12 +15,13 @@ import {
   SUPPRESS_EMBEDS_FLAG,
   SUPPRESS_NOTIFICATIONS_FLAG,
   type MessageAuthor,
+  type RenderedMessage,
   type StoredMessage,
 } from './rules/messages.js';
 import { ATTACH_FILES, hasAll, MANAGE_MESSAGES, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';
 import { sendMessagesFlag } from '../../core/permissions/channel-permissions.js';
 import type { SnowflakeGenerator } from '../../core/snowflake.js';
-import { toWireChannel } from '../../core/world/v10-objects.js';
+import { toWireChannel, type WireChannel } from '../../core/world/v10-objects.js';
 import { withCounters } from '../../core/world/channel-counters.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import type { Channel, Guild } from '../../core/world/types.js';
@@ -40,7 +41,7 @@ import {
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
 import { postRefusal } from '../threads/rules/thread-rules.js';
 import { refuseThread } from '../threads/place.js';
-import type { DmChannelsService } from '../dms/service.js';
+import type { DmChannelsService, WirePrivateChannel } from '../dms/service.js';
 import type { DmChannel } from '../dms/store.js';
 import type { Slowmode, SlowmodeSender } from './slowmode.js';
 import { storedPollOf, type PollRequest } from '../polls/rules.js';
@@ -107,7 +108,7 @@ export class ChannelMessagesService {
   constructor(private readonly deps: ChannelMessagesDeps) {}
 
   /** A channel the viewer may view (VIEW_CHANNEL). */
-  async channel(viewer: Viewer, channelId: string): Promise<Record<string, unknown>> {
+  async channel(viewer: Viewer, channelId: string): Promise<WireChannel | WirePrivateChannel> {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return this.deps.dms.wire(dm, viewer);
     // A group DM to its recipients (a bot is never one: 50001).
@@ -123,7 +124,7 @@ export class ChannelMessagesService {
     channelId: string,
     body: unknown,
     files: readonly IncomingFile[] = [],
-  ): Promise<Record<string, unknown>> {
+  ): Promise<RenderedMessage> {
     const sending = await this.sendingPlace(viewer, channelId);
     if (sending.dm) return this.deps.dms.send(viewer, sending.dm, body, files);
     if (files.length > 0 && !sending.mayAttach) throw apiError('MissingPermissions');
@@ -176,7 +177,7 @@ export class ChannelMessagesService {
   }
 
   /** One message; needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
-  async get(viewer: Viewer, channelId: string, messageId: string): Promise<Record<string, unknown>> {
+  async get(viewer: Viewer, channelId: string, messageId: string): Promise<RenderedMessage> {
     const dm = await this.deps.dms.find(viewer, channelId);
     if (dm) return this.deps.dms.message(viewer, dm, messageId);
     const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
@@ -193,7 +194,7 @@ export class ChannelMessagesService {
     messageId: string,
     body: unknown,
     files: readonly IncomingFile[] = [],
-  ): Promise<Record<string, unknown>> {
+  ): Promise<RenderedMessage> {
     const place = await visibleChannel(this.deps, viewer, channelId);
     const found = await this.find(place.guild, place.channel, messageId, viewerId(viewer));
     const edited = await this.editOwn(viewer, place, found, body, files);
@@ -378,7 +379,7 @@ export class ChannelMessagesService {
     return true;
   }
 
-  private render(message: StoredMessage): Promise<Record<string, unknown>> {
+  private render(message: StoredMessage): Promise<RenderedMessage> {
     return this.deps.renderer.render(message);
   }
 }

@@ -7,7 +7,16 @@
 import { apiError } from '../../core/io/errors.js';
 import { orThrow } from '../../core/io/result.js';
 import { channelPinsUpdateDispatch, LEGACY_PINS_LIST_MAX, MAX_PINS_PER_CHANNEL, readPinsQuery } from './rules.js';
-import type { StoredMessage } from '../messages/rules/messages.js';
+import type { RenderedMessage, StoredMessage } from '../messages/rules/messages.js';
+
+/**
+ * `GET /channels/{id}/messages/pins` as slashd answers it: v10's page of pins, each message as its
+ * reader receives it (slashd's message shape, `WireMessage`).
+ */
+interface WirePins {
+  items: { pinned_at: string; message: RenderedMessage }[];
+  has_more: boolean;
+}
 import { hasAll, PIN_MESSAGES, READ_MESSAGE_HISTORY } from '../../core/permissions/bits.js';
 import type { Channel, Guild } from '../../core/world/types.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
@@ -16,8 +25,6 @@ import { findChannelMessage } from '../messages/lookup.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import { visibleChannel, type WorldReadStore } from '../world/reads.js';
-
-type WireObject = Record<string, unknown>;
 
 export interface PinsDeps {
   world: WorldReadStore['world'];
@@ -51,7 +58,7 @@ export class PinsService {
   }
 
   /** `GET /channels/{id}/messages/pins`: `{items: [{pinned_at, message}], has_more}`, newest pin first. */
-  async list(viewer: Viewer, channelId: string, query: Readonly<Record<string, unknown>>): Promise<WireObject> {
+  async list(viewer: Viewer, channelId: string, query: Readonly<Record<string, unknown>>): Promise<WirePins> {
     const { limit, before } = orThrow(readPinsQuery(query));
     const pins = await this.readable(viewer, channelId, limit + 1, before);
     const page = pins.slice(0, limit);
@@ -60,7 +67,7 @@ export class PinsService {
   }
 
   /** The older `GET /channels/{id}/pins`: the messages alone, newest pin first, unpaged. */
-  async listMessages(viewer: Viewer, channelId: string): Promise<WireObject[]> {
+  async listMessages(viewer: Viewer, channelId: string): Promise<RenderedMessage[]> {
     return (await this.readable(viewer, channelId, LEGACY_PINS_LIST_MAX)).map(({ message }) => message);
   }
 
@@ -69,7 +76,7 @@ export class PinsService {
     channelId: string,
     limit: number,
     before?: string,
-  ): Promise<{ pin: Pin; message: WireObject }[]> {
+  ): Promise<{ pin: Pin; message: RenderedMessage }[]> {
     const { guild, channel, permissions } = await visibleChannel(this.deps, viewer, channelId);
     if (!hasAll(permissions, READ_MESSAGE_HISTORY)) return [];
     const pins = await this.deps.messages.listPins(channel.id, limit, before);
@@ -78,7 +85,7 @@ export class PinsService {
       const message = await findChannelMessage(this.deps.messages, guild, channel, pin.messageId, viewerId(viewer));
       if (message) found.push({ pin, message });
     }
-    const rendered: { pin: Pin; message: WireObject }[] = [];
+    const rendered: { pin: Pin; message: RenderedMessage }[] = [];
     for (const { pin, message } of found) {
       rendered.push({ pin, message: { ...(await this.deps.renderer.render(message)), pinned: true } });
     }

@@ -6,6 +6,7 @@
  */
 import type {
   APIGuildMember,
+  APIReaction,
   GatewayMessageReactionAddDispatchData,
   GatewayMessageReactionRemoveAllDispatchData,
   GatewayMessageReactionRemoveDispatchData,
@@ -130,7 +131,7 @@ export function wireReaction(
   count: number,
   me: boolean,
   emojis: readonly Emoji[],
-): Record<string, unknown> {
+): APIReaction {
   return {
     count,
     count_details: { burst: 0, normal: count },

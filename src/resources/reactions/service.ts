@@ -6,6 +6,8 @@
  */
 import { apiError } from '../../core/io/errors.js';
 import { orThrow } from '../../core/io/result.js';
+import type { APIUser } from 'discord-api-types/v10';
+import type { WirePayload } from '../../core/wire-payload.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
 import {
   emojiUsableBy,
@@ -31,8 +33,6 @@ import type { InteractionStore, ReactionStore } from '../../store/store.js';
 import { findChannelMessage } from '../messages/lookup.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import { refuseWhileTimedOut, visibleChannel, type WorldReadStore } from '../world/reads.js';
-
-type WireObject = Record<string, unknown>;
 
 export interface ReactionsDeps {
   world: WorldReadStore['world'];
@@ -119,7 +119,7 @@ export class ReactionsService {
     messageId: string,
     rawEmoji: string,
     query: Readonly<Record<string, unknown>>,
-  ): Promise<WireObject[]> {
+  ): Promise<WirePayload<APIUser>[]> {
     const { limit, after, burst } = orThrow(readReactionUsersQuery(query));
     const { guild, place } = await this.target(viewer, channelId, messageId);
     const emoji = emojiOf(rawEmoji, guild);
@@ -127,7 +127,7 @@ export class ReactionsService {
     const ids = await this.deps.reactions.listReactionUsers(place.channelId, place.messageId, emoji.key, limit, after);
     // The channel's guild holds the viewer's member alone; the reactors' are read now (members as rows).
     const withReactors = (await this.deps.members.getGuildWithMembers(guild.id, ids)) ?? guild;
-    const users: WireObject[] = [];
+    const users: WirePayload<APIUser>[] = [];
     for (const id of ids) {
       const view = await this.memberView(withReactors, id);
       if (view) users.push(toWireMemberUser(view));

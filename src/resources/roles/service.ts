@@ -5,6 +5,12 @@
  * Members see a change at once: their permissions and their command picker are computed from the
  * guild each read hands out, and every read after the write gets the new one.
  */
+import type {
+  RESTGetAPIGuildRoleResult,
+  RESTPatchAPIGuildRolePositionsResult,
+  RESTPatchAPIGuildRoleResult,
+  RESTPostAPIGuildRoleResult,
+} from 'discord-api-types/v10';
 import { invalidFormBody } from '../../core/io/errors.js';
 import { readMoves } from '../guild-structure/rules/reorder.js';
 import { createRole, deleteRole, editRole, findRole, readRoleBody, reorderRoles } from './rules.js';
@@ -13,8 +19,6 @@ import { toWireRole, toWireRoles } from '../../core/world/v10-objects.js';
 import type { Viewer } from '../../core/world/viewer.js';
 import type { GuildStructureWrites } from '../guild-structure/writes.js';
 import { visibleGuild, type WorldReadStore } from '../world/reads.js';
-
-type WireObject = Record<string, unknown>;
 
 export interface RolesServiceDeps {
   world: WorldReadStore['world'];
@@ -26,7 +30,7 @@ export interface RolesServiceDeps {
 export class RolesService {
   constructor(private readonly deps: RolesServiceDeps) {}
 
-  async get(viewer: Viewer, guildId: string, roleId: string): Promise<WireObject> {
+  async get(viewer: Viewer, guildId: string, roleId: string): Promise<RESTGetAPIGuildRoleResult> {
     const guild = await visibleGuild(this.deps, viewer, guildId);
     return toWireRole(guild, findRole(guild, roleId));
   }
@@ -36,7 +40,7 @@ export class RolesService {
     guildId: string,
     body: unknown,
     reason: string | null = null,
-  ): Promise<WireObject> {
+  ): Promise<RESTPostAPIGuildRoleResult> {
     const fields = readRoleBody(body);
     if (!fields.ok) throw invalidFormBody(fields.issues);
     const id = this.deps.ids.next();
@@ -53,7 +57,7 @@ export class RolesService {
     roleId: string,
     body: unknown,
     reason: string | null = null,
-  ): Promise<WireObject> {
+  ): Promise<RESTPatchAPIGuildRoleResult> {
     const fields = readRoleBody(body);
     if (!fields.ok) throw invalidFormBody(fields.issues);
     const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({
@@ -76,7 +80,7 @@ export class RolesService {
     guildId: string,
     body: unknown,
     reason: string | null = null,
-  ): Promise<WireObject[]> {
+  ): Promise<RESTPatchAPIGuildRolePositionsResult> {
     const moves = readMoves(body, false);
     if (!moves.ok) throw invalidFormBody(moves.issues);
     const { after } = await this.deps.writes.change(applicationId, guildId, reason, (guild, actor) => ({

@@ -22,7 +22,8 @@ import {
 } from './rules/thread-rules.js';
 import { MAX_ACTIVE_THREADS } from './rules/limits.js';
 import type { Channel, Guild } from '../../core/world/types.js';
-import { toWireThread } from '../../core/world/v10-objects.js';
+import { toWireThread, type WireThread } from '../../core/world/v10-objects.js';
+import type { WirePayload } from '../../core/wire-payload.js';
 import { withCounters, type CountersOf } from '../../core/world/channel-counters.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import type { InteractionStore, ThreadStore } from '../../store/store.js';
@@ -50,13 +51,11 @@ export interface ThreadsDeps {
   slowmode: Slowmode;
 }
 
-type WireObject = Record<string, unknown>;
-
 export class ThreadsService {
   constructor(private readonly deps: ThreadsDeps) {}
 
   /** `POST /channels/{c}/threads`: a public (11) or private (12, v10's default) thread, the creator its first member. */
-  async start(viewer: Viewer, channelId: string, body: unknown, reason: string | null = null): Promise<WireObject> {
+  async start(viewer: Viewer, channelId: string, body: unknown, reason: string | null = null): Promise<WirePayload<WireThread>> {
     const request = orThrow(readThreadCreate(body, true));
     const place = await visibleChannel(this.deps, viewer, channelId);
     return this.create(viewer, place, this.deps.ids.next(), request, false, reason);
@@ -69,7 +68,7 @@ export class ThreadsService {
     messageId: string,
     body: unknown,
     reason: string | null = null,
-  ): Promise<WireObject> {
+  ): Promise<WirePayload<WireThread>> {
     const request = orThrow(readThreadCreate(body, false));
     const place = await visibleChannel(this.deps, viewer, channelId);
     const message = await findChannelMessage(
@@ -91,7 +90,7 @@ export class ThreadsService {
     request: ThreadCreateRequest,
     fromMessage: boolean,
     reason: string | null,
-  ): Promise<WireObject> {
+  ): Promise<WirePayload<WireThread>> {
     const { guild, channel, permissions } = place;
     const type = isThread(channel) ? 'wrong-channel-type' : newThreadType(channel, request.type, fromMessage);
     if (typeof type !== 'number') refuseThread(type);
@@ -148,7 +147,7 @@ export class ThreadsService {
   }
 
   /** `DELETE /channels/{t}` on a stored thread (MANAGE_THREADS): it goes with its members and messages. */
-  async delete(viewer: Viewer, threadId: string, reason: string | null): Promise<WireObject> {
+  async delete(viewer: Viewer, threadId: string, reason: string | null): Promise<WirePayload<WireThread>> {
     const { guild, channel, permissions } = await visibleThread(this.deps, viewer, threadId);
     if (!hasAll(permissions, MANAGE_THREADS)) throw apiError('MissingPermissions');
     if (!(await this.deps.threads.deleteThread(guild.id, channel.id))) throw apiError('UnknownChannel');
@@ -166,7 +165,7 @@ export class ThreadsService {
   }
 
   /** `PATCH /channels/{t}` on a thread: name, archived, locked, auto_archive_duration, invitable, slowmode. */
-  async edit(viewer: Viewer, threadId: string, body: unknown, reason: string | null = null): Promise<WireObject> {
+  async edit(viewer: Viewer, threadId: string, body: unknown, reason: string | null = null): Promise<WirePayload<WireThread>> {
     const edit = orThrow(readThreadEdit(body));
     const { guild, channel, permissions } = await visibleThread(this.deps, viewer, threadId);
     const refusal = editRefusal(channel, edit, permissions, viewerId(viewer));

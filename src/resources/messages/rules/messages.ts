@@ -20,6 +20,7 @@ import { snowflakeTimestampMs } from '../../../core/snowflake.js';
 import type { InteractionRecord } from '../../interactions/rules/lifecycle.js';
 import type { Application, Install, Message, User } from '../../../core/world/types.js';
 import type { WirePayload } from '../../../core/wire-payload.js';
+import type { WireThread } from '../../../core/world/v10-objects.js';
 import { toWirePublicUser } from '../../../core/world/wire.js';
 import { resolveAttachmentUrls, toWireAttachment, type StoredAttachment } from '../../attachments/rules/model.js';
 import { unsignedPaths, type AttachmentUrlOf } from '../../attachments/rules/signed-urls.js';
@@ -190,10 +191,14 @@ export interface WireInteractionMetadata extends APIBaseInteractionMetadata<Inte
   target_message_id?: string;
 }
 
-/** The v10 message object, with slashd's `interaction_metadata` (above). */
-export interface WireMessage extends Omit<APIMessage, 'interaction_metadata'> {
+/** The v10 message object, with slashd's `interaction_metadata` (above) and thread (a thread's parent is never unset). */
+export interface WireMessage extends Omit<APIMessage, 'interaction_metadata' | 'thread'> {
   interaction_metadata?: WireInteractionMetadata;
+  thread?: WireThread;
 }
+
+/** A message as a reader receives it: `toWireMessage`'s, with what the read adds (reactions, poll results, thread). */
+export type RenderedMessage = WirePayload<WireMessage>;
 
 type WireUser = WirePayload<APIUser>;
 /** An object of the wire not (yet) typed by its v10 shape. */

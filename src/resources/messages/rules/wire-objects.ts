@@ -24,6 +24,7 @@ import { rolePosition } from '../../../core/permissions/role-hierarchy.js';
 import type { Channel, Guild, Member, Role, User } from '../../../core/world/types.js';
 import { wireLocale, type WirePayload } from '../../../core/wire-payload.js';
 import { toWirePublicUser } from '../../../core/world/wire.js';
+import { NO_CHANNEL_FLAGS } from '../../../core/world/v10-objects.js';
 
 export type WireObject = Record<string, unknown>;
 
@@ -69,8 +70,6 @@ export interface WireInteractionMember extends APIInteractionGuildMember {
   is_pending: boolean;
 }
 
-/** v10 sends 0 for an empty flag set; discord-api-types' flag enums name no 0 member. */
-const NO_CHANNEL_FLAGS = 0 as ChannelFlags;
 const NO_MEMBER_FLAGS = 0 as GuildMemberFlags;
 const NO_ROLE_FLAGS = 0 as RoleFlags;
 
