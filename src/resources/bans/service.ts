@@ -3,11 +3,7 @@
  * read, list, lift, and bulk ban; each checked against BAN_MEMBERS and the role hierarchy, and told
  * to the guild's bots (GUILD_BAN_ADD/REMOVE under GUILD_MODERATION, GUILD_MEMBER_REMOVE).
  */
-import type {
-  APIBan,
-  APIUser,
-  RESTPostAPIGuildBulkBanResult,
-} from 'discord-api-types/v10';
+import type { APIBan, APIUser, RESTPostAPIGuildBulkBanResult } from 'discord-api-types/v10';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import type { WirePayload } from '../../core/wire-payload.js';
 import { botBanRefusal, botMayBan, readBanBody, readBulkBanBody } from './rules.js';
@@ -136,7 +132,12 @@ export class BansService {
   }
 
   /** v10: `{banned_users, failed_users}`; 500000 when no one could be banned. */
-  async bulkBan(applicationId: string, guildId: string, body: unknown, reason: string | null): Promise<RESTPostAPIGuildBulkBanResult> {
+  async bulkBan(
+    applicationId: string,
+    guildId: string,
+    body: unknown,
+    reason: string | null,
+  ): Promise<RESTPostAPIGuildBulkBanResult> {
     const request = readBulkBanBody(body);
     if (!request.ok) throw invalidFormBody(request.issues);
     const { userIds } = request.value;

@@ -100,11 +100,7 @@ export class MessageRenderer {
   }
 
   /** A poll's results as `viewerId` reads them: its counts, what they voted, whether it has ended. */
-  async withPollResults(
-    wire: RenderedMessage,
-    message: StoredMessage,
-    viewerId: string,
-  ): Promise<RenderedMessage> {
+  async withPollResults(wire: RenderedMessage, message: StoredMessage, viewerId: string): Promise<RenderedMessage> {
     if (!message.poll) return wire;
     const tally = await this.store.polls.tally(message.channel_id, message.id, viewerId);
     if (!tally) return wire;
@@ -120,12 +116,7 @@ export class MessageRenderer {
    * One page of the channel's messages, newest first (`selectPage`). `viewerId` is a user's id, or
    * an app's id for its bot: no ephemeral message is for a bot.
    */
-  async channelMessages(
-    guild: Guild,
-    channel: Channel,
-    viewerId: string,
-    page: Page,
-  ): Promise<RenderedMessage[]> {
+  async channelMessages(guild: Guild, channel: Channel, viewerId: string, page: Page): Promise<RenderedMessage[]> {
     const own = await this.storedPage(channel.id, viewerId, page);
     const seeded = guild.messages.filter((m) => m.channel_id === channel.id);
     // Edited ones are read as their copies (among `own`), deleted ones not at all.

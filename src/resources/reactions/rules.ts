@@ -126,12 +126,7 @@ export function readReactionUsersQuery(query: Readonly<Record<string, unknown>>)
 }
 
 /** One entry of a message object's `reactions`, as v10 sends it (no super-reactions in slashd). */
-export function wireReaction(
-  key: string,
-  count: number,
-  me: boolean,
-  emojis: readonly Emoji[],
-): APIReaction {
+export function wireReaction(key: string, count: number, me: boolean, emojis: readonly Emoji[]): APIReaction {
   return {
     count,
     count_details: { burst: 0, normal: count },

@@ -55,7 +55,12 @@ export class ThreadsService {
   constructor(private readonly deps: ThreadsDeps) {}
 
   /** `POST /channels/{c}/threads`: a public (11) or private (12, v10's default) thread, the creator its first member. */
-  async start(viewer: Viewer, channelId: string, body: unknown, reason: string | null = null): Promise<WirePayload<WireThread>> {
+  async start(
+    viewer: Viewer,
+    channelId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<WirePayload<WireThread>> {
     const request = orThrow(readThreadCreate(body, true));
     const place = await visibleChannel(this.deps, viewer, channelId);
     return this.create(viewer, place, this.deps.ids.next(), request, false, reason);
@@ -165,7 +170,12 @@ export class ThreadsService {
   }
 
   /** `PATCH /channels/{t}` on a thread: name, archived, locked, auto_archive_duration, invitable, slowmode. */
-  async edit(viewer: Viewer, threadId: string, body: unknown, reason: string | null = null): Promise<WirePayload<WireThread>> {
+  async edit(
+    viewer: Viewer,
+    threadId: string,
+    body: unknown,
+    reason: string | null = null,
+  ): Promise<WirePayload<WireThread>> {
     const edit = orThrow(readThreadEdit(body));
     const { guild, channel, permissions } = await visibleThread(this.deps, viewer, threadId);
     const refusal = editRefusal(channel, edit, permissions, viewerId(viewer));
