@@ -64,7 +64,7 @@ function timeText(start: string, end: string | null): string {
 function placeText(event: Json, channels: Json[]): string {
   if (event.entity_type === EXTERNAL) return (event.entity_metadata?.location as string | undefined) ?? '';
   const channel = channels.find((c) => c.id === event.channel_id);
-  return channel ? `🔊 ${channel.name as string}` : '🔊 a voice channel';
+  return channel ? `Voice channel: ${channel.name as string}` : 'A voice channel';
 }
 
 function refusalText(error: unknown): string {
