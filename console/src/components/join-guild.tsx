@@ -35,10 +35,13 @@ export function JoinGuild({ api, joined, close }: JoinGuildProps) {
     try {
       const invite: Json = await api.post(`/invites/${encodeURIComponent(code)}`, {});
       const name = (invite.guild?.name as string | undefined) ?? 'the guild';
-      joined(
-        invite.guild.id as string,
-        invite.new_member === false ? `You are already in ${name}.` : `You joined ${name}.`,
-      );
+      const notice = invite.new_member === false ? `You are already in ${name}.` : `You joined ${name}.`;
+      // Every invite slashd makes is a guild's; one without a guild would have nothing to pick.
+      if (typeof invite.guild?.id === 'string') joined(invite.guild.id as string, notice);
+      else {
+        setRefused('This invite leads to no guild.');
+        setBusy(false);
+      }
     } catch (error) {
       setRefused(refusal(error));
       setBusy(false);
