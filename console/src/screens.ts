@@ -4,6 +4,7 @@
  */
 import type { FunctionComponent } from 'preact';
 import { ChatScreen } from './screens/chat';
+import { EventsScreen } from './screens/events';
 import { PermissionsScreen } from './screens/permissions';
 import { WhyNotScreen } from './screens/why-not';
 import type { Session } from './session';
@@ -28,6 +29,7 @@ export interface Screen {
 
 export const SCREENS: Screen[] = [
   { id: 'chat', title: 'Chat', component: ChatScreen },
+  { id: 'events', title: 'Events', component: EventsScreen },
   { id: 'why-not', title: 'Why not?', component: WhyNotScreen },
   { id: 'permissions', title: 'Permissions', component: PermissionsScreen },
 ];

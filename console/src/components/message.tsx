@@ -1,8 +1,9 @@
 /**
  * One message as a user of the client sees it: author, "alice used /weather", markdown with
  * mentions, embeds, attachments, components (buttons and selects that can be used, and Components
- * V2 layouts, ./layout-components.tsx), "Only you can see this" for an ephemeral answer, and
- * "… is thinking…" while a deferred answer is pending.
+ * V2 layouts, ./layout-components.tsx), "Only you can see this" for an ephemeral answer,
+ * "… is thinking…" while a deferred answer is pending, and a webhook's message under the webhook's
+ * name and avatar with a WEBHOOK tag.
  */
 import type { ComponentChildren } from 'preact';
 import { webHref } from '../links';
@@ -237,6 +238,68 @@ function Component(props: ComponentProps): ComponentChildren {
   return null;
 }
 
+/**
+ * A message a webhook sent, as discord.js tells it (`fetchWebhook`): it carries `webhook_id`, and
+ * that is not its app's id, which an interaction's answers (sent through the app's own webhook) carry.
+ */
+export function isWebhookMessage(message: Json): boolean {
+  return typeof message.webhook_id === 'string' && message.webhook_id !== message.application_id;
+}
+
+/** The author's avatar where v10's CDN puts it (slashd serves webhooks' at the same path), or null without one. */
+export function avatarPath(author: Json): string | null {
+  return typeof author.id === 'string' && typeof author.avatar === 'string'
+    ? `/avatars/${author.id}/${author.avatar}.png`
+    : null;
+}
+
+/** The author's image, small, beside the name; hidden if the server has none at that path. */
+function Avatar({ author }: { author: Json }) {
+  const path = avatarPath(author);
+  if (!path) return null;
+  return (
+    <img
+      class="avatar"
+      src={path}
+      alt=""
+      width={20}
+      height={20}
+      onError={(e) => {
+        e.currentTarget.hidden = true;
+      }}
+    />
+  );
+}
+
+/** A webhook's name is not a user: it opens no Apps menu. Anyone else's name does. */
+function AuthorName({
+  author,
+  name,
+  webhook,
+  actions,
+}: {
+  author: Json;
+  name: string;
+  webhook: boolean;
+  actions: MessageActions;
+}) {
+  if (webhook) return <span class="author plain">{name}</span>;
+  return (
+    <button
+      type="button"
+      class="author link-button"
+      aria-haspopup="menu"
+      onClick={(e) => actions.openMenu('user', author, e.currentTarget)}
+      onContextMenu={(e) => {
+        e.preventDefault();
+        actions.openMenu('user', author, e.currentTarget);
+      }}
+    >
+      {name}
+    </button>
+  );
+}
+
 export function Message({
   message,
   names,
@@ -260,13 +323,15 @@ export function Message({
   const commandName: string | undefined = message.interaction?.name ?? used?.name;
   // A context-menu use reads "alice used User Card", a slash command's "alice used /fruit pick".
   const contextMenu = used?.command_type === 2 || used?.command_type === 3;
+  const webhook = isWebhookMessage(message);
   return (
     <li
       class={ephemeral ? 'message ephemeral' : 'message'}
       data-message-id={message.id}
       aria-label={`Message from ${authorName}`}
     >
-      {usedBy && (
+      {/* A click's or a modal's answer names no command: v10 clients show no "used" line for it. */}
+      {usedBy && commandName && (
         <div class="used">
           <button
             type="button"
@@ -279,19 +344,15 @@ export function Message({
         </div>
       )}
       <div class="message-head">
-        <button
-          type="button"
-          class="author link-button"
-          aria-haspopup="menu"
-          onClick={(e) => actions.openMenu('user', author, e.currentTarget)}
-          onContextMenu={(e) => {
-            e.preventDefault();
-            actions.openMenu('user', author, e.currentTarget);
-          }}
-        >
-          {authorName}
-        </button>
-        {author.bot && <span class="badge">APP</span>}
+        <Avatar author={author} />
+        <AuthorName author={author} name={authorName} webhook={webhook} actions={actions} />
+        {webhook ? (
+          <span class="badge webhook" title="Sent by a webhook, not by a user or an app's bot">
+            WEBHOOK
+          </span>
+        ) : (
+          author.bot && <span class="badge">APP</span>
+        )}
         <time dateTime={message.timestamp}>
           {message.timestamp ? new Date(message.timestamp as string).toLocaleTimeString() : ''}
         </time>

@@ -286,7 +286,7 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   return (
     <div class="chat">
       <PlaceBar api={api} place={place} setPlace={setPlace} channels={channels} privateChannels={privateChannels} />
-      {bar}
+      {channelId && bar}
       <section class="channel" aria-label={channel || privateChannel ? placeLabel : 'Channel'}>
         {messages.error && (
           <p class="form-refusal" role="alert">
@@ -312,9 +312,11 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
         <p class="live-status muted" role="status">
           {waiting.length > 0
             ? `Waiting for ${waiting.map((t) => t.label).join(', ')}…`
-            : messages.live
-              ? 'Live'
-              : 'Connecting…'}
+            : !channelId
+              ? 'No channel picked'
+              : messages.live
+                ? 'Live'
+                : 'Connecting…'}
         </p>
         {channelId && (
           <Composer

@@ -2,7 +2,8 @@
  * Users vote in polls in the web console (Debian's Chromium): alice votes for an answer of the
  * bot's poll and sees it pressed with its count, bob's vote (made elsewhere) shows up live, she
  * moves her vote and takes it back; with a multiselect poll she picks two answers; once the bot
- * ends the poll its answers take no vote. The console's page stays accessible.
+ * ends the poll its answers take no vote. The console's page stays accessible; a screenshot of a
+ * poll alice voted in is taken for the docs.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +15,7 @@ import {
   messageWith,
   openConsole,
   pageErrors,
+  screenshot,
   signInAs,
 } from '../../../test/helpers/console-page.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
@@ -117,6 +119,7 @@ describe('the console: users vote in polls', () => {
     await answer('Which editors?', 'Both, 1 vote').waitFor();
     assert.deepEqual(await aliceVotes(id), [1, 3]);
     await assertAccessible(alice, 'a message with a poll');
+    await screenshot(alice, 'console-poll');
 
     const ended = await server.request('POST', `/channels/${GENERAL}/polls/${id}/expire`, { auth: BOT });
     assert.equal(ended.status, 200, ended.text);
