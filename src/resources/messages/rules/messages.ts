@@ -50,7 +50,14 @@ export function hasFlag(flags: number, flag: number): boolean {
 export type MessageAuthor =
   | { kind: 'user'; id: string }
   | { kind: 'app'; id: string }
-  | { kind: 'webhook'; id: string; username: string; avatar: string | null };
+  | {
+      kind: 'webhook';
+      id: string;
+      username: string;
+      avatar: string | null;
+      /** The execute's `avatar_url`, kept as sent (never fetched); `avatar` is then its hash. */
+      avatar_url?: string;
+    };
 
 /** What a response or follow-up records of the interaction it answers. */
 export interface StoredInteractionMetadata {
