@@ -8,33 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
-import type { World } from '../../core/world/types.js';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { announcementWorld } from '../../../test/helpers/announcement-world.js';
 import { grantBotBits } from '../../../test/helpers/guild-admin.js';
 import { assertErrorBody, assertMatchesOperation } from '../../../test/helpers/openapi.js';
 import { injectServer, type TestServer } from '../../../test/helpers/server.js';
-import {
-  ALICE_TOKEN,
-  ANNOUNCEMENTS,
-  BOT,
-  DEMO_APP_ID,
-  exampleWorld,
-  GENERAL,
-  TEST_GUILD_ID,
-} from '../../../test/helpers/world.js';
+import { ALICE_TOKEN, ANNOUNCEMENTS, BOT, DEMO_APP_ID, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
 
 type Json = any;
-
-/** The example world with #announcements an announcement channel (type 5) everyone may post in. */
-export function announcementWorld(): World {
-  const world = exampleWorld();
-  const guild = world.guilds.find((g) => g.id === TEST_GUILD_ID)!;
-  const announcements = guild.channels.find((c) => c.id === ANNOUNCEMENTS)!;
-  announcements.type = ChannelType.GuildAnnouncement;
-  // Its bots may post there (the example world lets only admins).
-  announcements.permission_overwrites = [];
-  return world;
-}
 
 const FOLLOW = '/channels/{channel_id}/followers';
 const CROSSPOST = '/channels/{channel_id}/messages/{message_id}/crosspost';
