@@ -112,6 +112,13 @@ describe('followers, crossposts, /slack and /github against the OpenAPI document
     });
     assert.equal(copy.referenced_message, undefined, 'a crosspost is no reply');
 
+    // An edit's flags keep CROSSPOSTED (only slashd sets it).
+    const edited = await server.request('PATCH', `/channels/${ANNOUNCEMENTS}/messages/${posted.body.id}`, {
+      auth: BOT,
+      body: { content: 'Release 2.0 is out (edited)', flags: 4 },
+    });
+    assert.equal(edited.status, 200, edited.text);
+    assert.equal(edited.body.flags, 1 | 4);
     await refused('POST', path, 400, 40033);
     // The copy itself is in a text channel: 50024; a copy cannot be crossposted again.
     await refused('POST', `/channels/${GENERAL}/messages/${copy.id}/crosspost`, 400, 50024);
@@ -195,6 +202,43 @@ describe('followers, crossposts, /slack and /github against the OpenAPI document
       { text: 'x' },
       null as never,
     );
+  });
+
+  test('execute with a poll (wait=true): request and answer as the document has them; a bad poll is 50035 at its path', async () => {
+    const made = await server.request('POST', `/channels/${GENERAL}/webhooks`, { auth: BOT, body: { name: 'Poller' } });
+    const execute = '/webhooks/{webhook_id}/{webhook_token}';
+    const body = {
+      poll: {
+        question: { text: 'Coffee?' },
+        answers: [{ poll_media: { text: 'Yes' } }, { poll_media: { text: 'No' } }],
+      },
+      avatar_url: 'https://images.example/cup.png',
+    };
+    assertMatchesOperation('POST', execute, 'request', body);
+    const sent = await server.request('POST', `/webhooks/${made.body.id}/${made.body.token}?wait=true`, { body });
+    assert.equal(sent.status, 200, sent.text);
+    assertMatchesOperation('POST', execute, 200, sent.body);
+    assert.equal(sent.body.poll.question.text, 'Coffee?');
+    assert.deepEqual(
+      sent.body.poll.answers.map((a: Json) => a.answer_id),
+      [1, 2],
+    );
+    const voted = await server.request('PUT', `/channels/${GENERAL}/polls/${sent.body.id}/answers/@me`, {
+      auth: ALICE_TOKEN,
+      body: { answer_ids: [2] },
+    });
+    assert.equal(voted.status, 204, voted.text);
+    const read = await server.request('GET', `/channels/${GENERAL}/messages/${sent.body.id}`, { auth: ALICE_TOKEN });
+    assert.deepEqual(read.body.poll.results.answer_counts, [{ id: 2, count: 1, me_voted: true }]);
+    // The avatar_url's hash, and nothing served there.
+    const avatar = await server.request('GET', `/avatars/${made.body.id}/${read.body.author.avatar}.png`);
+    assert.equal(avatar.status, 404);
+    const bad = await server.request('POST', `/webhooks/${made.body.id}/${made.body.token}`, {
+      body: { poll: { question: { text: 'Empty?' }, answers: [] } },
+    });
+    assert.equal(bad.status, 400, bad.text);
+    assertErrorBody(bad.status, bad.body);
+    assert.ok(bad.body.errors?.poll?.answers, bad.text);
   });
 
   test('/github: a push posts one embed; an event not posted is 204 and sends nothing', async () => {
