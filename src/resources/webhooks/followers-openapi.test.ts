@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import { announcementWorld } from '../../../test/helpers/announcement-world.js';
+import { ANNOUNCEMENT_MESSAGE, announcementWorld } from '../../../test/helpers/announcement-world.js';
 import { grantBotBits } from '../../../test/helpers/guild-admin.js';
 import { assertErrorBody, assertMatchesOperation } from '../../../test/helpers/openapi.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
@@ -149,6 +149,14 @@ function describeOperations(store: 'sqlite' | 'postgres'): void {
       const published = await server.request('POST', path, { auth: BOT });
       assert.equal(published.status, 200, published.text);
       assert.equal(published.body.author.id, alices.body.author.id, 'still alice’s message');
+      // A world-file message is published too: copied into the store, then marked there.
+      const seeded = `/channels/${ANNOUNCEMENTS}/messages/${ANNOUNCEMENT_MESSAGE}`;
+      const fromWorld = await server.request('POST', `${seeded}/crosspost`, { auth: BOT });
+      assert.equal(fromWorld.status, 200, fromWorld.text);
+      assert.deepEqual([fromWorld.body.content, fromWorld.body.flags], ['Welcome', 1]);
+      assert.equal((await server.request('GET', seeded, { auth: BOT })).body.flags, 1);
+      assert.ok((await channelMessages(GENERAL)).some((m) => m.message_reference?.message_id === ANNOUNCEMENT_MESSAGE));
+      await refused('POST', `${seeded}/crosspost`, 400, 40033);
     });
 
     test('/slack: a SlackWebhook body posts text, username and attachments as embeds; answers ok', async () => {
