@@ -301,6 +301,27 @@ export function describeInteractionStoreContract(name: string, make: MakeStores)
       assert.equal((await store().getMessage(CHANNEL_1, MESSAGE_1))?.content, 'stored', 'other messages stay');
     });
 
+    it('a crosspost marks the original and adds its copies at once; a second finds the flag, a gone one writes nothing', async () => {
+      const CROSSPOSTED = 1;
+      const original = message(CHANNEL_1, MESSAGE_1, 'news');
+      await store().putMessage(original);
+      const copies = [message(CHANNEL_2, MESSAGE_2, 'news'), message(CHANNEL_2, MESSAGE_10, 'news')];
+      const published = { ...original, flags: original.flags | CROSSPOSTED };
+      assert.equal(await store().crosspostMessage(published, copies, CROSSPOSTED), 'done');
+      assert.equal((await store().getMessage(CHANNEL_1, MESSAGE_1))?.flags, published.flags);
+      assert.deepEqual(
+        (await store().listChannelMessages(CHANNEL_2, ALICE, 10)).map((m) => m.id),
+        [MESSAGE_10, MESSAGE_2],
+      );
+      assert.equal((await store().channelCounters([CHANNEL_2])).get(CHANNEL_2)?.message_count, 2);
+      const again = [message(CHANNEL_2, '1900000000000000003', 'twice')];
+      assert.equal(await store().crosspostMessage(published, again, CROSSPOSTED), 'already');
+      assert.equal(await store().getMessage(CHANNEL_2, '1900000000000000003'), null, 'refused: no copy');
+      const gone = message(CHANNEL_1, '1900000000000000004', 'never stored');
+      assert.equal(await store().crosspostMessage(gone, again, CROSSPOSTED), 'gone');
+      assert.equal(await store().getMessage(CHANNEL_2, '1900000000000000003'), null);
+    });
+
     it('message counters: a create counts up (newest id, ids ordered as numbers), a delete counts down and keeps the id', async () => {
       await store().putMessage(message(CHANNEL_1, MESSAGE_10, 'ten'));
       await store().putMessage(message(CHANNEL_1, MESSAGE_2, 'two, older by number'));

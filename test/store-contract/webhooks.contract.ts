@@ -2,7 +2,8 @@
  * The WebhookStore contract: a channel holds at most `maxPerChannel` webhooks (a create or a move
  * beyond is refused, writing nothing), each is its app's (another app neither reads, edits nor
  * deletes it; the token routes find it by id alone), lists are by id, an edit keeps or replaces the
- * avatar's image, and the avatar is read only by its current hash.
+ * avatar's image, and the avatar is read only by its current hash. A channel follower (type 2) keeps
+ * its source, and the followers of a channel are listed by it, any app's, by id, up to the limit.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -19,6 +20,9 @@ function webhook(id: string, parts: Partial<StoredWebhook> = {}): StoredWebhook 
     application_id: APP_A,
     guild_id: GUILD_1,
     channel_id: CHANNEL_1,
+    type: 1,
+    source_guild_id: null,
+    source_channel_id: null,
     name: `hook ${id}`,
     avatar: null,
     token_digest: `digest-${id}`,
@@ -111,6 +115,27 @@ export function describeWebhookStoreContract(name: string, make: MakeStores): vo
       assert.equal(await store().deleteWebhook(APP_A, a.id), null);
       assert.deepEqual(await store().deleteWebhook(null, b.id), b);
       assert.equal(await store().findWebhook(b.id), null);
+    });
+
+    it('followers keep their source; a channel’s followers are listed by it, any app’s, by id, up to the limit', async () => {
+      const follower = (id: string, parts: Partial<StoredWebhook> = {}): StoredWebhook =>
+        webhook(id, { type: 2, source_guild_id: GUILD_2, source_channel_id: CHANNEL_2, ...parts });
+      const second = follower('1600000000000000052', { application_id: APP_B, channel_id: CHANNEL_1B });
+      const first = follower('1600000000000000051');
+      await store().createWebhook(second, null, 15);
+      await store().createWebhook(first, null, 15);
+      await store().createWebhook(follower('1600000000000000053', { source_channel_id: CHANNEL_1B }), null, 15);
+      await store().createWebhook(webhook('1600000000000000054'), null, 15);
+      assert.deepEqual(await store().findWebhook(first.id), first);
+      assert.deepEqual(await store().listFollowers(CHANNEL_2, 10), [first, second]);
+      assert.deepEqual(await store().listFollowers(CHANNEL_2, 1), [first]);
+      assert.deepEqual(await store().listFollowers(GUILD_1, 10), []);
+      // An incoming webhook follows nothing; a deleted follower is no longer listed.
+      await store().deleteWebhook(APP_B, second.id);
+      assert.deepEqual(
+        (await store().listFollowers(CHANNEL_2, 10)).map((w) => w.id),
+        [first.id],
+      );
     });
   });
 }

@@ -119,6 +119,10 @@ export const ERRORS = {
   MissingOAuth2Scope: { status: 403, code: 50026, message: 'Missing required OAuth2 scope' },
   /** An access token in a body (`PUT /guilds/{g}/members/{u}`) that is not the app's for that user. */
   InvalidOAuth2Token: { status: 403, code: 50025, message: 'Invalid OAuth2 access token' },
+  /** A crosspost of a message published before (it carries CROSSPOSTED). */
+  MessageAlreadyCrossposted: { status: 400, code: 40033, message: 'This message has already been crossposted.' },
+  /** A crosspost of a message that is not a user's or bot's own post (a system message, a crosspost copy). */
+  InvalidMessageType: { status: 400, code: 50068, message: 'Invalid message type' },
   /** The owner leaving their own guild (v10 answers it so). */
   InvalidGuild: { status: 400, code: 50055, message: 'Invalid Guild' },
   BulkDeleteTooOld: {

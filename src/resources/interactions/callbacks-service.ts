@@ -27,7 +27,7 @@ import {
 } from '../attachments/service.js';
 
 export interface CallbacksServiceDeps {
-  store: Pick<Store, 'world' | 'members' | 'interactions'>;
+  store: Pick<Store, 'world' | 'members' | 'interactions' | 'polls'>;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
   now: () => number;
@@ -154,6 +154,10 @@ export class CallbacksService {
         ? await attachFiles(this.deps.attachments, message, response.data?.attachments, files, ['data', 'attachments'])
         : null;
     if (message) await checkComponentMedia(message, ['data', 'components'], attached);
+    // The poll's row first, as a channel message's: a poll whose message never came is dropped at its end.
+    if (message?.poll) {
+      await this.deps.store.polls.createPoll(message.channel_id, message.id, Date.parse(message.poll.expiry));
+    }
 
     const won = await this.records.transition(
       record,
@@ -163,6 +167,7 @@ export class CallbacksService {
     );
     if (!won) {
       await attached?.discard();
+      if (message?.poll) await this.deps.store.polls.deletePoll(message.channel_id, message.id);
       throw apiError('InteractionAlreadyAcknowledged');
     }
     if (message) await this.deps.events.messageCreated(message);

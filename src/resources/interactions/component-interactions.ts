@@ -64,13 +64,14 @@ export class ComponentInteractions {
     const message = await this.deps.store.interactions.getMessage(entered.channel.id, request.message_id);
     // Absent, hidden (another user's ephemeral message, a channel whose history they cannot read)
     // or written by a user: the same refusal, so that nothing hidden is revealed.
-    if (!message || !messageReadableIn(entered, message) || message.author.kind !== 'app') {
+    const ownerId = message ? owningApplicationId(message) : null;
+    if (!message || !messageReadableIn(entered, message) || ownerId === null) {
       throw unknownMessage('Unknown message.');
     }
-    if (request.application_id !== null && request.application_id !== message.author.id) {
+    if (request.application_id !== null && request.application_id !== ownerId) {
       throw unknownMessage('The message was not sent by this application.');
     }
-    const app = await this.deps.store.world.getApplication(message.author.id);
+    const app = await this.deps.store.world.getApplication(ownerId);
     if (!app) throw unknownMessage('Unknown message.');
     const idValues = ID_SELECT_TYPES.includes(request.data.component_type) ? (request.data.values ?? []) : [];
     const users = await this.deps.store.world.getUsers(idValues.filter((value) => isSnowflake(value)));
@@ -214,4 +215,15 @@ export class ComponentInteractions {
       ...fields,
     };
   }
+}
+
+/**
+ * The app a click on the message goes to: its bot's, or the app owning the webhook that sent it
+ * (an application-owned webhook's message carries `application_id`); null for a user's message or
+ * a webhook's of no app (a crosspost's copy).
+ */
+function owningApplicationId(message: StoredMessage): string | null {
+  if (message.author.kind === 'app') return message.author.id;
+  if (message.author.kind === 'webhook') return message.application_id ?? null;
+  return null;
 }

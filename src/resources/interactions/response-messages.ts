@@ -15,6 +15,7 @@ import type { InteractionRecord } from './rules/lifecycle.js';
 import { normalizeComponents } from '../messages/rules/component-tree.js';
 import { isRecord } from '../../core/io/read.js';
 import { parsePermissions } from '../../core/permissions/bits.js';
+import { storedPollOf, type PollRequest } from '../polls/rules.js';
 import { userInstallResponsesForcedEphemeral } from '../../core/permissions/user-install.js';
 
 function flagsOf(data: Record<string, unknown>): number {
@@ -60,6 +61,8 @@ export function newResponseMessage(
     ephemeral_for_user_id: ephemeral ? record.user_id : null,
     webhook_id: record.application_id,
     application_id: record.application_id,
+    // Its poll ends `duration` hours after the answer (docs/v10-behaviour.md#polls); the votes are the polls store's.
+    ...(!loading && data.poll ? { poll: storedPollOf(data.poll as PollRequest, made.at) } : {}),
   };
 }
 

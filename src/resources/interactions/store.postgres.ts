@@ -191,6 +191,33 @@ export class PostgresInteractionStore implements InteractionStore {
     );
   }
 
+  async crosspostMessage(
+    original: StoredMessage,
+    copies: readonly StoredMessage[],
+    flag: number,
+  ): Promise<'done' | 'already' | 'gone'> {
+    return this.conn.transaction(async (client) => {
+      // The row is held until the commit: of two racing crossposts, the second finds the flag.
+      const found = await client.query<{ doc: string }>(
+        'SELECT doc FROM messages WHERE channel_id = $1 AND id = $2 FOR UPDATE',
+        [original.channel_id, original.id],
+      );
+      const row = found.rows[0];
+      if (!row) return 'gone';
+      if ((storedDocument<StoredMessage>(row.doc).flags & flag) !== 0) return 'already';
+      await client.query('UPDATE messages SET doc = $1 WHERE channel_id = $2 AND id = $3', [
+        JSON.stringify(original),
+        original.channel_id,
+        original.id,
+      ]);
+      for (const copy of copies) {
+        await this.writeMessage(client, copy);
+        await countCreated(client, copy);
+      }
+      return 'done';
+    });
+  }
+
   async getMessage(channelId: string, id: string): Promise<StoredMessage | null> {
     const result = await this.conn.pool.query<{ doc: string }>(
       'SELECT doc FROM messages WHERE channel_id = $1 AND id = $2',

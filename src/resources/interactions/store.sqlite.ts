@@ -204,6 +204,28 @@ export class SqliteInteractionStore implements InteractionStore {
       .run(...messageRowValues(message));
   }
 
+  async crosspostMessage(
+    original: StoredMessage,
+    copies: readonly StoredMessage[],
+    flag: number,
+  ): Promise<'done' | 'already' | 'gone'> {
+    return this.conn.transaction(() => {
+      const row = this.conn
+        .sql('SELECT doc FROM messages WHERE channel_id = ? AND id = ?')
+        .get(original.channel_id, original.id) as { doc: string } | undefined;
+      if (!row) return 'gone';
+      if ((storedDocument<StoredMessage>(row.doc).flags & flag) !== 0) return 'already';
+      this.conn
+        .sql('UPDATE messages SET doc = ? WHERE channel_id = ? AND id = ?')
+        .run(JSON.stringify(original), original.channel_id, original.id);
+      for (const copy of copies) {
+        this.writeMessage(copy);
+        this.countCreated(copy);
+      }
+      return 'done';
+    });
+  }
+
   async getMessage(channelId: string, id: string): Promise<StoredMessage | null> {
     const row = this.conn.sql('SELECT doc FROM messages WHERE channel_id = ? AND id = ?').get(channelId, id) as
       { doc: string } | undefined;

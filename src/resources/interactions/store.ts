@@ -124,6 +124,16 @@ export interface InteractionStore {
   editMessage(message: StoredMessage): Promise<boolean>;
   getMessage(channelId: string, id: string): Promise<StoredMessage | null>;
   /**
+   * A crosspost, in one transaction: the stored message of `original`'s id rewritten as `original`
+   * unless its stored flags have `flag` already (`already`), and `copies` added (each a new message,
+   * counted in its channel); `gone` when there is no such message.
+   */
+  crosspostMessage(
+    original: StoredMessage,
+    copies: readonly StoredMessage[],
+    flag: number,
+  ): Promise<'done' | 'already' | 'gone'>;
+  /**
    * Newest first: the channel's messages that `viewerId` may see (ephemeral ones only their own),
    * with ids inside `range`; with `after` alone, the oldest `limit` after it.
    */

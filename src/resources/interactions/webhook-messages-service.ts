@@ -23,7 +23,7 @@ import {
 } from '../attachments/service.js';
 
 export interface WebhookMessagesServiceDeps {
-  store: Pick<Store, 'interactions'>;
+  store: Pick<Store, 'interactions' | 'polls'>;
   ids: SnowflakeGenerator;
   now: () => number;
   /** Tells bots of the messages the webhook creates, edits and deletes (MESSAGE_CREATE/UPDATE/DELETE). */
@@ -68,9 +68,14 @@ export class WebhookMessagesService {
     ]);
     await checkComponentMedia(message, ['components'], attached);
     try {
+      // The poll's row first, as a channel message's (messages/service.ts, storeNewMessage).
+      if (message.poll) {
+        await this.deps.store.polls.createPoll(message.channel_id, message.id, Date.parse(message.poll.expiry));
+      }
       await this.deps.store.interactions.putMessage(message);
     } catch (error) {
       await attached?.discard();
+      if (message.poll) await this.deps.store.polls.deletePoll(message.channel_id, message.id).catch(() => undefined);
       throw error;
     }
     await this.records.step(record, 'follow_up', { message_id: message.id });

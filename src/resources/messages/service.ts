@@ -3,7 +3,7 @@
  * deleting what they sent; deleting another's with MANAGE_MESSAGES): checked with the interaction
  * answers' message rules, stored with them, and told to bots as MESSAGE_CREATE / UPDATE / DELETE.
  */
-import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
+import { ChannelType, MessageFlags, PermissionFlagsBits } from 'discord-api-types/v10';
 import { MESSAGE_FLAGS_INVALID } from '../../core/io/codes.js';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import { issue } from '../../core/io/issue.js';
@@ -55,6 +55,9 @@ const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([
 ]);
 /** The flags a bot may set on a channel message (no EPHEMERAL: that is for interaction answers). */
 export const CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS_FLAG | SUPPRESS_NOTIFICATIONS_FLAG | IS_COMPONENTS_V2_FLAG;
+
+/** Flags an edit's `flags` never clears: components v2 once set, and a crosspost's marks. */
+const KEPT_ON_EDIT_FLAGS = IS_COMPONENTS_V2_FLAG | MessageFlags.Crossposted | MessageFlags.IsCrosspost;
 
 /** v10 stores an embed without a type as a rich embed, and returns it so. */
 export function withEmbedType(embed: Record<string, unknown>): Record<string, unknown> {
@@ -335,10 +338,11 @@ export class ChannelMessagesService {
         : data.components === null
           ? []
           : own.components,
-      // Once set, IS_COMPONENTS_V2 stays (the rules refuse an edit dropping it).
+      // Once set, IS_COMPONENTS_V2 stays (the rules refuse an edit dropping it), as does what
+      // only slashd sets (CROSSPOSTED, IS_CROSSPOST).
       flags:
         typeof data.flags === 'number'
-          ? (data.flags & CHANNEL_MESSAGE_FLAGS) | (own.flags & IS_COMPONENTS_V2_FLAG)
+          ? (data.flags & CHANNEL_MESSAGE_FLAGS) | (own.flags & KEPT_ON_EDIT_FLAGS)
           : own.flags,
       edited_timestamp: new Date(this.deps.now()).toISOString(),
     };

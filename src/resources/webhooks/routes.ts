@@ -24,7 +24,7 @@ export interface WebhookRoutesOptions {
 }
 
 /** The router constraint that sends a token path to a channel webhook's routes. */
-const WEBHOOK_KIND = 'slashdWebhookKind';
+export const WEBHOOK_KIND = 'slashdWebhookKind';
 /** `/webhooks/{id}/{token}` anywhere in the URL (after `/api` or `/api/vN`). */
 const TOKEN_PATH = /\/webhooks\/([^/?]+)\/([^/?]+)/;
 
@@ -43,7 +43,7 @@ export function webhookKind(url: string): 'channel' | 'interaction' {
 }
 
 /** Added once to the router (routes of every served version share it). */
-function addWebhookKindConstraint(api: FastifyInstance): void {
+export function addWebhookKindConstraint(api: FastifyInstance): void {
   if (api.hasConstraintStrategy(WEBHOOK_KIND)) return;
   api.addConstraintStrategy({
     name: WEBHOOK_KIND,
@@ -78,7 +78,7 @@ interface MessageParams extends TokenParams {
 type Query = { Querystring: Record<string, unknown> };
 
 /** `?wait=` and `?thread_id=`, read as v10 reads them (50035 at their names). */
-function executeQuery(request: FastifyRequest): ExecuteQuery {
+export function executeQuery(request: FastifyRequest): ExecuteQuery {
   const query = (request.query ?? {}) as Record<string, unknown>;
   return orThrow(readExecuteQuery(strictQueryFlag(query.wait, false), query.thread_id));
 }

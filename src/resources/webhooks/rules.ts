@@ -24,6 +24,11 @@ export interface StoredWebhook {
   readonly application_id: string;
   readonly guild_id: string;
   readonly channel_id: string;
+  /** 1 incoming (executed by its token), 2 channel follower (posts the crossposts of its source). */
+  readonly type: WebhookType.Incoming | WebhookType.ChannelFollower;
+  /** A follower's announcement channel and its guild; null for an incoming webhook. */
+  readonly source_guild_id: string | null;
+  readonly source_channel_id: string | null;
   readonly name: string;
   /** Its avatar's hash, or null for none. */
   readonly avatar: string | null;
@@ -107,6 +112,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** An avatar's hash: the first 32 hex digits of its bytes' SHA-256 (a new image, a new hash, a new URL). */
 export function avatarHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, AVATAR_HASH_HEX);
+}
+
+/** An execute's `avatar_url` as the author's avatar hash: the URL's first 32 hex digits of SHA-256 (nothing is fetched). */
+export function avatarUrlHash(url: string): string {
+  return createHash('sha256').update(url).digest('hex').slice(0, AVATAR_HASH_HEX);
 }
 
 /** `avatar`: a data URI of a PNG, JPEG, GIF or WebP image of at most WEBHOOK_AVATAR_BYTES_MAX, or null. */
@@ -249,27 +259,65 @@ export function readExecuteSender(body: unknown): Result<{ sender: ExecuteSender
   return issues.length > 0 ? fail(issues) : ok({ sender, message });
 }
 
-/** What a webhook object shows besides the row: its creator, and (on create only) its token and URL. */
+/** What a follower webhook shows of the announcement channel it follows, as the world names it now. */
+export interface WebhookSource {
+  readonly guild: { id: string; name: string; icon: string | null };
+  readonly channel: { id: string; name: string };
+}
+
+/** What a webhook object shows besides the row: its creator, (on create only) its token and URL, a follower's source. */
 export interface WebhookView {
   readonly user: WirePayload<APIUser> | null;
   readonly secret?: { token: string; url: string };
+  readonly source?: WebhookSource | null;
 }
 
-/** The v10 webhook object (type 1, incoming). */
+/**
+ * The v10 webhook object: type 1 (incoming, the app's), or type 2 (a channel follower: no
+ * application, its source guild and channel).
+ */
 export function toWireWebhook(webhook: StoredWebhook, view: WebhookView): WirePayload<APIWebhook> {
+  const follower = webhook.type === WebhookType.ChannelFollower;
   const wire: WirePayload<APIWebhook> = {
     id: webhook.id,
-    type: WebhookType.Incoming,
+    type: webhook.type,
     guild_id: webhook.guild_id,
     channel_id: webhook.channel_id,
     name: webhook.name,
     avatar: webhook.avatar,
-    application_id: webhook.application_id,
+    application_id: follower ? null : webhook.application_id,
   } satisfies APIWebhook;
   if (view.user) wire.user = view.user;
+  if (follower && view.source) {
+    wire.source_guild = { ...view.source.guild };
+    wire.source_channel = { ...view.source.channel };
+  }
   if (view.secret) {
     wire.token = view.secret.token;
     wire.url = view.secret.url;
   }
   return wire;
+}
+
+/** Channels a follower webhook may post crossposts in: text and announcement channels (v10). */
+export const FOLLOWER_TARGET_CHANNEL_TYPES: ReadonlySet<number> = new Set([
+  ChannelType.GuildText,
+  ChannelType.GuildAnnouncement,
+]);
+/** A follower webhook's name: its source's guild and channel, as v10 names it. */
+export function followerWebhookName(guildName: string, channelName: string): string {
+  return [...`${guildName} #${channelName}`].slice(0, WEBHOOK_NAME_MAX).join('');
+}
+
+/** `POST /channels/{c}/followers`: `webhook_channel_id`, the channel the follower webhook posts in. */
+export function readFollowBody(body: unknown): Result<{ webhookChannelId: string }> {
+  const issues: Issues = [];
+  const record = readBody(body, issues);
+  if (!record) return fail(issues);
+  if (isAbsent(record.webhook_channel_id)) {
+    reportRequired(issues, ['webhook_channel_id']);
+    return fail(issues);
+  }
+  const id = readSnowflake(record.webhook_channel_id, ['webhook_channel_id'], issues);
+  return id === undefined || issues.length > 0 ? fail(issues) : ok({ webhookChannelId: id });
 }

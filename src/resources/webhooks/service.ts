@@ -9,6 +9,7 @@ import {
   AuditLogEvent,
   ChannelType,
   PermissionFlagsBits,
+  WebhookType,
   type APIAuditLogChange,
   type GatewayWebhooksUpdateDispatchData,
 } from 'discord-api-types/v10';
@@ -41,14 +42,21 @@ import {
   POST_CHANNEL_TYPES,
   WEBHOOK_CHANNEL_TYPES,
   WEBHOOK_TOKEN_BYTES,
+  FOLLOWER_TARGET_CHANNEL_TYPES,
+  followerWebhookName,
+  readFollowBody,
   readExecuteSender,
+  avatarUrlHash,
   readWebhookCreate,
   readWebhookEdit,
   toWireWebhook,
   type AvatarChange,
   type ExecuteQuery,
+  type WebhookSource,
 } from './rules.js';
 import type { StoredWebhook, WebhookAvatarImage, WebhookStore } from './store.js';
+import { githubExecuteBody } from './rules/github.js';
+import { slackExecuteBody } from './rules/slack.js';
 
 declare module '../../core/world/dispatch-payloads.js' {
   interface WorldDispatchPayloads {
@@ -96,6 +104,9 @@ export class WebhooksService {
       application_id: applicationId,
       guild_id: guild.id,
       channel_id: channel.id,
+      type: WebhookType.Incoming,
+      source_guild_id: null,
+      source_channel_id: null,
       name: request.name,
       avatar: request.avatar?.hash ?? null,
       token_digest: tokenDigest(token),
@@ -106,6 +117,47 @@ export class WebhooksService {
     await this.changed(webhook, applicationId, AuditLogEvent.WebhookCreate, createChanges(webhook), reason);
     const url = `${this.deps.origin()}/api/webhooks/${webhook.id}/${token}`;
     return this.wire(webhook, { token, url });
+  }
+
+  /**
+   * `POST /channels/{c}/followers`: the announcement channel `c` (which the bot sees) followed into
+   * `webhook_channel_id` (MANAGE_WEBHOOKS there) by a new channel follower webhook (type 2), which
+   * posts the crossposts of `c`; answers the followed channel `{channel_id, webhook_id}`.
+   */
+  async follow(
+    applicationId: string,
+    channelId: string,
+    body: unknown,
+    reason: string | null,
+  ): Promise<{ channel_id: string; webhook_id: string }> {
+    const { webhookChannelId } = orThrow(readFollowBody(body));
+    const source = await visibleChannel(this.deps, { kind: 'bot', applicationId }, channelId);
+    if (source.channel.type !== ChannelType.GuildAnnouncement) throw apiError('WrongChannelType');
+    const { guild, channel, permissions } = await visibleChannel(
+      this.deps,
+      { kind: 'bot', applicationId },
+      webhookChannelId,
+    );
+    if (!hasAll(permissions, MANAGE_WEBHOOKS)) throw apiError('MissingPermissions');
+    if (!FOLLOWER_TARGET_CHANNEL_TYPES.has(channel.type)) throw apiError('WrongChannelType');
+    const webhook: StoredWebhook = {
+      id: this.deps.ids.next(),
+      application_id: applicationId,
+      guild_id: guild.id,
+      channel_id: channel.id,
+      type: WebhookType.ChannelFollower,
+      source_guild_id: source.guild.id,
+      source_channel_id: source.channel.id,
+      name: followerWebhookName(source.guild.name, source.channel.name),
+      avatar: null,
+      // A follower is never executed: its token is drawn and forgotten (no one can present it).
+      token_digest: tokenDigest(randomBytes(WEBHOOK_TOKEN_BYTES).toString('base64url')),
+      created_at: this.deps.now(),
+    };
+    const created = await this.deps.webhooks.createWebhook(webhook, null, MAX_WEBHOOKS_PER_CHANNEL);
+    if (created === 'full') throw apiError('MaxWebhooks', { params: { limit: MAX_WEBHOOKS_PER_CHANNEL } });
+    await this.changed(webhook, applicationId, AuditLogEvent.WebhookCreate, createChanges(webhook), reason);
+    return { channel_id: source.channel.id, webhook_id: webhook.id };
   }
 
   /** `GET /channels/{c}/webhooks`: the app's webhooks of the channel (MANAGE_WEBHOOKS there). */
@@ -207,8 +259,10 @@ export class WebhooksService {
       kind: 'webhook',
       id: webhook.id,
       username: sender.username ?? webhook.name,
-      // An `avatar_url` is not fetched (docs/decisions.md): the message shows no avatar then.
-      avatar: sender.avatarUrl === undefined ? webhook.avatar : null,
+      // An `avatar_url` is not fetched (docs/decisions.md): the author shows its hash, the URL is kept.
+      ...(sender.avatarUrl === undefined
+        ? { avatar: webhook.avatar }
+        : { avatar: avatarUrlHash(sender.avatarUrl), avatar_url: sender.avatarUrl }),
     };
     const fields = { webhook_id: webhook.id, application_id: webhook.application_id };
     const posted = await this.deps.channelMessages
@@ -219,6 +273,24 @@ export class WebhooksService {
         throw error;
       });
     return query.wait ? this.deps.renderer.render(posted) : null;
+  }
+
+  /**
+   * `POST /webhooks/{id}/{token}/slack`: a Slack incoming-webhook body posted as an execute
+   * (rules/slack.ts); the message when `wait=true`, else null (v10 answers `ok`).
+   */
+  async executeSlack(webhookId: string, token: string, query: ExecuteQuery, body: unknown) {
+    return this.execute(webhookId, token, query, slackExecuteBody(body), []);
+  }
+
+  /**
+   * `POST /webhooks/{id}/{token}/github`: a GitHub delivery of `event` posted as one embed
+   * (rules/github.ts); an event not posted is taken and nothing is sent. Answered 204 either way.
+   */
+  async executeGithub(webhookId: string, token: string, query: ExecuteQuery, event: string, body: unknown) {
+    await this.byToken(webhookId, token);
+    const execute = githubExecuteBody(event, body);
+    if (execute !== null) await this.execute(webhookId, token, { ...query, wait: false }, execute, []);
   }
 
   /**
@@ -317,8 +389,8 @@ export class WebhooksService {
     if (threadId !== undefined && (!isThread(channel) || channel.parent_id !== webhook.channel_id)) {
       throw apiError('UnknownChannel');
     }
-    // A webhook may mention @everyone (v10); it replies to nothing (no READ_MESSAGE_HISTORY).
-    return { guild, channel, permissions: MENTION_EVERYONE, webhook };
+    // A webhook may mention @everyone and send polls (v10); it replies to nothing (no READ_MESSAGE_HISTORY).
+    return { guild, channel, permissions: MENTION_EVERYONE | PermissionFlagsBits.SendPolls, webhook };
   }
 
   /** A message this webhook sent, where the query says it is. */
@@ -393,7 +465,20 @@ export class WebhooksService {
 
   private async wire(webhook: StoredWebhook, secret?: { token: string; url: string }): Promise<WireObject> {
     const user = await wirePublicUserOrBot(this.deps.world, webhook.application_id);
-    return toWireWebhook(webhook, secret ? { user, secret } : { user });
+    const source = await this.sourceOf(webhook);
+    return toWireWebhook(webhook, secret ? { user, secret, source } : { user, source });
+  }
+
+  /** A follower's source guild and channel as the world names them now (null when either is gone). */
+  private async sourceOf(webhook: StoredWebhook): Promise<WebhookSource | null> {
+    if (webhook.source_guild_id === null || webhook.source_channel_id === null) return null;
+    const guild = await this.deps.members.getGuildWithMembers(webhook.source_guild_id, []);
+    const channel = guild?.channels.find((c) => c.id === webhook.source_channel_id);
+    if (!guild || !channel) return null;
+    return {
+      guild: { id: guild.id, name: guild.name, icon: guild.settings?.icon ?? null },
+      channel: { id: channel.id, name: channel.name },
+    };
   }
 
   private async wireAll(webhooks: readonly StoredWebhook[]): Promise<WireObject[]> {
@@ -408,7 +493,7 @@ function createChanges(webhook: StoredWebhook): APIAuditLogChange[] {
   const changes: APIAuditLogChange[] = [
     { key: 'name', new_value: webhook.name },
     { key: 'channel_id', new_value: webhook.channel_id },
-    { key: 'type', new_value: 1 },
+    { key: 'type', new_value: webhook.type },
   ];
   if (webhook.avatar) changes.push({ key: 'avatar_hash', new_value: webhook.avatar });
   return changes;

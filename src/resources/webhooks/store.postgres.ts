@@ -3,7 +3,8 @@ import type { PostgresClient, PostgresConnection } from '../../store/postgres/co
 import type { StoredWebhook, WebhookAvatarImage, WebhookStore, WebhookWrite } from './store.js';
 
 /** Every column but the avatar's bytes, which only the avatar read takes. */
-const COLUMNS = 'id, application_id, guild_id, channel_id, name, avatar, token_digest, created_at';
+const COLUMNS =
+  'id, application_id, guild_id, channel_id, name, avatar, token_digest, created_at, type, source_guild_id, source_channel_id';
 
 interface WebhookRow extends Omit<StoredWebhook, 'created_at'> {
   /** BIGINT comes back as text. */
@@ -38,7 +39,7 @@ export class PostgresWebhookStore implements WebhookStore {
       await this.lockChannel(client, webhook.channel_id);
       if ((await this.countIn(client, webhook.channel_id)) >= maxPerChannel) return 'full';
       await client.query(
-        `INSERT INTO webhooks (${COLUMNS}, avatar_type, avatar_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        `INSERT INTO webhooks (${COLUMNS}, avatar_type, avatar_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [
           webhook.id,
           webhook.application_id,
@@ -48,6 +49,9 @@ export class PostgresWebhookStore implements WebhookStore {
           webhook.avatar,
           webhook.token_digest,
           webhook.created_at,
+          webhook.type,
+          webhook.source_guild_id,
+          webhook.source_channel_id,
           avatar?.contentType ?? null,
           avatar ? Buffer.from(avatar.bytes) : null,
         ],
@@ -124,6 +128,14 @@ export class PostgresWebhookStore implements WebhookStore {
       applicationId === null ? [id] : [id, applicationId],
     );
     return deleted.rows[0] ? fromRow(deleted.rows[0]) : null;
+  }
+
+  async listFollowers(sourceChannelId: string, limit: number): Promise<StoredWebhook[]> {
+    const found = await this.conn.pool.query<WebhookRow>(
+      `SELECT ${COLUMNS} FROM webhooks WHERE source_channel_id = $1 AND type = 2 ORDER BY length(id), id LIMIT $2`,
+      [sourceChannelId, limit],
+    );
+    return found.rows.map(fromRow);
   }
 
   async getAvatar(webhookId: string, hash: string): Promise<WebhookAvatarImage | null> {

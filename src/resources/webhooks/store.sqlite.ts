@@ -3,7 +3,8 @@ import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import type { StoredWebhook, WebhookAvatarImage, WebhookStore, WebhookWrite } from './store.js';
 
 /** Every column but the avatar's bytes, which only the avatar read takes. */
-const COLUMNS = 'id, application_id, guild_id, channel_id, name, avatar, token_digest, created_at';
+const COLUMNS =
+  'id, application_id, guild_id, channel_id, name, avatar, token_digest, created_at, type, source_guild_id, source_channel_id';
 
 export class SqliteWebhookStore implements WebhookStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -16,7 +17,9 @@ export class SqliteWebhookStore implements WebhookStore {
     return this.conn.transaction(() => {
       if (this.countIn(webhook.channel_id) >= maxPerChannel) return 'full';
       this.conn
-        .sql(`INSERT INTO webhooks (${COLUMNS}, avatar_type, avatar_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .sql(
+          `INSERT INTO webhooks (${COLUMNS}, avatar_type, avatar_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
         .run(...values(webhook), avatar?.contentType ?? null, avatar ? Buffer.from(avatar.bytes) : null);
       return 'done';
     });
@@ -86,6 +89,12 @@ export class SqliteWebhookStore implements WebhookStore {
     });
   }
 
+  async listFollowers(sourceChannelId: string, limit: number): Promise<StoredWebhook[]> {
+    return this.conn
+      .sql(`SELECT ${COLUMNS} FROM webhooks WHERE source_channel_id = ? AND type = 2 ORDER BY length(id), id LIMIT ?`)
+      .all(sourceChannelId, limit) as StoredWebhook[];
+  }
+
   async getAvatar(webhookId: string, hash: string): Promise<WebhookAvatarImage | null> {
     const row = this.conn
       .sql('SELECT avatar_type, avatar_bytes FROM webhooks WHERE id = ? AND avatar = ? AND avatar_bytes IS NOT NULL')
@@ -104,5 +113,8 @@ function values(webhook: StoredWebhook): unknown[] {
     webhook.avatar,
     webhook.token_digest,
     webhook.created_at,
+    webhook.type,
+    webhook.source_guild_id,
+    webhook.source_channel_id,
   ];
 }

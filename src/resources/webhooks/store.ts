@@ -39,6 +39,11 @@ export interface WebhookStore {
   ): Promise<WebhookWrite>;
   /** Deletes the webhook (the app's, or by its token when `applicationId` is null); the row deleted, or null. */
   deleteWebhook(applicationId: string | null, id: string): Promise<StoredWebhook | null>;
+  /**
+   * The channel follower webhooks (type 2) of the announcement channel `sourceChannelId`, any app's
+   * (a crosspost reaches every follower), by id, at most `limit`.
+   */
+  listFollowers(sourceChannelId: string, limit: number): Promise<StoredWebhook[]>;
   /** The avatar image of the webhook when its hash is `hash`. */
   getAvatar(webhookId: string, hash: string): Promise<WebhookAvatarImage | null>;
 }

@@ -51,7 +51,14 @@ export function hasFlag(flags: number, flag: number): boolean {
 export type MessageAuthor =
   | { kind: 'user'; id: string }
   | { kind: 'app'; id: string }
-  | { kind: 'webhook'; id: string; username: string; avatar: string | null };
+  | {
+      kind: 'webhook';
+      id: string;
+      username: string;
+      avatar: string | null;
+      /** The execute's `avatar_url`, kept as sent (never fetched); `avatar` is then its hash. */
+      avatar_url?: string;
+    };
 
 /** What a response or follow-up records of the interaction it answers. */
 export interface StoredInteractionMetadata {
@@ -317,13 +324,20 @@ function wireMentioned(id: string, ctx: MessageRenderContext): WireUser {
 }
 
 /** A reply's `message_reference`, and the message it answers when the context looked it up (one level deep). */
-function addReply(wire: WireObject, reference: StoredMessageReference, ctx: MessageRenderContext): void {
+function addReply(
+  wire: WireObject,
+  reference: StoredMessageReference,
+  ctx: MessageRenderContext,
+  isCrosspost: boolean,
+): void {
   wire.message_reference = {
     type: 0,
     message_id: reference.message_id,
     channel_id: reference.channel_id,
     ...(reference.guild_id ? { guild_id: reference.guild_id } : {}),
   };
+  // A crosspost's copy names its original but answers nothing: no `referenced_message` (v10).
+  if (isCrosspost) return;
   const referenced = ctx.findReferenced?.(reference);
   if (referenced === undefined) return;
   const flat: MessageRenderContext = {
@@ -366,7 +380,9 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     ) as unknown as APIMessageTopLevelComponent[],
   } satisfies WireMessage;
   addAppFields(wire, message);
-  if (message.message_reference) addReply(wire, message.message_reference, ctx);
+  if (message.message_reference) {
+    addReply(wire, message.message_reference, ctx, hasFlag(message.flags, MessageFlags.IsCrosspost));
+  }
   if (message.poll) wire.poll = toWirePoll(message.poll, message.poll.results);
   if (message.interaction_metadata) {
     wire.interaction_metadata = wireInteractionMetadata(message.interaction_metadata, ctx);
