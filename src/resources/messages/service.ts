@@ -44,6 +44,7 @@ import type { DmChannelsService } from '../dms/service.js';
 import type { DmChannel } from '../dms/store.js';
 import type { Slowmode, SlowmodeSender } from './slowmode.js';
 import { storedPollOf, type PollRequest } from '../polls/rules.js';
+import { stickerItemsOf } from '../expressions/message-stickers.js';
 import type { PollStore } from '../polls/store.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
@@ -270,10 +271,12 @@ export class ChannelMessagesService {
     const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
       this.find(guild, channel, id, author.id),
     );
+    const stickers = stickerItemsOf(guild, data.sticker_ids);
     const message: StoredMessage = {
       ...newMessageFields(data, fields.id ?? this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
       ...addressing,
       ...fields,
+      ...(stickers.length > 0 ? { sticker_items: stickers } : {}),
     };
     await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message);
