@@ -5,7 +5,7 @@
  * roles the guild's, and each kind (static, animated) holds the slots of the guild's boost level.
  */
 import { AuditLogEvent } from 'discord-api-types/v10';
-import { readImageDataUri, type ImageData } from '../../../core/image-data.js';
+import type { ImageData } from '../../../core/image-data.js';
 import { apiError } from '../../../core/io/errors.js';
 import {
   isAbsent,
@@ -23,7 +23,8 @@ import type { Emoji, Guild } from '../../../core/world/types.js';
 import type { AuditEntryInput } from '../../audit-log/rules.js';
 import type { StructureActor } from '../../guild-structure/rules/actor.js';
 import { auditChanges } from './audit.js';
-import { EMOJI_IMAGE_BYTES_MAX, EMOJI_ROLES_MAX, emojiSlotsOf } from './limits.js';
+import { readEmojiImage } from './emoji-image.js';
+import { EMOJI_ROLES_MAX, emojiSlotsOf } from './limits.js';
 import { requireCreate, requireManage } from './permissions.js';
 
 /** What a create body holds. */
@@ -66,9 +67,7 @@ export function readEmojiCreate(body: unknown): Result<EmojiCreate> {
   const record = bodyRecord(body, issues);
   if (!record) return fail(issues);
   const name = readRequired(record.name, ['name'], issues, (value) => readName(value, issues));
-  const image = readRequired(record.image, ['image'], issues, (value, path) =>
-    readImageDataUri(value, path, issues, EMOJI_IMAGE_BYTES_MAX),
-  );
+  const image = readRequired(record.image, ['image'], issues, (value, path) => readEmojiImage(value, path, issues));
   const roles = record.roles === undefined ? [] : readRoles(record.roles, issues);
   if (issues.length > 0 || name === undefined || image === undefined || roles === undefined) return fail(issues);
   return ok({ name, image, roles });
