@@ -59,7 +59,7 @@ describe('discord.py guild emojis and stickers: create_custom_emoji, create_stic
     assert.deepEqual([stickerName, tags, description, format], ['py-wumpus', 'wave', 'from discord.py', 1]);
     assert.deepEqual(result.fetched_stickers, ['py-wumpus']);
     assert.deepEqual(result.packs, ['slashd Basics', 'Wave']);
-    assert.deepEqual(result.sent_stickers, [stickerId, '1300000000000000011']);
+    assert.deepEqual(result.sent_stickers, [stickerId, '1310000000000000011']);
     assert.equal(result.sticker_edited, 'py-wumpus-2');
     assert.deepEqual(result.after_delete, []);
     // Each change was told over the gateway with the whole list (GUILD_EMOJIS_UPDATE, GUILD_STICKERS_UPDATE).

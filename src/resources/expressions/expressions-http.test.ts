@@ -32,7 +32,7 @@ import {
 type Json = Record<string, any>;
 
 const WORLD_EMOJI = { id: '1345183757107200501', name: 'blob', animated: false, roles: [], available: true };
-const STANDARD_WAVE = '1300000000000000011';
+const STANDARD_WAVE = '1310000000000000011';
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;', 'latin1');
 
 function expressionsWorld(): World {

@@ -16,7 +16,7 @@ import { BOT, DEMO_APP_ID, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/
 
 type Json = any;
 
-const STANDARD_WAVE = '1300000000000000011';
+const STANDARD_WAVE = '1310000000000000011';
 
 describe('emoji and sticker operations against the OpenAPI document', () => {
   let server: TestServer;

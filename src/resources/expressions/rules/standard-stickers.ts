@@ -7,8 +7,8 @@ import { StickerFormatType, StickerType, type APISticker, type APIStickerPack } 
 import type { WirePayload } from '../../../core/wire-payload.js';
 
 /** The built-in pack's id, and its (unsold) SKU's. */
-export const STANDARD_PACK_ID = '1300000000000000001';
-const STANDARD_PACK_SKU_ID = '1300000000000000002';
+export const STANDARD_PACK_ID = '1310000000000000001';
+const STANDARD_PACK_SKU_ID = '1310000000000000002';
 
 /** A 1x1 PNG: every standard sticker's image. */
 export const STANDARD_STICKER_PNG = Buffer.from(
@@ -17,9 +17,9 @@ export const STANDARD_STICKER_PNG = Buffer.from(
 );
 
 const STANDARD_STICKERS: readonly WirePayload<APISticker>[] = [
-  { id: '1300000000000000011', name: 'Wave', tags: 'wave', description: 'Hello there' },
-  { id: '1300000000000000012', name: 'Thumbs up', tags: 'thumbsup', description: 'Sounds good' },
-  { id: '1300000000000000013', name: 'Party', tags: 'tada', description: 'Shipped it' },
+  { id: '1310000000000000011', name: 'Wave', tags: 'wave', description: 'Hello there' },
+  { id: '1310000000000000012', name: 'Thumbs up', tags: 'thumbsup', description: 'Sounds good' },
+  { id: '1310000000000000013', name: 'Party', tags: 'tada', description: 'Shipped it' },
 ].map(
   (sticker, index) =>
     ({
