@@ -77,7 +77,12 @@ describe('discord.js guild emojis and stickers: emojis.create, edit, delete, sti
       DEMO_APP_ID,
       PermissionFlagsBits.CreateGuildExpressions | PermissionFlagsBits.AddReactions,
     );
-    emoji = await channel.guild.emojis.create({ attachment: image, name: 'mascot', roles: [ADMIN_ROLE], reason: 'art' });
+    emoji = await channel.guild.emojis.create({
+      attachment: image,
+      name: 'mascot',
+      roles: [ADMIN_ROLE],
+      reason: 'art',
+    });
     assert.equal(emoji.name, 'mascot');
     assert.equal(emoji.animated, false);
     assert.deepEqual([...emoji.roles.cache.keys()], [ADMIN_ROLE]);

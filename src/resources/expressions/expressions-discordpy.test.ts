@@ -66,6 +66,9 @@ describe('discord.py guild emojis and stickers: create_custom_emoji, create_stic
     assert.deepEqual(result.told.emojis, [['py_mascot'], ['py_mascot2'], []]);
     assert.deepEqual(result.told.stickers, [['py-wumpus'], ['py-wumpus-2'], []]);
     const log = await server.request('GET', `/guilds/${TEST_GUILD_ID}/emojis`, { auth: BOT });
-    assert.equal(log.body.some((e: Json) => e.id === emojiId), false);
+    assert.equal(
+      log.body.some((e: Json) => e.id === emojiId),
+      false,
+    );
   });
 });

@@ -33,7 +33,10 @@ type Json = Record<string, any>;
 
 const WORLD_EMOJI = { id: '1345183757107200501', name: 'blob', animated: false, roles: [], available: true };
 const STANDARD_WAVE = '1310000000000000011';
-const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;', 'latin1');
+const GIF = Buffer.from(
+  'GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;',
+  'latin1',
+);
 
 function expressionsWorld(): World {
   const world = gatewayWorld();
@@ -98,11 +101,17 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
       });
       assert.equal(made.status, 403, made.text);
       assert.equal(made.body.code, 50013);
-      const sticker = await uploadSticker({ name: 'nope', tags: 'x' }, { bytes: pngImage(2, 2), name: 'a.png', type: 'image/png' });
+      const sticker = await uploadSticker(
+        { name: 'nope', tags: 'x' },
+        { bytes: pngImage(2, 2), name: 'a.png', type: 'image/png' },
+      );
       assert.equal(sticker.status, 403);
       assert.equal(sticker.body.code, 50013);
       const listed = await server.request('GET', emojis, { auth: BOT });
-      assert.deepEqual(listed.body.map((e: Json) => e.id), [WORLD_EMOJI.id]);
+      assert.deepEqual(
+        listed.body.map((e: Json) => e.id),
+        [WORLD_EMOJI.id],
+      );
       assert.equal(listed.body[0].user, undefined);
     });
 
@@ -130,7 +139,10 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
         (p) => p.t === 'GUILD_EMOJIS_UPDATE' && p.d.emojis.some((e: Json) => e.id === emojiId),
         'GUILD_EMOJIS_UPDATE',
       );
-      assert.deepEqual(update.d.emojis.map((e: Json) => e.id), [WORLD_EMOJI.id, emojiId]);
+      assert.deepEqual(
+        update.d.emojis.map((e: Json) => e.id),
+        [WORLD_EMOJI.id, emojiId],
+      );
       const served = await fetch(`${server.url}/emojis/${emojiId}.png`);
       assert.equal(served.status, 200);
       assert.equal(served.headers.get('content-type'), 'image/png');
@@ -175,7 +187,10 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
         ['name', 'BASE_TYPE_REQUIRED'],
       ]);
       const big = Buffer.concat([pngImage(1, 1), Buffer.alloc(256 * 1024)]);
-      const tooBig = await server.request('POST', emojis, { auth: BOT, body: { name: 'huge', image: dataUri('image/png', big) } });
+      const tooBig = await server.request('POST', emojis, {
+        auth: BOT,
+        body: { name: 'huge', image: dataUri('image/png', big) },
+      });
       assert.deepEqual(codesOf(tooBig.body.errors), [['image', 'IMAGE_INVALID']]);
       const role = await server.request('POST', emojis, {
         auth: BOT,
@@ -187,22 +202,37 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
     });
 
     test('edit and delete: the maker with CREATE edits its own, not the world file’s; MANAGE edits any', async () => {
-      const edited = await server.request('PATCH', `${emojis}/${emojiId}`, { auth: BOT, body: { name: 'mascot2', roles: null } });
+      const edited = await server.request('PATCH', `${emojis}/${emojiId}`, {
+        auth: BOT,
+        body: { name: 'mascot2', roles: null },
+      });
       assert.equal(edited.status, 200, edited.text);
       assert.equal(edited.body.name, 'mascot2');
       assert.deepEqual(edited.body.roles, []);
-      const others = await server.request('PATCH', `${emojis}/${WORLD_EMOJI.id}`, { auth: BOT, body: { name: 'blob2' } });
+      const others = await server.request('PATCH', `${emojis}/${WORLD_EMOJI.id}`, {
+        auth: BOT,
+        body: { name: 'blob2' },
+      });
       assert.equal(others.status, 403, others.text);
-      const unknown = await server.request('PATCH', `${emojis}/1399999999999999999`, { auth: BOT, body: { name: 'x_y' } });
+      const unknown = await server.request('PATCH', `${emojis}/1399999999999999999`, {
+        auth: BOT,
+        body: { name: 'x_y' },
+      });
       assert.equal(unknown.body.code, 10014);
       await grantBotBits(server, TEST_GUILD_ID, DEMO_APP_ID, PermissionFlagsBits.ManageGuildExpressions);
-      const managed = await server.request('PATCH', `${emojis}/${WORLD_EMOJI.id}`, { auth: BOT, body: { name: 'blob2' } });
+      const managed = await server.request('PATCH', `${emojis}/${WORLD_EMOJI.id}`, {
+        auth: BOT,
+        body: { name: 'blob2' },
+      });
       assert.equal(managed.status, 200, managed.text);
       assert.equal(managed.body.name, 'blob2');
     });
 
     test('a made emoji reacts like a world one', async () => {
-      const sent = await server.request('POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { content: 'react' } });
+      const sent = await server.request('POST', `/channels/${GENERAL}/messages`, {
+        auth: BOT,
+        body: { content: 'react' },
+      });
       const path = `/channels/${GENERAL}/messages/${sent.body.id}/reactions/${encodeURIComponent(`mascot2:${emojiId}`)}/@me`;
       const reacted = await server.request('PUT', path, { auth: BOT });
       assert.equal(reacted.status, 204, reacted.text);
@@ -216,7 +246,10 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
       const entries = (log.body.audit_log_entries as Json[]).filter((e) => [60, 61, 62].includes(e.action_type));
       const created = entries.find((e) => e.action_type === 60 && e.target_id === emojiId);
       assert.equal(created?.reason, 'new mascot');
-      assert.deepEqual(created?.changes.find((c: Json) => c.key === 'name'), { key: 'name', new_value: 'mascot' });
+      assert.deepEqual(
+        created?.changes.find((c: Json) => c.key === 'name'),
+        { key: 'name', new_value: 'mascot' },
+      );
       assert.ok(entries.some((e) => e.action_type === 61 && e.target_id === emojiId));
       assert.ok(entries.some((e) => e.action_type === 62));
     });
@@ -231,11 +264,17 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
         });
         assert.equal(made.status, 201, made.text);
       }
-      const full = await server.request('POST', emojis, { auth: BOT, body: { name: 'one_more', image: dataUri('image/png', pngImage(1, 1)) } });
+      const full = await server.request('POST', emojis, {
+        auth: BOT,
+        body: { name: 'one_more', image: dataUri('image/png', pngImage(1, 1)) },
+      });
       assert.equal(full.status, 400);
       assert.equal(full.body.code, 30008);
       assert.equal(full.body.message, 'Maximum number of emojis reached (50)');
-      const animated = await server.request('POST', emojis, { auth: BOT, body: { name: 'moving', image: dataUri('image/gif', GIF) } });
+      const animated = await server.request('POST', emojis, {
+        auth: BOT,
+        body: { name: 'moving', image: dataUri('image/gif', GIF) },
+      });
       assert.equal(animated.status, 201, animated.text);
     });
 
@@ -262,7 +301,10 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
       const byId = await server.request('GET', `/stickers/${stickerId}`, { auth: BOT });
       assert.equal(byId.body.name, 'Wumpus');
       const guild = await server.request('GET', `/guilds/${TEST_GUILD_ID}`, { auth: BOT });
-      assert.deepEqual(guild.body.stickers.map((s: Json) => s.id), [stickerId]);
+      assert.deepEqual(
+        guild.body.stickers.map((s: Json) => s.id),
+        [stickerId],
+      );
       const log = await server.request('GET', `/guilds/${TEST_GUILD_ID}/audit-logs?action_type=90`, { auth: BOT });
       assert.equal(log.body.audit_log_entries[0].reason, 'team art');
     });
@@ -270,26 +312,55 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
     test('sticker bodies: 50035 at name, tags, description and file; Lottie, APNG and GIF are read from the bytes', async () => {
       const bad = await uploadSticker({ name: 'x', description: 'y', tags: '' }, undefined);
       assert.equal(bad.status, 400, JSON.stringify(bad.body));
-      assert.deepEqual(codesOf(bad.body.errors).map(([path]) => path).sort(), ['description', 'file', 'name', 'tags']);
-      const text = await uploadSticker({ name: 'Text', tags: 'x' }, { bytes: Buffer.from('hello'), name: 'a.png', type: 'image/png' });
+      assert.deepEqual(
+        codesOf(bad.body.errors)
+          .map(([path]) => path)
+          .sort(),
+        ['description', 'file', 'name', 'tags'],
+      );
+      const text = await uploadSticker(
+        { name: 'Text', tags: 'x' },
+        { bytes: Buffer.from('hello'), name: 'a.png', type: 'image/png' },
+      );
       assert.deepEqual(codesOf(text.body.errors), [['file', 'IMAGE_INVALID']]);
-      const huge = await uploadSticker({ name: 'Huge', tags: 'x' }, { bytes: Buffer.concat([pngImage(1, 1), Buffer.alloc(512 * 1024)]), name: 'a.png', type: 'image/png' });
+      const huge = await uploadSticker(
+        { name: 'Huge', tags: 'x' },
+        { bytes: Buffer.concat([pngImage(1, 1), Buffer.alloc(512 * 1024)]), name: 'a.png', type: 'image/png' },
+      );
       assert.deepEqual(codesOf(huge.body.errors), [['file', 'BINARY_TYPE_MAX_SIZE']]);
-      const lottie = await uploadSticker({ name: 'Lottie', tags: 'x' }, { bytes: Buffer.from('{"v":"5.5.2","layers":[]}'), name: 'a.json', type: 'application/json' });
+      const lottie = await uploadSticker(
+        { name: 'Lottie', tags: 'x' },
+        { bytes: Buffer.from('{"v":"5.5.2","layers":[]}'), name: 'a.json', type: 'application/json' },
+      );
       assert.equal(lottie.body.format_type, 3, JSON.stringify(lottie.body));
       const gif = await uploadSticker({ name: 'Gif', tags: 'x' }, { bytes: GIF, name: 'a.gif', type: 'image/gif' });
       assert.equal(gif.body.format_type, 4, JSON.stringify(gif.body));
       const apngBytes = Buffer.from(pngImage(1, 1));
       // An acTL chunk name before IDAT marks the PNG animated.
-      const apng = Buffer.concat([apngBytes.subarray(0, 33), Buffer.from([0, 0, 0, 8]), Buffer.from('acTL'), Buffer.alloc(12), apngBytes.subarray(33)]);
-      const animated = await uploadSticker({ name: 'Apng', tags: 'x' }, { bytes: apng, name: 'a.png', type: 'image/png' });
+      const apng = Buffer.concat([
+        apngBytes.subarray(0, 33),
+        Buffer.from([0, 0, 0, 8]),
+        Buffer.from('acTL'),
+        Buffer.alloc(12),
+        apngBytes.subarray(33),
+      ]);
+      const animated = await uploadSticker(
+        { name: 'Apng', tags: 'x' },
+        { bytes: apng, name: 'a.png', type: 'image/png' },
+      );
       assert.equal(animated.body.format_type, 2, JSON.stringify(animated.body));
     });
 
     test('5 stickers at boost level 0: the 6th is 30039', async () => {
-      const fifth = await uploadSticker({ name: 'Fifth', tags: 'x' }, { bytes: pngImage(1, 1), name: 'a.png', type: 'image/png' });
+      const fifth = await uploadSticker(
+        { name: 'Fifth', tags: 'x' },
+        { bytes: pngImage(1, 1), name: 'a.png', type: 'image/png' },
+      );
       assert.equal(fifth.status, 201, JSON.stringify(fifth.body));
-      const full = await uploadSticker({ name: 'Sixth', tags: 'x' }, { bytes: pngImage(1, 1), name: 'a.png', type: 'image/png' });
+      const full = await uploadSticker(
+        { name: 'Sixth', tags: 'x' },
+        { bytes: pngImage(1, 1), name: 'a.png', type: 'image/png' },
+      );
       assert.equal(full.status, 400);
       assert.equal(full.body.code, 30039);
       const listed = await server.request('GET', stickers, { auth: BOT });
@@ -308,7 +379,10 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
       ]);
       const read = await server.request('GET', `/channels/${GENERAL}/messages/${sent.body.id}`, { auth: BOT });
       assert.deepEqual(read.body.sticker_items, sent.body.sticker_items);
-      const unknown = await server.request('POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { sticker_ids: ['1399999999999999999'] } });
+      const unknown = await server.request('POST', `/channels/${GENERAL}/messages`, {
+        auth: BOT,
+        body: { sticker_ids: ['1399999999999999999'] },
+      });
       assert.equal(unknown.body.code, 50081, unknown.text);
       const four = await server.request('POST', `/channels/${GENERAL}/messages`, {
         auth: BOT,
@@ -318,7 +392,10 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
     });
 
     test('edit and delete a sticker: 91 and 92; then 10060; the standard packs', async () => {
-      const edited = await server.request('PATCH', `${stickers}/${stickerId}`, { auth: BOT, body: { name: 'Wumpus 2', description: '' } });
+      const edited = await server.request('PATCH', `${stickers}/${stickerId}`, {
+        auth: BOT,
+        body: { name: 'Wumpus 2', description: '' },
+      });
       assert.equal(edited.status, 200, edited.text);
       assert.equal(edited.body.name, 'Wumpus 2');
       assert.equal(edited.body.description, null);
@@ -329,7 +406,9 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
       assert.equal(after.body.code, 10060);
       assert.equal((await server.request('GET', `/stickers/${stickerId}`, { auth: BOT })).body.code, 10060);
       const log = await server.request('GET', `/guilds/${TEST_GUILD_ID}/audit-logs`, { auth: BOT });
-      const actions = (log.body.audit_log_entries as Json[]).filter((e) => e.target_id === stickerId).map((e) => e.action_type);
+      const actions = (log.body.audit_log_entries as Json[])
+        .filter((e) => e.target_id === stickerId)
+        .map((e) => e.action_type);
       assert.deepEqual(actions.sort(), [90, 91, 92]);
       const packs = await server.request('GET', '/sticker-packs', { auth: BOT });
       assert.equal(packs.body.sticker_packs[0].stickers[0].id, STANDARD_WAVE);

@@ -62,17 +62,31 @@ describe('emoji and sticker operations against the OpenAPI document', () => {
   test('stickers: a form create, list, read, edit, GET /stickers/{id}, a message with sticker_ids, delete', async () => {
     const base = `/guilds/${TEST_GUILD_ID}/stickers`;
     const fields = { name: 'Schema', tags: 'wave', description: 'A sticker' };
-    assertMatchesOperation('POST', '/guilds/{guild_id}/stickers', 'request', { ...fields, file: 'bytes' }, 'multipart/form-data');
+    assertMatchesOperation(
+      'POST',
+      '/guilds/{guild_id}/stickers',
+      'request',
+      { ...fields, file: 'bytes' },
+      'multipart/form-data',
+    );
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
     form.append('file', new Blob([pngImage(2, 2)], { type: 'image/png' }), 'schema.png');
-    const response = await fetch(`${server.api}${base}`, { method: 'POST', headers: { authorization: BOT }, body: form });
+    const response = await fetch(`${server.api}${base}`, {
+      method: 'POST',
+      headers: { authorization: BOT },
+      body: form,
+    });
     const text = await response.text();
     check('POST', '/guilds/{guild_id}/stickers', base, response.status, JSON.parse(text), text);
     const made = JSON.parse(text);
     await call('GET', '/guilds/{guild_id}/stickers', base);
     await call('GET', '/guilds/{guild_id}/stickers/{sticker_id}', `${base}/${made.id}`);
-    await call('PATCH', '/guilds/{guild_id}/stickers/{sticker_id}', `${base}/${made.id}`, { name: 'Schema 2', tags: 'x', description: null });
+    await call('PATCH', '/guilds/{guild_id}/stickers/{sticker_id}', `${base}/${made.id}`, {
+      name: 'Schema 2',
+      tags: 'x',
+      description: null,
+    });
     await call('GET', '/stickers/{sticker_id}', `/stickers/${made.id}`);
     await call('GET', '/stickers/{sticker_id}', `/stickers/${STANDARD_WAVE}`);
     const body = { sticker_ids: [made.id, STANDARD_WAVE] };
@@ -95,7 +109,10 @@ describe('emoji and sticker operations against the OpenAPI document', () => {
       await server.request('GET', `/guilds/${TEST_GUILD_ID}/emojis/1399999999999999999`, { auth: BOT }),
       await server.request('GET', '/stickers/1399999999999999999', { auth: BOT }),
       await server.request('GET', '/sticker-packs/1399999999999999999', { auth: BOT }),
-      await server.request('POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { sticker_ids: ['1399999999999999999'] } }),
+      await server.request('POST', `/channels/${GENERAL}/messages`, {
+        auth: BOT,
+        body: { sticker_ids: ['1399999999999999999'] },
+      }),
     ];
     assert.deepEqual(
       refusals.map((r) => r.body.code),

@@ -128,7 +128,10 @@ function sendFile(reply: FastifyReply, file: ExpressionFile): FastifyReply {
 }
 
 /** The images, outside the API as v10's CDN serves them: no token. */
-export async function expressionFileRoutes(api: FastifyInstance, { expressions }: ExpressionRoutesOptions): Promise<void> {
+export async function expressionFileRoutes(
+  api: FastifyInstance,
+  { expressions }: ExpressionRoutesOptions,
+): Promise<void> {
   api.get<{ Params: { file: string } }>('/emojis/:file', async (request, reply) =>
     sendFile(reply, await expressions.emojiFile(request.params.file)),
   );

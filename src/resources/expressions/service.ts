@@ -175,7 +175,11 @@ export class ExpressionsService {
     const { result } = await this.storeFile(asset, () =>
       this.deps.writes.change(applicationId, guildId, reason, (stored, actor) => {
         const plan = planStickerCreate(stored, actor, sticker, reason);
-        return { structure: { ...structureOf(stored), stickers: plan.stickers }, result: plan.sticker, audit: [plan.audit] };
+        return {
+          structure: { ...structureOf(stored), stickers: plan.stickers },
+          result: plan.sticker,
+          audit: [plan.audit],
+        };
       }),
     );
     return this.wireSticker(guildId, result, true);
@@ -191,7 +195,11 @@ export class ExpressionsService {
     const fields: StickerFields = orThrow(readStickerFields(body, false));
     const { result } = await this.deps.writes.change(applicationId, guildId, reason, (stored, actor) => {
       const plan = planStickerEdit(stored, actor, stickerId, fields, reason);
-      return { structure: { ...structureOf(stored), stickers: plan.stickers }, result: plan.sticker, audit: [plan.audit] };
+      return {
+        structure: { ...structureOf(stored), stickers: plan.stickers },
+        result: plan.sticker,
+        audit: [plan.audit],
+      };
     });
     return this.wireSticker(guildId, result, true);
   }
@@ -296,4 +304,3 @@ async function readStickerUpload(files: readonly IncomingFile[]): Promise<Buffer
   for await (const piece of file.chunks()) pieces.push(piece);
   return Buffer.concat(pieces);
 }
-

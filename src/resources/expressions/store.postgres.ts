@@ -13,10 +13,10 @@ export class PostgresExpressionAssetStore implements ExpressionAssetStore {
   async putAsset(asset: ExpressionAsset, maxPerGuild: number): Promise<'done' | 'full'> {
     return this.conn.transaction(async (client) => {
       // One writer per guild and kind at a time: two racing puts cannot both take the last place.
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('slashd expressions/' || $1 || '/' || $2, 0))", [
-        asset.guild_id,
-        asset.kind,
-      ]);
+      await client.query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('slashd expressions/' || $1 || '/' || $2, 0))",
+        [asset.guild_id, asset.kind],
+      );
       const held = await client.query<{ n: string }>(
         'SELECT count(*) AS n FROM expression_assets WHERE guild_id = $1 AND kind = $2',
         [asset.guild_id, asset.kind],

@@ -60,7 +60,10 @@ export class GuildStructureWrites {
     const change = await this.store.guildStructure.changeGuildStructure(guildId, (guild) => {
       if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
       const planned = plan(guild, botActor(guild, applicationId));
-      const inputs = [...structureAuditInputs(guild, planned.structure, applicationId, reason), ...(planned.audit ?? [])];
+      const inputs = [
+        ...structureAuditInputs(guild, planned.structure, applicationId, reason),
+        ...(planned.audit ?? []),
+      ];
       audit = inputs.map((input) => this.auditLog.entry(input));
       return { structure: planned.structure, result: planned.result, audit };
     });

@@ -44,7 +44,7 @@ import type { DmChannelsService } from '../dms/service.js';
 import type { DmChannel } from '../dms/store.js';
 import type { Slowmode, SlowmodeSender } from './slowmode.js';
 import { storedPollOf, type PollRequest } from '../polls/rules.js';
-import { stickerItemsOf } from '../expressions/message-stickers.js';
+import { stickerItemsOf } from '../expressions/rules/message-stickers.js';
 import type { PollStore } from '../polls/store.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */

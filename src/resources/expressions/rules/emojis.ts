@@ -107,7 +107,12 @@ export interface EmojiPlan {
   audit: AuditEntryInput;
 }
 
-function entry(guild: Guild, actor: StructureActor, reason: string | null, target: string): Omit<AuditEntryInput, 'action_type' | 'changes'> {
+function entry(
+  guild: Guild,
+  actor: StructureActor,
+  reason: string | null,
+  target: string,
+): Omit<AuditEntryInput, 'action_type' | 'changes'> {
   return { guild_id: guild.id, user_id: actor.id, reason, target_id: target };
 }
 

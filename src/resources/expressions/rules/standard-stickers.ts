@@ -38,7 +38,7 @@ const STANDARD_PACK = {
   name: 'slashd Basics',
   description: 'The standard stickers of a slashd server.',
   stickers: [...STANDARD_STICKERS],
-  cover_sticker_id: STANDARD_STICKERS[0]!.id as string,
+  cover_sticker_id: STANDARD_STICKERS[0]!.id,
 } satisfies APIStickerPack;
 
 /** Every standard sticker pack. */

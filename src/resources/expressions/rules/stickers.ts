@@ -47,8 +47,16 @@ function readFields(record: JsonRecord, issues: Issues, required: boolean): Stic
   const fields: StickerFields = {};
   const name = (value: unknown) => readBounded(value, 'name', STICKER_NAME_MIN, STICKER_NAME_MAX, issues);
   const tags = (value: unknown) => readBounded(value, 'tags', STICKER_TAGS_MIN, STICKER_TAGS_MAX, issues);
-  const readName = required ? readRequired(record.name, ['name'], issues, name) : isAbsent(record.name) ? undefined : name(record.name);
-  const readTags = required ? readRequired(record.tags, ['tags'], issues, tags) : isAbsent(record.tags) ? undefined : tags(record.tags);
+  const readName = required
+    ? readRequired(record.name, ['name'], issues, name)
+    : isAbsent(record.name)
+      ? undefined
+      : name(record.name);
+  const readTags = required
+    ? readRequired(record.tags, ['tags'], issues, tags)
+    : isAbsent(record.tags)
+      ? undefined
+      : tags(record.tags);
   if (readName !== undefined) fields.name = readName;
   if (readTags !== undefined) fields.tags = readTags;
   if (record.description !== undefined) {
@@ -79,7 +87,12 @@ export interface StickerPlan {
 
 /** The fields of a sticker an audit entry names, as v10 names them. */
 function stickerFields(sticker: Sticker): Record<string, unknown> {
-  return { name: sticker.name, tags: sticker.tags, description: sticker.description ?? '', format_type: sticker.format_type };
+  return {
+    name: sticker.name,
+    tags: sticker.tags,
+    description: sticker.description ?? '',
+    format_type: sticker.format_type,
+  };
 }
 
 function entry(guild: Guild, actor: StructureActor, reason: string | null, target: string) {

@@ -34,7 +34,7 @@ import {
 } from './messages.js';
 import { checkComponentsV2Message, setsComponentsV2, type EditedMessageState } from './components-v2.js';
 import { readPollRequest } from '../../polls/rules.js';
-import { readStickerIds } from '../../expressions/message-stickers.js';
+import { readStickerIds } from '../../expressions/rules/message-stickers.js';
 
 /** The flags an interaction message may set. */
 export const MESSAGE_FLAGS_ALLOWED =

@@ -139,7 +139,7 @@ export interface StoredMessage {
   message_reference?: StoredMessageReference;
   /** Its poll (docs/v10-behaviour.md#polls); the votes are the polls store's. */
   poll?: StoredPoll;
-  /** Its stickers (`sticker_ids` as the message was sent: src/resources/expressions/message-stickers.ts); absent: none. */
+  /** Its stickers (`sticker_ids` as the message was sent: src/resources/expressions/rules/message-stickers.ts); absent: none. */
   sticker_items?: APIStickerItem[];
   /** A message type set when the message is made (a poll's result, 46); absent: worked out by `messageTypeOf`. */
   type?: MessageType;

@@ -4,14 +4,14 @@
  * (id, name, format), as every read renders them. The messages resource calls these two functions.
  */
 import type { APIStickerItem } from 'discord-api-types/v10';
-import { apiError } from '../../core/io/errors.js';
-import type { IssuePath } from '../../core/io/issue.js';
-import { readList, readSnowflake } from '../../core/io/read.js';
-import { reportTooLong, type Issues } from '../../core/io/report.js';
-import { findGuildSticker } from '../../core/world/stickers.js';
-import type { Guild } from '../../core/world/types.js';
-import { MESSAGE_STICKERS_MAX } from './rules/limits.js';
-import { findStandardSticker } from './rules/standard-stickers.js';
+import { apiError } from '../../../core/io/errors.js';
+import type { IssuePath } from '../../../core/io/issue.js';
+import { readList, readSnowflake } from '../../../core/io/read.js';
+import { reportTooLong, type Issues } from '../../../core/io/report.js';
+import { findGuildSticker } from '../../../core/world/stickers.js';
+import type { Guild } from '../../../core/world/types.js';
+import { MESSAGE_STICKERS_MAX } from './limits.js';
+import { findStandardSticker } from './standard-stickers.js';
 
 /** `sticker_ids`: at most three sticker ids. */
 export function readStickerIds(raw: unknown, path: IssuePath, issues: Issues): string[] | undefined {
