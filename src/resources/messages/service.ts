@@ -271,7 +271,8 @@ export class ChannelMessagesService {
     const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
       this.find(guild, channel, id, author.id),
     );
-    const stickers = stickerItemsOf(guild, data.sticker_ids);
+    // v10's webhook execute takes no `sticker_ids`: only a bot's or a user's own message carries stickers.
+    const stickers = fields.webhook_id === undefined ? stickerItemsOf(guild, data.sticker_ids) : [];
     const message: StoredMessage = {
       ...newMessageFields(data, fields.id ?? this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
       ...addressing,
