@@ -391,6 +391,18 @@ function describeExpressions(name: string, options: () => ServerOptions, cleanup
       assert.deepEqual(codesOf(four.body.errors), [['sticker_ids', 'BASE_TYPE_MAX_LENGTH']]);
     });
 
+    test('a new session’s GUILD_CREATE lists the made emojis and stickers', async () => {
+      const fresh = new Inbox<RawDispatch>((p) => String(p.t));
+      const late = await watchingBot(server, OTHER_BOT_TOKEN, [GatewayIntentBits.Guilds], fresh);
+      try {
+        const created = await fresh.find((p) => p.t === 'GUILD_CREATE' && p.d.id === TEST_GUILD_ID, 'GUILD_CREATE');
+        assert.ok(created.d.emojis.some((e: Json) => e.id === emojiId));
+        assert.ok(created.d.stickers.some((s: Json) => s.id === stickerId && s.tags === 'wave'));
+      } finally {
+        await late.destroy();
+      }
+    });
+
     test('edit and delete a sticker: 91 and 92; then 10060; the standard packs', async () => {
       const edited = await server.request('PATCH', `${stickers}/${stickerId}`, {
         auth: BOT,
