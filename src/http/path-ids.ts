@@ -31,6 +31,8 @@ const UNKNOWN_IN_COLLECTION: Readonly<Record<string, ErrorName>> = {
   pins: 'UnknownMessage',
   roles: 'UnknownRole',
   snapshots: 'UnknownSnapshot',
+  'sticker-packs': 'UnknownStickerPack',
+  stickers: 'UnknownSticker',
   'thread-members': 'UnknownMember',
   users: 'UnknownUser',
   webhooks: 'UnknownWebhook',

@@ -13,6 +13,7 @@ import { commandPermissionsResource } from './command-permissions/index.js';
 import { commandsResource } from './commands/index.js';
 import { consoleResource } from './console/index.js';
 import { dmsResource } from './dms/index.js';
+import { expressionsResource } from './expressions/index.js';
 import { faultsResource } from './faults/index.js';
 import { gatewayResource } from './gateway/index.js';
 import { guildStructureResource } from './guild-structure/index.js';
@@ -50,6 +51,7 @@ export const RESOURCES: readonly Resource[] = [
   commandsResource,
   consoleResource,
   dmsResource,
+  expressionsResource,
   faultsResource,
   gatewayResource,
   guildStructureResource,

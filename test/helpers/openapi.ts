@@ -369,13 +369,15 @@ function withDocumentRefs(node: unknown): unknown {
 /**
  * Throws unless `value` matches what the document's operation `method template` (e.g. `POST`,
  * `/channels/{channel_id}/webhooks`) says of its JSON request body (`'request'`) or of its answer
- * with `status`: for operations whose schemas are written inline rather than named.
+ * with `status`: for operations whose schemas are written inline rather than named. A form's
+ * fields (`multipart/form-data` as `mediaType`) are checked as an object of its parts.
  */
 export function assertMatchesOperation(
   method: string,
   template: string,
   part: 'request' | number,
   value: unknown,
+  mediaType = 'application/json',
 ): void {
   documentPaths ??= (JSON.parse(readFileSync(fixturePath('openapi', 'openapi.json'), 'utf8')) as Json).paths as Json;
   const operation = ((documentPaths[template] as Json | undefined)?.[method.toLowerCase()] ?? null) as Json | null;
@@ -385,9 +387,9 @@ export function assertMatchesOperation(
       ? (operation.requestBody as Json | undefined)?.content
       : ((operation.responses as Json)[String(part)] as Json | undefined)?.content
   ) as Json | undefined;
-  const schema = (content?.['application/json'] as Json | undefined)?.schema;
-  assert.ok(schema, `the document gives ${method} ${template} no JSON schema for ${part}`);
-  const key = `${method} ${template} ${part}`;
+  const schema = (content?.[mediaType] as Json | undefined)?.schema;
+  assert.ok(schema, `the document gives ${method} ${template} no ${mediaType} schema for ${part}`);
+  const key = `${method} ${template} ${part} ${mediaType}`;
   let validate = validators.get(key);
   if (!validate) {
     validate = ajv().compile(withDocumentRefs(schema) as Json);

@@ -75,6 +75,8 @@ export const ERRORS = {
   UnknownUser: { status: 404, code: 10013, message: 'Unknown User' },
   // v10 answers an emoji it does not know (or cannot read) with 400, not 404.
   UnknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
+  UnknownSticker: { status: 404, code: 10060, message: 'Unknown Sticker' },
+  UnknownStickerPack: { status: 404, code: 10061, message: 'Unknown Sticker Pack' },
   UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
   /** An invite that never was, was deleted, expired or was used up. */
   UnknownInvite: { status: 404, code: 10006, message: 'Unknown Invite' },
@@ -141,6 +143,10 @@ export const ERRORS = {
   // Limits and state.
   MaxPins: { status: 400, code: 30003, message: 'Maximum number of pins reached ({limit})' },
   MaxWebhooks: { status: 400, code: 30007, message: 'Maximum number of webhooks reached ({limit})' },
+  /** A guild's emoji slots of one kind (static or animated) at its boost level are full. */
+  MaxEmojis: { status: 400, code: 30008, message: 'Maximum number of emojis reached ({limit})' },
+  /** A guild's sticker slots at its boost level are full. */
+  MaxStickers: { status: 400, code: 30039, message: 'Maximum number of stickers reached ({limit})' },
   MaxReactions: { status: 400, code: 30010, message: 'Maximum number of reactions reached ({limit})' },
   MaxGuildRoles: { status: 400, code: 30005, message: 'Maximum number of guild roles reached ({limit})' },
   MaxScheduledEvents: {
@@ -163,6 +169,8 @@ export const ERRORS = {
   },
   /** Deleting @everyone, or moving it (docs/decisions.md, "Roles and channels"). */
   InvalidRole: { status: 400, code: 50028, message: 'Invalid Role' },
+  /** A message's `sticker_ids` names a sticker that is neither the guild's nor a standard one. */
+  InvalidSticker: { status: 400, code: 50081, message: 'Invalid sticker sent' },
   MaxApplicationCommands: {
     status: 400,
     code: 30032,

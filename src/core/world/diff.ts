@@ -12,12 +12,14 @@ import type {
   GatewayGuildMemberUpdateDispatchData,
   GatewayGuildRoleDeleteDispatchData,
   GatewayGuildRoleModifyDispatchData,
+  GatewayGuildStickersUpdateDispatchData,
 } from 'discord-api-types/v10';
 import { fromWorldMessage } from '../../resources/messages/rules/messages.js';
 import type { WirePayload } from '../wire-payload.js';
 import { isThread } from '../permissions/channels.js';
 import { withCounters, NO_STORED_COUNTERS, type CountersOf, type StoredChannelCounters } from './channel-counters.js';
 import { guildEmojis, toWireGuildEmoji } from './emojis.js';
+import { guildStickers, toWireGuildSticker } from './stickers.js';
 import { directoryOf, findGuildMember, guildBotIds, guildMembers, type WorldDirectory } from './guild-members.js';
 import { guildDispatch, messageDeleteDispatch, messageDispatch, type WorldEvent } from './dispatch.js';
 import type { Channel, Guild, Message, World } from './types.js';
@@ -121,6 +123,19 @@ function diffEmojis(before: Guild, after: Guild, out: WorldEvent[]): void {
       guild_id: after.id,
       emojis,
     } satisfies GatewayGuildEmojisUpdateDispatchData),
+  );
+}
+
+/** The guild's stickers, whole, when any was added, changed or removed (GUILD_EXPRESSIONS intent). */
+function diffStickers(before: Guild, after: Guild, out: WorldEvent[]): void {
+  const wire = (guild: Guild) => guildStickers(guild).map((sticker) => toWireGuildSticker(guild.id, sticker));
+  const stickers = wire(after);
+  if (same(wire(before), stickers)) return;
+  out.push(
+    guildDispatch('GUILD_STICKERS_UPDATE', after.id, null, {
+      guild_id: after.id,
+      stickers,
+    } satisfies GatewayGuildStickersUpdateDispatchData),
   );
 }
 
@@ -245,6 +260,7 @@ function diffGuild(
   }
   diffRoles(before, after, out);
   diffEmojis(before, after, out);
+  diffStickers(before, after, out);
   diffChannels(before, after, stored, out);
   diffMembers(before, after, dirs, out);
   diffMessages(before, after, dirs.after, out);

@@ -12,6 +12,7 @@ import type {
   GatewayDispatchEvents,
   GatewayGuildBanAddDispatchData,
   GatewayGuildEmojisUpdateDispatchData,
+  GatewayGuildStickersUpdateDispatchData,
   GatewayGuildMemberAddDispatchData,
   GatewayGuildMemberRemoveDispatchData,
   GatewayGuildMemberUpdateDispatchData,
@@ -48,6 +49,7 @@ export interface WorldDispatchPayloads {
   [GatewayDispatchEvents.GuildRoleUpdate]: GatewayGuildRoleModifyDispatchData;
   [GatewayDispatchEvents.GuildRoleDelete]: GatewayGuildRoleDeleteDispatchData;
   [GatewayDispatchEvents.GuildEmojisUpdate]: GatewayGuildEmojisUpdateDispatchData;
+  [GatewayDispatchEvents.GuildStickersUpdate]: GatewayGuildStickersUpdateDispatchData;
   [GatewayDispatchEvents.ChannelCreate]: WireGuildChannel;
   [GatewayDispatchEvents.ChannelUpdate]: WireGuildChannel;
   [GatewayDispatchEvents.ChannelDelete]: WireGuildChannel;

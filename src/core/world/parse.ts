@@ -33,6 +33,7 @@ import type {
   Application,
   Channel,
   Emoji,
+  Sticker,
   GroupDm,
   Guild,
   GuildSettings,
@@ -268,7 +269,30 @@ function readEmoji(r: Reader, value: unknown, path: IssuePath): Emoji {
     animated: r.boolean(o.animated, [...path, 'animated'], false),
     roles: r.snowflakeList(o.roles, [...path, 'roles']),
     available: r.boolean(o.available, [...path, 'available'], true),
+    ...(o.user_id !== undefined ? { user_id: r.snowflake(o.user_id, [...path, 'user_id']) } : {}),
   };
+}
+
+/** A sticker the API made, as an export writes it (its file is the expressions store's). */
+function readSticker(r: Reader, value: unknown, path: IssuePath): Sticker {
+  const o = r.object(value, path);
+  return {
+    id: r.snowflake(o.id, [...path, 'id']),
+    name: r.string(o.name, [...path, 'name']),
+    description: r.nullableString(o.description, [...path, 'description']),
+    tags: r.string(o.tags, [...path, 'tags'], ''),
+    format_type: r.integer(o.format_type, [...path, 'format_type'], 1),
+    available: r.boolean(o.available, [...path, 'available'], true),
+    ...(o.user_id !== undefined ? { user_id: r.snowflake(o.user_id, [...path, 'user_id']) } : {}),
+  };
+}
+
+/** A guild's stickers, bounded as its emojis are; only when given. */
+function readGuildStickers(r: Reader, value: unknown, path: IssuePath): { stickers?: Sticker[] } {
+  if (value === undefined) return {};
+  const list = r.list(value, path);
+  if (list.length > GUILD_EMOJIS_MAX) reportBadLength(r.issues, path, 0, GUILD_EMOJIS_MAX);
+  return { stickers: list.map((v, i) => readSticker(r, v, [...path, i])) };
 }
 
 /** A guild's emojis, bounded; only when given, so that worlds without emojis keep their exact shape. */
@@ -357,6 +381,7 @@ function readGuild(r: Reader, value: unknown, path: IssuePath): Guild {
     installs: each('installs', readInstall),
     messages: each('messages', readMessage),
     ...readGuildEmojis(r, o.emojis, [...path, 'emojis']),
+    ...readGuildStickers(r, o.stickers, [...path, 'stickers']),
     ...readGuildSettings(r, o.settings, [...path, 'settings']),
   };
   checkWorldThreads(r.issues, o.channels, guild.channels, [...path, 'channels']);

@@ -134,6 +134,24 @@ export interface Emoji {
   roles: string[];
   /** False once the guild lost the boosts it needed: it cannot be used. */
   available: boolean;
+  /** Who uploaded it (a bot by its application id); absent for the world file's. */
+  user_id?: string;
+}
+
+/** A guild's custom sticker (v10's sticker object of type GUILD; its file is the expressions store's). */
+export interface Sticker {
+  id: string;
+  /** 2-30 characters. */
+  name: string;
+  /** Empty, or 2-100 characters; null: none. */
+  description: string | null;
+  /** The autocomplete/suggestion tags, as sent (up to 200 characters). */
+  tags: string;
+  /** v10's sticker format (1 PNG, 2 APNG, 3 LOTTIE, 4 GIF). */
+  format_type: number;
+  available: boolean;
+  /** Who uploaded it (a bot by its application id). */
+  user_id?: string;
 }
 
 export interface Guild {
@@ -148,6 +166,8 @@ export interface Guild {
   messages: Message[];
   /** Its custom emojis; absent: none (a guild stored before emojis existed reads the same). */
   emojis?: Emoji[];
+  /** Its custom stickers (made through the API); absent: none. */
+  stickers?: Sticker[];
   /** The settings the API changed (`PATCH /guilds/{id}`); absent: v10's defaults (core/world/guild-settings.ts). */
   settings?: GuildSettings;
 }

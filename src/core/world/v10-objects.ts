@@ -24,6 +24,7 @@ import { findInstall } from '../permissions/install.js';
 import { snowflakeTimestampMs } from '../snowflake.js';
 import type { CountersOf } from './channel-counters.js';
 import { guildEmojis, toWireGuildEmoji } from './emojis.js';
+import { guildStickers, toWireGuildSticker } from './stickers.js';
 import { guildFeatures, toWireGuildSettingsFields, toWireInviteGuildFields } from './guild-settings.js';
 import type { GuildMemberView } from './guild-members.js';
 import { PRIVATE_THREAD_TYPE, type Channel, type Guild } from './types.js';
@@ -249,7 +250,7 @@ export function toWireGuild(guild: Guild): WirePayload<WireGuild> {
     nsfw: false,
     nsfw_level: 0,
     emojis: guildEmojis(guild).map(toWireGuildEmoji),
-    stickers: [],
+    stickers: guildStickers(guild).map((sticker) => toWireGuildSticker(guild.id, sticker)),
     incidents_data: null,
   } satisfies WireGuild;
 }

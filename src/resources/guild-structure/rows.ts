@@ -1,10 +1,12 @@
 /** What both stores do alike around `changeGuildStructure`: the new document and what it drops. */
-import type { Guild, Member } from '../../core/world/types.js';
+import type { Emoji, Guild, Member, Role } from '../../core/world/types.js';
 import type { GuildStructure } from './store.js';
 
 /** The guild's document (members left out) with the structure written in. */
 export function withStructure(document: Guild, structure: GuildStructure): Guild {
   const channelIds = new Set(structure.channels.map((c) => c.id));
+  const emojis = emojisOfRoles(structure.emojis ?? document.emojis, structure.roles);
+  const stickers = structure.stickers ?? document.stickers;
   return {
     ...document,
     members: [],
@@ -12,7 +14,18 @@ export function withStructure(document: Guild, structure: GuildStructure): Guild
     channels: structure.channels,
     // The world file's messages of a channel that is gone go with it.
     messages: document.messages.filter((m) => channelIds.has(m.channel_id)),
+    ...(emojis ? { emojis } : {}),
+    ...(stickers ? { stickers } : {}),
   };
+}
+
+/** The emojis with a deleted role taken from those it locked (v10: the emoji is then everyone's, or its other roles'). */
+function emojisOfRoles(emojis: Emoji[] | undefined, roles: readonly Role[]): Emoji[] | undefined {
+  if (!emojis?.some((emoji) => emoji.roles.length > 0)) return emojis;
+  const kept = new Set(roles.map((role) => role.id));
+  return emojis.map((emoji) =>
+    emoji.roles.every((id) => kept.has(id)) ? emoji : { ...emoji, roles: emoji.roles.filter((id) => kept.has(id)) },
+  );
 }
 
 /** The ids of `before` that `after` no longer has. */

@@ -4,12 +4,17 @@
  * and channels"). `Store.guildStructure`.
  */
 import type { AuditEntry } from '../audit-log/rules.js';
-import type { Channel, Guild, Role } from '../../core/world/types.js';
+import type { Channel, Emoji, Guild, Role, Sticker } from '../../core/world/types.js';
 
-/** The roles and channels a guild has after a change, in their order (which is their position). */
+/**
+ * The roles and channels a guild has after a change, in their order (which is their position), and
+ * its emojis and stickers when the change is of them (absent: kept as they are).
+ */
 export interface GuildStructure {
   roles: Role[];
   channels: Channel[];
+  emojis?: Emoji[];
+  stickers?: Sticker[];
 }
 
 /**

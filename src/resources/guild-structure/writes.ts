@@ -6,7 +6,7 @@
  */
 import { botActor, type StructureActor } from './rules/actor.js';
 import { structureAuditInputs } from './rules/audit.js';
-import type { AuditEntry } from '../audit-log/rules.js';
+import type { AuditEntry, AuditEntryInput } from '../audit-log/rules.js';
 import { apiError } from '../../core/io/errors.js';
 import { diffWorlds } from '../../core/world/diff.js';
 import { botInGuild } from '../../core/world/guild-members.js';
@@ -25,8 +25,14 @@ export interface StructureStore {
   readonly interactions: Pick<InteractionStore, 'channelCounters'>;
 }
 
-/** What a change answers: the structure after it, and what the route returns. */
-export type StructurePlan<R> = (guild: Guild, actor: StructureActor) => { structure: GuildStructure; result: R };
+/**
+ * What a change answers: the structure after it, what the route returns, and the audit log entries
+ * of what the roles' and channels' diff does not name (an emoji's, a sticker's).
+ */
+export type StructurePlan<R> = (
+  guild: Guild,
+  actor: StructureActor,
+) => { structure: GuildStructure; result: R; audit?: readonly AuditEntryInput[] };
 
 /** The guild alone, as the diff reads it: its members and the world file's messages left out. */
 function worldOf(guild: Guild): World {
@@ -54,10 +60,12 @@ export class GuildStructureWrites {
     const change = await this.store.guildStructure.changeGuildStructure(guildId, (guild) => {
       if (!botInGuild(guild, applicationId)) throw apiError('MissingAccess');
       const planned = plan(guild, botActor(guild, applicationId));
-      audit = structureAuditInputs(guild, planned.structure, applicationId, reason).map((input) =>
-        this.auditLog.entry(input),
-      );
-      return { ...planned, audit };
+      const inputs = [
+        ...structureAuditInputs(guild, planned.structure, applicationId, reason),
+        ...(planned.audit ?? []),
+      ];
+      audit = inputs.map((input) => this.auditLog.entry(input));
+      return { structure: planned.structure, result: planned.result, audit };
     });
     if (!change) throw apiError('UnknownGuild');
     // Both guilds' channels (a deleted one among them), in one read.

@@ -62,14 +62,6 @@ export async function guildRoutes(api: FastifyInstance, { guilds, guildEdit }: G
     guilds.roles(viewerOf(request), request.params.guildId),
   );
 
-  api.get<{ Params: GuildParams }>('/guilds/:guildId/emojis', READER, async (request) =>
-    guilds.emojis(viewerOf(request), request.params.guildId),
-  );
-
-  api.get<{ Params: GuildParams & { emojiId: string } }>('/guilds/:guildId/emojis/:emojiId', READER, async (request) =>
-    guilds.emoji(viewerOf(request), request.params.guildId, request.params.emojiId),
-  );
-
   api.get<{ Params: GuildParams & { userId: string } }>('/guilds/:guildId/members/:userId', READER, async (request) =>
     guilds.member(viewerOf(request), request.params.guildId, request.params.userId),
   );

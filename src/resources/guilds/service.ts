@@ -5,7 +5,6 @@
  * an unknown guild 10004.
  */
 import { ApplicationFlags } from 'discord-api-types/v10';
-import { findGuildEmoji, guildEmojis, toWireGuildEmoji } from '../../core/world/emojis.js';
 import { apiError } from '../../core/io/errors.js';
 import { isThread } from '../../core/permissions/channels.js';
 import { isSnowflake } from '../../core/snowflake.js';
@@ -94,17 +93,6 @@ export class GuildsService {
 
   async roles(viewer: Viewer, guildId: string): Promise<WireObject[]> {
     return toWireRoles(await visibleGuild(this.store, viewer, guildId));
-  }
-
-  /** The guild's custom emojis (the world file's), as v10's emoji objects. */
-  async emojis(viewer: Viewer, guildId: string): Promise<WireObject[]> {
-    return guildEmojis(await visibleGuild(this.store, viewer, guildId)).map(toWireGuildEmoji);
-  }
-
-  async emoji(viewer: Viewer, guildId: string, emojiId: string): Promise<WireObject> {
-    const emoji = findGuildEmoji(await visibleGuild(this.store, viewer, guildId), emojiId);
-    if (!emoji) throw apiError('UnknownEmoji');
-    return toWireGuildEmoji(emoji);
   }
 
   async member(viewer: Viewer, guildId: string, userId: string): Promise<WireObject> {

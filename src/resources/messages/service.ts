@@ -45,6 +45,7 @@ import type { DmChannelsService, WirePrivateChannel } from '../dms/service.js';
 import type { DmChannel } from '../dms/store.js';
 import type { Slowmode, SlowmodeSender } from './slowmode.js';
 import { storedPollOf, type PollRequest } from '../polls/rules.js';
+import { stickerItemsOf } from '../expressions/rules/message-stickers.js';
 import type { PollStore } from '../polls/store.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
@@ -274,10 +275,13 @@ export class ChannelMessagesService {
     const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
       this.find(guild, channel, id, author.id),
     );
+    // v10's webhook execute takes no `sticker_ids`: only a bot's or a user's own message carries stickers.
+    const stickers = fields.webhook_id === undefined ? stickerItemsOf(guild, data.sticker_ids) : [];
     const message: StoredMessage = {
       ...newMessageFields(data, fields.id ?? this.deps.ids.next(), channel.id, guild.id, author, this.deps.now()),
       ...addressing,
       ...fields,
+      ...(stickers.length > 0 ? { sticker_items: stickers } : {}),
     };
     await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message);

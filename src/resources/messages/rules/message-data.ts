@@ -34,6 +34,7 @@ import {
 } from './messages.js';
 import { checkComponentsV2Message, setsComponentsV2, type EditedMessageState } from './components-v2.js';
 import { readPollRequest } from '../../polls/rules.js';
+import { readStickerIds } from '../../expressions/rules/message-stickers.js';
 
 /** The flags an interaction message may set. */
 export const MESSAGE_FLAGS_ALLOWED =
@@ -96,19 +97,21 @@ const FIELD_READERS: Readonly<Record<string, FieldReader>> = {
   attachments: readObjectList(MESSAGE_ATTACHMENTS_MAX),
   // A checked poll request (`PollRequest`): the message's expiry is its creation time's.
   poll: readPollRequest,
+  sticker_ids: readStickerIds,
 };
 
 function isNonEmptyList(value: unknown): boolean {
   return Array.isArray(value) && value.length > 0;
 }
 
-/** Something to show: text, an embed, a component, an attachment or a poll. */
+/** Something to show: text, an embed, a component, an attachment, a sticker or a poll. */
 function hasSomethingToShow(value: Record<string, unknown>): boolean {
   return (
     (typeof value.content === 'string' && value.content.length > 0) ||
     isNonEmptyList(value.embeds) ||
     isNonEmptyList(value.components) ||
     isNonEmptyList(value.attachments) ||
+    isNonEmptyList(value.sticker_ids) ||
     (value.poll !== undefined && value.poll !== null)
   );
 }

@@ -11,6 +11,7 @@ import {
   type APIMessage,
   type APIMessageInteraction,
   type APIMessageTopLevelComponent,
+  type APIStickerItem,
   type APIUser,
   type ApplicationCommandType,
 } from 'discord-api-types/v10';
@@ -146,6 +147,8 @@ export interface StoredMessage {
   message_reference?: StoredMessageReference;
   /** Its poll (docs/v10-behaviour.md#polls); the votes are the polls store's. */
   poll?: StoredPoll;
+  /** Its stickers (`sticker_ids` as the message was sent: src/resources/expressions/rules/message-stickers.ts); absent: none. */
+  sticker_items?: APIStickerItem[];
   /** A message type set when the message is made (a poll's result, 46); absent: worked out by `messageTypeOf`. */
   type?: MessageType;
 }
@@ -384,6 +387,7 @@ export function toWireMessage(message: StoredMessage, ctx: MessageRenderContext)
     addReply(wire, message.message_reference, ctx, hasFlag(message.flags, MessageFlags.IsCrosspost));
   }
   if (message.poll) wire.poll = toWirePoll(message.poll, message.poll.results);
+  if (message.sticker_items) wire.sticker_items = message.sticker_items;
   if (message.interaction_metadata) {
     wire.interaction_metadata = wireInteractionMetadata(message.interaction_metadata, ctx);
     wire.interaction = wireLegacyInteraction(message.interaction_metadata, ctx);
