@@ -26,6 +26,7 @@ import { botInGuild, botMember, guildMembers, type GuildMemberView } from '../..
 import { memberOf } from '../../core/world/member-index.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { appBasePermissions, toWireGuildMember, toWireMemberUser } from '../../core/world/v10-objects.js';
+import { botUsername } from '../../core/world/wire.js';
 import type { GuildMemberStore, WorldStore } from '../../store/store.js';
 import type { AuditLog } from '../audit-log/service.js';
 import { guildDirectory } from '../world/reads.js';
@@ -203,7 +204,7 @@ export class MembersService {
     const starts = (text: string | null | undefined) =>
       typeof text === 'string' && text.toLowerCase().startsWith(prefix);
     return guildMembers(guild, await guildDirectory(this.parts.world, guild))
-      .filter((view) => starts(view.member.nick) || starts(view.user?.username) || starts(view.bot?.name))
+      .filter((view) => starts(view.member.nick) || starts(view.user?.username) || starts(view.bot && botUsername(view.bot)))
       .slice(0, limit)
       .map((view) => toWireGuildMember(guild, view));
   }

@@ -1,7 +1,7 @@
 /** Channel webhooks: made by bots, executed with their tokens, deleted with their channel. */
 import { defineResource } from '../resource.js';
 import { webhooksTable } from './migrations/2026-12-02-webhooks.js';
-import { webhookAvatarRoutes, webhookRoutes } from './routes.js';
+import { webhookRoutes } from './routes.js';
 import { WebhooksService } from './service.js';
 import { SqliteWebhookStore } from './store.sqlite.js';
 import { PostgresWebhookStore } from './store.postgres.js';
@@ -40,9 +40,6 @@ export const webhooksResource = defineResource({
   },
   apiRoutes: async (api, { services }) => {
     await api.register(webhookRoutes, { webhooks: services.webhooks });
-  },
-  rootRoutes: async (app, { services }) => {
-    await app.register(webhookAvatarRoutes, { webhooks: services.webhooks });
   },
   migrations: [webhooksTable],
 });
