@@ -141,7 +141,7 @@ export function planBotProfileEdit(
     change === undefined ? kept : (change?.hash ?? null);
   return ok({
     profile: {
-      username: renamed ? edit.username! : before.username,
+      username: renamed ? edit.username : before.username,
       avatar: imageHash(edit.avatar, before.avatar),
       banner: imageHash(edit.banner, before.banner),
       username_changes: changes,
