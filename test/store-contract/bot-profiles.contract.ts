@@ -30,7 +30,10 @@ export function describeBotProfileStoreContract(name: string, make: MakeStores):
       assert.equal(await store().mutateBotProfile(APP_A, writing(null)), null);
       assert.equal(await store().getBotProfile(APP_A), null);
       const first = profile({ username: 'First', avatar: PNG.hash, username_changes: [START_MS] });
-      assert.equal(await store().mutateBotProfile(APP_A, writing({ profile: first, avatar: PNG, banner: undefined })), null);
+      assert.equal(
+        await store().mutateBotProfile(APP_A, writing({ profile: first, avatar: PNG, banner: undefined })),
+        null,
+      );
       assert.deepEqual(await store().getBotProfile(APP_A), first);
       assert.deepEqual(await store().mutateBotProfile(APP_A, writing(null)), first);
       assert.equal(await store().getBotProfile(APP_B), null, 'another application’s is untouched');
@@ -73,7 +76,10 @@ export function describeBotProfileStoreContract(name: string, make: MakeStores):
       assert.equal(after?.name, 'App A renamed');
       assert.deepEqual(after?.bot_profile, shown);
       const exported = await t.stores.world.exportWorld();
-      assert.ok(exported.applications.every((app) => !('bot_profile' in app)), 'no world file carries a profile');
+      assert.ok(
+        exported.applications.every((app) => !('bot_profile' in app)),
+        'no world file carries a profile',
+      );
       await t.stores.world.deleteApplication(APP_A);
       assert.equal(await store().getBotProfile(APP_A), null);
       assert.equal(await store().getBotImage(APP_A, 'avatar', PNG.hash), null);

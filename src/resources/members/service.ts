@@ -204,7 +204,9 @@ export class MembersService {
     const starts = (text: string | null | undefined) =>
       typeof text === 'string' && text.toLowerCase().startsWith(prefix);
     return guildMembers(guild, await guildDirectory(this.parts.world, guild))
-      .filter((view) => starts(view.member.nick) || starts(view.user?.username) || starts(view.bot && botUsername(view.bot)))
+      .filter(
+        (view) => starts(view.member.nick) || starts(view.user?.username) || starts(view.bot && botUsername(view.bot)),
+      )
       .slice(0, limit)
       .map((view) => toWireGuildMember(guild, view));
   }

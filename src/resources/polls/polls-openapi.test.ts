@@ -57,7 +57,10 @@ describe('poll operations against the OpenAPI document', () => {
   });
 
   test('refusals are ErrorResponse bodies', async () => {
-    const sent = await server.request('POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { content: 'no poll' } });
+    const sent = await server.request('POST', `/channels/${GENERAL}/messages`, {
+      auth: BOT,
+      body: { content: 'no poll' },
+    });
     for (const [method, path, auth, body] of [
       ['GET', `/channels/${GENERAL}/polls/${sent.body.id}/answers/1`, BOT, undefined],
       ['POST', `/channels/${GENERAL}/polls/${sent.body.id}/expire`, BOT, undefined],

@@ -22,7 +22,9 @@ export async function guildCreateEvents(
 ): Promise<WireEvent[]> {
   const viewer = { kind: 'bot' as const, applicationId };
   const now = deps.now();
-  const seen = (await deps.events.listScheduledEvents(guild.id)).filter((event) => viewerSeesEvent(guild, viewer, event));
+  const seen = (await deps.events.listScheduledEvents(guild.id)).filter((event) =>
+    viewerSeesEvent(guild, viewer, event),
+  );
   const wired: WireEvent[] = [];
   for (const event of seen) {
     const creator = await wirePublicUserOrBot(deps.world, event.creator_id);

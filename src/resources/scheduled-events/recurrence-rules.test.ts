@@ -48,13 +48,25 @@ describe('recurrence rules as v10 validates them', () => {
       [{ frequency: WEEKLY, by_weekday: [1, 2] }, 'recurrence_rule.by_weekday'],
       [{ frequency: WEEKLY, by_weekday: [1], by_n_weekday: [{ n: 1, day: 1 }] }, 'recurrence_rule.by_n_weekday'],
       [{ frequency: MONTHLY, by_n_weekday: [{ n: 1, day: 0 }], interval: 2 }, 'recurrence_rule.interval'],
-      [{ frequency: MONTHLY, by_n_weekday: [{ n: 1, day: 0 }, { n: 3, day: 0 }] }, 'recurrence_rule.by_n_weekday'],
+      [
+        {
+          frequency: MONTHLY,
+          by_n_weekday: [
+            { n: 1, day: 0 },
+            { n: 3, day: 0 },
+          ],
+        },
+        'recurrence_rule.by_n_weekday',
+      ],
       [{ frequency: MONTHLY, by_weekday: [0] }, 'recurrence_rule.by_weekday'],
       [{ frequency: MONTHLY, by_n_weekday: [{ n: 2, day: 3 }], by_month_day: [2] }, 'recurrence_rule.by_month'],
       [{ frequency: YEARLY, by_month: [7] }, 'recurrence_rule.by_month_day'],
       [{ frequency: YEARLY, by_month_day: [24] }, 'recurrence_rule.by_month'],
       [{ frequency: YEARLY, by_month: [7], by_month_day: [24], by_weekday: [1] }, 'recurrence_rule.by_weekday'],
-      [{ frequency: YEARLY, by_month: [7], by_month_day: [24], by_n_weekday: [{ n: 1, day: 1 }] }, 'recurrence_rule.by_n_weekday'],
+      [
+        { frequency: YEARLY, by_month: [7], by_month_day: [24], by_n_weekday: [{ n: 1, day: 1 }] },
+        'recurrence_rule.by_n_weekday',
+      ],
       [{ frequency: YEARLY, by_month: [7, 8], by_month_day: [24] }, 'recurrence_rule.by_month'],
       [{ frequency: DAILY, count: 3 }, 'recurrence_rule.count'],
       [{ frequency: DAILY, end: START }, 'recurrence_rule.end'],

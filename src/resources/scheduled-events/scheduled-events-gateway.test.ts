@@ -10,7 +10,14 @@ import { GatewayClient } from '../../../test/helpers/gateway-client.js';
 import { gatewayWorld } from '../../../test/helpers/gateway-world.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
-import { BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, HIDDEN, OTHER_BOT_TOKEN, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import {
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  HIDDEN,
+  OTHER_BOT_TOKEN,
+  TEST_GUILD_ID,
+} from '../../../test/helpers/world.js';
 
 type Json = Record<string, any>;
 
@@ -88,7 +95,13 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
       assert.equal(outside.status, 200, outside.text);
       const hidden = await server.request('POST', base, {
         auth: BOT,
-        body: { name: 'Secret', privacy_level: 2, entity_type: 2, channel_id: HIDDEN, scheduled_start_time: iso(clock + HOUR) },
+        body: {
+          name: 'Secret',
+          privacy_level: 2,
+          entity_type: 2,
+          channel_id: HIDDEN,
+          scheduled_start_time: iso(clock + HOUR),
+        },
       });
       assert.equal(hidden.status, 200, hidden.text);
 

@@ -58,7 +58,12 @@ describe('scheduled-event operations against the OpenAPI document', () => {
       scheduled_end_time: new Date(start.getTime() + HOUR).toISOString(),
       entity_metadata: { location: 'the roof' },
       image: `data:image/png;base64,${PNG_1X1}`,
-      recurrence_rule: { start: start.toISOString(), frequency: 2, interval: 1, by_weekday: [start.getUTCDay() === 0 ? 6 : start.getUTCDay() - 1] },
+      recurrence_rule: {
+        start: start.toISOString(),
+        frequency: 2,
+        interval: 1,
+        by_weekday: [start.getUTCDay() === 0 ? 6 : start.getUTCDay() - 1],
+      },
     });
     const path = `${base}/${created.body.id}`;
     await call('GET', list, `${base}?with_user_count=true`);

@@ -109,7 +109,10 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
         assert.deepEqual(shown(byId.body), expected);
         const member = await server.request('GET', `/guilds/${TEST_GUILD_ID}/members/${DEMO_APP_ID}`, { auth: BOT });
         assert.deepEqual(shown(member.body.user), expected, member.text);
-        const sent = await server.request('POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { content: 'hi' } });
+        const sent = await server.request('POST', `/channels/${GENERAL}/messages`, {
+          auth: BOT,
+          body: { content: 'hi' },
+        });
         assert.equal(sent.status, 200, sent.text);
         assert.deepEqual(shown(sent.body.author), expected);
         const read = await server.request('GET', `/channels/${GENERAL}/messages/${sent.body.id}`, { auth: BOT });

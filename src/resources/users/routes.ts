@@ -39,10 +39,8 @@ function guildsViewer(request: FastifyRequest): Viewer {
 
 export async function userRoutes(api: FastifyInstance, { guilds, botProfiles }: UserRoutesOptions): Promise<void> {
   /** A bot renames itself or sets its avatar and banner (`GET /users/@me` is the applications resource's). */
-  api.patch(
-    '/users/@me',
-    { onRequest: requireBot, bodyLimit: BOT_PROFILE_BODY_LIMIT_BYTES },
-    async (request) => botProfiles.update(appOf(request), request.body),
+  api.patch('/users/@me', { onRequest: requireBot, bodyLimit: BOT_PROFILE_BODY_LIMIT_BYTES }, async (request) =>
+    botProfiles.update(appOf(request), request.body),
   );
 
   /** v10: ascending by id, `before` or `after` a guild id, at most `limit` (1-200, default 200). */

@@ -132,7 +132,11 @@ export function planBotProfileEdit(
   if (renamed) {
     if (changes.length >= USERNAME_CHANGES_PER_WINDOW) {
       return fail([
-        issue(['username'], USERNAME_RATE_LIMIT, 'You are changing your username or Discord Tag too fast. Try again later.'),
+        issue(
+          ['username'],
+          USERNAME_RATE_LIMIT,
+          'You are changing your username or Discord Tag too fast. Try again later.',
+        ),
       ]);
     }
     changes = [...changes, nowMs];

@@ -31,7 +31,10 @@ export interface BotProfileDeps {
 
 /** USER_UPDATE to the sessions of the bot it names, and no one else (no guild: the recipients decide). */
 function userUpdate(applicationId: string, d: WirePayload<GatewayUserUpdateDispatchData>): WorldEvent {
-  return { kind: 'dispatch', event: { t: 'USER_UPDATE', guildId: null, channelId: null, recipientIds: [applicationId], d } };
+  return {
+    kind: 'dispatch',
+    event: { t: 'USER_UPDATE', guildId: null, channelId: null, recipientIds: [applicationId], d },
+  };
 }
 
 export class BotProfileService {

@@ -1,7 +1,14 @@
 /** The PostgreSQL BotProfileStore: the bot_profiles table (rows deleted with their application). */
 import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
 import { storedDocument } from '../../store/rows.js';
-import type { BotImage, BotImageKind, BotProfilePlanner, BotProfileStore, BotProfileWrite, StoredBotProfile } from './store.js';
+import type {
+  BotImage,
+  BotImageKind,
+  BotProfilePlanner,
+  BotProfileStore,
+  BotProfileWrite,
+  StoredBotProfile,
+} from './store.js';
 
 interface ProfileRow {
   username: string | null;
@@ -49,7 +56,10 @@ export class PostgresBotProfileStore implements BotProfileStore {
          banner = excluded.banner, username_changes = excluded.username_changes`,
       [applicationId, profile.username, profile.avatar, profile.banner, JSON.stringify(profile.username_changes)],
     );
-    for (const [kind, image] of [['avatar', avatar], ['banner', banner]] as const) {
+    for (const [kind, image] of [
+      ['avatar', avatar],
+      ['banner', banner],
+    ] as const) {
       if (image === undefined) continue;
       await client.query(`UPDATE bot_profiles SET ${kind}_type = $1, ${kind}_bytes = $2 WHERE application_id = $3`, [
         image?.contentType ?? null,

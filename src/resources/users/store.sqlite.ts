@@ -1,7 +1,14 @@
 /** The SQLite BotProfileStore: the bot_profiles table (rows deleted with their application). */
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import { storedDocument } from '../../store/rows.js';
-import type { BotImage, BotImageKind, BotProfilePlanner, BotProfileStore, BotProfileWrite, StoredBotProfile } from './store.js';
+import type {
+  BotImage,
+  BotImageKind,
+  BotProfilePlanner,
+  BotProfileStore,
+  BotProfileWrite,
+  StoredBotProfile,
+} from './store.js';
 
 interface ProfileRow {
   username: string | null;
@@ -48,7 +55,10 @@ export class SqliteBotProfileStore implements BotProfileStore {
            banner = excluded.banner, username_changes = excluded.username_changes`,
       )
       .run(applicationId, profile.username, profile.avatar, profile.banner, JSON.stringify(profile.username_changes));
-    for (const [kind, image] of [['avatar', avatar], ['banner', banner]] as const) {
+    for (const [kind, image] of [
+      ['avatar', avatar],
+      ['banner', banner],
+    ] as const) {
       if (image === undefined) continue;
       this.conn
         .sql(`UPDATE bot_profiles SET ${kind}_type = ?, ${kind}_bytes = ? WHERE application_id = ?`)

@@ -159,8 +159,9 @@ export class SqliteWorldStore implements WorldStore {
   async getApplication(id: string): Promise<StoredApplication | null> {
     const cached = this.conn.caches().applicationsById.get(id);
     if (cached) return cached;
-    const row = this.conn.sql(`SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_WITH_PROFILES} WHERE applications.id = ?`).get(id) as
-      ApplicationRow | undefined;
+    const row = this.conn
+      .sql(`SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_WITH_PROFILES} WHERE applications.id = ?`)
+      .get(id) as ApplicationRow | undefined;
     if (!row) return null;
     const app = freezeDocument(rowToApplication(row));
     this.conn.cached.applicationsById.set(id, app, applicationBytes(row), [cacheTag.application(id)]);
@@ -172,8 +173,10 @@ export class SqliteWorldStore implements WorldStore {
     let entry = this.conn.caches().applicationsByToken.get(digest);
     if (!entry) {
       const row = this.conn
-        .sql(`SELECT ${APPLICATION_COLUMNS}, applications.bot_token_hash FROM ${APPLICATIONS_WITH_PROFILES}
-           WHERE applications.bot_token_hash = ?`)
+        .sql(
+          `SELECT ${APPLICATION_COLUMNS}, applications.bot_token_hash FROM ${APPLICATIONS_WITH_PROFILES}
+           WHERE applications.bot_token_hash = ?`,
+        )
         .get(digest) as (ApplicationRow & { bot_token_hash: string }) | undefined;
       if (!row) return null;
       entry = { app: freezeDocument(rowToApplication(row)), digest: row.bot_token_hash };
