@@ -109,6 +109,14 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
         assert.deepEqual(shown(byId.body), expected);
         const member = await server.request('GET', `/guilds/${TEST_GUILD_ID}/members/${DEMO_APP_ID}`, { auth: BOT });
         assert.deepEqual(shown(member.body.user), expected, member.text);
+        const search = await server.request('GET', `/guilds/${TEST_GUILD_ID}/members/search?query=renamed&limit=10`, {
+          auth: BOT,
+        });
+        assert.deepEqual(
+          search.body.map((m: Json) => m.user.id),
+          [DEMO_APP_ID],
+          'found by its new name',
+        );
         const sent = await server.request('POST', `/channels/${GENERAL}/messages`, {
           auth: BOT,
           body: { content: 'hi' },
