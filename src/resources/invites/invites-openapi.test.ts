@@ -1,5 +1,6 @@
 /**
- * The invite, prune and joining operations slashd serves, checked against the public v10 OpenAPI
+ * The invite, prune and joining operations slashd serves (guilds.join, one's own member, leaving),
+ * checked against the public v10 OpenAPI
  * document: each request body sent is one the document allows, each answer the schema the
  * document promises for its status, and each refusal an ErrorResponse. Accepting an invite
  * (`POST /invites/{code}`) is a user's and not in the document: only its refusal body is checked.
@@ -12,7 +13,7 @@ import { grantBotBits } from '../../../test/helpers/guild-admin.js';
 import { gatewayWorld } from '../../../test/helpers/gateway-world.js';
 import { assertErrorBody, assertMatchesOperation } from '../../../test/helpers/openapi.js';
 import { injectServer, type TestServer } from '../../../test/helpers/server.js';
-import { BOT, DEMO_APP_ID, ERIN_ID, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import { BOT, DEMO_APP_ID, ERIN_ID, ERIN_TOKEN, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
 
 type Json = any;
 
@@ -23,6 +24,12 @@ function joiningWorld(): World {
     user_id: ERIN_ID,
     application_id: DEMO_APP_ID,
     scopes: ['identify', 'guilds.join'],
+  });
+  world.oauth2_tokens.push({
+    access_token: 'erin-read',
+    user_id: ERIN_ID,
+    application_id: DEMO_APP_ID,
+    scopes: ['guilds.members.read'],
   });
   return world;
 }
@@ -43,9 +50,9 @@ describe('invite, prune and joining operations against the OpenAPI document', ()
   });
   after(() => server?.close());
 
-  async function call(method: string, template: string, path: string, body?: Json): Promise<Json> {
+  async function call(method: string, template: string, path: string, body?: Json, auth = BOT): Promise<Json> {
     if (body !== undefined) assertMatchesOperation(method, template, 'request', body);
-    const response = await server.request(method, path, { auth: BOT, body });
+    const response = await server.request(method, path, { auth, body });
     if (response.status >= 400) {
       assertErrorBody(response.status, response.body);
       assert.fail(`${method} ${path}: ${response.text}`);
@@ -84,6 +91,13 @@ describe('invite, prune and joining operations against the OpenAPI document', ()
     });
     assert.equal(added.status, 201, added.text);
     await call('PUT', template, `/guilds/${TEST_GUILD_ID}/members/${ERIN_ID}`, { access_token: 'erin-join' });
+  });
+
+  test('the user’s own member, then the user leaves', async () => {
+    const member = '/users/@me/guilds/{guild_id}/member';
+    await call('GET', member, `/users/@me/guilds/${TEST_GUILD_ID}/member`, undefined, 'Bearer erin-read');
+    const leave = '/users/@me/guilds/{guild_id}';
+    await call('DELETE', leave, `/users/@me/guilds/${TEST_GUILD_ID}`, undefined, ERIN_TOKEN);
   });
 
   test('refusals are ErrorResponse bodies', async () => {
