@@ -1,8 +1,8 @@
 /**
  * The invite, prune and joining operations slashd serves (guilds.join, one's own member, leaving),
- * checked against the public v10 OpenAPI
- * document: each request body sent is one the document allows, each answer the schema the
- * document promises for its status, and each refusal an ErrorResponse. Accepting an invite
+ * checked against the public v10 OpenAPI document: each request body sent is one the document
+ * allows, each answer the schema the document promises for its status, and each refusal an
+ * ErrorResponse. Accepting an invite
  * (`POST /invites/{code}`) is a user's and not in the document: only its refusal body is checked.
  */
 import assert from 'node:assert/strict';
