@@ -14,11 +14,13 @@ import { pngImage } from '../../../test/helpers/images.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
 import {
+  ADMIN_AUTH,
   ALICE_TOKEN,
   BOT,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
+  MUTED_ROLE,
   OTHER_BOT_TOKEN,
   TEST_GUILD_ID,
 } from '../../../test/helpers/world.js';
@@ -27,6 +29,8 @@ import { USERNAME_CHANGE_WINDOW_MS } from './rules.js';
 type Json = any;
 
 const START = Date.UTC(2026, 11, 2, 12);
+/** The demo bot's managed role, listed by the last test. */
+const BOT_ROLE = '1345183757107200099';
 const dataUri = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base64')}`;
 
 function issuesAt(response: { status: number; body: Json; text: string }, field: string): string[] {
@@ -166,6 +170,31 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
       const later = await patch({ username: 'Third Name' });
       assert.equal(later.status, 200, later.text);
       assert.equal(later.body.username, 'Third Name');
+    });
+    test('the world put again (the bot’s managed role listed): GUILD_MEMBER_UPDATE shows the bot’s own name, kept', async () => {
+      const me = await server.request('GET', '/users/@me', { auth: BOT });
+      const gateway = await GatewayClient.connect(server.url);
+      try {
+        await gateway.login(DEMO_BOT_TOKEN, 1 | 2);
+        // The whole world put again, the bot's managed role added: the world file names no profile.
+        const world = (await server.request('GET', `${server.url}/admin/world`, { auth: ADMIN_AUTH })).body;
+        const guild = world.guilds.find((g: Json) => g.id === TEST_GUILD_ID);
+        const at = guild.roles.findIndex((r: Json) => r.id === MUTED_ROLE);
+        guild.roles.splice(at, 0, { id: BOT_ROLE, name: 'Demo', permissions: '0', bot_id: DEMO_APP_ID });
+        const put = await server.request('PUT', `${server.url}/admin/world`, { auth: ADMIN_AUTH, body: world });
+        assert.equal(put.status, 200, put.text);
+        const update = await gateway.next(
+          (p) => p.t === 'GUILD_MEMBER_UPDATE' && p.d.user?.id === DEMO_APP_ID,
+          'GUILD_MEMBER_UPDATE of the bot',
+        );
+        assert.deepEqual(update.d.roles, [BOT_ROLE]);
+        assert.equal(update.d.user.username, me.body.username);
+        assert.notEqual(update.d.user.username, 'Demo Bot', 'not the application’s name');
+        const after = await server.request('GET', '/users/@me', { auth: BOT });
+        assert.equal(after.body.username, me.body.username, 'a world put again keeps what the bot set');
+      } finally {
+        gateway.close();
+      }
     });
   });
 }
