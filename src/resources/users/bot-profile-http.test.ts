@@ -2,10 +2,11 @@
  * A bot's own profile over HTTP and the gateway, on SQLite and PostgreSQL: `PATCH /users/@me`
  * renames the bot (trimmed) and sets its avatar and banner (data URIs; null removes them), answers
  * the bot's user object and sends USER_UPDATE to the bot's sessions alone; every later read of the
- * bot shows it (GET /users/@me, GET /users/{id}, its member object, its messages' author, READY);
- * the images are served at `/avatars/{id}/{hash}` and `/banners/{id}/{hash}`. Refused names (the
- * reserved words, the wrong length), bad images and a third rename within the hour are 50035 at
- * their paths and write nothing; the hour is the node's clock.
+ * bot shows it (GET /users/@me, GET /users/{id}, its member object, its messages' author, READY and
+ * GUILD_CREATE, member search, the dispatches of a world put again); the images are served at
+ * `/avatars/{id}/{hash}` and `/banners/{id}/{hash}`. Refused names (the reserved words, the wrong
+ * length), bad images and a third rename within the hour are 50035 at their paths and write
+ * nothing; the hour is the node's clock.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -137,6 +138,9 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
         try {
           const ready = await again.login(DEMO_BOT_TOKEN, 1);
           assert.deepEqual(shown(ready.d.user), expected);
+          const created = await again.next((p) => p.t === 'GUILD_CREATE' && p.d.id === TEST_GUILD_ID, 'GUILD_CREATE');
+          const botMember = created.d.members.find((m: Json) => m.user.id === DEMO_APP_ID);
+          assert.deepEqual(shown(botMember.user), expected, 'the bot’s member in GUILD_CREATE');
         } finally {
           again.close();
         }
