@@ -22,11 +22,11 @@ import {
 } from './rules/member-rules.js';
 import { CHANGE_NICKNAME, hasAll } from '../../core/permissions/bits.js';
 import { guildDispatch } from '../../core/world/dispatch.js';
+import { botUsername } from '../../core/world/wire.js';
 import { botInGuild, botMember, guildMembers, type GuildMemberView } from '../../core/world/guild-members.js';
 import { memberOf } from '../../core/world/member-index.js';
 import type { Guild, Member } from '../../core/world/types.js';
 import { appBasePermissions, toWireGuildMember, toWireMemberUser } from '../../core/world/v10-objects.js';
-import { botUsername } from '../../core/world/wire.js';
 import type { GuildMemberStore, WorldStore } from '../../store/store.js';
 import type { AuditLog } from '../audit-log/service.js';
 import { guildDirectory } from '../world/reads.js';
