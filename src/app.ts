@@ -15,6 +15,7 @@ import { HostPolicy } from './http/allowed-hosts.js';
 import { hasPoolStats, PrometheusMetrics } from './metrics/prometheus.js';
 import { watchDependencies } from './metrics/dependency-observer.js';
 import { NodeLease } from './resources/node-leases/service.js';
+import { guildCreateEvents } from './resources/scheduled-events/guild-create-events.js';
 import { openRateLimits } from './rate-limits/config.js';
 import { openCredentialThrottle } from './rate-limits/credential-throttle.js';
 import { AppUsageRecorder } from './resources/usage/service.js';
@@ -118,6 +119,8 @@ async function assemble(
     pending: shared.pending,
     interactionStates: store.interactions,
     channelCounters: store.interactions,
+    guildScheduledEvents: (guild, applicationId) =>
+      guildCreateEvents({ events: store.scheduledEvents, world: store.world, now }, guild, applicationId),
     observeDispatch: (applicationId, t, json) => usage.dispatched(applicationId, t, json),
   });
   metrics.watchGateway(gateway);

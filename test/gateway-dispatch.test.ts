@@ -173,6 +173,19 @@ describe('gateway dispatch routing', () => {
     for (const client of [guildsOnly, messages, full, dms]) assert.deepEqual(got.get(client), []);
   });
 
+  test('USER_UPDATE goes to every session of its bot, whatever their intents, and to no other bot', async () => {
+    const got = await deliveries(() =>
+      publish('USER_UPDATE', null, null, { id: DEMO_APP_ID, username: 'Renamed', bot: true }, [DEMO_APP_ID]),
+    );
+    for (const client of [guildsOnly, messages, dms]) {
+      assert.deepEqual(
+        got.get(client)!.map((p) => p.t),
+        ['USER_UPDATE'],
+      );
+    }
+    assert.deepEqual(got.get(full), [], 'Other App is not told');
+  });
+
   test('channel events need VIEW_CHANNEL on the channel', async () => {
     const got = await deliveries(() => {
       publish('CHANNEL_UPDATE', TEST_GUILD_ID, GENERAL, { id: GENERAL, name: 'general' });

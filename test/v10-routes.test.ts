@@ -160,13 +160,13 @@ describe('through the routes: the message and the warn-once log', () => {
   });
 
   test('a method v10 serves where slashd serves others: 405 naming it; one v10 does not serve: plain 405', async () => {
-    const patch = await server.request('PATCH', '/users/@me', { auth: BOT, body: { username: 'x' } });
-    assert.equal(patch.status, 405, patch.text);
-    assert.deepEqual(patch.body, {
-      message: '405: Method Not Allowed (slashd does not serve PATCH /users/@me)',
+    const post = await server.request('POST', `/guilds/${TEST_GUILD_ID}/emojis`, { auth: BOT, body: { name: 'x' } });
+    assert.equal(post.status, 405, post.text);
+    assert.deepEqual(post.body, {
+      message: '405: Method Not Allowed (slashd does not serve POST /guilds/{guild.id}/emojis)',
       code: 0,
     });
-    assert.equal(warnings().filter((line) => line.route === 'PATCH /users/@me').length, 1);
+    assert.equal(warnings().filter((line) => line.route === 'POST /guilds/{guild.id}/emojis').length, 1);
     const del = await server.request('DELETE', '/users/@me', { auth: BOT });
     assert.deepEqual(del.body, { message: '405: Method Not Allowed', code: 0 });
     assert.ok(!warnings().some((line) => line.route === 'DELETE /users/@me'), 'v10 would refuse it too: no warning');

@@ -1,10 +1,13 @@
 /** What a gateway is built with: its options and their defaults, the world it reads, its parts. */
 import type { IncomingMessage } from 'node:http';
+import type { APIGuildScheduledEvent } from 'discord-api-types/v10';
 import { IDENTIFY_TIMEOUT_MS, UNIDENTIFIED_PER_ADDRESS, UNIDENTIFIED_TOTAL } from '../core/gateway/limits.js';
 import { HEARTBEAT_INTERVAL_MS, MAX_GUILDS_PER_SHARD, RESUME_BUFFER_CHARS } from '../core/gateway/protocol.js';
 import type { EventBus } from '../events/bus.js';
 import type { FaultTable } from '../faults/fault-table.js';
 import type { GatewayMetrics } from '../metrics/metrics.js';
+import type { Guild } from '../core/world/types.js';
+import type { WirePayload } from '../core/wire-payload.js';
 import type { GuildMemberStore, InteractionStore, WorldStore } from '../store/store.js';
 import type { PendingInteractions } from './pending-interactions.js';
 import type { ResumeBuffer } from './resume-buffer.js';
@@ -90,9 +93,16 @@ export interface GatewayDeps {
   interactionStates?: Pick<InteractionStore, 'getInteractionState'> | undefined;
   /** The channels' message counters GUILD_CREATE carries; without it, the world file's messages alone. */
   channelCounters?: Pick<InteractionStore, 'channelCounters'> | undefined;
+  /** The guild's scheduled events a bot sees, as GUILD_CREATE carries them; none when absent. */
+  guildScheduledEvents?: GuildScheduledEvents | undefined;
   /** Told of every dispatch a session of an app is sent (`slashd test`'s record of events); none when absent. */
   observeDispatch?: DispatchObserver | undefined;
 }
+
+/** The scheduled events of `guild` that the bot of `applicationId` sees, as v10 objects, ascending by id. */
+type WireScheduledEvent = WirePayload<APIGuildScheduledEvent>;
+
+export type GuildScheduledEvents = (guild: Guild, applicationId: string) => Promise<readonly WireScheduledEvent[]>;
 
 /** Told of each dispatch: the app whose session it is for, its type and its data as JSON text. */
 export type DispatchObserver = (applicationId: string, t: string, json: string) => void;

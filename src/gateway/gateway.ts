@@ -97,7 +97,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       closing: () => this.closing,
       open: (ws, request, url) => this.open(ws, request, url),
     });
-    this.guildCreates = new GuildCreateCache(deps.store, deps.channelCounters ?? null);
+    this.guildCreates = new GuildCreateCache(
+      deps.store,
+      deps.channelCounters ?? null,
+      deps.guildScheduledEvents ?? null,
+    );
     const { registry, pending } = deps;
     this.rescue =
       registry && pending

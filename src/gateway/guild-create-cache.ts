@@ -9,12 +9,12 @@ import { directoryOf, idsNamedBy, type WorldDirectory } from '../core/world/guil
 import type { Application, Guild, User } from '../core/world/types.js';
 import type { InteractionStore, StoredApplication } from '../store/store.js';
 import { NO_STORED_COUNTERS, type StoredChannelCounters } from '../core/world/channel-counters.js';
-import type { GatewayWorld } from './gateway-options.js';
+import type { GatewayWorld, GuildScheduledEvents } from './gateway-options.js';
 import type { Session } from './session.js';
 
 /**
- * A GUILD_CREATE payload, and a digest of the names (users, bots) and the channels' message
- * counters it was built with.
+ * A GUILD_CREATE payload, and a digest of the names (users, bots and their profiles), the
+ * scheduled events and the channels' message counters it was built with.
  */
 interface GuildCreateView {
   names: string;
@@ -28,6 +28,7 @@ export class GuildCreateCache {
   constructor(
     private readonly store: GatewayWorld,
     private readonly counters: Pick<InteractionStore, 'channelCounters'> | null = null,
+    private readonly scheduledEvents: GuildScheduledEvents | null = null,
   ) {}
 
   /**
@@ -35,27 +36,29 @@ export class GuildCreateCache {
    * read caches do until a write), sessions with the same app, members flag and large threshold
    * share the payload object, and so its JSON text (`jsonOf`). The names of the guild's bots and
    * the members' users are part of the view (a digest of them), as both are written apart from the
-   * guild, and so are the channels' message counters (read at once for the guild's channels: a
-   * message sent changes them, not the guild); a view keeps only its latest payload.
+   * guild, and so are the scheduled events the bot sees and the channels' message counters (read
+   * at once for the guild's channels: a message sent changes them, not the guild); a view keeps
+   * only its latest payload.
    */
   async payload(guild: Guild, app: StoredApplication, session: Session): Promise<Record<string, unknown>> {
     const withMembers = (session.intents & Intent.GuildMembers) !== 0;
-    const [apps, users, stored] = await Promise.all([
+    const [apps, users, stored, events] = await Promise.all([
       this.guildApplications(guild),
       this.memberUsers(guild),
       this.storedCounters(guild),
+      this.scheduledEvents ? this.scheduledEvents(guild, app.id) : [],
     ]);
     let byView = this.byGuild.get(guild);
     if (!byView) this.byGuild.set(guild, (byView = new Map<string, GuildCreateView>()));
-    const bots = apps.map((a) => [a.id, a.name]);
+    const bots = apps.map((a) => [a.id, a.name, a.bot_profile ?? null]);
     const key = JSON.stringify([app.id, withMembers, session.largeThreshold]);
     const names = createHash('sha256')
-      .update(JSON.stringify([bots, users, [...stored]]))
+      .update(JSON.stringify([bots, users, [...stored], events]))
       .digest('base64');
     let kept = byView.get(key);
     if (kept?.names !== names) {
       const view = { withMembers, largeThreshold: session.largeThreshold };
-      kept = { names, payload: toWireGuildCreate(guild, app.id, directoryOf(users, apps), view, stored) };
+      kept = { names, payload: toWireGuildCreate(guild, app.id, directoryOf(users, apps), view, stored, events) };
       byView.set(key, kept);
     }
     return kept.payload;

@@ -4,6 +4,7 @@ import { Intent } from '../core/gateway/intents.js';
 import { MEMBERS_PER_CHUNK } from '../core/gateway/protocol.js';
 import { botInGuild, guildMembers } from '../core/world/guild-members.js';
 import { toWireGuildMember } from '../core/world/v10-objects.js';
+import { botUsername } from '../core/world/wire.js';
 import type { GatewayWorld } from './gateway-options.js';
 import type { GuildCreateCache } from './guild-create-cache.js';
 import type { Session } from './session.js';
@@ -26,7 +27,7 @@ export async function sendMemberChunks(
   } else if (request.query !== null && request.query !== '') {
     const prefix = request.query.toLowerCase();
     members = members.filter((view) => {
-      const name = (view.user?.username ?? view.bot?.name ?? '').toLowerCase();
+      const name = (view.user?.username ?? (view.bot ? botUsername(view.bot) : '')).toLowerCase();
       return name.startsWith(prefix) || (view.member.nick?.toLowerCase().startsWith(prefix) ?? false);
     });
   } else if ((session.intents & Intent.GuildMembers) === 0) {

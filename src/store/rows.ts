@@ -95,11 +95,30 @@ export interface ApplicationRow {
   doc: string;
   verify_key: string;
   private_key_pem: string;
+  /** The bot's profile (`bot_profiles`, joined): null where the bot has set nothing. */
+  bot_username: string | null;
+  bot_avatar: string | null;
+  bot_banner: string | null;
+  bot_profile_set: number | boolean | null;
 }
 
+/**
+ * What an application read selects, from `APPLICATIONS_WITH_PROFILES`: the row and its bot's profile
+ * (users resource, `PATCH /users/@me`), which world writes never touch.
+ */
+export const APPLICATION_COLUMNS = `applications.doc, applications.verify_key, applications.private_key_pem,
+  bot_profiles.username AS bot_username, bot_profiles.avatar AS bot_avatar, bot_profiles.banner AS bot_banner,
+  bot_profiles.application_id IS NOT NULL AS bot_profile_set`;
+export const APPLICATIONS_WITH_PROFILES =
+  'applications LEFT JOIN bot_profiles ON bot_profiles.application_id = applications.id';
+
 export function rowToApplication(row: ApplicationRow): StoredApplication {
-  const app = storedDocument<Application>(row.doc);
-  return { ...app, keys: { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem } };
+  // A document written back from a read may carry the profile it was read with: the table's wins.
+  const { bot_profile: _written, ...app } = storedDocument<Application>(row.doc);
+  const keys = { verifyKey: row.verify_key, privateKeyPem: row.private_key_pem };
+  if (!row.bot_profile_set) return { ...app, keys };
+  const bot_profile = { username: row.bot_username, avatar: row.bot_avatar, banner: row.bot_banner };
+  return { ...app, bot_profile, keys };
 }
 
 /**
@@ -136,6 +155,7 @@ export const APPLICATION_OWNED_TABLES = [
   'interaction_transcripts',
   'activity_instances',
   'dm_channels',
+  'bot_profiles',
 ] as const;
 
 /** The values of a `messages` row, in column order: channel_id, id, application_id, interaction_id, visible_to, doc. */
@@ -156,7 +176,8 @@ export async function exportWorldOf(
 ): Promise<World> {
   const tokens = await store.listOAuth2Tokens();
   return {
-    applications: (await store.listApplications()).map(({ keys: _keys, ...app }) => app),
+    // The bot's profile is no world file's: it stays with the database (docs/decisions.md, "Bot users").
+    applications: (await store.listApplications()).map(({ keys: _keys, bot_profile: _profile, ...app }) => app),
     users: await store.listUsers(),
     guilds: await store.listGuilds(),
     oauth2_tokens: tokens.filter((t) => t.expires_at === null).map(({ expires_at: _expires, ...token }) => token),

@@ -111,7 +111,7 @@ export function isMessageEvent(t: string): boolean {
  * GUILD_MESSAGES in a guild and DIRECT_MESSAGES in a DM; a DM's channel pins need DIRECT_MESSAGES;
  * TYPING_START needs GUILD_MESSAGE_TYPING or DIRECT_MESSAGE_TYPING; MESSAGE_REACTION_* need
  * GUILD_MESSAGE_REACTIONS or DIRECT_MESSAGE_REACTIONS; MESSAGE_POLL_VOTE_* need GUILD_MESSAGE_POLLS
- * or DIRECT_MESSAGE_POLLS.
+ * or DIRECT_MESSAGE_POLLS; USER_UPDATE (the bot's own user) needs none.
  * An event slashd does not know is not sent (it needs every bit).
  */
 export function intentFor(t: string, inGuild: boolean): number {
@@ -127,6 +127,7 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (GUILD_INVITES_EVENTS.has(t)) return Intent.GuildInvites;
   if (GUILD_SCHEDULED_EVENTS_EVENTS.has(t)) return Intent.GuildScheduledEvents;
   if (t === 'WEBHOOKS_UPDATE') return Intent.GuildWebhooks;
+  if (t === 'USER_UPDATE') return 0;
   return -1;
 }
 

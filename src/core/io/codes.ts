@@ -218,6 +218,15 @@ export const BINARY_TYPE_MAX_SIZE = 'BINARY_TYPE_MAX_SIZE';
 /** A webhook name (or an execute's `username`) containing a word v10 reserves ("clyde", "discord"). */
 export const WEBHOOK_INVALID_USERNAME = 'WEBHOOK_INVALID_USERNAME';
 
+// Bot users (docs/v10-behaviour.md#bot-users).
+
+/** A bot's username containing what v10 refuses in one ("discord", "clyde", "@", "#", ":", "```"). */
+export const USERNAME_INVALID_CONTAINS = 'USERNAME_INVALID_CONTAINS';
+/** A bot's username that v10 refuses whole ("everyone", "here"). */
+export const USERNAME_INVALID = 'USERNAME_INVALID';
+/** A third username change within the hour (v10 answers it as a 50035, not a 429). */
+export const USERNAME_RATE_LIMIT = 'USERNAME_RATE_LIMIT';
+
 // World files (docs/world.md).
 
 /** A second object with an id or a secret already taken. */

@@ -3,7 +3,7 @@
  * one): the guild object with its channels, the threads it can view, its members and the fields v10
  * adds for the gateway. For the gateway adapter; the REST reads build the same objects.
  */
-import type { GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
+import type { APIGuildScheduledEvent, GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
 import { hasAll, VIEW_CHANNEL } from '../permissions/bits.js';
 import { appChannelPermissions } from '../permissions/channel-permissions.js';
 import { isThread } from '../permissions/channels.js';
@@ -55,6 +55,8 @@ export function toWireGuildCreate(
   view: GuildCreateView,
   /** The store's message counters of the guild's channels. */
   stored: StoredChannelCounters,
+  /** The guild's scheduled events the bot sees (v10 sends them in GUILD_CREATE), ascending by id. */
+  scheduledEvents: readonly WirePayload<APIGuildScheduledEvent>[] = [],
 ): WirePayload<WireGuildCreate> {
   const counters = withCounters(guild, stored);
   const members = guildMembers(guild, directory);
@@ -78,7 +80,7 @@ export function toWireGuildCreate(
     voice_states: [],
     presences: [],
     stage_instances: [],
-    guild_scheduled_events: [],
+    guild_scheduled_events: [...scheduledEvents],
     soundboard_sounds: [],
   } satisfies WireGuildCreate;
 }

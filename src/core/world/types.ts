@@ -18,6 +18,20 @@ export interface Application {
   integration_types: number[];
   discoverable: boolean;
   interactions_endpoint_url: string | null;
+  /**
+   * What the bot set of itself with `PATCH /users/@me` (the users resource's table, joined by the
+   * world store's reads): never part of a world file; absent while the bot has set nothing.
+   */
+  bot_profile?: BotProfile;
+}
+
+/** A bot user's own name and images, as `PATCH /users/@me` left them. */
+export interface BotProfile {
+  /** Null: the bot is named as its application. */
+  readonly username: string | null;
+  /** Image hashes (served at `/avatars/{id}/{hash}` and `/banners/{id}/{hash}`), or null for none. */
+  readonly avatar: string | null;
+  readonly banner: string | null;
 }
 
 export interface User {

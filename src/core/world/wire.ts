@@ -1,6 +1,7 @@
 /**
  * Users and applications as v10 returns them to client libraries logging in. Every field v10
- * returns is present; slashd has no value for avatars, banners and the like, so those are null.
+ * returns is present; slashd has no value for a user's avatar, banner and the like, so those are
+ * null (a bot's are what it set with `PATCH /users/@me`).
  */
 import {
   OAuth2Scopes,
@@ -28,6 +29,11 @@ export interface WireApplication extends Omit<APIApplication, 'summary' | 'tags'
   max_participants: null;
   explicit_content_filter: number;
   eligible_oauth2_scopes: string[];
+}
+
+/** The bot user's name: what it set with `PATCH /users/@me`, else its application's name. */
+export function botUsername(app: Application): string {
+  return app.bot_profile?.username ?? app.name;
 }
 
 function baseUser(id: string, username: string): WirePayload<APIUser> {
@@ -64,11 +70,20 @@ export function toWireCurrentUser(user: User): WirePayload<APIUser> {
   } satisfies APIUser;
 }
 
+/** The bot's user object as everyone sees it: its own name and images (`PATCH /users/@me`). */
+function baseBot(app: Application): WirePayload<APIUser> {
+  return {
+    ...baseUser(app.id, botUsername(app)),
+    avatar: app.bot_profile?.avatar ?? null,
+    banner: app.bot_profile?.banner ?? null,
+    bot: true,
+  } satisfies APIUser;
+}
+
 /** The app's bot user: same id as the application (world contract). */
 export function toWireBotUser(app: Application): WirePayload<APIUser> {
   return {
-    ...baseUser(app.id, app.name),
-    bot: true,
+    ...baseBot(app),
     mfa_enabled: false,
     locale: 'en-US',
     premium_type: 0,
@@ -127,5 +142,5 @@ export function toWireApplication(
 
 /** The bot user as others see it (a message author, a guild member). */
 export function toWirePublicBot(app: Application): WirePayload<APIUser> {
-  return { ...baseUser(app.id, app.name), bot: true } satisfies APIUser;
+  return baseBot(app);
 }

@@ -22,6 +22,7 @@ import {
 } from './rules/member-rules.js';
 import { CHANGE_NICKNAME, hasAll } from '../../core/permissions/bits.js';
 import { guildDispatch } from '../../core/world/dispatch.js';
+import { botUsername } from '../../core/world/wire.js';
 import { botInGuild, botMember, guildMembers, type GuildMemberView } from '../../core/world/guild-members.js';
 import { memberOf } from '../../core/world/member-index.js';
 import type { Guild, Member } from '../../core/world/types.js';
@@ -207,7 +208,9 @@ export class MembersService {
     const starts = (text: string | null | undefined) =>
       typeof text === 'string' && text.toLowerCase().startsWith(prefix);
     return guildMembers(guild, await guildDirectory(this.parts.world, guild))
-      .filter((view) => starts(view.member.nick) || starts(view.user?.username) || starts(view.bot?.name))
+      .filter(
+        (view) => starts(view.member.nick) || starts(view.user?.username) || starts(view.bot && botUsername(view.bot)),
+      )
       .slice(0, limit)
       .map((view) => toWireGuildMember(guild, view));
   }

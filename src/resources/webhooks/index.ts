@@ -5,7 +5,7 @@ import { webhookFollowersColumns } from './migrations/2026-12-02-webhooks-follow
 import { webhookAdapterRoutes } from './adapter-routes.js';
 import { CrosspostService } from './crosspost-service.js';
 import { followerRoutes } from './follower-routes.js';
-import { webhookAvatarRoutes, webhookRoutes } from './routes.js';
+import { webhookRoutes } from './routes.js';
 import { WebhooksService } from './service.js';
 import { SqliteWebhookStore } from './store.sqlite.js';
 import { PostgresWebhookStore } from './store.postgres.js';
@@ -59,9 +59,6 @@ export const webhooksResource = defineResource({
     await api.register(webhookRoutes, { webhooks: services.webhooks });
     await api.register(webhookAdapterRoutes, { webhooks: services.webhooks });
     await api.register(followerRoutes, { webhooks: services.webhooks, crossposts: services.crossposts });
-  },
-  rootRoutes: async (app, { services }) => {
-    await app.register(webhookAvatarRoutes, { webhooks: services.webhooks });
   },
   migrations: [webhooksTable, webhookFollowersColumns],
 });

@@ -1,6 +1,6 @@
 /**
  * The webhook routes: a bot's (MANAGE_WEBHOOKS: create, list, read, edit, delete), the token's
- * (no Authorization: read, edit, delete, execute, and the messages it sent), and its avatars.
+ * (no Authorization: read, edit, delete, execute, and the messages it sent); its avatars are served by the users resource.
  *
  * `/webhooks/{id}/{token}...` is also the interaction webhook's path (`{application_id}/{interaction
  * token}`, src/resources/interactions/webhook-routes.ts). The two are told apart by the token: an
@@ -167,19 +167,4 @@ export async function webhookRoutes(api: FastifyInstance, { webhooks }: WebhookR
   });
 }
 
-interface AvatarParams {
-  webhookId: string;
-  file: string;
-}
-
-/** `/avatars/{webhook id}/{hash}.{ext}`, outside the API as v10's CDN serves them: no token. */
-export async function webhookAvatarRoutes(api: FastifyInstance, { webhooks }: WebhookRoutesOptions): Promise<void> {
-  api.get<{ Params: AvatarParams }>('/avatars/:webhookId/:file', async (request, reply) => {
-    const image = await webhooks.avatar(request.params.webhookId, request.params.file);
-    return reply
-      .header('content-type', image.contentType)
-      .header('cache-control', 'public, max-age=86400')
-      .header('x-content-type-options', 'nosniff')
-      .send(Buffer.from(image.bytes));
-  });
-}
+// `/avatars/{id}/{hash}` (webhooks' and bots' avatars, one CDN path) is the users resource's: users/routes.ts.

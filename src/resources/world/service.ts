@@ -99,11 +99,20 @@ export class WorldService {
 
   /**
    * Publishes the dispatches of a change from `before` to `after`: the channels they carry hold
-   * their counters, read once for every channel of `after` (as every other read of a channel).
+   * their counters, read once for every channel of `after` (as every other read of a channel), and
+   * the bots they name show what each set of itself (`PATCH /users/@me`), which no world holds.
    */
   private async publish(before: World, after: World): Promise<void> {
     const channelIds = after.guilds.flatMap((guild) => guild.channels.map((channel) => channel.id));
-    this.events.publishAll(diffWorlds(before, after, await this.counters.channelCounters(channelIds)));
+    const profiles = new Map((await this.store.listApplications()).map((app) => [app.id, app.bot_profile]));
+    const shown = (world: World): World => ({
+      ...world,
+      applications: world.applications.map((app) => {
+        const profile = profiles.get(app.id);
+        return profile ? { ...app, bot_profile: profile } : app;
+      }),
+    });
+    this.events.publishAll(diffWorlds(shown(before), shown(after), await this.counters.channelCounters(channelIds)));
   }
 
   /** Runs `run` after the world changes queued before it. */

@@ -10,7 +10,9 @@ import { APPLICATIONS_TOKEN_INDEX, USERS_TOKEN_INDEX } from '../../store/postgre
 import { guildOfRow, MEMBERS_OF_G, THREADS_OF_G } from '../../store/postgres/guild-documents.js';
 import type { PostgresShared } from '../../store/postgres/shared.js';
 import {
+  APPLICATION_COLUMNS,
   APPLICATION_OWNED_TABLES,
+  APPLICATIONS_WITH_PROFILES,
   exportWorldOf,
   frozenDocument,
   freezeDocument,
@@ -188,7 +190,7 @@ export class PostgresWorldStore implements WorldStore {
 
   async getApplication(id: string): Promise<StoredApplication | null> {
     const result = await this.conn.pool.query<ApplicationRow>(
-      'SELECT doc, verify_key, private_key_pem FROM applications WHERE id = $1',
+      `SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_WITH_PROFILES} WHERE applications.id = $1`,
       [id],
     );
     const row = result.rows[0];
@@ -198,7 +200,8 @@ export class PostgresWorldStore implements WorldStore {
   async findApplicationByBotToken(token: string): Promise<StoredApplication | null> {
     const digest = tokenDigest(token);
     const result = await this.conn.pool.query<ApplicationRow & { bot_token_hash: string }>(
-      'SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = $1',
+      `SELECT ${APPLICATION_COLUMNS}, applications.bot_token_hash FROM ${APPLICATIONS_WITH_PROFILES}
+           WHERE applications.bot_token_hash = $1`,
       [digest],
     );
     const row = result.rows[0];
@@ -208,7 +211,7 @@ export class PostgresWorldStore implements WorldStore {
 
   async listApplications(): Promise<StoredApplication[]> {
     const result = await this.conn.pool.query<ApplicationRow>(
-      'SELECT doc, verify_key, private_key_pem FROM applications ORDER BY id',
+      `SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_WITH_PROFILES} ORDER BY applications.id`,
     );
     return result.rows.map(rowToApplication);
   }

@@ -10,7 +10,9 @@ import type { SqliteConnection } from '../../store/sqlite/connection.js';
 import { cacheTag } from '../../store/sqlite/read-caches.js';
 import type { SqliteShared } from '../../store/sqlite/shared.js';
 import {
+  APPLICATION_COLUMNS,
   APPLICATION_OWNED_TABLES,
+  APPLICATIONS_WITH_PROFILES,
   exportWorldOf,
   frozenDocument,
   freezeDocument,
@@ -157,8 +159,9 @@ export class SqliteWorldStore implements WorldStore {
   async getApplication(id: string): Promise<StoredApplication | null> {
     const cached = this.conn.caches().applicationsById.get(id);
     if (cached) return cached;
-    const row = this.conn.sql('SELECT doc, verify_key, private_key_pem FROM applications WHERE id = ?').get(id) as
-      ApplicationRow | undefined;
+    const row = this.conn
+      .sql(`SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_WITH_PROFILES} WHERE applications.id = ?`)
+      .get(id) as ApplicationRow | undefined;
     if (!row) return null;
     const app = freezeDocument(rowToApplication(row));
     this.conn.cached.applicationsById.set(id, app, applicationBytes(row), [cacheTag.application(id)]);
@@ -170,7 +173,10 @@ export class SqliteWorldStore implements WorldStore {
     let entry = this.conn.caches().applicationsByToken.get(digest);
     if (!entry) {
       const row = this.conn
-        .sql('SELECT doc, verify_key, private_key_pem, bot_token_hash FROM applications WHERE bot_token_hash = ?')
+        .sql(
+          `SELECT ${APPLICATION_COLUMNS}, applications.bot_token_hash FROM ${APPLICATIONS_WITH_PROFILES}
+           WHERE applications.bot_token_hash = ?`,
+        )
         .get(digest) as (ApplicationRow & { bot_token_hash: string }) | undefined;
       if (!row) return null;
       entry = { app: freezeDocument(rowToApplication(row)), digest: row.bot_token_hash };
@@ -183,7 +189,7 @@ export class SqliteWorldStore implements WorldStore {
 
   async listApplications(): Promise<StoredApplication[]> {
     const rows = this.conn
-      .sql('SELECT doc, verify_key, private_key_pem FROM applications ORDER BY id')
+      .sql(`SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_WITH_PROFILES} ORDER BY applications.id`)
       .all() as ApplicationRow[];
     return rows.map(rowToApplication);
   }

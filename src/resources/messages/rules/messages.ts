@@ -22,7 +22,7 @@ import type { InteractionRecord } from '../../interactions/rules/lifecycle.js';
 import type { Application, Install, Message, User } from '../../../core/world/types.js';
 import type { WirePayload } from '../../../core/wire-payload.js';
 import type { WireThread } from '../../../core/world/v10-objects.js';
-import { toWirePublicUser } from '../../../core/world/wire.js';
+import { toWirePublicBot, toWirePublicUser } from '../../../core/world/wire.js';
 import { resolveAttachmentUrls, toWireAttachment, type StoredAttachment } from '../../attachments/rules/model.js';
 import { unsignedPaths, type AttachmentUrlOf } from '../../attachments/rules/signed-urls.js';
 import { resolveComponentMedia } from '../../attachments/rules/component-media.js';
@@ -232,8 +232,7 @@ function wireUser(id: string, ctx: MessageRenderContext): WireUser {
 /** An app's messages are written by its bot user (same id as the application, world contract). */
 function wireBotUser(id: string, ctx: MessageRenderContext): WireUser {
   const app = ctx.findApplication(id);
-  const base = app ? publicUser(id, app.name) : unknownUser(id);
-  return { ...base, bot: true } satisfies APIUser;
+  return app ? toWirePublicBot(app) : ({ ...unknownUser(id), bot: true } satisfies APIUser);
 }
 
 /**

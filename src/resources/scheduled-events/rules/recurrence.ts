@@ -2,7 +2,8 @@
  * A scheduled event's recurrence rule as v10 validates it: the rule's shape, then the combinations
  * v10 supports ("system limitations" of the recurrence rule object): daily on every day or on one
  * of the listed sets of weekdays, weekly (every week or every other week) on one weekday, monthly on
- * one nth weekday, yearly on one day of one month; `end`, `count` and `by_year_day` are v10's to
+ * one nth weekday, yearly on one day of one month (weekdays only in daily and weekly rules, nth
+ * weekdays only in monthly ones); `end`, `count` and `by_year_day` are v10's to
  * fill, never the caller's.
  */
 import {
@@ -110,6 +111,18 @@ function checkCombination(rule: RecurrenceRule, issues: Issues): void {
   }
   if (frequency !== Frequency.Yearly && (rule.by_month || rule.by_month_day)) {
     unsupported(issues, 'by_month', 'Only a yearly rule names months and days of the month.');
+  }
+  checkDayFields(rule, issues);
+}
+
+/** v10: weekdays only in a daily or weekly rule, nth weekdays only in a monthly one. */
+function checkDayFields(rule: RecurrenceRule, issues: Issues): void {
+  const { frequency } = rule;
+  if (rule.by_weekday && (frequency === Frequency.Monthly || frequency === Frequency.Yearly)) {
+    unsupported(issues, 'by_weekday', 'Only a daily or weekly rule names weekdays.');
+  }
+  if (rule.by_n_weekday && !rule.by_weekday && frequency !== Frequency.Monthly) {
+    unsupported(issues, 'by_n_weekday', 'Only a monthly rule names nth weekdays.');
   }
 }
 
