@@ -19,6 +19,7 @@ import { guildStructureResource } from './guild-structure/index.js';
 import { guildsResource } from './guilds/index.js';
 import { homeResource } from './home/index.js';
 import { interactionsResource } from './interactions/index.js';
+import { entitlementsResource } from './entitlements/index.js';
 import { invitesResource } from './invites/index.js';
 import { membersResource } from './members/index.js';
 import { messagesResource } from './messages/index.js';
@@ -50,6 +51,7 @@ export const RESOURCES: readonly Resource[] = [
   commandsResource,
   consoleResource,
   dmsResource,
+  entitlementsResource,
   faultsResource,
   gatewayResource,
   guildStructureResource,

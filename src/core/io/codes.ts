@@ -388,3 +388,10 @@ export const GUILD_SCHEDULED_EVENT_ENTITY_INVALID = 'GUILD_SCHEDULED_EVENT_ENTIT
 export const GUILD_SCHEDULED_EVENT_STATUS_INVALID = 'GUILD_SCHEDULED_EVENT_STATUS_INVALID';
 /** A recurrence rule outside the combinations v10 supports. */
 export const GUILD_SCHEDULED_EVENT_RECURRENCE_INVALID = 'GUILD_SCHEDULED_EVENT_RECURRENCE_INVALID';
+
+// Entitlements.
+
+/** `POST .../entitlements/{id}/consume` of an entitlement whose SKU is not consumable. */
+export const ENTITLEMENT_NOT_CONSUMABLE = 'ENTITLEMENT_NOT_CONSUMABLE';
+/** An application's entitlements are at their bound (`ENTITLEMENTS_PER_APPLICATION_MAX`). */
+export const ENTITLEMENTS_MAX = 'ENTITLEMENTS_MAX';
