@@ -57,14 +57,23 @@ export function describeEntitlementsContract(name: string, make: MakeStores): vo
       // 19 and 20 digits: text order would put the longer id first.
       const ids = ['999999999999999999', '1000000000000000001', '1000000000000000002'];
       for (const id of ids) assert.equal(await store.createEntitlement(entitlement(id), 10), 'created');
-      assert.equal(await store.createEntitlement(entitlement('1000000000000000003', { application_id: APP_B }), 10), 'created');
+      assert.equal(
+        await store.createEntitlement(entitlement('1000000000000000003', { application_id: APP_B }), 10),
+        'created',
+      );
       const other = await t.db.connect();
       const page = (p: { before?: string; after?: string }) =>
-        other.entitlements.listEntitlements(APP_A, { before: p.before, after: p.after }).then((l) => l.map((e) => e.id));
+        other.entitlements
+          .listEntitlements(APP_A, { before: p.before, after: p.after })
+          .then((l) => l.map((e) => e.id));
       assert.deepEqual(await page({}), [...ids].reverse());
       assert.deepEqual(await page({ after: '999999999999999999' }), ids.slice(1));
       assert.deepEqual(await page({ before: '1000000000000000002' }), ['1000000000000000001', '999999999999999999']);
-      assert.equal(await other.entitlements.getEntitlement(APP_B, ids[0]!), null, "another application's id finds nothing");
+      assert.equal(
+        await other.entitlements.getEntitlement(APP_B, ids[0]!),
+        null,
+        "another application's id finds nothing",
+      );
       assert.deepEqual(await other.entitlements.getEntitlement(APP_A, ids[1]!), entitlement(ids[1]!));
     });
 
@@ -76,7 +85,10 @@ export function describeEntitlementsContract(name: string, make: MakeStores): vo
       assert.equal(await store.createEntitlement(entitlement('1000000000000000004'), 3), 'full');
       const other = await t.db.connect();
       const owned = await other.entitlements.listOwnedEntitlements(APP_A, [ALICE, GUILD_1]);
-      assert.deepEqual(owned.map((e) => e.id), ['1000000000000000003', '1000000000000000001']);
+      assert.deepEqual(
+        owned.map((e) => e.id),
+        ['1000000000000000003', '1000000000000000001'],
+      );
       assert.deepEqual(await other.entitlements.listOwnedEntitlements(APP_B, [ALICE]), []);
       assert.deepEqual(await other.entitlements.listOwnedEntitlements(APP_A, []), []);
       const consumed = { ...entitlement('1000000000000000001'), consumed: true };

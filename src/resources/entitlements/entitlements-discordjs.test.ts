@@ -11,7 +11,16 @@ import { after, before, describe, test } from 'node:test';
 import { Client, Events, GatewayIntentBits, type Entitlement, type Interaction } from 'discord.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { ADMIN_AUTH, ALICE_ID, ALICE_TOKEN, BOT, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID } from '../../../test/helpers/world.js';
+import {
+  ADMIN_AUTH,
+  ALICE_ID,
+  ALICE_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  TEST_GUILD_ID,
+} from '../../../test/helpers/world.js';
 
 type Json = any;
 
@@ -55,7 +64,7 @@ describe('entitlements and SKUs with an unmodified discord.js Client', () => {
     });
     assert.equal(deployed.status, 200, deployed.text);
     command = (deployed.body as Json[])[0];
-    client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${server.url}/api` } }) as Client<true>;
+    client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${server.url}/api` } });
     client.on(Events.InteractionCreate, (interaction) => void answer(interaction, answered));
     client.on(Events.EntitlementCreate, (entitlement) => events.push({ t: 'create', entitlement }));
     client.on(Events.EntitlementUpdate, (_old, entitlement) => events.push({ t: 'update', entitlement }));

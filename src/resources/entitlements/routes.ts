@@ -25,7 +25,10 @@ interface EntitlementParams extends AppParams {
   entitlementId: string;
 }
 
-export async function entitlementRoutes(api: FastifyInstance, { entitlements }: EntitlementRoutesOptions): Promise<void> {
+export async function entitlementRoutes(
+  api: FastifyInstance,
+  { entitlements }: EntitlementRoutesOptions,
+): Promise<void> {
   // discord.py sends the ids of a test entitlement as JSON integers.
   api.removeContentTypeParser('application/json');
   api.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBodyKeepingIds);
@@ -48,8 +51,7 @@ export async function entitlementRoutes(api: FastifyInstance, { entitlements }: 
   api.get<{ Params: EntitlementParams }>(
     '/applications/:applicationId/entitlements/:entitlementId',
     bot,
-    async (request) =>
-      entitlements.get(appOf(request).id, request.params.applicationId, request.params.entitlementId),
+    async (request) => entitlements.get(appOf(request).id, request.params.applicationId, request.params.entitlementId),
   );
 
   api.delete<{ Params: EntitlementParams }>(
@@ -81,8 +83,10 @@ export async function adminEntitlementRoutes(
   { entitlements, adminToken }: AdminEntitlementRoutesOptions,
 ): Promise<void> {
   admin.addHook('onRequest', requireAdminToken(adminToken));
-  admin.put<{ Params: { id: string } }>('/applications/:id/skus', { bodyLimit: SKUS_BODY_LIMIT_BYTES }, async (request) =>
-    entitlements.putSkus(request.params.id, request.body),
+  admin.put<{ Params: { id: string } }>(
+    '/applications/:id/skus',
+    { bodyLimit: SKUS_BODY_LIMIT_BYTES },
+    async (request) => entitlements.putSkus(request.params.id, request.body),
   );
   admin.post<{ Params: { id: string } }>(
     '/applications/:id/entitlements',

@@ -186,7 +186,7 @@ export function entitlementActive(entitlement: StoredEntitlement, nowMs: number)
 export function interactionEntitlements(owned: readonly StoredEntitlement[], nowMs: number): APIEntitlement[] {
   return owned
     .filter((entitlement) => entitlementActive(entitlement, nowMs))
-    .sort((a, b) => (a.id.length - b.id.length) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map(toWireEntitlement);
 }
 
@@ -251,7 +251,7 @@ export function toWireSku(sku: StoredSku): APISKU {
     application_id: sku.application_id,
     name: sku.name,
     slug: sku.slug,
-    flags: sku.flags as SKUFlags,
+    flags: sku.flags,
   };
 }
 

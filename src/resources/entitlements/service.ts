@@ -180,7 +180,11 @@ export class EntitlementsService {
     const created = await this.deps.entitlements.createEntitlement(entitlement, ENTITLEMENTS_PER_APPLICATION_MAX);
     if (created === 'full') {
       throw invalidFormBody([
-        issue(['sku_id'], ENTITLEMENTS_MAX, `Maximum number of entitlements reached (${ENTITLEMENTS_PER_APPLICATION_MAX}).`),
+        issue(
+          ['sku_id'],
+          ENTITLEMENTS_MAX,
+          `Maximum number of entitlements reached (${ENTITLEMENTS_PER_APPLICATION_MAX}).`,
+        ),
       ]);
     }
     this.tell('ENTITLEMENT_CREATE', entitlement);

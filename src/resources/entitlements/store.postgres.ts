@@ -51,7 +51,13 @@ export class PostgresEntitlementStore implements EntitlementStore {
       if (Number(count.rows[0]?.n ?? 0) >= max) return 'full';
       await client.query(
         'INSERT INTO entitlements (application_id, id, sku_id, owner_id, doc) VALUES ($1, $2, $3, $4, $5)',
-        [entitlement.application_id, entitlement.id, entitlement.sku_id, ownerIdOf(entitlement), JSON.stringify(entitlement)],
+        [
+          entitlement.application_id,
+          entitlement.id,
+          entitlement.sku_id,
+          ownerIdOf(entitlement),
+          JSON.stringify(entitlement),
+        ],
       );
       return 'created';
     });
