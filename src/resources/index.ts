@@ -29,6 +29,7 @@ import { oauth2Resource } from './oauth2/index.js';
 import { pinsResource } from './pins/index.js';
 import { pollsResource } from './polls/index.js';
 import { reactionsResource } from './reactions/index.js';
+import { roleConnectionsResource } from './role-connections/index.js';
 import { rolesResource } from './roles/index.js';
 import { scheduledEventsResource } from './scheduled-events/index.js';
 import { snapshotsResource } from './snapshots/index.js';
@@ -67,6 +68,7 @@ export const RESOURCES: readonly Resource[] = [
   pinsResource,
   pollsResource,
   reactionsResource,
+  roleConnectionsResource,
   rolesResource,
   scheduledEventsResource,
   snapshotsResource,
