@@ -185,4 +185,4 @@ export const NO_ROLE_CONNECTION: APIApplicationRoleConnection = Object.freeze({
   platform_name: null,
   platform_username: null,
   metadata: {},
-}) as APIApplicationRoleConnection;
+});
