@@ -27,6 +27,11 @@ export interface BusEvents {
    * gateway strips message content per intents).
    */
   WORLD_DISPATCH: WorldDispatch;
+  /**
+   * A dispatch about one application rather than the world (ENTITLEMENT_CREATE...): to its
+   * sessions of the shard of `guildId` (shard 0 when null), as v10 sends them, with no intent.
+   */
+  APPLICATION_DISPATCH: { applicationId: string; guildId: string | null; t: string; d: unknown };
   /** An app was installed in (GUILD_CREATE to its sessions) or removed from (GUILD_DELETE) a guild,
    *  or the guild itself was created/deleted in the world. */
   APPLICATION_GUILD: { applicationId: string; guildId: string; installed: boolean };
@@ -40,6 +45,7 @@ const EVENT_NAMES: Record<BusEventName, true> = {
   APPLICATION_COMMAND_PERMISSIONS_UPDATE: true,
   INTERACTION_CREATE: true,
   WORLD_DISPATCH: true,
+  APPLICATION_DISPATCH: true,
   APPLICATION_GUILD: true,
   GATEWAY_SESSION_MOVED: true,
 };

@@ -55,6 +55,7 @@ export class BusDispatcher {
       bus.subscribe('APPLICATION_COMMAND_PERMISSIONS_UPDATE', (event) =>
         this.enqueue(async () => this.onPermissionsUpdate(event)),
       ),
+      bus.subscribe('APPLICATION_DISPATCH', (event) => this.enqueue(async () => this.onApplicationDispatch(event))),
       bus.subscribe('WORLD_DISPATCH', (event) => this.enqueue(() => this.onWorld(event))),
       bus.subscribe('APPLICATION_GUILD', (event) => this.enqueue(() => this.onApplicationGuild(event))),
       bus.subscribe('GATEWAY_SESSION_MOVED', (event) => this.onSessionMoved(event)),
@@ -124,6 +125,10 @@ export class BusDispatcher {
     for (const session of this.sessions.forGuild(applicationId, data.guild_id)) {
       session.dispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE', data);
     }
+  }
+
+  private onApplicationDispatch({ applicationId, guildId, t, d }: BusEvents['APPLICATION_DISPATCH']): void {
+    for (const session of this.sessions.forGuild(applicationId, guildId)) session.dispatch(t, d);
   }
 
   private async onWorld(event: BusEvents['WORLD_DISPATCH']): Promise<void> {

@@ -20,6 +20,7 @@ import { guildStructureResource } from './guild-structure/index.js';
 import { guildsResource } from './guilds/index.js';
 import { homeResource } from './home/index.js';
 import { interactionsResource } from './interactions/index.js';
+import { entitlementsResource } from './entitlements/index.js';
 import { invitesResource } from './invites/index.js';
 import { membersResource } from './members/index.js';
 import { messagesResource } from './messages/index.js';
@@ -29,6 +30,7 @@ import { oauth2Resource } from './oauth2/index.js';
 import { pinsResource } from './pins/index.js';
 import { pollsResource } from './polls/index.js';
 import { reactionsResource } from './reactions/index.js';
+import { roleConnectionsResource } from './role-connections/index.js';
 import { rolesResource } from './roles/index.js';
 import { scheduledEventsResource } from './scheduled-events/index.js';
 import { snapshotsResource } from './snapshots/index.js';
@@ -51,6 +53,7 @@ export const RESOURCES: readonly Resource[] = [
   commandsResource,
   consoleResource,
   dmsResource,
+  entitlementsResource,
   expressionsResource,
   faultsResource,
   gatewayResource,
@@ -67,6 +70,7 @@ export const RESOURCES: readonly Resource[] = [
   pinsResource,
   pollsResource,
   reactionsResource,
+  roleConnectionsResource,
   rolesResource,
   scheduledEventsResource,
   snapshotsResource,

@@ -7,7 +7,9 @@
  * - string choice values are at most 100 characters (the document says 6000);
  * - the locale enum is the 32 supported locales (the document adds `ar` and `he`).
  * One more, documented here: a 50035 tree node may hold `_errors` and child keys at once (the
- * document's `ErrorDetails` allows only one or the other).
+ * document's `ErrorDetails` allows only one or the other). And two of entitlements: their `type` is
+ * any of the documentation's types (1 purchase to 8 application subscription; the document lists
+ * only 8 and 10), and a guild's entitlement carries `guild_id` instead of `user_id`.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -140,6 +142,11 @@ function relax(components: Json): void {
     const value = (schemaOf(schemas, name).properties as Json).value as Json;
     value.maxLength = 100;
   }
+
+  // Entitlement types: the documentation's (the document lists 8 and 10 only); a guild's has no user_id.
+  schemas.EntitlementTypes = { type: 'integer', enum: [1, 2, 3, 4, 5, 6, 7, 8, 10] };
+  const entitlement = schemaOf(schemas, 'EntitlementResponse');
+  entitlement.required = (entitlement.required as string[]).filter((field) => field !== 'user_id');
 
   // Locales: the 32 of the docs/v10-behaviour.md#contexts-integration-types-and-locales.
   schemas.AvailableLocalesEnum = { type: 'string', enum: [...SUPPORTED_LOCALES] };

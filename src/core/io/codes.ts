@@ -397,3 +397,17 @@ export const GUILD_SCHEDULED_EVENT_ENTITY_INVALID = 'GUILD_SCHEDULED_EVENT_ENTIT
 export const GUILD_SCHEDULED_EVENT_STATUS_INVALID = 'GUILD_SCHEDULED_EVENT_STATUS_INVALID';
 /** A recurrence rule outside the combinations v10 supports. */
 export const GUILD_SCHEDULED_EVENT_RECURRENCE_INVALID = 'GUILD_SCHEDULED_EVENT_RECURRENCE_INVALID';
+
+// Entitlements.
+
+/** `POST .../entitlements/{id}/consume` of an entitlement whose SKU is not consumable. */
+export const ENTITLEMENT_NOT_CONSUMABLE = 'ENTITLEMENT_NOT_CONSUMABLE';
+/** An application's entitlements are at their bound (`ENTITLEMENTS_PER_APPLICATION_MAX`). */
+export const ENTITLEMENTS_MAX = 'ENTITLEMENTS_MAX';
+
+// Application role connections.
+
+/** A metadata key not of a-z, 0-9 and `_`, or a connection's value for a key the app never declared. */
+export const ROLE_CONNECTION_KEY_INVALID = 'ROLE_CONNECTION_KEY_INVALID';
+/** A connection's value that is not one of its record's type (an integer, a date, 0 or 1), or too long. */
+export const ROLE_CONNECTION_VALUE_INVALID = 'ROLE_CONNECTION_VALUE_INVALID';

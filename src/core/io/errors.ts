@@ -80,6 +80,10 @@ export const ERRORS = {
   UnknownBan: { status: 404, code: 10026, message: 'Unknown Ban' },
   /** An invite that never was, was deleted, expired or was used up. */
   UnknownInvite: { status: 404, code: 10006, message: 'Unknown Invite' },
+  /** A SKU the application does not have. */
+  UnknownSku: { status: 404, code: 10027, message: 'Unknown SKU' },
+  /** An entitlement of no one, or of another application. */
+  UnknownEntitlement: { status: 404, code: 10029, message: 'Unknown Entitlement' },
   UnknownOverwrite: { status: 404, code: 10009, message: 'Unknown Overwrite' },
   UnknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },

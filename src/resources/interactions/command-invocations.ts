@@ -40,9 +40,10 @@ import {
   withNamedMembers,
   type InvocationScene,
 } from './invocation-scene.js';
+import { interactionEntitlements } from '../entitlements/rules.js';
 
 export interface CommandInvocationsDeps {
-  store: Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'interactions' | 'dms'>;
+  store: Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'interactions' | 'dms' | 'entitlements'>;
   ids: SnowflakeGenerator;
   now: () => number;
 }
@@ -191,6 +192,10 @@ export class CommandInvocations {
     const id = this.deps.ids.next();
     const token = makeInteractionToken(scene.app.id, id, randomBytes(32).toString('base64url'));
     const member = scene.inGuild?.member ?? null;
+    const owned = await this.deps.store.entitlements.listOwnedEntitlements(
+      scene.app.id,
+      guild ? [scene.user.id, guild.id] : [scene.user.id],
+    );
     const payload = buildInteraction({
       id,
       token,
@@ -220,6 +225,7 @@ export class CommandInvocations {
             : BOT_DM_APP_PERMISSIONS,
       ),
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, scene.channel)) : null,
+      entitlements: interactionEntitlements(owned, this.deps.now()),
       ...(attachments ? { attachments } : {}),
     });
     const record: InteractionRecord = {

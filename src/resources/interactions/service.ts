@@ -27,7 +27,7 @@ export interface InvokeResult {
 }
 
 export interface InteractionsServiceDeps {
-  store: Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'interactions' | 'dms'>;
+  store: Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'interactions' | 'dms' | 'entitlements'>;
   ids: SnowflakeGenerator;
   delivery: Pick<InteractionDelivery, 'deliver'>;
   /** Launches an Activity itself for an entry point whose handler is DISCORD_LAUNCH_ACTIVITY. */

@@ -6,6 +6,7 @@
 import {
   InteractionType,
   type APIAttachment,
+  type APIEntitlement,
   type APIBaseInteraction,
   type ApplicationCommandType,
 } from 'discord-api-types/v10';
@@ -86,6 +87,8 @@ export interface InteractionInput {
   memberPermissions: string | null;
   /** Attachments the client uploaded, as attachment objects by id; others resolve to a placeholder. */
   attachments?: Record<string, APIAttachment>;
+  /** The active entitlements of the user, and of the guild when invoked in one. */
+  entitlements?: APIEntitlement[];
 }
 
 function interactionType(kind: InvocationKind): number {
@@ -136,7 +139,7 @@ export function buildInteraction(input: InteractionInput): WirePayload<WireInter
     channel: toWirePartialChannel(input.channel, input.guild, input.memberPermissions),
     app_permissions: input.appPermissions,
     locale: wireLocale(input.locale),
-    entitlements: [],
+    entitlements: input.entitlements ?? [],
     authorizing_integration_owners: input.authorizingIntegrationOwners,
     context: input.context,
     attachment_size_limit: ATTACHMENT_SIZE_LIMIT,

@@ -15,6 +15,7 @@ export const Scope = {
   Bot: 'bot',
   OpenId: 'openid',
   Connections: 'connections',
+  RoleConnectionsWrite: 'role_connections.write',
   SdkSocialLayer: 'sdk.social_layer',
   SdkSocialLayerPresence: 'sdk.social_layer_presence',
 } as const;
