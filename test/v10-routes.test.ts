@@ -159,14 +159,17 @@ describe('through the routes: the message and the warn-once log', () => {
     assert.ok(!lines.some((line) => JSON.stringify(line).includes(secret)), 'the token is in no log line');
   });
 
-  test('a method v10 serves where slashd serves others: 405 naming it; one v10 does not serve: plain 405', async () => {
-    const post = await server.request('POST', `/guilds/${TEST_GUILD_ID}/emojis`, { auth: BOT, body: { name: 'x' } });
-    assert.equal(post.status, 405, post.text);
-    assert.deepEqual(post.body, {
-      message: '405: Method Not Allowed (slashd does not serve POST /guilds/{guild.id}/emojis)',
-      code: 0,
-    });
-    assert.equal(warnings().filter((line) => line.route === 'POST /guilds/{guild.id}/emojis').length, 1);
+  test('on a path slashd serves, every method v10 serves there is served (no 405); one v10 does not serve: plain 405', async () => {
+    // Since issue 37 no v10 path is served in part: a 405 naming a v10 method would be a gap.
+    const partial: string[] = [];
+    for (const [template, methods] of V10_ROUTES) {
+      const path = template.replace(/\{[^}]+\}/g, TEST_GUILD_ID);
+      for (const method of methods.split(' ')) {
+        const answer = await server.request(method, path, { auth: BOT });
+        if (answer.status === 405) partial.push(`${method} ${template}: ${String(answer.body.message)}`);
+      }
+    }
+    assert.deepEqual(partial, []);
     const del = await server.request('DELETE', '/users/@me', { auth: BOT });
     assert.deepEqual(del.body, { message: '405: Method Not Allowed', code: 0 });
     assert.ok(!warnings().some((line) => line.route === 'DELETE /users/@me'), 'v10 would refuse it too: no warning');
