@@ -108,6 +108,22 @@ describe('identity endpoints', () => {
     assert.equal(verify(null, Buffer.from('x'), key, Buffer.alloc(64)), false);
   });
 
+  test('GET/PATCH /applications/{id}: the same object as @me for the app itself; 20012 for another', async () => {
+    const byId = await get(`/applications/${DEMO_APP_ID}`, BOT);
+    assert.deepEqual(byId, await get('/applications/@me', BOT));
+    const foreign = await server.request('GET', `/applications/${OTHER_APP_ID}`, { auth: BOT });
+    assert.deepEqual([foreign.status, foreign.body.code], [403, 20012]);
+    // The edit is @me's (the interactions endpoint URL, verified first): an empty one changes nothing.
+    const edited = await server.request('PATCH', `/applications/${DEMO_APP_ID}`, { auth: BOT, body: {} });
+    assert.equal(edited.status, 200, edited.text);
+    assert.deepEqual(edited.body, byId);
+    const foreignEdit = await server.request('PATCH', `/applications/${OTHER_APP_ID}`, {
+      auth: BOT,
+      body: { interactions_endpoint_url: null },
+    });
+    assert.deepEqual([foreignEdit.status, foreignEdit.body.code], [403, 20012]);
+  });
+
   test('401 without a token, or with a bad one', async () => {
     for (const path of ['/users/@me', ...APPLICATION_PATHS]) {
       for (const auth of [null, 'Bot nope', 'Bearer nope', 'Basic Zm9vOmJhcg==', 'garbage token']) {

@@ -24,4 +24,23 @@ export async function identityRoutes(api: FastifyInstance, { applications }: Ide
   api.patch('/applications/@me', { onRequest: requireBot }, async (request) =>
     applications.update(appOf(request), request.body),
   );
+
+  // The same object by the app's id (v10 `GET/PATCH /applications/{id}`): the caller's own only.
+  api.get<{ Params: AppParams }>('/applications/:applicationId', { onRequest: requireApp }, async (request) =>
+    applications.current(ownApp(request)),
+  );
+  api.patch<{ Params: AppParams }>('/applications/:applicationId', { onRequest: requireBot }, async (request) =>
+    applications.update(ownApp(request), request.body),
+  );
+}
+
+interface AppParams {
+  applicationId: string;
+}
+
+/** The caller's app, when the path names it; another's is 20012 (nothing of it is read). */
+function ownApp(request: FastifyRequest<{ Params: AppParams }>) {
+  const app = appOf(request);
+  if (app.id !== request.params.applicationId) throw apiError('NotAuthorizedForApplication');
+  return app;
 }
