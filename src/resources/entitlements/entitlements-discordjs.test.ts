@@ -8,7 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, Events, GatewayIntentBits, type Entitlement, type Interaction } from 'discord.js';
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  Client,
+  Events,
+  GatewayIntentBits,
+  type Entitlement,
+  type Interaction,
+} from 'discord.js';
 import { Inbox } from '../../../test/helpers/inbox.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import {
@@ -34,10 +43,13 @@ interface Answered {
 
 /** The bot: `/premium` answers by what `interaction.entitlements` holds. */
 async function answer(interaction: Interaction, answered: Inbox<Answered>): Promise<void> {
-  if (!interaction.isChatInputCommand()) return;
+  if (!interaction.isChatInputCommand() && !interaction.isButton()) return;
   const premium = interaction.entitlements.some((e) => e.skuId === PREMIUM_SKU && e.isActive());
   const content = premium ? 'premium: welcome' : 'premium only';
-  await interaction.reply(content);
+  const again = new ActionRowBuilder<ButtonBuilder>().addComponents(
+    new ButtonBuilder().setCustomId('again').setLabel('Again').setStyle(ButtonStyle.Primary),
+  );
+  await interaction.reply({ content, components: [again] });
   answered.push({ id: interaction.id, content });
 }
 
@@ -98,6 +110,26 @@ describe('entitlements and SKUs with an unmodified discord.js Client', () => {
     return (await answered.find((a) => a.id === id, `the answer to ${id}`)).content;
   }
 
+  /** Alice clicks Again on the bot's newest answer; the bot's answer to the click. */
+  async function clickAgain(): Promise<string> {
+    const read = await server.request('GET', `/channels/${GENERAL}/messages?limit=1`, { auth: ALICE_TOKEN });
+    const message = (read.body as Json[])[0];
+    const response = await server.request('POST', '/interactions', {
+      auth: ALICE_TOKEN,
+      body: {
+        type: 3,
+        application_id: DEMO_APP_ID,
+        guild_id: TEST_GUILD_ID,
+        channel_id: GENERAL,
+        message_id: message.id,
+        data: { custom_id: 'again', component_type: 2 },
+      },
+    });
+    assert.equal(response.status, 200, response.text);
+    const id = response.body.id as string;
+    return (await answered.find((a) => a.id === id, `the answer to click ${id}`)).content;
+  }
+
   test('fetchSKUs(): the SKUs the admin API defined, as v10 objects', async () => {
     const skus = await client.application.fetchSKUs();
     assert.deepEqual(
@@ -118,6 +150,7 @@ describe('entitlements and SKUs with an unmodified discord.js Client', () => {
     const told = await events.find((e) => e.t === 'create' && e.entitlement.id === created.id, 'entitlementCreate');
     assert.equal(told.entitlement.skuId, PREMIUM_SKU);
     assert.equal(await invokePremium(), 'premium: welcome');
+    assert.equal(await clickAgain(), 'premium: welcome', "a button's click carries the entitlements too");
 
     const listed = await client.application.entitlements.fetch({ user: ALICE_ID, skus: [PREMIUM_SKU] });
     assert.deepEqual([...listed.keys()], [created.id]);
@@ -130,6 +163,7 @@ describe('entitlements and SKUs with an unmodified discord.js Client', () => {
     const deleted = await events.find((e) => e.t === 'delete' && e.entitlement.id === created.id, 'entitlementDelete');
     assert.equal(deleted.entitlement.deleted, true);
     assert.equal(await invokePremium(), 'premium only');
+    assert.equal(await clickAgain(), 'premium only');
     const active = await client.application.entitlements.fetch({ user: ALICE_ID, excludeDeleted: true });
     assert.equal(active.size, 0, 'a deleted entitlement is left out');
   });

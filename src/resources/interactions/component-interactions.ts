@@ -29,9 +29,10 @@ import type { User } from '../../core/world/types.js';
 import type { Store, StoredApplication } from '../../store/store.js';
 import { loadPlace, messageReadableIn, viewableGuild, withNamedMembers, type Place } from './invocation-scene.js';
 import type { MessageRenderer } from '../messages/renderer.js';
+import { interactionEntitlements } from '../entitlements/rules.js';
 
 export interface ComponentInteractionsDeps {
-  store: Pick<Store, 'world' | 'members' | 'interactions' | 'dms'>;
+  store: Pick<Store, 'world' | 'members' | 'interactions' | 'dms' | 'entitlements'>;
   ids: SnowflakeGenerator;
   renderer: MessageRenderer;
   now: () => number;
@@ -181,6 +182,13 @@ export class ComponentInteractions {
             : BOT_DM_APP_PERMISSIONS,
       ),
       memberPermissions: guild && member ? formatPermissions(channelPermissions(guild, member, place.channel)) : null,
+      entitlements: interactionEntitlements(
+        await this.deps.store.entitlements.listOwnedEntitlements(
+          app.id,
+          guild ? [place.user.id, guild.id] : [place.user.id],
+        ),
+        this.deps.now(),
+      ),
     };
   }
 

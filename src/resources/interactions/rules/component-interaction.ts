@@ -5,7 +5,7 @@
  * submission's `data.custom_id` and `data.components`, and `message`: the message holding the
  * component (for a submission, only when the modal was opened from a component).
  */
-import type { ComponentType } from 'discord-api-types/v10';
+import type { APIEntitlement, ComponentType } from 'discord-api-types/v10';
 import { wireLocale, type WirePayload } from '../../../core/wire-payload.js';
 import type { Application, Channel, Guild, Member, User } from '../../../core/world/types.js';
 import { addGuild, addInvoker, type WireInteraction } from './build-interaction.js';
@@ -51,6 +51,8 @@ export interface ComponentInteractionInput {
   context: 0 | 1 | 2;
   appPermissions: string;
   memberPermissions: string | null;
+  /** The active entitlements of the user, and of the guild when clicked in one. */
+  entitlements?: APIEntitlement[];
 }
 
 function baseInteraction<Data>(
@@ -69,7 +71,7 @@ function baseInteraction<Data>(
     channel: toWirePartialChannel(input.channel, input.guild, input.memberPermissions),
     app_permissions: input.appPermissions,
     locale: wireLocale(input.locale),
-    entitlements: [],
+    entitlements: input.entitlements ?? [],
     authorizing_integration_owners: input.authorizingIntegrationOwners,
     context: input.context,
     attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
