@@ -77,8 +77,8 @@ export class CallsUnderWay {
 
   /** How long the oldest call under way has been waiting, in seconds; 0 when none is. */
   oldestSeconds(): number {
-    for (const started of this.started.values()) return (performance.now() - started) / 1000;
-    return 0;
+    const oldest = this.started.values().next();
+    return oldest.done === true ? 0 : (performance.now() - oldest.value) / 1000;
   }
 }
 
