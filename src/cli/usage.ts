@@ -52,6 +52,9 @@ export const USAGE = `usage:
       lines on a terminal and JSON lines otherwise
   slashd migrate [--db PATH|postgres://...] [--db-schema S]
       applies the database's schema migrations and exits (SLASHD_DB, SLASHD_DB_SCHEMA)
+  slashd backup --to FILE [--db PATH]
+      a consistent copy of a SQLite database, taken while slashd serves it (SQLite's VACUUM INTO);
+      PostgreSQL: pg_dump (docs/operations.md)
   slashd invoke --as USER --channel CHANNEL [--guild GUILD] [--target ID] '/command [sub] opt:value ...'
                [--attach OPTION=FILE ...] [--url URL] [--admin-token T] [--wait SECONDS]
       acts as USER (name or id) in CHANNEL (name or id) and prints the app's answer; --attach
