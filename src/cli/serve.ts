@@ -52,7 +52,8 @@ async function serve(args: ServeArgs, plain: Output): Promise<number> {
       redisUrl: args.redisUrl,
       redisPrefix: args.redisPrefix,
       worldFile,
-      mergeWorld: demoWorld,
+      // The demo is merged once; a restart keeps what was changed since, unless --reset-demo.
+      ...(args.resetDemo ? { mergeWorld: demoWorld } : { seedWorld: demoWorld }),
       adminToken: args.adminToken ?? loadOrCreateAdminToken(args.db),
       logLevel: args.logLevel,
       logFormat: args.logFormat,
