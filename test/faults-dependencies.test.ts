@@ -492,6 +492,54 @@ describe('slashd migrate says what it did', () => {
   });
 });
 
+describe('slashd serve names the migrations it applied', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'slashd-serve-migrations-'));
+  const schema = freshSchemaName('slashd_serve_migrations');
+
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  /** The lines `serve` printed before it listened. */
+  async function linesBeforeListening(db: string[]): Promise<string[]> {
+    const child = startChild(process.execPath, [CLI, 'serve', ...db, '--admin-token', ADMIN_TOKEN, '--port', '0']);
+    await child.waitForLine(/slashd listening on/);
+    const lines = child.stdout().split('\n');
+    const printed = lines.slice(
+      0,
+      lines.findIndex((line) => line.includes('slashd listening on')),
+    );
+    await child.stop();
+    return printed;
+  }
+
+  for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
+    test(`${dialect}: every migration applied at start is named, each dated one by name; none at the next start`, async () => {
+      const db =
+        dialect === 'SQLite'
+          ? ['--db', join(dir, 'slashd.sqlite')]
+          : ['--db', postgresConnectionString, '--db-schema', schema];
+      const where = dialect === 'SQLite' ? `SQLite database ${db[1]}` : `PostgreSQL schema ${schema}`;
+      const latest = dialect === 'SQLite' ? SQLITE_LATEST : POSTGRES_LATEST;
+      const half = dialect === 'SQLite' ? 'sqlite' : 'postgres';
+      const dated = datedMigrationsOf(RESOURCES).filter((migration) => migration[half] !== null);
+      const first = await linesBeforeListening(db);
+      for (const line of [
+        `${where}: applied migrations 1-${latest} (schema version 0 to ${latest})`,
+        ...dated.map((migration) => `${where}: applied migration ${migration.name}`),
+      ]) {
+        assert.ok(first.includes(line), `${line} in:\n${first.join('\n')}`);
+      }
+      const second = await linesBeforeListening(db);
+      assert.deepEqual(
+        second.filter((line) => line.includes('migration')),
+        [],
+      );
+    });
+  }
+});
+
 describe('an outage in the log of a node run with --log-format json', () => {
   test('every line is JSON; Redis lost and back is one line each, with no ioredis trace', async () => {
     const redis = await startPrivateRedis();

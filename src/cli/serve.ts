@@ -9,6 +9,7 @@ import { loadOrCreateAdminToken } from './admin-token.js';
 import { EXIT_FAILED, EXIT_OK, reportUsageError, UsageError, type Output } from './usage.js';
 import { listenFailureMessage } from './listen-failure.js';
 import { isPostgresUrl } from '../store/postgres/url.js';
+import { migrationLines, type MigrationReport } from '../store/schema-version.js';
 import { RedisUnreachableError } from '../events/redis-link.js';
 import { jsonLines } from './json-output.js';
 import { databaseSetupMessage, isDatabaseSetupError } from './database-setup-error.js';
@@ -34,6 +35,14 @@ function untilStopped(slashd: Slashd, out: Output): { stopped: Promise<void>; ca
     process.on('SIGINT', stop);
   });
   return { stopped, cancel };
+}
+
+/** Each migration the start applied, one line each (the same lines as `slashd migrate`); nothing when none was. */
+function printMigrations(slashd: Slashd, args: ServeArgs, out: Output): void {
+  const report = (slashd.store as { migration?: MigrationReport }).migration;
+  if (!report || (report.applied.length === 0 && (report.dated ?? []).length === 0)) return;
+  const where = isPostgresUrl(args.db) ? `PostgreSQL schema ${args.dbSchema}` : `SQLite database ${args.db}`;
+  for (const line of migrationLines(report)) out.log(`${where}: ${line}`);
 }
 
 async function serve(args: ServeArgs, plain: Output): Promise<number> {
@@ -81,6 +90,7 @@ async function serve(args: ServeArgs, plain: Output): Promise<number> {
     out.error(databaseSetupMessage(error, args.db));
     return 1;
   }
+  printMigrations(slashd, args, out);
   // Listening for signals before anything is printed: a stop asked for right after the banner is graceful too.
   const { stopped, cancel } = untilStopped(slashd, out);
   let url: string;
