@@ -224,10 +224,29 @@ describe('Redis stalled (SIGSTOP), then resumed', () => {
       assert.equal(ready.value.body.redis, 'unreachable');
       assert.equal(ready.value.body.store, 'ok');
     }
-    const refused = await timed(() => invoke(b, command, 'stall'));
-    assert.equal(refused.value.status, 503, refused.value.text);
-    assert.deepEqual(refused.value.body, V10_503);
-    assert.ok(refused.ms < ANSWER_BOUND_MS, `answered after ${refused.ms} ms`);
+    const created = (metrics: string) =>
+      Number(/^slashd_interactions_total\{state="created"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+    const failed = (metrics: string, reason: string) =>
+      Number(
+        new RegExp(`^slashd_interaction_failures_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0,
+      );
+    const before = await metricsOf(b);
+    // Refused at once for as long as Redis is away (issue 39: after ~6 s invocations were held until it returned),
+    // past the socket timeout that drops and remakes the stalled connections.
+    const refusedAt: number[] = [];
+    const stallStarted = Date.now();
+    while (Date.now() - stallStarted < 2 * (FAST.redisTimeouts?.socketTimeoutMs ?? 0) || refusedAt.length < 3) {
+      const refused = await timed(() => invoke(b, command, 'stall'));
+      assert.equal(refused.value.status, 503, refused.value.text);
+      assert.deepEqual(refused.value.body, V10_503);
+      assert.ok(refused.ms < ANSWER_BOUND_MS, `answered after ${refused.ms} ms`);
+      refusedAt.push(refused.ms);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // A refused invocation leaves no record: none created, none failed later as the app's timeout.
+    const during = await metricsOf(b);
+    assert.equal(created(during), created(before), 'no interaction stored for a refusal');
+    assert.equal(failed(during, 'timeout'), failed(before, 'timeout'));
     // What needs no Redis goes on: reading the commands.
     assert.equal((await b.request('GET', GUILD_BASE, { auth: BOT })).status, 200);
     assert.match(await metricsOf(b), /^slashd_redis_up 0$/m);

@@ -273,6 +273,7 @@ export function presenceNeedingRedis(presence: GatewayPresence, link: RedisLink)
     handOver(applicationId, sessionId, interaction) {
       return presence.handOver(applicationId, sessionId, interaction);
     },
+    reachable: () => link.isUp() && presence.reachable(),
   };
 }
 

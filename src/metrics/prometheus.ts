@@ -99,7 +99,7 @@ export class PrometheusMetrics implements Metrics {
     });
     this.interactionFailures = new Counter({
       name: `${METRIC_PREFIX}interaction_failures_total`,
-      help: 'Interactions failed, by reason (timeout, delivery_failure, invalid_response)',
+      help: 'Interactions failed, by reason (timeout, delivery_failure, invalid_response, dependency_unavailable)',
       labelNames: ['reason'],
       registers,
     });
