@@ -78,7 +78,16 @@ describe('the shipped nginx config in front of three nodes', { skip: !existsSync
     writeFileSync(join(dir, 'nginx.conf'), shippedConfig(cluster.nodes, port, dir));
     nginx = spawn(
       NGINX,
-      ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', `daemon off; pid ${join(dir, 'nginx.pid')};`],
+      [
+        '-p',
+        dir,
+        '-c',
+        join(dir, 'nginx.conf'),
+        '-e',
+        join(dir, 'error.log'),
+        '-g',
+        `daemon off; pid ${join(dir, 'nginx.pid')};`,
+      ],
       { stdio: 'ignore' },
     );
     balancer = `http://127.0.0.1:${port}`;
