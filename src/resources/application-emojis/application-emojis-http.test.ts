@@ -15,6 +15,7 @@ import { gifHead, pngImage } from '../../../test/helpers/images.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { startServer, type ServerOptions, type TestServer } from '../../../test/helpers/server.js';
 import {
+  ADMIN_AUTH,
   ALICE_TOKEN,
   BOT,
   DEMO_APP_ID,
@@ -243,6 +244,15 @@ function describeApplicationEmojis(name: string, options: () => ServerOptions, c
         OTHER_BOT,
       );
       assert.equal(other.status, 201, "another app's bound is its own");
+
+      // An application's emojis go with it.
+      const gone = await server.request('DELETE', `${server.url}/admin/applications/${OTHER_APP_ID}`, {
+        auth: ADMIN_AUTH,
+      });
+      assert.equal(gone.status, 204, gone.text);
+      assert.deepEqual(await store.list(OTHER_APP_ID), []);
+      assert.equal((await fetch(`${server.url}/emojis/${other.body.id}.png`)).status, 404);
+      assert.equal((await store.list(DEMO_APP_ID)).length, APPLICATION_EMOJIS_MAX);
     });
   });
 }
