@@ -156,6 +156,7 @@ export const APPLICATION_OWNED_TABLES = [
   'activity_instances',
   'dm_channels',
   'bot_profiles',
+  'application_emojis',
 ] as const;
 
 /** The values of a `messages` row, in column order: channel_id, id, application_id, interaction_id, visible_to, doc. */

@@ -411,3 +411,8 @@ export const ENTITLEMENTS_MAX = 'ENTITLEMENTS_MAX';
 export const ROLE_CONNECTION_KEY_INVALID = 'ROLE_CONNECTION_KEY_INVALID';
 /** A connection's value that is not one of its record's type (an integer, a date, 0 or 1), or too long. */
 export const ROLE_CONNECTION_VALUE_INVALID = 'ROLE_CONNECTION_VALUE_INVALID';
+
+// Application emojis.
+
+/** An application emoji's name that another of the application's emojis has (v10's code). */
+export const APPLICATION_EMOJI_NAME_ALREADY_TAKEN = 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN';

@@ -84,6 +84,8 @@ export const ERRORS = {
   UnknownSku: { status: 404, code: 10027, message: 'Unknown SKU' },
   /** An entitlement of no one, or of another application. */
   UnknownEntitlement: { status: 404, code: 10029, message: 'Unknown Entitlement' },
+  /** An Activity instance the application never launched (or another application's). */
+  UnknownActivityInstance: { status: 404, code: 10082, message: 'Unknown Activity Instance' },
   UnknownOverwrite: { status: 404, code: 10009, message: 'Unknown Overwrite' },
   UnknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
