@@ -50,7 +50,12 @@ function automodWorld(): World {
   const guild = world.guilds.find((g) => g.id === TEST_GUILD_ID)!;
   for (const install of guild.installs) {
     if (install.application_id === DEMO_APP_ID) {
-      install.permissions = (BigInt(install.permissions ?? '0') | MANAGE_GUILD | MODERATE_MEMBERS | VIEW_AUDIT_LOG).toString();
+      install.permissions = (
+        BigInt(install.permissions ?? '0') |
+        MANAGE_GUILD |
+        MODERATE_MEMBERS |
+        VIEW_AUDIT_LOG
+      ).toString();
     }
     if (install.application_id === OTHER_APP_ID) install.permissions = (VIEW_CHANNEL | MANAGE_GUILD).toString();
   }
@@ -175,7 +180,13 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
           'BASE_TYPE_MAX_LENGTH',
         ],
         [
-          { name: 'mentions', event_type: 1, trigger_type: 5, trigger_metadata: { mention_total_limit: 51 }, actions: [{ type: 1 }] },
+          {
+            name: 'mentions',
+            event_type: 1,
+            trigger_type: 5,
+            trigger_metadata: { mention_total_limit: 51 },
+            actions: [{ type: 1 }],
+          },
           'trigger_metadata.mention_total_limit',
           'NUMBER_TYPE_MAX',
         ],
@@ -207,7 +218,9 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
           'BASE_TYPE_MAX_LENGTH',
         ],
         [
-          keywordRule({ exempt_channels: Array.from({ length: 51 }, (_, i) => String(1345183757107300000n + BigInt(i))) }),
+          keywordRule({
+            exempt_channels: Array.from({ length: 51 }, (_, i) => String(1345183757107300000n + BigInt(i))),
+          }),
           'exempt_channels',
           'BASE_TYPE_MAX_LENGTH',
         ],
@@ -293,9 +306,13 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
       assert.equal(block.matched_content, 'BadWord');
       assert.equal(block.message_id, undefined);
       const alert = executions.find((p) => p.d.action.type === 2)!.d;
-      const system = await server.request('GET', `/channels/${ANNOUNCEMENTS}/messages/${alert.alert_system_message_id}`, {
-        auth: BOT,
-      });
+      const system = await server.request(
+        'GET',
+        `/channels/${ANNOUNCEMENTS}/messages/${alert.alert_system_message_id}`,
+        {
+          auth: BOT,
+        },
+      );
       assert.equal(system.status, 200, system.text);
       assert.equal(system.body.type, 24);
       assert.equal(system.body.author.id, CAROL_ID);
@@ -325,7 +342,9 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
         body: { content: 'a badword message' },
       });
       assert.equal(edit.body.code, 200000, edit.text);
-      const kept = await server.request('GET', `/channels/${GENERAL}/messages/${posted.body.id}`, { auth: CAROL_TOKEN });
+      const kept = await server.request('GET', `/channels/${GENERAL}/messages/${posted.body.id}`, {
+        auth: CAROL_TOKEN,
+      });
       assert.equal(kept.body.content, 'a fine message');
       await remove(rule.id);
     });
@@ -371,7 +390,9 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
       assert.equal(immutable.body.errors.trigger_type._errors[0].code, 'AUTO_MODERATION_TRIGGER_TYPE_IMMUTABLE');
       await remove(rule.id);
       const log = await server.request('GET', `/guilds/${TEST_GUILD_ID}/audit-logs`, { auth: BOT });
-      const actions = (log.body.audit_log_entries as Json[]).filter((e) => e.target_id === rule.id).map((e) => e.action_type);
+      const actions = (log.body.audit_log_entries as Json[])
+        .filter((e) => e.target_id === rule.id)
+        .map((e) => e.action_type);
       assert.deepEqual(actions.sort(), [140, 141, 142]);
     });
 
@@ -387,7 +408,10 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
         ],
         enabled: true,
       });
-      assert.equal((await say(CAROL_TOKEN, '<@1335036896870400001> <@1335036896870400001> <@&1345183757107200003>')).status, 200);
+      assert.equal(
+        (await say(CAROL_TOKEN, '<@1335036896870400001> <@1335036896870400001> <@&1345183757107200003>')).status,
+        200,
+      );
       const posted = await say(CAROL_TOKEN, '<@1335036896870400001> <@1335036896870400002> <@&1345183757107200003>');
       assert.equal(posted.status, 200, posted.text);
       const timeout = await raw.find(
@@ -403,9 +427,13 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
         (p) => p.t === 'AUTO_MODERATION_ACTION_EXECUTION' && p.d.rule_id === rule.id && p.d.action.type === 2,
         'the alert',
       );
-      const system = await server.request('GET', `/channels/${ANNOUNCEMENTS}/messages/${alert.d.alert_system_message_id}`, {
-        auth: BOT,
-      });
+      const system = await server.request(
+        'GET',
+        `/channels/${ANNOUNCEMENTS}/messages/${alert.d.alert_system_message_id}`,
+        {
+          auth: BOT,
+        },
+      );
       const fields = Object.fromEntries((system.body.embeds[0].fields as Json[]).map((f) => [f.name, f.value]));
       assert.equal(fields.flagged_message_id, posted.body.id);
       assert.equal(fields.timeout_duration, '600');

@@ -27,7 +27,12 @@ export function patternRunner(timeLimitMs = PATTERN_TIME_LIMIT_MS): PatternRunne
   const context = vm.createContext(Object.create(null) as object);
   let timedOut = 0;
   const run = (pattern: CompiledPattern, content: string): string[] => {
-    (context as { input?: unknown }).input = { source: pattern.source, flags: pattern.flags, content, max: MATCHES_MAX };
+    (context as { input?: unknown }).input = {
+      source: pattern.source,
+      flags: pattern.flags,
+      content,
+      max: MATCHES_MAX,
+    };
     try {
       return JSON.parse(SCRIPT.runInContext(context, { timeout: timeLimitMs }) as string) as string[];
     } catch {

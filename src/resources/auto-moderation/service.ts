@@ -8,10 +8,7 @@
  * told as AUTO_MODERATION_ACTION_EXECUTION and logged (143-145).
  */
 import { AuditLogEvent, AutoModerationActionType, ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
-import {
-  AUTO_MODERATION_INVALID_CHANNEL,
-  AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED,
-} from '../../core/io/codes.js';
+import { AUTO_MODERATION_INVALID_CHANNEL, AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED } from '../../core/io/codes.js';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import { issue, type Issue } from '../../core/io/issue.js';
 import { hasAll } from '../../core/permissions/bits.js';

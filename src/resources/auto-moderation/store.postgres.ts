@@ -20,12 +20,10 @@ export class PostgresAutoModerationStore implements AutoModerationStore {
         [rule.guild_id, rule.trigger_type],
       );
       if (Number(count.rows[0]?.n ?? 0) >= maxOfType) return 'full';
-      await client.query('INSERT INTO auto_moderation_rules (guild_id, id, trigger_type, doc) VALUES ($1, $2, $3, $4)', [
-        rule.guild_id,
-        rule.id,
-        rule.trigger_type,
-        JSON.stringify(rule),
-      ]);
+      await client.query(
+        'INSERT INTO auto_moderation_rules (guild_id, id, trigger_type, doc) VALUES ($1, $2, $3, $4)',
+        [rule.guild_id, rule.id, rule.trigger_type, JSON.stringify(rule)],
+      );
       return 'created';
     });
   }

@@ -235,13 +235,17 @@ function readAction(
   const type = readChoice(typeValue, [...path, 'type'], ACTION_TYPES, issues);
   if (type === undefined) return undefined;
   if (!actionAllowed(triggerType, type)) {
-    report(issues, [...path, 'type'], AUTO_MODERATION_INVALID_ACTION, 'This action is not allowed for this trigger type.');
+    report(
+      issues,
+      [...path, 'type'],
+      AUTO_MODERATION_INVALID_ACTION,
+      'This action is not allowed for this trigger type.',
+    );
     return undefined;
   }
   const metaPath = [...path, 'metadata'];
   const metaValue = fieldOf(record, 'metadata');
-  const needsMetadata =
-    type === AutoModerationActionType.SendAlertMessage || type === AutoModerationActionType.Timeout;
+  const needsMetadata = type === AutoModerationActionType.SendAlertMessage || type === AutoModerationActionType.Timeout;
   if (isAbsent(metaValue)) {
     if (needsMetadata) {
       reportRequired(issues, metaPath);
@@ -361,7 +365,9 @@ function readFields(record: JsonRecord, triggerType: AutoModerationRuleTriggerTy
 }
 
 /** `POST .../auto-moderation/rules`: name, event_type, trigger_type and actions are required. */
-export function readCreateBody(body: unknown): Result<RuleFields & Required<Pick<RuleFields, 'name' | 'event_type' | 'actions'>>> {
+export function readCreateBody(
+  body: unknown,
+): Result<RuleFields & Required<Pick<RuleFields, 'name' | 'event_type' | 'actions'>>> {
   const issues: Issues = [];
   const record = readRecord(body, [], issues);
   if (!record) return fail(issues);
@@ -391,7 +397,12 @@ export function readEditBody(body: unknown, triggerType: AutoModerationRuleTrigg
   if (!record) return fail(issues);
   const given = fieldOf(record, 'trigger_type');
   if (!isAbsent(given) && given !== triggerType) {
-    report(issues, ['trigger_type'], AUTO_MODERATION_TRIGGER_TYPE_IMMUTABLE, 'A rule’s trigger type cannot be changed.');
+    report(
+      issues,
+      ['trigger_type'],
+      AUTO_MODERATION_TRIGGER_TYPE_IMMUTABLE,
+      'A rule’s trigger type cannot be changed.',
+    );
   }
   if (fieldOf(record, 'name') === null) reportRequired(issues, ['name']);
   const fields = readFields(record, triggerType, issues);

@@ -150,7 +150,11 @@ const AUDIT_ACTIONS: Partial<Record<AutoModerationActionType, AuditLogEvent>> = 
 };
 
 /** The audit entry of an action executed: about the member, naming the rule and the channel (v10's options). */
-export function executionAudit(place: ExecutionPlace, triggered: Triggered, action: RuleAction): AuditEntryInput | null {
+export function executionAudit(
+  place: ExecutionPlace,
+  triggered: Triggered,
+  action: RuleAction,
+): AuditEntryInput | null {
   const actionType = AUDIT_ACTIONS[action.type];
   if (actionType === undefined) return null;
   return {

@@ -73,7 +73,8 @@ function firstNotAllowed(keyword: string, found: readonly string[], allowList: r
 /** The unique users (`<@id>`, `<@!id>`) and roles (`<@&id>`) the content mentions. */
 export function uniqueMentions(content: string): number {
   const seen = new Set<string>();
-  for (const match of content.matchAll(/<@([!&]?)(\d{1,20})>/g)) seen.add(`${match[1] === '&' ? 'r' : 'u'}${match[2]!}`);
+  for (const match of content.matchAll(/<@([!&]?)(\d{1,20})>/g))
+    seen.add(`${match[1] === '&' ? 'r' : 'u'}${match[2]!}`);
   return seen.size;
 }
 
@@ -89,7 +90,11 @@ export function ruleMatch(rule: StoredRule, content: string, runPattern: Pattern
       for (const source of m.regex_patterns) {
         const reading = readRustPattern(source);
         if (reading.kind !== 'pattern') continue;
-        const match = firstNotAllowed(source, runPattern(reading.pattern, content).slice(0, MATCHES_LOOKED_AT), m.allow_list);
+        const match = firstNotAllowed(
+          source,
+          runPattern(reading.pattern, content).slice(0, MATCHES_LOOKED_AT),
+          m.allow_list,
+        );
         if (match) return match;
       }
       return null;

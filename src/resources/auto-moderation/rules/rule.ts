@@ -191,5 +191,5 @@ export function toWireRule(rule: StoredRule): WireRule {
     exempt_roles: [...rule.exempt_roles],
     exempt_channels: [...rule.exempt_channels],
   } satisfies APIAutoModerationRule;
-  return wire as WireRule;
+  return wire;
 }
