@@ -77,9 +77,7 @@ describe('auto moderation with an unmodified discord.js Client', () => {
       eventType: AutoModerationRuleEventType.MessageSend,
       triggerType: AutoModerationRuleTriggerType.Keyword,
       triggerMetadata: { keywordFilter: ['spoiler*'], regexPatterns: ['ending\\s+is'] },
-      actions: [
-        { type: AutoModerationActionType.BlockMessage, metadata: { customMessage: 'No spoilers here!' } },
-      ],
+      actions: [{ type: AutoModerationActionType.BlockMessage, metadata: { customMessage: 'No spoilers here!' } }],
       enabled: true,
       reason: 'spoiler season',
     });
@@ -127,6 +125,9 @@ describe('auto moderation with an unmodified discord.js Client', () => {
     await rule.delete('season over');
     await deleted.find((r) => r.id === rule.id, 'autoModerationRuleDelete');
     assert.equal((await guild.autoModerationRules.fetch({ cache: false })).size, 0);
-    await assert.rejects(guild.autoModerationRules.fetch({ autoModerationRule: rule.id, force: true }), v10Error(404, 10066));
+    await assert.rejects(
+      guild.autoModerationRules.fetch({ autoModerationRule: rule.id, force: true }),
+      v10Error(404, 10066),
+    );
   });
 });

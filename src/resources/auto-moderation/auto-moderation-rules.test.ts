@@ -70,7 +70,18 @@ const run = patternRunner();
 
 describe('auto moderation: Rust patterns', () => {
   test('refuses what the regex crate refuses', () => {
-    for (const pattern of ['a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b', '(a)\\1', '(?<n>a)\\k<n>', '(?>a)', '(', '[a', 'a{2,1}']) {
+    for (const pattern of [
+      'a(?=b)',
+      'a(?!b)',
+      '(?<=a)b',
+      '(?<!a)b',
+      '(a)\\1',
+      '(?<n>a)\\k<n>',
+      '(?>a)',
+      '(',
+      '[a',
+      'a{2,1}',
+    ]) {
       assert.equal(readRustPattern(pattern).kind, 'refused', pattern);
     }
   });
@@ -105,7 +116,8 @@ describe('auto moderation: Rust patterns', () => {
 
 describe('auto moderation: matching', () => {
   test('keyword wildcards: whole words, a word’s start, its end, anywhere', () => {
-    const matches = (keyword: string, content: string) => [...content.matchAll(keywordPattern(keyword))].map((m) => m[0]);
+    const matches = (keyword: string, content: string) =>
+      [...content.matchAll(keywordPattern(keyword))].map((m) => m[0]);
     assert.deepEqual(matches('cat', 'cat catapult bobcat'), ['cat']);
     assert.deepEqual(matches('cat*', 'cat catapult bobcat'), ['cat', 'catapult']);
     assert.deepEqual(matches('*cat', 'cat catapult bobcat'), ['cat', 'bobcat']);
