@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { AutoModerationActionType, GatewayIntentBits } from 'discord-api-types/v10';
 import { worldDispatchFor } from '../../core/gateway/world-filter.js';
 import type { Guild } from '../../core/world/types.js';
-import { patternRunner } from './pattern-runner.js';
+import { messagePatternRunner, patternRunner } from './pattern-runner.js';
 import { executionDispatch, ruleApplies, ruleDispatch } from './rules/execution.js';
 import { keywordPattern, ruleMatch, uniqueMentions } from './rules/matching.js';
 import { readRustPattern } from './rules/regex.js';
@@ -111,6 +111,25 @@ describe('auto moderation: Rust patterns', () => {
     assert.deepEqual(slow(read.pattern, `${'a'.repeat(40)}!`), []);
     assert.equal(slow.timedOut(), 1);
     assert.deepEqual(slow(read.pattern, 'aab'), ['aab']);
+  });
+
+  test('the patterns of one message share a budget: once it is spent, a pattern matches nothing', () => {
+    let now = 0;
+    const runs: number[] = [];
+    const runner = Object.assign(
+      (_pattern: unknown, content: string, limit?: number) => {
+        runs.push(limit ?? -1);
+        now += 60;
+        return [content];
+      },
+      { timedOut: () => 0 },
+    );
+    const budgeted = messagePatternRunner(runner, () => now, 100);
+    const pattern = { source: 'x', flags: 'iu' };
+    assert.deepEqual(budgeted(pattern, 'x'), ['x']);
+    assert.deepEqual(budgeted(pattern, 'x'), ['x']);
+    assert.deepEqual(budgeted(pattern, 'x'), [], 'the budget is spent');
+    assert.deepEqual(runs, [100, 40], 'each run gets what is left');
   });
 });
 

@@ -34,7 +34,8 @@ import {
   type RuleChange,
   type Triggered,
 } from './rules/execution.js';
-import { ruleMatch, type PatternRunner } from './rules/matching.js';
+import { ruleMatch } from './rules/matching.js';
+import { messagePatternRunner, type TimedPatternRunner } from './pattern-runner.js';
 import {
   eventTypeOf,
   rulesOfTypeMax,
@@ -53,7 +54,7 @@ export interface AutoModerationDeps {
   memberEdits: Pick<MembersService, 'timeoutByRule'>;
   auditLog: AuditLog;
   events: WorldEvents;
-  runPattern: PatternRunner;
+  runPattern: TimedPatternRunner;
   ids: Pick<SnowflakeGenerator, 'next'>;
   now: () => number;
 }
@@ -148,9 +149,10 @@ export class AutoModerationService {
     const member = memberOf(guild, userId);
     if (!member || content === '') return NOTHING_SET_OFF;
     const triggered: Triggered[] = [];
+    const runPattern = messagePatternRunner(this.deps.runPattern, () => performance.now());
     for (const rule of await this.deps.rules.listRules(guild.id)) {
       if (!ruleApplies(rule, guild, member, channel)) continue;
-      const match = ruleMatch(rule, content, this.deps.runPattern);
+      const match = ruleMatch(rule, content, runPattern);
       if (match) triggered.push({ rule, match });
     }
     if (triggered.length === 0) return NOTHING_SET_OFF;

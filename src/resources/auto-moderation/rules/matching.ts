@@ -42,6 +42,19 @@ function escapeRegExp(text: string): string {
  * the end of the word (so `cat*` matches "catapult" whole).
  */
 export function keywordPattern(keyword: string): RegExp {
+  const known = KEYWORD_PATTERNS.get(keyword);
+  if (known) return known;
+  if (KEYWORD_PATTERNS.size >= KEYWORD_PATTERNS_KEPT) KEYWORD_PATTERNS.clear();
+  const pattern = compileKeyword(keyword);
+  KEYWORD_PATTERNS.set(keyword, pattern);
+  return pattern;
+}
+
+/** Compiled keywords, by keyword: a message meets up to 6,000 of them. Emptied when full. */
+const KEYWORD_PATTERNS = new Map<string, RegExp>();
+const KEYWORD_PATTERNS_KEPT = 20_000;
+
+function compileKeyword(keyword: string): RegExp {
   const leading = keyword.startsWith('*');
   const trailing = keyword.length > 1 && keyword.endsWith('*');
   const core = keyword.slice(leading ? 1 : 0, trailing ? -1 : undefined);
