@@ -288,6 +288,7 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
       const rule = await create(keywordRule({ exempt_roles: [MUTED_ROLE] }));
       const blocked = await say(CAROL_TOKEN, 'you are a BadWord, really');
       assert.equal(blocked.status, 400, blocked.text);
+      assertErrorBody(400, blocked.body);
       assert.equal(blocked.body.code, 200000);
       assert.equal(blocked.body.custom_message, 'Please keep it friendly.');
       const recent = await server.request('GET', `/channels/${GENERAL}/messages?limit=10`, { auth: CAROL_TOKEN });
@@ -386,6 +387,24 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
       await raw.find((p) => p.t === 'AUTO_MODERATION_RULE_UPDATE' && p.d.name === 'Presets, loosened', 'update');
       assert.equal((await say(CAROL_TOKEN, 'oh crap')).status, 200);
       assert.equal((await say(CAROL_TOKEN, 'damn')).body.code, 200000);
+      for (const [body, path] of [
+        [{ trigger_metadata: { presets: [1, 1] } }, ['trigger_metadata', 'presets', 1]],
+        [{ trigger_metadata: { presets: [9] } }, ['trigger_metadata', 'presets', 0]],
+        [
+          { actions: [{ type: 2, metadata: { channel_id: '1399999999999999999' } }] },
+          ['actions', 0, 'metadata', 'channel_id'],
+        ],
+        [{ name: '' }, ['name']],
+      ] as const) {
+        const refused = await server.request('PATCH', `${base}/${rule.id}`, { auth: BOT, body });
+        assert.equal(refused.body.code, 50035, refused.text);
+        const node = (path as readonly (string | number)[]).reduce(
+          (n: Json | undefined, key) => n?.[key],
+          refused.body.errors,
+        );
+        assert.ok(node?._errors, `${path.join('.')}: ${refused.text}`);
+      }
+      assert.equal((await call('GET', `${base}/${rule.id}`)).body.name, 'Presets, loosened', 'nothing written');
       const immutable = await call('PATCH', `${base}/${rule.id}`, { trigger_type: 1 });
       assert.equal(immutable.body.errors.trigger_type._errors[0].code, 'AUTO_MODERATION_TRIGGER_TYPE_IMMUTABLE');
       await remove(rule.id);
