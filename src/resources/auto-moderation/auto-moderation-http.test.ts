@@ -34,6 +34,7 @@ import {
   NOBODY,
   OTHER_APP_ID,
   OTHER_BOT_TOKEN,
+  SECOND_GUILD_ID,
   TEST_GUILD_ID,
 } from '../../../test/helpers/world.js';
 
@@ -274,6 +275,10 @@ function describeAutoModeration(name: string, options: () => ServerOptions, clea
         [rule.id],
       );
       assert.equal((await call('GET', base, undefined, `Bot ${ACTIVITY_BOT_TOKEN}`)).body.code, 50001);
+      // Other App's bot is in the second guild without MANAGE_GUILD.
+      const second = `/guilds/${SECOND_GUILD_ID}/auto-moderation/rules`;
+      assert.equal((await call('GET', second, undefined, `Bot ${OTHER_BOT_TOKEN}`)).body.code, 50013);
+      assert.equal((await call('POST', second, keywordRule(), `Bot ${OTHER_BOT_TOKEN}`)).body.code, 50013);
       const third = `/guilds/${THIRD_GUILD_ID}/auto-moderation/rules`;
       assert.deepEqual((await call('GET', third)).body, []);
       assert.equal((await call('GET', `${third}/${rule.id}`)).body.code, 10066);

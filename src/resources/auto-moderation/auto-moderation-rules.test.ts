@@ -110,7 +110,7 @@ describe('auto moderation: Rust patterns', () => {
     if (read.kind !== 'pattern') return;
     assert.deepEqual(slow(read.pattern, `${'a'.repeat(40)}!`), []);
     assert.equal(slow.timedOut(), 1);
-    assert.deepEqual(slow(read.pattern, 'aab'), ['aab']);
+    assert.deepEqual(run(read.pattern, 'aab'), ['aab'], 'the same pattern on a match, with the usual bound');
   });
 
   test('the patterns of one message share a budget: once it is spent, a pattern matches nothing', () => {
