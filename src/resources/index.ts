@@ -41,6 +41,7 @@ import { webhooksResource } from './webhooks/index.js';
 import { worldResource } from './world/index.js';
 import { applicationEmojisResource } from './application-emojis/index.js';
 import { activityInstancesResource } from './activity-instances/index.js';
+import { autoModerationResource } from './auto-moderation/index.js';
 import type { PostgresStoreParts, Resource, SqliteStoreParts, StoreFactory } from './resource.js';
 import type { ResourceStores } from '../store/store.js';
 
@@ -83,6 +84,7 @@ export const RESOURCES: readonly Resource[] = [
   worldResource,
   applicationEmojisResource,
   activityInstancesResource,
+  autoModerationResource,
 ];
 
 /**
