@@ -181,9 +181,14 @@ export class RedisLink {
     this.upListeners.push(listener);
   }
 
-  /** Asks Redis on the command connection; rejects within the command timeout (for /readyz). */
+  /**
+   * Asks Redis on the command connection, rejecting within the command timeout, and rejects while
+   * the subscribed connection is not back (for /readyz: a node whose subscriptions are not made
+   * again would miss the events other nodes publish).
+   */
   async ping(): Promise<void> {
     await this.commands.ping();
+    if (!this.healthy()) throw new Error('the Redis connections are not all ready and subscribed');
   }
 
   private settled(redis: Redis, outcome: CallOutcome, seconds: number, detail: string): void {
@@ -260,15 +265,33 @@ function observeCommands(
 }
 
 /**
+ * How long after Redis came back "no session" is not believed (ms): a Redis restarted empty knows
+ * no session until each node has written its own again, which every node does as soon as its link
+ * is up (within a health check or two).
+ */
+export const SESSIONS_REWRITE_GRACE_MS = 5_000;
+
+/**
  * `presence` while Redis is away: which node holds an app's session is only known there, so an
  * interaction for a gateway app fails at once with a 503 instead of being sent where no session
- * may be.
+ * may be; and for a while after it came back, no session found is a 503 too, not "no bot is
+ * logged in" for a bot that is (issue 39).
  */
-export function presenceNeedingRedis(presence: GatewayPresence, link: RedisLink): GatewayPresence {
+export function presenceNeedingRedis(
+  presence: GatewayPresence,
+  link: RedisLink,
+  now: () => number = () => performance.now(),
+): GatewayPresence {
+  let backAt = Number.NEGATIVE_INFINITY;
+  link.onUp(() => (backAt = now()));
   return {
     async sessionFor(applicationId, guildId) {
       if (!link.isUp()) throw new DependencyUnavailableError('redis', 'the gateway sessions are not reachable');
-      return presence.sessionFor(applicationId, guildId);
+      const session = await presence.sessionFor(applicationId, guildId);
+      if (session === null && now() - backAt < SESSIONS_REWRITE_GRACE_MS) {
+        throw new DependencyUnavailableError('redis', 'the gateway sessions are being written again after an outage');
+      }
+      return session;
     },
     handOver(applicationId, sessionId, interaction) {
       return presence.handOver(applicationId, sessionId, interaction);
