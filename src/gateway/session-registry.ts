@@ -52,6 +52,8 @@ export interface SessionRecord extends SessionInit {
   nodeAlive: boolean;
   /** When the session was started (epoch ms of the node that started it): the newest gets interactions. */
   since: number;
+  /** The dispatch log's position its holder had handled for it (session.ts `logPos`); null if unknown. */
+  pos: string | null;
 }
 
 export interface SessionRegistry {
@@ -108,7 +110,7 @@ export class SessionKeys {
   }
 }
 
-const FIELDS = ['app', 'shard', 'shards', 'intents', 'large', 'seq', 'node', 'attached', 'since'] as const;
+const FIELDS = ['app', 'shard', 'shards', 'intents', 'large', 'seq', 'node', 'attached', 'since', 'pos'] as const;
 
 /** Redis's clock in ms, in a script. */
 const REDIS_NOW = `local t = redis.call('TIME')
@@ -204,9 +206,15 @@ function seqOf(init: SessionInit): number {
   return typeof seq === 'number' ? seq : 0;
 }
 
+/** The dispatch log's position of a session handed to `register` (a `Session`), if it has one. */
+function logPosOf(init: SessionInit): string | null {
+  const pos = (init as { logPos?: unknown }).logPos;
+  return typeof pos === 'string' ? pos : null;
+}
+
 /** A record's fields in FIELDS order; `nodeAlive` when known (a claim is by a live node). */
 function toRecord(id: string, values: readonly (string | null)[], nodeAlive = true): SessionRecord | null {
-  const [app, shard, shards, intents, large, seq, node, attached, since] = values;
+  const [app, shard, shards, intents, large, seq, node, attached, since, pos] = values;
   if (!app || !node) return null;
   return {
     id,
@@ -220,6 +228,7 @@ function toRecord(id: string, values: readonly (string | null)[], nodeAlive = tr
     attached: attached === '1',
     nodeAlive,
     since: Number(since || 0),
+    pos: pos || null,
   };
 }
 
@@ -280,6 +289,7 @@ export class RedisSessionRegistry implements SessionRegistry {
         node: this.node,
         attached: 1,
         since: this.started.get(init.id)!,
+        ...(logPosOf(init) ? { pos: logPosOf(init)! } : {}),
       })
       .pexpire(key, ATTACHED_SESSION_TTL_MS)
       .sadd(app, init.id)
