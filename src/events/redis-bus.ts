@@ -47,15 +47,21 @@ redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
 return id`;
 
 /**
- * KEYS: log. ARGV: after, through, count. Returns the newest position, whether \`after\` is still
- * in the log (entries are trimmed oldest first: if it is, none after it is missing), and the
- * entries after it up to \`through\`.
+ * KEYS: log. ARGV: after, through, count. Returns the newest position, whether `after` is still
+ * in the log (entries are trimmed oldest first: if it is, none after it is missing), the entries
+ * after it up to `through`, and the oldest entry's position when it is the log's START (a log
+ * made again: Redis lost the one `after` was in).
  */
-const READ_LOG = `
+const READ_LOG = `${ENSURE_LOG}
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
 local lastId = last and last[1] or '0-0'
-if #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then return {lastId, 0, {}} end
-return {lastId, 1, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], ARGV[2], 'COUNT', ARGV[3])}`;
+if #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1]) == 0 then
+  local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
+  local start = ''
+  if first and first[2][1] == 'n' and first[2][2] == 'START' then start = first[1] end
+  return {lastId, 0, {}, start}
+end
+return {lastId, 1, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], ARGV[2], 'COUNT', ARGV[3]), ''}`;
 
 type LogEntry = [string, string[]];
 
@@ -145,7 +151,8 @@ export class RedisEventBus implements EventBus, DispatchLog {
     this.connections.subscriber
       .subscribe(this.connections.channel)
       .then(() => this.catchUp())
-      .catch(() => {
+      .catch((e: unknown) => {
+        if (process.env.DBG) console.error('DBG catchUp failed', e);
         this.connections.subscriber.disconnect(true);
       });
   };
@@ -196,7 +203,8 @@ export class RedisEventBus implements EventBus, DispatchLog {
       () => {
         if (this.gapPending) this.markGap();
       },
-      () => {
+      (e: unknown) => {
+        if (process.env.DBG) console.error('DBG publish failed', envelope.n, e);
         this.failedPublishes++;
         if (envelope.n !== 'DISPATCH_GAP') this.droppedEvents++;
         this.gapPending = true;
@@ -246,22 +254,30 @@ export class RedisEventBus implements EventBus, DispatchLog {
   private async readLog(
     after: string,
     through: string,
-  ): Promise<{ last: string; kept: boolean; entries: LogEntry[] }> {
-    const [last, kept, entries] = (await this.connections.publisher.eval(
+  ): Promise<{ last: string; kept: boolean; entries: LogEntry[]; remade: string }> {
+    const [last, kept, entries, remade] = (await this.connections.publisher.eval(
       READ_LOG,
       1,
       this.connections.log,
       after,
       through,
       this.logEntries + 1,
-    )) as [string, number, LogEntry[]];
+    )) as [string, number, LogEntry[], string];
     // More than the log keeps: some were trimmed while being read.
-    return { last, kept: kept === 1 && entries.length <= this.logEntries, entries };
+    return { last, kept: kept === 1 && entries.length <= this.logEntries, entries, remade };
   }
 
   /** After a reconnection: the logged events missed meanwhile, then those that came since. */
   private async catchUp(): Promise<void> {
-    const read = await this.readLog(this.position, '+');
+    if (process.env.DBG) console.error('DBG catchUp from', this.position);
+    let read = await this.readLog(this.position, '+');
+    if (!read.kept && read.remade !== '' && comparePositions(read.remade, this.position) > 0) {
+      // Redis restarted empty: its new log from its start. An event Redis took before it went
+      // was on its way to every subscriber already; one it refused is marked by its publisher.
+      const start = read.remade;
+      read = await this.readLog(start, '+');
+      if (comparePositions(start, this.position) > 0) this.position = start;
+    }
     if (read.kept) {
       for (const [position, fields] of read.entries) {
         if (fields[0] === 'e' && fields[1] !== undefined) this.deliverLogged(position, fields[1]);
