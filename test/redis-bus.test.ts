@@ -131,8 +131,9 @@ describe('RedisEventBus', () => {
     // The receiver in database 0 also hears, on its one subscriber connection, a channel of
     // database 1: the marker sent there last arrives after anything sent before it.
     const receiver = await busOn(inDb0);
+    // Its log is database 1's (where that channel's events are logged): positions are that log's.
     const marker = await RedisEventBus.open({
-      publisher: inDb0.commands,
+      publisher: inDb1.commands,
       subscriber: inDb0.subscriber,
       channel: inDb1.channel('bus'),
       lag: recordLag,

@@ -151,8 +151,7 @@ export class RedisEventBus implements EventBus, DispatchLog {
     this.connections.subscriber
       .subscribe(this.connections.channel)
       .then(() => this.catchUp())
-      .catch((e: unknown) => {
-        if (process.env.DBG) console.error('DBG catchUp failed', e);
+      .catch(() => {
         this.connections.subscriber.disconnect(true);
       });
   };
@@ -203,8 +202,7 @@ export class RedisEventBus implements EventBus, DispatchLog {
       () => {
         if (this.gapPending) this.markGap();
       },
-      (e: unknown) => {
-        if (process.env.DBG) console.error('DBG publish failed', envelope.n, e);
+      () => {
         this.failedPublishes++;
         if (envelope.n !== 'DISPATCH_GAP') this.droppedEvents++;
         this.gapPending = true;
@@ -269,7 +267,6 @@ export class RedisEventBus implements EventBus, DispatchLog {
 
   /** After a reconnection: the logged events missed meanwhile, then those that came since. */
   private async catchUp(): Promise<void> {
-    if (process.env.DBG) console.error('DBG catchUp from', this.position);
     let read = await this.readLog(this.position, '+');
     if (!read.kept && read.remade !== '' && comparePositions(read.remade, this.position) > 0) {
       // Redis restarted empty: its new log from its start. An event Redis took before it went

@@ -200,7 +200,6 @@ export class BusDispatcher {
    * resumable) and ended, so its library identifies again and refetches the state.
    */
   private invalidateAll(reason: DispatchGapReason): void {
-    if (process.env.DBG) console.error('DBG invalidateAll', reason, this.sessions.size);
     for (const session of [...this.sessions.all()]) {
       const socket = session.socket;
       session.socket = null;
