@@ -111,6 +111,20 @@ export class BusDispatcher {
     await this.queue;
   }
 
+  /**
+   * Every session here (not being caught up) has had each logged event handled so far: its position
+   * moves on to this node's, so that the registry's refresh keeps it recent even for a session no
+   * event was for, and a node taking it over reads little of the log.
+   */
+  advanceSessions(): void {
+    const position = this.position;
+    if (position === null) return;
+    for (const session of this.sessions.all()) {
+      if (session.catchingUp) continue;
+      if (session.logPos === null || comparePositions(position, session.logPos) > 0) session.logPos = position;
+    }
+  }
+
   /** The dispatch log's position handled so far here: a session starting now starts there. */
   logPosition(): string | null {
     return this.position;

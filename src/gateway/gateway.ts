@@ -261,6 +261,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       // Late by an interval: asked once for a heartbeat now (op 1), which clients answer at once.
       else if (silent > this.heartbeatIntervalMs) connection.requestHeartbeat();
     }
+    this.dispatcher.advanceSessions();
     this.sessions.sweep();
   }
 

@@ -179,7 +179,7 @@ return 1`;
 
 /**
  * KEYS: session, buffer, app set. ARGV: node, ttl, session id, then the session's app, shard,
- * shards, intents, large threshold, sequence number and start time. Refreshes a session this node holds; one
+ * shards, intents, large threshold, sequence number, start time and dispatch log position ('' if none). Refreshes a session this node holds; one
  * Redis lost is written again, attached to this node; one another node took over is left alone.
  * Returns 0 (another node's), 1 (refreshed) or 2 (written again).
  */
@@ -193,6 +193,7 @@ else
   -- Marked detached while this node was taken for dead (a stalled event loop): attached again.
   redis.call('HSET', KEYS[1], 'attached', '1')
 end
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'pos', ARGV[11]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[3])
@@ -394,6 +395,7 @@ export class RedisSessionRegistry implements SessionRegistry {
         session.largeThreshold,
         seqOf(session),
         this.started.get(session.id) ?? Date.now(),
+        logPosOf(session) ?? '',
       );
     }
     const replies = (await pipeline.exec()) ?? [];
