@@ -302,7 +302,8 @@ describe('a Redis outage: no acknowledged message silently missing at the bot', 
     assert.ok(acknowledged.length > 0, 'messages are acknowledged while Redis is away');
     await cluster.redis.start();
     await noSilentGap(bot, acknowledged, from);
-    const dropped = (await metric(a, 'gateway_dispatches_dropped_total')) + (await metric(b, 'gateway_dispatches_dropped_total'));
+    const dropped =
+      (await metric(a, 'gateway_dispatches_dropped_total')) + (await metric(b, 'gateway_dispatches_dropped_total'));
     assert.ok(dropped >= acknowledged.length, `the events the bus could not carry are counted (${dropped})`);
     const invalidated = await metric(a, 'gateway_sessions_invalidated_total{reason="publish_failed"}');
     const logLost = await metric(a, 'gateway_sessions_invalidated_total{reason="log_lost"}');

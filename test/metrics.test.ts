@@ -308,7 +308,9 @@ describe('operations: /metrics and request ids', () => {
       assert.equal(sampleValue(first, 'slashd_gateway_sessions_invalidated_total', { reason }), 0, reason);
     }
     assert.ok(
-      first.samples.some((s) => s.name === 'slashd_gateway_sessions_invalidated_total' && s.labels.reason === 'log_gap'),
+      first.samples.some(
+        (s) => s.name === 'slashd_gateway_sessions_invalidated_total' && s.labels.reason === 'log_gap',
+      ),
       'each reason is there at zero',
     );
   });

@@ -299,7 +299,8 @@ export class RedisEventBus implements EventBus, DispatchLog {
     if (envelope === null) return;
     this.position = position;
     if (envelope.o === this.origin) this.delivered();
-    else if (envelope.t !== undefined) this.connections.lag.busReceived(Math.max(0, this.now() - envelope.t) / 1000, false);
+    else if (envelope.t !== undefined)
+      this.connections.lag.busReceived(Math.max(0, this.now() - envelope.t) / 1000, false);
     this.local.publish(envelope.n, envelope.e as BusEvents[typeof envelope.n], position);
   }
 

@@ -81,7 +81,10 @@ export class BusDispatcher {
     this.log = bus.log ?? null;
     this.position = this.log?.head() ?? null;
     const logged =
-      <K extends 'APPLICATION_COMMAND_PERMISSIONS_UPDATE' | 'APPLICATION_DISPATCH' | 'WORLD_DISPATCH' | 'APPLICATION_GUILD'>(
+      <
+        K extends
+          'APPLICATION_COMMAND_PERMISSIONS_UPDATE' | 'APPLICATION_DISPATCH' | 'WORLD_DISPATCH' | 'APPLICATION_GUILD',
+      >(
         name: K,
       ) =>
       (event: BusEvents[K], position?: string) =>
@@ -195,7 +198,11 @@ export class BusDispatcher {
             const events = await this.log.read(after, through);
             if (!events) return resolve(null);
             for (const logged of events) {
-              await this.handle(logged.name, logged.event, this.only(session, () => logged.position));
+              await this.handle(
+                logged.name,
+                logged.event,
+                this.only(session, () => logged.position),
+              );
             }
           }
           session.logPos = comparePositions(after, through) < 0 ? through : after;
