@@ -7,7 +7,9 @@
  * `npx tsc -p tsconfig.json` in it). The two alternate over rounds (this, baseline, then baseline,
  * this, ...), each on a fresh schema and Redis prefix; a round counts only once the bot has
  * received a MESSAGE_CREATE for every 200 answered (none lost), and reports messages/s, p50 and
- * the ratio of this build's rate to the baseline's.
+ * the ratio of this build's rate to the baseline's; then, one message at a time over the three
+ * nodes, the time from sending the POST to the bot's MESSAGE_CREATE (the log is on that path: an
+ * append and the publishing node's own events coming back from Redis).
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -26,7 +28,7 @@ const ROUNDS = Number(process.env.DISPATCH_LOG_BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = 1;
 const ROUND_SECONDS = 5;
 /** Requests in flight in total, spread evenly over the nodes. */
-const CONNECTIONS = 24;
+const CONNECTIONS = Number(process.env.DISPATCH_LOG_BENCH_CONNECTIONS ?? 24);
 const BOT_TOKEN = 'demo-bot-token-please-change';
 /** GUILDS | GUILD_MESSAGES. */
 const INTENTS = 1 | (1 << 9);
@@ -36,7 +38,12 @@ const DELIVERED_GUARD_MS = 30_000;
 interface Measured {
   rate: number;
   p50: number;
+  /** One message at a time: from sending the POST to the bot's MESSAGE_CREATE (ms), p50. */
+  dispatchP50: number;
 }
+
+/** Sequential messages, one node after the other, each timed until the bot has its MESSAGE_CREATE. */
+const SEQUENTIAL = Number(process.env.DISPATCH_LOG_BENCH_SEQUENTIAL ?? 150);
 
 async function load(urls: string[], seconds: number): Promise<{ answered: number; p50: number }> {
   const results = await Promise.all(
@@ -76,7 +83,8 @@ async function measure(root: string): Promise<Measured> {
     for (let n = 0; n < NODES; n++) {
       servers.push(await startSlashdWith(n === 0 ? [...args, '--world', worldPath] : args, () => {}, [], root));
     }
-    let received = 0;
+    const counted = { received: 0 };
+    const waiting = new Map<string, () => void>();
     const session = await openSession({
       url: servers[NODES - 1]!.url.replace(/^http/, 'ws'),
       token: BOT_TOKEN,
@@ -84,7 +92,10 @@ async function measure(root: string): Promise<Measured> {
       zlib: false,
       heartbeat: true,
       onDispatch: (payload) => {
-        if (payload.t === 'MESSAGE_CREATE') received++;
+        if (payload.t !== 'MESSAGE_CREATE') return;
+        counted.received++;
+        const content = (payload.d as { content?: string }).content ?? '';
+        waiting.get(content)?.();
       },
     });
     const urls = servers.map((s) => s.url);
@@ -93,12 +104,28 @@ async function measure(root: string): Promise<Measured> {
     // autocannon stops without waiting for requests in flight: up to CONNECTIONS per load more.
     const answered = warm.answered + measured.answered;
     const deadline = Date.now() + DELIVERED_GUARD_MS;
-    while (received < answered) {
-      if (Date.now() > deadline) throw new Error(`${answered} messages answered 200, ${received} dispatched`);
+    while (counted.received < answered) {
+      if (Date.now() > deadline) throw new Error(`${answered} messages answered 200, ${counted.received} dispatched`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const latencies: number[] = [];
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      const content = `timed ${i}`;
+      const dispatched = new Promise<void>((resolve) => waiting.set(content, resolve));
+      const started = performance.now();
+      const response = await fetch(`${urls[i % NODES]}/api/v10/channels/${GENERAL}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bot ${BOT_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content }),
+      });
+      if (response.status !== 200) throw new Error(`message ${i}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+      await dispatched;
+      latencies.push(performance.now() - started);
+      waiting.delete(content);
+    }
     await session.close();
-    return { rate: measured.answered / ROUND_SECONDS, p50: measured.p50 };
+    return { rate: measured.answered / ROUND_SECONDS, p50: measured.p50, dispatchP50: median(latencies) };
   } finally {
     for (const server of servers) await server.stop();
     await dropSchema(schema);
@@ -115,6 +142,8 @@ export async function runDispatchLogBench(): Promise<{ lines: string[] }> {
   const variants = { log: REPO_ROOT, baseline } as const;
   const rates = { log: [] as number[], baseline: [] as number[] };
   const p50s = { log: [] as number[], baseline: [] as number[] };
+  const dispatchP50s = { log: [] as number[], baseline: [] as number[] };
+  const latencyRatios: number[] = [];
   const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? (['log', 'baseline'] as const) : (['baseline', 'log'] as const);
@@ -123,16 +152,18 @@ export async function runDispatchLogBench(): Promise<{ lines: string[] }> {
     for (const variant of order) {
       rates[variant].push(thisRound[variant]!.rate);
       p50s[variant].push(thisRound[variant]!.p50);
+      dispatchP50s[variant].push(thisRound[variant]!.dispatchP50);
     }
     ratios.push(thisRound.log!.rate / thisRound.baseline!.rate);
+    latencyRatios.push(thisRound.log!.dispatchP50 / thisRound.baseline!.dispatchP50);
   }
   const line = (name: string, variant: keyof typeof variants) =>
-    `${name}: ${fixed(median(rates[variant]), 0)} messages/s (rounds ${rates[variant].map((x) => fixed(x, 0)).join(', ')}), p50 ${fixed(median(p50s[variant]), 1)} ms`;
+    `${name}: ${fixed(median(rates[variant]), 0)} messages/s (rounds ${rates[variant].map((x) => fixed(x, 0)).join(', ')}), p50 ${fixed(median(p50s[variant]), 1)} ms; one at a time, POST to MESSAGE_CREATE p50 ${fixed(median(dispatchP50s[variant]), 2)} ms (rounds ${dispatchP50s[variant].map((x) => fixed(x, 2)).join(', ')})`;
   return {
     lines: [
       line('with the dispatch log', 'log'),
       line('before (baseline build)', 'baseline'),
-      `ratio with/before: ${fixed(median(ratios))} (rounds ${ratios.map((x) => fixed(x)).join(', ')})`,
+      `ratio with/before: ${fixed(median(ratios))} (rounds ${ratios.map((x) => fixed(x)).join(', ')}); POST to MESSAGE_CREATE latency with/before ${fixed(median(latencyRatios))} (rounds ${latencyRatios.map((x) => fixed(x)).join(', ')})`,
       `(${NODES} nodes on one PostgreSQL and one Redis; ${CONNECTIONS} requests in flight spread evenly; one bot session on the third node got a MESSAGE_CREATE for every 200; ${ROUND_SECONDS}s per configuration after ${WARMUP_SECONDS}s of warm-up; ${ROUNDS} rounds alternating the order)`,
     ],
   };
