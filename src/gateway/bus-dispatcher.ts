@@ -89,7 +89,7 @@ export class BusDispatcher {
       ) =>
       (event: BusEvents[K], position?: string) =>
         this.enqueue(async () => {
-          await this.handle(name, event, this.live(position), position);
+          await this.handle(name, event, this.live(position));
           if (position !== undefined) this.position = position;
         });
     return [
@@ -134,7 +134,7 @@ export class BusDispatcher {
   }
 
   /** One logged event, to `targets`. */
-  private async handle(name: BusEventName, event: unknown, targets: Targets, position?: string): Promise<void> {
+  private async handle(name: BusEventName, event: unknown, targets: Targets): Promise<void> {
     switch (name) {
       case 'APPLICATION_COMMAND_PERMISSIONS_UPDATE':
         return this.onPermissionsUpdate(event as BusEvents[typeof name], targets);
@@ -145,7 +145,8 @@ export class BusDispatcher {
       case 'APPLICATION_GUILD':
         return this.onApplicationGuild(event as BusEvents[typeof name], targets);
       default:
-        void position;
+        // Not a logged event (interactions, session moves and gaps have their own handling).
+        return;
     }
   }
 
