@@ -6,9 +6,10 @@
  *   unmodified discord.js bot behind a TCP balancer: every MESSAGE_CREATE posted while it was away
  *   reaches it after its RESUME on another node, numbered on from its last sequence number, before
  *   RESUMED (the dispatch log, `redis-bus.ts`, read on by `BusDispatcher.catchUp`).
- * - The private Redis stopped and restarted empty, or stalled (SIGSTOP): every message acknowledged
- *   meanwhile either reaches the bot or the bot is told INVALID_SESSION (not resumable) and, once it
- *   identified again, sees the state: never a silent gap.
+ * - The private Redis stopped and restarted empty, or stalled (SIGSTOP), with a raw client and with
+ *   discord.js: every message acknowledged meanwhile either reaches the bot or the bot is told
+ *   INVALID_SESSION (not resumable) and, once it identified again, sees the state (its guild sent
+ *   again, every acknowledged message found by a refetch): never a silent gap.
  *
  * The order of events, not timing, makes each case: the bot reconnects only once the messages were
  * acknowledged (the raw client decides; the balancer holds discord.js). Every wait is for an event
@@ -23,7 +24,7 @@ import { startFaultCluster, type FaultCluster, type FaultNode } from './helpers/
 import { GatewayClient, type Payload } from './helpers/gateway-client.js';
 import { Inbox } from './helpers/inbox.js';
 import { startTcpBalancer, type TcpBalancer } from './helpers/tcp-balancer.js';
-import { ADMIN_TOKEN, BOT, DEMO_BOT_TOKEN, GENERAL, exampleWorld } from './helpers/world.js';
+import { ADMIN_TOKEN, BOT, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
 
 /** GUILDS | GUILD_MESSAGES: the bot hears its guild's messages. */
 const INTENTS = 1 | (1 << 9);
@@ -329,5 +330,48 @@ describe('a Redis outage: no acknowledged message silently missing at the bot', 
     }
     assert.ok(acknowledged.length > 0, 'messages are acknowledged while Redis is stalled');
     await noSilentGap(bot, acknowledged, from);
+  });
+
+  test('a discord.js bot across Redis stopped and restarted empty: each message reaches it, or it resyncs and finds it', async () => {
+    const [a, b] = cluster.nodes as [FaultNode, FaultNode];
+    const client = new Client({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+      rest: { api: `${a.url}/api` },
+    });
+    const seen = new Inbox<string>((id) => `message ${id}`);
+    const readies = new Inbox<{ shard: number }>(({ shard }) => `shard ${shard} ready`);
+    client.on(Events.MessageCreate, (message: Message) => seen.push(message.id));
+    client.on(Events.ShardReady, (shard) => readies.push({ shard }));
+    try {
+      const ready = new Inbox<true>(() => 'ready');
+      client.once(Events.ClientReady, () => ready.push(true));
+      await client.login(DEMO_BOT_TOKEN);
+      await ready.find(() => true, 'the bot ready', GUARD_MS);
+      const live = await post(b, 1, 'before the outage');
+      await seen.find((id) => id === live[0], 'a live message', GUARD_MS);
+
+      await cluster.redis.stop();
+      const acknowledged = await postDuringOutage([b, a]);
+      assert.ok(acknowledged.length > 0, 'messages are acknowledged while Redis is away');
+      await cluster.redis.start();
+
+      // Every acknowledged message reaches the bot, or its session is invalidated and it identifies again.
+      const all = Promise.all(acknowledged.map((id) => seen.find((m) => m === id, `message ${id}`, GUARD_MS)));
+      const resynced = readies.findMany(2, () => true, 'a new READY after INVALID_SESSION');
+      const outcome = await Promise.race([all.then(() => 'delivered'), resynced.then(() => 'resynced')]);
+      all.catch(() => undefined);
+      resynced.catch(() => undefined);
+      if (outcome === 'resynced') {
+        // Identified again: the guild is back in its cache, and a refetch finds every acknowledged message.
+        const guild = await client.guilds.fetch(TEST_GUILD_ID);
+        assert.ok(guild.channels.cache.has(GENERAL), 'the guild state sent again');
+        const channel = await client.channels.fetch(GENERAL);
+        assert.ok(channel?.isTextBased());
+        const fetched = await channel.messages.fetch({ limit: 50 });
+        for (const id of acknowledged) assert.ok(fetched.has(id), `message ${id} found on refetch`);
+      }
+    } finally {
+      await client.destroy();
+    }
   });
 });
