@@ -187,7 +187,7 @@ describe('RedisEventBus', () => {
     const inbox = listen(bus);
     const channel = l.channel('bus');
     await l.commands.publish(channel, 'not json');
-    await l.commands.publish(channel, `99999999999999-0 ${JSON.stringify({ o: 'x', n: 'toString', e: {} })}`);
+    await l.commands.publish(channel, JSON.stringify({ p: '99999999999999-0', o: 'x', n: 'toString', e: {} }));
     await l.commands.publish(channel, JSON.stringify({ o: 'x', n: 'toString', e: {} }));
     await l.commands.publish(channel, JSON.stringify({ o: 'x', n: 'INTERACTION_CREATE', e: { ['__proto__']: {} } }));
     await l.commands.publish(
@@ -196,5 +196,30 @@ describe('RedisEventBus', () => {
     );
     await inbox.find((e) => e.applicationId === 'ok', 'the valid envelope');
     assert.equal(inbox.all().length, 1);
+  });
+
+  test("a logged event's message is the envelope an earlier version's node reads, its log position as p", async () => {
+    const prefix = freshRedisPrefix('bus-compat');
+    prefixes.push(prefix);
+    const l = await link(prefix);
+    const bus = await busOn(l);
+    const raw = await link(prefix);
+    const texts: string[] = [];
+    raw.subscriber.on('message', (channel: string, text: string) => {
+      if (channel === l.channel('bus')) texts.push(text);
+    });
+    await raw.subscriber.subscribe(l.channel('bus'));
+    const inbox = listen(bus);
+    bus.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('logged'));
+    await inbox.find((e) => e.applicationId === 'logged', 'the event, back from the log');
+    await raw.commands.ping();
+    await raw.subscriber.ping();
+    assert.equal(texts.length, 1);
+    const envelope = JSON.parse(texts[0]!) as { p: string; o: string; n: string; e: Update };
+    assert.match(envelope.p, /^\d+-\d+$/);
+    assert.equal(envelope.n, 'APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    assert.deepEqual(envelope.e, update('logged'));
+    const kept = await l.commands.xrange(`${l.channel('bus')}:log`, envelope.p, envelope.p);
+    assert.equal(kept[0]?.[0], envelope.p, 'kept in the log at that position');
   });
 });

@@ -39,11 +39,12 @@ return redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1][1]`;
 
 /**
  * KEYS: log. ARGV: channel, envelope, capacity. The event is appended to the log and published
- * with its position in one step, so the channel's order is the log's.
+ * with its position (the envelope's `p`, which a node of an earlier version ignores) in one step,
+ * so the channel's order is the log's.
  */
 const PUBLISH_LOGGED = `${ENSURE_LOG}
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[2])
-redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
+redis.call('PUBLISH', ARGV[1], '{"p":"' .. id .. '",' .. string.sub(ARGV[2], 2))
 return id`;
 
 /**
@@ -86,14 +87,18 @@ interface Envelope {
   n: BusEventName;
   e: unknown;
   t?: number;
+  /** Its position in the dispatch log (a logged event, as published by the log's script). */
+  p?: string;
 }
 
 function readEnvelope(text: string): Envelope | null {
   const value = jsonValueOrUndefined(text);
   if (typeof value !== 'object' || value === null) return null;
-  const { o, n, e, t } = value as Record<string, unknown>;
+  const { o, n, e, t, p } = value as Record<string, unknown>;
   if (typeof o !== 'string' || !isBusEventName(n) || typeof e !== 'object' || e === null) return null;
-  return typeof t === 'number' && Number.isFinite(t) ? { o, n, e, t } : { o, n, e };
+  const envelope: Envelope = typeof t === 'number' && Number.isFinite(t) ? { o, n, e, t } : { o, n, e };
+  if (typeof p === 'string' && POSITION.test(p)) envelope.p = p;
+  return envelope;
 }
 
 /** Told of each event received from another node: how late it came, and whether it was dropped as stale. */
@@ -277,7 +282,8 @@ export class RedisEventBus implements EventBus, DispatchLog {
     }
     if (read.kept) {
       for (const [position, fields] of read.entries) {
-        if (fields[0] === 'e' && fields[1] !== undefined) this.deliverLogged(position, fields[1]);
+        const envelope = fields[0] === 'e' && fields[1] !== undefined ? readEnvelope(fields[1]) : null;
+        if (envelope) this.deliverLogged(position, envelope);
       }
     } else {
       // Redis lost the log (restarted empty) or trimmed past it: this node may have missed events.
@@ -293,10 +299,8 @@ export class RedisEventBus implements EventBus, DispatchLog {
   }
 
   /** A logged event from the channel or the log: delivered once, in the log's order. */
-  private deliverLogged(position: string, text: string): void {
+  private deliverLogged(position: string, envelope: Envelope): void {
     if (comparePositions(position, this.position) <= 0) return;
-    const envelope = readEnvelope(text);
-    if (envelope === null) return;
     this.position = position;
     if (envelope.o === this.origin) this.delivered();
     else if (envelope.t !== undefined)
@@ -305,15 +309,15 @@ export class RedisEventBus implements EventBus, DispatchLog {
   }
 
   private receive(text: string): void {
-    if (!text.startsWith('{')) {
-      if (this.held) return void this.held.push(text);
-      const space = text.indexOf(' ');
-      const position = text.slice(0, Math.max(0, space));
-      if (POSITION.test(position)) this.deliverLogged(position, text.slice(space + 1));
-      return;
-    }
     const envelope = readEnvelope(text);
-    if (envelope === null || envelope.o === this.origin) return;
+    if (envelope === null) return;
+    if (envelope.p !== undefined) {
+      if (this.held) return void this.held.push(text);
+      return this.deliverLogged(envelope.p, envelope);
+    }
+    // Not through the log: this node's own were delivered at once; an earlier version's node's are
+    // delivered as they come (without a position).
+    if (envelope.o === this.origin) return;
     if (envelope.t !== undefined) {
       const lagMs = Math.max(0, this.now() - envelope.t);
       const stale = lagMs > (STALE_AFTER_MS[envelope.n] ?? Number.POSITIVE_INFINITY);
