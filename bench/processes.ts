@@ -51,10 +51,12 @@ export async function startSlashdWith(
   args: string[],
   cleanup: () => void = () => {},
   nodeFlags: readonly string[] = [],
+  /** Another build of slashd to run (an A/B against an earlier commit); default this one. */
+  root: string = REPO_ROOT,
 ): Promise<ChildServer> {
   const limits = args.includes('--rate-limits') ? [] : ['--rate-limits', 'off'];
   const child = spawn(process.execPath, [...nodeFlags, 'bin/slashd.js', 'serve', '--port', '0', ...limits, ...args], {
-    cwd: REPO_ROOT,
+    cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await waitForUrl(child, /listening on (http:\/\/\S+)/);

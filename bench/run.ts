@@ -23,6 +23,7 @@ import { runStoresBench } from './stores.bench.js';
 import { runTestingKitBench } from './testing-kit.bench.js';
 import { runValidationBench } from './validation.bench.js';
 import { runWebhooksPollsBench } from './webhooks-polls.bench.js';
+import { runDispatchLogBench } from './dispatch-log.bench.js';
 import { runWorldChangesBench } from './world-changes.bench.js';
 
 interface Bench {
@@ -53,6 +54,7 @@ const BENCHES: Bench[] = [
   { name: 'world-changes ', run: runWorldChangesBench },
   { name: 'growth ', run: runGrowthBench },
   { name: 'webhooks-polls ', run: runWebhooksPollsBench },
+  { name: 'dispatch-log ', run: runDispatchLogBench },
 ];
 
 async function main(): Promise<void> {

@@ -292,6 +292,32 @@ describe('operations: /metrics and request ids', () => {
     assert.equal(sampleValue(metrics, 'slashd_rate_limited_total', { scope: 'made-up' }), 0);
   });
 
+  test('the series of issue 39 are there from the start: dispatches dropped and sessions invalidated at 0', async () => {
+    const first = await scrape();
+    for (const name of [
+      'slashd_gateway_dispatches_replayed_total',
+      'slashd_gateway_dispatches_dropped_total',
+      'slashd_gateway_sessions_invalidated_total',
+    ]) {
+      assert.equal(first.types.get(name), 'counter', name);
+    }
+    // Replayed counts the buffer's replays too (this file's RESUME test may have run first).
+    assert.equal(first.samples.filter((s) => s.name === 'slashd_gateway_dispatches_replayed_total').length, 1);
+    assert.deepEqual(
+      first.samples.filter((s) => s.name === 'slashd_gateway_dispatches_dropped_total').map((s) => s.value),
+      [0],
+    );
+    for (const reason of ['log_gap', 'buffer_gap', 'publish_failed', 'log_lost']) {
+      assert.equal(sampleValue(first, 'slashd_gateway_sessions_invalidated_total', { reason }), 0, reason);
+    }
+    assert.ok(
+      first.samples.some(
+        (s) => s.name === 'slashd_gateway_sessions_invalidated_total' && s.labels.reason === 'log_gap',
+      ),
+      'each reason is there at zero',
+    );
+  });
+
   test('the series of issue 26 are there from the start: interactions lost and re-sent at 0, cache lookups', async () => {
     const first = await scrape();
     for (const name of ['slashd_gateway_interactions_lost_total', 'slashd_gateway_interactions_resent_total']) {

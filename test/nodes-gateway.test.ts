@@ -15,6 +15,7 @@ import {
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
   GENERAL,
+  OTHER_APP_ID,
   TEST_GUILD_ID,
   exampleWorld,
 } from './helpers/world.js';
@@ -100,6 +101,43 @@ describe('gateway sessions across two nodes', () => {
       [6, 7],
     );
     assert.deepEqual(new Set([live.d.id, next.d.id]), new Set(['3', '4']));
+    second.close(1000);
+    await second.closedWith();
+  });
+
+  test('resumed on B after the dispatch log moved past its place: INVALID_SESSION (not resumable), counted', async () => {
+    const first = await connect(a);
+    const ready = await first.login(DEMO_BOT_TOKEN, GUILDS);
+    const sessionId = ready.d.session_id as string;
+    await first.nextDispatch('GUILD_CREATE');
+    publishPermissions(b, '10');
+    await first.nextDispatch('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    const seq = first.payloads.reduce((last, p) => Math.max(last, p.s ?? 0), 0);
+    first.drop();
+    for (let i = 0; i < 1000 && a.slashd.gateway.isAttached(sessionId); i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await appendedOn(a);
+    // The log no longer holds the session's place (trimmed past it); an event for another app follows.
+    await b.slashd.redis!.commands.xtrim(`${prefix}gw:log`, 'MAXLEN', 0);
+    b.slashd.bus.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', {
+      applicationId: OTHER_APP_ID,
+      data: { id: '11', application_id: OTHER_APP_ID, guild_id: TEST_GUILD_ID, permissions: [] },
+    });
+    await appendedOn(b);
+    const before = await b.slashd.metrics.text();
+    const counted = (text: string) =>
+      Number(/^slashd_gateway_sessions_invalidated_total\{reason="log_gap"\} (\d+)/m.exec(text)?.[1] ?? NaN);
+
+    const second = await connect(b);
+    await second.nextOp(10);
+    second.send({ op: 6, d: { token: DEMO_BOT_TOKEN, session_id: sessionId, seq } });
+    const answer = await second.next((p) => p.op === 9 || p.t === 'RESUMED', 'INVALID_SESSION');
+    assert.deepEqual([answer.op, answer.d], [9, false], 'not resumed over what the log no longer has');
+    assert.equal(counted(await b.slashd.metrics.text()), counted(before) + 1);
+    // The library identifies again, on the same socket.
+    second.identify(DEMO_BOT_TOKEN, GUILDS);
+    assert.notEqual((await second.nextDispatch('READY')).d.session_id, sessionId);
     second.close(1000);
     await second.closedWith();
   });

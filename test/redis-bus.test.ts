@@ -61,23 +61,25 @@ describe('RedisEventBus', () => {
     a.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('from-a-1'));
     b.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('from-b'));
     a.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('from-a-2'));
-    // A's last event reaching A (at once) and B (through Redis, after A's first) ends the exchange;
-    // B's event reaching A, and A's own events not coming back from Redis, are checked by a marker
-    // published last from B: Redis delivers one connection's messages in order.
+    // Dispatch events go through the log: every node, the publisher too, gets them in the log's
+    // order. A marker published last from B ends the exchange: Redis delivers in order.
     await onB.find((e) => e.applicationId === 'from-a-2', "A's second event on B");
     b.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('marker'));
     await onA.find((e) => e.applicationId === 'marker', "B's marker on A");
-    // A's own echoes were published before B's marker reached A, on A's connection, so they
-    // would have arrived by now: each subscriber still saw each event once.
-    assert.deepEqual(
-      onA.all().map((e) => e.applicationId),
-      ['from-a-1', 'from-a-2', 'from-b', 'marker'],
-    );
+    await onB.find((e) => e.applicationId === 'marker', "B's marker on B");
+    const order = onA.all().map((e) => e.applicationId);
     assert.deepEqual(
       onB.all().map((e) => e.applicationId),
-      ['from-b', 'from-a-1', 'from-a-2', 'marker'],
+      order,
+      'both nodes in the log order',
     );
-    assert.deepEqual(onA.all()[2], update('from-b'), 'the event arrives whole');
+    assert.deepEqual([...order].sort(), ['from-a-1', 'from-a-2', 'from-b', 'marker']);
+    assert.ok(order.indexOf('from-a-1') < order.indexOf('from-a-2'), "A's events in A's order");
+    assert.deepEqual(
+      onA.all().find((e) => e.applicationId === 'from-b'),
+      update('from-b'),
+      'the event arrives whole',
+    );
   });
 
   test('a bus on another prefix sees none of them', async () => {
@@ -129,8 +131,9 @@ describe('RedisEventBus', () => {
     // The receiver in database 0 also hears, on its one subscriber connection, a channel of
     // database 1: the marker sent there last arrives after anything sent before it.
     const receiver = await busOn(inDb0);
+    // Its log is database 1's (where that channel's events are logged): positions are that log's.
     const marker = await RedisEventBus.open({
-      publisher: inDb0.commands,
+      publisher: inDb1.commands,
       subscriber: inDb0.subscriber,
       channel: inDb1.channel('bus'),
       lag: recordLag,
@@ -184,6 +187,7 @@ describe('RedisEventBus', () => {
     const inbox = listen(bus);
     const channel = l.channel('bus');
     await l.commands.publish(channel, 'not json');
+    await l.commands.publish(channel, JSON.stringify({ p: '99999999999999-0', o: 'x', n: 'toString', e: {} }));
     await l.commands.publish(channel, JSON.stringify({ o: 'x', n: 'toString', e: {} }));
     await l.commands.publish(channel, JSON.stringify({ o: 'x', n: 'INTERACTION_CREATE', e: { ['__proto__']: {} } }));
     await l.commands.publish(
@@ -192,5 +196,30 @@ describe('RedisEventBus', () => {
     );
     await inbox.find((e) => e.applicationId === 'ok', 'the valid envelope');
     assert.equal(inbox.all().length, 1);
+  });
+
+  test("a logged event's message is the envelope an earlier version's node reads, its log position as p", async () => {
+    const prefix = freshRedisPrefix('bus-compat');
+    prefixes.push(prefix);
+    const l = await link(prefix);
+    const bus = await busOn(l);
+    const raw = await link(prefix);
+    const texts: string[] = [];
+    raw.subscriber.on('message', (channel: string, text: string) => {
+      if (channel === l.channel('bus')) texts.push(text);
+    });
+    await raw.subscriber.subscribe(l.channel('bus'));
+    const inbox = listen(bus);
+    bus.publish('APPLICATION_COMMAND_PERMISSIONS_UPDATE', update('logged'));
+    await inbox.find((e) => e.applicationId === 'logged', 'the event, back from the log');
+    await raw.commands.ping();
+    await raw.subscriber.ping();
+    assert.equal(texts.length, 1);
+    const envelope = JSON.parse(texts[0]!) as { p: string; o: string; n: string; e: Update };
+    assert.match(envelope.p, /^\d+-\d+$/);
+    assert.equal(envelope.n, 'APPLICATION_COMMAND_PERMISSIONS_UPDATE');
+    assert.deepEqual(envelope.e, update('logged'));
+    const kept = await l.commands.xrange(`${l.channel('bus')}:log`, envelope.p, envelope.p);
+    assert.equal(kept[0]?.[0], envelope.p, 'kept in the log at that position');
   });
 });

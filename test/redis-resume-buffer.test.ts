@@ -74,4 +74,18 @@ describe('RedisResumeBuffer', () => {
     await sameAnswers(await redisBuffer(1000, 100), new InMemoryResumeBuffer(1000, 100), sizes);
     await sameAnswers(await redisBuffer(4, 10_000), new InMemoryResumeBuffer(4, 10_000), sizes);
   });
+
+  test("a dispatch Redis never kept (a hole in the numbers) refuses a resume across it, and keeps the log's position", async () => {
+    const buffer = await redisBuffer(1000, 10_000);
+    buffer.append('s1', dispatch(1, 5), undefined, '100-0');
+    buffer.append('s1', dispatch(2, 5), undefined, '101-0');
+    // 3 was refused (Redis away): what the node numbered next is kept, after the hole.
+    buffer.append('s1', dispatch(4, 5), undefined, '');
+    assert.equal(await buffer.since('s1', 1), null, 'a resume from 1 would miss 3');
+    assert.equal(await buffer.since('s1', 2), null, 'a resume from 2 too');
+    assert.deepEqual(await buffer.since('s1', 4), []);
+    const keys = new SessionKeys(prefixes.at(-1)!);
+    const redis = links.at(-1)!.commands;
+    assert.equal(await redis.hget(keys.session('s1'), 'pos'), '101-0', 'the last position given is kept');
+  });
 });

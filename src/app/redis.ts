@@ -19,19 +19,31 @@ import type { SlashdConfig } from './config.js';
 export interface OpenedBus {
   bus: EventBus;
   failedPublishes(): number;
+  /** Dispatch events the bus could not carry (each marked as a gap: their sessions are invalidated). */
+  droppedEvents(): number;
   close(): Promise<void>;
 }
 
 /** The bus: in process on one node; with Redis, shared by every node of the deployment. */
 export async function openBus(redis: RedisLink | null, metrics: PrometheusMetrics): Promise<OpenedBus> {
-  if (!redis) return { bus: new InProcessEventBus(), failedPublishes: () => 0, close: async () => {} };
+  if (!redis) {
+    return { bus: new InProcessEventBus(), failedPublishes: () => 0, droppedEvents: () => 0, close: async () => {} };
+  }
   const bus = await RedisEventBus.open({
     publisher: redis.commands,
     subscriber: redis.subscriber,
     channel: redis.channel('bus'),
     lag: metrics,
+    log: redis.key('gw:log'),
   });
-  return { bus, failedPublishes: () => bus.failedPublishes, close: () => bus.close() };
+  // A dispatch event Redis refused is marked as a gap in the log as soon as Redis is back.
+  redis.onUp(() => bus.markGap());
+  return {
+    bus,
+    failedPublishes: () => bus.failedPublishes,
+    droppedEvents: () => bus.droppedEvents,
+    close: () => bus.close(),
+  };
 }
 
 /** The gateway's shared state; each absent (the gateway's own in-memory one) without Redis. */
@@ -92,6 +104,7 @@ export function watchRedis(
   gateway: SharedGatewayState,
 ): void {
   if (!redis) return;
+  metrics.watchDroppedDispatches(() => bus.droppedEvents());
   metrics.watchRedis({
     up: () => redis.isUp(),
     failedPublishes: () => bus.failedPublishes(),

@@ -37,6 +37,53 @@ export interface BusEvents {
   APPLICATION_GUILD: { applicationId: string; guildId: string; installed: boolean };
   /** A gateway session was resumed on the node named: any other node holding it lets it go. */
   GATEWAY_SESSION_MOVED: { sessionId: string; node: string };
+  /**
+   * Some dispatch events may be missing (the bus could not carry them: Redis refused a publish,
+   * lost its log, or this node missed part of it): every session that may have missed one is
+   * invalidated, so its library identifies again and refetches.
+   */
+  DISPATCH_GAP: { reason: DispatchGapReason };
+}
+
+/** Why dispatches may be missing: a publish Redis refused, or a log this node could not read on. */
+export type DispatchGapReason = 'publish_failed' | 'log_lost';
+
+/**
+ * The events that become dispatches to sessions chosen by the gateway: with Redis they go through
+ * the dispatch log (`redis-bus.ts`), numbered by their position in it, so that a session resumed
+ * on another node gets those its node never dispatched to it.
+ */
+export const LOGGED_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>([
+  'APPLICATION_COMMAND_PERMISSIONS_UPDATE',
+  'WORLD_DISPATCH',
+  'APPLICATION_DISPATCH',
+  'APPLICATION_GUILD',
+]);
+
+/** One logged event, at its position in the dispatch log. */
+export interface LoggedEvent {
+  position: string;
+  name: BusEventName;
+  event: unknown;
+}
+
+/** The dispatch log of a deployment (Redis's), read by a node taking a session over. */
+export interface DispatchLog {
+  /**
+   * The logged events after `after` up to `through` (both positions), oldest first; null when
+   * some of them are no longer known (the log was trimmed past `after`, or lost with Redis) or
+   * a gap was marked among them.
+   */
+  read(after: string, through: string): Promise<LoggedEvent[] | null>;
+  /** The position of the last logged event delivered to this node's subscribers. */
+  head(): string;
+}
+
+/** Orders two log positions (`<ms>-<n>`, Redis stream ids): negative, zero or positive. */
+export function comparePositions(a: string, b: string): number {
+  const [am = 0, an = 0] = a.split('-').map(Number);
+  const [bm = 0, bn = 0] = b.split('-').map(Number);
+  return am === bm ? an - bn : am - bm;
 }
 
 export type BusEventName = keyof BusEvents;
@@ -48,6 +95,7 @@ const EVENT_NAMES: Record<BusEventName, true> = {
   APPLICATION_DISPATCH: true,
   APPLICATION_GUILD: true,
   GATEWAY_SESSION_MOVED: true,
+  DISPATCH_GAP: true,
 };
 
 /** Whether a name received from elsewhere (another node) is one of the bus's events. */
@@ -55,9 +103,16 @@ export function isBusEventName(name: unknown): name is BusEventName {
   return typeof name === 'string' && Object.hasOwn(EVENT_NAMES, name);
 }
 
+/** A subscriber: `position` is the event's place in the dispatch log, when it went through one. */
+export type BusListener<K extends BusEventName> = (event: BusEvents[K], position?: string) => void;
+
 export interface EventBus {
   publish<K extends BusEventName>(name: K, event: BusEvents[K]): void;
-  subscribe<K extends BusEventName>(name: K, listener: (event: BusEvents[K]) => void): () => void;
+  subscribe<K extends BusEventName>(name: K, listener: BusListener<K>): () => void;
+  /** Resolves once the events this node published so far were delivered to its own subscribers. */
+  idle?(): Promise<void>;
+  /** The log logged events go through (with Redis); none: delivered at once, in process. */
+  readonly log?: DispatchLog | undefined;
 }
 
 export class InProcessEventBus implements EventBus {
@@ -68,11 +123,11 @@ export class InProcessEventBus implements EventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  publish<K extends BusEventName>(name: K, event: BusEvents[K]): void {
-    this.emitter.emit(name, event);
+  publish<K extends BusEventName>(name: K, event: BusEvents[K], position?: string): void {
+    this.emitter.emit(name, event, position);
   }
 
-  subscribe<K extends BusEventName>(name: K, listener: (event: BusEvents[K]) => void): () => void {
+  subscribe<K extends BusEventName>(name: K, listener: BusListener<K>): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
   }

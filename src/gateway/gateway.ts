@@ -115,6 +115,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
             now: deps.now,
           })
         : null;
+    const metrics = deps.metrics ?? NO_METRICS;
+    this.dispatcher = new BusDispatcher(deps.store, deps.members, this.sessions, this.guildCreates, {
+      invalidate: (reason) => metrics.sessionInvalidated(reason),
+    });
+    const logged = deps.bus.log !== undefined && deps.registry !== undefined;
     this.handshake = new Handshake({
       store: deps.store,
       options: this.options,
@@ -129,8 +134,9 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       interactionStates: deps.interactionStates ?? null,
       now: deps.now,
       observeDispatch: deps.observeDispatch ?? null,
+      catchUp: logged ? (session, after) => this.dispatcher.catchUp(session, after) : null,
+      logPosition: () => this.dispatcher.logPosition(),
     });
-    this.dispatcher = new BusDispatcher(deps.store, deps.members, this.sessions, this.guildCreates);
     this.faults = new GatewayFaults(deps.faults ?? null, this.sessions);
     this.unsubscribers = this.dispatcher.subscribe(deps.bus);
   }
@@ -255,6 +261,7 @@ export class Gateway implements ConnectionHost, GatewayPresence {
       // Late by an interval: asked once for a heartbeat now (op 1), which clients answer at once.
       else if (silent > this.heartbeatIntervalMs) connection.requestHeartbeat();
     }
+    this.dispatcher.advanceSessions();
     this.sessions.sweep();
   }
 

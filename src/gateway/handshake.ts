@@ -50,6 +50,12 @@ export interface HandshakeDeps {
   interactionStates: InteractionStates | null;
   now: () => number;
   observeDispatch: DispatchObserver | null;
+  /**
+   * With a dispatch log: what a session taken over missed after its previous node stopped
+   * handling it (`BusDispatcher.catchUp`), and the position a new session starts at.
+   */
+  catchUp: ((session: Session, after: string | null) => Promise<number | null>) | null;
+  logPosition: () => string | null;
 }
 
 const TRACE = ['["slashd-gateway",{"micros":0}]'];
@@ -120,6 +126,8 @@ export class Handshake {
       this.deps.now(),
       this.deps.observeDispatch,
     );
+    // Bus events after this position are dispatched to it here; a node taking it over reads on from there.
+    session.logPos = this.deps.logPosition();
     if (registry) {
       await registry.register(session);
       if (!connection.isOpen) return sessions.track(registry.end(session.id, session.applicationId));
@@ -191,6 +199,9 @@ export class Handshake {
     const app = await this.botOfToken(connection, resume.token);
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
     let session = sessions.get(resume.sessionId);
+    /** Taken over from another node: what it missed since that node stopped handling it, and from where. */
+    let caughtUp: Promise<number | null> | null = null;
+    let takenAtSeq = 0;
     if (!session && registry) {
       let claimed: SessionRecord | null;
       try {
@@ -199,7 +210,11 @@ export class Handshake {
         // The registry is away: the client may try again (INVALID_SESSION d: true).
         return connection.send({ op: Op.InvalidSession, d: true, s: null, t: null });
       }
-      if (claimed) session = this.takeOver(claimed);
+      if (claimed) {
+        session = this.takeOver(claimed);
+        takenAtSeq = claimed.seq;
+        if (this.deps.catchUp) caughtUp = this.deps.catchUp(session, claimed.pos);
+      }
     }
     if (!session || session.applicationId !== app.id) {
       metrics.resumed('invalid');
@@ -232,12 +247,15 @@ export class Handshake {
       session.detachedAt = this.deps.now();
       return connection.send({ op: Op.InvalidSession, d: true, s: null, t: null });
     }
-    if (missed === null) {
+    // Dispatches its previous node never handled for it, caught up from the log: null if it cannot say.
+    const caught = caughtUp ? await caughtUp : 0;
+    if (missed === null || caught === null) {
       connection.cancelReplay();
       connection.session = null;
       session.socket = null;
       sessions.end(session);
       metrics.resumed('invalid');
+      metrics.sessionInvalidated(missed === null ? 'buffer_gap' : 'log_gap');
       return invalidSession(connection);
     }
     // Closed meanwhile (by the client, or at its deadline): the session stays detached, resumable.
@@ -245,6 +263,9 @@ export class Handshake {
     const replayed = await withoutSettledInteractions(missed, this.deps.interactionStates);
     if (session.socket !== connection) return;
     connection.finishReplay(replayed);
+    metrics.dispatchesReplayed(
+      (caughtUp ? replayed.filter((dispatch) => dispatch.s <= takenAtSeq).length : replayed.length) + caught,
+    );
     admission.identified(connection);
     session.dispatch('RESUMED', { _trace: TRACE });
     if (registry) sessions.track(registry.setAttached(session.id, true));

@@ -39,6 +39,7 @@ while length > 1 and (length > capacity or kept > maxChars) do
   length = length - 1
 end
 redis.call('HSET', KEYS[1], 'seq', ARGV[2], 'chars', kept)
+if ARGV[#ARGV] ~= '' then redis.call('HSET', KEYS[1], 'pos', ARGV[#ARGV]) end
 if redis.call('PTTL', KEYS[2]) < 0 then
   local ttl = redis.call('PTTL', KEYS[1])
   if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
@@ -83,6 +84,7 @@ type AppendSettlingCommand = (
   maxChars: number,
   interactionId: string,
   member: string,
+  logPos: string,
 ) => Promise<number>;
 
 /** The append script as a command of the connection (sent by its SHA once loaded). */
@@ -94,6 +96,7 @@ type AppendCommand = (
   entry: string,
   capacity: number,
   maxChars: number,
+  logPos: string,
 ) => Promise<number>;
 
 export class RedisResumeBuffer implements ResumeBuffer {
@@ -120,7 +123,7 @@ export class RedisResumeBuffer implements ResumeBuffer {
     this.appendSettlingScript = settling.slashdResumeAppendSettling.bind(redis);
   }
 
-  append(sessionId: string, dispatch: BufferedDispatch, settles?: SettledInteraction): void {
+  append(sessionId: string, dispatch: BufferedDispatch, settles?: SettledInteraction, logPos?: string | null): void {
     // Not awaited: one connection keeps the appends of a session in order, and a read that follows
     // (`since`) is answered after them.
     const session = this.keys.session(sessionId);
@@ -139,8 +142,9 @@ export class RedisResumeBuffer implements ResumeBuffer {
           this.maxChars,
           settles.interactionId,
           `${settles.applicationId} ${settles.interactionId}`,
+          logPos ?? '',
         )
-      : this.appendScript(session, buffer, this.node, dispatch.s, entry, this.capacity, this.maxChars);
+      : this.appendScript(session, buffer, this.node, dispatch.s, entry, this.capacity, this.maxChars, logPos ?? '');
     appended.catch(() => {
       this.failedAppends++;
     });
@@ -152,7 +156,10 @@ export class RedisResumeBuffer implements ResumeBuffer {
     const first = kept[0];
     if (!first) return seq >= 0 ? [] : null;
     if (seq < first.s - 1) return null;
-    return kept.filter((dispatch) => dispatch.s > seq);
+    const missed = kept.filter((dispatch) => dispatch.s > seq);
+    // An append Redis refused left a hole: what the client missed is not all here.
+    if (missed.some((dispatch, i) => dispatch.s !== seq + 1 + i)) return null;
+    return missed;
   }
 
   drop(): void {}

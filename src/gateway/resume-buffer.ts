@@ -19,11 +19,15 @@ export interface SettledInteraction {
 }
 
 export interface ResumeBuffer {
-  /** Keeps a dispatch of the session (sequence numbers grow by one); with `settles`, in the same step. */
-  append(sessionId: string, dispatch: BufferedDispatch, settles?: SettledInteraction): void;
   /**
-   * The session's dispatches after `seq`, oldest first; null when some of them are no longer kept
-   * (the client must start a new session).
+   * Keeps a dispatch of the session (sequence numbers grow by one); with `settles`, in the same step.
+   * `logPos`: the dispatch log's position the session is at (kept with it when shared).
+   */
+  append(sessionId: string, dispatch: BufferedDispatch, settles?: SettledInteraction, logPos?: string | null): void;
+  /**
+   * The session's dispatches after `seq`, oldest first; null when some of them are no longer kept,
+   * or were never kept (an append failed: their numbers have a hole), so the client must start a
+   * new session.
    */
   since(sessionId: string, seq: number): Promise<readonly BufferedDispatch[] | null>;
   /** Forgets the session. */

@@ -52,6 +52,8 @@ export interface SessionRecord extends SessionInit {
   nodeAlive: boolean;
   /** When the session was started (epoch ms of the node that started it): the newest gets interactions. */
   since: number;
+  /** The dispatch log's position its holder had handled for it (session.ts `logPos`); null if unknown. */
+  pos: string | null;
 }
 
 export interface SessionRegistry {
@@ -108,7 +110,7 @@ export class SessionKeys {
   }
 }
 
-const FIELDS = ['app', 'shard', 'shards', 'intents', 'large', 'seq', 'node', 'attached', 'since'] as const;
+const FIELDS = ['app', 'shard', 'shards', 'intents', 'large', 'seq', 'node', 'attached', 'since', 'pos'] as const;
 
 /** Redis's clock in ms, in a script. */
 const REDIS_NOW = `local t = redis.call('TIME')
@@ -177,7 +179,7 @@ return 1`;
 
 /**
  * KEYS: session, buffer, app set. ARGV: node, ttl, session id, then the session's app, shard,
- * shards, intents, large threshold, sequence number and start time. Refreshes a session this node holds; one
+ * shards, intents, large threshold, sequence number, start time and dispatch log position ('' if none). Refreshes a session this node holds; one
  * Redis lost is written again, attached to this node; one another node took over is left alone.
  * Returns 0 (another node's), 1 (refreshed) or 2 (written again).
  */
@@ -191,6 +193,7 @@ else
   -- Marked detached while this node was taken for dead (a stalled event loop): attached again.
   redis.call('HSET', KEYS[1], 'attached', '1')
 end
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'pos', ARGV[11]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[3])
@@ -204,9 +207,15 @@ function seqOf(init: SessionInit): number {
   return typeof seq === 'number' ? seq : 0;
 }
 
+/** The dispatch log's position of a session handed to `register` (a `Session`), if it has one. */
+function logPosOf(init: SessionInit): string | null {
+  const pos = (init as { logPos?: unknown }).logPos;
+  return typeof pos === 'string' ? pos : null;
+}
+
 /** A record's fields in FIELDS order; `nodeAlive` when known (a claim is by a live node). */
 function toRecord(id: string, values: readonly (string | null)[], nodeAlive = true): SessionRecord | null {
-  const [app, shard, shards, intents, large, seq, node, attached, since] = values;
+  const [app, shard, shards, intents, large, seq, node, attached, since, pos] = values;
   if (!app || !node) return null;
   return {
     id,
@@ -220,6 +229,7 @@ function toRecord(id: string, values: readonly (string | null)[], nodeAlive = tr
     attached: attached === '1',
     nodeAlive,
     since: Number(since || 0),
+    pos: pos || null,
   };
 }
 
@@ -280,6 +290,7 @@ export class RedisSessionRegistry implements SessionRegistry {
         node: this.node,
         attached: 1,
         since: this.started.get(init.id)!,
+        ...(logPosOf(init) ? { pos: logPosOf(init)! } : {}),
       })
       .pexpire(key, ATTACHED_SESSION_TTL_MS)
       .sadd(app, init.id)
@@ -384,6 +395,7 @@ export class RedisSessionRegistry implements SessionRegistry {
         session.largeThreshold,
         seqOf(session),
         this.started.get(session.id) ?? Date.now(),
+        logPosOf(session) ?? '',
       );
     }
     const replies = (await pipeline.exec()) ?? [];

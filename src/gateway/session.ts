@@ -74,6 +74,14 @@ export class Session {
   private interactions: Set<string> | null = null;
   /** When the session started here (epoch ms): the newest session of an app gets its interactions. */
   readonly startedAt: number;
+  /**
+   * The dispatch log's position up to which bus events were handled for this session (dispatched
+   * or found not to be its): kept with its dispatches, so that a node taking it over knows where
+   * to read the log on from. Null without a log.
+   */
+  logPos: string | null = null;
+  /** Taken over by a RESUME here and not yet caught up from the log: live events wait for that. */
+  catchingUp = false;
 
   constructor(
     init: SessionInit,
@@ -118,7 +126,7 @@ export class Session {
   dispatch(t: string, d: unknown, settles?: SettledInteraction): void {
     const s = ++this.seq;
     const json = jsonOf(d);
-    this.buffer.append(this.id, { s, t, json }, settles);
+    this.buffer.append(this.id, { s, t, json }, settles, this.logPos);
     this.socket?.sendDispatch(t, s, json);
     this.observe?.(this.applicationId, t, json);
   }

@@ -54,7 +54,17 @@ export interface GatewayMetrics {
   interactionLost(): void;
   /** An interaction sent again after its session died: replayed after a RESUME, or to the app's next session. */
   interactionResent(): void;
+  /** Dispatches a RESUME sent the client that it had missed (from the resume buffer, or caught up from the dispatch log). */
+  dispatchesReplayed(count: number): void;
+  /**
+   * A session told INVALID_SESSION (d: false) because its missed dispatches could not all be
+   * replayed: `log_gap` (the dispatch log could not say), `buffer_gap` (its buffer lost some),
+   * `publish_failed` or `log_lost` (the bus could not carry some events).
+   */
+  sessionInvalidated(reason: SessionInvalidReason): void;
 }
+
+export type SessionInvalidReason = 'log_gap' | 'buffer_gap' | 'publish_failed' | 'log_lost';
 
 /** Calls to the database and Redis: how each ended and how long it took. */
 export interface DependencyMetrics {
@@ -90,6 +100,8 @@ export const NO_METRICS: Metrics = {
   resumed() {},
   interactionLost() {},
   interactionResent() {},
+  dispatchesReplayed() {},
+  sessionInvalidated() {},
   request() {},
   dependencyCall() {},
   busReceived() {},

@@ -8,7 +8,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { CallOutcome, DependencyName } from '../core/dependencies.js';
 import type { FailureReason } from '../resources/interactions/rules/lifecycle.js';
 import { DependencySeries, type CacheCounts, type StallSource, type UpSource } from './dependency-series.js';
-import type { DeliveryResult, DeliveryTransport, InteractionTransition, Metrics } from './metrics.js';
+import type {
+  DeliveryResult,
+  DeliveryTransport,
+  InteractionTransition,
+  Metrics,
+  SessionInvalidReason,
+} from './metrics.js';
 
 /** Every metric name starts with this. */
 export const METRIC_PREFIX = 'slashd_';
@@ -67,6 +73,10 @@ export class PrometheusMetrics implements Metrics {
   private readonly resumes: Counter<'outcome'>;
   private readonly lost: Counter;
   private readonly resent: Counter;
+  private readonly replayed: Counter;
+  private readonly invalidated: Counter<'reason'>;
+  /** Dispatch events the bus could not carry, as counted by the bus (set with Redis). */
+  private droppedSource: () => number = () => 0;
   private readonly dependencies: DependencySeries;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -124,7 +134,46 @@ export class PrometheusMetrics implements Metrics {
       help: 'Interactions sent again after their session died (replayed after RESUME, or to a new session)',
       registers,
     });
+    this.replayed = new Counter({
+      name: `${METRIC_PREFIX}gateway_dispatches_replayed_total`,
+      help: 'Dispatches sent on RESUME that the client had missed (from the resume buffer or the dispatch log)',
+      registers,
+    });
+    this.invalidated = new Counter({
+      name: `${METRIC_PREFIX}gateway_sessions_invalidated_total`,
+      help: 'Sessions told INVALID_SESSION (not resumable) because missed dispatches could not all be replayed, by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of ['log_gap', 'buffer_gap', 'publish_failed', 'log_lost'] as const) {
+      this.invalidated.inc({ reason }, 0);
+    }
+    const dropped = () => this.droppedSource();
+    let droppedSeen = 0;
+    new Counter({
+      name: `${METRIC_PREFIX}gateway_dispatches_dropped_total`,
+      help: 'Dispatch events the bus could not carry (Redis refused them): each invalidates the sessions that may miss it',
+      registers,
+      collect() {
+        const now = dropped();
+        this.inc(Math.max(0, now - droppedSeen));
+        droppedSeen = Math.max(droppedSeen, now);
+      },
+    });
     this.dependencies = new DependencySeries(this.registry);
+  }
+
+  /** Where the count of dispatch events the bus dropped is read (the Redis bus's). */
+  watchDroppedDispatches(source: () => number): void {
+    this.droppedSource = source;
+  }
+
+  dispatchesReplayed(count: number): void {
+    if (count > 0) this.replayed.inc(count);
+  }
+
+  sessionInvalidated(reason: SessionInvalidReason): void {
+    this.invalidated.inc({ reason });
   }
 
   get contentType(): string {
