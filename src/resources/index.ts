@@ -39,6 +39,7 @@ import { usageResource } from './usage/index.js';
 import { usersResource } from './users/index.js';
 import { webhooksResource } from './webhooks/index.js';
 import { worldResource } from './world/index.js';
+import { subscriptionsResource } from './subscriptions/index.js';
 import type { PostgresStoreParts, Resource, SqliteStoreParts, StoreFactory } from './resource.js';
 import type { ResourceStores } from '../store/store.js';
 
@@ -79,6 +80,7 @@ export const RESOURCES: readonly Resource[] = [
   usersResource,
   webhooksResource,
   worldResource,
+  subscriptionsResource,
 ];
 
 /**
