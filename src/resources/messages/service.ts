@@ -47,6 +47,8 @@ import type { Slowmode, SlowmodeSender } from './slowmode.js';
 import { storedPollOf, type PollRequest } from '../polls/rules.js';
 import { stickerItemsOf } from '../expressions/rules/message-stickers.js';
 import type { PollStore } from '../polls/store.js';
+import { checkPremiumButtons } from '../entitlements/premium-buttons.js';
+import type { EntitlementStore } from '../entitlements/store.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([
@@ -106,6 +108,8 @@ export interface ChannelMessagesDeps {
   slowmode: Slowmode;
   /** The polls of new messages (docs/v10-behaviour.md#polls). */
   polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
+  /** The SKUs premium buttons name. */
+  skus: Pick<EntitlementStore, 'listSkus'>;
 }
 
 export class ChannelMessagesService {
@@ -352,6 +356,7 @@ export class ChannelMessagesService {
     };
     const attached = await attachFiles(this.deps.attachments, edited, data.attachments, files, ['attachments'], own);
     await checkComponentMedia(edited, ['components'], attached);
+    await checkPremiumButtons(this.deps.skus, edited, ['components'], attached);
     // A world-file message's first edit copies it into the store (docs/decisions.md).
     const stored = isWorldFileMessage(place.guild, own.channel_id, own.id)
       ? await this.deps.messages.editWorldMessage(edited)
@@ -427,6 +432,7 @@ export async function storeNewMessage(
     messages: Pick<InteractionStore, 'putMessage'>;
     attachments: AttachmentsService;
     polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
+    skus: Pick<EntitlementStore, 'listSkus'>;
   },
   message: StoredMessage,
   data: Record<string, unknown>,
@@ -435,6 +441,7 @@ export async function storeNewMessage(
   const attached = await attachFiles(deps.attachments, message, data.attachments, files, ['attachments']);
   try {
     await checkComponentMedia(message, ['components'], attached);
+    await checkPremiumButtons(deps.skus, message, ['components'], attached);
     if (message.poll) await deps.polls.createPoll(message.channel_id, message.id, Date.parse(message.poll.expiry));
     await deps.messages.putMessage(message);
   } catch (error) {
