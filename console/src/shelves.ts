@@ -29,8 +29,8 @@ export function useShelves(api: Api) {
   return useRead<Shelf[]>(async () => (await api.consoleGet('/store')) as Shelf[], [api]);
 }
 
-/** The SKU of an application on the shelves; null when the user cannot see it. */
-export function skuOf(shelves: Shelf[] | null, applicationId: string, skuId: string): Json | null {
+/** The SKU of an application on the shelves; null when the console does not know it. */
+export function skuOf(shelves: Shelf[] | null, applicationId: string, skuId: string): Json {
   return shelves?.find((s) => s.application.id === applicationId)?.skus.find((sku) => sku.id === skuId) ?? null;
 }
 
