@@ -57,7 +57,8 @@ export interface AdminSubscriptionRoutesOptions extends SubscriptionRoutesOption
 
 /**
  * `POST /admin/applications/{id}/subscriptions` (`{sku_id, user_id}`), and of one of them
- * `POST .../renew`, `POST .../cancel` and `DELETE`.
+ * `POST .../renew`, `POST .../cancel` and `DELETE`; and the admin API's purchase of any SKU,
+ * `POST /admin/applications/{id}/entitlements` (`{sku_id, user_id}`).
  */
 export async function adminSubscriptionRoutes(
   admin: FastifyInstance,
@@ -68,6 +69,11 @@ export async function adminSubscriptionRoutes(
     '/applications/:id/subscriptions',
     { bodyLimit: SUBSCRIPTION_BODY_LIMIT_BYTES },
     async (request) => subscriptions.adminSubscribe(request.params.id, request.body),
+  );
+  admin.post<{ Params: { id: string } }>(
+    '/applications/:id/entitlements',
+    { bodyLimit: SUBSCRIPTION_BODY_LIMIT_BYTES },
+    async (request) => subscriptions.adminPurchase(request.params.id, request.body),
   );
   admin.post<{ Params: AdminParams }>(
     '/applications/:id/subscriptions/:subscriptionId/renew',

@@ -15,6 +15,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { WorldStore } from '../../store/store.js';
 import {
   ENTITLEMENTS_PER_APPLICATION_MAX,
+  readPurchaseBody,
   toWireEntitlement,
   toWireSku,
   type StoredEntitlement,
@@ -106,6 +107,19 @@ export class SubscriptionsService {
       throw invalidFormBody([issue(['sku_id'], SKU_NOT_SUBSCRIPTION, 'The SKU is not a subscription.')]);
     }
     return toWireSubscription((await this.subscribe(sku, request.userId)).subscription);
+  }
+
+  /**
+   * The admin API's purchase, `POST /admin/applications/{id}/entitlements` `{sku_id, user_id}`,
+   * as a store would grant it: the entitlement, of a subscription made for a subscription SKU.
+   */
+  async adminPurchase(applicationId: string, body: unknown): Promise<APIEntitlement> {
+    await this.application(applicationId);
+    const request = orThrow(readPurchaseBody(body));
+    const sku = await this.sku(applicationId, request.skuId);
+    if (sku.type !== SKUType.Subscription)
+      return this.deps.entitlements.purchase(applicationId, sku.id, request.userId);
+    return toWireEntitlement((await this.subscribe(sku, request.userId)).entitlement);
   }
 
   /** The admin API's renewal: the current period ends now (an ending subscription becomes inactive). */

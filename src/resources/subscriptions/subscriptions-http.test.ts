@@ -20,6 +20,7 @@ import {
   BOB_ID,
   BOB_TOKEN,
   BOT,
+  CAROL_ID,
   DEMO_APP_ID,
   NOBODY,
   OTHER_BOT_TOKEN,
@@ -182,6 +183,20 @@ function describeSubscriptions(name: string, options: () => ServerOptions, clean
       assert.equal(gone.status, 404);
       assert.equal((await entitlement(anew.entitlement_ids[0])).deleted, true);
       assert.equal((await adminCall('DELETE', `/subscriptions/${anew.id}`)).status, 404);
+    });
+
+    test("the admin API's purchase: a subscription SKU's makes a subscription, another SKU's an entitlement", async () => {
+      const monthly = await adminCall('POST', '/entitlements', { sku_id: MONTHLY, user_id: CAROL_ID });
+      assert.equal(monthly.status, 200, monthly.text);
+      assert.deepEqual([monthly.body.type, monthly.body.user_id], [8, CAROL_ID]);
+      const subscriptions = (await list(`?user_id=${CAROL_ID}`)).body as Json[];
+      assert.deepEqual(
+        subscriptions.map((s) => s.entitlement_ids),
+        [[monthly.body.id]],
+      );
+      const durable = await adminCall('POST', '/entitlements', { sku_id: DURABLE, user_id: CAROL_ID });
+      assert.deepEqual([durable.status, durable.body.type, durable.body.ends_at], [200, 1, null]);
+      assert.deepEqual(fieldErrors(await adminCall('POST', '/entitlements', { user_id: CAROL_ID })), ['sku_id']);
     });
 
     test("the console's Store: the user's shelves, a purchase of each kind, cancel and consume of their own only", async () => {
