@@ -25,8 +25,19 @@ export const SKU_TYPE_LABEL: Record<number, string> = {
 /** v10's subscription statuses (SubscriptionStatus). */
 export const SUBSCRIPTION_STATUS_LABEL: Record<number, string> = { 0: 'Active', 1: 'Inactive', 2: 'Ending' };
 
-export function useShelves(api: Api) {
-  return useRead<Shelf[]>(async () => (await api.consoleGet('/store')) as Shelf[], [api]);
+/** The shelves, read while `wanted` (the chat reads them only once a message has a premium button). */
+export function useShelves(api: Api, wanted = true) {
+  return useRead<Shelf[]>(wanted ? async () => (await api.consoleGet('/store')) as Shelf[] : null, [api, wanted]);
+}
+
+/** Whether a message's components hold a premium button (style 6), rows and layouts included. */
+export function hasPremiumButton(components: unknown): boolean {
+  if (!Array.isArray(components)) return false;
+  return components.some((c: Json) =>
+    c?.type === 2 && c.style === 6
+      ? true
+      : hasPremiumButton(c?.components) || hasPremiumButton(c?.accessory ? [c.accessory] : []),
+  );
 }
 
 /** The SKU of an application on the shelves; null when the console does not know it. */

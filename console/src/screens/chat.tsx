@@ -13,7 +13,7 @@ import { ContextMenu, type MenuItem } from '../components/context-menu';
 import { Message, type MessageActions } from '../components/message';
 import { ModalDialog } from '../components/modal-dialog';
 import { PurchaseDialog } from '../components/purchase-dialog';
-import { buy, skuOf, useShelves } from '../shelves';
+import { buy, hasPremiumButton, skuOf, useShelves } from '../shelves';
 import type { Choice } from '../components/option-form';
 import { PlaceBar, privateChannelName } from '../components/place-bar';
 import { useRecorder } from '../components/record-bar';
@@ -78,12 +78,13 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   const guild = useGuild(api, guildId);
   const privateChannels = usePrivateChannels(api).data ?? [];
   const messages = useMessages(api, channelId);
+  const premiumShown = (messages.data ?? []).some((m: Json) => hasPremiumButton(m.components));
+  const shelves = useShelves(api, premiumShown);
   const index = useCommandIndex(api, channelId);
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const [modal, setModal] = useState<{ data: Json; applicationId: string } | null>(null);
   /** The SKU a premium button offers, while its purchase dialog is open. */
   const [purchase, setPurchase] = useState<{ sku: Json; applicationId: string } | null>(null);
-  const shelves = useShelves(api);
   const [menu, setMenu] = useState<{ kind: 'message' | 'user'; target: Json; anchor: HTMLElement } | null>(null);
   /** Which app each of the user's interactions went to (a modal is submitted to it). */
   const apps = useRef(new Map<string, string>());
