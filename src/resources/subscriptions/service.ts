@@ -15,6 +15,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { WorldStore } from '../../store/store.js';
 import {
   ENTITLEMENTS_PER_APPLICATION_MAX,
+  entitlementActive,
   readPurchaseBody,
   toWireEntitlement,
   toWireSku,
@@ -171,13 +172,20 @@ export class SubscriptionsService {
 
   /**
    * A sandbox purchase by the signed-in user (the console's Store and premium buttons): a
-   * subscription SKU makes a subscription (or keeps the live one), any other an entitlement.
+   * subscription SKU makes a subscription (or keeps the live one), a durable one an entitlement
+   * unless the user holds an active one already (that one is answered), a consumable one an
+   * entitlement each time.
    */
   async purchase(userId: string, applicationId: string, body: unknown): Promise<Purchase> {
     this.sandbox();
     await this.application(applicationId);
     const request = orThrow(readSubscribeBody({ ...(isObject(body) ? body : {}), user_id: userId }));
     const sku = await this.sku(applicationId, request.skuId);
+    if (sku.type === SKUType.Durable) {
+      const owned = await this.deps.entitlementStore.listOwnedEntitlements(applicationId, [userId]);
+      const held = owned.find((e) => e.sku_id === sku.id && entitlementActive(e, this.deps.now()));
+      if (held) return { entitlement: toWireEntitlement(held), subscription: null };
+    }
     if (sku.type !== SKUType.Subscription) {
       return { entitlement: await this.deps.entitlements.purchase(applicationId, sku.id, userId), subscription: null };
     }

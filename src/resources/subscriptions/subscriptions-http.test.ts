@@ -208,6 +208,11 @@ function describeSubscriptions(name: string, options: () => ServerOptions, clean
       assert.deepEqual([coins.body.entitlement.type, coins.body.subscription], [1, null]);
       const monthly = await consoleCall('POST', `${apps}/purchases`, BOB_TOKEN, { sku_id: MONTHLY });
       assert.equal(monthly.body.subscription.user_id, BOB_ID);
+      const durable = await consoleCall('POST', `${apps}/purchases`, BOB_TOKEN, { sku_id: DURABLE });
+      const again = await consoleCall('POST', `${apps}/purchases`, BOB_TOKEN, { sku_id: DURABLE });
+      assert.equal(again.body.entitlement.id, durable.body.entitlement.id, 'a durable SKU held is not sold twice');
+      const moreCoins = await consoleCall('POST', `${apps}/purchases`, BOB_TOKEN, { sku_id: CONSUMABLE });
+      assert.notEqual(moreCoins.body.entitlement.id, coins.body.entitlement.id, 'a consumable is sold each time');
       const bad = await consoleCall('POST', `${apps}/purchases`, BOB_TOKEN, { sku_id: 'x' });
       assert.deepEqual(fieldErrors(bad), ['sku_id']);
 
