@@ -98,6 +98,25 @@ describe('SKUs in the world file', () => {
       ['1400000000000000009'],
       'the merged world’s list',
     );
+    const app = { ...merged.applications[0]!, skus: [{ id: '1400000000000000010', type: 2, name: 'Gold' }] };
+    const put = await server.request('PUT', `${server.url}/admin/applications/${DEMO_APP_ID}`, {
+      auth: ADMIN_AUTH,
+      body: app,
+    });
+    assert.ok(put.status < 300, put.text);
+    const replaced = await server.request('GET', `/applications/${DEMO_APP_ID}/skus`, { auth: BOT });
+    assert.deepEqual(
+      (replaced.body as Json[]).map((s) => [s.id, s.slug]),
+      [['1400000000000000010', 'gold']],
+    );
+    const bad = await server.request('PUT', `${server.url}/admin/applications/${DEMO_APP_ID}`, {
+      auth: ADMIN_AUTH,
+      body: { ...app, skus: [{ id: '1400000000000000011', type: 7, name: 'Bad' }] },
+    });
+    assert.equal(bad.status, 400, bad.text);
+    assert.deepEqual(Object.keys(bad.body.errors.skus['0']), ['type']);
+    const kept = await server.request('GET', `/applications/${DEMO_APP_ID}/skus`, { auth: BOT });
+    assert.deepEqual(kept.body, replaced.body, 'a refused write changes nothing');
   });
 
   test('the served demo world sells a durable, a consumable and a subscription SKU', async () => {
