@@ -164,4 +164,17 @@ describe('the console: Store and premium buttons', () => {
     );
     assert.deepEqual(pageErrors(bob), []);
   });
+
+  test('bob at 360 px in the dark theme: his Store, one column, accessible', async () => {
+    const narrow = await openConsole(browser, server.url, { width: 360, height: 760, colorScheme: 'dark' });
+    await openStore(narrow, 'bob');
+    await item(narrow, 'your subscriptions', 'Monthly').getByRole('button', { name: 'Cancel Monthly' }).waitFor();
+    await screenshot(narrow, 'console-store-360-dark');
+    const width = await narrow
+      .locator('.frame')
+      .evaluate((frame) => (frame as unknown as { scrollWidth: number }).scrollWidth);
+    assert.ok(width <= 360, `the screens and the store fit in 360 px (${width} px)`);
+    await assertAccessible(narrow, 'the store screen, dark, 360 px');
+    assert.deepEqual(pageErrors(narrow), []);
+  });
 });
