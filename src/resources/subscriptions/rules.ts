@@ -19,6 +19,8 @@ export const SUBSCRIPTIONS_PER_APPLICATION_MAX = 10_000;
 export const SUBSCRIPTIONS_PAGE_MAX = 100;
 /** A page holds this many when `limit` is absent (v10's default: 50). */
 export const SUBSCRIPTIONS_PAGE_DEFAULT = 50;
+/** The console's Store shows at most this many applications' shelves (the first, by the world's order). */
+export const STORE_SHELVES_MAX = 100;
 /** A sandbox subscription's period: 30 days, as the entitlements' sandbox purchase has it. */
 export const SUBSCRIPTION_PERIOD_MS = 30 * 24 * 60 * 60 * 1000;
 

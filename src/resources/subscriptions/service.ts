@@ -25,6 +25,7 @@ import {
 import type { EntitlementsService } from '../entitlements/service.js';
 import type { EntitlementStore } from '../entitlements/store.js';
 import {
+  STORE_SHELVES_MAX,
   SUBSCRIPTIONS_PER_APPLICATION_MAX,
   canceled,
   newSubscription,
@@ -156,6 +157,7 @@ export class SubscriptionsService {
   async shelves(userId: string): Promise<StoreShelf[]> {
     const shelves: StoreShelf[] = [];
     for (const app of await this.deps.world.listApplications()) {
+      if (shelves.length >= STORE_SHELVES_MAX) break;
       const skus = await this.deps.entitlementStore.listSkus(app.id);
       if (skus.length === 0) continue;
       const owned = await this.deps.entitlementStore.listOwnedEntitlements(app.id, [userId]);
