@@ -149,11 +149,12 @@ async function assemble(
 
   // Nodes starting at once on one database apply their start-up world one after the other.
   let worldImport: WorldChangeSummary | null | undefined;
-  if (config.world || config.mergeWorld || config.worldFile) {
+  if (config.world || config.mergeWorld || config.seedWorld || config.worldFile) {
     await exclusively('start-up world', async () => {
       if (config.world) await services.world.replace(config.world);
       if (config.worldFile) worldImport = await services.world.importWorldFile(config.worldFile);
       if (config.mergeWorld) await services.world.merge(config.mergeWorld);
+      if (config.seedWorld) await services.world.seed(config.seedWorld);
     });
   }
   if (config.snapshotAtStart ?? config.db === ':memory:') {

@@ -177,7 +177,14 @@ describe('the WAL under sustained writes', () => {
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
     db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)');
     const keepAlive = setInterval(() => undefined, 1000);
-    const checkpointer = new WalCheckpointer(path, () => undefined, 20);
+    const checkpointer = new WalCheckpointer(
+      path,
+      {
+        onLost: () => undefined,
+        truncate: () => (db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]?.busy === 0,
+      },
+      20,
+    );
     try {
       const truncated = new Promise<void>((resolve) => checkpointer.onTruncated(resolve));
       const insert = db.prepare('INSERT OR REPLACE INTO t (id, v) VALUES (?, ?)');

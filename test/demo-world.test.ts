@@ -12,8 +12,10 @@ import { after, before, describe, test } from 'node:test';
 import { REST } from '@discordjs/rest';
 import { Routes, type APIMessage, type APIRole, type APIThreadChannel } from 'discord-api-types/v10';
 import { CLI, killAll, startChild, type RunningChild } from './helpers/cli-process.js';
+import { requestAt } from './helpers/nodes.js';
 import {
   ADMIN_ROLE,
+  ADMIN_TOKEN,
   ALICE_TOKEN,
   DEMO_APP_ID,
   DEMO_BOT_TOKEN,
@@ -97,5 +99,75 @@ describe('Demo Bot in the demo world of npm start', () => {
       posted.map((m: any) => m.content),
       ['in the thread'],
     );
+  });
+});
+
+describe('the demo world across restarts', () => {
+  const db = join(dir, 'restarts.sqlite');
+
+  async function start(...extra: string[]): Promise<{ server: RunningChild; url: string }> {
+    const server = startChild(process.execPath, [
+      CLI,
+      'serve',
+      '--db',
+      db,
+      '--demo',
+      '--port',
+      '0',
+      '--admin-token',
+      ADMIN_TOKEN,
+      ...extra,
+    ]);
+    return { server, url: (await server.waitForLine(/listening on (http:\S+)/))[1]! };
+  }
+
+  async function state(url: string): Promise<{ name: string; permissions: string | undefined }> {
+    const app = await requestAt(url, 'GET', '/applications/@me', { auth: `Bot ${DEMO_BOT_TOKEN}` });
+    const guild = await requestAt(url, 'GET', `${url}/admin/guilds/${TEST_GUILD_ID}`, {
+      auth: `Bearer ${ADMIN_TOKEN}`,
+    });
+    assert.equal(app.status, 200, app.text);
+    assert.equal(guild.status, 200, guild.text);
+    const installs = (guild.body as { installs: { application_id: string; permissions?: string }[] }).installs;
+    return {
+      name: (app.body as { name: string }).name,
+      permissions: installs.find((install) => install.application_id === DEMO_APP_ID)?.permissions,
+    };
+  }
+
+  test('a restart keeps what the admin API changed of the demo; --reset-demo restores the demo', async () => {
+    const first = await start();
+    const demo = await state(first.url);
+    const admin = `${first.url}/admin`;
+    const bearer = `Bearer ${ADMIN_TOKEN}`;
+    const app = (await requestAt(first.url, 'GET', `${admin}/applications/${DEMO_APP_ID}`, { auth: bearer })).body as {
+      name: string;
+    };
+    app.name = 'Renamed Bot';
+    const putApp = await requestAt(first.url, 'PUT', `${admin}/applications/${DEMO_APP_ID}`, {
+      auth: bearer,
+      body: app,
+    });
+    assert.equal(putApp.status, 200, putApp.text);
+    const guild = (
+      await requestAt(first.url, 'GET', `${first.url}/admin/guilds/${TEST_GUILD_ID}`, { auth: `Bearer ${ADMIN_TOKEN}` })
+    ).body as { installs: { application_id: string; permissions?: string }[] };
+    for (const install of guild.installs) if (install.application_id === DEMO_APP_ID) install.permissions = '2048';
+    const put = await requestAt(first.url, 'PUT', `${first.url}/admin/guilds/${TEST_GUILD_ID}`, {
+      auth: `Bearer ${ADMIN_TOKEN}`,
+      body: guild,
+    });
+    assert.ok(put.status === 200 || put.status === 204, put.text);
+    const changed = await state(first.url);
+    assert.deepEqual(changed, { name: 'Renamed Bot', permissions: '2048' });
+    await first.server.stop();
+
+    const second = await start();
+    assert.deepEqual(await state(second.url), changed, 'a restart changes nothing back');
+    await second.server.stop();
+
+    const reset = await start('--reset-demo');
+    assert.deepEqual(await state(reset.url), demo, '--reset-demo brings the demo back');
+    await reset.server.stop();
   });
 });

@@ -24,7 +24,12 @@ describe('the schema version guard', () => {
     );
     assert.equal(
       describeMigration({ before: 6, after: 6, applied: [3, 5, 6] }),
-      'applied migrations 3, 5-6 (schema version 6 to 6)',
+      'applied migrations 3, 5-6, missing below schema version 6',
+    );
+    // Issue 39: 13 merged after 14-15 shipped, applied with 16 on a schema at 15.
+    assert.equal(
+      describeMigration({ before: 15, after: 16, applied: [13, 16] }),
+      'applied migration 16 (schema version 15 to 16)\napplied migration 13, missing below schema version 15',
     );
     assert.equal(
       describeMigration({ before: 9, after: 9, applied: [] }),

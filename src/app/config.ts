@@ -37,8 +37,13 @@ export interface SlashdConfig {
   redisTimeouts?: Partial<RedisTimeouts> | undefined;
   /** Replaces the stored world at start-up; commands are kept. */
   world?: World | null;
-  /** Added to the stored world at start-up (the demo world of `npm start`). */
+  /** Added to the stored world at start-up (`serve --demo --reset-demo`). */
   mergeWorld?: World | null;
+  /**
+   * Added to the stored world at start-up unless this same world was added before (the demo world
+   * of `npm start`): a restart keeps what was changed since.
+   */
+  seedWorld?: World | null;
   /**
    * A world file the stored world becomes at start-up (`serve --world`), like `world`, but read
    * only when it differs from the file imported last, and written only where it differs.

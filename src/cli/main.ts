@@ -1,4 +1,5 @@
-/** The `slashd` command: `serve`, `migrate`, `invoke`, `join`, `world`, `lint`, `diff`, `deploy` and `test`; `--help` and `--version`. */
+/** The `slashd` command: `serve`, `migrate`, `backup`, `invoke`, `join`, `world`, `lint`, `diff`, `deploy` and `test`; `--help` and `--version`. */
+import { runBackup } from './backup.js';
 import { runDeploy, runDiff } from './deploy.js';
 import { runInvoke } from './invoke/run.js';
 import { runJoin } from './join.js';
@@ -19,6 +20,7 @@ type Command = (args: string[], out: Output) => Promise<number>;
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: (args, out) => runServe(args, out),
   migrate: (args, out) => runMigrate(args, out),
+  backup: (args, out) => runBackup(args, out),
   invoke: (args, out) => runInvoke(args, out),
   join: (args, out) => runJoin(args, out),
   world: (args, out) => runWorld(args, out),

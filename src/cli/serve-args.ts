@@ -30,6 +30,8 @@ export interface ServeArgs extends DatabaseArgs, RedisArgs {
   port: number;
   worldPath: string | undefined;
   demo: boolean;
+  /** With `demo`: merge the demo world again, undoing what was changed of it since (else it is merged once). */
+  resetDemo: boolean;
   /** Given by a flag or the environment; otherwise the database's stored token is used. */
   adminToken: string | undefined;
   logLevel: string;
@@ -115,6 +117,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     ...REDIS_OPTIONS,
     world: { type: 'string' },
     demo: { type: 'boolean' },
+    'reset-demo': { type: 'boolean' },
     'admin-token': { type: 'string' },
     'log-level': { type: 'string' },
     'log-format': { type: 'string' },
@@ -188,6 +191,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     port,
     worldPath: text('world') ?? env.SLASHD_WORLD,
     demo: values.demo === true || env.SLASHD_DEMO === '1',
+    resetDemo: values['reset-demo'] === true,
     adminToken,
     logLevel,
     logFormat: logFormat(text('log-format'), process.stdout.isTTY === true),

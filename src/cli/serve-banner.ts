@@ -39,7 +39,10 @@ export function nextStepLines(url: string, adminToken: string, args: ServeArgs):
   const user = DEMO_WORLD.users.find((u) => u.id === guild.owner_id)!;
   const channel = guild.channels.find((c) => c.type === (ChannelType.GuildText as number))!;
   const urlWords = url === DEFAULT_URL ? [] : ['--url', url];
-  const tokenWords = tokenFoundByDefault(args) ? [] : ['--admin-token', adminToken];
+  // A token given on the command line is the operator's: never spelled out again.
+  const tokenWords = tokenFoundByDefault(args)
+    ? []
+    : ['--admin-token', args.adminToken === undefined ? adminToken : '<your admin token>'];
   const app = ['node', 'examples/hello-app.js', ...urlWords];
   const invoke = [
     'node',
@@ -83,11 +86,16 @@ export async function printBanner(slashd: Slashd, url: string, args: ServeArgs, 
   if (args.redisUrl !== undefined) {
     out.log(`  redis:       ${redactRedisUrl(args.redisUrl)}, prefix ${args.redisPrefix} (shared with other nodes)`);
   }
+  // A log shipper's lines (--log-format json) never carry a token: the admin token is named by its file.
+  const tokens = !args.jsonOutput;
   if (args.adminToken === undefined) {
     const kept = adminTokenPath(args.db);
-    out.log(
-      `  admin token: ${slashd.adminToken}${kept ? ` (kept in ${kept})` : ' (in-memory database: a new one each start)'}`,
-    );
+    if (!tokens) out.log(`  admin token: ${kept ? `kept in ${kept}` : 'not shown (in-memory database)'}`);
+    else {
+      out.log(
+        `  admin token: ${slashd.adminToken}${kept ? ` (kept in ${kept})` : ' (in-memory database: a new one each start)'}`,
+      );
+    }
   }
   // Per app, where its interactions go: a bot that gets none is most often an endpoint left set.
   // Only the demo's banner shows the whole world: a large one (every guild with its members) is not
@@ -101,6 +109,6 @@ export async function printBanner(slashd: Slashd, url: string, args: ServeArgs, 
     out.log('  `slashd world` lists the users, guilds and channels of this world');
     return;
   }
-  for (const line of worldLines(await slashd.store.world.exportWorld(), routes)) out.log(line);
-  for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
+  for (const line of worldLines(await slashd.store.world.exportWorld(), routes, { tokens })) out.log(line);
+  if (tokens) for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
 }

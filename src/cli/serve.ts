@@ -9,6 +9,7 @@ import { loadOrCreateAdminToken } from './admin-token.js';
 import { EXIT_FAILED, EXIT_OK, reportUsageError, UsageError, type Output } from './usage.js';
 import { listenFailureMessage } from './listen-failure.js';
 import { isPostgresUrl } from '../store/postgres/url.js';
+import { migrationLines, type MigrationReport } from '../store/schema-version.js';
 import { RedisUnreachableError } from '../events/redis-link.js';
 import { jsonLines } from './json-output.js';
 import { databaseSetupMessage, isDatabaseSetupError } from './database-setup-error.js';
@@ -36,6 +37,14 @@ function untilStopped(slashd: Slashd, out: Output): { stopped: Promise<void>; ca
   return { stopped, cancel };
 }
 
+/** Each migration the start applied, one line each (the same lines as `slashd migrate`); nothing when none was. */
+function printMigrations(slashd: Slashd, args: ServeArgs, out: Output): void {
+  const report = (slashd.store as { migration?: MigrationReport }).migration;
+  if (!report || (report.applied.length === 0 && (report.dated ?? []).length === 0)) return;
+  const where = isPostgresUrl(args.db) ? `PostgreSQL schema ${args.dbSchema}` : `SQLite database ${args.db}`;
+  for (const line of migrationLines(report)) out.log(`${where}: ${line}`);
+}
+
 async function serve(args: ServeArgs, plain: Output): Promise<number> {
   const out = args.jsonOutput ? jsonLines(plain) : plain;
   const demoWorld = args.demo ? readWorld(SERVED_DEMO_WORLD, 'the demo world') : null;
@@ -52,7 +61,8 @@ async function serve(args: ServeArgs, plain: Output): Promise<number> {
       redisUrl: args.redisUrl,
       redisPrefix: args.redisPrefix,
       worldFile,
-      mergeWorld: demoWorld,
+      // The demo is merged once; a restart keeps what was changed since, unless --reset-demo.
+      ...(args.resetDemo ? { mergeWorld: demoWorld } : { seedWorld: demoWorld }),
       adminToken: args.adminToken ?? loadOrCreateAdminToken(args.db),
       logLevel: args.logLevel,
       logFormat: args.logFormat,
@@ -80,6 +90,7 @@ async function serve(args: ServeArgs, plain: Output): Promise<number> {
     out.error(databaseSetupMessage(error, args.db));
     return 1;
   }
+  printMigrations(slashd, args, out);
   // Listening for signals before anything is printed: a stop asked for right after the banner is graceful too.
   const { stopped, cancel } = untilStopped(slashd, out);
   let url: string;

@@ -15,7 +15,7 @@ export const EXIT_USAGE = 2;
 
 export const USAGE = `usage:
   slashd --version | --help | COMMAND --help
-  slashd serve [--host H] [--port P] [--db PATH|:memory:|postgres://...] [--world FILE] [--demo]
+  slashd serve [--host H] [--port P] [--db PATH|:memory:|postgres://...] [--world FILE] [--demo [--reset-demo]]
                [--admin-token T] [--log-level LEVEL] [--log-format pretty|json]
                [--request-timeout MS] [--endpoint-policy default|public-only] [--allow-private-endpoints]
                [--gateway-url ws(s)://HOST[:PORT]] [--metrics-token T] [--cache-mb MB]
@@ -46,12 +46,17 @@ export const USAGE = `usage:
       Host headers: IP addresses, localhost and the hosts of --public-url and --gateway-url are
       answered; other names only when --allowed-hosts lists them (DNS rebinding, docs/security.md)
       failed tokens and secrets: 20 a minute per address (--auth-throttle), then 429 (docs/security.md)
+      the demo world (--demo) is merged at the first start only: a restart keeps what the admin API,
+      the console and the apps changed; --reset-demo merges it again
       tests: --snapshot-at-start (default with --db :memory:) lets POST /admin/reset return to
       the state at start-up; POST /admin/snapshots and .../restore work either way (docs/testing.md)
       LEVEL: fatal, error, warn (default), info, debug, trace or silent; logs are readable
       lines on a terminal and JSON lines otherwise
   slashd migrate [--db PATH|postgres://...] [--db-schema S]
       applies the database's schema migrations and exits (SLASHD_DB, SLASHD_DB_SCHEMA)
+  slashd backup --to FILE [--db PATH]
+      a consistent copy of a SQLite database, taken while slashd serves it (SQLite's VACUUM INTO);
+      PostgreSQL: pg_dump (docs/operations.md)
   slashd invoke --as USER --channel CHANNEL [--guild GUILD] [--target ID] '/command [sub] opt:value ...'
                [--attach OPTION=FILE ...] [--url URL] [--admin-token T] [--wait SECONDS]
       acts as USER (name or id) in CHANNEL (name or id) and prints the app's answer; --attach

@@ -15,9 +15,9 @@ const CHANNEL_KINDS: Readonly<Record<number, string>> = {
   15: 'forum',
 };
 
-export function userLines(users: readonly User[]): string[] {
+export function userLines(users: readonly User[], { tokens = true }: { tokens?: boolean } = {}): string[] {
   const width = Math.max(0, ...users.map((u) => u.username.length));
-  return users.map((u) => `  ${u.username.padEnd(width)}  id ${u.id}  token ${u.token}`);
+  return users.map((u) => `  ${u.username.padEnd(width)}  id ${u.id}${tokens ? `  token ${u.token}` : ''}`);
 }
 
 /**
@@ -55,13 +55,17 @@ export function guildLines(guild: Guild, apps: readonly Application[], users: re
   return lines;
 }
 
-export function worldLines(world: World, routes?: readonly DeliveryRoute[]): string[] {
+export function worldLines(
+  world: World,
+  routes?: readonly DeliveryRoute[],
+  { tokens = true }: { tokens?: boolean } = {},
+): string[] {
   return [
     'users (act as one with `slashd invoke --as NAME`, or send its token as the Authorization header):',
-    ...userLines(world.users),
+    ...userLines(world.users, { tokens }),
     'guilds and channels:',
     ...world.guilds.flatMap((guild) => guildLines(guild, world.applications, world.users)),
     'applications:',
-    ...applicationLines(world.applications, routes),
+    ...applicationLines(world.applications, routes, { tokens }),
   ];
 }

@@ -130,11 +130,14 @@ export class RedisLink {
         if (command === 'subscribe' && outcome === 'ok') health.subscribes = health.resubscribed = true;
         this.settled(redis, outcome, seconds, detail);
       });
-      redis.on('ready', () => {
-        health.resubscribed = !health.subscribes;
-        this.check('reconnected');
+      // Subscriptions are lost with the connection: from its close until a SUBSCRIBE succeeds again.
+      // (Reset at 'ready' instead, a check between ioredis's status turning 'ready' and the event
+      // saw the old flag: the link went up, down "reconnected", and up again: issue 39.)
+      redis.on('ready', () => this.check('reconnected'));
+      redis.on('close', () => {
+        if (health.subscribes) health.resubscribed = false;
+        this.check('connection closed');
       });
-      redis.on('close', () => this.check('connection closed'));
     }
     this.pinger = setInterval(() => this.pingIdle(), timeouts.healthCheckMs);
     this.pinger.unref();
@@ -270,6 +273,7 @@ export function presenceNeedingRedis(presence: GatewayPresence, link: RedisLink)
     handOver(applicationId, sessionId, interaction) {
       return presence.handOver(applicationId, sessionId, interaction);
     },
+    reachable: () => link.isUp() && presence.reachable(),
   };
 }
 

@@ -288,6 +288,11 @@ export class Gateway implements ConnectionHost, GatewayPresence {
     }
   }
 
+  /** This node's own sessions are always reachable; with Redis, presenceNeedingRedis says otherwise. */
+  reachable(): boolean {
+    return true;
+  }
+
   sessionFor(applicationId: string, guildId: string | null): Promise<string | null> {
     return this.dispatcher.sessionFor(applicationId, guildId);
   }

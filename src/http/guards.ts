@@ -66,6 +66,15 @@ export const requireCommandsCaller: Guard = guard(async (request: FastifyRequest
     throw apiError('MissingOAuth2Scope');
 });
 
+/**
+ * preHandler of an application's own resources (`/applications/{application.id}/...`: its emojis,
+ * its Activity instances): the caller is the app the path names; another app's token is 20012 and
+ * learns nothing of this one.
+ */
+export const requireOwnApp: Guard = guard(async (request: FastifyRequest) => {
+  ownApp(request);
+});
+
 /** Finds a guild by the path's id if the app is installed there for commands. */
 export interface InstalledGuilds {
   /** The guild holds only the members of `memberIds` (none when absent): no other member is read. */

@@ -30,7 +30,7 @@ function clock(time: unknown): string {
 
 /** The request, response and error details pino attaches, in a few words. */
 function details(record: LogRecord): string[] {
-  // The request id pairs "incoming request" with its "request completed".
+  // The request id ties a request's line to the lines of what it caused (a delivery).
   const parts: string[] = typeof record.reqId === 'string' ? [`[${record.reqId}]`] : [];
   const req = field(record, 'req');
   if (req) parts.push(`${String(req.method)} ${String(req.url)}`);

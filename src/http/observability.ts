@@ -52,6 +52,26 @@ export function replyWithRequestId(app: FastifyInstance): void {
   });
 }
 
+/**
+ * One log line per request, at its end (Fastify's own two, "incoming request" and "request
+ * completed", are off): the method, the URL with its tokens cut out, the status and the time.
+ */
+export function logRequests(app: FastifyInstance): void {
+  // pino's loggers tell their level; below info (the default, warn) there is nothing to write.
+  const levels = app.log as { isLevelEnabled?: (level: string) => boolean };
+  if (levels.isLevelEnabled?.('info') === false) return;
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        req: { method: request.method, url: request.url },
+        res: { statusCode: reply.statusCode },
+        responseTime: reply.elapsedTime,
+      },
+      'request completed',
+    );
+  });
+}
+
 /** Every finished request is counted by its route pattern, never its path (paths hold ids and tokens). */
 export function observeRequests(app: FastifyInstance, metrics: HttpMetrics): void {
   app.addHook('onResponse', async (request, reply) => {

@@ -16,6 +16,7 @@ import { isSnowflake } from '../core/snowflake.js';
 
 /** The error for an id by the path segment before it (the collection it names a member of). */
 const UNKNOWN_IN_COLLECTION: Readonly<Record<string, ErrorName>> = {
+  'activity-instances': 'UnknownActivityInstance',
   applications: 'UnknownApplication',
   attachments: 'UnknownChannel',
   bans: 'UnknownBan',

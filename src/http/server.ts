@@ -22,7 +22,7 @@ import { acceptUploads, UploadSpace } from './multipart.js';
 import type { MetricsExposition } from './probes.js';
 import { RESOURCES } from '../resources/index.js';
 import type { Resource, RouteContext } from '../resources/resource.js';
-import { observeRequests, replyWithRequestId, requestId } from './observability.js';
+import { observeRequests, logRequests, replyWithRequestId, requestId } from './observability.js';
 import type { HttpMetrics } from '../metrics/metrics.js';
 
 /** Interaction and webhook tokens travel in paths: they are cut out of every logged URL. */
@@ -108,6 +108,8 @@ export async function buildServer(
     frameworkErrors: (error, request, reply) => void errorHandler(error, request, reply),
     clientErrorHandler,
     genReqId: requestId,
+    // One line per request, written by logRequests (./observability.ts), not Fastify's two.
+    disableRequestLogging: true,
     ...(options.trustProxy === undefined ? {} : { trustProxy: fastifyTrustProxy(options.trustProxy) }),
   });
   const routes = new RouteIndex();
@@ -116,6 +118,7 @@ export async function buildServer(
   app.addHook('onSend', exactJsonContentType);
   keepAliveHooks(app);
   replyWithRequestId(app);
+  logRequests(app);
   if (options.metrics) observeRequests(app, options.metrics.http);
   const context: RouteContext = { services, parts, options };
   for (const resource of resources) resource.hooks?.(app, context);

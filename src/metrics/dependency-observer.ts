@@ -42,6 +42,11 @@ export function isObservableDependency(value: object): value is ObservableDepend
   return typeof candidate.observe === 'function' && typeof candidate.isUp === 'function';
 }
 
+/** A dependency that can time its calls under way (the PostgreSQL store). */
+function hasStallSource<T extends object>(value: T): value is T & { oldestCallSeconds(): number } {
+  return typeof (value as { oldestCallSeconds?: unknown }).oldestCallSeconds === 'function';
+}
+
 /** Caches report their lookups (the hit ratio). */
 export interface CacheCountsSource {
   cacheCounts(): readonly CacheCounts[];
@@ -53,7 +58,7 @@ export function hasCacheCounts(value: object): value is CacheCountsSource {
 
 /** What `watchDependencies` needs of the metrics. */
 interface DependencyWatcher extends DependencyMetrics {
-  watchDatabase(database: { isUp(): boolean }): void;
+  watchDatabase(database: { isUp(): boolean; oldestCallSeconds(): number }): void;
   watchCaches(source: () => readonly CacheCounts[]): void;
 }
 
@@ -68,7 +73,7 @@ export function watchDependencies(
 ): void {
   if (isObservableDependency(parts.store)) {
     parts.store.observe(dependencyObserver('database', metrics, log));
-    metrics.watchDatabase(parts.store);
+    if (hasStallSource(parts.store)) metrics.watchDatabase(parts.store);
   }
   parts.redis?.observe(dependencyObserver('redis', metrics, log));
   const caches = hasCacheCounts(parts.store) ? [parts.store, ...parts.caches] : parts.caches;

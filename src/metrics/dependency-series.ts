@@ -34,6 +34,11 @@ export interface UpSource {
   isUp(): boolean;
 }
 
+/** A dependency whose calls under way can be timed. */
+export interface StallSource {
+  oldestCallSeconds(): number;
+}
+
 export class DependencySeries {
   private readonly calls: Histogram<'dependency' | 'outcome'>;
   private readonly busLag: Histogram;
@@ -83,6 +88,18 @@ export class DependencySeries {
       registers: [this.registry],
       collect() {
         this.set(source.isUp() ? 1 : 0);
+      },
+    });
+  }
+
+  /** A gauge named `name`: how long the oldest call under way has waited, read at each scrape. */
+  watchOldestCall(dependency: DependencyName, source: StallSource, name: string): void {
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help: `Seconds the oldest ${dependency} call under way (a query, or a wait for a connection) has waited; 0 when none: rises from the first second of a stall`,
+      registers: [this.registry],
+      collect() {
+        this.set(source.oldestCallSeconds());
       },
     });
   }

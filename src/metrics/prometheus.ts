@@ -7,7 +7,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallOutcome, DependencyName } from '../core/dependencies.js';
 import type { FailureReason } from '../resources/interactions/rules/lifecycle.js';
-import { DependencySeries, type CacheCounts, type UpSource } from './dependency-series.js';
+import { DependencySeries, type CacheCounts, type StallSource, type UpSource } from './dependency-series.js';
 import type { DeliveryResult, DeliveryTransport, InteractionTransition, Metrics } from './metrics.js';
 
 /** Every metric name starts with this. */
@@ -99,7 +99,7 @@ export class PrometheusMetrics implements Metrics {
     });
     this.interactionFailures = new Counter({
       name: `${METRIC_PREFIX}interaction_failures_total`,
-      help: 'Interactions failed, by reason (timeout, delivery_failure, invalid_response)',
+      help: 'Interactions failed, by reason (timeout, delivery_failure, invalid_response, dependency_unavailable)',
       labelNames: ['reason'],
       registers,
     });
@@ -182,9 +182,10 @@ export class PrometheusMetrics implements Metrics {
   }
 
   /** The database's call series from the start, and `slashd_database_up`. */
-  watchDatabase(database: UpSource): void {
+  watchDatabase(database: UpSource & StallSource): void {
     this.dependencies.zeroCalls('database');
     this.dependencies.watchUp('database', database, 'database_up');
+    this.dependencies.watchOldestCall('database', database, 'database_oldest_call_seconds');
   }
 
   /** Cache lookups by cache and outcome (the hit ratio), read at each scrape. */

@@ -39,6 +39,9 @@ import { usageResource } from './usage/index.js';
 import { usersResource } from './users/index.js';
 import { webhooksResource } from './webhooks/index.js';
 import { worldResource } from './world/index.js';
+import { applicationEmojisResource } from './application-emojis/index.js';
+import { activityInstancesResource } from './activity-instances/index.js';
+import { autoModerationResource } from './auto-moderation/index.js';
 import { subscriptionsResource } from './subscriptions/index.js';
 import type { PostgresStoreParts, Resource, SqliteStoreParts, StoreFactory } from './resource.js';
 import type { ResourceStores } from '../store/store.js';
@@ -80,6 +83,9 @@ export const RESOURCES: readonly Resource[] = [
   usersResource,
   webhooksResource,
   worldResource,
+  applicationEmojisResource,
+  activityInstancesResource,
+  autoModerationResource,
   subscriptionsResource,
 ];
 

@@ -156,6 +156,7 @@ export const APPLICATION_OWNED_TABLES = [
   'activity_instances',
   'dm_channels',
   'bot_profiles',
+  'application_emojis',
 ] as const;
 
 /** The values of a `messages` row, in column order: channel_id, id, application_id, interaction_id, visible_to, doc. */
@@ -191,6 +192,14 @@ export function modalClaimable(record: InteractionRecord): boolean {
 
 /** The `store_meta` row's name for the digest of the world file last imported (`serve --world`). */
 export const WORLD_FILE_DIGEST = 'world_file_digest';
+/** The `store_meta` row's name for the digest of the seed world merged last (`serve --demo`); no write forgets it. */
+export const SEED_WORLD_DIGEST = 'seed_world_digest';
+
+/** A `store_meta` row written with a world change. */
+export interface StoreMetaRecord {
+  name: typeof WORLD_FILE_DIGEST | typeof SEED_WORLD_DIGEST;
+  value: string;
+}
 
 /** A token hash no token has (not hex), unique per row: a token's place while tokens move. */
 export const PARKED_TOKEN = "'parked:' || id";

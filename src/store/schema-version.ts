@@ -74,9 +74,16 @@ function runsOf(versions: readonly number[]): string {
  */
 export function migrationLines(report: MigrationReport): string[] {
   const lines: string[] = [];
-  if (report.applied.length > 0) {
-    const plural = report.applied.length === 1 ? 'migration' : 'migrations';
-    lines.push(`applied ${plural} ${runsOf(report.applied)} (schema version ${report.before} to ${report.after})`);
+  const plural = (versions: readonly number[]) => (versions.length === 1 ? 'migration' : 'migrations');
+  // A migration numbered below the version found was merged after later ones shipped: named apart,
+  // so the line about the version's move never hides it.
+  const newer = report.applied.filter((version) => version > report.before);
+  const missing = report.applied.filter((version) => version <= report.before);
+  if (newer.length > 0) {
+    lines.push(`applied ${plural(newer)} ${runsOf(newer)} (schema version ${report.before} to ${report.after})`);
+  }
+  if (missing.length > 0) {
+    lines.push(`applied ${plural(missing)} ${runsOf(missing)}, missing below schema version ${report.before}`);
   }
   for (const name of report.dated ?? []) lines.push(`applied migration ${name}`);
   if (lines.length === 0) lines.push(`schema already at version ${report.after}, nothing to apply`);

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WorldChange } from '../../src/core/world/world-change.js';
+import { SEED_WORLD_DIGEST, WORLD_FILE_DIGEST } from '../../src/store/rows.js';
 import { freshDatabasePerTest, type MakeStores } from './harness.js';
 import {
   ALICE,
@@ -68,13 +69,13 @@ export function describeWorldChangeContract(name: string, make: MakeStores): voi
     it('records the world file digest, forgotten by any other write of the world', async () => {
       const { world } = t.stores;
       assert.equal(await world.worldFileDigest(), null);
-      await world.applyWorldChange(change({ put: smallWorld() }), 'digest-1');
+      await world.applyWorldChange(change({ put: smallWorld() }), { name: WORLD_FILE_DIGEST, value: 'digest-1' });
       assert.equal(await world.worldFileDigest(), 'digest-1');
       await world.applyWorldChange(change({}));
       assert.equal(await world.worldFileDigest(), 'digest-1', 'a change of nothing keeps it');
       await world.putUser(user(ALICE, 'alice-token', 'renamed'));
       assert.equal(await world.worldFileDigest(), null, 'a user written alone forgets it');
-      await world.applyWorldChange(change({}), 'digest-2');
+      await world.applyWorldChange(change({}), { name: WORLD_FILE_DIGEST, value: 'digest-2' });
       await world.putOAuth2Token({
         access_token: 'issued',
         user_id: ALICE,
@@ -85,6 +86,17 @@ export function describeWorldChangeContract(name: string, make: MakeStores): voi
       assert.equal(await world.worldFileDigest(), 'digest-2', 'a token issued by a grant is no part of the file');
       await t.stores.members.deleteGuildMember(GUILD_1, ALICE);
       assert.equal(await world.worldFileDigest(), null, 'a member removed forgets it');
+    });
+
+    it('records the seed world digest, kept whatever is written after', async () => {
+      const { world } = t.stores;
+      assert.equal(await world.seedWorldDigest(), null);
+      await world.applyWorldChange(change({ put: smallWorld() }), { name: SEED_WORLD_DIGEST, value: 'seed-1' });
+      assert.equal(await world.seedWorldDigest(), 'seed-1');
+      assert.equal(await world.worldFileDigest(), null, 'a seed is no world file');
+      await world.putUser(user(ALICE, 'alice-token', 'renamed'));
+      await t.stores.members.deleteGuildMember(GUILD_1, ALICE);
+      assert.equal(await world.seedWorldDigest(), 'seed-1');
     });
   });
 }

@@ -32,6 +32,11 @@ const AUTOCOMPLETE_POLL_MS = 100;
 /** A refusal as one sentence: the v10 message, and the paths of field errors when there are some. */
 function refusalText(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  // An auto moderation rule blocked the message (200000): its custom message is what the member reads.
+  if (error.body?.code === 200000) {
+    const custom = typeof error.body.custom_message === 'string' ? ` ${error.body.custom_message as string}` : '';
+    return `Your message was blocked by AutoMod.${custom}`;
+  }
   const paths: string[] = [];
   const walk = (node: Json, path: string[]) => {
     if (!node || typeof node !== 'object') return;

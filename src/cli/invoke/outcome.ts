@@ -98,6 +98,8 @@ export function explainFailure(reason: string, detail?: string): string {
       return 'delivery_failure: the interaction could not be delivered to the app';
     case 'invalid_response':
       return "invalid_response: the app's answer was not a valid interaction response";
+    case 'dependency_unavailable':
+      return 'dependency_unavailable: slashd could not reach what delivering it needs (Redis); not the app';
     default:
       return reason;
   }

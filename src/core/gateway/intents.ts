@@ -85,6 +85,12 @@ const GUILD_SCHEDULED_EVENTS_EVENTS: ReadonlySet<string> = new Set([
   'GUILD_SCHEDULED_EVENT_USER_REMOVE',
 ]);
 
+const AUTO_MODERATION_CONFIGURATION_EVENTS: ReadonlySet<string> = new Set([
+  'AUTO_MODERATION_RULE_CREATE',
+  'AUTO_MODERATION_RULE_UPDATE',
+  'AUTO_MODERATION_RULE_DELETE',
+]);
+
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'MESSAGE_CREATE',
   'MESSAGE_UPDATE',
@@ -127,6 +133,8 @@ export function intentFor(t: string, inGuild: boolean): number {
   if (GUILD_INVITES_EVENTS.has(t)) return Intent.GuildInvites;
   if (GUILD_SCHEDULED_EVENTS_EVENTS.has(t)) return Intent.GuildScheduledEvents;
   if (t === 'WEBHOOKS_UPDATE') return Intent.GuildWebhooks;
+  if (AUTO_MODERATION_CONFIGURATION_EVENTS.has(t)) return Intent.AutoModerationConfiguration;
+  if (t === 'AUTO_MODERATION_ACTION_EXECUTION') return Intent.AutoModerationExecution;
   if (t === 'USER_UPDATE') return 0;
   return -1;
 }

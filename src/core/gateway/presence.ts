@@ -10,6 +10,11 @@ export interface GatewayPresence {
    */
   sessionFor(applicationId: string, guildId: string | null): Promise<string | null>;
   /**
+   * Whether sessions can be looked up now: false while Redis is away on a node that runs with it.
+   * Checked before an invocation of a gateway app is stored, so a refused one leaves no record.
+   */
+  reachable(): boolean;
+  /**
    * Keeps the interaction until it reaches the session's resume buffer or its deadline passes,
    * so that it is re-sent if the session dies with its node first; called before publishing it.
    */

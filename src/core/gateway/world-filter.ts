@@ -5,13 +5,13 @@
  * log entry needs VIEW_AUDIT_LOG, and message content is emptied without MESSAGE_CONTENT (v10).
  */
 import { appChannelPermissions } from '../permissions/channel-permissions.js';
-import { hasAll, MANAGE_CHANNELS, VIEW_AUDIT_LOG, VIEW_CHANNEL } from '../permissions/bits.js';
+import { hasAll, MANAGE_CHANNELS, MANAGE_GUILD, VIEW_AUDIT_LOG, VIEW_CHANNEL } from '../permissions/bits.js';
 import { findChannel } from '../permissions/channels.js';
 import type { WorldDispatch, WorldDispatchName } from '../world/dispatch.js';
 import type { Guild } from '../world/types.js';
 import { botInGuild } from '../world/guild-members.js';
 import { appBasePermissions } from '../world/v10-objects.js';
-import { intentsAllow, isMessageEvent, messageForIntents } from './intents.js';
+import { Intent, intentsAllow, isMessageEvent, messageForIntents } from './intents.js';
 import { shardOf } from './shards.js';
 
 /** The bus's WORLD_DISPATCH event. */
@@ -30,6 +30,11 @@ const CHANNEL_GONE_EVENTS: ReadonlySet<WorldDispatchName> = new Set(['CHANNEL_DE
 /** Guild-wide events only the bots with a permission get (v10: the audit log's entries need VIEW_AUDIT_LOG). */
 const EVENT_PERMISSIONS: ReadonlyMap<WorldDispatchName, bigint> = new Map<WorldDispatchName, bigint>([
   ['GUILD_AUDIT_LOG_ENTRY_CREATE', VIEW_AUDIT_LOG],
+  // Auto moderation's rules and actions go to the bots that may manage the guild.
+  ['AUTO_MODERATION_RULE_CREATE', MANAGE_GUILD],
+  ['AUTO_MODERATION_RULE_UPDATE', MANAGE_GUILD],
+  ['AUTO_MODERATION_RULE_DELETE', MANAGE_GUILD],
+  ['AUTO_MODERATION_ACTION_EXECUTION', MANAGE_GUILD],
 ]);
 
 function mayReceive(guild: Guild, event: WorldEvent, applicationId: string): boolean {
@@ -82,5 +87,9 @@ export function worldDispatchFor(
   if (!guild || !botInGuild(guild, session.applicationId)) return null;
   if (!mayViewChannel(guild, event, session.applicationId)) return null;
   if (!mayReceive(guild, event, session.applicationId)) return null;
+  // An action's message content needs MESSAGE_CONTENT, as a message's does (v10).
+  if (event.t === 'AUTO_MODERATION_ACTION_EXECUTION' && (session.intents & Intent.MessageContent) === 0) {
+    return { ...event.d, content: '', matched_content: '' };
+  }
   return isMessageEvent(event.t) ? messageForIntents(event.d, session.intents, session.applicationId, false) : event.d;
 }

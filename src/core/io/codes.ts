@@ -417,3 +417,21 @@ export const SKU_NOT_SUBSCRIPTION = 'SKU_NOT_SUBSCRIPTION';
 export const ROLE_CONNECTION_KEY_INVALID = 'ROLE_CONNECTION_KEY_INVALID';
 /** A connection's value that is not one of its record's type (an integer, a date, 0 or 1), or too long. */
 export const ROLE_CONNECTION_VALUE_INVALID = 'ROLE_CONNECTION_VALUE_INVALID';
+
+// Application emojis.
+
+/** An application emoji's name that another of the application's emojis has (v10's code). */
+export const APPLICATION_EMOJI_NAME_ALREADY_TAKEN = 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN';
+
+// Auto moderation (docs/v10-behaviour.md#auto-moderation).
+
+/** A guild at its rules of a trigger type: 6 keyword rules, 1 of each other type (v10's code). */
+export const AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED = 'AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED';
+/** A `regex_patterns` entry Rust's regex crate does not compile (lookaround, a backreference...). */
+export const AUTO_MODERATION_INVALID_REGEX = 'AUTO_MODERATION_INVALID_REGEX';
+/** An action, or an event type, the rule's trigger type does not take (a timeout of a spam rule). */
+export const AUTO_MODERATION_INVALID_ACTION = 'AUTO_MODERATION_INVALID_ACTION';
+/** A rule's trigger type changed by an edit (v10 keeps it). */
+export const AUTO_MODERATION_TRIGGER_TYPE_IMMUTABLE = 'AUTO_MODERATION_TRIGGER_TYPE_IMMUTABLE';
+/** A send-alert action's channel that is no text channel of the guild. */
+export const AUTO_MODERATION_INVALID_CHANNEL = 'AUTO_MODERATION_INVALID_CHANNEL';

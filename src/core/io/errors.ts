@@ -84,10 +84,14 @@ export const ERRORS = {
   UnknownSku: { status: 404, code: 10027, message: 'Unknown SKU' },
   /** An entitlement of no one, or of another application. */
   UnknownEntitlement: { status: 404, code: 10029, message: 'Unknown Entitlement' },
+  /** An Activity instance the application never launched (or another application's). */
+  UnknownActivityInstance: { status: 404, code: 10082, message: 'Unknown Activity Instance' },
   UnknownOverwrite: { status: 404, code: 10009, message: 'Unknown Overwrite' },
   UnknownRole: { status: 404, code: 10011, message: 'Unknown Role' },
   UnknownWebhook: { status: 404, code: 10015, message: 'Unknown Webhook' },
   UnknownScheduledEvent: { status: 404, code: 10070, message: 'Unknown Guild Scheduled Event' },
+  /** A rule of no guild the path names (v10 answers a rule's id of another guild alike). */
+  UnknownAutoModerationRule: { status: 404, code: 10066, message: 'Unknown auto moderation rule' },
   UnknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
   UnknownApplicationCommand: { status: 404, code: 10063, message: 'Unknown application command' },
   UnknownApplicationCommandPermissions: {
@@ -160,6 +164,8 @@ export const ERRORS = {
   },
   /** Completed and canceled events take no edit and no new interested user (v10). */
   CannotUpdateFinishedEvent: { status: 400, code: 180002, message: 'Cannot update a finished event' },
+  /** A user's message an auto moderation rule blocked; `custom_message` (slashd's) carries the rule's text, for the client to show. */
+  MessageBlockedByAutoModeration: { status: 400, code: 200000, message: 'Message was blocked by automatic moderation' },
   MaxGuildChannels: { status: 400, code: 30013, message: 'Maximum number of guild channels reached ({limit})' },
   MaxInvites: { status: 400, code: 30016, message: 'Maximum number of invites reached ({limit})' },
   /** Accepting an invite of a guild whose invites are paused (its INVITES_DISABLED feature). */

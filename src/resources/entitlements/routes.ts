@@ -4,7 +4,7 @@
  * what is the service's.
  */
 import type { FastifyInstance } from 'fastify';
-import { appOf, requireAdminToken, requireBot } from '../../http/guards.js';
+import { appOf, requireAdminToken, requireBot, requireOwnApp } from '../../http/guards.js';
 import { parseJsonBodyKeepingIds } from '../../http/json-body.js';
 import type { EntitlementsService } from './service.js';
 
@@ -32,7 +32,7 @@ export async function entitlementRoutes(
   // discord.py sends the ids of a test entitlement as JSON integers.
   api.removeContentTypeParser('application/json');
   api.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBodyKeepingIds);
-  const bot = { onRequest: requireBot };
+  const bot = { onRequest: requireBot, preHandler: [requireOwnApp] };
 
   api.get<{ Params: AppParams }>('/applications/:applicationId/skus', bot, async (request) =>
     entitlements.listSkus(appOf(request).id, request.params.applicationId),

@@ -27,6 +27,7 @@ export const expressionsResource = defineResource({
         members: store.members,
         writes: structureWrites,
         assets: store.expressionAssets,
+        applicationEmojiFiles: store.applicationEmojis,
         ids,
       }),
   },

@@ -39,10 +39,13 @@ import {
   type StickerFields,
 } from './rules/stickers.js';
 import type { ExpressionAssetStore, ExpressionKind } from './store.js';
+import type { ApplicationEmojiStore } from '../application-emojis/store.js';
 
 export interface ExpressionsDeps extends WorldReadStore {
   writes: GuildStructureWrites;
   assets: ExpressionAssetStore;
+  /** Application emojis' images, served at the same path as guild emojis'. */
+  applicationEmojiFiles: Pick<ApplicationEmojiStore, 'getFile'>;
   ids: Pick<SnowflakeGenerator, 'next'>;
 }
 
@@ -117,9 +120,11 @@ export class ExpressionsService {
     await this.deps.assets.deleteAsset(guildId, emojiId);
   }
 
-  /** `GET /emojis/{id}.{ext}`: an emoji's image, to anyone (v10's CDN serves them so). */
+  /** `GET /emojis/{id}.{ext}`: an emoji's image (an application's or a guild's), to anyone (v10's CDN serves them so). */
   async emojiFile(file: string): Promise<ExpressionFile> {
-    return this.file('emoji', file);
+    const id = FILE_NAME.exec(file)?.[1];
+    const own = id === undefined ? null : await this.deps.applicationEmojiFiles.getFile(id);
+    return own ? { contentType: own.content_type, bytes: own.bytes } : this.file('emoji', file);
   }
 
   // --- stickers

@@ -3,6 +3,7 @@
  * event bus for its gateway session. Unanswered, it fails after 3 seconds; each attempt, fault
  * and failure is a step of its transcript and one log line.
  */
+import { DependencyUnavailableError } from '../../core/dependencies.js';
 import type { DeliveryLog } from '../../delivery/http-delivery.js';
 import type { APIAttachment } from 'discord-api-types/v10';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -80,6 +81,16 @@ export class InteractionDelivery {
     return context?.log ?? this.deps.log;
   }
 
+  /**
+   * Refuses (a v10 503) before anything is stored when the interaction could not reach the app
+   * now: a gateway app while the sessions cannot be looked up (Redis away).
+   */
+  ensureDeliverable(app: StoredApplication): void {
+    if (!app.interactions_endpoint_url && !this.deps.presence.reachable()) {
+      throw new DependencyUnavailableError('redis', 'the gateway sessions are not reachable');
+    }
+  }
+
   /** Over HTTP to the app's endpoint, or on the bus for its gateway session; fails after 3 seconds unanswered. */
   async deliver(app: StoredApplication, record: InteractionRecord, context?: RequestContext): Promise<void> {
     this.scheduleTimeout(record);
@@ -106,16 +117,25 @@ export class InteractionDelivery {
     copies: number,
     context: RequestContext | undefined,
   ): Promise<void> {
-    const sessionId = await this.deps.presence.sessionFor(app.id, record.guild_id);
+    let sessionId: string | null;
+    try {
+      sessionId = await this.deps.presence.sessionFor(app.id, record.guild_id);
+      // Kept until its session's buffer has it: re-sent if that session dies with its node first.
+      const deadline = record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
+      if (sessionId !== null) await this.deps.presence.handOver(app.id, sessionId, { data: record.payload, deadline });
+    } catch (error) {
+      // Redis went away after the interaction was stored: failed for that cause, not the app's.
+      if (!(error instanceof DependencyUnavailableError)) throw error;
+      await this.step(record, 'delivery', { transport: 'gateway', outcome: 'dependency_unavailable' });
+      await this.recordDeliveryFailure(record, 'dependency_unavailable', error.message, context);
+      throw error;
+    }
     if (sessionId === null && this.deps.failWithoutSession) {
       this.deps.metrics.delivery('gateway', 'no_session');
       await this.step(record, 'delivery', { transport: 'gateway', outcome: 'no_session' });
       await this.recordDeliveryFailure(record, 'delivery_failure', NO_BOT_CONNECTED_DETAIL, context);
       return;
     }
-    // Kept until its session's buffer has it: re-sent if that session dies with its node first.
-    const deadline = record.created_at + INITIAL_RESPONSE_DEADLINE_MS;
-    if (sessionId !== null) await this.deps.presence.handOver(app.id, sessionId, { data: record.payload, deadline });
     for (let copy = 0; copy < copies; copy++) {
       this.deps.bus.publish('INTERACTION_CREATE', {
         applicationId: app.id,

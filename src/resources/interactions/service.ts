@@ -29,7 +29,7 @@ export interface InvokeResult {
 export interface InteractionsServiceDeps {
   store: Pick<Store, 'world' | 'members' | 'oauth2Grants' | 'commands' | 'interactions' | 'dms' | 'entitlements'>;
   ids: SnowflakeGenerator;
-  delivery: Pick<InteractionDelivery, 'deliver'>;
+  delivery: Pick<InteractionDelivery, 'deliver' | 'ensureDeliverable'>;
   /** Launches an Activity itself for an entry point whose handler is DISCORD_LAUNCH_ACTIVITY. */
   callbacks: Pick<CallbacksService, 'launchActivityForUser'>;
   now: () => number;
@@ -62,12 +62,13 @@ export class InteractionsService {
     const parsed = readInvokeRequest(body);
     if (!parsed.ok) throw invalidFormBody(parsed.issues);
     const { scene, record } = await this.commands.prepare(user, parsed.value, context?.attachments);
-    await this.keep(record);
     const { definition } = scene.command;
-    if (
+    const launchesActivity =
       definition.type === CommandType.PrimaryEntryPoint &&
-      definition.handler === EntryPointHandler.DiscordLaunchActivity
-    ) {
+      definition.handler === EntryPointHandler.DiscordLaunchActivity;
+    if (!launchesActivity) this.deps.delivery.ensureDeliverable(scene.app);
+    await this.keep(record);
+    if (launchesActivity) {
       await this.deps.callbacks.launchActivityForUser(scene.app, record);
     } else {
       await this.deps.delivery.deliver(scene.app, record, context);
@@ -85,6 +86,7 @@ export class InteractionsService {
       request.type === 3
         ? await this.components.prepareClick(user, request)
         : await this.components.prepareModalSubmit(user, request);
+    this.deps.delivery.ensureDeliverable(app);
     await this.keep(record);
     await this.deps.delivery.deliver(app, record, context);
     return this.outcome(record);

@@ -409,6 +409,14 @@ export class PostgresInteractionStore implements InteractionStore {
     );
     return result.rows.map((r) => storedDocument<ActivityInstance>(r.doc));
   }
+
+  async getActivityInstance(applicationId: string, id: string): Promise<ActivityInstance | null> {
+    const result = await this.conn.pool.query<{ doc: string }>(
+      'SELECT doc FROM activity_instances WHERE application_id = $1 AND id = $2',
+      [applicationId, id],
+    );
+    return result.rows[0] ? storedDocument<ActivityInstance>(result.rows[0].doc) : null;
+  }
 }
 
 /** Records these world-file messages deleted; the ids not deleted before. Inside a transaction. */

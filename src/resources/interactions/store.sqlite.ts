@@ -423,6 +423,13 @@ export class SqliteInteractionStore implements InteractionStore {
       }[]
     ).map((r) => storedDocument<ActivityInstance>(r.doc));
   }
+
+  async getActivityInstance(applicationId: string, id: string): Promise<ActivityInstance | null> {
+    const row = this.conn
+      .sql('SELECT doc FROM activity_instances WHERE application_id = ? AND id = ?')
+      .get(applicationId, id) as { doc: string } | undefined;
+    return row ? storedDocument<ActivityInstance>(row.doc) : null;
+  }
 }
 
 /**

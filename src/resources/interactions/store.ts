@@ -192,6 +192,8 @@ export interface InteractionStore {
 
   putActivityInstance(instance: ActivityInstance): Promise<void>;
   listActivityInstances(applicationId: string): Promise<ActivityInstance[]>;
+  /** The application's Activity instance of `id`, or null (another application's is none). */
+  getActivityInstance(applicationId: string, id: string): Promise<ActivityInstance | null>;
 }
 
 declare module '../../store/store.js' {

@@ -8,7 +8,7 @@ import { apiError, invalidFormBody } from '../../core/io/errors.js';
 import { refuse } from '../../core/refusals.js';
 import type { Issue } from '../../core/io/issue.js';
 import type { Result } from '../../core/io/result.js';
-import { AuditLogEvent, type AuditEntry } from '../audit-log/rules.js';
+import { AuditLogEvent, type AuditEntry, type AuditEntryInput } from '../audit-log/rules.js';
 import { readMemberEdit, readOwnNickEdit, readSearchQuery, type MemberEdit } from './rules/member-edits.js';
 import {
   botMayManageRole,
@@ -154,6 +154,19 @@ export class MembersService {
     if (!guild.roles.some((role) => role.id === roleId)) throw apiError('UnknownRole');
     this.checkRoles(guild, applicationId, member, roles);
     await this.apply(applicationId, guild, member, edit, reason);
+  }
+
+  /**
+   * A timeout an auto moderation rule gives (no bot acts: the rule does, so no permission is
+   * checked): the member's `communication_disabled_until`, written with the rule's audit entry and
+   * told as GUILD_MEMBER_UPDATE. False when the member is not in the guild (left meanwhile).
+   */
+  async timeoutByRule(guildId: string, userId: string, until: string, entry: AuditEntryInput): Promise<boolean> {
+    const guild = await this.parts.members.getGuildWithMembers(guildId, [userId]);
+    const member = guild ? memberOf(guild, userId) : undefined;
+    if (!guild || !member) return false;
+    await this.write(guild, { ...member, communication_disabled_until: until }, [this.parts.auditLog.entry(entry)]);
+    return true;
   }
 
   /** `DELETE /guilds/{g}/members/{u}`: the member removed with its MEMBER_KICK entry. */

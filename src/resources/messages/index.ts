@@ -41,7 +41,12 @@ export const messagesResource = defineResource({
     renderer: ({ store, attachmentUrls }) => new MessageRenderer(store, attachmentUrls),
     slowmode: ({ now }) => new Slowmode(now),
     channelMessages: (parts, services) =>
-      new ChannelMessagesService({ ...messaging(parts, services), dms: services.dms, slowmode: services.slowmode }),
+      new ChannelMessagesService({
+        ...messaging(parts, services),
+        dms: services.dms,
+        slowmode: services.slowmode,
+        autoModeration: services.autoModeration,
+      }),
     messageModeration: ({ store, now, worldEvents }) =>
       new MessageModerationService({
         world: store.world,

@@ -23,6 +23,7 @@ import type { Store } from '../../store/store.js';
 import { loadMessageContext } from './context.js';
 import type { AttachmentUrls } from '../attachments/urls.js';
 import { toWirePoll } from '../polls/rules.js';
+import { asWorldEmoji } from '../application-emojis/rules.js';
 
 export class MessageRenderer {
   /**
@@ -30,7 +31,10 @@ export class MessageRenderer {
    * `attachmentUrls` signs the files' URLs (on slashd's public URL) at each rendering.
    */
   constructor(
-    private readonly store: Pick<Store, 'world' | 'members' | 'interactions' | 'reactions' | 'polls'>,
+    private readonly store: Pick<
+      Store,
+      'world' | 'members' | 'interactions' | 'reactions' | 'polls' | 'applicationEmojis'
+    >,
     private readonly attachmentUrls: Pick<AttachmentUrls, 'urlOf'>,
   ) {}
 
@@ -95,7 +99,12 @@ export class MessageRenderer {
     if (counts.length === 0) return wire;
     const custom = counts.some((count) => isCustomEmojiKey(count.emoji));
     const emojisOf = custom ? (guild ?? (await this.guildOf(message))) : undefined;
-    const emojis = emojisOf ? guildEmojis(emojisOf) : [];
+    const emojis = emojisOf ? [...guildEmojis(emojisOf)] : [];
+    // The rest are applications' own emojis (their bots react with them anywhere), read only when there.
+    const unnamed = counts
+      .map((count) => count.emoji)
+      .filter((key) => isCustomEmojiKey(key) && !emojis.some((emoji) => emoji.id === key));
+    if (unnamed.length > 0) emojis.push(...(await this.store.applicationEmojis.findByIds(unnamed)).map(asWorldEmoji));
     return { ...wire, reactions: counts.map((count) => wireReaction(count.emoji, count.count, count.me, emojis)) };
   }
 

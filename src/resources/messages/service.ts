@@ -47,6 +47,7 @@ import type { Slowmode, SlowmodeSender } from './slowmode.js';
 import { storedPollOf, type PollRequest } from '../polls/rules.js';
 import { stickerItemsOf } from '../expressions/rules/message-stickers.js';
 import type { PollStore } from '../polls/store.js';
+import type { AutoModerationService } from '../auto-moderation/service.js';
 import { checkPremiumButtons } from '../entitlements/premium-buttons.js';
 import type { EntitlementStore } from '../entitlements/store.js';
 
@@ -108,6 +109,8 @@ export interface ChannelMessagesDeps {
   slowmode: Slowmode;
   /** The polls of new messages (docs/v10-behaviour.md#polls). */
   polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
+  /** The guild's auto moderation rules, which screen a user's message before it is stored. */
+  autoModeration: Pick<AutoModerationService, 'screen'>;
   /** The SKUs premium buttons name. */
   skus: Pick<EntitlementStore, 'listSkus'>;
 }
@@ -275,6 +278,9 @@ export class ChannelMessagesService {
     const data = checkChannelMessage(body);
     if (data.poll && !hasAll(place.permissions, PermissionFlagsBits.SendPolls)) throw apiError('MissingPermissions');
     const content = typeof data.content === 'string' ? data.content : '';
+    // A user's message meets the guild's auto moderation first (a refusal stores nothing).
+    const screening =
+      author.kind === 'user' ? await this.deps.autoModeration.screen(guild, channel, author.id, content) : null;
     const named = await this.withMembersNamed(place, content);
     const addressing = await addressNewMessage(named, content, data.allowed_mentions, body, (id) =>
       this.find(guild, channel, id, author.id),
@@ -289,6 +295,7 @@ export class ChannelMessagesService {
     };
     await storeNewMessage(this.deps, message, data, files);
     await this.deps.events.messageCreated(message);
+    await screening?.done(message.id);
     return message;
   }
 
@@ -335,6 +342,10 @@ export class ChannelMessagesService {
     // A poll is made with its message and never changed (v10: 520003).
     if (data.poll !== undefined) throw apiError('CannotEditAPollMessage');
     const content = typeof data.content === 'string' ? data.content : data.content === null ? '' : own.content;
+    const screening =
+      own.author.kind === 'user' && content !== own.content
+        ? await this.deps.autoModeration.screen(place.guild, place.channel, own.author.id, content)
+        : null;
     const { mentions: _users, mention_roles: _roles, mention_everyone: _everyone, ...kept } = own;
     const edited: StoredMessage = {
       ...kept,
@@ -367,6 +378,7 @@ export class ChannelMessagesService {
     }
     await attached?.commit();
     await this.deps.events.messageUpdated(edited);
+    await screening?.done(edited.id);
     return edited;
   }
 

@@ -27,6 +27,7 @@ export const reactionsResource = defineResource({
         members: store.members,
         messages: store.interactions,
         reactions: store.reactions,
+        applicationEmojis: store.applicationEmojis,
         events: worldEvents,
         now,
       }),

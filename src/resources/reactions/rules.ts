@@ -74,6 +74,16 @@ export function readReactionEmoji(raw: string, emojis: readonly Emoji[]): Reacti
   return { key: raw, wire: { id: null, name: raw } };
 }
 
+/** The id of a custom emoji of a path (`name:id`, `a:name:id`), or undefined for any other text. */
+export function customEmojiIdOf(raw: string): string | undefined {
+  return CUSTOM_EMOJI.exec(raw)?.[1];
+}
+
+/** The reaction emoji of a custom emoji found elsewhere than in the guild (an application's own). */
+export function customReactionEmoji(emoji: Emoji): ReactionEmoji {
+  return { key: emoji.id, wire: toWirePartialEmoji(emoji), custom: emoji };
+}
+
 function isUnicodeEmoji(text: string): boolean {
   if (text.length === 0 || text.length > MAX_UNICODE_EMOJI_LENGTH || !PICTOGRAPH.test(text)) return false;
   if (!EMOJI_PARTS.test(text) || [...text].length > MAX_UNICODE_EMOJI_CODE_POINTS) return false;

@@ -10,6 +10,8 @@ import type { APIUser } from 'discord-api-types/v10';
 import type { WirePayload } from '../../core/wire-payload.js';
 import type { StoredMessage } from '../messages/rules/messages.js';
 import {
+  customEmojiIdOf,
+  customReactionEmoji,
   emojiUsableBy,
   MAX_REACTION_EMOJIS_PER_MESSAGE,
   reactionAddDispatch,
@@ -30,6 +32,8 @@ import type { Guild } from '../../core/world/types.js';
 import { toWireGuildMember, toWireMemberUser } from '../../core/world/v10-objects.js';
 import { viewerId, type Viewer } from '../../core/world/viewer.js';
 import type { InteractionStore, ReactionStore } from '../../store/store.js';
+import type { ApplicationEmojiStore } from '../application-emojis/store.js';
+import { asWorldEmoji } from '../application-emojis/rules.js';
 import { findChannelMessage } from '../messages/lookup.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import { refuseWhileTimedOut, visibleChannel, type WorldReadStore } from '../world/reads.js';
@@ -39,6 +43,8 @@ export interface ReactionsDeps {
   members: WorldReadStore['members'];
   messages: Pick<InteractionStore, 'getMessage' | 'changedWorldMessages'>;
   reactions: ReactionStore;
+  /** Applications' own emojis: their bots react with them in any guild, and anyone reads those reactions. */
+  applicationEmojis: Pick<ApplicationEmojiStore, 'findByIds'>;
   events: WorldEvents;
   now: () => number;
 }
@@ -59,7 +65,7 @@ export class ReactionsService {
   async add(viewer: Viewer, channelId: string, messageId: string, rawEmoji: string): Promise<void> {
     const target = await this.target(viewer, channelId, messageId);
     refuseWhileTimedOut(target);
-    const emoji = emojiOf(rawEmoji, target.guild);
+    const emoji = await this.emojiOf(rawEmoji, target.guild, viewer);
     // A custom emoji the reactor may not use (unavailable, or locked to roles they lack) is as unknown to them.
     const roles = memberOf(target.guild, viewerId(viewer))?.roles ?? [];
     if (emoji.custom && !emojiUsableBy(emoji.custom, roles)) throw apiError('UnknownEmoji');
@@ -85,7 +91,7 @@ export class ReactionsService {
   /** `DELETE …/reactions/{emoji}/@me`, and `…/{user}`: another's needs MANAGE_MESSAGES. */
   async remove(viewer: Viewer, channelId: string, messageId: string, rawEmoji: string, userId?: string): Promise<void> {
     const target = await this.target(viewer, channelId, messageId);
-    const emoji = emojiOf(rawEmoji, target.guild);
+    const emoji = await this.emojiOf(rawEmoji, target.guild);
     const reactor = userId ?? viewerId(viewer);
     if (reactor !== viewerId(viewer) && !hasAll(target.permissions, MANAGE_MESSAGES)) {
       throw apiError('MissingPermissions');
@@ -106,7 +112,7 @@ export class ReactionsService {
   /** `DELETE …/reactions/{emoji}`: every reaction of one emoji (MANAGE_MESSAGES). */
   async removeEmoji(viewer: Viewer, channelId: string, messageId: string, rawEmoji: string): Promise<void> {
     const { guild, place } = await this.moderated(viewer, channelId, messageId);
-    const emoji = emojiOf(rawEmoji, guild);
+    const emoji = await this.emojiOf(rawEmoji, guild);
     if (await this.deps.reactions.removeEmojiReactions(place.channelId, place.messageId, emoji.key)) {
       this.publish(reactionRemoveEmojiDispatch(place, emoji));
     }
@@ -122,7 +128,7 @@ export class ReactionsService {
   ): Promise<WirePayload<APIUser>[]> {
     const { limit, after, burst } = orThrow(readReactionUsersQuery(query));
     const { guild, place } = await this.target(viewer, channelId, messageId);
-    const emoji = emojiOf(rawEmoji, guild);
+    const emoji = await this.emojiOf(rawEmoji, guild);
     if (burst) return [];
     const ids = await this.deps.reactions.listReactionUsers(place.channelId, place.messageId, emoji.key, limit, after);
     // The channel's guild holds the viewer's member alone; the reactors' are read now (members as rows).
@@ -160,14 +166,24 @@ export class ReactionsService {
     });
   }
 
+  /**
+   * The emoji of a path: unicode, one of the guild's own, or an application's own emoji; any other
+   * is 10014. A `reactor` (one adding a reaction) uses an application's emoji only as that
+   * application's bot; reading or removing such reactions is anyone's who may read them.
+   */
+  private async emojiOf(raw: string, guild: Guild, reactor?: Viewer): Promise<ReactionEmoji> {
+    const emoji = readReactionEmoji(raw, guildEmojis(guild));
+    if (emoji) return emoji;
+    const id = customEmojiIdOf(raw);
+    const [own] = id === undefined ? [] : await this.deps.applicationEmojis.findByIds([id]);
+    const usable =
+      own !== undefined &&
+      (reactor === undefined || (reactor.kind === 'bot' && reactor.applicationId === own.application_id));
+    if (!usable) throw apiError('UnknownEmoji');
+    return customReactionEmoji(asWorldEmoji(own));
+  }
+
   private publish(event: WorldDispatch): void {
     this.deps.events.publishAll([{ kind: 'dispatch', event }]);
   }
-}
-
-/** The emoji of a path: unicode, or one of the guild's own; any other is 10014. */
-function emojiOf(raw: string, guild: Guild): ReactionEmoji {
-  const emoji = readReactionEmoji(raw, guildEmojis(guild));
-  if (!emoji) throw apiError('UnknownEmoji');
-  return emoji;
 }

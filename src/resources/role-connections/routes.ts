@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../core/io/errors.js';
-import { appOf, principalOf, requireAnyCaller, requireBot } from '../../http/guards.js';
+import { appOf, principalOf, requireAnyCaller, requireBot, requireOwnApp } from '../../http/guards.js';
 import { guard } from '../../http/authentication.js';
 import { Scope } from '../oauth2/rules/scopes.js';
 import type { RoleConnectionsService } from './service.js';
@@ -47,12 +47,12 @@ export async function roleConnectionRoutes(
   { roleConnections }: RoleConnectionRoutesOptions,
 ): Promise<void> {
   const base = '/applications/:applicationId/role-connections/metadata';
-  api.get<{ Params: AppParams }>(base, { onRequest: requireBot }, async (request) =>
+  api.get<{ Params: AppParams }>(base, { onRequest: requireBot, preHandler: [requireOwnApp] }, async (request) =>
     roleConnections.metadata(appOf(request).id, request.params.applicationId),
   );
   api.put<{ Params: AppParams }>(
     base,
-    { onRequest: requireBot, bodyLimit: METADATA_BODY_LIMIT_BYTES },
+    { onRequest: requireBot, preHandler: [requireOwnApp], bodyLimit: METADATA_BODY_LIMIT_BYTES },
     async (request) => roleConnections.putMetadata(appOf(request).id, request.params.applicationId, request.body),
   );
 

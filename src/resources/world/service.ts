@@ -4,6 +4,7 @@
  * flag) gets its "Launch" entry point command, and bots are told what changed (the v10 dispatches
  * of `diffWorlds`, published through `WorldEvents`).
  */
+import { createHash } from 'node:crypto';
 import { hasActivities } from '../../core/commands/model.js';
 import { WORLD_DUPLICATE, WORLD_UNKNOWN_REFERENCE } from '../../core/io/codes.js';
 import { apiError, invalidFormBody } from '../../core/io/errors.js';
@@ -33,6 +34,7 @@ import {
   type IssuedToken,
   type WorldStore,
 } from '../../store/store.js';
+import { SEED_WORLD_DIGEST, WORLD_FILE_DIGEST, type StoreMetaRecord } from '../../store/rows.js';
 import { BannedUserError } from '../members/store.js';
 import type { CommandsService } from '../commands/service.js';
 import type { WorldEvents } from '../../events/world-events.js';
@@ -206,21 +208,38 @@ export class WorldService {
    * that alone. Reads only the objects the addition names or refers to, never the whole world.
    */
   merge(addition: World): Promise<WorldChangeSummary> {
+    return this.queued(() => this.mergeNow(addition));
+  }
+
+  /**
+   * Merges `seed` (the demo world of `serve --demo`) unless this very seed was merged before, so a
+   * restart keeps whatever the admin API, the console and the apps changed since; a seed that
+   * differs (a new version's demo) is merged once. Null when skipped.
+   */
+  seed(seed: World): Promise<WorldChangeSummary | null> {
     return this.queued(async () => {
-      const stored = await storedVersionsOf(this.store, addition);
-      const issues = checkAddition(addition, await additionContext(this.store, addition));
-      if (issues.length > 0) {
-        throw invalidFormBody(atMergedIndexes(issues, await keptCounts(this.store, addition, stored)));
-      }
-      const { change, unchanged } = additionChange(addition, stored);
-      if (!isEmptyChange(change)) {
-        const slices = await changeSlices(this.store, this.members, change, stored);
-        await this.store.applyWorldChange(change).catch(asDuplicateInChange);
-        await this.publish(slices.before, slices.after);
-        await this.afterApplicationsChanged(change.put.applications);
-      }
-      return summarize(change, unchanged, false);
+      const digest = createHash('sha256').update(JSON.stringify(seed)).digest('hex');
+      if ((await this.store.seedWorldDigest()) === digest) return null;
+      return this.mergeNow(seed, { name: SEED_WORLD_DIGEST, value: digest });
     });
+  }
+
+  private async mergeNow(addition: World, record?: StoreMetaRecord): Promise<WorldChangeSummary> {
+    const stored = await storedVersionsOf(this.store, addition);
+    const issues = checkAddition(addition, await additionContext(this.store, addition));
+    if (issues.length > 0) {
+      throw invalidFormBody(atMergedIndexes(issues, await keptCounts(this.store, addition, stored)));
+    }
+    const { change, unchanged } = additionChange(addition, stored);
+    if (isEmptyChange(change)) {
+      if (record) await this.store.applyWorldChange(change, record);
+    } else {
+      const slices = await changeSlices(this.store, this.members, change, stored);
+      await this.store.applyWorldChange(change, record).catch(asDuplicateInChange);
+      await this.publish(slices.before, slices.after);
+      await this.afterApplicationsChanged(change.put.applications);
+    }
+    return summarize(change, unchanged, false);
   }
 
   /**
@@ -236,13 +255,13 @@ export class WorldService {
       const digest = file.digest();
       const record = worldFileRecordText({ digest, mark: file.mark });
       if (recorded?.digest === digest) {
-        await this.store.applyWorldChange(noChange(), record);
+        await this.store.applyWorldChange(noChange(), { name: WORLD_FILE_DIGEST, value: record });
         return null;
       }
       const next = file.read();
       const before = await this.store.exportWorld();
       const { change, unchanged } = replacementChange(before, next);
-      await this.store.applyWorldChange(change, record);
+      await this.store.applyWorldChange(change, { name: WORLD_FILE_DIGEST, value: record });
       await this.publish(before, applyChange(before, change));
       await this.afterApplicationsChanged(change.put.applications);
       return summarize(change, unchanged, true);

@@ -24,7 +24,9 @@ import {
   type ApplicationRow,
   COUNT_WORLD,
   PARKED_TOKEN,
+  SEED_WORLD_DIGEST,
   WORLD_FILE_DIGEST,
+  type StoreMetaRecord,
 } from '../../store/rows.js';
 import { forgetWorldMessageChanges } from '../interactions/store.postgres.js';
 import { listGroupDms, writeGroupDms } from '../dms/store.postgres.js';
@@ -79,7 +81,7 @@ export class PostgresWorldStore implements WorldStore {
     });
   }
 
-  async applyWorldChange(change: WorldChange, worldFileDigest?: string): Promise<void> {
+  async applyWorldChange(change: WorldChange, record?: StoreMetaRecord): Promise<void> {
     await this.conn.transaction(async (client) => {
       await this.conn.lockScope(client, '', WORLD_LOCK_SCOPE);
       for (const id of [...change.remove.applications].sort()) {
@@ -110,18 +112,26 @@ export class PostgresWorldStore implements WorldStore {
       }
       await this.writeWorld(client, change.put);
       await writeGroupDms(client, change.put.group_dms ?? [], change.replaceGroupDms === true);
-      if (worldFileDigest !== undefined) {
+      if (record !== undefined) {
         await client.query(
           'INSERT INTO store_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-          [WORLD_FILE_DIGEST, worldFileDigest],
+          [record.name, record.value],
         );
       }
     });
   }
 
   async worldFileDigest(): Promise<string | null> {
+    return this.storeMeta(WORLD_FILE_DIGEST);
+  }
+
+  async seedWorldDigest(): Promise<string | null> {
+    return this.storeMeta(SEED_WORLD_DIGEST);
+  }
+
+  private async storeMeta(name: StoreMetaRecord['name']): Promise<string | null> {
     const result = await this.conn.pool.query<{ value: string }>('SELECT value FROM store_meta WHERE name = $1', [
-      WORLD_FILE_DIGEST,
+      name,
     ]);
     return result.rows[0]?.value ?? null;
   }

@@ -25,7 +25,9 @@ import {
   type ApplicationRow,
   COUNT_WORLD,
   PARKED_TOKEN,
+  SEED_WORLD_DIGEST,
   WORLD_FILE_DIGEST,
+  type StoreMetaRecord,
 } from '../../store/rows.js';
 import { forgetWorldMessageChanges } from '../interactions/store.sqlite.js';
 import { listGroupDms, writeGroupDms } from '../dms/store.sqlite.js';
@@ -64,7 +66,7 @@ export class SqliteWorldStore implements WorldStore {
     });
   }
 
-  async applyWorldChange(change: WorldChange, worldFileDigest?: string): Promise<void> {
+  async applyWorldChange(change: WorldChange, record?: StoreMetaRecord): Promise<void> {
     this.conn.transaction(() => {
       for (const id of change.remove.applications) {
         this.conn.cached.forgetApplication(id);
@@ -86,19 +88,26 @@ export class SqliteWorldStore implements WorldStore {
         .run(ids(change.put.applications));
       this.writeWorld(change.put);
       writeGroupDms(this.conn, change.put.group_dms ?? [], change.replaceGroupDms === true);
-      if (worldFileDigest !== undefined) {
+      if (record !== undefined) {
         this.conn
           .sql(
             'INSERT INTO store_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
           )
-          .run(WORLD_FILE_DIGEST, worldFileDigest);
+          .run(record.name, record.value);
       }
     });
   }
 
   async worldFileDigest(): Promise<string | null> {
-    const row = this.conn.sql('SELECT value FROM store_meta WHERE name = ?').get(WORLD_FILE_DIGEST) as
-      { value: string } | undefined;
+    return this.storeMeta(WORLD_FILE_DIGEST);
+  }
+
+  async seedWorldDigest(): Promise<string | null> {
+    return this.storeMeta(SEED_WORLD_DIGEST);
+  }
+
+  private storeMeta(name: StoreMetaRecord['name']): string | null {
+    const row = this.conn.sql('SELECT value FROM store_meta WHERE name = ?').get(name) as { value: string } | undefined;
     return row?.value ?? null;
   }
 

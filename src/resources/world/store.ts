@@ -5,6 +5,7 @@
  */
 import type { Application, Guild, OAuth2Token, User, World } from '../../core/world/types.js';
 import type { WorldChange, WorldCounts } from '../../core/world/world-change.js';
+import type { StoreMetaRecord } from '../../store/rows.js';
 
 /**
  * A write gave a user or an application a token another one already has: the database refuses
@@ -46,15 +47,18 @@ export interface WorldStore {
   /**
    * Writes a change in one transaction: the removals (an application with all it owned, a guild
    * with its members, bans and command permissions; a token by its access token), then the objects
-   * put, which may hand tokens to one another (a swap is no duplicate). With `worldFileDigest`,
-   * records it as the digest of the world file the stored world now is.
+   * put, which may hand tokens to one another (a swap is no duplicate). With `record`, writes that
+   * `store_meta` row in the same transaction (the digest of the world file or seed now applied).
    */
-  applyWorldChange(change: WorldChange, worldFileDigest?: string): Promise<void>;
+  applyWorldChange(change: WorldChange, record?: StoreMetaRecord): Promise<void>;
   /**
-   * The digest `applyWorldChange` recorded last; null once anything else wrote an application, a
-   * user, a guild, a member or a pre-issued token since (the world may no longer be the file's).
+   * The world file digest `applyWorldChange` recorded last; null once anything else wrote an
+   * application, a user, a guild, a member or a pre-issued token since (the world may no longer be
+   * the file's).
    */
   worldFileDigest(): Promise<string | null>;
+  /** The seed world digest recorded last (kept whatever is written after: the seed was applied once). */
+  seedWorldDigest(): Promise<string | null>;
   /** How many objects each list of `exportWorld` would hold, without reading them. */
   countWorld(): Promise<WorldCounts>;
 

@@ -59,15 +59,43 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/**
+ * The calls under way (queries sent, connections awaited), so that the oldest one's age can be read
+ * at any time: a stalled database shows in it from the first second, long before a call times out.
+ */
+export class CallsUnderWay {
+  private next = 0;
+  /** Start times by call, in the order the calls began: the first entry is the oldest. */
+  private readonly started = new Map<number, number>();
+
+  /** Marks a call begun; the function returned marks it ended. */
+  begin(): () => void {
+    const id = this.next++;
+    this.started.set(id, performance.now());
+    return () => this.started.delete(id);
+  }
+
+  /** How long the oldest call under way has been waiting, in seconds; 0 when none is. */
+  oldestSeconds(): number {
+    const oldest = this.started.values().next();
+    return oldest.done === true ? 0 : (performance.now() - oldest.value) / 1000;
+  }
+}
+
 /** Calls `settled` with the error (or null) and the seconds once a query issued by callback or promise ends. */
 function observeQuery(
   run: QueryMethod,
   self: pg.Client,
   args: unknown[],
+  calls: CallsUnderWay,
   settled: (error: unknown, seconds: number) => void,
 ) {
   const started = performance.now();
-  const done = (error: unknown) => settled(error, (performance.now() - started) / 1000);
+  const ended = calls.begin();
+  const done = (error: unknown) => {
+    ended();
+    settled(error, (performance.now() - started) / 1000);
+  };
   const last = args.length - 1;
   const callback = args[last];
   if (typeof callback === 'function') {
@@ -83,13 +111,13 @@ function observeQuery(
 }
 
 /** pg's Client with every query observed: the pool's own queries and those on a checked-out client alike. */
-function observedClient(settled: (error: unknown, seconds: number) => void): typeof pg.Client {
+function observedClient(calls: CallsUnderWay, settled: (error: unknown, seconds: number) => void): typeof pg.Client {
   class ObservedClient extends pg.Client {}
   // Taken off the prototype to be called on each client (`apply` in `observeQuery`).
   const run = Reflect.get(pg.Client.prototype, 'query') as QueryMethod;
   Object.defineProperty(ObservedClient.prototype, 'query', {
     value: function query(this: pg.Client, ...args: unknown[]): unknown {
-      return observeQuery(run, this, args, settled);
+      return observeQuery(run, this, args, calls, settled);
     },
   });
   return ObservedClient;
@@ -109,6 +137,8 @@ export class PostgresConnection {
   private observer: DependencyObserver = NO_DEPENDENCY_OBSERVER;
   /** Once the pool is ending, failures are the store closing, not the database going away. */
   private ending = false;
+  /** Queries and connects under way: the age of the oldest is the earliest sign of a stall. */
+  readonly calls = new CallsUnderWay();
 
   constructor(
     options: PostgresConnectionOptions,
@@ -121,7 +151,7 @@ export class PostgresConnection {
     const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     this.pool = new pg.Pool({
       ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
-      Client: observedClient((error, seconds) => this.settled(error, seconds)),
+      Client: observedClient(this.calls, (error, seconds) => this.settled(error, seconds)),
       max: options.max ?? DEFAULT_POOL_MAX,
       connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       statement_timeout: statementTimeoutMs,
@@ -159,15 +189,22 @@ export class PostgresConnection {
     const connect = this.pool.connect.bind(this.pool) as (callback?: ConnectCallback) => unknown;
     const observed = (callback?: ConnectCallback): unknown => {
       const started = performance.now();
+      const ended = this.calls.begin();
       const failed = (error: unknown) => this.settled(error, (performance.now() - started) / 1000);
       if (callback) {
         return connect((error, ...rest) => {
+          ended();
           if (error) failed(error);
           callback(error, ...rest);
         });
       }
       const result = connect();
-      if (isThenable(result)) result.then(undefined, failed);
+      if (isThenable(result)) {
+        result.then(ended, (error: unknown) => {
+          ended();
+          failed(error);
+        });
+      } else ended();
       return result;
     };
     this.pool.connect = observed as typeof this.pool.connect;

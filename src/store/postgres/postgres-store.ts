@@ -74,6 +74,11 @@ export class PostgresStore implements Store {
   }
 
   /** Whether the database answered the last calls. */
+  /** Seconds the oldest query or connect under way has waited (0 when none): a stall's first sign. */
+  oldestCallSeconds(): number {
+    return this.conn.calls.oldestSeconds();
+  }
+
   isUp(): boolean {
     return this.conn.state.isUp();
   }

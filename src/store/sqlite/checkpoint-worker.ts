@@ -2,8 +2,11 @@
  * Runs in a worker thread: checkpoints the WAL of one database file on a timer, on a connection
  * of its own, so that the copy back into the database and its fsync never block the event loop
  * that serves requests. PASSIVE mode never waits for readers or writers. When a tick finds no new
- * frames since the last one, writes have paused: a TRUNCATE checkpoint then empties the WAL file,
- * which would otherwise keep the size of the largest burst of writes.
+ * frames since the last one, writes have paused: the worker says so ('quiet'), and the serving
+ * connection empties the WAL file with a TRUNCATE checkpoint of its own (./checkpointer.ts), which
+ * would otherwise keep the size of the largest burst of writes. Not here: a TRUNCATE by another
+ * connection moves the serving connection's `data_version`, which reads as another process's
+ * write and empties every read cache (issue 40: every ~15 s with no client write at all).
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -33,12 +36,7 @@ function tick(): void {
   if (!result) return;
   const paused = result.log > 0 && result.log === previousLog && result.checkpointed === result.log;
   previousLog = result.log;
-  if (!paused) return;
-  const [truncated] = db.pragma('wal_checkpoint(TRUNCATE)') as CheckpointResult[];
-  if (truncated && truncated.busy === 0) {
-    previousLog = 0;
-    parentPort?.postMessage('truncated');
-  }
+  if (paused) parentPort?.postMessage('quiet');
 }
 
 const timer = setInterval(() => {

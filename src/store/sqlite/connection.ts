@@ -14,6 +14,26 @@ import { DEFAULT_CACHE_BYTES, ReadCaches } from './read-caches.js';
 export const READ_STALENESS_MS = 1;
 
 /** The database file could not be opened or set up; the message names the path, for the operator. */
+/** How long a statement waits for another process's lock before failing (ms). */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * A TRUNCATE checkpoint on `db` itself (its own checkpoint leaves its `data_version`, and so its
+ * read caches, as they are), never waiting: a reader of another process (a backup) keeps the WAL
+ * until the next quiet tick.
+ */
+function truncateWal(db: Database.Database): boolean {
+  db.pragma('busy_timeout = 0');
+  try {
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    return result?.busy === 0;
+  } catch {
+    return false;
+  } finally {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
 export class DatabaseOpenError extends Error {
   constructor(
     readonly path: string,
@@ -55,7 +75,7 @@ export class SqliteConnection {
       // SQLite opens lazily: a directory or an unwritable file fails at the first statement.
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('busy_timeout = 5000');
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       this.db.pragma('foreign_keys = ON');
       this.db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
       this.migration = this.migrate();
@@ -67,11 +87,16 @@ export class SqliteConnection {
     if (this.db.pragma('journal_mode', { simple: true }) === 'wal') {
       // Checkpoints copy pages back and fsync: a worker does them, not the thread serving requests.
       this.db.pragma('wal_autocheckpoint = 0');
-      this.checkpointer = new WalCheckpointer(
-        path,
-        () => this.db.open && this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`),
-      );
+      this.checkpointer = new WalCheckpointer(path, {
+        onLost: () => this.db.open && this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`),
+        truncate: () => this.db.open && truncateWal(this.db),
+      });
     }
+  }
+
+  /** Runs `listener` each time the WAL was truncated once writes paused (tests wait on it); the function returned stops it. */
+  onWalTruncated(listener: () => void): () => void {
+    return this.checkpointer?.onTruncated(listener) ?? (() => undefined);
   }
 
   /** Prepared once per SQL text: preparing costs more than running most of these queries. */

@@ -68,6 +68,11 @@ export class SqliteStore implements Store {
     ];
   }
 
+  /** Runs `listener` each time the WAL was truncated once writes paused; the function returned stops it. */
+  onWalTruncated(listener: () => void): () => void {
+    return this.conn.onWalTruncated(listener);
+  }
+
   async ping(): Promise<void> {
     this.conn.ping();
   }

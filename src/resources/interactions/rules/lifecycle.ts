@@ -13,7 +13,11 @@ export const INITIAL_RESPONSE_DEADLINE_MS = 3_000;
 export const TOKEN_LIFETIME_MS = 15 * 60_000;
 
 export type InteractionState = 'pending' | 'acknowledged' | 'responded' | 'failed';
-export type FailureReason = 'timeout' | 'delivery_failure' | 'invalid_response';
+/**
+ * Why an interaction failed. `dependency_unavailable`: slashd could not reach what delivering it
+ * needs (Redis, for a gateway app on many nodes); the app is not at fault.
+ */
+export type FailureReason = 'timeout' | 'delivery_failure' | 'invalid_response' | 'dependency_unavailable';
 
 export interface InteractionResponse {
   type: number;
