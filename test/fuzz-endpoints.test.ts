@@ -79,6 +79,14 @@ describe('no 5xx on any endpoint', () => {
       { method: 'PUT', path: (s, seg) => `${s.url}/admin/guilds/${seg}`, auth: admin },
       { method: 'PUT', path: (s, seg) => `${s.url}/admin/applications/${seg}`, auth: admin },
       { method: 'POST', path: (s) => `${s.url}/admin/oauth2-tokens`, auth: admin },
+      { method: 'POST', path: (s, seg) => `${s.url}/admin/applications/${seg}/subscriptions`, auth: admin },
+      {
+        method: 'POST',
+        path: (s, seg) => `${s.url}/admin/applications/${DEMO_APP_ID}/subscriptions/${seg}/renew`,
+        auth: admin,
+      },
+      { method: 'GET', path: (_s, seg) => `/skus/${seg}/subscriptions?user_id=${seg}&limit=${seg}`, auth: BOT },
+      { method: 'POST', path: (s, seg) => `${s.url}/console/api/applications/${seg}/purchases`, auth: ALICE_TOKEN },
     );
   });
   after(() => server.close());

@@ -122,7 +122,14 @@ describe('scoped world diffs', () => {
             { urlOf: async () => unsignedPaths },
           );
           const commands = new CommandsService({ store: store.commands, ids: new SnowflakeGenerator(1, 1) });
-          const world = new WorldService(store.world, store.members, commands, events, store.interactions);
+          const world = new WorldService(
+            store.world,
+            store.members,
+            commands,
+            events,
+            store.interactions,
+            store.entitlements,
+          );
           await store.world.replaceWorld(exampleWorld());
           for (const c of changes) {
             const before = await store.world.exportWorld();

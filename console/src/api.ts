@@ -33,6 +33,8 @@ export interface Api {
   /** A multipart body (an invocation with files): the browser sets its boundary. */
   postForm: (path: string, form: FormData) => Promise<Json>;
   consoleGet: (path: string) => Promise<Json>;
+  /** A JSON body to the console's API (the Store's purchases, cancels and consumes). */
+  consolePost: (path: string, body: unknown) => Promise<Json>;
   /** A request without a body (a reaction's PUT or DELETE). */
   call: (method: 'PUT' | 'DELETE', path: string) => Promise<Json>;
   /** A raw request to the console's API (the live stream reads the body itself). */
@@ -67,6 +69,14 @@ export function createApi(token: string, locale?: string): Api {
       ),
     postForm: async (path, form) => parse(await fetch(V10 + path, { method: 'POST', headers, body: form })),
     consoleGet: async (path) => parse(await fetch(CONSOLE_API + path, { headers })),
+    consolePost: async (path, body) =>
+      parse(
+        await fetch(CONSOLE_API + path, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body ?? {}),
+        }),
+      ),
     call: async (method, path) => parse(await fetch(V10 + path, { method, headers })),
     consoleFetch: (path, signal) => fetch(CONSOLE_API + path, { headers, signal }),
   };

@@ -6,6 +6,7 @@ import type { FunctionComponent } from 'preact';
 import { ChatScreen } from './screens/chat';
 import { EventsScreen } from './screens/events';
 import { PermissionsScreen } from './screens/permissions';
+import { StoreScreen } from './screens/store';
 import { WhyNotScreen } from './screens/why-not';
 import type { Session } from './session';
 import type { Place } from './types';
@@ -32,4 +33,5 @@ export const SCREENS: Screen[] = [
   { id: 'events', title: 'Events', component: EventsScreen },
   { id: 'why-not', title: 'Why not?', component: WhyNotScreen },
   { id: 'permissions', title: 'Permissions', component: PermissionsScreen },
+  { id: 'store', title: 'Store', component: StoreScreen },
 ];

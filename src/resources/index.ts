@@ -42,6 +42,7 @@ import { worldResource } from './world/index.js';
 import { applicationEmojisResource } from './application-emojis/index.js';
 import { activityInstancesResource } from './activity-instances/index.js';
 import { autoModerationResource } from './auto-moderation/index.js';
+import { subscriptionsResource } from './subscriptions/index.js';
 import type { PostgresStoreParts, Resource, SqliteStoreParts, StoreFactory } from './resource.js';
 import type { ResourceStores } from '../store/store.js';
 
@@ -85,6 +86,7 @@ export const RESOURCES: readonly Resource[] = [
   applicationEmojisResource,
   activityInstancesResource,
   autoModerationResource,
+  subscriptionsResource,
 ];
 
 /**

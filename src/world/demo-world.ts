@@ -180,12 +180,24 @@ const DEMO_APP_ID = DEMO_WORLD.applications[0].id;
 const [TEST_GUILD] = DEMO_WORLD.guilds;
 
 /**
+ * What Demo Bot sells in the served demo world (docs/world.md#skus): one of each kind a bot
+ * checks for, so the console's Store and premium buttons have something to buy. Types are v10's
+ * SKUType: 2 durable, 3 consumable, 5 subscription.
+ */
+export const DEMO_SKUS = [
+  { id: '1324165260902410001', type: 2, name: 'Forecast Pro' },
+  { id: '1324165260902410002', type: 3, name: '10 weather alerts' },
+  { id: '1324165260902410003', type: 5, name: 'Weather Club' },
+];
+
+/**
  * The world `npm start` (`slashd serve --demo`) serves: the contract's example, with Demo Bot
- * installed as a real bot is. The example itself stays as the contract has it, because tests
+ * installed as a real bot is and selling its SKUs. The example itself stays as the contract has it, because tests
  * read the refusals of its narrower install.
  */
 export const SERVED_DEMO_WORLD = {
   ...DEMO_WORLD,
+  applications: DEMO_WORLD.applications.map((app) => (app.id === DEMO_APP_ID ? { ...app, skus: DEMO_SKUS } : app)),
   guilds: [
     {
       ...TEST_GUILD,

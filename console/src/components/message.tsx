@@ -25,6 +25,19 @@ export interface MessageActions {
   reactions?: ReactionActions;
   /** Votes in the message's poll: absent, the poll is shown without them. */
   polls?: PollActions;
+  /** Premium buttons: their SKU's name, and their click (a purchase dialog). Absent, they are shown disabled. */
+  premium?: PremiumActions;
+}
+
+export interface PremiumActions {
+  /** The name of the application's SKU; null when the console does not know it. */
+  skuName: (applicationId: string, skuId: string) => string | null;
+  buy: (message: Json, component: Json) => void;
+}
+
+/** The application a message is of: its interaction's, else its author (a bot's id is its app's). */
+function applicationOf(message: Json): string {
+  return (message.application_id ?? message.author?.id ?? '') as string;
 }
 
 const BUTTON_STYLES: Record<number, string> = {
@@ -218,6 +231,20 @@ function Component(props: ComponentProps): ComponentChildren {
       ) : (
         <button type="button" class={`button ${style}`} disabled>
           {label} ↗
+        </button>
+      );
+    }
+    if (component.style === 6) {
+      const name = actions.premium?.skuName(applicationOf(message), component.sku_id as string) ?? 'Premium';
+      return (
+        <button
+          type="button"
+          class={`button ${style}`}
+          disabled={component.disabled === true || !actions.premium}
+          onClick={() => actions.premium?.buy(message, component)}
+        >
+          <span aria-hidden="true">◆ </span>
+          {name}
         </button>
       );
     }

@@ -12,6 +12,8 @@ import { Composer } from '../components/composer';
 import { ContextMenu, type MenuItem } from '../components/context-menu';
 import { Message, type MessageActions } from '../components/message';
 import { ModalDialog } from '../components/modal-dialog';
+import { PurchaseDialog } from '../components/purchase-dialog';
+import { buy, hasPremiumButton, skuOf, useShelves } from '../shelves';
 import type { Choice } from '../components/option-form';
 import { PlaceBar, privateChannelName } from '../components/place-bar';
 import { useRecorder } from '../components/record-bar';
@@ -81,9 +83,13 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
   const guild = useGuild(api, guildId);
   const privateChannels = usePrivateChannels(api).data ?? [];
   const messages = useMessages(api, channelId);
+  const premiumShown = (messages.data ?? []).some((m: Json) => hasPremiumButton(m.components));
+  const shelves = useShelves(api, premiumShown);
   const index = useCommandIndex(api, channelId);
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const [modal, setModal] = useState<{ data: Json; applicationId: string } | null>(null);
+  /** The SKU a premium button offers, while its purchase dialog is open. */
+  const [purchase, setPurchase] = useState<{ sku: Json; applicationId: string } | null>(null);
   const [menu, setMenu] = useState<{ kind: 'message' | 'user'; target: Json; anchor: HTMLElement } | null>(null);
   /** Which app each of the user's interactions went to (a modal is submitted to it). */
   const apps = useRef(new Map<string, string>());
@@ -236,6 +242,18 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
       return response.blob();
     },
     dismiss: (id) => setDismissed((set) => new Set([...set, id])),
+    premium: {
+      skuName: (applicationId, skuId) =>
+        (skuOf(shelves.data, applicationId, skuId)?.name as string | undefined) ?? null,
+      buy: (message, component) => {
+        const applicationId = (message.application_id ?? message.author?.id ?? '') as string;
+        const sku = skuOf(shelves.data, applicationId, component.sku_id as string) ?? {
+          id: component.sku_id,
+          name: 'Premium',
+        };
+        setPurchase({ sku, applicationId });
+      },
+    },
     reactions: {
       emojis: guild.data?.emojis ?? [],
       react: async (message, emoji, add) => {
@@ -357,6 +375,27 @@ export function ChatScreen({ session, place, setPlace }: ScreenProps) {
               recorder.step({ submit: values }),
             )
           }
+        />
+      )}
+      {purchase && (
+        <PurchaseDialog
+          sku={purchase.sku}
+          appName={
+            shelves.data?.find((s) => s.application.id === purchase.applicationId)?.application.name ??
+            appName(purchase.applicationId)
+          }
+          close={() => {
+            setPurchase(null);
+            shelves.reload();
+          }}
+          purchase={async () => {
+            try {
+              await buy(api, purchase.applicationId, purchase.sku.id as string);
+              return null;
+            } catch (error) {
+              return refusalText(error);
+            }
+          }}
         />
       )}
       {menu && (

@@ -404,6 +404,12 @@ export const GUILD_SCHEDULED_EVENT_RECURRENCE_INVALID = 'GUILD_SCHEDULED_EVENT_R
 export const ENTITLEMENT_NOT_CONSUMABLE = 'ENTITLEMENT_NOT_CONSUMABLE';
 /** An application's entitlements are at their bound (`ENTITLEMENTS_PER_APPLICATION_MAX`). */
 export const ENTITLEMENTS_MAX = 'ENTITLEMENTS_MAX';
+/** slashd's: the admin API's renewal of a subscription that is inactive (it has no period to end). */
+export const SUBSCRIPTION_NOT_ACTIVE = 'SUBSCRIPTION_NOT_ACTIVE';
+/** slashd's: a premium button's `sku_id` that is no SKU of the message's application (v10 documents no code). */
+export const PREMIUM_BUTTON_UNKNOWN_SKU = 'PREMIUM_BUTTON_UNKNOWN_SKU';
+/** slashd's: the admin API's subscription to a SKU that is not a subscription SKU (type 5). */
+export const SKU_NOT_SUBSCRIPTION = 'SKU_NOT_SUBSCRIPTION';
 
 // Application role connections.
 

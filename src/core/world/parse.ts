@@ -21,6 +21,8 @@ import {
   reportNotInteger,
   reportNotOneOf,
   report,
+  reportDuplicateValue,
+  reportTooLong,
   type Issues,
 } from '../io/report.js';
 import { fail, resultOf, type Result } from '../io/result.js';
@@ -29,6 +31,7 @@ import { checkEmojiName, GUILD_EMOJIS_MAX } from './emojis.js';
 import { BASE_TYPE_MAX_LENGTH, WORLD_UNKNOWN_REFERENCE } from '../io/codes.js';
 import { THREAD_CHANNEL_TYPES } from './types.js';
 import { MAX_ACTIVE_THREADS } from '../../resources/threads/rules/limits.js';
+import { readSkuDefinition, SKUS_PER_APPLICATION_MAX } from '../../resources/entitlements/rules.js';
 import type {
   Application,
   Channel,
@@ -45,6 +48,7 @@ import type {
   Role,
   User,
   World,
+  WorldSku,
 } from './types.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -130,8 +134,23 @@ class Reader {
   }
 }
 
+/** An application's `skus`: at most 50, each as the admin API's SKU list reads one, their ids unique. */
+function readWorldSkus(r: Reader, value: unknown, path: IssuePath, applicationId: string): WorldSku[] {
+  const list = r.list(value, path);
+  if (list.length > SKUS_PER_APPLICATION_MAX) reportTooLong(r.issues, path, SKUS_PER_APPLICATION_MAX);
+  const skus: WorldSku[] = [];
+  list.forEach((item, index) => {
+    const sku = readSkuDefinition(item, [...path, index], applicationId, r.issues);
+    if (!sku) return;
+    if (skus.some((other) => other.id === sku.id)) reportDuplicateValue(r.issues, [...path, index, 'id'], sku.id);
+    else skus.push({ id: sku.id, type: sku.type, name: sku.name, slug: sku.slug, flags: sku.flags });
+  });
+  return skus;
+}
+
 function readApplication(r: Reader, value: unknown, path: IssuePath): Application {
   const o = r.object(value, path);
+  const id = r.snowflake(o.id, [...path, 'id']);
   const integrationTypes =
     o.integration_types === undefined
       ? [0]
@@ -139,7 +158,7 @@ function readApplication(r: Reader, value: unknown, path: IssuePath): Applicatio
           .list(o.integration_types, [...path, 'integration_types'])
           .map((v, i) => r.choice(v, [...path, 'integration_types', i], [0, 1] as const, 0));
   return {
-    id: r.snowflake(o.id, [...path, 'id']),
+    id,
     name: r.string(o.name, [...path, 'name']),
     owner_id: r.snowflake(o.owner_id, [...path, 'owner_id']),
     bot_token: r.string(o.bot_token, [...path, 'bot_token']),
@@ -150,6 +169,7 @@ function readApplication(r: Reader, value: unknown, path: IssuePath): Applicatio
     integration_types: [...new Set(integrationTypes)],
     discoverable: r.boolean(o.discoverable, [...path, 'discoverable'], false),
     interactions_endpoint_url: r.nullableString(o.interactions_endpoint_url, [...path, 'interactions_endpoint_url']),
+    ...given('skus', o.skus, (v) => readWorldSkus(r, v, [...path, 'skus'], id)),
   };
 }
 

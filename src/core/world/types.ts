@@ -23,6 +23,21 @@ export interface Application {
    * world store's reads): never part of a world file; absent while the bot has set nothing.
    */
   bot_profile?: BotProfile;
+  /**
+   * The SKUs the world file defines for the app (docs/world.md#skus), put into the monetization
+   * sandbox each time the application is written; absent: the world says nothing of its SKUs.
+   */
+  skus?: WorldSku[];
+}
+
+/** A SKU of a world file's application: v10's SKU object without its application id. */
+export interface WorldSku {
+  id: string;
+  /** v10's SKU type: 2 durable, 3 consumable, 5 subscription, 6 subscription group. */
+  type: number;
+  name: string;
+  slug: string;
+  flags: number;
 }
 
 /** A bot user's own name and images, as `PATCH /users/@me` left them. */

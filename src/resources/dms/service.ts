@@ -25,6 +25,7 @@ import type { RenderedMessage } from '../messages/rules/messages.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import { withCounters, type CountersOf } from '../../core/world/channel-counters.js';
 import { NO_CHANNEL_FLAGS } from '../../core/world/v10-objects.js';
+import type { EntitlementStore } from '../entitlements/store.js';
 
 export interface DmChannelsDeps {
   world: Pick<WorldStore, 'getUser' | 'getUsers' | 'getApplication'>;
@@ -41,6 +42,8 @@ export interface DmChannelsDeps {
   attachments: AttachmentsService;
   /** The polls of new messages. */
   polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
+  /** The SKUs premium buttons name. */
+  skus: Pick<EntitlementStore, 'listSkus'>;
 }
 
 /**

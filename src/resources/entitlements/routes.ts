@@ -77,7 +77,10 @@ export interface AdminEntitlementRoutesOptions extends EntitlementRoutesOptions 
   adminToken: string;
 }
 
-/** `PUT /admin/applications/{id}/skus` and `POST /admin/applications/{id}/entitlements` (`{sku_id, user_id}`). */
+/**
+ * `PUT /admin/applications/{id}/skus`. The admin API's purchase (`POST .../entitlements`) is the
+ * subscriptions resource's, since a subscription SKU's purchase makes a subscription.
+ */
 export async function adminEntitlementRoutes(
   admin: FastifyInstance,
   { entitlements, adminToken }: AdminEntitlementRoutesOptions,
@@ -87,10 +90,5 @@ export async function adminEntitlementRoutes(
     '/applications/:id/skus',
     { bodyLimit: SKUS_BODY_LIMIT_BYTES },
     async (request) => entitlements.putSkus(request.params.id, request.body),
-  );
-  admin.post<{ Params: { id: string } }>(
-    '/applications/:id/entitlements',
-    { bodyLimit: ENTITLEMENT_BODY_LIMIT_BYTES },
-    async (request) => entitlements.adminPurchase(request.params.id, request.body),
   );
 }

@@ -4,6 +4,8 @@
  * their v10 wire objects. Pure: the service reads and writes through the store.
  */
 import {
+  ButtonStyle,
+  ComponentType,
   EntitlementOwnerType,
   EntitlementType,
   SKUFlags,
@@ -11,7 +13,12 @@ import {
   type APIEntitlement,
   type APISKU,
 } from 'discord-api-types/v10';
-import { BASE_TYPE_CHOICES, ENTITLEMENT_NOT_CONSUMABLE, NUMBER_TYPE_COERCE } from '../../core/io/codes.js';
+import {
+  BASE_TYPE_CHOICES,
+  ENTITLEMENT_NOT_CONSUMABLE,
+  NUMBER_TYPE_COERCE,
+  PREMIUM_BUTTON_UNKNOWN_SKU,
+} from '../../core/io/codes.js';
 import { issue, type Issue, type IssuePath } from '../../core/io/issue.js';
 import {
   fieldOf,
@@ -292,4 +299,47 @@ function slugOf(name: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
     .slice(0, SKU_SLUG_MAX);
+}
+
+/**
+ * The premium buttons (style 6) of a message's components whose `sku_id` is none of `skuIds` (the
+ * SKUs of the message's application): 50035 at each `sku_id`, under `path` (where the body holds
+ * the components). Rows, containers and sections are walked; their order is the body's.
+ */
+export function premiumButtonIssues(
+  components: readonly unknown[],
+  skuIds: ReadonlySet<string>,
+  path: IssuePath,
+): Issue[] {
+  const issues: Issue[] = [];
+  const walk = (component: unknown, at: IssuePath): void => {
+    if (!isRecord(component)) return;
+    if (component.type === ComponentType.Button && component.style === ButtonStyle.Premium) {
+      const skuId = component.sku_id;
+      if (typeof skuId === 'string' && !skuIds.has(skuId)) {
+        issues.push(issue([...at, 'sku_id'], PREMIUM_BUTTON_UNKNOWN_SKU, `Unknown SKU ${skuId} for this application.`));
+      }
+    }
+    if (Array.isArray(component.components)) {
+      component.components.forEach((child, index) => walk(child, [...at, 'components', index]));
+    }
+    if (component.accessory !== undefined) walk(component.accessory, [...at, 'accessory']);
+  };
+  components.forEach((component, index) => walk(component, [...path, index]));
+  return issues;
+}
+
+/** The premium buttons' SKU ids of a message's components (none: no SKU need be read). */
+export function premiumButtonSkuIds(components: readonly unknown[]): string[] {
+  const found: string[] = [];
+  const walk = (component: unknown): void => {
+    if (!isRecord(component)) return;
+    if (component.type === ComponentType.Button && component.style === ButtonStyle.Premium) {
+      if (typeof component.sku_id === 'string') found.push(component.sku_id);
+    }
+    if (Array.isArray(component.components)) component.components.forEach(walk);
+    if (component.accessory !== undefined) walk(component.accessory);
+  };
+  components.forEach(walk);
+  return found;
 }

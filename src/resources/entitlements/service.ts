@@ -22,7 +22,6 @@ import {
   newTestEntitlement,
   notConsumable,
   readEntitlementsQuery,
-  readPurchaseBody,
   readSkuDefinition,
   readTestEntitlementBody,
   toWireEntitlement,
@@ -121,16 +120,9 @@ export class EntitlementsService {
     return skus.map(toWireSku);
   }
 
-  /** The admin API's purchase: `{sku_id, user_id}`, as a store would grant it. */
-  async adminPurchase(applicationId: string, body: unknown): Promise<APIEntitlement> {
-    if (!(await this.deps.world.getApplication(applicationId))) throw apiError('UnknownApplication');
-    const request = orThrow(readPurchaseBody(body));
-    return this.purchase(applicationId, request.skuId, request.userId);
-  }
-
   /**
-   * A sandbox purchase (the admin API, the console's premium button): a type 1 entitlement of the
-   * user to the SKU, with no end but a subscription's month.
+   * A sandbox purchase of a SKU that is no subscription (the subscriptions service's purchases
+   * make a subscription of those): a type 1 entitlement of the user to the SKU, with no end.
    */
   async purchase(applicationId: string, skuId: string, userId: string): Promise<APIEntitlement> {
     const sku = await this.sku(applicationId, skuId);

@@ -25,9 +25,10 @@ import {
   type AttachmentsService,
   type IncomingFile,
 } from '../attachments/service.js';
+import { checkPremiumButtons } from '../entitlements/premium-buttons.js';
 
 export interface CallbacksServiceDeps {
-  store: Pick<Store, 'world' | 'members' | 'interactions' | 'polls'>;
+  store: Pick<Store, 'world' | 'members' | 'interactions' | 'polls' | 'entitlements'>;
   renderer: MessageRenderer;
   ids: SnowflakeGenerator;
   now: () => number;
@@ -154,6 +155,7 @@ export class CallbacksService {
         ? await attachFiles(this.deps.attachments, message, response.data?.attachments, files, ['data', 'attachments'])
         : null;
     if (message) await checkComponentMedia(message, ['data', 'components'], attached);
+    if (message) await checkPremiumButtons(this.deps.store.entitlements, message, ['data', 'components'], attached);
     // The poll's row first, as a channel message's: a poll whose message never came is dropped at its end.
     if (message?.poll) {
       await this.deps.store.polls.createPoll(message.channel_id, message.id, Date.parse(message.poll.expiry));
@@ -204,6 +206,7 @@ export class CallbacksService {
       );
       // Before the answer is recorded: a refused update leaves the interaction unanswered.
       await checkComponentMedia(message, ['data', 'components'], attached);
+      await checkPremiumButtons(this.deps.store.entitlements, message, ['data', 'components'], attached);
     }
     const won = await this.records.transition(record, ['pending'], {
       state: stateAfterCallback(response.type),

@@ -21,9 +21,10 @@ import {
   type AttachmentsService,
   type IncomingFile,
 } from '../attachments/service.js';
+import { checkPremiumButtons } from '../entitlements/premium-buttons.js';
 
 export interface WebhookMessagesServiceDeps {
-  store: Pick<Store, 'interactions' | 'polls'>;
+  store: Pick<Store, 'interactions' | 'polls' | 'entitlements'>;
   ids: SnowflakeGenerator;
   now: () => number;
   /** Tells bots of the messages the webhook creates, edits and deletes (MESSAGE_CREATE/UPDATE/DELETE). */
@@ -67,6 +68,7 @@ export class WebhookMessagesService {
       'attachments',
     ]);
     await checkComponentMedia(message, ['components'], attached);
+    await checkPremiumButtons(this.deps.store.entitlements, message, ['components'], attached);
     try {
       // The poll's row first, as a channel message's (messages/service.ts, storeNewMessage).
       if (message.poll) {
@@ -109,6 +111,7 @@ export class WebhookMessagesService {
       message,
     );
     await checkComponentMedia(edited, ['components'], attached);
+    await checkPremiumButtons(this.deps.store.entitlements, edited, ['components'], attached);
     if (!(await this.deps.store.interactions.editMessage(edited))) {
       await attached?.discard();
       throw apiError('UnknownMessage');

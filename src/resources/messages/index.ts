@@ -25,6 +25,7 @@ export function messaging({ store, ids, now, worldEvents }: ServiceParts, { rend
     dmChannels: store.dms,
     messages: store.interactions,
     polls: store.polls,
+    skus: store.entitlements,
     renderer,
     ids,
     now,

@@ -48,6 +48,8 @@ import { storedPollOf, type PollRequest } from '../polls/rules.js';
 import { stickerItemsOf } from '../expressions/rules/message-stickers.js';
 import type { PollStore } from '../polls/store.js';
 import type { AutoModerationService } from '../auto-moderation/service.js';
+import { checkPremiumButtons } from '../entitlements/premium-buttons.js';
+import type { EntitlementStore } from '../entitlements/store.js';
 
 /** Channel types that hold no messages of their own: categories, forums and media channels. */
 const NON_TEXT_CHANNEL_TYPES: ReadonlySet<number> = new Set([
@@ -109,6 +111,8 @@ export interface ChannelMessagesDeps {
   polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
   /** The guild's auto moderation rules, which screen a user's message before it is stored. */
   autoModeration: Pick<AutoModerationService, 'screen'>;
+  /** The SKUs premium buttons name. */
+  skus: Pick<EntitlementStore, 'listSkus'>;
 }
 
 export class ChannelMessagesService {
@@ -363,6 +367,7 @@ export class ChannelMessagesService {
     };
     const attached = await attachFiles(this.deps.attachments, edited, data.attachments, files, ['attachments'], own);
     await checkComponentMedia(edited, ['components'], attached);
+    await checkPremiumButtons(this.deps.skus, edited, ['components'], attached);
     // A world-file message's first edit copies it into the store (docs/decisions.md).
     const stored = isWorldFileMessage(place.guild, own.channel_id, own.id)
       ? await this.deps.messages.editWorldMessage(edited)
@@ -439,6 +444,7 @@ export async function storeNewMessage(
     messages: Pick<InteractionStore, 'putMessage'>;
     attachments: AttachmentsService;
     polls: Pick<PollStore, 'createPoll' | 'deletePoll'>;
+    skus: Pick<EntitlementStore, 'listSkus'>;
   },
   message: StoredMessage,
   data: Record<string, unknown>,
@@ -447,6 +453,7 @@ export async function storeNewMessage(
   const attached = await attachFiles(deps.attachments, message, data.attachments, files, ['attachments']);
   try {
     await checkComponentMedia(message, ['components'], attached);
+    await checkPremiumButtons(deps.skus, message, ['components'], attached);
     if (message.poll) await deps.polls.createPoll(message.channel_id, message.id, Date.parse(message.poll.expiry));
     await deps.messages.putMessage(message);
   } catch (error) {

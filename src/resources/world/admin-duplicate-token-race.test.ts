@@ -59,6 +59,7 @@ describe('a token stored by two nodes at once', () => {
         urlOf: async () => unsignedPaths,
       }),
       store.interactions,
+      store.entitlements,
     );
 
   before(async () => {

@@ -21,7 +21,7 @@ export const worldResource = defineResource({
   },
   services: {
     world: ({ store, worldEvents }, { commands }) =>
-      new WorldService(store.world, store.members, commands, worldEvents, store.interactions),
+      new WorldService(store.world, store.members, commands, worldEvents, store.interactions, store.entitlements),
   },
   rootRoutes: async (app, { services, parts }) => {
     await app.register(adminRoutes, { world: services.world, adminToken: parts.adminToken, prefix: '/admin' });

@@ -39,6 +39,7 @@ import { BannedUserError } from '../members/store.js';
 import type { CommandsService } from '../commands/service.js';
 import type { WorldEvents } from '../../events/world-events.js';
 import { additionContext, changeSlices, keptCounts, storedVersionsOf, withoutKeys } from './changes.js';
+import type { EntitlementStore } from '../entitlements/store.js';
 
 function duplicate(field: string, what: string) {
   return invalidFormBody([issue([field], WORLD_DUPLICATE, `Another ${what} has this ${field} already`)]);
@@ -97,6 +98,8 @@ export class WorldService {
     private readonly events: WorldEvents,
     /** The channels' message counters, carried by the CHANNEL_* and THREAD_* dispatches of a change. */
     private readonly counters: Pick<InteractionStore, 'channelCounters'>,
+    /** The monetization sandbox's SKUs: an application's `skus` are put there when it is written. */
+    private readonly skus: Pick<EntitlementStore, 'putSkus'>,
   ) {}
 
   /**
@@ -437,6 +440,12 @@ export class WorldService {
   private async afterApplicationsChanged(apps: Application[]): Promise<void> {
     for (const app of apps) {
       if (hasActivities(app)) await this.commands.ensureEntryPoint(app);
+      if (app.skus !== undefined) {
+        await this.skus.putSkus(
+          app.id,
+          app.skus.map((sku) => ({ ...sku, application_id: app.id })),
+        );
+      }
     }
   }
 }
