@@ -49,6 +49,7 @@ const COLUMN_DIFFERENCES: Record<string, string> = {
     'PostgreSQL has recorded when each numbered migration was applied from the start; the SQLite baseline never had it',
   'oauth2_codes.used': 'SQLite has no boolean type: 0 or 1 in an INTEGER',
   'oauth2_refresh_tokens.used': 'the same',
+  'application_emojis.animated': 'the same',
 };
 
 /** Indexes that differ, as `table: index` (`sqlite:` or `postgres:` where only one has it). */
