@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { V10_PRESET, type RateLimitPreset } from '../src/core/rate-limits/presets.js';
-import { MAX_HITS_PER_CALL, RedisCounters } from '../src/rate-limits/redis-counters.js';
+import { CountersUnavailableError, MAX_HITS_PER_CALL, RedisCounters } from '../src/rate-limits/redis-counters.js';
 import { injectServer, type TestServer } from './helpers/server.js';
 import { BOT, GLOBAL_BASE } from './helpers/world.js';
 
@@ -182,6 +182,26 @@ describe('Redis counters', () => {
       for (const count of counts.slice(640)) assert.ok(count > route.limit);
       // 64 leases of 10, and one that found the window full; the 59 refusals after it stayed local.
       assert.equal(counted.calls <= 66, true, `${counted.calls} script calls`);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  test('while the link says Redis is away, a hit needing Redis is refused at once, Redis never asked', async () => {
+    const client = await connect();
+    try {
+      const counted = countScriptCalls(client);
+      let up = false;
+      const store = new RedisCounters({ client, prefix, available: () => up });
+      const route = { key: 'away', limit: 10, windowMs: 60_000 };
+      await assert.rejects(
+        Promise.resolve().then(() => store.hit(Date.now(), route, null)),
+        CountersUnavailableError,
+      );
+      assert.equal(counted.calls, 0);
+      up = true;
+      assert.equal((await store.hit(Date.now(), route, null)).route!.count, 1);
+      assert.equal(counted.calls, 1);
     } finally {
       client.disconnect();
     }

@@ -92,7 +92,12 @@ export function sharedRateLimits(
   redis: RedisLink | null,
 ): RateLimitConfig | undefined {
   return redis && config.redisUrl && config.rateLimits && config.rateLimits.redis === undefined
-    ? { ...config.rateLimits, redis: config.redisUrl, redisPrefix: redis.key('rl:') }
+    ? {
+        ...config.rateLimits,
+        redis: config.redisUrl,
+        redisPrefix: redis.key('rl:'),
+        redisAvailable: () => redis.isUp(),
+      }
     : config.rateLimits;
 }
 

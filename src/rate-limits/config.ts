@@ -22,6 +22,8 @@ export interface RateLimitConfig {
   redis?: Redis | string | undefined;
   /** Prefix of every counter key in Redis (default `slashd:rl:`). */
   redisPrefix?: string | undefined;
+  /** Whether the node's link to Redis is up: while not, counters needing Redis are skipped at once. */
+  redisAvailable?: (() => boolean) | undefined;
   /** The share of a limit a node leases from Redis at once (default 1/64); 0 counts every request in Redis. */
   leaseShare?: number | undefined;
   /** A counter store of one's own (tests observe counts through one); wins over `redis`. */
@@ -83,6 +85,7 @@ export function openRateLimits(config: RateLimitConfig | undefined): RateLimits 
   const counters = new RedisCounters({
     client,
     prefix,
+    ...(config.redisAvailable === undefined ? {} : { available: config.redisAvailable }),
     ...(config.leaseShare === undefined ? {} : { leaseShare: config.leaseShare }),
   });
   const failures = new RedisFailures({ client, prefix });
