@@ -16,7 +16,7 @@
  * or a condition, with a generous guard.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { Client, Events, GatewayIntentBits, type Message } from 'discord.js';
 import type { SlashdConfig } from '../src/app.js';
 import { killAll } from './helpers/cli-process.js';
@@ -251,6 +251,19 @@ describe('a Redis outage: no acknowledged message silently missing at the bot', 
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+
+  /** Both nodes ready again (Redis and the subscribed connection back) after the previous test's outage. */
+  async function allReady(): Promise<void> {
+    const deadline = Date.now() + GUARD_MS;
+    for (const node of cluster.nodes) {
+      while ((await fetch(`${node.url}/readyz`)).status !== 200) {
+        assert.ok(Date.now() < deadline, `node ${node.index} ready again`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+
+  beforeEach(() => allReady());
 
   /** Messages through both nodes while Redis is away: the ids of those answered 200. */
   async function postDuringOutage(nodes: readonly FaultNode[]): Promise<string[]> {

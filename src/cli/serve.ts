@@ -39,6 +39,8 @@ function untilStopped(slashd: Slashd, out: Output): { stopped: Promise<void>; ca
 
 /** Each migration the start applied, one line each (the same lines as `slashd migrate`); nothing when none was. */
 function printMigrations(slashd: Slashd, args: ServeArgs, out: Output): void {
+  // An in-memory database is new at every start: its whole list would say nothing.
+  if (args.db === ':memory:') return;
   const report = (slashd.store as { migration?: MigrationReport }).migration;
   if (!report || (report.applied.length === 0 && (report.dated ?? []).length === 0)) return;
   const where = isPostgresUrl(args.db) ? `PostgreSQL schema ${args.dbSchema}` : `SQLite database ${args.db}`;

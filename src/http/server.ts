@@ -1,5 +1,11 @@
 /** The HTTP adapter: Fastify, v10 errors, and one plugin per resource under /api/v10 and /api/v9 (and /api, as v10). */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyBaseLogger,
+} from 'fastify';
 import { allowedHosts, HostPolicy } from './allowed-hosts.js';
 import { authentication } from './authentication.js';
 import { credentialThrottling } from './credential-throttle.js';
@@ -109,7 +115,7 @@ export async function buildServer(
     clientErrorHandler,
     genReqId: requestId,
     // One line per request, written by logRequests (./observability.ts), not Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: fastifyTrustProxy(options.trustProxy) }),
   });
   const routes = new RouteIndex();
