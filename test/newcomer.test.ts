@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launchBrowser } from './helpers/browser.js';
 import { CLI, killAll, nodeCommand, ROOT, runToEnd, startChild, type RunningChild } from './helpers/cli-process.js';
@@ -54,7 +54,9 @@ describe('npm start, then the printed next step', () => {
     await server.waitForLine(/docs\/invoking\.md/);
     commands = printedCommands(server.stdout());
     url = /listening on (http:\S+)/.exec(server.stdout())![1]!;
-    adminToken = /admin token: (\S+)/.exec(server.stdout())![1]!;
+    // Never printed: the banner names the file it is kept in.
+    assert.match(server.stdout(), new RegExp(`admin token: kept in ${join(dir, 'admin-token')} `));
+    adminToken = readFileSync(join(dir, 'admin-token'), 'utf8').trim();
   });
 
   after(async () => {
@@ -62,18 +64,29 @@ describe('npm start, then the printed next step', () => {
     await server.stop();
   });
 
-  test('the banner names the demo users with their tokens, the channels with ids, and the admin token', () => {
+  test('the banner names the demo users, the channels with ids and where the admin token is: no token in it', async () => {
     const out = server.stdout();
-    assert.match(out, /alice +id 1335036896870400001 +token alice-user-token/);
+    assert.match(out, /alice +id 1335036896870400001\n/);
     assert.match(out, /#general +id 1345183757107200011/);
     assert.match(out, /"Test Guild" +id 1345183757107200001/);
-    assert.match(out, /bot token demo-bot-token-please-change/);
     assert.match(adminToken, /^[\w-]{20,}$/);
+    // Standard output ends up in logs (issue 39): no token of any kind is in it.
+    for (const secret of [adminToken, 'alice-user-token', 'demo-bot-token-please-change']) {
+      assert.ok(!out.includes(secret), `${secret} printed`);
+    }
+    // The printed `slashd world` line shows the tokens, to whoever runs it.
+    const worldLine = commands.find((line) => / world( |$)/.test(line));
+    assert.ok(worldLine, commands.join(' | '));
+    const world = nodeCommand(worldLine);
+    const printed = await runToEnd(world.command, [...world.args, '--url', url]);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /alice +id 1335036896870400001 +token alice-user-token/);
+    assert.match(printed.stdout, /bot token demo-bot-token-please-change/);
   });
 
   test("the printed example app and the printed invoke line give the app's answer, exit 0", async () => {
-    assert.equal(commands.length, 2, `two runnable lines: ${commands.join(' | ')}`);
-    const [appLine, invokeLine] = commands as [string, string];
+    assert.equal(commands.length, 3, `three runnable lines: ${commands.join(' | ')}`);
+    const [appLine, invokeLine] = commands as [string, string, string];
     assert.match(invokeLine, /slashd\.js invoke /);
     const appCommand = nodeCommand(appLine);
     // Port 0: the example's default port may be taken on a shared machine.
@@ -137,8 +150,12 @@ describe('the admin token', () => {
     const tokens: string[] = [];
     for (let run = 0; run < 2; run++) {
       const server = serve();
-      const [, token] = await server.waitForLine(/admin token: (\S+)/);
-      tokens.push(token!);
+      await server.waitForLine(/admin token: kept in /);
+      const [, served] = /listening on (http:\S+)/.exec(server.stdout())!;
+      tokens.push(readFileSync(join(dir, 'admin-token'), 'utf8').trim());
+      // The token kept is the one the server takes, at each start.
+      const world = await fetch(`${served}/admin/world`, { headers: { authorization: `Bearer ${tokens[0]}` } });
+      assert.equal(world.status, 200);
       assert.equal(await server.stop(), 0, 'a stopped server exits 0');
     }
     assert.equal(tokens[0], tokens[1]);
@@ -187,7 +204,7 @@ describe('the README, literally: npm start, npm run example, Ctrl-C, then a disc
     server = startChild(process.execPath, [...start, '--port', '0']);
     await server.waitForLine(/docs\/invoking\.md/);
     url = /listening on (http:\S+)/.exec(server.stdout())![1]!;
-    adminToken = /admin token: (\S+)/.exec(server.stdout())![1]!;
+    adminToken = readFileSync(join(dirname(readmeDb), 'admin-token'), 'utf8').trim();
   });
 
   after(async () => {
@@ -197,7 +214,7 @@ describe('the README, literally: npm start, npm run example, Ctrl-C, then a disc
   test("the banner says where Demo Bot's interactions go: the gateway, no bot connected", () => {
     assert.match(
       server.stdout(),
-      /"Demo Bot" {2}id 1324165260902400001 {2}bot token demo-bot-token-please-change\n {4}interactions → gateway \(no bot connected/,
+      /"Demo Bot" {2}id 1324165260902400001\n {4}interactions → gateway \(no bot connected/,
     );
   });
 

@@ -23,7 +23,8 @@ export function adminTokenPath(dbPath: string): string | null {
   return dbPath === ':memory:' ? null : join(dirname(dbPath), ADMIN_TOKEN_FILE);
 }
 
-function readToken(path: string): string | null {
+/** The token kept in the file at `path`; null when there is none. */
+export function readToken(path: string): string | null {
   try {
     const token = readFileSync(path, 'utf8').trim();
     return token === '' ? null : token;

@@ -3,7 +3,7 @@
  * (for names → ids), and JSON over HTTP with errors a person can act on.
  */
 import type { World } from '../core/world/types.js';
-import { readAdminTokenFile } from './admin-token.js';
+import { readAdminTokenFile, readToken } from './admin-token.js';
 import { UsageError } from './usage.js';
 
 /** Where `npm start` serves. */
@@ -24,12 +24,28 @@ export function serverUrl(flag: string | undefined, env: Env): string {
   return (flag ?? env.SLASHD_URL ?? DEFAULT_URL).replace(/\/+$/, '');
 }
 
-/** The admin token from `--admin-token`, then SLASHD_ADMIN_TOKEN, then the file `npm start` keeps. */
-export function adminToken(flag: string | undefined, env: Env): string {
-  const token = flag ?? env.SLASHD_ADMIN_TOKEN ?? readAdminTokenFile(DEFAULT_DB);
+/** The options every client command takes for the admin token. */
+export const ADMIN_TOKEN_OPTIONS = {
+  'admin-token': { type: 'string' },
+  /** The file `slashd serve` keeps the token in (next to its database): the token is never printed. */
+  'admin-token-file': { type: 'string' },
+} as const;
+
+/**
+ * The admin token from `--admin-token`, then the file of `--admin-token-file`, then
+ * SLASHD_ADMIN_TOKEN, then the file `npm start` keeps.
+ */
+export function adminToken(values: Record<string, string | boolean | undefined>, env: Env): string {
+  const flag = values['admin-token'];
+  const file = values['admin-token-file'];
+  const token =
+    (typeof flag === 'string' ? flag : undefined) ??
+    (typeof file === 'string' ? readToken(file) : undefined) ??
+    env.SLASHD_ADMIN_TOKEN ??
+    readAdminTokenFile(DEFAULT_DB);
   if (!token) {
     throw new UsageError(
-      'no admin token: pass --admin-token or set SLASHD_ADMIN_TOKEN (`slashd serve` prints it)',
+      'no admin token: pass --admin-token or --admin-token-file, or set SLASHD_ADMIN_TOKEN (`slashd serve` says where it keeps it)',
       false,
     );
   }

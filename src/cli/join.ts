@@ -4,7 +4,7 @@
  * API). Exit 0 joined (or a member already), 1 refused (the v10 error), 2 usage or an unreachable
  * server.
  */
-import { adminToken, fetchWorld, requestJson, serverUrl, type Env } from './client.js';
+import { ADMIN_TOKEN_OPTIONS, adminToken, fetchWorld, requestJson, serverUrl, type Env } from './client.js';
 import { refusalLines } from './invoke/run.js';
 import { findUser } from './invoke/resolve-world.js';
 import { EXIT_FAILED, EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
@@ -14,7 +14,7 @@ export async function runJoin(argv: string[], out: Output, env: Env = process.en
     const { values, positionals } = parseCommandLine(argv, {
       user: { type: 'string' },
       url: { type: 'string' },
-      'admin-token': { type: 'string' },
+      ...ADMIN_TOKEN_OPTIONS,
     });
     const [code, ...extra] = positionals;
     if (code === undefined || code === '')
@@ -22,7 +22,7 @@ export async function runJoin(argv: string[], out: Output, env: Env = process.en
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     if (typeof values.user !== 'string' || values.user === '') throw new UsageError('--user is required');
     const url = serverUrl(values.url as string | undefined, env);
-    const world = await fetchWorld({ url, adminToken: adminToken(values['admin-token'] as string | undefined, env) });
+    const world = await fetchWorld({ url, adminToken: adminToken(values, env) });
     const user = findUser(world, values.user);
     const answer = await requestJson(`${url}/api/v10/invites/${encodeURIComponent(code)}`, {
       method: 'POST',

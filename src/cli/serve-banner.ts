@@ -34,15 +34,18 @@ function tokenFoundByDefault(args: ServeArgs): boolean {
  * The next step after `npm start`: the example app, then a `slashd invoke` line that works against
  * the demo world as printed (the URL and admin token are only spelled out when not the defaults).
  */
-export function nextStepLines(url: string, adminToken: string, args: ServeArgs): string[] {
+export function nextStepLines(url: string, args: ServeArgs): string[] {
   const guild = DEMO_WORLD.guilds[0];
   const user = DEMO_WORLD.users.find((u) => u.id === guild.owner_id)!;
   const channel = guild.channels.find((c) => c.type === (ChannelType.GuildText as number))!;
   const urlWords = url === DEFAULT_URL ? [] : ['--url', url];
-  // A token given on the command line is the operator's: never spelled out again.
+  // The admin token is never printed: the line names the file it is kept in, or the operator's own.
+  const kept = adminTokenPath(args.db);
   const tokenWords = tokenFoundByDefault(args)
     ? []
-    : ['--admin-token', args.adminToken === undefined ? adminToken : '<your admin token>'];
+    : args.adminToken === undefined && kept !== null
+      ? ['--admin-token-file', kept]
+      : ['--admin-token', '<your admin token>'];
   const app = ['node', 'examples/hello-app.js', ...urlWords];
   const invoke = [
     'node',
@@ -56,6 +59,7 @@ export function nextStepLines(url: string, adminToken: string, args: ServeArgs):
     ...tokenWords,
     '/hello name:world',
   ];
+  const world = ['node', 'bin/slashd.js', 'world', ...urlWords, ...tokenWords];
   const bot = DEMO_WORLD.applications[0];
   return [
     'next steps:',
@@ -64,9 +68,11 @@ export function nextStepLines(url: string, adminToken: string, args: ServeArgs):
     `  2. invoke /hello as ${user.username} in #${channel.name}, and read the app's answer:`,
     `     $ ${invoke.map(shellWord).join(' ')}`,
     '  3. stop the example with Ctrl-C (it clears the interactions endpoint it set), then log in your own bot',
-    '     with the bot token above: it gets the interactions over the gateway (README: "Your own bot on the gateway")',
+    `     with "${bot.name}"'s bot token, which this prints with every user's:`,
+    `     $ ${world.map(shellWord).join(' ')}`,
+    '     it gets the interactions over the gateway (README: "Your own bot on the gateway")',
     "  your own HTTP-interactions app: give it the application's verify_key (GET /api/v10/applications/@me), then",
-    `  PATCH ${url}/api/v10/applications/@me {"interactions_endpoint_url": "<your URL>"} with "Authorization: Bot ${bot.bot_token}";`,
+    `  PATCH ${url}/api/v10/applications/@me {"interactions_endpoint_url": "<your URL>"} with "Authorization: Bot <its bot token>";`,
     '  acting as a user with curl or slashd invoke: docs/invoking.md',
   ];
 }
@@ -86,16 +92,15 @@ export async function printBanner(slashd: Slashd, url: string, args: ServeArgs, 
   if (args.redisUrl !== undefined) {
     out.log(`  redis:       ${redactRedisUrl(args.redisUrl)}, prefix ${args.redisPrefix} (shared with other nodes)`);
   }
-  // A log shipper's lines (--log-format json) never carry a token: the admin token is named by its file.
-  const tokens = !args.jsonOutput;
+  // No token in the banner, whatever the format: standard output ends up in logs. The admin token is
+  // named by its file; the world's tokens are for `slashd world`, which asks the admin API for them.
   if (args.adminToken === undefined) {
     const kept = adminTokenPath(args.db);
-    if (!tokens) out.log(`  admin token: ${kept ? `kept in ${kept}` : 'not shown (in-memory database)'}`);
-    else {
-      out.log(
-        `  admin token: ${slashd.adminToken}${kept ? ` (kept in ${kept})` : ' (in-memory database: a new one each start)'}`,
-      );
-    }
+    out.log(
+      kept
+        ? `  admin token: kept in ${kept} (the client commands read it there)`
+        : '  admin token: not shown (an in-memory database keeps none: give one with --admin-token)',
+    );
   }
   // Per app, where its interactions go: a bot that gets none is most often an endpoint left set.
   // Only the demo's banner shows the whole world: a large one (every guild with its members) is not
@@ -109,6 +114,6 @@ export async function printBanner(slashd: Slashd, url: string, args: ServeArgs, 
     out.log('  `slashd world` lists the users, guilds and channels of this world');
     return;
   }
-  for (const line of worldLines(await slashd.store.world.exportWorld(), routes, { tokens })) out.log(line);
-  if (tokens) for (const line of nextStepLines(url, slashd.adminToken, args)) out.log(line);
+  for (const line of worldLines(await slashd.store.world.exportWorld(), routes, { tokens: false })) out.log(line);
+  for (const line of nextStepLines(url, args)) out.log(line);
 }

@@ -76,8 +76,9 @@ export const USAGE = `usage:
       replays scenario files (or folders of *.yaml) against the bot under test, on a slashd
       started here (or at --url); --bot starts the bot with SLASHD_URL, SLASHD_REST_URL,
       SLASHD_API_URL, SLASHD_BOT_TOKEN and SLASHD_APPLICATION_ID set; exit 1 when a scenario failed
-  client commands read SLASHD_URL (default http://127.0.0.1:3210) and SLASHD_ADMIN_TOKEN; without
-  them, the token kept in ./data/admin-token (where \`npm start\` keeps it)`;
+  client commands read SLASHD_URL (default http://127.0.0.1:3210) and the admin token from
+  --admin-token, --admin-token-file FILE or SLASHD_ADMIN_TOKEN; without them, the token kept in
+  ./data/admin-token (where \`npm start\` keeps it; \`slashd serve\` never prints a token)`;
 
 /** The part of USAGE about one command (its lines, up to the next command), or undefined. */
 export function commandUsage(command: string): string | undefined {

@@ -1,6 +1,14 @@
 /** `slashd world`: the running world, through the admin API. Exit 0, or 2 when it cannot be read. */
 import type { DeliveryRoute } from '../resources/gateway/delivery-lookup.js';
-import { adminToken, fetchWorld, requestJson, serverUrl, type Env, type ServerTarget } from './client.js';
+import {
+  ADMIN_TOKEN_OPTIONS,
+  adminToken,
+  fetchWorld,
+  requestJson,
+  serverUrl,
+  type Env,
+  type ServerTarget,
+} from './client.js';
 import { EXIT_OK, parseCommandLine, reportUsageError, UsageError, type Output } from './usage.js';
 import { worldLines } from './world-text.js';
 
@@ -8,11 +16,11 @@ export async function runWorld(argv: string[], out: Output, env: Env = process.e
   try {
     const { values, positionals } = parseCommandLine(argv, {
       url: { type: 'string' },
-      'admin-token': { type: 'string' },
+      ...ADMIN_TOKEN_OPTIONS,
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const url = serverUrl(values.url as string | undefined, env);
-    const target = { url, adminToken: adminToken(values['admin-token'] as string | undefined, env) };
+    const target = { url, adminToken: adminToken(values, env) };
     const world = await fetchWorld(target);
     for (const line of worldLines(world, await fetchDeliveryRoutes(target))) out.log(line);
     return EXIT_OK;

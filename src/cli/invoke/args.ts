@@ -1,5 +1,5 @@
 /** `slashd invoke`'s command line. */
-import { adminToken, serverUrl, type Env } from '../client.js';
+import { ADMIN_TOKEN_OPTIONS, adminToken, serverUrl, type Env } from '../client.js';
 import { parseCommandLine, UsageError } from '../usage.js';
 
 /** How long `invoke` waits for the app's answer by default, in seconds (a deferred answer may take long). */
@@ -48,7 +48,7 @@ export function parseInvokeArgs(args: string[], env: Env): InvokeArgs {
     guild: { type: 'string' },
     target: { type: 'string' },
     url: { type: 'string' },
-    'admin-token': { type: 'string' },
+    ...ADMIN_TOKEN_OPTIONS,
     wait: { type: 'string' },
     attach: { type: 'string', multiple: true },
   });
@@ -64,7 +64,7 @@ export function parseInvokeArgs(args: string[], env: Env): InvokeArgs {
     target: values.target as string | undefined,
     command,
     url: serverUrl(values.url as string | undefined, env),
-    adminToken: adminToken(values['admin-token'] as string | undefined, env),
+    adminToken: adminToken(values, env),
     waitMs: waitMs(values.wait as string | undefined),
     attach: attachments((values as Record<string, unknown>).attach),
   };
