@@ -7,8 +7,7 @@
 import { EntitlementType, SubscriptionStatus, type APISubscription } from 'discord-api-types/v10';
 import { SUBSCRIPTION_NOT_ACTIVE } from '../../core/io/codes.js';
 import { issue, type Issue } from '../../core/io/issue.js';
-import { fieldOf, isRecord, readRequired, readSnowflake } from '../../core/io/read.js';
-import { reportNotObject, reportRequired, type Issues } from '../../core/io/report.js';
+import { reportRequired } from '../../core/io/report.js';
 import { fail, ok, type Result } from '../../core/io/result.js';
 import { readIntegerParam, readSnowflakeParam } from '../../core/world/page-query.js';
 import type { StoredEntitlement, StoredSku } from '../entitlements/rules.js';
@@ -73,18 +72,6 @@ export function readSubscriptionUserParam(query: Readonly<Record<string, unknown
   const issues: Issue[] = [];
   const userId = readSnowflakeParam(query.user_id, 'user_id', issues);
   return issues.length > 0 ? fail(issues) : ok(userId);
-}
-
-/** The admin API's subscription body: `{sku_id, user_id}`. */
-export function readSubscribeBody(body: unknown): Result<{ skuId: string; userId: string }> {
-  const issues: Issues = [];
-  if (!isRecord(body)) {
-    reportNotObject(issues, []);
-    return fail(issues);
-  }
-  const skuId = readRequired(fieldOf(body, 'sku_id'), ['sku_id'], issues, readSnowflake);
-  const userId = readRequired(fieldOf(body, 'user_id'), ['user_id'], issues, readSnowflake);
-  return skuId === undefined || userId === undefined ? fail(issues) : ok({ skuId, userId });
 }
 
 /** A new subscription and its entitlement (type 8, ApplicationSubscription), for one period from `nowMs`. */

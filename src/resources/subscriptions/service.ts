@@ -30,7 +30,6 @@ import {
   canceled,
   newSubscription,
   periodEnded,
-  readSubscribeBody,
   readSubscriptionUserParam,
   readSubscriptionsQuery,
   subscriptionLive,
@@ -103,7 +102,7 @@ export class SubscriptionsService {
   /** The admin API's `POST /admin/applications/{id}/subscriptions` `{sku_id, user_id}`. */
   async adminSubscribe(applicationId: string, body: unknown): Promise<APISubscription> {
     await this.application(applicationId);
-    const request = orThrow(readSubscribeBody(body));
+    const request = orThrow(readPurchaseBody(body));
     const sku = await this.sku(applicationId, request.skuId);
     if (sku.type !== SKUType.Subscription) {
       throw invalidFormBody([issue(['sku_id'], SKU_NOT_SUBSCRIPTION, 'The SKU is not a subscription.')]);
@@ -181,7 +180,7 @@ export class SubscriptionsService {
   async purchase(userId: string, applicationId: string, body: unknown): Promise<Purchase> {
     this.sandbox();
     await this.application(applicationId);
-    const request = orThrow(readSubscribeBody({ ...(isObject(body) ? body : {}), user_id: userId }));
+    const request = orThrow(readPurchaseBody({ ...(isObject(body) ? body : {}), user_id: userId }));
     const sku = await this.sku(applicationId, request.skuId);
     if (sku.type === SKUType.Durable) {
       const owned = await this.deps.entitlementStore.listOwnedEntitlements(applicationId, [userId]);
