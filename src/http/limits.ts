@@ -66,7 +66,6 @@ export function serverTimeoutOptions(timeouts: HttpTimeouts) {
   const headersTimeout = Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs);
   return {
     requestTimeout: timeouts.requestTimeoutMs,
-    handlerTimeout: timeouts.handlerTimeoutMs,
     connectionTimeout: timeouts.connectionTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     http: {
