@@ -13,6 +13,8 @@ export interface BareRelay {
   url: string;
   /** The gateway URL for sessions. */
   detail: string;
+  /** The relay's process (its CPU time is a baseline's). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -67,7 +69,7 @@ async function startRelay(script: string): Promise<BareRelay> {
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { url, detail, stop };
+  return { url, detail, pid: child.pid, stop };
 }
 
 /** The bare gateway relay; `detail` is its gateway URL. */

@@ -14,6 +14,21 @@ interface ProfileNode {
 interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
+  /** µs between consecutive samples (the first from the profile's start). */
+  timeDeltas?: number[];
+}
+
+/** The indexes of the samples taken in the last `lastMs` of the profile (all of them without a window). */
+function sampleWindow(profile: CpuProfile, lastMs: number | undefined): { from: number } {
+  const deltas = profile.timeDeltas;
+  if (lastMs === undefined || !deltas || deltas.length !== profile.samples.length) return { from: 0 };
+  const total = deltas.reduce((sum, d) => sum + d, 0);
+  let at = 0;
+  for (let i = 0; i < deltas.length; i++) {
+    at += deltas[i]!;
+    if (at >= total - lastMs * 1000) return { from: i };
+  }
+  return { from: 0 };
 }
 
 export interface FunctionShare {
@@ -31,13 +46,21 @@ function label(frame: ProfileNode['callFrame']): string {
   return `${frame.functionName === '' ? '(anonymous)' : frame.functionName}${file}`;
 }
 
-/** The `top` functions by self time, and how many samples were busy. */
-export function topFunctions(path: string, top: number): { busySamples: number; functions: FunctionShare[] } {
+/**
+ * The `top` functions by self time, and how many samples were busy; with `lastMs`, only the samples
+ * of the profile's last `lastMs` (the measured load, not the start-up before it).
+ */
+export function topFunctions(
+  path: string,
+  top: number,
+  lastMs?: number,
+): { busySamples: number; functions: FunctionShare[] } {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
   const labels = new Map(profile.nodes.map((node) => [node.id, label(node.callFrame)]));
   const counts = new Map<string, number>();
   let busy = 0;
-  for (const id of profile.samples) {
+  const { from } = sampleWindow(profile, lastMs);
+  for (const id of profile.samples.slice(from)) {
     const name = labels.get(id) ?? '(unknown)';
     if (name === IDLE) continue;
     busy++;

@@ -15,6 +15,7 @@ import { runMemoryBench } from './memory.bench.js';
 import { runMessagesBench } from './messages.bench.js';
 import { runMetricsBench } from './metrics.bench.js';
 import { runNodesBench } from './nodes.bench.js';
+import { runPaceBench } from './pace.bench.js';
 import { runPermissionsBench } from './permissions.bench.js';
 import { runProfilesBench } from './profiles.bench.js';
 import { runRateLimitsBench } from './rate-limits.bench.js';
@@ -55,6 +56,7 @@ const BENCHES: Bench[] = [
   { name: 'growth ', run: runGrowthBench },
   { name: 'webhooks-polls ', run: runWebhooksPollsBench },
   { name: 'dispatch-log ', run: runDispatchLogBench },
+  { name: 'pace ', run: runPaceBench },
 ];
 
 async function main(): Promise<void> {

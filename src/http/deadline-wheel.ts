@@ -16,6 +16,8 @@ export interface PendingDeadline {
   expired: boolean;
   readonly expire: () => void;
   slot: number;
+  /** Told first when the deadline passes, before the 503 (an upload's body reading stops). */
+  onExpire: (() => void) | null;
 }
 
 export class DeadlineWheel {
@@ -25,7 +27,7 @@ export class DeadlineWheel {
   /** `expire` runs at `deadlineMs` from now (within the resolution) unless `settle` came first. */
   wait(deadlineMs: number, expire: () => void): PendingDeadline {
     const slot = Math.ceil((performance.now() + deadlineMs) / DEADLINE_RESOLUTION_MS);
-    const pending: PendingDeadline = { expired: false, expire, slot };
+    const pending: PendingDeadline = { expired: false, expire, slot, onExpire: null };
     let waiting = this.slots.get(slot);
     if (!waiting) {
       waiting = new Set();
@@ -55,6 +57,7 @@ export class DeadlineWheel {
       this.slots.delete(slot);
       for (const pending of waiting) {
         pending.expired = true;
+        pending.onExpire?.();
         pending.expire();
       }
     }

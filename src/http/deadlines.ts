@@ -5,10 +5,10 @@
  * the URL, which can hold a token).
  *
  * Deadlines wait in one wheel (./deadline-wheel.ts), from the first hook to the reply's end: no
- * timer or AbortController per request. Upload routes keep Fastify's `handlerTimeout` instead: their
- * body parsing (./multipart.ts) listens on the request's abort signal, and its deadline counts from
- * the body's end, so Fastify's is only the outer bound of the two together. They are rare, and an
- * upload's cost dwarfs the signal's.
+ * timer or AbortController per request (Fastify's `handlerTimeout` builds both, a close listener
+ * and a DOMException at each close). An upload route's deadline is the outer bound of its body's
+ * arrival and its handling: its body parsing (./multipart.ts) is told first when it passes, and
+ * keeps its own deadline counted from the body's end.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { DeadlineWheel, type PendingDeadline } from './deadline-wheel.js';
@@ -20,7 +20,7 @@ const ADMIN_PREFIX = '/admin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** This route's handling deadline in the wheel; unset on upload routes (Fastify's own deadline). */
+    /** This route's handling deadline in the wheel (set on every route by `handlerDeadlines`). */
     deadlineMs?: number;
   }
   interface FastifyRequest {
@@ -31,10 +31,7 @@ declare module 'fastify' {
 
 /** Whether the deadline of `request` passed before its answer (then the answer was a 503). */
 function pastDeadline(request: FastifyRequest): boolean {
-  return (
-    request.deadline?.expired === true ||
-    (request.routeOptions.config.deadlineMs === undefined && request.signal.aborted)
-  );
+  return request.deadline?.expired === true;
 }
 
 function dropLateOutcome(handler: RouteHandlerMethod): RouteHandlerMethod {
@@ -57,24 +54,24 @@ function expire(request: FastifyRequest, reply: FastifyReply, deadlineMs: number
   else void reply.send(error);
 }
 
-/** Every route's deadline, the admin API's longer, uploads' Fastify's own; before any route. */
+/** Every route's deadline (the admin API's and uploads' longer); before any route. */
 export function handlerDeadlines(app: FastifyInstance, timeouts: HttpTimeouts): void {
   const admin = Math.max(ADMIN_HANDLER_TIMEOUT_MS, timeouts.handlerTimeoutMs);
   const upload = timeouts.requestTimeoutMs + timeouts.handlerTimeoutMs;
   const wheel = new DeadlineWheel();
   app.decorateRequest('deadline', null);
   app.addHook('onRoute', (route) => {
-    if (route.config?.uploads === true) route.handlerTimeout ??= upload;
-    else {
-      const deadlineMs = route.url.startsWith(ADMIN_PREFIX) ? admin : timeouts.handlerTimeoutMs;
-      route.config = { ...route.config, deadlineMs };
-    }
+    const deadlineMs = route.url.startsWith(ADMIN_PREFIX)
+      ? admin
+      : route.config?.uploads === true
+        ? upload
+        : timeouts.handlerTimeoutMs;
+    route.config = { ...route.config, deadlineMs };
     route.handler = dropLateOutcome(route.handler);
   });
   app.addHook('onRequest', (request, reply, done) => {
-    const deadlineMs =
-      request.routeOptions.config.deadlineMs ?? (request.is404 ? timeouts.handlerTimeoutMs : undefined);
-    if (deadlineMs !== undefined) request.deadline = wheel.wait(deadlineMs, () => expire(request, reply, deadlineMs));
+    const deadlineMs = request.routeOptions.config.deadlineMs ?? timeouts.handlerTimeoutMs;
+    request.deadline = wheel.wait(deadlineMs, () => expire(request, reply, deadlineMs));
     done();
   });
   app.addHook('onResponse', (request, _reply, done) => {

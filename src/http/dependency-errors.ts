@@ -10,10 +10,7 @@ import { isPostgresUnavailable } from '../store/postgres/unavailable.js';
 /** SQLite's codes for a file locked by another process past the busy timeout: it will be free again. */
 const SQLITE_BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
 
-/** Fastify's error when a request's handling outlived its deadline (`handlerTimeout`, upload routes). */
-const HANDLER_TIMEOUT_CODE = 'FST_ERR_HANDLER_TIMEOUT';
-
-/** A request's handling outlived its deadline in the wheel (./deadlines.ts): every route but uploads. */
+/** A request's handling outlived its deadline (./deadlines.ts). */
 export class HandlerDeadlineError extends Error {
   constructor(deadlineMs: number, url: string | undefined) {
     super(`the handling of ${url ?? 'a request'} passed its deadline of ${deadlineMs} ms`);
@@ -30,7 +27,7 @@ function codeOf(error: unknown): string {
 export function unavailableDependency(error: unknown): DependencyName | 'deadline' | null {
   if (error instanceof DependencyUnavailableError) return error.dependency;
   const code = codeOf(error);
-  if (error instanceof HandlerDeadlineError || code === HANDLER_TIMEOUT_CODE) return 'deadline';
+  if (error instanceof HandlerDeadlineError) return 'deadline';
   if (SQLITE_BUSY_CODES.has(code) || isPostgresUnavailable(error)) return 'database';
   return null;
 }

@@ -64,8 +64,6 @@ export interface MessageBody {
 
 /** Seconds a client is told to wait when the node's temporary disk for uploads is full. */
 const UPLOAD_SPACE_RETRY_AFTER_S = 1;
-/** Fastify's error when a request's handling outlived its deadline (`handlerTimeout`). */
-const HANDLER_TIMEOUT_CODE = 'FST_ERR_HANDLER_TIMEOUT';
 
 /** Lets the routes of `api` that declare `UPLOADS` read multipart bodies, in `space`; the others refuse them. */
 export async function acceptUploads(api: FastifyInstance, space: UploadSpace): Promise<void> {
@@ -216,7 +214,7 @@ declare module 'fastify' {
 
 /**
  * What ends an upload's reading early, as the signal's reason: the client gone, a body that grows
- * by less than UPLOAD_MIN_BYTES_PER_SECOND in a progress window (408), or Fastify's own deadline.
+ * by less than UPLOAD_MIN_BYTES_PER_SECOND in a progress window (408), or the request's deadline.
  */
 class UploadWatch {
   private readonly controller = new AbortController();
@@ -229,10 +227,8 @@ class UploadWatch {
   private readonly onClose = () => {
     if (!this.reply.raw.writableFinished) this.abort(apiError('ServiceUnavailable'));
   };
-  private readonly onDeadline = () => {
-    const reason: unknown = this.request.signal.reason;
-    if ((reason as { code?: string } | undefined)?.code === HANDLER_TIMEOUT_CODE) this.abort(reason);
-  };
+  /** The request's deadline passed (./deadlines.ts answers the 503): reading the body stops. */
+  private readonly onDeadline = () => this.abort(apiError('ServiceUnavailable'));
 
   constructor(
     private readonly request: FastifyRequest,
@@ -249,7 +245,7 @@ class UploadWatch {
     }, windowMs);
     this.timer.unref();
     reply.raw.once('close', this.onClose);
-    request.signal.addEventListener('abort', this.onDeadline, { once: true });
+    if (request.deadline) request.deadline.onExpire = this.onDeadline;
   }
 
   get signal(): AbortSignal {
@@ -286,7 +282,7 @@ class UploadWatch {
   end(): void {
     this.bodyRead();
     this.reply.raw.off('close', this.onClose);
-    this.request.signal.removeEventListener('abort', this.onDeadline);
+    if (this.request.deadline) this.request.deadline.onExpire = null;
   }
 }
 
