@@ -9,7 +9,8 @@
  * - the load average before and after each row;
  * - lists on a 10-command guild list; random lists and the picker over the whole world; first
  *   reads measured cold (both servers restarted before each round); realistic bodies.
- * Rows (PACE_ROWS, comma-separated; default all):
+ * Rows (PACE_ROWS, comma-separated; default all but `worlds`, which builds the worlds into
+ * PACE_WORLDS and measures nothing):
  * - `lists`, per world of PACE_GUILDS guilds (default 100,10000; bench/growth-world.ts): the hot
  *   guild list, random app × guild lists (first reads after a restart, then steady), the picker
  *   (command index) of a random member in a random guild, sequential p50 (goal ≤ 4×);
@@ -1148,7 +1149,10 @@ export async function runPaceBench(): Promise<{ lines: string[] }> {
   const worlds = process.env.PACE_WORLDS ?? join(dir, 'worlds');
   mkdirSync(worlds, { recursive: true });
   try {
-    if (ROWS.has('lists') || ROWS.has('interactions')) {
+    if (ROWS.has('worlds')) {
+      // Builds the worlds into PACE_WORLDS and measures nothing: a later run starts on them.
+      for (const guilds of GUILD_COUNTS) await builtWorld(guilds, worlds, BUILDS[0]!, say);
+    } else if (ROWS.has('lists') || ROWS.has('interactions')) {
       for (const guilds of GUILD_COUNTS) {
         const world = await builtWorld(guilds, worlds, BUILDS[0]!, say);
         const servers = new WorldServers(world, dir);
