@@ -115,7 +115,7 @@ async function randomLoad(server: ChildServer): Promise<{ rate: number; statuses
  * A copy of a `.cpuprofile` holding only its last `seconds` of samples: the load, without the
  * start-up and the reads that warmed the cache before it (the server stops right after the load).
  */
-function lastSecondsOf(path: string, seconds: number): string {
+export function lastSecondsOf(path: string, seconds: number): string {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as {
     samples: number[];
     timeDeltas: number[];

@@ -8,6 +8,8 @@
  *     sampled from /proc while they run (goal < 64 MB), beside 20 concurrent plain messages;
  * (c) a reaction added, and a message's reaction users listed, vs a plain `GET` of the message,
  *     alternating, p50 (goal: at least 0.5x the GET's rate).
+ * First (issue 40, bench/messages-pace.ts) the message create, the reaction add and a 1 MiB upload
+ * against a bare node:http server doing the same I/O, rate and CPU ratios (`--pace`: only those).
  * Sizes: MESSAGES_BENCH_RUNS (requests of each kind in (a) and (c)).
  */
 import { readFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import type { World } from '../src/core/world/types.js';
 import { exampleWorld, DEMO_APP_ID, GENERAL, TEST_GUILD_ID } from '../test/helpers/world.js';
 import { startBareServer, onFreshServer, type ChildServer } from './processes.js';
 import { fixed, median } from './stats.js';
+import { messagesPace } from './messages-pace.js';
 
 const RUNS = Number(process.env.MESSAGES_BENCH_RUNS ?? 200);
 const MIB = 1024 * 1024;
@@ -168,11 +171,14 @@ async function reactionRates(server: ChildServer): Promise<string[]> {
   ];
 }
 
-export async function runMessagesBench(): Promise<{ lines: string[] }> {
+export async function runMessagesBench(flags: ReadonlySet<string> = new Set()): Promise<{ lines: string[] }> {
+  const pace = await messagesPace(benchWorld, flags);
+  if (flags.has('--pace')) return { lines: pace };
   const bare = await startBareServer('{}');
   try {
     return {
       lines: [
+        ...pace,
         ...(await onFreshServer(benchWorld(), (server) => attachmentLatency(server, bare))),
         ...(await onFreshServer(benchWorld(), uploadMemory)),
         ...(await onFreshServer(benchWorld(), reactionRates)),

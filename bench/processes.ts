@@ -68,12 +68,14 @@ export async function startSlashd(
   world: World,
   extraArgs: readonly string[] = [],
   nodeFlags: readonly string[] = [],
+  /** Another build of slashd to run (`startSlashdWith`'s `root`); default this one. */
+  root: string = REPO_ROOT,
 ): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), 'slashd-bench-'));
   const worldPath = join(dir, 'world.json');
   writeFileSync(worldPath, JSON.stringify(world));
   const args = ['--db', join(dir, 'bench.sqlite'), '--world', worldPath, '--admin-token', 'bench', ...extraArgs];
-  return startSlashdWith(args, () => rmSync(dir, { recursive: true, force: true }), nodeFlags);
+  return startSlashdWith(args, () => rmSync(dir, { recursive: true, force: true }), nodeFlags, root);
 }
 
 /** `part` on slashd started afresh on `world` (a part's files would weigh on the next: WAL checkpoints of 200 MB), stopped after. */

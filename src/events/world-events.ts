@@ -17,6 +17,16 @@ import type { EventBus } from './bus.js';
 import { loadMessageContext, type MessageContextStore } from '../resources/messages/context.js';
 import type { AttachmentUrls } from '../resources/attachments/urls.js';
 
+/**
+ * What the caller of `messageCreated` has loaded already, so that it is not read again: the
+ * message's render context (with its files' URLs), and its guild as read with its author's
+ * member (`getGuildWithMembers` naming the author among others).
+ */
+export interface KnownOfMessage {
+  readonly context?: MessageRenderContext;
+  readonly guild?: Guild;
+}
+
 export class WorldEvents {
   constructor(
     private readonly store: Pick<MessageContextStore, 'world' | 'members'>,
@@ -33,10 +43,16 @@ export class WorldEvents {
     }
   }
 
-  /** A directory of exactly the users, applications and replied-to message a message names. */
-  private async directoryFor(message: StoredMessage): Promise<WorldDirectory & MessageRenderContext> {
-    const context = await loadMessageContext({ ...this.store, messages: this.messages }, [message]);
-    const attachmentUrl = await this.attachmentUrls.urlOf();
+  /**
+   * A directory of exactly the users, applications and replied-to message a message names
+   * (`context` when the caller loaded it already, with its files' URLs).
+   */
+  private async directoryFor(
+    message: StoredMessage,
+    loaded?: MessageRenderContext,
+  ): Promise<WorldDirectory & MessageRenderContext> {
+    const context = loaded ?? (await loadMessageContext({ ...this.store, messages: this.messages }, [message]));
+    const attachmentUrl = loaded?.attachmentUrl ?? (await this.attachmentUrls.urlOf());
     return {
       ...context,
       attachmentUrl,
@@ -49,10 +65,13 @@ export class WorldEvents {
     t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE',
     message: StoredMessage,
     recipientIds: readonly string[] = dmRecipients(message),
+    known: KnownOfMessage = {},
   ): Promise<WorldDispatch> {
-    const directory = await this.directoryFor(message);
+    const directory = await this.directoryFor(message, known.context);
     const guild = message.guild_id
-      ? await this.store.members.getGuildWithMembers(message.guild_id, [message.author.id])
+      ? known.guild?.id === message.guild_id
+        ? known.guild
+        : await this.store.members.getGuildWithMembers(message.guild_id, [message.author.id])
       : null;
     const author = guild ? findGuildMember(guild, message.author.id, directory) : undefined;
     return messageDispatch(t, message, { guild, author, recipientIds }, directory);
@@ -62,9 +81,13 @@ export class WorldEvents {
    * Ephemeral messages are the invoking user's alone: no bot is told of them. A DM channel's message
    * names the channel's two ends (`recipientIds`); without them, an interaction's user and app are.
    */
-  async messageCreated(message: StoredMessage, recipientIds?: readonly string[]): Promise<void> {
+  async messageCreated(
+    message: StoredMessage,
+    recipientIds?: readonly string[],
+    known: KnownOfMessage = {},
+  ): Promise<void> {
     if (message.ephemeral_for_user_id !== null) return;
-    this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_CREATE', message, recipientIds));
+    this.bus.publish('WORLD_DISPATCH', await this.messageEvent('MESSAGE_CREATE', message, recipientIds, known));
   }
 
   async messageUpdated(message: StoredMessage): Promise<void> {

@@ -22,6 +22,16 @@ export function describeReactionStoreContract(name: string, make: MakeStores): v
     const t = freshDatabasePerTest(make);
     const store = (): ReactionStore => t.stores.reactions;
 
+    it('a reactor who may not add emojis joins one on the message, is refused a new one, and keeps their own', async () => {
+      assert.equal(await store().addReaction(CHANNEL_1, MESSAGE_1, THUMBS, BOB, 1000, 20), 'added');
+      assert.equal(await store().addReaction(CHANNEL_1, MESSAGE_1, THUMBS, ALICE, 1001, 20, false), 'added');
+      assert.equal(await store().addReaction(CHANNEL_1, MESSAGE_1, THUMBS, ALICE, 1002, 20, false), 'already');
+      assert.equal(await store().addReaction(CHANNEL_1, MESSAGE_1, CUSTOM, ALICE, 1003, 20, false), 'forbidden');
+      assert.deepEqual(await store().countReactions(CHANNEL_1, MESSAGE_1, ALICE), [
+        { emoji: THUMBS, count: 2, me: true },
+      ]);
+    });
+
     it('one reaction per user per emoji; users listed by id and paged; counts in the order emojis came', async () => {
       assert.equal(await store().addReaction(CHANNEL_1, MESSAGE_1, THUMBS, BOB, 1000, 20), 'added');
       assert.equal(await store().addReaction(CHANNEL_1, MESSAGE_1, THUMBS, BOB, 1001, 20), 'already');

@@ -70,10 +70,15 @@ function namedIds(message: StoredMessage): { users: (string | undefined)[]; apps
   };
 }
 
-/** The render context of `messages`: each user, application and replied-to message loaded once. */
+/**
+ * The render context of `messages`: each user, application and replied-to message loaded once.
+ * `created`: the messages were just stored, so none is pinned yet (only the messages they reply
+ * to are looked up among the pins).
+ */
 export async function loadMessageContext(
   store: MessageContextStore,
   messages: readonly StoredMessage[],
+  { created = false }: { created?: boolean } = {},
 ): Promise<MessageRenderContext> {
   const referenced = new Map<string, StoredMessage | null>();
   for (const message of messages) {
@@ -83,7 +88,8 @@ export async function loadMessageContext(
   }
   const users = new Map<string, User | null>();
   const apps = new Map<string, Application | null>();
-  const all = [...messages, ...[...referenced.values()].filter((m): m is StoredMessage => m !== null)];
+  const replied = [...referenced.values()].filter((m): m is StoredMessage => m !== null);
+  const all = [...messages, ...replied];
   for (const message of all) {
     const named = namedIds(message);
     for (const id of named.users) {
@@ -93,7 +99,7 @@ export async function loadMessageContext(
       if (id && !apps.has(id) && !users.get(id)) apps.set(id, await store.world.getApplication(id));
     }
   }
-  const pinned = await pinnedKeys(store, all);
+  const pinned = await pinnedKeys(store, created ? replied : all);
   return {
     findUser: (id) => users.get(id) ?? undefined,
     findApplication: (id) => apps.get(id) ?? undefined,

@@ -38,17 +38,29 @@ export class MessageRenderer {
     private readonly attachmentUrls: Pick<AttachmentUrls, 'urlOf'>,
   ) {}
 
-  /** Loads every user, application and replied-to message the messages name, so that rendering itself is pure. */
-  private async contextFor(messages: StoredMessage[]): Promise<MessageRenderContext> {
+  /**
+   * Loads every user, application and replied-to message the messages name, so that rendering
+   * itself is pure; `created`: they were just stored (none is pinned yet).
+   */
+  private async contextFor(messages: StoredMessage[], created = false): Promise<MessageRenderContext> {
     const context = await loadMessageContext(
       { world: this.store.world, members: this.store.members, messages: this.store.interactions },
       messages,
+      { created },
     );
     return { ...context, attachmentUrl: await this.attachmentUrls.urlOf() };
   }
 
   async render(message: StoredMessage): Promise<RenderedMessage> {
     return toWireMessage(message, await this.contextFor([message]));
+  }
+
+  /**
+   * The render context of a message just stored (none of its own is pinned yet): what its answer
+   * and its MESSAGE_CREATE are both rendered with, loaded once.
+   */
+  createdContext(message: StoredMessage): Promise<MessageRenderContext> {
+    return this.contextFor([message], true);
   }
 
   /** The message as `viewerId` reads it: with its `reactions` (`me` meaning the viewer), when it has any. */

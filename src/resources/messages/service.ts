@@ -14,7 +14,9 @@ import {
   IS_COMPONENTS_V2_FLAG,
   SUPPRESS_EMBEDS_FLAG,
   SUPPRESS_NOTIFICATIONS_FLAG,
+  toWireMessage,
   type MessageAuthor,
+  type MessageRenderContext,
   type RenderedMessage,
   type StoredMessage,
 } from './rules/messages.js';
@@ -38,7 +40,7 @@ import {
   type AttachmentsService,
   type IncomingFile,
 } from '../attachments/service.js';
-import { visibleChannel, type WorldReadStore } from '../world/reads.js';
+import { channelGuildOf, channelPlaceIn, visibleChannel, type WorldReadStore } from '../world/reads.js';
 import { postRefusal } from '../threads/rules/thread-rules.js';
 import { refuseThread } from '../threads/place.js';
 import type { DmChannelsService, WirePrivateChannel } from '../dms/service.js';
@@ -142,7 +144,8 @@ export class ChannelMessagesService {
     const { place } = sending;
     const ticket = this.deps.slowmode.take(place.channel, slowmodeSender(viewer, place.permissions), 'message');
     try {
-      return await this.render(await this.create(authorOf(viewer), place, body, files));
+      const { message, context } = await this.create(authorOf(viewer), place, body, files);
+      return toWireMessage(message, context);
     } catch (error) {
       // Nothing was sent: the interval is not spent.
       ticket.release();
@@ -162,11 +165,15 @@ export class ChannelMessagesService {
   ): Promise<
     { dm: DmChannel; place?: never; mayAttach: true } | { dm?: never; place: AddressingPlace; mayAttach: boolean }
   > {
-    const dm = await this.deps.dms.find(viewer, channelId);
-    if (dm) return { dm, mayAttach: true };
-    // A group DM: no bot is in one (50001); its users' own messages are not served.
-    if (await this.deps.dms.findGroupDm(viewer, channelId)) throw apiError('MissingPermissions');
-    const place = await visibleChannel(this.deps, viewer, channelId);
+    // A guild's channel is no DM: the DMs are looked up only for a channel no guild has.
+    const guild = await channelGuildOf(this.deps, viewer, channelId);
+    if (!guild?.channels.some((c) => c.id === channelId)) {
+      const dm = await this.deps.dms.find(viewer, channelId);
+      if (dm) return { dm, mayAttach: true };
+      // A group DM: no bot is in one (50001); its users' own messages are not served.
+      if (await this.deps.dms.findGroupDm(viewer, channelId)) throw apiError('MissingPermissions');
+    }
+    const place = channelPlaceIn(this.deps, viewer, guild, channelId);
     const { permissions } = place;
     if (!hasAll(permissions, sendMessagesFlag(place.channel))) throw apiError('MissingPermissions');
     const threadRefusal = postRefusal(place.channel, permissions);
@@ -245,7 +252,7 @@ export class ChannelMessagesService {
     files: readonly IncomingFile[],
     fields: PostedFields,
   ): Promise<StoredMessage> {
-    return this.create(author, place, body, files, fields);
+    return (await this.create(author, place, body, files, fields)).message;
   }
 
   /** Edits a message the caller authorized the edit of (a webhook's own message): the rules of an author's edit. */
@@ -265,14 +272,17 @@ export class ChannelMessagesService {
     if (!(await this.deleteStored(place, message))) throw apiError('UnknownMessage');
   }
 
-  /** The caller has checked the author's right to send here. */
+  /**
+   * The caller has checked the author's right to send here. The message's render context is
+   * loaded once: its MESSAGE_CREATE and its answer are rendered with it.
+   */
   private async create(
     author: MessageAuthor,
     place: AddressingPlace,
     body: unknown,
     files: readonly IncomingFile[],
     fields: PostedFields = {},
-  ): Promise<StoredMessage> {
+  ): Promise<{ message: StoredMessage; context: MessageRenderContext }> {
     const { guild, channel } = place;
     if (NON_TEXT_CHANNEL_TYPES.has(channel.type)) throw apiError('CannotSendInNonTextChannel');
     const data = checkChannelMessage(body);
@@ -294,9 +304,11 @@ export class ChannelMessagesService {
       ...(stickers.length > 0 ? { sticker_items: stickers } : {}),
     };
     await storeNewMessage(this.deps, message, data, files);
-    await this.deps.events.messageCreated(message);
+    const context = await this.deps.renderer.createdContext(message);
+    // The place's guild was read with the author's member (the viewer's, for a send).
+    await this.deps.events.messageCreated(message, undefined, { context, guild });
     await screening?.done(message.id);
-    return message;
+    return { message, context };
   }
 
   /**

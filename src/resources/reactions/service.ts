@@ -70,9 +70,7 @@ export class ReactionsService {
     const roles = memberOf(target.guild, viewerId(viewer))?.roles ?? [];
     if (emoji.custom && !emojiUsableBy(emoji.custom, roles)) throw apiError('UnknownEmoji');
     const { place } = target;
-    const counts = await this.deps.reactions.countReactions(place.channelId, place.messageId, viewerId(viewer));
-    const known = counts.some((count) => count.emoji === emoji.key);
-    if (!known && !hasAll(target.permissions, ADD_REACTIONS)) throw apiError('MissingPermissions');
+    // An emoji new on the message needs ADD_REACTIONS: the store tells, in the transaction that adds it.
     const outcome = await this.deps.reactions.addReaction(
       place.channelId,
       place.messageId,
@@ -80,7 +78,9 @@ export class ReactionsService {
       viewerId(viewer),
       this.deps.now(),
       MAX_REACTION_EMOJIS_PER_MESSAGE,
+      hasAll(target.permissions, ADD_REACTIONS),
     );
+    if (outcome === 'forbidden') throw apiError('MissingPermissions');
     if (outcome === 'full') throw apiError('MaxReactions', { params: { limit: MAX_REACTION_EMOJIS_PER_MESSAGE } });
     if (outcome !== 'added') return;
     const member = await this.memberView(target.guild, viewerId(viewer));

@@ -12,6 +12,7 @@ export class PostgresReactionStore implements ReactionStore {
     userId: string,
     at: number,
     maxEmojis: number,
+    mayAddEmoji = true,
   ): Promise<ReactionOutcome> {
     return this.conn.transaction(async (client) => {
       // One reactor of a message at a time, so that two racing new emojis cannot both take its last place.
@@ -30,6 +31,7 @@ export class PostgresReactionStore implements ReactionStore {
         key,
       );
       if (!seen.rowCount) {
+        if (!mayAddEmoji) return 'forbidden';
         const count = await client.query<{ n: string }>(
           'SELECT count(DISTINCT emoji) AS n FROM message_reactions WHERE channel_id = $1 AND message_id = $2',
           [channelId, messageId],

@@ -12,6 +12,7 @@ export class SqliteReactionStore implements ReactionStore {
     userId: string,
     at: number,
     maxEmojis: number,
+    mayAddEmoji = true,
   ): Promise<ReactionOutcome> {
     return this.conn.transaction(() => {
       const mine = this.conn
@@ -22,6 +23,7 @@ export class SqliteReactionStore implements ReactionStore {
         .sql('SELECT 1 FROM message_reactions WHERE channel_id = ? AND message_id = ? AND emoji = ? LIMIT 1')
         .get(channelId, messageId, emoji);
       if (!seen) {
+        if (!mayAddEmoji) return 'forbidden';
         const { n } = this.conn
           .sql('SELECT count(DISTINCT emoji) AS n FROM message_reactions WHERE channel_id = ? AND message_id = ?')
           .get(channelId, messageId) as { n: number };

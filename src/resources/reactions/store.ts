@@ -12,13 +12,17 @@ export interface ReactionCount {
   readonly me: boolean;
 }
 
-/** What adding did: added now, there already, or refused (the message holds the most emojis). */
-export type ReactionOutcome = 'added' | 'already' | 'full';
+/**
+ * What adding did: added now, there already, or refused: the message holds the most emojis
+ * (`full`), or the emoji would be new on it and the reactor may not add new ones (`forbidden`).
+ */
+export type ReactionOutcome = 'added' | 'already' | 'full' | 'forbidden';
 
 export interface ReactionStore {
   /**
-   * Adds `userId`'s reaction unless the message already holds `maxEmojis` other emojis: one
-   * transaction, so that two racing new emojis cannot both take the last place. `at` is epoch ms.
+   * Adds `userId`'s reaction unless the message already holds `maxEmojis` other emojis, or the
+   * emoji is not on the message yet and `mayAddEmoji` is false (ADD_REACTIONS): one transaction,
+   * so that two racing new emojis cannot both take the last place. `at` is epoch ms.
    */
   addReaction(
     channelId: string,
@@ -27,6 +31,7 @@ export interface ReactionStore {
     userId: string,
     at: number,
     maxEmojis: number,
+    mayAddEmoji?: boolean,
   ): Promise<ReactionOutcome>;
   /** False when the user had not reacted so. */
   removeReaction(channelId: string, messageId: string, emoji: string, userId: string): Promise<boolean>;

@@ -65,7 +65,21 @@ function admitted(guild: Guild | null, viewer: Viewer): Guild {
 
 /** A channel the viewer may see, with its guild (holding the viewer's member) and the viewer's permissions in force in it. */
 export async function visibleChannel(reads: WorldReads, viewer: Viewer, channelId: string): Promise<ChannelPlace> {
-  const guild = await reads.members.findGuildByChannelWithMembers(channelId, [viewerId(viewer)]);
+  return channelPlaceIn(reads, viewer, await channelGuildOf(reads, viewer, channelId), channelId);
+}
+
+/** The guild of a channel as `visibleChannel` reads it (holding the viewer's member), or null when no guild has it. */
+export async function channelGuildOf(reads: WorldReadStore, viewer: Viewer, channelId: string): Promise<Guild | null> {
+  return reads.members.findGuildByChannelWithMembers(channelId, [viewerId(viewer)]);
+}
+
+/** `visibleChannel` of a guild read already (`channelGuildOf`). */
+export function channelPlaceIn(
+  reads: Pick<WorldReads, 'now'>,
+  viewer: Viewer,
+  guild: Guild | null,
+  channelId: string,
+): ChannelPlace {
   const channel = guild?.channels.find((c) => c.id === channelId);
   if (!guild || !channel) throw apiError('UnknownChannel');
   const permissions = viewerChannelPermissions(guild, viewer, channel);

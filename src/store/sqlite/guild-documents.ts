@@ -19,16 +19,27 @@ export class SqliteGuildDocuments {
     private readonly channelOwnedTables: readonly string[],
   ) {}
 
-  /** The guild a channel, or a stored thread, belongs to. */
+  /**
+   * The guild a channel, or a stored thread, belongs to: what every request naming a channel asks
+   * first, so a found one is cached (read outside a transaction only: a rolled back write is never
+   * remembered) until its guild is written.
+   */
   guildIdOfChannel(channelId: string): string | null {
+    const cached = this.conn.caches().channelGuilds.get(channelId);
+    if (cached !== undefined) return cached;
     const row = this.conn.sql('SELECT guild_id FROM channel_guilds WHERE channel_id = ?').get(channelId) as
       { guild_id: string } | undefined;
-    return (
+    const guildId =
       row?.guild_id ??
       (this.conn.sql('SELECT guild_id FROM guild_threads WHERE thread_id = ?').pluck().get(channelId) as
         string | undefined) ??
-      null
-    );
+      null;
+    if (guildId !== null && !this.conn.db.inTransaction) {
+      this.conn.cached.channelGuilds.set(channelId, guildId, approximateBytes(channelId.length + guildId.length), [
+        cacheTag.guild(guildId),
+      ]);
+    }
+    return guildId;
   }
 
   /** The guild's document (its member list empty, its stored threads among its channels), cached until the guild itself is written. */

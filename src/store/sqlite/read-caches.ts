@@ -88,6 +88,11 @@ export class ReadCaches {
    * connection last wrote or read it; tagged with its application, which takes it when deleted.
    */
   readonly interactionStatuses: CacheSection<InteractionStatus>;
+  /**
+   * The guild a channel (or a stored thread) belongs to, by channel id; tagged with the guild, whose
+   * writes (a channel deleted, a thread's rows) take it. Only found channels are kept.
+   */
+  readonly channelGuilds: CacheSection<string>;
   private dataVersion: number | null = null;
 
   constructor(capBytes = DEFAULT_CACHE_BYTES) {
@@ -103,6 +108,7 @@ export class ReadCaches {
     this.listBytes = new CacheSection(this.lru, 'list-bytes:');
     this.permissions = new CacheSection(this.lru, 'permissions:');
     this.interactionStatuses = new CacheSection(this.lru, 'interaction-status:');
+    this.channelGuilds = new CacheSection(this.lru, 'channel-guild:');
   }
 
   /** Drops everything if another connection has committed since the last look. */
