@@ -12,7 +12,7 @@ import { messageFormError } from '../messages/rules/message-data.js';
 import { EPHEMERAL_FLAG, hasFlag, LOADING_FLAG, type StoredMessage } from '../messages/rules/messages.js';
 import type { SnowflakeGenerator } from '../../core/snowflake.js';
 import type { InteractionMetrics } from '../../metrics/metrics.js';
-import type { Store, StoredApplication } from '../../store/store.js';
+import type { Store, StoredApplication, TranscriptEntry } from '../../store/store.js';
 import { InteractionRecords } from './records.js';
 import type { MessageRenderer } from '../messages/renderer.js';
 import { editedMessageState } from '../messages/rules/components-v2.js';
@@ -63,13 +63,7 @@ export class CallbacksService {
     const app = await this.deps.store.world.getApplication(record.application_id);
     if (!app) throw apiError('UnknownInteraction');
     try {
-      const result = await this.acknowledge(app, record, body, files);
-      await this.records.step(record, 'answer', {
-        via: 'callback',
-        type: callbackTypeOf(body),
-        message_id: result.message?.id ?? null,
-      });
-      return result;
+      return await this.acknowledge(app, record, body, 'callback', [], files);
     } catch (error) {
       if (error instanceof ApiError) {
         await this.records.step(record, 'answer_refused', {
@@ -88,18 +82,25 @@ export class CallbacksService {
     if (!(await this.records.findByToken(token, interactionId))) throw apiError('UnknownInteraction');
   }
 
-  /** An answer the app gave in the body of its HTTP response to the delivery. */
-  async acceptInlineResponse(app: StoredApplication, record: InteractionRecord, body: unknown): Promise<void> {
+  /**
+   * An answer the app gave in the body of its HTTP response to the delivery; `held` are the steps
+   * before it (the delivery's), written in the answer's transaction, or before its refusal.
+   */
+  async acceptInlineResponse(
+    app: StoredApplication,
+    record: InteractionRecord,
+    body: unknown,
+    held: TranscriptEntry[] = [],
+  ): Promise<void> {
     try {
-      const result = await this.acknowledge(app, record, body);
-      await this.records.step(record, 'answer', {
-        via: 'inline',
-        type: callbackTypeOf(body),
-        message_id: result.message?.id ?? null,
-      });
+      await this.acknowledge(app, record, body, 'inline', held);
     } catch (error) {
       // Only a refused answer fails the interaction as invalid; anything else is slashd's own fault.
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof ApiError)) {
+        await this.records.writeHeld(record, held).catch(() => undefined);
+        throw error;
+      }
+      await this.records.writeHeld(record, held);
       await this.records.step(record, 'answer_refused', {
         via: 'inline',
         status: error.status,
@@ -110,10 +111,16 @@ export class CallbacksService {
     }
   }
 
+  /**
+   * The answer checked and recorded: its state change, its message and its transcript step (after
+   * `held`, which is emptied once they are written) in one transaction.
+   */
   private async acknowledge(
     app: StoredApplication,
     record: InteractionRecord,
     body: unknown,
+    via: 'callback' | 'inline',
+    held: TranscriptEntry[],
     files: readonly IncomingFile[] = [],
   ): Promise<CallbackResult> {
     const now = this.deps.now();
@@ -137,7 +144,9 @@ export class CallbacksService {
       response.type === InteractionResponseType.DeferredMessageUpdate ||
       response.type === InteractionResponseType.UpdateMessage
     ) {
-      return this.acknowledgeByUpdate(record, response, files);
+      return this.acknowledgeByUpdate(record, response, files, held, (messageId) =>
+        this.answerSteps(held, via, body, messageId),
+      );
     }
 
     let message: StoredMessage | null = null;
@@ -166,8 +175,10 @@ export class CallbacksService {
       ['pending'],
       { state, response, original_message_id: message?.id ?? null, activity_instance_id: activityInstanceId },
       message ?? undefined,
+      this.answerSteps(held, via, body, message?.id ?? null),
     );
-    if (!won) {
+    if (won) held.length = 0;
+    else {
       await attached?.discard();
       if (message?.poll) await this.deps.store.polls.deletePoll(message.channel_id, message.id);
       throw apiError('InteractionAlreadyAcknowledged');
@@ -188,6 +199,8 @@ export class CallbacksService {
     record: InteractionRecord,
     response: CheckedCallback,
     files: readonly IncomingFile[],
+    held: TranscriptEntry[],
+    steps: (messageId: string) => TranscriptEntry[],
   ): Promise<CallbackResult> {
     const messageId = record.message_id;
     const current = messageId ? await this.deps.store.interactions.getMessage(record.channel_id, messageId) : null;
@@ -208,12 +221,15 @@ export class CallbacksService {
       await checkComponentMedia(message, ['data', 'components'], attached);
       await checkPremiumButtons(this.deps.store.entitlements, message, ['data', 'components'], attached);
     }
-    const won = await this.records.transition(record, ['pending'], {
-      state: stateAfterCallback(response.type),
-      response,
-      original_message_id: current.id,
-    });
-    if (!won) {
+    const won = await this.records.transition(
+      record,
+      ['pending'],
+      { state: stateAfterCallback(response.type), response, original_message_id: current.id },
+      undefined,
+      steps(current.id),
+    );
+    if (won) held.length = 0;
+    else {
       await attached?.discard();
       throw apiError('InteractionAlreadyAcknowledged');
     }
@@ -234,6 +250,16 @@ export class CallbacksService {
       out.resource = { type: response.type, message: await this.deps.renderer.render(message) };
     }
     return { message, callbackResponse: out };
+  }
+
+  /** `held`, then the answer's own step: what its transaction writes. */
+  private answerSteps(
+    held: readonly TranscriptEntry[],
+    via: 'callback' | 'inline',
+    body: unknown,
+    messageId: string | null,
+  ): TranscriptEntry[] {
+    return [...held, this.records.entry('answer', { via, type: callbackTypeOf(body), message_id: messageId })];
   }
 
   /** The message a 7 updates, read before its data is checked: a components v2 message has its own rules. */

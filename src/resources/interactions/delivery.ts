@@ -168,15 +168,29 @@ export class InteractionDelivery {
     this.deps.metrics.delivery('http', result);
     // One line per delivery; the endpoint's URL is not in it (an app may keep a secret in its URL).
     const delivered = { outcome: result, durationMs: this.deps.now() - started };
-    await this.step(record, 'delivery', {
-      transport: 'http',
-      started_at: new Date(started).toISOString(),
-      duration_ms: delivered.durationMs,
-      outcome: result,
-      answer: outcome.kind,
-      ...(outcome.kind === 'failed' ? { reason: outcome.reason } : {}),
-      copies,
-    });
+    const step = {
+      at: this.deps.now(),
+      kind: 'delivery',
+      detail: {
+        transport: 'http',
+        started_at: new Date(started).toISOString(),
+        duration_ms: delivered.durationMs,
+        outcome: result,
+        answer: outcome.kind,
+        ...(outcome.kind === 'failed' ? { reason: outcome.reason } : {}),
+        copies,
+      },
+    };
+    if (outcome.kind === 'inline') {
+      this.logOf(context)?.info(
+        { applicationId: record.application_id, interactionId: record.id, answer: outcome.kind, ...delivered },
+        'interaction delivered',
+      );
+      // The delivery's step is written in the answer's transaction: one durable write for both.
+      await this.deps.callbacks.acceptInlineResponse(app, record, outcome.response, [step]);
+      return;
+    }
+    await this.deps.store.interactions.appendTranscript(record.application_id, record.id, step);
     if (outcome.kind === 'failed') {
       const reason = late ? 'timeout' : 'delivery_failure';
       const detail =
@@ -188,7 +202,6 @@ export class InteractionDelivery {
       { applicationId: record.application_id, interactionId: record.id, answer: outcome.kind, ...delivered },
       'interaction delivered',
     );
-    if (outcome.kind === 'inline') await this.deps.callbacks.acceptInlineResponse(app, record, outcome.response);
   }
 
   /**
@@ -240,19 +253,25 @@ export class InteractionDelivery {
       // The injected clock decides, not the timer: until it says the deadline has passed, the
       // interaction is still pending (and `currentState` fails it lazily once it has).
       if (this.deps.now() < record.created_at + INITIAL_RESPONSE_DEADLINE_MS) return;
-      void this.deps.store.interactions
-        .updateInteraction(record.application_id, record.id, ['pending'], {
-          state: 'failed',
-          failure_reason: 'timeout',
-          failure_detail: NO_ANSWER_DETAIL,
-        })
-        .then((failed) => {
-          if (failed) this.deps.metrics.interaction('failed', 'timeout');
-        })
-        .catch(() => undefined);
+      void this.failUnanswered(record).catch(() => undefined);
     }, INITIAL_RESPONSE_DEADLINE_MS);
     timer.unref();
     this.timers.add(timer);
+  }
+
+  /**
+   * Fails the interaction past its deadline unless it was answered: the state is looked up first
+   * (on SQLite from the statuses this node wrote), so an answered one costs no transaction.
+   */
+  private async failUnanswered(record: InteractionRecord): Promise<void> {
+    const interactions = this.deps.store.interactions;
+    if ((await interactions.getInteractionState(record.application_id, record.id)) !== 'pending') return;
+    const failed = await interactions.updateInteraction(record.application_id, record.id, ['pending'], {
+      state: 'failed',
+      failure_reason: 'timeout',
+      failure_detail: NO_ANSWER_DETAIL,
+    });
+    if (failed) this.deps.metrics.interaction('failed', 'timeout');
   }
 
   /** Clears the deadline timers (the node is closing). */

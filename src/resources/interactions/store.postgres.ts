@@ -34,6 +34,23 @@ const COUNT_MESSAGES = `
     message_count = channel_message_counters.message_count + excluded.message_count,
     total_message_sent = channel_message_counters.total_message_sent + excluded.total_message_sent`;
 
+/** One transcript step, on `client` (the pool, or a transaction's connection). */
+async function appendStep(
+  client: Queryable,
+  applicationId: string,
+  interactionId: string,
+  entry: TranscriptEntry,
+): Promise<void> {
+  // Two appends racing for one step number: the second is dropped (ON CONFLICT), never an error.
+  await client.query(
+    `INSERT INTO interaction_transcripts (application_id, interaction_id, seq, doc)
+     SELECT $1, $2, count(*) + 1, $3 FROM interaction_transcripts WHERE application_id = $1 AND interaction_id = $2
+     HAVING count(*) < $4
+     ON CONFLICT DO NOTHING`,
+    [applicationId, interactionId, JSON.stringify(entry), MAX_TRANSCRIPT_ENTRIES],
+  );
+}
+
 /** A new message counted in its channel (not an ephemeral one); inside the caller's transaction. */
 async function countCreated(db: Queryable, message: StoredMessage): Promise<void> {
   if (message.ephemeral_for_user_id !== null) return;
@@ -131,6 +148,7 @@ export class PostgresInteractionStore implements InteractionStore {
     from: readonly InteractionState[],
     patch: Partial<InteractionRecord>,
     message?: StoredMessage,
+    steps: readonly TranscriptEntry[] = [],
   ): Promise<boolean> {
     return this.conn.transaction(async (client) => {
       const result = await client.query<{ doc: string }>(
@@ -150,6 +168,7 @@ export class PostgresInteractionStore implements InteractionStore {
         await this.writeMessage(client, message);
         await countCreated(client, message);
       }
+      for (const step of steps) await appendStep(client, applicationId, id, step);
       return true;
     });
   }
@@ -376,14 +395,7 @@ export class PostgresInteractionStore implements InteractionStore {
   }
 
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
-    // Two appends racing for one step number: the second is dropped (ON CONFLICT), never an error.
-    await this.conn.pool.query(
-      `INSERT INTO interaction_transcripts (application_id, interaction_id, seq, doc)
-       SELECT $1, $2, count(*) + 1, $3 FROM interaction_transcripts WHERE application_id = $1 AND interaction_id = $2
-       HAVING count(*) < $4
-       ON CONFLICT DO NOTHING`,
-      [applicationId, interactionId, JSON.stringify(entry), MAX_TRANSCRIPT_ENTRIES],
-    );
+    await appendStep(this.conn.pool, applicationId, interactionId, entry);
   }
 
   async listTranscript(applicationId: string, interactionId: string): Promise<TranscriptEntry[]> {

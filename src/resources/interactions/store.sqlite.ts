@@ -130,6 +130,7 @@ export class SqliteInteractionStore implements InteractionStore {
     from: readonly InteractionState[],
     patch: Partial<InteractionRecord>,
     message?: StoredMessage,
+    steps: readonly TranscriptEntry[] = [],
   ): Promise<boolean> {
     const next = this.conn.transaction(() => {
       const row = this.conn
@@ -146,6 +147,7 @@ export class SqliteInteractionStore implements InteractionStore {
         this.writeMessage(message);
         this.countCreated(message);
       }
+      for (const step of steps) this.appendStep(applicationId, id, step);
       return changed;
     });
     // Once committed: a rolled back change is never remembered.
@@ -393,6 +395,10 @@ export class SqliteInteractionStore implements InteractionStore {
   }
 
   async appendTranscript(applicationId: string, interactionId: string, entry: TranscriptEntry): Promise<void> {
+    this.appendStep(applicationId, interactionId, entry);
+  }
+
+  private appendStep(applicationId: string, interactionId: string, entry: TranscriptEntry): void {
     // The next step number and the bound in one statement (SQLite has one writer).
     this.conn
       .sql(

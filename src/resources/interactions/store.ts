@@ -115,6 +115,11 @@ export interface InteractionStore {
     patch: Partial<InteractionRecord>,
     /** Written in the same transaction, only when the update applies (the answer's message). */
     message?: StoredMessage,
+    /**
+     * Transcript steps appended in the same transaction, only when the update applies: the steps
+     * that led to this state (its delivery, the answer), so one state change is one durable write.
+     */
+    steps?: readonly TranscriptEntry[],
   ): Promise<boolean>;
 
   // Messages slashd itself holds (interaction responses, follow-ups, launch notices).
