@@ -11,6 +11,8 @@ import { insertAuditEntry } from '../audit-log/store.postgres.js';
 import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
 import { GUILD_ID_OF_G, guildOfRow, THREADS_OF_G } from '../../store/postgres/guild-documents.js';
 import type { PostgresShared } from '../../store/postgres/shared.js';
+import { worldReadTag } from '../../store/postgres/world-read-caches.js';
+import { approximateBytes } from '../../core/byte-lru.js';
 
 /**
  * The guild's document and the members of `$2` in the guild's order, as one JSON array text, in
@@ -38,13 +40,33 @@ export class PostgresGuildMembers implements GuildMemberStore {
     private readonly shared: PostgresShared,
   ) {}
 
+  /**
+   * With no members named (a guild route's guard), the guild's document is cached per node
+   * (world-read-caches.ts): it is read by almost every guild request, and changes far less often.
+   */
   async getGuildWithMembers(guildId: string, userIds: readonly string[]): Promise<Guild | null> {
-    const result = await this.conn.pool.query<{ doc: string; members: string | null }>({
+    if (userIds.length > 0) return (await this.readGuildWithMembers(guildId, userIds))?.guild ?? null;
+    const found = await this.shared.reads.through(
+      `guild-doc:${guildId}`,
+      () => this.readGuildWithMembers(guildId, []),
+      () => [worldReadTag.guild(guildId)],
+      ({ bytes }) => bytes,
+    );
+    return found?.guild ?? null;
+  }
+
+  private async readGuildWithMembers(
+    guildId: string,
+    userIds: readonly string[],
+  ): Promise<{ guild: Guild; bytes: number } | null> {
+    const result = await this.conn.pool.query<{ doc: string; members: string | null; threads: string | null }>({
       ...GUILD_WITH_MEMBERS,
       values: [guildId, [...new Set(userIds)]],
     });
     const row = result.rows[0];
-    return row ? freezeDocument(guildOfRow(row)) : null;
+    if (!row) return null;
+    const bytes = approximateBytes(row.doc.length + (row.members?.length ?? 0) + (row.threads?.length ?? 0));
+    return { guild: freezeDocument(guildOfRow(row)), bytes };
   }
 
   async findGuildByChannelWithMembers(channelId: string, userIds: readonly string[]): Promise<Guild | null> {

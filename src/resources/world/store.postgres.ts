@@ -9,6 +9,8 @@ import { WORLD_LOCK_SCOPE, type PostgresClient, type PostgresConnection } from '
 import { APPLICATIONS_TOKEN_INDEX, USERS_TOKEN_INDEX } from '../../store/postgres/migrations.js';
 import { guildOfRow, MEMBERS_OF_G, THREADS_OF_G } from '../../store/postgres/guild-documents.js';
 import type { PostgresShared } from '../../store/postgres/shared.js';
+import { worldReadTag } from '../../store/postgres/world-read-caches.js';
+import { approximateBytes } from '../../core/byte-lru.js';
 import {
   APPLICATION_COLUMNS,
   APPLICATION_OWNED_TABLES,
@@ -199,24 +201,39 @@ export class PostgresWorldStore implements WorldStore {
   }
 
   async getApplication(id: string): Promise<StoredApplication | null> {
-    const result = await this.conn.pool.query<ApplicationRow>(
-      `SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_WITH_PROFILES} WHERE applications.id = $1`,
-      [id],
+    return this.shared.reads.through(
+      `app:${id}`,
+      async () => {
+        const result = await this.conn.pool.query<ApplicationRow>(
+          `SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_WITH_PROFILES} WHERE applications.id = $1`,
+          [id],
+        );
+        const row = result.rows[0];
+        return row ? freezeDocument(rowToApplication(row)) : null;
+      },
+      (app) => [worldReadTag.application(app.id)],
+      applicationBytes,
     );
-    const row = result.rows[0];
-    return row ? freezeDocument(rowToApplication(row)) : null;
   }
 
+  /** Cached per node by the token's digest (world-read-caches.ts), compared again in constant time. */
   async findApplicationByBotToken(token: string): Promise<StoredApplication | null> {
     const digest = tokenDigest(token);
-    const result = await this.conn.pool.query<ApplicationRow & { bot_token_hash: string }>(
-      `SELECT ${APPLICATION_COLUMNS}, applications.bot_token_hash FROM ${APPLICATIONS_WITH_PROFILES}
+    const found = await this.shared.reads.through(
+      `app-token:${digest}`,
+      async () => {
+        const result = await this.conn.pool.query<ApplicationRow & { bot_token_hash: string }>(
+          `SELECT ${APPLICATION_COLUMNS}, applications.bot_token_hash FROM ${APPLICATIONS_WITH_PROFILES}
            WHERE applications.bot_token_hash = $1`,
-      [digest],
+          [digest],
+        );
+        const row = result.rows[0];
+        return row ? { app: freezeDocument(rowToApplication(row)), digest: row.bot_token_hash } : null;
+      },
+      ({ app }) => [worldReadTag.application(app.id)],
+      ({ app }) => applicationBytes(app),
     );
-    const row = result.rows[0];
-    if (!row || !sameDigest(row.bot_token_hash, digest)) return null;
-    return freezeDocument(rowToApplication(row));
+    return found && sameDigest(found.digest, digest) ? found.app : null;
   }
 
   async listApplications(): Promise<StoredApplication[]> {
@@ -245,9 +262,16 @@ export class PostgresWorldStore implements WorldStore {
   }
 
   async getUser(id: string): Promise<User | null> {
-    const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM users WHERE id = $1', [id]);
-    const row = result.rows[0];
-    return row ? frozenDocument<User>(row.doc) : null;
+    return this.shared.reads.through(
+      `user:${id}`,
+      async () => {
+        const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM users WHERE id = $1', [id]);
+        const row = result.rows[0];
+        return row ? frozenDocument<User>(row.doc) : null;
+      },
+      (user) => [worldReadTag.user(user.id)],
+      userBytes,
+    );
   }
 
   async getUsers(ids: readonly string[]): Promise<User[]> {
@@ -264,15 +288,23 @@ export class PostgresWorldStore implements WorldStore {
     });
   }
 
+  /** Cached per node by the token's digest (world-read-caches.ts), compared again in constant time. */
   async findUserByToken(token: string): Promise<User | null> {
     const digest = tokenDigest(token);
-    const result = await this.conn.pool.query<{ doc: string; token_hash: string }>(
-      'SELECT doc, token_hash FROM users WHERE token_hash = $1',
-      [digest],
+    const found = await this.shared.reads.through(
+      `user-token:${digest}`,
+      async () => {
+        const result = await this.conn.pool.query<{ doc: string; token_hash: string }>(
+          'SELECT doc, token_hash FROM users WHERE token_hash = $1',
+          [digest],
+        );
+        const row = result.rows[0];
+        return row ? { user: frozenDocument<User>(row.doc), digest: row.token_hash } : null;
+      },
+      ({ user }) => [worldReadTag.user(user.id)],
+      ({ user }) => userBytes(user),
     );
-    const row = result.rows[0];
-    if (!row || !sameDigest(row.token_hash, digest)) return null;
-    return frozenDocument<User>(row.doc);
+    return found && sameDigest(found.digest, digest) ? found.user : null;
   }
 
   async listUsers(): Promise<User[]> {
@@ -378,6 +410,15 @@ export class PostgresWorldStore implements WorldStore {
     const result = await this.conn.pool.query<{ doc: string }>('SELECT doc FROM oauth2_tokens ORDER BY token_hash');
     return result.rows.map((r) => rowToListedToken(r.doc));
   }
+}
+
+/** What a cached application takes, about (its document's JSON; keys and profile are small). */
+function applicationBytes(app: StoredApplication): number {
+  return approximateBytes(JSON.stringify(app).length);
+}
+
+function userBytes(user: User): number {
+  return approximateBytes(JSON.stringify(user).length);
 }
 
 /** PostgreSQL's unique_violation. */

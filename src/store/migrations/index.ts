@@ -4,8 +4,9 @@
  */
 import { orderDatedMigrations, type DatedMigration, type MigrationOwner } from '../dated-migrations.js';
 import { idCollation } from './2026-12-02-id-collation.js';
+import { worldReadNotices } from './2026-12-03-world-read-notices.js';
 
-export const STORE_MIGRATIONS: readonly DatedMigration[] = [idCollation];
+export const STORE_MIGRATIONS: readonly DatedMigration[] = [idCollation, worldReadNotices];
 
 /** Every dated migration to apply, in order: the store's own and each resource's of the list. */
 export function datedMigrationsOf(resources: readonly MigrationOwner[]): readonly DatedMigration[] {

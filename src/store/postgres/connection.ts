@@ -8,6 +8,7 @@
  * recovers by itself when the database does. Every call is observed (metrics, and the database's
  * up/down state logged once per change).
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { DependencyState, NO_DEPENDENCY_OBSERVER, type DependencyObserver } from '../../core/dependencies.js';
 import { answeredByServer, isPostgresUnavailable, postgresOutcome } from './unavailable.js';
@@ -82,6 +83,80 @@ export class CallsUnderWay {
   }
 }
 
+/**
+ * The most distinct statement texts named (prepared) per process: every text of the store is a
+ * constant or built from a fixed list (tables, columns), so a few hundred at most; a text past the
+ * bound (SQL built from data, which the store does not do) runs unnamed, never growing the
+ * prepared statements of every connection without end.
+ */
+export const MAX_NAMED_STATEMENTS = 1_000;
+
+/** The tables the world read caches hold rows of (world-read-caches.ts): a write to one drops them. */
+const CACHED_TABLES = /\b(applications|bot_profiles|users|guilds|guild_threads|thread_members)\b/i;
+const WRITE_STATEMENT = /^\s*(INSERT|UPDATE|DELETE|WITH|MERGE|TRUNCATE|ALTER|DROP)\b/i;
+
+/** What is known of one statement text: its prepared statement's name, and whether it writes cached rows. */
+interface StatementFacts {
+  name: string | undefined;
+  writesCached: boolean;
+}
+
+/**
+ * The facts of each statement text, worked out once per text: a name derived from the text's
+ * hash (`slashd-h<hash>`), so that every parameterized statement is parsed and planned once per
+ * connection with no call site naming it, and whether it writes rows the world read caches hold.
+ */
+export class StatementCatalog {
+  private readonly facts = new Map<string, StatementFacts>();
+
+  of(text: string): StatementFacts {
+    let facts = this.facts.get(text);
+    if (facts === undefined) {
+      const named = this.facts.size < MAX_NAMED_STATEMENTS;
+      facts = {
+        name: named ? `slashd-h${createHash('sha256').update(text).digest('hex').slice(0, 24)}` : undefined,
+        writesCached: WRITE_STATEMENT.test(text) && CACHED_TABLES.test(text),
+      };
+      // Past the bound, texts are still classified (writes must drop the caches), not remembered.
+      if (named) this.facts.set(text, facts);
+    }
+    return facts;
+  }
+
+  /** How many texts are named (a test's check that no dynamic text grows the set). */
+  get size(): number {
+    return this.facts.size;
+  }
+}
+
+/**
+ * A parameterized query by text (`query(text, values[, callback])`, or a config with no name) as a
+ * named one: parameterized statements go by the extended protocol anyway, so a name only spares
+ * the server parsing and planning them again. Texts without values (simple protocol, which may
+ * hold several statements: migrations, BEGIN) stay as they are. Returns whether the statement
+ * writes rows the world read caches hold.
+ */
+function nameStatement(catalog: StatementCatalog, args: unknown[]): boolean {
+  const first = args[0];
+  if (typeof first === 'string') {
+    const facts = catalog.of(first);
+    if (Array.isArray(args[1]) && facts.name !== undefined) {
+      args[0] = { name: facts.name, text: first, values: args[1] };
+      args.splice(1, 1);
+    }
+    return facts.writesCached;
+  }
+  if (typeof first === 'object' && first !== null && typeof (first as pg.QueryConfig).text === 'string') {
+    const config = first as pg.QueryConfig;
+    const facts = catalog.of(config.text);
+    if (config.name === undefined && Array.isArray(config.values) && facts.name !== undefined) {
+      args[0] = { ...config, name: facts.name };
+    }
+    return facts.writesCached;
+  }
+  return false;
+}
+
 /** Calls `settled` with the error (or null) and the seconds once a query issued by callback or promise ends. */
 function observeQuery(
   run: QueryMethod,
@@ -110,14 +185,32 @@ function observeQuery(
   return result;
 }
 
-/** pg's Client with every query observed: the pool's own queries and those on a checked-out client alike. */
-function observedClient(calls: CallsUnderWay, settled: (error: unknown, seconds: number) => void): typeof pg.Client {
+/** The clients that wrote cached rows in the transaction under way (dropped again when it ends). */
+const WROTE_CACHED = new WeakSet<pg.Client>();
+
+/**
+ * pg's Client with every query observed (the pool's own queries and those on a checked-out client
+ * alike), every parameterized statement named (`nameStatement`), and every write of cached rows
+ * reported to `wroteCached` once it ended (committed, outside a transaction).
+ */
+function observedClient(
+  calls: CallsUnderWay,
+  catalog: StatementCatalog,
+  settled: (error: unknown, seconds: number) => void,
+  wroteCached: () => void,
+): typeof pg.Client {
   class ObservedClient extends pg.Client {}
   // Taken off the prototype to be called on each client (`apply` in `observeQuery`).
   const run = Reflect.get(pg.Client.prototype, 'query') as QueryMethod;
   Object.defineProperty(ObservedClient.prototype, 'query', {
     value: function query(this: pg.Client, ...args: unknown[]): unknown {
-      return observeQuery(run, this, args, calls, settled);
+      if (!nameStatement(catalog, args)) return observeQuery(run, this, args, calls, settled);
+      WROTE_CACHED.add(this);
+      return observeQuery(run, this, args, calls, (error, seconds) => {
+        // Dropped at once (and again when its transaction ends: a read meanwhile saw the old rows).
+        wroteCached();
+        settled(error, seconds);
+      });
     },
   });
   return ObservedClient;
@@ -139,6 +232,12 @@ export class PostgresConnection {
   private ending = false;
   /** Queries and connects under way: the age of the oldest is the earliest sign of a stall. */
   readonly calls = new CallsUnderWay();
+  /** Every statement text's name and kind, shared by the pool's connections. */
+  readonly statements = new StatementCatalog();
+  /** Called once a write of rows the world read caches hold has run (world-read-caches.ts listens). */
+  private readonly cachedWriteListeners: (() => void)[] = [];
+  /** The options a connection of its own (the invalidation listener) is made with. */
+  readonly clientConfig: pg.ClientConfig;
 
   constructor(
     options: PostgresConnectionOptions,
@@ -149,9 +248,18 @@ export class PostgresConnection {
     this.quotedSchema = `"${options.schema}"`;
     this.state = new DependencyState(() => this.observer);
     const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    this.clientConfig = {
+      ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    };
     this.pool = new pg.Pool({
       ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
-      Client: observedClient(this.calls, (error, seconds) => this.settled(error, seconds)),
+      Client: observedClient(
+        this.calls,
+        this.statements,
+        (error, seconds) => this.settled(error, seconds),
+        () => this.wroteCached(),
+      ),
       max: options.max ?? DEFAULT_POOL_MAX,
       connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       statement_timeout: statementTimeoutMs,
@@ -169,6 +277,15 @@ export class PostgresConnection {
   /** Where calls and changes of the database's state are reported (metrics, logs). */
   observe(observer: DependencyObserver): void {
     this.observer = observer;
+  }
+
+  /** `listener` is called after each write of rows the world read caches hold (this process's own writes). */
+  onCachedWrite(listener: () => void): void {
+    this.cachedWriteListeners.push(listener);
+  }
+
+  private wroteCached(): void {
+    for (const listener of this.cachedWriteListeners) listener();
   }
 
   /** Closes the pool (its connections end as their queries do). */
@@ -234,6 +351,8 @@ export class PostgresConnection {
       }
       throw error;
     } finally {
+      // Once committed (or rolled back), a read that ran meanwhile may have cached the old rows.
+      if (WROTE_CACHED.delete(client as unknown as pg.Client)) this.wroteCached();
       client.release(broken);
     }
   }

@@ -15,7 +15,8 @@ import {
 import { migrate } from './migrate.js';
 import { datedMigrationsOf } from '../migrations/index.js';
 import { buildResourceStores, channelOwnedTables, RESOURCES } from '../../resources/index.js';
-import { createPostgresShared } from './shared.js';
+import { createPostgresShared, type PostgresShared } from './shared.js';
+import type { WorldReadCaches } from './world-read-caches.js';
 
 /** The database could not be reached or migrated at start-up (the cause says why). */
 export class PostgresOpenError extends Error {
@@ -32,6 +33,13 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
   now?: (() => number) | undefined;
   /** The per-process command lists, list answers and permissions lists' byte budget (default 96 MiB). */
   cacheBytes?: number | undefined;
+  /**
+   * The per-node caches of applications, users, tokens and guild documents
+   * (world-read-caches.ts): false reads the database every time; default on, with their TTL.
+   */
+  worldReadCaches?: boolean | undefined;
+  /** How long one of those entries is used at most (ms; default DEFAULT_WORLD_READ_TTL_MS). */
+  worldReadTtlMs?: number | undefined;
 }
 
 // The resources' stores (`store.reactions`...), assigned in the constructor from their resources.
@@ -41,13 +49,21 @@ export interface PostgresStore extends ResourceStores {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class PostgresStore implements Store {
   private closed: Promise<void> | null = null;
+  private readonly shared: PostgresShared;
 
   private constructor(
     private readonly conn: PostgresConnection,
     cacheBytes: number | undefined,
+    ttlMs: number | undefined,
   ) {
-    const shared = createPostgresShared(conn, channelOwnedTables());
+    const shared = createPostgresShared(conn, channelOwnedTables(), { ttlMs });
+    this.shared = shared;
     Object.assign(this, buildResourceStores('postgres', { conn, shared, cacheBytes }));
+  }
+
+  /** The per-node caches of applications, users, tokens and guild documents. */
+  get worldReads(): WorldReadCaches {
+    return this.shared.reads;
   }
 
   /**
@@ -55,9 +71,15 @@ export class PostgresStore implements Store {
    * A schema newer than this slashd knows is refused with `SchemaTooNewError` as it is.
    */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const store = new PostgresStore(new PostgresConnection(options, options.now ?? Date.now), options.cacheBytes);
+    const store = new PostgresStore(
+      new PostgresConnection(options, options.now ?? Date.now),
+      options.cacheBytes,
+      options.worldReadTtlMs,
+    );
     try {
       store.migration = await migrate(store.conn, datedMigrationsOf(RESOURCES));
+      // Listening only once the schema has the triggers that send the notices.
+      if (options.worldReadCaches !== false) await store.shared.reads.start();
     } catch (error) {
       await store.close();
       throw error instanceof SchemaTooNewError ? error : new PostgresOpenError(error);
@@ -88,7 +110,7 @@ export class PostgresStore implements Store {
    * without reading the rows, and the lists each dropped to make room.
    */
   cacheCounts(): CacheCounts[] {
-    return this.commands.cacheCounts();
+    return [...this.commands.cacheCounts(), this.shared.reads.counts()];
   }
 
   async schemaVersion(): Promise<number> {
@@ -130,7 +152,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
-    this.closed ??= this.conn.end();
+    this.closed ??= this.shared.reads.close().then(() => this.conn.end());
     await this.closed;
   }
 }
