@@ -188,7 +188,7 @@ async function compare(
 const cpuText = (us: number | null | undefined) => (us === null || us === undefined ? 'n/a' : `${fixed(us, 0)} µs`);
 
 /** "before 1,234/s, rate ratio 0.31 (rounds …), CPU ratio 0.20 (610 µs vs 122 µs); after …: goal". */
-function describe(label: string, c: Comparison, goal: Goal, unit = 'req/s'): string {
+function describe(label: string, c: Comparison, goal: Goal, unit = 'req/s', baseline = 'bare'): string {
   const parts = [...c.ours].map(([name, rounds]) => {
     const ratios = rounds.map((r, i) => r.rate / c.bare[i]!.rate);
     const cpuRatios = rounds.flatMap((r, i) => {
@@ -205,7 +205,7 @@ function describe(label: string, c: Comparison, goal: Goal, unit = 'req/s'): str
       `(${cpuText(ourCpu)} vs ${cpuText(bareCpu)} a request)`
     );
   });
-  return `${label ? `${label}: ` : ''}bare ${fixed(median(c.bare.map((r) => r.rate)), 0)} ${unit}; ${parts.join('; ')}`;
+  return `${label ? `${label}: ` : ''}${baseline} ${fixed(median(c.bare.map((r) => r.rate)), 0)} ${unit}; ${parts.join('; ')}`;
 }
 
 interface Request {
@@ -1033,7 +1033,7 @@ async function postgresRow(dir: string, say: (line: string) => void): Promise<vo
         { url: sqlite.url, pid: sqlite.child.pid },
         work,
       );
-      lines.push(describe('', c, atLeast(0.4)));
+      lines.push(describe('', c, atLeast(0.4), 'req/s', 'SQLite node'));
     }
     say(
       `one PostgreSQL (+Redis) node vs one SQLite node of the same build, the 10-command guild list, ${CONNECTIONS} connections: ${lines.join(' | ')}`,
