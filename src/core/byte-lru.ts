@@ -47,6 +47,12 @@ interface Entry<V> {
 export class ByteLru<V> {
   /** Oldest first (a Map keeps insertion order); eviction spares the marked ones once. */
   private readonly entries = new Map<string, Entry<V>>();
+  /**
+   * The clock's hand: one iterator kept across evictions, at the oldest entry. A fresh
+   * `entries()` each time would walk again over every slot the evictions before it emptied (a
+   * Map keeps them until it is rehashed), which made each eviction cost as much as a scan.
+   */
+  private hand: IterableIterator<[string, Entry<V>]> | null = null;
   private readonly byTag = new Map<string, Set<string>>();
   private total = 0;
   /** Lookups (`get`) that found their key, and those that did not: the cache's hit ratio on /metrics. */
@@ -129,14 +135,30 @@ export class ByteLru<V> {
     this.entries.clear();
     this.byTag.clear();
     this.total = 0;
+    this.hand = null;
+  }
+
+  /**
+   * The entry at the hand, the hand moved past it. A Map's iterator follows deletions and
+   * insertions made after it was taken; once it has passed the newest entry it is done for good,
+   * and a new one starts from the oldest again.
+   */
+  private oldest(): [string, Entry<V>] | null {
+    for (let fresh = false; ; fresh = true) {
+      this.hand ??= this.entries.entries();
+      const next = this.hand.next();
+      if (!next.done) return next.value;
+      this.hand = null;
+      if (fresh) return null;
+    }
   }
 
   /** Drops entries until the total fits, never `kept` (the one just stored, which fits on its own). */
   private evict(kept: string): void {
     while (this.total > this.capBytes) {
-      const oldest = this.entries.entries().next();
-      if (oldest.done) return;
-      const [key, entry] = oldest.value;
+      const oldest = this.oldest();
+      if (!oldest) return;
+      const [key, entry] = oldest;
       if (entry.used || key === kept) {
         // Spared: to the newest end, unmarked. A pass unmarks every entry, so the next one evicts.
         entry.used = false;
