@@ -352,7 +352,7 @@ export class PostgresConnection {
       throw error;
     } finally {
       // Once committed (or rolled back), a read that ran meanwhile may have cached the old rows.
-      if (WROTE_CACHED.delete(client as unknown as pg.Client)) this.wroteCached();
+      if (WROTE_CACHED.delete(client)) this.wroteCached();
       client.release(broken);
     }
   }
