@@ -64,5 +64,7 @@ const TRUNCATED = `
 export const worldReadNotices: DatedMigration = {
   name: '2026-12-03-world-read-notices',
   sqlite: null,
-  postgres: [FUNCTION, TRUNCATED, ...NOTICED.map(([table, kind, column]) => triggersOf(table, kind, column))].join('\n'),
+  postgres: [FUNCTION, TRUNCATED, ...NOTICED.map(([table, kind, column]) => triggersOf(table, kind, column))].join(
+    '\n',
+  ),
 };
