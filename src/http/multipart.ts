@@ -510,7 +510,6 @@ async function readForm(
         size: file.size,
         head: file.head,
         chunks: () => piecesOf(pieces, hold, signal),
-        inMemory: pieces.every((piece) => Buffer.isBuffer(piece)),
       });
     }
   } catch (error) {

@@ -22,9 +22,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
    * The pieces go in transactions of little more than PUT_TRANSACTION_BYTES, the loop let go between them:
    * a 25 MiB upload in one transaction would hold the event loop (and every other request) for its
    * length. The last transaction holds the files' rows too, which make them found: an upload within
-   * that bound held in memory (most are) is written in that one transaction; a file whose pieces are
-   * read back from disk (`inMemory` false) is written a piece at a time, so that one is held at a
-   * time. A failure removes the pieces written.
+   * that bound (most are) is written in that one transaction. A failure removes the pieces written.
    */
   async putFiles(owner: AttachmentOwner, files: readonly AttachmentFile[]): Promise<void> {
     const insertFile = this.conn.sql(
@@ -50,8 +48,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
         for await (const chunk of file.chunks()) {
           batch.push({ id: file.id, seq: seq++, chunk });
           batchBytes += chunk.byteLength;
-          // Pieces read back from disk are written one by one: only one of them is held at a time.
-          if (file.inMemory === true && batchBytes <= PUT_TRANSACTION_BYTES) continue;
+          if (batchBytes <= PUT_TRANSACTION_BYTES) continue;
           this.conn.transaction(writeBatch);
           batchWritten();
           await yieldToOthers();
