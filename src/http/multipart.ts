@@ -31,7 +31,6 @@ import {
   UPLOAD_REQUEST_BYTES_MAX,
   UPLOAD_HELD_BYTES_MAX,
   UPLOAD_MEMORY_BYTES_MAX,
-  UPLOAD_NODE_MEMORY_BYTES_MAX,
 } from '../resources/attachments/rules/limits.js';
 import type { HttpTimeouts } from './limits.js';
 import { ATTACHMENT_FILE_INVALID } from '../core/io/codes.js';
@@ -91,23 +90,15 @@ function fileIndex(fieldname: string, position: number): number {
  */
 class UploadHold {
   private memoryLeft = UPLOAD_MEMORY_BYTES_MAX;
-  /** Bytes of the node's memory for uploads this request took (given back at `close`). */
-  private memoryTaken = 0;
   private folder: string | null = null;
   private spill: FileHandle | null = null;
   private spilled = 0;
   private closed = false;
 
-  constructor(private readonly space: UploadSpace) {}
-
-  /**
-   * Keeps `piece` in memory when the request's share and the node's allow, else appends it to the
-   * temporary file (then `piece` may be filled again): where it is.
-   */
+  /** Keeps `piece` in memory when the request's share allows, else appends it to the temporary file: where it is. */
   async keep(piece: Buffer): Promise<HeldPiece> {
-    if (piece.length <= this.memoryLeft && this.space.takeMemory(piece.length)) {
+    if (piece.length <= this.memoryLeft) {
       this.memoryLeft -= piece.length;
-      this.memoryTaken += piece.length;
       return piece;
     }
     if (!this.spill) await this.openSpill();
@@ -146,8 +137,6 @@ class UploadHold {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.space.giveMemory(this.memoryTaken);
-    this.memoryTaken = 0;
     await this.spill?.close().catch(() => undefined);
     if (this.folder !== null) await rm(this.folder, { recursive: true, force: true });
   }
@@ -166,8 +155,6 @@ class FilePieces extends Writable {
   head: Buffer = Buffer.alloc(0);
   private current: Buffer | null = null;
   private filled = 0;
-  /** A piece written to the temporary file already: filled again rather than a new one allocated. */
-  private spare: Buffer | null = null;
 
   constructor(
     private readonly requestBytesLeft: number,
@@ -183,8 +170,7 @@ class FilePieces extends Writable {
     }
     const full: Buffer[] = [];
     for (let at = 0; at < chunk.length;) {
-      this.current ??= this.spare ?? Buffer.allocUnsafe(ATTACHMENT_CHUNK_BYTES);
-      this.spare = null;
+      this.current ??= Buffer.allocUnsafe(ATTACHMENT_CHUNK_BYTES);
       const copied = chunk.copy(this.current, this.filled, at);
       this.filled += copied;
       at += copied;
@@ -203,9 +189,7 @@ class FilePieces extends Writable {
     for (const piece of pieces) {
       // The file's first bytes (IMAGE_HEADER_BYTES at most, within its first piece): what its image header is read from.
       if (this.pieces.length === 0) this.head = Buffer.from(piece.subarray(0, IMAGE_HEADER_BYTES));
-      const held = await this.hold.keep(piece);
-      if (held !== piece && piece.length === ATTACHMENT_CHUNK_BYTES) this.spare = piece;
-      this.pieces.push(held);
+      this.pieces.push(await this.hold.keep(piece));
     }
   }
 
@@ -290,24 +274,11 @@ export function checkBeforeUpload<R extends FastifyRequest = FastifyRequest>(
 export class UploadSpace {
   private held = 0;
   private reading = 0;
-  private memory = 0;
 
   constructor(
     readonly timeouts: Pick<HttpTimeouts, 'handlerTimeoutMs' | 'uploadProgressWindowMs'>,
     private readonly limit = UPLOAD_HELD_BYTES_MAX,
-    private readonly memoryLimit = UPLOAD_NODE_MEMORY_BYTES_MAX,
   ) {}
-
-  /** Takes `bytes` of the node's memory for uploads' pieces, or false when that would pass its bound (the piece then goes to disk). */
-  takeMemory(bytes: number): boolean {
-    if (this.memory + bytes > this.memoryLimit) return false;
-    this.memory += bytes;
-    return true;
-  }
-
-  giveMemory(bytes: number): void {
-    this.memory -= bytes;
-  }
 
   /** Takes `bytes` of the node's bound, or false when that would pass it. */
   take(bytes: number): boolean {
@@ -322,9 +293,9 @@ export class UploadSpace {
     this.reading -= 1;
   }
 
-  /** The uploads in progress (taken and not given back), the bytes they hold of the bound, and of the memory bound. */
-  get inProgress(): { uploads: number; bytes: number; memory: number } {
-    return { uploads: this.reading, bytes: this.held, memory: this.memory };
+  /** The uploads in progress (taken and not given back) and the bytes they hold of the bound. */
+  get inProgress(): { uploads: number; bytes: number } {
+    return { uploads: this.reading, bytes: this.held };
   }
 }
 
@@ -433,7 +404,7 @@ export async function withMessageBody<T>(
     throw apiError('ServiceUnavailable');
   }
   const watch = new UploadWatch(request, reply, space.timeouts.uploadProgressWindowMs);
-  const hold = new UploadHold(space);
+  const hold = new UploadHold();
   try {
     const body = await readForm(request, watch, hold, accessOf.get(request) ?? { mayAttach: true });
     watch.bodyRead();

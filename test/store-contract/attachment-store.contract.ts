@@ -67,7 +67,7 @@ export function describeAttachmentStoreContract(name: string, make: MakeStores):
 
     it('other work runs between the pieces of a large file being stored (the event loop is not held for a whole file)', async () => {
       const order: string[] = [];
-      // 5 MiB: past what one write may hold the loop for (SQLite writes about 1 MiB in one transaction).
+      // 5 MiB: past what one write may hold the loop for (SQLite writes up to 4 MiB in one transaction).
       const big = file(FILE_1, PIECE * 20);
       const pieces = big.chunks;
       let ticking = true;

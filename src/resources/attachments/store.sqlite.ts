@@ -9,17 +9,14 @@ function yieldToOthers(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/**
- * Bytes of pieces past which one transaction of `putFiles` is written before the loop runs others:
- * a 1 MiB file is one transaction with its row; what a larger one holds in memory meanwhile stays small.
- */
-const PUT_TRANSACTION_BYTES = 1024 * 1024;
+/** Most bytes of pieces one transaction of `putFiles` writes before it lets the loop run others. */
+const PUT_TRANSACTION_BYTES = 4 * 1024 * 1024;
 
 export class SqliteAttachmentStore implements AttachmentStore {
   constructor(private readonly conn: SqliteConnection) {}
 
   /**
-   * The pieces go in transactions of little more than PUT_TRANSACTION_BYTES, the loop let go between them:
+   * The pieces go in transactions of at most PUT_TRANSACTION_BYTES, the loop let go between them:
    * a 25 MiB upload in one transaction would hold the event loop (and every other request) for its
    * length. The last transaction holds the files' rows too, which make them found: an upload within
    * that bound (most are) is written in that one transaction. A failure removes the pieces written.
@@ -48,7 +45,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
         for await (const chunk of file.chunks()) {
           batch.push({ id: file.id, seq: seq++, chunk });
           batchBytes += chunk.byteLength;
-          if (batchBytes <= PUT_TRANSACTION_BYTES) continue;
+          if (batchBytes < PUT_TRANSACTION_BYTES) continue;
           this.conn.transaction(writeBatch);
           batchWritten();
           await yieldToOthers();

@@ -36,11 +36,6 @@ export const ATTACHMENT_CHUNK_BYTES = 256 * 1024;
  */
 export const UPLOAD_MEMORY_BYTES_MAX = 4 * 1024 * 1024;
 /**
- * Most bytes of uploads' pieces one node holds in memory at once, all requests together: past it,
- * a piece goes to its request's temporary file, so many concurrent uploads cost disk, not memory.
- */
-export const UPLOAD_NODE_MEMORY_BYTES_MAX = 16 * 1024 * 1024;
-/**
  * Most bytes of uploads one node holds at once (in memory and temporary files) while it reads and
  * stores them: twenty requests at v10's largest. A request that would pass it is refused before
  * its body is read (503, sent again later).
