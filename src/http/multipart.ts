@@ -2,19 +2,14 @@
  * Message bodies with files (`multipart/form-data`: `payload_json` and `files[n]`), read with
  * @fastify/multipart on the routes that declare `config: UPLOADS`; every other route answers a
  * multipart body with v10's invalid-content-type error, as before. Each file is read once, as it
- * arrives, into pieces of ATTACHMENT_CHUNK_BYTES (the pieces the attachment store writes), held in
- * memory up to UPLOAD_MEMORY_BYTES_MAX a request (no temporary file is written and read back for
- * most uploads), the rest of a larger one in a temporary file; past v10's bounds (per file, per request, ten files)
+ * arrives, into pieces of ATTACHMENT_CHUNK_BYTES (the pieces the attachment store writes), so no
+ * temporary file is written and read back; past v10's bounds (per file, per request, ten files)
  * the request is refused with 40005 or a 50035 tree, and the rest of its body is left to the
  * keep-alive hook (drained, or the connection closed). Who may send is checked before any part is
  * read (`checkBeforeUpload`); a node holds at most UPLOAD_HELD_BYTES_MAX of uploads at once; a
  * body is bound by its progress, not by one total deadline; and however the request ends its
- * pieces are let go (its temporary file, if any, removed and its descriptor closed) and its share
- * of the node's bound given back.
+ * pieces are let go and its share of the node's bound given back.
  */
-import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
@@ -30,7 +25,6 @@ import {
   UPLOAD_MIN_BYTES_PER_SECOND,
   UPLOAD_REQUEST_BYTES_MAX,
   UPLOAD_HELD_BYTES_MAX,
-  UPLOAD_MEMORY_BYTES_MAX,
 } from '../resources/attachments/rules/limits.js';
 import type { HttpTimeouts } from './limits.js';
 import { ATTACHMENT_FILE_INVALID } from '../core/io/codes.js';
@@ -84,82 +78,16 @@ function fileIndex(fieldname: string, position: number): number {
 }
 
 /**
- * Where one request's files are held while it is read: in memory up to UPLOAD_MEMORY_BYTES_MAX
- * (most uploads whole), the rest of a larger one in a temporary file, made only then (the files'
- * pieces appended to it, read back in order); `close` lets go of both, however the request ended.
- */
-class UploadHold {
-  private memoryLeft = UPLOAD_MEMORY_BYTES_MAX;
-  private folder: string | null = null;
-  private spill: FileHandle | null = null;
-  private spilled = 0;
-  private closed = false;
-
-  /** Keeps `piece` in memory when the request's share allows, else appends it to the temporary file: where it is. */
-  async keep(piece: Buffer): Promise<HeldPiece> {
-    if (piece.length <= this.memoryLeft) {
-      this.memoryLeft -= piece.length;
-      return piece;
-    }
-    if (!this.spill) await this.openSpill();
-    const at = this.spilled;
-    this.spilled += piece.length;
-    await this.spill!.write(piece, 0, piece.length, at);
-    return { at, length: piece.length };
-  }
-
-  /** Makes the temporary file, unless the request ended meanwhile (then nothing of it is left). */
-  private async openSpill(): Promise<void> {
-    if (this.closed) throw apiError('ServiceUnavailable');
-    const folder = await mkdtemp(join(tmpdir(), 'slashd-upload-'));
-    let spill: FileHandle | null = null;
-    try {
-      spill = await open(join(folder, 'spill'), 'w+');
-    } finally {
-      if (!spill || this.closed) {
-        await spill?.close();
-        await rm(folder, { recursive: true, force: true });
-      }
-    }
-    if (this.closed) throw apiError('ServiceUnavailable');
-    this.folder = folder;
-    this.spill = spill;
-  }
-
-  /** A held piece's bytes: as it is in memory, or read back from the temporary file. */
-  async read(piece: HeldPiece): Promise<Buffer> {
-    if (Buffer.isBuffer(piece)) return piece;
-    if (!this.spill) throw apiError('ServiceUnavailable');
-    const bytes = Buffer.allocUnsafe(piece.length);
-    const { bytesRead } = await this.spill.read(bytes, 0, piece.length, piece.at);
-    return bytes.subarray(0, bytesRead);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.spill?.close().catch(() => undefined);
-    if (this.folder !== null) await rm(this.folder, { recursive: true, force: true });
-  }
-}
-
-/** A piece of a file: its bytes in memory, or where they are in the request's temporary file. */
-type HeldPiece = Buffer | { readonly at: number; readonly length: number };
-
-/**
  * A file read as it arrives into pieces of ATTACHMENT_CHUNK_BYTES (each copied once, into its
  * piece), refused past its own bound and the request's: what the attachment store writes, as is.
  */
 class FilePieces extends Writable {
   size = 0;
-  readonly pieces: HeldPiece[] = [];
-  head: Buffer = Buffer.alloc(0);
+  readonly pieces: Buffer[] = [];
   private current: Buffer | null = null;
   private filled = 0;
 
-  constructor(
-    private readonly requestBytesLeft: number,
-    private readonly hold: UploadHold,
-  ) {
+  constructor(private readonly requestBytesLeft: number) {
     super();
   }
 
@@ -168,50 +96,40 @@ class FilePieces extends Writable {
     if (this.size > ATTACHMENT_FILE_BYTES_MAX || this.size > this.requestBytesLeft) {
       return done(apiError('UploadTooLarge'));
     }
-    const full: Buffer[] = [];
     for (let at = 0; at < chunk.length;) {
       this.current ??= Buffer.allocUnsafe(ATTACHMENT_CHUNK_BYTES);
       const copied = chunk.copy(this.current, this.filled, at);
       this.filled += copied;
       at += copied;
-      if (this.filled === ATTACHMENT_CHUNK_BYTES) full.push(this.endPiece());
+      if (this.filled === ATTACHMENT_CHUNK_BYTES) this.endPiece();
     }
-    if (full.length === 0) return done();
-    this.keepAll(full).then(() => done(), done);
+    done();
   }
 
   override _final(done: (error?: Error | null) => void): void {
-    if (this.filled === 0) return done();
-    this.keepAll([this.endPiece()]).then(() => done(), done);
-  }
-
-  private async keepAll(pieces: Buffer[]): Promise<void> {
-    for (const piece of pieces) {
-      // The file's first bytes (IMAGE_HEADER_BYTES at most, within its first piece): what its image header is read from.
-      if (this.pieces.length === 0) this.head = Buffer.from(piece.subarray(0, IMAGE_HEADER_BYTES));
-      this.pieces.push(await this.hold.keep(piece));
-    }
+    if (this.filled > 0) this.endPiece();
+    done();
   }
 
   /** The piece being filled is done: a last, shorter one keeps only its bytes. */
-  private endPiece(): Buffer {
+  private endPiece(): void {
     const piece = this.current!;
-    const done = this.filled === piece.length ? piece : Buffer.from(piece.subarray(0, this.filled));
+    this.pieces.push(this.filled === piece.length ? piece : Buffer.from(piece.subarray(0, this.filled)));
     this.current = null;
     this.filled = 0;
-    return done;
+  }
+
+  /** The file's first bytes (IMAGE_HEADER_BYTES at most, within its first piece): what its image header is read from. */
+  get head(): Buffer {
+    return this.pieces[0]?.subarray(0, IMAGE_HEADER_BYTES) ?? Buffer.alloc(0);
   }
 }
 
 /** The file's pieces in order; refused once the upload's request has ended early (its deadline passed). */
-async function* piecesOf(
-  pieces: readonly HeldPiece[],
-  hold: UploadHold,
-  signal: AbortSignal,
-): AsyncIterable<Uint8Array> {
+function* piecesOf(pieces: readonly Buffer[], signal: AbortSignal): Iterable<Uint8Array> {
   for (const piece of pieces) {
     signal.throwIfAborted();
-    yield Buffer.isBuffer(piece) ? piece : await hold.read(piece);
+    yield piece;
   }
 }
 
@@ -404,9 +322,8 @@ export async function withMessageBody<T>(
     throw apiError('ServiceUnavailable');
   }
   const watch = new UploadWatch(request, reply, space.timeouts.uploadProgressWindowMs);
-  const hold = new UploadHold();
   try {
-    const body = await readForm(request, watch, hold, accessOf.get(request) ?? { mayAttach: true });
+    const body = await readForm(request, watch, accessOf.get(request) ?? { mayAttach: true });
     watch.bodyRead();
     // An answer already given (the client gone meanwhile) leaves nothing to do.
     watch.signal.throwIfAborted();
@@ -421,17 +338,11 @@ export async function withMessageBody<T>(
     }
   } finally {
     watch.end();
-    await hold.close();
     space.give(held);
   }
 }
 
-async function readForm(
-  request: FastifyRequest,
-  watch: UploadWatch,
-  hold: UploadHold,
-  access: UploadAccess,
-): Promise<MessageBody> {
+async function readForm(request: FastifyRequest, watch: UploadWatch, access: UploadAccess): Promise<MessageBody> {
   const files: IncomingFile[] = [];
   const fields = nullRecordFrom(new Map<string, string>());
   let payload: unknown;
@@ -469,7 +380,7 @@ async function readForm(
         throw invalidFormBody([issue([part.fieldname], ATTACHMENT_FILE_INVALID, 'A file index may be given once.')]);
       }
       seen.add(index);
-      const file = new FilePieces(UPLOAD_FILES_BYTES_MAX - fileBytes, hold);
+      const file = new FilePieces(UPLOAD_FILES_BYTES_MAX - fileBytes);
       // Aborting destroys every stream of the pipeline: the part stops being read.
       await pipeline(part.file, file, { signal });
       fileBytes += file.size;
@@ -480,7 +391,7 @@ async function readForm(
         content_type: part.mimetype || null,
         size: file.size,
         head: file.head,
-        chunks: () => piecesOf(pieces, hold, signal),
+        chunks: () => piecesOf(pieces, signal),
       });
     }
   } catch (error) {

@@ -1,10 +1,9 @@
 /**
  * However an upload ends, it leaves nothing behind, over raw sockets: a stalled body (all but its
  * last bytes sent) is cut off and a body cut by the client is dropped, and after either the node
- * holds nothing of it (its share of UPLOAD_HELD_BYTES_MAX given back); an upload within
- * UPLOAD_MEMORY_BYTES_MAX writes no temporary file (`slashd-upload-*`), a larger one's (the rest
- * of its bytes, stored intact) goes with its request, its descriptor of this process (the server
- * runs in it) closed, also when its client cuts it; a caller who may not see the channel, or who holds an
+ * holds nothing of it (its share of UPLOAD_HELD_BYTES_MAX given back); no upload ever writes a
+ * temporary file (`slashd-upload-*`) nor holds a descriptor of this process (the server runs in
+ * it) into the temporary folder; a caller who may not see the channel, or who holds an
  * unknown interaction token, is refused while still sending, nothing held; a file
  * part from a caller without ATTACH_FILES is refused before it is written (POST and PATCH); a
  * request cut off by its deadline wrote nothing (no message in the history, no MESSAGE_CREATE); a
@@ -22,7 +21,7 @@ import { GatewayClient } from '../../../test/helpers/gateway-client.js';
 import { dropSchema, freshSchemaName, postgresConnectionString } from '../../../test/helpers/postgres.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { BOT, CAROL_TOKEN, DEMO_APP_ID, DEMO_BOT_TOKEN, GENERAL, NSFW_LOUNGE } from '../../../test/helpers/world.js';
-import { UPLOAD_FILES_BYTES_MAX, UPLOAD_HELD_BYTES_MAX, UPLOAD_MEMORY_BYTES_MAX } from './rules/limits.js';
+import { UPLOAD_FILES_BYTES_MAX, UPLOAD_HELD_BYTES_MAX } from './rules/limits.js';
 
 type Json = any;
 
@@ -201,37 +200,6 @@ for (const store of ['SQLite', 'PostgreSQL'] as const) {
       raw.socket.destroy();
       await nothingLeft(server);
       assert.ok(!(await history(server)).some((m: Json) => m.content === 'dropped'));
-    });
-
-    test('an upload past UPLOAD_MEMORY_BYTES_MAX holds the rest in a temporary file: stored intact, the file gone after', async () => {
-      const bytes = Buffer.alloc(UPLOAD_MEMORY_BYTES_MAX + 2 * 1024 * 1024 + 123);
-      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + (i >> 12)) & 0xff;
-      const form = new FormData();
-      form.append('payload_json', JSON.stringify({ content: 'spilled' }));
-      form.append('files[0]', new Blob([bytes]), 'big.bin');
-      const response = await fetch(`${server.api}/channels/${GENERAL}/messages`, {
-        method: 'POST',
-        headers: { authorization: BOT },
-        body: form,
-      });
-      const sent = (await response.json()) as Json;
-      assert.equal(response.status, 200, JSON.stringify(sent));
-      assert.equal(sent.attachments[0].size, bytes.length);
-      await nothingLeft(server);
-      const served = await fetch(sent.attachments[0].url);
-      assert.equal(served.status, 200);
-      assert.ok(Buffer.from(await served.arrayBuffer()).equals(bytes), 'the bytes served are the bytes sent');
-    });
-
-    test('an upload cut by its client once it holds a temporary file leaves nothing', async () => {
-      const body = multipart('cut spilled', 3 * UPLOAD_MEMORY_BYTES_MAX);
-      const raw = await open(server);
-      await write(raw, requestHead(server, `/channels/${GENERAL}/messages`, BOT, body.length));
-      await write(raw, body.subarray(0, 2 * UPLOAD_MEMORY_BYTES_MAX));
-      await until(() => uploadDescriptors().length > 0, 'the upload to hold a temporary file open');
-      raw.socket.destroy();
-      await nothingLeft(server);
-      assert.ok(!(await history(server)).some((m: Json) => m.content === 'cut spilled'));
     });
 
     test('a user who cannot see the channel is refused while still sending; nothing is held', async () => {

@@ -30,15 +30,9 @@ export const ATTACHMENT_DESCRIPTION_LENGTH_MAX = 1024;
 /** Bytes of one stored piece of a file: uploads are written and served piece by piece, never whole. */
 export const ATTACHMENT_CHUNK_BYTES = 256 * 1024;
 /**
- * Most bytes of one request's files held in memory while it is read and stored (in pieces of
- * ATTACHMENT_CHUNK_BYTES): most uploads whole, never written to disk and read back; the rest of a
- * larger request goes to a temporary file. Memory per upload stays bounded whatever its size.
- */
-export const UPLOAD_MEMORY_BYTES_MAX = 4 * 1024 * 1024;
-/**
- * Most bytes of uploads one node holds at once (in memory and temporary files) while it reads and
- * stores them: twenty requests at v10's largest. A request that would pass it is refused before
- * its body is read (503, sent again later).
+ * Most bytes of uploads one node holds at once while it reads and stores them (each file in
+ * pieces of ATTACHMENT_CHUNK_BYTES, none on disk): twenty requests at v10's largest. A request
+ * that would pass it is refused before its body is read (503, sent again later).
  */
 export const UPLOAD_HELD_BYTES_MAX = 20 * UPLOAD_FILES_BYTES_MAX;
 /**
