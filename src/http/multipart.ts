@@ -1,16 +1,20 @@
 /**
  * Message bodies with files (`multipart/form-data`: `payload_json` and `files[n]`), read with
  * @fastify/multipart on the routes that declare `config: UPLOADS`; every other route answers a
- * multipart body with v10's invalid-content-type error, as before. Each file is read once, as it
- * arrives, into pieces of ATTACHMENT_CHUNK_BYTES (the pieces the attachment store writes), so no
- * temporary file is written and read back; past v10's bounds (per file, per request, ten files)
- * the request is refused with 40005 or a 50035 tree, and the rest of its body is left to the
- * keep-alive hook (drained, or the connection closed). Who may send is checked before any part is
- * read (`checkBeforeUpload`); a node holds at most UPLOAD_HELD_BYTES_MAX of uploads at once; a
- * body is bound by its progress, not by one total deadline; and however the request ends its
- * pieces are let go and its share of the node's bound given back.
+ * multipart body with v10's invalid-content-type error, as before. Each file is streamed to a
+ * temporary file as it arrives (its first bytes kept for the image header), so no upload is held in
+ * memory; past v10's bounds (per file, per request, ten files) the request is refused with 40005 or
+ * a 50035 tree, and the rest of its body is left to the keep-alive hook (drained, or the
+ * connection closed). Who may send is checked before any part is read (`checkBeforeUpload`); a
+ * node holds at most UPLOAD_TEMP_BYTES_MAX in temporary files; a body is bound by its progress,
+ * not by one total deadline; and however the request ends its temporary files go, their
+ * descriptors closed.
  */
-import { Writable } from 'node:stream';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -24,7 +28,7 @@ import {
   UPLOAD_PARTS_MAX,
   UPLOAD_MIN_BYTES_PER_SECOND,
   UPLOAD_REQUEST_BYTES_MAX,
-  UPLOAD_HELD_BYTES_MAX,
+  UPLOAD_TEMP_BYTES_MAX,
 } from '../resources/attachments/rules/limits.js';
 import type { HttpTimeouts } from './limits.js';
 import { ATTACHMENT_FILE_INVALID } from '../core/io/codes.js';
@@ -58,12 +62,12 @@ export interface MessageBody {
   readonly files: readonly IncomingFile[];
 }
 
-/** Seconds a client is told to wait when the node holds as many uploads as it may. */
+/** Seconds a client is told to wait when the node's temporary disk for uploads is full. */
 const UPLOAD_SPACE_RETRY_AFTER_S = 1;
 
 /** Lets the routes of `api` that declare `UPLOADS` read multipart bodies, in `space`; the others refuse them. */
 export async function acceptUploads(api: FastifyInstance, space: UploadSpace): Promise<void> {
-  if (!api.hasDecorator('slashdUploads')) api.decorate('slashdUploads', space);
+  api.decorate('slashdUploads', space);
   await api.register(fastifyMultipart, { throwFileSizeLimit: true });
   api.addHook('preValidation', (request, _reply, done) => {
     if (request.isMultipart() && request.routeOptions.config.uploads !== true) return done(invalidContentType());
@@ -77,59 +81,51 @@ function fileIndex(fieldname: string, position: number): number {
   return match ? Number(match[1]) : position;
 }
 
-/**
- * A file read as it arrives into pieces of ATTACHMENT_CHUNK_BYTES (each copied once, into its
- * piece), refused past its own bound and the request's: what the attachment store writes, as is.
- */
-class FilePieces extends Writable {
+/** Counts a file's bytes and keeps its first ones, refusing it past its own bound and the request's. */
+class FileMeter extends Transform {
   size = 0;
-  readonly pieces: Buffer[] = [];
-  private current: Buffer | null = null;
-  private filled = 0;
+  private readonly headParts: Buffer[] = [];
+  private headBytes = 0;
 
   constructor(private readonly requestBytesLeft: number) {
     super();
   }
 
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
     if (this.size > ATTACHMENT_FILE_BYTES_MAX || this.size > this.requestBytesLeft) {
       return done(apiError('UploadTooLarge'));
     }
-    for (let at = 0; at < chunk.length;) {
-      this.current ??= Buffer.allocUnsafe(ATTACHMENT_CHUNK_BYTES);
-      const copied = chunk.copy(this.current, this.filled, at);
-      this.filled += copied;
-      at += copied;
-      if (this.filled === ATTACHMENT_CHUNK_BYTES) this.endPiece();
+    if (this.headBytes < IMAGE_HEADER_BYTES) {
+      const part = chunk.subarray(0, IMAGE_HEADER_BYTES - this.headBytes);
+      this.headParts.push(Buffer.from(part));
+      this.headBytes += part.length;
     }
-    done();
+    done(null, chunk);
   }
 
-  override _final(done: (error?: Error | null) => void): void {
-    if (this.filled > 0) this.endPiece();
-    done();
-  }
-
-  /** The piece being filled is done: a last, shorter one keeps only its bytes. */
-  private endPiece(): void {
-    const piece = this.current!;
-    this.pieces.push(this.filled === piece.length ? piece : Buffer.from(piece.subarray(0, this.filled)));
-    this.current = null;
-    this.filled = 0;
-  }
-
-  /** The file's first bytes (IMAGE_HEADER_BYTES at most, within its first piece): what its image header is read from. */
   get head(): Buffer {
-    return this.pieces[0]?.subarray(0, IMAGE_HEADER_BYTES) ?? Buffer.alloc(0);
+    return Buffer.concat(this.headParts);
   }
 }
 
-/** The file's pieces in order; refused once the upload's request has ended early (its deadline passed). */
-function* piecesOf(pieces: readonly Buffer[], signal: AbortSignal): Iterable<Uint8Array> {
-  for (const piece of pieces) {
-    signal.throwIfAborted();
-    yield piece;
+/**
+ * A temporary file's bytes in ATTACHMENT_CHUNK_BYTES pieces, read asynchronously (other requests
+ * run between pieces); refused once the upload's request has ended early (its deadline passed).
+ */
+async function* piecesOf(path: string, signal: AbortSignal): AsyncIterable<Uint8Array> {
+  signal.throwIfAborted();
+  const file = await open(path, 'r');
+  try {
+    for (;;) {
+      const piece = Buffer.allocUnsafe(ATTACHMENT_CHUNK_BYTES);
+      const { bytesRead } = await file.read(piece, 0, ATTACHMENT_CHUNK_BYTES, null);
+      signal.throwIfAborted();
+      if (bytesRead === 0) return;
+      yield piece.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
   }
 }
 
@@ -188,32 +184,24 @@ export function checkBeforeUpload<R extends FastifyRequest = FastifyRequest>(
   };
 }
 
-/** The bytes one node's uploads hold while they are read and stored, and the timeouts they keep. */
+/** The temporary disk one node's uploads hold, and the timeouts they keep. */
 export class UploadSpace {
   private held = 0;
-  private reading = 0;
 
   constructor(
     readonly timeouts: Pick<HttpTimeouts, 'handlerTimeoutMs' | 'uploadProgressWindowMs'>,
-    private readonly limit = UPLOAD_HELD_BYTES_MAX,
+    private readonly limit = UPLOAD_TEMP_BYTES_MAX,
   ) {}
 
-  /** Takes `bytes` of the node's bound, or false when that would pass it. */
+  /** Takes `bytes` of the node's temporary disk, or false when that would pass its bound. */
   take(bytes: number): boolean {
     if (this.held + bytes > this.limit) return false;
     this.held += bytes;
-    this.reading += 1;
     return true;
   }
 
   give(bytes: number): void {
     this.held -= bytes;
-    this.reading -= 1;
-  }
-
-  /** The uploads in progress (taken and not given back) and the bytes they hold of the bound. */
-  get inProgress(): { uploads: number; bytes: number } {
-    return { uploads: this.reading, bytes: this.held };
   }
 }
 
@@ -300,9 +288,9 @@ class UploadWatch {
 
 /**
  * The message body of a request: its JSON as it is, or its multipart form read to its end, with
- * the files' pieces in memory. `work` runs with it; however the request ends (an answer, a
- * refusal, a deadline, the client gone), its share of the node's bound is given back, and once an
- * early answer was given `work` does not start or store files.
+ * the files on disk. `work` runs with it; however the request ends (an answer, a refusal, a
+ * deadline, the client gone), the temporary files are removed and their descriptors closed, and
+ * once an early answer was given `work` does not start or store files.
  */
 export async function withMessageBody<T>(
   request: FastifyRequest,
@@ -322,8 +310,10 @@ export async function withMessageBody<T>(
     throw apiError('ServiceUnavailable');
   }
   const watch = new UploadWatch(request, reply, space.timeouts.uploadProgressWindowMs);
+  let folder: string | undefined;
   try {
-    const body = await readForm(request, watch, accessOf.get(request) ?? { mayAttach: true });
+    folder = await mkdtemp(join(tmpdir(), 'slashd-upload-'));
+    const body = await readForm(request, folder, watch, accessOf.get(request) ?? { mayAttach: true });
     watch.bodyRead();
     // An answer already given (the client gone meanwhile) leaves nothing to do.
     watch.signal.throwIfAborted();
@@ -338,11 +328,17 @@ export async function withMessageBody<T>(
     }
   } finally {
     watch.end();
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
     space.give(held);
   }
 }
 
-async function readForm(request: FastifyRequest, watch: UploadWatch, access: UploadAccess): Promise<MessageBody> {
+async function readForm(
+  request: FastifyRequest,
+  folder: string,
+  watch: UploadWatch,
+  access: UploadAccess,
+): Promise<MessageBody> {
   const files: IncomingFile[] = [];
   const fields = nullRecordFrom(new Map<string, string>());
   let payload: unknown;
@@ -380,18 +376,19 @@ async function readForm(request: FastifyRequest, watch: UploadWatch, access: Upl
         throw invalidFormBody([issue([part.fieldname], ATTACHMENT_FILE_INVALID, 'A file index may be given once.')]);
       }
       seen.add(index);
-      const file = new FilePieces(UPLOAD_FILES_BYTES_MAX - fileBytes);
-      // Aborting destroys every stream of the pipeline: the part stops being read.
-      await pipeline(part.file, file, { signal });
-      fileBytes += file.size;
-      const { pieces } = file;
+      const target = join(folder, String(files.length));
+      const meter = new FileMeter(UPLOAD_FILES_BYTES_MAX - fileBytes);
+      // Aborting destroys every stream of the pipeline: the temporary file's descriptor closes with it.
+      await pipeline(part.file, meter, createWriteStream(target), { signal });
+      fileBytes += meter.size;
+      const head = meter.head;
       files.push({
         index,
         filename: part.filename,
         content_type: part.mimetype || null,
-        size: file.size,
-        head: file.head,
-        chunks: () => piecesOf(pieces, signal),
+        size: meter.size,
+        head,
+        chunks: () => piecesOf(target, signal),
       });
     }
   } catch (error) {

@@ -32,7 +32,7 @@ import { readRefreshRequest, type RefreshedUrl } from './rules/refresh-urls.js';
 /** A file of the request, read to its end: what the core plans with, and its bytes piece by piece. */
 export interface IncomingFile extends UploadedFile {
   /** The file's pieces, each at most ATTACHMENT_CHUNK_BYTES, in order; may be iterated more than once. */
-  readonly chunks: () => AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  readonly chunks: () => AsyncIterable<Uint8Array>;
 }
 
 /** What a message's body says of its files, and the files that came with it. */
