@@ -1,21 +1,20 @@
 /**
  * Message bodies with files (`multipart/form-data`: `payload_json` and `files[n]`), read with
  * @fastify/multipart on the routes that declare `config: UPLOADS`; every other route answers a
- * multipart body with v10's invalid-content-type error, as before. Each file is read once, as it
- * arrives, into pieces of ATTACHMENT_CHUNK_BYTES (the pieces the attachment store writes), held in
- * memory up to UPLOAD_MEMORY_BYTES_MAX a request (no temporary file is written and read back for
- * most uploads), the rest of a larger one in a temporary file; past v10's bounds (per file, per request, ten files)
- * the request is refused with 40005 or a 50035 tree, and the rest of its body is left to the
- * keep-alive hook (drained, or the connection closed). Who may send is checked before any part is
- * read (`checkBeforeUpload`); a node holds at most UPLOAD_HELD_BYTES_MAX of uploads at once; a
- * body is bound by its progress, not by one total deadline; and however the request ends its
- * pieces are let go (its temporary file, if any, removed and its descriptor closed) and its share
- * of the node's bound given back.
+ * multipart body with v10's invalid-content-type error, as before. Each file is streamed to a
+ * temporary file as it arrives (its first bytes kept for the image header), so no upload is held in
+ * memory; past v10's bounds (per file, per request, ten files) the request is refused with 40005 or
+ * a 50035 tree, and the rest of its body is left to the keep-alive hook (drained, or the
+ * connection closed). Who may send is checked before any part is read (`checkBeforeUpload`); a
+ * node holds at most UPLOAD_TEMP_BYTES_MAX in temporary files; a body is bound by its progress,
+ * not by one total deadline; and however the request ends its temporary files go, their
+ * descriptors closed.
  */
-import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,9 +28,7 @@ import {
   UPLOAD_PARTS_MAX,
   UPLOAD_MIN_BYTES_PER_SECOND,
   UPLOAD_REQUEST_BYTES_MAX,
-  UPLOAD_HELD_BYTES_MAX,
-  UPLOAD_MEMORY_BYTES_MAX,
-  UPLOAD_NODE_MEMORY_BYTES_MAX,
+  UPLOAD_TEMP_BYTES_MAX,
 } from '../resources/attachments/rules/limits.js';
 import type { HttpTimeouts } from './limits.js';
 import { ATTACHMENT_FILE_INVALID } from '../core/io/codes.js';
@@ -65,12 +62,12 @@ export interface MessageBody {
   readonly files: readonly IncomingFile[];
 }
 
-/** Seconds a client is told to wait when the node holds as many uploads as it may. */
+/** Seconds a client is told to wait when the node's temporary disk for uploads is full. */
 const UPLOAD_SPACE_RETRY_AFTER_S = 1;
 
 /** Lets the routes of `api` that declare `UPLOADS` read multipart bodies, in `space`; the others refuse them. */
 export async function acceptUploads(api: FastifyInstance, space: UploadSpace): Promise<void> {
-  if (!api.hasDecorator('slashdUploads')) api.decorate('slashdUploads', space);
+  api.decorate('slashdUploads', space);
   await api.register(fastifyMultipart, { throwFileSizeLimit: true });
   api.addHook('preValidation', (request, _reply, done) => {
     if (request.isMultipart() && request.routeOptions.config.uploads !== true) return done(invalidContentType());
@@ -84,150 +81,51 @@ function fileIndex(fieldname: string, position: number): number {
   return match ? Number(match[1]) : position;
 }
 
-/**
- * Where one request's files are held while it is read: in memory up to UPLOAD_MEMORY_BYTES_MAX
- * (most uploads whole), the rest of a larger one in a temporary file, made only then (the files'
- * pieces appended to it, read back in order); `close` lets go of both, however the request ended.
- */
-class UploadHold {
-  private memoryLeft = UPLOAD_MEMORY_BYTES_MAX;
-  /** Bytes of the node's memory for uploads this request took (given back at `close`). */
-  private memoryTaken = 0;
-  private folder: string | null = null;
-  private spill: FileHandle | null = null;
-  private spilled = 0;
-  private closed = false;
-
-  constructor(private readonly space: UploadSpace) {}
-
-  /**
-   * Keeps `piece` in memory when the request's share and the node's allow, else appends it to the
-   * temporary file (then `piece` may be filled again): where it is.
-   */
-  async keep(piece: Buffer): Promise<HeldPiece> {
-    if (piece.length <= this.memoryLeft && this.space.takeMemory(piece.length)) {
-      this.memoryLeft -= piece.length;
-      this.memoryTaken += piece.length;
-      return piece;
-    }
-    if (!this.spill) await this.openSpill();
-    const at = this.spilled;
-    this.spilled += piece.length;
-    await this.spill!.write(piece, 0, piece.length, at);
-    return { at, length: piece.length };
-  }
-
-  /** Makes the temporary file, unless the request ended meanwhile (then nothing of it is left). */
-  private async openSpill(): Promise<void> {
-    if (this.closed) throw apiError('ServiceUnavailable');
-    const folder = await mkdtemp(join(tmpdir(), 'slashd-upload-'));
-    let spill: FileHandle | null = null;
-    try {
-      spill = await open(join(folder, 'spill'), 'w+');
-    } finally {
-      if (!spill || this.closed) {
-        await spill?.close();
-        await rm(folder, { recursive: true, force: true });
-      }
-    }
-    if (this.closed) throw apiError('ServiceUnavailable');
-    this.folder = folder;
-    this.spill = spill;
-  }
-
-  /** A held piece's bytes: as it is in memory, or read back from the temporary file. */
-  async read(piece: HeldPiece): Promise<Buffer> {
-    if (Buffer.isBuffer(piece)) return piece;
-    if (!this.spill) throw apiError('ServiceUnavailable');
-    const bytes = Buffer.allocUnsafe(piece.length);
-    const { bytesRead } = await this.spill.read(bytes, 0, piece.length, piece.at);
-    return bytes.subarray(0, bytesRead);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.space.giveMemory(this.memoryTaken);
-    this.memoryTaken = 0;
-    await this.spill?.close().catch(() => undefined);
-    if (this.folder !== null) await rm(this.folder, { recursive: true, force: true });
-  }
-}
-
-/** A piece of a file: its bytes in memory, or where they are in the request's temporary file. */
-type HeldPiece = Buffer | { readonly at: number; readonly length: number };
-
-/**
- * A file read as it arrives into pieces of ATTACHMENT_CHUNK_BYTES (each copied once, into its
- * piece), refused past its own bound and the request's: what the attachment store writes, as is.
- */
-class FilePieces extends Writable {
+/** Counts a file's bytes and keeps its first ones, refusing it past its own bound and the request's. */
+class FileMeter extends Transform {
   size = 0;
-  readonly pieces: HeldPiece[] = [];
-  head: Buffer = Buffer.alloc(0);
-  private current: Buffer | null = null;
-  private filled = 0;
-  /** A piece written to the temporary file already: filled again rather than a new one allocated. */
-  private spare: Buffer | null = null;
+  private readonly headParts: Buffer[] = [];
+  private headBytes = 0;
 
-  constructor(
-    private readonly requestBytesLeft: number,
-    private readonly hold: UploadHold,
-  ) {
+  constructor(private readonly requestBytesLeft: number) {
     super();
   }
 
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
     if (this.size > ATTACHMENT_FILE_BYTES_MAX || this.size > this.requestBytesLeft) {
       return done(apiError('UploadTooLarge'));
     }
-    const full: Buffer[] = [];
-    for (let at = 0; at < chunk.length;) {
-      this.current ??= this.spare ?? Buffer.allocUnsafe(ATTACHMENT_CHUNK_BYTES);
-      this.spare = null;
-      const copied = chunk.copy(this.current, this.filled, at);
-      this.filled += copied;
-      at += copied;
-      if (this.filled === ATTACHMENT_CHUNK_BYTES) full.push(this.endPiece());
+    if (this.headBytes < IMAGE_HEADER_BYTES) {
+      const part = chunk.subarray(0, IMAGE_HEADER_BYTES - this.headBytes);
+      this.headParts.push(Buffer.from(part));
+      this.headBytes += part.length;
     }
-    if (full.length === 0) return done();
-    this.keepAll(full).then(() => done(), done);
+    done(null, chunk);
   }
 
-  override _final(done: (error?: Error | null) => void): void {
-    if (this.filled === 0) return done();
-    this.keepAll([this.endPiece()]).then(() => done(), done);
-  }
-
-  private async keepAll(pieces: Buffer[]): Promise<void> {
-    for (const piece of pieces) {
-      // The file's first bytes (IMAGE_HEADER_BYTES at most, within its first piece): what its image header is read from.
-      if (this.pieces.length === 0) this.head = Buffer.from(piece.subarray(0, IMAGE_HEADER_BYTES));
-      const held = await this.hold.keep(piece);
-      if (held !== piece && piece.length === ATTACHMENT_CHUNK_BYTES) this.spare = piece;
-      this.pieces.push(held);
-    }
-  }
-
-  /** The piece being filled is done: a last, shorter one keeps only its bytes. */
-  private endPiece(): Buffer {
-    const piece = this.current!;
-    const done = this.filled === piece.length ? piece : Buffer.from(piece.subarray(0, this.filled));
-    this.current = null;
-    this.filled = 0;
-    return done;
+  get head(): Buffer {
+    return Buffer.concat(this.headParts);
   }
 }
 
-/** The file's pieces in order; refused once the upload's request has ended early (its deadline passed). */
-async function* piecesOf(
-  pieces: readonly HeldPiece[],
-  hold: UploadHold,
-  signal: AbortSignal,
-): AsyncIterable<Uint8Array> {
-  for (const piece of pieces) {
-    signal.throwIfAborted();
-    yield Buffer.isBuffer(piece) ? piece : await hold.read(piece);
+/**
+ * A temporary file's bytes in ATTACHMENT_CHUNK_BYTES pieces, read asynchronously (other requests
+ * run between pieces); refused once the upload's request has ended early (its deadline passed).
+ */
+async function* piecesOf(path: string, signal: AbortSignal): AsyncIterable<Uint8Array> {
+  signal.throwIfAborted();
+  const file = await open(path, 'r');
+  try {
+    for (;;) {
+      const piece = Buffer.allocUnsafe(ATTACHMENT_CHUNK_BYTES);
+      const { bytesRead } = await file.read(piece, 0, ATTACHMENT_CHUNK_BYTES, null);
+      signal.throwIfAborted();
+      if (bytesRead === 0) return;
+      yield piece.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
   }
 }
 
@@ -286,45 +184,24 @@ export function checkBeforeUpload<R extends FastifyRequest = FastifyRequest>(
   };
 }
 
-/** The bytes one node's uploads hold while they are read and stored, and the timeouts they keep. */
+/** The temporary disk one node's uploads hold, and the timeouts they keep. */
 export class UploadSpace {
   private held = 0;
-  private reading = 0;
-  private memory = 0;
 
   constructor(
     readonly timeouts: Pick<HttpTimeouts, 'handlerTimeoutMs' | 'uploadProgressWindowMs'>,
-    private readonly limit = UPLOAD_HELD_BYTES_MAX,
-    private readonly memoryLimit = UPLOAD_NODE_MEMORY_BYTES_MAX,
+    private readonly limit = UPLOAD_TEMP_BYTES_MAX,
   ) {}
 
-  /** Takes `bytes` of the node's memory for uploads' pieces, or false when that would pass its bound (the piece then goes to disk). */
-  takeMemory(bytes: number): boolean {
-    if (this.memory + bytes > this.memoryLimit) return false;
-    this.memory += bytes;
-    return true;
-  }
-
-  giveMemory(bytes: number): void {
-    this.memory -= bytes;
-  }
-
-  /** Takes `bytes` of the node's bound, or false when that would pass it. */
+  /** Takes `bytes` of the node's temporary disk, or false when that would pass its bound. */
   take(bytes: number): boolean {
     if (this.held + bytes > this.limit) return false;
     this.held += bytes;
-    this.reading += 1;
     return true;
   }
 
   give(bytes: number): void {
     this.held -= bytes;
-    this.reading -= 1;
-  }
-
-  /** The uploads in progress (taken and not given back), the bytes they hold of the bound, and of the memory bound. */
-  get inProgress(): { uploads: number; bytes: number; memory: number } {
-    return { uploads: this.reading, bytes: this.held, memory: this.memory };
   }
 }
 
@@ -411,9 +288,9 @@ class UploadWatch {
 
 /**
  * The message body of a request: its JSON as it is, or its multipart form read to its end, with
- * the files' pieces in memory. `work` runs with it; however the request ends (an answer, a
- * refusal, a deadline, the client gone), its share of the node's bound is given back, and once an
- * early answer was given `work` does not start or store files.
+ * the files on disk. `work` runs with it; however the request ends (an answer, a refusal, a
+ * deadline, the client gone), the temporary files are removed and their descriptors closed, and
+ * once an early answer was given `work` does not start or store files.
  */
 export async function withMessageBody<T>(
   request: FastifyRequest,
@@ -433,9 +310,10 @@ export async function withMessageBody<T>(
     throw apiError('ServiceUnavailable');
   }
   const watch = new UploadWatch(request, reply, space.timeouts.uploadProgressWindowMs);
-  const hold = new UploadHold(space);
+  let folder: string | undefined;
   try {
-    const body = await readForm(request, watch, hold, accessOf.get(request) ?? { mayAttach: true });
+    folder = await mkdtemp(join(tmpdir(), 'slashd-upload-'));
+    const body = await readForm(request, folder, watch, accessOf.get(request) ?? { mayAttach: true });
     watch.bodyRead();
     // An answer already given (the client gone meanwhile) leaves nothing to do.
     watch.signal.throwIfAborted();
@@ -450,15 +328,15 @@ export async function withMessageBody<T>(
     }
   } finally {
     watch.end();
-    await hold.close();
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
     space.give(held);
   }
 }
 
 async function readForm(
   request: FastifyRequest,
+  folder: string,
   watch: UploadWatch,
-  hold: UploadHold,
   access: UploadAccess,
 ): Promise<MessageBody> {
   const files: IncomingFile[] = [];
@@ -498,19 +376,19 @@ async function readForm(
         throw invalidFormBody([issue([part.fieldname], ATTACHMENT_FILE_INVALID, 'A file index may be given once.')]);
       }
       seen.add(index);
-      const file = new FilePieces(UPLOAD_FILES_BYTES_MAX - fileBytes, hold);
-      // Aborting destroys every stream of the pipeline: the part stops being read.
-      await pipeline(part.file, file, { signal });
-      fileBytes += file.size;
-      const { pieces } = file;
+      const target = join(folder, String(files.length));
+      const meter = new FileMeter(UPLOAD_FILES_BYTES_MAX - fileBytes);
+      // Aborting destroys every stream of the pipeline: the temporary file's descriptor closes with it.
+      await pipeline(part.file, meter, createWriteStream(target), { signal });
+      fileBytes += meter.size;
+      const head = meter.head;
       files.push({
         index,
         filename: part.filename,
         content_type: part.mimetype || null,
-        size: file.size,
-        head: file.head,
-        chunks: () => piecesOf(pieces, hold, signal),
-        inMemory: pieces.every((piece) => Buffer.isBuffer(piece)),
+        size: meter.size,
+        head,
+        chunks: () => piecesOf(target, signal),
       });
     }
   } catch (error) {

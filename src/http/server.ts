@@ -145,7 +145,6 @@ export async function buildServer(
 
   // One node's uploads share one bound of temporary disk, whichever version they come by.
   const uploads = new UploadSpace(timeouts);
-  app.decorate('slashdUploads', uploads);
   // Each resource's plugins take from the registry only the services they call.
   for (const version of SERVED_VERSIONS) {
     await app.register(

@@ -32,9 +32,7 @@ import { readRefreshRequest, type RefreshedUrl } from './rules/refresh-urls.js';
 /** A file of the request, read to its end: what the core plans with, and its bytes piece by piece. */
 export interface IncomingFile extends UploadedFile {
   /** The file's pieces, each at most ATTACHMENT_CHUNK_BYTES, in order; may be iterated more than once. */
-  readonly chunks: () => AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-  /** The pieces are all in memory already (none read back from a temporary file). */
-  readonly inMemory?: boolean;
+  readonly chunks: () => AsyncIterable<Uint8Array>;
 }
 
 /** What a message's body says of its files, and the files that came with it. */
@@ -129,7 +127,6 @@ export class AttachmentsService {
           size: attachment.size,
           attachment,
           chunks: (upload as IncomingFile).chunks,
-          inMemory: (upload as IncomingFile).inMemory === true,
         })),
       );
     }
@@ -156,13 +153,7 @@ export class AttachmentsService {
     const stored = referenced.map((file) => {
       const attachment = attachmentOfUpload(file, this.deps.ids.next());
       idsByIndex.set(String(file.index), attachment.id);
-      return {
-        id: attachment.id,
-        size: attachment.size,
-        attachment,
-        chunks: file.chunks,
-        inMemory: file.inMemory === true,
-      };
+      return { id: attachment.id, size: attachment.size, attachment, chunks: file.chunks };
     });
     const adding = stored.reduce((sum, file) => sum + file.size, 0);
     const store = this.deps.store.attachments;

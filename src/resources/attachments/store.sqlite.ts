@@ -9,22 +9,14 @@ function yieldToOthers(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/**
- * Bytes of pieces past which one transaction of `putFiles` is written before the loop runs others:
- * a 1 MiB file is one transaction with its row; what a larger one holds in memory meanwhile stays small.
- */
-const PUT_TRANSACTION_BYTES = 1024 * 1024;
-
 export class SqliteAttachmentStore implements AttachmentStore {
   constructor(private readonly conn: SqliteConnection) {}
 
   /**
-   * The pieces go in transactions of little more than PUT_TRANSACTION_BYTES, the loop let go between them:
-   * a 25 MiB upload in one transaction would hold the event loop (and every other request) for its
-   * length. The last transaction holds the files' rows too, which make them found: an upload within
-   * that bound held in memory (most are) is written in that one transaction; a file whose pieces are
-   * read back from disk (`inMemory` false) is written a piece at a time, so that one is held at a
-   * time. A failure removes the pieces written.
+   * The pieces go in one by one, each its own short write, the loop let go between them: a whole
+   * file in one transaction would hold the event loop (and every other request) for its length.
+   * The files' rows, which make them found, come last in one transaction; a failure removes the
+   * pieces written.
    */
   async putFiles(owner: AttachmentOwner, files: readonly AttachmentFile[]): Promise<void> {
     const insertFile = this.conn.sql(
@@ -34,31 +26,16 @@ export class SqliteAttachmentStore implements AttachmentStore {
       'INSERT INTO attachment_chunks (channel_id, attachment_id, seq, bytes) VALUES (?, ?, ?, ?)',
     );
     const written = new Map<string, number>();
-    let batch: { id: string; seq: number; chunk: Uint8Array }[] = [];
-    let batchBytes = 0;
-    const writeBatch = () => {
-      for (const { id, seq, chunk } of batch) insertChunk.run(owner.channelId, id, seq, chunk);
-    };
-    const batchWritten = () => {
-      for (const { id, seq } of batch) written.set(id, seq + 1);
-      batch = [];
-      batchBytes = 0;
-    };
     try {
       for (const file of files) {
         let seq = 0;
         for await (const chunk of file.chunks()) {
-          batch.push({ id: file.id, seq: seq++, chunk });
-          batchBytes += chunk.byteLength;
-          // Pieces read back from disk are written one by one: only one of them is held at a time.
-          if (file.inMemory === true && batchBytes <= PUT_TRANSACTION_BYTES) continue;
-          this.conn.transaction(writeBatch);
-          batchWritten();
+          insertChunk.run(owner.channelId, file.id, seq, chunk);
+          written.set(file.id, ++seq);
           await yieldToOthers();
         }
       }
       this.conn.transaction(() => {
-        writeBatch();
         for (const file of files) {
           insertFile.run(
             owner.channelId,

@@ -22,11 +22,6 @@ export interface AttachmentFile {
   readonly attachment: StoredAttachment;
   /** The file's pieces, each at most ATTACHMENT_CHUNK_BYTES; iterated once, a piece at a time. */
   readonly chunks: () => AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-  /**
-   * The pieces are in memory already: a store may gather several into one write. Otherwise each
-   * is read (from a temporary file) as it is written, so that only one is held at a time.
-   */
-  readonly inMemory?: boolean;
 }
 
 /** What the store knows of a stored file. */

@@ -30,25 +30,13 @@ export const ATTACHMENT_DESCRIPTION_LENGTH_MAX = 1024;
 /** Bytes of one stored piece of a file: uploads are written and served piece by piece, never whole. */
 export const ATTACHMENT_CHUNK_BYTES = 256 * 1024;
 /**
- * Most bytes of one request's files held in memory while it is read and stored (in pieces of
- * ATTACHMENT_CHUNK_BYTES): most uploads whole, never written to disk and read back; the rest of a
- * larger request goes to a temporary file. Memory per upload stays bounded whatever its size.
+ * Most bytes of uploads one node holds in temporary files at once: twenty requests at v10's
+ * largest. A request that would pass it is refused before its body is read (503, sent again later).
  */
-export const UPLOAD_MEMORY_BYTES_MAX = 4 * 1024 * 1024;
-/**
- * Most bytes of uploads' pieces one node holds in memory at once, all requests together: past it,
- * a piece goes to its request's temporary file, so many concurrent uploads cost disk, not memory.
- */
-export const UPLOAD_NODE_MEMORY_BYTES_MAX = 16 * 1024 * 1024;
-/**
- * Most bytes of uploads one node holds at once (in memory and temporary files) while it reads and
- * stores them: twenty requests at v10's largest. A request that would pass it is refused before
- * its body is read (503, sent again later).
- */
-export const UPLOAD_HELD_BYTES_MAX = 20 * UPLOAD_FILES_BYTES_MAX;
+export const UPLOAD_TEMP_BYTES_MAX = 20 * UPLOAD_FILES_BYTES_MAX;
 /**
  * Least an upload's body must grow by each progress window, per second of it: a client that sends
- * less (or stalls) is cut off with 408 instead of holding its pieces and a socket.
+ * less (or stalls) is cut off with 408 instead of holding a temporary file and a socket.
  */
 export const UPLOAD_MIN_BYTES_PER_SECOND = 16 * 1024;
 /** Bytes of the start of a file read for its image dimensions (a JPEG's frame header can sit past its metadata). */
