@@ -218,7 +218,9 @@ async function uploads(targets: Target[]): Promise<Map<string, { p50: number; cp
       cpu.set(target.name, cpu.get(target.name)! + (cpuMs(target.server.child.pid) ?? NaN) - before);
     }
   }
-  return new Map(targets.map((t) => [t.name, { p50: median(times.get(t.name)!), cpu: cpu.get(t.name)! / UPLOAD_RUNS }]));
+  return new Map(
+    targets.map((t) => [t.name, { p50: median(times.get(t.name)!), cpu: cpu.get(t.name)! / UPLOAD_RUNS }]),
+  );
 }
 
 /** The top self-time functions of slashd (at `root`) under the message-create load. */
