@@ -18,7 +18,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Client, Events, GatewayIntentBits, type Message } from 'discord.js';
+import { Redis } from 'ioredis';
 import type { SlashdConfig } from '../src/app.js';
+import { DISPATCH_GAP_CLOCK_MARGIN_MS } from '../src/events/bus.js';
 import { killAll } from './helpers/cli-process.js';
 import { startFaultCluster, type FaultCluster, type FaultNode } from './helpers/fault-nodes.js';
 import { GatewayClient, type Payload } from './helpers/gateway-client.js';
@@ -401,5 +403,63 @@ describe('a Redis outage: no acknowledged message silently missing at the bot', 
     } finally {
       await client.destroy();
     }
+  });
+});
+
+describe('a logged event Redis refused while it stays up: the gap is marked by itself', () => {
+  let cluster: FaultCluster;
+  let redis: Redis;
+  const clients: GatewayClient[] = [];
+
+  before(async () => {
+    cluster = await startFaultCluster({ nodes: 2, world: exampleWorld(), config: FAST });
+    redis = new Redis(cluster.redis.url, { lazyConnect: true });
+    await redis.connect();
+  });
+
+  after(async () => {
+    for (const client of clients) client.drop();
+    redis?.disconnect();
+    await cluster?.close();
+  });
+
+  // A refusal Redis answers (the log key of the wrong type): the link never goes down, and no
+  // later event is taken while it lasts, so only the bus's own retry marks the gap. A session
+  // started after the loss read the world with its change: the gap spares it.
+  test('sessions started before the loss are invalidated, one started after it is not', async () => {
+    const [a, b] = cluster.nodes as [FaultNode, FaultNode];
+    const before = await GatewayClient.connect(a.url);
+    clients.push(before);
+    await before.login(DEMO_BOT_TOKEN, INTENTS);
+    await before.nextDispatch('GUILD_CREATE');
+
+    const log = `${cluster.prefix}gw:log`;
+    await redis.del(log);
+    await redis.set(log, 'not a stream');
+    const posted = await b.request('POST', `/channels/${GENERAL}/messages`, {
+      auth: BOT,
+      body: { content: 'refused by the log' },
+    });
+    assert.equal(posted.status, 200, posted.text);
+    const lostBy = Date.now();
+    // Past the loss by more than the clocks' margin (a condition on the clock, not a sleep for luck).
+    while (Date.now() <= lostBy + DISPATCH_GAP_CLOCK_MARGIN_MS) await new Promise((resolve) => setTimeout(resolve, 50));
+    const later = await GatewayClient.connect(a.url);
+    clients.push(later);
+    await later.login(DEMO_BOT_TOKEN, INTENTS);
+    await later.nextDispatch('GUILD_CREATE');
+
+    await redis.del(log);
+    const told = await before.next(
+      (p) => p.op === OP_INVALID_SESSION,
+      'INVALID_SESSION for the session started before',
+    );
+    assert.equal(told.d, false);
+    // Both sessions are on A: one invalidation handled them both, so the later one was spared.
+    const message = await b.request('POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { content: 'after' } });
+    assert.equal(message.status, 200, message.text);
+    const id = (message.body as { id: string }).id;
+    await later.next((p) => p.t === 'MESSAGE_CREATE' && p.d.id === id, 'the next message on the spared session');
+    assert.ok(!later.payloads.some((p) => p.op === OP_INVALID_SESSION), 'the later session was not invalidated');
   });
 });

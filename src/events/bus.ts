@@ -40,10 +40,19 @@ export interface BusEvents {
   /**
    * Some dispatch events may be missing (the bus could not carry them: Redis refused a publish,
    * lost its log, or this node missed part of it): every session that may have missed one is
-   * invalidated, so its library identifies again and refetches.
+   * invalidated, so its library identifies again and refetches. `lostAt` (epoch ms, when the
+   * first refused event was published; absent when unknown, as for a lost log): a session that
+   * read the world later than that, by more than DISPATCH_GAP_CLOCK_MARGIN_MS, missed nothing.
    */
-  DISPATCH_GAP: { reason: DispatchGapReason };
+  DISPATCH_GAP: { reason: DispatchGapReason; lostAt?: number };
 }
+
+/**
+ * How far apart the clocks of a deployment's nodes may be (ms): a session is spared by a gap only
+ * when it read the world more than this after the first lost event was published (by another
+ * node's clock, perhaps). NTP keeps machines within a few ms; this is two orders above.
+ */
+export const DISPATCH_GAP_CLOCK_MARGIN_MS = 250;
 
 /** Why dispatches may be missing: a publish Redis refused, or a log this node could not read on. */
 export type DispatchGapReason = 'publish_failed' | 'log_lost';

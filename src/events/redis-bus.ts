@@ -66,6 +66,9 @@ return {lastId, 1, redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], ARGV[2], 'COUNT
 
 type LogEntry = [string, string[]];
 
+/** How long after a refused logged event its gap is marked at the latest, Redis answering (ms). */
+export const GAP_RETRY_MS = 1_000;
+
 /** A log position as Redis writes it. */
 const POSITION = /^\d{1,20}-\d{1,20}$/;
 
@@ -132,9 +135,17 @@ export class RedisEventBus implements EventBus, DispatchLog {
   private idleWaiters: (() => void)[] = [];
   /** While the events missed across a reconnection are read from the log, live ones wait here. */
   private held: string[] | null = null;
-  /** A logged event Redis refused: a gap is marked in the log as soon as it answers again. */
+  /**
+   * A logged event Redis refused: a gap is marked in the log as soon as it answers again (at the
+   * next event it takes, when the link is up again, or at the next retry), naming when the first
+   * refused event was published.
+   */
   private gapPending = false;
+  /** When the earliest event refused since the last gap marked was published (epoch ms). */
+  private lostSince: number | null = null;
+  private gapRetry: NodeJS.Timeout | null = null;
   private readonly logEntries: number;
+  private closed = false;
   /** Logged events Redis did not take: no node dispatched them (each also marks a gap). */
   droppedEvents = 0;
   readonly log: DispatchLog = this;
@@ -209,18 +220,40 @@ export class RedisEventBus implements EventBus, DispatchLog {
       },
       () => {
         this.failedPublishes++;
+        const lostAt = envelope.n === 'DISPATCH_GAP' ? (envelope.e as BusEvents['DISPATCH_GAP']).lostAt : envelope.t;
         if (envelope.n !== 'DISPATCH_GAP') this.droppedEvents++;
+        if (lostAt !== undefined) this.lostSince = Math.min(this.lostSince ?? lostAt, lostAt);
         this.gapPending = true;
+        this.retryGapLater();
         this.delivered();
       },
     );
   }
 
-  /** Marks a gap in the log if a logged event was refused (run when Redis is back). */
+  /**
+   * Marks a gap in the log if a logged event was refused (run when Redis is back). Its `lostAt`
+   * lets the nodes spare the sessions that started after it: they read the world with the change.
+   */
   markGap(): void {
     if (!this.gapPending) return;
     this.gapPending = false;
-    this.publishLogged({ o: this.origin, n: 'DISPATCH_GAP', e: { reason: 'publish_failed' }, t: this.now() });
+    const lostAt = this.lostSince ?? this.now();
+    this.lostSince = null;
+    this.publishLogged({ o: this.origin, n: 'DISPATCH_GAP', e: { reason: 'publish_failed', lostAt }, t: this.now() });
+  }
+
+  /**
+   * A refusal is not always followed soon by an event Redis takes, or by the link going down and
+   * up (a command that timed out on a busy node): the gap is marked at the latest after
+   * GAP_RETRY_MS, not whenever the next event comes, which could be long after sessions started.
+   */
+  private retryGapLater(): void {
+    if (this.gapRetry !== null || this.closed) return;
+    this.gapRetry = setTimeout(() => {
+      this.gapRetry = null;
+      this.markGap();
+    }, GAP_RETRY_MS);
+    this.gapRetry.unref();
   }
 
   /** One of this node's logged events delivered (or refused). */
@@ -330,6 +363,9 @@ export class RedisEventBus implements EventBus, DispatchLog {
 
   /** Stops receiving; the connections stay open for their owner to close. */
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.gapRetry !== null) clearTimeout(this.gapRetry);
+    this.gapRetry = null;
     this.connections.subscriber.off('message', this.onMessage);
     this.connections.subscriber.off('ready', this.onReady);
     if (this.connections.subscriber.status === 'ready') {

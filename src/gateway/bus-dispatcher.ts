@@ -9,6 +9,7 @@ import { shardOf } from '../core/gateway/shards.js';
 import { worldDispatchFor, type WorldEvent } from '../core/gateway/world-filter.js';
 import { botInGuild } from '../core/world/guild-members.js';
 import {
+  DISPATCH_GAP_CLOCK_MARGIN_MS,
   comparePositions,
   type BusEventName,
   type BusEvents,
@@ -101,7 +102,7 @@ export class BusDispatcher {
       bus.subscribe('GATEWAY_SESSION_MOVED', (event) => this.onSessionMoved(event)),
       bus.subscribe('DISPATCH_GAP', (event, position) =>
         this.enqueue(async () => {
-          this.invalidateAll(event.reason);
+          this.invalidateAll(event.reason, event.lostAt);
           if (position !== undefined) this.position = position;
         }),
       ),
@@ -218,11 +219,18 @@ export class BusDispatcher {
   }
 
   /**
-   * The bus may have missed dispatch events: every session here is told INVALID_SESSION (not
-   * resumable) and ended, so its library identifies again and refetches the state.
+   * The bus may have missed dispatch events: every session here that may have missed one is told
+   * INVALID_SESSION (not resumable) and ended, so its library identifies again and refetches the
+   * state. One that started after `lostAt` (with the clocks' margin) read the world after the lost
+   * events' changes, and what happened before it started is not dispatched to it anyway.
    */
-  private invalidateAll(reason: DispatchGapReason): void {
+  private invalidateAll(reason: DispatchGapReason, lostAt: number | undefined): void {
+    const spared = (session: Session) =>
+      typeof lostAt === 'number' &&
+      Number.isFinite(lostAt) &&
+      session.startedAt > lostAt + DISPATCH_GAP_CLOCK_MARGIN_MS;
     for (const session of [...this.sessions.all()]) {
+      if (spared(session)) continue;
       const socket = session.socket;
       session.socket = null;
       if (socket instanceof Connection) {

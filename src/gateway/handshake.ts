@@ -103,6 +103,8 @@ export class Handshake {
     if (!app) throw new GatewayClose(Close.AuthenticationFailed);
     if (!privilegedIntentsAllowed(identify.intents, app.flags)) throw new GatewayClose(Close.DisallowedIntents);
     const [shardId, numShards] = identify.shard;
+    // Its start is when it reads the world: a dispatch gap spares a session started after the loss.
+    const startedAt = this.deps.now();
     const botGuilds = await store.guildsOfApplication(app.id);
     const guildIds = botGuilds.map((guild) => guild.id);
     if (shardingRequired(guildIds, numShards, shardId, options.maxGuildsPerShard)) {
@@ -123,7 +125,7 @@ export class Handshake {
         largeThreshold: identify.largeThreshold,
       },
       this.deps.buffer,
-      this.deps.now(),
+      startedAt,
       this.deps.observeDispatch,
     );
     // Bus events after this position are dispatched to it here; a node taking it over reads on from there.
