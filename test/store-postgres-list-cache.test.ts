@@ -120,6 +120,35 @@ describe('PostgreSQL command and permissions lists cached per node', () => {
     assert.deepEqual(await targetsOn(b), []);
   });
 
+  test("the checks of one turn go as one statement, each read answered with its own scope's list", async () => {
+    const scopes: CommandScope[] = [GLOBAL_A, GUILD_A, { applicationId: APP_B, guildId: null }];
+    const held = await Promise.all(scopes.map((scope) => b.commands.listCommands(scope)));
+    await a.commands.mutateCommands(GUILD_A, () => ({
+      mutation: mutation({ insert: [command(APP_A, GUILD_1, '1500000000000000004', 'four')] }),
+      result: null,
+    }));
+    let calls = 0;
+    b.observe({ call: () => void calls++, changed: () => {} });
+    try {
+      // Asked in one turn: one statement checks the three held lists; only the one written is read again.
+      const read = await Promise.all(scopes.map((scope) => b.commands.listCommands(scope)));
+      assert.equal(read[0], held[0], 'the unchanged global list: the same object');
+      assert.equal(read[2], held[2], "the other application's list: the same object");
+      assert.notEqual(read[1], held[1], 'the written guild list read again');
+      assert.deepEqual(
+        read[1]!.map((c) => c.id),
+        [ID_3, '1500000000000000004'],
+      );
+      assert.equal(calls, 2, 'one version check for the three, one read of the changed list');
+    } finally {
+      b.observe({ call: () => {}, changed: () => {} });
+    }
+    await a.commands.mutateCommands(GUILD_A, () => ({
+      mutation: mutation({ delete: ['1500000000000000004'] }),
+      result: null,
+    }));
+  });
+
   test('deleting a guild, an application, or a write from outside the store moves the versions', async () => {
     await a.commands.mutateCommandPermissions(APP_A, GUILD_1, ID_3, () => ALLOW_ALICE);
     assert.deepEqual(await targetsOn(b), [ID_3]);

@@ -5,7 +5,8 @@
  * Within a process they queue before taking a connection (scope-queue.ts), so a busy scope holds
  * at most one of the pool's connections waiting on its lock, and that wait is bounded (lock_timeout).
  * Command lists and permissions lists are held per process and checked against their scope's
- * version on every read (versioned-lists.ts), so any node's committed write is seen at once.
+ * version on every read (versioned-lists.ts; the checks of one turn of the event loop in one
+ * statement, version-checks.postgres.ts), so any node's committed write is seen at once.
  */
 import { approximateBytes, ENTRY_OVERHEAD_BYTES, type CacheCounts } from '../../core/byte-lru.js';
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
@@ -15,6 +16,7 @@ import type { CommandPlanner, CommandStore, ListRenderer, PermissionsPlanner } f
 import type { PostgresClient, PostgresConnection } from '../../store/postgres/connection.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../../store/rows.js';
 import { ScopeQueue } from './scope-queue.postgres.js';
+import { VersionChecks } from './version-checks.postgres.js';
 import { DEFAULT_LIST_CACHE_BYTES, NO_VERSION, VersionedLists } from './versioned-lists.postgres.js';
 
 /** The lock key of the global scope (no guild id is 0). */
@@ -84,6 +86,9 @@ export class PostgresCommandStore implements CommandStore {
 
   /** Planners of one scope on this node, one at a time: at most one connection waits on its lock. */
   readonly scopeQueue = new ScopeQueue();
+  /** The held lists' version checks, those of one turn of the event loop in one statement. */
+  private readonly commandVersions: VersionChecks;
+  private readonly permissionVersions: VersionChecks;
 
   constructor(
     private readonly conn: PostgresConnection,
@@ -94,6 +99,16 @@ export class PostgresCommandStore implements CommandStore {
     this.commandLists = new VersionedLists(commandBytes);
     this.listBytes = new VersionedLists(answerBytes);
     this.permissionsLists = new VersionedLists(cacheBytes - commandBytes - answerBytes);
+    this.commandVersions = new VersionChecks(conn, {
+      name: 'slashd-command-list-versions',
+      table: 'command_list_versions',
+      scopeColumn: 'guild_key',
+    });
+    this.permissionVersions = new VersionChecks(conn, {
+      name: 'slashd-permission-list-versions',
+      table: 'permission_list_versions',
+      scopeColumn: 'guild_id',
+    });
   }
 
   /**
@@ -149,6 +164,11 @@ export class PostgresCommandStore implements CommandStore {
     scope: CommandScope,
     heldVersion: string | undefined,
   ): Promise<{ version: string; rows: CommandRow[] }> {
+    // A copy held: its version is checked with this turn's other checks; the rows only if it moved.
+    if (heldVersion !== undefined) {
+      const version = await this.commandVersions.versionOf(scope.applicationId, scopeKey(scope));
+      if (version === heldVersion) return { version, rows: [] };
+    }
     const result = await this.conn.pool.query<{ list_version: string } & Nullable<CommandRow>>({
       ...VERSIONED_COMMANDS,
       values: [scope.applicationId, scopeKey(scope), heldVersion ?? NO_VERSION],
@@ -255,6 +275,9 @@ export class PostgresCommandStore implements CommandStore {
   async listCommandPermissions(applicationId: string, guildId: string): Promise<Frozen<GuildCommandPermissions[]>> {
     const key = `${applicationId}/${guildId}`;
     const held = this.permissionsLists.lookup(key);
+    if (held !== undefined && (await this.permissionVersions.versionOf(applicationId, guildId)) === held.version) {
+      return held.value;
+    }
     const result = await this.conn.pool.query<{ list_version: string; target_id: string | null; permissions: string }>({
       ...VERSIONED_PERMISSIONS,
       values: [applicationId, guildId, held?.version ?? NO_VERSION],
