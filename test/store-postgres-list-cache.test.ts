@@ -11,6 +11,7 @@ import type { CommandScope, StoredCommand } from '../src/core/commands/model.js'
 import type { CommandPermission } from '../src/core/permissions/command-permissions.js';
 import { MIGRATIONS, PostgresStore } from '../src/store/postgres/index.js';
 import { VersionedLists } from '../src/resources/commands/versioned-lists.postgres.js';
+import { MAX_CHECKS_PER_STATEMENT } from '../src/resources/commands/version-checks.postgres.js';
 import {
   COMMAND_LISTS_SHARE,
   LIST_BYTES_SHARE,
@@ -147,6 +148,26 @@ describe('PostgreSQL command and permissions lists cached per node', () => {
       mutation: mutation({ delete: ['1500000000000000004'] }),
       result: null,
     }));
+  });
+
+  test('more checks in one turn than one statement carries: each statement its share, every answer right', async () => {
+    const scopes: CommandScope[] = Array.from({ length: MAX_CHECKS_PER_STATEMENT + 44 }, (_, i) => ({
+      applicationId: APP_B,
+      guildId: `17000000000000${String(i).padStart(5, '0')}`,
+    }));
+    const held = await Promise.all(scopes.map((scope) => b.commands.listCommands(scope)));
+    let calls = 0;
+    b.observe({ call: () => void calls++, changed: () => {} });
+    try {
+      const read = await Promise.all(scopes.map((scope) => b.commands.listCommands(scope)));
+      assert.ok(
+        read.every((list, i) => list === held[i]),
+        'every unchanged list: the same object',
+      );
+      assert.equal(calls, 2, `${scopes.length} checks in two statements`);
+    } finally {
+      b.observe({ call: () => {}, changed: () => {} });
+    }
   });
 
   test('deleting a guild, an application, or a write from outside the store moves the versions', async () => {
