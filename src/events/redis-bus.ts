@@ -251,7 +251,9 @@ export class RedisEventBus implements EventBus, DispatchLog {
     if (this.gapRetry !== null || this.closed) return;
     this.gapRetry = setTimeout(() => {
       this.gapRetry = null;
-      this.markGap();
+      // A connection that is down marks the gap when the link is up again (`markGap` on onUp):
+      // retrying meanwhile would only count a refused marker a second.
+      if (this.connections.publisher.status === 'ready') this.markGap();
     }, GAP_RETRY_MS);
     this.gapRetry.unref();
   }
