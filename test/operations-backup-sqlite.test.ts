@@ -36,10 +36,28 @@ async function serve(db: string, extra: string[]): Promise<{ child: RunningChild
   return { child, url };
 }
 
+/** Posts as a bot does: a 429 (serve's default limits) is waited out for its retry_after, then sent again. */
 async function post(url: string, content: string): Promise<string> {
-  const sent = await requestAt(url, 'POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { content } });
-  assert.equal(sent.status, 200, sent.text);
-  return (sent.body as { id: string }).id;
+  for (;;) {
+    const sent = await requestAt(url, 'POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { content } });
+    if (sent.status === 429) {
+      const retryAfter = (sent.body as { retry_after: number }).retry_after;
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(retryAfter * 1000)));
+      continue;
+    }
+    assert.equal(sent.status, 200, sent.text);
+    return (sent.body as { id: string }).id;
+  }
+}
+
+/** Waits until `count` messages were acknowledged; fails at once if the writer failed. */
+async function untilAcknowledged(acknowledged: string[], count: number, writer: Promise<void>): Promise<void> {
+  const writing: { failed: Error | null } = { failed: null };
+  writer.catch((error: unknown) => (writing.failed = error instanceof Error ? error : new Error(String(error))));
+  while (acknowledged.length < count) {
+    if (writing.failed !== null) throw writing.failed;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe('slashd backup of a SQLite database under writes', () => {
@@ -56,14 +74,14 @@ describe('slashd backup of a SQLite database under writes', () => {
     const writer = (async () => {
       for (let i = 0; state.writing; i++) acknowledged.push(await post(url, `message ${i}`));
     })();
-    while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilAcknowledged(acknowledged, 40, writer);
     const before = [...acknowledged];
     const backup = await runToEnd(process.execPath, [CLI, 'backup', '--db', db, '--to', copy]);
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /^backed up .* to .* \(\d+ bytes\)$/m);
     // More writes after the backup, then the writer stops.
     const at = acknowledged.length;
-    while (acknowledged.length < at + 10) await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilAcknowledged(acknowledged, at + 10, writer);
     state.writing = false;
     await writer;
     await child.stop();
