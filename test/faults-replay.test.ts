@@ -21,12 +21,25 @@ import { Client, Events, GatewayIntentBits, type Message } from 'discord.js';
 import { Redis } from 'ioredis';
 import type { SlashdConfig } from '../src/app.js';
 import { DISPATCH_GAP_CLOCK_MARGIN_MS } from '../src/events/bus.js';
+import { RedisPendingInteractions } from '../src/gateway/pending-interactions.js';
+import { SessionKeys } from '../src/gateway/session-registry.js';
 import { killAll } from './helpers/cli-process.js';
 import { startFaultCluster, type FaultCluster, type FaultNode } from './helpers/fault-nodes.js';
 import { GatewayClient, type Payload } from './helpers/gateway-client.js';
 import { Inbox } from './helpers/inbox.js';
 import { startTcpBalancer, type TcpBalancer } from './helpers/tcp-balancer.js';
-import { ADMIN_TOKEN, BOT, DEMO_BOT_TOKEN, GENERAL, TEST_GUILD_ID, exampleWorld } from './helpers/world.js';
+import { invocationBody } from './helpers/invocation.js';
+import {
+  ADMIN_TOKEN,
+  ALICE_TOKEN,
+  BOT,
+  DEMO_APP_ID,
+  DEMO_BOT_TOKEN,
+  GENERAL,
+  GUILD_BASE,
+  TEST_GUILD_ID,
+  exampleWorld,
+} from './helpers/world.js';
 
 /** GUILDS | GUILD_MESSAGES: the bot hears its guild's messages. */
 const INTENTS = 1 | (1 << 9);
@@ -461,5 +474,71 @@ describe('a logged event Redis refused while it stays up: the gap is marked by i
     const id = (message.body as { id: string }).id;
     await later.next((p) => p.t === 'MESSAGE_CREATE' && p.d.id === id, 'the next message on the spared session');
     assert.ok(!later.payloads.some((p) => p.op === OP_INVALID_SESSION), 'the later session was not invalidated');
+  });
+});
+
+describe('an interaction handed to a session whose node the bus did not reach', () => {
+  let cluster: FaultCluster;
+  let redis: Redis;
+  const clients: GatewayClient[] = [];
+
+  before(async () => {
+    cluster = await startFaultCluster({ nodes: 2, world: exampleWorld(), config: FAST });
+    redis = new Redis(cluster.redis.url, { lazyConnect: true });
+    await redis.connect();
+  });
+
+  after(async () => {
+    for (const client of clients) client.drop();
+    redis?.disconnect();
+    await cluster?.close();
+  });
+
+  // As when B publishes while A's subscription is being made again (after Redis stalled): the
+  // interaction is pending, handed to the bot's session on A, and no message reaches A. The
+  // delivery fault `drop` stores it without publishing; the hand-over is then written as B would.
+  test("is dispatched by its node's watch, once", async () => {
+    const [a, b] = cluster.nodes as [FaultNode, FaultNode];
+    const bot = await GatewayClient.connect(a.url);
+    clients.push(bot);
+    const ready = await bot.login(DEMO_BOT_TOKEN, INTENTS);
+    await bot.nextDispatch('GUILD_CREATE');
+    const created = await b.request('POST', GUILD_BASE, { auth: BOT, body: { name: 'watched', description: 'w' } });
+    assert.ok(created.status === 200 || created.status === 201, created.text);
+    const fault = await fetch(`${b.url}/admin/faults`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ application_id: DEMO_APP_ID, kind: 'drop', count: 1 }),
+    });
+    assert.equal(fault.status, 201, await fault.text());
+    const invoked = await b.request('POST', '/interactions', {
+      auth: ALICE_TOKEN,
+      body: invocationBody({ ...(created.body as { id: string; version: string }), name: 'watched' }),
+    });
+    assert.equal(invoked.body?.state, 'pending', invoked.text);
+    const id = (invoked.body as { id: string }).id;
+
+    const pending = new RedisPendingInteractions(redis, new SessionKeys(cluster.prefix));
+    const now = Date.now();
+    await pending.keep(DEMO_APP_ID, {
+      id,
+      sessionId: ready.d.session_id as string,
+      guildId: TEST_GUILD_ID,
+      deadline: now + 2_500,
+      handedAt: now - 1_000,
+      data: { id, application_id: DEMO_APP_ID, type: 2, guild_id: TEST_GUILD_ID, token: 'watched', version: 1 },
+    });
+    await bot.next((p) => p.t === 'INTERACTION_CREATE' && p.d.id === id, 'the interaction, from the watch');
+    // Kept in the session's buffer, it is no longer pending: no later watch sends it again.
+    const deadline = Date.now() + GUARD_MS;
+    while ((await pending.of(DEMO_APP_ID)).length > 0) {
+      assert.ok(Date.now() < deadline, 'the hand-over settled by the dispatch');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const marker = await b.request('POST', `/channels/${GENERAL}/messages`, { auth: BOT, body: { content: 'after' } });
+    assert.equal(marker.status, 200, marker.text);
+    const markerId = (marker.body as { id: string }).id;
+    await bot.next((p) => p.t === 'MESSAGE_CREATE' && p.d.id === markerId, 'a later dispatch');
+    assert.equal(bot.payloads.filter((p) => p.t === 'INTERACTION_CREATE' && p.d.id === id).length, 1);
   });
 });

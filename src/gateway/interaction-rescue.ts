@@ -59,8 +59,11 @@ export class InteractionRescue {
   }
 
   /**
-   * Every node, every heartbeat: interactions past their deadline leave (counted lost), and those
-   * stranded on a session whose node died go to the app's newest live session.
+   * Every node, every heartbeat: interactions past their deadline leave (counted lost); those
+   * handed to a session this node holds and still not in its buffer are dispatched to it here
+   * (the bus did not bring them: published while this node's subscription was being made again,
+   * as after Redis stalled); those stranded on a session whose node died go to the app's newest
+   * live session.
    */
   async watch(): Promise<void> {
     const now = this.deps.now();
@@ -69,7 +72,16 @@ export class InteractionRescue {
     for (const applicationId of await this.deps.pending.waiting(now)) {
       const entries = await this.deps.pending.of(applicationId);
       const stale = entries.filter((entry) => now - entry.handedAt >= IN_FLIGHT_MS);
-      if (stale.length > 0) await this.rescue(applicationId, stale, null);
+      const elsewhere: PendingInteraction[] = [];
+      for (const entry of stale) {
+        const local = this.deps.sessions.get(entry.sessionId);
+        if (local?.applicationId !== applicationId) elsewhere.push(entry);
+        else if ((await this.stillWaiting(applicationId, entry)) && local.dispatchInteraction(entry.data)) {
+          // Once per session: one the bus did bring meanwhile is not dispatched again.
+          this.deps.metrics.interactionResent();
+        }
+      }
+      if (elsewhere.length > 0) await this.rescue(applicationId, elsewhere, null);
     }
   }
 
