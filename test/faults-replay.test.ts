@@ -419,7 +419,7 @@ describe('a Redis outage: no acknowledged message silently missing at the bot', 
   });
 });
 
-describe('a logged event Redis refused while it stays up: the gap is marked by itself', () => {
+describe('Redis answering while the bus misses something: a refused logged event, a node the bus did not reach', () => {
   let cluster: FaultCluster;
   let redis: Redis;
   const clients: GatewayClient[] = [];
@@ -439,7 +439,7 @@ describe('a logged event Redis refused while it stays up: the gap is marked by i
   // A refusal Redis answers (the log key of the wrong type): the link never goes down, and no
   // later event is taken while it lasts, so only the bus's own retry marks the gap. A session
   // started after the loss read the world with its change: the gap spares it.
-  test('sessions started before the loss are invalidated, one started after it is not', async () => {
+  test('a logged event refused while Redis stays up: its gap is marked by itself; sessions started before the loss are invalidated, one started after it is not', async () => {
     const [a, b] = cluster.nodes as [FaultNode, FaultNode];
     const before = await GatewayClient.connect(a.url);
     clients.push(before);
@@ -475,29 +475,11 @@ describe('a logged event Redis refused while it stays up: the gap is marked by i
     await later.next((p) => p.t === 'MESSAGE_CREATE' && p.d.id === id, 'the next message on the spared session');
     assert.ok(!later.payloads.some((p) => p.op === OP_INVALID_SESSION), 'the later session was not invalidated');
   });
-});
-
-describe('an interaction handed to a session whose node the bus did not reach', () => {
-  let cluster: FaultCluster;
-  let redis: Redis;
-  const clients: GatewayClient[] = [];
-
-  before(async () => {
-    cluster = await startFaultCluster({ nodes: 2, world: exampleWorld(), config: FAST });
-    redis = new Redis(cluster.redis.url, { lazyConnect: true });
-    await redis.connect();
-  });
-
-  after(async () => {
-    for (const client of clients) client.drop();
-    redis?.disconnect();
-    await cluster?.close();
-  });
 
   // As when B publishes while A's subscription is being made again (after Redis stalled): the
   // interaction is pending, handed to the bot's session on A, and no message reaches A. The
   // delivery fault `drop` stores it without publishing; the hand-over is then written as B would.
-  test("is dispatched by its node's watch, once", async () => {
+  test("an interaction handed to a session whose node the bus did not reach is dispatched by that node's watch, once", async () => {
     const [a, b] = cluster.nodes as [FaultNode, FaultNode];
     const bot = await GatewayClient.connect(a.url);
     clients.push(bot);

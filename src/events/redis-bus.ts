@@ -136,12 +136,10 @@ export class RedisEventBus implements EventBus, DispatchLog {
   /** While the events missed across a reconnection are read from the log, live ones wait here. */
   private held: string[] | null = null;
   /**
-   * A logged event Redis refused: a gap is marked in the log as soon as it answers again (at the
-   * next event it takes, when the link is up again, or at the next retry), naming when the first
-   * refused event was published.
+   * When the earliest logged event Redis refused since the last gap marked was published (epoch
+   * ms; null: none refused). The gap is marked in the log as soon as Redis answers again (at the
+   * next event it takes, when the link is up again, or at the next retry), naming that time.
    */
-  private gapPending = false;
-  /** When the earliest event refused since the last gap marked was published (epoch ms). */
   private lostSince: number | null = null;
   private gapRetry: NodeJS.Timeout | null = null;
   private readonly logEntries: number;
@@ -216,14 +214,14 @@ export class RedisEventBus implements EventBus, DispatchLog {
     this.outstanding++;
     publisher.eval(PUBLISH_LOGGED, 1, log, channel, JSON.stringify(envelope), this.logEntries).then(
       () => {
-        if (this.gapPending) this.markGap();
+        if (this.lostSince !== null) this.markGap();
       },
       () => {
         this.failedPublishes++;
-        const lostAt = envelope.n === 'DISPATCH_GAP' ? (envelope.e as BusEvents['DISPATCH_GAP']).lostAt : envelope.t;
+        const lostAt =
+          (envelope.n === 'DISPATCH_GAP' ? (envelope.e as BusEvents['DISPATCH_GAP']).lostAt : envelope.t) ?? this.now();
         if (envelope.n !== 'DISPATCH_GAP') this.droppedEvents++;
-        if (lostAt !== undefined) this.lostSince = Math.min(this.lostSince ?? lostAt, lostAt);
-        this.gapPending = true;
+        this.lostSince = Math.min(this.lostSince ?? lostAt, lostAt);
         this.retryGapLater();
         this.delivered();
       },
@@ -235,9 +233,8 @@ export class RedisEventBus implements EventBus, DispatchLog {
    * lets the nodes spare the sessions that started after it: they read the world with the change.
    */
   markGap(): void {
-    if (!this.gapPending) return;
-    this.gapPending = false;
-    const lostAt = this.lostSince ?? this.now();
+    const lostAt = this.lostSince;
+    if (lostAt === null) return;
     this.lostSince = null;
     this.publishLogged({ o: this.origin, n: 'DISPATCH_GAP', e: { reason: 'publish_failed', lostAt }, t: this.now() });
   }

@@ -138,14 +138,10 @@ export class StatementCatalog {
  */
 function nameStatement(catalog: StatementCatalog, args: unknown[]): boolean {
   const first = args[0];
-  // pg answers a query object by its callback only (no promise): made so when there is one (the pool's calls).
-  const byCallback = typeof args[args.length - 1] === 'function';
   if (typeof first === 'string') {
     const facts = catalog.of(first);
     if (Array.isArray(args[1]) && facts.name !== undefined) {
-      args[0] = byCallback
-        ? namedQuery(facts.name, first, args[1])
-        : { name: facts.name, text: first, values: args[1] };
+      args[0] = { name: facts.name, text: first, values: args[1] };
       args.splice(1, 1);
     }
     return facts.writesCached;
@@ -153,32 +149,12 @@ function nameStatement(catalog: StatementCatalog, args: unknown[]): boolean {
   if (typeof first === 'object' && first !== null && typeof (first as pg.QueryConfig).text === 'string') {
     const config = first as pg.QueryConfig;
     const facts = catalog.of(config.text);
-    const name = config.name ?? facts.name;
-    if (byCallback && name !== undefined && Array.isArray(config.values) && onlyNameTextValues(config)) {
-      args[0] = namedQuery(name, config.text, config.values);
-    } else if (config.name === undefined && Array.isArray(config.values) && facts.name !== undefined) {
+    if (config.name === undefined && Array.isArray(config.values) && facts.name !== undefined) {
       args[0] = { ...config, name: facts.name };
     }
     return facts.writesCached;
   }
   return false;
-}
-
-/** Whether a query config says nothing but its statement's name, text and values (no row mode, types...). */
-function onlyNameTextValues(config: pg.QueryConfig): boolean {
-  for (const key in config) if (key !== 'name' && key !== 'text' && key !== 'values') return false;
-  return true;
-}
-
-/**
- * The named statement as pg's own query object, made from its text: pg copies every query config
- * given as an object, property descriptors and all (2.5 % of a PostgreSQL guild list's CPU), and
- * takes a query object as it is.
- */
-function namedQuery(name: string, text: string, values: unknown[]): pg.Query {
-  const query = new pg.Query(text, values);
-  (query as pg.Query & { name: string }).name = name;
-  return query;
 }
 
 /** Calls `settled` with the error (or null) and the seconds once a query issued by callback or promise ends. */
