@@ -22,6 +22,7 @@ import { AppUsageRecorder } from './resources/usage/service.js';
 import { FaultTable } from './faults/fault-table.js';
 import type { SnowflakeGenerator } from './core/snowflake.js';
 import type { Store } from './store/store.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { DEFAULT_CONSOLE_FOLDER, DEFAULT_REDIS_PREFIX, gatewayOptionsOf, type SlashdConfig } from './app/config.js';
 import { openLogger, QUIET_LOG } from './app/logger.js';
 import { openBus, sharedGatewayState, sharedRateLimits, watchRedis } from './app/redis.js';
@@ -91,7 +92,10 @@ async function assemble(
   const { store, exclusively } = opened;
   const logger = openLogger(config);
   const metrics = new PrometheusMetrics(now);
-  const events = await openBus(redis, metrics);
+  // One node on its own file: one commit per turn of the event loop, replies and dispatches after it.
+  const turnCommits = !redis && store instanceof SqliteStore ? store : null;
+  const durable = turnCommits ? () => turnCommits.durable() : undefined;
+  const events = await openBus(redis, metrics, durable);
   const bus = events.bus;
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
   metrics.watchNodeLease(lease);
@@ -166,7 +170,9 @@ async function assemble(
   const credentialThrottle = openCredentialThrottle(rateLimits, now, () => logger ?? QUIET_LOG);
   if (credentialThrottle) gateway.throttleCredentials(credentialThrottle, clientAddressOf(config.trustProxy));
 
+  turnCommits?.commitByTurn();
   const server = await buildServer(built, {
+    durable,
     logger,
     timeouts: config.timeouts,
     metrics: {

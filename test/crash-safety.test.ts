@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertCommandResponse, repoRoot } from './helpers/openapi.js';
-import { BOT, DEMO_APP_ID, exampleWorld, TEST_GUILD_ID } from './helpers/world.js';
+import { BOT, DEMO_APP_ID, exampleWorld, GENERAL, TEST_GUILD_ID } from './helpers/world.js';
 import type { Json } from './helpers/json.js';
 
 const ROOT = repoRoot();
@@ -253,6 +253,53 @@ describe(
           await kill(child.process, 'SIGTERM');
         }
       });
+    });
+  },
+);
+
+describe(
+  'crash safety of writes committed by turn',
+  { skip: existsSync(BUILT_CLI) ? false : 'the CLI is not built (npx tsc -p .)' },
+  () => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'slashd-crash-turns-'));
+    });
+    after(async () => {
+      for (const child of [...children]) await kill(child, 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    test('SIGKILL among 16 streams of message creates: every message answered 200 is there after a restart', async () => {
+      const db = join(dir, 'turns.sqlite');
+      const worldFile = join(dir, 'world.json');
+      writeFileSync(worldFile, JSON.stringify(exampleWorld()));
+      let child = await startChild(db, worldFile);
+      const answered: string[] = [];
+      const KILL_AFTER = 150;
+      const path = `/api/v10/channels/${GENERAL}/messages`;
+      // Killed the moment the 150th answer arrives: other answers of its turn are on their way then.
+      const stream = async (n: number) => {
+        for (let i = 0; child.process.exitCode === null && child.process.signalCode === null; i++) {
+          const result = await send(child.url, 'POST', path, { content: `stream ${n} message ${i}` }).response;
+          if (result === null) return;
+          assert.equal(result.status, 200, JSON.stringify(result.body));
+          answered.push((result.body as Json).id as string);
+          if (answered.length === KILL_AFTER) child.process.kill('SIGKILL');
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, (_, n) => stream(n)));
+      await kill(child.process, 'SIGKILL');
+      assert.ok(answered.length >= KILL_AFTER);
+      child = await startChild(db, worldFile);
+      try {
+        for (const id of answered) {
+          const read = await call(child.url, 'GET', `${path}/${id}`);
+          assert.equal(read.status, 200, `message ${id} was answered 200, then lost`);
+        }
+      } finally {
+        await kill(child.process, 'SIGTERM');
+      }
     });
   },
 );

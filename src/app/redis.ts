@@ -25,9 +25,18 @@ export interface OpenedBus {
 }
 
 /** The bus: in process on one node; with Redis, shared by every node of the deployment. */
-export async function openBus(redis: RedisLink | null, metrics: PrometheusMetrics): Promise<OpenedBus> {
+export async function openBus(
+  redis: RedisLink | null,
+  metrics: PrometheusMetrics,
+  durable?: () => Promise<void> | undefined,
+): Promise<OpenedBus> {
   if (!redis) {
-    return { bus: new InProcessEventBus(), failedPublishes: () => 0, droppedEvents: () => 0, close: async () => {} };
+    return {
+      bus: new InProcessEventBus(durable),
+      failedPublishes: () => 0,
+      droppedEvents: () => 0,
+      close: async () => {},
+    };
   }
   const bus = await RedisEventBus.open({
     publisher: redis.commands,

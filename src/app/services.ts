@@ -74,7 +74,11 @@ export function buildServices(node: NodeParts, resources: readonly Resource[] = 
       node.store.interactions,
       attachmentUrls,
     ),
-    httpDelivery: new HttpDelivery(node.now, { policy: node.config.endpointPolicy, resolve: node.config.resolve }),
+    httpDelivery: new HttpDelivery(node.now, {
+      policy: node.config.endpointPolicy,
+      resolve: node.config.resolve,
+      durable: () => node.store.durable?.(),
+    }),
     origin,
     attachmentUrls,
   };

@@ -31,6 +31,8 @@ export interface OutboundOptions {
   policy?: OutboundPolicy | undefined;
   /** Name resolution (the system's by default); tests pass their own to play DNS rebinding. */
   resolve?: Resolver | undefined;
+  /** The store's pending commit, if any: nothing is sent before the write it tells of is durable. */
+  durable?: (() => Promise<void> | undefined) | undefined;
 }
 
 /** The one text of every verification failure that is not the policy's or the signature check's. */
@@ -135,12 +137,14 @@ export class HttpDelivery {
   readonly signer = new InteractionSigner();
   private readonly agents: Agents;
   private readonly policy: OutboundPolicy;
+  private readonly durable: () => Promise<void> | undefined;
 
   constructor(
     private readonly now: () => number,
     outbound: OutboundOptions = {},
   ) {
     this.policy = outbound.policy ?? DEFAULT_OUTBOUND_POLICY;
+    this.durable = outbound.durable ?? (() => undefined);
     // The agents open every socket, so their lookup sees every address slashd connects to.
     const lookup = guardedLookup(this.policy, outbound.resolve ?? systemResolver);
     this.agents = {
@@ -168,6 +172,7 @@ export class HttpDelivery {
       requestId === undefined ? signed : { ...signed, headers: { ...signed.headers, 'x-request-id': requestId } };
     try {
       assertUrlAllowed(this.policy, url);
+      await this.durable();
       const { status, text } = await post(this.agents, url, request, timeoutMs);
       if (status === 202) return { kind: 'deferred' };
       if (status === 200 || status === 201) {

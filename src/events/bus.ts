@@ -124,16 +124,64 @@ export interface EventBus {
   readonly log?: DispatchLog | undefined;
 }
 
+type HeldEvent = [name: BusEventName, event: BusEvents[BusEventName], position: string | undefined];
+
 export class InProcessEventBus implements EventBus {
   private readonly emitter = new EventEmitter();
+  /** Published while the writes they tell of were not committed yet, in order. */
+  private readonly held: HeldEvent[] = [];
 
-  constructor() {
+  /**
+   * `durable`: the store's pending commit, if any. An event published while one is pending waits
+   * for it, so that no bot hears of a write a crash could still undo; if the commit fails the
+   * events held for it are dropped with its writes.
+   */
+  constructor(private readonly durable: () => Promise<void> | undefined = () => undefined) {
     // Every gateway session is a listener; the default cap of 10 would only warn.
     this.emitter.setMaxListeners(0);
   }
 
   publish<K extends BusEventName>(name: K, event: BusEvents[K], position?: string): void {
-    this.emitter.emit(name, event, position);
+    if (this.held.length === 0) {
+      const pending = this.durable();
+      if (pending === undefined) {
+        this.emitter.emit(name, event, position);
+        return;
+      }
+      this.releaseAfter(pending);
+    }
+    this.held.push([name, event, position]);
+  }
+
+  private releaseAfter(pending: Promise<void>): void {
+    pending.then(
+      () => this.release(),
+      () => {
+        this.held.length = 0;
+      },
+    );
+  }
+
+  private release(): void {
+    while (this.held.length > 0) {
+      const pending = this.durable();
+      if (pending !== undefined) return this.releaseAfter(pending);
+      const [name, event, position] = this.held.shift()!;
+      try {
+        this.emitter.emit(name, event, position);
+      } catch (error) {
+        // As it would have to its publisher: a listener's failure is not this loop's.
+        process.nextTick(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  /** Resolves once every event published so far reached the subscribers. */
+  async idle(): Promise<void> {
+    while (this.held.length > 0)
+      await (this.durable() ?? new Promise((resolve) => setImmediate(resolve))).catch(() => undefined);
   }
 
   subscribe<K extends BusEventName>(name: K, listener: BusListener<K>): () => void {

@@ -16,6 +16,7 @@ import { handlerDeadlines } from './deadlines.js';
 import { clientErrorHandler, errorHandler } from './errors.js';
 import { ignoreTypeOfEmptyBodies } from './empty-body.js';
 import { parseJsonBody } from './json-body.js';
+import { durableReplies } from './durable-replies.js';
 import { keepAliveHooks } from './keep-alive.js';
 import { decodeSafePathEscapes } from './path-decoding.js';
 import { checkPathIds } from './path-ids.js';
@@ -77,6 +78,8 @@ export interface ServerOptions {
   allowedHosts?: HostPolicy | undefined;
   /** Failed credentials throttled per address (docs/security.md#failed-credentials); none when absent. */
   credentialThrottle?: CredentialThrottle | null | undefined;
+  /** The store's pending commit, if any: every reply waits for it (src/http/durable-replies.ts). */
+  durable?: (() => Promise<void> | undefined) | undefined;
 }
 
 /** The proxies slashd believes: how many hops, or which addresses (`10.0.0.0/8,127.0.0.1`). */
@@ -122,6 +125,7 @@ export async function buildServer(
   routes.attach(app);
   handlerDeadlines(app, timeouts);
   app.addHook('onSend', exactJsonContentType);
+  if (options.durable) durableReplies(app, options.durable);
   keepAliveHooks(app);
   replyWithRequestId(app);
   logRequests(app);

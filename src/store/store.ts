@@ -61,6 +61,11 @@ export interface ResourceStores {}
 export interface Store extends ResourceStores {
   /** The cheapest query the store can answer; rejects when the store cannot serve (readiness). */
   ping(): Promise<void>;
+  /**
+   * Settles once every write made so far is durable (rejects if they were lost); undefined when
+   * nothing waits. A store whose writes are durable when they return never has anything waiting.
+   */
+  durable?(): Promise<void> | undefined;
   /** Closes the database; a second call does nothing. */
   close(): Promise<void>;
 }

@@ -35,6 +35,11 @@ export class Inbox<T> {
   find(match: (item: T) => boolean, what: string, guardMs = EVENT_GUARD_MS): Promise<T> {
     const found = this.items.find(match);
     if (found !== undefined) return Promise.resolve(found);
+    return this.next(match, what, guardMs);
+  }
+
+  /** The first item still to come that `match` accepts. */
+  private next(match: (item: T) => boolean, what: string, guardMs = EVENT_GUARD_MS): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = {
         match,
@@ -57,8 +62,8 @@ export class Inbox<T> {
     for (;;) {
       const matching = this.items.filter(match);
       if (matching.length >= count) return matching.slice(0, count);
-      const seen = new Set(matching);
-      await this.find((item) => match(item) && !seen.has(item), `${what} (${matching.length}/${count} so far)`);
+      // The next one to come: items equal to one received (the same channel id twice) count apart.
+      await this.next(match, `${what} (${matching.length}/${count} so far)`);
     }
   }
 }

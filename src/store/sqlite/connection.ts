@@ -2,6 +2,7 @@
  * One better-sqlite3 connection in WAL mode, with what every table module needs: prepared
  * statements by SQL text, the read caches, the clock, and the schema migrations.
  */
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { AUTOCHECKPOINT_PAGES, JOURNAL_SIZE_LIMIT_BYTES, WalCheckpointer } from './checkpointer.js';
 import type { DatedMigration } from '../dated-migrations.js';
@@ -52,11 +53,54 @@ function openDatabase(path: string): Database.Database {
   }
 }
 
+/** The writes of one turn of the event loop, committed together at its end (group commit). */
+interface TurnCommit {
+  /** Settles once COMMIT returned (resolved) or the turn's writes were rolled back (rejected). */
+  readonly done: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+function turnCommit(): TurnCommit {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Awaited by whoever answers after it; a turn nobody answered for must not be an unhandled rejection.
+  done.catch(() => undefined);
+  return { done, resolve, reject };
+}
+
+/**
+ * The connections open in this process, by file. Turns commit only on a file this process opened
+ * once: a second connection here (two nodes in one test process, a tool beside the server) would
+ * wait on the first's open turn with the one thread that could commit it.
+ */
+const openHere = new Map<string, Set<SqliteConnection>>();
+
+function fileKey(path: string): string | null {
+  return path === ':memory:' || path === '' ? null : resolve(path);
+}
+
 export class SqliteConnection {
   readonly db: Database.Database;
   readonly cached: ReadCaches;
   private readonly statements = new Map<string, Database.Statement>();
   private lastVersionCheck = Number.NEGATIVE_INFINITY;
+  /** Whether transactions of one turn share one commit (`commitByTurn`); off: each commits alone. */
+  private groupCommits = false;
+  /** The open turn's commit, while one is open. */
+  private turn: TurnCommit | null = null;
+  /** How deep `transaction` work is running now (0: outside any). */
+  private unitDepth = 0;
+  /** Commits made so far (tests count them). */
+  commits = 0;
+  /** The file, as `openHere` knows it (null: in memory). */
+  private readonly file: string | null;
+  /** better-sqlite3's transaction function, made once: making one per call costs more than a savepoint. */
+  private readonly runWork: Database.Transaction<(work: () => unknown) => unknown>;
   private readonly checkpointer: WalCheckpointer | null = null;
   /** What opening did to the schema (`slashd migrate` prints it). */
   readonly migration: MigrationReport;
@@ -70,7 +114,12 @@ export class SqliteConnection {
     private readonly datedMigrations: readonly DatedMigration[] = [],
   ) {
     this.cached = new ReadCaches(cacheBytes);
+    this.file = fileKey(path);
+    const neighbours = this.file === null ? undefined : openHere.get(this.file);
+    // Their open turns hold the write lock this connection's migrations may need.
+    for (const other of neighbours ?? []) other.commitTurn();
     this.db = openDatabase(path);
+    this.runWork = this.db.transaction((work: () => unknown) => work());
     try {
       // SQLite opens lazily: a directory or an unwritable file fails at the first statement.
       this.db.pragma('journal_mode = WAL');
@@ -92,6 +141,7 @@ export class SqliteConnection {
         truncate: () => this.db.open && truncateWal(this.db),
       });
     }
+    if (this.file !== null) openHere.set(this.file, (neighbours ?? new Set()).add(this));
   }
 
   /** Runs `listener` each time the WAL was truncated once writes paused (tests wait on it); the function returned stops it. */
@@ -115,7 +165,66 @@ export class SqliteConnection {
    * wait). Inside another transaction it is a savepoint of that one.
    */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    if (this.groupCommits && this.turn === null && !this.db.inTransaction && this.aloneHere()) this.openTurn();
+    this.unitDepth++;
+    try {
+      const result = this.runWork.immediate(work) as T;
+      if (this.turn === null && this.unitDepth === 1) this.commits++;
+      return result;
+    } finally {
+      this.unitDepth--;
+    }
+  }
+
+  /**
+   * From now on the transactions of one turn of the event loop are savepoints of one IMMEDIATE
+   * transaction committed at the turn's end: a commit writes each page once for all of them (under
+   * load a turn carries many requests' writes). Whoever answers for a write waits for `durable()`
+   * first, so nothing answered is lost to kill -9; each `transaction` is still all or nothing.
+   */
+  commitByTurn(): void {
+    this.groupCommits = true;
+  }
+
+  /** Settles once every write made so far is committed; undefined when none waits. */
+  durable(): Promise<void> | undefined {
+    return this.turn?.done;
+  }
+
+  /** Whether `transaction` work is running (a read there may see writes it could still undo). */
+  get inUnit(): boolean {
+    return this.unitDepth > 0;
+  }
+
+  private aloneHere(): boolean {
+    return this.file === null || openHere.get(this.file)?.size === 1;
+  }
+
+  private openTurn(): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    this.turn = turnCommit();
+    setImmediate(() => this.commitTurn());
+  }
+
+  /** Commits the turn's writes; if that fails they are gone, the caches with them, and the waiters learn it. */
+  private commitTurn(): void {
+    const turn = this.turn;
+    if (turn === null) return;
+    this.turn = null;
+    try {
+      // A failed statement can roll back the whole transaction (a full disk): nothing to commit then.
+      if (!this.db.inTransaction) throw new Error('the writes of this turn were rolled back');
+      this.db.exec('COMMIT');
+      this.commits++;
+      turn.resolve();
+    } catch (error) {
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } finally {
+        this.cached.clear();
+      }
+      turn.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /**
@@ -178,6 +287,12 @@ export class SqliteConnection {
   }
 
   async close(): Promise<void> {
+    if (this.db.open) this.commitTurn();
+    if (this.file !== null) {
+      const here = openHere.get(this.file);
+      here?.delete(this);
+      if (here?.size === 0) openHere.delete(this.file);
+    }
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }

@@ -34,7 +34,7 @@ export class SqliteGuildDocuments {
       (this.conn.sql('SELECT guild_id FROM guild_threads WHERE thread_id = ?').pluck().get(channelId) as
         string | undefined) ??
       null;
-    if (guildId !== null && !this.conn.db.inTransaction) {
+    if (guildId !== null && !this.conn.inUnit) {
       this.conn.cached.channelGuilds.set(channelId, guildId, approximateBytes(channelId.length + guildId.length), [
         cacheTag.guild(guildId),
       ]);

@@ -73,6 +73,20 @@ export class SqliteStore implements Store {
     return this.conn.onWalTruncated(listener);
   }
 
+  /** One commit per turn of the event loop from now on (see `SqliteConnection.commitByTurn`). */
+  commitByTurn(): void {
+    this.conn.commitByTurn();
+  }
+
+  durable(): Promise<void> | undefined {
+    return this.conn.durable();
+  }
+
+  /** Commits made so far (tests count them). */
+  get commits(): number {
+    return this.conn.commits;
+  }
+
   async ping(): Promise<void> {
     this.conn.ping();
   }
