@@ -84,7 +84,22 @@ export function customReactionEmoji(emoji: Emoji): ReactionEmoji {
   return { key: emoji.id, wire: toWirePartialEmoji(emoji), custom: emoji };
 }
 
+/** Texts of paths already judged, at most this many: a few hundred emojis make up nearly every reaction. */
+const JUDGED_EMOJIS_MAX = 4_096;
+/** The verdicts of `isUnicodeEmoji` on recent texts (segmenting a grapheme costs more than the rest of an add). */
+const judgedEmojis = new Map<string, boolean>();
+
 function isUnicodeEmoji(text: string): boolean {
+  if (text.length === 0 || text.length > MAX_UNICODE_EMOJI_LENGTH) return false;
+  const judged = judgedEmojis.get(text);
+  if (judged !== undefined) return judged;
+  const verdict = judgeUnicodeEmoji(text);
+  if (judgedEmojis.size >= JUDGED_EMOJIS_MAX) judgedEmojis.clear();
+  judgedEmojis.set(text, verdict);
+  return verdict;
+}
+
+function judgeUnicodeEmoji(text: string): boolean {
   if (text.length === 0 || text.length > MAX_UNICODE_EMOJI_LENGTH || !PICTOGRAPH.test(text)) return false;
   if (!EMOJI_PARTS.test(text) || [...text].length > MAX_UNICODE_EMOJI_CODE_POINTS) return false;
   let count = 0;
