@@ -92,9 +92,9 @@ async function assemble(
   const { store, exclusively } = opened;
   const logger = openLogger(config);
   const metrics = new PrometheusMetrics(now);
-  // One node on its own file: one commit per turn of the event loop, replies and dispatches after it.
-  const turnCommits = !redis && store instanceof SqliteStore ? store : null;
-  const durable = turnCommits ? () => turnCommits.durable() : undefined;
+  // The store's pending commit: replies, bus events and deliveries wait for it (none pending
+  // unless a lone SQLite node commits by turn, below).
+  const durable = () => store.durable?.();
   const events = await openBus(redis, metrics, durable);
   const bus = events.bus;
   const lease = await NodeLease.acquire(store.leases, config.nodeIdHint ?? process.pid, now);
@@ -170,7 +170,8 @@ async function assemble(
   const credentialThrottle = openCredentialThrottle(rateLimits, now, () => logger ?? QUIET_LOG);
   if (credentialThrottle) gateway.throttleCredentials(credentialThrottle, clientAddressOf(config.trustProxy));
 
-  turnCommits?.commitByTurn();
+  // One node on its own file (no bus to other nodes): one commit per turn of the event loop.
+  if (!redis && store instanceof SqliteStore) store.commitByTurn();
   const server = await buildServer(built, {
     durable,
     logger,

@@ -99,8 +99,9 @@ function isUnicodeEmoji(text: string): boolean {
   return verdict;
 }
 
+/** `isUnicodeEmoji` of a text of a length it may be. */
 function judgeUnicodeEmoji(text: string): boolean {
-  if (text.length === 0 || text.length > MAX_UNICODE_EMOJI_LENGTH || !PICTOGRAPH.test(text)) return false;
+  if (!PICTOGRAPH.test(text)) return false;
   if (!EMOJI_PARTS.test(text) || [...text].length > MAX_UNICODE_EMOJI_CODE_POINTS) return false;
   let count = 0;
   for (const _ of graphemes.segment(text)) if (++count > 1) return false;

@@ -82,11 +82,6 @@ export class SqliteStore implements Store {
     return this.conn.durable();
   }
 
-  /** Commits made so far (tests count them). */
-  get commits(): number {
-    return this.conn.commits;
-  }
-
   async ping(): Promise<void> {
     this.conn.ping();
   }
