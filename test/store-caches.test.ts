@@ -1,6 +1,7 @@
 /** The store's read caches stay true when another process writes the same SQLite file. */
 import { splitCacheBudget } from '../src/resources/command-index/cache.js';
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +90,87 @@ describe('read caches across connections', () => {
     const { keys: _keys, ...plain } = app;
     await second.world.putApplication({ ...plain, name: 'Renamed Bot' });
     assert.equal((await first.world.findApplicationByBotToken('demo-bot-token-please-change'))!.name, 'Renamed Bot');
+  });
+});
+
+describe('list answers stored in the SQLite file', () => {
+  let dir: string;
+  let path: string;
+  const scope = { applicationId: DEMO_APP_ID, guildId: TEST_GUILD_ID };
+  const ids = new SnowflakeGenerator(1, 2);
+  const named = (name: string) => {
+    const parsed = validateCreateCommand(
+      { name, description: 'x' },
+      { scope: 'guild', app: { flags: 0, integration_types: [0], discoverable: false } },
+    );
+    assert.ok(parsed.ok);
+    return parsed.value;
+  };
+  const create = (store: SqliteStore, name: string) =>
+    store.commands.mutateCommands(scope, (state) =>
+      planCreate({ scope, nextId: () => ids.next(), now: Date.now() }, state, named(name)),
+    );
+  /** A renderer writing the names it was given, counting its calls. */
+  const renderer = () => {
+    const calls: string[][] = [];
+    const render = (commands: readonly { definition: { name: string } }[]) => {
+      calls.push(commands.map((c) => c.definition.name));
+      return Buffer.from(JSON.stringify(commands.map((c) => c.definition.name)));
+    };
+    return { calls, render };
+  };
+  const storedRows = () => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db.prepare('SELECT view, CAST(bytes AS TEXT) AS text FROM command_list_answers ORDER BY view').all();
+    } finally {
+      db.close();
+    }
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'slashd-answers-'));
+    path = join(dir, 'db.sqlite');
+    const store = new SqliteStore({ path });
+    await store.world.replaceWorld(exampleWorld());
+    await create(store, 'first');
+    await store.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a later process answers from the stored bytes without rendering; a write to the scope renders anew', async () => {
+    const writer = new SqliteStore({ path, readStalenessMs: 0 });
+    const { calls, render } = renderer();
+    assert.equal(String(await writer.commands.listCommandsRendered(scope, '', render)), '["first"]');
+    assert.equal(String(await writer.commands.listCommandsRendered(scope, 'fr', render)), '["first"]');
+    assert.deepEqual(calls, [['first'], ['first']], 'each view rendered once');
+    await writer.close();
+    assert.deepEqual(storedRows(), [
+      { view: '', text: '["first"]' },
+      { view: 'fr', text: '["first"]' },
+    ]);
+
+    const reader = new SqliteStore({ path, readStalenessMs: 0 });
+    const later = renderer();
+    assert.equal(String(await reader.commands.listCommandsRendered(scope, '', later.render)), '["first"]');
+    assert.deepEqual(later.calls, [], 'answered from the stored row');
+
+    const other = new SqliteStore({ path, readStalenessMs: 0 });
+    await create(other, 'second');
+    assert.deepEqual(storedRows(), [], "the write took the scope's stored answers in its transaction");
+    assert.equal(String(await reader.commands.listCommandsRendered(scope, '', later.render)), '["first","second"]');
+    assert.deepEqual(later.calls, [['first', 'second']]);
+    await other.close();
+    await reader.close();
+  });
+
+  it("an application's deletion takes its stored answers", async () => {
+    const store = new SqliteStore({ path });
+    await store.commands.listCommandsRendered(scope, '', renderer().render);
+    assert.equal(storedRows().length, 1);
+    await store.world.deleteApplication(DEMO_APP_ID);
+    await store.close();
+    assert.deepEqual(storedRows(), []);
   });
 });
 

@@ -41,6 +41,8 @@ const TABLES_OF_ONE_DIALECT: Record<string, string> = {
   'postgres:command_list_versions':
     'PostgreSQL caches command lists per process and validates them by a version row per scope, bumped by triggers; a SQLite process sees other writers through data_version',
   'postgres:permission_list_versions': 'the same, for the permissions lists of a guild',
+  'sqlite:command_list_answers':
+    "a SQLite node's list answers outlive its memory cache in the file it reads through a memory map; a PostgreSQL node keeps its versioned lists in memory, as a round trip costs what rendering saves",
 };
 
 /** Columns that differ: one dialect only, or another type family. */

@@ -46,9 +46,10 @@ export function requestId(request: IncomingMessage): string {
 
 /** Every reply names its request's id, errors and 404s included. */
 export function replyWithRequestId(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback style, as every hook each request runs: an async hook costs a promise a request.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    return payload;
+    done(null, payload);
   });
 }
 
@@ -60,7 +61,7 @@ export function logRequests(app: FastifyInstance): void {
   // pino's loggers tell their level; below info (the default, warn) there is nothing to write.
   const levels = app.log as { isLevelEnabled?: (level: string) => boolean };
   if (levels.isLevelEnabled?.('info') === false) return;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         req: { method: request.method, url: request.url },
@@ -69,13 +70,15 @@ export function logRequests(app: FastifyInstance): void {
       },
       'request completed',
     );
+    done();
   });
 }
 
 /** Every finished request is counted by its route pattern, never its path (paths hold ids and tokens). */
 export function observeRequests(app: FastifyInstance, metrics: HttpMetrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }

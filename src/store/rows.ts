@@ -159,6 +159,9 @@ export const APPLICATION_OWNED_TABLES = [
   'application_emojis',
 ] as const;
 
+/** The same in SQLite, which also stores list answers (`commands/migrations/2026-12-07-command-list-answers.ts`). */
+export const SQLITE_APPLICATION_OWNED_TABLES = [...APPLICATION_OWNED_TABLES, 'command_list_answers'] as const;
+
 /** The values of a `messages` row, in column order: channel_id, id, application_id, interaction_id, visible_to, doc. */
 export function messageRowValues(message: StoredMessage): (string | null)[] {
   return [

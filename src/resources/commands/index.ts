@@ -1,6 +1,7 @@
 /** Application commands: global and guild commands, their bulk overwrite, and the admin API's create counter. */
 import { defineResource } from '../resource.js';
 import { adminCommandCreatesRoutes } from './admin-routes.js';
+import { commandListAnswersTable } from './migrations/2026-12-07-command-list-answers.js';
 import { applicationCommandRoutes } from './routes.js';
 import { CommandsService } from './service.js';
 import { SqliteCommandStore } from './store.sqlite.js';
@@ -14,6 +15,7 @@ declare module '../resource.js' {
 
 export const commandsResource = defineResource({
   name: 'commands',
+  migrations: [commandListAnswersTable],
   stores: {
     commands: {
       sqlite: ({ conn }) => new SqliteCommandStore(conn),

@@ -25,9 +25,11 @@ export class SqliteCommandStore implements CommandStore {
   }
 
   /**
-   * The answer's bytes, kept (tagged by the app and the scope) until a write to the scope. A miss
-   * renders the object list when another reader has it cached, else the rows parsed for this
-   * render alone: neither frozen nor kept, as the bytes are all a list GET needs again.
+   * The answer's bytes, kept in memory (tagged by the app and the scope) until a write to the scope,
+   * and stored (`command_list_answers`), so a read the memory cache misses is one row read. A scope
+   * and view read for the first time since its last write renders the object list when another
+   * reader has it cached, else the rows parsed for this render alone (neither frozen nor kept), and
+   * stores the bytes in the same transaction as that read, so no write to the scope comes between.
    */
   async listCommandsRendered(scope: CommandScope, view: string, render: ListRenderer): Promise<Buffer> {
     const guildKey = scopeKey(scope);
@@ -36,12 +38,33 @@ export class SqliteCommandStore implements CommandStore {
     const key = `${listKey}/${view}`;
     const held = caches.listBytes.get(key);
     if (held) return held;
-    const bytes = render(caches.commands.get(listKey) ?? this.readCommandRows(scope).map(rowToCommand));
+    const bytes = this.storedAnswer(scope.applicationId, guildKey, view) ?? this.renderAndStore(scope, view, render);
     caches.listBytes.set(key, bytes, ENTRY_OVERHEAD_BYTES + bytes.length, [
       cacheTag.commandsOf(scope.applicationId),
       cacheTag.commandsIn(scope.applicationId, guildKey),
     ]);
     return bytes;
+  }
+
+  private storedAnswer(applicationId: string, guildKey: string, view: string): Buffer | undefined {
+    return this.conn
+      .sql('SELECT bytes FROM command_list_answers WHERE application_id = ? AND guild_key = ? AND view = ?')
+      .pluck()
+      .get(applicationId, guildKey, view) as Buffer | undefined;
+  }
+
+  private renderAndStore(scope: CommandScope, view: string, render: ListRenderer): Buffer {
+    const guildKey = scopeKey(scope);
+    return this.conn.transaction(() => {
+      const commands =
+        this.conn.freshCaches().commands.get(`${scope.applicationId}/${guildKey}`) ??
+        this.readCommandRows(scope).map(rowToCommand);
+      const bytes = render(commands);
+      this.conn
+        .sql('INSERT OR REPLACE INTO command_list_answers (application_id, guild_key, view, bytes) VALUES (?, ?, ?, ?)')
+        .run(scope.applicationId, guildKey, view, bytes);
+      return bytes;
+    });
   }
 
   /** The scope's commands, parsed once and frozen until a write to the scope. */
@@ -120,6 +143,9 @@ export class SqliteCommandStore implements CommandStore {
       after = applyMutation(before, mutation);
       permissionsDropped = mutation.dropPermissionsOf.length > 0;
 
+      this.conn
+        .sql('DELETE FROM command_list_answers WHERE application_id = ? AND guild_key = ?')
+        .run(scope.applicationId, key);
       const remove = this.conn.sql('DELETE FROM commands WHERE application_id = ? AND id = ?');
       for (const id of mutation.delete) remove.run(scope.applicationId, id);
       // Updates go first to a placeholder name, so that swapping two names in one bulk

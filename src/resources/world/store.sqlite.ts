@@ -11,12 +11,12 @@ import { cacheTag } from '../../store/sqlite/read-caches.js';
 import type { SqliteShared } from '../../store/sqlite/shared.js';
 import {
   APPLICATION_COLUMNS,
-  APPLICATION_OWNED_TABLES,
   APPLICATIONS_WITH_PROFILES,
   exportWorldOf,
   frozenDocument,
   freezeDocument,
   rowToApplication,
+  SQLITE_APPLICATION_OWNED_TABLES,
   rowToLiveToken,
   rowToListedToken,
   storedDocument,
@@ -159,7 +159,7 @@ export class SqliteWorldStore implements WorldStore {
 
   private removeApplication(id: string): boolean {
     const gone = this.conn.sql('DELETE FROM applications WHERE id = ?').run(id).changes > 0;
-    for (const table of APPLICATION_OWNED_TABLES) {
+    for (const table of SQLITE_APPLICATION_OWNED_TABLES) {
       this.conn.sql(`DELETE FROM ${table} WHERE application_id = ?`).run(id);
     }
     return gone;
