@@ -2,6 +2,7 @@
 import { splitCacheBudget } from '../src/resources/command-index/cache.js';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { createSlashd } from '../src/app.js';
 import { runServe } from '../src/cli/serve.js';
 import { planCreate, planDelete } from '../src/resources/commands/rules/plans.js';
+import { DICTIONARIES, LIST_ANSWER_FORMAT, listAnswerBytes, NO_LOCALE } from '../src/resources/commands/rules/wire.js';
 import { SnowflakeGenerator } from '../src/core/snowflake.js';
 import { validateCreateCommand } from '../src/core/validation/index.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
@@ -138,39 +140,122 @@ describe('list answers stored in the SQLite file', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  const namesIn = (text: string) => (JSON.parse(text) as { name: string }[]).map((c) => c.name);
+
+  it("a write stores the list a bot's read asks without locale headers, in its transaction", () => {
+    const rows = storedRows() as { view: string; text: string }[];
+    assert.deepEqual(
+      rows.map((row) => row.view),
+      [''],
+    );
+    assert.deepEqual(namesIn(rows[0]!.text), ['first']);
+  });
+
   it('a later process answers from the stored bytes without rendering; a write to the scope renders anew', async () => {
     const writer = new SqliteStore({ path, readStalenessMs: 0 });
     const { calls, render } = renderer();
-    assert.equal(String(await writer.commands.listCommandsRendered(scope, '', render)), '["first"]');
+    assert.deepEqual(namesIn(String(await writer.commands.listCommandsRendered(scope, '', render))), ['first']);
     assert.equal(String(await writer.commands.listCommandsRendered(scope, 'fr', render)), '["first"]');
-    assert.deepEqual(calls, [['first'], ['first']], 'each view rendered once');
+    assert.deepEqual(calls, [['first']], 'only the view the write did not store is rendered, once');
     await writer.close();
-    assert.deepEqual(storedRows(), [
-      { view: '', text: '["first"]' },
-      { view: 'fr', text: '["first"]' },
-    ]);
+    assert.deepEqual(
+      storedRows().map((row) => (row as { view: string }).view),
+      ['', 'fr'],
+    );
 
     const reader = new SqliteStore({ path, readStalenessMs: 0 });
     const later = renderer();
-    assert.equal(String(await reader.commands.listCommandsRendered(scope, '', later.render)), '["first"]');
+    assert.equal(String(await reader.commands.listCommandsRendered(scope, 'fr', later.render)), '["first"]');
     assert.deepEqual(later.calls, [], 'answered from the stored row');
 
     const other = new SqliteStore({ path, readStalenessMs: 0 });
     await create(other, 'second');
-    assert.deepEqual(storedRows(), [], "the write took the scope's stored answers in its transaction");
-    assert.equal(String(await reader.commands.listCommandsRendered(scope, '', later.render)), '["first","second"]');
+    const rows = storedRows() as { view: string; text: string }[];
+    assert.deepEqual(
+      rows.map((row) => row.view),
+      [''],
+      "the write took the scope's other views in its transaction",
+    );
+    assert.deepEqual(namesIn(rows[0]!.text), ['first', 'second']);
+    assert.equal(String(await reader.commands.listCommandsRendered(scope, 'fr', later.render)), '["first","second"]');
     assert.deepEqual(later.calls, [['first', 'second']]);
     await other.close();
     await reader.close();
   });
 
+  it('a row of another wire format is rendered anew', async () => {
+    const db = new Database(path);
+    db.prepare('UPDATE command_list_answers SET format = format - 1').run();
+    db.close();
+    const store = new SqliteStore({ path });
+    const { calls, render } = renderer();
+    assert.equal(String(await store.commands.listCommandsRendered(scope, 'fr', render)), '["first","second"]');
+    assert.deepEqual(calls, [['first', 'second']]);
+    await store.close();
+  });
+
+  it("the migration stores each scope's list in the view without a locale", async () => {
+    const db = new Database(path);
+    db.exec(`DROP TABLE command_list_answers;
+      DELETE FROM schema_dated_migrations WHERE name = '2026-12-07-command-list-answers'`);
+    db.close();
+    await new SqliteStore({ path }).close();
+    const rows = storedRows() as { view: string; text: string }[];
+    assert.deepEqual(
+      rows.map((row) => row.view),
+      [''],
+    );
+    assert.deepEqual(namesIn(rows[0]!.text), ['first', 'second']);
+  });
+
   it("an application's deletion takes its stored answers", async () => {
     const store = new SqliteStore({ path });
-    await store.commands.listCommandsRendered(scope, '', renderer().render);
-    assert.equal(storedRows().length, 1);
+    await store.commands.listCommandsRendered(scope, 'fr', renderer().render);
+    assert.equal(storedRows().length, 2);
     await store.world.deleteApplication(DEMO_APP_ID);
     await store.close();
     assert.deepEqual(storedRows(), []);
+  });
+});
+
+describe('the wire format of stored list answers', () => {
+  /** The digest of the fixture lists' bytes, per LIST_ANSWER_FORMAT: a new format adds its own. */
+  const DIGESTS: Record<number, string> = {
+    1: 'f8af382187cb81fff29fc2e6fb7dd89de0364e4de4f370c8269e65f2da9f1ed7',
+  };
+
+  it('moves with what a list answer holds (LIST_ANSWER_FORMAT)', () => {
+    const parsed = validateCreateCommand(
+      {
+        name: 'fixture',
+        description: 'a command',
+        name_localizations: { fr: 'montage' },
+        description_localizations: { fr: 'une commande' },
+        options: [
+          { type: 3, name: 'text', description: 'some text', required: true, choices: [{ name: 'a', value: 'a' }] },
+        ],
+        default_member_permissions: '8',
+        nsfw: false,
+      },
+      { scope: 'guild', app: { flags: 0, integration_types: [0], discoverable: false } },
+    );
+    assert.ok(parsed.ok);
+    const command = {
+      id: '1234567890123456789',
+      application_id: DEMO_APP_ID,
+      guild_id: TEST_GUILD_ID,
+      version: '1234567890123456790',
+      definition: parsed.value,
+    };
+    const digest = createHash('sha256');
+    for (const view of [NO_LOCALE, DICTIONARIES, { kind: 'localized', locale: 'fr' } as const]) {
+      digest.update(listAnswerBytes([command], view));
+    }
+    assert.equal(
+      digest.digest('hex'),
+      DIGESTS[LIST_ANSWER_FORMAT],
+      'a list answer changed: move LIST_ANSWER_FORMAT (rules/wire.ts) and record its digest here, so that rows stored by an earlier build are rendered anew',
+    );
   });
 });
 

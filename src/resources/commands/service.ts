@@ -3,7 +3,7 @@
  * store in one transaction. A list is serialized once per scope and view: the store keeps the
  * answer's bytes until the scope changes.
  */
-import { localizationViewKey, toWireCommand, type LocalizationView } from './rules/wire.js';
+import { listAnswerBytes, localizationViewKey, type LocalizationView } from './rules/wire.js';
 import {
   planBulkOverwrite,
   planCreate,
@@ -41,16 +41,6 @@ function validationContext(app: Application, scope: CommandScope): ValidationCon
   };
 }
 
-/**
- * The bytes of a list answer, in a buffer of their own: a small `Buffer.from` shares an 8 KiB
- * pool slab, which a kept answer would keep alive beyond the size the cache counts for it.
- */
-function ownedBytes(text: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
-  return bytes;
-}
-
 export class CommandsService {
   private readonly now: () => number;
 
@@ -70,7 +60,7 @@ export class CommandsService {
    */
   async listJson(scope: CommandScope, view: LocalizationView): Promise<Buffer> {
     return this.deps.store.listCommandsRendered(scope, localizationViewKey(view), (commands) =>
-      ownedBytes(JSON.stringify(commands.map((c) => toWireCommand(c, view)))),
+      listAnswerBytes(commands, view),
     );
   }
 

@@ -3,7 +3,8 @@
  * by application id.
  */
 import type { CommandScope, StoredCommand } from '../../core/commands/model.js';
-import { applyMutation } from './rules/mutation.js';
+import { applyMutation, type CommandMutation } from './rules/mutation.js';
+import { LIST_ANSWER_FORMAT, listAnswerBytes, localizationViewKey, NO_LOCALE } from './rules/wire.js';
 import type { GuildCommandPermissions } from '../../core/permissions/command-permissions.js';
 import type { CommandPlanner, CommandStore, ListRenderer, PermissionsPlanner } from '../../store/store.js';
 import type { SqliteConnection } from '../../store/sqlite/connection.js';
@@ -12,6 +13,11 @@ import type { CacheCounts } from '../../core/byte-lru.js';
 import { approximateBytes, ENTRY_OVERHEAD_BYTES } from '../../core/byte-lru.js';
 import { cacheTag, deepFreeze } from '../../store/sqlite/read-caches.js';
 import { rowToCommand, rowToPermissions, scopeKey, utcDay, type CommandRow } from '../../store/rows.js';
+
+/** Whether a mutation writes any command (a bulk overwrite with nothing new writes none). */
+function changes(mutation: CommandMutation): boolean {
+  return mutation.insert.length > 0 || mutation.update.length > 0 || mutation.delete.length > 0;
+}
 
 export class SqliteCommandStore implements CommandStore {
   constructor(private readonly conn: SqliteConnection) {}
@@ -46,11 +52,33 @@ export class SqliteCommandStore implements CommandStore {
     return bytes;
   }
 
+  /**
+   * A write's new answers (in its transaction): every view of the scope dropped, and the list in
+   * the view a bot's read asks without locale headers stored, so that the first read after a
+   * deploy is already a stored one.
+   */
+  private replaceStoredAnswers(applicationId: string, guildKey: string, commands: readonly StoredCommand[]): void {
+    this.conn
+      .sql('DELETE FROM command_list_answers WHERE application_id = ? AND guild_key = ?')
+      .run(applicationId, guildKey);
+    this.conn
+      .sql('INSERT INTO command_list_answers (application_id, guild_key, view, format, bytes) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        applicationId,
+        guildKey,
+        localizationViewKey(NO_LOCALE),
+        LIST_ANSWER_FORMAT,
+        listAnswerBytes(commands, NO_LOCALE),
+      );
+  }
+
   private storedAnswer(applicationId: string, guildKey: string, view: string): Buffer | undefined {
     return this.conn
-      .sql('SELECT bytes FROM command_list_answers WHERE application_id = ? AND guild_key = ? AND view = ?')
+      .sql(
+        'SELECT bytes FROM command_list_answers WHERE application_id = ? AND guild_key = ? AND view = ? AND format = ?',
+      )
       .pluck()
-      .get(applicationId, guildKey, view) as Buffer | undefined;
+      .get(applicationId, guildKey, view, LIST_ANSWER_FORMAT) as Buffer | undefined;
   }
 
   private renderAndStore(scope: CommandScope, view: string, render: ListRenderer): Buffer {
@@ -61,8 +89,11 @@ export class SqliteCommandStore implements CommandStore {
         this.readCommandRows(scope).map(rowToCommand);
       const bytes = render(commands);
       this.conn
-        .sql('INSERT OR REPLACE INTO command_list_answers (application_id, guild_key, view, bytes) VALUES (?, ?, ?, ?)')
-        .run(scope.applicationId, guildKey, view, bytes);
+        .sql(
+          `INSERT OR REPLACE INTO command_list_answers (application_id, guild_key, view, format, bytes)
+           VALUES (?, ?, ?, ?, ?)`,
+        )
+        .run(scope.applicationId, guildKey, view, LIST_ANSWER_FORMAT, bytes);
       return bytes;
     });
   }
@@ -143,9 +174,7 @@ export class SqliteCommandStore implements CommandStore {
       after = applyMutation(before, mutation);
       permissionsDropped = mutation.dropPermissionsOf.length > 0;
 
-      this.conn
-        .sql('DELETE FROM command_list_answers WHERE application_id = ? AND guild_key = ?')
-        .run(scope.applicationId, key);
+      if (changes(mutation)) this.replaceStoredAnswers(scope.applicationId, key, after);
       const remove = this.conn.sql('DELETE FROM commands WHERE application_id = ? AND id = ?');
       for (const id of mutation.delete) remove.run(scope.applicationId, id);
       // Updates go first to a placeholder name, so that swapping two names in one bulk

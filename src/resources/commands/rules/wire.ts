@@ -20,6 +20,9 @@ export type LocalizationView = { kind: 'dictionaries' } | { kind: 'localized'; l
 
 export const DICTIONARIES: LocalizationView = { kind: 'dictionaries' };
 
+/** The view of a list read that names no locale (a bot's, without locale headers): the one stored with each write. */
+export const NO_LOCALE: LocalizationView = { kind: 'localized', locale: null };
+
 /** A localization map or the one string a view picks of it, as command objects carry them. */
 interface NameLocalization {
   name_localizations?: LocalizationMap | null;
@@ -137,6 +140,24 @@ export function toWireCommand(command: StoredCommand, view: LocalizationView = D
 /** One cache key per view: '*' for the dictionaries, else the locale ('' for none). */
 export function localizationViewKey(view: LocalizationView): string {
   return view.kind === 'dictionaries' ? '*' : (view.locale ?? '');
+}
+
+/**
+ * The wire format of a stored list answer (SQLite's `command_list_answers`): a row of another
+ * format is rendered anew. Moves with any change to what `toWireCommand` writes; the digest test in
+ * test/store-caches.test.ts fails until it does.
+ */
+export const LIST_ANSWER_FORMAT = 1;
+
+/**
+ * A list answer's bytes in `view`, in a buffer of their own: a small `Buffer.from` shares an 8 KiB
+ * pool slab, which a kept answer would keep alive beyond the size the cache counts for it.
+ */
+export function listAnswerBytes(commands: readonly StoredCommand[], view: LocalizationView): Buffer {
+  const text = JSON.stringify(commands.map((c) => toWireCommand(c, view)));
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /** The most bytes of command JSON kept across all commands and views (each view of a command is one entry). */
