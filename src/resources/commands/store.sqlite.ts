@@ -32,10 +32,10 @@ export class SqliteCommandStore implements CommandStore {
 
   /**
    * The answer's bytes, kept in memory (tagged by the app and the scope) until a write to the scope,
-   * and stored (`command_list_answers`), so a read the memory cache misses is one row read. A scope
-   * and view read for the first time since its last write renders the object list when another
-   * reader has it cached, else the rows parsed for this render alone (neither frozen nor kept), and
-   * stores the bytes in the same transaction as that read, so no write to the scope comes between.
+   * and stored (`command_list_answers`), so a read the memory cache misses is one row read. A view
+   * no row holds (a write stores only the one without a locale) renders the object list when
+   * another reader has it cached, else the rows parsed for this render alone (neither frozen nor
+   * kept), and stores the bytes in the same transaction as that read, so no write comes between.
    */
   async listCommandsRendered(scope: CommandScope, view: string, render: ListRenderer): Promise<Buffer> {
     const guildKey = scopeKey(scope);
@@ -61,15 +61,17 @@ export class SqliteCommandStore implements CommandStore {
     this.conn
       .sql('DELETE FROM command_list_answers WHERE application_id = ? AND guild_key = ?')
       .run(applicationId, guildKey);
+    this.storeAnswer(applicationId, guildKey, localizationViewKey(NO_LOCALE), listAnswerBytes(commands, NO_LOCALE));
+  }
+
+  /** One view's answer, in this build's format (inside the caller's transaction). */
+  private storeAnswer(applicationId: string, guildKey: string, view: string, bytes: Buffer): void {
     this.conn
-      .sql('INSERT INTO command_list_answers (application_id, guild_key, view, format, bytes) VALUES (?, ?, ?, ?, ?)')
-      .run(
-        applicationId,
-        guildKey,
-        localizationViewKey(NO_LOCALE),
-        LIST_ANSWER_FORMAT,
-        listAnswerBytes(commands, NO_LOCALE),
-      );
+      .sql(
+        `INSERT OR REPLACE INTO command_list_answers (application_id, guild_key, view, format, bytes)
+         VALUES (?, ?, ?, ?, ?)`,
+      )
+      .run(applicationId, guildKey, view, LIST_ANSWER_FORMAT, bytes);
   }
 
   private storedAnswer(applicationId: string, guildKey: string, view: string): Buffer | undefined {
@@ -88,12 +90,7 @@ export class SqliteCommandStore implements CommandStore {
         this.conn.freshCaches().commands.get(`${scope.applicationId}/${guildKey}`) ??
         this.readCommandRows(scope).map(rowToCommand);
       const bytes = render(commands);
-      this.conn
-        .sql(
-          `INSERT OR REPLACE INTO command_list_answers (application_id, guild_key, view, format, bytes)
-           VALUES (?, ?, ?, ?, ?)`,
-        )
-        .run(scope.applicationId, guildKey, view, LIST_ANSWER_FORMAT, bytes);
+      this.storeAnswer(scope.applicationId, guildKey, view, bytes);
       return bytes;
     });
   }
